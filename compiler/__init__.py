@@ -1,0 +1,24 @@
+"""qdot: a compiler for quantized dot products, on xDSL.
+
+The Python API is loaded lazily so that ``import compiler`` stays cheap for the
+command-line tools: ``compiler.compile`` and ``compiler.run`` live in
+``compiler.api``; the format references live in ``compiler.numerics``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["compile", "run", "numerics"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("compile", "run"):
+        from compiler import api
+
+        return getattr(api, name)
+    if name == "numerics":
+        import compiler.numerics as numerics
+
+        return numerics
+    raise AttributeError(f"module 'compiler' has no attribute {name!r}")

@@ -1,0 +1,1 @@
+"""Command-line tools: ``qdot-opt`` (opt.py) and ``qdot-translate`` (translate.py)."""

@@ -1,0 +1,168 @@
+"""What qdot-opt and qdot-translate share: reading input, parsing with locations,
+running a pass pipeline, and turning every failure into a diagnostic.
+
+Errors never escape as Python tracebacks: parse errors, verifier failures and
+pass failures become ``file:line:col: error: ...`` lines and a non-zero exit;
+anything else is reported as an internal error (``QDOT_TRACEBACK=1`` shows it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, NoReturn
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from compiler.diagnostics import LocatingParser, QdotError, render_parse_error, verify_module
+
+SPLIT_MARKER = "// -----"
+
+
+class ToolError(Exception):
+    """A usage error (bad flag, missing file, unknown pass): ``tool: error: msg``, exit 1."""
+
+
+@dataclass
+class Chunk:
+    text: str
+    line_offset: int
+    expected: list["ExpectedDiagnostic"] = field(default_factory=list)
+
+
+@dataclass
+class ExpectedDiagnostic:
+    line: int  # 1-based line in the whole file
+    message: str
+    seen: bool = False
+
+
+_EXPECTED_RE = re.compile(r"//\s*expected-error\s*(@[+-]?\d+|@above|@below)?\s*\{\{(.*?)\}\}")
+
+
+def _expected_in(text: str, line_offset: int) -> list[ExpectedDiagnostic]:
+    found: list[ExpectedDiagnostic] = []
+    for index, line in enumerate(text.split("\n")):
+        for match in _EXPECTED_RE.finditer(line):
+            where = match.group(1)
+            target = index + 1 + line_offset
+            if where in ("@above",):
+                target -= 1
+            elif where in ("@below",):
+                target += 1
+            elif where:
+                target += int(where[1:])
+            found.append(ExpectedDiagnostic(target, match.group(2).strip()))
+    return found
+
+
+def read_input(path: str | None) -> tuple[str, str]:
+    if path is None or path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    except OSError as err:
+        raise ToolError(f"cannot read '{path}': {err.strerror}") from None
+
+
+def split_chunks(text: str, split: bool) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, 0, _expected_in(text, 0))]
+    chunks: list[Chunk] = []
+    offset = 0
+    for piece in text.split(SPLIT_MARKER):
+        chunks.append(Chunk(piece, offset, _expected_in(piece, offset)))
+        offset += piece.count("\n")
+    return chunks
+
+
+def parse_module(ctx: Context, chunk: Chunk, filename: str) -> ModuleOp:
+    parser = LocatingParser(ctx, chunk.text, filename)
+    parser.line_offset = chunk.line_offset
+    module = parser.parse_module()
+    verify_module(module)
+    return module
+
+
+def build_pipeline(
+    factories: dict[str, Callable[[], type[ModulePass]]],
+    spec: str,
+    after_pass: Callable[[ModulePass, ModuleOp], None] | None = None,
+) -> PassPipeline:
+    def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+        if prev is None:
+            return
+        verify_module(module)
+        if after_pass is not None:
+            after_pass(prev, module)
+
+    try:
+        return PassPipeline.parse_spec(factories, spec, callback)
+    except ModuleNotFoundError as err:
+        raise ToolError(f"pass pipeline '{spec}' needs a module that is not built yet: {err.name}") from None
+    except Exception as err:  # xDSL reports unknown passes/options as ValueError and friends
+        raise ToolError(f"invalid pass pipeline '{spec}': {err}") from None
+
+
+def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
+    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_op(module)
+    stream.write("\n")
+
+
+def ir_dump_printer(generic: bool) -> Callable[[ModulePass, ModuleOp], None]:
+    def dump(pass_: ModulePass, module: ModuleOp) -> None:
+        sys.stderr.write(f"// -----// IR Dump After {pass_.name} //----- //\n")
+        print_module(module, sys.stderr, generic)
+        sys.stderr.write("\n")
+
+    return dump
+
+
+def diagnostic_text(err: BaseException, chunk: Chunk) -> str | None:
+    """The user-facing text of an expected kind of failure, or None for internal errors."""
+    if isinstance(err, ParseError):
+        return render_parse_error(err, chunk.line_offset)
+    if isinstance(err, QdotError):
+        return err.render()
+    if isinstance(err, DiagnosticException):
+        return f"error: {str(err).split(chr(10) + chr(10))[0]}"
+    return None
+
+
+def diagnostic_line(text: str) -> int | None:
+    match = re.match(r"[^:\n]*:(\d+):\d+: error:", text)
+    return int(match.group(1)) if match else None
+
+
+def check_expected(chunk: Chunk, text: str) -> bool:
+    """Match one produced diagnostic against the chunk's expected-error annotations."""
+    line = diagnostic_line(text)
+    for expected in chunk.expected:
+        if not expected.seen and expected.line == line and expected.message in text:
+            expected.seen = True
+            return True
+    return False
+
+
+def internal_error(tool: str, err: BaseException) -> NoReturn:
+    if os.environ.get("QDOT_TRACEBACK"):
+        traceback.print_exception(err)
+    sys.stderr.write(
+        f"{tool}: internal error: {type(err).__name__}: {err}\n"
+        f"{tool}: this is a bug in qdot; set QDOT_TRACEBACK=1 to see where it happened\n"
+    )
+    sys.exit(2)
+
+
+def iter_chunks(text: str, split: bool) -> Iterator[Chunk]:
+    yield from split_chunks(text, split)

@@ -1,0 +1,140 @@
+"""qdot-opt: parse, verify, transform and print qdot IR (an ``xdsl-opt`` with our dialects).
+
+    qdot-opt kernel.mlir -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}'
+    qdot-opt invalid.mlir --split-input-file --verify-diagnostics
+    qdot-opt kernel.mlir -p qdot-accelerate-matmul,qdot-lower-mma --print-ir-after-all
+    qdot-opt layouts.mlir --print-layout
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from io import StringIO
+
+from compiler import registry
+from compiler.cli.common import (
+    ToolError,
+    build_pipeline,
+    check_expected,
+    diagnostic_text,
+    internal_error,
+    ir_dump_printer,
+    parse_module,
+    print_module,
+    read_input,
+    split_chunks,
+)
+
+TOOL = "qdot-opt"
+
+_EPILOG = """\
+passes (options in braces, space separated, e.g. -p 'qdot-pipeline{num-stages=3}'):
+{passes}
+
+diagnostics:
+  Malformed input, verifier failures and pass failures print
+  'file:line:col: error: ...' and exit with status 1. With --verify-diagnostics the
+  diagnostic is printed on stdout and the exit status is 0, so lit tests can CHECK it;
+  if the input carries MLIR-style '// expected-error {{...}}' (or '@+N', '@-N')
+  annotations, each one must be matched by a diagnostic on that line instead.
+"""
+
+
+def make_arg_parser() -> argparse.ArgumentParser:
+    passes = "\n".join(f"  {name}" for name in registry.PASSES)
+    parser = argparse.ArgumentParser(
+        prog=TOOL,
+        description="Parse, verify, transform and print qdot IR (qdot, qgpu, ptx, agx dialects).",
+        epilog=_EPILOG.replace("{passes}", passes),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
+    parser.add_argument("-p", "--passes", default="", metavar="PIPELINE",
+                        help="comma-separated pass pipeline, e.g. 'qdot-accelerate-matmul{arch=sm_90}'")
+    parser.add_argument("-o", "--output-file", help="write the result here instead of stdout")
+    parser.add_argument("--print-op-generic", action="store_true", help="print operations in generic form")
+    parser.add_argument("--print-debuginfo", action="store_true", help="print operation locations")
+    parser.add_argument("--split-input-file", action="store_true",
+                        help="process each '// -----' separated chunk independently")
+    parser.add_argument("--verify-diagnostics", action="store_true",
+                        help="print diagnostics on stdout and exit 0 (see below)")
+    parser.add_argument("--parsing-diagnostics", action="store_true",
+                        help="accepted for xdsl-opt compatibility; parse errors are always diagnostics")
+    parser.add_argument("--print-ir-after-all", action="store_true",
+                        help="print the IR after every pass on stderr")
+    parser.add_argument("--print-layout", action="store_true",
+                        help="instead of the IR, print for every distributed tensor and shared-memory "
+                             "type in the (transformed) module which thread/register/byte holds which element")
+    parser.add_argument("--allow-unregistered-dialect", action="store_true",
+                        help="accept operations of unknown dialects")
+    return parser
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = make_arg_parser().parse_args(argv)
+    text, filename = read_input(args.input_file)
+    ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
+    after = ir_dump_printer(args.print_op_generic) if args.print_ir_after_all else None
+    pipeline = build_pipeline(registry.pass_factories(), args.passes, after)
+    verify_mode = args.verify_diagnostics
+
+    out = StringIO()
+    status = 0
+    chunks = split_chunks(text, args.split_input_file)
+    for index, chunk in enumerate(chunks):
+        if index > 0:
+            out.write("// -----\n")
+        try:
+            module = parse_module(ctx, chunk, filename)
+            pipeline.apply(ctx, module)
+        except Exception as err:  # noqa: BLE001 - every failure becomes a diagnostic
+            message = diagnostic_text(err, chunk)
+            if message is None:
+                raise
+            if chunk.expected:
+                if not check_expected(chunk, message):
+                    sys.stderr.write(f"{message}\n{TOOL}: error: unexpected diagnostic (no matching expected-error)\n")
+                    status = 1
+            elif verify_mode:
+                out.write(message + "\n")
+            else:
+                sys.stderr.write(message + "\n")
+                status = 1
+            continue
+        for expected in chunk.expected:
+            if not expected.seen:
+                sys.stderr.write(
+                    f"{filename}:{expected.line}: error: expected error \"{expected.message}\" was not produced\n")
+                status = 1
+        if args.print_layout:
+            from dialects.qgpu.layouts import describe_module_layouts
+
+            out.write(describe_module_layouts(module))
+        else:
+            print_module(module, out, args.print_op_generic, args.print_debuginfo)
+
+    result = out.getvalue()
+    if args.output_file:
+        with open(args.output_file, "w", encoding="utf-8") as f:
+            f.write(result)
+    else:
+        sys.stdout.write(result)
+    return status
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        status = run(argv)
+    except ToolError as err:
+        sys.stderr.write(f"{TOOL}: error: {err}\n")
+        status = 1
+    except KeyboardInterrupt:
+        status = 130
+    except Exception as err:  # noqa: BLE001
+        internal_error(TOOL, err)
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
