@@ -28,6 +28,13 @@ class LocatingParser(Parser):
 
     line_offset: int = 0
 
+    def parse_module(self, *args, **kwargs):  # type: ignore[override]
+        """Attribute verifiers run while parsing; report their failures at the parse position."""
+        try:
+            return super().parse_module(*args, **kwargs)
+        except VerifyException as err:
+            self.raise_error(str(err).split("\n\n")[0], self._current_token.span)
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
         op = super().parse_operation()

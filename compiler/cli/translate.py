@@ -1,0 +1,135 @@
+"""qdot-translate: compile qdot IR all the way to a target artifact.
+
+    qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_90
+    qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_120a --verify-ptx
+    qdot-translate examples/agx_tile_fp16.mlir --target agx3b --format asm
+
+It runs the target's default pass pipeline (see ``--print-pipeline``) and then
+emits: ``mlir`` (the IR after the pipeline), ``llvm`` (LLVM IR text), ``ptx``,
+``cubin`` (ptxas output), ``agx3b`` / ``agx3c`` (the MMA instruction stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from io import StringIO
+
+from compiler import registry
+from compiler.cli.common import (
+    ToolError,
+    build_pipeline,
+    diagnostic_text,
+    internal_error,
+    ir_dump_printer,
+    parse_module,
+    print_module,
+    read_input,
+    split_chunks,
+)
+from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
+
+TOOL = "qdot-translate"
+TARGETS = ("mlir", "llvm", "ptx", "cubin", *AGX_FORMS)
+
+
+def make_arg_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=TOOL,
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
+    parser.add_argument("--target", choices=TARGETS, default="ptx", help="what to produce (default: ptx)")
+    parser.add_argument("--arch", choices=PTX_ARCHES, default="sm_90", help="NVIDIA target (default: sm_90)")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
+                        help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
+    parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--format", choices=("hex", "bin", "asm"), default="asm",
+                        help="AGX output form (default: asm)")
+    parser.add_argument("--verify-ptx", action="store_true",
+                        help="assemble the PTX with ptxas -v and report registers, spills and shared memory")
+    parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
+    parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
+    parser.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass on stderr")
+    parser.add_argument("-o", "--output-file", help="write the result here instead of stdout")
+    return parser
+
+
+def pipeline_for(args: argparse.Namespace) -> str:
+    if args.pipeline is not None:
+        return args.pipeline
+    if args.target in AGX_FORMS:
+        return agx_pipeline(args.target)
+    return ptx_pipeline(PtxOptions(arch=args.arch, strategy=args.strategy, num_stages=args.num_stages))
+
+
+def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - ModuleOp, imported lazily
+    if args.target == "mlir":
+        out = StringIO()
+        print_module(module, out)
+        return out.getvalue()
+    if args.target in AGX_FORMS:
+        from targets.agx import emit as agx_emit
+
+        return agx_emit(module, args.target, args.format)
+    from targets.ptx.artifact import compile_module
+
+    artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx)
+    if args.verify_ptx and artifact.report is not None:
+        sys.stderr.write(artifact.report + "\n")
+    return artifact.data
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = make_arg_parser().parse_args(argv)
+    spec = pipeline_for(args)
+    if args.print_pipeline:
+        print(spec)
+        return 0
+    text, filename = read_input(args.input_file)
+    ctx = registry.make_context()
+    after = ir_dump_printer(False) if args.print_ir_after_all else None
+    pipeline = build_pipeline(registry.pass_factories(), spec, after)
+    chunk = split_chunks(text, False)[0]
+    try:
+        module = parse_module(ctx, chunk, filename)
+        pipeline.apply(ctx, module)
+        result = emit(module, args)
+    except Exception as err:  # noqa: BLE001
+        message = diagnostic_text(err, chunk)
+        if message is None:
+            raise
+        sys.stderr.write(message + "\n")
+        return 1
+    if isinstance(result, bytes):
+        if args.output_file:
+            with open(args.output_file, "wb") as f:
+                f.write(result)
+        else:
+            sys.stdout.buffer.write(result)
+    else:
+        if args.output_file:
+            with open(args.output_file, "w", encoding="utf-8") as f:
+                f.write(result)
+        else:
+            sys.stdout.write(result)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        status = run(argv)
+    except ToolError as err:
+        sys.stderr.write(f"{TOOL}: error: {err}\n")
+        status = 1
+    except KeyboardInterrupt:
+        status = 130
+    except Exception as err:  # noqa: BLE001
+        internal_error(TOOL, err)
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""A content-addressed cache of compiled kernels (PTX + metadata).
+
+The GPU machine we measure on has CuPy but not our compiler's dependencies, so
+kernels are compiled here and the cache travels with the working tree: every GPU
+test and benchmark asks ``get_or_compile``; on this machine that compiles and
+stores, on the GPU machine it finds the stored PTX (and fails loudly, never
+silently, if an entry is missing). The key covers the source text and every
+option that changes the output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from targets.ptx.kernel_info import KernelInfo
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / ".devrun" / "kernels"
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("QDOT_KERNEL_CACHE", str(DEFAULT_DIR)))
+
+
+@dataclass(frozen=True)
+class CachedKernel:
+    key: str
+    ptx: str
+    kernels: tuple[KernelInfo, ...]
+    pipeline: str
+
+
+def cache_key(source: str, arch: str, strategy: str, num_stages: int, pipeline: str | None) -> str:
+    h = hashlib.sha256()
+    for part in (source, arch, strategy, str(num_stages), pipeline or ""):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def get_or_compile(
+    source: str, *, arch: str = "sm_90", strategy: str = "auto", num_stages: int = 3, pipeline: str | None = None
+) -> CachedKernel:
+    key = cache_key(source, arch, strategy, num_stages, pipeline)
+    directory = cache_dir()
+    ptx_path = directory / f"{key}.ptx"
+    meta_path = directory / f"{key}.json"
+    if ptx_path.is_file() and meta_path.is_file():
+        meta = json.loads(meta_path.read_text())
+        kernels = tuple(KernelInfo.from_json(json.dumps(k)) for k in meta["kernels"])
+        return CachedKernel(key, ptx_path.read_text(), kernels, meta["pipeline"])
+    try:
+        from compiler.api import compile as compile_source
+    except ImportError as err:  # pragma: no cover - only on a machine without the compiler
+        raise RuntimeError(f"kernel {key} is not in the cache {directory} and the compiler is unavailable") from err
+    compiled = compile_source(source, arch=arch, strategy=strategy, num_stages=num_stages, pipeline=pipeline)
+    directory.mkdir(parents=True, exist_ok=True)
+    ptx_path.write_text(compiled.ptx or "")
+    meta_path.write_text(
+        json.dumps({"kernels": [json.loads(k.to_json()) for k in compiled.kernels], "pipeline": compiled.pipeline},
+                   indent=1, sort_keys=True))
+    return CachedKernel(key, compiled.ptx or "", tuple(compiled.kernels), compiled.pipeline)

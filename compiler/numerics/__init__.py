@@ -1,0 +1,54 @@
+"""Numpy references of every format qdot handles, by format name: the ground truth.
+
+GPU results and the AGX emulator are compared against these functions, so each
+rule is implemented from its definition (PTX ISA, OCP MX, ggml sources; cited in
+each module) and tested against independent oracles (ml_dtypes, hand-built blocks,
+straightforward float64 products).
+
+* ``formats``   — ``FORMATS`` / ``format_info(name)``: bits, values and bytes per block.
+* ``element``   — ``decode``, ``encode``, ``pack_fp4``, ``unpack_fp4`` (small floats).
+* ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts).
+* ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding.
+* ``reference`` — ``dot_scaled``: the float64 meaning of ``qdot.dot_scaled``.
+"""
+
+from __future__ import annotations
+
+from compiler.numerics.blocks import BlockFields, Q4KFields, Q8Fields, block_fields, dequantize, pack_blocks
+from compiler.numerics.element import decode, encode, pack_fp4, unpack_fp4
+from compiler.numerics.formats import (
+    ELEMENT_FORMATS,
+    FORMATS,
+    SCALE_GROUP,
+    ElementCoding,
+    FormatInfo,
+    FormatKind,
+    NanRule,
+    format_info,
+)
+from compiler.numerics.quantize import QuantizeMethod, quantize
+from compiler.numerics.reference import dot_scaled
+
+__all__ = [
+    "ELEMENT_FORMATS",
+    "FORMATS",
+    "SCALE_GROUP",
+    "BlockFields",
+    "ElementCoding",
+    "FormatInfo",
+    "FormatKind",
+    "NanRule",
+    "Q4KFields",
+    "Q8Fields",
+    "QuantizeMethod",
+    "block_fields",
+    "decode",
+    "dequantize",
+    "dot_scaled",
+    "encode",
+    "format_info",
+    "pack_blocks",
+    "pack_fp4",
+    "quantize",
+    "unpack_fp4",
+]

@@ -1,0 +1,213 @@
+"""ggml block formats: byte layouts and dequantization, byte-compatible with ggml.
+
+Layouts (little-endian, as ggml writes them on every platform it runs on):
+
+* ``q8_0`` — ``block_q8_0`` (ggml ``src/ggml-common.h``): 32 values in 34 bytes,
+  fp16 ``d`` then ``int8 qs[32]``. value_i = qs_i * d.
+* ``q8_1`` — ``block_q8_1``: 32 values in 36 bytes, fp16 ``d``, fp16 ``s``, ``int8
+  qs[32]``. value_i = qs_i * d; ``s`` is a stored sum used by dot kernels for the
+  q4_K min term (what it sums depends on the quantizer, see ``quantize.py``).
+* ``q8_1_mmq`` — ``block_q8_1_mmq`` of ``src/ggml-cuda/mmq.cuh`` in its DS4 layout
+  (the one MMQ uses for q4_K): 128 values in 144 bytes, ``half2 ds4[4]`` = (d_0, s_0,
+  d_1, s_1, d_2, s_2, d_3, s_3), one (d, s) per 32 values, then ``int8 qs[128]``.
+  Here blocks follow each other along K; llama.cpp additionally interleaves the
+  blocks of different rows in memory, which is not part of the block format.
+* ``q4_K`` — ``block_q4_K``: 256 values in 144 bytes, fp16 ``d``, fp16 ``dmin``,
+  ``uint8 scales[12]`` (eight 6-bit scales and eight 6-bit mins, unpacked by
+  ``get_scale_min_k4``), ``uint8 qs[128]``. For 64-value chunk c (0..3), byte
+  ``qs[32c + l]`` holds value 64c + l in its low nibble (sub-block 2c) and value
+  64c + 32 + l in its high nibble (sub-block 2c + 1). ggml-quants.c
+  ``dequantize_row_q4_K``: ``d1 = d * sc; m1 = dmin * m; y = d1 * q - m1`` in float32.
+
+Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
+needs 21 significand bits), so only the final subtraction of q4_K rounds, once,
+whether or not a compiler fuses it into an FMA.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from compiler.numerics.f32ops import fp16_bits, fp16_value
+from compiler.numerics.formats import FormatInfo, block_format
+
+Q4K_SUBBLOCKS = 8
+"""Sub-blocks of 32 values in a q4_K super-block, each with a 6-bit scale and min."""
+Q8_GROUP = 32
+"""Values per (d, s) pair in all q8 formats."""
+
+
+@dataclass(frozen=True)
+class Q8Fields:
+    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks.
+
+    ``d`` (and ``s``) have one entry per 32 values: shape ``(..., nblocks)`` for
+    q8_0/q8_1 and ``(..., nblocks, 4)`` for q8_1_mmq. They hold the float32 values of
+    the stored fp16 numbers when read, and are rounded to fp16 (nearest even) when
+    packed. ``q`` is ``(..., nblocks, block_values)`` int8. ``s`` is None for q8_0.
+    """
+
+    d: NDArray[np.float32]
+    q: NDArray[np.int8]
+    s: NDArray[np.float32] | None = None
+
+
+@dataclass(frozen=True)
+class Q4KFields:
+    """Decoded fields of q4_K super-blocks.
+
+    ``d``, ``dmin``: ``(..., nblocks)`` float32 values of the fp16 fields.
+    ``scales``, ``mins``: ``(..., nblocks, 8)`` uint8 6-bit codes, sub-block order.
+    ``q``: ``(..., nblocks, 256)`` uint8 nibbles 0..15 in value order.
+    """
+
+    d: NDArray[np.float32]
+    dmin: NDArray[np.float32]
+    scales: NDArray[np.uint8]
+    mins: NDArray[np.uint8]
+    q: NDArray[np.uint8]
+
+
+BlockFields = Q8Fields | Q4KFields
+
+
+def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
+    arr = np.asarray(raw)
+    if arr.dtype != np.uint8:
+        raise ValueError(f"{info.name} data must be a uint8 byte array, got dtype {arr.dtype}")
+    assert info.block_bytes is not None
+    if arr.ndim == 0 or arr.shape[-1] % info.block_bytes:
+        last = arr.shape[-1] if arr.ndim else "a scalar"
+        raise ValueError(
+            f"{info.name} data must have a last axis of nblocks * {info.block_bytes} bytes, got {last}"
+        )
+    nblocks = arr.shape[-1] // info.block_bytes
+    return arr.reshape(arr.shape[:-1] + (nblocks, info.block_bytes))
+
+
+def _read_fp16(byte_pairs: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """float32 values of little-endian fp16 numbers in the last axis (pairs of bytes)."""
+    lo = byte_pairs[..., 0::2].astype(np.uint16)
+    hi = byte_pairs[..., 1::2].astype(np.uint16)
+    return fp16_value(lo | (hi << 8))
+
+
+def _write_fp16(values: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """Little-endian fp16 bytes of ``values``: last axis n -> 2n bytes."""
+    bits = fp16_bits(values)
+    out = np.empty(bits.shape[:-1] + (2 * bits.shape[-1],), dtype=np.uint8)
+    out[..., 0::2] = bits & 0xFF
+    out[..., 1::2] = bits >> 8
+    return out
+
+
+def scale_min_k4(scales: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """ggml-quants.c ``get_scale_min_k4`` for all j: 12 packed bytes -> (sc[8], m[8]).
+
+    j < 4: sc = q[j] & 63, m = q[j+4] & 63.
+    j >= 4: sc = (q[j+4] & 0xF) | ((q[j-4] >> 6) << 4), m = (q[j+4] >> 4) | ((q[j] >> 6) << 4).
+    """
+    q = scales
+    low = q[..., 0:4]
+    mid = q[..., 4:8]
+    high = q[..., 8:12]
+    sc = np.concatenate([low & 63, (high & 0xF) | ((low >> 6) << 4)], axis=-1)
+    m = np.concatenate([mid & 63, (high >> 4) | ((mid >> 6) << 4)], axis=-1)
+    return sc.astype(np.uint8), m.astype(np.uint8)
+
+
+def pack_scale_min_k4(sc: NDArray[np.uint8], m: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`scale_min_k4`, as ``quantize_row_q4_K_ref`` packs 6-bit codes."""
+    sc = sc.astype(np.uint8)
+    m = m.astype(np.uint8)
+    if (sc > 63).any() or (m > 63).any():
+        raise ValueError("q4_K scales and mins are 6-bit codes (0..63)")
+    low = sc[..., 0:4] | ((sc[..., 4:8] >> 4) << 6)
+    mid = m[..., 0:4] | ((m[..., 4:8] >> 4) << 6)
+    high = (sc[..., 4:8] & 0xF) | ((m[..., 4:8] & 0xF) << 4)
+    return np.concatenate([low, mid, high], axis=-1).astype(np.uint8)
+
+
+def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
+    """Split ``(..., nblocks * block_bytes)`` bytes into the format's named fields."""
+    info = block_format(fmt)
+    blocks = _as_blocks(info, raw)
+    if info.name == "q4_K":
+        sc, m = scale_min_k4(blocks[..., 4:16])
+        qs = blocks[..., 16:144].reshape(blocks.shape[:-1] + (4, 32))
+        nibbles = np.stack([qs & 0xF, qs >> 4], axis=-2)  # (..., chunk, half, 32)
+        q = nibbles.reshape(blocks.shape[:-1] + (256,))
+        return Q4KFields(
+            d=_read_fp16(blocks[..., 0:2])[..., 0],
+            dmin=_read_fp16(blocks[..., 2:4])[..., 0],
+            scales=sc,
+            mins=m,
+            q=q,
+        )
+    if info.name == "q8_0":
+        return Q8Fields(d=_read_fp16(blocks[..., 0:2])[..., 0], q=blocks[..., 2:].view(np.int8))
+    if info.name == "q8_1":
+        ds = _read_fp16(blocks[..., 0:4])
+        return Q8Fields(d=ds[..., 0], s=ds[..., 1], q=blocks[..., 4:].view(np.int8))
+    ds = _read_fp16(blocks[..., 0:16])  # q8_1_mmq: d0 s0 d1 s1 d2 s2 d3 s3
+    return Q8Fields(d=ds[..., 0::2], s=ds[..., 1::2], q=blocks[..., 16:].view(np.int8))
+
+
+def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
+    """Bytes ``(..., nblocks * block_bytes)`` of ``fields``; inverse of :func:`block_fields`.
+
+    Float fields are rounded to fp16 (nearest even), as ggml stores them.
+    """
+    info = block_format(fmt)
+    assert info.block_bytes is not None
+    if info.name == "q4_K":
+        if not isinstance(fields, Q4KFields):
+            raise ValueError("q4_K blocks are packed from Q4KFields")
+        q = fields.q.astype(np.uint8)
+        if (q > 15).any():
+            raise ValueError("q4_K quants are 4-bit codes (0..15)")
+        lead = q.shape[:-1]
+        chunks = q.reshape(lead + (4, 2, 32))
+        qs = (chunks[..., 0, :] | (chunks[..., 1, :] << 4)).reshape(lead + (128,))
+        dm = np.stack([fields.d, fields.dmin], axis=-1).astype(np.float32)
+        parts = [_write_fp16(dm), pack_scale_min_k4(fields.scales, fields.mins), qs]
+    else:
+        if not isinstance(fields, Q8Fields):
+            raise ValueError(f"{info.name} blocks are packed from Q8Fields")
+        qs = fields.q.astype(np.int8).view(np.uint8)
+        if info.name == "q8_0":
+            parts = [_write_fp16(np.asarray(fields.d, dtype=np.float32)[..., None]), qs]
+        else:
+            if fields.s is None:
+                raise ValueError(f"{info.name} blocks need the sums s")
+            ds = np.stack([fields.d, fields.s], axis=-1).astype(np.float32)
+            if info.name == "q8_1_mmq":
+                ds = ds.reshape(ds.shape[:-2] + (8,))
+            parts = [_write_fp16(ds), qs]
+    blocks = np.concatenate([np.broadcast_to(p, parts[-1].shape[:-1] + p.shape[-1:]) for p in parts], axis=-1)
+    assert blocks.shape[-1] == info.block_bytes
+    return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (-1,)))
+
+
+def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
+    """float32 values ``(..., nblocks * block_values)`` of ``(..., nblocks * block_bytes)`` bytes.
+
+    Computed as ggml's ``dequantize_row_*`` in float32 (see the module docstring).
+    """
+    info = block_format(fmt)
+    fields = block_fields(fmt, raw)
+    if isinstance(fields, Q4KFields):
+        d1 = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 8), exact
+        m1 = fields.dmin[..., None] * fields.mins.astype(np.float32)  # exact
+        q = fields.q.reshape(fields.q.shape[:-1] + (Q4K_SUBBLOCKS, 32)).astype(np.float32)
+        values = d1[..., None] * q - m1[..., None]
+    else:
+        d = fields.d if info.name != "q8_1_mmq" else np.repeat(fields.d, Q8_GROUP, axis=-1)
+        if info.name != "q8_1_mmq":
+            d = d[..., None]
+        values = fields.q.astype(np.float32) * d
+    lead = values.shape[: fields.q.ndim - 2]
+    return np.ascontiguousarray(values, dtype=np.float32).reshape(lead + (-1,))

@@ -1,0 +1,82 @@
+"""float32 arithmetic exactly as ggml's C and CUDA sources perform it.
+
+Bit-exact block quantization depends on a few operations whose numpy spelling is
+not obvious: C's ``roundf`` (half away from zero, unlike ``np.round``), ggml's
+``nearest_int`` (half to even, through a magic constant), left-to-right float32
+sums (``np.sum`` is pairwise), CUDA's xor-shuffle warp reduction, and fp16 storage
+(``GGML_FP32_TO_FP16`` and ``__float2half_rn`` both round to nearest even).
+Each lives here once. All of them take and return float32 arrays; numpy's float32
+``+ - * /`` and ``sqrt`` are correctly rounded IEEE operations, as in C on x86-64
+(SSE, no excess precision) and in CUDA without ``-use_fast_math``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+F32 = np.float32
+
+
+def roundf(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """C ``roundf``: nearest integer, halves away from zero (2.5 -> 3, -2.5 -> -3).
+
+    ``x - trunc(x)`` is exact in float32, so the comparison with 0.5 is exact.
+    """
+    truncated = np.trunc(x)
+    fraction = np.abs(x - truncated)
+    return (truncated + np.where(fraction >= F32(0.5), np.sign(x), F32(0))).astype(np.float32)
+
+
+def nearest_int(x: NDArray[np.float32]) -> NDArray[np.int64]:
+    """ggml-quants.c ``nearest_int``: round half to even (via ``x + 12582912.f``).
+
+    The magic-constant trick equals ``rint`` for |x| <= 4194303, the range ggml
+    asserts; outside it ggml's result is meaningless and so is this one.
+    """
+    return np.rint(x).astype(np.int64)
+
+
+def sequential_sum(terms: NDArray[np.float32], start: float = 0.0) -> NDArray[np.float32]:
+    """``acc = start; for t in terms: acc += t`` in float32, over axis 0 of ``terms``.
+
+    This is the order of a plain C loop; axis 0 is the loop, the other axes are
+    independent accumulators (vectorised over blocks).
+    """
+    acc = np.full(terms.shape[1:], start, dtype=np.float32)
+    for term in terms:
+        acc = acc + term
+    return acc
+
+
+def butterfly_sum(x: NDArray[np.float32], width: int) -> NDArray[np.float32]:
+    """CUDA ``warp_reduce_sum<width>`` over the last axis (its length must be ``width``).
+
+    ggml-cuda/common.cuh: ``for (offset = width/2; offset > 0; offset >>= 1)
+    x += __shfl_xor_sync(0xffffffff, x, offset, width)``. After the step with offset
+    o, lane l holds ``v[l] + v[l ^ o]``; float addition is commutative, so lane l and
+    lane l ^ o agree, and keeping the lanes below o is the whole state.
+    """
+    if x.shape[-1] != width or width & (width - 1):
+        raise ValueError(f"butterfly_sum needs a power-of-two last axis of {width}, got {x.shape[-1]}")
+    v = x.astype(np.float32)
+    offset = width // 2
+    while offset:
+        v = v[..., :offset] + v[..., offset : 2 * offset]
+        offset //= 2
+    return v[..., 0]
+
+
+def fp16_bits(x: ArrayLike) -> NDArray[np.uint16]:
+    """IEEE binary16 bits of float32 ``x``, rounded to nearest even (overflow -> Inf).
+
+    Same as ggml's ``GGML_FP32_TO_FP16`` (``ggml_compute_fp32_to_fp16`` or F16C's
+    ``_cvtss_sh(x, 0)``) and CUDA's ``__float2half_rn`` / ``make_half2``.
+    """
+    with np.errstate(over="ignore"):
+        return np.asarray(x, dtype=np.float32).astype("<f2").view(np.uint16)
+
+
+def fp16_value(bits: ArrayLike) -> NDArray[np.float32]:
+    """float32 value of binary16 ``bits`` (exact), as ``GGML_FP16_TO_FP32``."""
+    return np.asarray(bits, dtype=np.uint16).view("<f2").astype(np.float32)

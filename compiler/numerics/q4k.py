@@ -1,0 +1,136 @@
+"""A float32 port of ggml's ``quantize_row_q4_K_ref`` (ggml ``src/ggml-quants.c``).
+
+The C code runs per 256-value super-block; this port runs the same steps on all
+super-blocks at once (numpy arrays over blocks), keeping every float32 operation
+and its order:
+
+1. For each 32-value sub-block j: ``sum_x2 = Σ x*x`` (left to right), ``av_x =
+   sqrtf(sum_x2/32)``, ``weights = av_x + |x|``, then ``make_qkx2_quants(32, 15, x,
+   weights, L, &mins[j], Laux, -1.f, 0.1f, 20, false)`` -> scale_j, min_j (a weighted
+   least-squares search over 21 candidate inverse scales; ``use_mad`` false, so the
+   error is Σ w * diff²).
+2. ``inv_scale = max_scale > 0 ? 63.f/max_scale : 0``, same for the mins;
+   ``ls = MIN(63, (uint8_t)nearest_int(inv_scale*scale_j))`` and likewise ``lm``.
+3. ``d = fp16(max_scale/63.f)``, ``dmin = fp16(max_min/63.f)``.
+4. For each sub-block with ``d_j = fp16tof32(d) * ls != 0``: ``L = clamp(nearest_int((x
+   + dmin*lm)/d_j), 0, 15)``; a sub-block with ``d_j == 0`` keeps the L of step 1.
+
+Bit-exactness: this reproduces the C function built without FMA contraction
+(``-ffp-contract=off``, or any x86-64 build without ``-mfma``). A build that lets
+the compiler fuse ``a*b + c`` (e.g. ``-march=native`` with GCC's default
+``-ffp-contract=fast``) rounds differently in the weighted sums and can pick other
+scales for some blocks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from compiler.numerics.blocks import Q4KFields
+from compiler.numerics.f32ops import F32, fp16_bits, fp16_value, nearest_int, sequential_sum
+
+QK_K = 256
+NMAX = 15
+RMIN = F32(-1.0)
+RDELTA = F32(0.1)
+NSTEP = 20
+
+
+def _weighted_error(
+    w: NDArray[np.float32], x: NDArray[np.float32], scale: NDArray[np.float32], minimum: NDArray[np.float32], levels: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """``Σ w * (scale*l + min - x)²`` left to right (``use_mad`` false)."""
+    diff = (scale * levels + minimum) - x
+    return sequential_sum(w * (diff * diff))
+
+
+def make_qkx2_quants(x: NDArray[np.float32], w: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
+    """``make_qkx2_quants(32, 15, x, w, L, &the_min, Laux, -1, 0.1, 20, false)``.
+
+    ``x``, ``w``: (32, S) float32, the loop axis first, S independent sub-blocks.
+    Returns (scale, the_min, L) with L (32, S) uint8.
+    """
+    minimum = np.minimum(np.min(x, axis=0), F32(0))  # "if (min > 0) min = 0"
+    maximum = np.max(x, axis=0)
+    # C: sum_w = w[0]; sum_x = sum_w*x[0]; for i >= 1: sum_w += w[i]; sum_x += w[i]*x[i]
+    sum_w = w[0].copy()
+    sum_x = w[0] * x[0]
+    for i in range(1, x.shape[0]):
+        sum_w = sum_w + w[i]
+        sum_x = sum_x + w[i] * x[i]
+    flat = maximum == minimum
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        iscale = F32(NMAX) / (maximum - minimum)
+        scale = F32(1.0) / iscale
+        levels = np.clip(nearest_int(iscale * (x - minimum)), 0, NMAX).astype(np.float32)
+        best_error = _weighted_error(w, x, scale, minimum, levels)
+        for step in range(NSTEP + 1):
+            # ggml reads the *current* min here: once a step improves the fit, later
+            # steps search around the fitted min, not the data minimum.
+            iscale = ((RMIN + RDELTA * F32(step)) + F32(NMAX)) / (maximum - minimum)
+            aux = np.clip(nearest_int(iscale * (x - minimum)), 0, NMAX).astype(np.float32)
+            wl = w * aux
+            sum_l = sequential_sum(wl)
+            sum_l2 = sequential_sum(wl * aux)
+            sum_xl = sequential_sum(wl * x)
+            det = sum_w * sum_l2 - sum_l * sum_l
+            this_scale = (sum_w * sum_xl - sum_x * sum_l) / det
+            this_min = (sum_l2 * sum_x - sum_l * sum_xl) / det
+            clamp = this_min > 0
+            this_min = np.where(clamp, F32(0), this_min)
+            this_scale = np.where(clamp, sum_xl / sum_l2, this_scale)
+            cur_error = _weighted_error(w, x, this_scale, this_min, aux)
+            better = (det > 0) & (cur_error < best_error) & ~flat
+            levels = np.where(better, aux, levels)
+            best_error = np.where(better, cur_error, best_error)
+            scale = np.where(better, this_scale, scale)
+            minimum = np.where(better, this_min, minimum)
+    levels = np.where(flat, F32(0), levels)
+    scale = np.where(flat, F32(0), scale).astype(np.float32)
+    return scale, (-minimum).astype(np.float32), levels.astype(np.uint8)
+
+
+def _to_6bit(values: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """``uint8_t v = nearest_int(f); v = MIN(63, v)`` including the uint8 wrap."""
+    return np.minimum(nearest_int(values) & 0xFF, 63).astype(np.uint8)
+
+
+def quantize_q4_K_ref(x: NDArray[np.float32]) -> Q4KFields:
+    """Fields of ``quantize_row_q4_K_ref`` for float32 ``x`` of shape (..., K), K % 256 == 0."""
+    lead = x.shape[:-1]
+    nb = x.shape[-1] // QK_K
+    # (S, 32) sub-blocks -> loop axis first: (32, S)
+    sub = np.ascontiguousarray(x.reshape(-1, 32).T, dtype=np.float32)
+    sum_x2 = sequential_sum(sub * sub)
+    av_x = np.sqrt(sum_x2 / F32(32))
+    weights = av_x + np.abs(sub)
+    scales, mins, levels = make_qkx2_quants(sub, weights)
+
+    per_block = (-1, QK_K // 32)  # (B, 8)
+    scales = scales.reshape(per_block)
+    mins = mins.reshape(per_block)
+    max_scale = np.maximum(np.max(scales, axis=1), F32(0))
+    max_min = np.maximum(np.max(mins, axis=1), F32(0))
+    with np.errstate(divide="ignore"):
+        inv_scale = np.where(max_scale > 0, F32(63) / max_scale, F32(0)).astype(np.float32)
+        inv_min = np.where(max_min > 0, F32(63) / max_min, F32(0)).astype(np.float32)
+    ls = _to_6bit(inv_scale[:, None] * scales)
+    lm = _to_6bit(inv_min[:, None] * mins)
+    d = fp16_value(fp16_bits(max_scale / F32(63)))
+    dmin = fp16_value(fp16_bits(max_min / F32(63)))
+
+    d_sub = (d[:, None] * ls.astype(np.float32)).reshape(-1)  # (S,)
+    dm_sub = (dmin[:, None] * lm.astype(np.float32)).reshape(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        requant = np.clip(nearest_int((sub + dm_sub) / d_sub), 0, NMAX).astype(np.uint8)
+    levels = np.where(d_sub != 0, requant, levels)
+
+    q = np.ascontiguousarray(levels.T).reshape(lead + (nb, QK_K))
+    return Q4KFields(
+        d=d.reshape(lead + (nb,)),
+        dmin=dmin.reshape(lead + (nb,)),
+        scales=ls.reshape(lead + (nb, 8)),
+        mins=lm.reshape(lead + (nb, 8)),
+        q=q,
+    )

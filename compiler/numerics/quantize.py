@@ -1,0 +1,157 @@
+"""float -> ggml blocks, with the rounding of the ggml function each method names.
+
+Inputs are converted to float32 first (every ggml quantizer takes ``const float *``);
+all arithmetic is float32, in the order of the C/CUDA source (see ``f32ops.py``).
+
+Methods (``method=``):
+
+* ``"cuda"`` — llama.cpp's CUDA ``quantize_q8_1`` kernel (``ggml-cuda/quantize.cu``),
+  the default for ``q8_1`` and ``q8_1_mmq``, because GPU kernels are compared with
+  it. Per 32 values: ``amax = max|x|``; ``d = amax / 127.0f``; ``q = amax == 0 ? 0 :
+  roundf(x / d)``; ``s`` = the float inputs summed by ``warp_reduce_sum<32>`` (xor
+  shuffles with offsets 16, 8, 4, 2, 1); ``ds = make_half2(d, s)`` (fp16, nearest
+  even). Division is IEEE (``div.rn.f32``). Note: llama.cpp compiles its CUDA code
+  with ``-use_fast_math`` (ggml-cuda/CMakeLists.txt), which makes ``/`` approximate
+  and flushes subnormals, so a llama.cpp binary can differ from this in the last
+  bit of d or in a rounding of x/d; the qdot kernels use IEEE division.
+* ``"cuda_mmq"`` (``q8_1_mmq`` only) — the arithmetic of llama.cpp's
+  ``quantize_mmq_q8_1<MMQ_Q8_1_DS_LAYOUT_DS4>``, which is what MMQ really feeds its
+  q4_K kernel: each thread loads 4 floats, ``s = ((x0 + x1) + x2) + x3`` then xor
+  shuffles 4, 2, 1 across the 8 threads of 32 values; ``d_inv = 127.0f / amax``;
+  ``q = roundf(x * d_inv)``; ``d = 1.0f / d_inv``. With ``amax == 0`` this gives
+  ``d_inv = inf``, ``q = 0`` (the NaN product converts to 0 in ``cvt.rzi.s8.f32``)
+  and ``d = 0``.
+* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0`` and ``q4_K``:
+  ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
+  d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
+  and ``quantize_row_q4_K_ref`` (see ``q4k.py``). For ``q8_1_mmq`` it applies the
+  q8_1 reference per 32 values.
+
+Inf and NaN inputs are outside every ggml quantizer's contract; the results for
+them are unspecified here too.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from compiler.numerics.blocks import Q8_GROUP, Q8Fields, pack_blocks
+from compiler.numerics.f32ops import F32, butterfly_sum, roundf
+from compiler.numerics.formats import block_format
+from compiler.numerics.q4k import quantize_q4_K_ref
+
+
+class QuantizeMethod(StrEnum):
+    """Which ggml quantizer's arithmetic ``quantize`` reproduces (module docstring)."""
+
+    CUDA = "cuda"
+    CUDA_MMQ = "cuda_mmq"
+    REF = "ref"
+
+
+_METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
+    # format -> allowed methods, the default first
+    "q8_0": (QuantizeMethod.REF,),
+    "q8_1": (QuantizeMethod.CUDA, QuantizeMethod.REF),
+    "q8_1_mmq": (QuantizeMethod.CUDA, QuantizeMethod.CUDA_MMQ, QuantizeMethod.REF),
+    "q4_K": (QuantizeMethod.REF,),
+}
+
+
+def _groups(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(..., K) -> (..., K/32, 32)."""
+    return x.reshape(x.shape[:-1] + (x.shape[-1] // Q8_GROUP, Q8_GROUP))
+
+
+def _to_int8(q: NDArray[np.float32]) -> NDArray[np.int8]:
+    # |q| <= 127 by construction (amax * (127 / amax) rounds to 127 at most).
+    return np.clip(q, -128, 127).astype(np.int8)
+
+
+def _q8_cuda(x: NDArray[np.float32]) -> Q8Fields:
+    g = _groups(x)
+    amax = np.max(np.abs(g), axis=-1)
+    d = amax / F32(127.0)
+    zero = amax == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = roundf(g / d[..., None])
+    q = np.where(zero[..., None], F32(0), q)
+    return Q8Fields(d=d, q=_to_int8(q), s=butterfly_sum(g, Q8_GROUP))
+
+
+def _q8_cuda_mmq(x: NDArray[np.float32]) -> Q8Fields:
+    g = _groups(x)
+    amax = np.max(np.abs(g), axis=-1)
+    per_thread = g.reshape(g.shape[:-1] + (8, 4))
+    thread_sum = ((per_thread[..., 0] + per_thread[..., 1]) + per_thread[..., 2]) + per_thread[..., 3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_inv = F32(127.0) / amax
+        q = roundf(g * d_inv[..., None])
+        d = F32(1.0) / d_inv
+    q = np.where(np.isnan(q), F32(0), q)
+    return Q8Fields(d=d.astype(np.float32), q=_to_int8(q), s=butterfly_sum(thread_sum, 8))
+
+
+def _q8_ref(x: NDArray[np.float32], with_sum: bool) -> Q8Fields:
+    g = _groups(x)
+    amax = np.max(np.abs(g), axis=-1)
+    d = amax / F32(127.0)
+    with np.errstate(divide="ignore"):
+        inv = np.where(d != 0, F32(1.0) / d, F32(0)).astype(np.float32)
+    q = _to_int8(roundf(g * inv[..., None]))
+    if not with_sum:
+        return Q8Fields(d=d, q=q)
+    total = q.astype(np.int32).sum(axis=-1)  # an int sum: order does not matter
+    return Q8Fields(d=d, q=q, s=total.astype(np.float32) * d)
+
+
+def _to_mmq(fields: Q8Fields) -> Q8Fields:
+    """Per-32 fields (..., K/32) -> q8_1_mmq fields (..., K/128, 4)."""
+    assert fields.s is not None
+    lead = fields.d.shape[:-1]
+    nb = fields.d.shape[-1] // 4
+    return Q8Fields(
+        d=fields.d.reshape(lead + (nb, 4)),
+        s=fields.s.reshape(lead + (nb, 4)),
+        q=fields.q.reshape(lead + (nb, 128)),
+    )
+
+
+def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = None) -> NDArray[np.uint8]:
+    """ggml blocks ``(..., K/block_values * block_bytes)`` of float values ``(..., K)``.
+
+    ``method`` picks the ggml quantizer whose rounding is reproduced (module
+    docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
+    q8_0/q4_K: ``"ref"``).
+    """
+    info = block_format(fmt)
+    allowed = _METHODS[info.name]
+    try:
+        chosen = allowed[0] if method is None else QuantizeMethod(method)
+    except ValueError:
+        chosen = None
+    if chosen not in allowed:
+        names = ", ".join(repr(str(m)) for m in allowed)
+        raise ValueError(f"quantize({info.name!r}) supports method {names}, got {method!r}")
+    values = np.asarray(x)
+    if values.dtype.kind not in "fiuV" or values.ndim == 0:
+        raise ValueError(f"quantize({info.name!r}) needs a real array of shape (..., K), got {values.dtype}")
+    if values.shape[-1] % info.block_values:
+        raise ValueError(
+            f"quantize({info.name!r}) needs K to be a multiple of {info.block_values}, got K = {values.shape[-1]}"
+        )
+    x32 = values.astype(np.float32)
+    if info.name == "q4_K":
+        return pack_blocks("q4_K", quantize_q4_K_ref(x32))
+    if chosen is QuantizeMethod.REF:
+        fields = _q8_ref(x32, with_sum=info.name != "q8_0")
+    elif chosen is QuantizeMethod.CUDA_MMQ:
+        fields = _q8_cuda_mmq(x32)
+    else:
+        fields = _q8_cuda(x32)
+    if info.name == "q8_1_mmq":
+        fields = _to_mmq(fields)
+    return pack_blocks(info.name, fields)

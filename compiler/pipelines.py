@@ -1,0 +1,40 @@
+"""The default pass pipelines, one per target, as pass-pipeline strings.
+
+They are strings (not pass objects) so that ``qdot-translate --print-pipeline``
+shows exactly what ``qdot-opt -p`` would run, and a user can copy, edit and
+re-run any prefix of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PTX_ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_120a", "sm_120f", "sm_121a")
+STRATEGIES = ("auto", "native", "promote-fp8", "promote-int8", "dequant-bf16")
+AGX_FORMS = ("agx3b", "agx3c")
+
+
+@dataclass(frozen=True)
+class PtxOptions:
+    arch: str = "sm_90"
+    strategy: str = "auto"
+    num_stages: int = 3
+
+
+def ptx_pipeline(options: PtxOptions) -> str:
+    """qdot (tensor level) → qgpu → ptx ops → LLVM-ready IR."""
+    return ",".join(
+        [
+            f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}}}",
+            "qdot-optimize-dot-operands",
+            f"qdot-pipeline{{num-stages={options.num_stages}}}",
+            "qdot-lower-local-load",
+            "qdot-lower-mma",
+            f"qdot-to-llvm{{arch={options.arch}}}",
+        ]
+    )
+
+
+def agx_pipeline(form: str) -> str:
+    """qdot dot tile → agx.mma8 chain → registers → hints and wait slots."""
+    return f"qdot-to-agx{{form={form}}},agx-allocate-registers,agx-hints-and-waits"

@@ -1,0 +1,260 @@
+"""The one IR-side definition of every quantized format qdot knows.
+
+Verifiers, passes and lowerings ask this table what a format looks like in a
+tensor (which element type it travels in, how many values one element holds,
+how many bytes one element takes) instead of re-deriving bit widths and block
+sizes. The value side (how codes decode to numbers) lives in
+``compiler.numerics``; this module only knows shapes, widths and pairings.
+
+    >>> format_info(Format.E2M1).values_per_element
+    2
+    >>> format_info("q4_K").element_bytes
+    144
+    >>> scale_info(ScaleKind.UE8M0).group_size
+    32
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+)
+from xdsl.ir import Attribute, TypeAttribute
+from xdsl.utils.str_enum import StrEnum
+
+
+class Format(StrEnum):
+    """Operand formats of ``qdot.dot_scaled`` (the spelling is the IR spelling)."""
+
+    E4M3 = "e4m3"
+    E5M2 = "e5m2"
+    E2M3 = "e2m3"
+    E3M2 = "e3m2"
+    E2M1 = "e2m1"
+    BF16 = "bf16"
+    FP16 = "fp16"
+    I8 = "i8"
+    Q4_K = "q4_K"
+    Q8_1 = "q8_1"
+    Q8_0 = "q8_0"
+    Q8_1_MMQ = "q8_1_mmq"
+
+
+class ScaleKind(StrEnum):
+    """External block-scale formats: one scale per ``group_size`` values along K."""
+
+    UE8M0 = "ue8m0"
+    """Power-of-two scale, one per 32 K-values: the OCP MX formats."""
+    UE4M3 = "ue4m3"
+    """Unsigned e4m3 scale, one per 16 K-values: NVFP4 (e2m1 data only)."""
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """What one format looks like inside a tensor."""
+
+    format: Format
+    bits_per_value: int
+    """Width of one value's code (q4_K: 4). Block formats carry their scales on top
+    of this; ``element_bytes`` counts them."""
+    values_per_element: int
+    """Logical values in one tensor element: 2 for packed e2m1, the block size for
+    block formats, else 1. A K-packed operand's K extent is its dimension times this."""
+    element_bytes: int
+    """Bytes one tensor element occupies in global memory (f6 values take a whole byte)."""
+    is_block: bool
+    """A llama.cpp block format: scales live inside each block, none are passed."""
+    is_float: bool
+    takes_scale: bool
+    """Accepts an external block scale (``%x scale %s``)."""
+    builtin_type: TypeAttribute | None
+    """The builtin element type it travels in, or None for block formats."""
+
+    @property
+    def element_type(self) -> TypeAttribute:
+        """The tensor element type: a builtin type or ``!qdot.block<fmt>``."""
+        if self.builtin_type is not None:
+            return self.builtin_type
+        from dialects.qdot.types import BlockType  # types.py imports this module
+
+        return BlockType(self.format)
+
+    @property
+    def is_packed(self) -> bool:
+        """Several values share one byte (e2m1, two per byte, low nibble first)."""
+        return not self.is_block and self.values_per_element > 1
+
+    @property
+    def values_per_byte(self) -> Fraction:
+        return Fraction(self.values_per_element, self.element_bytes)
+
+    @property
+    def storage_bits_per_value(self) -> Fraction:
+        """Bits of memory per value, scales included (q4_K: 9/2)."""
+        return Fraction(self.element_bytes * 8, self.values_per_element)
+
+    def matches_element_type(self, element_type: Attribute) -> bool:
+        return element_type == self.element_type
+
+
+def _element(
+    fmt: Format, bits: int, builtin: TypeAttribute, *, is_float: bool, takes_scale: bool, per_element: int = 1
+) -> FormatInfo:
+    element_bytes = max(1, bits * per_element // 8)
+    return FormatInfo(fmt, bits, per_element, element_bytes, False, is_float, takes_scale, builtin)
+
+
+def _block(fmt: Format, bits: int, block_values: int, block_bytes: int) -> FormatInfo:
+    return FormatInfo(fmt, bits, block_values, block_bytes, True, False, False, None)
+
+
+_I8 = IntegerType(8)
+
+FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
+    {
+        Format.E4M3: _element(Format.E4M3, 8, Float8E4M3FNType(), is_float=True, takes_scale=True),
+        Format.E5M2: _element(Format.E5M2, 8, Float8E5M2Type(), is_float=True, takes_scale=True),
+        Format.E2M3: _element(Format.E2M3, 6, Float6E2M3FNType(), is_float=True, takes_scale=True),
+        Format.E3M2: _element(Format.E3M2, 6, Float6E3M2FNType(), is_float=True, takes_scale=True),
+        # fp4 travels packed two per byte in i8, first value in the low nibble (as in Triton).
+        Format.E2M1: _element(Format.E2M1, 4, _I8, is_float=True, takes_scale=True, per_element=2),
+        Format.BF16: _element(Format.BF16, 16, BFloat16Type(), is_float=True, takes_scale=False),
+        Format.FP16: _element(Format.FP16, 16, Float16Type(), is_float=True, takes_scale=False),
+        Format.I8: _element(Format.I8, 8, _I8, is_float=False, takes_scale=False),
+        # ggml block layouts: q4_K = {f16 d, f16 dmin, u8 scales[12], u8 qs[128]};
+        # q8_1 = {f16 d, f16 s, i8 qs[32]}; q8_0 = {f16 d, i8 qs[32]};
+        # q8_1_mmq = {16-byte scale union (d4/ds4/d2s6), i8 qs[128]} (mmq.cuh:27-57).
+        Format.Q4_K: _block(Format.Q4_K, 4, 256, 144),
+        Format.Q8_1: _block(Format.Q8_1, 8, 32, 36),
+        Format.Q8_0: _block(Format.Q8_0, 8, 32, 34),
+        Format.Q8_1_MMQ: _block(Format.Q8_1_MMQ, 8, 128, 144),
+    }
+)
+
+
+def format_info(fmt: Format | str) -> FormatInfo:
+    """Facts about ``fmt``; raises ``ValueError`` for a name that is not a format."""
+    return FORMAT_INFO[Format(fmt)]
+
+
+BLOCK_FORMATS: tuple[Format, ...] = tuple(f for f, info in FORMAT_INFO.items() if info.is_block)
+SCALABLE_FORMATS: tuple[Format, ...] = tuple(f for f, info in FORMAT_INFO.items() if info.takes_scale)
+
+
+def _with_mmq_variants(pairs: tuple[tuple[Format, Format], ...]) -> frozenset[tuple[Format, Format]]:
+    """q8_1_mmq is q8_1 regrouped for MMQ tiles: it may stand in for q8_1 on either side."""
+
+    def options(fmt: Format) -> tuple[Format, ...]:
+        return (Format.Q8_1, Format.Q8_1_MMQ) if fmt == Format.Q8_1 else (fmt,)
+
+    return frozenset((lhs, rhs) for a, b in pairs for lhs in options(a) for rhs in options(b))
+
+
+BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
+    (
+        (Format.Q4_K, Format.Q8_1),
+        (Format.Q8_1, Format.Q4_K),
+        (Format.Q8_0, Format.Q8_1),
+        (Format.Q8_1, Format.Q8_0),
+        (Format.Q8_0, Format.Q8_0),
+        (Format.Q8_1, Format.Q8_1),
+    )
+)
+"""(lhs, rhs) block-format pairs ``qdot.dot_scaled`` accepts (ggml's vec_dot pairings)."""
+
+
+def block_pairs_sorted() -> list[tuple[Format, Format]]:
+    """BLOCK_PAIRS in the order of ``Format`` (for deterministic messages and docs)."""
+    order = list(Format)
+    return sorted(BLOCK_PAIRS, key=lambda pair: (order.index(pair[0]), order.index(pair[1])))
+
+
+def is_supported_pair(lhs: Format, rhs: Format) -> bool:
+    """Whether ``lhs × rhs`` is a legal pairing of operand formats.
+
+    Float formats pair freely; i8 pairs only with i8; block formats only with
+    the block formats in ``BLOCK_PAIRS``.
+    """
+    lhs_info, rhs_info = FORMAT_INFO[lhs], FORMAT_INFO[rhs]
+    if lhs_info.is_block or rhs_info.is_block:
+        return (lhs, rhs) in BLOCK_PAIRS
+    if lhs == Format.I8 or rhs == Format.I8:
+        return lhs == rhs
+    return True
+
+
+def accumulator_type(lhs: Format, rhs: Format) -> TypeAttribute:
+    """The accumulator element type of ``lhs × rhs``: i32 for i8 × i8, else f32."""
+    if lhs == Format.I8 and rhs == Format.I8:
+        return IntegerType(32)
+    return Float32Type()
+
+
+@dataclass(frozen=True)
+class ScaleInfo:
+    """What one external scale kind looks like inside a scale tensor."""
+
+    kind: ScaleKind
+    element_type: TypeAttribute
+    group_size: int
+    """K-values that share one scale."""
+    only_format: Format | None
+    """The one data format this scale kind may scale, or None for any scalable format."""
+
+
+SCALE_INFO: Mapping[ScaleKind, ScaleInfo] = MappingProxyType(
+    {
+        ScaleKind.UE8M0: ScaleInfo(ScaleKind.UE8M0, Float8E8M0FNUType(), 32, None),
+        ScaleKind.UE4M3: ScaleInfo(ScaleKind.UE4M3, Float8E4M3FNType(), 16, Format.E2M1),
+    }
+)
+
+
+def scale_info(kind: ScaleKind | str) -> ScaleInfo:
+    return SCALE_INFO[ScaleKind(kind)]
+
+
+def scale_kind_of(element_type: Attribute) -> ScaleKind | None:
+    """The scale kind a scale tensor's element type stands for, or None if it is none."""
+    for kind, info in SCALE_INFO.items():
+        if info.element_type == element_type:
+            return kind
+    return None
+
+
+def formats_of(element_type: Attribute) -> tuple[Format, ...]:
+    """Every format that travels in ``element_type`` (i8 carries both i8 and e2m1)."""
+    return tuple(f for f, info in FORMAT_INFO.items() if info.matches_element_type(element_type))
+
+
+__all__ = [
+    "BLOCK_FORMATS",
+    "BLOCK_PAIRS",
+    "FORMAT_INFO",
+    "SCALABLE_FORMATS",
+    "SCALE_INFO",
+    "Format",
+    "FormatInfo",
+    "ScaleInfo",
+    "ScaleKind",
+    "accumulator_type",
+    "block_pairs_sorted",
+    "format_info",
+    "formats_of",
+    "is_supported_pair",
+    "scale_info",
+    "scale_kind_of",
+]

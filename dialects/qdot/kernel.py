@@ -1,0 +1,345 @@
+"""The Triton-like kernel vocabulary of the qdot dialect.
+
+A kernel is a ``func.func`` marked with the unit attribute ``qdot.kernel``
+(and optionally ``qdot.num_warps = 4 : i64``) whose arguments are
+``!qdot.ptr`` and ``index`` values. It uses ``scf.for`` and ``arith`` on
+``index`` for index math and these ops for the rest:
+
+    %pid = qdot.program_id x
+    %n   = qdot.num_programs y
+    %d   = qdot.make_desc %ptr, [%rows, %cols], [%stride0, %stride1]
+           : !qdot.ptr<f8E4M3FN> -> !qdot.desc<64x128xf8E4M3FN>
+    %t   = qdot.load %d[%o0, %o1] : !qdot.desc<64x128xf8E4M3FN> -> tensor<64x128xf8E4M3FN>
+    qdot.store %d[%o0, %o1], %t : !qdot.desc<64x128xf8E4M3FN>, tensor<64x128xf8E4M3FN>
+    %u   = qdot.trans %t {order = array<i64: 1, 0>} : tensor<64x128xf8E4M3FN> -> tensor<128x64xf8E4M3FN>
+    %q   = qdot.quantize %x format = q8_1 : tensor<16x4096xf32> -> tensor<16x128x!qdot.block<q8_1>>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float32Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
+from dialects.qdot.formats import Format, format_info
+from dialects.qdot.types import BlockType, DescType, PtrType
+
+KERNEL_ATTR = "qdot.kernel"
+"""Unit attribute on a ``func.func`` that makes it a qdot kernel."""
+NUM_WARPS_ATTR = "qdot.num_warps"
+"""Optional ``i64`` attribute on a kernel: warps per program (thread block)."""
+DEFAULT_NUM_WARPS = 4
+
+
+def is_kernel(func: FuncOp) -> bool:
+    return KERNEL_ATTR in func.attributes
+
+
+def num_warps(func: FuncOp) -> int:
+    """The kernel's ``qdot.num_warps``, or ``DEFAULT_NUM_WARPS`` when it has none."""
+    attr = func.attributes.get(NUM_WARPS_ATTR)
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    return DEFAULT_NUM_WARPS
+
+
+def mark_kernel(func: FuncOp, warps: int | None = None) -> None:
+    """Make ``func`` a kernel (for builders that construct kernels from Python)."""
+    func.attributes[KERNEL_ATTR] = UnitAttr()
+    if warps is not None:
+        func.attributes[NUM_WARPS_ATTR] = IntegerAttr(warps, i64)
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _axis_attr(axis: Axis | str | AxisAttr) -> AxisAttr:
+    return axis if isinstance(axis, AxisAttr) else AxisAttr(Axis(axis))
+
+
+@irdl_op_definition
+class ProgramIdOp(IRDLOperation):
+    """The index of this program (thread block) along a launch-grid axis (``tl.program_id``)."""
+
+    name = "qdot.program_id"
+
+    axis = prop_def(AxisAttr)
+    result = result_def(IndexType())
+
+    traits = traits_def(Pure())
+    assembly_format = "$axis attr-dict"
+
+    def __init__(self, axis: Axis | str | AxisAttr):
+        super().__init__(result_types=[IndexType()], properties={"axis": _axis_attr(axis)})
+
+
+@irdl_op_definition
+class NumProgramsOp(IRDLOperation):
+    """The number of programs along a launch-grid axis (``tl.num_programs``)."""
+
+    name = "qdot.num_programs"
+
+    axis = prop_def(AxisAttr)
+    result = result_def(IndexType())
+
+    traits = traits_def(Pure())
+    assembly_format = "$axis attr-dict"
+
+    def __init__(self, axis: Axis | str | AxisAttr):
+        super().__init__(result_types=[IndexType()], properties={"axis": _axis_attr(axis)})
+
+
+@irdl_op_definition
+class MakeDescOp(IRDLOperation):
+    """A tile descriptor over a row-major-or-strided global tensor (Triton's ``tl.make_tensor_descriptor``).
+
+    ``shape`` is the global tensor's extent and ``strides`` its strides, both in
+    elements of the pointee type (a block counts as one element), one per
+    dimension of the tile. Loads and stores through the descriptor treat
+    coordinates outside ``shape`` as out of bounds.
+    """
+
+    name = "qdot.make_desc"
+
+    ptr = operand_def(PtrType)
+    shape = var_operand_def(IndexType())
+    strides = var_operand_def(IndexType())
+    result = result_def(DescType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+    assembly_format = "$ptr `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($ptr) `->` type($result)"
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        shape: Sequence[SSAValue | Operation],
+        strides: Sequence[SSAValue | Operation],
+        result_type: DescType,
+    ):
+        super().__init__(operands=[ptr, shape, strides], result_types=[result_type])
+
+    def verify_(self) -> None:
+        desc = self.result.type
+        pointee = self.ptr.type.pointee
+        assert isinstance(desc, DescType)
+        if len(self.shape) != desc.rank:
+            raise VerifyException(f"shape must have one value per tile dimension: {desc.rank}, got {len(self.shape)}")
+        if len(self.strides) != desc.rank:
+            raise VerifyException(
+                f"strides must have one value per tile dimension: {desc.rank}, got {len(self.strides)}")
+        if pointee != desc.element_type:
+            raise VerifyException(
+                f"descriptor element type must match the pointer's: {pointee}, got {desc.element_type}")
+
+
+def _check_tile(what: str, desc: DescType, tensor: Attribute) -> None:
+    assert isinstance(tensor, TensorType)
+    if tensor.get_shape() != desc.get_shape():
+        raise VerifyException(
+            f"{what} must have the tile shape {_dims(desc.get_shape())}, got {_dims(tensor.get_shape())}")
+    if tensor.get_element_type() != desc.element_type:
+        raise VerifyException(
+            f"{what} element type must match the descriptor's: {desc.element_type}, got {tensor.get_element_type()}")
+
+
+def _check_offsets(desc: DescType, count: int) -> None:
+    if count != desc.rank:
+        raise VerifyException(f"expected one offset per tile dimension: {desc.rank}, got {count}")
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """Load the tile whose origin is at element ``offsets`` of the descriptor's global tensor.
+
+    Rows and columns outside the global shape given to ``qdot.make_desc`` read
+    as zero (all-zero bits; for blocks, an all-zero block), so ragged edges need
+    no masks. The result may carry a layout encoding.
+    """
+
+    name = "qdot.load"
+
+    desc = operand_def(DescType)
+    offsets = var_operand_def(IndexType())
+    result = result_def(TensorType)
+
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$desc `[` $offsets `]` attr-dict `:` type($desc) `->` type($result)"
+
+    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType):
+        super().__init__(operands=[desc, offsets], result_types=[result_type])
+
+    def verify_(self) -> None:
+        desc = self.desc.type
+        assert isinstance(desc, DescType)
+        _check_offsets(desc, len(self.offsets))
+        _check_tile("result", desc, self.result.type)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """Store a tile at element ``offsets`` of the descriptor's global tensor.
+
+    Elements outside the global shape given to ``qdot.make_desc`` are not written.
+    """
+
+    name = "qdot.store"
+
+    desc = operand_def(DescType)
+    offsets = var_operand_def(IndexType())
+    value = operand_def(TensorType)
+
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$desc `[` $offsets `]` `,` $value attr-dict `:` type($desc) `,` type($value)"
+
+    def __init__(
+        self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], value: SSAValue | Operation
+    ):
+        super().__init__(operands=[desc, offsets, value])
+
+    def verify_(self) -> None:
+        desc = self.desc.type
+        assert isinstance(desc, DescType)
+        _check_offsets(desc, len(self.offsets))
+        _check_tile("value", desc, self.value.type)
+
+
+@irdl_op_definition
+class TransOp(IRDLOperation):
+    """Permute the dimensions of a tensor (Triton's ``tt.trans``): result dim i is source dim ``order[i]``."""
+
+    name = "qdot.trans"
+
+    src = operand_def(TensorType)
+    order = prop_def(DenseArrayBase)
+    result = result_def(TensorType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, order: Sequence[int], result_type: TensorType | None = None):
+        source = SSAValue.get(src)
+        if result_type is None:
+            assert isinstance(source.type, TensorType)
+            shape = source.type.get_shape()
+            result_type = TensorType(source.type.get_element_type(), [shape[i] for i in order])
+        super().__init__(
+            operands=[source],
+            result_types=[result_type],
+            properties={"order": DenseArrayBase.from_list(i64, order)},
+        )
+
+    def permutation(self) -> tuple[int, ...]:
+        return tuple(int(v) for v in self.order.get_values())
+
+    def verify_(self) -> None:
+        if not isinstance(self.order.elt_type, IntegerType):
+            raise VerifyException(f"order must be an integer array, got element type {self.order.elt_type}")
+        order = self.permutation()
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, TensorType) and isinstance(res, TensorType)
+        rank = src.get_num_dims()
+        if sorted(order) != list(range(rank)):
+            raise VerifyException(
+                f"order must be a permutation of [0, {rank}) for a rank-{rank} source, got {_dims(order)}")
+        expected = tuple(src.get_shape()[i] for i in order)
+        if res.get_shape() != expected:
+            raise VerifyException(
+                f"result must have shape {_dims(expected)} (source {_dims(src.get_shape())} permuted by "
+                f"{_dims(order)}), got {_dims(res.get_shape())}")
+        if res.get_element_type() != src.get_element_type():
+            raise VerifyException(
+                f"result element type must match the source's: {src.get_element_type()}, got {res.get_element_type()}")
+
+
+QUANTIZE_FORMATS = (Format.Q8_1, Format.Q8_1_MMQ)
+
+
+@irdl_op_definition
+class QuantizeOp(IRDLOperation):
+    """Quantize f32 values to q8_1 (or q8_1_mmq) blocks along the last dimension.
+
+    Per block of ``bv`` consecutive values (32 for q8_1, 128 for q8_1_mmq, whose
+    scales are kept per 32 values) this is llama.cpp's ``quantize_q8_1``:
+    ``amax = max |x|``, ``d = amax / 127``, ``q = roundf(x / d)`` (0 when
+    ``amax = 0``), ``s = Σ x`` over the 32 values, with d and s stored as f16
+    in the block. q8_1_mmq is ggml's ``block_q8_1_mmq`` in its DS4 layout (one
+f16 d and one f16 s per 32 values in the 16-byte header, then 128 int8
+values), the layout MMQ reads for q4_K weights. Activations are quantized once per GEMM with this op, then
+    fed to ``qdot.dot_scaled`` against q4_K/q8_0 weights.
+    """
+
+    name = "qdot.quantize"
+
+    src = operand_def(TensorType)
+    format = prop_def(FormatAttr)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src `format` `=` $format attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(
+        self, src: SSAValue | Operation, fmt: Format | str = Format.Q8_1, result_type: TensorType | None = None
+    ):
+        source = SSAValue.get(src)
+        fmt = Format(fmt)
+        if result_type is None:
+            assert isinstance(source.type, TensorType)
+            *lead, last = source.type.get_shape()
+            block_values = format_info(fmt).values_per_element
+            result_type = TensorType(BlockType(fmt), [*lead, last // block_values])
+        super().__init__(operands=[source], result_types=[result_type], properties={"format": FormatAttr(fmt)})
+
+    def verify_(self) -> None:
+        fmt = self.format.data
+        if fmt not in QUANTIZE_FORMATS:
+            choices = " or ".join(QUANTIZE_FORMATS)
+            raise VerifyException(f"format must be {choices}, got {fmt}")
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, TensorType) and isinstance(res, TensorType)
+        if src.get_element_type() != Float32Type():
+            raise VerifyException(f"source must have element type f32, got {src.get_element_type()}")
+        if src.get_num_dims() == 0:
+            raise VerifyException("source must have rank 1 or more, got rank 0")
+        if any(d < 0 for d in src.get_shape()):
+            raise VerifyException(f"source must have a static shape, got {src}")
+        if res.get_element_type() != BlockType(fmt):
+            raise VerifyException(
+                f"result must have element type {BlockType(fmt)}, got {res.get_element_type()}")
+        block_values = format_info(fmt).values_per_element
+        *lead, last = src.get_shape()
+        if last % block_values:
+            raise VerifyException(
+                f"source last dimension {last} must be a multiple of {block_values}, the {fmt} block size")
+        expected = (*lead, last // block_values)
+        if res.get_shape() != expected:
+            raise VerifyException(
+                f"result must have shape {_dims(expected)} ({last} / {block_values} blocks in the last "
+                f"dimension), got {_dims(res.get_shape())}")

@@ -1,0 +1,1 @@
+"""Machinery shared by the lowering passes (not passes themselves)."""

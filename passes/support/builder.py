@@ -1,0 +1,192 @@
+"""A small IR builder for lowering code: ``b.add(x, b.const(4))`` instead of op plumbing.
+
+Lowerings build a lot of integer index arithmetic; this keeps it readable and
+folds what is known at compile time (``b.mul(x, 1)`` is ``x``, constants are
+shared per insertion block), so the IR the lit tests show stays small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    UnrealizedConversionCastOp,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+
+def constant_value(value: SSAValue) -> int | float | None:
+    """The compile-time value of an ``arith.constant`` scalar, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+        if isinstance(attr, IntegerAttr):
+            return int(attr.value.data)
+        data = getattr(attr, "value", None)
+        if data is not None and hasattr(data, "data") and isinstance(data.data, float):
+            return float(data.data)
+    return None
+
+
+class Builder:
+    """Inserts operations at an insertion point, in order."""
+
+    def __init__(self, point: InsertPoint):
+        self.point = point
+        self._consts: dict[tuple[int | float, Attribute], SSAValue] = {}
+
+    @staticmethod
+    def before(op: Operation) -> "Builder":
+        return Builder(InsertPoint.before(op))
+
+    @staticmethod
+    def at_start(block: Block) -> "Builder":
+        return Builder(InsertPoint.at_start(block))
+
+    @staticmethod
+    def at_end(block: Block) -> "Builder":
+        return Builder(InsertPoint.at_end(block))
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def emit(self, op: Operation) -> SSAValue:
+        self.insert(op)
+        return op.results[0]
+
+    # ---- constants -------------------------------------------------------------------------
+    def const(self, value: int, type_: Attribute = i32) -> SSAValue:
+        key = (value, type_)
+        if key not in self._consts:
+            if isinstance(type_, IntegerType) and type_.width.data == 1:
+                value = 1 if value else 0
+            self._consts[key] = self.emit(arith.ConstantOp(IntegerAttr(value, type_)))
+        return self._consts[key]
+
+    def fconst(self, value: float, type_: Attribute = f32) -> SSAValue:
+        key = (float(value), type_)
+        if key not in self._consts:
+            self._consts[key] = self.emit(arith.ConstantOp.from_float_and_width(float(value), type_))  # type: ignore[arg-type]
+        return self._consts[key]
+
+    # ---- integer arithmetic with folding ---------------------------------------------------
+    def add(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        if constant_value(b) == 0:
+            return a
+        if constant_value(a) == 0:
+            return b
+        ca, cb = constant_value(a), constant_value(b)
+        if isinstance(ca, int) and isinstance(cb, int):
+            return self.const(ca + cb, a.type)
+        return self.emit(arith.AddiOp(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        if constant_value(b) == 0:
+            return a
+        return self.emit(arith.SubiOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        ca, cb = constant_value(a), constant_value(b)
+        if cb == 1:
+            return a
+        if ca == 1:
+            return b
+        if cb == 0 or ca == 0:
+            return self.const(0, a.type)
+        if isinstance(ca, int) and isinstance(cb, int):
+            return self.const(ca * cb, a.type)
+        if isinstance(cb, int) and cb > 0 and cb & (cb - 1) == 0:
+            return self.shl(a, cb.bit_length() - 1)
+        return self.emit(arith.MuliOp(a, b))
+
+    def xor(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        if constant_value(b) == 0:
+            return a
+        if constant_value(a) == 0:
+            return b
+        return self.emit(arith.XOrIOp(a, b))
+
+    def and_(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        return self.emit(arith.AndIOp(a, b))
+
+    def or_(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        if constant_value(b) == 0:
+            return a
+        if constant_value(a) == 0:
+            return b
+        return self.emit(arith.OrIOp(a, b))
+
+    def shl(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        if isinstance(b, int) and b == 0:
+            return a
+        return self.emit(arith.ShLIOp(a, self._operand(b, a.type)))
+
+    def lshr(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        if isinstance(b, int) and b == 0:
+            return a
+        return self.emit(arith.ShRUIOp(a, self._operand(b, a.type)))
+
+    def udiv(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        b = self._operand(b, a.type)
+        if constant_value(b) == 1:
+            return a
+        return self.emit(arith.DivUIOp(a, b))
+
+    def urem(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        return self.emit(arith.RemUIOp(a, self._operand(b, a.type)))
+
+    def cmp(self, predicate: str, a: SSAValue, b: SSAValue | int) -> SSAValue:
+        return self.emit(arith.CmpiOp(a, self._operand(b, a.type), predicate))
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.SelectOp(cond, a, b))
+
+    def and_i1(self, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return self.emit(arith.AndIOp(a, b))
+
+    def cast_int(self, value: SSAValue, type_: Attribute) -> SSAValue:
+        """index <-> iN, zero-extend or truncate between integer widths."""
+        src = value.type
+        if src == type_:
+            return value
+        c = constant_value(value)
+        if isinstance(c, int):
+            return self.const(c, type_)
+        if isinstance(src, IndexType) or isinstance(type_, IndexType):
+            return self.emit(arith.IndexCastOp(value, type_))
+        assert isinstance(src, IntegerType) and isinstance(type_, IntegerType)
+        if src.width.data < type_.width.data:
+            return self.emit(arith.ExtUIOp(value, type_))
+        return self.emit(arith.TruncIOp(value, type_))
+
+    def cast(self, values: Sequence[SSAValue], types: Sequence[Attribute]) -> list[SSAValue]:
+        op = UnrealizedConversionCastOp.get(list(values), list(types))
+        self.insert(op)
+        return list(op.results)
+
+    def _operand(self, b: SSAValue | int, type_: Attribute) -> SSAValue:
+        return self.const(b, type_) if isinstance(b, int) else b
+
+
+__all__ = ["Builder", "constant_value", "i1", "i32", "i64", "f32", "Float32Type", "IndexType"]

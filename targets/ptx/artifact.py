@@ -1,0 +1,83 @@
+"""From an LLVM-ready module to the artifact a user asked for: LLVM IR, PTX or a cubin.
+
+The pass pipeline leaves kernel metadata on each kernel function (number of
+warps, dynamic shared memory, argument kinds); this module gathers it next to
+the text so that the runner and the benchmarks never re-derive it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
+
+from targets.ptx.kernel_info import KernelInfo
+
+
+@dataclass(frozen=True)
+class Artifact:
+    target: str
+    arch: str
+    data: str | bytes
+    kernels: tuple[KernelInfo, ...] = ()
+    llvm_ir: str | None = None
+    ptx: str | None = None
+    report: str | None = None
+    ptxas: tuple = field(default=())  # PtxasResult per assembly, when verified
+
+
+def _int_attr(func: FuncOp, name: str, default: int) -> int:
+    attr = func.attributes.get(name)
+    if isinstance(attr, IntegerAttr):
+        return int(attr.value.data)
+    return default
+
+
+def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
+    infos: list[KernelInfo] = []
+    for op in module.walk():
+        if isinstance(op, FuncOp) and "qdot.kernel" in op.attributes:
+            kinds_attr = op.attributes.get("qdot.arg_kinds")
+            kinds: tuple[str, ...] = ()
+            if kinds_attr is not None:
+                kinds = tuple(s.data for s in kinds_attr.data if isinstance(s, StringAttr))  # type: ignore[attr-defined]
+            infos.append(
+                KernelInfo(
+                    name=op.sym_name.data,
+                    num_warps=_int_attr(op, "qdot.num_warps", 4),
+                    shared_bytes=_int_attr(op, "qdot.shared_bytes", 0),
+                    arg_kinds=kinds,
+                )
+            )
+    return tuple(infos)
+
+
+def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False) -> Artifact:
+    """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``."""
+    from dialects.ptx.arch import check_arch
+    from targets.ptx.llvm_ir import emit_llvm_ir
+    from targets.ptx.nvptx import llvm_ir_to_ptx
+
+    check_arch(module, arch)
+    kernels = kernel_infos(module)
+    llvm_ir = emit_llvm_ir(module, arch)
+    if target == "llvm" and not verify:
+        return Artifact("llvm", arch, llvm_ir, kernels, llvm_ir=llvm_ir)
+    ptx = llvm_ir_to_ptx(llvm_ir, arch)
+    report = None
+    results: tuple = ()
+    cubin = None
+    if verify or target == "cubin":
+        from targets.ptx.ptxas import assemble
+
+        result = assemble(ptx, arch, verbose=True)
+        results = (result,)
+        report = result.log.strip()
+        if not result.ok:
+            from compiler.diagnostics import QdotError
+
+            raise QdotError(None, f"ptxas rejected the PTX for {arch}:\n{result.log.strip()}")
+        cubin = result.cubin
+    data: str | bytes = {"llvm": llvm_ir, "ptx": ptx}.get(target, cubin or b"")
+    return Artifact(target, arch, data, kernels, llvm_ir=llvm_ir, ptx=ptx, report=report, ptxas=results)

@@ -1,0 +1,102 @@
+"""Launch qdot's PTX on an NVIDIA GPU through CuPy.
+
+CuPy loads the PTX (the driver JIT-compiles it for the GPU in hand), the kernel
+gets the dynamic shared memory the compiler recorded (raising the 48 KiB default
+limit when needed), and every launch is checked. Arguments follow the kernel's
+signature as recorded by ``qdot-to-llvm`` in ``qdot.arg_kinds``: device arrays for
+pointers (numpy arrays are copied in and, after the launch, back out), Python or
+numpy integers and floats for scalars. Packed formats travel as raw bytes:
+fp4 two per byte and e8m0/ue4m3 scales as uint8, bf16 as uint16, ggml blocks as
+uint8 arrays of whole blocks.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from targets.ptx.kernel_info import KernelInfo
+
+
+class GpuUnavailable(RuntimeError):
+    """CuPy or a CUDA device is missing; GPU tests skip on this."""
+
+
+def require_cupy() -> Any:
+    try:
+        import cupy
+    except ImportError as err:  # pragma: no cover - depends on the machine
+        raise GpuUnavailable("CuPy is not installed (pip install '.[gpu]')") from err
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise GpuUnavailable("no CUDA device")
+    except cupy.cuda.runtime.CUDARuntimeError as err:  # pragma: no cover
+        raise GpuUnavailable(f"no usable CUDA device: {err}") from err
+    return cupy
+
+
+_SCALAR_TYPES = {"i32": np.int32, "i64": np.int64, "index": np.int64, "f32": np.float32}
+
+
+@dataclass
+class LoadedKernel:
+    info: KernelInfo
+    function: Any
+    block: tuple[int, int, int]
+
+    def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True) -> None:
+        cupy = require_cupy()
+        if len(args) != len(self.info.arg_kinds):
+            raise TypeError(
+                f"kernel '{self.info.name}' takes {len(self.info.arg_kinds)} arguments "
+                f"({', '.join(self.info.arg_kinds)}), got {len(args)}")
+        converted: list[Any] = []
+        for index, (kind, value) in enumerate(zip(self.info.arg_kinds, args, strict=True)):
+            if kind == "ptr":
+                if not isinstance(value, cupy.ndarray):
+                    raise TypeError(f"argument {index} of '{self.info.name}' must be a device array")
+                converted.append(value)
+            else:
+                converted.append(_SCALAR_TYPES[kind](value))
+        grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
+        self.function(grid3, self.block, tuple(converted), shared_mem=self.info.shared_bytes, stream=stream)
+        if sync:
+            (stream or cupy.cuda.get_current_stream()).synchronize()
+
+
+def load(ptx: str, info: KernelInfo) -> LoadedKernel:
+    """Load one kernel of a PTX module; the PTX goes through a file because CuPy loads modules by path."""
+    cupy = require_cupy()
+    handle, path = tempfile.mkstemp(suffix=".ptx", prefix="qdot_")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(ptx)
+        module = cupy.RawModule(path=path)
+        function = module.get_function(info.name)
+    finally:
+        os.unlink(path)
+    if info.shared_bytes > 48 * 1024:
+        function.max_dynamic_shared_size_bytes = info.shared_bytes
+    return LoadedKernel(info, function, (32 * info.num_warps, 1, 1))
+
+
+def run_with_host_arrays(kernel: LoadedKernel, args: Sequence[Any], grid: Sequence[int] | int) -> None:
+    """Copy numpy arrays to the device, launch, and copy every array back in place."""
+    cupy = require_cupy()
+    device_args: list[Any] = []
+    copies: list[tuple[np.ndarray, Any]] = []
+    for value in args:
+        if isinstance(value, np.ndarray):
+            dev = cupy.asarray(np.ascontiguousarray(value).view(np.uint8).reshape(-1))
+            device_args.append(dev)
+            copies.append((value, dev))
+        else:
+            device_args.append(value)
+    kernel.launch(*device_args, grid=grid)
+    for host, dev in copies:
+        host.view(np.uint8).reshape(-1)[:] = cupy.asnumpy(dev)
