@@ -37,6 +37,17 @@ def nearest_int(x: NDArray[np.float32]) -> NDArray[np.int64]:
     return np.rint(x).astype(np.int64)
 
 
+def cuda_float_to_int8(x: NDArray[np.float32]) -> NDArray[np.int8]:
+    """CUDA C++ ``int8_t q = (float)v`` as nvcc compiles it: saturating int32, low byte.
+
+    Only non-finite values can fall outside int8 in the quantizers, so this matters
+    for them alone: +Inf -> -1 (0x7FFFFFFF & 0xFF), -Inf -> 0, NaN -> 0 (seen on an
+    H200 with llama.cpp's quantize kernels at amax below 127 / FLT_MAX).
+    """
+    wide = np.where(np.isnan(x), 0.0, np.clip(x.astype(np.float64), -(2.0**31), 2.0**31 - 1))
+    return (wide.astype(np.int64) & 0xFF).astype(np.uint8).view(np.int8)
+
+
 def sequential_sum(terms: NDArray[np.float32], start: float = 0.0) -> NDArray[np.float32]:
     """``acc = start; for t in terms: acc += t`` in float32, over axis 0 of ``terms``.
 

@@ -190,7 +190,8 @@ def dot_scaled(
 ) -> NDArray[np.float64]:
     """D = acc + (A * a_scale) @ (B * b_scale) in float64, ``[M, N]``.
 
-    Operand and scale conventions are in the module docstring. The scale format is
+    Operand and scale conventions are in the module docstring; ``lhs_k_pack`` and
+    ``rhs_k_pack`` are read for e2m1 operands only. The scale format is
     ``a_scale_fmt``/``b_scale_fmt`` when given, else read from the scale's shape
     (``K/32`` columns: ue8m0, ``K/16``: ue4m3). Any shape, dtype or format mismatch
     raises ``ValueError`` naming the operand and the expected shape.
@@ -199,7 +200,8 @@ def dot_scaled(
     n, k_b = _k_of("rhs", rhs, b, rhs_k_pack)
     if k_a != k_b:
         raise ValueError(
-            f"lhs ({lhs}, shape {list(np.shape(a))}) has K = {k_a} but rhs ({rhs}, shape {list(np.shape(b))}) has K = {k_b}"
+            f"lhs ({lhs}, shape {list(np.shape(a))}) has K = {k_a}"
+            f" but rhs ({rhs}, shape {list(np.shape(b))}) has K = {k_b}"
         )
     k = k_a
     scale_fmts: list[str | None] = []

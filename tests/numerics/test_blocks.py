@@ -1,0 +1,167 @@
+"""ggml block layouts and dequantization against blocks built byte by byte.
+
+The expected values are computed here from the formulas of ggml-quants.c
+(``dequantize_row_q4_K``, ``dequantize_row_q8_0``) with plain Python loops; every
+product is exact, so float32(exact float64 result) is the one correct rounding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.numerics import Q4KFields, Q8Fields, block_fields, dequantize, pack_blocks
+
+
+def _fp16(bits: int) -> float:
+    return float(np.array([bits], dtype=np.uint16).view(np.float16)[0])
+
+
+def _le16(bits: int) -> list[int]:
+    return [bits & 0xFF, bits >> 8]
+
+
+# The 12 scale bytes and, worked out by hand with get_scale_min_k4, the codes they hold.
+SCALE_BYTES = [0x41, 0x82, 0xC3, 0x04, 0x05, 0x46, 0x87, 0xC8, 0x9A, 0xBC, 0x0D, 0xFE]
+#   j < 4:  sc = q[j] & 63             m = q[j+4] & 63
+#   j >= 4: sc = (q[j+4] & 0xF) | (q[j-4] >> 6) << 4   m = (q[j+4] >> 4) | (q[j] >> 6) << 4
+#   j=4: sc = 0xA | 1<<4 = 26   m = 0x9 | 0<<4 = 9
+#   j=5: sc = 0xC | 2<<4 = 44   m = 0xB | 1<<4 = 27
+#   j=6: sc = 0xD | 3<<4 = 61   m = 0x0 | 2<<4 = 32
+#   j=7: sc = 0xE | 0<<4 = 14   m = 0xF | 3<<4 = 63
+SCALES = [1, 2, 3, 4, 26, 44, 61, 14]
+MINS = [5, 6, 7, 8, 9, 27, 32, 63]
+
+
+def _q4_K_block(d_bits: int, dmin_bits: int, qs: list[int]) -> list[int]:
+    return _le16(d_bits) + _le16(dmin_bits) + SCALE_BYTES + qs
+
+
+def _q4_K_expected(d_bits: int, dmin_bits: int, qs: list[int]) -> list[float]:
+    d, dmin = _fp16(d_bits), _fp16(dmin_bits)
+    out = [0.0] * 256
+    for chunk in range(4):
+        for lane in range(32):
+            byte = qs[32 * chunk + lane]
+            low_j, high_j = 2 * chunk, 2 * chunk + 1
+            out[64 * chunk + lane] = d * SCALES[low_j] * (byte & 0xF) - dmin * MINS[low_j]
+            out[64 * chunk + 32 + lane] = d * SCALES[high_j] * (byte >> 4) - dmin * MINS[high_j]
+    return out
+
+
+def test_q4_K_dequantize_hand_built_blocks() -> None:
+    qs_a = [(7 * i + 3) & 0xFF for i in range(128)]
+    qs_b = [(i * 37) & 0xFF for i in range(128)]
+    blocks = [(0x3800, 0x3400, qs_a), (0x1E3B, 0x2C51, qs_b), (0x0001, 0x8000 | 0x3C00, qs_a)]
+    raw = np.array(sum((_q4_K_block(*b) for b in blocks), []), dtype=np.uint8)
+    assert raw.size == 3 * 144
+    want = np.array(sum((_q4_K_expected(*b) for b in blocks), []), dtype=np.float64).astype(np.float32)
+    got = dequantize("q4_K", raw)
+    assert got.dtype == np.float32 and got.shape == (768,)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_q4_K_fields_of_hand_built_block() -> None:
+    qs = [(7 * i + 3) & 0xFF for i in range(128)]
+    raw = np.array(_q4_K_block(0x1E3B, 0x2C51, qs), dtype=np.uint8)
+    fields = block_fields("q4_K", raw)
+    assert isinstance(fields, Q4KFields)
+    assert fields.scales.tolist() == [SCALES] and fields.mins.tolist() == [MINS]
+    assert fields.d.tolist() == [_fp16(0x1E3B)] and fields.dmin.tolist() == [_fp16(0x2C51)]
+    assert fields.q[0, 0] == qs[0] & 0xF and fields.q[0, 32] == qs[0] >> 4
+    assert fields.q[0, 64 + 5] == qs[32 + 5] & 0xF and fields.q[0, 255] == qs[127] >> 4
+    # packing the fields back gives the very same bytes
+    np.testing.assert_array_equal(pack_blocks("q4_K", fields), raw)
+
+
+def test_q8_0_dequantize_hand_built() -> None:
+    qs = [127, -128, -1, 0, 1, 64, -64, 3] * 4
+    d_bits = [0x2E66, 0xB400, 0x0000]  # a value with a long mantissa, -0.25, zero
+    raw = np.array(sum((_le16(b) + [q & 0xFF for q in qs] for b in d_bits), []), dtype=np.uint8)
+    want = np.array([q * _fp16(b) for b in d_bits for q in qs], dtype=np.float32)
+    np.testing.assert_array_equal(dequantize("q8_0", raw), want)
+
+
+def test_q8_1_dequantize_ignores_s_and_exposes_it() -> None:
+    qs = [(5 * i - 80) for i in range(32)]
+    raw = np.array(_le16(0x3555) + _le16(0xC900) + [q & 0xFF for q in qs], dtype=np.uint8)
+    np.testing.assert_array_equal(dequantize("q8_1", raw), np.array([q * _fp16(0x3555) for q in qs], dtype=np.float32))
+    fields = block_fields("q8_1", raw)
+    assert isinstance(fields, Q8Fields) and fields.s is not None
+    assert fields.s.tolist() == [_fp16(0xC900)] == [-10.0]
+    assert fields.q.tolist() == [qs]
+
+
+def test_q8_1_mmq_ds4_layout() -> None:
+    d_bits = [0x3C00, 0x3800, 0xBC00, 0x2E66]
+    s_bits = [0x4000, 0x0000, 0xC200, 0x3C00]
+    qs = [((i * 11) % 255) - 127 for i in range(128)]
+    header = sum((_le16(d) + _le16(s) for d, s in zip(d_bits, s_bits, strict=True)), [])
+    raw = np.array(header + [q & 0xFF for q in qs], dtype=np.uint8)
+    assert raw.size == 144
+    want = np.array([qs[i] * _fp16(d_bits[i // 32]) for i in range(128)], dtype=np.float32)
+    np.testing.assert_array_equal(dequantize("q8_1_mmq", raw), want)
+    fields = block_fields("q8_1_mmq", raw)
+    assert fields.d.tolist() == [[_fp16(b) for b in d_bits]]
+    assert fields.s is not None and fields.s.tolist() == [[_fp16(b) for b in s_bits]]
+    np.testing.assert_array_equal(pack_blocks("q8_1_mmq", fields), raw)
+
+
+def test_leading_axes_are_kept() -> None:
+    rng = np.random.default_rng(0)
+    raw = rng.integers(0, 256, (2, 3, 4 * 34), dtype=np.uint8)
+    raw[..., 1::34] &= 0x3F  # keep d finite (exponent below 0x1F)
+    out = dequantize("q8_0", raw)
+    assert out.shape == (2, 3, 128)
+    np.testing.assert_array_equal(out[1, 2], dequantize("q8_0", raw[1, 2]))
+
+
+@pytest.mark.parametrize("fmt", ["q4_K", "q8_0", "q8_1", "q8_1_mmq"])
+def test_pack_and_read_fields_round_trip(fmt: str) -> None:
+    rng = np.random.default_rng(len(fmt))
+    nb = 5
+    if fmt == "q4_K":
+        fields: Q4KFields | Q8Fields = Q4KFields(
+            d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            dmin=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            scales=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
+            mins=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
+            q=rng.integers(0, 16, (2, nb, 256), dtype=np.uint8),
+        )
+    else:
+        per = 4 if fmt == "q8_1_mmq" else 1
+        shape = (2, nb, per) if per > 1 else (2, nb)
+        fields = Q8Fields(
+            d=rng.standard_normal(shape).astype(np.float16).astype(np.float32),
+            s=None if fmt == "q8_0" else rng.standard_normal(shape).astype(np.float16).astype(np.float32),
+            q=rng.integers(-128, 128, (2, nb, 32 * per), dtype=np.int16).astype(np.int8),
+        )
+    raw = pack_blocks(fmt, fields)
+    back = block_fields(fmt, raw)
+    for name in fields.__dataclass_fields__:
+        want = getattr(fields, name)
+        if want is None:
+            assert getattr(back, name) is None
+        else:
+            np.testing.assert_array_equal(getattr(back, name), want)
+
+
+def test_pack_rounds_d_to_fp16_nearest_even() -> None:
+    # 1 + 2^-11 is the midpoint between fp16 1.0 and 1 + 2^-10: ties to even -> 1.0
+    fields = Q8Fields(d=np.float32([1 + 2.0**-11]), q=np.zeros((1, 32), dtype=np.int8))
+    assert pack_blocks("q8_0", fields)[:2].tolist() == [0x00, 0x3C]
+    fields = Q8Fields(d=np.float32([1 + 3 * 2.0**-11]), q=np.zeros((1, 32), dtype=np.int8))
+    assert pack_blocks("q8_0", fields)[:2].tolist() == [0x02, 0x3C]  # ties up to the even 1 + 2^-9
+
+
+def test_errors() -> None:
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 144 bytes, got 143"):
+        dequantize("q4_K", np.zeros(143, dtype=np.uint8))
+    with pytest.raises(ValueError, match="uint8 byte array"):
+        dequantize("q8_0", np.zeros(34, dtype=np.int8))
+    with pytest.raises(ValueError, match="not a block format"):
+        dequantize("e4m3", np.zeros(34, dtype=np.uint8))
+    bad = Q4KFields(d=np.zeros(1, np.float32), dmin=np.zeros(1, np.float32), scales=np.full((1, 8), 64, np.uint8),
+                    mins=np.zeros((1, 8), np.uint8), q=np.zeros((1, 256), np.uint8))
+    with pytest.raises(ValueError, match="6-bit"):
+        pack_blocks("q4_K", bad)

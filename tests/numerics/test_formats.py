@@ -1,0 +1,71 @@
+"""The format table: sizes other modules rely on, and the value ranges of ptx.md §7."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from compiler.numerics import ELEMENT_FORMATS, FORMATS, SCALE_GROUP, FormatKind, format_info
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "nbytes", "bits_per_value"),
+    [
+        ("q4_K", 256, 144, Fraction(9, 2)),
+        ("q8_0", 32, 34, Fraction(17, 2)),
+        ("q8_1", 32, 36, Fraction(9)),
+        ("q8_1_mmq", 128, 144, Fraction(9)),
+    ],
+)
+def test_block_sizes_match_ggml_structs(name: str, values: int, nbytes: int, bits_per_value: Fraction) -> None:
+    info = format_info(name)
+    assert info.kind is FormatKind.BLOCK
+    assert (info.block_values, info.block_bytes) == (values, nbytes)
+    assert info.storage_bits_per_value == bits_per_value
+
+
+@pytest.mark.parametrize(
+    ("name", "bits", "container_bits", "max_finite", "min_positive"),
+    [
+        ("e2m1", 4, 4, 6.0, 0.5),
+        ("e2m3", 6, 8, 7.5, 0.125),
+        ("e3m2", 6, 8, 28.0, 0.0625),
+        ("e4m3", 8, 8, 448.0, 2.0**-9),
+        ("e5m2", 8, 8, 57344.0, 2.0**-16),
+        ("ue8m0", 8, 8, 2.0**127, 2.0**-127),
+        ("ue4m3", 7, 8, 448.0, 2.0**-9),
+        ("bf16", 16, 16, (2 - 2.0**-7) * 2.0**127, 2.0**-133),
+        ("fp16", 16, 16, 65504.0, 2.0**-24),
+    ],
+)
+def test_float_formats(name: str, bits: int, container_bits: int, max_finite: float, min_positive: float) -> None:
+    info = format_info(name)
+    assert info.coding is not None
+    assert (info.bits, info.container_bits, info.coding.bits) == (bits, container_bits, bits)
+    assert info.coding.max_finite == max_finite
+    assert info.coding.min_positive == min_positive
+
+
+def test_nan_codes() -> None:
+    codes = {name: info.coding.nan_code for name, info in FORMATS.items() if info.coding is not None}
+    assert codes == {
+        "e2m1": None, "e2m3": None, "e3m2": None, "e4m3": 0x7F, "e5m2": 0x7E,
+        "ue8m0": 0xFF, "ue4m3": 0x7F, "bf16": 0x7FC0, "fp16": 0x7E00,
+    }
+
+
+def test_element_formats_and_scale_groups() -> None:
+    assert set(ELEMENT_FORMATS) <= set(FORMATS)
+    assert dict(SCALE_GROUP) == {"ue8m0": 32, "ue4m3": 16}
+    assert format_info("i8").kind is FormatKind.INTEGER
+
+
+def test_unknown_format_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown format 'q5_K'.*known formats: e2m1"):
+        format_info("q5_K")
+
+
+def test_table_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        FORMATS["e9m9"] = FORMATS["e4m3"]  # type: ignore[index]

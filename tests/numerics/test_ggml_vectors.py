@@ -1,0 +1,169 @@
+"""Bit-exactness against vectors produced by ggml's own code (not by compiler.numerics).
+
+``data/ggml_cpu_ref.txt`` holds the bytes that ggml's C functions
+``quantize_row_q8_0_ref``, ``quantize_row_q8_1_ref`` and ``quantize_row_q4_K_ref``
+wrote for the inputs of ``INPUT_CASES`` (ggml commit d99724f2, ``src/ggml-quants.c``
+compiled with ``gcc -O2 -ffp-contract=off`` on x86-64), and the SHA-256 of the
+float32 bytes that its ``dequantize_row_q4_K`` returned for them. q4_K covers
+``VALUES_PER_CASE`` values per case, q8_0/q8_1 the first ``Q8_VALUES``. The inputs come from
+``numpy.random.RandomState``, whose streams numpy keeps stable across versions.
+
+``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
+``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
+ggml-cuda/quantize.cu, built with nvcc 13.0 for sm_90 without ``-use_fast_math``)
+wrote on an NVIDIA H200.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compiler.numerics import dequantize, quantize
+
+DATA = Path(__file__).parent / "data"
+
+
+def _normal(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.standard_normal(n)
+
+
+def _sparse(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.standard_normal(n) * (rs.random_sample(n) < 0.1)
+
+
+def _constant_runs(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return np.repeat(rs.standard_normal(n // 32), 32)
+
+
+def _halves(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.randint(-254, 255, n) * 0.5
+
+
+def _positive(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.uniform(0.0, 1.0, n)
+
+
+def _negative(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.uniform(-3.0, -1.0, n)
+
+
+def _heavy_tailed(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.standard_t(2, n)
+
+
+def _small_weights(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.standard_normal(n) * 0.02
+
+
+def _small_ints(rs: np.random.RandomState, n: int) -> np.ndarray:
+    return rs.randint(-8, 8, n).astype(np.float64)
+
+
+def _with_zero_blocks(rs: np.random.RandomState, n: int) -> np.ndarray:
+    x = rs.standard_normal(n)
+    x[: n // 2] = 0.0
+    return x
+
+
+INPUT_CASES: dict[str, Callable[[np.random.RandomState, int], np.ndarray]] = {
+    "normal": _normal,
+    "sparse": _sparse,
+    "constant_runs": _constant_runs,
+    "halves": _halves,
+    "positive": _positive,
+    "negative": _negative,
+    "heavy_tailed": _heavy_tailed,
+    "small_weights": _small_weights,
+    "small_ints": _small_ints,
+    "zero_blocks": _with_zero_blocks,
+}
+VALUES_PER_CASE = 8 * 256
+Q8_VALUES = 8 * 32
+
+
+def case_input(name: str) -> np.ndarray:
+    """float32 input of one case: seed = the case's position in INPUT_CASES."""
+    seed = list(INPUT_CASES).index(name)
+    return INPUT_CASES[name](np.random.RandomState(seed), VALUES_PER_CASE).astype(np.float32)
+
+
+def _read_sections(path: Path) -> dict[tuple[str, str], bytes]:
+    """``[case kind]`` headers followed by hex lines; '#' lines are comments."""
+    sections: dict[tuple[str, str], list[str]] = {}
+    key: tuple[str, str] | None = None
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            case, kind = line.strip("[]").split()
+            key = (case, kind)
+            sections[key] = []
+        else:
+            assert key is not None
+            sections[key].append(line)
+    return {k: bytes.fromhex("".join(v)) for k, v in sections.items()}
+
+
+@functools.cache
+def cpu_ref() -> dict[tuple[str, str], bytes]:
+    return _read_sections(DATA / "ggml_cpu_ref.txt")
+
+
+@functools.cache
+def cuda() -> dict[tuple[str, str], bytes]:
+    return _read_sections(DATA / "cuda_q8_1.txt")
+
+
+def test_vector_files_cover_every_case() -> None:
+    kinds = {"q8_0", "q8_1", "q4_K", "q4_K_dequant_sha256"}
+    assert {(c, k) for c in INPUT_CASES for k in kinds} == set(cpu_ref())
+    assert {k for _, k in cuda()} == {"input", "q8_1", "q8_1_mmq"}
+
+
+@pytest.mark.parametrize("case", list(INPUT_CASES))
+@pytest.mark.parametrize("fmt", ["q8_0", "q8_1", "q4_K"])
+def test_quantize_ref_matches_ggml_c(case: str, fmt: str) -> None:
+    x = case_input(case)
+    got = quantize(fmt, x if fmt == "q4_K" else x[:Q8_VALUES], method="ref")
+    want = np.frombuffer(cpu_ref()[(case, fmt)], dtype=np.uint8)
+    block = {"q8_0": 34, "q8_1": 36, "q4_K": 144}[fmt]
+    differing = np.nonzero(np.any(got.reshape(-1, block) != want.reshape(-1, block), axis=1))[0]
+    assert differing.size == 0, f"{fmt} blocks {differing.tolist()} differ from ggml for case {case}"
+
+
+@pytest.mark.parametrize("case", list(INPUT_CASES))
+def test_dequantize_q4_K_matches_ggml_c(case: str) -> None:
+    raw = np.frombuffer(cpu_ref()[(case, "q4_K")], dtype=np.uint8)
+    got = dequantize("q4_K", raw).astype("<f4").tobytes()
+    assert hashlib.sha256(got).digest() == cpu_ref()[(case, "q4_K_dequant_sha256")]
+
+
+def _cuda_input() -> np.ndarray:
+    return np.frombuffer(cuda()[("all", "input")], dtype="<f4").astype(np.float32)
+
+
+def test_q8_1_cuda_matches_h200() -> None:
+    got = quantize("q8_1", _cuda_input(), method="cuda")
+    want = np.frombuffer(cuda()[("all", "q8_1")], dtype=np.uint8)
+    differing = np.nonzero(np.any(got.reshape(-1, 36) != want.reshape(-1, 36), axis=1))[0]
+    assert differing.size == 0, f"q8_1 blocks {differing.tolist()} differ from the H200"
+
+
+def test_q8_1_mmq_cuda_mmq_matches_h200() -> None:
+    got = quantize("q8_1_mmq", _cuda_input(), method="cuda_mmq")
+    want = np.frombuffer(cuda()[("all", "q8_1_mmq")], dtype=np.uint8)
+    differing = np.nonzero(np.any(got.reshape(-1, 144) != want.reshape(-1, 144), axis=1))[0]
+    assert differing.size == 0, f"q8_1_mmq blocks {differing.tolist()} differ from the H200"
+
+
+def test_mmq_kernel_arithmetic_differs_from_q8_1_kernel() -> None:
+    """llama.cpp's two q8_1 kernels round differently: the methods must not be aliases."""
+    x = _cuda_input()
+    assert not np.array_equal(quantize("q8_1_mmq", x, method="cuda"), quantize("q8_1_mmq", x, method="cuda_mmq"))

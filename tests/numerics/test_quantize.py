@@ -1,0 +1,208 @@
+"""quantize(): hand-derived cases for every rounding rule, and q4_K properties.
+
+Bit-exactness against ggml's C and llama.cpp's CUDA kernels on many blocks is in
+test_ggml_vectors.py; here each rule gets a case small enough to check by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.numerics import Q4KFields, Q8Fields, block_fields, dequantize, quantize
+
+F32 = np.float32
+
+
+def _fields(fmt: str, x: np.ndarray, method: str | None = None) -> Q8Fields:
+    fields = block_fields(fmt, quantize(fmt, np.asarray(x, dtype=np.float32), method=method))
+    assert isinstance(fields, Q8Fields)
+    return fields
+
+
+def _block(*head: float, fill: float = 0.0) -> np.ndarray:
+    x = np.full(32, fill, dtype=np.float32)
+    x[: len(head)] = head
+    return x
+
+
+# ---------------------------------------------------------------- q8_1, CUDA kernel arithmetic
+
+
+def test_q8_1_all_zero_block() -> None:
+    raw = quantize("q8_1", np.zeros(64, dtype=np.float32))
+    assert raw.tolist() == [0] * 72
+
+
+def test_q8_1_halves_round_away_from_zero() -> None:
+    # amax = 127 -> d = 1 exactly, so q = roundf(x): 2.5 -> 3 (rint would give 2)
+    f = _fields("q8_1", _block(127, 2.5, -2.5, 0.5, -0.5, 1.5, -1.5, -127, 126.5, -126.49))
+    assert f.d.tolist() == [1.0]
+    assert f.q[0, :10].tolist() == [127, 3, -3, 1, -1, 2, -2, -127, 127, -126]
+
+
+def test_q8_1_d_is_rounded_to_fp16_after_quantizing_with_the_f32_d() -> None:
+    amax = F32(127) * F32(1 + 2.0**-11)  # d = amax/127 = 1 + 2^-11 exactly: an fp16 tie
+    f = _fields("q8_1", _block(amax, 50.5))
+    raw = quantize("q8_1", _block(amax, 50.5))
+    assert raw[:2].tolist() == [0x00, 0x3C]  # the tie goes to the even fp16 1.0
+    # q uses the float32 d: 50.5 / (1 + 2^-11) = 50.475... -> 50 (with d = 1.0 it would be 51)
+    assert f.q[0, :2].tolist() == [127, 50]
+    amax3 = F32(127) * F32(1 + 3 * 2.0**-11)  # tie between 1 + 2^-10 (odd) and 1 + 2^-9 (even)
+    assert quantize("q8_1", _block(amax3))[:2].tolist() == [0x02, 0x3C]
+
+
+def test_q8_1_negative_amax_and_d() -> None:
+    f = _fields("q8_1", _block(-63.5, 10.0, -20.0))
+    assert f.d.tolist() == [float(np.float16(F32(63.5) / F32(127)))] == [0.5]
+    assert f.q[0, :3].tolist() == [-127, 20, -40]
+
+
+def test_q8_1_s_is_the_butterfly_sum_of_the_inputs() -> None:
+    # Sequentially, 2^24 + 1 rounds back to 2^24 fifteen times and the total is 15; the
+    # xor-shuffle tree first cancels lane 0 against lane 16 and keeps every 1: 30.
+    x = _block(2.0**24, *([1.0] * 15), -(2.0**24), *([1.0] * 15))
+    lanes = x.copy()
+    for offset in (16, 8, 4, 2, 1):
+        lanes = lanes + lanes[np.arange(32) ^ offset]
+    assert lanes[0] == 30.0
+    f = _fields("q8_1", x)
+    assert f.s is not None and f.s.tolist() == [30.0]
+    # the CPU reference stores d * sum(q) instead: q = ±127 at the two big values, 0 elsewhere
+    ref = _fields("q8_1", x, method="ref")
+    assert ref.s is not None and ref.s.tolist() == [0.0]
+
+
+def test_q8_1_s_rounding_to_fp16() -> None:
+    x = _block(1.0, 2048.0, 1.0)  # s = 2050: fp16 spacing at 2048 is 2, 2050 is exact
+    assert _fields("q8_1", x).s.tolist() == [2050.0]
+    x = _block(1.0, 2048.0)  # s = 2049: a tie between 2048 and 2050 -> even mantissa 2048
+    assert _fields("q8_1", x).s.tolist() == [2048.0]
+
+
+def test_q8_1_ref_variant() -> None:
+    f = _fields("q8_1", _block(127, 2.5, -3.5, 7.4), method="ref")
+    assert f.q[0, :4].tolist() == [127, 3, -4, 7]
+    assert f.s is not None and f.s.tolist() == [133.0]  # d * (127 + 3 - 4 + 7) = 133
+
+
+def test_q8_0_ref() -> None:
+    raw = quantize("q8_0", np.concatenate([_block(-127, 0.5, 126.5), np.zeros(32, np.float32)]))
+    assert raw.size == 68
+    assert raw[:2].tolist() == [0x00, 0x3C]  # d = amax/127 = 1.0 (amax is |x|)
+    f = block_fields("q8_0", raw)
+    assert isinstance(f, Q8Fields) and f.s is None
+    assert f.d.tolist() == [1.0, 0.0]
+    assert f.q[0, :3].tolist() == [-127, 1, 127] and not f.q[1].any()
+
+
+def test_q8_bounded_error_on_random_data() -> None:
+    x = np.random.default_rng(3).standard_normal((16, 1024)).astype(np.float32) * 5
+    amax = np.abs(x.reshape(-1, 32)).max(axis=1)
+    for fmt, method in (("q8_0", None), ("q8_1", "cuda"), ("q8_1", "ref"), ("q8_1_mmq", "cuda_mmq")):
+        err = np.abs(dequantize(fmt, quantize(fmt, x, method=method)) - x).reshape(-1, 32).max(axis=1)
+        # half a step of d = amax/127, plus the fp16 rounding of d (2^-11 relative, times 127)
+        assert (err <= amax * (0.5 / 127 + 2.0**-11 * 1.01)).all(), fmt
+
+
+# ---------------------------------------------------------------- q8_1_mmq
+
+
+def test_q8_1_mmq_cuda_is_q8_1_in_ds4_layout() -> None:
+    x = np.random.default_rng(4).standard_normal((3, 256)).astype(np.float32)
+    mmq = block_fields("q8_1_mmq", quantize("q8_1_mmq", x))
+    per32 = block_fields("q8_1", quantize("q8_1", x))
+    assert isinstance(mmq, Q8Fields) and isinstance(per32, Q8Fields)
+    assert mmq.d.shape == (3, 2, 4)
+    np.testing.assert_array_equal(mmq.d.reshape(3, 8), per32.d)
+    np.testing.assert_array_equal(mmq.s.reshape(3, 8), per32.s)
+    np.testing.assert_array_equal(mmq.q.reshape(3, 256), per32.q.reshape(3, 256))
+
+
+def test_q8_1_mmq_cuda_mmq_arithmetic() -> None:
+    x = np.zeros(128, dtype=np.float32)
+    x[:32] = _block(127, 2.5, -2.5)
+    x[32:64] = _block(3.0, 1e-3, 1e-3, 1e-3, 5.0)  # thread sums: (3+1e-3+1e-3+1e-3), (5+0+0+0), ...
+    x[96:128] = _block(1e-37, -5e-38)  # 127/amax overflows: d_inv = inf
+    f = _fields("q8_1_mmq", x, method="cuda_mmq")
+    assert f.d[0, 0] == 1.0 and f.q[0, :3].tolist() == [127, 3, -3]
+    threads = x[32:64].reshape(8, 4)
+    thread_sums = ((threads[:, 0] + threads[:, 1]) + threads[:, 2]) + threads[:, 3]
+    for offset in (4, 2, 1):
+        thread_sums = thread_sums + thread_sums[np.arange(8) ^ offset]
+    assert f.s is not None and f.s[0, 1] == float(np.float16(thread_sums[0]))
+    # d_inv = 127/5, d = 1/d_inv, q = roundf(x * d_inv)
+    d_inv = F32(127) / F32(5)
+    assert f.d[0, 1] == float(np.float16(F32(1) / d_inv))
+    assert f.q[0, 32:37].tolist() == [76, 0, 0, 0, 127]
+    # the all-zero group: d = 1/inf = 0, q = 0; the overflowing group: q = (int8)(int32)(±inf)
+    assert f.d[0, 2] == 0.0 and not f.q[0, 64:96].any()
+    assert f.d[0, 3] == 0.0 and f.q[0, 96:99].tolist() == [-1, 0, 0]
+
+
+# ---------------------------------------------------------------- q4_K
+
+
+def _q4_K(x: np.ndarray) -> Q4KFields:
+    fields = block_fields("q4_K", quantize("q4_K", x))
+    assert isinstance(fields, Q4KFields)
+    return fields
+
+
+def test_q4_K_round_trip_error_is_small() -> None:
+    x = np.random.default_rng(5).standard_normal((32, 2048)).astype(np.float32)
+    err = dequantize("q4_K", quantize("q4_K", x)) - x
+    assert np.sqrt(np.mean(err**2)) < 0.09 * x.std()
+    sub = x.reshape(-1, 32)
+    spread = sub.max(axis=1) - np.minimum(sub.min(axis=1), 0)
+    assert (np.abs(err).reshape(-1, 32).max(axis=1) <= 0.1 * spread).all()
+
+
+def test_q4_K_fields_follow_the_reference_rules() -> None:
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(np.float32)
+    f = _q4_K(x)
+    assert f.scales.max() <= 63 and f.mins.max() <= 63 and f.q.max() <= 15
+    # the largest scale and min of each super-block are quantized to the top code 63
+    assert (f.scales.max(axis=-1) == 63).all() and (f.mins.max(axis=-1) == 63).all()
+    # every nibble is the requantization of step 4 of quantize_row_q4_K_ref, in float32
+    d_sub = f.d[..., None] * f.scales.astype(F32)  # (8, 4, 8)
+    dm_sub = f.dmin[..., None] * f.mins.astype(F32)
+    xs = x.reshape(8, 4, 8, 32)
+    want = np.clip(np.rint((xs + dm_sub[..., None]) / d_sub[..., None]), 0, 15)
+    np.testing.assert_array_equal(f.q.reshape(8, 4, 8, 32), want)
+
+
+def test_q4_K_zero_and_constant_blocks() -> None:
+    x = np.zeros((2, 256), dtype=np.float32)
+    x[1] = -2.0
+    raw = quantize("q4_K", x)
+    assert raw.shape == (2, 144) and not raw[0].any()  # all-zero super-block: every byte 0
+    f = _q4_K(x)
+    # constant -2: no scale (max == min), every min is 2 -> code 63, dmin = fp16(2/63)
+    assert f.d[1, 0] == 0.0 and f.dmin[1, 0] == float(np.float16(F32(2) / F32(63)))
+    assert f.mins[1, 0].tolist() == [63] * 8 and not f.scales[1].any() and not f.q[1].any()
+    np.testing.assert_allclose(dequantize("q4_K", raw)[1], -2.0, rtol=2.0**-10)
+
+
+def test_q4_K_leading_axes() -> None:
+    x = np.random.default_rng(7).standard_normal((2, 3, 512)).astype(np.float32)
+    raw = quantize("q4_K", x)
+    assert raw.shape == (2, 3, 288)
+    np.testing.assert_array_equal(raw[1, 2], quantize("q4_K", x[1, 2]))
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_errors() -> None:
+    with pytest.raises(ValueError, match="K to be a multiple of 256, got K = 128"):
+        quantize("q4_K", np.zeros(128, dtype=np.float32))
+    with pytest.raises(ValueError, match="supports method 'ref', got 'cuda'"):
+        quantize("q8_0", np.zeros(32, dtype=np.float32), method="cuda")
+    with pytest.raises(ValueError, match="supports method"):
+        quantize("q8_1", np.zeros(32, dtype=np.float32), method="cuda_mmq")
+    with pytest.raises(ValueError, match="finite"):
+        quantize("q8_1", np.full(32, np.inf, dtype=np.float32))
+    with pytest.raises(ValueError, match="not a block format"):
+        quantize("e4m3", np.zeros(32, dtype=np.float32))
