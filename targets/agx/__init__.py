@@ -98,7 +98,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("emit", "tile_programs"):
-        from targets.agx import emit as emit_module
+        from targets.agx import emitter as emit_module
 
         return getattr(emit_module, name)
     raise AttributeError(f"module 'targets.agx' has no attribute {name!r}")

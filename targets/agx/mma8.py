@@ -157,7 +157,8 @@ def normalize(desc: Mma8) -> Mma8:
     )
 
 
-def _check_register(operand: str, start: int, elem: ElemType) -> None:
+def check_register(operand: str, start: int, elem: ElemType) -> None:
+    """Refuse a start below r0, an odd start, or a pair reaching past r95 (A8)."""
     last = start + elem.registers - 1
     if start < 0:
         raise errors.RegisterRangeError(f"{operand} register r{start} is below r0")
@@ -191,11 +192,11 @@ def validate(desc: Mma8, form: Form) -> None:
     if not form.separate_b_type and b_type is not a_type:
         raise errors.MixedInputTypesError(
             f"{form.name} takes one input type, but A is {a_type} and B is {b_type}")
-    _check_register("D", desc.d, desc.cd_type)
-    _check_register("A", desc.a, a_type)
-    _check_register("B", desc.b, b_type)
+    check_register("D", desc.d, desc.cd_type)
+    check_register("A", desc.a, a_type)
+    check_register("B", desc.b, b_type)
     if desc.c is not None:
-        _check_register("C", desc.c, desc.cd_type)
+        check_register("C", desc.c, desc.cd_type)
     for operand in ("a", "b", "c"):
         if desc.hints.of_operand(operand) == {Hint.CACHE, Hint.DISCARD}:
             raise errors.HintConflictError(f"{operand.upper()} has both cache and discard hints (A7)")

@@ -40,6 +40,8 @@ class FragmentSource:
     scale_arg: int | None = None
     k_pack: bool = True
     dequantize: bool = False
+    scale_format: str | None = None
+    """``ue8m0`` or ``ue4m3`` when ``scale_arg`` is given."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,111 @@
+"""agx-hints-and-waits{hints=true}: register-cache hints and scoreboard wait slots on each MMA.
+
+Decides two things per ``agx.mma8`` in a straight-line tile:
+
+* **Hints.** Each source gets ``discard`` on the last read of its fragment
+  (nothing reads that register's value again, so the register cache may drop
+  it) and ``cache`` when a later instruction reads it again; D gets ``d_cache``
+  when a later MMA reads it as C. ``hints=false`` emits none (hints are
+  performance only, and their bit assignment rests on A4).
+* **Waits (A14).** Every fragment load is asynchronous: loads get scoreboard
+  slots round-robin over the form's slots (6 on agx3b, 8 on agx3c, from the
+  function's ``agx.form``; agx3b when absent). An MMA waits on every slot that
+  has a pending load of its A, B or C (or into D's registers); waiting retires
+  every load of that slot.
+
+It works on SSA values, so it may run before or after register allocation;
+with registers placed, a fragment's value and its register's value are the same
+thing. Lit tests: tests/lit/agx-hints-and-waits/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseArrayBase, IntAttr, ModuleOp, StringAttr, UnitAttr, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from compiler.diagnostics import emit_error
+from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp, form_of
+from dialects.agx.types import FragType
+from targets.agx.forms import FORMS, FormName
+from targets.agx.mma8 import Hint
+
+_AGX_OPS = (LoadFragOp, DequantFragOp, Mma8Op, StoreTileOp)
+
+
+def _read_later(value: SSAValue, reader: Operation, index: dict[Operation, int]) -> bool:
+    here = index[reader]
+    return any(index.get(use.operation, -1) > here for use in value.uses)
+
+
+def _set(op: Operation, name: str, attr: object | None) -> None:
+    if attr is None:
+        op.properties.pop(name, None)
+    else:
+        op.properties[name] = attr  # type: ignore[assignment]
+
+
+def _hints(ops: list[Operation], index: dict[Operation, int], enabled: bool) -> None:
+    for op in ops:
+        if not isinstance(op, Mma8Op):
+            continue
+        for name, value in (("a", op.a), ("b", op.b), ("c", op.c)):
+            hint = None
+            if enabled and value is not None:
+                hint = Hint.CACHE if _read_later(value, op, index) else Hint.DISCARD
+            _set(op, f"{name}_hint", StringAttr(str(hint)) if hint is not None else None)
+        reread = any(isinstance(use.operation, Mma8Op) for use in op.result.uses)
+        _set(op, "d_cache", UnitAttr() if enabled and reread else None)
+
+
+def _registers(value: SSAValue) -> set[int]:
+    return set(value.type.registers) if isinstance(value.type, FragType) else set()
+
+
+def _waits(ops: list[Operation], slots: int) -> None:
+    pending: dict[SSAValue, int] = {}
+    issued = 0
+    for op in ops:
+        if isinstance(op, LoadFragOp | DequantFragOp):
+            op.properties["slot"] = IntAttr(issued % slots)
+            pending[op.result] = issued % slots
+            issued += 1
+        elif isinstance(op, Mma8Op):
+            needed = {pending[v] for v in (op.a, op.b, op.c) if v is not None and v in pending}
+            written = _registers(op.result)
+            needed |= {slot for value, slot in pending.items() if _registers(value) & written}
+            pending = {value: slot for value, slot in pending.items() if slot not in needed}
+            _set(op, "wait", DenseArrayBase.from_list(i64, sorted(needed)) if needed else None)
+        elif isinstance(op, StoreTileOp):
+            for value in op.fragments:
+                if value in pending:
+                    emit_error(op, f"stores a fragment whose load in slot {pending[value]} nothing waited on; "
+                                   f"store tiles hold MMA results")
+
+
+@dataclass(frozen=True)
+class AgxHintsAndWaitsPass(ModulePass):
+    name = "agx-hints-and-waits"
+
+    hints: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            if not any(isinstance(inner, _AGX_OPS) for inner in func.walk()):
+                continue
+            block = func.body.blocks[0]
+            for inner in func.walk():
+                if isinstance(inner, _AGX_OPS) and inner.parent_block() is not block:
+                    emit_error(inner, "agx-hints-and-waits handles straight-line tiles; "
+                                      "this op is inside a nested region")
+            form = form_of(func) or FormName.AGX3B
+            if form not in FORMS:
+                emit_error(func, f"agx.form must be one of {', '.join(FORMS)}, got '{form}'")
+            ops = list(block.ops)
+            index = {inner: i for i, inner in enumerate(ops)}
+            _hints(ops, index, self.hints)
+            _waits(ops, FORMS[form].wait_slots)

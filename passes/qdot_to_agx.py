@@ -1,0 +1,165 @@
+"""qdot-to-agx{form=agx3b dequant-type=fp16}: a dot tile becomes a chain of 8x8 MMAs.
+
+Decides, for one ``qdot.dot_scaled`` per function computed by one simdgroup:
+
+* the fragment type of each operand: fp16 stays fp16, f32 (``fp32``) stays fp32,
+  bf16 widens to fp32 exactly (the MMA has no bf16 form), and quantized
+  operands (fp8, fp6, fp4 with or without scales; q4_K, q8_0, q8_1 blocks) are
+  dequantized to ``dequant-type`` (fp16 by default) by ``agx.dequant_frag``
+  before the MMAs that read them (per K step, ahead of that step's MMAs); on
+  agx3c, which takes one input type, A and B are both widened to fp32 when
+  they differ;
+* the MMA chain: for each K step of 8, load the A fragments of every 8-row
+  block and the B fragments of every 8-column block, then one ``agx.mma8`` per
+  output block in MLX's serpentine order, each accumulating into the previous
+  step's D;
+* the first K step: if the accumulator is a constant zero, the multiply form
+  (no C, ``zero``); otherwise C fragments are loaded from the accumulator.
+
+Registers are left to ``agx-allocate-registers``, hints and wait slots to
+``agx-hints-and-waits``. The function gets ``agx.form``. Lit tests:
+tests/lit/qdot-to-agx/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.diagnostics import emit_error
+from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
+from dialects.qdot.formats import Format, format_info
+from dialects.qdot.ops import DotScaledOp
+from targets.agx.forms import FORMS
+from targets.agx.mma8 import ElemType
+
+TILE = 8
+_PLAIN = {"fp16": ElemType.FP16, "fp32": ElemType.FP32, "bf16": ElemType.FP32}
+"""Float formats loaded as they are (bf16 widened exactly)."""
+
+
+def _is_zero_constant(value: SSAValue) -> bool:
+    op = value.owner
+    if not isinstance(op, ConstantOp) or not isinstance(op.value, DenseIntOrFPElementsAttr):
+        return False
+    return all(v == 0 for v in op.value.get_values())
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the lowering decided for one dot."""
+
+    m: int
+    n: int
+    k: int
+    a_elem: ElemType
+    b_elem: ElemType
+    zero_acc: bool
+
+
+@dataclass(frozen=True)
+class QdotToAgxPass(ModulePass):
+    name = "qdot-to-agx"
+
+    form: str = "agx3b"
+    dequant_type: str = "fp16"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.form not in FORMS:
+            emit_error(op, f"qdot-to-agx: form must be one of {', '.join(FORMS)}, got '{self.form}'")
+        if self.dequant_type not in (ElemType.FP16, ElemType.FP32):
+            emit_error(op, f"qdot-to-agx: dequant-type must be fp16 or fp32, got '{self.dequant_type}'")
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            dots = [d for d in func.walk() if isinstance(d, DotScaledOp)]
+            if len(dots) > 1:
+                emit_error(dots[1], f"qdot-to-agx lowers one dot tile per function; @{func.sym_name.data} has "
+                                    f"{len(dots)}")
+            if dots:
+                self._lower(func, dots[0])
+
+    def _operand_elem(self, fmt: Format) -> ElemType:
+        return _PLAIN.get(str(fmt), ElemType(self.dequant_type))
+
+    def _plan(self, func: FuncOp, dot: DotScaledOp) -> _Plan:
+        problem = dot.problem()
+        m, n, k = problem.m, problem.n, problem.k
+        if m % TILE or n % TILE or k % TILE:
+            emit_error(dot, f"the AGX tile is built from 8x8x8 MMAs: M, N and K must be multiples of 8, "
+                            f"got M = {m}, N = {n}, K = {k}")
+        for side, fmt in (("lhs", dot.lhs), ("rhs", dot.rhs)):
+            if fmt == Format.I8:
+                emit_error(dot, f"{side} = i8 accumulates in i32; the AGX MMA accumulates in fp32 only")
+            if fmt == Format.Q8_1_MMQ:
+                emit_error(dot, f"{side} = q8_1_mmq is llama.cpp's CUDA MMQ tile layout; the AGX path "
+                                f"dequantizes q8_1 blocks")
+            if not format_info(fmt).is_float and not format_info(fmt).is_block:
+                emit_error(dot, f"{side} = {fmt} has no AGX lowering")
+        if dot.parent_block() is not func.body.blocks[0]:
+            emit_error(dot, "qdot-to-agx lowers a straight-line tile: the dot must be in the function body, "
+                            "not inside a loop or branch")
+        values = [("lhs", dot.a), ("rhs", dot.b), ("lhs scale", dot.a_scale), ("rhs scale", dot.b_scale)]
+        zero_acc = _is_zero_constant(dot.acc)
+        if not zero_acc:
+            values.append(("acc", dot.acc))
+        for what, value in values:
+            if value is not None and not (isinstance(value, BlockArgument) and value.block is func.body.blocks[0]):
+                producer = f"'{value.owner.name}'" if isinstance(value.owner, Operation) else "a block argument"
+                emit_error(dot, f"{what} must be an argument of @{func.sym_name.data} (a tile's inputs), "
+                                f"or a zero constant for acc; it is produced by {producer}")
+        a_elem, b_elem = self._operand_elem(dot.lhs), self._operand_elem(dot.rhs)
+        if not FORMS[self.form].separate_b_type and a_elem is not b_elem:
+            a_elem = b_elem = ElemType.FP32
+        return _Plan(m, n, k, a_elem, b_elem, zero_acc)
+
+    def _fragment(self, dot: DotScaledOp, side: str, row: int, col: int, elem: ElemType) -> Operation:
+        fmt = dot.lhs if side == "lhs" else dot.rhs
+        source = dot.a if side == "lhs" else dot.b
+        if str(fmt) in _PLAIN:
+            return LoadFragOp(source, side, row, col, elem)
+        scale = dot.a_scale if side == "lhs" else dot.b_scale
+        k_pack = dot.lhs_k_packed if side == "lhs" else dot.rhs_k_packed
+        return DequantFragOp(source, scale, side, row, col, fmt, elem, k_pack)
+
+    def _lower(self, func: FuncOp, dot: DotScaledOp) -> None:
+        plan = self._plan(func, dot)
+        where = InsertPoint.before(dot)
+        rows, cols = plan.m // TILE, plan.n // TILE
+        current: dict[tuple[int, int], SSAValue | None] = {}
+        for i in range(rows):
+            for j in range(cols):
+                if plan.zero_acc:
+                    current[i, j] = None
+                else:
+                    load = LoadFragOp(dot.acc, "acc", TILE * i, TILE * j, ElemType.FP32)
+                    Rewriter.insert_op(load, where)
+                    current[i, j] = load.result
+        for step in range(plan.k // TILE):
+            a_frags = [self._fragment(dot, "lhs", TILE * i, TILE * step, plan.a_elem) for i in range(rows)]
+            b_frags = [self._fragment(dot, "rhs", TILE * step, TILE * j, plan.b_elem) for j in range(cols)]
+            Rewriter.insert_op([*a_frags, *b_frags], where)
+            for i in range(rows):
+                order = range(cols) if i % 2 == 0 else reversed(range(cols))
+                for j in order:
+                    mma = Mma8Op(a_frags[i].results[0], b_frags[j].results[0], current[i, j])
+                    Rewriter.insert_op(mma, where)
+                    current[i, j] = mma.result
+        for created in func.walk():
+            if isinstance(created, LoadFragOp | DequantFragOp | Mma8Op):
+                created.location = dot.location
+        fragments = [current[i, j] for i in range(rows) for j in range(cols)]
+        assert all(f is not None for f in fragments)
+        assert isinstance(dot.result.type, TensorType)
+        store = StoreTileOp([f for f in fragments if f is not None], dot.result.type)
+        store.location = dot.location
+        acc_owner = dot.acc.owner
+        Rewriter.replace_op(dot, store)
+        if isinstance(acc_owner, ConstantOp) and not acc_owner.result.uses:
+            Rewriter.erase_op(acc_owner)
+        func.attributes[FORM_ATTR] = StringAttr(self.form)

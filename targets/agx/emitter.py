@@ -1,0 +1,200 @@
+"""From a lowered, allocated module to the AGX output: MMA bytes and the fragment map.
+
+``emit(module, form, fmt)`` prints, for every function holding an ``agx``
+tile, the MMA instruction stream (``hex``: one instruction per line; ``bin``:
+the raw bytes; ``asm``: canonical assembly) and, as comment lines in ``hex``
+and ``asm``, the map of which register holds which 8x8 fragment of which
+operand. Loads and stores are not encoded (their encodings are unknown): the
+map is what a shader author wires the stream to. Same input, same bytes.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp, form_of
+from dialects.agx.types import FragType
+from dialects.qdot.formats import scale_kind_of
+from targets.agx.asm import format_mma8, register_text
+from targets.agx.errors import EncodingError
+from targets.agx.forms import FORMS, form_named
+from targets.agx.mma8 import ElemType, encode_mma8
+from targets.agx.program import FragmentLoad, FragmentSource, FragmentStore, Operand, TileProgram
+
+FORMATS = ("hex", "bin", "asm")
+
+_PLAIN_FORMATS = {Float16Type(): "fp16", Float32Type(): "fp32", BFloat16Type(): "bf16"}
+
+
+def _argument(func: FuncOp, value: SSAValue, op: Operation, what: str) -> int:
+    if not isinstance(value, BlockArgument) or value.block is not func.body.blocks[0]:
+        emit_error(op, f"{what} must be an argument of @{func.sym_name.data}, the tile's inputs")
+    return value.index
+
+
+def _register(op: Operation, value: SSAValue, what: str) -> int:
+    assert isinstance(value.type, FragType)
+    if value.type.reg is None:
+        emit_error(op, f"{what} fragment has no register; run agx-allocate-registers before emitting")
+    return value.type.reg
+
+
+def _load(func: FuncOp, op: LoadFragOp | DequantFragOp, before: int) -> FragmentLoad:
+    assert isinstance(op.result.type, FragType)
+    arg = _argument(func, op.source, op, "the fragment source")
+    slot = op.slot.data if op.slot is not None else None
+    if isinstance(op, LoadFragOp):
+        assert isinstance(op.source.type, TensorType)
+        fmt = _PLAIN_FORMATS[op.source.type.get_element_type()]
+        source = FragmentSource(Operand(op.operand.data), arg, op.row.data, op.col.data, fmt)
+    else:
+        scale_arg = _argument(func, op.scale, op, "the scale") if op.scale is not None else None
+        scale_format = None
+        if op.scale is not None:
+            assert isinstance(op.scale.type, TensorType)
+            kind = scale_kind_of(op.scale.type.get_element_type())
+            scale_format = str(kind) if kind is not None else None
+        source = FragmentSource(Operand(op.operand.data), arg, op.row.data, op.col.data, str(op.fmt),
+                                scale_arg, op.is_k_packed, True, scale_format)
+    return FragmentLoad(_register(op, op.result, "the loaded"), op.result.type.elem_type, source, slot, before)
+
+
+def tile_program(func: FuncOp, form: str) -> tuple[TileProgram, list[Mma8Op]]:
+    """The program of one lowered function, and its MMA ops in stream order."""
+    lowered_for = form_of(func)
+    if lowered_for is not None and lowered_for != form:
+        emit_error(func, f"the tile was lowered for {lowered_for}; emit it for {lowered_for} "
+                         f"or lower it with qdot-to-agx{{form={form}}}")
+    loads: list[FragmentLoad] = []
+    stores: list[FragmentStore] = []
+    mmas: list[Mma8Op] = []
+    shape: tuple[int, int] | None = None
+    for op in func.walk():
+        if op.parent_block() is not func.body.blocks[0] and isinstance(
+                op, LoadFragOp | DequantFragOp | Mma8Op | StoreTileOp):
+            emit_error(op, "the AGX emitter handles straight-line tiles; this op is inside a nested region")
+        if isinstance(op, LoadFragOp | DequantFragOp):
+            loads.append(_load(func, op, len(mmas)))
+        elif isinstance(op, Mma8Op):
+            for what, value in (("A", op.a), ("B", op.b), ("C", op.c), ("D", op.result)):
+                if value is not None:
+                    _register(op, value, what)
+            mmas.append(op)
+        elif isinstance(op, StoreTileOp):
+            if shape is not None:
+                emit_error(op, "one tile per function: a second agx.store_tile")
+            assert isinstance(op.result.type, TensorType)
+            rows, cols = op.result.type.get_shape()
+            shape = (rows, cols)
+            for index, value in enumerate(op.fragments):
+                row, col = op.block_of(index)
+                stores.append(FragmentStore(_register(op, value, f"stored fragment {index}"), row, col))
+    if shape is None:
+        emit_error(func, "the function has agx.mma8 ops but no agx.store_tile")
+    blocks = (shape[0] // 8) * (shape[1] // 8)
+    k = 8 * len(mmas) // blocks if blocks else 0
+    program = TileProgram(
+        function=func.sym_name.data,
+        form=form,
+        m=shape[0],
+        n=shape[1],
+        k=k,
+        instructions=tuple(op.descriptor() for op in mmas),
+        loads=tuple(loads),
+        stores=tuple(stores),
+    )
+    return program, mmas
+
+
+def _tile_functions(module: ModuleOp) -> list[FuncOp]:
+    return [op for op in module.walk() if isinstance(op, FuncOp)
+            and any(isinstance(inner, Mma8Op) for inner in op.walk())]
+
+
+def tile_programs(module: ModuleOp, form: str) -> list[tuple[TileProgram, bytes]]:
+    """Every tile of ``module`` with its encoded stream (diagnostics on refusal)."""
+    form = form_named(form).name
+    found: list[tuple[TileProgram, bytes]] = []
+    for func in _tile_functions(module):
+        program, mmas = tile_program(func, form)
+        stream = bytearray()
+        for op, desc in zip(mmas, program.instructions, strict=True):
+            try:
+                stream += encode_mma8(desc, form)
+            except EncodingError as err:
+                emit_error(op, f"cannot encode for {form}: {err}")
+        found.append((program, bytes(stream)))
+    return found
+
+
+def _source_text(source: FragmentSource, arg_names: list[str]) -> str:
+    text = f"{arg_names[source.arg]} ({source.format}"
+    if source.scale_arg is not None:
+        text += f", scale {arg_names[source.scale_arg]} {source.scale_format}"
+    if not source.k_pack:
+        text += ", k_pack = false"
+    return text + ")"
+
+
+def map_lines(program: TileProgram, arg_names: list[str]) -> list[str]:
+    """The fragment map as comment lines (without the comment marker)."""
+    form = FORMS[program.form]
+    lines = [
+        f"func @{program.function}: D[{program.m}x{program.n}] += A[{program.m}x{program.k}] * "
+        f"B[{program.k}x{program.n}] on one simdgroup, {len(program.instructions)} mma8 x {form.length} bytes",
+        "fragment map (loads and stores are modelled, not encoded; each lane holds 2 elements, Metal layout):",
+        "  when      register    type  operand  block           source",
+    ]
+    for load in program.loads:
+        source = load.source
+        block = f"[{source.row}:{source.row + 8}, {source.col}:{source.col + 8}]"
+        slot = f"  slot {load.slot}" if load.slot is not None else ""
+        lines.append(f"  before {load.before:<3d}{register_text(load.register, load.elem):<12s}"
+                     f"{load.elem:<6s}{source.operand:<9s}{block:<16s}{_source_text(source, arg_names)}{slot}")
+    for store in program.stores:
+        block = f"[{store.row}:{store.row + 8}, {store.col}:{store.col + 8}]"
+        lines.append(f"  end       {register_text(store.register, ElemType.FP32):<12s}fp32  D        {block}")
+    return lines
+
+
+def _arg_names(module: ModuleOp, function: str) -> list[str]:
+    for op in module.walk():
+        if isinstance(op, FuncOp) and op.sym_name.data == function:
+            return [f"%{arg.name_hint}" if arg.name_hint else f"%arg{arg.index}" for arg in op.body.blocks[0].args]
+    return []
+
+
+def emit(module: ModuleOp, form: str = "agx3b", fmt: str = "hex") -> str | bytes:
+    """The MMA stream and fragment map of every tile in ``module``.
+
+    ``fmt``: ``hex`` (text: the map as ``//`` comments, then one instruction per
+    line), ``asm`` (the same with canonical assembly), ``bin`` (the instruction
+    bytes only, tiles back to back).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown AGX output format '{fmt}', expected one of: {', '.join(FORMATS)}")
+    form = form_named(form).name
+    tiles = tile_programs(module, form)
+    if not tiles:
+        emit_error(module, "no agx.mma8 to emit; lower the dot with qdot-to-agx first")
+    if fmt == "bin":
+        return b"".join(stream for _, stream in tiles)
+    out = [f"// {form}: the MMA instruction stream of each dot tile and the register map of its fragments,",
+           "// not a whole shader (only the matrix instruction has a published encoding; see docs/agx.md)"]
+    for program, stream in tiles:
+        out.append("//")
+        out.extend(f"// {line}" for line in map_lines(program, _arg_names(module, program.function)))
+        length = FORMS[form].length
+        for index, desc in enumerate(program.instructions):
+            chunk = stream[index * length:(index + 1) * length]
+            out.append(chunk.hex() if fmt == "hex" else format_mma8(desc))
+    return "\n".join(out) + "\n"

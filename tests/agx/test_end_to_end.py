@@ -1,0 +1,152 @@
+"""Every lowered example runs on the emulator and matches compiler.numerics.dot_scaled.
+
+The stream goes IR -> qdot-to-agx -> agx-allocate-registers -> agx-hints-and-waits ->
+encoder -> bytes -> decoder -> emulator, whose register file uses Metal's lane
+layout, refuses reads of discarded registers and of loads nobody waited for.
+Exactly representable inputs make the comparison bit-exact; the lossy conversions
+(block formats rounded to fp16) are compared with a tolerance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler import numerics
+from compiler.diagnostics import QdotError
+from targets.agx import emit
+from targets.agx.emulator import EmulatorError, run_program
+from targets.agx.emitter import tile_programs
+from targets.agx.operands import fragment_values
+from targets.agx.run import emulate
+from targets.agx.tiles import FULL_PIPELINE, Tile, compile_ir, tile_ir, tile_inputs
+
+EXACT = [
+    Tile(32, 32, 32),
+    Tile(32, 32, 32, zero_acc=True),
+    Tile(8, 8, 8),
+    Tile(16, 24, 40),
+    Tile(40, 8, 16, zero_acc=True),
+    Tile(16, 16, 32, "bf16", "fp16"),
+    Tile(16, 16, 32, "fp16", "bf16", zero_acc=True),
+    Tile(16, 24, 64, "e2m1", "e4m3", "ue8m0"),
+    Tile(16, 16, 64, "e2m1", "e2m1", "ue4m3"),
+    Tile(16, 16, 64, "e5m2", "e2m3", "ue8m0", zero_acc=True),
+    Tile(16, 16, 64, "e3m2", "e2m1"),
+    Tile(16, 16, 64, "e4m3", "fp16"),
+    Tile(16, 16, 64, "e2m1", "fp16", lhs_k_pack=False),
+    Tile(32, 32, 64, "e2m1", "e2m1", "ue8m0"),
+]
+
+
+def _name(tile: Tile) -> str:
+    scale = f"-{tile.scale}" if tile.scale else ""
+    extra = "-zero" if tile.zero_acc else ""
+    return f"{tile.m}x{tile.n}x{tile.k}-{tile.lhs}-{tile.rhs}{scale}{extra}{'' if tile.lhs_k_pack else '-mpack'}"
+
+
+@pytest.mark.parametrize("form", ["agx3b", "agx3c"])
+@pytest.mark.parametrize("tile", EXACT, ids=[_name(t) for t in EXACT])
+def test_exact_tiles_match_dot_scaled_bit_for_bit(tile: Tile, form: str) -> None:
+    module = compile_ir(tile_ir(tile), FULL_PIPELINE % form)
+    arrays, reference = tile_inputs(tile, seed=tile.m + tile.n + tile.k)
+    result = emulate(module, form, arrays)
+    expected = numerics.dot_scaled(**reference)
+    assert np.any(expected != 0)
+    assert np.array_equal(result, expected.astype(np.float32))
+
+
+@pytest.mark.parametrize("dequant", ["fp16", "fp32"])
+@pytest.mark.parametrize("tile", [Tile(8, 16, 256, "q4_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q4_K"),
+                                  Tile(16, 16, 64, "q8_0", "q8_0"), Tile(8, 8, 64, "q8_0", "q8_1", zero_acc=True)],
+                         ids=_name)
+def test_block_formats_dequantized_first(tile: Tile, dequant: str) -> None:
+    module = compile_ir(tile_ir(tile), f"qdot-to-agx{{dequant-type={dequant}}},agx-allocate-registers,"
+                                       "agx-hints-and-waits")
+    arrays, reference = tile_inputs(tile, seed=3)
+    result = emulate(module, "agx3b", arrays)
+    expected = numerics.dot_scaled(**reference)
+    scale = np.abs(expected).max()
+    # fp16 rounding of each dequantized value, or fp32 rounding of each K step's partial sum
+    tolerance = 4e-3 if dequant == "fp16" else 1e-6
+    assert np.max(np.abs(result - expected)) <= tolerance * scale
+    if dequant == "fp32":
+        assert not np.array_equal(result, np.zeros_like(result))
+
+
+def test_irrational_values_within_fp32_rounding() -> None:
+    tile = Tile(16, 16, 64)
+    module = compile_ir(tile_ir(tile), FULL_PIPELINE % "agx3b")
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((16, 64)).astype(np.float16)
+    b = rng.standard_normal((64, 16)).astype(np.float16)
+    acc = rng.standard_normal((16, 16)).astype(np.float32)
+    result = emulate(module, "agx3b", [a, b, acc])
+    expected = numerics.dot_scaled(a, b, acc, lhs="fp16", rhs="fp16")
+    bound = 8 * np.finfo(np.float32).eps * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + np.abs(acc))
+    assert np.all(np.abs(result - expected) <= bound)
+
+
+def test_operand_order_matters() -> None:
+    """A non-symmetric problem whose transpose gives different numbers: A and B are not swapped."""
+    tile = Tile(8, 16, 8)
+    module = compile_ir(tile_ir(tile), FULL_PIPELINE % "agx3b")
+    a = np.arange(64, dtype=np.float16).reshape(8, 8) - 30
+    b = (np.arange(128, dtype=np.float16).reshape(8, 16) % 7) - 3
+    acc = np.zeros((8, 16), dtype=np.float32)
+    result = emulate(module, "agx3b", [a, b, acc])
+    assert np.array_equal(result, (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32))
+
+
+def test_same_input_same_bytes() -> None:
+    tile = Tile(32, 32, 32, "e2m1", "e4m3", "ue8m0")
+    first = [emit(compile_ir(tile_ir(tile), FULL_PIPELINE % form), form, fmt)
+             for form in ("agx3b", "agx3c") for fmt in ("hex", "bin", "asm")]
+    second = [emit(compile_ir(tile_ir(tile), FULL_PIPELINE % form), form, fmt)
+              for form in ("agx3b", "agx3c") for fmt in ("hex", "bin", "asm")]
+    assert first == second
+
+
+def _stream(tile: Tile, pipeline: str, form: str = "agx3b"):
+    module = compile_ir(tile_ir(tile), pipeline)
+    (program, stream), = tile_programs(module, form)
+    return program, stream
+
+
+def test_emulator_catches_missing_waits() -> None:
+    """Without agx-hints-and-waits' waits the loads are still pending when the MMA reads them."""
+    tile = Tile(16, 16, 16)
+    program, stream = _stream(tile, FULL_PIPELINE % "agx3b")
+    arrays, _ = tile_inputs(tile)
+    stripped = bytearray(stream)
+    for offset in range(0, len(stripped), 12):
+        stripped[offset + 1] &= 0x0F  # clear bits 12..15
+        stripped[offset + 2] &= 0xFC  # clear bits 16..17
+    with pytest.raises(EmulatorError, match="while its load in scoreboard slot"):
+        run_program(program, bytes(stripped), fragment_values(arrays))
+
+
+def test_emulator_catches_a_discard_before_a_reuse() -> None:
+    tile = Tile(16, 16, 16)
+    program, stream = _stream(tile, FULL_PIPELINE % "agx3b")
+    arrays, _ = tile_inputs(tile)
+    broken = bytearray(stream)
+    assert broken[5] & 0x80  # bit 47: the first MMA caches A, which the second MMA reads again
+    broken[5] &= 0x7F
+    broken[6] |= 0x01  # bit 48: discard it instead
+    with pytest.raises(EmulatorError, match="an earlier discard hint invalidated"):
+        run_program(program, bytes(broken), fragment_values(arrays))
+
+
+def test_hints_and_waits_are_needed_only_for_the_checks() -> None:
+    """Without the hints/waits pass (no slots, no hints) the numbers are the same."""
+    tile = Tile(16, 16, 32, "e2m1", "e4m3", "ue8m0")
+    arrays, reference = tile_inputs(tile)
+    module = compile_ir(tile_ir(tile), "qdot-to-agx,agx-allocate-registers")
+    assert np.array_equal(emulate(module, "agx3b", arrays), numerics.dot_scaled(**reference).astype(np.float32))
+
+
+def test_emulate_refuses_an_unallocated_module() -> None:
+    module = compile_ir(tile_ir(Tile(8, 8, 8)), "qdot-to-agx")
+    with pytest.raises(QdotError, match="run agx-allocate-registers before emitting"):
+        emulate(module, "agx3b", [])

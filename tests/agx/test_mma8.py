@@ -1,0 +1,229 @@
+"""Encoder and decoder of the 8x8 MMA: round trips, bits the seed states, every refusal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from targets import agx
+from targets.agx import (
+    CWithCZeroError,
+    ElemType,
+    Fp16AccumulatorError,
+    HintConflictError,
+    MissingCError,
+    MixedInputTypesError,
+    Mma8,
+    MultiplyWithCError,
+    OddRegisterError,
+    RegisterRangeError,
+    UnsupportedTypeError,
+    WaitSlotError,
+    decode_mma8,
+    encode_mma8,
+    normalize,
+)
+from targets.agx.mma8 import assumptions_of, decode_stream
+
+HINT_BITS = (32, 47, 48, 62, 71, 72, 73)
+PAD = bytes.fromhex("cafebabe")
+
+
+def _bit(data: bytes, position: int) -> int:
+    return data[position // 8] >> (position % 8) & 1
+
+
+@st.composite
+def descriptors(draw: st.DrawFn, form: str) -> Mma8:
+    slots = 6 if form == "agx3b" else 8
+    a_type = draw(st.sampled_from([None, ElemType.FP16, ElemType.FP32]))
+    if form == "agx3c":
+        b_type = draw(st.sampled_from([None, a_type or ElemType.FP16]))
+    else:
+        b_type = draw(st.sampled_from([None, ElemType.FP16, ElemType.FP32]))
+    accumulate = draw(st.booleans())
+    pair = st.integers(0, 47).map(lambda p: 2 * p)
+    hint = st.sampled_from([None, "cache", "discard"])
+    return Mma8(
+        d=draw(pair), a=draw(pair), b=draw(pair), c=draw(pair) if accumulate else None,
+        a_type=a_type, b_type=b_type, accumulate=accumulate,
+        hints={"a": draw(hint), "b": draw(hint), "c": draw(hint) if accumulate else None},
+        d_cache=draw(st.booleans()),
+        wait=tuple(draw(st.sets(st.integers(0, slots - 1)))),
+    )
+
+
+@pytest.mark.parametrize("form", ["agx3b", "agx3c"])
+def test_design_example(form: str) -> None:
+    desc = Mma8(d=0, a=2, b=4, c=6, a_type="fp32", b_type=None, accumulate=True, c_zero=False,
+                hints={"a": "cache", "b": "discard", "c": None}, d_cache=False, wait=(0, 1))
+    data = encode_mma8(desc, form)
+    assert len(data) == {"agx3b": 12, "agx3c": 14}[form]
+    back = decode_mma8(data + PAD, form)
+    assert back == normalize(desc)
+    assert (back.a, back.b_type, back.hints.a, back.wait) == (2, ElemType.FP32, {"cache"}, (0, 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_round_trip_both_forms(data: st.DataObject) -> None:
+    for form in ("agx3b", "agx3c"):
+        desc = data.draw(descriptors(form))
+        encoded = encode_mma8(desc, form)
+        assert decode_mma8(encoded + PAD, form) == normalize(desc)
+        assert decode_mma8(encoded, form) == normalize(desc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(desc=descriptors("agx3b"))
+def test_wait_bits_12_to_17_are_set_exactly_for_requested_waits(desc: Mma8) -> None:
+    data = encode_mma8(desc, "agx3b")
+    set_bits = {p for p in range(12, 18) if _bit(data, p)}
+    assert len(set_bits) == len(desc.wait)
+    assert (not set_bits) == (not desc.wait)
+    assert set_bits == {12 + s for s in desc.wait}  # under A3; the two asserts above need no order
+
+
+@settings(max_examples=300, deadline=None)
+@given(desc=descriptors("agx3b"))
+def test_bit_88_is_accumulate(desc: Mma8) -> None:
+    assert _bit(encode_mma8(desc, "agx3b"), 88) == int(desc.reads_c)
+
+
+@settings(max_examples=300, deadline=None)
+@given(desc=descriptors("agx3b"))
+def test_hint_bits_are_the_stated_set(desc: Mma8) -> None:
+    data = encode_mma8(desc, "agx3b")
+    requested = len(desc.hints.a) + len(desc.hints.b) + len(desc.hints.c) + int(desc.d_cache)
+    assert sum(_bit(data, p) for p in HINT_BITS) == requested
+    stripped = encode_mma8(Mma8(d=desc.d, a=desc.a, b=desc.b, c=desc.c, a_type=desc.a_type, b_type=desc.b_type,
+                                accumulate=desc.accumulate, wait=desc.wait), "agx3b")
+    assert all(_bit(stripped, p) == 0 for p in HINT_BITS)
+    changed = int.from_bytes(data, "little") ^ int.from_bytes(stripped, "little")
+    assert {p for p in range(96) if changed >> p & 1} <= set(HINT_BITS)
+
+
+def test_hint_free_encoding_clears_all_seven_hint_bits() -> None:
+    for a_type in ("fp16", "fp32"):
+        data = encode_mma8(Mma8(d=8, a=0, b=2, c=8, a_type=a_type, wait=(0, 3)), "agx3b")
+        assert [_bit(data, p) for p in HINT_BITS] == [0] * 7
+
+
+def test_a_type_defaults_to_fp16_before_comparing_b_on_agx3c() -> None:
+    """The seed's later fix: B named fp16 with A left unset is not a mix."""
+    left_unset = encode_mma8(Mma8(d=8, a=0, b=2, c=8), "agx3c")
+    named = encode_mma8(Mma8(d=8, a=0, b=2, c=8, b_type="fp16"), "agx3c")
+    both = encode_mma8(Mma8(d=8, a=0, b=2, c=8, a_type="fp16", b_type="fp16"), "agx3c")
+    assert left_unset == named == both
+    with pytest.raises(MixedInputTypesError, match="A is fp16 and B is fp32"):
+        encode_mma8(Mma8(d=8, a=0, b=2, c=8, b_type="fp32"), "agx3c")
+
+
+def test_b_type_defaults_to_a_type() -> None:
+    assert normalize(Mma8(d=8, a=0, b=2, c=8, a_type="fp32")).b_type is ElemType.FP32
+    assert encode_mma8(Mma8(d=8, a=0, b=2, c=8, a_type="fp32"), "agx3b") == \
+        encode_mma8(Mma8(d=8, a=0, b=2, c=8, a_type="fp32", b_type="fp32"), "agx3b")
+
+
+def test_mixed_types_encode_on_agx3b() -> None:
+    desc = Mma8(d=8, a=0, b=2, c=8, a_type="fp16", b_type="fp32")
+    assert decode_mma8(encode_mma8(desc, "agx3b"), "agx3b").b_type is ElemType.FP32
+
+
+def test_c_zero_encodes_as_the_multiply_form() -> None:
+    c_zero = encode_mma8(Mma8(d=8, a=0, b=2, c_zero=True), "agx3b")
+    multiply = encode_mma8(Mma8(d=8, a=0, b=2, accumulate=False), "agx3b")
+    assert c_zero == multiply
+    assert decode_mma8(c_zero, "agx3b").accumulate is False
+    assert _bit(c_zero, 88) == 0
+
+
+REFUSALS = [
+    ("seventh wait slot on agx3b", "agx3b", dict(wait=(6,)), WaitSlotError, "wait slot 6 does not exist on agx3b"),
+    ("ninth wait slot on agx3c", "agx3c", dict(wait=(8,)), WaitSlotError, "agx3c, which has 8 slots"),
+    ("bf16 A", "agx3b", dict(a_type="bf16"), UnsupportedTypeError, "A is bf16"),
+    ("bf16 B", "agx3b", dict(b_type="bf16"), UnsupportedTypeError, "B is bf16"),
+    ("bf16 C/D", "agx3b", dict(cd_type="bf16"), UnsupportedTypeError, "C/D is bf16"),
+    ("D past r95", "agx3b", dict(d=96), RegisterRangeError, "D register r96_r97 (fp32) is past r95"),
+    ("fp32 A pair ending past r95", "agx3b", dict(a=96, a_type="fp32"), RegisterRangeError, "A register r96_r97"),
+    ("C past r95", "agx3b", dict(c=98), RegisterRangeError, "C register r98_r99"),
+    ("odd D", "agx3b", dict(d=3), OddRegisterError, "D register r3 is odd"),
+    ("odd fp16 B", "agx3b", dict(b=5), OddRegisterError, "B register r5 is odd"),
+    ("negative register", "agx3b", dict(a=-2), RegisterRangeError, "below r0"),
+    ("C together with c_zero", "agx3b", dict(c_zero=True), CWithCZeroError, "C register r8 given together with c_zero"),
+    ("agx3c mixed types", "agx3c", dict(a_type="fp32", b_type="fp16"), MixedInputTypesError, "agx3c takes one input type"),
+    ("cache and discard on A", "agx3b", dict(hints={"a": ("cache", "discard")}), HintConflictError, "A has both"),
+    ("fp16 accumulator", "agx3b", dict(cd_type="fp16"), Fp16AccumulatorError, "fp16-accumulator form"),
+    ("accumulate without C", "agx3b", dict(c=None), MissingCError, "needs a C register"),
+    ("multiply with C", "agx3b", dict(accumulate=False), MultiplyWithCError, "reads no C, but C is r8"),
+    ("C hint on multiply", "agx3b", dict(c=None, accumulate=False, hints={"c": "cache"}), MultiplyWithCError,
+     "C hint cache given"),
+]
+
+
+@pytest.mark.parametrize(("form", "changes", "error", "message"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
+def test_refusals(form: str, changes: dict, error: type[agx.EncodingError], message: str) -> None:
+    fields = dict(d=0, a=2, b=4, c=8) | changes
+    with pytest.raises(error, match=re.escape(message)) as raised:
+        encode_mma8(Mma8(**fields), form)
+    assert isinstance(raised.value, agx.EncodingError)
+
+
+def test_each_refusal_is_its_own_class() -> None:
+    classes = [r[3] for r in REFUSALS]
+    seed_refusals = {WaitSlotError, UnsupportedTypeError, RegisterRangeError, OddRegisterError, CWithCZeroError,
+                     MixedInputTypesError}
+    assert seed_refusals <= set(classes)
+    assert len({c for c in classes}) == len(set(classes))
+    assert all(issubclass(c, agx.EncodingError) and c is not agx.EncodingError for c in classes)
+
+
+def test_unknown_type_and_hint_names_are_refused() -> None:
+    with pytest.raises(UnsupportedTypeError, match="type 'int8' is not an MMA operand type"):
+        Mma8(d=0, a=2, b=4, c=6, a_type="int8")
+    with pytest.raises(agx.EncodingError, match="hint 'keep' on A"):
+        Mma8(d=0, a=2, b=4, c=6, hints={"a": "keep"})
+    with pytest.raises(agx.EncodingError, match="unknown operand"):
+        Mma8(d=0, a=2, b=4, c=6, hints={"d": "cache"})
+
+
+def test_decoder_reads_no_byte_past_the_instruction() -> None:
+    data = encode_mma8(Mma8(d=8, a=0, b=2, c=8, wait=(1,)), "agx3b")
+    assert decode_mma8(data + PAD, "agx3b") == decode_mma8(data + b"\xff" * 4, "agx3b") == decode_mma8(data, "agx3b")
+    with pytest.raises(agx.TruncatedError, match="12 bytes, got 11"):
+        decode_mma8(data[:11], "agx3b")
+
+
+def test_decoder_refuses_every_unexplained_bit() -> None:
+    base = int.from_bytes(encode_mma8(Mma8(d=8, a=0, b=2, c=8), "agx3b"), "little")
+    explained = agx.AGX3B.explained_mask
+    for position in range(96):
+        if explained >> position & 1:
+            continue
+        with pytest.raises(agx.UnexplainedBitsError, match=f"bit\\(s\\) {position} set"):
+            decode_mma8((base | 1 << position).to_bytes(12, "little"), "agx3b")
+
+
+def test_decoder_names_the_unmapped_fp16_accumulator_form() -> None:
+    with pytest.raises(agx.UnmappedFormError, match="fp16-accumulator form"):
+        decode_mma8(bytes.fromhex("cf0056") + bytes(9), "agx3b")
+
+
+def test_decode_stream() -> None:
+    descs = [Mma8(d=8, a=0, b=2, c=8, wait=(0,)), Mma8(d=10, a=0, b=4, accumulate=False)]
+    stream = b"".join(encode_mma8(d, "agx3c") for d in descs)
+    assert decode_stream(stream, "agx3c") == [normalize(d) for d in descs]
+    with pytest.raises(agx.TruncatedError, match="multiple of 14"):
+        decode_stream(stream[:-1], "agx3c")
+
+
+def test_assumption_labels() -> None:
+    plain = Mma8(d=0, a=0, b=0, c=0)
+    assert assumptions_of(plain, "agx3b") == ("A1", "A6", "A10")
+    assert "A3" in assumptions_of(Mma8(d=0, a=0, b=0, c=0, wait=(2,)), "agx3b")
+    assert "A3" not in assumptions_of(Mma8(d=0, a=0, b=0, c=0, wait=tuple(range(6))), "agx3b")
+    assert "A5" in assumptions_of(Mma8(d=0, a=0, b=0, accumulate=False), "agx3b")
+    assert "A9" in assumptions_of(plain, "agx3c")

@@ -1,0 +1,31 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'agx-hints-and-waits' | filecheck %s
+// Every diagnostic of agx-hints-and-waits, one case each.
+
+func.func @store_of_load(%acc: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %c = agx.load_frag acc %acc[0, 0] : tensor<8x8xf32> -> !agx.frag<fp32>
+  %r = agx.store_tile %c : !agx.frag<fp32> -> tensor<8x8xf32>
+  func.return %r : tensor<8x8xf32>
+}
+// CHECK: error: 'agx.store_tile' op stores a fragment whose load in slot 0 nothing waited on; store tiles hold MMA results
+
+// -----
+
+func.func @unknown_form(%x: tensor<8x8xf16>) attributes {agx.form = "agx9"} {
+  %a = agx.load_frag lhs %x[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16>
+  "test.op"(%a) : (!agx.frag<fp16>) -> ()
+  func.return
+}
+// CHECK: error: 'func.func' op agx.form must be one of agx3b, agx3c, got 'agx9'
+
+// -----
+
+func.func @nested(%x: tensor<8x8xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = agx.load_frag lhs %x[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16>
+    "test.op"(%a) : (!agx.frag<fp16>) -> ()
+  }
+  func.return
+}
+// CHECK: error: 'agx.load_frag' op agx-hints-and-waits handles straight-line tiles; this op is inside a nested region
