@@ -1,0 +1,394 @@
+"""qgpu ops that compute in registers: ``convert_layout``, ``mma``, ``upcast``.
+
+    %t2 = qgpu.convert_layout %t : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %d  = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<..., #dot_a>, tensor<..., #dot_b>, tensor<..., #mma>
+          -> tensor<...xi32, #mma>
+    %d  = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e2m1 {rescale = "hw"}
+          : tensor<...>, tensor<...>, tensor<...>, tensor<...xf8E8M0FNU, #sa>, tensor<...xf8E8M0FNU, #sb> -> tensor<...>
+    %u  = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #dot_op<kWidth = 4>> -> tensor<16x64xi8, #dot_op<kWidth = 8>>
+    %u  = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<...xi8, ...>, tensor<...xf8E8M0FNU, ...> -> tensor<...xbf16, ...>
+
+Layouts are checked through ``dialects.qgpu.layouts``; format facts come from
+``register_formats`` (and through it from the qdot formats table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import Float32Type, IntegerType, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.qdot.formats import Format, scale_info, scale_kind_of
+from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
+from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
+from dialects.qgpu.memory_ops import check_layout
+from dialects.qgpu.register_formats import (
+    SMALL_FLOATS,
+    RegFormat,
+    RegFormatAttr,
+    Rescale,
+    element_type,
+    mma_pair_problem,
+    upcast_problem,
+    values_per_element,
+)
+
+PER_BLOCK_SCALE_TYPES = ("f32", "f16", "bf16")
+"""Scale element types accepted besides ue8m0/ue4m3 when the rescale happens in f32 (per_block)."""
+
+
+def _dims(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _format_attr(fmt: RegFormat | str | RegFormatAttr) -> RegFormatAttr:
+    return fmt if isinstance(fmt, RegFormatAttr) else RegFormatAttr(RegFormat(fmt))
+
+
+def _tensor(value: SSAValue) -> TensorType[Attribute]:
+    assert isinstance(value.type, TensorType)
+    return value.type  # pyright: ignore[reportUnknownVariableType]
+
+
+@irdl_op_definition
+class ConvertLayoutOp(IRDLOperation):
+    """The same tensor in another distributed layout (``ttg.convert_layout``)."""
+
+    name = "qgpu.convert_layout"
+
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType[Attribute]):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, result = _tensor(self.src), _tensor(self.result)
+        if src.get_shape() != result.get_shape():
+            raise VerifyException(
+                f"result shape {_dims(result.get_shape())} must equal the source shape {_dims(src.get_shape())}")
+        if src.get_element_type() != result.get_element_type():
+            raise VerifyException(
+                f"result element type {result.get_element_type()} must equal the source's {src.get_element_type()}")
+        check_layout("source", src)
+        check_layout("result", result)
+
+
+def _check_dot_operand(name: str, value: SSAValue, op_idx: int, parent: MmaEncodingAttr | None,
+                       fmt: RegFormat) -> DotOperandLayout:
+    tensor = _tensor(value)
+    enc = tensor.encoding
+    if not isinstance(enc, DotOperandEncodingAttr) or enc.op_idx != op_idx:
+        raise VerifyException(f"{name} must have a #qgpu.dot_op encoding with opIdx = {op_idx}, got {enc}")
+    if parent is not None and enc.parent != parent:
+        raise VerifyException(f"{name} encoding parent {enc.parent} must be the result's #qgpu.mma encoding {parent}")
+    check_layout(name, tensor)
+    expected = element_type(fmt)
+    if tensor.get_element_type() != expected:
+        raise VerifyException(f"{name} format {fmt} travels in {expected} elements, got {tensor.get_element_type()}")
+    if enc.fp4_unpacked and fmt != RegFormat.E2M1:
+        raise VerifyException(f"{name} is fp4Unpacked, which holds e2m1 values, but its format is {fmt}")
+    layout = distributed_layout(tensor)
+    assert isinstance(layout, DotOperandLayout)
+    return layout
+
+
+def _scale_group(name: str, scale: TensorType[Attribute], k_values: int, rescale: Rescale | None) -> int:
+    """K values per scale of a scale tensor: from its element type, or (per_block f32 scales) from its shape."""
+    elem = scale.get_element_type()
+    kind = scale_kind_of(elem)
+    if kind is not None:
+        return scale_info(kind).group_size
+    if rescale == Rescale.PER_BLOCK and str(elem) in PER_BLOCK_SCALE_TYPES:
+        cols = scale.get_shape()[1] if len(scale.get_shape()) == 2 else 0
+        group = k_values // cols if cols else 0
+        if group not in (16, 32) or group * cols != k_values:
+            raise VerifyException(
+                f"{name} has {cols} columns for K = {k_values} values: a {elem} scale must cover 16 or 32 values each")
+        return group
+    allowed = "f8E8M0FNU (ue8m0, per 32) or f8E4M3FN (ue4m3, per 16)"
+    if rescale == Rescale.PER_BLOCK:
+        allowed += " or, for per_block, f32/f16/bf16"
+    raise VerifyException(f"{name} element type must be {allowed}, got {elem}")
+
+
+def _check_scale_tensor(name: str, value: SSAValue, op_idx: int, parent: MmaEncodingAttr, rows: int,
+                        k_values: int, rescale: Rescale | None) -> int:
+    scale = _tensor(value)
+    enc = scale.encoding
+    if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != op_idx or enc.parent != parent:
+        raise VerifyException(
+            f"{name} must have a #qgpu.dot_scale encoding with opIdx = {op_idx} and the parent {parent}, got {enc}")
+    group = _scale_group(name, scale, k_values, rescale)
+    if k_values % group:
+        raise VerifyException(f"K = {k_values} values is not a multiple of the {name} group of {group}")
+    expected = (rows, k_values // group)
+    if scale.get_shape() != expected:
+        dim = "M" if op_idx == 0 else "N"
+        raise VerifyException(
+            f"{name} must have shape [{dim}, K/{group}] = {_dims(expected)}, got {_dims(scale.get_shape())}")
+    check_layout(name, scale)
+    return group
+
+
+def _scale_chunks_problem(name: str, layout: DotOperandLayout, values_per_reg_value: int, group: int,
+                          rescale: Rescale) -> str | None:
+    """Whether the instructions of ``layout`` see whole scale groups.
+
+    ``hw``: the instruction splits its own K into chunks of ``group`` values and
+    scales chunk i with one scale, so chunk i of k-tile rk must hold exactly the
+    logical values of group ``rk·(Kt/group) + i``. ``per_block``: one mma per
+    scale, so all values of a k-tile must share one group.
+    """
+    tile_values = layout.k_tile * values_per_reg_value
+    for rk in range(layout.rep_k):
+        groups: set[int] = set()
+        for position, logical in layout.instruction_k(rk):
+            for nibble in range(values_per_reg_value):
+                got = (logical * values_per_reg_value + nibble) // group
+                if rescale == Rescale.HW:
+                    want = rk * (tile_values // group) + (position * values_per_reg_value + nibble) // group
+                    if got != want:
+                        return (f"{name} kWidth = {layout.k_width} permutes K across the {group}-value scale groups "
+                                f"of rescale = \"hw\" (k-tile {rk} would need scale {got} where the instruction "
+                                f"applies scale {want}); use the ISA arrangement kWidth")
+                groups.add(got)
+        if rescale == Rescale.PER_BLOCK and len(groups) > 1:
+            return (f"{name} k-tile {rk} holds K values of {len(groups)} scale groups of {group}, but "
+                    f"rescale = \"per_block\" runs one mma per group")
+    return None
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """D = A · B + C with ``mma.sync`` tiles on register operands, optionally block-scaled.
+
+    ``lhs``/``rhs`` name what the registers hold (``register_formats``). A and B are
+    ``#qgpu.dot_op`` operands (opIdx 0 and 1) of the result's ``#qgpu.mma``
+    encoding with the same kWidth counted in values; C and D share a type (f32,
+    or i32 for s8 × s8 without scales). Scales come in pairs, in
+    ``#qgpu.dot_scale`` layouts, shaped ``[M, K/g]`` and ``[N, K/g]``; ``rescale``
+    says how they apply (``"hw"``: the instruction's ``.block_scale`` operands,
+    sm_120a; ``"per_block"``: one mma per group and an f32 fold; reference/ptx.md §4, §6.4).
+    """
+
+    name = "qgpu.mma"
+
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    c = operand_def(T)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    lhs_format = prop_def(RegFormatAttr, prop_name="lhs")
+    rhs_format = prop_def(RegFormatAttr, prop_name="rhs")
+    rescale = opt_prop_def(StringAttr)
+    result = result_def(T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$a `,` $b `,` $c (`scale` $a_scale^ `,` $b_scale)? `lhs` `=` $lhs `rhs` `=` $rhs attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) (`,` type($a_scale)^ `,` type($b_scale))? `->` type($result)"
+    )
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, c: SSAValue | Operation,
+                 lhs: RegFormat | str | RegFormatAttr, rhs: RegFormat | str | RegFormatAttr,
+                 a_scale: SSAValue | Operation | None = None, b_scale: SSAValue | Operation | None = None,
+                 rescale: Rescale | str | None = None):
+        acc = SSAValue.get(c)
+        properties: dict[str, Attribute] = {"lhs": _format_attr(lhs), "rhs": _format_attr(rhs)}
+        if rescale is not None:
+            properties["rescale"] = StringAttr(str(Rescale(rescale)))
+        super().__init__(operands=[a, b, acc, a_scale, b_scale], result_types=[acc.type], properties=properties)
+
+    @property
+    def lhs(self) -> RegFormat:
+        return self.lhs_format.data
+
+    @property
+    def rhs(self) -> RegFormat:
+        return self.rhs_format.data
+
+    @property
+    def rescale_mode(self) -> Rescale:
+        """``none`` when the attribute is absent."""
+        if self.rescale is None:
+            return Rescale.NONE
+        return Rescale(self.rescale.data)
+
+    def verify_(self) -> None:
+        if self.rescale is not None and self.rescale.data not in tuple(Rescale):
+            choices = ", ".join(f'"{r}"' for r in Rescale)
+            raise VerifyException(f"rescale must be one of {choices}, got \"{self.rescale.data}\"")
+        result = _tensor(self.result)
+        mma = result.encoding
+        if not isinstance(mma, MmaEncodingAttr):
+            raise VerifyException(f"result must have a #qgpu.mma encoding, got {mma}")
+        check_layout("result", result)
+        m, n = result.get_shape()
+        lhs, rhs = self.lhs, self.rhs
+        a = _check_dot_operand("lhs", self.a, 0, mma, lhs)
+        b = _check_dot_operand("rhs", self.b, 1, mma, rhs)
+        problem = mma_pair_problem(lhs, rhs)
+        if problem:
+            raise VerifyException(problem)
+        packed = [fmt == RegFormat.E2M1 and not layout.fp4_unpacked for fmt, layout in ((lhs, a), (rhs, b))]
+        if packed[0] != packed[1]:
+            side = "lhs" if packed[0] else "rhs"
+            raise VerifyException(
+                f"{side} holds e2m1 packed two per byte (kind::mxf4, m16n8k64), which pairs only with another packed "
+                f"e2m1 operand; give it fp4Unpacked (one value per byte, kind::f8f6f4) or upcast it")
+        vpe_a, vpe_b = values_per_element(lhs), values_per_element(rhs)
+        ka, kb = a.k_width * vpe_a, b.k_width * vpe_b
+        if ka != kb:
+            raise VerifyException(
+                f"kWidth must be equal on both sides in values: lhs kWidth = {a.k_width} is {ka} {lhs} values, "
+                f"rhs kWidth = {b.k_width} is {kb} {rhs} values")
+        k_a, k_b = a.shape[1] * vpe_a, b.shape[0] * vpe_b
+        if k_a != k_b:
+            raise VerifyException(
+                f"K must agree: lhs {_dims(a.shape)} holds K = {k_a} values, rhs {_dims(b.shape)} holds K = {k_b}")
+        if a.shape[0] != m or b.shape[1] != n:
+            raise VerifyException(
+                f"lhs [M, K] = {_dims(a.shape)} and rhs [K, N] = {_dims(b.shape)} must match the result "
+                f"[M, N] = {_dims((m, n))}")
+        self._verify_accumulator(result.get_element_type())
+        self._verify_scales(mma, m, n, k_a, a, b, packed[0])
+
+    def _verify_accumulator(self, acc: Attribute) -> None:
+        if acc == IntegerType(32):
+            if self.lhs != RegFormat.S8 or self.rhs != RegFormat.S8 or self.a_scale is not None:
+                raise VerifyException(
+                    f"an i32 accumulator needs lhs = rhs = s8 and no scales, got lhs = {self.lhs}, rhs = {self.rhs}"
+                    f"{' with scales' if self.a_scale is not None else ''}")
+        elif acc != Float32Type():
+            raise VerifyException(f"accumulator and result must be f32 (or i32 for s8 × s8), got {acc}")
+
+    def _verify_scales(self, mma: MmaEncodingAttr, m: int, n: int, k: int, a: DotOperandLayout,
+                       b: DotOperandLayout, packed: bool) -> None:
+        rescale = self.rescale_mode
+        if (self.a_scale is None) != (self.b_scale is None):
+            raise VerifyException("scales come in pairs: give both the lhs and the rhs scale, or neither")
+        if self.a_scale is None or self.b_scale is None:
+            if rescale != Rescale.NONE:
+                raise VerifyException(f"rescale = \"{rescale}\" needs scale operands")
+            return
+        if rescale == Rescale.NONE:
+            raise VerifyException("scale operands need rescale = \"hw\" or \"per_block\"")
+        group_a = _check_scale_tensor("lhs scale", self.a_scale, 0, mma, m, k, rescale)
+        group_b = _check_scale_tensor("rhs scale", self.b_scale, 1, mma, n, k, rescale)
+        sa, sb = _tensor(self.a_scale).get_element_type(), _tensor(self.b_scale).get_element_type()
+        if sa != sb or group_a != group_b:
+            raise VerifyException(f"lhs and rhs scales must have the same element type, got {sa} and {sb}")
+        if rescale == Rescale.HW:
+            if self.lhs not in SMALL_FLOATS or self.rhs not in SMALL_FLOATS:
+                raise VerifyException(
+                    f"rescale = \"hw\" needs the block-scaled kinds (e4m3, e5m2, e2m3, e3m2, e2m1 operands); "
+                    f"lhs = {self.lhs}, rhs = {self.rhs} has none")
+            kind = scale_kind_of(sa)
+            only = scale_info(kind).only_format if kind is not None else None
+            if only == Format.E2M1 and not packed:
+                raise VerifyException(
+                    f"{sa} scales per 16 (ue4m3) exist only for packed e2m1 × e2m1 (kind::mxf4nvf4), got "
+                    f"lhs = {self.lhs}, rhs = {self.rhs}{' (fp4Unpacked)' if a.fp4_unpacked or b.fp4_unpacked else ''}")
+        for name, layout, fmt in (("lhs", a, self.lhs), ("rhs", b, self.rhs)):
+            per_value = values_per_element(fmt) if not layout.fp4_unpacked else 1
+            problem = _scale_chunks_problem(name, layout, per_value, group_a, rescale)
+            if problem:
+                raise VerifyException(problem)
+
+
+@irdl_op_definition
+class UpcastOp(IRDLOperation):
+    """Convert an mma operand in registers to a wider format, exactly (``register_formats.UPCASTS``).
+
+    Packed e2m1 unpacks to one value per element: the result's K is twice the
+    source's and so is its kWidth, with the same parent and opIdx, so every
+    thread keeps its own values (a thread holds k with ``(k // kWidth) % 4 == t``
+    whatever the element width). ``to = s8`` yields ``value · S8_FACTOR[from]``. A
+    ``scale`` (ue8m0 per 32 or ue4m3 per 16 values, ``#qgpu.dot_scale`` with the
+    same parent and opIdx) multiplies each value, for ``to = bf16`` / ``fp16`` only.
+    """
+
+    name = "qgpu.upcast"
+
+    src = operand_def(TensorType)
+    scale = opt_operand_def(TensorType)
+    from_format = prop_def(RegFormatAttr, prop_name="from")
+    to_format = prop_def(RegFormatAttr, prop_name="to")
+    result = result_def(TensorType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$src (`scale` $scale^)? `from` `=` $from `to` `=` $to attr-dict"
+        " `:` type($src) (`,` type($scale)^)? `->` type($result)"
+    )
+
+    def __init__(self, src: SSAValue | Operation, source: RegFormat | str | RegFormatAttr,
+                 target: RegFormat | str | RegFormatAttr, result_type: TensorType[Attribute],
+                 scale: SSAValue | Operation | None = None):
+        super().__init__(operands=[src, scale], result_types=[result_type],
+                         properties={"from": _format_attr(source), "to": _format_attr(target)})
+
+    @property
+    def source(self) -> RegFormat:
+        return self.from_format.data
+
+    @property
+    def target(self) -> RegFormat:
+        return self.to_format.data
+
+    def verify_(self) -> None:
+        problem = upcast_problem(self.source, self.target)
+        if problem:
+            raise VerifyException(problem)
+        result = _tensor(self.result)
+        res_enc = result.encoding
+        if not isinstance(res_enc, DotOperandEncodingAttr):
+            raise VerifyException(f"result must have a #qgpu.dot_op encoding, got {res_enc}")
+        src = _check_dot_operand("source", self.src, res_enc.op_idx, res_enc.parent, self.source)
+        dst = _check_dot_operand("result", self.result, res_enc.op_idx, res_enc.parent, self.target)
+        factor = values_per_element(self.source)
+        expected = list(src.shape)
+        expected[src.k_dim] *= factor
+        if list(dst.shape) != expected:
+            raise VerifyException(
+                f"result shape must be {_dims(expected)} (the source {_dims(src.shape)} with K times {factor}), "
+                f"got {_dims(dst.shape)}")
+        if dst.k_width != src.k_width * factor:
+            raise VerifyException(
+                f"result kWidth must be {src.k_width * factor} (source kWidth = {src.k_width} holds "
+                f"{src.k_width * factor} {self.source} values), got {dst.k_width}")
+        if self.scale is not None:
+            if self.target not in (RegFormat.BF16, RegFormat.FP16):
+                raise VerifyException(f"a scale needs to = bf16 or fp16, got to = {self.target}")
+            rows = dst.shape[dst.mn_dim]
+            group = _check_scale_tensor("scale", self.scale, res_enc.op_idx, res_enc.parent, rows,
+                                        dst.shape[dst.k_dim], None)
+            kind = scale_kind_of(_tensor(self.scale).get_element_type())
+            only = scale_info(kind).only_format if kind is not None else None
+            if only == Format.E2M1 and self.source != RegFormat.E2M1:
+                raise VerifyException(f"ue4m3 scales (per {group}) scale e2m1 only, got from = {self.source}")

@@ -1,0 +1,48 @@
+"""Every qgpu op, from one import: memory ops (``memory_ops``) and register compute (``compute_ops``)."""
+
+from __future__ import annotations
+
+from dialects.qgpu.compute_ops import ConvertLayoutOp, MmaOp, UpcastOp
+from dialects.qgpu.memory_ops import (
+    AsyncCommitOp,
+    AsyncCopyOp,
+    AsyncWaitOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    LocalStoreOp,
+    MemDescIndexOp,
+    MemDescTransOp,
+    check_layout,
+    transposed_memdesc,
+)
+
+ALL_OPS = (
+    LocalAllocOp,
+    LocalLoadOp,
+    LocalStoreOp,
+    AsyncCopyOp,
+    AsyncCommitOp,
+    AsyncWaitOp,
+    MemDescIndexOp,
+    MemDescTransOp,
+    ConvertLayoutOp,
+    MmaOp,
+    UpcastOp,
+)
+
+__all__ = [
+    "ALL_OPS",
+    "AsyncCommitOp",
+    "AsyncCopyOp",
+    "AsyncWaitOp",
+    "ConvertLayoutOp",
+    "LocalAllocOp",
+    "LocalLoadOp",
+    "LocalStoreOp",
+    "MemDescIndexOp",
+    "MemDescTransOp",
+    "MmaOp",
+    "UpcastOp",
+    "check_layout",
+    "transposed_memdesc",
+]

@@ -1,0 +1,124 @@
+"""What the registers of a ``qgpu.mma`` / ``qgpu.upcast`` operand hold, and which combinations exist.
+
+The names are the PTX ``mma`` type names (``s8 e4m3 e5m2 e2m3 e3m2 e2m1 bf16
+fp16``); widths and the element type each travels in come from the qdot formats
+table (``dialects.qdot.formats``: s8 is its ``i8``), so no width is restated here.
+
+``qgpu.mma`` pairs (PTX ISA 9.7.14.5; reference/ptx.md §3, §4):
+
+* ``s8 × s8``: ``mma.m16n8k32 .s32.s8.s8.s32``;
+* ``bf16 × bf16``, ``fp16 × fp16``: ``mma.m16n8k16``;
+* any two of ``e4m3 e5m2 e2m3 e3m2 e2m1``: ``m16n8k32 kind::f8f6f4`` (8-bit
+  containers; e4m3/e5m2 alone also without the kind), or with both sides packed
+  e2m1, ``m16n8k64 kind::mxf4``.
+
+``qgpu.upcast`` conversions are exact by construction: every value of ``from`` is a
+value of ``to`` (``s8``: times ``S8_FACTOR[from]``, the smallest power of two that
+makes every value an integer — 2 for e2m1 as llama.cpp's ``kvalues_mxfp4``, 8 for
+e2m3; the factor is folded into the scales by whoever emits the upcast).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.utils.str_enum import StrEnum
+
+from dialects.qdot.formats import Format, FormatInfo, format_info
+
+
+class RegFormat(StrEnum):
+    S8 = "s8"
+    E4M3 = "e4m3"
+    E5M2 = "e5m2"
+    E2M3 = "e2m3"
+    E3M2 = "e3m2"
+    E2M1 = "e2m1"
+    BF16 = "bf16"
+    FP16 = "fp16"
+
+
+_QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
+    RegFormat.S8: Format.I8,
+    RegFormat.E4M3: Format.E4M3,
+    RegFormat.E5M2: Format.E5M2,
+    RegFormat.E2M3: Format.E2M3,
+    RegFormat.E3M2: Format.E3M2,
+    RegFormat.E2M1: Format.E2M1,
+    RegFormat.BF16: Format.BF16,
+    RegFormat.FP16: Format.FP16,
+})
+
+SMALL_FLOATS: frozenset[RegFormat] = frozenset(
+    {RegFormat.E4M3, RegFormat.E5M2, RegFormat.E2M3, RegFormat.E3M2, RegFormat.E2M1})
+"""The formats of ``kind::f8f6f4``: any two pair with each other."""
+
+
+def info(fmt: RegFormat) -> FormatInfo:
+    return format_info(_QDOT_FORMAT[fmt])
+
+
+def element_type(fmt: RegFormat) -> TypeAttribute:
+    """The tensor element type the format travels in (e2m1: packed ``i8``)."""
+    return info(fmt).element_type
+
+
+def values_per_element(fmt: RegFormat) -> int:
+    """Values per tensor element: 2 for packed e2m1, else 1."""
+    return info(fmt).values_per_element
+
+
+def is_wide(fmt: RegFormat) -> bool:
+    """16-bit values (bf16, fp16): m16n8k16 tiles instead of m16n8k32."""
+    return info(fmt).bits_per_value == 16
+
+
+class Rescale(StrEnum):
+    """How ``qgpu.mma`` applies its block scales."""
+
+    NONE = "none"
+    """No scales."""
+    HW = "hw"
+    """Passed to the instruction (``kind::mxf8f6f4`` / ``mxf4`` / ``mxf4nvf4 .block_scale``; sm_120a)."""
+    PER_BLOCK = "per_block"
+    """One mma per scale block with C = 0, then ``acc += D · sa[row] · sb[col]`` in f32."""
+
+
+def mma_pair_problem(lhs: RegFormat, rhs: RegFormat) -> str | None:
+    """Why ``lhs × rhs`` has no ``mma.sync``, or None when it has one."""
+    if lhs in SMALL_FLOATS and rhs in SMALL_FLOATS:
+        return None
+    if lhs == rhs and lhs in (RegFormat.S8, RegFormat.BF16, RegFormat.FP16):
+        return None
+    return (f"lhs = {lhs} and rhs = {rhs} is not an mma.sync pair: s8, bf16 and fp16 pair only with "
+            f"themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other")
+
+
+S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType({RegFormat.E2M1: 2, RegFormat.E2M3: 8})
+
+UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
+    (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8),
+    (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
+    *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
+})
+"""(from, to) of every exact in-register conversion ``qgpu.upcast`` performs."""
+
+
+def upcast_problem(source: RegFormat, target: RegFormat) -> str | None:
+    if (source, target) in UPCASTS:
+        return None
+    targets = sorted(str(to) for f, to in UPCASTS if f == source)
+    if not targets:
+        return f"from = {source} cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2"
+    return f"from = {source} to = {target} is not an exact conversion; {source} upcasts to {', '.join(targets)}"
+
+
+@irdl_attr_definition
+class RegFormatAttr(EnumAttribute[RegFormat], SpacedOpaqueSyntaxAttribute):
+    """A register format: ``#qgpu<format e4m3>`` (bare inside ops: ``lhs = e4m3``)."""
+
+    name = "qgpu.format"

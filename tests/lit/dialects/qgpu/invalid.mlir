@@ -1,0 +1,828 @@
+// One case per qgpu verifier rule: attribute and type checks (reported while parsing, at the
+// attribute) and op verifiers (reported at the op). Every message names the operand and the rule.
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// blocked: lanes must fill a warp
+"test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
+// CHECK: error: #qgpu.blocked threadsPerWarp must multiply to 32, got [8, 8] = 64
+
+// -----
+
+// blocked: order must be a permutation
+"test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 1]}>} : () -> ()
+// CHECK: error: #qgpu.blocked order must be a permutation of 0..1, got [1, 1]
+
+// -----
+
+// blocked: one entry per dimension
+"test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
+// CHECK: error: #qgpu.blocked threadsPerWarp must have one entry per dimension like sizePerThread (2), got 1
+
+// -----
+
+// blocked: powers of two
+"test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
+// CHECK: error: #qgpu.blocked sizePerThread entries must be powers of two, got [1, 3]
+
+// -----
+
+// blocked: at most 32 warps
+"test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 8], order = [1, 0]}>} : () -> ()
+// CHECK: error: #qgpu.blocked warpsPerCTA asks for 64 warps, more than 32 per CTA
+
+// -----
+
+// mma: version
+"test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>} : () -> ()
+// CHECK: error: #qgpu.mma supports versionMajor = 2, versionMinor = 0 (mma.sync), got 3.0
+
+// -----
+
+// mma: instrShape
+"test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 16]}>} : () -> ()
+// CHECK: error: #qgpu.mma instrShape must be [16, 8] (m16n8), got [16, 16]
+
+// -----
+
+// mma: warpsPerCTA rank
+"test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1, 1], instrShape = [16, 8]}>} : () -> ()
+// CHECK: error: #qgpu.mma warpsPerCTA must have 2 entries [M, N], got [1, 1, 1]
+
+// -----
+
+// mma: warps powers of two
+"test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [3, 1], instrShape = [16, 8]}>} : () -> ()
+// CHECK: error: #qgpu.mma warpsPerCTA entries must be powers of two, got [3, 1]
+
+// -----
+
+// dot_op: opIdx
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 2, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>} : () -> ()
+// CHECK: error: #qgpu.dot_op opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got 2
+
+// -----
+
+// dot_op: kWidth power of two
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 3}>} : () -> ()
+// CHECK: error: #qgpu.dot_op kWidth must be a positive power of two, got 3
+
+// -----
+
+// dot_op: parent must be mma
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>, kWidth = 4}>} : () -> ()
+// CHECK: error: #qgpu.dot_op parent must be a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// -----
+
+// syntax: unknown key
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kwidth = 4}>} : () -> ()
+// CHECK: error: #qgpu.dot_op has no parameter `kwidth`; expected one of: opIdx, parent, kWidth, fp4Unpacked
+
+// -----
+
+// syntax: missing key
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>} : () -> ()
+// CHECK: error: #qgpu.dot_op is missing parameter(s): kWidth
+
+// -----
+
+// syntax: duplicate key
+"test.op"() {enc = #qgpu.dot_op<{opIdx = 0, opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>} : () -> ()
+// CHECK: error: #qgpu.dot_op parameter `opIdx` is given twice
+
+// -----
+
+// dot_scale: opIdx
+"test.op"() {enc = #qgpu.dot_scale<{opIdx = -1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>} : () -> ()
+// CHECK: error: #qgpu.dot_scale opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got -1
+
+// -----
+
+// shared: vec power of two
+"test.op"() {enc = #qgpu.shared<{vec = 12, perPhase = 1, maxPhase = 1, order = [1, 0]}>} : () -> ()
+// CHECK: error: #qgpu.shared vec must be a positive power of two, got 12
+
+// -----
+
+// shared: order permutation
+"test.op"() {enc = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [0, 2]}>} : () -> ()
+// CHECK: error: #qgpu.shared order must be a permutation of 0..1, got [0, 2]
+
+// -----
+
+// memdesc: encoding must be #qgpu.shared
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<16x16xi8, #blocked>) {
+  func.return
+}
+// CHECK: error: !qgpu.memdesc encoding must be a #qgpu.shared encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// -----
+
+// memdesc: swizzle must fit the row
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<16x16xi8, #sh>) {
+  func.return
+}
+// CHECK: error: the swizzle moves runs of vec = 16 elements (16 bytes) over maxPhase = 2 phases, so a row must hold a multiple of 32 bytes; a row of this buffer holds 16
+
+// -----
+
+// memdesc: fp4Padded holds bytes
+#shp = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], fp4Padded = true}>
+func.func @f(%m: !qgpu.memdesc<16x64xbf16, #shp>) {
+  func.return
+}
+// CHECK: error: fp4Padded needs packed fp4 bytes (an 8-bit element type), got bf16
+
+// -----
+
+// memdesc: rank
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<64xi8, #sh>) {
+  func.return
+}
+// CHECK: error: !qgpu.memdesc of rank 1 cannot carry a #qgpu.shared encoding of rank 2 (order has 2 entries)
+
+// -----
+
+// memdesc: flag
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh, readonly>) {
+  func.return
+}
+// CHECK: error: Expected 'mutable' (the only flag of !qgpu.memdesc)
+
+// -----
+
+// local_alloc: empty buffers are mutable
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f() {
+  %m = qgpu.local_alloc : () -> !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.local_alloc' op a buffer allocated without a source must be mutable (nothing else writes it)
+
+// -----
+
+// local_alloc: filled buffers are immutable
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x64xi8, #blocked>) {
+  %m = qgpu.local_alloc %t : (tensor<16x64xi8, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.local_alloc' op a buffer allocated from a source tensor is immutable; drop `mutable`
+
+// -----
+
+// local_alloc: shape
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<32x64xi8, #blocked>) {
+  %m = qgpu.local_alloc %t : (tensor<32x64xi8, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.local_alloc' op source shape [32, 64] must equal the buffer shape [16, 64]
+
+// -----
+
+// local_alloc: element type
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x64xf8E4M3FN, #blocked>) {
+  %m = qgpu.local_alloc %t : (tensor<16x64xf8E4M3FN, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.local_alloc' op source element type f8E4M3FN must equal the buffer's i8
+
+// -----
+
+// local_alloc: source layout
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%t: tensor<16x64xi8, #qgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>) {
+  %m = qgpu.local_alloc %t : (tensor<16x64xi8, #qgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>) -> !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.local_alloc' op source layout: a #qgpu.blocked encoding of rank 1 cannot lay out a tensor of shape [16, 64]
+
+// -----
+
+// local_load: fp4Unpacked needs fp4Padded or fallback
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
+  %t = qgpu.local_load %m : !qgpu.memdesc<32x64xi8, #sh> -> tensor<32x64xi8, #bu>
+  func.return
+}
+// CHECK: error: 'qgpu.local_load' op a load into an fp4Unpacked operand needs an fp4Padded source buffer (the layout ldmatrix .b4x16_p64 reads) or the `fallback` attribute
+
+// -----
+
+// local_load: no stage dimensions
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<2x16x64xi8, #sh, mutable>) {
+  %t = qgpu.local_load %m : !qgpu.memdesc<2x16x64xi8, #sh, mutable> -> tensor<16x64xi8, #a>
+  func.return
+}
+// CHECK: error: 'qgpu.local_load' op result shape [16, 64] must equal the buffer shape [2, 16, 64]
+
+// -----
+
+// local_load: result layout
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh>) {
+  %t = qgpu.local_load %m : !qgpu.memdesc<16x64xi8, #sh> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  func.return
+}
+// CHECK: error: 'qgpu.local_load' op result layout: kWidth = 2 is not valid for 8-bit elements: it must be 4, 8 or 16
+
+// -----
+
+// local_store: destination mutable
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x64xi8, #blocked>, %m: !qgpu.memdesc<16x64xi8, #sh>) {
+  qgpu.local_store %t, %m : tensor<16x64xi8, #blocked>, !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.local_store' op destination buffer must be mutable
+
+// -----
+
+// local_store: shape
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<32x64xi8, #blocked>, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>) {
+  qgpu.local_store %t, %m : tensor<32x64xi8, #blocked>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.local_store' op value shape [32, 64] must equal the buffer shape [16, 64]
+
+// -----
+
+// async_copy: one offset per dimension
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>) {
+  qgpu.async_copy %d[%i], %m : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.async_copy' op expected one offset per descriptor dimension: 2, got 1
+
+// -----
+
+// async_copy: destination mutable
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh>) {
+  qgpu.async_copy %d[%i, %i], %m : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.async_copy' op destination buffer must be mutable
+
+// -----
+
+// async_copy: tile shape
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%d: !qdot.desc<32x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>) {
+  qgpu.async_copy %d[%i, %i], %m : !qdot.desc<32x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.async_copy' op descriptor tile [32, 64] must equal the buffer shape [16, 64]
+
+// -----
+
+// async_copy: element type
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%d: !qdot.desc<16x64xf8E4M3FN>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>) {
+  qgpu.async_copy %d[%i, %i], %m : !qdot.desc<16x64xf8E4M3FN>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.async_copy' op descriptor element type f8E4M3FN must equal the buffer's i8
+
+// -----
+
+// async_wait: pending >= 0
+func.func @f() {
+  qgpu.async_wait {pending = -1}
+  func.return
+}
+// CHECK: error: 'qgpu.async_wait' op pending must be 0 or more, got -1
+
+// -----
+
+// async_wait: pending is required
+func.func @f() {
+  qgpu.async_wait {}
+  func.return
+}
+// CHECK: error: qgpu.async_wait needs an integer `{pending = N}`
+
+// -----
+
+// memdesc_index: needs a stage dimension
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh, mutable>, %i: index) {
+  %s = qgpu.memdesc_index %m[%i] : !qgpu.memdesc<16x64xi8, #sh, mutable> -> !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_index' op source [16, 64] has no stage dimension to index: its rank 2 equals the rank of its #qgpu.shared encoding
+
+// -----
+
+// memdesc_index: result type
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<3x16x64xi8, #sh, mutable>, %i: index) {
+  %s = qgpu.memdesc_index %m[%i] : !qgpu.memdesc<3x16x64xi8, #sh, mutable> -> !qgpu.memdesc<16x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_index' op result must be !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>, mutable> (the source without its leading dimension), got !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
+
+// -----
+
+// memdesc_trans: result encoding
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i64: 1, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<64x32xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_trans' op result must be !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [0, 1]}>> (the source permuted by order), got !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
+
+// -----
+
+// memdesc_trans: order is a permutation
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i64: 0, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<32x64xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_trans' op order must be a permutation of 0..1, got [0, 0]
+
+// -----
+
+// memdesc_trans: no stage dimensions
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<2x32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i64: 0, 2, 1>} : !qgpu.memdesc<2x32x64xi8, #sh> -> !qgpu.memdesc<2x64x32xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_trans' op source has stage dimensions (rank 3, encoding rank 2); select a stage with qgpu.memdesc_index first
+
+// -----
+
+// convert_layout: shape
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x8xf32, #mma>) {
+  %u = qgpu.convert_layout %t : tensor<16x8xf32, #mma> -> tensor<16x16xf32, #blocked>
+  func.return
+}
+// CHECK: error: 'qgpu.convert_layout' op result shape [16, 16] must equal the source shape [16, 8]
+
+// -----
+
+// convert_layout: element type
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x8xf32, #mma>) {
+  %u = qgpu.convert_layout %t : tensor<16x8xf32, #mma> -> tensor<16x8xi32, #blocked>
+  func.return
+}
+// CHECK: error: 'qgpu.convert_layout' op result element type i32 must equal the source's f32
+
+// -----
+
+// convert_layout: layouts must fit
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%t: tensor<16x8xf16, #blocked>) {
+  %u = qgpu.convert_layout %t : tensor<16x8xf16, #blocked> -> tensor<16x8xf16, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.convert_layout' op result layout: an #qgpu.mma accumulator must have 32-bit elements (f32 or i32), got f16
+
+// -----
+
+// mma: result must be #qgpu.mma
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xi32, #blocked>) {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #blocked> -> tensor<16x8xi32, #blocked>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op result must have a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// -----
+
+// mma: operand encodings
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xi8, #b>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xi32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #b>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs must have a #qgpu.dot_op encoding with opIdx = 0, got #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+
+// -----
+
+// mma: operand parent
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>, kWidth = 4}>>, %c: tensor<16x8xi32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>, kWidth = 4}>>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs encoding parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}> must be the result's #qgpu.mma encoding #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+// -----
+
+// mma: element type of the format
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs format e4m3 travels in f8E4M3FN elements, got i8
+
+// -----
+
+// mma: fp4Unpacked holds e2m1
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = s8 : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs is fp4Unpacked, which holds e2m1 values, but its format is s8
+
+// -----
+
+// mma: pairs
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+func.func @f(%a: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %b: tensor<32x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = e4m3 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, tensor<32x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs = bf16 and rhs = e4m3 is not an mma.sync pair: s8, bf16 and fp16 pair only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other
+
+// -----
+
+// mma: packed e2m1 pairs only with packed e2m1
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs holds e2m1 packed two per byte (kind::mxf4, m16n8k64), which pairs only with another packed e2m1 operand; give it fp4Unpacked (one value per byte, kind::f8f6f4) or upcast it
+
+// -----
+
+// mma: kWidth in values
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4, fp4Unpacked = true}>>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4, fp4Unpacked = true}>>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op kWidth must be equal on both sides in values: lhs kWidth = 4 is 4 e4m3 values, rhs kWidth = 4 is 8 e2m1 values
+
+// -----
+
+// mma: K
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+func.func @f(%a: tensor<16x64xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op K must agree: lhs [16, 64] holds K = 64 values, rhs [16, 8] holds K = 32
+
+// -----
+
+// mma: M and N
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<32x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xi32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<32x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs [M, K] = [32, 32] and rhs [K, N] = [32, 8] must match the result [M, N] = [16, 8]
+
+// -----
+
+// mma: i32 accumulator only for s8
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xi32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op an i32 accumulator needs lhs = rhs = s8 and no scales, got lhs = e4m3, rhs = e4m3
+
+// -----
+
+// mma: accumulator type
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf16, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf16, #mma> -> tensor<16x8xf16, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op result layout: an #qgpu.mma accumulator must have 32-bit elements (f32 or i32), got f16
+
+// -----
+
+// mma: rescale value
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 {rescale = "sometimes"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rescale must be one of "none", "hw", "per_block", got "sometimes"
+
+// -----
+
+// mma: rescale without scales
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>) {
+  %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rescale = "hw" needs scale operands
+
+// -----
+
+// mma: scales need rescale
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op scale operands need rescale = "hw" or "per_block"
+
+// -----
+
+// mma: scale encoding
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sb>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sb>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs scale must have a #qgpu.dot_scale encoding with opIdx = 0 and the parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, got #qgpu.dot_scale<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>
+
+// -----
+
+// mma: scale shape
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x2xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x2xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs scale must have shape [N, K/32] = [8, 1], got [8, 2]
+
+// -----
+
+// mma: scale element type
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf32, #sa>, %sb: tensor<8x1xf32, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs scale element type must be f8E8M0FNU (ue8m0, per 32) or f8E4M3FN (ue4m3, per 16), got f32
+
+// -----
+
+// mma: same scale type on both sides
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x64xi8, #a>, %b: tensor<64x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x8xf8E4M3FN, #sa>, %sb: tensor<8x4xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e2m1 rhs = e2m1 {rescale = "hw"} : tensor<16x64xi8, #a>, tensor<64x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x8xf8E4M3FN, #sa>, tensor<8x4xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs and rhs scales must have the same element type, got f8E4M3FN and f8E8M0FNU
+
+// -----
+
+// mma: hw scales need block-scaled kinds
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "hw"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rescale = "hw" needs the block-scaled kinds (e4m3, e5m2, e2m3, e3m2, e2m1 operands); lhs = s8, rhs = s8 has none
+
+// -----
+
+// mma: ue4m3 needs packed e2m1
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x2xf8E4M3FN, #sa>, %sb: tensor<8x2xf8E4M3FN, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e2m1 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma>, tensor<16x2xf8E4M3FN, #sa>, tensor<8x2xf8E4M3FN, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op f8E4M3FN scales per 16 (ue4m3) exist only for packed e2m1 × e2m1 (kind::mxf4nvf4), got lhs = e4m3, rhs = e2m1 (fp4Unpacked)
+
+// -----
+
+// mma: hw scales see whole groups
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>, %b: tensor<64x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x2xf8E8M0FNU, #sa>, %sb: tensor<8x2xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>, tensor<64x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>, tensor<16x8xf32, #mma>, tensor<16x2xf8E8M0FNU, #sa>, tensor<8x2xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs kWidth = 16 permutes K across the 32-value scale groups of rescale = "hw" (k-tile 0 would need scale 1 where the instruction applies scale 0); use the ISA arrangement kWidth
+
+// -----
+
+// mma: per_block needs one group per instruction
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x2xf32, #sa>, %sb: tensor<8x2xf32, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x2xf32, #sa>, tensor<8x2xf32, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op lhs k-tile 0 holds K values of 2 scale groups of 16, but rescale = "per_block" runs one mma per group
+
+// -----
+
+// mma: scales come in pairs (generic form)
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>) {
+  %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op scales come in pairs: give both the lhs and the rhs scale, or neither
+
+// -----
+
+// upcast: exact conversions only
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xf6E3M2FN, #a>) {
+  %u = qgpu.upcast %x from = e3m2 to = s8 : tensor<16x32xf6E3M2FN, #a> -> tensor<16x32xi8, #a>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op from = e3m2 to = s8 is not an exact conversion; e3m2 upcasts to bf16, e4m3, fp16
+
+// -----
+
+// upcast: sources
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+func.func @f(%x: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>) {
+  %u = qgpu.upcast %x from = bf16 to = fp16 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2
+
+// -----
+
+// upcast: result encoding
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #blocked>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result must have a #qgpu.dot_op encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// -----
+
+// upcast: same opIdx and parent
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<64x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op source must have a #qgpu.dot_op encoding with opIdx = 1, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+
+// -----
+
+// upcast: element types
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result format s8 travels in i8 elements, got f8E4M3FN
+
+// -----
+
+// upcast: K doubles for e2m1
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x32xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result shape must be [16, 64] (the source [16, 32] with K times 2), got [16, 32]
+
+// -----
+
+// upcast: kWidth doubles for e2m1
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result kWidth must be 8 (source kWidth = 4 holds 8 e2m1 values), got 4
+
+// -----
+
+// upcast: the result holds whole values, not fp4Unpacked
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+func.func @f(%x: tensor<16x32xi8, #a>) {
+  %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x32xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4, fp4Unpacked = true}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result is fp4Unpacked, which holds e2m1 values, but its format is s8
+
+// -----
+
+// upcast: scales only into bf16/fp16
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+func.func @f(%x: tensor<16x32xi8, #a>, %s: tensor<16x2xf8E8M0FNU, #sa>) {
+  %u = qgpu.upcast %x scale %s from = e2m1 to = s8 : tensor<16x32xi8, #a>, tensor<16x2xf8E8M0FNU, #sa> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op a scale needs to = bf16 or fp16, got to = s8
+
+// -----
+
+// upcast: scale shape
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+func.func @f(%x: tensor<16x32xi8, #a>, %s: tensor<16x1xf8E8M0FNU, #sa>) {
+  %u = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<16x32xi8, #a>, tensor<16x1xf8E8M0FNU, #sa> -> tensor<16x64xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op scale must have shape [M, K/32] = [16, 2], got [16, 1]
+
+// -----
+
+// upcast: ue4m3 scales e2m1 only
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+func.func @f(%x: tensor<16x32xf8E4M3FN, #a>, %s: tensor<16x2xf8E4M3FN, #sa>) {
+  %u = qgpu.upcast %x scale %s from = e4m3 to = bf16 : tensor<16x32xf8E4M3FN, #a>, tensor<16x2xf8E4M3FN, #sa> -> tensor<16x32xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op ue4m3 scales (per 16) scale e2m1 only, got from = e4m3
