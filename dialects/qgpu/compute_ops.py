@@ -318,6 +318,14 @@ class MmaOp(IRDLOperation):
             problem = _scale_chunks_problem(name, layout, per_value, group_a, rescale)
             if problem:
                 raise VerifyException(problem)
+        b_enc = _tensor(self.b_scale).encoding
+        want_operand = rescale == Rescale.HW
+        if isinstance(b_enc, DotScaleEncodingAttr) and b_enc.operand_side != want_operand:
+            side = ("operand = true (the block-scaled mma takes column g's scale from lane 4g + thread-id-b)"
+                    if want_operand else
+                    "the accumulator columns (operand = false): per_block rescales each thread's own "
+                    "accumulator columns 2t, 2t+1")
+            raise VerifyException(f"rhs scale for rescale = \"{rescale}\" must use {side}")
 
 
 @irdl_op_definition
@@ -388,6 +396,12 @@ class UpcastOp(IRDLOperation):
             rows = dst.shape[dst.mn_dim]
             group = _check_scale_tensor("scale", self.scale, res_enc.op_idx, res_enc.parent, rows,
                                         dst.shape[dst.k_dim], None)
+            scale_enc = _tensor(self.scale).encoding
+            if res_enc.op_idx == 1 and isinstance(scale_enc, DotScaleEncodingAttr) and not scale_enc.operand_side:
+                raise VerifyException(
+                    "a B-side upcast scale must follow the operand columns: use #qgpu.dot_scale<{opIdx = 1, "
+                    "parent = ..., operand = true}> (a B-operand thread holds column g, not the accumulator "
+                    "columns 2t, 2t+1)")
             kind = scale_kind_of(_tensor(self.scale).get_element_type())
             only = scale_info(kind).only_format if kind is not None else None
             if only == Format.E2M1 and self.source != RegFormat.E2M1:

@@ -289,24 +289,34 @@ class DotOperandEncodingAttr(ParametrizedAttribute):
 
 @irdl_attr_definition
 class DotScaleEncodingAttr(ParametrizedAttribute):
-    """The per-block scales one mma operand side needs, laid out by accumulator ownership.
+    """The per-block scales one mma operand side needs.
 
-    A thread holds the scales of every accumulator row (``opIdx = 0``) or column
-    (``opIdx = 1``) it owns in the ``parent`` layout, for every K block, so it can
-    rescale its own accumulator registers (layouts.py).
+    By default laid out by accumulator ownership: a thread holds the scales of
+    every accumulator row (``opIdx = 0``) or column (``opIdx = 1``) it owns in the
+    ``parent`` layout, for every K block, so it can rescale its own accumulator
+    registers. With ``operand = true`` they follow the dot *operand* instead: the
+    rows (A) or columns (B) whose values a thread holds in ``#qgpu.dot_op`` — what
+    an upcast that multiplies scales into the values needs. For A the two agree
+    (rows g and g+8); for B the operand column is ``g``, not ``2t, 2t+1``
+    (layouts.py).
     """
 
     name = "qgpu.dot_scale"
 
     opIdx: IntAttr
     parent: MmaEncodingAttr
+    operand: BoolAttr
 
-    def __init__(self, op_idx: int, parent: MmaEncodingAttr):
-        super().__init__(IntAttr(op_idx), parent)
+    def __init__(self, op_idx: int, parent: MmaEncodingAttr, operand: bool = False):
+        super().__init__(IntAttr(op_idx), parent, BoolAttr.from_bool(operand))
 
     @property
     def op_idx(self) -> int:
         return self.opIdx.data
+
+    @property
+    def operand_side(self) -> bool:
+        return _flag(self.operand)
 
     @property
     def num_warps(self) -> int:
@@ -318,13 +328,19 @@ class DotScaleEncodingAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
-        v = parse_keyword_struct(parser, "#qgpu.dot_scale", {"opIdx": Value.INT, "parent": Value.ATTR})
+        v = parse_keyword_struct(parser, "#qgpu.dot_scale",
+                                 {"opIdx": Value.INT, "parent": Value.ATTR, "operand": Value.BOOL},
+                                 optional=("operand",))
         parent = _parse_parent(parser, "#qgpu.dot_scale", v["parent"], start)
-        attr = build_checked(parser, start, lambda: cls(v["opIdx"], parent))  # type: ignore[arg-type]
+        attr = build_checked(parser, start, lambda: cls(
+            v["opIdx"], parent, bool(v.get("operand", False))))  # type: ignore[arg-type]
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
-        print_keyword_struct(printer, [("opIdx", self.op_idx), ("parent", self.parent)])
+        items: list[tuple[str, int | bool | Attribute]] = [("opIdx", self.op_idx), ("parent", self.parent)]
+        if self.operand_side:
+            items.append(("operand", True))
+        print_keyword_struct(printer, items)
 
 
 @irdl_attr_definition

@@ -170,7 +170,7 @@ def _dot_scale_layout(shape: tuple[int, ...], element_type: Attribute, enc: DotS
     if bits not in (8, 16, 32):
         raise LayoutError(f"a #qgpu.dot_scale tensor needs 8-, 16- or 32-bit elements, got {element_type}")
     wm, wn = warps_of_mma(enc.parent)
-    layout = DotScaleLayout(shape, element_type, enc.op_idx, wm, wn, bits)
+    layout = DotScaleLayout(shape, element_type, enc.op_idx, wm, wn, bits, enc.operand_side)
     what = "dimension 0 (M) of an A scale" if layout.is_a else "dimension 0 (N) of a B scale"
     rule = f"16·warpsPerCTA[0] = {layout.mn_tile}" if layout.is_a else f"8·warpsPerCTA[1] = {layout.mn_tile}"
     _check_multiple(shape[0], layout.mn_tile, what, rule)

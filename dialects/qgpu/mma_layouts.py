@@ -277,10 +277,18 @@ class DotScaleLayout(DistributedLayout):
     warps_m: int
     warps_n: int
     value_bits: int
+    operand_side: bool = False
+    """B scales by operand column (g) instead of accumulator columns (2t, 2t+1)."""
 
     @property
     def is_a(self) -> bool:
         return self.op_idx == 0
+
+    @property
+    def halves(self) -> int:
+        """Rows/columns per instruction tile a thread holds: A rows g, g+8; B accumulator
+        columns 2t, 2t+1; B operand column g."""
+        return 1 if (self.operand_side and not self.is_a) else 2
 
     @property
     def num_blocks(self) -> int:
@@ -297,7 +305,7 @@ class DotScaleLayout(DistributedLayout):
 
     @property
     def elements_per_thread(self) -> int:
-        return self.rep * 2 * self.num_blocks
+        return self.rep * self.halves * self.num_blocks
 
     @property
     def num_warps(self) -> int:
@@ -313,7 +321,7 @@ class DotScaleLayout(DistributedLayout):
 
     @property
     def lane_fields(self) -> tuple[BitField, ...]:
-        if self.is_a:
+        if self.is_a or self.operand_side:
             return (BitField(Source.LANE, 2, 3, 0, 1),)
         return (BitField(Source.LANE, 0, 2, 0, 2),)
 
@@ -325,14 +333,14 @@ class DotScaleLayout(DistributedLayout):
 
     def element_slot(self, rep: int, half: int, block: int) -> tuple[int, int]:
         """(reg, byte) of the scale of row/column half ``half`` of repetition ``rep``, K block ``block``."""
-        return self._byte_of((rep * 2 + half) * self.num_blocks + block)
+        return self._byte_of((rep * self.halves + half) * self.num_blocks + block)
 
     def reg_offset(self, reg: int, byte: int) -> tuple[int, ...] | None:
         index = self._index_at(reg, byte)
         if index is None or index >= self.elements_per_thread:
             return None
         pair, block = divmod(index, self.num_blocks)
-        rep, half = divmod(pair, 2)
+        rep, half = divmod(pair, self.halves)
         return (rep * self.mn_tile + (8 * half if self.is_a else half), block)
 
     def owners(self, coords: Sequence[int]) -> list[Slot]:
@@ -343,6 +351,11 @@ class DotScaleLayout(DistributedLayout):
             half, g = within >> 3, within & 7
             lanes = [4 * g + t for t in range(4)]
             warps = [w_own + self.warps_m * wn for wn in range(self.warps_n)]
+        elif self.operand_side:
+            w_own, rep, g = (mn // MMA_N) % self.warps_n, mn // self.mn_tile, mn % MMA_N
+            half = 0
+            lanes = [4 * g + t for t in range(4)]
+            warps = [wm + self.warps_m * w_own for wm in range(self.warps_m)]
         else:
             w_own, rep, within = (mn // MMA_N) % self.warps_n, mn // self.mn_tile, mn % MMA_N
             half, t = within & 1, within >> 1

@@ -254,3 +254,20 @@ def test_layout_errors_name_the_rule(tensor: TensorType, message: str) -> None:
     with pytest.raises(LayoutError) as info:
         distributed_layout(tensor)
     assert message in str(info.value)
+
+
+def test_dot_scale_operand_side_follows_b_operand_columns() -> None:
+    """With operand = true a B scale sits with the thread that holds the B column (n = g)."""
+    from xdsl.dialects.builtin import Float8E8M0FNUType, TensorType
+
+    from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
+    from dialects.qgpu.layouts import distributed_layout
+
+    mma = MmaEncodingAttr([2, 2])
+    scales = distributed_layout(TensorType(Float8E8M0FNUType(), [32, 4], DotScaleEncodingAttr(1, mma, True)))
+    operand = distributed_layout(TensorType(Float8E8M0FNUType(), [128, 32], DotOperandEncodingAttr(1, mma, 4)))
+    for warp in range(4):
+        for lane in range(32):
+            columns = {c[1] for _, _, c in operand.thread_coords(warp, lane)}
+            held = {c[0] for _, _, c in scales.thread_coords(warp, lane)}
+            assert held == columns, (warp, lane, held, columns)

@@ -90,7 +90,7 @@ def test_mma_builder_and_rescale_default() -> None:
     plain.verify()
     assert plain.rescale_mode == Rescale.NONE and plain.result.type == c.type
     sa = create_ssa_value(TensorType(Float8E8M0FNUType(), [32, 2], DotScaleEncodingAttr(0, MMA)))
-    sb = create_ssa_value(TensorType(Float8E8M0FNUType(), [16, 2], DotScaleEncodingAttr(1, MMA)))
+    sb = create_ssa_value(TensorType(Float8E8M0FNUType(), [16, 2], DotScaleEncodingAttr(1, MMA, operand=True)))
     scaled = MmaOp(a, b, c, "e4m3", "e2m1", sa, sb, rescale="hw")
     scaled.verify()
     assert scaled.rescale_mode == Rescale.HW

@@ -826,3 +826,44 @@ func.func @f(%x: tensor<16x32xf8E4M3FN, #a>, %s: tensor<16x2xf8E4M3FN, #sa>) {
   func.return
 }
 // CHECK: error: 'qgpu.upcast' op ue4m3 scales (per 16) scale e2m1 only, got from = e4m3
+
+// -----
+
+// mma: hw block scales take B's scale from the operand column's lane (operand = true)
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs scale for rescale = "hw" must use operand = true
+
+// -----
+
+// mma: per_block rescales the accumulator columns (operand = false)
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma, operand = true}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op rhs scale for rescale = "per_block" must use the accumulator columns (operand = false)
+
+// -----
+
+// upcast: a B-side scale follows the operand columns
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b2 = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+#b4 = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%y: tensor<16x8xi8, #b2>, %s: tensor<8x1xf8E8M0FNU, #sb>) {
+  %v = qgpu.upcast %y scale %s from = e2m1 to = bf16 : tensor<16x8xi8, #b2>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<32x8xbf16, #b4>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op a B-side upcast scale must follow the operand columns

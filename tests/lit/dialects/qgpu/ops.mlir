@@ -106,11 +106,11 @@ func.func @mma_s8(%a: tensor<64x64xi8, #a>, %b: tensor<64x32xi8, #b>, %c: tensor
 #a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
 #bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
-#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma, operand = true}>
 
 // Native sm_120a mixed e4m3 x e2m1 with ue8m0 scales applied by the instruction.
 // CHECK-LABEL: func.func @mma_scaled_hw
-// CHECK: qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e4m3 rhs = e2m1 {rescale = "hw"} : tensor<64x64xf8E4M3FN, {{.*}}>, tensor<32x32xi8, #qgpu.dot_op<{{.*}}fp4Unpacked = true}>>, tensor<64x32xf32, {{.*}}>, tensor<64x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0, {{.*}}>>, tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1, {{.*}}>> -> tensor<64x32xf32
+// CHECK: qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e4m3 rhs = e2m1 {rescale = "hw"} : tensor<64x64xf8E4M3FN, {{.*}}>, tensor<32x32xi8, #qgpu.dot_op<{{.*}}fp4Unpacked = true}>>, tensor<64x32xf32, {{.*}}>, tensor<64x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0, {{.*}}>>, tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1, {{.*}}operand = true}>> -> tensor<64x32xf32
 // CHECK-GENERIC: "qgpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e2m1>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}>
 func.func @mma_scaled_hw(%a: tensor<64x64xf8E4M3FN, #a>, %b: tensor<32x32xi8, #bu>, %c: tensor<64x32xf32, #mma>,
                          %sa: tensor<64x2xf8E8M0FNU, #sa>, %sb: tensor<32x2xf8E8M0FNU, #sb>) -> tensor<64x32xf32, #mma> {
@@ -126,17 +126,18 @@ func.func @mma_scaled_hw(%a: tensor<64x64xf8E4M3FN, #a>, %b: tensor<32x32xi8, #b
 #b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#sbo = #qgpu.dot_scale<{opIdx = 1, parent = #mma, operand = true}>
 
 // Packed e2m1 x e2m1 (kind::mxf4nvf4) with ue4m3 scales per 16, and s8 x s8 with f32 per-block scales.
 // CHECK-LABEL: func.func @mma_other_scales
 // CHECK: qgpu.mma {{.*}} lhs = e2m1 rhs = e2m1 {rescale = "hw"} : tensor<16x32xi8, {{.*}}>, tensor<32x8xi8, {{.*}}>, tensor<16x8xf32, {{.*}}>, tensor<16x4xf8E4M3FN, {{.*}}>, tensor<8x4xf8E4M3FN
 // CHECK: qgpu.mma {{.*}} lhs = s8 rhs = s8 {rescale = "per_block"} : {{.*}}, tensor<16x2xf32, {{.*}}>, tensor<8x2xf32
 func.func @mma_other_scales(%a4: tensor<16x32xi8, #a>, %b4: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
-                            %sa4: tensor<16x4xf8E4M3FN, #sa>, %sb4: tensor<8x4xf8E4M3FN, #sb>,
+                            %sa4: tensor<16x4xf8E4M3FN, #sa>, %sb4: tensor<8x4xf8E4M3FN, #sbo>,
                             %a8: tensor<16x64xi8, #a>, %b8: tensor<64x8xi8, #b>,
                             %sa8: tensor<16x2xf32, #sa>, %sb8: tensor<8x2xf32, #sb>) -> (tensor<16x8xf32, #mma>, tensor<16x8xf32, #mma>) {
   %d = qgpu.mma %a4, %b4, %c scale %sa4, %sb4 lhs = e2m1 rhs = e2m1 {rescale = "hw"}
-     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x4xf8E4M3FN, #sa>, tensor<8x4xf8E4M3FN, #sb> -> tensor<16x8xf32, #mma>
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x4xf8E4M3FN, #sa>, tensor<8x4xf8E4M3FN, #sbo> -> tensor<16x8xf32, #mma>
   %e = qgpu.mma %a8, %b8, %c scale %sa8, %sb8 lhs = s8 rhs = s8 {rescale = "per_block"}
      : tensor<16x64xi8, #a>, tensor<64x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x2xf32, #sa>, tensor<8x2xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return %d, %e : tensor<16x8xf32, #mma>, tensor<16x8xf32, #mma>
@@ -149,7 +150,7 @@ func.func @mma_other_scales(%a4: tensor<16x32xi8, #a>, %b4: tensor<32x8xi8, #b>,
 #a8 = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>
 #b2 = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
 #b4 = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
-#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma, operand = true}>
 
 // CHECK-LABEL: func.func @upcast
 // CHECK: qgpu.upcast %{{.*}} from = e2m1 to = s8 : tensor<16x32xi8, #qgpu.dot_op<{{.*}}kWidth = 4}>> -> tensor<16x64xi8, #qgpu.dot_op<{{.*}}kWidth = 8}>>

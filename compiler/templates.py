@@ -1,0 +1,138 @@
+"""GEMM kernels in the qdot kernel vocabulary, generated for any format pair and tile.
+
+The compiler's input is IR; these functions write that IR for the common case
+(one program per output tile, a K loop carrying the accumulator, grouped tile
+order for L2 reuse) so that tests, benchmarks and the autotuner can ask for
+"e2m1 × e2m1 with ue8m0 scales, 128×128×128 tiles, 4 warps" without hand-writing
+MLIR. ``examples/`` holds instances of these kernels; ``qdot-opt`` shows what
+every pass does to them.
+
+Memory layouts: A is [M, K] row-major; B is [K, N] logically but stored as its
+transpose (N rows of K values, K contiguous) unless ``b_k_major=False``; scales
+are [M, K/g] and [N, K/g] row-major (g = 32 for ue8m0, 16 for ue4m3); C is
+[M, N] row-major. Packed e2m1 travels two per byte along K.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_ELEM = {
+    "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN",
+    "e2m1": "i8", "bf16": "bf16", "fp16": "f16", "i8": "i8",
+}
+_SCALE = {"ue8m0": ("f8E8M0FNU", 32), "ue4m3": ("f8E4M3FN", 16)}
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    lhs: str = "e4m3"
+    rhs: str = "e2m1"
+    lhs_scale: str | None = "ue8m0"
+    rhs_scale: str | None = "ue8m0"
+    block_m: int = 128
+    block_n: int = 128
+    block_k: int = 128
+    num_warps: int = 4
+    group_m: int = 8
+    b_k_major: bool = True
+
+    @property
+    def name(self) -> str:
+        scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
+        return (f"gemm_{self.lhs}_{self.rhs}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
+                f"_w{self.num_warps}")
+
+    @property
+    def acc_type(self) -> str:
+        return "i32" if self.lhs == "i8" else "f32"
+
+
+def _packed(fmt: str) -> int:
+    return 2 if fmt == "e2m1" else 1
+
+
+def gemm_kernel(cfg: GemmConfig) -> str:
+    """The MLIR text of one GEMM kernel (see the module docstring for layouts)."""
+    bm, bn, bk = cfg.block_m, cfg.block_n, cfg.block_k
+    pa, pb = _packed(cfg.lhs), _packed(cfg.rhs)
+    ea, eb = _ELEM[cfg.lhs], _ELEM[cfg.rhs]
+    acc = cfg.acc_type
+    args = [f"%a_ptr: !qdot.ptr<{ea}>", f"%b_ptr: !qdot.ptr<{eb}>"]
+    scale_group = {}
+    for side, kind in (("a", cfg.lhs_scale), ("b", cfg.rhs_scale)):
+        if kind:
+            elem, group = _SCALE[kind]
+            scale_group[side] = (elem, group)
+            args.append(f"%s{side}_ptr: !qdot.ptr<{elem}>")
+    args += [f"%c_ptr: !qdot.ptr<{acc}>", "%m: index", "%n: index", "%k: index"]
+    consts = sorted({0, 1, 2, cfg.group_m, bm, bn, bk, pa, pb, *(g for _, g in scale_group.values())})
+    lines = [
+        f"func.func @{cfg.name}({', '.join(args)})",
+        f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{",
+    ]
+    lines += [f"  %c{c} = arith.constant {c} : index" for c in consts]
+    g = cfg.group_m
+    lines += [
+        "  %pid = qdot.program_id x",
+        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
+        f"  %in_group = arith.muli %tiles_n, %c{g} : index",
+        "  %group = arith.divui %pid, %in_group : index",
+        f"  %first_m = arith.muli %group, %c{g} : index",
+        "  %left_m = arith.subi %tiles_m, %first_m : index",
+        f"  %group_m = arith.minui %left_m, %c{g} : index",
+        "  %pos = arith.remui %pid, %in_group : index",
+        "  %pid_m_in = arith.remui %pos, %group_m : index",
+        "  %pid_m = arith.addi %first_m, %pid_m_in : index",
+        "  %pid_n = arith.divui %pos, %group_m : index",
+        f"  %off_m = arith.muli %pid_m, %c{bm} : index",
+        f"  %off_n = arith.muli %pid_n, %c{bn} : index",
+        f"  %ka = arith.divui %k, %c{pa} : index",
+        f"  %kb = arith.divui %k, %c{pb} : index",
+    ]
+    a_tile = f"{bm}x{bk // pa}x{ea}"
+    b_tile = f"{bk // pb}x{bn}x{eb}"
+    lines.append(f"  %a_desc = qdot.make_desc %a_ptr, [%m, %ka], [%ka, %c1] : !qdot.ptr<{ea}> -> !qdot.desc<{a_tile}>")
+    if cfg.b_k_major:
+        lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%kb, %n], [%c1, %kb] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
+    else:
+        lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%kb, %n], [%n, %c1] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
+    for side, (elem, group) in scale_group.items():
+        rows = "%m" if side == "a" else "%n"
+        lines.append(f"  %ks{side} = arith.divui %k, %c{group} : index")
+        lines.append(f"  %s{side}_desc = qdot.make_desc %s{side}_ptr, [{rows}, %ks{side}], [%ks{side}, %c1] "
+                     f": !qdot.ptr<{elem}> -> !qdot.desc<{bm if side == 'a' else bn}x{bk // group}x{elem}>")
+    lines.append(f"  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<{acc}> -> !qdot.desc<{bm}x{bn}x{acc}>")
+    zero = "0" if acc == "i32" else "0.000000e+00"
+    lines.append(f"  %zero = arith.constant dense<{zero}> : tensor<{bm}x{bn}x{acc}>")
+    lines.append(f"  %acc = scf.for %kk = %c0 to %k step %c{bk} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}x{acc}>) {{")
+    lines.append(f"    %kka = arith.divui %kk, %c{pa} : index")
+    lines.append(f"    %kkb = arith.divui %kk, %c{pb} : index")
+    lines.append(f"    %a = qdot.load %a_desc[%off_m, %kka] : !qdot.desc<{a_tile}> -> tensor<{a_tile}>")
+    lines.append(f"    %b = qdot.load %b_desc[%kkb, %off_n] : !qdot.desc<{b_tile}> -> tensor<{b_tile}>")
+    operand_a, operand_b = "%a", "%b"
+    type_a, type_b = f"tensor<{a_tile}>", f"tensor<{b_tile}>"
+    for side, (elem, group) in scale_group.items():
+        rows = bm if side == "a" else bn
+        off = "%off_m" if side == "a" else "%off_n"
+        stile = f"{rows}x{bk // group}x{elem}"
+        lines.append(f"    %kks{side} = arith.divui %kk, %c{group} : index")
+        lines.append(f"    %s{side} = qdot.load %s{side}_desc[{off}, %kks{side}] : !qdot.desc<{stile}> -> tensor<{stile}>")
+        if side == "a":
+            operand_a, type_a = f"%a scale %sa", f"tensor<{a_tile}>, tensor<{stile}>"
+        else:
+            operand_b, type_b = f"%b scale %sb", f"tensor<{b_tile}>, tensor<{stile}>"
+    lines.append(f"    %d = qdot.dot_scaled {operand_a}, {operand_b}, %acc_i lhs = {cfg.lhs} rhs = {cfg.rhs}")
+    lines.append(f"         : {type_a} * {type_b} -> tensor<{bm}x{bn}x{acc}>")
+    lines.append(f"    scf.yield %d : tensor<{bm}x{bn}x{acc}>")
+    lines.append("  }")
+    lines.append(f"  qdot.store %c_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}x{acc}>, tensor<{bm}x{bn}x{acc}>")
+    lines.append("  func.return")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def grid(cfg: GemmConfig, m: int, n: int) -> tuple[int, int, int]:
+    """Launch grid of ``gemm_kernel(cfg)`` for an M × N output (one program per tile)."""
+    return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)

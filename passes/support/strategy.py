@@ -1,0 +1,218 @@
+"""How a dot reaches the tensor cores: the strategy table of qdot-accelerate-matmul.
+
+One function, ``choose_plan``, decides for an (arch, strategy, lhs, rhs, scales)
+problem which mma instruction family runs it and what each operand becomes in
+registers; illegal requests come back as a sentence for the diagnostic. The
+decisions follow DESIGN.md §3 and seed 003:
+
+* ``native`` (sm_120a / sm_120f / sm_121a): fp8/fp6/fp4 operands go to the
+  tensor core as they are: ``kind::f8f6f4`` (unscaled) or the block-scaled kinds
+  (``mxf8f6f4`` with ue8m0 per 32; ``mxf4`` for MXFP4 × MXFP4; ``mxf4nvf4`` 4X
+  for NVFP4). A packed fp4 operand of a mixed or unscaled pair is staged through
+  ``fp4Padded`` shared memory and read by ``ldmatrix .b4x16_p64`` into an
+  ``fp4Unpacked`` dot operand (the ``00xxxx00`` shift happens at the mma).
+* ``promote-fp8`` (sm_89+; emulated by ptxas on sm_90): fp4/fp6 become e4m3 in
+  registers (exact), e5m2 stays; scales are applied to the fp32 accumulator per
+  scale block (exact: one mma per block, then ``acc += d · sa · sb``).
+* ``promote-int8`` (sm_80+): values that are small integers after a power-of-two
+  shift become s8 (e2m1 × 2, e2m3 × 8, i8, ggml quants); the s8 mma accumulates
+  one scale block exactly in i32 and the block scales are applied as an fp32
+  rescale at accumulate, the way llama.cpp's MMQ applies its scales.
+* ``dequant-bf16`` (sm_80+): both operands become bf16 (fp16 when either is fp16);
+  power-of-two MX scales are folded into the bf16 values during the conversion
+  (exact while the scaled value stays in bf16's range), other scales are applied
+  per block to the accumulator.
+* ``auto``: the fastest legal strategy for the arch — native on sm_120a-class,
+  promote-fp8 on sm_89 for fp8-class pairs, otherwise promote-int8 where the
+  formats allow and dequant-bf16 else; never the emulated fp8 mma of sm_90.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.utils.str_enum import StrEnum
+
+from dialects.qdot.formats import Format, ScaleKind, format_info
+from dialects.qgpu.register_formats import RegFormat, Rescale
+
+
+class Strategy(StrEnum):
+    AUTO = "auto"
+    NATIVE = "native"
+    PROMOTE_FP8 = "promote-fp8"
+    PROMOTE_INT8 = "promote-int8"
+    DEQUANT_BF16 = "dequant-bf16"
+
+
+NATIVE_ARCHES = ("sm_120a", "sm_120f", "sm_121a")
+FP8_MMA_ARCHES = ("sm_89", "sm_90", "sm_90a", *NATIVE_ARCHES)
+FP8_MMA_NATIVE_ARCHES = ("sm_89", *NATIVE_ARCHES)
+"""sm_90 accepts fp8 mma.sync but ptxas emulates it with f16 HMMA (reference/ptx.md §1.1)."""
+
+F8F6F4 = (Format.E4M3, Format.E5M2, Format.E2M3, Format.E3M2, Format.E2M1)
+INT8_SHIFT = {Format.E2M1: 1, Format.E2M3: 3, Format.I8: 0}
+"""Formats whose values times 2^shift are exact int8: e2m1 ∈ {0, ±0.5, …, ±6} × 2 ⊂ [-12, 12];
+e2m3 ∈ {k/8} × 8 ⊂ [-60, 60]."""
+
+
+@dataclass(frozen=True)
+class OperandPlan:
+    source: Format
+    reg: RegFormat
+    fp4_unpacked: bool = False
+    """Staged through fp4Padded shared memory and ldmatrix .b4x16_p64 (native mixed fp4)."""
+    fp4_packed_mma: bool = False
+    """Consumed packed by an m16n8k64 mxf4/mxf4nvf4 mma."""
+    exp: int = 0
+    """Register value = real value × 2^exp (promote-int8 shifts)."""
+    fold_scale: bool = False
+    """The operand's block scale is multiplied into the converted register values."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    strategy: Strategy
+    lhs: OperandPlan
+    rhs: OperandPlan
+    rescale: Rescale
+    acc_int: bool = False
+    """s8 × s8 without scales accumulates in i32 (i8 × i8 dots)."""
+    block_k: int = 32
+    """Scale block length along K (16 for NVFP4)."""
+
+    @property
+    def mma_kind(self) -> str:
+        """The mma family, for diagnostics and lit tests."""
+        if self.rescale is Rescale.HW:
+            if self.lhs.fp4_packed_mma:
+                return "mxf4nvf4" if self.block_k == 16 else "mxf4"
+            return "mxf8f6f4"
+        if self.lhs.reg in (RegFormat.BF16, RegFormat.FP16):
+            return self.lhs.reg.value
+        if self.lhs.reg is RegFormat.S8:
+            return "s8"
+        if self.strategy is Strategy.NATIVE and any(
+            p.reg in (RegFormat.E2M1, RegFormat.E2M3, RegFormat.E3M2) for p in (self.lhs, self.rhs)
+        ):
+            return "f8f6f4"
+        return "fp8"
+
+
+class PlanError(Exception):
+    """An illegal (arch, strategy, formats) request; the message is the diagnostic."""
+
+
+def _has_scale(scale: ScaleKind | None) -> bool:
+    return scale is not None
+
+
+def choose_plan(
+    arch: str,
+    strategy: Strategy,
+    lhs: Format,
+    rhs: Format,
+    lhs_scale: ScaleKind | None,
+    rhs_scale: ScaleKind | None,
+    lhs_k_pack: bool = True,
+    rhs_k_pack: bool = True,
+) -> Plan:
+    """The plan for one dot, or PlanError saying why the request is illegal."""
+    block_k = 16 if ScaleKind.UE4M3 in (lhs_scale, rhs_scale) else 32
+    if format_info(lhs).is_block or format_info(rhs).is_block:
+        if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8):
+            raise PlanError(
+                f"block formats ({lhs} × {rhs}) carry their scales inside ggml blocks and take strategy "
+                f"'promote-int8', not '{strategy}'")
+        raise PlanError(
+            f"{lhs} × {rhs} (ggml block formats) is lowered by the MMQ kernel path, not by qdot-accelerate-matmul")
+    if lhs is Format.I8 or rhs is Format.I8:
+        if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8, Strategy.NATIVE):
+            raise PlanError(f"i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not '{strategy}'")
+        return Plan(Strategy.PROMOTE_INT8, OperandPlan(lhs, RegFormat.S8), OperandPlan(rhs, RegFormat.S8),
+                    Rescale.NONE, acc_int=True)
+    if strategy is Strategy.AUTO:
+        strategy = _auto(arch, lhs, rhs, lhs_k_pack and rhs_k_pack)
+    if strategy is Strategy.NATIVE:
+        return _native(arch, lhs, rhs, lhs_scale, rhs_scale, lhs_k_pack, rhs_k_pack, block_k)
+    if strategy is Strategy.PROMOTE_FP8:
+        return _promote_fp8(arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
+    if strategy is Strategy.PROMOTE_INT8:
+        return _promote_int8(lhs, rhs, lhs_scale, rhs_scale, block_k)
+    return _dequant(lhs, rhs, lhs_scale, rhs_scale, block_k)
+
+
+def _auto(arch: str, lhs: Format, rhs: Format, k_packed: bool) -> Strategy:
+    both_f8f6f4 = lhs in F8F6F4 and rhs in F8F6F4
+    if arch in NATIVE_ARCHES and both_f8f6f4 and k_packed:
+        return Strategy.NATIVE
+    if arch in FP8_MMA_NATIVE_ARCHES and both_f8f6f4 and arch not in NATIVE_ARCHES:
+        return Strategy.PROMOTE_FP8
+    if lhs in INT8_SHIFT and rhs in INT8_SHIFT:
+        return Strategy.PROMOTE_INT8
+    return Strategy.DEQUANT_BF16
+
+
+def _native(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
+            lhs_k_pack: bool, rhs_k_pack: bool, block_k: int) -> Plan:
+    if arch not in NATIVE_ARCHES:
+        raise PlanError(
+            f"strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got {arch}")
+    for side, fmt in (("lhs", lhs), ("rhs", rhs)):
+        if fmt not in F8F6F4:
+            raise PlanError(f"strategy 'native' takes fp8/fp6/fp4 operands; {side} is {fmt}")
+    if not (lhs_k_pack and rhs_k_pack):
+        raise PlanError("strategy 'native' needs K-packed fp4 (the mma fragments pack fp4 along K); "
+                        "use 'dequant-bf16' for M/N-packed fp4")
+    scaled = _has_scale(ls) or _has_scale(rs)
+    if block_k == 16:
+        if not (lhs is Format.E2M1 and rhs is Format.E2M1):
+            raise PlanError("NVFP4 (ue4m3 scales per 16) needs e2m1 × e2m1 for kind::mxf4nvf4")
+        return Plan(Strategy.NATIVE, OperandPlan(lhs, RegFormat.E2M1, fp4_packed_mma=True),
+                    OperandPlan(rhs, RegFormat.E2M1, fp4_packed_mma=True), Rescale.HW, block_k=16)
+    if scaled and lhs is Format.E2M1 and rhs is Format.E2M1:
+        return Plan(Strategy.NATIVE, OperandPlan(lhs, RegFormat.E2M1, fp4_packed_mma=True),
+                    OperandPlan(rhs, RegFormat.E2M1, fp4_packed_mma=True), Rescale.HW)
+    lhs_plan = OperandPlan(lhs, RegFormat(lhs.value), fp4_unpacked=lhs is Format.E2M1)
+    rhs_plan = OperandPlan(rhs, RegFormat(rhs.value), fp4_unpacked=rhs is Format.E2M1)
+    return Plan(Strategy.NATIVE, lhs_plan, rhs_plan, Rescale.HW if scaled else Rescale.NONE)
+
+
+def _promote_fp8(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
+                 block_k: int) -> Plan:
+    if arch not in FP8_MMA_ARCHES:
+        raise PlanError(f"strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got {arch}")
+    plans = []
+    for side, fmt in (("lhs", lhs), ("rhs", rhs)):
+        if fmt not in F8F6F4:
+            raise PlanError(f"strategy 'promote-fp8' takes fp8/fp6/fp4 operands; {side} is {fmt}")
+        reg = RegFormat.E5M2 if fmt is Format.E5M2 else RegFormat.E4M3
+        plans.append(OperandPlan(fmt, reg))
+    rescale = Rescale.PER_BLOCK if (_has_scale(ls) or _has_scale(rs)) else Rescale.NONE
+    return Plan(Strategy.PROMOTE_FP8, plans[0], plans[1], rescale, block_k=block_k)
+
+
+def _promote_int8(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:
+    for side, fmt in (("lhs", lhs), ("rhs", rhs)):
+        if fmt not in INT8_SHIFT:
+            raise PlanError(
+                f"strategy 'promote-int8' needs values that are exact small integers after a power-of-two "
+                f"shift (e2m1, e2m3, i8, ggml quants); {side} is {fmt}")
+    rescale = Rescale.PER_BLOCK if (_has_scale(ls) or _has_scale(rs)) else Rescale.NONE
+    return Plan(Strategy.PROMOTE_INT8,
+                OperandPlan(lhs, RegFormat.S8, exp=INT8_SHIFT[lhs]),
+                OperandPlan(rhs, RegFormat.S8, exp=INT8_SHIFT[rhs]), rescale, block_k=block_k)
+
+
+def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:
+    for side, fmt in (("lhs", lhs), ("rhs", rhs)):
+        if fmt not in (*F8F6F4, Format.BF16, Format.FP16):
+            raise PlanError(f"strategy 'dequant-bf16' takes float formats; {side} is {fmt}")
+    compute = RegFormat.FP16 if Format.FP16 in (lhs, rhs) else RegFormat.BF16
+    # MX scales are powers of two: multiplying them into bf16 values is exact in range.
+    # ue4m3 scales (NVFP4) and any fp16 computation take the per-block rescale instead.
+    fold = compute is RegFormat.BF16 and block_k == 32
+    rescale = Rescale.NONE if fold or not (_has_scale(ls) or _has_scale(rs)) else Rescale.PER_BLOCK
+    return Plan(Strategy.DEQUANT_BF16,
+                OperandPlan(lhs, compute, fold_scale=fold and _has_scale(ls)),
+                OperandPlan(rhs, compute, fold_scale=fold and _has_scale(rs)), rescale, block_k=block_k)
