@@ -1,0 +1,126 @@
+"""What every `ptx` op shares: its target requirements, its PTX spelling, syntax helpers.
+
+Each op stands for one PTX instruction. `requirements()` says which targets and PTX
+versions accept the instruction form (checked by `check_arch` before LLVM sees the IR);
+`ptx_mnemonic()` is the instruction as it appears in the PTX (the emitter's inline asm
+and the tests that grep the PTX both use it, so the spelling is defined once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.ptx.arch import Requirement
+
+I1 = IntegerType(1)
+I8 = IntegerType(8)
+I16 = IntegerType(16)
+I32 = IntegerType(32)
+I64 = IntegerType(64)
+F16 = Float16Type()
+BF16 = BFloat16Type()
+F32 = Float32Type()
+F64 = Float64Type()
+F16X2 = VectorType(F16, [2])
+BF16X2 = VectorType(BF16, [2])
+
+
+class PtxInstruction(IRDLOperation):
+    """Base of the ops that become one PTX instruction."""
+
+    def requirements(self) -> Sequence[Requirement]:
+        """Target features and PTX ISA versions this instruction form needs."""
+        return ()
+
+    def ptx_mnemonic(self) -> str:
+        """The instruction with all its qualifiers, as it appears in the PTX."""
+        raise NotImplementedError
+
+
+def int_prop(value: int, width: int = 32) -> IntegerAttr:
+    return IntegerAttr(value, IntegerType(width))
+
+
+def int_value(attr: IntegerAttr) -> int:
+    return attr.value.data
+
+
+_SCALARS: dict[Attribute, int] = {I8: 1, I16: 2, I32: 4, I64: 8, F16: 2, BF16: 2, F32: 4, F64: 8}
+
+
+def access_bytes(type_: Attribute, what: str) -> int:
+    """Bytes moved by one ld/st of `type_`, or VerifyException naming `what`.
+
+    Legal: a scalar i8/i16/i32/i64/f16/bf16/f32/f64, or a `.v2`/`.v4` vector of them of
+    at most 16 bytes ([ISA] 9.7.9.8 `ld`: vector loads of 2 or 4 elements, 128 bits max).
+    """
+    if type_ in _SCALARS:
+        return _SCALARS[type_]
+    if isinstance(type_, VectorType) and type_.get_num_dims() == 1:
+        count = type_.get_shape()[0]
+        element = type_.get_element_type()
+        if element not in _SCALARS:
+            raise VerifyException(f"{what} vector element must be i8, i16, i32, i64, f16, bf16, f32 or f64, "
+                                  f"got {element}")
+        if count not in (2, 4):
+            raise VerifyException(f"{what} vector must have 2 or 4 elements (.v2/.v4), got {count}")
+        size = count * _SCALARS[element]
+        if size > 16:
+            raise VerifyException(f"{what} vector must be at most 16 bytes, got {size}")
+        return size
+    raise VerifyException(f"{what} must be a scalar i8/i16/i32/i64/f16/bf16/f32/f64 or a vector of 2 or 4 "
+                          f"of them, got {type_}")
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """``%a, %b, %c`` (at least one operand)."""
+    return parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+
+
+def parse_bracketed_operands(parser: Parser, keyword: str) -> list[UnresolvedOperand]:
+    """``keyword[%a, %b]``."""
+    parser.parse_keyword(keyword)
+    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+
+
+def resolve(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
+    return [parser.resolve_operand(operand, type_) for operand in operands]
+
+
+def print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
+    printer.print_list(values, printer.print_operand)
+
+
+def print_bracketed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {keyword}[")
+    print_operands(printer, values)
+    printer.print_string("]")
+
+
+def print_attr_dict(printer: Printer, op: IRDLOperation) -> None:
+    """Discardable attributes only; properties are spelled by the custom syntax."""
+    printer.print_op_attributes(op.attributes)
+
+
+def parse_x_count(parser: Parser, what: str) -> int:
+    """``x4`` -> 4 (PTX's `.num` / `.x4` spelling)."""
+    pos = parser.pos
+    word = parser.parse_identifier()
+    if not (word.startswith("x") and word[1:].isdigit()):
+        parser.raise_error(f"expected {what} as x1, x2 or x4, got '{word}'", pos, parser.pos)
+    return int(word[1:])

@@ -1,0 +1,430 @@
+"""Memory instructions: ldmatrix, ld/st shared and global, cp.async, barriers.
+
+Addresses follow the conventions of the lowering passes: shared memory is an **i32 byte
+offset from the start of the kernel's dynamic shared memory**; global memory an **i64
+byte address** (a generic address of global data, as cudaMalloc returns it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.ptx.arch import Feature, Requirement, requirement
+from dialects.ptx.attrs import CacheOp, CacheOpAttr, LdmatrixElt, LdmatrixEltAttr, LdmatrixShape, LdmatrixShapeAttr
+from dialects.ptx.base import (
+    I1,
+    I32,
+    I64,
+    PtxInstruction,
+    access_bytes,
+    int_prop,
+    int_value,
+    parse_x_count,
+    print_attr_dict,
+)
+
+
+def ldmatrix_register_count(shape: LdmatrixShape, num: int) -> int:
+    """Destination registers per lane: one per 8x8 (b16) / 8x16 (b8) matrix, two per 16x16."""
+    return num * (2 if shape is LdmatrixShape.M16N16 else 1)
+
+
+def ldmatrix_problem(shape: LdmatrixShape, num: int, trans: bool, elt: LdmatrixElt) -> str | None:
+    """Why (shape, num, trans, elt) is not an ldmatrix form, or None (ptx.md §2.2)."""
+    if num not in (1, 2, 4):
+        return f"num must be 1, 2 or 4, got {num}"
+    if shape is LdmatrixShape.M8N8:
+        if elt is not LdmatrixElt.B16:
+            return f"shape m8n8 takes elt b16, got {elt}"
+    elif shape is LdmatrixShape.M16N16:
+        if not trans:
+            return "shape m16n16 requires trans"
+        if num == 4:
+            return "shape m16n16 takes num 1 or 2 (x1, x2), got 4"
+        if elt is LdmatrixElt.B16:
+            return "shape m16n16 takes elt b8, b8x16.b4x16_p64 or b8x16.b6x16_p32, got b16"
+    else:
+        if trans:
+            return "shape m8n16 does not allow trans"
+        if elt in (LdmatrixElt.B16, LdmatrixElt.B8):
+            return f"shape m8n16 takes elt b8x16.b4x16_p64 or b8x16.b6x16_p32, got {elt}"
+    return None
+
+
+@irdl_op_definition
+class LdmatrixOp(PtxInstruction):
+    """`ldmatrix.sync.aligned.<shape>.x<num>{.trans}.shared.<elt>` ([ISA] 9.7.14.5.15).
+
+    Warp-collective load of 1, 2 or 4 matrices from shared memory: each lane supplies the
+    byte offset of one 16-byte row (lanes 0-7 matrix 0, 8-15 matrix 1, ...) and receives
+    its fragment registers (ptx.md §2.3-2.5). The ``b8x16.b4x16_p64`` / ``b6x16_p32`` forms
+    read 8 packed bytes (+8 padding) / 12 packed bytes (+4 padding) per row and widen each
+    4/6-bit value to a byte (``0000xxxx`` / ``00xxxxxx``).
+
+        %r:4 = ptx.ldmatrix m8n8 x4 trans b16 %offset
+        %r:2 = ptx.ldmatrix m16n16 x1 trans b8x16.b4x16_p64 %offset
+        %r:4 = ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64 %offset
+    """
+
+    name = "ptx.ldmatrix"
+    offset = operand_def(I32)
+    shape = prop_def(LdmatrixShapeAttr)
+    num = prop_def(IntegerAttr)
+    trans = opt_prop_def(UnitAttr)
+    elt = prop_def(LdmatrixEltAttr)
+    res = var_result_def(I32)
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, offset: SSAValue, shape: LdmatrixShape, num: int, elt: LdmatrixElt, trans: bool = False):
+        super().__init__(
+            operands=[offset],
+            result_types=[[I32] * ldmatrix_register_count(shape, num)],
+            properties={
+                "shape": LdmatrixShapeAttr(shape),
+                "num": int_prop(num),
+                "trans": UnitAttr() if trans else None,
+                "elt": LdmatrixEltAttr(elt),
+            },
+        )
+
+    @property
+    def form(self) -> tuple[LdmatrixShape, int, bool, LdmatrixElt]:
+        return self.shape.data, int_value(self.num), self.trans is not None, self.elt.data
+
+    def verify_(self) -> None:
+        shape, num, trans, elt = self.form
+        if (problem := ldmatrix_problem(shape, num, trans, elt)) is not None:
+            raise VerifyException(problem)
+        expected = ldmatrix_register_count(shape, num)
+        if len(self.res) != expected:
+            raise VerifyException(f"{shape} x{num} writes {expected} registers, got {len(self.res)} results")
+
+    def requirements(self) -> Sequence[Requirement]:
+        if self.shape.data is LdmatrixShape.M8N8:
+            return (requirement(Feature.LDMATRIX, "6.5", self.ptx_mnemonic()),)
+        return (requirement(Feature.LDMATRIX_SUBBYTE, "8.6", self.ptx_mnemonic()),)
+
+    def ptx_mnemonic(self) -> str:
+        shape, num, trans, elt = self.form
+        return f"ldmatrix.sync.aligned.{shape}.x{num}{'.trans' if trans else ''}.shared.{elt}"
+
+    def print(self, printer: Printer) -> None:
+        shape, num, trans, elt = self.form
+        printer.print_string(f" {shape} x{num}{' trans' if trans else ''} {elt} ")
+        printer.print_operand(self.offset)
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LdmatrixOp:
+        shape = parser.parse_str_enum(LdmatrixShape)
+        num = parse_x_count(parser, "num")
+        trans = parser.parse_optional_keyword("trans") is not None
+        elt = parser.parse_str_enum(LdmatrixElt)
+        offset = parser.resolve_operand(parser.parse_unresolved_operand(), I32)
+        attributes = parser.parse_optional_attr_dict()
+        op = cls(offset, shape, num, elt, trans)
+        op.attributes.update(attributes)
+        return op
+
+
+class _MemoryAccess(PtxInstruction):
+    def accessed_type(self) -> Attribute:
+        raise NotImplementedError
+
+    def verify_(self) -> None:
+        access_bytes(self.accessed_type(), "accessed type")
+
+    def requirements(self) -> Sequence[Requirement]:
+        return ()
+
+
+@irdl_op_definition
+class LdSharedOp(_MemoryAccess):
+    """`ld.shared.<type>` ([ISA] 9.7.9.8): a load at an i32 byte offset into dynamic shared memory.
+
+    The offset must be aligned to the accessed size (PTX requires natural alignment).
+
+        %v = ptx.ld_shared %offset : vector<4xi32>
+    """
+
+    name = "ptx.ld_shared"
+    offset = operand_def(I32)
+    res = result_def()
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$offset attr-dict `:` type($res)"
+
+    def __init__(self, offset: SSAValue, result_type: Attribute):
+        super().__init__(operands=[offset], result_types=[result_type])
+
+    def accessed_type(self) -> Attribute:
+        return self.res.type
+
+    def ptx_mnemonic(self) -> str:
+        return "ld.shared"
+
+
+@irdl_op_definition
+class StSharedOp(_MemoryAccess):
+    """`st.shared.<type>` ([ISA] 9.7.9.10): a store at an i32 byte offset into dynamic shared memory.
+
+        ptx.st_shared %offset, %value : i32
+    """
+
+    name = "ptx.st_shared"
+    offset = operand_def(I32)
+    value = operand_def()
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$offset `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, offset: SSAValue, value: SSAValue):
+        super().__init__(operands=[offset, value])
+
+    def accessed_type(self) -> Attribute:
+        return self.value.type
+
+    def ptx_mnemonic(self) -> str:
+        return "st.shared"
+
+
+@irdl_op_definition
+class LdGlobalOp(_MemoryAccess):
+    """`ld.global{.nc}.<type>` ([ISA] 9.7.9.8, 9.7.9.9) at an i64 byte address.
+
+    With a predicate, lanes whose predicate is false do not access memory and read 0
+    (``mov 0; @p ld``): the zero fill of out-of-bounds elements. ``nc`` loads through the
+    non-coherent (read-only) cache; only legal for data no thread writes during the kernel.
+
+        %v = ptx.ld_global %addr : i32
+        %v = ptx.ld_global nc %addr if %in_bounds : vector<4xi32>
+    """
+
+    name = "ptx.ld_global"
+    address = operand_def(I64)
+    predicate = opt_operand_def(I1)
+    nc = opt_prop_def(UnitAttr)
+    res = result_def()
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "(`nc` $nc^)? $address (`if` $predicate^)? attr-dict `:` type($res)"
+
+    def __init__(self, address: SSAValue, result_type: Attribute, predicate: SSAValue | None = None,
+                 nc: bool = False):
+        super().__init__(operands=[address, predicate], result_types=[result_type],
+                         properties={"nc": UnitAttr() if nc else None})
+
+    def accessed_type(self) -> Attribute:
+        return self.res.type
+
+    def ptx_mnemonic(self) -> str:
+        return "ld.global.nc" if self.nc is not None else "ld.global"
+
+
+@irdl_op_definition
+class StGlobalOp(_MemoryAccess):
+    """`st.global.<type>` ([ISA] 9.7.9.10) at an i64 byte address; with a predicate,
+    lanes whose predicate is false store nothing.
+
+        ptx.st_global %addr, %value if %in_bounds : vector<4xf32>
+    """
+
+    name = "ptx.st_global"
+    address = operand_def(I64)
+    value = operand_def()
+    predicate = opt_operand_def(I1)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$address `,` $value (`if` $predicate^)? attr-dict `:` type($value)"
+
+    def __init__(self, address: SSAValue, value: SSAValue, predicate: SSAValue | None = None):
+        super().__init__(operands=[address, value, predicate])
+
+    def accessed_type(self) -> Attribute:
+        return self.value.type
+
+    def ptx_mnemonic(self) -> str:
+        return "st.global"
+
+
+@irdl_op_definition
+class CpAsyncOp(PtxInstruction):
+    """`cp.async.<ca|cg>.shared.global [dst], [src], bytes{, src_size}` ([ISA] 9.7.9.25.3.1).
+
+    Asynchronous copy of 4, 8 or 16 bytes from global to shared memory (``cg``: 16 only).
+    With `src_size`, only that many bytes are read and the rest of the destination is
+    zero-filled: ``src_size = 0`` zero-fills an out-of-bounds row without touching memory.
+    Completes at `cp_async_commit` + `cp_async_wait`.
+
+        ptx.cp_async cg %dst_offset, %src_addr, 16
+        ptx.cp_async ca %dst_offset, %src_addr, 16, %src_size
+    """
+
+    name = "ptx.cp_async"
+    dst = operand_def(I32)
+    src = operand_def(I64)
+    src_size = opt_operand_def(I32)
+    cache = prop_def(CacheOpAttr)
+    size = prop_def(IntegerAttr, prop_name="bytes")
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, dst: SSAValue, src: SSAValue, size: int, cache: CacheOp = CacheOp.CG,
+                 src_size: SSAValue | None = None):
+        super().__init__(operands=[dst, src, src_size],
+                         properties={"cache": CacheOpAttr(cache), "bytes": int_prop(size)})
+
+    def verify_(self) -> None:
+        size = int_value(self.size)
+        if size not in (4, 8, 16):
+            raise VerifyException(f"bytes must be 4, 8 or 16, got {size}")
+        if self.cache.data is CacheOp.CG and size != 16:
+            raise VerifyException(f"cache operator cg requires bytes = 16, got {size}")
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(Feature.CP_ASYNC, "7.0", self.ptx_mnemonic()),)
+
+    def ptx_mnemonic(self) -> str:
+        return f"cp.async.{self.cache.data}.shared.global"
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.cache.data} ")
+        printer.print_operand(self.dst)
+        printer.print_string(", ")
+        printer.print_operand(self.src)
+        printer.print_string(f", {int_value(self.size)}")
+        if self.src_size is not None:
+            printer.print_string(", ")
+            printer.print_operand(self.src_size)
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CpAsyncOp:
+        cache = parser.parse_str_enum(CacheOp)
+        dst = parser.resolve_operand(parser.parse_unresolved_operand(), I32)
+        parser.parse_punctuation(",")
+        src = parser.resolve_operand(parser.parse_unresolved_operand(), I64)
+        parser.parse_punctuation(",")
+        size = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        src_size = None
+        if parser.parse_optional_punctuation(",") is not None:
+            src_size = parser.resolve_operand(parser.parse_unresolved_operand(), I32)
+        attributes = parser.parse_optional_attr_dict()
+        op = cls(dst, src, size, cache, src_size)
+        op.attributes.update(attributes)
+        return op
+
+
+@irdl_op_definition
+class CpAsyncCommitOp(PtxInstruction):
+    """`cp.async.commit_group` ([ISA] 9.7.9.25.3.2): close the group of preceding cp.async."""
+
+    name = "ptx.cp_async_commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(Feature.CP_ASYNC, "7.0", self.ptx_mnemonic()),)
+
+    def ptx_mnemonic(self) -> str:
+        return "cp.async.commit_group"
+
+
+@irdl_op_definition
+class CpAsyncWaitOp(PtxInstruction):
+    """`cp.async.wait_group N` ([ISA] 9.7.9.25.3.3): wait until at most N groups are pending.
+
+        ptx.cp_async_wait 1
+    """
+
+    name = "ptx.cp_async_wait"
+    pending = prop_def(IntegerAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, pending: int):
+        super().__init__(properties={"pending": int_prop(pending)})
+
+    def verify_(self) -> None:
+        if int_value(self.pending) < 0:
+            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(Feature.CP_ASYNC, "7.0", self.ptx_mnemonic()),)
+
+    def ptx_mnemonic(self) -> str:
+        return "cp.async.wait_group"
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {int_value(self.pending)}")
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CpAsyncWaitOp:
+        op = cls(parser.parse_integer(allow_boolean=False))
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+
+@irdl_op_definition
+class BarSyncOp(PtxInstruction):
+    """`bar.sync id` ([ISA] 9.7.13.1): block-wide barrier (all threads of the CTA), barrier 0-15.
+
+        ptx.bar_sync        // barrier 0
+        ptx.bar_sync 1
+    """
+
+    name = "ptx.bar_sync"
+    barrier = prop_def(IntegerAttr, prop_name="id")
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, barrier: int = 0):
+        super().__init__(properties={"id": int_prop(barrier)})
+
+    def verify_(self) -> None:
+        if not 0 <= int_value(self.barrier) <= 15:
+            raise VerifyException(f"barrier id must be in 0..15, got {int_value(self.barrier)}")
+
+    def ptx_mnemonic(self) -> str:
+        return "bar.sync"
+
+    def print(self, printer: Printer) -> None:
+        if int_value(self.barrier) != 0:
+            printer.print_string(f" {int_value(self.barrier)}")
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarSyncOp:
+        barrier = parser.parse_optional_integer(allow_boolean=False)
+        op = cls(0 if barrier is None else barrier)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+
+MEMORY_OPS = [
+    LdmatrixOp,
+    LdSharedOp,
+    StSharedOp,
+    LdGlobalOp,
+    StGlobalOp,
+    CpAsyncOp,
+    CpAsyncCommitOp,
+    CpAsyncWaitOp,
+    BarSyncOp,
+]

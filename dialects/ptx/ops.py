@@ -1,0 +1,63 @@
+"""Every op of the `ptx` dialect (one op per PTX instruction), gathered from its concept modules."""
+
+from __future__ import annotations
+
+from dialects.ptx.alu import (
+    ALU_OPS,
+    CVT_FORMS,
+    BitcastOp,
+    CvtForm,
+    CvtOp,
+    FmaRnBf16x2Op,
+    Lop3Op,
+    MulRnBf16x2Op,
+    PrmtOp,
+    ShflSyncOp,
+    SpecialRegOp,
+)
+from dialects.ptx.base import PtxInstruction
+from dialects.ptx.memory import (
+    MEMORY_OPS,
+    BarSyncOp,
+    CpAsyncCommitOp,
+    CpAsyncOp,
+    CpAsyncWaitOp,
+    LdGlobalOp,
+    LdmatrixOp,
+    LdSharedOp,
+    StGlobalOp,
+    StSharedOp,
+    ldmatrix_register_count,
+)
+from dialects.ptx.mma import MMA_OPS, MmaForm, MmaSignature, MmaSyncOp, mma_form
+
+OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *ALU_OPS]
+
+__all__ = [
+    "CVT_FORMS",
+    "OPERATIONS",
+    "BarSyncOp",
+    "BitcastOp",
+    "CpAsyncCommitOp",
+    "CpAsyncOp",
+    "CpAsyncWaitOp",
+    "CvtForm",
+    "CvtOp",
+    "FmaRnBf16x2Op",
+    "LdGlobalOp",
+    "LdSharedOp",
+    "LdmatrixOp",
+    "Lop3Op",
+    "MmaForm",
+    "MmaSignature",
+    "MmaSyncOp",
+    "MulRnBf16x2Op",
+    "PrmtOp",
+    "PtxInstruction",
+    "ShflSyncOp",
+    "SpecialRegOp",
+    "StGlobalOp",
+    "StSharedOp",
+    "ldmatrix_register_count",
+    "mma_form",
+]
