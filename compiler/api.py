@@ -93,7 +93,7 @@ def compile(  # noqa: A001 - the public name the design asks for
 
         return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec)
     spec = pipeline or ptx_pipeline(PtxOptions(arch=arch, strategy=strategy, num_stages=num_stages))
-    build_pipeline(registry.pass_factories(), spec).apply(ctx, module)
+    build_pipeline(registry.pass_factories(), spec, verify_each=False).apply(ctx, module)
     from targets.ptx.artifact import compile_module
 
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify)

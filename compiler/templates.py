@@ -36,6 +36,9 @@ class GemmConfig:
     num_warps: int = 4
     group_m: int = 8
     b_k_major: bool = True
+    k_divisibility: int = 128
+    """What the kernel may assume of K (``qdot.divisibility``): K is always a multiple of 32;
+    a multiple of 128 lets the per-32 scale rows be copied with 4-byte cp.async."""
 
     @property
     def name(self) -> str:
@@ -65,7 +68,8 @@ def gemm_kernel(cfg: GemmConfig) -> str:
             elem, group = _SCALE[kind]
             scale_group[side] = (elem, group)
             args.append(f"%s{side}_ptr: !qdot.ptr<{elem}>")
-    args += [f"%c_ptr: !qdot.ptr<{acc}>", "%m: index", "%n: index", "%k: index"]
+    args += [f"%c_ptr: !qdot.ptr<{acc}>", "%m: index", "%n: index",
+             f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     consts = sorted({0, 1, 2, cfg.group_m, bm, bn, bk, pa, pb, *(g for _, g in scale_group.values())})
     lines = [
         f"func.func @{cfg.name}({', '.join(args)})",

@@ -97,11 +97,13 @@ def build_pipeline(
     factories: dict[str, Callable[[], type[ModulePass]]],
     spec: str,
     after_pass: Callable[[ModulePass, ModuleOp], None] | None = None,
+    verify_each: bool = True,
 ) -> PassPipeline:
     def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
         if prev is None:
             return
-        verify_module(module)
+        if verify_each or nxt is None:
+            verify_module(module)
         if after_pass is not None:
             after_pass(prev, module)
 

@@ -53,6 +53,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
     parser.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass on stderr")
+    parser.add_argument("--verify-each", action="store_true",
+                        help="verify the IR after every pass (default: after the last one only)")
     parser.add_argument("-o", "--output-file", help="write the result here instead of stdout")
     return parser
 
@@ -91,7 +93,7 @@ def run(argv: list[str] | None = None) -> int:
     text, filename = read_input(args.input_file)
     ctx = registry.make_context()
     after = ir_dump_printer(False) if args.print_ir_after_all else None
-    pipeline = build_pipeline(registry.pass_factories(), spec, after)
+    pipeline = build_pipeline(registry.pass_factories(), spec, after, verify_each=args.verify_each)
     chunk = split_chunks(text, False)[0]
     try:
         module = parse_module(ctx, chunk, filename)

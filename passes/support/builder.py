@@ -75,9 +75,11 @@ class Builder:
         return self._consts[key]
 
     def fconst(self, value: float, type_: Attribute = f32) -> SSAValue:
-        key = (float(value), type_)
+        key = (repr(float(value)), type_)  # repr keeps NaN and -0.0 distinct and hashable
         if key not in self._consts:
-            self._consts[key] = self.emit(arith.ConstantOp.from_float_and_width(float(value), type_))  # type: ignore[arg-type]
+            from xdsl.dialects.builtin import FloatAttr
+
+            self._consts[key] = self.emit(arith.ConstantOp(FloatAttr(float(value), type_)))  # type: ignore[arg-type]
         return self._consts[key]
 
     # ---- integer arithmetic with folding ---------------------------------------------------

@@ -198,7 +198,9 @@ def _promote_int8(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind 
             raise PlanError(
                 f"strategy 'promote-int8' needs values that are exact small integers after a power-of-two "
                 f"shift (e2m1, e2m3, i8, ggml quants); {side} is {fmt}")
-    rescale = Rescale.PER_BLOCK if (_has_scale(ls) or _has_scale(rs)) else Rescale.NONE
+    # The s8 mma accumulates in i32; an f32 accumulator takes each block's integer sum
+    # times its scales (unit scales when there are none) and the 2^-shift of the promotion.
+    rescale = Rescale.PER_BLOCK
     return Plan(Strategy.PROMOTE_INT8,
                 OperandPlan(lhs, RegFormat.S8, exp=INT8_SHIFT[lhs]),
                 OperandPlan(rhs, RegFormat.S8, exp=INT8_SHIFT[rhs]), rescale, block_k=block_k)
@@ -209,10 +211,12 @@ def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | Non
         if fmt not in (*F8F6F4, Format.BF16, Format.FP16):
             raise PlanError(f"strategy 'dequant-bf16' takes float formats; {side} is {fmt}")
     compute = RegFormat.FP16 if Format.FP16 in (lhs, rhs) else RegFormat.BF16
-    # MX scales are powers of two: multiplying them into bf16 values is exact in range.
-    # ue4m3 scales (NVFP4) and any fp16 computation take the per-block rescale instead.
-    fold = compute is RegFormat.BF16 and block_k == 32
+    # Scales multiply exactly into bf16 values: ue8m0 is a power of two (exact while the
+    # product stays in bf16's range), and ue4m3 (4 significant bits) times e2m1 (2 bits)
+    # needs at most 6 of bf16's 8. fp16 lacks the range, so fp16 compute rescales per block.
+    fold = compute is RegFormat.BF16
     rescale = Rescale.NONE if fold or not (_has_scale(ls) or _has_scale(rs)) else Rescale.PER_BLOCK
     return Plan(Strategy.DEQUANT_BF16,
                 OperandPlan(lhs, compute, fold_scale=fold and _has_scale(ls)),
                 OperandPlan(rhs, compute, fold_scale=fold and _has_scale(rs)), rescale, block_k=block_k)
+STRATEGY_NAMES = tuple(s.value for s in Strategy)

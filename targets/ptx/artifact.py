@@ -55,7 +55,7 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
 
 def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False) -> Artifact:
     """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``."""
-    from dialects.ptx.arch import check_arch
+    from dialects.ptx import check_arch
     from targets.ptx.llvm_ir import emit_llvm_ir
     from targets.ptx.nvptx import llvm_ir_to_ptx
 

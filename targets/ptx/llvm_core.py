@@ -178,6 +178,7 @@ class FunctionEmitter:
         self._texts: dict[SSAValue, str] = {}
         self._aliases: dict[SSAValue, SSAValue] = {}
         self._used: set[str] = set()
+        self._next: dict[str, int] = {}
         self.lines: list[str] = []
 
     # -- naming -------------------------------------------------------------------------
@@ -187,11 +188,14 @@ class FunctionEmitter:
         if base is None:
             cleaned = re.sub(r"[^A-Za-z0-9$._]", "_", hint or "")
             base = cleaned if cleaned and not cleaned[0].isdigit() else f"v{cleaned}"
+        # a per-base counter keeps naming linear in the number of values
         name = base
-        counter = 0
-        while name in self._used:
-            counter += 1
-            name = f"{base}.{counter}"
+        counter = self._next.get(base, 0)
+        if counter or name in self._used:
+            while name in self._used:
+                counter += 1
+                name = f"{base}.{counter}"
+        self._next[base] = counter
         self._used.add(name)
         return f"%{name}"
 

@@ -1,0 +1,1 @@
+"""GPU benchmarks (one script per GPU run); every figure goes to bench/RESULTS.md."""

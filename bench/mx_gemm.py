@@ -1,0 +1,165 @@
+"""MX GEMM benchmark: qdot's kernels against Triton's ``tl.dot_scaled`` and cuBLAS, in one run.
+
+    python -m bench.mx_gemm --prepare          # here: compile every kernel into the cache
+    python -m bench.mx_gemm                    # on the GPU machine (CuPy, torch, Triton)
+
+Each qdot kernel is checked on fresh random inputs against a float64 GEMM of the
+decoded operands on the GPU before it is timed (CUDA events, median of 20 after
+3 warm-ups). Triton runs the kernel of ../shared/bench (copied into .refbench by
+the run script) for e4m3 × e2m1, and the same kernel shape with e2m1 on both
+sides (bench/triton_mx.py) for MXFP4 × MXFP4, timed the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+
+import numpy as np
+
+from compiler.kernel_cache import get_or_compile
+from compiler.templates import GemmConfig, gemm_kernel, grid
+
+SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
+
+CONFIGS = [
+    # (label, config, strategy, stages)
+    ("e4m3xe2m1 bf16 128x128x64 w4", GemmConfig(block_k=64), "dequant-bf16", 3),
+    ("e4m3xe2m1 bf16 128x128x128 w4", GemmConfig(), "dequant-bf16", 3),
+    ("e4m3xe2m1 bf16 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3),
+    ("e4m3xe2m1 bf16 256x128x64 w8", GemmConfig(block_m=256, block_k=64, num_warps=8), "dequant-bf16", 3),
+    ("e2m1xe2m1 int8 128x128x64 w4", GemmConfig(lhs="e2m1", block_k=64), "promote-int8", 3),
+    ("e2m1xe2m1 int8 128x128x128 w4", GemmConfig(lhs="e2m1"), "promote-int8", 3),
+    ("e2m1xe2m1 int8 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "promote-int8", 3),
+    ("e2m1xe2m1 bf16 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3),
+]
+
+
+def compile_all(quick: bool = False) -> list:
+    compiled = []
+    for label, cfg, strategy, stages in CONFIGS:
+        compiled.append((label, cfg, strategy, stages,
+                         get_or_compile(gemm_kernel(cfg), arch="sm_90", strategy=strategy, num_stages=stages)))
+    return compiled
+
+
+def run(quick: bool) -> None:
+    import cupy
+
+    from bench.gpu_common import gpu_dequant, log, record, rel_err, time_launch
+    from targets.ptx.runner import load
+
+    rng = cupy.random.default_rng()
+    shapes = SHAPES[:1] if quick else SHAPES
+    results: dict[tuple[str, tuple[int, int, int]], float] = {}
+    for label, cfg, strategy, stages, compiled in compile_all():
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        for m, n, k in shapes:
+            a = _operand(cupy, rng, cfg.lhs, m, k)
+            b_t = _operand(cupy, rng, cfg.rhs, n, k)
+            sa = rng.integers(120, 135, size=(m, k // 32), dtype=cupy.uint8)
+            sb = rng.integers(120, 135, size=(n, k // 32), dtype=cupy.uint8)
+            c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+
+            def launch() -> None:
+                kernel.launch(a, b_t, sa, sb, c, m, n, k, grid=grid(cfg, m, n), sync=False)
+
+            launch()
+            cupy.cuda.get_current_stream().synchronize()
+            ref = gpu_dequant(cupy, cfg.lhs, a, sa, "ue8m0") @ gpu_dequant(cupy, cfg.rhs, b_t, sb, "ue8m0").T
+            err = rel_err(cupy, c, ref)
+            del ref
+            us = time_launch(cupy, launch)
+            tflops = 2.0 * m * n * k / us / 1e6
+            results[(label, (m, n, k))] = tflops
+            info = compiled.kernels[0]
+            record({"what": f"qdot {label} [{strategy}, {stages} stages]", "shape": f"{m}x{n}x{k}", "us": us,
+                    "tflops": tflops, "rel_err": err, "ok": err <= 1e-5, "shared_bytes": info.shared_bytes,
+                    "num_warps": info.num_warps})
+            log(f"{label:34s} {m}x{n}x{k}: {us:9.1f} us {tflops:7.1f} TFLOP/s  err {err:.2e}")
+    _triton(shapes)
+    _cublas(shapes)
+
+
+def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
+    if fmt == "e2m1":
+        return rng.integers(0, 256, size=(rows, k // 2), dtype=cupy.uint8)
+    codes = rng.integers(0, 256, size=(rows, k), dtype=cupy.uint8)
+    if fmt == "e4m3":  # no NaN codes (0x7F, 0xFF)
+        codes = cupy.where((codes & 0x7F) == 0x7F, cupy.uint8(0x38), codes)
+    elif fmt == "e5m2":  # no Inf/NaN codes (exponent all ones)
+        codes = cupy.where((codes & 0x7C) == 0x7C, cupy.uint8(0x3C), codes)
+    return codes
+
+
+def _triton(shapes: list) -> None:
+    from bench.gpu_common import log, record
+
+    try:
+        import torch
+        import triton.testing
+
+        sys.path.insert(0, ".refbench")
+        from mx_kernels import make_mx_inputs, mx_matmul  # type: ignore[import-not-found]
+
+        from bench.triton_mx import mxfp4_matmul
+    except Exception as err:  # noqa: BLE001
+        log(f"Triton reference unavailable: {err!r}")
+        return
+    cfg = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 128, "num_warps": 8, "num_stages": 3}
+    for m, n, k in shapes:
+        a, b_packed, sa, sb = make_mx_inputs(m, n, k)
+        for out_f32 in (True,):
+            us = 1e3 * triton.testing.do_bench(lambda: mx_matmul(a, b_packed, sa, sb, cfg, out_f32=out_f32),
+                                               warmup=100, rep=400, return_mode="median")
+            record({"what": "triton tl.dot_scaled e4m3xe2m1 BM128 BN256 BK128 w8 s3 (anchor kernel)",
+                    "shape": f"{m}x{n}x{k}", "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
+            log(f"triton e4m3xe2m1 {m}x{n}x{k}: {us:.1f} us {2.0 * m * n * k / us / 1e6:.1f} TFLOP/s")
+        a4 = torch.randint(0, 256, (m, k // 2), device="cuda", dtype=torch.uint8)
+        us = 1e3 * triton.testing.do_bench(lambda: mxfp4_matmul(a4, b_packed, sa, sb, cfg),
+                                           warmup=100, rep=400, return_mode="median")
+        record({"what": "triton tl.dot_scaled e2m1xe2m1 BM128 BN256 BK128 w8 s3", "shape": f"{m}x{n}x{k}",
+                "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
+        log(f"triton e2m1xe2m1 {m}x{n}x{k}: {us:.1f} us {2.0 * m * n * k / us / 1e6:.1f} TFLOP/s")
+        del a, b_packed, sa, sb, a4
+        torch.cuda.empty_cache()
+
+
+def _cublas(shapes: list) -> None:
+    from bench.gpu_common import log, record
+
+    try:
+        import torch
+        import triton.testing
+    except Exception as err:  # noqa: BLE001
+        log(f"cuBLAS reference unavailable: {err!r}")
+        return
+    for m, n, k in shapes:
+        a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
+        us = 1e3 * triton.testing.do_bench(lambda: a @ b, warmup=100, rep=400, return_mode="median")
+        record({"what": "cuBLAS bf16 torch.mm", "shape": f"{m}x{n}x{k}", "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
+        ai = torch.randint(-128, 127, (m, k), device="cuda", dtype=torch.int8)
+        bi = torch.randint(-128, 127, (n, k), device="cuda", dtype=torch.int8).t()
+        us = 1e3 * triton.testing.do_bench(lambda: torch._int_mm(ai, bi), warmup=100, rep=400, return_mode="median")
+        record({"what": "cuBLAS int8 torch._int_mm (B column-major)", "shape": f"{m}x{n}x{k}", "us": us,
+                "tops": 2.0 * m * n * k / us / 1e6})
+        log(f"cuBLAS {m}x{n}x{k}: bf16/int8 done")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("--quick", action="store_true", help="8192³ only")
+    args = parser.parse_args()
+    if args.prepare:
+        for label, _cfg, strategy, stages, compiled in compile_all():
+            info = compiled.kernels[0]
+            print(f"{label:34s} [{strategy}] smem {info.shared_bytes} B, {info.num_warps} warps")
+        return
+    run(args.quick)
+
+
+if __name__ == "__main__":
+    main()

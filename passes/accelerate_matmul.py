@@ -1,0 +1,403 @@
+"""qdot-accelerate-matmul: turn each ``qdot.dot_scaled`` into a tensor-core plan.
+
+Decides, per dot and for the requested ``arch`` and ``strategy``
+(``passes/support/strategy.py`` holds the table): the ``#qgpu.mma`` encoding and
+how the warps tile the output; how each operand reaches registers — staged in
+shared memory (``qgpu.local_alloc``, an ``fp4Padded`` layout for an fp4 operand
+of a native mixed dot), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``,
+``fp4Unpacked`` for that fp4 operand) and converted in registers
+(``qgpu.upcast``: fp4 → s8/e4m3/bf16, fp8 → bf16, block scales folded in where
+exact); and where the block scales go (folded, rescaled per block in fp32, or
+given to the block-scaled instruction). The accumulator takes the ``#qgpu.mma``
+layout through the K loop (``scf.for`` iter_args) up to its store.
+
+It leaves for later passes: how the global → shared copies are pipelined
+(``qdot-pipeline``), which instruction loads shared memory (``qdot-lower-local-load``),
+the mma instructions themselves (``qdot-lower-mma``) and everything else
+(``qdot-to-llvm``). An illegal request (``native`` on sm_90, e4m3 under
+``promote-int8``…) is a diagnostic at the dot.
+
+Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    i64,
+    Float32Type,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f32,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.diagnostics import QdotError, emit_error
+from dialects.qdot.formats import Format, format_info
+from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
+from dialects.qdot.ops import DotScaledOp
+from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
+from dialects.qgpu.layouts import shared_encoding_for
+from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MmaOp, UpcastOp
+from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
+from dialects.qgpu.types import MemDescType
+from passes.support.builder import constant_value
+from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
+
+ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_120a", "sm_120f", "sm_121a")
+
+_SOURCE_REG = {
+    Format.E4M3: RegFormat.E4M3, Format.E5M2: RegFormat.E5M2, Format.E2M3: RegFormat.E2M3,
+    Format.E3M2: RegFormat.E3M2, Format.E2M1: RegFormat.E2M1, Format.BF16: RegFormat.BF16,
+    Format.FP16: RegFormat.FP16, Format.I8: RegFormat.S8,
+}
+
+
+@dataclass(frozen=True)
+class AccelerateMatmulPass(ModulePass):
+    name = "qdot-accelerate-matmul"
+
+    arch: str = "sm_90"
+    strategy: str = "auto"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.arch not in ARCHES:
+            raise QdotError(None, f"qdot-accelerate-matmul: unknown arch '{self.arch}'; expected one of "
+                                  f"{', '.join(ARCHES)}")
+        if self.strategy not in STRATEGY_NAMES:
+            raise QdotError(None, f"qdot-accelerate-matmul: unknown strategy '{self.strategy}'; expected one of "
+                                  f"{', '.join(STRATEGY_NAMES)}")
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            warps = num_warps(func)
+            for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
+                _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps)
+            _propagate_accumulator_layouts(func)
+
+
+# ---------------------------------------------------------------------------------------------
+# One dot
+
+
+def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) -> None:
+    problem = dot.problem()
+    try:
+        plan = choose_plan(arch, strategy, problem.lhs, problem.rhs, problem.lhs_scale, problem.rhs_scale,
+                           problem.lhs_k_pack, problem.rhs_k_pack)
+    except PlanError as err:
+        emit_error(dot, str(err))
+    mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
+    k_width = _k_width_values(plan)
+    point = InsertPoint.before(dot)
+
+    a_reg = _operand(dot, dot.a, 0, plan.lhs, plan, mma, k_width, dot.a_scale, point)
+    b_reg = _operand(dot, dot.b, 1, plan.rhs, plan, mma, k_width, dot.b_scale, point)
+    a_scale, b_scale = _mma_scales(dot, plan, mma, problem.m, problem.n, problem.k, point)
+
+    _allocs_first(dot, point)
+    acc_type = dot.acc.type
+    assert isinstance(acc_type, TensorType)
+    acc_elem = acc_type.get_element_type()
+    mma_acc_type = TensorType(acc_elem, acc_type.get_shape(), mma)
+    acc_in = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
+    mma_op = _insert(point, MmaOp(a_reg, b_reg, acc_in, plan.lhs.reg, plan.rhs.reg, a_scale, b_scale,
+                                  rescale=plan.rescale if plan.rescale is not Rescale.NONE else None))
+    mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
+    if plan.lhs.exp or plan.rhs.exp:
+        # register value = real value · 2^exp (promote-int8); the rescale undoes it exactly
+        mma_op.attributes["qdot.exp"] = DenseArrayBase.from_list(i64, [plan.lhs.exp, plan.rhs.exp])
+    out = _insert(point, ConvertLayoutOp(mma_op.results[0], dot.result.type)).results[0]
+    dot.result.replace_all_uses_with(out)
+    Rewriter.erase_op(dot)
+
+
+def _allocs_first(dot: DotScaledOp, point: InsertPoint) -> None:
+    """Stage every operand of the dot before reading any back, so all global → shared
+    copies of a K step are issued together and the register loads follow them."""
+    created: list[Operation] = []
+    op = dot.prev_op
+    while op is not None and isinstance(op, (LocalAllocOp, LocalLoadOp, UpcastOp, arith.ConstantOp)):
+        created.append(op)
+        op = op.prev_op
+    created.reverse()
+    first_load = next((o for o in created if not isinstance(o, LocalAllocOp)), None)
+    if first_load is None:
+        return
+    for alloc in [o for o in created if isinstance(o, LocalAllocOp)]:
+        if created.index(alloc) > created.index(first_load):
+            alloc.detach()
+            Rewriter.insert_op(alloc, InsertPoint.before(first_load))
+
+
+def _warp_grid(dot: DotScaledOp, m: int, n: int, warps: int) -> tuple[int, int]:
+    """Split the warps over M × N so each warp tile is as square as possible."""
+    best: tuple[float, int, int] | None = None
+    wm = 1
+    while wm <= warps:
+        wn = warps // wm
+        if wm * wn == warps and m % (16 * wm) == 0 and n % (8 * wn) == 0:
+            ratio = max((m / wm) / (n / wn), (n / wn) / (m / wm))
+            key = (ratio, -wm, wm)
+            if best is None or key < best:
+                best = key
+        wm *= 2
+    if best is None:
+        emit_error(dot, f"the {m}×{n} output tile cannot be split over {warps} warps in 16×8 mma tiles "
+                        f"(M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])")
+    return best[2], warps // best[2]
+
+
+def _k_width_values(plan: Plan) -> int:
+    """Consecutive K values per thread in the registers the mma reads (same on both sides).
+
+    8-bit mma (k32 tiles): the ISA arrangement (4) unless a packed e2m1 operand is
+    unpacked in registers — 4 packed bytes hold 8 values, so both sides take 8.
+    16-bit mma (k16 tiles): an fp8/fp4 source converts to bf16 without moving values
+    between threads, so the bf16 kWidth is the source's (in values): 8 when any
+    operand is fp8-class, 4 for 16-bit sources only. Native fp4Unpacked and packed
+    mxf4 operands use the ISA arrangement (4 values: 2 packed bytes / 4 unpacked).
+    """
+    if plan.rescale is Rescale.HW or plan.strategy is Strategy.NATIVE:
+        return 8 if (plan.lhs.fp4_packed_mma and plan.rhs.fp4_packed_mma) else 4
+    packed_unpack = any(p.source is Format.E2M1 for p in (plan.lhs, plan.rhs))
+    sixteen = plan.lhs.reg in (RegFormat.BF16, RegFormat.FP16)
+    if sixteen:
+        narrow = any(format_info(p.source).bits_per_value <= 8 for p in (plan.lhs, plan.rhs))
+        if plan.block_k == 16 and plan.rescale is Rescale.PER_BLOCK:
+            return 4
+        return 8 if narrow else 4
+    return 8 if packed_unpack else 4
+
+
+def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, plan: Plan,
+             mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    shape = tensor.get_shape()
+    elem = tensor.get_element_type()
+    source_reg = _SOURCE_REG[side.source]
+    values_per_elem = 2 if (side.source is Format.E2M1 and not side.fp4_unpacked) else 1
+    if side.fp4_unpacked:
+        src_k_width = k_width // 2  # counted in packed bytes
+    elif side.fp4_packed_mma:
+        src_k_width = k_width // 2
+    else:
+        src_k_width = k_width // values_per_elem
+    contiguous = contiguous_dim(value)
+    k_dim = 1 if op_idx == 0 else 0
+    if contiguous is None:
+        contiguous = len(shape) - 1
+    order = [contiguous, 1 - contiguous]
+    shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
+    mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
+    src_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width, side.fp4_unpacked)
+    reg = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc))).results[0]
+    if side.reg is source_reg and not side.fold_scale:
+        return reg
+    if side.fp4_unpacked or side.fp4_packed_mma:
+        return reg
+    out_shape = list(shape)
+    out_shape[k_dim] *= values_per_elem
+    out_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width * values_per_elem)
+    upcast_scale = None
+    if side.fold_scale and scale is not None:
+        upcast_scale = _scale_regs(scale, DotScaleEncodingAttr(op_idx, mma, operand=op_idx == 1), point)
+    return _insert(point, UpcastOp(reg, source_reg, side.reg, TensorType(element_type(side.reg), out_shape, out_enc),
+                                   upcast_scale)).results[0]
+
+
+def _mma_scales(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: int, k: int,
+                point: InsertPoint) -> tuple[SSAValue | None, SSAValue | None]:
+    if plan.rescale is Rescale.NONE:
+        return None, None
+    operand_b = plan.rescale is Rescale.HW
+    scales: list[SSAValue] = []
+    for op_idx, value, rows in ((0, dot.a_scale, m), (1, dot.b_scale, n)):
+        enc = DotScaleEncodingAttr(op_idx, mma, operand=operand_b and op_idx == 1)
+        if value is not None:
+            scales.append(_scale_regs(value, enc, point))
+        else:
+            if plan.rescale is Rescale.HW:
+                emit_error(dot, "the block-scaled mma needs scales on both sides; give the unscaled side "
+                                "unit scales (ue8m0 code 127)")
+            blocks = k // plan.block_k
+            if dot.a_scale is None and dot.b_scale is None:
+                # no scales at all: one block per mma k-tile is enough (and exact)
+                blocks = k // 32
+            unit = TensorType(f32, [rows, blocks], enc)
+            const = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(unit, [1.0]))
+            scales.append(_insert(point, const).results[0])
+    return scales[0], scales[1]
+
+
+def _scale_regs(value: SSAValue, enc: DotScaleEncodingAttr, point: InsertPoint) -> SSAValue:
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    shape, elem = tensor.get_shape(), tensor.get_element_type()
+    shared = shared_encoding_for(shape, elem, [1, 0])
+    mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
+    return _insert(point, LocalLoadOp(mem, TensorType(elem, shape, enc))).results[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Facts about operand values
+
+
+def contiguous_dim(value: SSAValue) -> int | None:
+    """Which dimension of a loaded tile is contiguous in global memory (stride 1), if known."""
+    owner = value.owner
+    if isinstance(owner, TransOp):
+        inner = contiguous_dim(owner.src)
+        if inner is None:
+            return None
+        return list(owner.permutation()).index(inner)
+    if isinstance(owner, LoadOp):
+        desc = owner.desc.owner
+        if isinstance(desc, MakeDescOp):
+            unit = [i for i, s in enumerate(desc.strides) if constant_value(s) == 1]
+            if len(unit) == 1:
+                return unit[0]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Accumulator layout propagation (a small remove-layout-conversions)
+
+
+def _propagate_accumulator_layouts(func: FuncOp) -> None:
+    """Carry #qgpu.mma through the K loop: retype loop-carried accumulators, fold
+    layout conversions into constants, stores and each other."""
+    changed = True
+    while changed:
+        changed = False
+        for loop in [op for op in func.walk() if isinstance(op, scf.ForOp)]:
+            changed |= _retype_loop_carried(loop)
+        changed |= _fold_conversions(func)
+
+
+def _retype_loop_carried(loop: scf.ForOp) -> bool:
+    body = loop.body.block
+    yield_op = body.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    changed = False
+    for index, result in enumerate(loop.results):
+        yielded = yield_op.operands[index]
+        cvt = yielded.owner
+        if not isinstance(cvt, ConvertLayoutOp):
+            continue
+        encoded = cvt.src.type
+        if not isinstance(encoded, TensorType) or not isinstance(encoded.encoding, MmaEncodingAttr):
+            continue
+        if result.type == encoded:
+            continue
+        plain = result.type
+        arg = body.args[index + 1]
+        # inside: the block argument becomes encoded; its old users see a conversion back
+        Rewriter.replace_value_with_new_type(arg, encoded)
+        new_arg = body.args[index + 1]
+        back = ConvertLayoutOp(new_arg, plain)
+        Rewriter.insert_op(back, InsertPoint.at_start(body))
+        for use in list(new_arg.uses):
+            if use.operation is not back:
+                use.operation.operands[use.index] = back.results[0]
+        yield_op.operands[index] = cvt.src
+        # before: the init value is converted to the layout
+        init = loop.iter_args[index]
+        to_enc = ConvertLayoutOp(init, encoded)
+        Rewriter.insert_op(to_enc, InsertPoint.before(loop))
+        loop.operands[3 + index] = to_enc.results[0]
+        # after: users of the loop result see a conversion back
+        Rewriter.replace_value_with_new_type(result, encoded)
+        new_result = loop.results[index]
+        after = ConvertLayoutOp(new_result, plain)
+        Rewriter.insert_op(after, InsertPoint.after(loop))
+        for use in list(new_result.uses):
+            if use.operation is not after:
+                use.operation.operands[use.index] = after.results[0]
+        changed = True
+    return changed
+
+
+def _fold_conversions(func: FuncOp) -> bool:
+    changed = False
+    for cvt in [op for op in func.walk() if isinstance(op, ConvertLayoutOp)]:
+        if cvt.parent is None:
+            continue
+        src = cvt.src
+        # convert(convert(x)) -> x or convert(x)
+        inner = src.owner
+        if isinstance(inner, ConvertLayoutOp):
+            if inner.src.type == cvt.result.type:
+                cvt.result.replace_all_uses_with(inner.src)
+            else:
+                new = ConvertLayoutOp(inner.src, cvt.result.type)
+                Rewriter.insert_op(new, InsertPoint.before(cvt))
+                cvt.result.replace_all_uses_with(new.results[0])
+            Rewriter.erase_op(cvt)
+            if not inner.result.uses:
+                Rewriter.erase_op(inner)
+            changed = True
+            continue
+        # a splat constant converts by re-encoding the constant
+        if isinstance(inner, arith.ConstantOp) and isinstance(inner.value, DenseIntOrFPElementsAttr) \
+                and _is_splat(inner.value):
+            new_type = cvt.result.type
+            assert isinstance(new_type, TensorType)
+            const = arith.ConstantOp(_resplat(inner.value, new_type))
+            Rewriter.insert_op(const, InsertPoint.before(cvt))
+            cvt.result.replace_all_uses_with(const.results[0])
+            Rewriter.erase_op(cvt)
+            if not inner.result.uses:
+                Rewriter.erase_op(inner)
+            changed = True
+            continue
+        # a store takes any distributed layout: store the encoded value directly
+        users = [u.operation for u in cvt.result.uses]
+        if users and all(isinstance(u, StoreOp) for u in users) and isinstance(src.type, TensorType) \
+                and src.type.encoding is not None and not isinstance(cvt.result.type.encoding, type(src.type.encoding)):
+            for use in list(cvt.result.uses):
+                use.operation.operands[use.index] = src
+            Rewriter.erase_op(cvt)
+            changed = True
+            continue
+        if not cvt.result.uses:
+            Rewriter.erase_op(cvt)
+            changed = True
+    return changed
+
+
+def _is_splat(attr: DenseIntOrFPElementsAttr) -> bool:
+    return attr.is_splat()
+
+
+def _resplat(attr: DenseIntOrFPElementsAttr, new_type: TensorType) -> DenseIntOrFPElementsAttr:
+    value = attr.get_values()[0]
+    elem = new_type.get_element_type()
+    if isinstance(elem, IntegerType):
+        return DenseIntOrFPElementsAttr.from_list(new_type, [int(value)])
+    return DenseIntOrFPElementsAttr.from_list(new_type, [float(value)])
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _insert(point: InsertPoint, op: Operation) -> Operation:
+    Rewriter.insert_op(op, point)
+    return op
+
+
+def _str_attr(text: str) -> Attribute:
+    from xdsl.dialects.builtin import StringAttr
+
+    return StringAttr(text)
+
+
+__all__ = ["AccelerateMatmulPass", "contiguous_dim", "Block", "BlockArgument", "Float32Type"]

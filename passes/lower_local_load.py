@@ -1,0 +1,352 @@
+"""qdot-lower-local-load: shared memory → registers, as ``ldmatrix`` where it fits.
+
+Decides, for each ``qgpu.local_load``, which instruction moves the buffer into
+the destination layout. The register layout (``#qgpu.dot_op``, ``#qgpu.dot_scale``,
+``#qgpu.blocked``) and the shared layout (``#qgpu.shared``) come from their one
+layout function each (dialects/qgpu/layouts.py); composing them gives, per
+destination byte, a shared-memory byte offset that is linear over GF(2) in the
+bits of (element, lane, warp). An ``ldmatrix`` form (dialects/qgpu/ldmatrix.py)
+is used when, for every lane, register and byte it writes, the byte it delivers
+is the byte the layout wants there:
+
+* ``.m8n16 .b8x16.b4x16_p64`` for an ``fp4Padded`` buffer read into an
+  ``fp4Unpacked`` operand (sm_100a / sm_120a families), the fp4 mode of seed 003;
+* ``.m8n8 .b16`` (and ``.trans``) for 8- and 16-bit operands;
+* otherwise the fallback: scalar ``ld.shared`` — whole 32-bit registers where the
+  four bytes are contiguous, single bytes otherwise, and for ``fp4Unpacked``
+  destinations a 16-bit load whose two packed bytes are spread into four
+  ``0000xxxx`` bytes (the same registers the fp4 ldmatrix produces).
+
+The result is the destination's registers in layout order, re-assembled into
+the tensor with an ``unrealized_conversion_cast`` for later passes; the buffer's
+base offset is taken from the memdesc the same way (``qdot-to-llvm`` resolves both).
+
+Lit tests: ``tests/lit/qdot-lower-local-load/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i8, i16, i32
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.arch import Arch, Feature
+from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
+from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp
+from dialects.qgpu.distributed import DistributedLayout
+from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.layouts import distributed_layout, shared_layout
+from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape as FormShape, LdmatrixSource
+from dialects.qgpu.ops import LocalLoadOp
+from dialects.qgpu.shared_layout import SharedLayout
+from dialects.qgpu.types import MemDescType
+from passes.support.builder import Builder
+from passes.support.distributed import (
+    FunctionState,
+    LinearOffsets,
+    combine,
+    element_slot,
+    elements_per_thread,
+    from_regs,
+    reg_type,
+)
+
+PREFERRED_FORMS = (
+    LdmatrixForm(FormShape.M8N16, 4, False, LdmatrixSource.B4X16_P64),
+    LdmatrixForm(FormShape.M8N16, 2, False, LdmatrixSource.B4X16_P64),
+    LdmatrixForm(FormShape.M8N16, 1, False, LdmatrixSource.B4X16_P64),
+    LdmatrixForm(FormShape.M8N8, 4, False, LdmatrixSource.B16),
+    LdmatrixForm(FormShape.M8N8, 4, True, LdmatrixSource.B16),
+    LdmatrixForm(FormShape.M8N8, 2, False, LdmatrixSource.B16),
+    LdmatrixForm(FormShape.M8N8, 2, True, LdmatrixSource.B16),
+    LdmatrixForm(FormShape.M8N8, 1, False, LdmatrixSource.B16),
+    LdmatrixForm(FormShape.M8N8, 1, True, LdmatrixSource.B16),
+)
+
+
+@dataclass(frozen=True)
+class LowerLocalLoadPass(ModulePass):
+    name = "qdot-lower-local-load"
+
+    arch: str = "sm_90"
+    ldmatrix: bool = True
+    """Set ``ldmatrix=false`` to force the scalar fallback (used by tests that compare the two)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        arch = Arch(self.arch)
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            state = FunctionState(func)
+            for load in [o for o in func.walk() if isinstance(o, LocalLoadOp)]:
+                _lower(load, state, arch, self.ldmatrix and not _fallback_requested(load))
+
+
+def _fallback_requested(load: LocalLoadOp) -> bool:
+    return getattr(load, "fallback", None) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Access:
+    """What the thread's layout asks of shared memory, as linear maps of (element, lane, warp)."""
+
+    layout: DistributedLayout
+    shared: SharedLayout
+    offsets: LinearOffsets
+    nibbles: LinearOffsets | None
+    """fp4Unpacked: which nibble of the packed byte each register byte holds."""
+
+    @property
+    def elem_bytes(self) -> int:
+        return self.layout.elem_bytes
+
+    def byte_offset(self, reg: int, byte: int, lane: int, warp: int = 0) -> int:
+        """Offset of byte ``byte`` of register ``reg`` (inner bytes of wider elements follow their start)."""
+        within = byte % self.elem_bytes
+        elem = (reg * 4 + byte - within) // self.elem_bytes
+        return self.offsets.at(elem, lane, warp) + within
+
+    def nibble(self, reg: int, byte: int, lane: int, warp: int = 0) -> int:
+        if self.nibbles is None:
+            return 0
+        return self.nibbles.at(reg * 4 + byte, lane, warp)
+
+
+def _access(load: LocalLoadOp) -> Access:
+    tensor = load.result.type
+    memdesc = load.src.type
+    assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
+    layout = distributed_layout(tensor)
+    shared = shared_layout(memdesc)
+    if shared.stage_rank:
+        emit_error(load, "local_load reads one stage: index the pipelined buffer with qgpu.memdesc_index first")
+    unpacked = isinstance(tensor.encoding, DotOperandEncodingAttr) and tensor.encoding.fp4_unpacked
+    elems = elements_per_thread(layout)
+
+    def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
+        reg, byte = element_slot(layout, elem)
+        found = layout.coords(warp, lane, reg, byte)
+        if found is None:
+            emit_error(load, f"layout of {tensor} leaves register {reg} byte {byte} empty")
+        return found
+
+    def offset_of(elem: int, lane: int, warp: int) -> int:
+        c = coords(elem, lane, warp)
+        return shared.offset(c[:2] if unpacked else c)
+
+    def nibble_of(elem: int, lane: int, warp: int) -> int:
+        return coords(elem, lane, warp)[2]
+
+    warps = layout.num_warps
+    check = [(e, lane, w) for e in range(0, elems, max(1, elems // 8)) for lane in (1, 6, 13, 31)
+             for w in {0, warps - 1}]
+    try:
+        offsets = LinearOffsets.derive(offset_of, elems, warps, check)
+        nibbles = LinearOffsets.derive(nibble_of, elems, warps, check) if unpacked else None
+    except ValueError as err:
+        emit_error(load, f"shared layout and register layout do not compose linearly ({err}); "
+                         f"use power-of-two tiles")
+    return Access(layout, shared, offsets, nibbles)
+
+
+@dataclass(frozen=True)
+class LdmatrixPlan:
+    form: LdmatrixForm
+    groups: tuple[tuple[int, ...], ...]
+    """For each instruction, our register receiving its destination register i."""
+    row_bases: tuple[int, ...]
+    """Per address lane bit: the XOR it contributes to the row address."""
+    group_offsets: tuple[int, ...]
+
+
+def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
+    layout = access.layout
+    regs = layout.regs_per_thread
+    n = form.num_regs
+    if regs % n:
+        return None
+    unpacked = access.nibbles is not None
+    if form.source_format.is_sub_byte != unpacked:
+        return None
+    if form.source_format is LdmatrixSource.B4X16_P64 and not access.shared.fp4_padded:
+        return None
+    # instruction register i -> our register (lowest register bits first)
+    rows: dict[int, int] = {}
+    for lane in range(32):
+        for i in range(n):
+            for byte in range(4):
+                if not unpacked and byte % access.elem_bytes and form.source_format is not LdmatrixSource.B16:
+                    continue
+                src = form.source(lane, i, byte)
+                if unpacked:
+                    data, nib = src.index >> 1, src.index & 1
+                    if access.nibble(i, byte, lane) != nib:
+                        return None
+                else:
+                    data = src.index
+                ours = access.byte_offset(i, byte, lane)
+                base = ours - data
+                if base % 16:
+                    return None
+                if rows.setdefault(src.row, base) != base:
+                    return None
+    if any(w % 16 for w in access.offsets.warp_bases):
+        return None
+    used = form.num_rows
+    row_addr = [rows.get(r, rows.get(r % used, 0)) for r in range(32)]
+    row_bases = tuple(row_addr[1 << j] for j in range(5))
+    for r in range(used):
+        acc = 0
+        for j in range(5):
+            if r >> j & 1:
+                acc ^= row_bases[j]
+        if acc != row_addr[r]:
+            return None
+    groups = tuple(tuple(range(g, g + n)) for g in range(0, regs, n))
+    group_offsets = []
+    for group in groups:
+        offset = access.byte_offset(group[0], 0, 0) - access.byte_offset(0, 0, 0)
+        if offset % 16:
+            return None
+        # every group must be the first group shifted by a constant
+        for lane in (0, 5, 31):
+            for i in range(n):
+                if access.byte_offset(group[i], 0, lane) != access.byte_offset(i, 0, lane) ^ offset and \
+                        access.byte_offset(group[i], 0, lane) != access.byte_offset(i, 0, lane) + offset:
+                    return None
+        group_offsets.append(offset)
+    return LdmatrixPlan(form, groups, row_bases, tuple(group_offsets))
+
+
+def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bool) -> None:
+    access = _access(load)
+    tensor = load.result.type
+    assert isinstance(tensor, TensorType)
+    b = Builder.before(load)
+    base = b.cast([load.src], [i32])[0]
+    plan = None
+    if use_ldmatrix and arch.supports(Feature.LDMATRIX):
+        for form in PREFERRED_FORMS:
+            if form.shape is not FormShape.M8N8 and not arch.supports(Feature.LDMATRIX_SUBBYTE):
+                continue
+            plan = _match_ldmatrix(access, form)
+            if plan is not None:
+                break
+    if plan is not None:
+        regs = _emit_ldmatrix(b, state, access, plan, base)
+        load.attributes["qdot.ldmatrix"] = _str(plan.form.ptx)
+    else:
+        regs = _emit_scalar(b, state, access, base)
+    out = from_regs(b, regs, tensor)
+    load.result.replace_all_uses_with(out)
+    Rewriter.erase_op(load)
+
+
+def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: LdmatrixPlan,
+                   base: SSAValue) -> list[SSAValue]:
+    form = plan.form
+    warp_bases = access.offsets.warp_bases
+    key = ("ldmatrix-rows", plan.row_bases, warp_bases)
+
+    def make(eb: Builder, ids) -> SSAValue:  # noqa: ANN001
+        from passes.support.distributed import xor_of_bits
+
+        rows = xor_of_bits(eb, ids.lane, plan.row_bases)
+        warp = xor_of_bits(eb, ids.warp, warp_bases)
+        return eb.xor(rows, warp)
+
+    thread = state.per_thread(key, make)
+    mask = 0
+    for v in (*plan.row_bases, *warp_bases):
+        mask |= v
+    regs: list[SSAValue | None] = [None] * access.layout.regs_per_thread
+    shape = {FormShape.M8N8: LdmatrixShape.M8N8, FormShape.M8N16: LdmatrixShape.M8N16,
+             FormShape.M16N16: LdmatrixShape.M16N16}[form.shape]
+    elt = {LdmatrixSource.B16: LdmatrixElt.B16, LdmatrixSource.B8: LdmatrixElt.B8,
+           LdmatrixSource.B4X16_P64: LdmatrixElt.B8X16_B4X16_P64,
+           LdmatrixSource.B6X16_P32: LdmatrixElt.B8X16_B6X16_P32}[form.source_format]
+    for group, offset in zip(plan.groups, plan.group_offsets, strict=True):
+        address = b.add(base, combine(b, thread, mask, offset))
+        op = b.insert(LdmatrixOp(address, shape, form.num, elt, form.trans))
+        for i, reg in enumerate(group):
+            regs[reg] = op.results[i]
+    return [r for r in regs if r is not None]
+
+
+def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue) -> list[SSAValue]:
+    offsets = access.offsets
+    thread = state.per_thread(("offsets", offsets.lane_bases, offsets.warp_bases),
+                              lambda eb, ids: offsets.thread_part(eb, ids))
+    mask = offsets.thread_mask
+    unpacked = access.nibbles is not None
+    regs: list[SSAValue] = []
+    for reg in range(access.layout.regs_per_thread):
+        if unpacked:
+            regs.append(_unpacked_register(b, access, base, thread, mask, reg))
+            continue
+        starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
+        elem0 = (reg * 4) // access.elem_bytes
+        const0 = offsets.elem_part(elem0)
+        contiguous = all(starts[byte] == starts[0] + byte for byte in range(4))
+        if contiguous and const0 % 4 == 0 and all(v % 4 == 0 for v in (*offsets.lane_bases, *offsets.warp_bases)):
+            address = b.add(base, combine(b, thread, mask, const0))
+            regs.append(b.emit(LdSharedOp(address, i32)))
+            continue
+        # element by element
+        value = b.const(0)
+        for start in range(0, 4, access.elem_bytes):
+            elem = (reg * 4 + start) // access.elem_bytes
+            address = b.add(base, combine(b, thread, mask, offsets.elem_part(elem)))
+            width = {1: i8, 2: i16, 4: i32}[access.elem_bytes]
+            part = b.emit(LdSharedOp(address, width))
+            part = b.cast_int(part, i32) if width != i32 else part
+            value = b.or_(value, b.shl(part, 8 * start))
+        regs.append(value)
+    return regs
+
+
+def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAValue, mask: int,
+                       reg: int) -> SSAValue:
+    """Four fp4 values as 0000xxxx bytes, from the packed bytes of an fp4Padded buffer."""
+    offsets = access.offsets
+    nibbles = access.nibbles
+    assert nibbles is not None
+    elems = [reg * 4 + byte for byte in range(4)]
+    consts = [offsets.elem_part(e) for e in elems]
+    nibs = [nibbles.elem_part(e) for e in elems]
+    lane_nibbles = any(nibbles.lane_bases) or any(nibbles.warp_bases)
+    if not lane_nibbles and nibs == [0, 1, 0, 1] and consts[1] == consts[0] and consts[2] == consts[0] + 1 \
+            and consts[3] == consts[2] and consts[0] % 2 == 0 and all(v % 2 == 0 for v in
+                                                                      (*offsets.lane_bases, *offsets.warp_bases)):
+        address = b.add(base, combine(b, thread, mask, consts[0]))
+        pair = b.cast_int(b.emit(LdSharedOp(address, i16)), i32)
+        # [b0, b0, b1, b1] then keep the low nibble of bytes 0 and 2, the high nibble of bytes 1 and 3
+        spread = b.emit(PrmtOp(pair, b.const(0), b.const(0x1100)))
+        low = b.and_(spread, 0x000F000F)
+        high = b.and_(b.lshr(spread, 4), 0x0F000F00)
+        return b.or_(low, high)
+    value = b.const(0)
+    for byte, (const, nib) in enumerate(zip(consts, nibs, strict=True)):
+        address = b.add(base, combine(b, thread, mask, const))
+        packed = b.cast_int(b.emit(LdSharedOp(address, i8)), i32)
+        if lane_nibbles:
+            emit_error(None, "fp4Unpacked fallback: the nibble index depends on the lane; unsupported layout")
+        nibble = b.and_(b.lshr(packed, 4 * nib), 0xF)
+        value = b.or_(value, b.shl(nibble, 8 * byte))
+    return value
+
+
+def _str(text: str):  # noqa: ANN202
+    from xdsl.dialects.builtin import StringAttr
+
+    return StringAttr(text)
+
+
+__all__ = ["LowerLocalLoadPass", "IntegerType", "reg_type"]

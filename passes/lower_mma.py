@@ -1,0 +1,284 @@
+"""qdot-lower-mma: ``qgpu.mma`` → ``ptx.mma_sync`` on registers, with the fp4 shift and the scales.
+
+Decides the instruction for each register-format pair and scale mode, and
+emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
+(dialects/qgpu/layouts.py ``tile_registers``):
+
+* s8 × s8 → ``m16n8k32 .s32.s8.s8.s32``; bf16/fp16 → ``m16n8k16 .f32``; e4m3/e5m2
+  pairs → ``m16n8k32 .f32.e4m3.e4m3.f32`` (native on sm_89/sm_120a, emulated on sm_90);
+* fp6/fp4 with 8-bit containers → ``kind::f8f6f4``, or with hardware block scales
+  ``kind::mxf8f6f4 .block_scale.scale_vec::1X … .ue8m0``; packed e2m1 × e2m1 →
+  ``m16n8k64 kind::mxf4`` (2X, ue8m0) or ``kind::mxf4nvf4`` (4X, ue4m3, NVFP4).
+  An ``fp4Unpacked`` operand holds ``0000xxxx`` bytes (what ``ldmatrix .b4x16_p64``
+  produces) and the mma wants ``00xxxx00``: each of its registers is shifted left
+  by two right before the instruction (seed 003; Triton does it in MMAv2);
+* ``rescale = "per_block"``: every k tile is one scale block, multiplied into a zero
+  accumulator; its result (i32 for s8) is converted to f32 and folded in as
+  ``acc += d · sa · sb · 2^-(lhs_exp + rhs_exp)`` — how llama.cpp's MMQ applies block
+  scales, exact because each scale is applied to an exact block sum;
+* ``rescale = "hw"``: the scale registers and byte/thread selectors of the
+  block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
+  of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
+
+Lit tests: ``tests/lit/qdot-lower-mma/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float32Type,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f32,
+    i16,
+    i32,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
+from dialects.ptx.mma import MmaSignature, MmaSyncOp
+from dialects.qdot.formats import ScaleKind, scale_kind_of
+from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.layouts import distributed_layout
+from dialects.qgpu.mma_layouts import DotOperandLayout, DotScaleLayout, MmaLayout
+from dialects.qgpu.ops import MmaOp
+from dialects.qgpu.register_formats import RegFormat, Rescale
+from passes.support.builder import Builder
+from passes.support.distributed import FunctionState, from_regs, to_regs
+
+_PTX_TYPE = {
+    RegFormat.S8: MmaType.S8, RegFormat.E4M3: MmaType.E4M3, RegFormat.E5M2: MmaType.E5M2,
+    RegFormat.E2M3: MmaType.E2M3, RegFormat.E3M2: MmaType.E3M2, RegFormat.E2M1: MmaType.E2M1,
+    RegFormat.BF16: MmaType.BF16, RegFormat.FP16: MmaType.F16,
+}
+
+
+@dataclass(frozen=True)
+class LowerMmaPass(ModulePass):
+    name = "qdot-lower-mma"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            state = FunctionState(func)
+            for mma in [o for o in func.walk() if isinstance(o, MmaOp)]:
+                _lower(mma, state)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    sig: MmaSignature
+    shift_a: bool
+    shift_b: bool
+    blocks_per_tile: int
+    """Scale blocks one instruction k tile covers (hw: 1, 2 or 4)."""
+
+
+def _instruction(mma: MmaOp, a: DotOperandLayout, b: DotOperandLayout, acc_int: bool) -> Instruction:
+    lhs, rhs, rescale = mma.lhs, mma.rhs, mma.rescale_mode
+    ta, tb = _PTX_TYPE[lhs], _PTX_TYPE[rhs]
+    if lhs is RegFormat.S8:
+        d = MmaType.S32
+        return Instruction(MmaSignature(MmaShape.M16N8K32, d, MmaType.S8, MmaType.S8, d), False, False, 1)
+    if lhs in (RegFormat.BF16, RegFormat.FP16):
+        return Instruction(MmaSignature(MmaShape.M16N8K16, MmaType.F32, ta, tb, MmaType.F32), False, False, 1)
+    packed = lhs is RegFormat.E2M1 and not a.fp4_unpacked
+    if rescale is Rescale.HW:
+        scale = scale_kind_of(_tensor(mma.a_scale).get_element_type())
+        if packed:
+            if scale is ScaleKind.UE4M3:
+                sig = MmaSignature(MmaShape.M16N8K64, MmaType.F32, MmaType.E2M1, MmaType.E2M1, MmaType.F32,
+                                   MmaKind.MXF4NVF4, scale_vec=ScaleVec.X4, scale_type=ScaleType.UE4M3)
+                return Instruction(sig, False, False, 4)
+            sig = MmaSignature(MmaShape.M16N8K64, MmaType.F32, MmaType.E2M1, MmaType.E2M1, MmaType.F32,
+                               MmaKind.MXF4, scale_vec=ScaleVec.X2, scale_type=ScaleType.UE8M0)
+            return Instruction(sig, False, False, 2)
+        sig = MmaSignature(MmaShape.M16N8K32, MmaType.F32, ta, tb, MmaType.F32, MmaKind.MXF8F6F4,
+                           scale_vec=ScaleVec.X1, scale_type=ScaleType.UE8M0)
+        return Instruction(sig, a.fp4_unpacked, b.fp4_unpacked, 1)
+    small = {MmaType.E2M3, MmaType.E3M2, MmaType.E2M1}
+    kind = MmaKind.F8F6F4 if (ta in small or tb in small) else None
+    sig = MmaSignature(MmaShape.M16N8K32, MmaType.F32, ta, tb, MmaType.F32, kind)
+    return Instruction(sig, a.fp4_unpacked, b.fp4_unpacked, 1)
+
+
+def _tensor(value: SSAValue | None) -> TensorType:
+    assert value is not None and isinstance(value.type, TensorType)
+    return value.type
+
+
+def _lower(mma: MmaOp, state: FunctionState) -> None:
+    a_type, b_type, c_type = _tensor(mma.a), _tensor(mma.b), _tensor(mma.c)
+    a_layout, b_layout = distributed_layout(a_type), distributed_layout(b_type)
+    c_layout = distributed_layout(c_type)
+    assert isinstance(a_layout, DotOperandLayout) and isinstance(b_layout, DotOperandLayout)
+    assert isinstance(c_layout, MmaLayout)
+    acc_int = isinstance(c_type.get_element_type(), IntegerType)
+    inst = _instruction(mma, a_layout, b_layout, acc_int)
+    b = Builder.before(mma)
+    a_regs, b_regs, c_regs = to_regs(b, mma.a), to_regs(b, mma.b), to_regs(b, mma.c)
+    if inst.shift_a:
+        a_regs = [b.shl(r, 2) for r in a_regs]
+    if inst.shift_b:
+        b_regs = [b.shl(r, 2) for r in b_regs]
+    acc = list(c_regs)
+    rescale = mma.rescale_mode
+    rep_k = a_layout.rep_k
+    if rep_k != b_layout.rep_k:
+        emit_error(mma, f"lhs has {rep_k} k tiles but rhs has {b_layout.rep_k}")
+    scales = None
+    if rescale is Rescale.PER_BLOCK:
+        scales = _BlockScales(b, state, mma, c_layout)
+    hw = None
+    if rescale is Rescale.HW:
+        hw = _HwScales(b, state, mma, inst)
+    zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
+    for rk in range(rep_k):
+        for rm in range(c_layout.rep_m):
+            for rn in range(c_layout.rep_n):
+                a_tile = [a_regs[r] for r in a_layout.tile_registers(rm, rk)]
+                b_tile = [b_regs[r] for r in b_layout.tile_registers(rn, rk)]
+                c_index = c_layout.tile_registers(rm, rn)
+                scale_a, scale_b = hw.operands(rm, rn, rk) if hw is not None else ((), ())
+                if scales is None:
+                    c_in = [acc[i] for i in c_index]
+                    op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, c_in, scale_a, scale_b))
+                    for i, result in zip(c_index, op.results, strict=True):
+                        acc[i] = result
+                    continue
+                op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [zero] * 4))
+                for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
+                    value = part if isinstance(part.type, Float32Type) else b.emit(arith.SIToFPOp(part, f32))
+                    factor = scales.factor(rm, rn, position, rk)
+                    acc[i] = b.emit(arith.AddfOp(acc[i], b.emit(arith.MulfOp(value, factor))))
+    out = from_regs(b, acc, _tensor(mma.result))
+    mma.result.replace_all_uses_with(out)
+    Rewriter.erase_op(mma)
+
+
+class _BlockScales:
+    """sa[row, kb] · sb[col, kb] · 2^-(exp_a + exp_b) per accumulator register, decoded once."""
+
+    def __init__(self, b: Builder, state: FunctionState, mma: MmaOp, acc: MmaLayout):
+        self.b = b
+        sa_type, sb_type = _tensor(mma.a_scale), _tensor(mma.b_scale)
+        self.sa_layout = distributed_layout(sa_type)
+        self.sb_layout = distributed_layout(sb_type)
+        assert isinstance(self.sa_layout, DotScaleLayout) and isinstance(self.sb_layout, DotScaleLayout)
+        self.sa_regs = to_regs(b, mma.a_scale)
+        self.sb_regs = to_regs(b, mma.b_scale)
+        self.sa_elem = sa_type.get_element_type()
+        self.sb_elem = sb_type.get_element_type()
+        exp = mma.attributes.get("qdot.exp")
+        shift = sum(exp.get_values()) if isinstance(exp, DenseArrayBase) else 0
+        self.unit = 2.0 ** -shift
+        k_values = _tensor(mma.a).get_shape()[1]
+        a_layout = distributed_layout(_tensor(mma.a))
+        assert isinstance(a_layout, DotOperandLayout)
+        self.tile_k = a_layout.k_tile * (a_layout.k_values // _tensor(mma.a).get_shape()[1]
+                                         if k_values else 1)
+        self.k_per_block = a_layout.k_values // sa_type.get_shape()[1]
+        self.tile_values = a_layout.k_values // a_layout.rep_k
+        self._decoded: dict[tuple[str, int, int, int], SSAValue] = {}
+        self._products: dict[tuple[int, int, int, int], SSAValue] = {}
+
+    def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue:
+        key = (side, rep, half, block)
+        if key in self._decoded:
+            return self._decoded[key]
+        layout = self.sa_layout if side == "a" else self.sb_layout
+        regs = self.sa_regs if side == "a" else self.sb_regs
+        elem = self.sa_elem if side == "a" else self.sb_elem
+        reg, byte = layout.element_slot(rep, half, block)
+        b = self.b
+        value = regs[reg]
+        if isinstance(elem, Float32Type):
+            decoded = value
+        else:
+            decoded = _decode_scale(b, value, byte, elem)
+        if side == "a" and self.unit != 1.0:
+            decoded = b.emit(arith.MulfOp(decoded, b.fconst(self.unit)))
+        self._decoded[key] = decoded
+        return decoded
+
+    def factor(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
+        block = (rk * self.tile_values) // self.k_per_block
+        row_half, col_half = position >> 1, position & 1
+        key = (rm, rn, position, block)
+        if key not in self._products:
+            sa = self._decode("a", rm, row_half, block)
+            sb = self._decode("b", rn, col_half, block)
+            self._products[key] = self.b.emit(arith.MulfOp(sa, sb))
+        return self._products[key]
+
+
+def _decode_scale(b: Builder, reg: SSAValue, byte: int, elem) -> SSAValue:  # noqa: ANN001
+    """One scale byte of a register as f32: ue8m0 2^(code-127) (0 → 2^-127, 255 → NaN), ue4m3 as e4m3."""
+    code = b.and_(b.lshr(reg, 8 * byte), 0xFF)
+    kind = scale_kind_of(elem)
+    if kind is ScaleKind.UE4M3:
+        # e4m3 → f32 bits: exponent rebias by 120, mantissa to bit 20; subnormals via a multiply
+        exp_mant = b.shl(code, 20)
+        as_float = b.emit(arith.BitcastOp(exp_mant, f32))
+        scaled = b.emit(arith.MulfOp(as_float, b.fconst(2.0 ** 120)))
+        is_nan = b.cmp("eq", code, 0x7F)
+        return b.select(is_nan, b.fconst(float("nan")), scaled)
+    bits = b.shl(code, 23)
+    bits = b.select(b.cmp("eq", code, 0), b.const(0x00400000), bits)
+    bits = b.select(b.cmp("eq", code, 0xFF), b.const(0x7FC00000), bits)
+    return b.emit(arith.BitcastOp(bits, f32))
+
+
+class _HwScales:
+    """Scale registers for the block-scaled mma: one per instruction and side, selectors 0."""
+
+    def __init__(self, b: Builder, state: FunctionState, mma: MmaOp, inst: Instruction):
+        self.b = b
+        self.inst = inst
+        self.sa_layout = distributed_layout(_tensor(mma.a_scale))
+        self.sb_layout = distributed_layout(_tensor(mma.b_scale))
+        assert isinstance(self.sa_layout, DotScaleLayout) and isinstance(self.sb_layout, DotScaleLayout)
+        self.sa_regs = to_regs(b, mma.a_scale)
+        self.sb_regs = to_regs(b, mma.b_scale)
+        self.odd_lane = b.cmp("ne", b.and_(state.ids.lane, 1), 0)
+        self.zero16 = b.const(0, i16)
+        self._cache: dict[tuple[str, int, int], SSAValue] = {}
+
+    def _packed(self, side: str, rep: int, rk: int) -> SSAValue:
+        key = (side, rep, rk)
+        if key in self._cache:
+            return self._cache[key]
+        b = self.b
+        n = self.inst.blocks_per_tile
+        value = b.const(0)
+        for j in range(n):
+            block = rk * n + j
+            if side == "a":
+                lo = self._byte(self.sa_layout, self.sa_regs, rep, 0, block)
+                hi = self._byte(self.sa_layout, self.sa_regs, rep, 1, block)
+                byte = b.select(self.odd_lane, hi, lo)
+            else:
+                byte = self._byte(self.sb_layout, self.sb_regs, rep, 0, block)
+            value = b.or_(value, b.shl(byte, 8 * j))
+        self._cache[key] = value
+        return value
+
+    def _byte(self, layout: DotScaleLayout, regs: list[SSAValue], rep: int, half: int, block: int) -> SSAValue:
+        reg, byte = layout.element_slot(rep, half, block)
+        return self.b.and_(self.b.lshr(regs[reg], 8 * byte), 0xFF)
+
+    def operands(self, rm: int, rn: int, rk: int) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
+        z = self.zero16
+        return (self._packed("a", rm, rk), z, z), (self._packed("b", rn, rk), z, z)
+
+
+__all__ = ["LowerMmaPass", "DotOperandEncodingAttr", "i32"]

@@ -1,0 +1,201 @@
+"""qdot-pipeline: software pipelining of the global → shared copies of a K loop.
+
+Decides, for every ``qgpu.local_alloc(qdot.load(desc[offsets]))`` inside an
+``scf.for`` whose descriptor is defined outside the loop, to keep ``num-stages``
+buffers in flight: the tile is copied ``num-stages - 1`` iterations ahead with
+``qgpu.async_copy`` into a multi-buffered allocation, so an iteration waits only
+for its own tile (``qgpu.async_wait {pending = num-stages - 2}``, which also
+synchronises the CTA) while the copies of the next ones proceed.
+
+    prologue:  copy tile(lb + s·step) → stage s            for s < num-stages - 1
+    loop i:    wait until tile i has landed; barrier
+               copy tile(i + num-stages - 1) → stage (i - 1) mod S   (read by iteration i - 1,
+                                                                      which every thread has finished)
+               compute on stage i mod S
+    epilogue:  wait for all copies
+
+Out-of-range tiles of the prologue and of the last iterations are zero-filled
+copies (descriptor bounds), so no predicate is needed. With ``num-stages=1`` the
+pass changes nothing (synchronous staging). The loads and the compute keep their
+order; ``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
+
+Lit tests: ``tests/lit/qdot-pipeline/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.diagnostics import QdotError
+from dialects.qdot.kernel import LoadOp
+from dialects.qgpu.ops import AsyncCommitOp, AsyncCopyOp, AsyncWaitOp, LocalAllocOp, MemDescIndexOp
+from dialects.qgpu.types import MemDescType
+
+
+@dataclass(frozen=True)
+class PipelinePass(ModulePass):
+    name = "qdot-pipeline"
+
+    num_stages: int = 3
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.num_stages < 1:
+            raise QdotError(None, f"qdot-pipeline: num-stages must be at least 1, got {self.num_stages}")
+        if self.num_stages == 1:
+            return
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            for loop in [o for o in func.walk() if isinstance(o, scf.ForOp)]:
+                _pipeline(loop, self.num_stages)
+
+
+def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
+    body = loop.body.block
+    found = []
+    for op in body.ops:
+        if not isinstance(op, LocalAllocOp) or op.src is None:
+            continue
+        load = op.src.owner
+        if not isinstance(load, LoadOp) or load.parent is not body:
+            continue
+        desc_owner = load.desc.owner
+        if isinstance(desc_owner, Operation) and loop.is_ancestor(desc_owner):
+            continue  # the descriptor changes inside the loop
+        if all(use.operation is op for use in load.result.uses):
+            found.append(op)
+    return found
+
+
+def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
+    """The ops of ``body`` that compute ``values`` (from the induction variable and outside values)."""
+    needed: set[Operation] = set()
+    stack = [v.owner for v in values]
+    while stack:
+        op = stack.pop()
+        if not isinstance(op, Operation) or op.parent is not body or op in needed:
+            continue
+        if not (op.dialect_name() == "arith"):
+            raise QdotError(op, "qdot-pipeline: tile offsets must be computed with arith from the loop variable")
+        needed.add(op)
+        stack.extend(v.owner for v in op.operands)
+    return [op for op in body.ops if op in needed]
+
+
+def _clone_offsets(offsets: list[SSAValue], slice_ops: list[Operation], iv: SSAValue, new_iv: SSAValue,
+                   point: InsertPoint) -> list[SSAValue]:
+    mapping: dict[SSAValue, SSAValue] = {iv: new_iv}
+    for op in slice_ops:
+        clone = op.clone()
+        for index, operand in enumerate(op.operands):
+            if operand in mapping:
+                clone.operands[index] = mapping[operand]
+        Rewriter.insert_op(clone, point)
+        for old, new in zip(op.results, clone.results, strict=True):
+            mapping[old] = new
+    return [mapping.get(v, v) for v in offsets]
+
+
+def _index_const(value: int, point: InsertPoint) -> SSAValue:
+    op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    Rewriter.insert_op(op, point)
+    return op.result
+
+
+def _binary(cls, a: SSAValue, b: SSAValue, point: InsertPoint) -> SSAValue:  # noqa: ANN001
+    op = cls(a, b)
+    Rewriter.insert_op(op, point)
+    return op.result
+
+
+def _pipeline(loop: scf.ForOp, stages: int) -> None:
+    allocs = _stageable(loop)
+    if not allocs:
+        return
+    body = loop.body.block
+    iv = body.args[0]
+    before = InsertPoint.before(loop)
+    buffers: list[tuple[LocalAllocOp, LoadOp, SSAValue, list[Operation]]] = []
+    for alloc in allocs:
+        load = alloc.src.owner
+        assert isinstance(load, LoadOp)
+        memdesc = alloc.result.type
+        assert isinstance(memdesc, MemDescType)
+        multi = MemDescType([stages, *memdesc.get_shape()], memdesc.element_type, memdesc.encoding, mutable=True)
+        buf = LocalAllocOp(multi)
+        Rewriter.insert_op(buf, before)
+        buffers.append((alloc, load, buf.result, _slice(list(load.offsets), body)))
+    # prologue: tiles lb .. lb + (S-2)·step
+    for s in range(stages - 1):
+        k = loop.lb if s == 0 else _binary(arith.AddiOp, loop.lb,
+                                           _binary(arith.MuliOp, loop.step, _index_const(s, before), before), before)
+        stage = _index_const(s, before)
+        for alloc, load, buf, slice_ops in buffers:
+            offsets = _clone_offsets(list(load.offsets), slice_ops, iv, k, before)
+            dst = MemDescIndexOp(buf, stage)
+            Rewriter.insert_op(dst, before)
+            Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), before)
+        Rewriter.insert_op(AsyncCommitOp(), before)
+    # the loop carries the stage to read and the stage to write
+    zero = _index_const(0, before)
+    last = _index_const(stages - 1, before)
+    new_block = Block(arg_types=[a.type for a in body.args] + [IndexType(), IndexType()])
+    read_stage, write_stage = new_block.args[-2], new_block.args[-1]
+    for old, new in zip(body.args, new_block.args, strict=False):
+        old.replace_all_uses_with(new)
+    for op in list(body.ops):
+        op.detach()
+        new_block.add_op(op)
+    new_iv = new_block.args[0]
+    first = new_block.first_op
+    assert first is not None
+    top = InsertPoint.before(first)
+    Rewriter.insert_op(AsyncWaitOp(stages - 2), top)
+    ahead = _binary(arith.AddiOp, new_iv,
+                    _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
+    for alloc, load, buf, slice_ops in buffers:
+        offsets = _clone_offsets(list(load.offsets), slice_ops, new_iv, ahead, top)
+        dst = MemDescIndexOp(buf, write_stage)
+        Rewriter.insert_op(dst, top)
+        Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), top)
+    Rewriter.insert_op(AsyncCommitOp(), top)
+    for alloc, load, buf, slice_ops in buffers:
+        view = MemDescIndexOp(buf, read_stage)
+        Rewriter.insert_op(view, InsertPoint.before(alloc))
+        alloc.result.replace_all_uses_with(view.result)
+        Rewriter.erase_op(alloc)
+        if not load.result.uses:
+            Rewriter.erase_op(load)
+    old_yield = new_block.last_op
+    assert isinstance(old_yield, scf.YieldOp)
+    at_yield = InsertPoint.before(old_yield)
+    one = _index_const(1, at_yield)
+    count = _index_const(stages, at_yield)
+    next_read = _binary(arith.RemUIOp, _binary(arith.AddiOp, read_stage, one, at_yield), count, at_yield)
+    next_write = _binary(arith.RemUIOp, _binary(arith.AddiOp, write_stage, one, at_yield), count, at_yield)
+    Rewriter.replace_op(old_yield, scf.YieldOp(*old_yield.operands, next_read, next_write))
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, zero, last], Region([new_block]))
+    Rewriter.insert_op(new_loop, before)
+    for old, new in zip(loop.results, new_loop.results, strict=False):
+        old.replace_all_uses_with(new)
+    Rewriter.insert_op(AsyncWaitOp(0), InsertPoint.after(new_loop))
+    loop.detach()
+    loop.erase(safe_erase=False)
+    _drop_dead_slices(new_block)
+
+
+def _drop_dead_slices(block: Block) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for op in list(block.ops):
+            if op.dialect_name() == "arith" and all(not r.uses for r in op.results):
+                op.detach()
+                op.erase()
+                changed = True

@@ -1,0 +1,276 @@
+"""Global → shared tile copies: the lowering of ``qgpu.async_copy`` and of ``local_alloc(qdot.load)``.
+
+The CTA's threads split the tile into chunks along its contiguous dimension and
+issue one ``cp.async`` per chunk (16 bytes when the addresses are known to be
+16-byte aligned — ``passes/support/analysis.py`` — else 8 or 4). Out-of-bounds
+parts are zero-filled through cp.async's source size (reads beyond the tensor
+never happen), which is how ``qdot.load`` promises zeros outside the tensor. An
+``fp4Padded`` destination receives each 16-byte chunk as two 8-byte pieces, each
+followed by its 8 bytes of padding. Shared byte offsets come from the buffer's
+layout function (``SharedLayout.offset``), as linear maps over the bits of
+(chunk, lane, warp) when it composes linearly, else per chunk at run time.
+Tiles whose addresses are not provably aligned to 4 bytes are copied with
+predicated byte loads and stores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, TensorType, i8, i32, i64
+from xdsl.ir import Operation, SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.attrs import CacheOp
+from dialects.ptx.ops import CpAsyncOp, LdGlobalOp, StSharedOp
+from dialects.qdot.formats import format_info
+from dialects.qdot.kernel import MakeDescOp
+from dialects.qdot.types import BlockType, DescType
+from dialects.qgpu.elements import storage_bytes
+from dialects.qgpu.shared_layout import SharedLayout
+from passes.support.analysis import known_divisor
+from passes.support.builder import Builder, constant_value
+from passes.support.distributed import FunctionState, LinearOffsets
+
+ASSUMED_BASE_ALIGNMENT = 16
+"""Kernel pointer arguments must be 16-byte aligned (cudaMalloc gives 256)."""
+
+
+def element_bytes(element_type) -> int:  # noqa: ANN001
+    if isinstance(element_type, BlockType):
+        return format_info(element_type.format).element_bytes
+    size = storage_bytes(element_type)
+    assert size is not None, f"no byte size for {element_type}"
+    return size
+
+
+@dataclass(frozen=True)
+class GlobalTile:
+    """A descriptor's tile at some offsets, in byte terms."""
+
+    base: SSAValue  # i64 address of element [0, 0]
+    dims: tuple[SSAValue, ...]  # index, in elements
+    strides: tuple[SSAValue, ...]  # index, in elements
+    offsets: tuple[SSAValue, ...]  # index, tile origin in elements
+    elem_bytes: int
+    make_desc: MakeDescOp
+
+
+def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...]) -> GlobalTile:
+    make = desc.owner
+    if not isinstance(make, MakeDescOp):
+        emit_error(desc.owner if isinstance(desc.owner, Operation) else None,
+                   "descriptors must come straight from qdot.make_desc (not through block arguments)")
+    desc_type = desc.type
+    assert isinstance(desc_type, DescType)
+    return GlobalTile(base, tuple(make.shape), tuple(make.strides), offsets,
+                      element_bytes(desc_type.element_type), make)
+
+
+def _index(b: Builder, value: SSAValue | int) -> SSAValue:
+    if isinstance(value, int):
+        return b.const(value, IndexType())
+    if isinstance(value.type, IndexType):
+        return value
+    return b.cast_int(value, IndexType())
+
+
+def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
+              num_warps: int, at: Operation) -> None:
+    """Issue the cp.async (or byte-copy) instructions that move ``tile`` into the buffer."""
+    rows_dim, cols_dim = _dims(shared)
+    eb = tile.elem_bytes
+    stride_unit = constant_value(tile.strides[cols_dim])
+    if stride_unit != 1:
+        emit_error(at, "the global tile's contiguous dimension must match the shared buffer's "
+                       f"(dimension {cols_dim} needs stride 1 in qdot.make_desc)")
+    rows = shared.tile_shape[rows_dim]
+    row_bytes = shared.tile_shape[cols_dim] * eb
+    align = min(ASSUMED_BASE_ALIGNMENT,
+                known_divisor(tile.strides[rows_dim]) * eb,
+                known_divisor(tile.offsets[cols_dim]) * eb)
+    chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
+    if chunk is None:
+        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim)
+        return
+    chunks_per_row = row_bytes // chunk
+    total = rows * chunks_per_row
+    threads = 32 * num_warps
+    iterations = -(-total // threads)
+    ids = state.ids
+    # global pieces, as index arithmetic
+    r_off = _index(b, tile.offsets[rows_dim])
+    c_off = _index(b, tile.offsets[cols_dim])
+    eb_i = eb
+    row_limit = _index(b, tile.dims[rows_dim])
+    col_limit_bytes = b.mul(_index(b, tile.dims[cols_dim]), eb_i)
+    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb_i)
+    col_origin_bytes = b.mul(c_off, eb_i)
+    tid_index = b.cast_int(ids.tid, IndexType())
+    linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
+    for j in range(iterations):
+        q = b.add(tid_index, j * threads) if j else tid_index
+        if (j + 1) * threads > total:
+            q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
+        if chunks_per_row & (chunks_per_row - 1) == 0:
+            row = b.lshr(q, chunks_per_row.bit_length() - 1)
+            cc = b.and_(q, chunks_per_row - 1)
+        else:
+            row = b.udiv(q, chunks_per_row)
+            cc = b.urem(q, chunks_per_row)
+        row_abs = b.add(r_off, row)
+        col_bytes = b.add(col_origin_bytes, b.mul(cc, chunk))
+        address = b.add(b.mul(row_abs, stride_bytes), col_bytes)
+        address = b.emit(arith.IndexCastOp(address, i64))
+        address = b.add(tile.base, address)
+        in_rows = b.cmp("ult", row_abs, row_limit)
+        remaining = b.sub(col_limit_bytes, col_bytes)
+        if linear is not None and (j + 1) * threads <= total:
+            smem = _linear_offset(b, state, linear, j)
+        else:
+            smem = _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim)
+        pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
+        for start, size in pieces:
+            src_bytes = _clamp(b, b.sub(remaining, start), size)
+            src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
+            src_bytes = b.emit(arith.IndexCastOp(src_bytes, i32))
+            safe = b.select(in_rows, address, tile.base)
+            dst = b.add(smem_base, smem if start == 0 else b.add(smem, _padded_delta(shared, start)))
+            cache = CacheOp.CG if size == 16 else CacheOp.CA
+            b.insert(CpAsyncOp(dst, b.add(safe, start) if start else safe, size, cache, src_bytes))
+
+
+def _dims(shared: SharedLayout) -> tuple[int, int]:
+    tile_rank = len(shared.tile_shape)
+    if tile_rank != 2:
+        raise ValueError("copies handle 2-D tiles")
+    cols = shared.order[0]
+    return 1 - cols, cols
+
+
+def _clamp(b: Builder, value: SSAValue, high: int) -> SSAValue:
+    zero = b.const(0, IndexType())
+    value = b.emit(arith.MaxSIOp(value, zero))
+    return b.emit(arith.MinSIOp(value, b.const(high, IndexType())))
+
+
+def _padded_delta(shared: SharedLayout, start: int) -> int:
+    """Physical distance between data byte 0 and data byte ``start`` of a padded chunk (8 → 16)."""
+    return (start // 8) * 16 + start % 8
+
+
+@dataclass(frozen=True)
+class _LinearCopy:
+    offsets: LinearOffsets
+    threads: int
+
+
+def _chunk_coords(shared: SharedLayout, rows_dim: int, cols_dim: int, chunk: int, chunks_per_row: int,
+                  q: int, eb: int) -> tuple[int, int]:
+    row, cc = divmod(q, chunks_per_row)
+    byte = cc * chunk
+    coords = [0, 0]
+    coords[rows_dim] = row
+    coords[cols_dim] = byte // eb
+    return coords[0], coords[1]
+
+
+def _linear_smem(shared: SharedLayout, rows_dim: int, cols_dim: int, chunk: int, chunks_per_row: int,
+                 total: int, threads: int, eb: int) -> _LinearCopy | None:
+    if eb > chunk or total % threads or threads & (threads - 1) or (total // threads) & (total // threads - 1):
+        return None
+    iterations = total // threads
+    warps = threads // 32
+
+    def offset(j: int, lane: int, warp: int) -> int:
+        q = j * threads + warp * 32 + lane
+        r, c = _chunk_coords(shared, rows_dim, cols_dim, chunk, chunks_per_row, q, eb)
+        return shared.offset((r, c))
+
+    try:
+        samples = [(j, lane, w) for j in range(iterations) for lane in (0, 3, 17, 31) for w in {0, warps - 1}]
+        lin = LinearOffsets.derive(offset, max(iterations, 1), max(warps, 1), samples)
+    except ValueError:
+        return None
+    return _LinearCopy(lin, threads)
+
+
+def _linear_offset(b: Builder, state: FunctionState, linear: _LinearCopy, j: int) -> SSAValue:
+    lin = linear.offsets
+    thread = state.per_thread(("copy", lin.lane_bases, lin.warp_bases), lambda eb, ids: lin.thread_part(eb, ids))
+    from passes.support.distributed import combine
+
+    return combine(b, thread, lin.thread_mask, lin.elem_part(j))
+
+
+def _runtime_offset(b: Builder, shared: SharedLayout, row: SSAValue, cc: SSAValue, chunk: int, eb: int,
+                    rows_dim: int, cols_dim: int) -> SSAValue:
+    """Shared offset of a chunk (row, chunk index), computed per chunk at run time."""
+    data_byte = b.mul(b.cast_int(cc, i32), chunk)
+    if eb <= chunk:
+        return element_offset(b, shared, row, b.udiv(data_byte, eb), rows_dim, cols_dim)
+    # a chunk inside a wide element (a ggml block): element start + byte within it
+    start = element_offset(b, shared, row, b.udiv(data_byte, eb), rows_dim, cols_dim)
+    return b.add(start, b.urem(data_byte, eb))
+
+
+def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValue, rows_dim: int,
+                   cols_dim: int) -> SSAValue:
+    """Byte offset of element (row, col) at run time, from the buffer's layout function.
+
+    Power-of-two tiles: the layout is linear over the bits of (row, col), so the
+    offset is ⊕ of per-bit constants evaluated from ``SharedLayout.offset``; other
+    tiles (ggml blocks) must be unswizzled rows: ``row · row_bytes + col · elem_bytes``.
+    """
+    from passes.support.distributed import xor_of_bits
+
+    rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
+    row32, col32 = b.cast_int(row, i32), b.cast_int(col, i32)
+
+    def at(r: int, c: int) -> int:
+        coords = [0, 0]
+        coords[rows_dim], coords[cols_dim] = r, c
+        return shared.offset(tuple(coords))
+
+    if rows & (rows - 1) == 0 and cols & (cols - 1) == 0:
+        row_bases = [at(1 << i, 0) for i in range(rows.bit_length() - 1)]
+        col_bases = [at(0, 1 << i) for i in range(cols.bit_length() - 1)]
+        return b.xor(xor_of_bits(b, row32, row_bases), xor_of_bits(b, col32, col_bases))
+    if shared.max_phase > 1 or shared.fp4_padded:
+        raise ValueError("a swizzled or padded shared buffer needs power-of-two tile dimensions")
+    return b.add(b.mul(row32, at(1, 0)), b.mul(col32, at(0, 1)))
+
+
+def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
+               num_warps: int, rows_dim: int, cols_dim: int) -> None:
+    """Predicated byte loads and stores for tiles without provable alignment (synchronous)."""
+    eb = tile.elem_bytes
+    rows = shared.tile_shape[rows_dim]
+    row_bytes = shared.tile_shape[cols_dim] * eb
+    total = rows * row_bytes
+    threads = 32 * num_warps
+    tid = b.cast_int(state.ids.tid, IndexType())
+    r_off, c_off = _index(b, tile.offsets[rows_dim]), _index(b, tile.offsets[cols_dim])
+    row_limit = _index(b, tile.dims[rows_dim])
+    col_limit = b.mul(_index(b, tile.dims[cols_dim]), eb)
+    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
+    for j in range(-(-total // threads)):
+        q = b.add(tid, j * threads) if j else tid
+        valid_q = b.cmp("ult", q, b.const(total, IndexType()))
+        q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
+        row = b.udiv(q, row_bytes)
+        byte = b.urem(q, row_bytes)
+        row_abs = b.add(r_off, row)
+        col_byte = b.add(b.mul(c_off, eb), byte)
+        ok = b.and_i1(b.and_i1(valid_q, b.cmp("ult", row_abs, row_limit)), b.cmp("ult", col_byte, col_limit))
+        address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(b.mul(row_abs, stride_bytes), col_byte), i64)))
+        value = b.emit(LdGlobalOp(address, i8, ok))
+        elem, inner = b.udiv(byte, eb), b.urem(byte, eb)
+        coords_offset = element_offset(b, shared, row, elem, rows_dim, cols_dim)
+        dst = b.add(smem_base, b.add(coords_offset, b.cast_int(inner, i32)))
+        # threads past the tile rewrite the last byte with the same value: harmless
+        b.insert(StSharedOp(dst, value))
+
+
+__all__ = ["GlobalTile", "copy_tile", "element_bytes", "global_tile", "TensorType"]

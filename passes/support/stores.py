@@ -1,0 +1,85 @@
+"""Lowering of ``qdot.store`` from a distributed layout: predicated ``st.global`` per element.
+
+Each thread writes the elements its registers hold (coordinates from the
+layout's ``coord_exprs``: a per-register constant plus per-thread bit fields,
+computed once at function entry); elements outside the tensor are not written.
+Two consecutive f32 columns in consecutive registers (the mma accumulator's
+pair) are not yet merged into one 8-byte store.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i8, i16, i32, i64
+from xdsl.ir import SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.ops import StGlobalOp
+from dialects.qdot.kernel import StoreOp
+from dialects.qgpu.distributed import CoordExpr, Source
+from dialects.qgpu.layouts import distributed_layout
+from passes.support.builder import Builder
+from passes.support.copies import element_bytes, global_tile
+from passes.support.distributed import FunctionState, ThreadIds, to_regs
+
+
+def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
+    """Σ fields of a coordinate expression (without its constant), as i32."""
+    total = b.const(0)
+    for f in expr.fields:
+        source = ids.lane if f.source == Source.LANE else ids.warp
+        value = b.and_(b.lshr(source, f.shift), (1 << f.width) - 1) if f.width < 32 else source
+        total = b.add(total, b.mul(value, f.scale))
+    return total
+
+
+def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
+    exprs = layout.coord_exprs(reg, byte)
+    assert exprs is not None
+    expr = exprs[dim]
+    key = ("fields", tuple(expr.fields))
+    thread = state.per_thread(key, lambda eb, ids: field_sum(eb, ids, expr))
+    value = b.add(thread, expr.constant)
+    if expr.modulus is not None:
+        m = expr.modulus
+        value = b.and_(value, m - 1) if m & (m - 1) == 0 else b.urem(value, m)
+    return value
+
+
+def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
+    tensor = op.value.type
+    assert isinstance(tensor, TensorType)
+    if tensor.encoding is None:
+        emit_error(op, "qdot.store of a tensor without a layout: run qdot-accelerate-matmul first")
+    layout = distributed_layout(tensor)
+    b = Builder.before(op)
+    tile = global_tile(op.desc, base, tuple(op.offsets))
+    regs = to_regs(b, op.value)
+    eb = element_bytes(tensor.get_element_type())
+    limits = [b.cast_int(d, i32) if not isinstance(d.type, IndexType) else b.emit(arith.IndexCastOp(d, i32))
+              for d in tile.dims]
+    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
+    strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
+    is_float = isinstance(tensor.get_element_type(), Float32Type)
+    for reg, byte in layout.slots():
+        coords = [coordinate(b, state, layout, reg, byte, d) for d in range(2)]
+        absolute = [b.add(origin[d], coords[d]) for d in range(2)]
+        ok = None
+        for d in range(2):
+            ok = b.and_i1(ok, b.cmp("ult", absolute[d], limits[d]))
+        linear = b.add(b.mul(b.cast_int(absolute[0], i64), strides[0]), b.mul(b.cast_int(absolute[1], i64), strides[1]))
+        address = b.add(base, b.mul(linear, eb))
+        value = regs[reg]
+        if eb == 4:
+            stored = value
+        else:
+            part = b.lshr(value, 8 * byte) if byte else value
+            stored = b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
+        if eb == 4 and not is_float and value.type == f32:
+            stored = b.emit(arith.BitcastOp(value, i32))
+        b.insert(StGlobalOp(address, stored, ok))
+    op.detach()
+    op.erase()
+
+
+__all__ = ["coordinate", "field_sum", "lower_store"]

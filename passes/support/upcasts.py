@@ -1,0 +1,331 @@
+"""Lowering of ``qgpu.upcast``: register conversions of mma operands, exact.
+
+Which source byte/nibble feeds each destination byte comes from the two layout
+functions (an upcast never moves values between threads); the conversions are:
+
+* e2m1 → s8 (value × 2) and e2m1 → e4m3: the signed 16-entry prmt table of
+  reference/ptx.md §6.3 R1, four values per three ``prmt``;
+* e2m1 → bf16: two 8-entry byte tables (bf16 low and high byte of each magnitude)
+  looked up with ``prmt``, interleaved, the sign OR-ed in, then × 2^(s-127) for the
+  ue8m0 block scale (``mul.rn.bf16x2``, exact);
+* e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
+* anything else: per value, the code's exponent and mantissa placed in an f32 and
+  rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
+  ``cvt.rn.f16x2.f32``, ``cvt.rn.satfinite.e4m3x2.f32``) or rounded to an integer (s8).
+
+NaN: the fast e4m3 → bf16 path turns the e4m3 NaN code into ±480·scale (as R2
+does); every other path propagates NaN. Scales of code 0xFF (NaN) give NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type, TensorType, f32, i32
+from xdsl.ir import SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.attrs import CvtKind
+from dialects.ptx.ops import CvtOp, MulRnBf16x2Op, PrmtOp
+from dialects.qdot.formats import ScaleKind, scale_kind_of
+from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.layouts import distributed_layout
+from dialects.qgpu.mma_layouts import DotScaleLayout
+from dialects.qgpu.ops import UpcastOp
+from dialects.qgpu.register_formats import RegFormat
+from passes.support.builder import Builder
+from passes.support.distributed import FunctionState, from_regs, to_regs
+
+# R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
+S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
+E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
+# bf16 of the e2m1 magnitudes 0, .5, 1, 1.5, 2, 3, 4, 6: low bytes and high bytes
+BF16_LO = (0xC0800000, 0xC0804000)
+BF16_HI = (0x3F3F3F00, 0x40404040)
+
+# (exponent bits, mantissa bits, bias) of the small float formats, as 8-bit containers
+FLOAT_BITS = {
+    RegFormat.E2M1: (2, 1, 1), RegFormat.E2M3: (2, 3, 1), RegFormat.E3M2: (3, 2, 3),
+    RegFormat.E4M3: (4, 3, 7), RegFormat.E5M2: (5, 2, 15),
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    reg: int
+    byte: int
+    nibble: int  # 0/1 for packed e2m1, else 0
+
+
+def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
+    src_t, dst_t = op.src.type, op.result.type
+    assert isinstance(src_t, TensorType) and isinstance(dst_t, TensorType)
+    src_l, dst_l = distributed_layout(src_t), distributed_layout(dst_t)
+    packed = op.source is RegFormat.E2M1 and not (
+        isinstance(src_t.encoding, DotOperandEncodingAttr) and src_t.encoding.fp4_unpacked)
+    mapping = _mapping(op, src_l, dst_l, packed)
+    b = Builder.before(op)
+    src = to_regs(b, op.src)
+    scales = _Scales(b, op) if op.scale is not None else None
+    out: list[SSAValue] = []
+    per_reg = dst_l.elements_per_register
+    for reg in range(dst_l.regs_per_thread):
+        sources = [mapping[(reg, byte)] for byte in range(0, 4, 4 // per_reg)]
+        dst_slots = [(reg, byte) for byte in range(0, 4, 4 // per_reg)]
+        out.append(_convert(b, op, src, sources, dst_slots, dst_l, scales, packed))
+    value = from_regs(b, out, dst_t)
+    op.result.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+
+
+def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], Source]:  # noqa: ANN001
+    k_dim = 1 if dst_l.is_a else 0
+    found: dict[tuple[int, int], Source] = {}
+    for lane in (0, 5, 30):
+        for reg, byte in dst_l.slots():
+            coords = dst_l.coords(0, lane, reg, byte)
+            assert coords is not None
+            if packed:
+                src_coords = list(coords)
+                src_coords[k_dim] //= 2
+                nibble = coords[k_dim] % 2
+            else:
+                src_coords, nibble = list(coords), 0
+            owners = [s for s in src_l.owners(tuple(src_coords)) if s.warp == 0 and s.lane == lane]
+            if not owners:
+                emit_error(op, f"upcast would move value {tuple(coords)} between threads; the source and result "
+                               f"layouts must give every thread its own values")
+            src = Source(owners[0].reg, owners[0].byte, nibble)
+            if found.setdefault((reg, byte), src) != src:
+                emit_error(op, "upcast register mapping depends on the lane; unsupported layout pair")
+    return found
+
+
+class _Scales:
+    """The block scale of each destination value, as bf16x2/f32 multipliers."""
+
+    def __init__(self, b: Builder, op: UpcastOp):
+        assert op.scale is not None
+        self.b = b
+        scale_t = op.scale.type
+        assert isinstance(scale_t, TensorType)
+        self.kind = scale_kind_of(scale_t.get_element_type())
+        self.layout = distributed_layout(scale_t)
+        assert isinstance(self.layout, DotScaleLayout)
+        self.regs = to_regs(b, op.scale)
+        dst_t = op.result.type
+        assert isinstance(dst_t, TensorType)
+        self.dst_l = distributed_layout(dst_t)
+        self.k_dim = 1 if self.dst_l.is_a else 0
+        self.group = dst_t.get_shape()[self.k_dim] // scale_t.get_shape()[1]
+        self._codes: dict[tuple[int, int], SSAValue] = {}
+        self._f32: dict[tuple[int, int], SSAValue] = {}
+        self._bf16x2: dict[tuple[int, int], SSAValue] = {}
+
+    def slot(self, dst_reg: int, dst_byte: int) -> tuple[int, int]:
+        coords = self.dst_l.coords(0, 0, dst_reg, dst_byte)
+        assert coords is not None
+        mn = coords[1 - self.k_dim]
+        kb = coords[self.k_dim] // self.group
+        owners = [s for s in self.layout.owners((mn, kb)) if s.warp == 0 and s.lane == 0]
+        assert owners, "scale layout does not give the thread its scale"
+        return owners[0].reg, owners[0].byte
+
+    def code(self, slot: tuple[int, int]) -> SSAValue:
+        if slot not in self._codes:
+            reg, byte = slot
+            self._codes[slot] = self.b.and_(self.b.lshr(self.regs[reg], 8 * byte), 0xFF)
+        return self._codes[slot]
+
+    def as_f32(self, slot: tuple[int, int]) -> SSAValue:
+        if slot not in self._f32:
+            b = self.b
+            code = self.code(slot)
+            if self.kind is ScaleKind.UE4M3:
+                value = _decode_float(b, code, 4, 3, 7, nan_code=0x7F)
+            else:
+                bits = b.shl(code, 23)
+                bits = b.select(b.cmp("eq", code, 0), b.const(0x00400000), bits)
+                bits = b.select(b.cmp("eq", code, 0xFF), b.const(0x7FC00000), bits)
+                value = b.emit(arith.BitcastOp(bits, f32))
+            self._f32[slot] = value
+        return self._f32[slot]
+
+    def as_bf16x2(self, slot: tuple[int, int]) -> SSAValue:
+        """The scale in both halves of a bf16x2 (exact: ue8m0 is a power of two, ue4m3 has 4 bits)."""
+        if slot not in self._bf16x2:
+            b = self.b
+            if self.kind is ScaleKind.UE4M3:
+                f = self.as_f32(slot)
+                packed = _to_i32(b, b.emit(CvtOp(CvtKind.BF16X2_F32, [f, f])))
+            else:
+                code = self.code(slot)
+                bits = b.shl(code, 7)
+                bits = b.select(b.cmp("eq", code, 0), b.const(0x0040), bits)
+                bits = b.select(b.cmp("eq", code, 0xFF), b.const(0x7FC0), bits)
+                packed = b.or_(bits, b.shl(bits, 16))
+            self._bf16x2[slot] = packed
+        return self._bf16x2[slot]
+
+
+def _convert(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source],
+             dst_slots: list[tuple[int, int]], dst_l, scales: _Scales | None, packed: bool) -> SSAValue:  # noqa: ANN001
+    to, frm = op.target, op.source
+    n = len(sources)
+    same_reg = len({s.reg for s in sources}) == 1
+    if n == 4 and packed and same_reg and to in (RegFormat.S8, RegFormat.E4M3):
+        values = [s.byte * 2 + s.nibble for s in sources]
+        if values in ([0, 1, 2, 3], [4, 5, 6, 7]):
+            return _fp4_lut(b, src[sources[0].reg], values[0] // 4, S8_TABLE if to is RegFormat.S8 else E4M3_TABLE)
+    if n == 2 and same_reg and to is RegFormat.BF16:
+        scale_slot = scales.slot(*dst_slots[0]) if scales is not None else None
+        same_scale = scales is None or scales.slot(*dst_slots[1]) == scale_slot
+        if same_scale and packed and sources[0].byte == sources[1].byte and \
+                (sources[0].nibble, sources[1].nibble) == (0, 1):
+            value = _fp4_pair_to_bf16(b, src[sources[0].reg], sources[0].byte)
+            return _scale_bf16(b, value, scales, scale_slot)
+        if same_scale and frm is RegFormat.E4M3 and sources[1].byte == sources[0].byte + 1 and \
+                sources[0].byte % 2 == 0:
+            value = _e4m3_pair_to_bf16(b, src[sources[0].reg], sources[0].byte)
+            return _scale_bf16(b, value, scales, scale_slot)
+    return _generic(b, op, src, sources, dst_slots, scales, packed)
+
+
+def _fp4_lut(b: Builder, reg: SSAValue, half: int, table: tuple[int, int, int, int]) -> SSAValue:
+    x = b.lshr(reg, 16 * half) if half else reg
+    idx = b.and_(x, 0x7777)
+    sel = b.or_(b.lshr(b.and_(x, 0x8888), 1), 0x3210)
+    lo = b.emit(PrmtOp(b.const(table[0]), b.const(table[1]), idx))
+    hi = b.emit(PrmtOp(b.const(table[2]), b.const(table[3]), idx))
+    return b.emit(PrmtOp(lo, hi, sel))
+
+
+def _fp4_pair_to_bf16(b: Builder, reg: SSAValue, byte: int) -> SSAValue:
+    """Nibbles 0 and 1 of byte ``byte`` → bf16x2 {lo: value 0, hi: value 1}."""
+    x = b.lshr(reg, 8 * byte) if byte else reg
+    idx = b.and_(x, 0x77)
+    lo = b.emit(PrmtOp(b.const(BF16_LO[0]), b.const(BF16_LO[1]), idx))
+    hi = b.emit(PrmtOp(b.const(BF16_HI[0]), b.const(BF16_HI[1]), idx))
+    value = b.emit(PrmtOp(lo, hi, b.const(0x5140)))
+    sign = b.or_(b.and_(b.shl(x, 12), 0x8000), b.and_(b.shl(x, 24), 0x80000000))
+    return b.or_(value, sign)
+
+
+def _e4m3_pair_to_bf16(b: Builder, reg: SSAValue, byte: int) -> SSAValue:
+    """Bytes ``byte``, ``byte+1`` (e4m3) → bf16x2, exact for finite codes (reference/ptx.md §6.3 R2)."""
+    selector = 0x1404 if byte == 0 else 0x3424
+    t = b.emit(PrmtOp(reg, b.const(0), b.const(selector)))
+    sign = b.and_(t, 0x80008000)
+    rest = b.and_(b.lshr(t, 4), 0x07F007F0)
+    value = b.or_(sign, rest)
+    bias = b.const(0x7B807B80)  # 2^120 in both halves
+    return _mul_bf16x2(b, value, bias)
+
+
+def _scale_bf16(b: Builder, value: SSAValue, scales: _Scales | None, slot: tuple[int, int] | None) -> SSAValue:
+    if scales is None or slot is None:
+        return value
+    return _mul_bf16x2(b, value, scales.as_bf16x2(slot))
+
+
+def _mul_bf16x2(b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """x · y on two i32 registers holding bf16 pairs, as fma.rn.bf16x2(x, y, -0.0).
+
+    The fma form exists from sm_80 (mul.rn.bf16x2 only from sm_90) and adding -0.0
+    changes nothing, the sign of zero included; the products here are exact.
+    """
+    from dialects.ptx.base import BF16X2
+    from dialects.ptx.ops import BitcastOp, FmaRnBf16x2Op
+
+    xv = b.emit(BitcastOp(x, BF16X2))
+    yv = b.emit(BitcastOp(y, BF16X2))
+    minus_zero = b.emit(BitcastOp(b.const(0x80008000 - (1 << 32)), BF16X2))
+    return b.emit(BitcastOp(b.emit(FmaRnBf16x2Op(xv, yv, minus_zero)), i32))
+
+
+def _to_i32(b: Builder, value: SSAValue) -> SSAValue:
+    from dialects.ptx.ops import BitcastOp
+
+    return value if value.type == i32 else b.emit(BitcastOp(value, i32))
+
+
+def _decode_float(b: Builder, code: SSAValue, exp_bits: int, mant_bits: int, bias: int,
+                  nan_code: int | None = None, inf_nan: bool = False) -> SSAValue:
+    """An 8-bit-container small float code → exact f32."""
+    width = exp_bits + mant_bits
+    magnitude = b.and_(code, (1 << width) - 1)
+    sign = b.and_(code, 1 << width)
+    bits = b.or_(b.shl(magnitude, 23 - mant_bits), b.shl(sign, 31 - width))
+    value = b.emit(arith.MulfOp(b.emit(arith.BitcastOp(bits, f32)), b.fconst(2.0 ** (127 - bias))))
+    if nan_code is not None:
+        value = b.select(b.cmp("eq", magnitude, nan_code), b.fconst(float("nan")), value)
+    if inf_nan:
+        exp_all = ((1 << exp_bits) - 1) << mant_bits
+        is_special = b.cmp("eq", b.and_(magnitude, exp_all), exp_all)
+        is_inf = b.cmp("eq", magnitude, exp_all)
+        inf = b.select(b.cmp("ne", sign, 0), b.fconst(float("-inf")), b.fconst(float("inf")))
+        value = b.select(is_special, b.select(is_inf, inf, b.fconst(float("nan"))), value)
+    return value
+
+
+def _value_f32(b: Builder, op: UpcastOp, src: list[SSAValue], source: Source, packed: bool) -> SSAValue:
+    frm = op.source
+    reg = src[source.reg]
+    shift = 8 * source.byte + (4 * source.nibble if packed else 0)
+    if frm in (RegFormat.BF16, RegFormat.FP16):
+        half = b.and_(b.lshr(reg, shift), 0xFFFF)
+        if frm is RegFormat.BF16:
+            return b.emit(arith.BitcastOp(b.shl(half, 16), f32))
+        as_f16 = b.emit(arith.BitcastOp(b.cast_int(half, _i16()), _f16()))
+        return b.emit(CvtOp(CvtKind.F32_F16, [as_f16]))
+    if frm is RegFormat.S8:
+        byte = b.and_(b.lshr(reg, shift), 0xFF)
+        signed = b.sub(b.xor(byte, 0x80), 0x80)
+        return b.emit(arith.SIToFPOp(signed, f32))
+    code = b.and_(b.lshr(reg, shift), 0xF if (packed or frm is RegFormat.E2M1) else 0xFF)
+    e, m, bias = FLOAT_BITS[frm]
+    return _decode_float(b, code, e, m, bias, nan_code=0x7F if frm is RegFormat.E4M3 else None,
+                         inf_nan=frm is RegFormat.E5M2)
+
+
+def _generic(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source],
+             dst_slots: list[tuple[int, int]], scales: _Scales | None, packed: bool) -> SSAValue:
+    values = []
+    for source, slot in zip(sources, dst_slots, strict=True):
+        v = _value_f32(b, op, src, source, packed)
+        if scales is not None:
+            v = b.emit(arith.MulfOp(v, scales.as_f32(scales.slot(*slot))))
+        values.append(v)
+    to = op.target
+    if to is RegFormat.BF16:
+        return _to_i32(b, b.emit(CvtOp(CvtKind.BF16X2_F32, [values[1], values[0]])))
+    if to is RegFormat.FP16:
+        return _to_i32(b, b.emit(CvtOp(CvtKind.F16X2_F32, [values[1], values[0]])))
+    if to is RegFormat.E4M3:
+        lo = b.emit(CvtOp(CvtKind.E4M3X2_F32, [values[1], values[0]]))
+        hi = b.emit(CvtOp(CvtKind.E4M3X2_F32, [values[3], values[2]]))
+        return b.or_(b.cast_int(lo, i32), b.shl(b.cast_int(hi, i32), 16))
+    if to is RegFormat.S8:
+        out = b.const(0)
+        for i, v in enumerate(values):
+            as_int = b.emit(arith.FPToSIOp(v, i32))
+            out = b.or_(out, b.shl(b.and_(as_int, 0xFF), 8 * i))
+        return out
+    emit_error(op, f"no lowering for upcast from {op.source} to {to}")
+
+
+def _i16():  # noqa: ANN202
+    from xdsl.dialects.builtin import i16
+
+    return i16
+
+
+def _f16():  # noqa: ANN202
+    from xdsl.dialects.builtin import f16
+
+    return f16
+
+
+__all__ = ["lower_upcast", "Float32Type"]

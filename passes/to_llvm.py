@@ -1,0 +1,461 @@
+"""qdot-to-llvm: everything left becomes LLVM-ready IR (func, arith, cf and ptx ops).
+
+What this pass decides: the kernel signature (``!qdot.ptr`` arguments become i64
+addresses; ``qdot.arg_kinds`` records what the runner must pass), the shared
+memory map (every ``qgpu.local_alloc`` gets an offset in the kernel's dynamic
+shared memory; the total goes to ``qdot.shared_bytes``), and the per-thread code
+of the remaining tile-level ops: program ids, global → shared copies
+(``cp.async`` with zero fill, barriers around synchronous staging), register
+upcasts, stores with bounds, constants and the K loop, whose tensor-valued
+``iter_args`` become the registers of their layouts before ``scf`` → ``cf``.
+
+The result is what ``targets/ptx/llvm_ir.py`` translates to LLVM IR; ``qdot-lower-local-load``
+and ``qdot-lower-mma`` must have run (a ``qgpu.local_load`` or ``qgpu.mma`` left here
+is a diagnostic). Lit tests: ``tests/lit/qdot-to-llvm/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnrealizedConversionCastOp,
+    f32,
+    i32,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.diagnostics import QdotError, emit_error
+from dialects.ptx.attrs import SpecialReg
+from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, SpecialRegOp
+from dialects.qdot.kernel import (
+    LoadOp,
+    MakeDescOp,
+    NumProgramsOp,
+    ProgramIdOp,
+    StoreOp,
+    is_kernel,
+    num_warps,
+)
+from dialects.qdot.types import PtrType
+from dialects.qgpu.layouts import distributed_layout, shared_layout
+from dialects.qgpu.ops import (
+    AsyncCommitOp,
+    AsyncCopyOp,
+    AsyncWaitOp,
+    ConvertLayoutOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    LocalStoreOp,
+    MemDescIndexOp,
+    MemDescTransOp,
+    MmaOp,
+    UpcastOp,
+)
+from dialects.qgpu.types import MemDescType
+from passes.support.builder import Builder
+from passes.support.copies import copy_tile, global_tile
+from passes.support.distributed import FunctionState, from_regs, reg_type, to_regs
+from passes.support.stores import lower_store
+from passes.support.upcasts import lower_upcast
+
+SHARED_ALIGN = 128
+ARG_KINDS_ATTR = "qdot.arg_kinds"
+SHARED_BYTES_ATTR = "qdot.shared_bytes"
+
+
+@dataclass(frozen=True)
+class ToLLVMPass(ModulePass):
+    name = "qdot-to-llvm"
+
+    arch: str = "sm_90"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            if is_kernel(func):
+                _lower_kernel(func)
+        _convert_scf(op)
+        _resolve_casts(op)
+
+
+def _lower_kernel(func: FuncOp) -> None:
+    for leftover in func.walk():
+        if isinstance(leftover, LocalLoadOp):
+            emit_error(leftover, "qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm")
+        if isinstance(leftover, MmaOp):
+            emit_error(leftover, "qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm")
+    state = FunctionState(func)
+    warps = num_warps(func)
+    pointers = _lower_signature(func)
+    bases = _allocate_shared(func)
+    for op in list(func.walk()):
+        if op.parent is None:
+            continue
+        _lower_op(op, state, warps, pointers, bases)
+    _expand_loops(func)
+    _erase_dead(func)
+    from passes.support.schedule import sink_mma_operands
+
+    _fold_cast_pairs(func)
+    _erase_dead_casts(func)
+    for block in {op.parent for op in func.walk() if op.name == "ptx.mma_sync" and op.parent is not None}:
+        sink_mma_operands(block)
+
+
+# ---------------------------------------------------------------------------------------------
+# Signature and shared memory
+
+
+def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:
+    """``!qdot.ptr`` arguments become i64 addresses; records the argument kinds."""
+    kinds: list[str] = []
+    block = func.body.blocks[0]
+    new_inputs: list[Attribute] = []
+    for arg in list(block.args):
+        t = arg.type
+        if isinstance(t, PtrType):
+            Rewriter.replace_value_with_new_type(arg, i64)
+            kinds.append("ptr")
+            new_inputs.append(i64)
+        elif isinstance(t, IndexType):
+            kinds.append("index")
+            new_inputs.append(t)
+        elif isinstance(t, IntegerType):
+            kinds.append(f"i{t.width.data}")
+            new_inputs.append(t)
+        elif isinstance(t, Float32Type):
+            kinds.append("f32")
+            new_inputs.append(t)
+        else:
+            emit_error(func, f"kernel argument {arg.index} has type {t}; kernels take !qdot.ptr, index, iN and f32")
+    func.function_type = FunctionType.from_lists(new_inputs, list(func.function_type.outputs.data))
+    func.attributes[ARG_KINDS_ATTR] = ArrayAttr([StringAttr(k) for k in kinds])
+    return {}
+
+
+def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
+    """Give every local_alloc an offset in dynamic shared memory (i32 constants at entry)."""
+    state_builder = Builder.at_start(func.body.blocks[0])
+    offset = 0
+    bases: dict[SSAValue, SSAValue] = {}
+    for alloc in [op for op in func.walk() if isinstance(op, LocalAllocOp)]:
+        memdesc = alloc.result.type
+        assert isinstance(memdesc, MemDescType)
+        layout = shared_layout(memdesc)
+        offset = -(-offset // SHARED_ALIGN) * SHARED_ALIGN
+        bases[alloc.result] = state_builder.const(offset, i32)
+        alloc.attributes["qdot.offset"] = IntegerAttr(offset, i64)
+        offset += layout.allocation_bytes
+    func.attributes[SHARED_BYTES_ATTR] = IntegerAttr(-(-offset // 16) * 16, i64)
+    return bases
+
+
+def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) -> SSAValue:
+    if value in bases:
+        return bases[value]
+    owner = value.owner
+    if isinstance(owner, MemDescTransOp):
+        bases[value] = _memdesc_base(owner.src, bases, b)
+        return bases[value]
+    if isinstance(owner, MemDescIndexOp):
+        parent = _memdesc_base(owner.src, bases, b)
+        src_type = owner.src.type
+        assert isinstance(src_type, MemDescType)
+        stage_bytes = shared_layout(src_type).buffer_bytes
+        index = b.emit(arith.IndexCastOp(owner.index, i32))
+        result = b.add(parent, b.mul(index, stage_bytes))
+        bases[value] = result
+        return result
+    raise QdotError(owner if isinstance(owner, Operation) else None,
+                    "shared-memory buffers must come from qgpu.local_alloc or qgpu.memdesc_index")
+
+
+# ---------------------------------------------------------------------------------------------
+# Ops
+
+
+def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, bases: dict) -> None:
+    if isinstance(op, ProgramIdOp):
+        reg = {0: SpecialReg.CTAID_X, 1: SpecialReg.CTAID_Y, 2: SpecialReg.CTAID_Z}[op.axis.index]
+        _replace_with_index(op, SpecialRegOp(reg))
+    elif isinstance(op, NumProgramsOp):
+        reg = {0: SpecialReg.NCTAID_X, 1: SpecialReg.NCTAID_Y, 2: SpecialReg.NCTAID_Z}[op.axis.index]
+        _replace_with_index(op, SpecialRegOp(reg))
+    elif isinstance(op, LocalAllocOp):
+        _lower_alloc(op, state, warps, bases)
+    elif isinstance(op, AsyncCopyOp):
+        b = Builder.before(op)
+        desc = op.desc.owner
+        assert isinstance(desc, MakeDescOp)
+        tile = global_tile(op.desc, desc.ptr, tuple(op.offsets))
+        memdesc = op.dst.type
+        assert isinstance(memdesc, MemDescType)
+        copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op)
+        _erase(op)
+    elif isinstance(op, AsyncCommitOp):
+        Rewriter.replace_op(op, [CpAsyncCommitOp()], [])
+    elif isinstance(op, AsyncWaitOp):
+        b = Builder.before(op)
+        b.insert(CpAsyncWaitOp(op.pending_count if hasattr(op, "pending_count") else _pending(op)))
+        b.insert(BarSyncOp(0))
+        _erase(op)
+    elif isinstance(op, UpcastOp):
+        lower_upcast(op, state)
+    elif isinstance(op, StoreOp):
+        desc = op.desc.owner
+        assert isinstance(desc, MakeDescOp)
+        lower_store(op, desc.ptr, state)
+    elif isinstance(op, ConvertLayoutOp):
+        if op.src.type != op.result.type:
+            src, dst = op.src.type, op.result.type
+            assert isinstance(src, TensorType) and isinstance(dst, TensorType)
+            if not (distributed_layout(src) == distributed_layout(dst)):
+                emit_error(op, "qgpu.convert_layout between different layouts is not supported by qdot-to-llvm yet")
+        op.result.replace_all_uses_with(op.src)
+        _erase(op)
+    elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
+        _lower_splat(op)
+    elif isinstance(op, LocalStoreOp):
+        emit_error(op, "qgpu.local_store is not supported by qdot-to-llvm yet")
+    elif isinstance(op, (MemDescIndexOp, MemDescTransOp)):
+        return  # folded into the users' base offsets
+    elif isinstance(op, UnrealizedConversionCastOp) and len(op.inputs) == 1 \
+            and isinstance(op.inputs[0].type, MemDescType):
+        b = Builder.before(op)
+        op.results[0].replace_all_uses_with(_memdesc_base(op.inputs[0], bases, b))
+        _erase(op)
+
+
+def _pending(op: AsyncWaitOp) -> int:
+    value = op.properties.get("pending")
+    assert isinstance(value, IntegerAttr)
+    return int(value.value.data)
+
+
+def _replace_with_index(op: Operation, special: SpecialRegOp) -> None:
+    b = Builder.before(op)
+    value = b.emit(special)
+    index = b.emit(arith.IndexCastOp(value, IndexType()))
+    op.results[0].replace_all_uses_with(index)
+    _erase(op)
+
+
+def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict) -> None:
+    src = op.src
+    if src is None:
+        return
+    b = Builder.before(op)
+    memdesc = op.result.type
+    assert isinstance(memdesc, MemDescType)
+    load = src.owner
+    if not isinstance(load, LoadOp):
+        emit_error(op, "qgpu.local_alloc of a register tensor is not supported by qdot-to-llvm yet; "
+                       "stage operands straight from qdot.load")
+    desc = load.desc.owner
+    assert isinstance(desc, MakeDescOp)
+    # earlier readers of this buffer (previous loop iteration) must be done before it is overwritten
+    b.insert(BarSyncOp(0))
+    tile = global_tile(load.desc, desc.ptr, tuple(load.offsets))
+    copy_tile(b, state, tile, shared_layout(memdesc), bases[op.result], warps, op)
+    b.insert(CpAsyncCommitOp())
+    b.insert(CpAsyncWaitOp(0))
+    b.insert(BarSyncOp(0))
+
+
+def _lower_splat(op: arith.ConstantOp) -> None:
+    tensor = op.result.type
+    assert isinstance(tensor, TensorType)
+    if tensor.encoding is None:
+        return
+    value = op.value
+    if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+        emit_error(op, "only splat tensor constants can be distributed")
+    b = Builder.before(op)
+    scalar = value.get_values()[0]
+    layout = distributed_layout(tensor)
+    rtype = reg_type(tensor)
+    if rtype == f32:
+        reg = b.fconst(float(scalar))
+    else:
+        elem = tensor.get_element_type()
+        per = layout.elements_per_register
+        width = 32 // per
+        code = int(scalar) & ((1 << width) - 1) if isinstance(elem, IntegerType) else _float_bits(float(scalar), elem)
+        word = 0
+        for i in range(per):
+            word |= code << (width * i)
+        reg = b.const(word - (1 << 32) if word >= 1 << 31 else word)
+    out = from_regs(b, [reg] * layout.regs_per_thread, tensor)
+    op.result.replace_all_uses_with(out)
+    _erase(op)
+
+
+def _float_bits(value: float, elem: Attribute) -> int:
+    import numpy as np
+
+    name = str(elem)
+    if name == "bf16":
+        return int(np.array([value], dtype=np.float32).view(np.uint32)[0]) >> 16
+    if name == "f16":
+        return int(np.array([value], dtype=np.float16).view(np.uint16)[0])
+    raise ValueError(f"no splat encoding for {elem}")
+
+
+def _erase(op: Operation) -> None:
+    op.detach()
+    op.erase(safe_erase=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loops: tensor iter_args become registers
+
+
+def _expand_loops(func: FuncOp) -> None:
+    for loop in [op for op in func.walk() if isinstance(op, scf.ForOp)]:
+        if any(isinstance(a.type, TensorType) for a in loop.iter_args):
+            _expand_loop(loop)
+
+
+def _expand_loop(loop: scf.ForOp) -> None:
+    b = Builder.before(loop)
+    old_body = loop.body.block
+    old_yield = old_body.last_op
+    assert isinstance(old_yield, scf.YieldOp)
+    groups: list[tuple[Attribute, int]] = []  # (original type, number of scalars)
+    new_inits: list[SSAValue] = []
+    for init in loop.iter_args:
+        if isinstance(init.type, TensorType):
+            regs = to_regs(b, init)
+            groups.append((init.type, len(regs)))
+            new_inits += regs
+        else:
+            groups.append((init.type, 1))
+            new_inits.append(init)
+    arg_types = [loop.body.block.args[0].type] + [v.type for v in new_inits]
+    new_block = Block(arg_types=arg_types)
+    inside = Builder.at_start(new_block)
+    old_body.args[0].replace_all_uses_with(new_block.args[0])
+    position = 1
+    for index, (t, count) in enumerate(groups):
+        scalars = list(new_block.args[position:position + count])
+        position += count
+        old_arg = old_body.args[index + 1]
+        if isinstance(t, TensorType):
+            rebuilt = from_regs(inside, scalars, t)
+            old_arg.replace_all_uses_with(rebuilt)
+        else:
+            old_arg.replace_all_uses_with(scalars[0])
+    for op in list(old_body.ops):
+        op.detach()
+        new_block.add_op(op)
+    yield_b = Builder.before(old_yield)
+    new_yield_values: list[SSAValue] = []
+    for value, (t, count) in zip(old_yield.operands, groups, strict=True):
+        new_yield_values += to_regs(yield_b, value) if isinstance(t, TensorType) else [value]
+    Rewriter.replace_op(old_yield, scf.YieldOp(*new_yield_values))
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, new_inits, Region([new_block]))
+    Rewriter.insert_op(new_loop, InsertPoint.before(loop))
+    after = Builder.after(new_loop) if hasattr(Builder, "after") else Builder(InsertPoint.after(new_loop))
+    position = 0
+    for result, (t, count) in zip(loop.results, groups, strict=True):
+        scalars = list(new_loop.results[position:position + count])
+        position += count
+        if isinstance(t, TensorType):
+            result.replace_all_uses_with(from_regs(after, scalars, t))
+        else:
+            result.replace_all_uses_with(scalars[0])
+    loop.detach()
+    loop.erase(safe_erase=False)
+
+
+def _erase_dead(func: FuncOp) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for op in list(func.walk()):
+            if op.parent is None:
+                continue
+            dead_kind = isinstance(op, (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp))
+            if dead_kind and all(not r.uses for r in op.results):
+                _erase(op)
+                changed = True
+
+
+def _fold_cast_pairs(func: FuncOp) -> None:
+    """regs → tensor → regs casts become the registers themselves."""
+    for cast in [op for op in func.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+        if cast.parent is None or len(cast.inputs) != 1 or not isinstance(cast.inputs[0].type, TensorType):
+            continue
+        producer = cast.inputs[0].owner
+        if isinstance(producer, UnrealizedConversionCastOp) and len(producer.results) == 1:
+            regs = list(producer.inputs)
+            if len(regs) == len(cast.results) and all(r.type == o.type for r, o in zip(regs, cast.results, strict=True)):
+                for r, o in zip(regs, cast.results, strict=True):
+                    o.replace_all_uses_with(r)
+                _erase(cast)
+
+
+def _erase_dead_casts(func: FuncOp) -> None:
+    """Register ↔ tensor casts whose tensor side is no longer used (their consumers were lowered)."""
+    changed = True
+    while changed:
+        changed = False
+        for cast in [op for op in func.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+            if cast.parent is not None and all(not r.uses for r in cast.results):
+                _erase(cast)
+                changed = True
+
+
+def _convert_scf(module: ModuleOp) -> None:
+    from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+
+    ConvertScfToCf().apply(Context(), module)
+
+
+def _resolve_casts(module: ModuleOp) -> None:
+    """Fold tensor ↔ register casts pairwise; a memdesc cast resolves to its base offset."""
+    changed = True
+    while changed:
+        changed = False
+        for cast in [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+            if cast.parent is None:
+                continue
+            inputs = list(cast.inputs)
+            if len(inputs) == 1 and isinstance(inputs[0].type, TensorType):
+                producer = inputs[0].owner
+                if isinstance(producer, UnrealizedConversionCastOp) and len(producer.results) == 1:
+                    regs = list(producer.inputs)
+                    if len(regs) == len(cast.results) and all(
+                            r.type == o.type for r, o in zip(regs, cast.results, strict=True)):
+                        for r, o in zip(regs, cast.results, strict=True):
+                            o.replace_all_uses_with(r)
+                        _erase(cast)
+                        changed = True
+                        continue
+            if all(not r.uses for r in cast.results):
+                _erase(cast)
+                changed = True
+    for cast in [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+        types = [v.type for v in (*cast.inputs, *cast.results)]
+        if any(isinstance(t, (TensorType, MemDescType)) for t in types):
+            raise QdotError(cast, "a distributed tensor or shared buffer survived qdot-to-llvm "
+                                  "(an op it feeds has no lowering)")
+
+
+__all__ = ["ToLLVMPass", "f32", "i32", "i64", "to_regs"]

@@ -1,0 +1,123 @@
+"""Random inputs, launches and checks for the GEMM kernels of ``compiler.templates``.
+
+Every check draws fresh random inputs, poisons the output with NaN (0xFF bytes),
+launches, and compares with ``compiler.numerics.dot_scaled`` in float64:
+bit-identical for integer accumulation, relative Frobenius error ≤ 1e-5 for f32.
+Used by tests/gpu and by the benchmark scripts, so both check the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from compiler import numerics
+from compiler.kernel_cache import get_or_compile
+from compiler.templates import GemmConfig, gemm_kernel, grid
+
+F32_TOLERANCE = 1e-5
+
+
+def random_operand(fmt: str, rows: int, cols: int, rng: np.random.Generator) -> np.ndarray:
+    """Codes of a [rows, cols] logical operand in its memory form (packed e2m1: cols/2 bytes)."""
+    if fmt == "e2m1":
+        return rng.integers(0, 256, size=(rows, cols // 2), dtype=np.uint8)
+    if fmt in ("e4m3", "e5m2"):
+        return numerics.encode(fmt, rng.standard_normal((rows, cols)) * 2.0)
+    if fmt == "e2m3":
+        return rng.integers(0, 64, size=(rows, cols), dtype=np.uint8)
+    if fmt == "e3m2":
+        return rng.integers(0, 64, size=(rows, cols), dtype=np.uint8)
+    if fmt == "bf16":
+        return numerics.encode("bf16", rng.standard_normal((rows, cols)))
+    if fmt == "fp16":
+        return numerics.encode("fp16", rng.standard_normal((rows, cols)))
+    if fmt == "i8":
+        return rng.integers(-128, 128, size=(rows, cols), dtype=np.int8)
+    raise ValueError(fmt)
+
+
+def random_scales(kind: str, rows: int, blocks: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "ue8m0":
+        return rng.integers(120, 135, size=(rows, blocks), dtype=np.uint8)
+    # ue4m3: positive normal codes from 0.25 to 16
+    return rng.integers(0x28, 0x48, size=(rows, blocks), dtype=np.uint8)
+
+
+def _reference_operand(fmt: str, codes: np.ndarray) -> np.ndarray:
+    if fmt == "bf16":
+        import ml_dtypes
+
+        return codes.view(ml_dtypes.bfloat16)
+    if fmt == "fp16":
+        return codes.view(np.float16)
+    return codes
+
+
+@dataclass
+class GemmCase:
+    cfg: GemmConfig
+    m: int
+    n: int
+    k: int
+    arch: str = "sm_90"
+    strategy: str = "auto"
+    num_stages: int = 3
+
+    @property
+    def label(self) -> str:
+        return f"{self.cfg.name}[{self.strategy}] {self.m}x{self.n}x{self.k} s{self.num_stages}"
+
+    def compiled(self) -> Any:
+        cfg = self.cfg
+        if self.k % 128:
+            cfg = replace(cfg, k_divisibility=32)
+        return get_or_compile(gemm_kernel(cfg), arch=self.arch, strategy=self.strategy, num_stages=self.num_stages)
+
+
+def make_inputs(case: GemmCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    cfg = case.cfg
+    data = {"a": random_operand(cfg.lhs, case.m, case.k, rng),
+            "b_t": random_operand(cfg.rhs, case.n, case.k, rng)}  # stored transposed: [N, K']
+    for side, kind, rows in (("sa", cfg.lhs_scale, case.m), ("sb", cfg.rhs_scale, case.n)):
+        if kind:
+            group = 32 if kind == "ue8m0" else 16
+            data[side] = random_scales(kind, rows, case.k // group, rng)
+    return data
+
+
+def reference(case: GemmCase, data: dict[str, np.ndarray]) -> np.ndarray:
+    cfg = case.cfg
+    a = _reference_operand(cfg.lhs, data["a"])
+    b = _reference_operand(cfg.rhs, data["b_t"]).T
+    return numerics.dot_scaled(a, b, lhs=cfg.lhs, rhs=cfg.rhs, a_scale=data.get("sa"), b_scale=data.get("sb"))
+
+
+def run_case(case: GemmCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray:
+    from targets.ptx.runner import load
+
+    compiled = case.compiled()
+    kernel = load(compiled.ptx, compiled.kernels[0])
+    dev = {name: cupy.asarray(np.ascontiguousarray(value)) for name, value in data.items()}
+    out_dtype = np.int32 if case.cfg.acc_type == "i32" else np.float32
+    c = cupy.full((case.m, case.n), 0xFF, dtype=np.uint8).view(out_dtype) if False else \
+        cupy.asarray(np.full((case.m, case.n), -1, dtype=np.int32).view(out_dtype))
+    args = [dev["a"], dev["b_t"]]
+    if "sa" in dev:
+        args.append(dev["sa"])
+    if "sb" in dev:
+        args.append(dev["sb"])
+    args += [c, case.m, case.n, case.k]
+    kernel.launch(*args, grid=grid(case.cfg, case.m, case.n))
+    return cupy.asnumpy(c)
+
+
+def check(case: GemmCase, out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
+    if case.cfg.acc_type == "i32":
+        return bool(np.array_equal(out.astype(np.int64), np.rint(ref).astype(np.int64))), 0.0
+    if not np.isfinite(out).all():
+        return False, float("inf")
+    err = float(np.linalg.norm(out.astype(np.float64) - ref) / max(np.linalg.norm(ref), 1e-300))
+    return err <= F32_TOLERANCE, err
