@@ -33,9 +33,33 @@ class CachedKernel:
     pipeline: str
 
 
+_FINGERPRINT: list[str] = []
+
+
+def compiler_fingerprint() -> str:
+    """A hash of the compiler's own sources, so a changed compiler never reuses stale PTX.
+
+    On a machine without the compiler (the GPU machine) the cache was filled elsewhere
+    and the fingerprint recorded with it is used instead (QDOT_COMPILER_FINGERPRINT).
+    """
+    if not _FINGERPRINT:
+        override = os.environ.get("QDOT_COMPILER_FINGERPRINT")
+        if override:
+            _FINGERPRINT.append(override)
+        else:
+            root = Path(__file__).resolve().parent.parent
+            h = hashlib.sha256()
+            for package in ("compiler", "dialects", "passes", "targets"):
+                for path in sorted((root / package).rglob("*.py")):
+                    h.update(str(path.relative_to(root)).encode())
+                    h.update(path.read_bytes())
+            _FINGERPRINT.append(h.hexdigest()[:16])
+    return _FINGERPRINT[0]
+
+
 def cache_key(source: str, arch: str, strategy: str, num_stages: int, pipeline: str | None) -> str:
     h = hashlib.sha256()
-    for part in (source, arch, strategy, str(num_stages), pipeline or ""):
+    for part in (compiler_fingerprint(), source, arch, strategy, str(num_stages), pipeline or ""):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]

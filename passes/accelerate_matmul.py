@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     f32,
+    i8,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -45,7 +46,8 @@ from compiler.diagnostics import QdotError, emit_error
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
+from dialects.qgpu.block_parts import BlockPartOp
+from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr, SharedEncodingAttr
 from dialects.qgpu.layouts import shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
@@ -95,8 +97,11 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
     except PlanError as err:
         emit_error(dot, str(err))
     mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
-    k_width = _k_width_values(plan)
     point = InsertPoint.before(dot)
+    if format_info(problem.lhs).is_block:
+        _rewrite_block_dot(dot, plan, mma, point)
+        return
+    k_width = _k_width_values(plan)
 
     a_reg = _operand(dot, dot.a, 0, plan.lhs, plan, mma, k_width, dot.a_scale, point)
     b_reg = _operand(dot, dot.b, 1, plan.rhs, plan, mma, k_width, dot.b_scale, point)
@@ -119,12 +124,80 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
     Rewriter.erase_op(dot)
 
 
+def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint) -> None:
+    """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
+    keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
+    read the int8 quants into the ISA mma layout and each block's scales (and sums /
+    mins) as f32 per 32 values, and let the s8 mma rescale per block with the dmin
+    correction as a rank-1 fold: acc += (d_a·d_b)·C − fold_a·fold_b."""
+    sides = []
+    for op_idx, value, fmt in ((0, dot.a, plan.lhs.source), (1, dot.b, plan.rhs.source)):
+        tensor = value.type
+        assert isinstance(tensor, TensorType)
+        shape = tensor.get_shape()
+        contiguous = contiguous_dim(value)
+        blocks_dim = 1 if op_idx == 0 else 0  # blocks run along K
+        if contiguous is not None and contiguous != blocks_dim:
+            emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} blocks must be contiguous along K in memory "
+                            f"(stride 1 on dimension {blocks_dim} of its descriptor)")
+        order = [blocks_dim, 1 - blocks_dim]
+        shared = SharedEncodingAttr(1, 1, 1, order)
+        mem = _insert(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
+        sides.append((op_idx, mem, fmt))
+    regs, scales, folds = [], [], []
+    for op_idx, mem, fmt in sides:
+        qs_view = _insert(point, BlockPartOp(mem, "qs")).results[0]
+        view_type = qs_view.type
+        assert isinstance(view_type, MemDescType)
+        loaded = _insert(point, LocalLoadOp(qs_view, TensorType(i8, view_type.get_shape(),
+                                                                DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
+        if fmt is Format.Q4_K:
+            k_dim = 1 if op_idx == 0 else 0
+            shape = list(view_type.get_shape())
+            shape[k_dim] *= 2
+            loaded = _insert(point, UpcastOp(loaded, RegFormat.Q4_K, RegFormat.S8,
+                                             TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
+        regs.append(loaded)
+        scale_part, fold_part = ("scale", "min") if fmt is Format.Q4_K else ("d", "s")
+        enc = DotScaleEncodingAttr(op_idx, mma)
+        values = []
+        for part in (scale_part, fold_part):
+            if part == "s" and fmt is Format.Q8_0:
+                values.append(None)
+                continue
+            view = _insert(point, BlockPartOp(mem, part)).results[0]
+            vt = view.type
+            assert isinstance(vt, MemDescType)
+            values.append(_insert(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
+        scales.append(values[0])
+        folds.append(values[1])
+    a_fold = b_fold = None
+    formats = (sides[0][2], sides[1][2])
+    if Format.Q4_K in formats:
+        q4k = formats.index(Format.Q4_K)
+        other = 1 - q4k
+        if folds[other] is None:
+            emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
+        a_fold, b_fold = folds[0], folds[1]
+    _allocs_first(dot, point)
+    acc_type = dot.acc.type
+    assert isinstance(acc_type, TensorType)
+    mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
+    acc_in = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
+    mma_op = _insert(point, MmaOp(regs[0], regs[1], acc_in, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
+                                  rescale=Rescale.PER_BLOCK, a_fold=a_fold, b_fold=b_fold))
+    mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
+    out = _insert(point, ConvertLayoutOp(mma_op.results[0], dot.result.type)).results[0]
+    dot.result.replace_all_uses_with(out)
+    Rewriter.erase_op(dot)
+
+
 def _allocs_first(dot: DotScaledOp, point: InsertPoint) -> None:
     """Stage every operand of the dot before reading any back, so all global → shared
     copies of a K step are issued together and the register loads follow them."""
     created: list[Operation] = []
     op = dot.prev_op
-    while op is not None and isinstance(op, (LocalAllocOp, LocalLoadOp, UpcastOp, arith.ConstantOp)):
+    while op is not None and isinstance(op, (LocalAllocOp, LocalLoadOp, UpcastOp, arith.ConstantOp, BlockPartOp)):
         created.append(op)
         op = op.prev_op
     created.reverse()

@@ -37,19 +37,22 @@ from dialects.qgpu.ops import (
     MmaOp,
     UpcastOp,
 )
+from dialects.qgpu.block_parts import BlockPartEncodingAttr, BlockPartOp
 from dialects.qgpu.register_formats import RegFormat, RegFormatAttr, Rescale
 from dialects.qgpu.types import MemDescType
 
 QGPU = Dialect(
     "qgpu",
-    list(ALL_OPS),
+    [*ALL_OPS, BlockPartOp],
     [BlockedEncodingAttr, MmaEncodingAttr, DotOperandEncodingAttr, DotScaleEncodingAttr, SharedEncodingAttr,
-     MemDescType, RegFormatAttr],
+     MemDescType, RegFormatAttr, BlockPartEncodingAttr],
 )
 
 __all__ = [
     "QGPU",
     "AsyncCommitOp",
+    "BlockPartEncodingAttr",
+    "BlockPartOp",
     "AsyncCopyOp",
     "AsyncWaitOp",
     "BlockedEncodingAttr",

@@ -41,6 +41,7 @@ from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr
 from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
+    keeps_k_width,
     SMALL_FLOATS,
     RegFormat,
     RegFormatAttr,
@@ -201,6 +202,8 @@ class MmaOp(IRDLOperation):
     c = operand_def(T)
     a_scale = opt_operand_def(TensorType)
     b_scale = opt_operand_def(TensorType)
+    a_fold = opt_operand_def(TensorType)
+    b_fold = opt_operand_def(TensorType)
     lhs_format = prop_def(RegFormatAttr, prop_name="lhs")
     rhs_format = prop_def(RegFormatAttr, prop_name="rhs")
     rescale = opt_prop_def(StringAttr)
@@ -209,19 +212,23 @@ class MmaOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
     assembly_format = (
-        "$a `,` $b `,` $c (`scale` $a_scale^ `,` $b_scale)? `lhs` `=` $lhs `rhs` `=` $rhs attr-dict"
-        " `:` type($a) `,` type($b) `,` type($c) (`,` type($a_scale)^ `,` type($b_scale))? `->` type($result)"
+        "$a `,` $b `,` $c (`scale` $a_scale^ `,` $b_scale)? (`fold` $a_fold^ `,` $b_fold)?"
+        " `lhs` `=` $lhs `rhs` `=` $rhs attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) (`,` type($a_scale)^ `,` type($b_scale))?"
+        " (`fold` type($a_fold)^ `,` type($b_fold))? `->` type($result)"
     )
 
     def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, c: SSAValue | Operation,
                  lhs: RegFormat | str | RegFormatAttr, rhs: RegFormat | str | RegFormatAttr,
                  a_scale: SSAValue | Operation | None = None, b_scale: SSAValue | Operation | None = None,
-                 rescale: Rescale | str | None = None):
+                 rescale: Rescale | str | None = None, a_fold: SSAValue | Operation | None = None,
+                 b_fold: SSAValue | Operation | None = None):
         acc = SSAValue.get(c)
         properties: dict[str, Attribute] = {"lhs": _format_attr(lhs), "rhs": _format_attr(rhs)}
         if rescale is not None:
             properties["rescale"] = StringAttr(str(Rescale(rescale)))
-        super().__init__(operands=[a, b, acc, a_scale, b_scale], result_types=[acc.type], properties=properties)
+        super().__init__(operands=[a, b, acc, a_scale, b_scale, a_fold, b_fold], result_types=[acc.type],
+                         properties=properties)
 
     @property
     def lhs(self) -> RegFormat:
@@ -276,6 +283,25 @@ class MmaOp(IRDLOperation):
                 f"[M, N] = {_dims((m, n))}")
         self._verify_accumulator(result.get_element_type())
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
+        self._verify_fold(mma, m, n, k_a)
+
+    def _verify_fold(self, mma: MmaEncodingAttr, m: int, n: int, k: int) -> None:
+        """``fold %fa, %fb``: D -= fa[m, kb] · fb[n, kb] per scale block (the rank-1 q4_K dmin term)."""
+        if (self.a_fold is None) != (self.b_fold is None):
+            raise VerifyException("fold terms come in pairs: give both the lhs and the rhs fold, or neither")
+        if self.a_fold is None:
+            return
+        if self.rescale_mode != Rescale.PER_BLOCK:
+            raise VerifyException("fold terms apply per scale block: they need rescale = \"per_block\"")
+        for name, value, op_idx, rows, scale in (("lhs fold", self.a_fold, 0, m, self.a_scale),
+                                                 ("rhs fold", self.b_fold, 1, n, self.b_scale)):
+            if _tensor(value).get_element_type() != Float32Type():
+                raise VerifyException(f"{name} must hold f32 values, got {_tensor(value).get_element_type()}")
+            if scale is not None and _tensor(value).encoding != _tensor(scale).encoding:
+                raise VerifyException(f"{name} must have the layout of the matching scale, "
+                                      f"{_tensor(scale).encoding}, got {_tensor(value).encoding}")
+            if scale is not None and _tensor(value).get_shape() != _tensor(scale).get_shape():
+                raise VerifyException(f"{name} must have the shape of the matching scale")
 
     def _verify_accumulator(self, acc: Attribute) -> None:
         if acc == IntegerType(32):
@@ -386,10 +412,10 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(
                 f"result shape must be {_dims(expected)} (the source {_dims(src.shape)} with K times {factor}), "
                 f"got {_dims(dst.shape)}")
-        if dst.k_width != src.k_width * factor:
+        width = src.k_width if keeps_k_width(self.source) else src.k_width * factor
+        if dst.k_width != width:
             raise VerifyException(
-                f"result kWidth must be {src.k_width * factor} (source kWidth = {src.k_width} holds "
-                f"{src.k_width * factor} {self.source} values), got {dst.k_width}")
+                f"result kWidth must be {width} (source kWidth = {src.k_width} of {self.source}), got {dst.k_width}")
         if self.scale is not None:
             if self.target not in (RegFormat.BF16, RegFormat.FP16):
                 raise VerifyException(f"a scale needs to = bf16 or fp16, got to = {self.target}")

@@ -40,6 +40,9 @@ class RegFormat(StrEnum):
     E2M1 = "e2m1"
     BF16 = "bf16"
     FP16 = "fp16"
+    Q4_K = "q4_K"
+    """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
+    its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
 
 
 _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
@@ -51,6 +54,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.E2M1: Format.E2M1,
     RegFormat.BF16: Format.BF16,
     RegFormat.FP16: Format.FP16,
+    RegFormat.Q4_K: Format.E2M1,  # travels as packed i8, two 4-bit values per byte
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -70,6 +74,13 @@ def element_type(fmt: RegFormat) -> TypeAttribute:
 def values_per_element(fmt: RegFormat) -> int:
     """Values per tensor element: 2 for packed e2m1, else 1."""
     return info(fmt).values_per_element
+
+
+def keeps_k_width(fmt: RegFormat) -> bool:
+    """An upcast from ``fmt`` keeps kWidth (counted in values it equals the source's in bytes):
+    q4_K's two values of a byte sit 32 apart in K, so a thread's bytes 4t..4t+3 give it
+    values 4t..4t+3 of two sub-blocks — the ISA arrangement on both sides."""
+    return fmt is RegFormat.Q4_K
 
 
 def is_wide(fmt: RegFormat) -> bool:
@@ -98,10 +109,10 @@ def mma_pair_problem(lhs: RegFormat, rhs: RegFormat) -> str | None:
             f"themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other")
 
 
-S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType({RegFormat.E2M1: 2, RegFormat.E2M3: 8})
+S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType({RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
-    (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8),
+    (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

@@ -211,8 +211,15 @@ def _layout_from(shape: tuple[int, ...], element_type: Attribute, encoding: Shar
 
 
 def shared_layout(memdesc: MemDescType) -> SharedLayout:
-    """The layout of a ``!qgpu.memdesc``; raises ``LayoutError`` when the encoding does not fit."""
+    """The layout of a ``!qgpu.memdesc``; raises ``LayoutError`` when the encoding does not fit.
+
+    A ``#qgpu.block_part`` view answers with its ``BlockPartLayout`` (block_parts.py).
+    """
     encoding = memdesc.encoding
+    from dialects.qgpu.block_parts import BlockPartEncodingAttr, block_part_layout
+
+    if isinstance(encoding, BlockPartEncodingAttr):
+        return block_part_layout(memdesc.get_shape(), encoding)  # type: ignore[return-value]
     if not isinstance(encoding, SharedEncodingAttr):
         raise LayoutError(f"a !qgpu.memdesc needs a #qgpu.shared encoding, got {encoding}")
     return _layout_from(memdesc.get_shape(), memdesc.element_type, encoding)

@@ -70,8 +70,15 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
         return MemDescType(shape, self.element_type, self.encoding if encoding is None else encoding, self.is_mutable)
 
     def verify(self) -> None:
+        from dialects.qgpu.block_parts import BlockPartEncodingAttr
+
+        if isinstance(self.encoding, BlockPartEncodingAttr):
+            if self.rank != 2:
+                raise VerifyException(f"a #qgpu.block_part view is 2-D, got rank {self.rank}")
+            return
         if not isinstance(self.encoding, SharedEncodingAttr):
-            raise VerifyException(f"!qgpu.memdesc encoding must be a #qgpu.shared encoding, got {self.encoding}")
+            raise VerifyException(f"!qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, "
+                                  f"got {self.encoding}")
         if any(d <= 0 for d in self.get_shape()):
             raise VerifyException(f"!qgpu.memdesc dimensions must be static and positive, got {list(self.get_shape())}")
         if self.rank < self.shared.rank:

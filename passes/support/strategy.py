@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xdsl.utils.str_enum import StrEnum
 
 from dialects.qdot.formats import Format, ScaleKind, format_info
-from dialects.qgpu.register_formats import RegFormat, Rescale
+from dialects.qgpu.register_formats import S8_FACTOR, RegFormat, Rescale
 
 
 class Strategy(StrEnum):
@@ -51,9 +51,10 @@ FP8_MMA_NATIVE_ARCHES = ("sm_89", *NATIVE_ARCHES)
 """sm_90 accepts fp8 mma.sync but ptxas emulates it with f16 HMMA (reference/ptx.md §1.1)."""
 
 F8F6F4 = (Format.E4M3, Format.E5M2, Format.E2M3, Format.E3M2, Format.E2M1)
-INT8_SHIFT = {Format.E2M1: 1, Format.E2M3: 3, Format.I8: 0}
-"""Formats whose values times 2^shift are exact int8: e2m1 ∈ {0, ±0.5, …, ±6} × 2 ⊂ [-12, 12];
-e2m3 ∈ {k/8} × 8 ⊂ [-60, 60]."""
+INT8_SHIFT = {Format.E2M1: S8_FACTOR[RegFormat.E2M1].bit_length() - 1,
+              Format.E2M3: S8_FACTOR[RegFormat.E2M3].bit_length() - 1, Format.I8: 0}
+"""Formats whose values times 2^shift are exact int8 (the shift is log2 of qgpu's S8_FACTOR):
+e2m1 ∈ {0, ±0.5, …, ±6} × 2 ⊂ [-12, 12]; e2m3 ∈ {k/8} × 8 ⊂ [-60, 60]."""
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,14 @@ def choose_plan(
     """The plan for one dot, or PlanError saying why the request is illegal."""
     block_k = 16 if ScaleKind.UE4M3 in (lhs_scale, rhs_scale) else 32
     if format_info(lhs).is_block or format_info(rhs).is_block:
-        if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8):
+        if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8, Strategy.NATIVE):
             raise PlanError(
                 f"block formats ({lhs} × {rhs}) carry their scales inside ggml blocks and take strategy "
                 f"'promote-int8', not '{strategy}'")
-        raise PlanError(
-            f"{lhs} × {rhs} (ggml block formats) is lowered by the MMQ kernel path, not by qdot-accelerate-matmul")
+        # llama.cpp's MMQ: int8 quants (q4_K as raw nibbles), the s8 mma per 32-value block,
+        # the block scales and the q4_K dmin term folded in fp32 at accumulate
+        return Plan(Strategy.PROMOTE_INT8, OperandPlan(lhs, RegFormat.S8), OperandPlan(rhs, RegFormat.S8),
+                    Rescale.PER_BLOCK)
     if lhs is Format.I8 or rhs is Format.I8:
         if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8, Strategy.NATIVE):
             raise PlanError(f"i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not '{strategy}'")

@@ -40,9 +40,11 @@ from passes.support.distributed import FunctionState, from_regs, to_regs
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
 E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
-# bf16 of the e2m1 magnitudes 0, .5, 1, 1.5, 2, 3, 4, 6: low bytes and high bytes
+# bf16 of the e2m1 values by 3-bit magnitude code (0, .5, 1, 1.5, 2, 3, 4, 6): the low
+# byte (sign-independent) and the high byte of the positive and of the negative value
 BF16_LO = (0xC0800000, 0xC0804000)
-BF16_HI = (0x3F3F3F00, 0x40404040)
+BF16_HI_POS = (0x3F3F3F00, 0x40404040)
+BF16_HI_NEG = (0xBFBFBF80, 0xC0C0C0C0)
 
 # (exponent bits, mantissa bits, bias) of the small float formats, as 8-bit containers
 FLOAT_BITS = {
@@ -69,11 +71,12 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     src = to_regs(b, op.src)
     scales = _Scales(b, op) if op.scale is not None else None
     out: list[SSAValue] = []
+    cache: dict[tuple[int, int], tuple[SSAValue, SSAValue]] = {}
     per_reg = dst_l.elements_per_register
     for reg in range(dst_l.regs_per_thread):
         sources = [mapping[(reg, byte)] for byte in range(0, 4, 4 // per_reg)]
         dst_slots = [(reg, byte) for byte in range(0, 4, 4 // per_reg)]
-        out.append(_convert(b, op, src, sources, dst_slots, dst_l, scales, packed))
+        out.append(_convert(b, op, src, sources, dst_slots, dst_l, scales, packed, cache))
     value = from_regs(b, out, dst_t)
     op.result.replace_all_uses_with(value)
     op.detach()
@@ -171,7 +174,8 @@ class _Scales:
 
 
 def _convert(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source],
-             dst_slots: list[tuple[int, int]], dst_l, scales: _Scales | None, packed: bool) -> SSAValue:  # noqa: ANN001
+             dst_slots: list[tuple[int, int]], dst_l, scales: _Scales | None, packed: bool,  # noqa: ANN001
+             cache: dict[tuple[int, int], tuple[SSAValue, SSAValue]]) -> SSAValue:
     to, frm = op.target, op.source
     n = len(sources)
     same_reg = len({s.reg for s in sources}) == 1
@@ -184,7 +188,10 @@ def _convert(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source
         same_scale = scales is None or scales.slot(*dst_slots[1]) == scale_slot
         if same_scale and packed and sources[0].byte == sources[1].byte and \
                 (sources[0].nibble, sources[1].nibble) == (0, 1):
-            value = _fp4_pair_to_bf16(b, src[sources[0].reg], sources[0].byte)
+            key = (sources[0].reg, sources[0].byte // 2)
+            if key not in cache:
+                cache[key] = _fp4_quad_to_bf16(b, src[sources[0].reg], key[1])
+            value = cache[key][sources[0].byte % 2]
             return _scale_bf16(b, value, scales, scale_slot)
         if same_scale and frm is RegFormat.E4M3 and sources[1].byte == sources[0].byte + 1 and \
                 sources[0].byte % 2 == 0:
@@ -202,15 +209,22 @@ def _fp4_lut(b: Builder, reg: SSAValue, half: int, table: tuple[int, int, int, i
     return b.emit(PrmtOp(lo, hi, sel))
 
 
-def _fp4_pair_to_bf16(b: Builder, reg: SSAValue, byte: int) -> SSAValue:
-    """Nibbles 0 and 1 of byte ``byte`` → bf16x2 {lo: value 0, hi: value 1}."""
-    x = b.lshr(reg, 8 * byte) if byte else reg
-    idx = b.and_(x, 0x77)
-    lo = b.emit(PrmtOp(b.const(BF16_LO[0]), b.const(BF16_LO[1]), idx))
-    hi = b.emit(PrmtOp(b.const(BF16_HI[0]), b.const(BF16_HI[1]), idx))
-    value = b.emit(PrmtOp(lo, hi, b.const(0x5140)))
-    sign = b.or_(b.and_(b.shl(x, 12), 0x8000), b.and_(b.shl(x, 24), 0x80000000))
-    return b.or_(value, sign)
+def _fp4_quad_to_bf16(b: Builder, reg: SSAValue, half: int) -> tuple[SSAValue, SSAValue]:
+    """The four e2m1 values of 16-bit half ``half`` → two bf16x2 (values 0,1 and 2,3), exactly.
+
+    Byte tables through ``prmt``: the low byte of each bf16 by magnitude code, the
+    high byte once for positive and once for negative values, the sign picking
+    between them per byte (as reference/ptx.md §6.3 R1 picks table halves), then
+    the low and high bytes interleaved: 7 instructions for 4 values, no shifts.
+    """
+    x = b.lshr(reg, 16 * half) if half else reg
+    idx = b.and_(x, 0x7777)
+    sel = b.or_(b.lshr(b.and_(x, 0x8888), 1), 0x3210)
+    lo4 = b.emit(PrmtOp(b.const(BF16_LO[0]), b.const(BF16_LO[1]), idx))
+    pos = b.emit(PrmtOp(b.const(BF16_HI_POS[0]), b.const(BF16_HI_POS[1]), idx))
+    neg = b.emit(PrmtOp(b.const(BF16_HI_NEG[0]), b.const(BF16_HI_NEG[1]), idx))
+    hi4 = b.emit(PrmtOp(pos, neg, sel))
+    return b.emit(PrmtOp(lo4, hi4, b.const(0x5140))), b.emit(PrmtOp(lo4, hi4, b.const(0x7362)))
 
 
 def _e4m3_pair_to_bf16(b: Builder, reg: SSAValue, byte: int) -> SSAValue:
@@ -308,8 +322,13 @@ def _generic(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source
         hi = b.emit(CvtOp(CvtKind.E4M3X2_F32, [values[3], values[2]]))
         return b.or_(b.cast_int(lo, i32), b.shl(b.cast_int(hi, i32), 16))
     if to is RegFormat.S8:
+        from dialects.qgpu.register_formats import S8_FACTOR
+
+        factor = float(S8_FACTOR.get(op.source, 1))
         out = b.const(0)
         for i, v in enumerate(values):
+            if factor != 1.0:
+                v = b.emit(arith.MulfOp(v, b.fconst(factor)))  # exact: the s8 value is value · 2^shift
             as_int = b.emit(arith.FPToSIOp(v, i32))
             out = b.or_(out, b.shl(b.and_(as_int, 0xFF), 8 * i))
         return out

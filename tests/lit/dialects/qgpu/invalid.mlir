@@ -115,7 +115,7 @@
 func.func @f(%m: !qgpu.memdesc<16x16xi8, #blocked>) {
   func.return
 }
-// CHECK: error: !qgpu.memdesc encoding must be a #qgpu.shared encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: error: !qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 
@@ -698,7 +698,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
 #b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>) {
-  %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
+  %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
   func.return
 }
 // CHECK: error: 'qgpu.mma' op scales come in pairs: give both the lhs and the rhs scale, or neither
@@ -778,7 +778,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result kWidth must be 8 (source kWidth = 4 holds 8 e2m1 values), got 4
+// CHECK: error: 'qgpu.upcast' op result kWidth must be 8 (source kWidth = 4 of e2m1), got 4
 
 // -----
 

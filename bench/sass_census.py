@@ -1,0 +1,87 @@
+"""SASS census of a compiled kernel's main loop: where the issue slots go.
+
+    python -m bench.sass_census KERNEL.ptx --arch sm_90
+
+Assembles with ptxas, disassembles with cuobjdump (pip: nvidia-cuda-cuobjdump and
+nvidia-cuda-nvdisasm, or a CUDA toolkit), finds the K loop (the largest backward
+branch range) and counts opcodes inside it, per mma instruction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from compiler.tools import find_ptxas
+
+_LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9]*)(\.[A-Z0-9_.]+)?[^;]*;")
+_BRANCH = re.compile(r"/\*([0-9a-f]{4,})\*/\s+@!?U?P[T0-9]+\s+BRA\s+(?:`?\(?\.?L_x_\d+\)?|0x([0-9a-f]+))")
+
+
+def _tool(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    for entry in sys.path:
+        candidate = Path(entry) / "nvidia" / "cu13" / "bin" / name
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def census(ptx: str, arch: str) -> tuple[Counter, str]:
+    ptxas, cuobjdump = find_ptxas(), _tool("cuobjdump")
+    if ptxas is None or cuobjdump is None:
+        raise SystemExit("needs ptxas and cuobjdump (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, cubin = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        result = subprocess.run([ptxas, f"-arch={arch}", "-v", str(src), "-o", str(cubin)],
+                                capture_output=True, text=True, check=True)
+        env = dict(os.environ)
+        nvdisasm = _tool("nvdisasm")
+        if nvdisasm:
+            env["PATH"] = os.pathsep.join([str(Path(nvdisasm).parent), env.get("PATH", "")])
+        sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True, check=True,
+                              env=env).stdout
+    lines = sass.splitlines()
+    addresses = []
+    loops = []
+    for line in lines:
+        m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?BRA\s+0x([0-9a-f]+)", line)
+        if m:
+            here, target = int(m.group(1), 16), int(m.group(3), 16)
+            if target < here:
+                loops.append((target, here))
+    start, end = max(loops, key=lambda r: r[1] - r[0]) if loops else (0, 1 << 62)
+    counts: Counter = Counter()
+    for line in lines:
+        m = _LINE.search(line)
+        if m and start <= int(m.group(1), 16) <= end:
+            counts[m.group(2)] += 1
+    return counts, result.stderr
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("ptx")
+    parser.add_argument("--arch", default="sm_90")
+    args = parser.parse_args()
+    counts, log = census(Path(args.ptx).read_text(), args.arch)
+    mma = sum(v for k, v in counts.items() if k in ("HMMA", "IMMA", "QMMA", "OMMA"))
+    total = sum(counts.values())
+    print("\n".join(l for l in log.splitlines() if "registers" in l or "spill" in l))
+    print(f"main loop: {total} instructions, {mma} mma ({total / max(mma, 1):.1f} per mma)")
+    for op, n in counts.most_common(16):
+        print(f"  {op:8s} {n:6d}  {n / max(mma, 1):5.2f}/mma")
+
+
+if __name__ == "__main__":
+    main()

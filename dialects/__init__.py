@@ -1,0 +1,1 @@
+"""xDSL dialects: qdot (tensor level), qgpu (layouts and GPU memory), ptx (one op per instruction), agx (Apple matrix core)."""

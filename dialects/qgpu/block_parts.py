@@ -1,0 +1,277 @@
+"""Views of one field of ggml blocks held in shared memory: the one definition of where it lives.
+
+A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
+elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
+34 per q8_0), and the mma operands read its fields through ``qgpu.block_part``:
+
+* raw parts are bytes at fixed places in each block, read as they are:
+  ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K (the 128 bytes of
+  nibbles, packed two values per byte; which value a nibble is, is the q4_K
+  interleave that ``qgpu.upcast from = q4_K`` knows);
+* derived parts are computed when loaded, one f32 per 32 values: ``d`` and ``s``
+  of q8_1 / q8_1_mmq (the fp16 scale and sum; q8_1_mmq keeps one pair per 32
+  values in its ``ds4`` header, llama.cpp's DS4 layout), ``d`` of q8_0, and of q4_K
+  ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
+  decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does.
+
+Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128];
+block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]) and llama.cpp's mmq.cuh
+(block_q8_1_mmq: half2 ds4[4], then qs[128]). ``compiler.numerics`` is the
+value-side definition of the same layouts; tests check the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, f32, i8
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.qdot.formats import Format, format_info
+from dialects.qgpu.syntax import Value, build_checked, parse_keyword_struct, print_keyword_struct
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    values_per_block: int
+    raw: bool
+    element: Attribute
+    first_byte: int = 0
+    """Raw parts: byte of value 0 inside the block (values follow contiguously)."""
+
+
+SPECS: dict[tuple[Format, str], PartSpec] = {
+    (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, 16),
+    (Format.Q8_1_MMQ, "d"): PartSpec(4, False, f32),
+    (Format.Q8_1_MMQ, "s"): PartSpec(4, False, f32),
+    (Format.Q8_1, "qs"): PartSpec(32, True, i8, 4),
+    (Format.Q8_1, "d"): PartSpec(1, False, f32),
+    (Format.Q8_1, "s"): PartSpec(1, False, f32),
+    (Format.Q8_0, "qs"): PartSpec(32, True, i8, 2),
+    (Format.Q8_0, "d"): PartSpec(1, False, f32),
+    (Format.Q4_K, "qs"): PartSpec(128, True, i8, 16),
+    (Format.Q4_K, "scale"): PartSpec(8, False, f32),
+    (Format.Q4_K, "min"): PartSpec(8, False, f32),
+}
+
+
+def part_spec(fmt: Format, part: str) -> PartSpec:
+    spec = SPECS.get((fmt, part))
+    if spec is None:
+        parts = ", ".join(sorted(p for f, p in SPECS if f == fmt)) or "none"
+        raise VerifyException(f"{fmt} blocks have no part '{part}'; parts: {parts}")
+    return spec
+
+
+@irdl_attr_definition
+class BlockPartEncodingAttr(ParametrizedAttribute):
+    """``#qgpu.block_part<{format = q4_K, part = qs, blocks = 1, valueDim = 1}>``: the encoding of a
+    ``!qgpu.memdesc`` view of one part of a raw block buffer with ``blocks`` blocks per row;
+    ``valueDim`` is the view dimension along which the part's values run (the blocks' dimension)."""
+
+    name = "qgpu.block_part"
+
+    fmt: StringAttr
+    part: StringAttr
+    blocks: IntAttr
+    valueDim: IntAttr
+
+    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int):
+        super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim))
+
+    @property
+    def format(self) -> Format:
+        return Format(self.fmt.data)
+
+    @property
+    def part_name(self) -> str:
+        return self.part.data
+
+    @property
+    def spec(self) -> PartSpec:
+        return part_spec(self.format, self.part_name)
+
+    @property
+    def value_dim(self) -> int:
+        return self.valueDim.data
+
+    @property
+    def num_blocks(self) -> int:
+        return self.blocks.data
+
+    def verify(self) -> None:
+        if self.fmt.data not in tuple(Format) or not format_info(self.fmt.data).is_block:
+            raise VerifyException(f"#qgpu.block_part format must be a block format, got {self.fmt.data}")
+        part_spec(self.format, self.part_name)
+        if self.value_dim not in (0, 1):
+            raise VerifyException(f"#qgpu.block_part valueDim must be 0 or 1, got {self.value_dim}")
+        if self.num_blocks < 1:
+            raise VerifyException(f"#qgpu.block_part needs at least one block per row, got {self.num_blocks}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        v = parse_keyword_struct(parser, "#qgpu.block_part", {
+            "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT})
+        fmt, part = v["format"], v["part"]
+        fmt_text = fmt.data if isinstance(fmt, StringAttr) else str(fmt)
+        part_text = part.data if isinstance(part, StringAttr) else str(part)
+        attr = build_checked(parser, start, lambda: cls(fmt_text, part_text, v["blocks"], v["valueDim"]))  # type: ignore[arg-type]
+        return attr.parameters
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_keyword_struct(printer, [("format", StringAttr(self.fmt.data)), ("part", StringAttr(self.part.data)),
+                                       ("blocks", self.num_blocks), ("valueDim", self.value_dim)])
+
+
+@dataclass(frozen=True)
+class BlockPartLayout:
+    """Byte offsets of a raw part inside its parent buffer (rows of ``blocks`` whole blocks).
+
+    Shares the interface lowering uses of ``SharedLayout`` (``offset``, ``stage_rank``,
+    ``fp4_padded``, ``tile_shape``, ``elem_bytes``).
+    """
+
+    shape: tuple[int, ...]
+    format: Format
+    part: str
+    blocks: int
+    value_dim: int
+
+    stage_rank: int = 0
+    fp4_padded: bool = False
+    elem_bytes: int = 1
+
+    @property
+    def spec(self) -> PartSpec:
+        return part_spec(self.format, self.part)
+
+    @property
+    def block_bytes(self) -> int:
+        return format_info(self.format).element_bytes
+
+    @property
+    def row_bytes(self) -> int:
+        return self.blocks * self.block_bytes
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return self.shape
+
+    @property
+    def allocation_bytes(self) -> int:
+        return 0  # a view: the parent allocation owns the bytes
+
+    @property
+    def buffer_bytes(self) -> int:
+        rows = self.shape[1 - self.value_dim] if self.spec.raw else self.shape[0]
+        return rows * self.row_bytes
+
+    def block_of(self, coords: Sequence[int]) -> tuple[int, int, int]:
+        """(row, block, index within the block) of view element ``coords``.
+
+        Raw parts keep the parent's orientation (values along ``value_dim``); derived
+        parts are always [rows, values], the shape of a ``#qgpu.dot_scale`` tensor.
+        """
+        if self.spec.raw:
+            row, value = coords[1 - self.value_dim], coords[self.value_dim]
+        else:
+            row, value = coords[0], coords[1]
+        block, index = divmod(value, self.spec.values_per_block)
+        return row, block, index
+
+    def block_start(self, coords: Sequence[int]) -> int:
+        row, block, _ = self.block_of(coords)
+        return row * self.row_bytes + block * self.block_bytes
+
+    def offset(self, coords: Sequence[int]) -> int:
+        spec = self.spec
+        if not spec.raw:
+            raise ValueError(f"part '{self.part}' of {self.format} is computed when loaded; it has no byte offset")
+        row, block, index = self.block_of(coords)
+        return row * self.row_bytes + block * self.block_bytes + spec.first_byte + index
+
+
+def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> BlockPartLayout:
+    return BlockPartLayout(tuple(shape), encoding.format, encoding.part_name, encoding.num_blocks,
+                           encoding.value_dim)
+
+
+__all__ = ["BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout", "part_spec",
+           "ArrayAttr"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The op
+
+from xdsl.irdl import (  # noqa: E402
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.ir import Operation, SSAValue  # noqa: E402
+from xdsl.traits import Pure  # noqa: E402
+
+from dialects.qdot.types import BlockType  # noqa: E402
+from dialects.qgpu.types import MemDescType  # noqa: E402
+
+
+def block_part_type(source: MemDescType, part: str) -> MemDescType:
+    """The view type of ``part`` of a 2-D raw block buffer (blocks along its contiguous dimension)."""
+    block = source.element_type
+    if not isinstance(block, BlockType):
+        raise VerifyException(f"qgpu.block_part needs a buffer of !qdot.block elements, got {block}")
+    if source.rank != 2:
+        raise VerifyException(f"qgpu.block_part takes a 2-D buffer of blocks (one stage), got rank {source.rank}")
+    fmt = block.fmt if hasattr(block, "fmt") else block.format
+    fmt = Format(getattr(fmt, "data", fmt))
+    spec = part_spec(fmt, part)
+    value_dim = source.shared.dim_order[0]
+    shape = list(source.get_shape())
+    blocks = shape[value_dim]
+    if spec.raw:
+        shape[value_dim] = blocks * spec.values_per_block
+    else:  # derived parts: [rows, values], the shape of a #qgpu.dot_scale tensor
+        shape = [shape[1 - value_dim], blocks * spec.values_per_block]
+    return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim))
+
+
+@irdl_op_definition
+class BlockPartOp(IRDLOperation):
+    """A view of one field of the ggml blocks in a shared buffer (``qgpu.block_part %m {part = "qs"}``).
+
+    No data moves; ``qgpu.local_load`` of the view reads the field (raw parts) or
+    computes it (derived parts, f32 per 32 values). See the module docstring.
+    """
+
+    name = "qgpu.block_part"
+
+    src = operand_def(MemDescType)
+    part = prop_def(StringAttr)
+    result = result_def(MemDescType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, part: str):
+        source = SSAValue.get(src)
+        assert isinstance(source.type, MemDescType)
+        super().__init__(operands=[source], result_types=[block_part_type(source.type, part)],
+                         properties={"part": StringAttr(part)})
+
+    def verify_(self) -> None:
+        src, result = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
+        expected = block_part_type(src, self.part.data)
+        if result != expected:
+            raise VerifyException(f"result must be {expected}, got {result}")
