@@ -42,10 +42,12 @@ from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.encodings import DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout, shared_layout
+from dialects.qgpu.block_parts import BlockPartLayout
 from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape as FormShape, LdmatrixSource
 from dialects.qgpu.ops import LocalLoadOp
 from dialects.qgpu.shared_layout import SharedLayout
 from dialects.qgpu.types import MemDescType
+from passes.support.block_fields import lower_derived_load
 from passes.support.builder import Builder
 from passes.support.distributed import (
     FunctionState,
@@ -148,7 +150,7 @@ def _access(load: LocalLoadOp) -> Access:
     check = [(e, lane, w) for e in range(0, elems, max(1, elems // 8)) for lane in (1, 6, 13, 31)
              for w in {0, warps - 1}]
     try:
-        offsets = LinearOffsets.derive(offset_of, elems, warps, check)
+        offsets = LinearOffsets.derive(offset_of, elems, warps, check, allow_additive=isinstance(shared, BlockPartLayout))
         nibbles = LinearOffsets.derive(nibble_of, elems, warps, check) if unpacked else None
     except ValueError as err:
         emit_error(load, f"shared layout and register layout do not compose linearly ({err}); "
@@ -164,6 +166,8 @@ class LdmatrixPlan:
     row_bases: tuple[int, ...]
     """Per address lane bit: the XOR it contributes to the row address."""
     group_offsets: tuple[int, ...]
+    row_origin: int = 0
+    """Offset of lane 0's row (nonzero only for affine block_part views)."""
 
 
 def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
@@ -200,14 +204,18 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
     if any(w % 16 for w in access.offsets.warp_bases):
         return None
     used = form.num_rows
+    additive = access.offsets.additive
     row_addr = [rows.get(r, rows.get(r % used, 0)) for r in range(32)]
-    row_bases = tuple(row_addr[1 << j] for j in range(5))
+    row_origin = row_addr[0]
+    if row_origin and not additive:
+        return None
+    row_bases = tuple(row_addr[1 << j] - row_origin for j in range(5))
     for r in range(used):
         acc = 0
         for j in range(5):
             if r >> j & 1:
-                acc ^= row_bases[j]
-        if acc != row_addr[r]:
+                acc = acc + row_bases[j] if additive else acc ^ row_bases[j]
+        if row_origin + acc != row_addr[r]:
             return None
     groups = tuple(tuple(range(g, g + n)) for g in range(0, regs, n))
     group_offsets = []
@@ -222,10 +230,16 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
                         access.byte_offset(group[i], 0, lane) != access.byte_offset(i, 0, lane) + offset:
                     return None
         group_offsets.append(offset)
-    return LdmatrixPlan(form, groups, row_bases, tuple(group_offsets))
+    return LdmatrixPlan(form, groups, row_bases, tuple(group_offsets), row_origin)
 
 
 def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bool) -> None:
+    memdesc = load.src.type
+    assert isinstance(memdesc, MemDescType)
+    shared = shared_layout(memdesc)
+    if isinstance(shared, BlockPartLayout) and not shared.spec.raw:
+        lower_derived_load(load, shared, state)
+        return
     access = _access(load)
     tensor = load.result.type
     assert isinstance(tensor, TensorType)
@@ -253,19 +267,19 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
                    base: SSAValue) -> list[SSAValue]:
     form = plan.form
     warp_bases = access.offsets.warp_bases
-    key = ("ldmatrix-rows", plan.row_bases, warp_bases)
+    offsets = access.offsets
+    key = ("ldmatrix-rows", offsets.additive, plan.row_bases, warp_bases)
 
     def make(eb: Builder, ids) -> SSAValue:  # noqa: ANN001
-        from passes.support.distributed import xor_of_bits
-
-        rows = xor_of_bits(eb, ids.lane, plan.row_bases)
-        warp = xor_of_bits(eb, ids.warp, warp_bases)
-        return eb.xor(rows, warp)
+        rows = offsets.bits_value(eb, ids.lane, plan.row_bases)
+        warp = offsets.bits_value(eb, ids.warp, warp_bases)
+        return eb.add(rows, warp) if offsets.additive else eb.xor(rows, warp)
 
     thread = state.per_thread(key, make)
     mask = 0
-    for v in (*plan.row_bases, *warp_bases):
-        mask |= v
+    if not offsets.additive:
+        for v in (*plan.row_bases, *warp_bases):
+            mask |= v
     regs: list[SSAValue | None] = [None] * access.layout.regs_per_thread
     shape = {FormShape.M8N8: LdmatrixShape.M8N8, FormShape.M8N16: LdmatrixShape.M8N16,
              FormShape.M16N16: LdmatrixShape.M16N16}[form.shape]
@@ -273,7 +287,7 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
            LdmatrixSource.B4X16_P64: LdmatrixElt.B8X16_B4X16_P64,
            LdmatrixSource.B6X16_P32: LdmatrixElt.B8X16_B6X16_P32}[form.source_format]
     for group, offset in zip(plan.groups, plan.group_offsets, strict=True):
-        address = b.add(base, combine(b, thread, mask, offset))
+        address = b.add(base, combine(b, thread, mask, offset + plan.row_origin))
         op = b.insert(LdmatrixOp(address, shape, form.num, elt, form.trans))
         for i, reg in enumerate(group):
             regs[reg] = op.results[i]
@@ -282,7 +296,7 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
 
 def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue) -> list[SSAValue]:
     offsets = access.offsets
-    thread = state.per_thread(("offsets", offsets.lane_bases, offsets.warp_bases),
+    thread = state.per_thread(("offsets", *offsets.key),
                               lambda eb, ids: offsets.thread_part(eb, ids))
     mask = offsets.thread_mask
     unpacked = access.nibbles is not None

@@ -136,8 +136,11 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     if rep_k != b_layout.rep_k:
         emit_error(mma, f"lhs has {rep_k} k tiles but rhs has {b_layout.rep_k}")
     scales = None
+    folds = None
     if rescale is Rescale.PER_BLOCK:
         scales = _BlockScales(b, state, mma, c_layout)
+        if mma.a_fold is not None:
+            folds = _Folds(b, mma, scales)
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
@@ -159,7 +162,9 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                 for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
                     value = part if isinstance(part.type, Float32Type) else b.emit(arith.SIToFPOp(part, f32))
                     factor = scales.factor(rm, rn, position, rk)
-                    acc[i] = b.emit(arith.AddfOp(acc[i], b.emit(arith.MulfOp(value, factor))))
+                    acc[i] = b.fma(value, factor, acc[i])
+                    if folds is not None:
+                        acc[i] = b.fma(*folds.terms(rm, rn, position, rk), acc[i])
     out = from_regs(b, acc, _tensor(mma.result))
     mma.result.replace_all_uses_with(out)
     Rewriter.erase_op(mma)
@@ -219,6 +224,34 @@ class _BlockScales:
             sb = self._decode("b", rn, col_half, block)
             self._products[key] = self.b.emit(arith.MulfOp(sa, sb))
         return self._products[key]
+
+
+class _Folds:
+    """The rank-1 term of each K block, ``fa[row, kb] · fb[col, kb]``, added at accumulate.
+
+    For q4_K × q8_1 it is llama.cpp's dmin correction: a q4_K value is
+    ``d·sc·q − dmin·m``, so a block's dot is ``(d_a)(d·sc)·Σ q_a q − (dmin·m)(s_a)``
+    with ``s_a`` the q8_1 block sum; the second part needs no mma at all, only the
+    two per-block factors (the minus sign lives in the q4_K ``min`` part's load).
+    """
+
+    def __init__(self, b: Builder, mma: MmaOp, scales: "_BlockScales"):
+        fa_type, fb_type = _tensor(mma.a_fold), _tensor(mma.b_fold)
+        self.fa_layout, self.fb_layout = distributed_layout(fa_type), distributed_layout(fb_type)
+        assert isinstance(self.fa_layout, DotScaleLayout) and isinstance(self.fb_layout, DotScaleLayout)
+        self.fa_regs, self.fb_regs = to_regs(b, mma.a_fold), to_regs(b, mma.b_fold)
+        self.scales = scales
+        self.b = b
+        self._negated: dict[int, SSAValue] = {}
+
+    def terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue]:
+        """(−fa, fb) of an accumulator register, for ``acc = fma(−fa, fb, acc)``."""
+        block = (rk * self.scales.tile_values) // self.scales.k_per_block
+        reg_a, _ = self.fa_layout.element_slot(rm, position >> 1, block)
+        reg_b, _ = self.fb_layout.element_slot(rn, position & 1, block)
+        if reg_a not in self._negated:
+            self._negated[reg_a] = self.b.emit(arith.NegfOp(self.fa_regs[reg_a]))
+        return self._negated[reg_a], self.fb_regs[reg_b]
 
 
 def _decode_scale(b: Builder, reg: SSAValue, byte: int, elem) -> SSAValue:  # noqa: ANN001

@@ -54,6 +54,7 @@ from dialects.qdot.kernel import (
     num_warps,
 )
 from dialects.qdot.types import PtrType
+from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.ops import (
     AsyncCommitOp,
@@ -170,7 +171,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
     if value in bases:
         return bases[value]
     owner = value.owner
-    if isinstance(owner, MemDescTransOp):
+    if isinstance(owner, (MemDescTransOp, BlockPartOp)):  # views: same bytes, other coordinates
         bases[value] = _memdesc_base(owner.src, bases, b)
         return bases[value]
     if isinstance(owner, MemDescIndexOp):
@@ -233,7 +234,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         _lower_splat(op)
     elif isinstance(op, LocalStoreOp):
         emit_error(op, "qgpu.local_store is not supported by qdot-to-llvm yet")
-    elif isinstance(op, (MemDescIndexOp, MemDescTransOp)):
+    elif isinstance(op, (MemDescIndexOp, MemDescTransOp, BlockPartOp)):
         return  # folded into the users' base offsets
     elif isinstance(op, UnrealizedConversionCastOp) and len(op.inputs) == 1 \
             and isinstance(op.inputs[0].type, MemDescType):
@@ -391,7 +392,7 @@ def _erase_dead(func: FuncOp) -> None:
         for op in list(func.walk()):
             if op.parent is None:
                 continue
-            dead_kind = isinstance(op, (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp))
+            dead_kind = isinstance(op, (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp))
             if dead_kind and all(not r.uses for r in op.results):
                 _erase(op)
                 changed = True

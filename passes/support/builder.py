@@ -187,6 +187,24 @@ class Builder:
         self.insert(op)
         return list(op.results)
 
+    # ---- f32 arithmetic ----------------------------------------------------------------------
+    def mulf(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.MulfOp(a, b))
+
+    def addf(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.AddfOp(a, b))
+
+    def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """a·b + c as one fused multiply-add.
+
+        Plain ``fmul``/``fadd`` print as ``mul.rn``/``add.rn``, which PTX never fuses;
+        the ``contract`` flag on both lets LLVM form ``fma.rn.f32`` (one rounding, one
+        instruction) — what an epilogue of many rescales needs.
+        """
+        contract = arith.FastMathFlagsAttr([arith.FastMathFlag.ALLOW_CONTRACT])
+        product = self.emit(arith.MulfOp(a, b, flags=contract))
+        return self.emit(arith.AddfOp(product, c, flags=contract))
+
     def _operand(self, b: SSAValue | int, type_: Attribute) -> SSAValue:
         return self.const(b, type_) if isinstance(b, int) else b
 

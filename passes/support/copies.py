@@ -39,7 +39,7 @@ ASSUMED_BASE_ALIGNMENT = 16
 
 def element_bytes(element_type) -> int:  # noqa: ANN001
     if isinstance(element_type, BlockType):
-        return format_info(element_type.format).element_bytes
+        return element_type.info.element_bytes
     size = storage_bytes(element_type)
     assert size is not None, f"no byte size for {element_type}"
     return size
@@ -109,6 +109,13 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     col_origin_bytes = b.mul(c_off, eb_i)
     tid_index = b.cast_int(ids.tid, IndexType())
     linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
+    # Whole tiles along the contiguous dimension (its extent and the tile origin are multiples
+    # of the tile, e.g. K with qdot.divisibility): one bounds test per tile instead of a clamp
+    # per chunk, which keeps the per-chunk state LLVM hoists out of the K loop small.
+    tile_cols = shared.tile_shape[cols_dim]
+    whole_cols = (known_divisor(tile.dims[cols_dim]) % tile_cols == 0
+                  and known_divisor(tile.offsets[cols_dim]) % tile_cols == 0 and not shared.fp4_padded)
+    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -130,6 +137,14 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             smem = _linear_offset(b, state, linear, j)
         else:
             smem = _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim)
+        if tile_in is not None:
+            ok = b.emit(arith.AndIOp(in_rows, tile_in))
+            safe = b.select(ok, address, tile.base)
+            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
+                                                          b.const(0, IndexType())), i32))
+            cache = CacheOp.CG if chunk == 16 else CacheOp.CA
+            b.insert(CpAsyncOp(b.add(smem_base, smem), safe, chunk, cache, src_bytes))
+            continue
         pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
         for start, size in pieces:
             src_bytes = _clamp(b, b.sub(remaining, start), size)
@@ -198,7 +213,7 @@ def _linear_smem(shared: SharedLayout, rows_dim: int, cols_dim: int, chunk: int,
 
 def _linear_offset(b: Builder, state: FunctionState, linear: _LinearCopy, j: int) -> SSAValue:
     lin = linear.offsets
-    thread = state.per_thread(("copy", lin.lane_bases, lin.warp_bases), lambda eb, ids: lin.thread_part(eb, ids))
+    thread = state.per_thread(("copy", *lin.key), lambda eb, ids: lin.thread_part(eb, ids))
     from passes.support.distributed import combine
 
     return combine(b, thread, lin.thread_mask, lin.elem_part(j))
@@ -219,9 +234,10 @@ def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValu
                    cols_dim: int) -> SSAValue:
     """Byte offset of element (row, col) at run time, from the buffer's layout function.
 
-    Power-of-two tiles: the layout is linear over the bits of (row, col), so the
-    offset is ⊕ of per-bit constants evaluated from ``SharedLayout.offset``; other
-    tiles (ggml blocks) must be unswizzled rows: ``row · row_bytes + col · elem_bytes``.
+    Unswizzled rows (ggml blocks among them, whose 144-byte pitch is not a power of
+    two) are ``row · row_bytes + col · elem_bytes``. Swizzled power-of-two tiles are
+    linear over the bits of (row, col), so the offset is ⊕ of per-bit constants
+    evaluated from ``SharedLayout.offset``.
     """
     from passes.support.distributed import xor_of_bits
 
@@ -233,6 +249,8 @@ def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValu
         coords[rows_dim], coords[cols_dim] = r, c
         return shared.offset(tuple(coords))
 
+    if shared.max_phase == 1 and not shared.fp4_padded:
+        return b.add(b.mul(row32, at(1, 0) if rows > 1 else 0), b.mul(col32, at(0, 1) if cols > 1 else 0))
     if rows & (rows - 1) == 0 and cols & (cols - 1) == 0:
         row_bases = [at(1 << i, 0) for i in range(rows.bit_length() - 1)]
         col_bases = [at(0, 1 << i) for i in range(cols.bit_length() - 1)]

@@ -142,50 +142,108 @@ def xor_of_bits(b: Builder, x: SSAValue, bases: Sequence[int]) -> SSAValue:
     return result
 
 
+def sum_of_bits(b: Builder, x: SSAValue, bases: Sequence[int]) -> SSAValue:
+    """Σ_j bit_j(x) · bases[j]; runs of doubling bases become one ``((x >> j) & mask) · base``."""
+    total: SSAValue | None = None
+    j, n = 0, len(bases)
+    while j < n:
+        if bases[j] == 0:
+            j += 1
+            continue
+        start = j
+        while j + 1 < n and bases[j + 1] == bases[j] * 2:
+            j += 1
+        width = j - start + 1
+        field_value = b.and_(b.lshr(x, start), (1 << width) - 1) if (start or width < 32) else x
+        term = b.mul(field_value, bases[start])
+        total = term if total is None else b.add(total, term)
+        j += 1
+    return b.const(0) if total is None else total
+
+
 @dataclass(frozen=True)
 class LinearOffsets:
-    """f(elem, lane, warp) = ⊕ of per-bit constants, for an integer-valued layout function.
+    """f(elem, lane, warp) as one constant per input bit, composed by XOR or by addition.
 
+    Swizzled buffers are XOR-linear (``origin`` 0). Views of ggml block buffers
+    (``#qgpu.block_part``) are affine instead: rows of 144-byte blocks and a field
+    that starts 16 bytes into each block give ``origin + Σ bit · base`` with bases
+    that are not powers of two, so ``additive`` offsets are added, never XOR-ed.
     ``elem`` numbers a thread's elements (register-major, see ``element_slot``).
     """
 
     elem_bases: tuple[int, ...]
     lane_bases: tuple[int, ...]
     warp_bases: tuple[int, ...]
+    additive: bool = False
+    origin: int = 0
 
     @staticmethod
     def derive(function: Callable[[int, int, int], int], elems: int, warps: int,
-               check: Sequence[tuple[int, int, int]] = ()) -> "LinearOffsets":
+               check: Sequence[tuple[int, int, int]] = (), allow_additive: bool = False) -> "LinearOffsets":
         origin = function(0, 0, 0)
-        if origin != 0:
-            raise ValueError(f"not linear: f(0, 0, 0) = {origin}")
-        eb = tuple(function(1 << i, 0, 0) for i in range(bit_width(elems)))
-        lb = tuple(function(0, 1 << i, 0) for i in range(5))
-        wb = tuple(function(0, 0, 1 << i) for i in range(bit_width(warps)))
-        offsets = LinearOffsets(eb, lb, wb)
+        xor_error: ValueError | None = None
+        if origin == 0:
+            try:
+                return LinearOffsets._derive(function, elems, warps, check, False, 0)
+            except ValueError as err:
+                xor_error = err
+        if not allow_additive:
+            raise xor_error or ValueError(f"not linear: f(0, 0, 0) = {origin}")
+        return LinearOffsets._derive(function, elems, warps, check, True, origin)
+
+    @staticmethod
+    def _derive(function: Callable[[int, int, int], int], elems: int, warps: int,
+                check: Sequence[tuple[int, int, int]], additive: bool, origin: int) -> "LinearOffsets":
+        def base(value: int) -> int:
+            return value - origin if additive else value
+
+        eb = tuple(base(function(1 << i, 0, 0)) for i in range(bit_width(elems)))
+        lb = tuple(base(function(0, 1 << i, 0)) for i in range(5))
+        wb = tuple(base(function(0, 0, 1 << i)) for i in range(bit_width(warps)))
+        offsets = LinearOffsets(eb, lb, wb, additive, origin)
         for e, lane, warp in check:
             want, got = function(e, lane, warp), offsets.at(e, lane, warp)
             if want != got:
-                raise ValueError(f"not linear at element {e}, lane {lane}, warp {warp}: {want} != {got}")
+                kind = "affine" if additive else "linear"
+                raise ValueError(f"not {kind} at element {e}, lane {lane}, warp {warp}: {want} != {got}")
         return offsets
 
+    def _compose(self, bases: Sequence[int], value: int) -> int:
+        return _sum(bases, value) if self.additive else _xor(bases, value)
+
     def at(self, elem: int, lane: int, warp: int) -> int:
+        if self.additive:
+            return self.elem_part(elem) + _sum(self.lane_bases, lane) + _sum(self.warp_bases, warp)
         return self.elem_part(elem) ^ _xor(self.lane_bases, lane) ^ _xor(self.warp_bases, warp)
 
     def elem_part(self, elem: int) -> int:
-        return _xor(self.elem_bases, elem)
+        """The compile-time part of element ``elem``'s offset (the origin included)."""
+        return self.origin + self._compose(self.elem_bases, elem)
+
+    @property
+    def key(self) -> tuple:
+        """Identifies the per-thread part, for sharing it between loads."""
+        return (self.additive, self.lane_bases, self.warp_bases)
 
     @property
     def thread_mask(self) -> int:
-        """Output bits the (lane, warp) part can touch."""
+        """Output bits the (lane, warp) part can touch; 0 when parts are always added."""
+        if self.additive:
+            return 0
         mask = 0
         for base in (*self.lane_bases, *self.warp_bases):
             mask |= base
         return mask
 
+    def bits_value(self, b: Builder, x: SSAValue, bases: Sequence[int]) -> SSAValue:
+        return sum_of_bits(b, x, bases) if self.additive else xor_of_bits(b, x, bases)
+
     def thread_part(self, b: Builder, ids: ThreadIds) -> SSAValue:
-        lane = xor_of_bits(b, ids.lane, self.lane_bases)
-        warp = xor_of_bits(b, ids.warp, self.warp_bases)
+        lane = self.bits_value(b, ids.lane, self.lane_bases)
+        warp = self.bits_value(b, ids.warp, self.warp_bases)
+        if self.additive:
+            return b.add(lane, warp)
         if self.thread_mask_of(self.lane_bases) & self.thread_mask_of(self.warp_bases):
             return b.xor(lane, warp)
         return b.or_(lane, warp)
@@ -203,6 +261,10 @@ def combine(b: Builder, thread: SSAValue, thread_mask: int, constant: int) -> SS
     if constant & thread_mask == 0:
         return b.add(thread, constant)
     return b.xor(thread, constant)
+
+
+def _sum(bases: Sequence[int], value: int) -> int:
+    return sum(base for bit, base in enumerate(bases) if value >> bit & 1)
 
 
 def _xor(bases: Sequence[int], value: int) -> int:
@@ -236,6 +298,7 @@ __all__ = [
     "function_of",
     "num_regs",
     "reg_type",
+    "sum_of_bits",
     "to_regs",
     "xor_of_bits",
     "IntegerType",

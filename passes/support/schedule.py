@@ -45,59 +45,56 @@ def _movable(op: Operation) -> bool:
 
 
 def sink_mma_operands(block: Block) -> None:
-    """Move every movable op to just before the first mma that (transitively) needs it.
+    """Move every movable op down to just before its first user.
 
-    Each op gets a target: the earliest mma among its users' targets (an mma targets
-    itself). An op stays where it is if it is not movable, if a user that stays lies
-    before the target, or (for shared loads) if a write lies between it and the target.
-    Moved ops keep their original relative order, so every value is still defined
-    before its uses.
+    Ops computed from an mma's result (the per-block rescale that follows each mma)
+    stay where lowering put them, right after their mma; everything upstream — shared
+    loads, conversions, scale decoding — sinks to its first user, so a k step's
+    operands and scales are live only around that step. An op also stays when a
+    user lies in another block, or (shared loads) when a write lies between it and
+    its first user. Moved ops keep their original relative order before their
+    anchor, so every value is still defined before its uses.
     """
     ops = list(block.ops)
     position = {op: i for i, op in enumerate(ops)}
     write_positions = [position[op] for op in ops if isinstance(op, _WRITES)]
-    mmas = [op for op in ops if isinstance(op, MmaSyncOp)]
-    if not mmas:
+    if not any(isinstance(op, MmaSyncOp) for op in ops):
         return
-    stay = -1
-    target: dict[Operation, int] = {}  # op -> position of its target mma, or stay
+    downstream: set[Operation] = set()
+    for op in ops:
+        if isinstance(op, MmaSyncOp) or any(isinstance(o.owner, Operation) and o.owner in downstream
+                                            for o in op.operands):
+            downstream.add(op)
+    target: dict[Operation, int] = {}  # op -> position of the op it is placed before (itself: stays)
     for op in reversed(ops):
-        if isinstance(op, MmaSyncOp):
-            target[op] = position[op]
+        here = position[op]
+        if op in downstream or not _movable(op):
+            target[op] = here
             continue
-        if not _movable(op):
-            target[op] = stay
-            continue
-        best: int | None = None
+        first: int | None = None
         blocked = False
-        earliest_stayer: int | None = None
         for result in op.results:
             for use in result.uses:
                 user = use.operation
                 if user.parent is not block:
                     blocked = True
                     continue
-                t = target.get(user, stay)
-                if t == stay:
-                    p = position[user]
-                    earliest_stayer = p if earliest_stayer is None else min(earliest_stayer, p)
-                else:
-                    best = t if best is None else min(best, t)
-        if blocked or best is None or (earliest_stayer is not None and earliest_stayer < best):
-            target[op] = stay
+                t = target[user]
+                first = t if first is None else min(first, t)
+        if blocked or first is None:
+            target[op] = here
             continue
-        if isinstance(op, _READS) and any(position[op] < w < best for w in write_positions):
-            target[op] = stay
+        if isinstance(op, _READS) and any(here < w < first for w in write_positions):
+            target[op] = here
             continue
-        target[op] = best
+        target[op] = first
     by_target: dict[int, list[Operation]] = {}
     for op in ops:
         t = target[op]
-        if t != stay and not isinstance(op, MmaSyncOp) and t > position[op]:
+        if t > position[op] + 0 and target.get(ops[t]) == t:
             by_target.setdefault(t, []).append(op)
-    anchors = {position[m]: m for m in mmas}
     for t, moved in by_target.items():
-        anchor = anchors[t]
+        anchor = ops[t]
         for op in moved:
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(anchor))

@@ -69,6 +69,13 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     mapping = _mapping(op, src_l, dst_l, packed)
     b = Builder.before(op)
     src = to_regs(b, op.src)
+    if op.source is RegFormat.Q4_K:
+        out_q4 = [_q4k_register(b, src, [mapping[(reg, byte)] for byte in range(4)])
+                  for reg in range(dst_l.regs_per_thread)]
+        op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
+        op.detach()
+        op.erase()
+        return
     scales = _Scales(b, op) if op.scale is not None else None
     out: list[SSAValue] = []
     cache: dict[tuple[int, int], tuple[SSAValue, SSAValue]] = {}
@@ -90,7 +97,10 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
         for reg, byte in dst_l.slots():
             coords = dst_l.coords(0, lane, reg, byte)
             assert coords is not None
-            if packed:
+            if op.source is RegFormat.Q4_K:
+                src_coords = list(coords)
+                src_coords[k_dim], nibble = q4k_nibble_of(coords[k_dim])
+            elif packed:
                 src_coords = list(coords)
                 src_coords[k_dim] //= 2
                 nibble = coords[k_dim] % 2
@@ -104,6 +114,33 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
             if found.setdefault((reg, byte), src) != src:
                 emit_error(op, "upcast register mapping depends on the lane; unsupported layout pair")
     return found
+
+
+def q4k_nibble_of(k: int) -> tuple[int, int]:
+    """(byte of ``qs``, nibble) holding value ``k`` of a q4_K super-block.
+
+    ggml packs each 64-value chunk into 32 bytes: value ``q`` of the chunk's first
+    half is the low nibble of byte ``q``, value ``32 + q`` the high nibble of the
+    same byte (dequantize_row_q4_K). So one 32-bit word of ``qs`` holds four
+    consecutive values of one 32-block and the same four of the next block.
+    """
+    chunk, within = divmod(k, 64)
+    half, q = divmod(within, 32)
+    return chunk * 32 + q, half
+
+
+def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
+    """Four q4_K nibbles as s8 bytes: one shift and one 0x0F0F0F0F mask when the four
+    share a source register and nibble and keep their byte order (the mma layouts do),
+    else byte by byte."""
+    first = sources[0]
+    if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
+        return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
+    value = b.const(0)
+    for i, s in enumerate(sources):
+        nibble = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
+        value = b.or_(value, b.shl(nibble, 8 * i))
+    return value
 
 
 class _Scales:

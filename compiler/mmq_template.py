@@ -1,0 +1,134 @@
+"""llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K weights) in the qdot vocabulary.
+
+Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
+each, K contiguous), activations X are M rows of K/128 ``block_q8_1_mmq`` (what
+``qdot.quantize`` writes), and the output Y = X · Wᵀ is [M, N] f32 row-major, as
+``ggml_mul_mat`` computes it.
+
+Two kernels, chosen by M (seed 000):
+
+* ``mmq`` (M ≥ 9, prefill): one program per (M, N) output tile, the K loop steps one
+  q4_K super-block (256 values) at a time; tokens are the mma's M side.
+* ``small_m`` (M ≤ 8, decode): the weights are the mma's M side and the tokens its
+  N side (an 8-wide n tile holds all of them), the grid runs over weight rows only,
+  so every weight byte is read from global memory exactly once whatever M is; the
+  output tile is Yᵀ, stored through a transposed descriptor.
+
+Both are ordinary ``qdot.dot_scaled`` kernels; what makes them MMQ is the lowering
+(``promote-int8``: raw nibbles in shared memory, the q4_K dmin fold at accumulate).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Q4K_VALUES = 256
+MMQ_VALUES = 128
+SMALL_M_MAX = 8
+
+
+@dataclass(frozen=True)
+class MmqConfig:
+    block_m: int = 64
+    """Tokens per program (mmq) — ignored by small_m, whose n tile is the tokens."""
+    block_n: int = 128
+    """Weight rows per program."""
+    num_warps: int = 4
+    group_m: int = 8
+    small_m: bool = False
+
+    @property
+    def name(self) -> str:
+        kind = "small_m" if self.small_m else "mmq"
+        tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
+        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}"
+
+
+def mmq_kernel(cfg: MmqConfig) -> str:
+    """The MLIR text of one q8_1 × q4_K GEMM kernel (see the module docstring)."""
+    return _small_m(cfg) if cfg.small_m else _mmq(cfg)
+
+
+def mmq_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
+    if cfg.small_m:
+        return (-(-n // cfg.block_n), 1, 1)
+    return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
+
+
+_X = "!qdot.block<q8_1_mmq>"
+_W = "!qdot.block<q4_K>"
+
+
+def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
+    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
+            "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
+    lines = [f"func.func @{cfg.name}({', '.join(args)})",
+             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{"]
+    lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]
+    lines += [f"  %kx = arith.divui %k, %c{MMQ_VALUES} : index",
+              f"  %kw = arith.divui %k, %c{Q4K_VALUES} : index"]
+    return lines
+
+
+def _mmq(cfg: MmqConfig) -> str:
+    bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
+    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    lines = _header(cfg, {bm, bn, g})
+    lines += [
+        "  %pid = qdot.program_id x",
+        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
+        f"  %in_group = arith.muli %tiles_n, %c{g} : index",
+        "  %group = arith.divui %pid, %in_group : index",
+        f"  %first_m = arith.muli %group, %c{g} : index",
+        "  %left_m = arith.subi %tiles_m, %first_m : index",
+        f"  %group_m = arith.minui %left_m, %c{g} : index",
+        "  %pos = arith.remui %pid, %in_group : index",
+        "  %pid_m_in = arith.remui %pos, %group_m : index",
+        "  %pid_m = arith.addi %first_m, %pid_m_in : index",
+        "  %pid_n = arith.divui %pos, %group_m : index",
+        f"  %off_m = arith.muli %pid_m, %c{bm} : index",
+        f"  %off_n = arith.muli %pid_n, %c{bn} : index",
+        f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
+        f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
+        f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
+        f"  %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
+        "    %kkx = arith.muli %kk, %c2 : index",
+        f"    %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        f"    %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        "    %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
+        f"         : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
+        f"    scf.yield %d : tensor<{bm}x{bn}xf32>",
+        "  }",
+        f"  qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
+        "  func.return",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _small_m(cfg: MmqConfig) -> str:
+    bn, tokens = cfg.block_n, SMALL_M_MAX
+    w_tile, x_tile = f"{bn}x1x{_W}", f"2x{tokens}x{_X}"
+    lines = _header(cfg, {bn, tokens})
+    lines += [
+        "  %pid = qdot.program_id x",
+        f"  %off_n = arith.muli %pid, %c{bn} : index",
+        f"  %w_desc = qdot.make_desc %w_ptr, [%n, %kw], [%kw, %c1] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %x_desc = qdot.make_desc %x_ptr, [%kx, %m], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
+        f"  %yt_desc = qdot.make_desc %y_ptr, [%n, %m], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
+        f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
+        f"  %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<{bn}x{tokens}xf32>) {{",
+        "    %kkx = arith.muli %kk, %c2 : index",
+        f"    %w = qdot.load %w_desc[%off_n, %kk] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        "    %d = qdot.dot_scaled %w, %x, %acc_i lhs = q4_K rhs = q8_1_mmq",
+        f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
+        f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
+        "  }",
+        f"  qdot.store %yt_desc[%off_n, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>",
+        "  func.return",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"

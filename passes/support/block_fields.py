@@ -1,0 +1,108 @@
+"""Loading the derived fields of ggml blocks (scales, sums, mins) from shared memory as f32.
+
+A ``qgpu.local_load`` of a derived ``#qgpu.block_part`` view (``d``/``s`` of q8_1 and
+q8_1_mmq, ``d`` of q8_0, ``scale``/``min`` of q4_K) produces one f32 per 32 values
+in a ``#qgpu.dot_scale`` layout. Each register needs the start of its block (affine
+in the thread's lane and warp, like the raw views) and a field index fixed at
+compile time; the fp16 fields are widened exactly and q4_K's 6-bit scales and mins
+are unpacked as ggml's ``get_scale_min_k4`` does:
+
+* sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
+* j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
+
+with ``q`` the 12 ``scales`` bytes at offset 4 of the 144-byte block; the field is
+``d·sc`` (``scale``) or ``dmin·m`` (``min``). Byte offsets come from
+dialects/qgpu/block_parts.py (the one definition of those layouts).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import TensorType, f16, f32, i16, i32
+from xdsl.ir import SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.ops import LdSharedOp
+from dialects.qdot.formats import Format
+from dialects.qgpu.block_parts import BlockPartLayout
+from dialects.qgpu.layouts import distributed_layout
+from dialects.qgpu.ops import LocalLoadOp
+from passes.support.builder import Builder
+from passes.support.distributed import FunctionState, LinearOffsets, from_regs
+
+Q4K_SCALES_BYTE = 4
+"""``scales[12]`` follow the fp16 ``d`` and ``dmin`` of block_q4_K."""
+Q8_1_MMQ_DS_BYTES = 4
+"""block_q8_1_mmq (DS4): one half2 (d, s) per 32 values at the start of the block."""
+
+
+def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState) -> None:
+    tensor = load.result.type
+    assert isinstance(tensor, TensorType)
+    layout = distributed_layout(tensor)
+    if tensor.get_element_type() != f32 or layout.elem_bytes != 4:
+        emit_error(load, f"part '{shared.part}' of {shared.format} loads as f32 registers, got {tensor}")
+    elems = layout.regs_per_thread
+    warps = layout.num_warps
+
+    def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
+        found = layout.coords(warp, lane, elem, 0)
+        if found is None:
+            emit_error(load, f"layout of {tensor} leaves register {elem} empty")
+        return found
+
+    def index_of(elem: int, lane: int, warp: int) -> int:
+        return shared.block_of(coords(elem, lane, warp))[2]
+
+    check = [(e, lane, w) for e in range(elems) for lane in (0, 1, 6, 13, 31) for w in {0, warps - 1}]
+    try:
+        starts = LinearOffsets.derive(lambda e, lane, w: shared.block_start(coords(e, lane, w)), elems, warps,
+                                      check, allow_additive=True)
+    except ValueError as err:
+        emit_error(load, f"block starts of {tensor} are not affine in the thread ({err})")
+    if any(index_of(e, lane, w) != index_of(e, 0, 0) for e, lane, w in check):
+        emit_error(load, f"the field index of {tensor} depends on the lane; unsupported layout")
+    b = Builder.before(load)
+    base = b.cast([load.src], [i32])[0]
+    thread = state.per_thread(("offsets", *starts.key), lambda eb, ids: starts.thread_part(eb, ids))
+    regs = []
+    for elem in range(elems):
+        start = b.add(base, b.add(thread, starts.elem_part(elem)))
+        regs.append(_field(b, shared, start, index_of(elem, 0, 0)))
+    load.result.replace_all_uses_with(from_regs(b, regs, tensor))
+    load.detach()
+    load.erase()
+
+
+def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
+    fmt, part = shared.format, shared.part
+    if fmt is Format.Q4_K:
+        d = _half(b, start, 0 if part == "scale" else 2)
+        code = _q4k_scale_or_min(b, start, index, part == "min")
+        return b.mulf(d, b.emit(arith.UIToFPOp(code, f32)))
+    if fmt is Format.Q8_1_MMQ:
+        return _half(b, start, Q8_1_MMQ_DS_BYTES * index + (2 if part == "s" else 0))
+    return _half(b, start, 2 if part == "s" else 0)  # q8_1: d, s; q8_0: d
+
+
+def _half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
+    bits = b.emit(LdSharedOp(b.add(start, byte), i16))
+    return b.emit(arith.ExtFOp(b.emit(arith.BitcastOp(bits, f16)), f32))
+
+
+def _scale_byte(b: Builder, start: SSAValue, i: int) -> SSAValue:
+    """Byte ``i`` of ``scales``, from an aligned 32-bit load (shared by the fields of a block)."""
+    word = b.emit(LdSharedOp(b.add(start, Q4K_SCALES_BYTE + 4 * (i // 4)), i32))
+    return b.and_(b.lshr(word, 8 * (i % 4)), 0xFF)
+
+
+def _q4k_scale_or_min(b: Builder, start: SSAValue, j: int, is_min: bool) -> SSAValue:
+    if j < 4:
+        return b.and_(_scale_byte(b, start, j + 4 if is_min else j), 63)
+    low_src = _scale_byte(b, start, j + 4)
+    low = b.lshr(low_src, 4) if is_min else b.and_(low_src, 15)
+    high = b.shl(b.lshr(_scale_byte(b, start, j if is_min else j - 4), 6), 4)
+    return b.or_(low, high)
+
+
+__all__ = ["lower_derived_load"]

@@ -1,0 +1,110 @@
+"""Inputs, reference and check for the q8_1 × q4_K kernels of ``compiler.mmq_template``.
+
+Shared by the GPU suite (tests/gpu/test_mmq_gpu.py) and the CPU emulator test
+(tests/emulator/test_mmq_emulated.py), so both check the same thing: random f32
+weights and activations quantized by ``compiler.numerics`` (ggml's block layouts),
+the kernel's Y = X · Wᵀ compared with the float64 meaning of llama.cpp's MMQ
+(``dot_scaled(..., use_block_sums=True)``: dequantized blocks, the q4_K min term
+taken with the q8_1 block sums), relative Frobenius error ≤ 1e-5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from compiler import numerics
+from compiler.mmq_template import MmqConfig
+
+TOLERANCE = 1e-5
+
+
+@dataclass(frozen=True)
+class MmqCase:
+    cfg: MmqConfig
+    m: int
+    n: int
+    k: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.cfg.name}-{self.m}x{self.n}x{self.k}"
+
+
+def make_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """x: [M, K/128, 144] q8_1_mmq, w: [N, K/256, 144] q4_K (ggml's row-major block arrays)."""
+    w = rng.standard_normal((case.n, case.k)).astype(np.float32)
+    # per-row scale spread, so d and dmin differ between rows and blocks
+    w *= rng.uniform(0.1, 4.0, size=(case.n, 1)).astype(np.float32)
+    w += rng.uniform(-0.5, 0.5, size=(case.n, case.k // 32)).repeat(32, axis=1).astype(np.float32)
+    x = rng.standard_normal((case.m, case.k)).astype(np.float32)
+    xq = numerics.quantize("q8_1_mmq", x)
+    wq = numerics.quantize("q4_K", w)
+    return {"x": np.ascontiguousarray(xq.reshape(case.m, case.k // 128, 144)),
+            "w": np.ascontiguousarray(wq.reshape(case.n, case.k // 256, 144)), "x_f32": x}
+
+
+def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
+    return numerics.dot_scaled(data["x"], data["w"].transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
+                               use_block_sums=True)
+
+
+def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
+    if not np.all(np.isfinite(out)):
+        return False, float("inf")
+    err = float(np.linalg.norm(out.astype(np.float64) - ref) / max(np.linalg.norm(ref), 1e-300))
+    return err <= TOLERANCE, err
+
+
+def poisoned_output(case: MmqCase) -> np.ndarray:
+    return np.full((case.m, case.n), np.nan, dtype=np.float32)
+
+
+
+
+def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Blocks whose scales are all 1 and mins and sums 0: the kernel's output is then the
+    exact integer Σ q_x · q_w (|Σ| < 2^24 keeps it exact in f32), which checks the int8
+    mma path, the nibble unpacking and the K-block order bit for bit."""
+    x = np.zeros((case.m, case.k // 128, 144), dtype=np.uint8)
+    w = np.zeros((case.n, case.k // 256, 144), dtype=np.uint8)
+    one = np.frombuffer(np.float16(1.0).tobytes(), dtype=np.uint8)
+    x[..., 16:] = rng.integers(-127, 128, size=(case.m, case.k // 128, 128)).astype(np.int8).view(np.uint8)
+    for i in range(4):  # ds4: d = 1, s = 0 for each 32 values
+        x[..., 4 * i:4 * i + 2] = one
+    w[..., 0:2] = one  # d = 1, dmin = 0
+    w[..., 4:8] = 1  # sc = 1 for sub-blocks 0..3, and m = 0
+    w[..., 12:16] = 1  # sub-blocks 4..7: sc low bits 1, m 0
+    w[..., 16:] = rng.integers(0, 256, size=(case.n, case.k // 256, 128)).astype(np.uint8)
+    qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
+    nib = w[..., 16:].reshape(case.n, case.k // 256, 4, 32)
+    qw = np.concatenate([nib & 0xF, nib >> 4], axis=3).reshape(case.n, case.k).astype(np.int64)
+    return {"x": x, "w": w, "exact": qx @ qw.T}
+
+
+def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray:
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import mmq_grid, mmq_kernel
+    from targets.ptx.runner import load
+
+    compiled = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8")
+    kernel = load(compiled.ptx, compiled.kernels[0])
+    y = cupy.asarray(poisoned_output(case))
+    kernel.launch(cupy.asarray(data["x"]), cupy.asarray(data["w"]), y, case.m, case.n, case.k,
+                  grid=mmq_grid(case.cfg, case.m, case.n))
+    return cupy.asnumpy(y)
+
+
+def random_q4k_blocks(rows: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Random ``block_q4_K`` bytes [rows, K/256, 144]: every byte pattern with finite fp16 d and
+    dmin is a valid block, so benchmarks need not run the (slow, CPU) quantizer on 100+ MB."""
+    blocks = rng.integers(0, 256, size=(rows, k // 256, 144), dtype=np.uint8)
+    dd = rng.uniform(1e-3, 1e-2, size=(rows, k // 256, 2)).astype(np.float16)
+    blocks[..., 0:4] = dd.view(np.uint8).reshape(rows, k // 256, 4)
+    return blocks
+
+
+__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "make_inputs", "poisoned_output", "random_q4k_blocks",
+           "reference", "run_mmq"]
