@@ -34,13 +34,11 @@ LLAMA_US = {  # anchors.md, µs per MUL_MAT (quantization included): (n_rows, k)
 
 PREFILL = [  # (label, config, stages)
     ("mmq 64x128 w4", MmqConfig(block_m=64, block_n=128, num_warps=4), 3),
-    ("mmq 64x128 w8", MmqConfig(block_m=64, block_n=128, num_warps=8), 3),
     ("mmq 128x128 w8", MmqConfig(block_m=128, block_n=128, num_warps=8), 3),
     ("mmq 64x64 w4", MmqConfig(block_m=64, block_n=64, num_warps=4), 3),
 ]
 DECODE = [
     ("small_m 32 w2 s8", MmqConfig(small_m=True, block_n=32, num_warps=2), 8),
-    ("small_m 64 w4 s6", MmqConfig(small_m=True, block_n=64, num_warps=4), 6),
     ("small_m 16 w1 s8", MmqConfig(small_m=True, block_n=16, num_warps=1), 8),
 ]
 

@@ -28,7 +28,7 @@ def ptx_pipeline(options: PtxOptions) -> str:
             f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}}}",
             "qdot-optimize-dot-operands",
             f"qdot-pipeline{{num-stages={options.num_stages}}}",
-            "qdot-lower-local-load",
+            f"qdot-lower-local-load{{arch={options.arch}}}",
             "qdot-lower-mma",
             f"qdot-to-llvm{{arch={options.arch}}}",
         ]

@@ -47,7 +47,13 @@ from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
-from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr, SharedEncodingAttr
+from dialects.qgpu.encodings import (
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    DotScaleEncodingAttr,
+    MmaEncodingAttr,
+    SharedEncodingAttr,
+)
 from dialects.qgpu.layouts import shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
@@ -144,6 +150,15 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         shared = SharedEncodingAttr(1, 1, 1, order)
         mem = _insert(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
         sides.append((op_idx, mem, fmt))
+    # q4_K scales are decoded into shared memory first: the register → shared stores and
+    # their barrier then precede every operand load of the step, so nothing has to be
+    # loaded early and kept live across them
+    decoded: dict[tuple[int, str], SSAValue] = {}
+    for op_idx, mem, fmt in sides:
+        if fmt is Format.Q4_K:
+            for part in ("scale", "min"):
+                view = _insert(point, BlockPartOp(mem, part)).results[0]
+                decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     regs, scales, folds = [], [], []
     for op_idx, mem, fmt in sides:
         qs_view = _insert(point, BlockPartOp(mem, "qs")).results[0]
@@ -165,7 +180,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
             if part == "s" and fmt is Format.Q8_0:
                 values.append(None)
                 continue
-            view = _insert(point, BlockPartOp(mem, part)).results[0]
+            view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part)).results[0]
             vt = view.type
             assert isinstance(vt, MemDescType)
             values.append(_insert(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
@@ -192,6 +207,37 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     Rewriter.erase_op(dot)
 
 
+def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
+    """Decode a q4_K scale/min view cooperatively into an f32 shared buffer.
+
+    In the mma layouts eight lanes (and every warp of an M row of warps) hold the
+    same columns, so decoding the 6-bit scales where they are read would repeat the
+    work 16 times or more. Instead each thread decodes one column's eight sub-blocks
+    (a blocked layout over [columns, sub-blocks], so the column's 12 scale bytes are
+    read once; threads past the last column repeat the first ones), writes them to
+    shared memory, and the mma operands
+    read plain f32 from there — llama.cpp's load_tiles does the same.
+    """
+    vt = view.type
+    assert isinstance(vt, MemDescType)
+    rows, values = vt.get_shape()
+    blocked = BlockedEncodingAttr([1, values], [32, 1], [warps, 1], [1, 0])  # a column's sub-blocks per thread
+    decoded = _insert(point, LocalLoadOp(view, TensorType(f32, [rows, values], blocked))).results[0]
+    # columns contiguous: an mma thread's two adjacent columns of one sub-block are one 8-byte
+    # load, used in that sub-block's k step only (sub-blocks contiguous would load four k
+    # steps' scales at once and keep them live)
+    shared = MemDescType([rows, values], f32, SharedEncodingAttr(1, 1, 1, [0, 1]))
+    return _insert(point, LocalAllocOp(shared, decoded)).results[0]
+
+
+def _num_warps(op: Operation) -> int:
+    func = op.parent_op()
+    while func is not None and not isinstance(func, FuncOp):
+        func = func.parent_op()
+    assert isinstance(func, FuncOp)
+    return num_warps(func)
+
+
 def _allocs_first(dot: DotScaledOp, point: InsertPoint) -> None:
     """Stage every operand of the dot before reading any back, so all global → shared
     copies of a K step are issued together and the register loads follow them."""
@@ -204,7 +250,9 @@ def _allocs_first(dot: DotScaledOp, point: InsertPoint) -> None:
     first_load = next((o for o in created if not isinstance(o, LocalAllocOp)), None)
     if first_load is None:
         return
-    for alloc in [o for o in created if isinstance(o, LocalAllocOp)]:
+    staging = [o for o in created if isinstance(o, LocalAllocOp) and o.src is not None
+               and not isinstance(o.src.owner, LocalLoadOp)]  # global → shared, not register → shared
+    for alloc in staging:
         if created.index(alloc) > created.index(first_load):
             alloc.detach()
             Rewriter.insert_op(alloc, InsertPoint.before(first_load))

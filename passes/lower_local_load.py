@@ -257,7 +257,7 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
         regs = _emit_ldmatrix(b, state, access, plan, base)
         load.attributes["qdot.ldmatrix"] = _str(plan.form.ptx)
     else:
-        regs = _emit_scalar(b, state, access, base)
+        regs = _emit_scalar(b, state, access, base, tensor)
     out = from_regs(b, regs, tensor)
     load.result.replace_all_uses_with(out)
     Rewriter.erase_op(load)
@@ -294,12 +294,14 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
     return [r for r in regs if r is not None]
 
 
-def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue) -> list[SSAValue]:
+def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue,
+                 tensor: TensorType) -> list[SSAValue]:
     offsets = access.offsets
     thread = state.per_thread(("offsets", *offsets.key),
                               lambda eb, ids: offsets.thread_part(eb, ids))
     mask = offsets.thread_mask
     unpacked = access.nibbles is not None
+    register = reg_type(tensor)
     regs: list[SSAValue] = []
     for reg in range(access.layout.regs_per_thread):
         if unpacked:
@@ -311,7 +313,7 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
         contiguous = all(starts[byte] == starts[0] + byte for byte in range(4))
         if contiguous and const0 % 4 == 0 and all(v % 4 == 0 for v in (*offsets.lane_bases, *offsets.warp_bases)):
             address = b.add(base, combine(b, thread, mask, const0))
-            regs.append(b.emit(LdSharedOp(address, i32)))
+            regs.append(b.emit(LdSharedOp(address, register)))
             continue
         # element by element
         value = b.const(0)

@@ -73,6 +73,7 @@ from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile
 from passes.support.distributed import FunctionState, from_regs, reg_type, to_regs
+from passes.support.shared_stores import store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
 
@@ -111,12 +112,13 @@ def _lower_kernel(func: FuncOp) -> None:
         _lower_op(op, state, warps, pointers, bases)
     _expand_loops(func)
     _erase_dead(func)
-    from passes.support.schedule import sink_mma_operands
+    from passes.support.schedule import drop_redundant_barriers, sink_mma_operands
 
     _fold_cast_pairs(func)
     _erase_dead_casts(func)
     for block in {op.parent for op in func.walk() if op.name == "ptx.mma_sync" and op.parent is not None}:
         sink_mma_operands(block)
+        drop_redundant_barriers(block)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -266,8 +268,8 @@ def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict
     assert isinstance(memdesc, MemDescType)
     load = src.owner
     if not isinstance(load, LoadOp):
-        emit_error(op, "qgpu.local_alloc of a register tensor is not supported by qdot-to-llvm yet; "
-                       "stage operands straight from qdot.load")
+        store_registers(op, state, bases[op.result])
+        return
     desc = load.desc.owner
     assert isinstance(desc, MakeDescOp)
     # earlier readers of this buffer (previous loop iteration) must be done before it is overwritten

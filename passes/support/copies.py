@@ -151,7 +151,11 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
             src_bytes = b.emit(arith.IndexCastOp(src_bytes, i32))
             safe = b.select(in_rows, address, tile.base)
-            dst = b.add(smem_base, smem if start == 0 else b.add(smem, _padded_delta(shared, start)))
+            # the second 8-byte half of a padded chunk is its own swizzle unit: place it where
+            # the layout puts its first data byte, not 16 bytes after the first half
+            piece = smem if start == 0 else _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim,
+                                                              start)
+            dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
             b.insert(CpAsyncOp(dst, b.add(safe, start) if start else safe, size, cache, src_bytes))
 
@@ -168,11 +172,6 @@ def _clamp(b: Builder, value: SSAValue, high: int) -> SSAValue:
     zero = b.const(0, IndexType())
     value = b.emit(arith.MaxSIOp(value, zero))
     return b.emit(arith.MinSIOp(value, b.const(high, IndexType())))
-
-
-def _padded_delta(shared: SharedLayout, start: int) -> int:
-    """Physical distance between data byte 0 and data byte ``start`` of a padded chunk (8 → 16)."""
-    return (start // 8) * 16 + start % 8
 
 
 @dataclass(frozen=True)
@@ -220,9 +219,9 @@ def _linear_offset(b: Builder, state: FunctionState, linear: _LinearCopy, j: int
 
 
 def _runtime_offset(b: Builder, shared: SharedLayout, row: SSAValue, cc: SSAValue, chunk: int, eb: int,
-                    rows_dim: int, cols_dim: int) -> SSAValue:
-    """Shared offset of a chunk (row, chunk index), computed per chunk at run time."""
-    data_byte = b.mul(b.cast_int(cc, i32), chunk)
+                    rows_dim: int, cols_dim: int, start: int = 0) -> SSAValue:
+    """Shared offset of data byte ``start`` of a chunk (row, chunk index), computed at run time."""
+    data_byte = b.add(b.mul(b.cast_int(cc, i32), chunk), start)
     if eb <= chunk:
         return element_offset(b, shared, row, b.udiv(data_byte, eb), rows_dim, cols_dim)
     # a chunk inside a wide element (a ggml block): element start + byte within it

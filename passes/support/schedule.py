@@ -18,9 +18,12 @@ from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.ptx.ops import (
+    BarSyncOp,
     BitcastOp,
     CpAsyncOp,
+    CpAsyncWaitOp,
     CvtOp,
+    LdGlobalOp,
     LdmatrixOp,
     LdSharedOp,
     Lop3Op,
@@ -34,6 +37,7 @@ from dialects.ptx.ops import (
 _PURE = (arith.ConstantOp, BitcastOp, CvtOp, Lop3Op, MulRnBf16x2Op, PrmtOp, UnrealizedConversionCastOp)
 _READS = (LdmatrixOp, LdSharedOp)
 _WRITES = (CpAsyncOp, StSharedOp, StGlobalOp)
+_OTHER_MEMORY = (CpAsyncOp, CpAsyncWaitOp, StGlobalOp, LdGlobalOp)
 
 
 def _movable(op: Operation) -> bool:
@@ -98,3 +102,33 @@ def sink_mma_operands(block: Block) -> None:
         for op in moved:
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(anchor))
+
+
+def drop_redundant_barriers(block: Block) -> None:
+    """Remove a ``bar.sync`` whose neighbourhood holds only shared-memory stores.
+
+    Each register → shared copy brings its own barriers (one before, for readers of
+    the old contents; one after, for readers of the new). Two copies in a row give
+    ``bar; st A; bar; bar; st B; bar``: a barrier with nothing but stores between it
+    and the barriers on either side orders no read against any write, so it goes —
+    leaving ``bar; st A; st B; bar``. Only stores to distinct buffers are lowered back
+    to back, so dropping it cannot merge two writes of one address.
+    """
+    barriers = [op for op in block.ops if isinstance(op, BarSyncOp)]
+    if len(barriers) < 3:
+        return
+    ops = list(block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+
+    def only_stores(lo: int, hi: int) -> bool:
+        return not any(isinstance(op, (*_READS, *_OTHER_MEMORY)) for op in ops[lo + 1:hi])
+
+    kept = [barriers[0]]
+    for current, following in zip(barriers[1:], barriers[2:]):
+        previous = kept[-1]
+        if only_stores(position[previous], position[current]) and only_stores(position[current],
+                                                                               position[following]):
+            current.detach()
+            current.erase()
+            continue
+        kept.append(current)

@@ -35,7 +35,7 @@ from dialects.qgpu.mma_layouts import DotScaleLayout
 from dialects.qgpu.ops import UpcastOp
 from dialects.qgpu.register_formats import RegFormat
 from passes.support.builder import Builder
-from passes.support.distributed import FunctionState, from_regs, to_regs
+from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
 
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
@@ -76,7 +76,7 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         op.detach()
         op.erase()
         return
-    scales = _Scales(b, op) if op.scale is not None else None
+    scales = _Scales(b, op, state) if op.scale is not None else None
     out: list[SSAValue] = []
     cache: dict[tuple[int, int], tuple[SSAValue, SSAValue]] = {}
     per_reg = dst_l.elements_per_register
@@ -146,9 +146,11 @@ def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSA
 class _Scales:
     """The block scale of each destination value, as bf16x2/f32 multipliers."""
 
-    def __init__(self, b: Builder, op: UpcastOp):
+    def __init__(self, b: Builder, op: UpcastOp, state: FunctionState):
         assert op.scale is not None
         self.b = b
+        self.op = op
+        self.state = state
         scale_t = op.scale.type
         assert isinstance(scale_t, TensorType)
         self.kind = scale_kind_of(scale_t.get_element_type())
@@ -160,26 +162,47 @@ class _Scales:
         self.dst_l = distributed_layout(dst_t)
         self.k_dim = 1 if self.dst_l.is_a else 0
         self.group = dst_t.get_shape()[self.k_dim] // scale_t.get_shape()[1]
-        self._codes: dict[tuple[int, int], SSAValue] = {}
-        self._f32: dict[tuple[int, int], SSAValue] = {}
-        self._bf16x2: dict[tuple[int, int], SSAValue] = {}
+        self._codes: dict[tuple, SSAValue] = {}
+        self._f32: dict[tuple, SSAValue] = {}
+        self._bf16x2: dict[tuple, SSAValue] = {}
 
-    def slot(self, dst_reg: int, dst_byte: int) -> tuple[int, int]:
-        coords = self.dst_l.coords(0, 0, dst_reg, dst_byte)
-        assert coords is not None
-        mn = coords[1 - self.k_dim]
-        kb = coords[self.k_dim] // self.group
-        owners = [s for s in self.layout.owners((mn, kb)) if s.warp == 0 and s.lane == 0]
-        assert owners, "scale layout does not give the thread its scale"
-        return owners[0].reg, owners[0].byte
+    def slot(self, dst_reg: int, dst_byte: int) -> tuple:
+        """(register, byte of lane 0, per-lane-bit byte steps) of a destination value's scale.
 
-    def code(self, slot: tuple[int, int]) -> SSAValue:
+        The scale byte may depend on the lane: with ue4m3 (16 K-values per scale) lanes
+        4g+2 and 4g+3 of an A operand hold k 16..31 of each 32-k chunk and need the next
+        byte of the same register. The register must not depend on the lane.
+        """
+        found = []
+        for lane in range(32):
+            coords = self.dst_l.coords(0, lane, dst_reg, dst_byte)
+            assert coords is not None
+            mn = coords[1 - self.k_dim]
+            kb = coords[self.k_dim] // self.group
+            owners = [s for s in self.layout.owners((mn, kb)) if s.warp == 0 and s.lane == lane]
+            if not owners:
+                emit_error(self.op, "the scale layout does not give each thread the scales of its values")
+            found.append((owners[0].reg, owners[0].byte))
+        reg, byte0 = found[0]
+        steps = tuple(found[1 << i][1] - byte0 for i in range(5))
+        for lane, (r, byte) in enumerate(found):
+            if r != reg or byte != byte0 + sum(step for i, step in enumerate(steps) if lane >> i & 1):
+                emit_error(self.op, "the scale register of a value depends on the lane; unsupported layout pair")
+        return reg, byte0, steps
+
+    def code(self, slot: tuple) -> SSAValue:
         if slot not in self._codes:
-            reg, byte = slot
-            self._codes[slot] = self.b.and_(self.b.lshr(self.regs[reg], 8 * byte), 0xFF)
+            reg, byte, steps = slot
+            b = self.b
+            if any(steps):
+                shift = self.state.per_thread(("scale-shift", byte, steps), lambda eb, ids: eb.add(
+                    sum_of_bits(eb, ids.lane, [8 * step for step in steps]), 8 * byte))
+                self._codes[slot] = b.and_(b.lshr(self.regs[reg], shift), 0xFF)
+            else:
+                self._codes[slot] = b.and_(b.lshr(self.regs[reg], 8 * byte), 0xFF)
         return self._codes[slot]
 
-    def as_f32(self, slot: tuple[int, int]) -> SSAValue:
+    def as_f32(self, slot: tuple) -> SSAValue:
         if slot not in self._f32:
             b = self.b
             code = self.code(slot)
@@ -193,7 +216,7 @@ class _Scales:
             self._f32[slot] = value
         return self._f32[slot]
 
-    def as_bf16x2(self, slot: tuple[int, int]) -> SSAValue:
+    def as_bf16x2(self, slot: tuple) -> SSAValue:
         """The scale in both halves of a bf16x2 (exact: ue8m0 is a power of two, ue4m3 has 4 bits)."""
         if slot not in self._bf16x2:
             b = self.b
@@ -275,7 +298,7 @@ def _e4m3_pair_to_bf16(b: Builder, reg: SSAValue, byte: int) -> SSAValue:
     return _mul_bf16x2(b, value, bias)
 
 
-def _scale_bf16(b: Builder, value: SSAValue, scales: _Scales | None, slot: tuple[int, int] | None) -> SSAValue:
+def _scale_bf16(b: Builder, value: SSAValue, scales: _Scales | None, slot: tuple | None) -> SSAValue:
     if scales is None or slot is None:
         return value
     return _mul_bf16x2(b, value, scales.as_bf16x2(slot))

@@ -1,0 +1,58 @@
+"""Registers → shared memory: the lowering of ``qgpu.local_alloc`` of a register tensor.
+
+Each thread writes the elements its layout gives it to the byte offsets the shared
+layout gives them (both from their one layout function, composed into per-bit
+constants like every other access); replicated elements are written by every thread
+holding them, with the same value. A barrier before the stores protects readers of
+the buffer's previous contents (the last K step), one after makes the stores
+visible; ``qdot-to-llvm`` drops barriers that end up with only stores on both sides.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType, i32
+from xdsl.ir import SSAValue
+
+from compiler.diagnostics import emit_error
+from dialects.ptx.ops import BarSyncOp, StSharedOp
+from dialects.qgpu.layouts import distributed_layout, shared_layout
+from dialects.qgpu.ops import LocalAllocOp
+from dialects.qgpu.types import MemDescType
+from passes.support.builder import Builder
+from passes.support.distributed import FunctionState, LinearOffsets, combine, element_slot, elements_per_thread, to_regs
+
+
+def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> None:
+    assert op.src is not None
+    tensor, memdesc = op.src.type, op.result.type
+    assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
+    layout = distributed_layout(tensor)
+    shared = shared_layout(memdesc)
+    if layout.elem_bytes != 4:
+        emit_error(op, f"register → shared copies handle 32-bit elements, got {tensor.get_element_type()}")
+    elems = elements_per_thread(layout)
+    warps = layout.num_warps
+
+    def offset_of(elem: int, lane: int, warp: int) -> int:
+        reg, byte = element_slot(layout, elem)
+        coords = layout.coords(warp, lane, reg, byte)
+        if coords is None:
+            emit_error(op, f"layout of {tensor} leaves register {reg} empty")
+        return shared.offset(coords)
+
+    check = [(e, lane, w) for e in range(elems) for lane in (1, 5, 18, 31) for w in {0, warps - 1}]
+    try:
+        offsets = LinearOffsets.derive(offset_of, elems, warps, check, allow_additive=True)
+    except ValueError as err:
+        emit_error(op, f"register layout and shared layout do not compose linearly ({err})")
+    b = Builder.before(op)
+    regs = to_regs(b, op.src)
+    thread = state.per_thread(("offsets", *offsets.key), lambda eb, ids: offsets.thread_part(eb, ids))
+    b.insert(BarSyncOp(0))
+    for elem, value in enumerate(regs):
+        address = b.add(base, combine(b, thread, offsets.thread_mask, offsets.elem_part(elem)))
+        b.insert(StSharedOp(address, value if value.type == i32 else value))
+    b.insert(BarSyncOp(0))
+
+
+__all__ = ["store_registers"]

@@ -1,0 +1,111 @@
+"""The GEMM kernels of ``compiler.templates``, compiled by the PTX pipeline and run on the emulator.
+
+The same inputs, reference and comparison as the GPU suite (tests/gpu/gemm_harness.py:
+exact for i32, relative Frobenius error ≤ 1e-5 for f32), on a ragged shape that gives
+two CTAs (M = 144 spans two 128-row tiles, N = 120 and K = 160 are not multiples of
+the tile). sm_120a kernels cannot run on the H200 the project has, so here is where
+they are checked at all. Cases that fail because of a compiler bug are strict xfails
+whose reason names the bug (see the emulator report).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from compiler import registry
+from compiler.cli.common import build_pipeline, parse_module, split_chunks
+from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.templates import GemmConfig, gemm_kernel, grid
+from targets.ptx.emulator import EmulationError, emulate
+from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
+
+M, N, K = 144, 120, 160
+
+@dataclass(frozen=True)
+class Case:
+    lhs: str
+    rhs: str
+    lhs_scale: str | None
+    rhs_scale: str | None
+    arch: str
+    strategy: str
+    expect: str
+    """A piece of a ptx instruction the kernel must contain (so the case tests what it says)."""
+    ldmatrix_arch: bool = False
+    """Keep the arch ptx_pipeline passes to qdot-lower-local-load (sm_120a picks the sub-byte ldmatrix
+    .m8n16 .b4x16_p64); without it the pass assumes sm_90 and the scalar fp4Unpacked fallback is tested."""
+    bug: str | None = None
+
+    @property
+    def id(self) -> str:
+        scales = "-".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
+        extra = "-ldmatrix-arch" if self.ldmatrix_arch else ""
+        return f"{self.arch}-{self.strategy}-{self.lhs}x{self.rhs}-{scales}{extra}"
+
+
+CASES = [
+    Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-fp8", "f32.e4m3.e4m3.f32"),
+    Case("e4m3", "e2m1", None, None, "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
+    Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("i8", "i8", None, None, "sm_90", "promote-int8", "s32.s8.s8.s32"),
+    Case("bf16", "e2m1", None, "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("e2m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
+    Case("e5m2", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf8f6f4"),
+    Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64",
+         ldmatrix_arch=True),
+    Case("e4m3", "e2m1", None, None, "sm_120a", "native", "kind::f8f6f4"),
+    Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf4.block_scale"),
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "native", "kind::mxf4nvf4"),
+]
+
+
+def compile_case(case: Case, cfg: GemmConfig):  # noqa: ANN201 - xDSL ModuleOp
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
+    pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3))
+    if not case.ldmatrix_arch:  # the default pipeline passes the arch; this variant keeps the sm_90 choices
+        pipeline = pipeline.replace(f"qdot-lower-local-load{{arch={case.arch}}}", "qdot-lower-local-load")
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+    return module
+
+
+def _params() -> list:  # noqa: ANN401
+    params = []
+    for case in CASES:
+        marks = [pytest.mark.slow]
+        if case.bug:
+            marks.append(pytest.mark.xfail(strict=True, raises=(AssertionError, EmulationError), reason=case.bug))
+        params.append(pytest.param(case, id=case.id, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("case", _params())
+def test_gemm_kernel_matches_reference(case: Case) -> None:
+    cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale)
+    if K % 128:
+        cfg = dataclasses.replace(cfg, k_divisibility=32)
+    module = compile_case(case, cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name in ("ptx.mma_sync", "ptx.ldmatrix")}
+    assert any(case.expect in m for m in mnemonics), f"no instruction with {case.expect!r} in {sorted(mnemonics)}"
+    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
+    data = make_inputs(gemm, np.random.default_rng(20260))
+    out_dtype = np.int32 if cfg.acc_type == "i32" else np.float32
+    c = np.full((M, N), -1, dtype=np.int32).view(out_dtype)  # NaN-poisoned for f32
+    args: list[np.ndarray | int] = [data["a"], data["b_t"]]
+    args += [data[s] for s in ("sa", "sb") if s in data]
+    args += [c, M, N, K]
+    ctas = grid(cfg, M, N)[0]
+    assert ctas == 2
+    stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
+                    ctas)
+    assert stats.ops["ptx.mma_sync"] > 0
+    ok, err = check(gemm, c, reference(gemm, data))
+    assert ok, f"{case.id}: relative error {err:.3e}"
