@@ -1,0 +1,37 @@
+"""A CPU emulator for qdot's lowered GPU kernels, so GPU correctness can be tested without a GPU.
+
+It runs the "LLVM-ready" modules of ``ptx_pipeline`` (``func.func`` kernels of
+``arith``, ``cf`` and ``ptx`` ops) one CTA at a time, every thread of the CTA in
+lockstep, each op once for all threads on numpy arrays. Instruction semantics are
+written from the PTX ISA (shared/reference/ptx.md), not from qdot's layout functions,
+so a test that compares an emulated kernel with ``compiler.numerics.dot_scaled`` checks
+the compiler's layouts against the ISA — including sm_120a kernels no GPU here can run.
+
+    from targets.ptx.emulator import emulate
+    c = np.zeros((m, n), np.float32)
+    emulate(module, "gemm_...", [a, b_t, sa, sb, c, m, n, k], grid=4)   # c is written in place
+
+Beyond computing, it checks what a lockstep model would otherwise hide (memory.py):
+out-of-range and misaligned accesses, shared-memory races across ``bar.sync``, reads
+before ``cp.async.wait_group``, reads of never-written shared memory, two CTAs storing
+to the same bytes, divergent branches, padding bits in mma containers, and the
+operations LLVM calls poison (shift by the width, division by zero, fptosi overflow).
+Every violation raises `EmulationError` naming the op, the CTA and the thread.
+
+Numerics: integers are exact; mma products and sums are formed in float64 and the f32
+result is rounded once, whereas tensor cores add in another order (sm_90 even runs FP8
+mma as two f16 HMMAs), so f32 results can differ from a GPU's in the last bits.
+
+Modules: ``machine`` (`emulate`, `LaunchOptions`), ``program`` (`prepare`, CTA
+execution), ``memory`` (global/shared memory and the checks), ``ldmatrix`` / ``mma`` /
+``alu`` / ``arith_ops`` (semantics), ``ops`` (binding ops to semantics), ``values``
+(how a value of each type is stored), ``numbers`` (bf16 / one-rounding helpers).
+"""
+
+from __future__ import annotations
+
+from targets.ptx.emulator.errors import EmulationError
+from targets.ptx.emulator.machine import LaunchOptions, RunStats, emulate, find_kernel
+from targets.ptx.emulator.program import Kernel, Observer, prepare
+
+__all__ = ["EmulationError", "Kernel", "LaunchOptions", "Observer", "RunStats", "emulate", "find_kernel", "prepare"]

@@ -1,0 +1,269 @@
+"""Global and shared memory of the emulated machine, with the checks that make bugs loud.
+
+Global memory is the caller's numpy arrays: each gets a fake device address (a 64 GiB
+window per array, so an address maps back to (array, offset) with a shift) and every
+access is checked against the array's extent and its natural alignment.
+
+Shared memory is one byte array per CTA, filled with a poison byte, not zeros, so a
+kernel that reads what it never wrote computes garbage rather than a plausible zero.
+Because the CTA runs in lockstep, barriers and asynchronous copies cannot go wrong by
+timing here the way they can on a GPU; instead the memory keeps, per byte, the thread
+and barrier epoch of the last write and of the reads since the last barrier, and which
+bytes a ``cp.async`` has been issued for but not yet waited on, and raises on:
+
+* a read of a byte another thread wrote in the same epoch (a missing ``bar.sync``);
+* a write that changes a byte another thread read or wrote in the same epoch (a WAR/WAW
+  race), and two threads writing different values to one byte in one instruction;
+* a read of a byte whose ``cp.async`` has not completed (a missing or short
+  ``cp.async.wait_group``), and a write that changes a byte a ``cp.async`` still in
+  flight writes;
+* a read of a byte nothing has written since the launch.
+
+A ``cp.async`` writes its data at issue (the data would be the same later: global
+inputs do not change during a kernel) but counts as written, for the race rules, only
+when the ``cp.async.wait_group`` that completes its group runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from targets.ptx.emulator.errors import EmulationError
+
+GLOBAL_BASE = 0x0000_7000_0000_0000
+WINDOW_BITS = 36
+"""Each argument array owns 2^36 bytes of fake address space from GLOBAL_BASE on."""
+
+
+def _first(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+class GlobalMemory:
+    """The pointer arguments of a launch, addressed by fake 64-bit device addresses."""
+
+    def __init__(self, arrays: Sequence[np.ndarray], names: Sequence[str], check_ownership: bool = True):
+        self.arrays = list(arrays)
+        self.names = list(names)
+        self.bytes: list[np.ndarray] = []
+        for name, array in zip(self.names, self.arrays, strict=True):
+            if not array.flags.c_contiguous:
+                raise EmulationError(f"argument {name} must be a C-contiguous numpy array")
+            if array.nbytes >= 1 << WINDOW_BITS:
+                raise EmulationError(f"argument {name} is larger than the {1 << WINDOW_BITS}-byte window")
+            self.bytes.append(array.reshape(-1).view(np.uint8))
+        self.owner: list[np.ndarray | None] = [None] * len(self.arrays) if check_ownership else []
+        self.check_ownership = check_ownership
+
+    def address(self, index: int) -> int:
+        return GLOBAL_BASE + (index << WINDOW_BITS)
+
+    def _locate(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str,
+                align: int) -> tuple[np.ndarray, np.ndarray]:
+        addr = addresses.astype(np.uint64)
+        rel = addr - np.uint64(GLOBAL_BASE)
+        below = addr < np.uint64(GLOBAL_BASE)
+        index = (rel >> np.uint64(WINDOW_BITS)).astype(np.int64)
+        offset = (rel & np.uint64((1 << WINDOW_BITS) - 1)).astype(np.int64)
+        sizes = np.array([b.size for b in self.bytes] + [0], dtype=np.int64)
+        index = np.where(below | (index >= len(self.bytes)), len(self.bytes), index)
+        bad = (index == len(self.bytes)) | (offset + size > sizes[index])
+        if bad.any():
+            i = _first(bad)
+            where = "no argument array" if index[i] == len(self.bytes) else (
+                f"{self.names[index[i]]} at byte {offset[i]}, past its {sizes[index[i]]} bytes")
+            raise EmulationError(f"{what} of {size} bytes at address {int(addr[i]):#x} (thread {int(threads[i])}) "
+                                 f"is out of range: {where}")
+        misaligned = offset % align != 0
+        if misaligned.any():
+            i = _first(misaligned)
+            raise EmulationError(f"{what} of {size} bytes at {self.names[index[i]]} byte {offset[i]} "
+                                 f"(thread {int(threads[i])}) is not {align}-byte aligned")
+        return index, offset
+
+    def load(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str = "global load",
+             align: int | None = None) -> np.ndarray:
+        """[n, size] bytes at `addresses` (one per active thread), aligned to `align` (default: size)."""
+        index, offset = self._locate(addresses, size, threads, what, align or min(size, 16))
+        out = np.empty((addresses.shape[0], size), dtype=np.uint8)
+        for buf in np.unique(index):
+            sel = index == buf
+            out[sel] = self.bytes[buf][offset[sel, None] + np.arange(size)]
+        return out
+
+    def store(self, addresses: np.ndarray, data: np.ndarray, threads: np.ndarray, cta: int) -> None:
+        size = data.shape[1]
+        index, offset = self._locate(addresses, size, threads, "global store", min(size, 16))
+        for buf in np.unique(index):
+            sel = index == buf
+            if not self.arrays[buf].flags.writeable:
+                raise EmulationError(f"global store into read-only argument {self.names[buf]}")
+            where = (offset[sel, None] + np.arange(size)).reshape(-1)
+            if self.check_ownership:
+                owner = self.owner[buf]
+                if owner is None:
+                    owner = self.owner[buf] = np.full(self.bytes[buf].size, -1, dtype=np.int64)
+                other = (owner[where] != -1) & (owner[where] != cta)
+                if other.any():
+                    i = _first(other)
+                    raise EmulationError(f"CTA {cta} stores to {self.names[buf]} byte {int(where[i])}, "
+                                         f"which CTA {int(owner[where[i]])} already stored to")
+                owner[where] = cta
+            self.bytes[buf][where] = data[sel].reshape(-1)
+
+
+@dataclass
+class _AsyncGroup:
+    where: list[np.ndarray] = field(default_factory=list)
+    threads: list[np.ndarray] = field(default_factory=list)
+
+
+class SharedMemory:
+    """The dynamic shared memory of one CTA (``qdot.shared_bytes`` bytes) and its race state."""
+
+    def __init__(self, size: int, poison: int = 0xFF, check_races: bool = True):
+        self.size = size
+        self.data = np.full(size, poison, dtype=np.uint8)
+        self.check_races = check_races
+        self.epoch = 0
+        self.written = np.zeros(size, dtype=bool)
+        self.write_epoch = np.full(size, -1, dtype=np.int64)
+        self.writer = np.full(size, -1, dtype=np.int64)
+        self.read_epoch = np.full(size, -1, dtype=np.int64)
+        self.reader_min = np.zeros(size, dtype=np.int64)
+        self.reader_max = np.zeros(size, dtype=np.int64)
+        self.pending = np.zeros(size, dtype=bool)
+        self.open_group = _AsyncGroup()
+        self.committed: list[_AsyncGroup] = []
+
+    # ---- addressing -------------------------------------------------------------------
+
+    def _where(self, offsets: np.ndarray, size: int, threads: np.ndarray, what: str, align: int) -> np.ndarray:
+        """[n, size] byte indices of the accesses, after the bounds and alignment checks."""
+        off = offsets.astype(np.int64)
+        bad = off + size > self.size
+        if bad.any():
+            i = _first(bad)
+            raise EmulationError(f"{what} of {size} bytes at shared offset {int(offsets[i])} (thread "
+                                 f"{int(threads[i])}) is out of range: shared memory has {self.size} bytes")
+        misaligned = off % align != 0
+        if misaligned.any():
+            i = _first(misaligned)
+            raise EmulationError(f"{what} at shared offset {int(off[i])} (thread {int(threads[i])}) "
+                                 f"is not {align}-byte aligned")
+        return off[:, None] + np.arange(size)
+
+    # ---- race rules -------------------------------------------------------------------
+
+    def _check_read(self, where: np.ndarray, readers: np.ndarray, what: str) -> None:
+        flat = where.reshape(-1)
+        tids = np.broadcast_to(readers[:, None], where.shape).reshape(-1)
+        pending = self.pending[flat]
+        if pending.any():
+            i = _first(pending)
+            raise EmulationError(f"{what} by thread {int(tids[i])} reads shared byte {int(flat[i])} while the "
+                                 f"cp.async that writes it has not completed (missing cp.async.wait_group?)")
+        unwritten = ~self.written[flat]
+        if unwritten.any():
+            i = _first(unwritten)
+            raise EmulationError(f"{what} by thread {int(tids[i])} reads shared byte {int(flat[i])}, "
+                                 f"which nothing has written")
+        race = (self.write_epoch[flat] == self.epoch) & (self.writer[flat] != tids)
+        if race.any():
+            i = _first(race)
+            raise EmulationError(f"{what} by thread {int(tids[i])} reads shared byte {int(flat[i])} that thread "
+                                 f"{int(self.writer[flat[i]])} wrote after the last bar.sync (missing barrier)")
+        stale = self.read_epoch[flat] != self.epoch
+        self.reader_min[flat[stale]] = np.iinfo(np.int64).max
+        self.reader_max[flat[stale]] = -1
+        self.read_epoch[flat] = self.epoch
+        np.minimum.at(self.reader_min, flat, tids)
+        np.maximum.at(self.reader_max, flat, tids)
+
+    def _check_write(self, where: np.ndarray, writers: np.ndarray, data: np.ndarray, what: str) -> None:
+        """Races of a write; rewriting a byte with the value it already holds is allowed (the copy
+        lowering lets surplus threads repeat the last chunk of a tile, which is harmless)."""
+        flat = where.reshape(-1)
+        tids = np.broadcast_to(writers[:, None], where.shape).reshape(-1)
+        values = data.reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        dup = (flat[order][1:] == flat[order][:-1]) & (values[order][1:] != values[order][:-1])
+        if dup.any():
+            i = int(np.flatnonzero(dup)[0])
+            first, second = order[i], order[i + 1]
+            raise EmulationError(f"{what}: threads {int(tids[first])} and {int(tids[second])} write different "
+                                 f"values to shared byte {int(flat[first])} in one instruction")
+        changes = self.data[flat] != values
+        pending = self.pending[flat] & changes
+        if pending.any():
+            i = _first(pending)
+            raise EmulationError(f"{what} by thread {int(tids[i])} writes shared byte {int(flat[i])} while an "
+                                 f"earlier cp.async to it, with different data, has not completed")
+        read_now = self.read_epoch[flat] == self.epoch
+        war = read_now & changes & ((self.reader_min[flat] != tids) | (self.reader_max[flat] != tids))
+        if war.any():
+            i = _first(war)
+            other = int(self.reader_min[flat[i]]) if int(self.reader_min[flat[i]]) != int(tids[i]) \
+                else int(self.reader_max[flat[i]])
+            raise EmulationError(f"{what} by thread {int(tids[i])} overwrites shared byte {int(flat[i])} that "
+                                 f"thread {other} read after the last bar.sync (write-after-read race)")
+        waw = (self.write_epoch[flat] == self.epoch) & changes & (self.writer[flat] != tids)
+        if waw.any():
+            i = _first(waw)
+            raise EmulationError(f"{what} by thread {int(tids[i])} writes shared byte {int(flat[i])} that thread "
+                                 f"{int(self.writer[flat[i]])} wrote after the last bar.sync (write-write race)")
+
+    def _record_write(self, where: np.ndarray, writers: np.ndarray) -> None:
+        flat = where.reshape(-1)
+        self.written[flat] = True
+        self.write_epoch[flat] = self.epoch
+        self.writer[flat] = np.broadcast_to(writers[:, None], where.shape).reshape(-1)
+
+    # ---- instructions -----------------------------------------------------------------
+
+    def load(self, offsets: np.ndarray, size: int, threads: np.ndarray, what: str = "ld.shared",
+             consumed: int | None = None) -> np.ndarray:
+        """[n, size] bytes; only the first `consumed` bytes of each access count as read."""
+        where = self._where(offsets, size, threads, what, min(size, 16))
+        if self.check_races:
+            self._check_read(where[:, :consumed] if consumed is not None else where, threads, what)
+        return self.data[where]
+
+    def store(self, offsets: np.ndarray, data: np.ndarray, threads: np.ndarray, what: str = "st.shared") -> None:
+        size = data.shape[1]
+        where = self._where(offsets, size, threads, what, min(size, 16))
+        if self.check_races:
+            self._check_write(where, threads, data, what)
+            self._record_write(where, threads)
+        self.data[where] = data
+
+    def async_copy(self, offsets: np.ndarray, data: np.ndarray, threads: np.ndarray) -> None:
+        size = data.shape[1]
+        where = self._where(offsets, size, threads, "cp.async destination", size)
+        if self.check_races:
+            self._check_write(where, threads, data, "cp.async")
+            self.pending[where.reshape(-1)] = True
+            self.open_group.where.append(where)
+            self.open_group.threads.append(threads)
+        self.data[where] = data
+
+    def commit(self) -> None:
+        self.committed.append(self.open_group)
+        self.open_group = _AsyncGroup()
+
+    def wait(self, allowed_pending: int) -> None:
+        """cp.async.wait_group N: every committed group but the newest N completes now."""
+        done = len(self.committed) - allowed_pending
+        if done <= 0:
+            return
+        for group in self.committed[:done]:
+            for where, threads in zip(group.where, group.threads, strict=True):
+                self.pending[where.reshape(-1)] = False
+                self._record_write(where, threads)
+        self.committed = self.committed[done:]
+
+    def barrier(self) -> None:
+        self.epoch += 1

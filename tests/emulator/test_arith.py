@@ -1,0 +1,164 @@
+"""arith on per-thread values: wraparound, signedness, casts, float precision, and the UB cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from targets.ptx.emulator import EmulationError
+from tests.emulator.kernel_text import KernelText, elementwise
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(5)
+
+
+def i32(rng: np.random.Generator, n: int = 64) -> np.ndarray:
+    x = rng.integers(-2**31, 2**31, size=n, dtype=np.int64).astype(np.int32)
+    x[:6] = [0, -1, 2**31 - 1, -2**31, 1, 7]
+    return x
+
+
+def binary(name: str, a: np.ndarray, b: np.ndarray, type_: str = "i32", out: str | None = None) -> np.ndarray:
+    out = out or type_
+    dtype = {"i32": np.int32, "i1": np.uint8, "f32": np.float32, "i16": np.int16}[out]
+    return elementwise([a, b], [type_, type_], out, dtype,
+                       lambda k, v: _widen_i1(k, k.op(f"arith.{name} {v[0]}, {v[1]} : {type_}"), out))
+
+
+def _widen_i1(k: KernelText, value: str, out: str) -> str:
+    return k.op(f"arith.extui {value} : i1 to i8") if out == "i1" else value
+
+
+@pytest.mark.parametrize("name,fn", [
+    ("addi", lambda a, b: a + b), ("subi", lambda a, b: a - b), ("muli", lambda a, b: a * b),
+    ("andi", lambda a, b: a & b), ("ori", lambda a, b: a | b), ("xori", lambda a, b: a ^ b),
+    ("maxsi", np.maximum), ("minsi", np.minimum),
+    ("maxui", lambda a, b: np.maximum(a % 2**32, b % 2**32)), ("minui", lambda a, b: np.minimum(a % 2**32, b % 2**32)),
+])
+def test_integer_binary_wraps_on_32_bits(name: str, fn, rng: np.random.Generator) -> None:  # noqa: ANN001
+    a, b = i32(rng), i32(rng)[::-1].copy()
+    expected = (fn(a.astype(np.int64), b.astype(np.int64)) + 2**31) % 2**32 - 2**31
+    assert np.array_equal(binary(name, a, b).astype(np.int64), expected)
+
+
+def test_division_and_remainder_signed_and_unsigned(rng: np.random.Generator) -> None:
+    a = i32(rng)
+    b = i32(rng)[::-1].copy()
+    b[b == 0] = 3
+    b[(a == -2**31) & (b == -1)] = 5
+    ua, ub = a.astype(np.int64) % 2**32, b.astype(np.int64) % 2**32
+    assert np.array_equal(binary("divui", a, b).view(np.uint32), ua // ub)
+    assert np.array_equal(binary("remui", a, b).view(np.uint32), ua % ub)
+    assert np.array_equal(binary("ceildivui", a, b).view(np.uint32), -(-ua // ub))
+    q = np.trunc(a.astype(np.float64) / b.astype(np.float64)).astype(np.int64)  # C division: toward zero
+    assert np.array_equal(binary("divsi", a, b), q)
+    assert np.array_equal(binary("remsi", a, b), a.astype(np.int64) - q * b)
+    assert np.array_equal(binary("floordivsi", a, b), np.floor_divide(a.astype(np.int64), b))
+
+
+@pytest.mark.parametrize("name", ["divui", "remsi"])
+def test_division_by_zero_is_an_error(name: str) -> None:
+    a = np.ones(32, np.int32)
+    b = np.ones(32, np.int32)
+    b[17] = 0
+    with pytest.raises(EmulationError, match="by zero \\(thread 17\\)"):
+        binary(name, a, b)
+
+
+def test_shifts(rng: np.random.Generator) -> None:
+    a = i32(rng)
+    s = rng.integers(0, 32, size=64).astype(np.int32)
+    wide = a.view(np.uint32).astype(np.int64)
+    assert np.array_equal(binary("shli", a, s).view(np.uint32), (wide << s.astype(np.int64)) % 2**32)
+    assert np.array_equal(binary("shrui", a, s).view(np.uint32), a.view(np.uint32) >> s)
+    assert np.array_equal(binary("shrsi", a, s), a >> s)
+
+
+def test_shift_by_the_width_is_poison() -> None:
+    with pytest.raises(EmulationError, match="shift by 32 >= width 32"):
+        binary("shli", np.ones(32, np.int32), np.full(32, 32, np.int32))
+
+
+@pytest.mark.parametrize("predicate", ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"])
+def test_cmpi_predicates(predicate: str, rng: np.random.Generator) -> None:
+    a = i32(rng)
+    b = np.where(rng.random(64) < 0.3, a, i32(rng)[::-1]).astype(np.int32)
+    got = elementwise([a, b], ["i32", "i32"], "i8", np.uint8,
+                      lambda k, v: _widen_i1(k, k.op(f"arith.cmpi {predicate}, {v[0]}, {v[1]} : i32"), "i1"))
+    x, y = (a.astype(np.int64), b.astype(np.int64)) if predicate[0] != "u" else (a.view(np.uint32), b.view(np.uint32))
+    op = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+          "ge": np.greater_equal}[predicate if predicate in ("eq", "ne") else predicate[1:]]
+    assert np.array_equal(got.astype(bool), op(x, y))
+
+
+def test_casts(rng: np.random.Generator) -> None:
+    a = i32(rng)
+
+    def body(k: KernelText, v: list[str]) -> str:
+        narrow = k.op(f"arith.trunci {v[0]} : i32 to i16")
+        signed = k.op(f"arith.extsi {narrow} : i16 to i64")
+        unsigned = k.op(f"arith.extui {narrow} : i16 to i64")
+        index = k.op(f"arith.index_cast {signed} : i64 to index")
+        back = k.op(f"arith.index_cast {index} : index to i32")
+        both = k.op(f"arith.addi {signed}, {unsigned} : i64")
+        return k.op(f"arith.addi {back}, {k.op(f'arith.trunci {both} : i64 to i32')} : i32")
+
+    got = elementwise([a], ["i32"], "i32", np.int32, body)
+    low = a.astype(np.int64) & 0xFFFF
+    sext = np.where(low >= 2**15, low - 2**16, low)
+    assert np.array_equal(got.astype(np.int64), (sext + sext + low + 2**31) % 2**32 - 2**31)
+
+
+def test_select_and_i1_logic(rng: np.random.Generator) -> None:
+    a, b = i32(rng), i32(rng)[::-1].copy()
+
+    def body(k: KernelText, v: list[str]) -> str:
+        lt = k.op(f"arith.cmpi slt, {v[0]}, {v[1]} : i32")
+        odd = k.op(f"arith.trunci {v[0]} : i32 to i1")
+        both = k.op(f"arith.xori {lt}, {odd} : i1")
+        return k.op(f"arith.select {both}, {v[0]}, {v[1]} : i32")
+
+    got = elementwise([a, b], ["i32", "i32"], "i32", np.int32, body)
+    assert np.array_equal(got, np.where((a < b) ^ (a & 1).astype(bool), a, b))
+
+
+def test_f32_arithmetic_rounds_in_f32(rng: np.random.Generator) -> None:
+    a = rng.standard_normal(64).astype(np.float32)
+    b = (rng.standard_normal(64) * 1e-4).astype(np.float32)
+    for name, fn in (("addf", np.add), ("subf", np.subtract), ("mulf", np.multiply), ("divf", np.divide)):
+        assert np.array_equal(binary(name, a, b, "f32"), fn(a, b)), name  # numpy float32 = IEEE single
+    assert not np.array_equal(binary("addf", a, b, "f32").astype(np.float64), a.astype(np.float64) + b)
+
+
+def test_int_float_conversions(rng: np.random.Generator) -> None:
+    a = i32(rng)
+    floats = elementwise([a], ["i32"], "f32", np.float32, lambda k, v: k.op(f"arith.sitofp {v[0]} : i32 to f32"))
+    assert np.array_equal(floats, a.astype(np.float64).astype(np.float32))
+    x = (rng.standard_normal(64) * 1e3).astype(np.float32)
+    ints = elementwise([x], ["f32"], "i32", np.int32, lambda k, v: k.op(f"arith.fptosi {v[0]} : f32 to i32"))
+    assert np.array_equal(ints, np.trunc(x).astype(np.int32))
+    with pytest.raises(EmulationError, match="out of the range of i32"):
+        elementwise([np.full(32, 3e9, np.float32)], ["f32"], "i32", np.int32,
+                    lambda k, v: k.op(f"arith.fptosi {v[0]} : f32 to i32"))
+
+
+def test_bitcast_f32_bits(rng: np.random.Generator) -> None:
+    x = rng.standard_normal(32).astype(np.float32)
+    got = elementwise([x], ["f32"], "i32", np.uint32, lambda k, v: k.op(f"arith.bitcast {v[0]} : f32 to i32"))
+    assert np.array_equal(got, x.view(np.uint32))
+
+
+def test_dense_splat_vector_constant() -> None:
+    def body(k: KernelText, v: list[str]) -> str:
+        splat = k.op("arith.constant dense<1.5> : vector<2xf16>")
+        pair = k.op("arith.constant dense<[0.5, -2.0]> : vector<2xbf16>")
+        bits = k.op(f"ptx.bitcast {splat} : vector<2xf16> -> i32")
+        more = k.op(f"ptx.bitcast {pair} : vector<2xbf16> -> i32")
+        return k.op(f"arith.xori {k.op(f'arith.xori {bits}, {more} : i32')}, {v[0]} : i32")
+
+    got = elementwise([np.zeros(32, np.uint32)], ["i32"], "i32", np.uint32, body)
+    f16 = int(np.float16(1.5).view(np.uint16))
+    bf16 = 0x3F00 | (0xC000 << 16)  # 0.5 low, -2.0 high
+    assert (got == ((f16 | f16 << 16) ^ bf16)).all()
