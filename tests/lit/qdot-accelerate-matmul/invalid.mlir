@@ -1,0 +1,107 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=native}' | filecheck %s --check-prefix=NATIVE-SM90
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_80 strategy=promote-fp8}' | filecheck %s --check-prefix=FP8-SM80
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s --check-prefix=INT8
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native}' | filecheck %s --check-prefix=NATIVE
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=dequant-bf16}' | filecheck %s --check-prefix=BF16
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s --check-prefix=AUTO
+// RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_70}' 2>&1 | filecheck %s --check-prefix=ARCH
+// RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{strategy=fast}' 2>&1 | filecheck %s --check-prefix=STRATEGY
+// RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{num-warps=4}' 2>&1 | filecheck %s --check-prefix=OPTION
+// Every request qdot-accelerate-matmul refuses, as a diagnostic at the dot (or, for bad
+// options, at the pass). Each RUN line checks the cases that are illegal under its options,
+// in file order.
+
+// ARCH:     error: qdot-accelerate-matmul: unknown arch 'sm_70'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a
+// STRATEGY: error: qdot-accelerate-matmul: unknown strategy 'fast'; expected one of auto, native, promote-fp8, promote-int8, dequant-bf16
+// OPTION:   error: invalid pass pipeline 'qdot-accelerate-matmul{num-warps=4}'
+
+func.func @e4m3_e2m1(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 : tensor<32x64xf8E4M3FN> * tensor<32x32xi8> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
+// INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is e4m3
+
+// -----
+
+func.func @e2m1_e5m2(%a: tensor<32x32xi8>, %b: tensor<64x32xf8E5M2>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e5m2 : tensor<32x32xi8> * tensor<64x32xf8E5M2> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); rhs is e5m2
+
+// -----
+
+func.func @bf16_bf16(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16 : tensor<32x64xbf16> * tensor<64x32xbf16> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// NATIVE: error: 'qdot.dot_scaled' op strategy 'native' takes fp8/fp6/fp4 operands; lhs is bf16
+
+// -----
+
+func.func @i8_i8(%a: tensor<32x64xi8>, %b: tensor<64x32xi8>, %acc: tensor<32x32xi32>) -> tensor<32x32xi32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = i8 rhs = i8 : tensor<32x64xi8> * tensor<64x32xi8> -> tensor<32x32xi32>
+  func.return %d : tensor<32x32xi32>
+}
+// FP8-SM80: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
+// BF16:     error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
+
+// -----
+
+// The block-scaled instructions take scales on both sides.
+func.func @one_sided_hw(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %sb: tensor<32x2xf8E8M0FNU>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b scale %sb, %acc lhs = e4m3 rhs = e2m1
+     : tensor<32x64xf8E4M3FN> * tensor<32x32xi8>, tensor<32x2xf8E8M0FNU> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// NATIVE: error: 'qdot.dot_scaled' op the block-scaled mma needs scales on both sides; give the unscaled side unit scales (ue8m0 code 127)
+
+// -----
+
+// NVFP4 scales (ue4m3 per 16) exist only for kind::mxf4nvf4, e2m1 × e2m1.
+func.func @nvfp4_mixed(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<64x32xf8E4M3FN>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a scale %sa, %b, %acc lhs = e2m1 rhs = e4m3
+     : tensor<32x32xi8>, tensor<32x4xf8E4M3FN> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// NATIVE: error: 'qdot.dot_scaled' op NVFP4 (ue4m3 scales per 16) needs e2m1 × e2m1 for kind::mxf4nvf4
+
+// -----
+
+// fp4 packed along N cannot feed the mma fragments, which pack fp4 along K.
+func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 {rhs_k_pack = false}
+     : tensor<32x64xf8E4M3FN> * tensor<64x16xi8> -> tensor<32x32xf32>
+  func.return %d : tensor<32x32xf32>
+}
+// NATIVE: error: 'qdot.dot_scaled' op strategy 'native' needs K-packed fp4 (the mma fragments pack fp4 along K); use 'dequant-bf16' for M/N-packed fp4
+
+// -----
+
+// A 16×8 output is one mma tile: it cannot be shared by 4 warps.
+func.func @tile_too_small(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %acc: tensor<16x8xi32>) -> tensor<16x8xi32>
+    attributes {qdot.num_warps = 4 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = i8 rhs = i8 : tensor<16x32xi8> * tensor<32x8xi8> -> tensor<16x8xi32>
+  func.return %d : tensor<16x8xi32>
+}
+// AUTO: error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+
+// -----
+
+// 48 rows over 2 warps along M would give each warp 24 rows: not a whole number of mma tiles,
+// and 4 warps along N need N ≥ 32.
+func.func @tile_not_divisible(%a: tensor<48x32xi8>, %b: tensor<32x16xi8>, %acc: tensor<48x16xi32>) -> tensor<48x16xi32>
+    attributes {qdot.num_warps = 4 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = i8 rhs = i8 : tensor<48x32xi8> * tensor<32x16xi8> -> tensor<48x16xi32>
+  func.return %d : tensor<48x16xi32>
+}
+// AUTO: error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles

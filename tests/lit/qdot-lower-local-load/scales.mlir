@@ -1,0 +1,48 @@
+// RUN: qdot-opt %s --split-input-file -p 'qdot-lower-local-load{arch=sm_90}' | filecheck %s
+// Block scales read into the #qgpu.dot_scale layouts. The four lanes of a quad hold the same
+// rows' scales; ldmatrix .m8n8 .x2 .trans .b16 delivers exactly that when several row
+// addresses point at the same 16 bytes (tests/passes/test_local_load_equivalence.py checks
+// every byte). Over several warps no form fits and the scalar path reads them.
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 64, maxPhase = 1, order = [1, 0]}>
+
+// CHECK-LABEL: func.func @scale_a
+// CHECK:       %[[R0:.*]], %[[R1:.*]] = ptx.ldmatrix m8n8 x2 trans b16 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]], %[[R1]] : i32, i32 to tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0,
+// CHECK-NOT:   ptx.ld_shared
+func.func @scale_a(%m: !qgpu.memdesc<32x2xf8E8M0FNU, #sh>) -> tensor<32x2xf8E8M0FNU, #sa> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<32x2xf8E8M0FNU, #sh> -> tensor<32x2xf8E8M0FNU, #sa>
+  func.return %r : tensor<32x2xf8E8M0FNU, #sa>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 32, maxPhase = 1, order = [1, 0]}>
+
+// CHECK-LABEL: func.func @scale_a_four_warps
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK:       ptx.ld_shared %{{.*}} : i32
+// CHECK:       builtin.unrealized_conversion_cast {{.*}} to tensor<128x4xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0,
+func.func @scale_a_four_warps(%m: !qgpu.memdesc<128x4xf8E8M0FNU, #sh>) -> tensor<128x4xf8E8M0FNU, #sa> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<128x4xf8E8M0FNU, #sh> -> tensor<128x4xf8E8M0FNU, #sa>
+  func.return %r : tensor<128x4xf8E8M0FNU, #sa>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+
+// A local_load marked {fallback} takes the scalar path even where ldmatrix fits.
+// CHECK-LABEL: func.func @forced_fallback
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-COUNT-16: ptx.ld_shared %{{.*}} : i32
+func.func @forced_fallback(%m: !qgpu.memdesc<32x64xi8, #sh>) -> tensor<32x64xi8, #a> {
+  %r = qgpu.local_load %m {fallback} : !qgpu.memdesc<32x64xi8, #sh> -> tensor<32x64xi8, #a>
+  func.return %r : tensor<32x64xi8, #a>
+}

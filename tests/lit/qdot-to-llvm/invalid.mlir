@@ -1,0 +1,41 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-to-llvm' | filecheck %s
+// What qdot-to-llvm refuses: tile-level ops that earlier passes must have lowered, and the
+// conversions it has no lowering for.
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+
+func.func @mma_left(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xi32, #mma>) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+
+func.func @local_load_left(%i: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %m = qgpu.local_alloc : () -> !qgpu.memdesc<16x64xi8, #sh, mutable>
+  %r = qgpu.local_load %m : !qgpu.memdesc<16x64xi8, #sh, mutable> -> tensor<16x64xi8, #a>
+  func.return
+}
+// CHECK: error: 'qgpu.local_load' op qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+func.func @convert_layout(%c_ptr: !qdot.ptr<f32>, %m: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c1 = arith.constant 1 : index
+  %d = qdot.make_desc %c_ptr, [%m, %m], [%m, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x8xf32>
+  %v = arith.constant dense<1.000000e+00> : tensor<16x8xf32, #mma>
+  %w = qgpu.convert_layout %v : tensor<16x8xf32, #mma> -> tensor<16x8xf32, #bl>
+  qdot.store %d[%c1, %c1], %w : !qdot.desc<16x8xf32>, tensor<16x8xf32, #bl>
+  func.return
+}
+// CHECK: error: 'qgpu.convert_layout' op qgpu.convert_layout between different layouts is not supported by qdot-to-llvm yet

@@ -1,0 +1,24 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-to-llvm' | filecheck %s
+// The kernel signature: !qdot.ptr arguments become i64 addresses, and qdot.arg_kinds records
+// what the runner must pass for each argument; qdot.shared_bytes is the dynamic shared memory
+// the launch must request. Functions without qdot.kernel are left alone.
+
+// CHECK-LABEL: func.func @args
+// CHECK-SAME:  (%{{[^:]*}}: i64, %{{[^:]*}}: i64, %{{[^:]*}}: index, %{{[^:]*}}: i32, %{{[^:]*}}: f32)
+// CHECK-SAME:  attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.arg_kinds = ["ptr", "ptr", "index", "i32", "f32"], qdot.shared_bytes = 0 : i64}
+// CHECK-LABEL: func.func @helper
+// CHECK-SAME:  (%{{[^:]*}}: !qdot.ptr<f32>)
+// CHECK-NOT:   qdot.arg_kinds
+func.func @args(%p: !qdot.ptr<f32>, %q: !qdot.ptr<i8>, %n: index, %x: i32, %alpha: f32) attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  func.return
+}
+func.func @helper(%p: !qdot.ptr<f32>) {
+  func.return
+}
+
+// -----
+
+func.func @tensor_argument(%t: tensor<4xf32>) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: error: 'func.func' op kernel argument 0 has type tensor<4xf32>; kernels take !qdot.ptr, index, iN and f32

@@ -1,0 +1,29 @@
+// RUN: qdot-opt %s -p 'qdot-to-llvm' | filecheck %s
+// qdot.store of a distributed tensor: each thread stores its own elements with a predicated
+// st.global, the predicate being (row < M) && (col < N) so partial tiles never write outside
+// the tensor. The accumulator is stored straight from its #qgpu.mma layout (thread (g, t)
+// holds rows g, g + 8 and columns 2t, 2t + 1 of each 16×8 tile).
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+// CHECK-LABEL: func.func @store_acc
+// CHECK-SAME:  (%[[C:[^:]*]]: i64, %[[M:[^:]*]]: index, %[[N:[^:]*]]: index, %[[OFF:[^:]*]]: index)
+// CHECK-DAG:   %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:   %[[M32:.*]] = arith.index_cast %[[M]] : index to i32
+// CHECK-DAG:   %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK:       %[[INM:.*]] = arith.cmpi ult, %[[ROW:.*]], %[[M32]] : i32
+// CHECK-NEXT:  %[[INN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[N32]] : i32
+// CHECK-NEXT:  %[[IN:.*]] = arith.andi %[[INM]], %[[INN]] : i1
+// CHECK:       %[[BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:  %[[ADDR:.*]] = arith.addi %[[C]], %[[BYTES]] : i64
+// CHECK-NEXT:  ptx.st_global %[[ADDR]], %[[ONE]] if %[[IN]] : f32
+// CHECK-COUNT-3: ptx.st_global %{{.*}}, %[[ONE]] if %{{.*}} : f32
+// CHECK-NOT:   ptx.st_global
+// CHECK-NOT:   qdot.store
+func.func @store_acc(%c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %off: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c1 = arith.constant 1 : index
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x8xf32>
+  %ones = arith.constant dense<1.000000e+00> : tensor<16x8xf32, #mma>
+  qdot.store %c_desc[%off, %c1], %ones : !qdot.desc<16x8xf32>, tensor<16x8xf32, #mma>
+  func.return
+}
