@@ -25,6 +25,7 @@ def ptx_pipeline(options: PtxOptions) -> str:
     """qdot (tensor level) → qgpu → ptx ops → LLVM-ready IR."""
     return ",".join(
         [
+            "qdot-lower-quantize",
             f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}}}",
             "qdot-optimize-dot-operands",
             f"qdot-pipeline{{num-stages={options.num_stages}}}",

@@ -33,6 +33,7 @@ DIALECTS: dict[str, tuple[str, str]] = {
 
 # CLI name -> (module, class). One pass per module; each has tests/lit/<name>/.
 PASSES: dict[str, tuple[str, str]] = {
+    "qdot-lower-quantize": ("passes.lower_quantize", "LowerQuantizePass"),
     "qdot-accelerate-matmul": ("passes.accelerate_matmul", "AccelerateMatmulPass"),
     "qdot-optimize-dot-operands": ("passes.optimize_dot_operands", "OptimizeDotOperandsPass"),
     "qdot-pipeline": ("passes.pipeline", "PipelinePass"),

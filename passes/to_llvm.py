@@ -440,6 +440,11 @@ def _resolve_casts(module: ModuleOp) -> None:
             if cast.parent is None:
                 continue
             inputs = list(cast.inputs)
+            if len(inputs) == 1 and len(cast.results) == 1 and inputs[0].type == cast.results[0].type:
+                cast.results[0].replace_all_uses_with(inputs[0])  # e.g. a pointer already made i64
+                _erase(cast)
+                changed = True
+                continue
             if len(inputs) == 1 and isinstance(inputs[0].type, TensorType):
                 producer = inputs[0].owner
                 if isinstance(producer, UnrealizedConversionCastOp) and len(producer.results) == 1:

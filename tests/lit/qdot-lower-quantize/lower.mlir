@@ -1,0 +1,159 @@
+// RUN: qdot-opt %s --split-input-file -p qdot-lower-quantize | filecheck %s
+// qdot.load -> qdot.quantize -> qdot.store becomes per-thread code: eight lanes per
+// 32 values, lane l holding values l, l+8, l+16, l+24 (passes/lower_quantize.py).
+
+// One q8_1_mmq block, one warp: the whole arithmetic of a group.
+// CHECK-LABEL: func.func @mmq_one_block
+// CHECK-NOT:   qdot.load
+// CHECK:       %[[X:.*]] = builtin.unrealized_conversion_cast %x_ptr : !qdot.ptr<f32> to i64
+// CHECK:       %[[Q:.*]] = builtin.unrealized_conversion_cast %q_ptr : !qdot.ptr<!qdot.block<q8_1_mmq>> to i64
+// Four predicated loads (out of bounds reads 0), coalesced across the eight lanes.
+// CHECK:       %[[V0:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
+// CHECK:       %[[V1:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
+// CHECK:       %[[V2:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
+// CHECK:       %[[V3:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
+// amax on the bit patterns with the sign cleared.
+// CHECK:       %[[B0:.*]] = arith.bitcast %[[V0]] : f32 to i32
+// CHECK:       %[[ABS:.*]] = arith.constant 2147483647 : i32
+// CHECK:       arith.andi %[[B0]], %[[ABS]] : i32
+// CHECK:       %[[M01:.*]] = arith.maxui
+// CHECK:       %[[M23:.*]] = arith.maxui
+// CHECK:       %[[M:.*]] = arith.maxui %[[M01]], %[[M23]] : i32
+// The sum in warp_reduce_sum<32>'s order: offsets 16 and 8 in registers ...
+// CHECK:       %[[S02:.*]] = arith.addf %[[V0]], %[[V2]] : f32
+// CHECK:       %[[S13:.*]] = arith.addf %[[V1]], %[[V3]] : f32
+// CHECK:       %[[S:.*]] = arith.addf %[[S02]], %[[S13]] : f32
+// ... then xor shuffles 4, 2, 1 over the whole warp.
+// CHECK:       %[[SHUF_M:.*]] = ptx.shfl_sync bfly %[[M]], %{{.*}}, %[[CLAMP:.*]], %[[ALL:.*]] : i32
+// CHECK:       %[[M4:.*]] = arith.maxui %[[M]], %[[SHUF_M]] : i32
+// CHECK:       %[[SHUF_S:.*]] = ptx.shfl_sync bfly %[[S]], %{{.*}}, %[[CLAMP]], %[[ALL]] : f32
+// CHECK:       %[[S4:.*]] = arith.addf %[[S]], %[[SHUF_S]] : f32
+// CHECK:       ptx.shfl_sync bfly %[[M4]], {{.*}} : i32
+// CHECK:       ptx.shfl_sync bfly %[[S4]], {{.*}} : f32
+// CHECK:       ptx.shfl_sync bfly {{.*}} : i32
+// CHECK:       %[[AMAXI:.*]] = arith.maxui
+// CHECK:       ptx.shfl_sync bfly {{.*}} : f32
+// CHECK:       %[[SUM:.*]] = arith.addf
+// d = amax / 127, a real division.
+// CHECK:       %[[AMAX:.*]] = arith.bitcast %[[AMAXI]] : i32 to f32
+// CHECK:       %[[C127:.*]] = arith.constant 1.270000e+02 : f32
+// CHECK:       %[[D:.*]] = arith.divf %[[AMAX]], %[[C127]] : f32
+// q = roundf(x / d): x / d (not x * 1/d), truncate, then +-1 when |fraction| >= 0.5.
+// CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[DZERO:.*]] = arith.cmpf oeq, %[[D]], %[[ZERO]] : f32
+// CHECK:       %[[QUOT:.*]] = arith.divf %[[V0]], %[[D]] : f32
+// CHECK:       %[[FIN:.*]] = arith.select %[[DZERO]], %[[ZERO]], %[[QUOT]] : f32
+// CHECK:       %[[T:.*]] = arith.fptosi %[[FIN]] : f32 to i32
+// CHECK:       %[[TF:.*]] = arith.sitofp %[[T]] : i32 to f32
+// CHECK:       %[[FRAC:.*]] = arith.subf %[[FIN]], %[[TF]] : f32
+// CHECK:       %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK:       %[[UP:.*]] = arith.cmpf oge, %[[FRAC]], %[[HALF]] : f32
+// CHECK:       %[[MHALF:.*]] = arith.constant -5.000000e-01 : f32
+// CHECK:       %[[DOWN:.*]] = arith.cmpf ole, %[[FRAC]], %[[MHALF]] : f32
+// CHECK:       %[[ADJ:.*]] = arith.select %[[DOWN]]
+// CHECK:       %[[STEP:.*]] = arith.select %[[UP]], %{{.*}}, %[[ADJ]] : i32
+// CHECK:       %[[R:.*]] = arith.addi %[[T]], %[[STEP]] : i32
+// x / 0 when d = 0: +Inf gives byte 0xff, -Inf and NaN give 0.
+// CHECK:       %[[POS:.*]] = arith.cmpf ogt, %[[V0]], %[[ZERO]] : f32
+// CHECK:       %[[OVER:.*]] = arith.select %[[POS]]
+// CHECK:       %[[QI:.*]] = arith.select %[[DZERO]], %[[OVER]], %[[R]] : i32
+// CHECK:       %[[Q0:.*]] = arith.trunci %[[QI]] : i32 to i8
+// CHECK-COUNT-3: arith.trunci %{{.*}} : i32 to i8
+// (d, s) as one f16 pair, d in the low half, written by the group's first lane; then the quants.
+// CHECK:       %[[BLOCK_BYTES:.*]] = arith.constant 144 : i64
+// CHECK:       %[[PAIR:.*]] = ptx.cvt f16x2.f32 %[[SUM]], %[[D]]
+// CHECK:       %[[WORD:.*]] = ptx.bitcast %[[PAIR]] : vector<2xf16> -> i32
+// CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK:       %[[WRITE_PAIR:.*]] = arith.andi %[[IN:.*]], %[[FIRST]] : i1
+// CHECK:       ptx.st_global %{{.*}}, %[[WORD]] if %[[WRITE_PAIR]] : i32
+// CHECK:       %[[QS:.*]] = arith.constant 16 : i64
+// CHECK:       %[[AT:.*]] = arith.addi %{{.*}}, %[[QS]] : i64
+// CHECK:       ptx.st_global %{{.*}}, %[[Q0]] if %[[IN]] : i8
+// CHECK-COUNT-3: ptx.st_global %{{.*}}, %{{.*}} if %[[IN]] : i8
+// CHECK-NOT:   qdot.quantize
+// CHECK-NOT:   qdot.store
+// CHECK:       func.return
+func.func @mmq_one_block(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                         %kb: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x128xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<1x1x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<1x128xf32> -> tensor<1x128xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<1x128xf32> -> tensor<1x1x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1_mmq>>, tensor<1x1x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// q8_1: 36-byte blocks, one per group; the (d, s) pair is the block's first word.
+// CHECK-LABEL: func.func @q8_1_blocks
+// CHECK:       %[[Q:.*]] = builtin.unrealized_conversion_cast %q_ptr
+// CHECK:       %[[BYTES:.*]] = arith.constant 36 : i64
+// CHECK:       %[[ROW:.*]] = arith.muli %{{.*}}, %[[BYTES]] : i64
+// CHECK:       %[[START:.*]] = arith.addi %[[Q]], %[[ROW]] : i64
+// CHECK:       %[[COL:.*]] = arith.muli %{{.*}}, %[[BYTES]] : i64
+// CHECK:       %[[BLOCK:.*]] = arith.addi %[[START]], %[[COL]] : i64
+// CHECK:       ptx.st_global %[[BLOCK]], %{{.*}} if %{{.*}} : i32
+// CHECK-COUNT-4: ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : i8
+func.func @q8_1_blocks(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1>>, %m: index, %k: index,
+                       %kb: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x128xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1>> -> !qdot.desc<1x4x!qdot.block<q8_1>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<1x128xf32> -> tensor<1x128xf32>
+  %q = qdot.quantize %x format = q8_1 : tensor<1x128xf32> -> tensor<1x4x!qdot.block<q8_1>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x4x!qdot.block<q8_1>>, tensor<1x4x!qdot.block<q8_1>>
+  func.return
+}
+
+// -----
+
+// 16 groups for one warp's 4 slots: an scf.for of 4 steps, the step index in the group number.
+// CHECK-LABEL: func.func @steps
+// CHECK:       %[[STEPS:.*]] = arith.constant 4 : index
+// CHECK:       scf.for %[[I:.*]] = %{{.*}} to %[[STEPS]] step %{{.*}} {
+// CHECK:         %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK:         arith.shli %[[I32]]
+// CHECK-COUNT-4: ptx.ld_global
+// CHECK:         ptx.shfl_sync bfly
+// CHECK-COUNT-4: ptx.st_global {{.*}} : i8
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.return
+func.func @steps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                 %kb: index, %row: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<2x256xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<2x2x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%row, %c0] : !qdot.desc<2x256xf32> -> tensor<2x256xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<2x256xf32> -> tensor<2x2x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%row, %c0], %q : !qdot.desc<2x2x!qdot.block<q8_1_mmq>>, tensor<2x2x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// 3 groups for 4 slots: the fourth group of lanes loads and stores nothing.
+// CHECK-LABEL: func.func @idle_slots
+// CHECK:       builtin.unrealized_conversion_cast %q_ptr
+// CHECK:       %[[GROUPS:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:  %[[REAL:.*]] = arith.cmpi ult, %{{.*}}, %[[GROUPS]] : i32
+// CHECK:       %[[OK:.*]] = arith.andi %[[REAL]], %{{.*}} : i1
+// CHECK-NEXT:  ptx.ld_global %{{.*}} if %[[OK]] : f32
+// CHECK-COUNT-4: arith.trunci
+// CHECK:       %[[WRITES:.*]] = arith.andi %[[REAL]], %{{.*}} : i1
+// CHECK:       ptx.st_global %{{.*}}, %{{.*}} if %[[WRITES]] : i8
+func.func @idle_slots(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1>>, %m: index, %k: index,
+                      %kb: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<3x32xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1>> -> !qdot.desc<3x1x!qdot.block<q8_1>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<3x32xf32> -> tensor<3x32xf32>
+  %q = qdot.quantize %x format = q8_1 : tensor<3x32xf32> -> tensor<3x1x!qdot.block<q8_1>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<3x1x!qdot.block<q8_1>>, tensor<3x1x!qdot.block<q8_1>>
+  func.return
+}
