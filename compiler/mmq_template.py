@@ -36,12 +36,21 @@ class MmqConfig:
     num_warps: int = 4
     group_m: int = 8
     small_m: bool = False
+    split_k: int = 1
+    """small_m: programs per weight-row tile, each over a contiguous 1/split_k of K; their partial
+    results meet in Y through ``qdot.store {reduce = "add"}`` (Y must be zeroed first). Decode has
+    only N/16 weight-row tiles — two warps per SM at N = 4096 — too few to keep HBM busy."""
 
     @property
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}"
+        split = f"_split{self.split_k}" if self.split_k > 1 else ""
+        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}"
+
+    @property
+    def needs_zeroed_output(self) -> bool:
+        return self.split_k > 1
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:
@@ -51,7 +60,7 @@ def mmq_kernel(cfg: MmqConfig) -> str:
 
 def mmq_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
     if cfg.small_m:
-        return (-(-n // cfg.block_n), 1, 1)
+        return (-(-n // cfg.block_n), cfg.split_k, 1)
     return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
 
 
@@ -111,15 +120,22 @@ def _mmq(cfg: MmqConfig) -> str:
 def _small_m(cfg: MmqConfig) -> str:
     bn, tokens = cfg.block_n, SMALL_M_MAX
     w_tile, x_tile = f"{bn}x1x{_W}", f"2x{tokens}x{_X}"
-    lines = _header(cfg, {bn, tokens})
+    split = cfg.split_k
+    reduce = ' {reduce = "add"}' if split > 1 else ""
+    lines = _header(cfg, {bn, tokens, split})
     lines += [
         "  %pid = qdot.program_id x",
         f"  %off_n = arith.muli %pid, %c{bn} : index",
+        "  %pid_k = qdot.program_id y",
+        f"  %k_per = arith.ceildivui %kw, %c{split} : index",
+        "  %k_lo = arith.muli %pid_k, %k_per : index",
+        "  %k_end = arith.addi %k_lo, %k_per : index",
+        "  %k_hi = arith.minui %k_end, %kw : index",
         f"  %w_desc = qdot.make_desc %w_ptr, [%n, %kw], [%kw, %c1] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
         f"  %x_desc = qdot.make_desc %x_ptr, [%kx, %m], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, %m], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
-        f"  %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<{bn}x{tokens}xf32>) {{",
+        f"  %acc = scf.for %kk = %k_lo to %k_hi step %c1 iter_args(%acc_i = %zero) -> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
         f"    %w = qdot.load %w_desc[%off_n, %kk] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
@@ -127,7 +143,8 @@ def _small_m(cfg: MmqConfig) -> str:
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
         f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
         "  }",
-        f"  qdot.store %yt_desc[%off_n, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>",
+        f"  qdot.store %yt_desc[%off_n, %c0], %acc{reduce} : !qdot.desc<{bn}x{tokens}xf32>, "
+        f"tensor<{bn}x{tokens}xf32>",
         "  func.return",
         "}",
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -262,6 +262,36 @@ class StGlobalOp(_MemoryAccess):
 
 
 @irdl_op_definition
+class RedGlobalAddOp(_MemoryAccess):
+    """`red.global.add.f32` ([ISA] 9.7.13.6): atomically add an f32 to global memory, no result;
+    with a predicate, lanes whose predicate is false do nothing.
+
+        ptx.red_global_add %addr, %value if %in_bounds : f32
+    """
+
+    name = "ptx.red_global_add"
+    address = operand_def(I64)
+    value = operand_def()
+    predicate = opt_operand_def(I1)
+    traits = traits_def(MemoryWriteEffect(), MemoryReadEffect())
+    assembly_format = "$address `,` $value (`if` $predicate^)? attr-dict `:` type($value)"
+
+    def __init__(self, address: SSAValue, value: SSAValue, predicate: SSAValue | None = None):
+        super().__init__(operands=[address, value, predicate])
+
+    def accessed_type(self) -> Attribute:
+        return self.value.type
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.value.type != f32:
+            raise VerifyException(f"red.global.add takes an f32 value, got {self.value.type}")
+
+    def ptx_mnemonic(self) -> str:
+        return "red.global.add"
+
+
+@irdl_op_definition
 class CpAsyncOp(PtxInstruction):
     """`cp.async.<ca|cg>.shared.global [dst], [src], bytes{, src_size}` ([ISA] 9.7.9.25.3.1).
 
@@ -423,6 +453,7 @@ MEMORY_OPS = [
     StSharedOp,
     LdGlobalOp,
     StGlobalOp,
+    RedGlobalAddOp,
     CpAsyncOp,
     CpAsyncCommitOp,
     CpAsyncWaitOp,

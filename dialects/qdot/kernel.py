@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
     UnitAttr,
     i64,
@@ -37,6 +38,7 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -207,6 +209,11 @@ class StoreOp(IRDLOperation):
     """Store a tile at element ``offsets`` of the descriptor's global tensor.
 
     Elements outside the global shape given to ``qdot.make_desc`` are not written.
+    With ``{reduce = "add"}`` (f32 tiles) each element is added to what memory holds,
+    atomically (``red.global.add.f32``): split-K kernels let several programs
+    accumulate one output tile, which must hold zeros before the first of them runs.
+    Additions in a different order round differently, so such a result may change in
+    its last bits from run to run.
     """
 
     name = "qdot.store"
@@ -214,20 +221,31 @@ class StoreOp(IRDLOperation):
     desc = operand_def(DescType)
     offsets = var_operand_def(IndexType())
     value = operand_def(TensorType)
+    reduce = opt_prop_def(StringAttr)
 
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "$desc `[` $offsets `]` `,` $value attr-dict `:` type($desc) `,` type($value)"
 
     def __init__(
-        self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], value: SSAValue | Operation
+        self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], value: SSAValue | Operation,
+        reduce: str | None = None,
     ):
-        super().__init__(operands=[desc, offsets, value])
+        super().__init__(operands=[desc, offsets, value],
+                         properties={"reduce": StringAttr(reduce)} if reduce else {})
 
     def verify_(self) -> None:
         desc = self.desc.type
         assert isinstance(desc, DescType)
         _check_offsets(desc, len(self.offsets))
         _check_tile("value", desc, self.value.type)
+        if self.reduce is not None:
+            if self.reduce.data != "add":
+                raise VerifyException(f"reduce must be \"add\", got \"{self.reduce.data}\"")
+            value = self.value.type
+            assert isinstance(value, TensorType)
+            if value.get_element_type() != Float32Type():
+                raise VerifyException(f"reduce = \"add\" stores f32 tiles, got {value.get_element_type()}")
 
 
 @irdl_op_definition

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i8, i
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
-from dialects.ptx.ops import StGlobalOp
+from dialects.ptx.ops import RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.distributed import CoordExpr, Source
 from dialects.qgpu.layouts import distributed_layout
@@ -77,7 +77,10 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
             stored = b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
         if eb == 4 and not is_float and value.type == f32:
             stored = b.emit(arith.BitcastOp(value, i32))
-        b.insert(StGlobalOp(address, stored, ok))
+        if op.reduce is not None:  # verified: "add" of f32
+            b.insert(RedGlobalAddOp(address, stored, ok))
+        else:
+            b.insert(StGlobalOp(address, stored, ok))
     op.detach()
     op.erase()
 

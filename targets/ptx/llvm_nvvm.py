@@ -31,6 +31,7 @@ from dialects.ptx.ops import (
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
+    RedGlobalAddOp,
     StGlobalOp,
     StSharedOp,
 )
@@ -212,6 +213,20 @@ def _st_global(em: FunctionEmitter, op: Operation) -> None:
     em.inline_asm("void", text, constraints, arguments, side_effects=True)
 
 
+def _red_global_add(em: FunctionEmitter, op: Operation) -> None:
+    """Inline asm: ``atomicrmw fadd`` cannot be predicated, and the store's bounds are a predicate."""
+    assert isinstance(op, RedGlobalAddOp)
+    pointer = em.global_pointer(em.text(op.address))
+    if op.predicate is None:
+        em.inline_asm("void", "red.global.add.f32 [$0], $1;", "l,f,~{memory}",
+                      [("ptr addrspace(1)", pointer), ("float", em.text(op.value))], side_effects=True)
+        return
+    text = _predicate_prelude(2) + "\t@%qdot_p red.global.add.f32 [$0], $1;\n}"
+    em.inline_asm("void", text, "l,f,r,~{memory}",
+                  [("ptr addrspace(1)", pointer), ("float", em.text(op.value)),
+                   _predicate_argument(em, op.predicate)], side_effects=True)
+
+
 def _cp_async(em: FunctionEmitter, op: Operation) -> None:
     assert isinstance(op, CpAsyncOp)
     destination = em.shared_pointer(em.text(op.dst))
@@ -322,6 +337,7 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     StSharedOp: _st_shared,
     LdGlobalOp: _ld_global,
     StGlobalOp: _st_global,
+    RedGlobalAddOp: _red_global_add,
     CpAsyncOp: _cp_async,
     CpAsyncCommitOp: _cp_async_commit,
     CpAsyncWaitOp: _cp_async_wait,

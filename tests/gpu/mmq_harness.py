@@ -59,7 +59,10 @@ def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
 
 
 def poisoned_output(case: MmqCase) -> np.ndarray:
-    return np.full((case.m, case.n), np.nan, dtype=np.float32)
+    """NaN everywhere, so an element the kernel never writes fails the check — except for split-K
+    kernels, which add into Y and need zeros (an unwritten element then shows as a wrong 0)."""
+    fill = 0.0 if case.cfg.needs_zeroed_output else np.nan
+    return np.full((case.m, case.n), fill, dtype=np.float32)
 
 
 

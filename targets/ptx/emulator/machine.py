@@ -65,7 +65,7 @@ class LaunchOptions:
 def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: Sequence[np.ndarray | int],
             grid: int | Sequence[int], block: int | Sequence[int] | None = None,
             options: LaunchOptions | None = None) -> RunStats:
-    """Run kernel `kernel_name` of `module` on `grid` CTAs of `block` threads.
+    """Run kernel `kernel_name` of `module` on `grid` CTAs (an int or (x, y, z)) of `block` threads.
 
     `args` follow the kernel's parameters: a numpy array for each pointer (i64)
     argument — it is read and written in place — and a Python int for each scalar.
@@ -80,7 +80,10 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
     else:
         func = module if isinstance(module, FuncOp) else find_kernel(module, kernel_name or "")
         kernel = prepare(func)
-    ctas = _count(grid, "grid")
+    grid_dims = (grid, 1, 1) if isinstance(grid, int) else tuple([*grid, 1, 1][:3])
+    if len(grid_dims) != 3 or any(d < 1 for d in grid_dims) or (not isinstance(grid, int) and len(grid) > 3):
+        raise EmulationError(f"grid must have one to three positive dimensions, got {grid}")
+    ctas = grid_dims[0] * grid_dims[1] * grid_dims[2]
     threads = kernel.threads if block is None else _count(block, "block")
     if threads != kernel.threads:
         raise EmulationError(f"block of {threads} threads, but @{kernel.name} has qdot.num_warps = "
@@ -120,6 +123,6 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
         if not 0 <= cta_id < ctas:
             raise EmulationError(f"CTA {cta_id} is outside the grid of {ctas}")
         shared = SharedMemory(kernel.shared_bytes, options.shared_poison, options.check_races)
-        cta = CtaState(cta_id, ctas, threads, shared, memory)
+        cta = CtaState(cta_id, ctas, threads, shared, memory, grid_dims)  # type: ignore[arg-type]
         kernel.run_cta(cta, values, options.observer, counts, options.max_steps_per_cta)
     return RunStats(len(selected), dict(sorted(counts.items())))

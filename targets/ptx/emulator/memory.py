@@ -115,6 +115,15 @@ class GlobalMemory:
             self.bytes[buf][where] = data[sel].reshape(-1)
 
 
+    def atomic_add_f32(self, addresses: np.ndarray, values: np.ndarray, threads: np.ndarray) -> None:
+        """``red.global.add.f32``: one f32 addition per active thread, in thread order (atomics
+        from any CTA may target any byte, so ownership is not checked)."""
+        index, offset = self._locate(addresses, 4, threads, "red.global.add", 4)
+        for buf, off, value in zip(index, offset, values.astype(np.float32), strict=True):
+            view = self.bytes[buf][off:off + 4].view(np.float32)
+            view[0] = np.float32(view[0] + value)
+
+
 @dataclass
 class _AsyncGroup:
     where: list[np.ndarray] = field(default_factory=list)

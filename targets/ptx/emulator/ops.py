@@ -32,6 +32,7 @@ from dialects.ptx.ops import (
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
+    RedGlobalAddOp,
     StGlobalOp,
     StSharedOp,
 )
@@ -53,8 +54,9 @@ def _special_reg(op: SpecialRegOp) -> Handler:
         tid = cta.tid
         value: np.ndarray | int = {
             SpecialReg.TID_X: tid, SpecialReg.LANEID: tid % 32, SpecialReg.WARPID: tid // 32,
-            SpecialReg.NTID_X: cta.threads, SpecialReg.CTAID_X: cta.cta, SpecialReg.NCTAID_X: cta.grid,
-            SpecialReg.NTID_Y: 1, SpecialReg.NTID_Z: 1, SpecialReg.NCTAID_Y: 1, SpecialReg.NCTAID_Z: 1,
+            SpecialReg.NTID_X: cta.threads, SpecialReg.NTID_Y: 1, SpecialReg.NTID_Z: 1,
+            SpecialReg.CTAID_X: cta.ctaid[0], SpecialReg.CTAID_Y: cta.ctaid[1], SpecialReg.CTAID_Z: cta.ctaid[2],
+            SpecialReg.NCTAID_X: cta.dims[0], SpecialReg.NCTAID_Y: cta.dims[1], SpecialReg.NCTAID_Z: cta.dims[2],
         }.get(reg, 0)
         return np.broadcast_to(np.asarray(value, dtype=np.uint32), (cta.threads,)).copy()
     return read
@@ -113,6 +115,14 @@ def _st_global(op: StGlobalOp) -> Handler:
         active = _active(cta, predicate)
         if active.size:
             cta.memory.store(address[active], to_bytes(value, rt)[active], active, cta.cta)
+    return run
+
+
+def _red_global_add(op: RedGlobalAddOp) -> Handler:
+    def run(cta: CtaState, address: np.ndarray, value: np.ndarray, predicate: np.ndarray | None = None) -> None:
+        active = _active(cta, predicate)
+        if active.size:
+            cta.memory.atomic_add_f32(address[active], value[active], active)
     return run
 
 
@@ -192,6 +202,7 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     StSharedOp: _st_shared,
     LdGlobalOp: _ld_global,
     StGlobalOp: _st_global,
+    RedGlobalAddOp: _red_global_add,
     CpAsyncOp: _cp_async,
     CpAsyncCommitOp: lambda op: (lambda cta: cta.shared.commit()),
     CpAsyncWaitOp: lambda op: (lambda cta, n=op.pending.value.data: cta.shared.wait(n)),

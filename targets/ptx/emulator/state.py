@@ -18,6 +18,17 @@ class CtaState:
     threads: int
     shared: SharedMemory
     memory: GlobalMemory
+    grid_dims: tuple[int, int, int] | None = None
+    """(x, y, z) of a multi-dimensional grid; ``cta`` numbers CTAs with x fastest."""
+
+    @property
+    def dims(self) -> tuple[int, int, int]:
+        return self.grid_dims or (self.grid, 1, 1)
+
+    @property
+    def ctaid(self) -> tuple[int, int, int]:
+        gx, gy, _ = self.dims
+        return self.cta % gx, (self.cta // gx) % gy, self.cta // (gx * gy)
 
     @property
     def warps(self) -> int:
