@@ -48,6 +48,35 @@ def time_launch(cupy: Any, fn: Callable[[], None], warmup: int = 3, reps: int = 
     return statistics.median(times)
 
 
+def time_graph(cupy: Any, fn: Callable[[], None], per_graph: int = 20, reps: int = 7) -> float:
+    """Median microseconds of one ``fn`` (any number of launches), timed as a CUDA graph.
+
+    Kernels of a few microseconds finish before Python has submitted the next launch, so
+    events around single launches measure the host. Capturing ``per_graph`` calls of ``fn``
+    into one graph and timing graph launches measures the GPU, back to back, as
+    llama.cpp's benchmark loop (a graph of N copies of the node) does.
+    """
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        fn()  # load modules and allocate before capturing
+        stream.synchronize()
+        stream.begin_capture()
+        for _ in range(per_graph):
+            fn()
+        graph = stream.end_capture()
+        graph.launch(stream)
+        stream.synchronize()
+        times = []
+        for _ in range(reps):
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record(stream)
+            graph.launch(stream)
+            end.record(stream)
+            end.synchronize()
+            times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3 / per_graph)
+    return statistics.median(times)
+
+
 def decode_table(fmt: str) -> np.ndarray:
     codes = np.arange(256 if fmt not in ("e2m1",) else 16, dtype=np.uint8)
     if fmt in ("e2m3", "e3m2"):

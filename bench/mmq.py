@@ -3,24 +3,30 @@
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
     python -m bench.mmq               # on the GPU machine
 
-llama.cpp cannot be built on the GPU machine (no network), so its figures are the
-anchors measured on an H200 (shared/reference/anchors.md, ``test-backend-ops perf
--o MUL_MAT``, which include the activation quantization); this run measures the
-device-to-device copy bandwidth itself, the HBM reference of the decode goal.
-Each kernel is checked before it is timed: its first 64 output rows (all of them
-for M ≤ 8) against ``compiler.numerics`` in float64. Decode timings are given twice:
-back-to-back (weights may stay in the 50 MB L2, as in llama.cpp's loop) and with L2
-flushed before every launch (what HBM delivers).
+What is timed is what llama.cpp's ``test-backend-ops perf -o MUL_MAT`` times: from f32
+activations to the f32 output, i.e. the activation quantization kernel
+(``qdot.quantize`` → q8_1_mmq), zeroing Y where the kernel splits K, and the GEMM; the
+GEMM alone is reported too. llama.cpp cannot be built on the GPU machine (no network),
+so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
+run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
+Checks before timing: the quantized activations of the first 64 rows equal
+``compiler.numerics.quantize`` byte for byte, and the GEMM's first 64 output rows (all
+of them for M ≤ 8) match ``compiler.numerics.dot_scaled`` in float64. Decode timings
+are given back-to-back (weights may stay in the 50 MB L2, as in llama.cpp's loop) and
+with L2 flushed before every launch (what HBM delivers). Back-to-back timings run as CUDA
+graphs of 20 calls (Python cannot submit a 10 µs kernel faster than the GPU runs it).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 
 import numpy as np
 
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
+from compiler.quantize_template import quantize_grid, quantize_kernel
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]
 DECODE_SHAPES = [(4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584)]
@@ -33,40 +39,33 @@ LLAMA_US = {  # anchors.md, µs per MUL_MAT (quantization included): (n_rows, k)
 }
 
 PREFILL = [  # (label, config, stages)
-    ("mmq 64x128 w4", MmqConfig(block_m=64, block_n=128, num_warps=4), 3),
     ("mmq 128x128 w8", MmqConfig(block_m=128, block_n=128, num_warps=8), 3),
-    ("mmq 64x64 w4", MmqConfig(block_m=64, block_n=64, num_warps=4), 3),
+    ("mmq 128x128 w8 s2", MmqConfig(block_m=128, block_n=128, num_warps=8), 2),
+    ("mmq 64x64 w4 s2 b3", MmqConfig(block_m=64, block_n=64, num_warps=4, min_blocks_per_sm=3), 2),
+    ("mmq 64x64 w4 s3 b2", MmqConfig(block_m=64, block_n=64, num_warps=4, min_blocks_per_sm=2), 3),
+    ("mmq 64x128 w4 s2 b2", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2), 2),
 ]
 DECODE = [
-    ("small_m 32 w2 s8", MmqConfig(small_m=True, block_n=32, num_warps=2), 8),
-    ("small_m 16 w1 s8", MmqConfig(small_m=True, block_n=16, num_warps=1), 8),
+    ("small_m 16 w1 splitk s4", MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True), 4),
+    ("small_m 16 w1 splitk s3", MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True), 3),
+    ("small_m 32 w2 splitk s4", MmqConfig(small_m=True, block_n=32, num_warps=2, split_k=True), 4),
+    ("small_m 64 w4 splitk s3", MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True), 3),
 ]
+QUANTIZE = quantize_kernel("q8_1_mmq")
 
 
-def compile_all() -> list:
-    return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                num_stages=stages))
-            for label, cfg, stages in PREFILL + DECODE]
-
-
-def _check(cupy, kernel, cfg, x, w, m, n, k) -> float:  # noqa: ANN001
-    from compiler import numerics
-
-    y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-    kernel.launch(x, w, y, m, n, k, grid=mmq_grid(cfg, m, n))
-    rows = min(m, 64)
-    ref = numerics.dot_scaled(cupy.asnumpy(x[:rows]), cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq",
-                              rhs="q4_K", use_block_sums=True)
-    out = cupy.asnumpy(y[:rows]).astype(np.float64)
-    if not np.isfinite(out).all():
-        return float("inf")
-    return float(np.linalg.norm(out - ref) / np.linalg.norm(ref))
+def compile_all() -> tuple[list, object]:
+    kernels = [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
+                                                   num_stages=stages))
+               for label, cfg, stages in PREFILL + DECODE]
+    return kernels, get_or_compile(QUANTIZE, arch="sm_90")
 
 
 def run(quick: bool) -> None:
     import cupy
 
-    from bench.gpu_common import log, record, time_launch
+    from bench.gpu_common import log, record, time_graph
+    from compiler import numerics
     from targets.ptx.runner import load
     from tests.gpu.mmq_harness import random_q4k_blocks
 
@@ -75,42 +74,62 @@ def run(quick: bool) -> None:
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     flush = cupy.empty(256 << 20, dtype=cupy.uint8)
-    for label, cfg, stages, compiled in compile_all():
+    kernels, quantize_compiled = compile_all()
+    quantize = load(quantize_compiled.ptx, quantize_compiled.kernels[0])
+    for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]
-        shapes = [(m, n, k) for n, k in DECODE_SHAPES for m in DECODE_MS] if cfg.small_m else PREFILL_SHAPES
+        shapes = [(m, n, k) for n, k in DECODE_SHAPES for m in DECODE_MS if m in LLAMA_US[(n, k)]] \
+            if cfg.small_m else PREFILL_SHAPES
         if quick:
             shapes = shapes[:2]
         for m, n, k in shapes:
-            if cfg.small_m and (m > SMALL_M_MAX or (n, k) not in LLAMA_US or m not in LLAMA_US[(n, k)]):
-                continue
             w = cupy.asarray(random_q4k_blocks(n, k, rng))
-            x = cupy.asarray(_activations(rng, m, k))
-            err = _check(cupy, kernel, cfg, x, w, m, n, k)
-            y = cupy.empty((m, n), dtype=cupy.float32)
+            x_host = rng.standard_normal((m, k)).astype(np.float32)
+            x = cupy.asarray(x_host)
+            xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+            y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+            grid = mmq_grid(cfg, m, n, k)
 
-            def launch() -> None:
-                kernel.launch(x, w, y, m, n, k, grid=mmq_grid(cfg, m, n), sync=False)
+            def quantize_x() -> None:
+                quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
 
-            us = time_launch(cupy, launch)
-            row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "us": us,
-                   "tflops": 2.0 * m * n * k / us / 1e6, "rel_err_first_rows": err, "ok": err <= 1e-5,
-                   "shared_bytes": info.shared_bytes, "num_warps": info.num_warps,
-                   "llama_us": LLAMA_US.get((n, k), {}).get(m)}
+            def gemm() -> None:
+                if cfg.needs_zeroed_output:
+                    y.fill(0)
+                kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+            def mul_mat() -> None:
+                quantize_x()
+                gemm()
+
+            mul_mat()
+            cupy.cuda.get_current_stream().synchronize()
+            rows = min(m, 64)
+            want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+            quant_ok = bool(np.array_equal(cupy.asnumpy(xq[:rows]), want))
+            ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
+                                      use_block_sums=True)
+            out = cupy.asnumpy(y[:rows]).astype(np.float64)
+            err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
+            us_total = time_graph(cupy, mul_mat)
+            us_gemm = time_graph(cupy, gemm)
+            us_quant = time_graph(cupy, quantize_x)
+            llama = LLAMA_US.get((n, k), {}).get(m)
+            row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
+                   "us_mul_mat": us_total, "us_gemm": us_gemm, "us_quantize": us_quant,
+                   "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
+                   "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
+                   "shared_bytes": info.shared_bytes, "num_warps": info.num_warps, "llama_us": llama,
+                   "speedup_vs_llama": llama / us_total if llama else None}
             weight_bytes = n * k // 256 * 144
             if cfg.small_m:
-                cold = _time_cold(cupy, launch, flush)
-                row.update({"us_l2_flushed": cold, "weight_GBs": weight_bytes / us / 1e3,
+                cold = _time_cold(cupy, mul_mat, flush)
+                row.update({"us_mul_mat_l2_flushed": cold, "weight_GBs": weight_bytes / us_total / 1e3,
                             "weight_GBs_l2_flushed": weight_bytes / cold / 1e3})
             record(row)
-            log(f"{label:20s} M={m:4d} N={n:5d} K={k:5d}: {us:8.2f} us  llama {row['llama_us']}  err {err:.1e}")
-
-
-def _activations(rng: np.random.Generator, m: int, k: int) -> np.ndarray:
-    from compiler import numerics
-
-    x = rng.standard_normal((m, k)).astype(np.float32)
-    return numerics.quantize("q8_1_mmq", x).reshape(m, k // 128, 144)
+            log(f"{label:24s} M={m:4d} N={n:5d} K={k:5d}: mul_mat {us_total:8.2f} us (gemm {us_gemm:7.2f}, "
+                f"quantize {us_quant:5.2f})  llama {llama}  err {err:.1e} quant_exact {quant_ok}")
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
@@ -123,8 +142,6 @@ def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
 
 
 def _time_cold(cupy, launch, flush, reps: int = 20) -> float:  # noqa: ANN001
-    import statistics
-
     times = []
     for _ in range(reps):
         flush.fill(1)
@@ -143,9 +160,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
     args = parser.parse_args()
     if args.prepare:
-        for label, _cfg, stages, compiled in compile_all():
+        kernels, quantize = compile_all()
+        for label, _cfg, stages, compiled in kernels:
             info = compiled.kernels[0]
-            print(f"{label:20s} {stages} stages: smem {info.shared_bytes} B, {info.num_warps} warps")
+            print(f"{label:24s} {stages} stages: smem {info.shared_bytes} B, {info.num_warps} warps")
+        print(f"quantize: smem {quantize.kernels[0].shared_bytes} B")
         return
     run(args.quick)
 

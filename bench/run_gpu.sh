@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # One GPU run: correctness suite, then the named benchmarks. Kernels come from the
-# cache in .devrun/kernels (compiled on the CPU machine: `python -m bench.<name> --prepare`),
+# cache in .devrun/kernels (compiled on the CPU machine: `python -m bench.prepare <names>`),
 # Triton's reference kernels from .refbench (a copy of ../shared/bench).
 set -o pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 QDOT_KERNEL_CACHE=$PWD/.devrun/kernels
+# the kernels were compiled by `python -m bench.prepare` under this fingerprint of the compiler
+[ -f .devrun/kernels/FINGERPRINT ] && export QDOT_COMPILER_FINGERPRINT=$(cat .devrun/kernels/FINGERPRINT)
 OUT=${OUT:-/tmp/qdot_out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv | tee "$OUT/gpu.txt"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then

@@ -36,21 +36,25 @@ class MmqConfig:
     num_warps: int = 4
     group_m: int = 8
     small_m: bool = False
-    split_k: int = 1
-    """small_m: programs per weight-row tile, each over a contiguous 1/split_k of K; their partial
-    results meet in Y through ``qdot.store {reduce = "add"}`` (Y must be zeroed first). Decode has
-    only N/16 weight-row tiles — two warps per SM at N = 4096 — too few to keep HBM busy."""
+    min_blocks_per_sm: int = 0
+    """Ask ptxas for this many resident programs per SM (``.minnctapersm``, a register cap); 0: no request."""
+    split_k: bool = False
+    """small_m: the grid's y dimension splits K — program (x, y) covers a contiguous 1/ny of it —
+    and the partial results meet in Y through ``qdot.store {reduce = "add"}`` (Y must be zeroed
+    first). Decode has only N/16 weight-row tiles (two warps per SM at N = 4096), too few to keep
+    HBM busy; ``mmq_grid`` picks ny."""
 
     @property
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        split = f"_split{self.split_k}" if self.split_k > 1 else ""
-        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}"
+        split = "_splitk" if self.split_k else ""
+        occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
+        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{occupancy}"
 
     @property
     def needs_zeroed_output(self) -> bool:
-        return self.split_k > 1
+        return self.split_k
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:
@@ -58,9 +62,22 @@ def mmq_kernel(cfg: MmqConfig) -> str:
     return _small_m(cfg) if cfg.small_m else _mmq(cfg)
 
 
-def mmq_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
+SPLIT_TARGET_PROGRAMS = 2048
+"""About sixteen single-warp programs per SM of an H200 (132 SMs): a program's K step is a long
+chain (wait, decode, barrier, mma, rescale), so HBM needs many of them in flight."""
+
+
+def split_factor(tiles: int, k: int) -> int:
+    """K splits for ``tiles`` weight-row tiles: up to SPLIT_TARGET_PROGRAMS programs, at least
+    two super-blocks per split, at most 8 splits."""
+    blocks = k // Q4K_VALUES
+    return max(1, min(8, -(-SPLIT_TARGET_PROGRAMS // tiles), blocks // 2))
+
+
+def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int) -> tuple[int, int, int]:
     if cfg.small_m:
-        return (-(-n // cfg.block_n), cfg.split_k, 1)
+        tiles = -(-n // cfg.block_n)
+        return (tiles, split_factor(tiles, k) if cfg.split_k else 1, 1)
     return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
 
 
@@ -71,8 +88,9 @@ _W = "!qdot.block<q4_K>"
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
+    occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
-             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{"]
+             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{occupancy}}} {{"]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]
     lines += [f"  %kx = arith.divui %k, %c{MMQ_VALUES} : index",
               f"  %kw = arith.divui %k, %c{Q4K_VALUES} : index"]
@@ -120,14 +138,14 @@ def _mmq(cfg: MmqConfig) -> str:
 def _small_m(cfg: MmqConfig) -> str:
     bn, tokens = cfg.block_n, SMALL_M_MAX
     w_tile, x_tile = f"{bn}x1x{_W}", f"2x{tokens}x{_X}"
-    split = cfg.split_k
-    reduce = ' {reduce = "add"}' if split > 1 else ""
-    lines = _header(cfg, {bn, tokens, split})
+    reduce = ' {reduce = "add"}' if cfg.split_k else ""
+    lines = _header(cfg, {bn, tokens})
     lines += [
         "  %pid = qdot.program_id x",
         f"  %off_n = arith.muli %pid, %c{bn} : index",
         "  %pid_k = qdot.program_id y",
-        f"  %k_per = arith.ceildivui %kw, %c{split} : index",
+        "  %splits = qdot.num_programs y",
+        "  %k_per = arith.ceildivui %kw, %splits : index",
         "  %k_lo = arith.muli %pid_k, %k_per : index",
         "  %k_end = arith.addi %k_lo, %k_per : index",
         "  %k_hi = arith.minui %k_end, %kw : index",

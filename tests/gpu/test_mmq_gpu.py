@@ -17,17 +17,19 @@ from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, make_inputs, r
 N, K = 1000, 3584  # ragged N (not a multiple of the 64/128-row weight tiles); K = 14 super-blocks
 MS = (1, 2, 3, 5, 8, 9, 17, 512, 1000)
 PREFILL = MmqConfig()
-DECODE = MmqConfig(small_m=True)
+DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
+DECODE_ONE_PASS = MmqConfig(small_m=True)
 
 
-def _case(m: int, n: int = N, k: int = K) -> MmqCase:
-    return MmqCase(DECODE if m <= SMALL_M_MAX else PREFILL, m, n, k)
+def _case(m: int, n: int = N, k: int = K, decode: MmqConfig = DECODE) -> MmqCase:
+    return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", MS)
-def test_mmq_matches_reference(m: int, gpu) -> None:  # noqa: ANN001
-    case = _case(m)
+@pytest.mark.parametrize("m,decode", [*((m, DECODE) for m in MS), (3, DECODE_ONE_PASS), (8, DECODE_ONE_PASS)],
+                         ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass"])
+def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
+    case = _case(m, decode=decode)
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_kernel
 

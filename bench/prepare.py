@@ -1,0 +1,36 @@
+"""Fill the kernel cache for one GPU run, in one process: ``python -m bench.prepare mmq mx_gemm``.
+
+The GPU machine has no compiler; it finds kernels in ``.devrun/kernels`` by a key that
+includes a fingerprint of the compiler's sources. Compiling the GPU tests and the named
+benchmarks in one process gives them all one fingerprint (it is computed once per
+process) even if sources change meanwhile, and ``FINGERPRINT`` records it for
+``bench/run_gpu.sh``, so the run uses exactly the kernels compiled here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from compiler.kernel_cache import cache_dir, compiler_fingerprint
+
+
+def main(benches: list[str]) -> int:
+    fingerprint = compiler_fingerprint()
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "tests/gpu"])
+    if code not in (0, 5):
+        return int(code)
+    for name in benches:
+        module = importlib.import_module(f"bench.{name}")
+        module.compile_all()
+    directory = cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "FINGERPRINT").write_text(fingerprint + "\n")
+    print(f"kernel cache ready: fingerprint {fingerprint}, {len(list(directory.glob('*.ptx')))} kernels")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,60 @@
+"""Markdown tables from a GPU run's results file: ``python -m bench.report bench/results/<run>.jsonl``.
+
+bench/RESULTS.md quotes these tables; regenerating them from the recorded rows is how
+a figure there is checked.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _fmt(value: object, digits: int = 1) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.{digits}f}" if abs(value) >= 0.01 or value == 0 else f"{value:.1e}"
+    return str(value)
+
+
+def table(rows: list[dict]) -> str:
+    out = []
+    mx = [r for r in rows if "tflops" in r or "tops" in r]
+    if mx:
+        out += ["| kernel | shape | µs | TFLOP/s (TOP/s) | rel. err | smem B |", "|---|---|---|---|---|---|"]
+        for r in mx:
+            rate = r.get("tflops", r.get("tops"))
+            out.append(f"| {r['what']} | {r['shape']} | {_fmt(r['us'])} | {_fmt(rate)} | "
+                       f"{_fmt(r.get('rel_err'), 2)} | {_fmt(r.get('shared_bytes'))} |")
+    mmq = [r for r in rows if "us_mul_mat" in r or ("us" in r and "llama_us" in r)]
+    if mmq:
+        out += ["", "| kernel | shape | MUL_MAT µs | GEMM µs | quantize µs | llama.cpp µs | speed-up | "
+                "weights GB/s (L2 flushed) | rel. err |", "|---|---|---|---|---|---|---|---|---|"]
+        for r in mmq:
+            total = r.get("us_mul_mat", r.get("us"))
+            llama = r.get("llama_us")
+            speed = f"{llama / total:.2f}×" if llama else ""
+            gbs = ""
+            if "weight_GBs" in r:
+                gbs = f"{r['weight_GBs']:.0f} ({r.get('weight_GBs_l2_flushed', 0):.0f})"
+            err = r.get("rel_err_first_rows")
+            out.append(f"| {r['what']} | {r['shape']} | {_fmt(total, 2)} | {_fmt(r.get('us_gemm'), 2)} | "
+                       f"{_fmt(r.get('us_quantize'), 2)} | {_fmt(llama, 2)} | {speed} | {gbs} | {_fmt(err, 2)} |")
+    other = [r for r in rows if "GB/s" in r]
+    for r in other:
+        out += ["", f"{r['what']}: {r['GB/s']:.0f} GB/s"]
+    return "\n".join(out)
+
+
+def main(paths: list[str]) -> None:
+    for path in paths:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        print(f"### {path}\n")
+        print(table(rows))
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
