@@ -96,7 +96,7 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
     kernel = load(compiled.ptx, compiled.kernels[0])
     y = cupy.asarray(poisoned_output(case))
     kernel.launch(cupy.asarray(data["x"]), cupy.asarray(data["w"]), y, case.m, case.n, case.k,
-                  grid=mmq_grid(case.cfg, case.m, case.n))
+                  grid=mmq_grid(case.cfg, case.m, case.n, case.k))
     return cupy.asnumpy(y)
 
 
