@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, f32, i8
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, f16, f32, i8
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -57,7 +57,23 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, 16),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32),
     (Format.Q4_K, "min"): PartSpec(8, False, f32),
+    # The dmin fold as one f16 mma per super-block: k = sub-block, padded to the mma's 16
+    # (sub-blocks 0-3 at k 0-3, 4-7 at k 8-11, zeros elsewhere, so that a q8_1_mmq block
+    # — four sub-blocks — covers k 0-7 of its half). ``m_pad`` is the 6-bit min m (exact in
+    # f16), ``s_pad`` the q8_1 block sum, ``dmin`` the super-block's fp16 dmin widened.
+    (Format.Q4_K, "m_pad"): PartSpec(16, False, f16),
+    (Format.Q4_K, "dmin"): PartSpec(1, False, f32),
+    (Format.Q8_1_MMQ, "s_pad"): PartSpec(8, False, f16),
 }
+
+FOLD_PAD = 8
+"""Padded positions per q8_1_mmq block in ``s_pad`` / per half super-block in ``m_pad`` (4 real)."""
+
+
+def padded_sub_block(index: int) -> int | None:
+    """The q4_K sub-block at padded position ``index`` of ``m_pad`` (None: a zero)."""
+    half, within = divmod(index, FOLD_PAD)
+    return half * 4 + within if within < 4 else None
 
 
 def part_spec(fmt: Format, part: str) -> PartSpec:
@@ -202,7 +218,8 @@ def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> 
                            encoding.value_dim)
 
 
-__all__ = ["BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout", "part_spec",
+__all__ = ["FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
+           "padded_sub_block", "part_spec",
            "ArrayAttr"]
 
 

@@ -24,11 +24,11 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp
 from dialects.qdot.formats import Format
-from dialects.qgpu.block_parts import BlockPartLayout
+from dialects.qgpu.block_parts import BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
-from passes.support.distributed import FunctionState, LinearOffsets, from_regs
+from passes.support.distributed import FunctionState, LinearOffsets, element_slot, elements_per_thread, from_regs
 
 Q4K_SCALES_BYTE = 4
 """``scales[12]`` follow the fp16 ``d`` and ``dmin`` of block_q4_K."""
@@ -40,15 +40,18 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     tensor = load.result.type
     assert isinstance(tensor, TensorType)
     layout = distributed_layout(tensor)
-    if tensor.get_element_type() != f32 or layout.elem_bytes != 4:
-        emit_error(load, f"part '{shared.part}' of {shared.format} loads as f32 registers, got {tensor}")
-    elems = layout.regs_per_thread
+    element = tensor.get_element_type()
+    if element != shared.spec.element or layout.elem_bytes not in (2, 4):
+        emit_error(load, f"part '{shared.part}' of {shared.format} loads as {shared.spec.element} registers, "
+                         f"got {tensor}")
+    elems = elements_per_thread(layout)
     warps = layout.num_warps
 
     def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
-        found = layout.coords(warp, lane, elem, 0)
+        reg, byte = element_slot(layout, elem)
+        found = layout.coords(warp, lane, reg, byte)
         if found is None:
-            emit_error(load, f"layout of {tensor} leaves register {elem} empty")
+            emit_error(load, f"layout of {tensor} leaves register {reg} byte {byte} empty")
         return found
 
     def index_of(elem: int, lane: int, warp: int) -> int:
@@ -65,17 +68,34 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     b = Builder.before(load)
     base = b.cast([load.src], [i32])[0]
     thread = state.per_thread(("offsets", *starts.key), lambda eb, ids: starts.thread_part(eb, ids))
-    regs = []
+    values = []
     for elem in range(elems):
         start = b.add(base, b.add(thread, starts.elem_part(elem)))
-        regs.append(_field(b, shared, start, index_of(elem, 0, 0)))
+        values.append(_field(b, shared, start, index_of(elem, 0, 0)))
+    if layout.elem_bytes == 4:
+        regs = values
+    else:  # f16 pairs: narrow (exact: the fields are fp16 values or 6-bit integers) and pack
+        halves = [b.cast_int(b.emit(arith.BitcastOp(b.emit(arith.TruncFOp(v, f16)), i16)), i32) for v in values]
+        regs = [b.or_(halves[i], b.shl(halves[i + 1], 16)) for i in range(0, len(halves), 2)]
     load.result.replace_all_uses_with(from_regs(b, regs, tensor))
     load.detach()
     load.erase()
 
 
 def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
+    """The field as f32 (f16 parts are exact in f32 and narrowed by the caller)."""
     fmt, part = shared.format, shared.part
+    if part == "m_pad":
+        sub_block = padded_sub_block(index)
+        if sub_block is None:
+            return b.fconst(0.0)
+        return b.emit(arith.UIToFPOp(_q4k_scale_or_min(b, start, sub_block, True), f32))
+    if part == "dmin":
+        return _half(b, start, 2)
+    if part == "s_pad":
+        if index >= 4:
+            return b.fconst(0.0)
+        return _half(b, start, Q8_1_MMQ_DS_BYTES * index + 2)
     if fmt is Format.Q4_K:
         d = _half(b, start, 0 if part == "scale" else 2)
         code = _q4k_scale_or_min(b, start, index, part == "min")

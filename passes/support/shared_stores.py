@@ -10,7 +10,7 @@ visible; ``qdot-to-llvm`` drops barriers that end up with only stores on both si
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType, i32
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
@@ -28,8 +28,8 @@ def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> N
     assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
     layout = distributed_layout(tensor)
     shared = shared_layout(memdesc)
-    if layout.elem_bytes != 4:
-        emit_error(op, f"register → shared copies handle 32-bit elements, got {tensor.get_element_type()}")
+    if layout.elem_bytes not in (2, 4):
+        emit_error(op, f"register → shared copies handle 16- and 32-bit elements, got {tensor.get_element_type()}")
     elems = elements_per_thread(layout)
     warps = layout.num_warps
 
@@ -48,10 +48,16 @@ def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> N
     b = Builder.before(op)
     regs = to_regs(b, op.src)
     thread = state.per_thread(("offsets", *offsets.key), lambda eb, ids: offsets.thread_part(eb, ids))
+    per_reg = elems // len(regs)
     b.insert(BarSyncOp(0))
-    for elem, value in enumerate(regs):
-        address = b.add(base, combine(b, thread, offsets.thread_mask, offsets.elem_part(elem)))
-        b.insert(StSharedOp(address, value if value.type == i32 else value))
+    for reg, value in enumerate(regs):
+        first = reg * per_reg
+        steps = [offsets.at(first + i, lane, w) - offsets.at(first, lane, w)
+                 for i in range(per_reg) for lane, w in ((0, 0), (7, warps - 1))]
+        if any(step != (i // 2) * layout.elem_bytes for i, step in enumerate(steps)) or offsets.elem_part(first) % 4:
+            emit_error(op, f"the elements of a register of {tensor} are not contiguous in shared memory")
+        address = b.add(base, combine(b, thread, offsets.thread_mask, offsets.elem_part(first)))
+        b.insert(StSharedOp(address, value))
     b.insert(BarSyncOp(0))
 
 
