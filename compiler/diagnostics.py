@@ -12,12 +12,26 @@ parser, a verifier or a pass.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import ErasedSSAValue, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.constraints import VerificationContext
+from xdsl.irdl.operations import (
+    OpDef,
+    OptAttributeDef,
+    OptPropertyDef,
+    VarIRConstruct,
+    irdl_op_verify_arg_list,
+    irdl_op_verify_regions,
+    verify_variadic_size,
+)
 from xdsl.parser import Parser
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 _XDSL_VERIFY_PREFIX = "Operation does not verify: "
@@ -85,20 +99,249 @@ def _clean(message: str) -> str:
 
 def verify_operation(op: Operation) -> None:
     """Verify ``op`` and everything nested in it, innermost operations first."""
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                verify_operation(child)
-    try:
-        op.verify(verify_nested_ops=False)
-    except QdotError:
-        raise
-    except VerifyException as err:
-        raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
+    _Verifier().verify(op)
 
 
 def verify_module(module: ModuleOp) -> None:
     verify_operation(module)
+
+
+@dataclass(frozen=True)
+class _OpPlan:
+    """How to verify one IRDL operation class in parts (see `_Verifier`)."""
+
+    op_def: OpDef
+    custom_verify: Callable[[Operation], None] | None
+    traits: tuple[OpTrait, ...]
+    """The traits whose ``verify`` does something, in the order ``OpDef.verify`` runs them."""
+    is_terminator: bool
+    no_terminator: bool
+
+
+@functools.cache
+def _op_plan(cls: type[Operation]) -> _OpPlan | None:
+    """Split an IRDL class's generated ``verify_`` into its definition check and its custom
+    verifier, or None where the class does not have the shape xDSL 0.74 generates."""
+    if cls.verify is not Operation.verify or not issubclass(cls, IRDLOperation):
+        return None
+    verify_ = cls.__dict__.get("verify_")
+    code, closure = getattr(verify_, "__code__", None), getattr(verify_, "__closure__", None)
+    if code is None or closure is None or verify_.__module__ != "xdsl.irdl.operations":
+        return None
+    cells = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure), strict=True))
+    op_def = cells.get("op_def")
+    if not isinstance(op_def, OpDef) or set(cells) - {"op_def", "custom_verify"} \
+            or op_def is not cls.get_irdl_definition():
+        return None
+    traits = tuple(t for t in op_def.traits if type(t).verify is not OpTrait.verify)
+    return _OpPlan(op_def, cells.get("custom_verify"), traits,
+                   cls.has_trait(IsTerminator), cls.has_trait(NoTerminator))
+
+
+@functools.cache
+def _has_no_terminator(cls: type[Operation]) -> bool:
+    return cls.has_trait(NoTerminator)
+
+
+class _Verifier:
+    """``Operation.verify`` for a whole module, with the IRDL definition check memoised.
+
+    Most of the time of verifying a lowered kernel went into xDSL's generic check of each
+    operation against its IRDL definition (operand and result counts and constraints,
+    properties, attributes), for 7 500 operations of a few dozen distinct shapes. That
+    check reads only the op's class, operand and result types, properties, attributes,
+    region shapes and successor count, so it runs once per distinct key and is remembered
+    for this verification (keys by identity first, since lowered IR shares its type and
+    attribute objects, then by value). Everything that may look further (the structural
+    checks of ``Operation.verify``, traits that verify something, custom ``verify_``
+    methods) still runs for every operation, in xDSL's order. A failure is re-run through
+    xDSL's own ``Operation.verify``, so the exception (message, notes) is exactly xDSL's.
+    """
+
+    def __init__(self) -> None:
+        self._by_identity: dict[tuple, tuple] = {}
+        """identity key -> its value key (which keeps the objects behind the ids alive)"""
+        self._by_value: set[tuple] = set()
+
+    def verify(self, op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    self.verify(child)
+        try:
+            if not self._verify_fast(op):
+                op.verify(verify_nested_ops=False)
+        except QdotError:
+            raise
+        except VerifyException as err:
+            raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
+
+    def _verify_fast(self, op: Operation) -> bool:
+        """True when ``op`` verified; False when xDSL's own ``verify`` must decide (an op
+        outside the fast path, or a failure whose exception xDSL should produce)."""
+        plan = _op_plan(type(op))
+        if plan is None:
+            return False
+        try:
+            if not _structure_ok(op, plan):
+                return False
+            if not self._definition_known(op):
+                _verify_definition(plan.op_def, op)
+                self._remember(op)
+            for trait in plan.traits:
+                if type(trait) is IsolatedFromAbove:
+                    if not _isolated_from_above(op):
+                        return False
+                else:
+                    trait.verify(op)
+            if plan.custom_verify is not None:
+                plan.custom_verify(op)
+        except Exception:  # noqa: BLE001 - xDSL's verify, run next, raises the real error
+            return False
+        return True
+
+    def _definition_known(self, op: Operation) -> bool:
+        key = _identity_key(op)
+        if key in self._by_identity:
+            return True
+        value_key = _value_key(op)
+        if value_key in self._by_value:
+            self._by_identity[key] = value_key
+            return True
+        return False
+
+    def _remember(self, op: Operation) -> None:
+        value_key = _value_key(op)
+        self._by_value.add(value_key)
+        self._by_identity[_identity_key(op)] = value_key
+
+
+def _verify_definition(op_def: OpDef, op: Operation) -> None:
+    """``OpDef.verify`` of xDSL 0.74 without its last step, the traits (run by the caller)."""
+    context = VerificationContext()
+    irdl_op_verify_arg_list(op, op_def, VarIRConstruct.OPERAND, context)
+    irdl_op_verify_arg_list(op, op_def, VarIRConstruct.RESULT, context)
+    irdl_op_verify_regions(op, op_def, context)
+    verify_variadic_size(op, op_def, VarIRConstruct.SUCCESSOR)
+    for name, prop_def in op_def.properties.items():
+        if name not in op.properties:
+            if isinstance(prop_def, OptPropertyDef):
+                continue
+            raise VerifyException(f"property '{name}' expected")
+        prop_def.constr.verify(op.properties[name], context)
+    for name in op.properties:
+        if name not in op_def.properties:
+            raise VerifyException(f"property '{name}' is not defined")
+    for name, attr_def in op_def.attributes.items():
+        if name not in op.attributes:
+            if isinstance(attr_def, OptAttributeDef):
+                continue
+            raise VerifyException(f"attribute '{name}' expected")
+        attr_def.constr.verify(op.attributes[name], context)
+
+
+def _identity_key(op: Operation) -> tuple:
+    """`_value_key` with every type and attribute by identity: cheap, and enough for the
+    shared objects of lowered IR. Only valid while the value key holds those objects.
+    Flat, with separators that no id can equal, so that no two shapes share a key."""
+    key: list = [type(op)]
+    key += [id(operand.type) for operand in op._operands]  # noqa: SLF001 - hot path
+    key.append(-1)
+    key += [id(result.type) for result in op.results]
+    if op.properties:
+        key.append(-2)
+        for name, value in op.properties.items():
+            key += (name, id(value))
+    if op.attributes:
+        key.append(-3)
+        for name, value in op.attributes.items():
+            key += (name, id(value))
+    if op.regions:
+        key += (-4, _regions_key(op))
+    if op._successors:  # noqa: SLF001
+        key += (-5, len(op._successors))  # noqa: SLF001
+    return tuple(key)
+
+
+def _value_key(op: Operation) -> tuple:
+    """Everything ``OpDef.verify`` reads of ``op`` apart from what its traits look at."""
+    return (
+        type(op),
+        tuple([operand.type for operand in op._operands]),  # noqa: SLF001
+        tuple([result.type for result in op.results]),
+        tuple(op.properties.items()),
+        tuple(op.attributes.items()),
+        _regions_key(op) if op.regions else (),
+        len(op._successors),  # noqa: SLF001
+    )
+
+
+def _regions_key(op: Operation) -> tuple:
+    return tuple(
+        (len(region.blocks), None if region.first_block is None else tuple(region.first_block.arg_types))
+        for region in op.regions
+    )
+
+
+def _structure_ok(op: Operation, plan: _OpPlan) -> bool:
+    """The checks ``Operation.verify`` makes before ``verify_`` (erased operands, where
+    successors and terminators may be); False where one fails."""
+    for operand in op._operands:  # noqa: SLF001
+        if isinstance(operand, ErasedSSAValue):
+            return False
+    parent_block = op.parent
+    if parent_block is None:
+        return not op._successors  # noqa: SLF001
+    parent_region = parent_block.parent
+    if parent_region is None:
+        return not op._successors  # noqa: SLF001
+    last = parent_block.last_op is op
+    if op._successors:  # noqa: SLF001
+        if not last:
+            return False
+        for successor in op._successors:  # noqa: SLF001
+            if successor.parent != parent_region:
+                return False
+    if last and not plan.is_terminator:
+        if len(parent_region.blocks) > 1:
+            return False
+        parent_op = parent_region.parent
+        if parent_op is not None and not _has_no_terminator(type(parent_op)):
+            return False
+    return True
+
+
+def _isolated_from_above(op: Operation) -> bool:
+    """``IsolatedFromAbove.verify`` as a yes/no, in one walk instead of an ancestor search
+    per operand: every operand used inside ``op`` (not looking into nested isolated ops,
+    which check themselves) is defined by an op or block strictly inside ``op``."""
+    inside: set[int] = set()
+    uses: list[SSAValue] = []
+    pending = list(op.regions)
+    while pending:
+        region = pending.pop()
+        for block in region.blocks:
+            inside.add(id(block))
+            for child in block.ops:
+                inside.add(id(child))
+                uses.extend(child._operands)  # noqa: SLF001
+                if child.regions:
+                    if child.has_trait(IsolatedFromAbove):
+                        _mark_nested(child, inside)
+                    else:
+                        pending.extend(child.regions)
+    return all(id(value.owner) in inside for value in uses)
+
+
+def _mark_nested(op: Operation, inside: set[int]) -> None:
+    """Everything nested in ``op`` counts as inside the isolated op being checked."""
+    for region in op.regions:
+        for block in region.blocks:
+            inside.add(id(block))
+            for child in block.ops:
+                inside.add(id(child))
+                if child.regions:
+                    _mark_nested(child, inside)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,11 @@ of a native mixed dot), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``
 ``fp4Unpacked`` for that fp4 operand) and converted in registers
 (``qgpu.upcast``: fp4 → s8/e4m3/bf16, fp8 → bf16, block scales folded in where
 exact); and where the block scales go (folded, rescaled per block in fp32, or
-given to the block-scaled instruction). The accumulator takes the ``#qgpu.mma``
-layout through the K loop (``scf.for`` iter_args) up to its store.
+given to the block-scaled instruction; a side without scales under a per-block
+rescale gets unit scales of the other side's type). The accumulator takes the
+``#qgpu.mma`` layout through the K loop (``scf.for`` iter_args) up to its store;
+where it meets a plain (unencoded) tensor of the qdot level — a function argument
+or result — the boundary is a ``builtin.unrealized_conversion_cast``.
 
 It leaves for later passes: how the global → shared copies are pipelined
 (``qdot-pipeline``), which instruction loads shared memory (``qdot-lower-local-load``),
@@ -33,7 +36,11 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IntegerType,
     ModuleOp,
+    NoneAttr,
     TensorType,
+    UnrealizedConversionCastOp,
+    bf16,
+    f16,
     f32,
     i8,
 )
@@ -55,7 +62,7 @@ from dialects.qgpu.encodings import (
     SharedEncodingAttr,
 )
 from dialects.qgpu.layouts import shared_encoding_for
-from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MmaOp, UpcastOp
+from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
 from passes.support.builder import constant_value
@@ -108,6 +115,10 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
         _rewrite_block_dot(dot, plan, mma, point)
         return
     k_width = _k_width_values(plan)
+    if all(_dequantized_once(dot, value, op_idx, side) or side.source in (Format.BF16, Format.FP16)
+           for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))) \
+            and plan.lhs.reg is RegFormat.BF16:
+        k_width = 2  # both operands come from bf16 shared buffers: the ISA arrangement, read by ldmatrix
 
     a_reg = _operand(dot, dot.a, 0, plan.lhs, plan, mma, k_width, dot.a_scale, point)
     b_reg = _operand(dot, dot.b, 1, plan.rhs, plan, mma, k_width, dot.b_scale, point)
@@ -154,9 +165,10 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     # their barrier then precede every operand load of the step, so nothing has to be
     # loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
+    fold_by_mma = {fmt for _, _, fmt in sides} == {Format.Q4_K, Format.Q8_1_MMQ}
     for op_idx, mem, fmt in sides:
         if fmt is Format.Q4_K:
-            for part in ("scale", "min"):
+            for part in ("scale",) if fold_by_mma else ("scale", "min"):
                 view = _insert(point, BlockPartOp(mem, part)).results[0]
                 decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     regs, scales, folds = [], [], []
@@ -177,6 +189,9 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         enc = DotScaleEncodingAttr(op_idx, mma)
         values = []
         for part in (scale_part, fold_part):
+            if part == fold_part and fold_by_mma:  # the fold goes through _fold_mma
+                values.append(None)
+                continue
             if part == "s" and fmt is Format.Q8_0:
                 values.append(None)
                 continue
@@ -191,9 +206,10 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     if Format.Q4_K in formats:
         q4k = formats.index(Format.Q4_K)
         other = 1 - q4k
-        if folds[other] is None:
+        if folds[other] is None and not fold_by_mma:
             emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
-        a_fold, b_fold = folds[0], folds[1]
+        if not fold_by_mma:
+            a_fold, b_fold = folds[0], folds[1]
     _allocs_first(dot, point)
     acc_type = dot.acc.type
     assert isinstance(acc_type, TensorType)
@@ -202,9 +218,47 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     mma_op = _insert(point, MmaOp(regs[0], regs[1], acc_in, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
                                   rescale=Rescale.PER_BLOCK, a_fold=a_fold, b_fold=b_fold))
     mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
-    out = _insert(point, ConvertLayoutOp(mma_op.results[0], dot.result.type)).results[0]
+    result = mma_op.results[0]
+    if fold_by_mma:
+        result = _fold_mma(sides, mma, result, _num_warps(dot), point)
+    out = _insert(point, ConvertLayoutOp(result, dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
     Rewriter.erase_op(dot)
+
+
+def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
+    """q4_K's dmin term, −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
+
+    Per accumulator and 32-value block the rank-1 fold costs an FMA — as much as the
+    rescale itself. Instead the eight (s_j, m_j) pairs of a super-block go through the
+    tensor core: the q8_1 sums s (fp16) and q4_K's 6-bit mins m are exact in f16, their
+    products exact in the f32 accumulator, and only dmin·(Σ s·m) is left per element,
+    once per super-block: ``qgpu.mma`` with ``rescale = "per_block"`` over K = 16 (the
+    eight sub-blocks, padded; see ``m_pad`` in dialects/qgpu/block_parts.py), scaled by
+    −1 on the activation side and dmin on the weight side.
+    """
+    parts = {Format.Q4_K: "m_pad", Format.Q8_1_MMQ: "s_pad"}
+    operands, scales = [], []
+    for op_idx, mem, fmt in sides:
+        view = _decode_once(_insert(point, BlockPartOp(mem, parts[fmt])).results[0], warps, point)
+        if op_idx == 1:
+            view = _insert(point, MemDescTransOp(view, [1, 0])).results[0]
+        vt = view.type
+        assert isinstance(vt, MemDescType)
+        operands.append(_insert(point, LocalLoadOp(view, TensorType(f16, vt.get_shape(),
+                                                                    DotOperandEncodingAttr(op_idx, mma, 2)))).results[0])
+        rows = vt.get_shape()[0 if op_idx == 0 else 1]
+        scale_type = TensorType(f32, [rows, 1], DotScaleEncodingAttr(op_idx, mma))
+        if fmt is Format.Q4_K:
+            dmin = _insert(point, BlockPartOp(mem, "dmin")).results[0]
+            scales.append(_insert(point, LocalLoadOp(dmin, scale_type)).results[0])
+        else:
+            minus_one = DenseIntOrFPElementsAttr.from_list(scale_type, [-1.0])
+            scales.append(_insert(point, arith.ConstantOp(minus_one)).results[0])
+    fold = _insert(point, MmaOp(operands[0], operands[1], acc, RegFormat.FP16, RegFormat.FP16, scales[0], scales[1],
+                                rescale=Rescale.PER_BLOCK))
+    fold.attributes["qdot.fold"] = _str_attr("dmin")
+    return fold.results[0]
 
 
 def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
@@ -222,11 +276,14 @@ def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
     assert isinstance(vt, MemDescType)
     rows, values = vt.get_shape()
     blocked = BlockedEncodingAttr([1, values], [32, 1], [warps, 1], [1, 0])  # a column's sub-blocks per thread
-    decoded = _insert(point, LocalLoadOp(view, TensorType(f32, [rows, values], blocked))).results[0]
+    element = vt.get_element_type()
+    decoded = _insert(point, LocalLoadOp(view, TensorType(element, [rows, values], blocked))).results[0]
     # columns contiguous: an mma thread's two adjacent columns of one sub-block are one 8-byte
     # load, used in that sub-block's k step only (sub-blocks contiguous would load four k
     # steps' scales at once and keep them live)
-    shared = MemDescType([rows, values], f32, SharedEncodingAttr(1, 1, 1, [0, 1]))
+    # (f16 fold operands are read as mma fragments: rows of sub-blocks, contiguous)
+    order = [1, 0] if element == f16 else [0, 1]
+    shared = MemDescType([rows, values], element, SharedEncodingAttr(1, 1, 1, order))
     return _insert(point, LocalAllocOp(shared, decoded)).results[0]
 
 
@@ -251,7 +308,7 @@ def _allocs_first(dot: DotScaledOp, point: InsertPoint) -> None:
     if first_load is None:
         return
     staging = [o for o in created if isinstance(o, LocalAllocOp) and o.src is not None
-               and not isinstance(o.src.owner, LocalLoadOp)]  # global → shared, not register → shared
+               and not isinstance(o.src.owner, (LocalLoadOp, UpcastOp))]  # operands, not register → shared
     for alloc in staging:
         if created.index(alloc) > created.index(first_load):
             alloc.detach()
@@ -319,6 +376,8 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
     order = [contiguous, 1 - contiguous]
     shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
     mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
+    if _dequantized_once(dot, value, op_idx, side):
+        return _dequantize_once(dot, mem, op_idx, source_reg, mma, k_width, scale, point)
     src_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width, side.fp4_unpacked)
     reg = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc))).results[0]
     if side.reg is source_reg and not side.fold_scale:
@@ -335,27 +394,115 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
                                    upcast_scale)).results[0]
 
 
+DEQUANT_RUN = 32
+"""Values one thread dequantizes at a time: a whole ue8m0 group (two ue4m3 groups), 16 bf16x2 registers."""
+
+
+def _dequantized_once(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
+    """Whether ``_dequantize_once`` handles this operand: a dequant-bf16 conversion of a
+    K-contiguous tile whose K holds whole 32-value runs, a power of two of them per row
+    up to 32, with its scale (if any) folded into the values."""
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    shape = tensor.get_shape()
+    k_dim = 1 if op_idx == 0 else 0
+    contiguous = contiguous_dim(value)
+    if contiguous is None:
+        contiguous = len(shape) - 1
+    scale = dot.a_scale if op_idx == 0 else dot.b_scale
+    if side.reg is not RegFormat.BF16 or side.source in (Format.BF16, Format.FP16) or contiguous != k_dim \
+            or side.fp4_unpacked or (scale is not None and not side.fold_scale):
+        return False
+    run_elems = DEQUANT_RUN // (2 if side.source is Format.E2M1 else 1)
+    runs = shape[k_dim] // run_elems
+    lanes = min(runs, 32)
+    return shape[k_dim] % run_elems == 0 and runs > 0 and lanes & (lanes - 1) == 0
+
+
+def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFormat, mma: MmaEncodingAttr,
+                     k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
+    """dequant-bf16: convert the staged tile once per CTA, not once per warp that reads it.
+
+    Every warp of a row (column) of the warp grid needs the same A (B) values, so the
+    per-warp register upcast repeats each conversion 2–4 times and dominates the loop
+    (about 7 instructions per bf16x2 register for e4m3, with the scale). Here each thread
+    takes runs of 32 values along K from the raw tile (a blocked layout), converts them
+    with their block scale (``qgpu.upcast`` on the blocked layout), stores bf16 to a
+    swizzled shared buffer (``qgpu.local_alloc`` of registers), and the mma operand is
+    read from there with ``ldmatrix`` like a bf16 input (``_dequantized_once`` says when).
+    """
+    mem_type = mem.type
+    assert isinstance(mem_type, MemDescType)
+    shape = list(mem_type.get_shape())
+    k_dim = 1 if op_idx == 0 else 0
+    per_elem = 2 if source is RegFormat.E2M1 else 1
+    run_elems = DEQUANT_RUN // per_elem
+    lanes_k = min(shape[k_dim] // run_elems, 32)  # whole runs, a power of two: _dequantized_once
+    warps = _num_warps(dot)
+
+    def blocked(run: int) -> BlockedEncodingAttr:
+        spt, tpw, wpc = [1, 1], [1, 1], [1, 1]
+        spt[k_dim], tpw[k_dim], tpw[1 - k_dim], wpc[1 - k_dim] = run, lanes_k, 32 // lanes_k, warps
+        return BlockedEncodingAttr(spt, tpw, wpc, [k_dim, 1 - k_dim])
+
+    elem = mem_type.get_element_type()
+    raw = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, blocked(run_elems)))).results[0]
+    out_shape = list(shape)
+    out_shape[k_dim] *= per_elem
+    blocked_scale = None
+    if scale is not None:
+        scale_t = scale.type
+        assert isinstance(scale_t, TensorType)
+        scale_shape = list(scale_t.get_shape())  # [rows, K/group]
+        group = out_shape[k_dim] // scale_shape[1]  # 32 (ue8m0) or 16 (ue4m3): whole groups per run
+        if k_dim == 0:  # the scales are [N, K/g]; the B tile is [K, N]
+            scale_shape = [scale_shape[1], scale_shape[0]]
+        scale_elem = scale_t.get_element_type()
+        scale_mem = _insert(point, LocalAllocOp(MemDescType(scale_t.get_shape(), scale_elem,
+                                                            shared_encoding_for(scale_t.get_shape(), scale_elem,
+                                                                                [1, 0])), scale)).results[0]
+        if k_dim == 0:
+            scale_mem = _insert(point, MemDescTransOp(scale_mem, [1, 0])).results[0]
+        blocked_scale = _insert(point, LocalLoadOp(scale_mem, TensorType(scale_elem, scale_shape,
+                                                                         blocked(DEQUANT_RUN // group)))).results[0]
+    up = _insert(point, UpcastOp(raw, source, RegFormat.BF16, TensorType(bf16, out_shape, blocked(DEQUANT_RUN)),
+                                 blocked_scale)).results[0]
+    order = [k_dim, 1 - k_dim]
+    staged = _insert(point, LocalAllocOp(MemDescType(out_shape, bf16, shared_encoding_for(out_shape, bf16, order)),
+                                         up)).results[0]
+    operand = DotOperandEncodingAttr(op_idx, mma, k_width)  # the other operand's kWidth, in values
+    return _insert(point, LocalLoadOp(staged, TensorType(bf16, out_shape, operand))).results[0]
+
+
 def _mma_scales(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: int, k: int,
                 point: InsertPoint) -> tuple[SSAValue | None, SSAValue | None]:
+    """The scale operands of the mma: the dot's scales in #qgpu.dot_scale layouts, and unit
+    scales for a side without any (the mma takes scales in pairs of one element type).
+
+    A side without scales gets 1.0 in the other side's scale type (ue8m0 / ue4m3, one per
+    32 / 16 values), so the pair agrees and the per-block rescale keeps the other side's
+    groups; with no scales at all (promote-int8 of unscaled operands) f32 ones per 32
+    values, one per mma k tile. The block-scaled ("hw") instructions never get here with
+    one side unscaled: the plan refuses that."""
     if plan.rescale is Rescale.NONE:
         return None, None
     operand_b = plan.rescale is Rescale.HW
+    given = dot.a_scale if dot.a_scale is not None else dot.b_scale
+    unit_elem: Attribute = f32
+    group = 32
+    if given is not None:
+        given_type = given.type
+        assert isinstance(given_type, TensorType)
+        unit_elem = given_type.get_element_type()
+        group = plan.block_k
     scales: list[SSAValue] = []
     for op_idx, value, rows in ((0, dot.a_scale, m), (1, dot.b_scale, n)):
         enc = DotScaleEncodingAttr(op_idx, mma, operand=operand_b and op_idx == 1)
         if value is not None:
             scales.append(_scale_regs(value, enc, point))
-        else:
-            if plan.rescale is Rescale.HW:
-                emit_error(dot, "the block-scaled mma needs scales on both sides; give the unscaled side "
-                                "unit scales (ue8m0 code 127)")
-            blocks = k // plan.block_k
-            if dot.a_scale is None and dot.b_scale is None:
-                # no scales at all: one block per mma k-tile is enough (and exact)
-                blocks = k // 32
-            unit = TensorType(f32, [rows, blocks], enc)
-            const = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(unit, [1.0]))
-            scales.append(_insert(point, const).results[0])
+            continue
+        unit = TensorType(unit_elem, [rows, k // group], enc)
+        scales.append(_insert(point, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(unit, [1.0]))).results[0])
     return scales[0], scales[1]
 
 
@@ -402,6 +549,23 @@ def _propagate_accumulator_layouts(func: FuncOp) -> None:
         for loop in [op for op in func.walk() if isinstance(op, scf.ForOp)]:
             changed |= _retype_loop_carried(loop)
         changed |= _fold_conversions(func)
+    _bridge_plain_tensors(func)
+
+
+def _bridge_plain_tensors(func: FuncOp) -> None:
+    """A conversion left between a plain tensor (no encoding: the qdot level, e.g. a
+    function argument or result) and a layout is no layout change — the plain side has
+    none yet — but a change of type system: it becomes ``builtin.unrealized_conversion_cast``,
+    as in MLIR's partial conversions. Kernels never have one (their accumulators start
+    from constants and end in stores, which take any layout)."""
+    for cvt in [op for op in func.walk() if isinstance(op, ConvertLayoutOp)]:
+        src, dst = cvt.src.type, cvt.result.type
+        if not (_has_layout(src) and _has_layout(dst)):
+            Rewriter.replace_op(cvt, UnrealizedConversionCastOp.get([cvt.src], [dst]))
+
+
+def _has_layout(tensor: Attribute) -> bool:
+    return isinstance(tensor, TensorType) and not isinstance(tensor.encoding, NoneAttr)
 
 
 def _retype_loop_carried(loop: scf.ForOp) -> bool:
@@ -482,8 +646,8 @@ def _fold_conversions(func: FuncOp) -> bool:
             continue
         # a store takes any distributed layout: store the encoded value directly
         users = [u.operation for u in cvt.result.uses]
-        if users and all(isinstance(u, StoreOp) for u in users) and isinstance(src.type, TensorType) \
-                and src.type.encoding is not None and not isinstance(cvt.result.type.encoding, type(src.type.encoding)):
+        if users and all(isinstance(u, StoreOp) for u in users) and _has_layout(src.type) \
+                and not isinstance(cvt.result.type.encoding, type(src.type.encoding)):
             for use in list(cvt.result.uses):
                 use.operation.operands[use.index] = src
             Rewriter.erase_op(cvt)

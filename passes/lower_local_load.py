@@ -254,8 +254,7 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
             if plan is not None:
                 break
     if plan is not None:
-        regs = _emit_ldmatrix(b, state, access, plan, base)
-        load.attributes["qdot.ldmatrix"] = _str(plan.form.ptx)
+        regs = _emit_ldmatrix(b, state, access, plan, base)  # the ptx.ldmatrix ops name their form
     else:
         regs = _emit_scalar(b, state, access, base, tensor)
     out = from_regs(b, regs, tensor)
@@ -303,21 +302,24 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
     unpacked = access.nibbles is not None
     register = reg_type(tensor)
     regs: list[SSAValue] = []
+    per_reg = access.layout.elements_per_register
+    elems = elements_per_thread(access.layout)
     for reg in range(access.layout.regs_per_thread):
         if unpacked:
             regs.append(_unpacked_register(b, access, base, thread, mask, reg))
             continue
-        starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
+        count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty
+        starts = [access.byte_offset(reg, byte, 0) for byte in range(count * access.elem_bytes)]
         elem0 = (reg * 4) // access.elem_bytes
         const0 = offsets.elem_part(elem0)
-        contiguous = all(starts[byte] == starts[0] + byte for byte in range(4))
+        contiguous = count == per_reg and all(starts[byte] == starts[0] + byte for byte in range(4))
         if contiguous and const0 % 4 == 0 and all(v % 4 == 0 for v in (*offsets.lane_bases, *offsets.warp_bases)):
             address = b.add(base, combine(b, thread, mask, const0))
             regs.append(b.emit(LdSharedOp(address, register)))
             continue
         # element by element
         value = b.const(0)
-        for start in range(0, 4, access.elem_bytes):
+        for start in range(0, count * access.elem_bytes, access.elem_bytes):
             elem = (reg * 4 + start) // access.elem_bytes
             address = b.add(base, combine(b, thread, mask, offsets.elem_part(elem)))
             width = {1: i8, 2: i16, 4: i32}[access.elem_bytes]
@@ -357,12 +359,6 @@ def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAVa
         nibble = b.and_(b.lshr(packed, 4 * nib), 0xF)
         value = b.or_(value, b.shl(nibble, 8 * byte))
     return value
-
-
-def _str(text: str):  # noqa: ANN202
-    from xdsl.dialects.builtin import StringAttr
-
-    return StringAttr(text)
 
 
 __all__ = ["LowerLocalLoadPass", "IntegerType", "reg_type"]

@@ -31,6 +31,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float32Type,
     IntegerType,
     ModuleOp,
@@ -144,7 +145,6 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
-    zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -158,6 +158,8 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     for i, result in zip(c_index, op.results, strict=True):
                         acc[i] = result
                     continue
+                # each block starts from a zero accumulator (built once: the builder shares constants)
+                zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
                 op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [zero] * 4))
                 for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
                     value = part if isinstance(part.type, Float32Type) else b.emit(arith.SIToFPOp(part, f32))
@@ -167,11 +169,20 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                         acc[i] = b.fma(*folds.terms(rm, rn, position, rk), acc[i])
     out = from_regs(b, acc, _tensor(mma.result))
     mma.result.replace_all_uses_with(out)
+    scale_owners = [v.owner for v in (mma.a_scale, mma.b_scale) if v is not None]
     Rewriter.erase_op(mma)
+    for owner in scale_owners:  # unit scales read at compile time (_BlockScales) are dead now
+        if isinstance(owner, arith.ConstantOp) and not owner.result.uses:
+            Rewriter.erase_op(owner)
 
 
 class _BlockScales:
-    """sa[row, kb] · sb[col, kb] · 2^-(exp_a + exp_b) per accumulator register, decoded once."""
+    """sa[row, kb] · sb[col, kb] · 2^-(exp_a + exp_b) per accumulator register, decoded once.
+
+    A splat constant scale (the unit scales qdot-accelerate-matmul gives an unscaled side,
+    in f32 or in the other side's ue8m0 / ue4m3 type) is read at compile time: its value
+    folds into the factor and no register of it is ever built.
+    """
 
     def __init__(self, b: Builder, state: FunctionState, mma: MmaOp, acc: MmaLayout):
         self.b = b
@@ -179,8 +190,10 @@ class _BlockScales:
         self.sa_layout = distributed_layout(sa_type)
         self.sb_layout = distributed_layout(sb_type)
         assert isinstance(self.sa_layout, DotScaleLayout) and isinstance(self.sb_layout, DotScaleLayout)
-        self.sa_regs = to_regs(b, mma.a_scale)
-        self.sb_regs = to_regs(b, mma.b_scale)
+        self.sa_splat = _splat_value(mma.a_scale)
+        self.sb_splat = _splat_value(mma.b_scale)
+        self.sa_regs = to_regs(b, mma.a_scale) if self.sa_splat is None else []
+        self.sb_regs = to_regs(b, mma.b_scale) if self.sb_splat is None else []
         self.sa_elem = sa_type.get_element_type()
         self.sb_elem = sb_type.get_element_type()
         exp = mma.attributes.get("qdot.exp")
@@ -194,17 +207,21 @@ class _BlockScales:
         self.k_per_block = a_layout.k_values // sa_type.get_shape()[1]
         self.tile_values = a_layout.k_values // a_layout.rep_k
         self._decoded: dict[tuple[str, int, int, int], SSAValue] = {}
-        self._products: dict[tuple[int, int, int, int], SSAValue] = {}
+        self._products: dict[tuple[SSAValue | float, SSAValue | float], SSAValue] = {}
 
-    def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue:
+    def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue | float:
+        """One scale as f32 (lhs: times 2^-shift), or its value when known at compile time."""
+        splat = self.sa_splat if side == "a" else self.sb_splat
+        if splat is not None:
+            return splat * self.unit if side == "a" else splat
         key = (side, rep, half, block)
         if key in self._decoded:
             return self._decoded[key]
         layout = self.sa_layout if side == "a" else self.sb_layout
         regs = self.sa_regs if side == "a" else self.sb_regs
         elem = self.sa_elem if side == "a" else self.sb_elem
-        reg, byte = layout.element_slot(rep, half, block)
         b = self.b
+        reg, byte = layout.element_slot(rep, half, block)
         value = regs[reg]
         if isinstance(elem, Float32Type):
             decoded = value
@@ -218,11 +235,20 @@ class _BlockScales:
     def factor(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
         block = (rk * self.tile_values) // self.k_per_block
         row_half, col_half = position >> 1, position & 1
-        key = (rm, rn, position, block)
+        sa = self._decode("a", rm, row_half, block)
+        sb = self._decode("b", rn, col_half, block)
+        key = (sa, sb)  # by value: a unit side gives the same product for both of its halves
         if key not in self._products:
-            sa = self._decode("a", rm, row_half, block)
-            sb = self._decode("b", rn, col_half, block)
-            self._products[key] = self.b.emit(arith.MulfOp(sa, sb))
+            b = self.b
+            if isinstance(sa, float) and isinstance(sb, float):
+                product = b.fconst(sa * sb)
+            elif isinstance(sa, float):
+                product = sb if sa == 1.0 else b.mulf(b.fconst(sa), sb)
+            elif isinstance(sb, float):
+                product = sa if sb == 1.0 else b.mulf(sa, b.fconst(sb))
+            else:
+                product = b.mulf(sa, sb)
+            self._products[key] = product
         return self._products[key]
 
 
@@ -252,6 +278,18 @@ class _Folds:
         if reg_a not in self._negated:
             self._negated[reg_a] = self.b.emit(arith.NegfOp(self.fa_regs[reg_a]))
         return self._negated[reg_a], self.fb_regs[reg_b]
+
+
+def _splat_value(value: SSAValue | None) -> float | None:
+    """The value of a splat ``arith.constant`` scale tensor (1.0 for unit scales), else None.
+
+    The element types are real-valued (f32, f8E8M0FNU, f8E4M3FN), so the attribute holds
+    the scale itself, not its code."""
+    owner = value.owner if value is not None else None
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr) \
+            and owner.value.is_splat():
+        return float(owner.value.get_values()[0])
+    return None
 
 
 def _decode_scale(b: Builder, reg: SSAValue, byte: int, elem) -> SSAValue:  # noqa: ANN001

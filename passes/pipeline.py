@@ -36,7 +36,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.diagnostics import QdotError
 from dialects.qdot.kernel import LoadOp
-from dialects.qgpu.ops import AsyncCommitOp, AsyncCopyOp, AsyncWaitOp, LocalAllocOp, MemDescIndexOp
+from dialects.qgpu.ops import (
+    AsyncCommitOp,
+    AsyncCopyOp,
+    AsyncWaitOp,
+    LocalAllocOp,
+    MemDescIndexOp,
+    MemDescTransOp,
+    transposed_memdesc,
+)
 from dialects.qgpu.types import MemDescType
 
 
@@ -169,6 +177,7 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
         view = MemDescIndexOp(buf, read_stage)
         Rewriter.insert_op(view, InsertPoint.before(alloc))
         alloc.result.replace_all_uses_with(view.result)
+        _retype_views(view.result)
         Rewriter.erase_op(alloc)
         if not load.result.uses:
             Rewriter.erase_op(load)
@@ -188,6 +197,25 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     loop.detach()
     loop.erase(safe_erase=False)
     _drop_dead_slices(new_block)
+
+
+def _retype_views(value: SSAValue) -> None:
+    """Re-type the transposed views of a buffer that became a stage of the ring.
+
+    A view's type is a function of its source's (``qgpu.memdesc_trans`` keeps the
+    source's mutability), so a view made of the immutable single buffer must follow
+    it to the mutable stage, and so on through views of views.
+    """
+    for use in list(value.uses):
+        view = use.operation
+        if not isinstance(view, MemDescTransOp):
+            continue
+        source = view.src.type
+        assert isinstance(source, MemDescType)
+        retyped = transposed_memdesc(source, view.permutation())
+        if view.result.type != retyped:
+            Rewriter.replace_value_with_new_type(view.result, retyped)
+            _retype_views(view.results[0])
 
 
 def _drop_dead_slices(block: Block) -> None:

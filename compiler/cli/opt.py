@@ -24,6 +24,7 @@ from compiler.cli.common import (
     print_module,
     read_input,
     split_chunks,
+    without_cyclic_gc,
 )
 
 TOOL = "qdot-opt"
@@ -125,7 +126,8 @@ def run(argv: list[str] | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     try:
-        status = run(argv)
+        with without_cyclic_gc():
+            status = run(argv)
     except ToolError as err:
         sys.stderr.write(f"{TOOL}: error: {err}\n")
         status = 1

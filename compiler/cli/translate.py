@@ -26,6 +26,7 @@ from compiler.cli.common import (
     print_module,
     read_input,
     split_chunks,
+    without_cyclic_gc,
 )
 from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
 
@@ -78,7 +79,9 @@ def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - Mod
         return agx_emit(module, args.target, args.format)
     from targets.ptx.artifact import compile_module
 
-    artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx)
+    # The pipeline verified the module after its last pass (or the parser did, for an empty one).
+    artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx,
+                              module_verified=True)
     if args.verify_ptx and artifact.report is not None:
         sys.stderr.write(artifact.report + "\n")
     return artifact.data
@@ -122,7 +125,8 @@ def run(argv: list[str] | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     try:
-        status = run(argv)
+        with without_cyclic_gc():
+            status = run(argv)
     except ToolError as err:
         sys.stderr.write(f"{TOOL}: error: {err}\n")
         status = 1

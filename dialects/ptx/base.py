@@ -8,7 +8,8 @@ and the tests that grep the PTX both use it, so the spelling is defined once).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -19,8 +20,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     VectorType,
 )
-from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, VariadicDef
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -40,8 +41,47 @@ F16X2 = VectorType(F16, [2])
 BF16X2 = VectorType(BF16, [2])
 
 
+@functools.cache
+def _fixed_arity(cls: type[IRDLOperation]) -> tuple[int, int] | None:
+    """(operands, results) of an op class whose every operand and result is single and that
+    has no regions, successors or segment-size options; None otherwise."""
+    op_def = cls.get_irdl_definition()
+    defs = (*op_def.operands, *op_def.results)
+    if op_def.options or op_def.regions or op_def.successors or any(isinstance(d, VariadicDef) for _, d in defs):
+        return None
+    return len(op_def.operands), len(op_def.results)
+
+
 class PtxInstruction(IRDLOperation):
     """Base of the ops that become one PTX instruction."""
+
+    def __init__(self, *, operands: Sequence[SSAValue | Operation] | None = None,
+                 result_types: Sequence[Attribute] | None = None,
+                 properties: Mapping[str, Attribute | None] | None = None,
+                 attributes: Mapping[str, Attribute | None] | None = None, **kwargs: object):
+        """IRDL's generic builder, short-cut for the fixed-arity ops (most of them): a
+        lowered kernel builds thousands of ``ptx`` ops, and the generic builder, which sorts
+        out variadic groups and segment sizes, costs three times what the op itself does.
+        The result is the op IRDL would build (same operands, result types, properties and
+        attributes, ``None`` entries dropped); anything else goes to IRDL, errors included."""
+        operands = () if operands is None else operands
+        result_types = () if result_types is None else result_types
+        arity = _fixed_arity(type(self))
+        values = [v if isinstance(v, SSAValue)
+                  else v.results[0] if isinstance(v, Operation) and len(v.results) == 1 else None
+                  for v in operands]
+        if arity is None or kwargs or arity != (len(values), len(result_types)) \
+                or any(v is None for v in values) or not all(isinstance(t, Attribute) for t in result_types):
+            super().__init__(operands=operands, result_types=result_types, properties=properties,
+                             attributes=attributes, **kwargs)  # type: ignore[arg-type]
+            return
+        Operation.__init__(
+            self,
+            operands=values,
+            result_types=result_types,
+            properties={k: v for k, v in (properties or {}).items() if v is not None},
+            attributes={k: v for k, v in (attributes or {}).items() if v is not None},
+        )
 
     def requirements(self) -> Sequence[Requirement]:
         """Target features and PTX ISA versions this instruction form needs."""
@@ -69,22 +109,30 @@ def access_bytes(type_: Attribute, what: str) -> int:
     Legal: a scalar i8/i16/i32/i64/f16/bf16/f32/f64, or a `.v2`/`.v4` vector of them of
     at most 16 bytes ([ISA] 9.7.9.8 `ld`: vector loads of 2 or 4 elements, 128 bits max).
     """
+    size, problem = _access_size(type_)
+    if problem is not None:
+        raise VerifyException(f"{what} {problem}")
+    return size
+
+
+@functools.lru_cache(maxsize=256)
+def _access_size(type_: Attribute) -> tuple[int, str | None]:
+    """(bytes, None) or (0, what is wrong): remembered, since a kernel verifies thousands of
+    loads and stores of a few types."""
     if type_ in _SCALARS:
-        return _SCALARS[type_]
+        return _SCALARS[type_], None
     if isinstance(type_, VectorType) and type_.get_num_dims() == 1:
         count = type_.get_shape()[0]
         element = type_.get_element_type()
         if element not in _SCALARS:
-            raise VerifyException(f"{what} vector element must be i8, i16, i32, i64, f16, bf16, f32 or f64, "
-                                  f"got {element}")
+            return 0, f"vector element must be i8, i16, i32, i64, f16, bf16, f32 or f64, got {element}"
         if count not in (2, 4):
-            raise VerifyException(f"{what} vector must have 2 or 4 elements (.v2/.v4), got {count}")
+            return 0, f"vector must have 2 or 4 elements (.v2/.v4), got {count}"
         size = count * _SCALARS[element]
         if size > 16:
-            raise VerifyException(f"{what} vector must be at most 16 bytes, got {size}")
-        return size
-    raise VerifyException(f"{what} must be a scalar i8/i16/i32/i64/f16/bf16/f32/f64 or a vector of 2 or 4 "
-                          f"of them, got {type_}")
+            return 0, f"vector must be at most 16 bytes, got {size}"
+        return size, None
+    return 0, f"must be a scalar i8/i16/i32/i64/f16/bf16/f32/f64 or a vector of 2 or 4 of them, got {type_}"
 
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:

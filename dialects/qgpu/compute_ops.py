@@ -37,7 +37,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.qdot.formats import Format, scale_info, scale_kind_of
-from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
+from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
 from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
@@ -395,14 +395,28 @@ class UpcastOp(IRDLOperation):
     def target(self) -> RegFormat:
         return self.to_format.data
 
+    @property
+    def k_dim(self) -> int:
+        """The dimension along which values are blocked (and fp4 packed): K of a dot operand;
+        the contiguous dimension (``order[0]``) of a blocked layout, which is K when a tile is
+        dequantized cooperatively before it is staged for the mma."""
+        enc = _tensor(self.result).encoding
+        if isinstance(enc, DotOperandEncodingAttr):
+            return 1 if enc.op_idx == 0 else 0
+        assert isinstance(enc, BlockedEncodingAttr)
+        return enc.dim_order[0]
+
     def verify_(self) -> None:
         problem = upcast_problem(self.source, self.target)
         if problem:
             raise VerifyException(problem)
         result = _tensor(self.result)
         res_enc = result.encoding
+        if isinstance(res_enc, BlockedEncodingAttr):
+            self._verify_blocked(res_enc)
+            return
         if not isinstance(res_enc, DotOperandEncodingAttr):
-            raise VerifyException(f"result must have a #qgpu.dot_op encoding, got {res_enc}")
+            raise VerifyException(f"result must have a #qgpu.dot_op or #qgpu.blocked encoding, got {res_enc}")
         src = _check_dot_operand("source", self.src, res_enc.op_idx, res_enc.parent, self.source)
         dst = _check_dot_operand("result", self.result, res_enc.op_idx, res_enc.parent, self.target)
         factor = values_per_element(self.source)
@@ -432,3 +446,55 @@ class UpcastOp(IRDLOperation):
             only = scale_info(kind).only_format if kind is not None else None
             if only == Format.E2M1 and self.source != RegFormat.E2M1:
                 raise VerifyException(f"ue4m3 scales (per {group}) scale e2m1 only, got from = {self.source}")
+
+    def _verify_blocked(self, res_enc: BlockedEncodingAttr) -> None:
+        """Cooperative dequantization: every thread converts a run of values along K in
+        place; the scale (if any) is blocked the same way with one element per ``group``
+        values of the run, so each thread holds the scales of its own values."""
+        src_t, dst_t = _tensor(self.src), _tensor(self.result)
+        src_enc = src_t.encoding
+        if not isinstance(src_enc, BlockedEncodingAttr):
+            raise VerifyException(f"source must be #qgpu.blocked like the result, got {src_enc}")
+        k = res_enc.dim_order[0]
+        factor = values_per_element(self.source)
+        if (src_enc.threads_per_warp, src_enc.warps_per_cta, src_enc.dim_order) != \
+                (res_enc.threads_per_warp, res_enc.warps_per_cta, res_enc.dim_order):
+            raise VerifyException("source and result blocked layouts must place threads and warps alike")
+        want_spt = list(src_enc.size_per_thread)
+        want_spt[k] *= factor
+        if list(res_enc.size_per_thread) != want_spt:
+            raise VerifyException(f"result sizePerThread must be {want_spt} (the source's with dimension {k} "
+                                  f"times {factor}), got {list(res_enc.size_per_thread)}")
+        want_shape = list(src_t.get_shape())
+        want_shape[k] *= factor
+        if list(dst_t.get_shape()) != want_shape:
+            raise VerifyException(f"result shape must be {_dims(want_shape)}, got {_dims(dst_t.get_shape())}")
+        for name, t, fmt in (("source", src_t, self.source), ("result", dst_t, self.target)):
+            if t.get_element_type() != element_type(fmt):
+                raise VerifyException(f"{name} format {fmt} travels in {element_type(fmt)} elements, "
+                                      f"got {t.get_element_type()}")
+        if self.scale is None:
+            return
+        if self.target not in (RegFormat.BF16, RegFormat.FP16):
+            raise VerifyException(f"a scale needs to = bf16 or fp16, got to = {self.target}")
+        scale_t = _tensor(self.scale)
+        scale_enc = scale_t.encoding
+        kind = scale_kind_of(scale_t.get_element_type())
+        if kind is None:
+            raise VerifyException(f"scale must be ue8m0 or ue4m3 codes, got {scale_t.get_element_type()}")
+        group = scale_info(kind).group_size
+        run = res_enc.size_per_thread[k]
+        if run % group:
+            raise VerifyException(f"each thread's run of {run} values along K must hold whole scale groups "
+                                  f"of {group}")
+        want_scale_spt = list(res_enc.size_per_thread)
+        want_scale_spt[k] = run // group
+        if not isinstance(scale_enc, BlockedEncodingAttr) or list(scale_enc.size_per_thread) != want_scale_spt or \
+                (scale_enc.threads_per_warp, scale_enc.warps_per_cta, scale_enc.dim_order) != \
+                (res_enc.threads_per_warp, res_enc.warps_per_cta, res_enc.dim_order):
+            raise VerifyException(f"scale must be #qgpu.blocked like the result with sizePerThread "
+                                  f"{want_scale_spt}, got {scale_enc}")
+        want = list(dst_t.get_shape())
+        want[k] //= group
+        if list(scale_t.get_shape()) != want:
+            raise VerifyException(f"scale must have shape {_dims(want)}, got {_dims(scale_t.get_shape())}")

@@ -7,7 +7,7 @@ shared per insertion block), so the IR the lit tests show stays small.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -23,6 +23,23 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+
+_NO_OVERFLOW: Mapping[str, Attribute] = {"overflowFlags": arith.IntegerOverflowAttr("none")}
+"""The properties ``arith.addi/subi/muli/shli.__init__`` gives an op by default."""
+
+_CMPI_PREDICATES = {name: IntegerAttr(code, i64) for code, name in enumerate(
+    ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"))}
+"""``arith.cmpi``'s ``predicate`` property per mnemonic (the numbering of ``CmpiOp.__init__``)."""
+
+
+def _create(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
+            properties: Mapping[str, Attribute] | None = None) -> Operation:
+    """The op ``cls.__init__`` would build, for fixed-arity ops (no segment sizes), without
+    xDSL's generic IRDL builder, which costs three times as much; lowering a kernel builds
+    thousands of these. Same operands, result types and properties (the attribute objects
+    are immutable, so ops may share them)."""
+    return cls.create(operands=operands, result_types=result_types,
+                      properties=dict(properties) if properties else {})
 
 
 def constant_value(value: SSAValue) -> int | float | None:
@@ -71,7 +88,7 @@ class Builder:
         if key not in self._consts:
             if isinstance(type_, IntegerType) and type_.width.data == 1:
                 value = 1 if value else 0
-            self._consts[key] = self.emit(arith.ConstantOp(IntegerAttr(value, type_)))
+            self._consts[key] = self.emit(_create(arith.ConstantOp, (), (type_,), {"value": IntegerAttr(value, type_)}))
         return self._consts[key]
 
     def fconst(self, value: float, type_: Attribute = f32) -> SSAValue:
@@ -92,13 +109,13 @@ class Builder:
         ca, cb = constant_value(a), constant_value(b)
         if isinstance(ca, int) and isinstance(cb, int):
             return self.const(ca + cb, a.type)
-        return self.emit(arith.AddiOp(a, b))
+        return self.emit(_create(arith.AddiOp, (a, b), (a.type,), _NO_OVERFLOW))
 
     def sub(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
         if constant_value(b) == 0:
             return a
-        return self.emit(arith.SubiOp(a, b))
+        return self.emit(_create(arith.SubiOp, (a, b), (a.type,), _NO_OVERFLOW))
 
     def mul(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
@@ -113,7 +130,7 @@ class Builder:
             return self.const(ca * cb, a.type)
         if isinstance(cb, int) and cb > 0 and cb & (cb - 1) == 0:
             return self.shl(a, cb.bit_length() - 1)
-        return self.emit(arith.MuliOp(a, b))
+        return self.emit(_create(arith.MuliOp, (a, b), (a.type,), _NO_OVERFLOW))
 
     def xor(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
@@ -121,11 +138,11 @@ class Builder:
             return a
         if constant_value(a) == 0:
             return b
-        return self.emit(arith.XOrIOp(a, b))
+        return self.emit(_create(arith.XOrIOp, (a, b), (a.type,)))
 
     def and_(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
-        return self.emit(arith.AndIOp(a, b))
+        return self.emit(_create(arith.AndIOp, (a, b), (a.type,)))
 
     def or_(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
@@ -133,39 +150,43 @@ class Builder:
             return a
         if constant_value(a) == 0:
             return b
-        return self.emit(arith.OrIOp(a, b))
+        return self.emit(_create(arith.OrIOp, (a, b), (a.type,)))
 
     def shl(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         if isinstance(b, int) and b == 0:
             return a
-        return self.emit(arith.ShLIOp(a, self._operand(b, a.type)))
+        return self.emit(_create(arith.ShLIOp, (a, self._operand(b, a.type)), (a.type,), _NO_OVERFLOW))
 
     def lshr(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         if isinstance(b, int) and b == 0:
             return a
-        return self.emit(arith.ShRUIOp(a, self._operand(b, a.type)))
+        return self.emit(_create(arith.ShRUIOp, (a, self._operand(b, a.type)), (a.type,)))
 
     def udiv(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
         b = self._operand(b, a.type)
         if constant_value(b) == 1:
             return a
-        return self.emit(arith.DivUIOp(a, b))
+        return self.emit(_create(arith.DivUIOp, (a, b), (a.type,)))
 
     def urem(self, a: SSAValue, b: SSAValue | int) -> SSAValue:
-        return self.emit(arith.RemUIOp(a, self._operand(b, a.type)))
+        return self.emit(_create(arith.RemUIOp, (a, self._operand(b, a.type)), (a.type,)))
 
     def cmp(self, predicate: str, a: SSAValue, b: SSAValue | int) -> SSAValue:
-        return self.emit(arith.CmpiOp(a, self._operand(b, a.type), predicate))
+        b = self._operand(b, a.type)
+        predicate_attr = _CMPI_PREDICATES.get(predicate)
+        if predicate_attr is None or a.type != b.type:
+            return self.emit(arith.CmpiOp(a, b, predicate))  # xDSL's builder reports the error
+        return self.emit(_create(arith.CmpiOp, (a, b), (i1,), {"predicate": predicate_attr}))
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.SelectOp(cond, a, b))
+        return self.emit(_create(arith.SelectOp, (cond, a, b), (a.type,)))
 
     def and_i1(self, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
         if a is None:
             return b
         if b is None:
             return a
-        return self.emit(arith.AndIOp(a, b))
+        return self.emit(_create(arith.AndIOp, (a, b), (a.type,)))
 
     def cast_int(self, value: SSAValue, type_: Attribute) -> SSAValue:
         """index <-> iN, zero-extend or truncate between integer widths."""
@@ -176,14 +197,14 @@ class Builder:
         if isinstance(c, int):
             return self.const(c, type_)
         if isinstance(src, IndexType) or isinstance(type_, IndexType):
-            return self.emit(arith.IndexCastOp(value, type_))
+            return self.emit(_create(arith.IndexCastOp, (value,), (type_,)))
         assert isinstance(src, IntegerType) and isinstance(type_, IntegerType)
         if src.width.data < type_.width.data:
-            return self.emit(arith.ExtUIOp(value, type_))
-        return self.emit(arith.TruncIOp(value, type_))
+            return self.emit(_create(arith.ExtUIOp, (value,), (type_,)))
+        return self.emit(_create(arith.TruncIOp, (value,), (type_,)))
 
     def cast(self, values: Sequence[SSAValue], types: Sequence[Attribute]) -> list[SSAValue]:
-        op = UnrealizedConversionCastOp.get(list(values), list(types))
+        op = _create(UnrealizedConversionCastOp, tuple(values), tuple(types))
         self.insert(op)
         return list(op.results)
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import Float32Type, IntegerType, TensorType, UnrealizedConversionCastOp, f32, i32
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import SpecialRegOp
@@ -67,9 +67,35 @@ class ThreadIds:
     warp: SSAValue
 
 
+class _EntryBuilder(Builder):
+    """Appends each op right after the previous one it built, starting at the block's top.
+
+    Anchored on its own ops, never on the function's: a pass may erase any op of the
+    function (the first one included) and the entry stays valid. Should one of its own
+    ops be erased, it appends after the last one still in the block.
+    """
+
+    def __init__(self, block: Block):
+        super().__init__(InsertPoint.at_start(block))
+        self._block = block
+        self._built: list[Operation] = []
+
+    def insert(self, op: Operation) -> Operation:
+        while self._built and self._built[-1].parent is not self._block:
+            self._built.pop()
+        point = InsertPoint.after(self._built[-1]) if self._built else InsertPoint.at_start(self._block)
+        Rewriter.insert_op(op, point)
+        self._built.append(op)
+        return op
+
+
 @dataclass
 class FunctionState:
-    """Per-function lowering state: thread ids and per-thread offsets, built once at entry."""
+    """Per-function lowering state: thread ids and per-thread offsets, built once at entry.
+
+    Entry values go at the top of the function's block, in the order they are asked
+    for, independent of which ops the lowering later replaces or erases.
+    """
 
     func: FuncOp
     entry: Builder = field(init=False)
@@ -77,9 +103,7 @@ class FunctionState:
     _cache: dict[object, SSAValue] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        block = self.func.body.blocks[0]
-        first = block.first_op
-        self.entry = Builder(InsertPoint.before(first)) if first is not None else Builder.at_end(block)
+        self.entry = _EntryBuilder(self.func.body.blocks[0])
 
     @property
     def ids(self) -> ThreadIds:
@@ -283,7 +307,10 @@ def element_slot(layout: DistributedLayout, elem: int) -> tuple[int, int]:
 
 
 def elements_per_thread(layout: DistributedLayout) -> int:
-    return layout.regs_per_thread * layout.elements_per_register
+    """Elements a thread holds: whole registers, except a blocked layout whose last register is
+    partly empty (e.g. one 8-bit scale per thread)."""
+    slots = layout.regs_per_thread * layout.elements_per_register
+    return min(slots, getattr(layout, "elements_per_thread", slots))
 
 
 __all__ = [

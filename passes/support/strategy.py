@@ -22,9 +22,15 @@ decisions follow DESIGN.md §3 and seed 003:
   power-of-two MX scales are folded into the bf16 values during the conversion
   (exact while the scaled value stays in bf16's range), other scales are applied
   per block to the accumulator.
-* ``auto``: the fastest legal strategy for the arch — native on sm_120a-class,
-  promote-fp8 on sm_89 for fp8-class pairs, otherwise promote-int8 where the
-  formats allow and dequant-bf16 else; never the emulated fp8 mma of sm_90.
+* ``auto``: the fastest legal strategy for the arch, asking each in turn — native
+  on sm_120a-class, promote-fp8 where the fp8 mma is native (sm_89, sm_120a-class;
+  never the emulated fp8 mma of sm_90), promote-int8 where the formats allow,
+  dequant-bf16 else. So a scale on one side only (which the block-scaled mma cannot
+  take) and NVFP4's 16-value scale groups (which the 32-wide fp8/s8 k tiles cannot
+  rescale) go to the next strategy that can run them.
+
+fp4 packed along M or N (``lhs_k_pack`` / ``rhs_k_pack = false``) is refused by
+every strategy for now: ``qgpu.upcast`` unpacks fp4 along K only.
 """
 
 from __future__ import annotations
@@ -134,26 +140,49 @@ def choose_plan(
             raise PlanError(f"i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not '{strategy}'")
         return Plan(Strategy.PROMOTE_INT8, OperandPlan(lhs, RegFormat.S8), OperandPlan(rhs, RegFormat.S8),
                     Rescale.NONE, acc_int=True)
-    if strategy is Strategy.AUTO:
-        strategy = _auto(arch, lhs, rhs, lhs_k_pack and rhs_k_pack)
     if strategy is Strategy.NATIVE:
         return _native(arch, lhs, rhs, lhs_scale, rhs_scale, lhs_k_pack, rhs_k_pack, block_k)
+    for side, k_pack, free in (("lhs", lhs_k_pack, "M"), ("rhs", rhs_k_pack, "N")):
+        if not k_pack:
+            raise PlanError(
+                f"{side} e2m1 packed along {free} ({side}_k_pack = false) is not supported on the PTX path yet: "
+                f"qgpu.upcast unpacks fp4 along K only; pack the operand along K")
+    if strategy is Strategy.AUTO:
+        return _auto(arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
+    return _plan(strategy, arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
+
+
+def _plan(strategy: Strategy, arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
+          block_k: int) -> Plan:
+    """The plan of one explicit strategy for K-packed operands (PlanError when illegal)."""
+    if strategy is Strategy.NATIVE:
+        return _native(arch, lhs, rhs, ls, rs, True, True, block_k)
     if strategy is Strategy.PROMOTE_FP8:
-        return _promote_fp8(arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
+        return _promote_fp8(arch, lhs, rhs, ls, rs, block_k)
     if strategy is Strategy.PROMOTE_INT8:
-        return _promote_int8(lhs, rhs, lhs_scale, rhs_scale, block_k)
-    return _dequant(lhs, rhs, lhs_scale, rhs_scale, block_k)
+        return _promote_int8(lhs, rhs, ls, rs, block_k)
+    return _dequant(lhs, rhs, ls, rs, block_k)
 
 
-def _auto(arch: str, lhs: Format, rhs: Format, k_packed: bool) -> Strategy:
-    both_f8f6f4 = lhs in F8F6F4 and rhs in F8F6F4
-    if arch in NATIVE_ARCHES and both_f8f6f4 and k_packed:
-        return Strategy.NATIVE
-    if arch in FP8_MMA_NATIVE_ARCHES and both_f8f6f4 and arch not in NATIVE_ARCHES:
-        return Strategy.PROMOTE_FP8
-    if lhs in INT8_SHIFT and rhs in INT8_SHIFT:
-        return Strategy.PROMOTE_INT8
-    return Strategy.DEQUANT_BF16
+def _auto(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:
+    """The first legal strategy, fastest first: native on the sm_120a family, the fp8 mma
+    where it is native (sm_89, sm_120a family; never sm_90's f16 emulation), the s8 mma,
+    and dequant-bf16, which runs every float pair. Asking the strategies themselves keeps
+    auto from promising what the chosen strategy then refuses (a scale on one side only
+    for native, NVFP4's 16-value groups for the 32-wide fp8/s8 k tiles)."""
+    candidates: list[Strategy] = []
+    if arch in NATIVE_ARCHES:
+        candidates.append(Strategy.NATIVE)
+    if arch in FP8_MMA_NATIVE_ARCHES:
+        candidates.append(Strategy.PROMOTE_FP8)
+    candidates += [Strategy.PROMOTE_INT8, Strategy.DEQUANT_BF16]
+    refusals: list[str] = []
+    for strategy in candidates:
+        try:
+            return _plan(strategy, arch, lhs, rhs, ls, rs, block_k)
+        except PlanError as err:
+            refusals.append(str(err))
+    raise PlanError(f"no strategy runs {lhs} × {rhs} on {arch}: {'; '.join(refusals)}")
 
 
 def _native(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
@@ -168,9 +197,12 @@ def _native(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: Scale
         raise PlanError("strategy 'native' needs K-packed fp4 (the mma fragments pack fp4 along K); "
                         "use 'dequant-bf16' for M/N-packed fp4")
     scaled = _has_scale(ls) or _has_scale(rs)
+    if block_k == 16 and not (lhs is Format.E2M1 and rhs is Format.E2M1):
+        raise PlanError("NVFP4 (ue4m3 scales per 16) needs e2m1 × e2m1 for kind::mxf4nvf4")
+    if scaled and not (_has_scale(ls) and _has_scale(rs)):
+        raise PlanError("the block-scaled mma needs scales on both sides; give the unscaled side unit scales "
+                        "(ue8m0 code 127)")
     if block_k == 16:
-        if not (lhs is Format.E2M1 and rhs is Format.E2M1):
-            raise PlanError("NVFP4 (ue4m3 scales per 16) needs e2m1 × e2m1 for kind::mxf4nvf4")
         return Plan(Strategy.NATIVE, OperandPlan(lhs, RegFormat.E2M1, fp4_packed_mma=True),
                     OperandPlan(rhs, RegFormat.E2M1, fp4_packed_mma=True), Rescale.HW, block_k=16)
     if scaled and lhs is Format.E2M1 and rhs is Format.E2M1:
@@ -191,6 +223,7 @@ def _promote_fp8(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: 
             raise PlanError(f"strategy 'promote-fp8' takes fp8/fp6/fp4 operands; {side} is {fmt}")
         reg = RegFormat.E5M2 if fmt is Format.E5M2 else RegFormat.E4M3
         plans.append(OperandPlan(fmt, reg))
+    _refuse_16_value_groups("promote-fp8", "fp8", block_k)
     rescale = Rescale.PER_BLOCK if (_has_scale(ls) or _has_scale(rs)) else Rescale.NONE
     return Plan(Strategy.PROMOTE_FP8, plans[0], plans[1], rescale, block_k=block_k)
 
@@ -201,12 +234,23 @@ def _promote_int8(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind 
             raise PlanError(
                 f"strategy 'promote-int8' needs values that are exact small integers after a power-of-two "
                 f"shift (e2m1, e2m3, i8, ggml quants); {side} is {fmt}")
+    _refuse_16_value_groups("promote-int8", "s8", block_k)
     # The s8 mma accumulates in i32; an f32 accumulator takes each block's integer sum
     # times its scales (unit scales when there are none) and the 2^-shift of the promotion.
     rescale = Rescale.PER_BLOCK
     return Plan(Strategy.PROMOTE_INT8,
                 OperandPlan(lhs, RegFormat.S8, exp=INT8_SHIFT[lhs]),
                 OperandPlan(rhs, RegFormat.S8, exp=INT8_SHIFT[rhs]), rescale, block_k=block_k)
+
+
+def _refuse_16_value_groups(strategy: str, mma: str, block_k: int) -> None:
+    """A per-block rescale runs one mma k tile per scale group; the fp8 and s8 mma tiles
+    are 32 values wide (no k16 form exists), so 16-value groups (NVFP4's ue4m3) cannot be
+    applied one per tile."""
+    if block_k < 32:
+        raise PlanError(
+            f"strategy '{strategy}' cannot apply scales per {block_k} values (NVFP4 ue4m3): the {mma} mma "
+            f"k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly")
 
 
 def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:

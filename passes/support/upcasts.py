@@ -29,9 +29,8 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CvtKind
 from dialects.ptx.ops import CvtOp, MulRnBf16x2Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
-from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
-from dialects.qgpu.mma_layouts import DotScaleLayout
 from dialects.qgpu.ops import UpcastOp
 from dialects.qgpu.register_formats import RegFormat
 from passes.support.builder import Builder
@@ -91,7 +90,7 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
 
 
 def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], Source]:  # noqa: ANN001
-    k_dim = 1 if dst_l.is_a else 0
+    k_dim = op.k_dim
     found: dict[tuple[int, int], Source] = {}
     for lane in (0, 5, 30):
         for reg, byte in dst_l.slots():
@@ -155,16 +154,19 @@ class _Scales:
         assert isinstance(scale_t, TensorType)
         self.kind = scale_kind_of(scale_t.get_element_type())
         self.layout = distributed_layout(scale_t)
-        assert isinstance(self.layout, DotScaleLayout)
         self.regs = to_regs(b, op.scale)
         dst_t = op.result.type
         assert isinstance(dst_t, TensorType)
         self.dst_l = distributed_layout(dst_t)
-        self.k_dim = 1 if self.dst_l.is_a else 0
-        self.group = dst_t.get_shape()[self.k_dim] // scale_t.get_shape()[1]
+        self.k_dim = op.k_dim
+        # a #qgpu.dot_scale tensor is [rows, K/g]; a blocked one (cooperative dequantization)
+        # is oriented like the values it scales, K along the same dimension
+        self.scale_k_dim = self.k_dim if isinstance(scale_t.encoding, BlockedEncodingAttr) else 1
+        self.group = dst_t.get_shape()[self.k_dim] // scale_t.get_shape()[self.scale_k_dim]
         self._codes: dict[tuple, SSAValue] = {}
         self._f32: dict[tuple, SSAValue] = {}
         self._bf16x2: dict[tuple, SSAValue] = {}
+        self._owners: dict[tuple[int, int], list] = {}
 
     def slot(self, dst_reg: int, dst_byte: int) -> tuple:
         """(register, byte of lane 0, per-lane-bit byte steps) of a destination value's scale.
@@ -174,12 +176,16 @@ class _Scales:
         byte of the same register. The register must not depend on the lane.
         """
         found = []
+        exprs = self.dst_l.coord_exprs(dst_reg, dst_byte)  # = coords(0, lane, ...) for every lane
+        assert exprs is not None
+        mn_expr, k_expr = exprs[1 - self.k_dim], exprs[self.k_dim]
         for lane in range(32):
-            coords = self.dst_l.coords(0, lane, dst_reg, dst_byte)
-            assert coords is not None
-            mn = coords[1 - self.k_dim]
-            kb = coords[self.k_dim] // self.group
-            owners = [s for s in self.layout.owners((mn, kb)) if s.warp == 0 and s.lane == lane]
+            mn = mn_expr.evaluate(0, lane)
+            kb = k_expr.evaluate(0, lane) // self.group
+            key = (kb, mn) if self.scale_k_dim == 0 else (mn, kb)
+            if key not in self._owners:  # 32 lanes × every value: remember the inverse layout
+                self._owners[key] = self.layout.owners(key)
+            owners = [s for s in self._owners[key] if s.warp == 0 and s.lane == lane]
             if not owners:
                 emit_error(self.op, "the scale layout does not give each thread the scales of its values")
             found.append((owners[0].reg, owners[0].byte))

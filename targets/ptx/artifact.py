@@ -53,15 +53,20 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
     return tuple(infos)
 
 
-def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False) -> Artifact:
-    """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``."""
+def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False,
+                   module_verified: bool = False) -> Artifact:
+    """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``.
+
+    ``verify`` runs ptxas on the result; ``module_verified=True`` says the caller has just
+    verified ``module`` (a pass pipeline does after its last pass), so it is not verified again.
+    """
     from dialects.ptx import check_arch
     from targets.ptx.llvm_ir import emit_llvm_ir
     from targets.ptx.nvptx import llvm_ir_to_ptx
 
     check_arch(module, arch)
     kernels = kernel_infos(module)
-    llvm_ir = emit_llvm_ir(module, arch)
+    llvm_ir = emit_llvm_ir(module, arch, verify=not module_verified)
     if target == "llvm" and not verify:
         return Artifact("llvm", arch, llvm_ir, kernels, llvm_ir=llvm_ir)
     ptx = llvm_ir_to_ptx(llvm_ir, arch)

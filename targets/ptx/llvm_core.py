@@ -89,24 +89,44 @@ def _int_literal(value: int, width: int) -> str:
     return str(value)
 
 
+def _float32_bits(value: float) -> int:
+    """IEEE binary32 bits of `value` rounded to nearest even (the C cast that `struct` does),
+    infinity where that overflows."""
+    try:
+        return struct.unpack("<I", struct.pack("<f", value))[0]
+    except OverflowError:
+        return 0xFF800000 if value < 0 else 0x7F800000
+
+
+def _float16_bits(value: float) -> int:
+    """IEEE binary16 bits of `value`, rounded to nearest even, infinity where that overflows;
+    a NaN keeps its sign and the top of its payload (numpy's `float16` conversion)."""
+    if value != value:
+        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+        half = 0x7C00 + ((bits & 0x000FFFFFFFFFFFFF) >> 42)
+        return ((bits >> 48) & 0x8000) | (half if half != 0x7C00 else 0x7C01)
+    try:
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    except OverflowError:
+        return 0xFC00 if value < 0 else 0x7C00
+
+
 def _float_literal(value: float, type_: Attribute) -> str:
     """Hex spellings, exact for every value: double bits for float/double, 0xH / 0xR for half / bfloat.
 
-    Out-of-range values round to infinity, as a conversion to the type would.
+    Out-of-range values round to infinity, as a conversion to the type would. `struct`
+    does the roundings (no numpy: importing it costs a tenth of a second of cold start).
     """
-    import numpy as np  # numpy's casts round to nearest even and overflow to inf
-
-    with np.errstate(over="ignore", invalid="ignore"):
-        if isinstance(type_, Float16Type):
-            return f"0xH{int(np.float16(value).view(np.uint16)):04X}"
-        if isinstance(type_, BFloat16Type):
-            bits = int(np.float32(value).view(np.uint32))
-            if value != value:
-                return "0xR7FC0"
-            rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-            return f"0xR{rounded & 0xFFFF:04X}"
-        if isinstance(type_, Float32Type):
-            value = float(np.float32(value))
+    if isinstance(type_, Float16Type):
+        return f"0xH{_float16_bits(value):04X}"
+    if isinstance(type_, BFloat16Type):
+        if value != value:
+            return "0xR7FC0"
+        bits = _float32_bits(value)
+        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        return f"0xR{rounded & 0xFFFF:04X}"
+    if isinstance(type_, Float32Type):
+        value = struct.unpack("<f", struct.pack("<I", _float32_bits(value)))[0]
     return "0x" + struct.pack(">d", value).hex().upper()
 
 
@@ -179,7 +199,19 @@ class FunctionEmitter:
         self._aliases: dict[SSAValue, SSAValue] = {}
         self._used: set[str] = set()
         self._next: dict[str, int] = {}
+        self._type_texts: dict[int, tuple[Attribute, str]] = {}
         self.lines: list[str] = []
+
+    def type_text(self, type_: Attribute, op: Operation | None = None) -> str:
+        """`llvm_type`, remembered per type object: a kernel has 15 000 values of a handful
+        of types, and lowered IR shares the type objects (the entry keeps its object alive,
+        so its id cannot be reused)."""
+        entry = self._type_texts.get(id(type_))
+        if entry is not None and entry[0] is type_:
+            return entry[1]
+        text = llvm_type(type_, op)
+        self._type_texts[id(type_)] = (type_, text)
+        return text
 
     # -- naming -------------------------------------------------------------------------
     def fresh(self, hint: str | None) -> str:
@@ -216,7 +248,7 @@ class FunctionEmitter:
         return self._texts[value]
 
     def typed(self, value: SSAValue) -> str:
-        return f"{llvm_type(value.type)} {self.text(value)}"
+        return f"{self.type_text(value.type)} {self.text(value)}"
 
     # -- emission -----------------------------------------------------------------------
     def emit(self, line: str) -> None:

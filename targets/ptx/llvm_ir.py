@@ -75,20 +75,24 @@ LOWERINGS: dict[type[Operation], Lowering] = {
 }
 
 
-def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | str | None = None) -> str:
+def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | str | None = None, *,
+                 verify: bool = True) -> str:
     """LLVM IR text for `module` on `arch`; byte-identical for the same module.
 
     Raises `QdotError` (anchored at the offending op) for an op that does not verify, an
     instruction `arch` cannot run (`check_arch`, so LLVM never aborts on it), or an op or
     type with no translation. Pass the `ptx_version` you will give `llvm_ir_to_ptx` when it
     is not the target's default, so instructions newer than it are rejected here too.
+    `verify=False` skips verifying the module, for callers that just did (a pass pipeline
+    verifies after its last pass): on a lowered kernel that is a sizeable part of the time.
     """
     try:
         target = Arch.parse(arch) if isinstance(arch, str) else arch
         version = PtxVersion.parse(ptx_version) if isinstance(ptx_version, str) else ptx_version
     except ValueError as err:
         raise QdotError(module, str(err)) from None
-    verify_module(module)
+    if verify:
+        verify_module(module)
     check_arch(module, target, version)
     state = ModuleState()
     functions: list[str] = []
@@ -240,8 +244,10 @@ def _lower(em: FunctionEmitter, op: Operation) -> None:
     if lowering is None:
         hint = " (run convert-scf-to-cf first)" if op.name.startswith("scf.") else ""
         raise QdotError(op, f"'{op.name}' has no translation to LLVM IR{hint}")
-    for value in [*op.operands, *op.results]:
-        llvm_type(value.type, op)  # reject unsupported types with a diagnostic at this op
+    for value in op.operands:
+        em.type_text(value.type, op)  # reject unsupported types with a diagnostic at this op
+    for value in op.results:
+        em.type_text(value.type, op)
     lowering(em, op)
 
 

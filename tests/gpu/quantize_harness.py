@@ -36,14 +36,15 @@ class QuantizeCase:
     fmt: str
     m: int
     k: int
-    rows_per_program: int = 1
+    rows_per_program: int = 8
     block_k: int = 512
     num_warps: int = 4
+    small_m: int = 32
     arch: str = "sm_90"
 
     @property
     def config(self) -> QuantizeConfig:
-        return QuantizeConfig(self.fmt, self.rows_per_program, self.block_k, self.num_warps)
+        return QuantizeConfig(self.fmt, self.rows_per_program, self.block_k, self.num_warps, self.small_m)
 
     @property
     def label(self) -> str:
@@ -61,11 +62,11 @@ class QuantizeCase:
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        return quantize_grid(self.m, self.k, self.rows_per_program, self.block_k)
+        return quantize_grid(self.m, self.k, self.rows_per_program, self.block_k, self.small_m)
 
     def source(self) -> str:
         cfg = self.config
-        return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps)
+        return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps, cfg.small_m)
 
     def compiled(self) -> Any:
         return get_or_compile(self.source(), arch=self.arch)

@@ -2,11 +2,13 @@
 
 ``compiler.quantize_template`` kernels for q8_1_mmq (what the MMQ GEMM reads) and q8_1,
 through the default PTX pipeline (``qdot-lower-quantize`` first), on random rows full
-of the cases that break a careless quantizer (tests/gpu/quantize_harness.py): M = 1,
-7 and 512, a ragged K, a K shorter than one block, tiles of several rows walked by a
-loop. The output is poisoned with 0xAB and two rows longer than M; the bytes must
-equal ``compiler.numerics.quantize`` (method "cuda") exactly and the extra rows must
-keep their poison.
+of the cases that break a careless quantizer (tests/gpu/quantize_harness.py): both
+strategies of the pass (M up to 32 and above), the bench's shapes, a ragged K, a K that
+is not a multiple of 4 (4-byte copies), a K shorter than one block, staged tiles in
+two waves and with chunk rows computed at run time, and a lanes loop. The output is
+poisoned with 0xAB and two rows longer than M; the bytes must equal
+``compiler.numerics.quantize`` (method "cuda") exactly and the extra rows must keep
+their poison.
 
 On a machine without a GPU these tests still compile every kernel (filling the
 kernel cache that travels to the GPU machine) and then skip.
@@ -20,16 +22,30 @@ import pytest
 from tests.gpu.quantize_harness import QuantizeCase, activations, check, reference, run_case
 
 CASES = [
+    # the default kernel: one row per program (lanes strategy) for M <= 32, 8x512 tiles
+    # staged through shared memory above
     QuantizeCase("q8_1_mmq", 1, 4096),
+    QuantizeCase("q8_1_mmq", 1, 14336),
     QuantizeCase("q8_1_mmq", 7, 1000),  # ragged K: the last block is padded with zeros
+    QuantizeCase("q8_1_mmq", 32, 4096),
+    QuantizeCase("q8_1_mmq", 33, 4096),
     QuantizeCase("q8_1_mmq", 512, 4096),
     QuantizeCase("q8_1_mmq", 512, 11008),
-    QuantizeCase("q8_1_mmq", 7, 1000, rows_per_program=4, block_k=256, num_warps=2),  # a loop of steps
+    QuantizeCase("q8_1_mmq", 512, 14336),
+    QuantizeCase("q8_1_mmq", 37, 1000),  # staged: ragged rows and K
+    QuantizeCase("q8_1_mmq", 35, 998),  # staged, K not a multiple of 4: 4-byte copies
     QuantizeCase("q8_1", 1, 4096),
     QuantizeCase("q8_1", 7, 300),
     QuantizeCase("q8_1", 512, 4096),
+    QuantizeCase("q8_1", 41, 300),
     QuantizeCase("q8_1", 3, 5),  # K shorter than one block
-    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128),  # idle lanes in the last step
+    QuantizeCase("q8_1", 33, 5),
+    # other tiles
+    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16),  # two staged waves
+    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4),  # run-time chunk rows
+    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096),  # one row of 128 groups
+    QuantizeCase("q8_1_mmq", 7, 1000, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
+    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # idle lanes in the last step
 ]
 
 

@@ -22,22 +22,37 @@ from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsP
 
 from compiler import numerics, registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.numerics.f32ops import fp16_bits, sequential_sum
+from compiler.numerics.f32ops import fp16_bits, roundf, sequential_sum
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_kernel
+from dialects.qdot.formats import Format
+from passes.lower_quantize import BELOW_HALF, Q8BlockLayout, QuantizePlan, Strategy
 from targets.ptx.emulator import emulate
 from tests.gpu.quantize_harness import QuantizeCase, activations, check, poisoned_output, reference
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "quantize_q8_1_mmq.mlir"
 
 CASES = [
-    QuantizeCase("q8_1_mmq", 1, 4096),
-    QuantizeCase("q8_1_mmq", 7, 1000),  # ragged K: the last block is padded with zeros
-    QuantizeCase("q8_1_mmq", 512, 128),
-    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2),  # an scf.for of steps
-    QuantizeCase("q8_1", 7, 300),
-    QuantizeCase("q8_1", 3, 5),  # K shorter than one block
-    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128),  # 12 groups for 16 slots: idle lanes
+    # the default kernel (8x512 tiles, one-row tiles for M <= 32): both strategies
+    QuantizeCase("q8_1_mmq", 1, 4096),  # lanes
+    QuantizeCase("q8_1_mmq", 7, 1000),  # lanes, ragged K: the last block is padded with zeros
+    QuantizeCase("q8_1_mmq", 32, 640),  # the largest M of the lanes strategy
+    QuantizeCase("q8_1_mmq", 33, 640),  # the smallest M of the staged one: a tile of one row
+    QuantizeCase("q8_1_mmq", 37, 1000),  # staged, 16-byte copies, ragged rows and K
+    QuantizeCase("q8_1_mmq", 35, 998),  # staged, K not a multiple of 4: the 4-byte copies
+    QuantizeCase("q8_1_mmq", 512, 128),  # staged, three quarters of every tile past K
+    QuantizeCase("q8_1", 41, 300),  # staged, 4-byte quant stores into 36-byte blocks
+    QuantizeCase("q8_1", 33, 5),  # staged, K shorter than one block
+    QuantizeCase("q8_1", 7, 300),  # lanes
+    QuantizeCase("q8_1", 3, 5),  # lanes, K shorter than one block
+    # other tiles: every way the staged copy and the lanes loop walk them
+    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16),  # staged, two waves (barrier between)
+    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4),  # 20 groups per row:
+    # chunk rows computed at run time, and a second wave with idle threads
+    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096),  # staged, one row of 128 groups
+    QuantizeCase("q8_1", 9, 2000, rows_per_program=2, block_k=1024, num_warps=2, small_m=0),  # 64 threads
+    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
+    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # lanes, idle slots
 ]
 
 
@@ -51,7 +66,7 @@ def lowered(case: QuantizeCase) -> ModuleOp:
 
 def emulated(case: QuantizeCase, x: np.ndarray) -> np.ndarray:
     out = poisoned_output(case)
-    emulate(lowered(case), case.config.name, [x, out, case.m, case.k], grid=case.grid[0])
+    emulate(lowered(case), case.config.name, [x, out, case.m, case.k], grid=case.grid)
     return out
 
 
@@ -59,6 +74,46 @@ def emulated(case: QuantizeCase, x: np.ndarray) -> np.ndarray:
 def test_emulated_kernel_matches_numerics(case: QuantizeCase) -> None:
     x = activations(case.m, case.k, np.random.default_rng())
     problem = check(case, emulated(case, x), reference(case, x))
+    assert problem is None, problem
+
+
+TWO_CHAINS = """
+func.func @two_chains(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  %pid = qdot.program_id x
+  %even = arith.muli %pid, %c2 : index
+  %odd = arith.addi %even, %c1 : index
+  %kb = arith.ceildivui %k, %c128 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x1024xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<1x8x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%even, %c0] : !qdot.desc<1x1024xf32> -> tensor<1x1024xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<1x1024xf32> -> tensor<1x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%even, %c0], %q : !qdot.desc<1x8x!qdot.block<q8_1_mmq>>, tensor<1x8x!qdot.block<q8_1_mmq>>
+  %x2 = qdot.load %x_desc[%odd, %c0] : !qdot.desc<1x1024xf32> -> tensor<1x1024xf32>
+  %q2 = qdot.quantize %x2 format = q8_1_mmq : tensor<1x1024xf32> -> tensor<1x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%odd, %c0], %q2 : !qdot.desc<1x8x!qdot.block<q8_1_mmq>>, tensor<1x8x!qdot.block<q8_1_mmq>>
+  func.return
+}
+"""
+
+
+def test_two_staged_chains_share_the_buffer_safely() -> None:
+    """Two chains of one kernel stage through one buffer; the emulator's race checks would
+    reject the second copy if it could overwrite values the first chain still reads."""
+    m, k = 6, 1024
+    case = QuantizeCase("q8_1_mmq", m, k)
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(TWO_CHAINS, False)[0], "two_chains")
+    build_pipeline(registry.pass_factories(), ptx_pipeline(PtxOptions(arch="sm_90"))).apply(ctx, module)
+    ReconcileUnrealizedCastsPass().apply(ctx, module)
+    x = activations(m, k, np.random.default_rng())
+    out = poisoned_output(case)
+    emulate(module, "two_chains", [x, out, m, k], grid=m // 2)
+    problem = check(case, out, reference(case, x))
     assert problem is None, problem
 
 
@@ -86,19 +141,65 @@ def test_rounding_is_half_away_from_zero() -> None:
     assert quants.tolist() == [127, -127, 1, -1, 2, -2, 3, -3]
 
 
+def test_roundf_is_truncation_after_adding_the_float_below_one_half() -> None:
+    """The pass's roundf: trunc(q + copysign(0.49999997, q)) for the quotients it meets
+    (|q| <= 190.5), checked on every float within 64 ulps of each n and n + 1/2."""
+    below_half = np.float32(BELOW_HALF)
+    assert below_half.view(np.uint32) == 0x3EFFFFFF
+    centres = np.arange(0, 192, 0.5, dtype=np.float32)
+    steps = np.arange(-64, 65, dtype=np.int32)
+    bits = (centres.view(np.int32)[:, None] + steps[None, :]).ravel()
+    q = bits[bits >= 0].view(np.float32)
+    q = np.concatenate([q, -q])
+    fast = np.trunc(q + np.copysign(below_half, q))
+    assert np.array_equal(fast, roundf(q))
+    # and why not 0.5: the largest float below one half would round up
+    assert np.trunc(np.float32(below_half) + np.float32(0.5)) == 1.0
+
+
+def test_plan_picks_the_strategy() -> None:
+    mmq, q8_1 = Q8BlockLayout.of(Format.Q8_1_MMQ), Q8BlockLayout.of(Format.Q8_1)
+    assert (mmq.store_bytes, q8_1.store_bytes) == (8, 4)
+    assert QuantizePlan(8, 512, 4, mmq).strategy is Strategy.STAGED  # 128 groups, 128 threads
+    assert QuantizePlan(16, 512, 4, mmq).steps == 2  # two waves
+    assert QuantizePlan(1, 512, 4, mmq).strategy is Strategy.LANES  # 16 groups
+    assert QuantizePlan(1, 512, 4, mmq).steps == 1
+    assert QuantizePlan(8, 512, 12, mmq).strategy is Strategy.LANES  # fewer groups than threads
+    # a wave of 384 threads needs 384 · 144 bytes, more than a kernel gets without opting in
+    assert QuantizePlan(64, 512, 12, mmq).strategy is Strategy.LANES
+
+
 def test_example_is_the_template_output() -> None:
     assert EXAMPLE.read_text(encoding="utf-8") == quantize_kernel()
 
 
 def test_grid_covers_every_tile() -> None:
-    assert quantize_grid(7, 1000) == (7 * 2, 1, 1)
-    assert quantize_grid(5, 640, rows_per_program=4, block_k=256) == (2 * 3, 1, 1)
+    assert quantize_grid(7, 1000) == (2, 7, 1)  # one row per program up to small_m = 32
+    assert quantize_grid(32, 4096) == (8, 32, 1)
+    assert quantize_grid(33, 4096) == (8, 5, 1)  # then 8 rows
+    assert quantize_grid(512, 14336) == (28, 64, 1)
+    assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0) == (3, 2, 1)
+    assert quantize_grid(5, 640, rows_per_program=1, block_k=256) == (3, 5, 1)
+
+
+def test_grid_refuses_too_many_row_tiles() -> None:
+    with pytest.raises(ValueError, match="more than gridDim.y allows"):
+        quantize_grid(65536, 128, rows_per_program=1)
+
+
+def test_kernel_dispatches_on_m_only_with_two_tiles() -> None:
+    """The one-row tile is an scf.if on M; a kernel whose tile is one row has nothing to choose."""
+    assert "scf.if %one_row" in quantize_kernel()
+    assert "scf.if" not in quantize_kernel(rows_per_program=1)
+    assert "scf.if" not in quantize_kernel(small_m=0)
+    assert QuantizeConfig(small_m=0).name == "quantize_q8_1_mmq_8x512_w4"
 
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"fmt": "q4_K"}, "fmt must be one of q8_1, q8_1_mmq"),
     ({"block_k": 96}, "block_k must be a positive multiple of 128"),
     ({"rows_per_program": 0}, "must be positive"),
+    ({"small_m": -1}, "small_m must be 0 or more"),
 ])
 def test_config_rejects_bad_requests(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -9,9 +9,15 @@
 // layout, B's in the layout that follows the B operand columns, operand = true), and the mma
 // gets no scales at all.
 // CHECK-LABEL: func.func @e4m3_e2m1_ue8m0
-// CHECK:       %[[AP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 8}>>
-// CHECK:       %[[SA:.*]] = qgpu.local_load %{{.*}} -> tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
-// CHECK:       %[[AR:.*]] = qgpu.upcast %[[AP]] scale %[[SA]] from = e4m3 to = bf16 : {{.*}} -> tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 8}>>
+// A (K contiguous, whole 32-value runs) is dequantized once per CTA: blocked runs of 32 values
+// with their scale, converted, stored as bf16, read back as the mma operand.
+// CHECK:       %[[ARAW:.*]] = qgpu.local_load %{{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
+// CHECK:       %[[SA:.*]] = qgpu.local_load %{{.*}} -> tensor<32x2xf8E8M0FNU, #qgpu.blocked<{sizePerThread = [1, 1], {{.*}}}>>
+// CHECK:       %[[AUP:.*]] = qgpu.upcast %[[ARAW]] scale %[[SA]] from = e4m3 to = bf16 : {{.*}} -> tensor<32x64xbf16, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
+// CHECK:       %[[ABUF:.*]] = qgpu.local_alloc %[[AUP]] : {{.*}} -> !qgpu.memdesc<32x64xbf16, #qgpu.shared<{{.*}}>>
+// CHECK:       %[[AR:.*]] = qgpu.local_load %[[ABUF]] : {{.*}} -> tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 8}>>
+// B here is a function argument whose K is not known to be contiguous: upcast in registers,
+// its scale in the layout that follows the B operand columns (operand = true).
 // CHECK:       %[[BP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK:       %[[SB:.*]] = qgpu.local_load %{{.*}} -> tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]], operand = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.upcast %[[BP]] scale %[[SB]] from = e2m1 to = bf16 : {{.*}} -> tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 8}>>
@@ -32,7 +38,7 @@ func.func @e4m3_e2m1_ue8m0(%a: tensor<32x64xf8E4M3FN>, %sa: tensor<32x2xf8E8M0FN
 // NVFP4's ue4m3 scales (4 significant bits) also fold exactly into bf16 values: the upcast
 // takes the [N, K/16] scales.
 // CHECK-LABEL: func.func @nvfp4
-// CHECK:       qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16 : tensor<32x32xi8, {{.*}}>, tensor<32x4xf8E4M3FN, #qgpu.dot_scale<{opIdx = 0, {{.*}}}>> -> tensor<32x64xbf16
+// CHECK:       qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16 : tensor<32x32xi8, {{.*}}>, tensor<32x4xf8E4M3FN, #qgpu.blocked<{sizePerThread = [1, 2], {{.*}}}>> -> tensor<32x64xbf16
 // CHECK:       qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16 : tensor<32x32xi8, {{.*}}>, tensor<32x4xf8E4M3FN, #qgpu.dot_scale<{opIdx = 1, {{.*}}operand = true}>> -> tensor<64x32xbf16
 // CHECK:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} :
 func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32x32xi8>, %sb: tensor<32x4xf8E4M3FN>,
@@ -46,10 +52,11 @@ func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
-// bf16 × bf16 needs no conversion: the operands are read in the ISA arrangement (kWidth 4).
+// bf16 × bf16 needs no conversion: the operands are read in the ISA arrangement (kWidth 2, two
+// bf16 per register, what ldmatrix delivers).
 // CHECK-LABEL: func.func @bf16_bf16
 // CHECK-NOT:   qgpu.upcast
-// CHECK:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} : tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 4}>>, tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, {{.*}}kWidth = 4}>>
+// CHECK:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} : tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 2}>>, tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, {{.*}}kWidth = 2}>>
 func.func @bf16_bf16(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16 : tensor<32x64xbf16> * tensor<64x32xbf16> -> tensor<32x32xf32, #bl>

@@ -11,8 +11,10 @@
 // stay where they are, so the fp8 sources are read 8 wide (= 16 bytes of bf16).
 // FP8-LABEL:    func.func @e4m3_e4m3
 // FP8:          qgpu.mma {{.*}} : tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 4}>>, tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 4}>>
+// Under dequant-bf16 A (K contiguous) is dequantized once per CTA into a bf16 buffer; B, a
+// function argument not known to be K-contiguous, is converted in registers, 8 wide.
 // BF16-LABEL:   func.func @e4m3_e4m3
-// BF16:         qgpu.local_load %{{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 8}>>
+// BF16:         qgpu.local_load %{{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
 // BF16:         qgpu.local_load %{{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 8}>>
 // BF16:         qgpu.mma {{.*}} : tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 8}>>, tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 8}>>
 // NATIVE-LABEL: func.func @e4m3_e4m3
@@ -51,7 +53,8 @@ func.func @e4m3_e2m1(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %acc: ten
 // FP8-LABEL:    func.func @e2m3_e2m3
 // FP8:          qgpu.upcast %{{.*}} from = e2m3 to = e4m3 : tensor<32x64xf6E2M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 4}>> -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 4}>>
 // BF16-LABEL:   func.func @e2m3_e2m3
-// BF16:         qgpu.upcast %{{.*}} from = e2m3 to = bf16 : tensor<32x64xf6E2M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 8}>> -> tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 8}>>
+// BF16:         qgpu.upcast %{{.*}} from = e2m3 to = bf16 : tensor<32x64xf6E2M3FN, #qgpu.blocked<{{.*}}>> -> tensor<32x64xbf16, #qgpu.blocked<{{.*}}>>
+// BF16:         qgpu.upcast %{{.*}} from = e2m3 to = bf16 : tensor<64x32xf6E2M3FN, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 8}>> -> tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 8}>>
 // NATIVE-LABEL: func.func @e2m3_e2m3
 // NATIVE:       qgpu.mma {{.*}} lhs = e2m3 rhs = e2m3 {{.*}} : tensor<32x64xf6E2M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 4}>>
 func.func @e2m3_e2m3(%a: tensor<32x64xf6E2M3FN>, %b: tensor<64x32xf6E2M3FN>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
@@ -69,7 +72,8 @@ func.func @e2m3_e2m3(%a: tensor<32x64xf6E2M3FN>, %b: tensor<64x32xf6E2M3FN>, %ac
 // NATIVE-LABEL: func.func @mxf4
 // NATIVE:       qgpu.mma {{.*}} : tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 4}>>, tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 4}>>
 // BF16-LABEL:   func.func @mxf4
-// BF16:         qgpu.upcast {{.*}} -> tensor<32x64xbf16, #qgpu.dot_op<{opIdx = 0, {{.*}}, kWidth = 8}>>
+// BF16:         qgpu.upcast {{.*}} -> tensor<32x64xbf16, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
+// BF16:         qgpu.upcast {{.*}} -> tensor<64x32xbf16, #qgpu.dot_op<{opIdx = 1, {{.*}}, kWidth = 8}>>
 func.func @mxf4(%a: tensor<32x32xi8>, %sa: tensor<32x2xf8E8M0FNU>, %b: tensor<32x32xi8>, %sb: tensor<32x2xf8E8M0FNU>,
                 %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a scale %sa, %b scale %sb, %acc lhs = e2m1 rhs = e2m1

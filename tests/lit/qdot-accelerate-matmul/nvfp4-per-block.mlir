@@ -1,5 +1,3 @@
-// XFAIL: *
-// Bug: NVFP4 (ue4m3 per 16) under promote-int8 / promote-fp8 (auto's pick on sm_90 and sm_89) builds a per_block qgpu.mma whose 32-wide k tiles span two scale groups, which the verifier rejects.
 // RUN: qdot-opt %s --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s --check-prefix=AUTO
 // RUN: qdot-opt %s --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_89}' | filecheck %s --check-prefix=AUTO
 // RUN: qdot-opt %s --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s --check-prefix=EXPLICIT

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Bug: strategy=auto on sm_120a picks 'native' for a one-sided scale, which native refuses, instead of a legal strategy (or synthesized unit scales).
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_120a}' | filecheck %s
 // auto promises the fastest *legal* strategy: a dot that dequant-bf16 (or native with unit
 // ue8m0 scales on the unscaled side) can run must not end in a diagnostic.

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Bug: passes/support/distributed.py FunctionState inserts per-thread values before the function's first op; once the first local_load is lowered and erased, the second load's thread offsets have no insertion point (internal error).
 // RUN: qdot-opt %s -p 'qdot-lower-local-load{arch=sm_90}' | filecheck %s
 // Two loads with different layouts, the first one being the function's first op: both
 // must be lowered, each with its own per-thread row offsets built at the entry.

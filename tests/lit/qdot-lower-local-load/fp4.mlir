@@ -12,9 +12,9 @@
 // B = [K/2, N] = [32, 32] packed bytes, K contiguous: 16 registers per lane, 4 ldmatrix.x4 at
 // the same per-lane row address plus 512 bytes per group (one 16-row group of N).
 // CHECK-LABEL: func.func @b_operand
-// CHECK:       %[[BASE:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !qgpu.memdesc<32x32xi8, {{.*}}> to i32
 // CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
 // CHECK:       %[[ROW:.*]] = arith.xori %{{.*}}, %{{.*}} : i32
+// CHECK:       %[[BASE:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !qgpu.memdesc<32x32xi8, {{.*}}> to i32
 // CHECK:       %[[A0:.*]] = arith.addi %[[BASE]], %[[ROW]] : i32
 // CHECK-NEXT:  %[[R0:.*]], %[[R1:.*]], %[[R2:.*]], %[[R3:.*]] = ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64 %[[A0]]
 // CHECK-NEXT:  %[[O1:.*]] = arith.constant 512 : i32

@@ -14,11 +14,11 @@
 // MXFP8 × MXFP4 (native): kind::mxf8f6f4 .block_scale .scale_vec::1X with ue8m0 scales, the
 // fp4Unpacked B still shifted.
 // CHECK-LABEL: func.func @mxf8f6f4
+// CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
 // CHECK:       %[[S0:.*]] = arith.shli %{{.*}}, %[[TWO:.*]] : i32
 // CHECK-NEXT:  %[[S1:.*]] = arith.shli %{{.*}}, %[[TWO]] : i32
 // CHECK:       %[[SA:.*]] = builtin.unrealized_conversion_cast %sa : {{.*}} to i32
 // CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
-// CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
 // CHECK:       %[[ODD:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
 // CHECK:       %[[Z16:.*]] = arith.constant 0 : i16
 // CHECK:       %[[LO:.*]] = arith.andi %[[SA]], %[[FF:.*]] : i32

@@ -1,10 +1,11 @@
 // RUN: qdot-opt %s --split-input-file -p qdot-lower-quantize | filecheck %s
-// qdot.load -> qdot.quantize -> qdot.store becomes per-thread code: eight lanes per
-// 32 values, lane l holding values l, l+8, l+16, l+24 (passes/lower_quantize.py).
+// The lanes strategy (tiles with fewer 32-value groups than threads): eight lanes per
+// group, lane l holding values l, l+8, l+16, l+24 (passes/lower_quantize.py).
 
 // One q8_1_mmq block, one warp: the whole arithmetic of a group.
 // CHECK-LABEL: func.func @mmq_one_block
 // CHECK-NOT:   qdot.load
+// CHECK-NOT:   qgpu.local_alloc
 // CHECK:       %[[X:.*]] = builtin.unrealized_conversion_cast %x_ptr : !qdot.ptr<f32> to i64
 // CHECK:       %[[Q:.*]] = builtin.unrealized_conversion_cast %q_ptr : !qdot.ptr<!qdot.block<q8_1_mmq>> to i64
 // Four predicated loads (out of bounds reads 0), coalesced across the eight lanes.
@@ -12,57 +13,54 @@
 // CHECK:       %[[V1:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
 // CHECK:       %[[V2:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
 // CHECK:       %[[V3:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : f32
-// amax on the bit patterns with the sign cleared.
-// CHECK:       %[[B0:.*]] = arith.bitcast %[[V0]] : f32 to i32
-// CHECK:       %[[ABS:.*]] = arith.constant 2147483647 : i32
-// CHECK:       arith.andi %[[B0]], %[[ABS]] : i32
-// CHECK:       %[[M01:.*]] = arith.maxui
-// CHECK:       %[[M23:.*]] = arith.maxui
-// CHECK:       %[[M:.*]] = arith.maxui %[[M01]], %[[M23]] : i32
+// amax: |x| as maximumf(x, -x) (fabs for LLVM), then maxnumf.
+// CHECK:       %[[N0:.*]] = arith.negf %[[V0]] : f32
+// CHECK-NEXT:  %[[A0:.*]] = arith.maximumf %[[V0]], %[[N0]] : f32
+// CHECK-COUNT-3: arith.maximumf
+// CHECK:       %[[M02:.*]] = arith.maxnumf %[[A0]], %{{.*}} : f32
+// CHECK-NEXT:  %[[M13:.*]] = arith.maxnumf
+// CHECK-NEXT:  %[[M:.*]] = arith.maxnumf %[[M02]], %[[M13]] : f32
 // The sum in warp_reduce_sum<32>'s order: offsets 16 and 8 in registers ...
 // CHECK:       %[[S02:.*]] = arith.addf %[[V0]], %[[V2]] : f32
 // CHECK:       %[[S13:.*]] = arith.addf %[[V1]], %[[V3]] : f32
 // CHECK:       %[[S:.*]] = arith.addf %[[S02]], %[[S13]] : f32
 // ... then xor shuffles 4, 2, 1 over the whole warp.
-// CHECK:       %[[SHUF_M:.*]] = ptx.shfl_sync bfly %[[M]], %{{.*}}, %[[CLAMP:.*]], %[[ALL:.*]] : i32
-// CHECK:       %[[M4:.*]] = arith.maxui %[[M]], %[[SHUF_M]] : i32
-// CHECK:       %[[SHUF_S:.*]] = ptx.shfl_sync bfly %[[S]], %{{.*}}, %[[CLAMP]], %[[ALL]] : f32
+// CHECK:       %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK:       %[[SHUF_M:.*]] = ptx.shfl_sync bfly %[[M]], %[[FOUR]], %[[CLAMP:.*]], %[[ALL:.*]] : f32
+// CHECK:       %[[M4:.*]] = arith.maxnumf %[[M]], %[[SHUF_M]] : f32
+// CHECK:       %[[SHUF_S:.*]] = ptx.shfl_sync bfly %[[S]], %[[FOUR]], %[[CLAMP]], %[[ALL]] : f32
 // CHECK:       %[[S4:.*]] = arith.addf %[[S]], %[[SHUF_S]] : f32
-// CHECK:       ptx.shfl_sync bfly %[[M4]], {{.*}} : i32
+// CHECK:       ptx.shfl_sync bfly %[[M4]], {{.*}} : f32
 // CHECK:       ptx.shfl_sync bfly %[[S4]], {{.*}} : f32
-// CHECK:       ptx.shfl_sync bfly {{.*}} : i32
-// CHECK:       %[[AMAXI:.*]] = arith.maxui
+// CHECK:       ptx.shfl_sync bfly {{.*}} : f32
+// CHECK:       %[[AMAX:.*]] = arith.maxnumf
 // CHECK:       ptx.shfl_sync bfly {{.*}} : f32
 // CHECK:       %[[SUM:.*]] = arith.addf
-// d = amax / 127, a real division.
-// CHECK:       %[[AMAX:.*]] = arith.bitcast %[[AMAXI]] : i32 to f32
-// CHECK:       %[[C127:.*]] = arith.constant 1.270000e+02 : f32
-// CHECK:       %[[D:.*]] = arith.divf %[[AMAX]], %[[C127]] : f32
-// q = roundf(x / d): x / d (not x * 1/d), truncate, then +-1 when |fraction| >= 0.5.
+// d = (amax + 0) / 127, a real division (+ 0 makes a -0 maximum +0).
 // CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:       %[[DZERO:.*]] = arith.cmpf oeq, %[[D]], %[[ZERO]] : f32
-// CHECK:       %[[QUOT:.*]] = arith.divf %[[V0]], %[[D]] : f32
-// CHECK:       %[[FIN:.*]] = arith.select %[[DZERO]], %[[ZERO]], %[[QUOT]] : f32
-// CHECK:       %[[T:.*]] = arith.fptosi %[[FIN]] : f32 to i32
-// CHECK:       %[[TF:.*]] = arith.sitofp %[[T]] : i32 to f32
-// CHECK:       %[[FRAC:.*]] = arith.subf %[[FIN]], %[[TF]] : f32
-// CHECK:       %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK:       %[[UP:.*]] = arith.cmpf oge, %[[FRAC]], %[[HALF]] : f32
-// CHECK:       %[[MHALF:.*]] = arith.constant -5.000000e-01 : f32
-// CHECK:       %[[DOWN:.*]] = arith.cmpf ole, %[[FRAC]], %[[MHALF]] : f32
-// CHECK:       %[[ADJ:.*]] = arith.select %[[DOWN]]
-// CHECK:       %[[STEP:.*]] = arith.select %[[UP]], %{{.*}}, %[[ADJ]] : i32
-// CHECK:       %[[R:.*]] = arith.addi %[[T]], %[[STEP]] : i32
-// x / 0 when d = 0: +Inf gives byte 0xff, -Inf and NaN give 0.
-// CHECK:       %[[POS:.*]] = arith.cmpf ogt, %[[V0]], %[[ZERO]] : f32
-// CHECK:       %[[OVER:.*]] = arith.select %[[POS]]
-// CHECK:       %[[QI:.*]] = arith.select %[[DZERO]], %[[OVER]], %[[R]] : i32
-// CHECK:       %[[Q0:.*]] = arith.trunci %[[QI]] : i32 to i8
+// CHECK-NEXT:  %[[AMAX0:.*]] = arith.addf %[[AMAX]], %[[ZERO]] : f32
+// CHECK-NEXT:  %[[C127:.*]] = arith.constant 1.270000e+02 : f32
+// CHECK-NEXT:  %[[D:.*]] = arith.divf %[[AMAX0]], %[[C127]] : f32
+// d = 0 divides by 1, and positive values then add -1.5 instead of 0.49999997.
+// CHECK-NEXT:  %[[DZERO:.*]] = arith.cmpf oeq, %[[D]], %[[ZERO]] : f32
+// CHECK-NEXT:  %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[DIV:.*]] = arith.select %[[DZERO]], %[[ONE]], %[[D]] : f32
+// CHECK-NEXT:  %[[SAT:.*]] = arith.constant -1.500000e+00 : f32
+// CHECK-NEXT:  %[[HALF:.*]] = arith.constant 0.49999997 : f32
+// CHECK-NEXT:  %[[UP:.*]] = arith.select %[[DZERO]], %[[SAT]], %[[HALF]] : f32
+// q = trunc(x / d + copysign(0.49999997, x)) = roundf(x / d): x / d, not x * (1/d).
+// CHECK-NEXT:  %[[QUOT:.*]] = arith.divf %[[V0]], %[[DIV]] : f32
+// CHECK-NEXT:  %[[POS:.*]] = arith.cmpf ogt, %[[V0]], %[[ZERO]] : f32
+// CHECK-NEXT:  %[[MHALF:.*]] = arith.constant -0.49999997 : f32
+// CHECK-NEXT:  %[[OFF:.*]] = arith.select %[[POS]], %[[UP]], %[[MHALF]] : f32
+// CHECK-NEXT:  %[[BIASED:.*]] = arith.addf %[[QUOT]], %[[OFF]] : f32
+// CHECK-NEXT:  %[[QI:.*]] = arith.fptosi %[[BIASED]] : f32 to i32
+// CHECK-NEXT:  %[[Q0:.*]] = arith.trunci %[[QI]] : i32 to i8
 // CHECK-COUNT-3: arith.trunci %{{.*}} : i32 to i8
 // (d, s) as one f16 pair, d in the low half, written by the group's first lane; then the quants.
-// CHECK:       %[[BLOCK_BYTES:.*]] = arith.constant 144 : i64
 // CHECK:       %[[PAIR:.*]] = ptx.cvt f16x2.f32 %[[SUM]], %[[D]]
 // CHECK:       %[[WORD:.*]] = ptx.bitcast %[[PAIR]] : vector<2xf16> -> i32
+// CHECK:       %[[BLOCK_BYTES:.*]] = arith.constant 144 : i64
 // CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK:       %[[WRITE_PAIR:.*]] = arith.andi %[[IN:.*]], %[[FIRST]] : i1
 // CHECK:       ptx.st_global %{{.*}}, %[[WORD]] if %[[WRITE_PAIR]] : i32

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Bug: passes/support/distributed.py FunctionState inserts per-thread values before the function's first op; when the pass erases that op (here qdot.program_id) the insertion point dangles and qdot-opt dies with an internal error.
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
 // A kernel may start with any op — here the program id, or a splat constant — and the
 // thread ids the store needs must still be built at the function entry.

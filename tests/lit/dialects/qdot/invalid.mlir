@@ -217,3 +217,20 @@ func.func @unknown_format(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>, %c: t
   func.return %d : tensor<128x32xf32>
 }
 // CHECK: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q8_1`, `q8_0`, or `q8_1_mmq`.
+
+// -----
+
+// qdot.store {reduce} (dialects/qdot/kernel.py): the split-K store adds f32 tiles, nothing else.
+func.func @store_reduce_max(%d: !qdot.desc<16x8xf32>, %i: index, %v: tensor<16x8xf32>) {
+  qdot.store %d[%i, %i], %v {reduce = "max"} : !qdot.desc<16x8xf32>, tensor<16x8xf32>
+  func.return
+}
+// CHECK: error: 'qdot.store' op reduce must be "add", got "max"
+
+// -----
+
+func.func @store_reduce_i32(%d: !qdot.desc<16x8xi32>, %i: index, %v: tensor<16x8xi32>) {
+  qdot.store %d[%i, %i], %v {reduce = "add"} : !qdot.desc<16x8xi32>, tensor<16x8xi32>
+  func.return
+}
+// CHECK: error: 'qdot.store' op reduce = "add" stores f32 tiles, got i32

@@ -734,7 +734,30 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #blocked>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result must have a #qgpu.dot_op encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: error: 'qgpu.upcast' op source must be #qgpu.blocked like the result, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+
+// -----
+
+// upcast: a blocked upcast (cooperative dequantization) keeps each thread's values
+#src = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#dst = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%x: tensor<16x32xi8, #src>) {
+  %u = qgpu.upcast %x from = e2m1 to = bf16 : tensor<16x32xi8, #src> -> tensor<16x64xbf16, #dst>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op result sizePerThread must be [1, 32] (the source's with dimension 1 times 2), got [1, 16]
+
+// -----
+
+// upcast: a blocked scale holds the scales of each thread's run
+#src = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#dst = #qgpu.blocked<{sizePerThread = [1, 32], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#sc = #qgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%x: tensor<16x32xi8, #src>, %s: tensor<16x2xf8E8M0FNU, #sc>) {
+  %u = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<16x32xi8, #src>, tensor<16x2xf8E8M0FNU, #sc> -> tensor<16x64xbf16, #dst>
+  func.return
+}
+// CHECK: error: 'qgpu.upcast' op scale must be #qgpu.blocked like the result with sizePerThread [1, 1], got #qgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 

@@ -185,3 +185,16 @@ func.func @block_parts(%m: !qgpu.memdesc<16x1x!qdot.block<q4_K>, #shared>, %x: t
      : tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, tensor<256x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, tensor<16x8xf32, #mma>, tensor<16x8xf32, #sa>, tensor<8x8xf32, #sb> fold tensor<16x8xf32, #sa>, tensor<8x8xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return %d : tensor<16x8xf32, #mma>
 }
+
+// -----
+
+// A tile dequantized cooperatively: each thread converts a run of 32 values along K with its scale.
+#src = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#dst = #qgpu.blocked<{sizePerThread = [1, 32], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#sc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @upcast_blocked(%x: tensor<16x32xi8, #src>, %s: tensor<16x2xf8E8M0FNU, #sc>) -> tensor<16x64xbf16, #dst> {
+  %u = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<16x32xi8, #src>, tensor<16x2xf8E8M0FNU, #sc> -> tensor<16x64xbf16, #dst>
+  func.return %u : tensor<16x64xbf16, #dst>
+}
+// CHECK-LABEL: func.func @upcast_blocked
+// CHECK: qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16 : tensor<16x32xi8, #qgpu.blocked<{sizePerThread = [1, 16]{{.*}}>>, tensor<16x2xf8E8M0FNU, #qgpu.blocked<{sizePerThread = [1, 1]{{.*}}>> -> tensor<16x64xbf16, #qgpu.blocked<{sizePerThread = [1, 32]{{.*}}>>

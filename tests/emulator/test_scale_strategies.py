@@ -1,0 +1,65 @@
+"""Scale cases the strategy table used to get wrong, compiled and run on the emulator.
+
+Each case is a GEMM kernel of ``compiler.templates`` through the whole PTX pipeline,
+checked against ``compiler.numerics`` on the ragged shape of test_gemm_emulated.py:
+
+* a scale on one side only under a per-block rescale (promote-fp8 / promote-int8): the
+  unscaled side gets unit scales in the other side's type (ue8m0 1.0), which qdot-lower-mma
+  folds at compile time;
+* ``auto`` on sm_120a for a one-sided scale, which the block-scaled (native) mma cannot
+  take: it must pick a strategy that runs it (promote-fp8, the fp8 mma being native there);
+* NVFP4 (ue4m3 per 16) under ``auto`` on sm_89 / sm_90: the 32-wide fp8 / s8 k tiles span
+  two scale groups, so auto must pick dequant-bf16 (which folds ue4m3 exactly).
+
+The ``expect`` piece of each case pins the instruction the strategy must produce, so a
+case tests the path it names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from compiler.templates import GemmConfig, grid
+from targets.ptx.emulator import emulate
+from tests.emulator.test_gemm_emulated import K, M, N, Case, compile_case
+from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
+
+CASES = [
+    Case("e4m3", "e2m1", None, "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32"),
+    Case("e4m3", "e2m1", "ue8m0", None, "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32"),
+    Case("e2m3", "e2m1", None, "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
+    Case("e2m1", "e2m1", "ue8m0", None, "sm_90", "promote-int8", "s32.s8.s8.s32"),
+    Case("e4m3", "e2m1", None, "ue8m0", "sm_120a", "auto", "f32.e4m3.e4m3.f32"),
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_90", "auto", "f32.bf16.bf16.f32"),
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_89", "auto", "f32.bf16.bf16.f32"),
+    Case("e2m1", "e2m1", None, "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32"),
+]
+
+
+def _id(case: Case) -> str:
+    return f"{case.arch}-{case.strategy}-{case.lhs}x{case.rhs}-{case.lhs_scale or 'none'}-{case.rhs_scale or 'none'}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [pytest.param(c, id=_id(c)) for c in CASES])
+def test_scale_case_matches_reference(case: Case) -> None:
+    cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale)
+    if K % 128:
+        cfg = dataclasses.replace(cfg, k_divisibility=32)
+    module = compile_case(case, cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert any(case.expect in m for m in mnemonics), f"no mma with {case.expect!r} in {sorted(mnemonics)}"
+    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
+    data = make_inputs(gemm, np.random.default_rng(20261))
+    c = np.full((M, N), -1, dtype=np.int32).view(np.float32)  # NaN-poisoned
+    args: list[np.ndarray | int] = [data["a"], data["b_t"]]
+    args += [data[s] for s in ("sa", "sb") if s in data]
+    args += [c, M, N, K]
+    stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
+                    grid(cfg, M, N)[0])
+    assert stats.ops["ptx.mma_sync"] > 0
+    ok, err = check(gemm, c, reference(gemm, data))
+    assert ok, f"{case.id}: relative error {err:.3e}"

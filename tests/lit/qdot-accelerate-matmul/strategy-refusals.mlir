@@ -1,0 +1,72 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s --check-prefix=INT8
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' | filecheck %s --check-prefix=FP8
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=dequant-bf16}' | filecheck %s --check-prefix=BF16
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s --check-prefix=AUTO
+// Requests a strategy cannot run, refused at the dot with the reason (never a qgpu.mma that
+// fails verification). Each RUN line checks the cases illegal under its options, in file order.
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// NVFP4: ue4m3 scales per 16 values. The s8 and fp8 mma k tiles are 32 wide (two scale
+// groups) and a per-block rescale applies one group per tile, so promote-int8 and
+// promote-fp8 refuse; dequant-bf16 (auto's pick) folds the scales into bf16.
+func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32x32xi8>, %sb: tensor<32x4xf8E4M3FN>,
+                 %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a scale %sa, %b scale %sb, %acc lhs = e2m1 rhs = e2m1
+     : tensor<32x32xi8>, tensor<32x4xf8E4M3FN> * tensor<32x32xi8>, tensor<32x4xf8E4M3FN> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values (NVFP4 ue4m3): the s8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
+// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values (NVFP4 ue4m3): the fp8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
+// BF16-LABEL: func.func @nvfp4
+// BF16:       qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16
+// BF16:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
+// AUTO-LABEL: func.func @nvfp4
+// AUTO:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// A ue4m3 scale on one side only is still a 16-value group.
+func.func @nvfp4_one_sided(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32x32xi8>,
+                           %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a scale %sa, %b, %acc lhs = e2m1 rhs = e2m1
+     : tensor<32x32xi8>, tensor<32x4xf8E4M3FN> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values
+// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values
+// AUTO-LABEL: func.func @nvfp4_one_sided
+// AUTO:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// fp4 packed along N (B is [K, N/2]) or M (A is [M/2, K]): qgpu.upcast unpacks along K only,
+// so no strategy runs it yet (tests/lit/qdot-accelerate-matmul/n-packed-fp4.mlir is the XFAIL
+// of the missing support).
+func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 {rhs_k_pack = false}
+     : tensor<32x64xf8E4M3FN> * tensor<64x16xi8> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+// INT8: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet: qgpu.upcast unpacks fp4 along K only; pack the operand along K
+// FP8:  error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
+// BF16: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
+// AUTO: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+func.func @m_packed(%a: tensor<16x64xi8>, %b: tensor<64x32xf8E4M3FN>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e4m3 {lhs_k_pack = false}
+     : tensor<16x64xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+// BF16: error: 'qdot.dot_scaled' op lhs e2m1 packed along M (lhs_k_pack = false) is not supported on the PTX path yet: qgpu.upcast unpacks fp4 along K only; pack the operand along K
+// AUTO: error: 'qdot.dot_scaled' op lhs e2m1 packed along M (lhs_k_pack = false) is not supported on the PTX path yet

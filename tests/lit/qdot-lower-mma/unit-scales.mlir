@@ -1,0 +1,79 @@
+// RUN: qdot-opt %s --split-input-file -p 'qdot-lower-mma' | filecheck %s
+// Splat constant scales — the unit scales qdot-accelerate-matmul gives the unscaled side of
+// a per-block rescale, in the other side's scale type (ue8m0 1.0) or in f32 when neither side
+// has scales — are read at compile time: no registers, no decode, the constant folded into
+// the factor and erased. And no constant is built that nothing uses (the zero accumulator
+// exists only for per-block rescales).
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// Unit ue8m0 on the lhs, real ue8m0 on the rhs (e2m3 × e2m1 under promote-int8: exp = [3, 1]):
+// the factor is 2^-4 times the decoded rhs scale, shared by both row halves.
+// CHECK-LABEL: func.func @unit_lhs
+// CHECK-NOT:   dense<
+// CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
+// CHECK-NOT:   builtin.unrealized_conversion_cast %{{.*}} : tensor<16x1xf8E8M0FNU
+// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       %[[SB0:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT:  %[[UNIT:.*]] = arith.constant 6.250000e-02 : f32
+// CHECK-NEXT:  %[[F0:.*]] = arith.mulf %[[UNIT]], %[[SB0]] : f32
+// CHECK-NEXT:  arith.mulf %{{.*}}, %[[F0]] fastmath<contract> : f32
+// CHECK:       %[[SB1:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT:  %[[F1:.*]] = arith.mulf %[[UNIT]], %[[SB1]] : f32
+// CHECK-NEXT:  arith.mulf %{{.*}}, %[[F1]] fastmath<contract> : f32
+// CHECK:       arith.mulf %{{.*}}, %[[F0]] fastmath<contract> : f32
+// CHECK:       arith.mulf %{{.*}}, %[[F1]] fastmath<contract> : f32
+// CHECK-NOT:   arith.mulf %[[UNIT]]
+// CHECK:       func.return
+func.func @unit_lhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
+                    %sb: tensor<8x1xf8E8M0FNU, #sb>) -> tensor<16x8xf32, #mma> {
+  %sa = arith.constant dense<1.0> : tensor<16x1xf8E8M0FNU, #sa>
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i64: 3, 1>}
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// f32 unit scales on both sides (promote-int8 of unscaled e2m1 × e2m1, exp = [1, 1]): every
+// factor is the one constant 0.25.
+// CHECK-LABEL: func.func @unit_both
+// CHECK-NOT:   dense<
+// CHECK:       %[[Q:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-NEXT:  arith.mulf %{{.*}}, %[[Q]] fastmath<contract> : f32
+// CHECK-COUNT-3: arith.mulf %{{.*}}, %[[Q]] fastmath<contract> : f32
+// CHECK-NOT:   arith.bitcast
+// CHECK-NOT:   arith.constant {{.*}} : f32
+// CHECK:       func.return
+func.func @unit_both(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
+  %sa = arith.constant dense<1.0> : tensor<16x1xf32, #sa>
+  %sb = arith.constant dense<1.0> : tensor<8x1xf32, #sb>
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i64: 1, 1>}
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+
+// Without a rescale the mma chains the accumulator: no zero (nor any other constant) is built.
+// CHECK-LABEL: func.func @dense
+// CHECK-NOT:   arith.constant
+// CHECK:       func.return
+func.func @dense(%a: tensor<16x32xbf16, #a>, %b: tensor<32x8xbf16, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
+  %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = bf16 : tensor<16x32xbf16, #a>, tensor<32x8xbf16, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
