@@ -39,16 +39,10 @@ LLAMA_US = {  # anchors.md, µs per MUL_MAT (quantization included): (n_rows, k)
 }
 
 PREFILL = [  # (label, config, stages)
-    ("mmq 128x128 w8", MmqConfig(block_m=128, block_n=128, num_warps=8), 3),
-    ("mmq 128x128 w8 s2", MmqConfig(block_m=128, block_n=128, num_warps=8), 2),
-    ("mmq 64x64 w4 s2 b3", MmqConfig(block_m=64, block_n=64, num_warps=4, min_blocks_per_sm=3), 2),
-    ("mmq 64x64 w4 s3 b2", MmqConfig(block_m=64, block_n=64, num_warps=4, min_blocks_per_sm=2), 3),
     ("mmq 64x128 w4 s2 b2", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2), 2),
+    ("mmq 128x128 w8", MmqConfig(block_m=128, block_n=128, num_warps=8), 3),
 ]
 DECODE = [
-    ("small_m 16 w1 splitk s4", MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True), 4),
-    ("small_m 16 w1 splitk s3", MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True), 3),
-    ("small_m 32 w2 splitk s4", MmqConfig(small_m=True, block_n=32, num_warps=2, split_k=True), 4),
     ("small_m 64 w4 splitk s3", MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True), 3),
 ]
 QUANTIZE = quantize_kernel("q8_1_mmq")

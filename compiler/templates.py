@@ -36,6 +36,8 @@ class GemmConfig:
     num_warps: int = 4
     group_m: int = 8
     b_k_major: bool = True
+    min_blocks_per_sm: int = 0
+    """Ask ptxas for this many resident programs per SM (``.minnctapersm``, a register cap); 0: none."""
     k_divisibility: int = 128
     """What the kernel may assume of K (``qdot.divisibility``): K is always a multiple of 32;
     a multiple of 128 lets the per-32 scale rows be copied with 4-byte cp.async."""
@@ -43,8 +45,9 @@ class GemmConfig:
     @property
     def name(self) -> str:
         scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
+        occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         return (f"gemm_{self.lhs}_{self.rhs}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
-                f"_w{self.num_warps}")
+                f"_w{self.num_warps}{occupancy}")
 
     @property
     def acc_type(self) -> str:
@@ -71,9 +74,10 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     args += [f"%c_ptr: !qdot.ptr<{acc}>", "%m: index", "%n: index",
              f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     consts = sorted({0, 1, 2, cfg.group_m, bm, bn, bk, pa, pb, *(g for _, g in scale_group.values())})
+    occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     lines = [
         f"func.func @{cfg.name}({', '.join(args)})",
-        f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{",
+        f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{occupancy}}} {{",
     ]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in consts]
     g = cfg.group_m

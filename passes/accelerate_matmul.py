@@ -115,10 +115,11 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
         _rewrite_block_dot(dot, plan, mma, point)
         return
     k_width = _k_width_values(plan)
-    if all(_dequantized_once(dot, value, op_idx, side) or side.source in (Format.BF16, Format.FP16)
-           for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))) \
-            and plan.lhs.reg is RegFormat.BF16:
-        k_width = 2  # both operands come from bf16 shared buffers: the ISA arrangement, read by ldmatrix
+    raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
+    if raw_ok is not None and all(_dequantized_once(dot, value, op_idx, side) or side.source in raw_ok
+                                  for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))):
+        # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
+        k_width = 2 if plan.lhs.reg is RegFormat.BF16 else 4
 
     a_reg = _operand(dot, dot.a, 0, plan.lhs, plan, mma, k_width, dot.a_scale, point)
     b_reg = _operand(dot, dot.b, 1, plan.rhs, plan, mma, k_width, dot.b_scale, point)
@@ -377,7 +378,8 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
     shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
     mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
     if _dequantized_once(dot, value, op_idx, side):
-        return _dequantize_once(dot, mem, op_idx, source_reg, mma, k_width, scale, point)
+        return _dequantize_once(dot, mem, op_idx, source_reg, side.reg, mma, k_width,
+                                scale if side.fold_scale else None, point)
     src_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width, side.fp4_unpacked)
     reg = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc))).results[0]
     if side.reg is source_reg and not side.fold_scale:
@@ -410,8 +412,15 @@ def _dequantized_once(dot: DotScaledOp, value: SSAValue, op_idx: int, side: Oper
     if contiguous is None:
         contiguous = len(shape) - 1
     scale = dot.a_scale if op_idx == 0 else dot.b_scale
-    if side.reg is not RegFormat.BF16 or side.source in (Format.BF16, Format.FP16) or contiguous != k_dim \
-            or side.fp4_unpacked or (scale is not None and not side.fold_scale):
+    if contiguous != k_dim or side.fp4_unpacked:
+        return False
+    if side.reg is RegFormat.BF16:
+        if side.source in (Format.BF16, Format.FP16) or (scale is not None and not side.fold_scale):
+            return False
+    elif side.reg is RegFormat.S8:  # promote-int8: e2m1 × 2 (e2m3 × 8) as exact s8; scales stay at the mma
+        if side.source not in (Format.E2M1, Format.E2M3) or side.fold_scale:
+            return False
+    else:
         return False
     run_elems = DEQUANT_RUN // (2 if side.source is Format.E2M1 else 1)
     runs = shape[k_dim] // run_elems
@@ -419,9 +428,10 @@ def _dequantized_once(dot: DotScaledOp, value: SSAValue, op_idx: int, side: Oper
     return shape[k_dim] % run_elems == 0 and runs > 0 and lanes & (lanes - 1) == 0
 
 
-def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFormat, mma: MmaEncodingAttr,
-                     k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
-    """dequant-bf16: convert the staged tile once per CTA, not once per warp that reads it.
+def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFormat, target: RegFormat,
+                     mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
+    """Convert the staged tile once per CTA, not once per warp that reads it (dequant-bf16, and
+    promote-int8's fp4/fp6 → s8).
 
     Every warp of a row (column) of the warp grid needs the same A (B) values, so the
     per-warp register upcast repeats each conversion 2–4 times and dominates the loop
@@ -465,13 +475,14 @@ def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFo
             scale_mem = _insert(point, MemDescTransOp(scale_mem, [1, 0])).results[0]
         blocked_scale = _insert(point, LocalLoadOp(scale_mem, TensorType(scale_elem, scale_shape,
                                                                          blocked(DEQUANT_RUN // group)))).results[0]
-    up = _insert(point, UpcastOp(raw, source, RegFormat.BF16, TensorType(bf16, out_shape, blocked(DEQUANT_RUN)),
+    out_elem = element_type(target)
+    up = _insert(point, UpcastOp(raw, source, target, TensorType(out_elem, out_shape, blocked(DEQUANT_RUN)),
                                  blocked_scale)).results[0]
     order = [k_dim, 1 - k_dim]
-    staged = _insert(point, LocalAllocOp(MemDescType(out_shape, bf16, shared_encoding_for(out_shape, bf16, order)),
-                                         up)).results[0]
+    buffer = MemDescType(out_shape, out_elem, shared_encoding_for(out_shape, out_elem, order))
+    staged = _insert(point, LocalAllocOp(buffer, up)).results[0]
     operand = DotOperandEncodingAttr(op_idx, mma, k_width)  # the other operand's kWidth, in values
-    return _insert(point, LocalLoadOp(staged, TensorType(bf16, out_shape, operand))).results[0]
+    return _insert(point, LocalLoadOp(staged, TensorType(out_elem, out_shape, operand))).results[0]
 
 
 def _mma_scales(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: int, k: int,

@@ -28,8 +28,8 @@ def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> N
     assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
     layout = distributed_layout(tensor)
     shared = shared_layout(memdesc)
-    if layout.elem_bytes not in (2, 4):
-        emit_error(op, f"register → shared copies handle 16- and 32-bit elements, got {tensor.get_element_type()}")
+    if layout.elem_bytes not in (1, 2, 4):
+        emit_error(op, f"register → shared copies handle 8-, 16- and 32-bit elements, got {tensor.get_element_type()}")
     elems = elements_per_thread(layout)
     warps = layout.num_warps
 

@@ -10,8 +10,13 @@
 // thread: kWidth 4 → 8), the shifts recorded as qdot.exp = [1, 1], the ue8m0 scales
 // given to the per-block rescale as they are.
 // CHECK-LABEL: func.func @mxf4
-// CHECK:       %[[AP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
-// CHECK:       %[[AR:.*]] = qgpu.upcast %[[AP]] from = e2m1 to = s8 : {{.*}} -> tensor<32x64xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 8}>>
+// A (K contiguous) is converted to s8 once per CTA: blocked runs of 32 values (16 packed bytes),
+// the 16-entry table (× 2, exact), stored as s8 and read back in the ISA arrangement; B, a function
+// argument not known to be K-contiguous, is converted in registers (8 wide).
+// CHECK:       %[[ARAW:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.blocked<{sizePerThread = [1, 16], {{.*}}}>>
+// CHECK:       %[[AUP:.*]] = qgpu.upcast %[[ARAW]] from = e2m1 to = s8 : {{.*}} -> tensor<32x64xi8, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
+// CHECK:       %[[ABUF:.*]] = qgpu.local_alloc %[[AUP]]
+// CHECK:       %[[AR:.*]] = qgpu.local_load %[[ABUF]] : {{.*}} -> tensor<32x64xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 8}>>
 // CHECK:       %[[BP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK:       %[[BR:.*]] = qgpu.upcast %[[BP]] from = e2m1 to = s8 : {{.*}} -> tensor<64x32xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 8}>>
 // CHECK:       %[[SA:.*]] = qgpu.local_load %{{.*}} -> tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
@@ -49,7 +54,8 @@ func.func @e2m1_e2m1_unscaled(%a: tensor<32x32xi8>, %b: tensor<32x32xi8>, %acc: 
 // e2m3 (fp6, values k/8) × e2m1: shifts 3 and 1; e2m3 travels one value per byte, so its
 // upcast keeps the shape and kWidth 8.
 // CHECK-LABEL: func.func @e2m3_e2m1
-// CHECK:       %[[AR:.*]] = qgpu.upcast %{{.*}} from = e2m3 to = s8 : tensor<32x64xf6E2M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 8}>> -> tensor<32x64xi8, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 8}>>
+// CHECK:       qgpu.upcast %{{.*}} from = e2m3 to = s8 : tensor<32x64xf6E2M3FN, #qgpu.blocked<{{.*}}>> -> tensor<32x64xi8, #qgpu.blocked<{{.*}}>>
+// CHECK:       %[[AR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x64xi8, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 8}>>
 // CHECK:       %[[BR:.*]] = qgpu.upcast %{{.*}} from = e2m1 to = s8 :
 // CHECK:       qgpu.mma %[[AR]], %[[BR]], {{.*}} {qdot.strategy = "promote-int8", qdot.exp = array<i64: 3, 1>, rescale = "per_block"}
 func.func @e2m3_e2m1(%a: tensor<32x64xf6E2M3FN>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
