@@ -388,16 +388,18 @@ def _expand_loop(loop: scf.ForOp) -> None:
 
 
 def _erase_dead(func: FuncOp) -> None:
+    """Erase unused descriptors, loads and buffers, users before producers (one pass over
+    those ops instead of walking the whole function until nothing changes)."""
+    kinds = (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp)
+    candidates = [op for op in func.walk() if isinstance(op, kinds)]
     changed = True
     while changed:
         changed = False
-        for op in list(func.walk()):
-            if op.parent is None:
-                continue
-            dead_kind = isinstance(op, (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp))
-            if dead_kind and all(not r.uses for r in op.results):
+        for op in reversed(candidates):
+            if op.parent is not None and all(not r.uses for r in op.results):
                 _erase(op)
                 changed = True
+        candidates = [op for op in candidates if op.parent is not None]
 
 
 def _fold_cast_pairs(func: FuncOp) -> None:
@@ -426,9 +428,34 @@ def _erase_dead_casts(func: FuncOp) -> None:
 
 
 def _convert_scf(module: ModuleOp) -> None:
-    from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+    """``convert-scf-to-cf`` on the scf ops alone, with the dead-code elimination its greedy
+    driver did on the side: the driver walks every op of the module twice, a tenth of a
+    second on a lowered kernel. Outer ops first, as the driver does; the patterns move the
+    nested ops, never copy them."""
+    from xdsl.pattern_rewriter import PatternRewriter
+    from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
-    ConvertScfToCf().apply(Context(), module)
+    patterns = {scf.ForOp: ForLowering(), scf.IfOp: IfLowering(), scf.IndexSwitchOp: SwitchLowering()}
+    _erase_trivially_dead(module)
+    for op in [o for o in module.walk() if type(o) in patterns]:
+        patterns[type(op)].match_and_rewrite(op, PatternRewriter(op))
+    _erase_trivially_dead(module)
+
+
+def _erase_trivially_dead(module: ModuleOp) -> None:
+    """Erase every op without effects whose results are unused, to a fixpoint: one sweep
+    for the unused ops, then a worklist of the producers that erasing them frees."""
+    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+    worklist = [op for op in module.walk() if all(r.first_use is None for r in op.results)]
+    while worklist:
+        op = worklist.pop()
+        if op.parent is None or any(r.first_use is not None for r in op.results) \
+                or not would_be_trivially_dead(op):
+            continue
+        producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+        _erase(op)
+        worklist.extend(producers)
 
 
 def _resolve_casts(module: ModuleOp) -> None:

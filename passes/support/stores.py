@@ -61,14 +61,41 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
     origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
     strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
     is_float = isinstance(tensor.get_element_type(), Float32Type)
+    # An element's address is its thread's address of the register-constant-free coordinates
+    # (one per distinct set of lane/warp fields, computed once) plus c0·stride0·eb + c1·stride1·eb,
+    # one product per distinct register constant: ~2 adds per store instead of a 64-bit
+    # multiply-add chain per store, which LLVM's straight-line strength reduction otherwise
+    # compares pairwise (quadratic) and ptxas keeps (~500 SASS instructions per 128 stores).
+    thread_addresses: dict[tuple, SSAValue] = {}
+    steps: dict[tuple[int, int], SSAValue] = {}
     for reg, byte in layout.slots():
+        exprs = layout.coord_exprs(reg, byte)
+        assert exprs is not None
         coords = [coordinate(b, state, layout, reg, byte, d) for d in range(2)]
         absolute = [b.add(origin[d], coords[d]) for d in range(2)]
         ok = None
         for d in range(2):
             ok = b.and_i1(ok, b.cmp("ult", absolute[d], limits[d]))
-        linear = b.add(b.mul(b.cast_int(absolute[0], i64), strides[0]), b.mul(b.cast_int(absolute[1], i64), strides[1]))
-        address = b.add(base, b.mul(linear, eb))
+        if any(expr.modulus is not None for expr in exprs[:2]):  # wrapping coordinates: no shared base
+            linear = b.add(b.mul(b.cast_int(absolute[0], i64), strides[0]),
+                           b.mul(b.cast_int(absolute[1], i64), strides[1]))
+            address = b.add(base, b.mul(linear, eb))
+        else:
+            key = (exprs[0].fields, exprs[1].fields)
+            if key not in thread_addresses:
+                thread = [b.add(origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
+                                                           lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
+                          for d in range(2)]
+                linear = b.add(b.mul(b.cast_int(thread[0], i64), strides[0]),
+                               b.mul(b.cast_int(thread[1], i64), strides[1]))
+                thread_addresses[key] = b.add(base, b.mul(linear, eb))
+            address = thread_addresses[key]
+            for d in range(2):
+                constant = exprs[d].constant
+                if constant:
+                    if (d, constant) not in steps:
+                        steps[(d, constant)] = b.mul(strides[d], constant * eb)
+                    address = b.add(address, steps[(d, constant)])
         value = regs[reg]
         if eb == 4:
             stored = value
