@@ -41,9 +41,10 @@ LLAMA_US = {  # anchors.md, µs per MUL_MAT (quantization included): (n_rows, k)
 PREFILL = [  # (label, config, stages)
     ("mmq 64x128 w4 s2 b2", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2), 2),
     ("mmq 128x128 w8", MmqConfig(block_m=128, block_n=128, num_warps=8), 3),
+    ("mmq 128x128 w8 s2", MmqConfig(block_m=128, block_n=128, num_warps=8), 2),
 ]
 DECODE = [
-    ("small_m 64 w4 splitk s3", MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True), 3),
+    ("small_m 64 w2 splitk s2", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
 ]
 QUANTIZE = quantize_kernel("q8_1_mmq")
 
@@ -58,10 +59,8 @@ def compile_all() -> tuple[list, object]:
 def run(quick: bool) -> None:
     import cupy
 
-    from bench.gpu_common import log, record, time_graph
-    from compiler import numerics
+    from bench.gpu_common import log, record
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_q4k_blocks
 
     rng = np.random.default_rng()
     copy_gbs = _copy_bandwidth(cupy)
@@ -78,52 +77,69 @@ def run(quick: bool) -> None:
         if quick:
             shapes = shapes[:2]
         for m, n, k in shapes:
-            w = cupy.asarray(random_q4k_blocks(n, k, rng))
-            x_host = rng.standard_normal((m, k)).astype(np.float32)
-            x = cupy.asarray(x_host)
-            xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-            y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-            grid = mmq_grid(cfg, m, n, k)
+            record(measure(cupy, kernel, quantize, label, cfg, stages, info, m, n, k, rng, flush))
 
-            def quantize_x() -> None:
-                quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
 
-            def gemm() -> None:
-                if cfg.needs_zeroed_output:
-                    y.fill(0)
-                kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+def measure(cupy, kernel, quantize, label: str, cfg: MmqConfig, stages: int, info,  # noqa: ANN001, PLR0913
+            m: int, n: int, k: int, rng, flush, **split: int) -> dict:
+    """Check one kernel on one shape against ``compiler.numerics``, then time it: MUL_MAT
+    (quantize + zeroing + GEMM), the GEMM with its zeroing, the kernel alone and, for the
+    decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
+    from bench.gpu_common import log, time_graph
+    from compiler import numerics
+    from tests.gpu.mmq_harness import random_q4k_blocks
 
-            def mul_mat() -> None:
-                quantize_x()
-                gemm()
+    w = cupy.asarray(random_q4k_blocks(n, k, rng))
+    x_host = rng.standard_normal((m, k)).astype(np.float32)
+    x = cupy.asarray(x_host)
+    xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+    y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    grid = mmq_grid(cfg, m, n, k, **split)
 
-            mul_mat()
-            cupy.cuda.get_current_stream().synchronize()
-            rows = min(m, 64)
-            want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
-            quant_ok = bool(np.array_equal(cupy.asnumpy(xq[:rows]), want))
-            ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
-                                      use_block_sums=True)
-            out = cupy.asnumpy(y[:rows]).astype(np.float64)
-            err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
-            us_total = time_graph(cupy, mul_mat)
-            us_gemm = time_graph(cupy, gemm)
-            us_quant = time_graph(cupy, quantize_x)
-            llama = LLAMA_US.get((n, k), {}).get(m)
-            row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
-                   "us_mul_mat": us_total, "us_gemm": us_gemm, "us_quantize": us_quant,
-                   "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
-                   "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
-                   "shared_bytes": info.shared_bytes, "num_warps": info.num_warps, "llama_us": llama,
-                   "speedup_vs_llama": llama / us_total if llama else None}
-            weight_bytes = n * k // 256 * 144
-            if cfg.small_m:
-                cold = _time_cold(cupy, mul_mat, flush)
-                row.update({"us_mul_mat_l2_flushed": cold, "weight_GBs": weight_bytes / us_total / 1e3,
-                            "weight_GBs_l2_flushed": weight_bytes / cold / 1e3})
-            record(row)
-            log(f"{label:24s} M={m:4d} N={n:5d} K={k:5d}: mul_mat {us_total:8.2f} us (gemm {us_gemm:7.2f}, "
-                f"quantize {us_quant:5.2f})  llama {llama}  err {err:.1e} quant_exact {quant_ok}")
+    def quantize_x() -> None:
+        quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+
+    def kernel_only() -> None:
+        kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+    def gemm() -> None:
+        if cfg.needs_zeroed_output:
+            y.data.memset_async(0, y.nbytes)  # a memset node: cheaper than a fill kernel in a graph
+        kernel_only()
+
+    def mul_mat() -> None:
+        quantize_x()
+        gemm()
+
+    mul_mat()
+    cupy.cuda.get_current_stream().synchronize()
+    rows = min(m, 64)
+    want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+    quant_ok = bool(np.array_equal(cupy.asnumpy(xq[:rows]), want))
+    ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
+                              use_block_sums=True)
+    out = cupy.asnumpy(y[:rows]).astype(np.float64)
+    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
+    us_total = time_graph(cupy, mul_mat)
+    us_gemm = time_graph(cupy, gemm)
+    us_kernel = time_graph(cupy, kernel_only)  # a split-K kernel accumulates into y here: timing only
+    us_quant = time_graph(cupy, quantize_x)
+    llama = LLAMA_US.get((n, k), {}).get(m)
+    row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
+           "us_mul_mat": us_total, "us_gemm": us_gemm, "us_kernel": us_kernel, "us_quantize": us_quant,
+           "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
+           "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
+           "shared_bytes": info.shared_bytes, "num_warps": info.num_warps, "llama_us": llama,
+           "speedup_vs_llama": llama / us_total if llama else None}
+    weight_bytes = n * k // 256 * 144
+    if cfg.small_m:
+        cold = _time_cold(cupy, mul_mat, flush)
+        row.update({"us_mul_mat_l2_flushed": cold, "weight_GBs": weight_bytes / us_total / 1e3,
+                    "weight_GBs_l2_flushed": weight_bytes / cold / 1e3,
+                    "weight_GBs_kernel": weight_bytes / us_kernel / 1e3})
+    log(f"{label:24s} M={m:4d} N={n:5d} K={k:5d} grid {grid}: mul_mat {us_total:8.2f} us (gemm {us_gemm:7.2f}, "
+        f"kernel {us_kernel:7.2f}, quantize {us_quant:5.2f})  llama {llama}  err {err:.1e} quant_exact {quant_ok}")
+    return row
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001

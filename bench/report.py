@@ -27,6 +27,9 @@ def table(rows: list[dict]) -> str:
             rate = r.get("tflops", r.get("tops"))
             out.append(f"| {r['what']} | {r['shape']} | {_fmt(r['us'])} | {_fmt(rate)} | "
                        f"{_fmt(r.get('rel_err'), 2)} | {_fmt(r.get('shared_bytes'))} |")
+    sweep = [r for r in rows if "split" in r or "split_target" in r]
+    if sweep:
+        out += sweep_table(sweep)
     mmq = [r for r in rows if "us_mul_mat" in r or ("us" in r and "llama_us" in r)]
     if mmq:
         out += ["", "| kernel | shape | MUL_MAT µs | GEMM µs | quantize µs | llama.cpp µs | speed-up | "
@@ -45,6 +48,21 @@ def table(rows: list[dict]) -> str:
     for r in other:
         out += ["", f"{r['what']}: {r['GB/s']:.0f} GB/s"]
     return "\n".join(out)
+
+
+def sweep_table(rows: list[dict]) -> list[str]:
+    """Best GEMM time (kernel + zeroing) of each decode variant per shape, over its split choices."""
+    shapes = sorted({r["shape"] for r in rows}, key=lambda s: [int(p.split("=")[1]) for p in s.split()])
+    best: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        cell = best.setdefault(r["what"].removeprefix("sweep "), {})
+        if r["shape"] not in cell or r["us_gemm"] < cell[r["shape"]]["us_gemm"]:
+            cell[r["shape"]] = r
+    out = ["", "| variant | " + " | ".join(shapes) + " |", "|---" * (len(shapes) + 1) + "|"]
+    for variant, cells in best.items():
+        out.append(f"| {variant} | " + " | ".join(
+            f"{c['us_gemm']:.2f} (y={c['grid'][1]})" if (c := cells.get(s)) else "" for s in shapes) + " |")
+    return out
 
 
 def main(paths: list[str]) -> None:

@@ -62,22 +62,29 @@ def mmq_kernel(cfg: MmqConfig) -> str:
     return _small_m(cfg) if cfg.small_m else _mmq(cfg)
 
 
-SPLIT_TARGET_PROGRAMS = 2048
-"""About sixteen single-warp programs per SM of an H200 (132 SMs): a program's K step is a long
-chain (wait, decode, barrier, mma, rescale), so HBM needs many of them in flight."""
+SPLIT_TARGET_PROGRAMS = 1024
+"""About eight programs per SM of an H200 (132 SMs): a program's K step is a long chain (wait,
+decode, barrier, mma, rescale), so HBM needs many of them in flight. The three split defaults
+are the best of the sweep in bench/RESULTS.md (run 8) for the 64-row, two-warp kernel."""
+MAX_SPLITS = 16
+MIN_BLOCKS_PER_SPLIT = 2
 
 
-def split_factor(tiles: int, k: int) -> int:
-    """K splits for ``tiles`` weight-row tiles: up to SPLIT_TARGET_PROGRAMS programs, at least
-    two super-blocks per split, at most 8 splits."""
+def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_splits: int = MAX_SPLITS,
+                 min_blocks: int = MIN_BLOCKS_PER_SPLIT) -> int:
+    """K splits for ``tiles`` weight-row tiles: up to ``target`` programs, at least
+    ``min_blocks`` super-blocks per split, at most ``max_splits`` splits."""
     blocks = k // Q4K_VALUES
-    return max(1, min(8, -(-SPLIT_TARGET_PROGRAMS // tiles), blocks // 2))
+    return max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
 
 
-def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int) -> tuple[int, int, int]:
+def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, **split: int) -> tuple[int, int, int]:
+    """The launch grid of ``cfg`` for Y[m, n] += X[m, k] · W[n, k]ᵀ. ``split`` overrides
+    ``split_factor``'s defaults (a run-time choice: the kernel reads its split count from
+    the grid)."""
     if cfg.small_m:
         tiles = -(-n // cfg.block_n)
-        return (tiles, split_factor(tiles, k) if cfg.split_k else 1, 1)
+        return (tiles, split_factor(tiles, k, **split) if cfg.split_k else 1, 1)
     return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
 
 

@@ -27,10 +27,11 @@ class MmqCase:
     m: int
     n: int
     k: int
+    stages: int = 3
 
     @property
     def id(self) -> str:
-        return f"{self.cfg.name}-{self.m}x{self.n}x{self.k}"
+        return f"{self.cfg.name}-s{self.stages}-{self.m}x{self.n}x{self.k}"
 
 
 def make_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -92,7 +93,7 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from targets.ptx.runner import load
 
-    compiled = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8")
+    compiled = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     kernel = load(compiled.ptx, compiled.kernels[0])
     y = cupy.asarray(poisoned_output(case))
     kernel.launch(cupy.asarray(data["x"]), cupy.asarray(data["w"]), y, case.m, case.n, case.k,

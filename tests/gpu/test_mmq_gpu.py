@@ -19,21 +19,23 @@ MS = (1, 2, 3, 5, 8, 9, 17, 512, 1000)
 PREFILL = MmqConfig()
 DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
 DECODE_ONE_PASS = MmqConfig(small_m=True)
+DECODE_BENCH = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)  # bench/mmq.py's, 2 stages
 
 
 def _case(m: int, n: int = N, k: int = K, decode: MmqConfig = DECODE) -> MmqCase:
-    return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k)
+    return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k, stages=2 if decode is DECODE_BENCH else 3)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,decode", [*((m, DECODE) for m in MS), (3, DECODE_ONE_PASS), (8, DECODE_ONE_PASS)],
-                         ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass"])
+@pytest.mark.parametrize("m,decode", [*((m, DECODE) for m in MS), (3, DECODE_ONE_PASS), (8, DECODE_ONE_PASS),
+                                      (1, DECODE_BENCH), (8, DECODE_BENCH)],
+                         ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass", "M=1-bench", "M=8-bench"])
 def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
     case = _case(m, decode=decode)
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_kernel
 
-    get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8")
+    get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     cupy = gpu()
     data = make_inputs(case, np.random.default_rng())
     out = run_mmq(case, data, cupy)

@@ -1,0 +1,112 @@
+"""Sweep of the weights-once (small-M) q4_K × q8_1 kernel's configuration on the decode shapes.
+
+    python -m bench.prepare decode_sweep    # here: compile every variant into the cache
+    python -m bench.decode_sweep            # on the GPU machine
+
+Decode at M = 1 is bound by how many weight bytes are in flight, which the tile height
+(``block_n``), the warps, the cp.async stages and the split-K program count set together;
+this run measures each combination (kernel alone and whole MUL_MAT, back to back as CUDA
+graphs) so the default in ``bench/mmq.py`` is chosen from measurements. Every variant is
+first checked against ``compiler.numerics`` on one shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+
+import numpy as np
+
+from bench.mmq import DECODE_SHAPES, measure
+from compiler.kernel_cache import get_or_compile
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.quantize_template import quantize_grid, quantize_kernel
+
+# (block_n, num_warps): 16, 32 or 64 weight rows per warp. Run 7 (2026-11-30) swept 16 and 32
+# rows per warp with 2, 3, 4 and 6 stages: 32 rows per warp and 2 stages were best everywhere.
+TILES = [(32, 1), (64, 2), (128, 4), (64, 1), (128, 2), (256, 4)]
+STAGES = [2]
+SPLITS = [  # split_factor overrides: None = no split-K (plain stores, no zeroing)
+    None, *({"target": t, "max_splits": c, "min_blocks": b}
+            for t in (512, 1024, 2048, 4096) for c in (8, 16, 32) for b in (1, 2))]
+CHECK_SHAPE = (8, 4096, 4096)
+
+
+def variants() -> list[tuple[str, MmqConfig, int]]:
+    out = []
+    for (bn, warps), stages, split in itertools.product(TILES, STAGES, (False, True)):
+        cfg = MmqConfig(small_m=True, block_n=bn, num_warps=warps, split_k=split)
+        out.append((f"small_m {bn} w{warps}{' splitk' if split else ''} s{stages}", cfg, stages))
+    return out
+
+
+def compile_all() -> list:
+    get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
+                                                num_stages=stages))
+            for label, cfg, stages in variants()]
+
+
+def run() -> None:
+    import cupy
+
+    from bench.gpu_common import log, record, time_graph
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_q4k_blocks
+
+    rng = np.random.default_rng()
+    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    qc = get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    quantize = load(qc.ptx, qc.kernels[0])
+    operands = {}
+    for n, k in DECODE_SHAPES:
+        x = cupy.asarray(rng.standard_normal((1, k)).astype(np.float32))
+        xq = cupy.empty((1, k // 128, 144), dtype=cupy.uint8)
+        quantize.launch(x, xq, 1, k, grid=quantize_grid(1, k), sync=True)
+        operands[(n, k)] = (cupy.asarray(random_q4k_blocks(n, k, rng)), xq, cupy.zeros((1, n), cupy.float32))
+    for label, cfg, stages, compiled in compile_all():
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        info = compiled.kernels[0]
+        m, n, k = CHECK_SHAPE
+        checked = measure(cupy, kernel, quantize, label, cfg, stages, info, m, n, k, rng, flush)
+        record({**checked, "what": f"sweep {label}" + ("" if checked["ok"] else ": FAILED the check")})
+        if not checked["ok"]:
+            continue
+        seen = set()
+        for (n, k), split in itertools.product(DECODE_SHAPES, SPLITS[1:] if cfg.split_k else SPLITS[:1]):
+            w, xq, y = operands[(n, k)]
+            grid = mmq_grid(cfg, 1, n, k, **(split or {}))
+            if (n, k, grid) in seen:
+                continue
+            seen.add((n, k, grid))
+
+            def kernel_only(w=w, xq=xq, y=y, n=n, k=k, grid=grid) -> None:
+                kernel.launch(xq, w, y, 1, n, k, grid=grid, sync=False)
+
+            def gemm(y=y, kernel_only=kernel_only) -> None:
+                if cfg.split_k:
+                    y.fill(0)
+                kernel_only()
+
+            us_kernel, us_gemm = time_graph(cupy, kernel_only), time_graph(cupy, gemm)
+            weight_bytes = n * k // 256 * 144
+            record({"what": f"sweep {label}", "shape": f"M=1 N={n} K={k}", "grid": grid, "split": split,
+                    "us_kernel": us_kernel, "us_gemm": us_gemm, "weight_GBs_kernel": weight_bytes / us_kernel / 1e3,
+                    "shared_bytes": info.shared_bytes, "num_warps": info.num_warps,
+                    "checked_rel_err": checked["rel_err_first_rows"]})
+            log(f"{label:28s} N={n:5d} K={k:5d} grid {grid}: kernel {us_kernel:7.2f} us, gemm {us_gemm:7.2f} us, "
+                f"{weight_bytes / us_kernel / 1e3:6.0f} GB/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the variants into the cache")
+    args = parser.parse_args()
+    if args.prepare:
+        print(f"{len(compile_all())} variants compiled")
+    else:
+        run()
+
+
+if __name__ == "__main__":
+    main()
