@@ -10,7 +10,8 @@ every pass does to them.
 Memory layouts: A is [M, K] row-major; B is [K, N] logically but stored as its
 transpose (N rows of K values, K contiguous) unless ``b_k_major=False``; scales
 are [M, K/g] and [N, K/g] row-major (g = 32 for ue8m0, 16 for ue4m3); C is
-[M, N] row-major. Packed e2m1 travels two per byte along K.
+[M, N] row-major. Packed e2m1 travels two per byte along K, except a B with
+``rhs_k_pack=False``: K rows of N/2 bytes, two values per byte along N.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class GemmConfig:
     num_warps: int = 4
     group_m: int = 8
     b_k_major: bool = True
+    rhs_k_pack: bool = True
+    """False: an e2m1 B is packed two per byte along N and stored as K rows of N/2 bytes
+    (``rhs_k_pack = false``); N must be even. Only dequant-bf16 runs it."""
     min_blocks_per_sm: int = 0
     """Ask ptxas for this many resident programs per SM (``.minnctapersm``, a register cap); 0: none."""
     k_divisibility: int = 128
@@ -46,7 +50,8 @@ class GemmConfig:
     def name(self) -> str:
         scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
-        return (f"gemm_{self.lhs}_{self.rhs}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
+        npack = "" if self.rhs_k_pack else "_npack"
+        return (f"gemm_{self.lhs}_{self.rhs}{npack}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
                 f"_w{self.num_warps}{occupancy}")
 
     @property
@@ -61,7 +66,10 @@ def _packed(fmt: str) -> int:
 def gemm_kernel(cfg: GemmConfig) -> str:
     """The MLIR text of one GEMM kernel (see the module docstring for layouts)."""
     bm, bn, bk = cfg.block_m, cfg.block_n, cfg.block_k
-    pa, pb = _packed(cfg.lhs), _packed(cfg.rhs)
+    if not cfg.rhs_k_pack and cfg.rhs != "e2m1":
+        raise ValueError(f"gemm_kernel: rhs_k_pack = False packs e2m1 along N; rhs is {cfg.rhs}")
+    n_packed = not cfg.rhs_k_pack
+    pa, pb = _packed(cfg.lhs), 1 if n_packed else _packed(cfg.rhs)
     ea, eb = _ELEM[cfg.lhs], _ELEM[cfg.rhs]
     acc = cfg.acc_type
     args = [f"%a_ptr: !qdot.ptr<{ea}>", f"%b_ptr: !qdot.ptr<{eb}>"]
@@ -100,9 +108,12 @@ def gemm_kernel(cfg: GemmConfig) -> str:
         f"  %kb = arith.divui %k, %c{pb} : index",
     ]
     a_tile = f"{bm}x{bk // pa}x{ea}"
-    b_tile = f"{bk // pb}x{bn}x{eb}"
+    b_tile = f"{bk}x{bn // 2}x{eb}" if n_packed else f"{bk // pb}x{bn}x{eb}"
     lines.append(f"  %a_desc = qdot.make_desc %a_ptr, [%m, %ka], [%ka, %c1] : !qdot.ptr<{ea}> -> !qdot.desc<{a_tile}>")
-    if cfg.b_k_major:
+    if n_packed:  # K rows of N/2 bytes
+        lines.append("  %nb = arith.divui %n, %c2 : index")
+        lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%k, %nb], [%nb, %c1] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
+    elif cfg.b_k_major:
         lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%kb, %n], [%c1, %kb] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
     else:
         lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%kb, %n], [%n, %c1] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
@@ -118,7 +129,11 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     lines.append(f"    %kka = arith.divui %kk, %c{pa} : index")
     lines.append(f"    %kkb = arith.divui %kk, %c{pb} : index")
     lines.append(f"    %a = qdot.load %a_desc[%off_m, %kka] : !qdot.desc<{a_tile}> -> tensor<{a_tile}>")
-    lines.append(f"    %b = qdot.load %b_desc[%kkb, %off_n] : !qdot.desc<{b_tile}> -> tensor<{b_tile}>")
+    if n_packed:
+        lines.append("    %off_nb = arith.divui %off_n, %c2 : index")
+        lines.append(f"    %b = qdot.load %b_desc[%kk, %off_nb] : !qdot.desc<{b_tile}> -> tensor<{b_tile}>")
+    else:
+        lines.append(f"    %b = qdot.load %b_desc[%kkb, %off_n] : !qdot.desc<{b_tile}> -> tensor<{b_tile}>")
     operand_a, operand_b = "%a", "%b"
     type_a, type_b = f"tensor<{a_tile}>", f"tensor<{b_tile}>"
     for side, (elem, group) in scale_group.items():
@@ -131,7 +146,8 @@ def gemm_kernel(cfg: GemmConfig) -> str:
             operand_a, type_a = f"%a scale %sa", f"tensor<{a_tile}>, tensor<{stile}>"
         else:
             operand_b, type_b = f"%b scale %sb", f"tensor<{b_tile}>, tensor<{stile}>"
-    lines.append(f"    %d = qdot.dot_scaled {operand_a}, {operand_b}, %acc_i lhs = {cfg.lhs} rhs = {cfg.rhs}")
+    pack_attr = " {rhs_k_pack = false}" if n_packed else ""
+    lines.append(f"    %d = qdot.dot_scaled {operand_a}, {operand_b}, %acc_i lhs = {cfg.lhs} rhs = {cfg.rhs}{pack_attr}")
     lines.append(f"         : {type_a} * {type_b} -> tensor<{bm}x{bn}x{acc}>")
     lines.append(f"    scf.yield %d : tensor<{bm}x{bn}x{acc}>")
     lines.append("  }")

@@ -116,7 +116,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
         return
     k_width = _k_width_values(plan)
     raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
-    if raw_ok is not None and all(_dequantized_once(dot, value, op_idx, side) or side.source in raw_ok
+    if raw_ok is not None and all(_dequantized_once(value, op_idx, side) or side.source in raw_ok
                                   for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))):
         # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
         k_width = 2 if plan.lhs.reg is RegFormat.BF16 else 4
@@ -377,9 +377,15 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
     order = [contiguous, 1 - contiguous]
     shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
     mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
-    if _dequantized_once(dot, value, op_idx, side):
+    if _dequantized_once(value, op_idx, side):
         return _dequantize_once(dot, mem, op_idx, source_reg, side.reg, mma, k_width,
-                                scale if side.fold_scale else None, point)
+                                scale if side.fold_scale else None, point, side.free_packed)
+    if side.free_packed:
+        free = "M" if op_idx == 0 else "N"
+        emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} e2m1 packed along {free} must be loaded from a tile "
+                        f"that is contiguous along {free} with a whole number of 32-value runs per row "
+                        f"(a power of two of them, at most 32), got a tile of {list(shape)} bytes "
+                        f"contiguous along dimension {contiguous}")
     src_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width, side.fp4_unpacked)
     reg = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc))).results[0]
     if side.reg is source_reg and not side.fold_scale:
@@ -400,10 +406,11 @@ DEQUANT_RUN = 32
 """Values one thread dequantizes at a time: a whole ue8m0 group (two ue4m3 groups), 16 bf16x2 registers."""
 
 
-def _dequantized_once(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
-    """Whether ``_dequantize_once`` handles this operand: a dequant-bf16 conversion of a
-    K-contiguous tile whose K holds whole 32-value runs, a power of two of them per row
-    up to 32, with its scale (if any) folded into the values."""
+def _dequantized_once(value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
+    """Whether ``_dequantize_once`` handles this operand: a dequant-bf16 (or promote-int8
+    fp4/fp6 → s8) conversion of a K-contiguous tile whose K holds whole 32-value runs, a power
+    of two of them per row up to 32 — its scale, if any, folded into the values or left to the
+    per-block rescale at the mma — or an fp4 operand packed along M/N, contiguous along it."""
     tensor = value.type
     assert isinstance(tensor, TensorType)
     shape = tensor.get_shape()
@@ -411,25 +418,33 @@ def _dequantized_once(dot: DotScaledOp, value: SSAValue, op_idx: int, side: Oper
     contiguous = contiguous_dim(value)
     if contiguous is None:
         contiguous = len(shape) - 1
-    scale = dot.a_scale if op_idx == 0 else dot.b_scale
+    if side.free_packed:  # unpacked along its contiguous free dimension, never with a folded scale
+        return contiguous == 1 - k_dim and _whole_runs(shape[1 - k_dim], DEQUANT_RUN // 2)
     if contiguous != k_dim or side.fp4_unpacked:
         return False
-    if side.reg is RegFormat.BF16:
-        if side.source in (Format.BF16, Format.FP16) or (scale is not None and not side.fold_scale):
+    if side.reg in (RegFormat.BF16, RegFormat.FP16):
+        # a scale is either folded into the values here or applied to the accumulator per block
+        if side.source in (Format.BF16, Format.FP16):
             return False
     elif side.reg is RegFormat.S8:  # promote-int8: e2m1 × 2 (e2m3 × 8) as exact s8; scales stay at the mma
         if side.source not in (Format.E2M1, Format.E2M3) or side.fold_scale:
             return False
     else:
         return False
-    run_elems = DEQUANT_RUN // (2 if side.source is Format.E2M1 else 1)
-    runs = shape[k_dim] // run_elems
+    return _whole_runs(shape[k_dim], DEQUANT_RUN // (2 if side.source is Format.E2M1 else 1))
+
+
+def _whole_runs(extent: int, run_elems: int) -> bool:
+    """Whether a dimension of ``extent`` elements splits into runs of ``run_elems``, a power of
+    two of them up to 32 (the lanes of a warp along it)."""
+    runs = extent // run_elems
     lanes = min(runs, 32)
-    return shape[k_dim] % run_elems == 0 and runs > 0 and lanes & (lanes - 1) == 0
+    return extent % run_elems == 0 and runs > 0 and lanes & (lanes - 1) == 0
 
 
 def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFormat, target: RegFormat,
-                     mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
+                     mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint,
+                     free_packed: bool = False) -> SSAValue:
     """Convert the staged tile once per CTA, not once per warp that reads it (dequant-bf16, and
     promote-int8's fp4/fp6 → s8).
 
@@ -440,25 +455,30 @@ def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFo
     with their block scale (``qgpu.upcast`` on the blocked layout), stores bf16 to a
     swizzled shared buffer (``qgpu.local_alloc`` of registers), and the mma operand is
     read from there with ``ldmatrix`` like a bf16 input (``_dequantized_once`` says when).
+
+    An operand with fp4 packed along M or N (``free_packed``) runs the same way along that
+    dimension, its contiguous one: the upcast unpacks along a blocked layout's ``order[0]``,
+    and the bf16 buffer is then M- or N-contiguous, which ``ldmatrix .trans`` reads.
     """
     mem_type = mem.type
     assert isinstance(mem_type, MemDescType)
     shape = list(mem_type.get_shape())
     k_dim = 1 if op_idx == 0 else 0
+    run_dim = 1 - k_dim if free_packed else k_dim
     per_elem = 2 if source is RegFormat.E2M1 else 1
     run_elems = DEQUANT_RUN // per_elem
-    lanes_k = min(shape[k_dim] // run_elems, 32)  # whole runs, a power of two: _dequantized_once
+    lanes = min(shape[run_dim] // run_elems, 32)  # whole runs, a power of two: _dequantized_once
     warps = _num_warps(dot)
 
     def blocked(run: int) -> BlockedEncodingAttr:
         spt, tpw, wpc = [1, 1], [1, 1], [1, 1]
-        spt[k_dim], tpw[k_dim], tpw[1 - k_dim], wpc[1 - k_dim] = run, lanes_k, 32 // lanes_k, warps
-        return BlockedEncodingAttr(spt, tpw, wpc, [k_dim, 1 - k_dim])
+        spt[run_dim], tpw[run_dim], tpw[1 - run_dim], wpc[1 - run_dim] = run, lanes, 32 // lanes, warps
+        return BlockedEncodingAttr(spt, tpw, wpc, [run_dim, 1 - run_dim])
 
     elem = mem_type.get_element_type()
     raw = _insert(point, LocalLoadOp(mem, TensorType(elem, shape, blocked(run_elems)))).results[0]
     out_shape = list(shape)
-    out_shape[k_dim] *= per_elem
+    out_shape[run_dim] *= per_elem
     blocked_scale = None
     if scale is not None:
         scale_t = scale.type
@@ -478,7 +498,7 @@ def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFo
     out_elem = element_type(target)
     up = _insert(point, UpcastOp(raw, source, target, TensorType(out_elem, out_shape, blocked(DEQUANT_RUN)),
                                  blocked_scale)).results[0]
-    order = [k_dim, 1 - k_dim]
+    order = [run_dim, 1 - run_dim]
     buffer = MemDescType(out_shape, out_elem, shared_encoding_for(out_shape, out_elem, order))
     staged = _insert(point, LocalAllocOp(buffer, up)).results[0]
     operand = DotOperandEncodingAttr(op_idx, mma, k_width)  # the other operand's kWidth, in values

@@ -29,8 +29,9 @@ decisions follow DESIGN.md §3 and seed 003:
   take) and NVFP4's 16-value scale groups (which the 32-wide fp8/s8 k tiles cannot
   rescale) go to the next strategy that can run them.
 
-fp4 packed along M or N (``lhs_k_pack`` / ``rhs_k_pack = false``) is refused by
-every strategy for now: ``qgpu.upcast`` unpacks fp4 along K only.
+fp4 packed along M or N (``lhs_k_pack`` / ``rhs_k_pack = false``) runs on dequant-bf16
+only (``auto`` picks it): the cooperative upcast unpacks it along M/N once per CTA, and
+the scales are applied to the accumulator per K block (``_free_packed``).
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class OperandPlan:
     """Register value = real value × 2^exp (promote-int8 shifts)."""
     fold_scale: bool = False
     """The operand's block scale is multiplied into the converted register values."""
+    free_packed: bool = False
+    """Packed fp4 along M (lhs) or N (rhs), not K: unpacked once per CTA along that dimension."""
 
 
 @dataclass(frozen=True)
@@ -142,11 +145,8 @@ def choose_plan(
                     Rescale.NONE, acc_int=True)
     if strategy is Strategy.NATIVE:
         return _native(arch, lhs, rhs, lhs_scale, rhs_scale, lhs_k_pack, rhs_k_pack, block_k)
-    for side, k_pack, free in (("lhs", lhs_k_pack, "M"), ("rhs", rhs_k_pack, "N")):
-        if not k_pack:
-            raise PlanError(
-                f"{side} e2m1 packed along {free} ({side}_k_pack = false) is not supported on the PTX path yet: "
-                f"qgpu.upcast unpacks fp4 along K only; pack the operand along K")
+    if not (lhs_k_pack and rhs_k_pack):
+        return _free_packed(strategy, lhs, rhs, lhs_scale, rhs_scale, lhs_k_pack, rhs_k_pack, block_k)
     if strategy is Strategy.AUTO:
         return _auto(arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
     return _plan(strategy, arch, lhs, rhs, lhs_scale, rhs_scale, block_k)
@@ -253,6 +253,27 @@ def _refuse_16_value_groups(strategy: str, mma: str, block_k: int) -> None:
             f"k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly")
 
 
+def _free_packed(strategy: Strategy, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
+                 lhs_k_pack: bool, rhs_k_pack: bool, block_k: int) -> Plan:
+    """fp4 packed along M or N: only dequant-bf16 runs it. The mma fragments of the fp8, s8
+    and f8f6f4 forms hold fp4 pairs along K, so a free-packed operand must be unpacked before
+    any mma sees it; the cooperative (once per CTA) upcast does that along the operand's
+    contiguous dimension, which for a free-packed operand is M or N. Its bf16 result carries
+    no scale: the unpacking threads hold runs along M/N, not whole 32-value K groups, so both
+    sides' scales are applied to the accumulator per K block instead of folded into values."""
+    if strategy not in (Strategy.AUTO, Strategy.DEQUANT_BF16):
+        free = ", ".join(f"{side} packed along {dim}" for side, dim, packed in
+                         (("lhs", "M", lhs_k_pack), ("rhs", "N", rhs_k_pack)) if not packed)
+        raise PlanError(f"strategy '{strategy}' needs fp4 packed along K ({free}): the {strategy} mma "
+                        f"fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')")
+    plan = _dequant(lhs, rhs, ls, rs, block_k)
+    scaled = _has_scale(ls) or _has_scale(rs)
+    return Plan(Strategy.DEQUANT_BF16,
+                OperandPlan(lhs, plan.lhs.reg, free_packed=not lhs_k_pack),
+                OperandPlan(rhs, plan.rhs.reg, free_packed=not rhs_k_pack),
+                Rescale.PER_BLOCK if scaled else Rescale.NONE, block_k=block_k)
+
+
 def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:
     for side, fmt in (("lhs", lhs), ("rhs", rhs)):
         if fmt not in (*F8F6F4, Format.BF16, Format.FP16):
@@ -266,4 +287,6 @@ def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | Non
     return Plan(Strategy.DEQUANT_BF16,
                 OperandPlan(lhs, compute, fold_scale=fold and _has_scale(ls)),
                 OperandPlan(rhs, compute, fold_scale=fold and _has_scale(rs)), rescale, block_k=block_k)
+
+
 STRATEGY_NAMES = tuple(s.value for s in Strategy)

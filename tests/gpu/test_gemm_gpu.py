@@ -36,10 +36,16 @@ CASES = [
     ("e2m1", "e2m1", "ue4m3", "ue4m3", "dequant-bf16"),
     ("i8", "i8", None, None, "promote-int8"),
 ]
+N_PACKED = [  # B e2m1 packed two per byte along N (rhs_k_pack = false): dequant-bf16, which auto picks
+    ("e4m3", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
+    ("e4m3", "e2m1", None, None, "auto"),
+    ("e2m1", "e2m1", "ue4m3", "ue4m3", "auto"),
+]
 
 
-def _case(lhs, rhs, ls, rs, strategy, m=M, n=N, k=K) -> GemmCase:  # noqa: ANN001
-    return GemmCase(GemmConfig(lhs=lhs, rhs=rhs, lhs_scale=ls, rhs_scale=rs), m, n, k, "sm_90", strategy)
+def _case(lhs, rhs, ls, rs, strategy, m=M, n=N, k=K, rhs_k_pack=True) -> GemmCase:  # noqa: ANN001
+    return GemmCase(GemmConfig(lhs=lhs, rhs=rhs, lhs_scale=ls, rhs_scale=rs, rhs_k_pack=rhs_k_pack), m, n, k, "sm_90",
+                    strategy)
 
 
 @pytest.mark.gpu
@@ -53,3 +59,15 @@ def test_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noq
     out = run_case(case, data, cupy)
     ok, err = check(case, out, reference(case, data))
     assert ok, f"{case.label}: relative error {err:.3e}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lhs,rhs,ls,rs,strategy", N_PACKED, ids=lambda v: str(v))
+def test_n_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noqa: ANN001
+    case = _case(lhs, rhs, ls, rs, strategy, rhs_k_pack=False)
+    case.compiled()
+    cupy = gpu()
+    data = make_inputs(case, np.random.default_rng())
+    out = run_case(case, data, cupy)
+    ok, err = check(case, out, reference(case, data))
+    assert ok, f"{case.label} (B packed along N): relative error {err:.3e}"

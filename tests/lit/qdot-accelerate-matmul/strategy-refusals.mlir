@@ -44,29 +44,35 @@ func.func @nvfp4_one_sided(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b:
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
-// fp4 packed along N (B is [K, N/2]) or M (A is [M/2, K]): qgpu.upcast unpacks along K only,
-// so no strategy runs it yet (tests/lit/qdot-accelerate-matmul/n-packed-fp4.mlir is the XFAIL
-// of the missing support).
+// fp4 packed along N (B is [K, N/2]): the fp8 and s8 mma fragments hold fp4 pairs along K,
+// so promote-int8 and promote-fp8 refuse; dequant-bf16 (auto's pick) unpacks it along N
+// once per CTA (tests/lit/qdot-accelerate-matmul/n-packed-fp4.mlir shows that plan).
 func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 {rhs_k_pack = false}
      : tensor<32x64xf8E4M3FN> * tensor<64x16xi8> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// INT8: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet: qgpu.upcast unpacks fp4 along K only; pack the operand along K
-// FP8:  error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
-// BF16: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
-// AUTO: error: 'qdot.dot_scaled' op rhs e2m1 packed along N (rhs_k_pack = false) is not supported on the PTX path yet
+// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (rhs packed along N): the promote-int8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
+// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N)
+// BF16-LABEL: func.func @n_packed
+// BF16:       qgpu.upcast %{{.*}} from = e2m1 to = bf16 : tensor<64x16xi8, {{.*}}> -> tensor<64x32xbf16
+// AUTO-LABEL: func.func @n_packed
+// AUTO:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
 
 // -----
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
+// fp4 packed along M must come from a tile contiguous along M (A column-major): the
+// cooperative upcast unpacks along the contiguous dimension. This A is K-contiguous.
 func.func @m_packed(%a: tensor<16x64xi8>, %b: tensor<64x32xf8E4M3FN>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e4m3 {lhs_k_pack = false}
      : tensor<16x64xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// BF16: error: 'qdot.dot_scaled' op lhs e2m1 packed along M (lhs_k_pack = false) is not supported on the PTX path yet: qgpu.upcast unpacks fp4 along K only; pack the operand along K
-// AUTO: error: 'qdot.dot_scaled' op lhs e2m1 packed along M (lhs_k_pack = false) is not supported on the PTX path yet
+// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (lhs packed along M)
+// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (lhs packed along M)
+// BF16: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M with a whole number of 32-value runs per row (a power of two of them, at most 32), got a tile of [16, 64] bytes contiguous along dimension 1
+// AUTO: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M
