@@ -305,7 +305,7 @@ class MeasuredRow:
 def measured_row() -> MeasuredRow:
     text = RESULTS.read_text(encoding="utf-8")
     run = re.search(r"^## (Run 1 .*)$", text, re.M)
-    table = re.search(r"^### (bench/results/\S*run1\S*)$", text, re.M)
+    table = re.search(r"^### (bench/results/\S*_run1[_.]\S*)$", text, re.M)
     if run is None or table is None:
         raise LookupError("bench/RESULTS.md has no run 1 section or table")
     rows = text[table.end():].split("\n### ")[0].splitlines()
