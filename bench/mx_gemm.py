@@ -26,6 +26,7 @@ SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
 CONFIGS = [
     # (label, config, strategy, stages)
     ("e4m3xe2m1 bf16 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3),
+    ("e4m3xe2m1 bf16 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", 3),
     ("e4m3xe2m1 bf16 256x128x64 w8", GemmConfig(block_m=256, block_k=64, num_warps=8), "dequant-bf16", 3),
     ("e4m3xe2m1 bf16 128x128x64 w8 b2", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2), "dequant-bf16", 3),
     ("e4m3xe2m1 bf16 128x128x64 w8 b2 s2", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2),
