@@ -34,9 +34,13 @@ EXAMPLE = "examples/mx_gemm_e4m3_e2m1.mlir"
 ARCH = "sm_90"
 NATIVE_ARCH = "sm_120a"
 RESULTS = ROOT / "bench" / "RESULTS.md"
-MEASURED_LABEL = "qdot e4m3xe2m1 bf16 128x128x128 w4 [dequant-bf16, 3 stages]"
-"""bench/mx_gemm.py's label for ``GemmConfig()`` (this example's kernel) on sm_90, 3 stages."""
-SMALLER_LABEL = "qdot e4m3xe2m1 bf16 128x128x64 w4 [dequant-bf16, 3 stages]"
+BLOCK_K = 64
+"""K-values per step of the example's kernel (``GemmConfig(block_k=64, num_warps=8)``)."""
+MEASURED_RUN = 11
+"""The bench/RESULTS.md run whose MX table the page quotes."""
+MEASURED_LABEL = "qdot e4m3xe2m1 bf16 128x128x64 w8 [dequant-bf16, 3 stages]"
+"""bench/mx_gemm.py's label for ``GemmConfig(block_k=64, num_warps=8)`` (this example's kernel) on sm_90."""
+SMALLER_LABEL = "qdot e4m3xe2m1 bf16 256x128x64 w8 [dequant-bf16, 3 stages]"
 REFERENCE_LABEL = "triton tl.dot_scaled e4m3xe2m1"
 
 
@@ -298,23 +302,23 @@ class MeasuredRow:
     header: str
     row: str
     smaller: str
-    """The same kernel with 64 K-values per step."""
+    """The fastest tile of the same run (256 × 128 × 64 on 8 warps)."""
     reference: str
 
 
 def measured_row() -> MeasuredRow:
     text = RESULTS.read_text(encoding="utf-8")
-    run = re.search(r"^## (Run 1 .*)$", text, re.M)
-    table = re.search(r"^### (bench/results/\S*_run1[_.]\S*)$", text, re.M)
+    run = re.search(rf"^## (Runs? (?:\d+ and )?{MEASURED_RUN}\b.*)$", text, re.M)
+    table = re.search(rf"^### (bench/results/\S*_run{MEASURED_RUN}[_.]\S*)$", text, re.M)
     if run is None or table is None:
-        raise LookupError("bench/RESULTS.md has no run 1 section or table")
+        raise LookupError(f"bench/RESULTS.md has no run {MEASURED_RUN} section or table")
     rows = text[table.end():].split("\n### ")[0].splitlines()
     header = next(line for line in rows if line.startswith("| kernel"))
     row = next((line for line in rows if line.startswith(f"| {MEASURED_LABEL} |")), None)
     smaller = next((line for line in rows if line.startswith(f"| {SMALLER_LABEL} |")), None)
     reference = next((line for line in rows if line.startswith(f"| {REFERENCE_LABEL}")), None)
     if row is None or smaller is None or reference is None:
-        raise LookupError(f"bench/RESULTS.md run 1 lacks a row '{MEASURED_LABEL}', '{SMALLER_LABEL}' or "
+        raise LookupError(f"bench/RESULTS.md run {MEASURED_RUN} lacks a row '{MEASURED_LABEL}', '{SMALLER_LABEL}' or "
                           f"'{REFERENCE_LABEL}'")
     return MeasuredRow(run.group(1), table.group(1), header, row, smaller, reference)
 
@@ -397,7 +401,7 @@ def render(versions: str) -> str:
     add("")
     add(f"This page follows [`{EXAMPLE}`](../{EXAMPLE}) — C = (A · 2^SA) × (B · 2^SB) with A in e4m3,")
     add("B in e2m1 (two values per byte along K), one ue8m0 scale per 32 K-values on each side, an f32")
-    add(f"accumulator, one 128×128 tile of C per program and 128 K-values per step — from the input IR to")
+    add(f"accumulator, one 128×128 tile of C per program of 8 warps and {BLOCK_K} K-values per step — from the input IR to")
     add(f"PTX for {ARCH} (an H100 / H200), and to what it measured there. The excerpts and figures are cut")
     add(f"from the compiler's own output by `{COMMAND}`, which regenerates this page;")
     add(f"`tests/examples/test_walkthrough.py` fails when the page no longer matches the compiler (with the")
@@ -539,11 +543,11 @@ def render(versions: str) -> str:
         raise LookupError("walkthrough: no ptx.mma_sync shape or #qgpu.mma warpsPerCTA; update the script")
     im, in_, ik = (int(shape.group(i)) for i in (2, 3, 4))
     wm, wn = 128 // int(warps.group(1)), 128 // int(warps.group(2))
-    tiles, ksteps = (wm // im) * (wn // in_), 128 // ik
+    tiles, ksteps = (wm // im) * (wn // in_), BLOCK_K // ik
     if tiles * ksteps != mma_n:
         raise LookupError(f"walkthrough: {mma_n} mma per step is not {tiles} tiles × {ksteps} k-steps; update the prose")
     add(f"`qgpu.mma` becomes {mma_n} `ptx.mma_sync` per thread and step: each warp's {wm} × {wn} piece of C is")
-    add(f"{wm // im} × {wn // in_} tiles of {im} × {in_}, and the 128 K-values of the step are {ksteps} k-steps of the "
+    add(f"{wm // im} × {wn // in_} tiles of {im} × {in_}, and the {BLOCK_K} K-values of the step are {ksteps} k-steps of the "
         f"{shape.group(1)} mma.")
     add("The operand registers come from the casts the loads left; an A fragment is reused across a row of")
     add("tiles and a B fragment down a column. Op counts: " + changes(before.ops, after.ops) + ".")
@@ -610,8 +614,8 @@ def render(versions: str) -> str:
     add("")
     spill = (f"and {report.spill_stores} B of spill stores and {report.spill_loads} B of spill loads per thread"
              if report.spill_stores or report.spill_loads else "and no spills")
-    add(f"{report.registers} registers per thread {spill}; with a 128 × 128 tile on 4 warps each thread also "
-        "holds 128 f32")
+    add(f"{report.registers} registers per thread {spill}; with a 128 × 128 tile on 8 warps each thread also "
+        "holds 64 f32")
     add("accumulators. `docs/examples.md` has the same figures for every example and target.")
     add("")
 
@@ -627,9 +631,10 @@ def render(versions: str) -> str:
     add(measured.smaller)
     add(measured.reference)
     add("")
-    add("The first row is `compiler.templates.gemm_kernel(GemmConfig())` on sm_90 with 3 stages, which")
-    add("compiles to the same PTX as this example (`tests/examples` checks it), measured with the compiler of")
-    add("that run; the second is the same template with `block_k=64` (half the K-values per step).")
+    add("The first row is `compiler.templates.gemm_kernel(GemmConfig(block_k=64, num_warps=8))` on sm_90 with")
+    add("3 stages, which compiles to the same PTX as this example (`tests/examples` checks it), measured with the")
+    add("compiler of that run; the second is the fastest tile of that run (256 × 128 × 64 on 8 warps, which")
+    add("spills 4 B per thread; the example's tile spills on no target).")
     cells = [cell.strip() for cell in measured.row.strip("|").split("|")]
     columns = [cell.strip() for cell in measured.header.strip("|").split("|")]
     then = int(cells[columns.index("smem B")]) if "smem B" in columns and cells[columns.index("smem B")] else None
@@ -653,7 +658,7 @@ def render(versions: str) -> str:
     add("itself, so there is no upcast. B is staged in `fp4Padded` shared memory (8 bytes of packed fp4, 8 of")
     add("padding) and read into an `fp4Unpacked` register layout (one fp4 value per byte, `0000xxxx`):")
     add("")
-    add(block(pick(after.text, [(r"qgpu\.local_alloc %b", 1), (r"qgpu\.local_load %\w+ : !qgpu\.memdesc<64x128xi8", 1),
+    add(block(pick(after.text, [(r"qgpu\.local_alloc %b", 1), (rf"qgpu\.local_load %\w+ : !qgpu\.memdesc<{BLOCK_K // 2}x128xi8", 1),
                                 (r"= qgpu\.mma ", 1)])))
     add("")
     before, after = _stage(native, "qdot-lower-mma")
