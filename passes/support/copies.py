@@ -274,19 +274,20 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
     stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
     for j in range(-(-total // threads)):
         q = b.add(tid, j * threads) if j else tid
-        valid_q = b.cmp("ult", q, b.const(total, IndexType()))
-        q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
+        if (j + 1) * threads > total:
+            # threads past the tile redo the last byte: the same load (same bounds test) and the
+            # same store as its owner, so the value they write is the owner's
+            q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
         row = b.udiv(q, row_bytes)
         byte = b.urem(q, row_bytes)
         row_abs = b.add(r_off, row)
         col_byte = b.add(b.mul(c_off, eb), byte)
-        ok = b.and_i1(b.and_i1(valid_q, b.cmp("ult", row_abs, row_limit)), b.cmp("ult", col_byte, col_limit))
+        ok = b.and_i1(b.cmp("ult", row_abs, row_limit), b.cmp("ult", col_byte, col_limit))
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(b.mul(row_abs, stride_bytes), col_byte), i64)))
         value = b.emit(LdGlobalOp(address, i8, ok))
         elem, inner = b.udiv(byte, eb), b.urem(byte, eb)
         coords_offset = element_offset(b, shared, row, elem, rows_dim, cols_dim)
         dst = b.add(smem_base, b.add(coords_offset, b.cast_int(inner, i32)))
-        # threads past the tile rewrite the last byte with the same value: harmless
         b.insert(StSharedOp(dst, value))
 
 

@@ -115,3 +115,21 @@ def test_gemm_kernel_matches_reference(case: Case) -> None:
     assert stats.ops["ptx.mma_sync"] > 0
     ok, err = check(gemm, c, reference(gemm, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+def test_scale_bytes_copied_by_more_threads_than_bytes() -> None:
+    """16 warps stage a 128 × 2 scale tile (256 bytes, too narrow for cp.async) with byte copies:
+    threads 256–511 have no byte of their own and must redo the last one with its owner's value,
+    not a masked-off zero (the emulator rejects two threads writing different values to a byte)."""
+    case = Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32")
+    cfg = GemmConfig(block_k=64, num_warps=16, k_divisibility=32)
+    module = compile_case(case, cfg)
+    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
+    data = make_inputs(gemm, np.random.default_rng(20261))
+    c = np.full((M, N), -1, dtype=np.int32).view(np.float32)
+    args = [data["a"], data["b_t"], data["sa"], data["sb"], c, M, N, K]
+    emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
+            grid(cfg, M, N)[0])
+    ok, err = check(gemm, c, reference(gemm, data))
+    assert ok, f"relative error {err:.3e}"

@@ -71,3 +71,15 @@ def test_n_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> Non
     out = run_case(case, data, cupy)
     ok, err = check(case, out, reference(case, data))
     assert ok, f"{case.label} (B packed along N): relative error {err:.3e}"
+
+
+@pytest.mark.gpu
+def test_sixteen_warps_matches_reference(gpu) -> None:  # noqa: ANN001
+    """512 threads stage the 2-byte-wide scale rows with byte copies (more threads than bytes)."""
+    case = GemmCase(GemmConfig(block_k=64, num_warps=16), M, N, K, "sm_90", "dequant-bf16")
+    case.compiled()
+    cupy = gpu()
+    data = make_inputs(case, np.random.default_rng())
+    out = run_case(case, data, cupy)
+    ok, err = check(case, out, reference(case, data))
+    assert ok, f"{case.label}: relative error {err:.3e}"
