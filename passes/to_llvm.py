@@ -16,6 +16,8 @@ is a diagnostic). Lit tests: ``tests/lit/qdot-to-llvm/``.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -76,6 +78,7 @@ from passes.support.distributed import FunctionState, from_regs, reg_type, to_re
 from passes.support.shared_stores import store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
+from passes.support.walk import ops_in
 
 SHARED_ALIGN = 128
 ARG_KINDS_ATTR = "qdot.arg_kinds"
@@ -89,7 +92,7 @@ class ToLLVMPass(ModulePass):
     arch: str = "sm_90"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+        for func in [f for f in ops_in(op) if isinstance(f, FuncOp)]:
             if is_kernel(func):
                 _lower_kernel(func)
         _convert_scf(op)
@@ -97,7 +100,7 @@ class ToLLVMPass(ModulePass):
 
 
 def _lower_kernel(func: FuncOp) -> None:
-    for leftover in func.walk():
+    for leftover in ops_in(func):
         if isinstance(leftover, LocalLoadOp):
             emit_error(leftover, "qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm")
         if isinstance(leftover, MmaOp):
@@ -106,17 +109,30 @@ def _lower_kernel(func: FuncOp) -> None:
     warps = num_warps(func)
     pointers = _lower_signature(func)
     bases = _allocate_shared(func)
-    for op in list(func.walk()):
+    for op in ops_in(func):
         if op.parent is None:
             continue
         _lower_op(op, state, warps, pointers, bases)
     _expand_loops(func)
-    _erase_dead(func)
     from passes.support.schedule import drop_redundant_barriers, sink_mma_operands
 
-    _fold_cast_pairs(func)
-    _erase_dead_casts(func)
-    for block in {op.parent for op in func.walk() if op.name == "ptx.mma_sync" and op.parent is not None}:
+    # One walk of the lowered function feeds the clean-ups below: they only erase ops and
+    # replace uses, so the ops they look at are the ones this walk finds (each walk of a
+    # lowered kernel costs several milliseconds, and there were six).
+    dead_candidates: list[Operation] = []
+    casts: list[UnrealizedConversionCastOp] = []
+    mma_blocks: dict[Block, None] = {}  # insertion-ordered: deterministic
+    for op in ops_in(func):
+        if _is_dead_kind(type(op)):
+            dead_candidates.append(op)
+        elif type(op) is UnrealizedConversionCastOp:
+            casts.append(op)
+        elif op.name == "ptx.mma_sync" and op.parent is not None:
+            mma_blocks[op.parent] = None
+    _erase_dead(dead_candidates)
+    _fold_cast_pairs(casts)
+    _erase_dead_casts([cast for cast in casts if cast.parent is not None])
+    for block in mma_blocks:
         sink_mma_operands(block)
         drop_redundant_barriers(block)
 
@@ -157,7 +173,7 @@ def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
     state_builder = Builder.at_start(func.body.blocks[0])
     offset = 0
     bases: dict[SSAValue, SSAValue] = {}
-    for alloc in [op for op in func.walk() if isinstance(op, LocalAllocOp)]:
+    for alloc in [op for op in ops_in(func) if isinstance(op, LocalAllocOp)]:
         memdesc = alloc.result.type
         assert isinstance(memdesc, MemDescType)
         layout = shared_layout(memdesc)
@@ -193,7 +209,22 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 # Ops
 
 
+_LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
+            ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
+            UnrealizedConversionCastOp)
+"""Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
+
+
+@functools.cache
+def _may_lower(cls: type[Operation]) -> bool:
+    """Whether ``_lower_op`` has a branch for ``cls``: asked once per class instead of a
+    dozen ``isinstance`` tests (against xDSL's ABC classes) per op of the kernel."""
+    return issubclass(cls, _LOWERED)
+
+
 def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, bases: dict) -> None:
+    if not _may_lower(type(op)):
+        return
     if isinstance(op, ProgramIdOp):
         reg = {0: SpecialReg.CTAID_X, 1: SpecialReg.CTAID_Y, 2: SpecialReg.CTAID_Z}[op.axis.index]
         _replace_with_index(op, SpecialRegOp(reg))
@@ -330,7 +361,7 @@ def _erase(op: Operation) -> None:
 
 
 def _expand_loops(func: FuncOp) -> None:
-    for loop in [op for op in func.walk() if isinstance(op, scf.ForOp)]:
+    for loop in [op for op in ops_in(func) if type(op) is scf.ForOp]:
         if any(isinstance(a.type, TensorType) for a in loop.iter_args):
             _expand_loop(loop)
 
@@ -387,11 +418,20 @@ def _expand_loop(loop: scf.ForOp) -> None:
     loop.erase(safe_erase=False)
 
 
-def _erase_dead(func: FuncOp) -> None:
-    """Erase unused descriptors, loads and buffers, users before producers (one pass over
-    those ops instead of walking the whole function until nothing changes)."""
-    kinds = (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp)
-    candidates = [op for op in func.walk() if isinstance(op, kinds)]
+_DEAD_KINDS = (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp)
+"""The tile-level ops that lowering leaves unused (descriptors, loads, buffers and views)."""
+
+
+@functools.cache
+def _is_dead_kind(cls: type[Operation]) -> bool:
+    """``isinstance(op, _DEAD_KINDS)`` asked once per class (see ``_may_lower``)."""
+    return issubclass(cls, _DEAD_KINDS)
+
+
+def _erase_dead(candidates: list[Operation]) -> None:
+    """Erase the unused ones of ``candidates`` (``_DEAD_KINDS`` ops in walk order), users
+    before producers (one pass over those ops instead of walking the whole function until
+    nothing changes)."""
     changed = True
     while changed:
         changed = False
@@ -402,9 +442,10 @@ def _erase_dead(func: FuncOp) -> None:
         candidates = [op for op in candidates if op.parent is not None]
 
 
-def _fold_cast_pairs(func: FuncOp) -> None:
-    """regs → tensor → regs casts become the registers themselves."""
-    for cast in [op for op in func.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+def _fold_cast_pairs(casts: list[UnrealizedConversionCastOp]) -> None:
+    """regs → tensor → regs casts become the registers themselves (``casts``: the function's
+    casts in walk order)."""
+    for cast in casts:
         if cast.parent is None or len(cast.inputs) != 1 or not isinstance(cast.inputs[0].type, TensorType):
             continue
         producer = cast.inputs[0].owner
@@ -416,15 +457,18 @@ def _fold_cast_pairs(func: FuncOp) -> None:
                 _erase(cast)
 
 
-def _erase_dead_casts(func: FuncOp) -> None:
-    """Register ↔ tensor casts whose tensor side is no longer used (their consumers were lowered)."""
+def _erase_dead_casts(casts: list[UnrealizedConversionCastOp]) -> None:
+    """Register ↔ tensor casts whose tensor side is no longer used (their consumers were
+    lowered), to a fixpoint. Erasing creates no casts, so the sweeps go over ``casts`` (the
+    function's casts in walk order) instead of walking the function again."""
     changed = True
     while changed:
         changed = False
-        for cast in [op for op in func.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+        for cast in casts:
             if cast.parent is not None and all(not r.uses for r in cast.results):
                 _erase(cast)
                 changed = True
+        casts = [cast for cast in casts if cast.parent is not None]
 
 
 def _convert_scf(module: ModuleOp) -> None:
@@ -436,18 +480,31 @@ def _convert_scf(module: ModuleOp) -> None:
     from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
     patterns = {scf.ForOp: ForLowering(), scf.IfOp: IfLowering(), scf.IndexSwitchOp: SwitchLowering()}
-    _erase_trivially_dead(module)
-    for op in [o for o in module.walk() if type(o) in patterns]:
-        patterns[type(op)].match_and_rewrite(op, PatternRewriter(op))
+    structured: list[Operation] = []
+    _erase_trivially_dead(module, lambda op: type(op) in patterns, structured)
+    for op in structured:
+        if module.is_ancestor(op):  # not inside an op the sweep erased
+            patterns[type(op)].match_and_rewrite(op, PatternRewriter(op))
     _erase_trivially_dead(module)
 
 
-def _erase_trivially_dead(module: ModuleOp) -> None:
+def _erase_trivially_dead(module: ModuleOp, wanted: Callable[[Operation], bool] | None = None,
+                          found: list[Operation] | None = None) -> None:
     """Erase every op without effects whose results are unused, to a fixpoint: one sweep
-    for the unused ops, then a worklist of the producers that erasing them frees."""
+    for the unused ops, then a worklist of the producers that erasing them frees. The sweep
+    also appends the ops ``wanted`` accepts to ``found`` (walk order), which saves the
+    caller a walk of the module."""
     from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
-    worklist = [op for op in module.walk() if all(r.first_use is None for r in op.results)]
+    worklist = []
+    for op in ops_in(module):
+        for result in op.results:
+            if result.first_use is not None:
+                break
+        else:  # no result is used
+            worklist.append(op)
+        if wanted is not None and found is not None and wanted(op):
+            found.append(op)
     while worklist:
         op = worklist.pop()
         if op.parent is None or any(r.first_use is not None for r in op.results) \
@@ -460,10 +517,13 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
 
 def _resolve_casts(module: ModuleOp) -> None:
     """Fold tensor ↔ register casts pairwise; a memdesc cast resolves to its base offset."""
+    # Folding and erasing create no casts, so the sweeps go over the casts of one walk
+    # (in walk order, as a fresh walk would give the survivors).
+    casts = [op for op in ops_in(module) if type(op) is UnrealizedConversionCastOp]
     changed = True
     while changed:
         changed = False
-        for cast in [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+        for cast in casts:
             if cast.parent is None:
                 continue
             inputs = list(cast.inputs)
@@ -486,7 +546,9 @@ def _resolve_casts(module: ModuleOp) -> None:
             if all(not r.uses for r in cast.results):
                 _erase(cast)
                 changed = True
-    for cast in [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+    for cast in casts:
+        if cast.parent is None:
+            continue
         types = [v.type for v in (*cast.inputs, *cast.results)]
         if any(isinstance(t, (TensorType, MemDescType)) for t in types):
             raise QdotError(cast, "a distributed tensor or shared buffer survived qdot-to-llvm "

@@ -18,6 +18,7 @@ from compiler.cli.common import (
     build_pipeline,
     check_expected,
     diagnostic_text,
+    exit_process,
     internal_error,
     ir_dump_printer,
     parse_module,
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         status = 130
     except Exception as err:  # noqa: BLE001
         internal_error(TOOL, err)
-    sys.exit(status)
+    exit_process(status)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from compiler.cli.common import (
     ToolError,
     build_pipeline,
     diagnostic_text,
+    exit_process,
     internal_error,
     ir_dump_printer,
     parse_module,
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         status = 130
     except Exception as err:  # noqa: BLE001
         internal_error(TOOL, err)
-    sys.exit(status)
+    exit_process(status)
 
 
 if __name__ == "__main__":

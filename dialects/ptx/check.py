@@ -23,9 +23,25 @@ def check_arch(module: Operation, arch: Arch | str, ptx_version: PtxVersion | No
         target = Arch.parse(arch) if isinstance(arch, str) else arch
     except ValueError as err:
         raise QdotError(module, str(err)) from None
-    for op in module.walk():
-        if not isinstance(op, PtxInstruction):
-            continue
+    for op in _ptx_instructions(module, []):
         for needed in op.requirements():
             if (problem := needed.problem(target, ptx_version)) is not None:
                 raise QdotError(op, problem)
+
+
+def _ptx_instructions(op: Operation, found: list[PtxInstruction]) -> list[PtxInstruction]:
+    """The ``ptx`` ops in ``op`` in ``walk()`` order, collected by following the block links:
+    a lowered kernel has thousands of ops, and xDSL's generator-based ``walk`` costs several
+    times as much on it."""
+    if isinstance(op, PtxInstruction):
+        found.append(op)
+    for region in op.regions:
+        for block in region.blocks:
+            child = block.first_op
+            while child is not None:
+                if child.regions:
+                    _ptx_instructions(child, found)
+                elif isinstance(child, PtxInstruction):
+                    found.append(child)
+                child = child.next_op
+    return found

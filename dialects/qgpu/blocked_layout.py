@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import product
 from math import prod
 
@@ -24,36 +25,36 @@ class BlockedLayout(DistributedLayout):
     order: tuple[int, ...]
     value_bits: int
 
-    @property
+    @cached_property
     def rank(self) -> int:
         return len(self.shape)
 
-    @property
+    @cached_property
     def cta_tile(self) -> tuple[int, ...]:
         return tuple(s * t * w for s, t, w in
                      zip(self.size_per_thread, self.threads_per_warp, self.warps_per_cta, strict=True))
 
-    @property
+    @cached_property
     def reps(self) -> tuple[int, ...]:
         return tuple(max(1, n // c) for n, c in zip(self.shape, self.cta_tile, strict=True))
 
-    @property
+    @cached_property
     def elements_per_thread(self) -> int:
         return prod(self.size_per_thread) * prod(self.reps)
 
-    @property
+    @cached_property
     def num_warps(self) -> int:
         return prod(self.warps_per_cta)
 
-    @property
+    @cached_property
     def regs_per_thread(self) -> int:
         return -(-self.elements_per_thread // self.elements_per_register)
 
-    @property
+    @cached_property
     def elem_bits(self) -> int:
         return self.value_bits
 
-    @property
+    @cached_property
     def moduli(self) -> tuple[int | None, ...]:
         return tuple(n if r * c > n else None for n, r, c in zip(self.shape, self.reps, self.cta_tile, strict=True))
 
@@ -70,11 +71,11 @@ class BlockedLayout(DistributedLayout):
         strides = self._strides(counts)
         return tuple(f for d in self.order for f in bit_field(source, log2(strides[d]), counts[d], d, scales[d]))
 
-    @property
+    @cached_property
     def lane_fields(self) -> tuple[BitField, ...]:
         return self._fields(Source.LANE, self.threads_per_warp, self.size_per_thread)
 
-    @property
+    @cached_property
     def warp_fields(self) -> tuple[BitField, ...]:
         scales = [s * t for s, t in zip(self.size_per_thread, self.threads_per_warp, strict=True)]
         return self._fields(Source.WARP, self.warps_per_cta, scales)

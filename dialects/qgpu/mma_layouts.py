@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from xdsl.ir import Attribute
 from xdsl.utils.str_enum import StrEnum
@@ -32,31 +33,31 @@ class MmaLayout(DistributedLayout):
     warps_m: int
     warps_n: int
 
-    @property
+    @cached_property
     def num_warps(self) -> int:
         return self.warps_m * self.warps_n
 
-    @property
+    @cached_property
     def rep_m(self) -> int:
         return self.shape[0] // (MMA_M * self.warps_m)
 
-    @property
+    @cached_property
     def rep_n(self) -> int:
         return self.shape[1] // (MMA_N * self.warps_n)
 
-    @property
+    @cached_property
     def regs_per_thread(self) -> int:
         return self.rep_m * self.rep_n * 4
 
-    @property
+    @cached_property
     def elem_bits(self) -> int:
         return 32
 
-    @property
+    @cached_property
     def lane_fields(self) -> tuple[BitField, ...]:
         return (BitField(Source.LANE, 2, 3, 0, 1), BitField(Source.LANE, 0, 2, 1, 2))
 
-    @property
+    @cached_property
     def warp_fields(self) -> tuple[BitField, ...]:
         return (*bit_field(Source.WARP, 0, self.warps_m, 0, MMA_M),
                 *bit_field(Source.WARP, log2(self.warps_m), self.warps_n, 1, MMA_N))
@@ -108,82 +109,82 @@ class DotOperandLayout(DistributedLayout):
     value_bits: int
     """Bits of one value in a register: 8 or 16."""
 
-    @property
+    @cached_property
     def is_a(self) -> bool:
         return self.op_idx == 0
 
-    @property
+    @cached_property
     def values_per_reg(self) -> int:
         """kpr."""
         return 32 // self.value_bits
 
-    @property
+    @cached_property
     def k_tile(self) -> int:
         """Kt: values along K of one mma instruction (256 bits of a row)."""
         return 8 * self.values_per_reg
 
-    @property
+    @cached_property
     def k_width_values(self) -> int:
         """w: consecutive K values a thread holds, in register values."""
         return self.k_width * (2 if self.fp4_unpacked else 1)
 
-    @property
+    @cached_property
     def k_mode(self) -> KMode:
         ratio = self.k_width_values // self.values_per_reg
         return {1: KMode.ISA, 2: KMode.PAIRED, 4: KMode.LARGE_K}[ratio]
 
-    @property
+    @cached_property
     def k_dim(self) -> int:
         return 1 if self.is_a else 0
 
-    @property
+    @cached_property
     def mn_dim(self) -> int:
         return 0 if self.is_a else 1
 
-    @property
+    @cached_property
     def k_values(self) -> int:
         """K counted in register values (fp4 values for fp4Unpacked)."""
         return self.shape[self.k_dim] * (2 if self.fp4_unpacked else 1)
 
-    @property
+    @cached_property
     def rep_k(self) -> int:
         return self.k_values // self.k_tile
 
-    @property
+    @cached_property
     def mn_tile(self) -> int:
         """Rows (A) or columns (B) of the CTA tile: 16·WM or 8·WN."""
         return MMA_M * self.warps_m if self.is_a else MMA_N * self.warps_n
 
-    @property
+    @cached_property
     def rep_mn(self) -> int:
         return self.shape[self.mn_dim] // self.mn_tile
 
-    @property
+    @cached_property
     def regs_per_tile(self) -> int:
         return 4 if self.is_a else 2
 
-    @property
+    @cached_property
     def num_warps(self) -> int:
         return self.warps_m * self.warps_n
 
-    @property
+    @cached_property
     def regs_per_thread(self) -> int:
         return self.rep_mn * self.rep_k * self.regs_per_tile
 
-    @property
+    @cached_property
     def elem_bits(self) -> int:
         return self.value_bits
 
-    @property
+    @cached_property
     def coord_rank(self) -> int:
         return 3 if self.fp4_unpacked else 2
 
-    @property
+    @cached_property
     def lane_fields(self) -> tuple[BitField, ...]:
         k_scale = self.k_width_values // 2 if self.fp4_unpacked else self.k_width_values
         return (BitField(Source.LANE, 2, 3, self.mn_dim, 1), BitField(Source.LANE, 0, 2, self.k_dim, k_scale))
 
-    @property
+    @cached_property
     def warp_fields(self) -> tuple[BitField, ...]:
         if self.is_a:
             return bit_field(Source.WARP, 0, self.warps_m, 0, MMA_M)
@@ -280,52 +281,52 @@ class DotScaleLayout(DistributedLayout):
     operand_side: bool = False
     """B scales by operand column (g) instead of accumulator columns (2t, 2t+1)."""
 
-    @property
+    @cached_property
     def is_a(self) -> bool:
         return self.op_idx == 0
 
-    @property
+    @cached_property
     def halves(self) -> int:
         """Rows/columns per instruction tile a thread holds: A rows g, g+8; B accumulator
         columns 2t, 2t+1; B operand column g."""
         return 1 if (self.operand_side and not self.is_a) else 2
 
-    @property
+    @cached_property
     def num_blocks(self) -> int:
         """KB: scales per row (A) or column (B)."""
         return self.shape[1]
 
-    @property
+    @cached_property
     def mn_tile(self) -> int:
         return MMA_M * self.warps_m if self.is_a else MMA_N * self.warps_n
 
-    @property
+    @cached_property
     def rep(self) -> int:
         return self.shape[0] // self.mn_tile
 
-    @property
+    @cached_property
     def elements_per_thread(self) -> int:
         return self.rep * self.halves * self.num_blocks
 
-    @property
+    @cached_property
     def num_warps(self) -> int:
         return self.warps_m * self.warps_n
 
-    @property
+    @cached_property
     def regs_per_thread(self) -> int:
         return -(-self.elements_per_thread // self.elements_per_register)
 
-    @property
+    @cached_property
     def elem_bits(self) -> int:
         return self.value_bits
 
-    @property
+    @cached_property
     def lane_fields(self) -> tuple[BitField, ...]:
         if self.is_a or self.operand_side:
             return (BitField(Source.LANE, 2, 3, 0, 1),)
         return (BitField(Source.LANE, 0, 2, 0, 2),)
 
-    @property
+    @cached_property
     def warp_fields(self) -> tuple[BitField, ...]:
         if self.is_a:
             return bit_field(Source.WARP, 0, self.warps_m, 0, MMA_M)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -45,7 +46,10 @@ BANK_GROUPS = 8
 
 @dataclass(frozen=True)
 class SharedLayout:
-    """Where each element of a shared-memory buffer lives (see the module docstring)."""
+    """Where each element of a shared-memory buffer lives (see the module docstring).
+
+    Derived sizes are ``cached_property``s (the layout is immutable): lowering asks for
+    them for every element it places."""
 
     shape: tuple[int, ...]
     element_type: Attribute
@@ -57,60 +61,60 @@ class SharedLayout:
     """Over the tile dimensions (the last ``len(order)`` of ``shape``)."""
     fp4_padded: bool
 
-    @property
+    @cached_property
     def stage_rank(self) -> int:
         return len(self.shape) - len(self.order)
 
-    @property
+    @cached_property
     def stage_shape(self) -> tuple[int, ...]:
         return self.shape[: self.stage_rank]
 
-    @property
+    @cached_property
     def tile_shape(self) -> tuple[int, ...]:
         return self.shape[self.stage_rank:]
 
-    @property
+    @cached_property
     def num_stages(self) -> int:
         return prod(self.stage_shape)
 
-    @property
+    @cached_property
     def contiguous_dim(self) -> int:
         """The contiguous dimension, as an index into ``shape``."""
         return self.stage_rank + self.order[0]
 
-    @property
+    @cached_property
     def row_dims(self) -> tuple[int, ...]:
         """Dimensions (indices into ``shape``) that number rows, fastest first."""
         return tuple(self.stage_rank + d for d in self.order[1:])
 
-    @property
+    @cached_property
     def num_rows(self) -> int:
         return prod(self.shape[d] for d in self.row_dims)
 
-    @property
+    @cached_property
     def row_elements(self) -> int:
         return self.shape[self.contiguous_dim]
 
-    @property
+    @cached_property
     def data_row_bytes(self) -> int:
         """Bytes of real data in one row."""
         return self.row_elements * self.elem_bytes
 
-    @property
+    @cached_property
     def row_bytes(self) -> int:
         """Bytes one row occupies, padding included (the row pitch)."""
         return self.data_row_bytes * (2 if self.fp4_padded else 1)
 
-    @property
+    @cached_property
     def buffer_bytes(self) -> int:
         """Bytes of one stage."""
         return self.num_rows * self.row_bytes
 
-    @property
+    @cached_property
     def allocation_bytes(self) -> int:
         return self.num_stages * self.buffer_bytes
 
-    @property
+    @cached_property
     def swizzle_bytes(self) -> int:
         """``U``: the run of bytes the swizzle moves as one unit."""
         return self.vec * self.elem_bytes

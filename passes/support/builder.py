@@ -7,6 +7,7 @@ shared per insertion block), so the IR the lit tests show stays small.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects import arith
@@ -22,7 +23,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 _NO_OVERFLOW: Mapping[str, Attribute] = {"overflowFlags": arith.IntegerOverflowAttr("none")}
 """The properties ``arith.addi/subi/muli/shli.__init__`` gives an op by default."""
@@ -42,10 +43,18 @@ def _create(cls: type[Operation], operands: Sequence[SSAValue], result_types: Se
                       properties=dict(properties) if properties else {})
 
 
+@functools.cache
+def _is_constant_class(cls: type) -> bool:
+    """``isinstance(owner, arith.ConstantOp)`` per class: the folds ask it of nearly every
+    operand they see, and a failing ``isinstance`` against xDSL's ABC-based op classes is
+    several times slower than this lookup."""
+    return issubclass(cls, arith.ConstantOp)
+
+
 def constant_value(value: SSAValue) -> int | float | None:
     """The compile-time value of an ``arith.constant`` scalar, else None."""
     owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
+    if _is_constant_class(type(owner)):
         attr = owner.value
         if isinstance(attr, IntegerAttr):
             return int(attr.value.data)
@@ -75,7 +84,13 @@ class Builder:
         return Builder(InsertPoint.at_end(block))
 
     def insert(self, op: Operation) -> Operation:
-        Rewriter.insert_op(op, self.point)
+        """``Rewriter.insert_op(op, self.point)`` for one op, without its generic checks (a
+        lowering inserts thousands)."""
+        point = self.point
+        if point.insert_before is not None:
+            point.block.insert_op_before(op, point.insert_before)
+        else:
+            point.block.add_op(op)
         return op
 
     def emit(self, op: Operation) -> SSAValue:

@@ -12,10 +12,13 @@ or an async copy; everything that is not an operand producer keeps its place.
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_right
+from dataclasses import dataclass
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Block, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.ptx.ops import (
     BarSyncOp,
@@ -40,12 +43,29 @@ _WRITES = (CpAsyncOp, StSharedOp, StGlobalOp)
 _OTHER_MEMORY = (CpAsyncOp, CpAsyncWaitOp, StGlobalOp, LdGlobalOp)
 
 
+@dataclass(frozen=True)
+class _Kind:
+    """What scheduling needs to know of an op class (the ``isinstance`` tests against xDSL's
+    ABC-based classes, made once per class instead of once per op: a K-loop body has
+    thousands of ops and a handful of classes)."""
+
+    mma: bool
+    reads: bool
+    writes: bool
+    other_memory: bool
+    movable_class: bool
+    """A shared load or a pure conversion; ops of the arith dialect are movable too."""
+
+
+@functools.cache
+def _kind(cls: type[Operation]) -> _Kind:
+    reads = issubclass(cls, _READS)
+    return _Kind(issubclass(cls, MmaSyncOp), reads, issubclass(cls, _WRITES), issubclass(cls, _OTHER_MEMORY),
+                 reads or issubclass(cls, _PURE))
+
+
 def _movable(op: Operation) -> bool:
-    if isinstance(op, _READS):
-        return True
-    if isinstance(op, _PURE):
-        return True
-    return op.dialect_name() == "arith"
+    return _kind(type(op)).movable_class or op.dialect_name() == "arith"
 
 
 def sink_mma_operands(block: Block) -> None:
@@ -58,22 +78,25 @@ def sink_mma_operands(block: Block) -> None:
     user lies in another block, or (shared loads) when a write lies between it and
     its first user. Moved ops keep their original relative order before their
     anchor, so every value is still defined before its uses.
+
+    The K-loop body of a large tile holds thousands of ops, so the bookkeeping is keyed
+    by ``id(op)`` (IRDL ops hash through a Python ``__hash__``) and the writes between an
+    op and its first user are found by bisection.
     """
     ops = list(block.ops)
-    position = {op: i for i, op in enumerate(ops)}
-    write_positions = [position[op] for op in ops if isinstance(op, _WRITES)]
-    if not any(isinstance(op, MmaSyncOp) for op in ops):
+    kinds = [_kind(type(op)) for op in ops]
+    if not any(kind.mma for kind in kinds):
         return
-    downstream: set[Operation] = set()
-    for op in ops:
-        if isinstance(op, MmaSyncOp) or any(isinstance(o.owner, Operation) and o.owner in downstream
-                                            for o in op.operands):
-            downstream.add(op)
-    target: dict[Operation, int] = {}  # op -> position of the op it is placed before (itself: stays)
-    for op in reversed(ops):
-        here = position[op]
-        if op in downstream or not _movable(op):
-            target[op] = here
+    write_positions = [i for i, kind in enumerate(kinds) if kind.writes]
+    downstream: set[int] = set()
+    for op, kind in zip(ops, kinds, strict=True):
+        if kind.mma or any(id(o.owner) in downstream for o in op.operands):
+            downstream.add(id(op))
+    target: dict[int, int] = {}  # id(op) -> position of the op it is placed before (itself: stays)
+    for here in range(len(ops) - 1, -1, -1):
+        op = ops[here]
+        if id(op) in downstream or not _movable(op):
+            target[id(op)] = here
             continue
         first: int | None = None
         blocked = False
@@ -83,25 +106,31 @@ def sink_mma_operands(block: Block) -> None:
                 if user.parent is not block:
                     blocked = True
                     continue
-                t = target[user]
+                t = target[id(user)]
                 first = t if first is None else min(first, t)
         if blocked or first is None:
-            target[op] = here
+            target[id(op)] = here
             continue
-        if isinstance(op, _READS) and any(here < w < first for w in write_positions):
-            target[op] = here
+        if kinds[here].reads and _write_between(write_positions, here, first):
+            target[id(op)] = here
             continue
-        target[op] = first
+        target[id(op)] = first
     by_target: dict[int, list[Operation]] = {}
-    for op in ops:
-        t = target[op]
-        if t > position[op] + 0 and target.get(ops[t]) == t:
+    for here, op in enumerate(ops):
+        t = target[id(op)]
+        if t > here and target[id(ops[t])] == t:
             by_target.setdefault(t, []).append(op)
     for t, moved in by_target.items():
         anchor = ops[t]
         for op in moved:
             op.detach()
-            Rewriter.insert_op(op, InsertPoint.before(anchor))
+            block.insert_op_before(op, anchor)
+
+
+def _write_between(write_positions: list[int], lo: int, hi: int) -> bool:
+    """Whether a position of the sorted ``write_positions`` lies strictly between lo and hi."""
+    index = bisect_right(write_positions, lo)
+    return index < len(write_positions) and write_positions[index] < hi
 
 
 def drop_redundant_barriers(block: Block) -> None:
@@ -121,7 +150,7 @@ def drop_redundant_barriers(block: Block) -> None:
     position = {op: i for i, op in enumerate(ops)}
 
     def only_stores(lo: int, hi: int) -> bool:
-        return not any(isinstance(op, (*_READS, *_OTHER_MEMORY)) for op in ops[lo + 1:hi])
+        return not any(_kind(type(op)).reads or _kind(type(op)).other_memory for op in ops[lo + 1:hi])
 
     kept = [barriers[0]]
     for current, following in zip(barriers[1:], barriers[2:]):

@@ -19,6 +19,7 @@ does); every other path propagates NaN. Scales of code 0xFF (NaN) give NaN.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -29,6 +30,7 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CvtKind
 from dialects.ptx.ops import CvtOp, MulRnBf16x2Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
+from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
@@ -166,7 +168,8 @@ class _Scales:
         self._codes: dict[tuple, SSAValue] = {}
         self._f32: dict[tuple, SSAValue] = {}
         self._bf16x2: dict[tuple, SSAValue] = {}
-        self._owners: dict[tuple[int, int], list] = {}
+        self._owners: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+        self._field_sums: dict[tuple[BitField, ...], list[int]] = {}
 
     def slot(self, dst_reg: int, dst_byte: int) -> tuple:
         """(register, byte of lane 0, per-lane-bit byte steps) of a destination value's scale.
@@ -178,23 +181,35 @@ class _Scales:
         found = []
         exprs = self.dst_l.coord_exprs(dst_reg, dst_byte)  # = coords(0, lane, ...) for every lane
         assert exprs is not None
-        mn_expr, k_expr = exprs[1 - self.k_dim], exprs[self.k_dim]
+        mn_values = self._lane_values(exprs[1 - self.k_dim])
+        k_values = self._lane_values(exprs[self.k_dim])
         for lane in range(32):
-            mn = mn_expr.evaluate(0, lane)
-            kb = k_expr.evaluate(0, lane) // self.group
+            mn = mn_values[lane]
+            kb = k_values[lane] // self.group
             key = (kb, mn) if self.scale_k_dim == 0 else (mn, kb)
-            if key not in self._owners:  # 32 lanes × every value: remember the inverse layout
-                self._owners[key] = self.layout.owners(key)
-            owners = [s for s in self._owners[key] if s.warp == 0 and s.lane == lane]
-            if not owners:
+            owners = self._owners.get(key)
+            if owners is None:  # 32 lanes × every value: remember the inverse layout
+                owners = self._owners[key] = _first_slot_per_lane(self.layout.owners(key))
+            if lane not in owners:
                 emit_error(self.op, "the scale layout does not give each thread the scales of its values")
-            found.append((owners[0].reg, owners[0].byte))
+            found.append(owners[lane])
         reg, byte0 = found[0]
         steps = tuple(found[1 << i][1] - byte0 for i in range(5))
-        for lane, (r, byte) in enumerate(found):
-            if r != reg or byte != byte0 + sum(step for i, step in enumerate(steps) if lane >> i & 1):
-                emit_error(self.op, "the scale register of a value depends on the lane; unsupported layout pair")
+        expected = [(reg, byte0 + step) for step in _lane_step_sums(steps)]
+        if found != expected:
+            emit_error(self.op, "the scale register of a value depends on the lane; unsupported layout pair")
         return reg, byte0, steps
+
+    def _lane_values(self, expr: CoordExpr) -> list[int]:
+        """``expr.evaluate(0, lane)`` for the 32 lanes. The lane and warp fields are the same
+        for many registers (only the constant differs), so their sums are computed once per
+        set of fields: ``slot`` runs for every destination value of a tile."""
+        sums = self._field_sums.get(expr.fields)
+        if sums is None:
+            sums = self._field_sums[expr.fields] = [sum(f.value(0, lane) for f in expr.fields) for lane in range(32)]
+        if expr.modulus is None:
+            return [expr.constant + x for x in sums]
+        return [(expr.constant + x) % expr.modulus for x in sums]
 
     def code(self, slot: tuple) -> SSAValue:
         if slot not in self._codes:
@@ -237,6 +252,24 @@ class _Scales:
                 packed = b.or_(bits, b.shl(bits, 16))
             self._bf16x2[slot] = packed
         return self._bf16x2[slot]
+
+
+@functools.cache
+def _lane_step_sums(steps: tuple[int, ...]) -> tuple[int, ...]:
+    """Per lane, the sum of the ``steps`` of its set bits (bit i of the lane adds ``steps[i]``):
+    the byte offset from lane 0 that ``_Scales.slot`` expects. A few distinct step tuples
+    serve every value of a tile, so they are computed once."""
+    return tuple(sum(step for i, step in enumerate(steps) if lane >> i & 1) for lane in range(32))
+
+
+def _first_slot_per_lane(owners: list) -> dict[int, tuple[int, int]]:  # noqa: ANN001 - list[Slot]
+    """lane → (reg, byte) of the first of ``owners`` (sorted slots) that warp 0 holds in that
+    lane: what ``slot`` asks of each of 32 lanes, found in one pass over the owners."""
+    first: dict[int, tuple[int, int]] = {}
+    for owner in owners:
+        if owner.warp == 0 and owner.lane not in first:
+            first[owner.lane] = (owner.reg, owner.byte)
+    return first
 
 
 def _convert(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source],

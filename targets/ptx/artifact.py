@@ -59,12 +59,11 @@ def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = F
 
     ``verify`` runs ptxas on the result; ``module_verified=True`` says the caller has just
     verified ``module`` (a pass pipeline does after its last pass), so it is not verified again.
+    ``emit_llvm_ir`` rejects instructions ``arch`` cannot run (``check_arch``) before LLVM sees them.
     """
-    from dialects.ptx import check_arch
     from targets.ptx.llvm_ir import emit_llvm_ir
     from targets.ptx.nvptx import llvm_ir_to_ptx
 
-    check_arch(module, arch)
     kernels = kernel_infos(module)
     llvm_ir = emit_llvm_ir(module, arch, verify=not module_verified)
     if target == "llvm" and not verify:

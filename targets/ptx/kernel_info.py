@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 
 
@@ -13,10 +12,16 @@ class KernelInfo:
     shared_bytes: int
     arg_kinds: tuple[str, ...]  # "ptr", "i32", "i64", "index", "f32" per argument
 
+    # json is imported where it is used: a compile never serialises its kernels, and the
+    # import is a few milliseconds of every cold qdot-translate run.
     def to_json(self) -> str:
+        import json
+
         return json.dumps(asdict(self), sort_keys=True)
 
     @staticmethod
     def from_json(text: str) -> "KernelInfo":
+        import json
+
         data = json.loads(text)
         return KernelInfo(data["name"], data["num_warps"], data["shared_bytes"], tuple(data["arg_kinds"]))

@@ -154,6 +154,15 @@ _LOCAL_NAME = re.compile(r"[A-Za-z$._][A-Za-z0-9$._]*")
 _GLOBAL_NAME = re.compile(r"[A-Za-z$._-][A-Za-z0-9$._-]*")
 
 
+def _base_name(hint: str | None) -> str:
+    """The local name a value with name hint ``hint`` gets (before any ``.N`` suffix): the
+    hint itself when LLVM accepts it, else the hint with other characters replaced."""
+    if hint and _LOCAL_NAME.fullmatch(hint) and not hint[0].isdigit():
+        return hint
+    cleaned = re.sub(r"[^A-Za-z0-9$._]", "_", hint or "")
+    return cleaned if cleaned and not cleaned[0].isdigit() else f"v{cleaned}"
+
+
 def global_name(name: str) -> str:
     """``@name``, quoted when LLVM needs it."""
     return f"@{name}" if _GLOBAL_NAME.fullmatch(name) else '@"' + name.replace('"', "\\22") + '"'
@@ -200,6 +209,7 @@ class FunctionEmitter:
         self._used: set[str] = set()
         self._next: dict[str, int] = {}
         self._type_texts: dict[int, tuple[Attribute, str]] = {}
+        self._bases: dict[str | None, str] = {}
         self.lines: list[str] = []
 
     def type_text(self, type_: Attribute, op: Operation | None = None) -> str:
@@ -216,10 +226,9 @@ class FunctionEmitter:
     # -- naming -------------------------------------------------------------------------
     def fresh(self, hint: str | None) -> str:
         """A new local name ``%hint`` (``%hint.1``, ... when taken)."""
-        base = hint if hint and _LOCAL_NAME.fullmatch(hint) and not hint[0].isdigit() else None
-        if base is None:
-            cleaned = re.sub(r"[^A-Za-z0-9$._]", "_", hint or "")
-            base = cleaned if cleaned and not cleaned[0].isdigit() else f"v{cleaned}"
+        base = self._bases.get(hint)
+        if base is None:  # a kernel names thousands of values from a few dozen hints
+            base = self._bases[hint] = _base_name(hint)
         # a per-base counter keeps naming linear in the number of values
         name = base
         counter = self._next.get(base, 0)
