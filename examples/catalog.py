@@ -165,7 +165,7 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90", runs="dequant-bf16", mma=_BF16),
                 Build("sm_90", "promote-fp8", runs="promote-fp8", mma=_FP8),
                 Build("sm_80", runs="dequant-bf16", mma=_BF16)),
-        measured="run 11 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
+        measured="run 14 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
         note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 145 TFLOP/s at "
              "8192³ on sm_90, where the fastest tile measured (256×128×64, `bench/mx_gemm.py`) reaches 192 and "
              "spills 4 B per thread. sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on sm_90; `auto` "
@@ -210,7 +210,7 @@ EXAMPLES: tuple[Example, ...] = (
         config=MmqConfig(block_m=64, block_n=128, num_warps=8),
         origin=Origin.TEMPLATE,
         builds=(Build("sm_90", runs="promote-int8", mma=_S8),),
-        measured="run 11 (`qdot mmq 64x128 w8`, M = 512)",
+        measured="run 14 (`qdot mmq 64x128 w8`, M = 512)",
         note="a spill-free tile (182 registers), 0.8–0.9 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
              "64×128 on 4 warps, 128×128 on 8) run 1.0–1.16 × llama.cpp but spill 8–44 B per thread. Its 3-stage "
              "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB); there, "
@@ -226,7 +226,7 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90", runs="promote-int8", mma=_S8),
                 Build("sm_80", runs="promote-int8", mma=_S8)),
         num_stages=2,
-        measured="run 9 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
+        measured="run 14 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
     ),
     Example(
         name="agx_tile_fp16",
