@@ -25,6 +25,7 @@ import statistics
 import numpy as np
 
 from compiler.kernel_cache import get_or_compile
+from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
@@ -48,15 +49,24 @@ PREFILL = [  # (label, config, stages)
 ]
 DECODE = [
     ("small_m 64 w2 splitk s2", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
+    ("small_m 64 w2 splitk s2 fold=fma", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
 ]
 QUANTIZE = quantize_kernel("q8_1_mmq")
 
 
 def compile_all() -> tuple[list, object]:
     kernels = [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                   num_stages=stages))
+                                                   num_stages=stages, pipeline=_pipeline(label, stages)))
                for label, cfg, stages in PREFILL + DECODE]
     return kernels, get_or_compile(QUANTIZE, arch="sm_90")
+
+
+def _pipeline(label: str, stages: int) -> str | None:
+    """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold; else the default pipeline."""
+    fold = next((word.split("=")[1] for word in label.split() if word.startswith("fold=")), None)
+    if fold is None:
+        return None
+    return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold))
 
 
 def run(quick: bool) -> None:

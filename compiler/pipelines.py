@@ -19,14 +19,18 @@ class PtxOptions:
     arch: str = "sm_90"
     strategy: str = "auto"
     num_stages: int = 3
+    q4k_fold: str = "auto"
+    """qdot-accelerate-matmul's ``q4k-fold`` (how the q4_K dmin term is applied); left out of
+    the pipeline text when ``auto``."""
 
 
 def ptx_pipeline(options: PtxOptions) -> str:
     """qdot (tensor level) → qgpu → ptx ops → LLVM-ready IR."""
+    fold = "" if options.q4k_fold == "auto" else f" q4k-fold={options.q4k_fold}"
     return ",".join(
         [
             "qdot-lower-quantize",
-            f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}}}",
+            f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}{fold}}}",
             "qdot-optimize-dot-operands",
             f"qdot-pipeline{{num-stages={options.num_stages}}}",
             f"qdot-lower-local-load{{arch={options.arch}}}",

@@ -83,6 +83,11 @@ class AccelerateMatmulPass(ModulePass):
 
     arch: str = "sm_90"
     strategy: str = "auto"
+    q4k_fold: str = "auto"
+    """How a q4_K × q8_1_mmq dot applies the dmin term (``q4k-fold=``): ``mma``, one f16 mma
+    per super-block over the block sums and mins staged in shared memory; ``fma``, one FMA per
+    accumulator and 32-value block (no staging, no barriers); ``auto``, the one measured
+    faster for the dot's shape (``_fold_by_mma``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.arch not in ARCHES:
@@ -91,18 +96,24 @@ class AccelerateMatmulPass(ModulePass):
         if self.strategy not in STRATEGY_NAMES:
             raise QdotError(None, f"qdot-accelerate-matmul: unknown strategy '{self.strategy}'; expected one of "
                                   f"{', '.join(STRATEGY_NAMES)}")
+        if self.q4k_fold not in Q4K_FOLDS:
+            raise QdotError(None, f"qdot-accelerate-matmul: unknown q4k-fold '{self.q4k_fold}'; expected one of "
+                                  f"{', '.join(Q4K_FOLDS)}")
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             warps = num_warps(func)
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
-                _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps)
+                _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
             _propagate_accumulator_layouts(func)
+
+
+Q4K_FOLDS = ("auto", "mma", "fma")
 
 
 # ---------------------------------------------------------------------------------------------
 # One dot
 
 
-def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) -> None:
+def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto") -> None:
     problem = dot.problem()
     try:
         plan = choose_plan(arch, strategy, problem.lhs, problem.rhs, problem.lhs_scale, problem.rhs_scale,
@@ -112,7 +123,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
     mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     point = InsertPoint.before(dot)
     if format_info(problem.lhs).is_block:
-        _rewrite_block_dot(dot, plan, mma, point)
+        _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
     k_width = _k_width_values(plan)
     raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
@@ -142,7 +153,8 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int) ->
     Rewriter.erase_op(dot)
 
 
-def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint) -> None:
+def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
+                       q4k_fold: str = "auto") -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
@@ -166,7 +178,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     # their barrier then precede every operand load of the step, so nothing has to be
     # loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
-    fold_by_mma = {fmt for _, _, fmt in sides} == {Format.Q4_K, Format.Q8_1_MMQ}
+    fold_by_mma = _fold_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
     for op_idx, mem, fmt in sides:
         if fmt is Format.Q4_K:
             for part in ("scale",) if fold_by_mma else ("scale", "min"):
@@ -225,6 +237,15 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     out = _insert(point, ConvertLayoutOp(result, dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
     Rewriter.erase_op(dot)
+
+
+def _fold_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
+    """Whether the q4_K dmin term goes through ``_fold_mma`` (q4_K × q8_1_mmq only: the f16
+    mma needs q8_1_mmq's per-32 sums, exact in f16). ``auto`` takes it for both operand
+    orders, prefill (q8_1_mmq × q4_K) and decode (q4_K × q8_1_mmq)."""
+    if set(formats) != {Format.Q4_K, Format.Q8_1_MMQ}:
+        return False
+    return q4k_fold != "fma"
 
 
 def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, point: InsertPoint) -> SSAValue:

@@ -25,11 +25,11 @@ CASES = [
 ]
 
 
-def _compile(cfg: MmqConfig):  # noqa: ANN202 - xDSL ModuleOp
+def _compile(cfg: MmqConfig, q4k_fold: str = "auto"):  # noqa: ANN202 - xDSL ModuleOp
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(mmq_kernel(cfg), False)[0], f"{cfg.name}.mlir")
-    build_pipeline(registry.pass_factories(), ptx_pipeline(PtxOptions(arch="sm_90")), verify_each=False).apply(
-        ctx, module)
+    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", q4k_fold=q4k_fold))
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
     return module
 
 
@@ -47,3 +47,18 @@ def test_mmq_kernel_matches_reference(case: MmqCase) -> None:
             mmq_grid(case.cfg, case.m, case.n, case.k))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [CASES[0], CASES[3]], ids=[CASES[0].id, CASES[3].id])
+def test_fma_fold_matches_reference(case: MmqCase) -> None:
+    """``q4k-fold=fma``: the dmin term as an FMA per accumulator and block, no f16 mma."""
+    module = _compile(case.cfg, q4k_fold="fma")
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert not any("f16" in m for m in mnemonics), sorted(mnemonics)
+    data = make_inputs(case, np.random.default_rng(8))
+    y = poisoned_output(case)
+    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
+            mmq_grid(case.cfg, case.m, case.n, case.k))
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id} fold=fma: relative error {err:.3e}"
