@@ -20,6 +20,9 @@ the mma instructions themselves (``qdot-lower-mma``) and everything else
 (``qdot-to-llvm``). An illegal request (``native`` on sm_90, e4m3 under
 ``promote-int8``…) is a diagnostic at the dot.
 
+Options: ``arch``, ``strategy`` (``auto`` by default) and ``q4k-fold`` (``auto``, ``mma`` or
+``fma``: how a q4_K × q8_1_mmq dot applies its dmin term; see ``AccelerateMatmulPass``).
+
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
 
