@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.templates import grouped_tile_offsets
+
 Q4K_VALUES = 256
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
@@ -108,21 +110,8 @@ def _mmq(cfg: MmqConfig) -> str:
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
     x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
     lines = _header(cfg, {bm, bn, g})
+    lines += grouped_tile_offsets(bm, bn, g)
     lines += [
-        "  %pid = qdot.program_id x",
-        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
-        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
-        f"  %in_group = arith.muli %tiles_n, %c{g} : index",
-        "  %group = arith.divui %pid, %in_group : index",
-        f"  %first_m = arith.muli %group, %c{g} : index",
-        "  %left_m = arith.subi %tiles_m, %first_m : index",
-        f"  %group_m = arith.minui %left_m, %c{g} : index",
-        "  %pos = arith.remui %pid, %in_group : index",
-        "  %pid_m_in = arith.remui %pos, %group_m : index",
-        "  %pid_m = arith.addi %first_m, %pid_m_in : index",
-        "  %pid_n = arith.divui %pos, %group_m : index",
-        f"  %off_m = arith.muli %pid_m, %c{bm} : index",
-        f"  %off_n = arith.muli %pid_n, %c{bn} : index",
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
