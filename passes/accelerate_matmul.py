@@ -53,6 +53,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.diagnostics import QdotError, emit_error
+from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
@@ -71,7 +72,6 @@ from dialects.qgpu.types import MemDescType
 from passes.support.builder import constant_value
 from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
 
-ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_120a", "sm_120f", "sm_121a")
 
 _SOURCE_REG = {
     Format.E4M3: RegFormat.E4M3, Format.E5M2: RegFormat.E5M2, Format.E2M3: RegFormat.E2M3,
@@ -93,9 +93,9 @@ class AccelerateMatmulPass(ModulePass):
     faster for the dot's shape (``_fold_by_mma``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.arch not in ARCHES:
+        if self.arch not in PTX_ARCHES:
             raise QdotError(None, f"qdot-accelerate-matmul: unknown arch '{self.arch}'; expected one of "
-                                  f"{', '.join(ARCHES)}")
+                                  f"{', '.join(PTX_ARCHES)}")
         if self.strategy not in STRATEGY_NAMES:
             raise QdotError(None, f"qdot-accelerate-matmul: unknown strategy '{self.strategy}'; expected one of "
                                   f"{', '.join(STRATEGY_NAMES)}")
@@ -108,8 +108,6 @@ class AccelerateMatmulPass(ModulePass):
                 _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
             _propagate_accumulator_layouts(func)
 
-
-Q4K_FOLDS = ("auto", "mma", "fma")
 
 
 # ---------------------------------------------------------------------------------------------
