@@ -13,27 +13,11 @@ Run it with ``QDOT_KERNEL_CACHE=.devrun/kernels QDOT_COMPILER_FINGERPRINT=$(cat
 from __future__ import annotations
 
 import importlib
-import re
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from compiler.tools import find_ptxas
+from targets.ptx.ptxas import assemble
 
 SM_REGISTERS, SM_SHARED, CTA_RESERVED, SM_WARPS, SM_CTAS = 65536, 233472, 1024, 64, 32
-
-
-def ptxas_info(ptx: str) -> dict[str, int]:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "k.ptx"
-        path.write_text(ptx)
-        done = subprocess.run([find_ptxas() or "ptxas", "-arch=sm_90", "-v", str(path), "-o", str(path.with_suffix(".cubin"))],
-                              capture_output=True, text=True, check=True)
-    text = done.stderr
-    number = lambda pattern: int(m.group(1)) if (m := re.search(pattern, text)) else 0  # noqa: E731
-    return {"registers": number(r"Used (\d+) registers"), "spill_stores": number(r"(\d+) bytes spill stores"),
-            "spill_loads": number(r"(\d+) bytes spill loads"), "static_smem": number(r"(\d+) bytes smem")}
 
 
 def occupancy(registers: int, warps: int, shared: int) -> tuple[int, str]:
@@ -54,11 +38,11 @@ def main(benches: list[str]) -> None:
         for entry in entries:
             label, stages, compiled = entry[0], entry[-2] if isinstance(entry[-2], int) else "", entry[-1]
             info = compiled.kernels[0]
-            ptxas = ptxas_info(compiled.ptx)
-            shared = info.shared_bytes + ptxas["static_smem"]
-            ctas, limiter = occupancy(ptxas["registers"], info.num_warps, shared)
-            print(f"| {label} | {stages} | {info.num_warps} | {ptxas['registers']} | "
-                  f"{ptxas['spill_stores']} / {ptxas['spill_loads']} | {shared} | {ctas} | {limiter} |")
+            ptxas = assemble(compiled.ptx, "sm_90").kernel(info.name)
+            shared = info.shared_bytes + ptxas.shared_bytes  # dynamic (compiler) + static (ptxas)
+            ctas, limiter = occupancy(ptxas.registers, info.num_warps, shared)
+            print(f"| {label} | {stages} | {info.num_warps} | {ptxas.registers} | "
+                  f"{ptxas.spill_stores} / {ptxas.spill_loads} | {shared} | {ctas} | {limiter} |")
 
 
 if __name__ == "__main__":

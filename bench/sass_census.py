@@ -20,9 +20,9 @@ from collections import Counter
 from pathlib import Path
 
 from compiler.tools import find_ptxas
+from targets.ptx.ptxas import assemble
 
 _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9]*)(\.[A-Z0-9_.]+)?[^;]*;")
-_BRANCH = re.compile(r"/\*([0-9a-f]{4,})\*/\s+@!?U?P[T0-9]+\s+BRA\s+(?:`?\(?\.?L_x_\d+\)?|0x([0-9a-f]+))")
 
 
 def _tool(name: str) -> str | None:
@@ -37,14 +37,15 @@ def _tool(name: str) -> str | None:
 
 
 def census(ptx: str, arch: str) -> tuple[Counter, str]:
-    ptxas, cuobjdump = find_ptxas(), _tool("cuobjdump")
-    if ptxas is None or cuobjdump is None:
+    cuobjdump = _tool("cuobjdump")
+    if find_ptxas() is None or cuobjdump is None:
         raise SystemExit("needs ptxas and cuobjdump (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)")
+    assembled = assemble(ptx, arch)
+    if not assembled.ok or assembled.cubin is None:
+        raise SystemExit(f"ptxas rejected the PTX:\n{assembled.log}")
     with tempfile.TemporaryDirectory() as tmp:
-        src, cubin = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
-        src.write_text(ptx)
-        result = subprocess.run([ptxas, f"-arch={arch}", "-v", str(src), "-o", str(cubin)],
-                                capture_output=True, text=True, check=True)
+        cubin = Path(tmp) / "k.cubin"
+        cubin.write_bytes(assembled.cubin)
         env = dict(os.environ)
         nvdisasm = _tool("nvdisasm")
         if nvdisasm:
@@ -66,7 +67,7 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
         m = _LINE.search(line)
         if m and start <= int(m.group(1), 16) <= end:
             counts[m.group(2)] += 1
-    return counts, result.stderr
+    return counts, assembled.log
 
 
 def main() -> None:
