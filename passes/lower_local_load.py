@@ -53,7 +53,7 @@ from passes.support.distributed import (
     FunctionState,
     LinearOffsets,
     combine,
-    element_slot,
+    element_coords,
     elements_per_thread,
     from_regs,
     reg_type,
@@ -132,12 +132,7 @@ def _access(load: LocalLoadOp) -> Access:
     unpacked = isinstance(tensor.encoding, DotOperandEncodingAttr) and tensor.encoding.fp4_unpacked
     elems = elements_per_thread(layout)
 
-    def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
-        reg, byte = element_slot(layout, elem)
-        found = layout.coords(warp, lane, reg, byte)
-        if found is None:
-            emit_error(load, f"layout of {tensor} leaves register {reg} byte {byte} empty")
-        return found
+    coords = element_coords(load, tensor, layout)
 
     def offset_of(elem: int, lane: int, warp: int) -> int:
         c = coords(elem, lane, warp)

@@ -28,7 +28,7 @@ from dialects.qgpu.block_parts import BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
-from passes.support.distributed import FunctionState, LinearOffsets, element_slot, elements_per_thread, from_regs
+from passes.support.distributed import FunctionState, LinearOffsets, element_coords, elements_per_thread, from_regs
 
 Q4K_SCALES_BYTE = 4
 """``scales[12]`` follow the fp16 ``d`` and ``dmin`` of block_q4_K."""
@@ -47,12 +47,7 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     elems = elements_per_thread(layout)
     warps = layout.num_warps
 
-    def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
-        reg, byte = element_slot(layout, elem)
-        found = layout.coords(warp, lane, reg, byte)
-        if found is None:
-            emit_error(load, f"layout of {tensor} leaves register {reg} byte {byte} empty")
-        return found
+    coords = element_coords(load, tensor, layout)
 
     def index_of(elem: int, lane: int, warp: int) -> int:
         return shared.block_of(coords(elem, lane, warp))[2]

@@ -26,6 +26,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import SpecialRegOp
 from dialects.qgpu.distributed import REG_BYTES, DistributedLayout
@@ -306,6 +307,23 @@ def element_slot(layout: DistributedLayout, elem: int) -> tuple[int, int]:
     return reg, position * layout.elem_bytes
 
 
+def element_coords(op: Operation, tensor: Attribute,
+                   layout: DistributedLayout) -> Callable[[int, int, int], tuple[int, ...]]:
+    """``(elem, lane, warp) -> coordinates`` of a thread's ``elem``-th element of ``tensor``
+    (through ``element_slot`` and the layout function); a register slot the layout leaves
+    empty is a diagnostic at ``op``. What the register ↔ shared copies derive their address
+    maps from."""
+
+    def coords(elem: int, lane: int, warp: int) -> tuple[int, ...]:
+        reg, byte = element_slot(layout, elem)
+        found = layout.coords(warp, lane, reg, byte)
+        if found is None:
+            emit_error(op, f"layout of {tensor} leaves register {reg} byte {byte} empty")
+        return found
+
+    return coords
+
+
 def elements_per_thread(layout: DistributedLayout) -> int:
     """Elements a thread holds: whole registers, except a blocked layout whose last register is
     partly empty (e.g. one 8-bit scale per thread)."""
@@ -319,6 +337,7 @@ __all__ = [
     "LinearOffsets",
     "ThreadIds",
     "combine",
+    "element_coords",
     "element_slot",
     "elements_per_thread",
     "from_regs",

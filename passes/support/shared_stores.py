@@ -19,7 +19,14 @@ from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.ops import LocalAllocOp
 from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
-from passes.support.distributed import FunctionState, LinearOffsets, combine, element_slot, elements_per_thread, to_regs
+from passes.support.distributed import (
+    FunctionState,
+    LinearOffsets,
+    combine,
+    element_coords,
+    elements_per_thread,
+    to_regs,
+)
 
 
 def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> None:
@@ -33,12 +40,10 @@ def store_registers(op: LocalAllocOp, state: FunctionState, base: SSAValue) -> N
     elems = elements_per_thread(layout)
     warps = layout.num_warps
 
+    coords = element_coords(op, tensor, layout)
+
     def offset_of(elem: int, lane: int, warp: int) -> int:
-        reg, byte = element_slot(layout, elem)
-        coords = layout.coords(warp, lane, reg, byte)
-        if coords is None:
-            emit_error(op, f"layout of {tensor} leaves register {reg} empty")
-        return shared.offset(coords)
+        return shared.offset(coords(elem, lane, warp))
 
     check = [(e, lane, w) for e in range(elems) for lane in (1, 5, 18, 31) for w in {0, warps - 1}]
     try:
