@@ -101,20 +101,27 @@ def test_gemm_kernel_matches_reference(case: Case) -> None:
     module = compile_case(case, cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name in ("ptx.mma_sync", "ptx.ldmatrix")}
     assert any(case.expect in m for m in mnemonics), f"no instruction with {case.expect!r} in {sorted(mnemonics)}"
+    ctas = grid(cfg, M, N)[0]
+    assert ctas == 2
+    stats = _emulate_and_check(case, cfg, module, seed=20260)
+    assert stats.ops["ptx.mma_sync"] > 0
+
+
+def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa: ANN001, ANN202
+    """Run ``module`` on the emulator over fresh seeded inputs into a NaN-poisoned C and compare
+    with ``compiler.numerics``; returns the emulator's statistics."""
     gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
-    data = make_inputs(gemm, np.random.default_rng(20260))
+    data = make_inputs(gemm, np.random.default_rng(seed))
     out_dtype = np.int32 if cfg.acc_type == "i32" else np.float32
     c = np.full((M, N), -1, dtype=np.int32).view(out_dtype)  # NaN-poisoned for f32
     args: list[np.ndarray | int] = [data["a"], data["b_t"]]
     args += [data[s] for s in ("sa", "sb") if s in data]
     args += [c, M, N, K]
-    ctas = grid(cfg, M, N)[0]
-    assert ctas == 2
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-                    ctas)
-    assert stats.ops["ptx.mma_sync"] > 0
+                    grid(cfg, M, N)[0])
     ok, err = check(gemm, c, reference(gemm, data))
-    assert ok, f"{case.id}: relative error {err:.3e}"
+    assert ok, f"{case.id} ({cfg.name}): relative error {err:.3e}"
+    return stats
 
 
 @pytest.mark.slow
@@ -124,12 +131,4 @@ def test_scale_bytes_copied_by_more_threads_than_bytes() -> None:
     not a masked-off zero (the emulator rejects two threads writing different values to a byte)."""
     case = Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32")
     cfg = GemmConfig(block_k=64, num_warps=16, k_divisibility=32)
-    module = compile_case(case, cfg)
-    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
-    data = make_inputs(gemm, np.random.default_rng(20261))
-    c = np.full((M, N), -1, dtype=np.int32).view(np.float32)
-    args = [data["a"], data["b_t"], data["sa"], data["sb"], c, M, N, K]
-    emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-            grid(cfg, M, N)[0])
-    ok, err = check(gemm, c, reference(gemm, data))
-    assert ok, f"relative error {err:.3e}"
+    _emulate_and_check(case, cfg, compile_case(case, cfg), seed=20261)

@@ -41,12 +41,18 @@ def test_mmq_kernel_matches_reference(case: MmqCase) -> None:
     assert any("s32.s8.s8.s32" in m for m in mnemonics), sorted(mnemonics)
     reduces = sum(1 for op in module.walk() if op.name == "ptx.red_global_add")
     assert (reduces > 0) == case.cfg.split_k
-    data = make_inputs(case, np.random.default_rng(7))
+    _emulate_and_check(module, case, seed=7)
+
+
+def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None:  # noqa: ANN001
+    """Run ``module`` on the emulator over fresh seeded inputs into a poisoned Y and compare
+    with ``compiler.numerics``."""
+    data = make_inputs(case, np.random.default_rng(seed))
     y = poisoned_output(case)
     emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
             mmq_grid(case.cfg, case.m, case.n, case.k))
     ok, err = check(y, reference(case, data))
-    assert ok, f"{case.id}: relative error {err:.3e}"
+    assert ok, f"{case.id}{what}: relative error {err:.3e}"
 
 
 @pytest.mark.slow
@@ -56,9 +62,4 @@ def test_fma_fold_matches_reference(case: MmqCase) -> None:
     module = _compile(case.cfg, q4k_fold="fma")
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert not any("f16" in m for m in mnemonics), sorted(mnemonics)
-    data = make_inputs(case, np.random.default_rng(8))
-    y = poisoned_output(case)
-    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
-            mmq_grid(case.cfg, case.m, case.n, case.k))
-    ok, err = check(y, reference(case, data))
-    assert ok, f"{case.id} fold=fma: relative error {err:.3e}"
+    _emulate_and_check(module, case, seed=8, what=" fold=fma")

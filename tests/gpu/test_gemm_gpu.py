@@ -48,38 +48,30 @@ def _case(lhs, rhs, ls, rs, strategy, m=M, n=N, k=K, rhs_k_pack=True) -> GemmCas
                     strategy)
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("lhs,rhs,ls,rs,strategy", CASES, ids=lambda v: str(v))
-def test_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noqa: ANN001
-    case = _case(lhs, rhs, ls, rs, strategy)
-    case.compiled()  # compile first: fills the kernel cache even without a GPU
+def _check_on_gpu(case: GemmCase, gpu) -> None:  # noqa: ANN001
+    """Compile (filling the kernel cache even without a GPU), then run on fresh random inputs
+    into a NaN-poisoned output and compare with ``compiler.numerics``."""
+    case.compiled()
     cupy = gpu()
-    rng = np.random.default_rng()
-    data = make_inputs(case, rng)
+    data = make_inputs(case, np.random.default_rng())
     out = run_case(case, data, cupy)
     ok, err = check(case, out, reference(case, data))
     assert ok, f"{case.label}: relative error {err:.3e}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lhs,rhs,ls,rs,strategy", CASES, ids=lambda v: str(v))
+def test_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noqa: ANN001
+    _check_on_gpu(_case(lhs, rhs, ls, rs, strategy), gpu)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("lhs,rhs,ls,rs,strategy", N_PACKED, ids=lambda v: str(v))
 def test_n_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noqa: ANN001
-    case = _case(lhs, rhs, ls, rs, strategy, rhs_k_pack=False)
-    case.compiled()
-    cupy = gpu()
-    data = make_inputs(case, np.random.default_rng())
-    out = run_case(case, data, cupy)
-    ok, err = check(case, out, reference(case, data))
-    assert ok, f"{case.label} (B packed along N): relative error {err:.3e}"
+    _check_on_gpu(_case(lhs, rhs, ls, rs, strategy, rhs_k_pack=False), gpu)
 
 
 @pytest.mark.gpu
 def test_sixteen_warps_matches_reference(gpu) -> None:  # noqa: ANN001
     """512 threads stage the 2-byte-wide scale rows with byte copies (more threads than bytes)."""
-    case = GemmCase(GemmConfig(block_k=64, num_warps=16), M, N, K, "sm_90", "dequant-bf16")
-    case.compiled()
-    cupy = gpu()
-    data = make_inputs(case, np.random.default_rng())
-    out = run_case(case, data, cupy)
-    ok, err = check(case, out, reference(case, data))
-    assert ok, f"{case.label}: relative error {err:.3e}"
+    _check_on_gpu(GemmCase(GemmConfig(block_k=64, num_warps=16), M, N, K, "sm_90", "dequant-bf16"), gpu)
