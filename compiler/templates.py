@@ -11,7 +11,8 @@ Memory layouts: A is [M, K] row-major; B is [K, N] logically but stored as its
 transpose (N rows of K values, K contiguous) unless ``b_k_major=False``; scales
 are [M, K/g] and [N, K/g] row-major (g = 32 for ue8m0, 16 for ue4m3); C is
 [M, N] row-major. Packed e2m1 travels two per byte along K, except a B with
-``rhs_k_pack=False``: K rows of N/2 bytes, two values per byte along N.
+``rhs_k_pack=False`` (K rows of N/2 bytes, two values per byte along N) and an A with
+``lhs_k_pack=False`` (K rows of M/2 bytes, two values per byte along M).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class GemmConfig:
     num_warps: int = 4
     group_m: int = 8
     b_k_major: bool = True
+    lhs_k_pack: bool = True
+    """False: an e2m1 A is packed two per byte along M and stored as K rows of M/2 bytes
+    (``lhs_k_pack = false``, A column-major); M must be even. Only dequant-bf16 runs it."""
     rhs_k_pack: bool = True
     """False: an e2m1 B is packed two per byte along N and stored as K rows of N/2 bytes
     (``rhs_k_pack = false``); N must be even. Only dequant-bf16 runs it."""
@@ -50,7 +54,7 @@ class GemmConfig:
     def name(self) -> str:
         scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
-        npack = "" if self.rhs_k_pack else "_npack"
+        npack = ("" if self.lhs_k_pack else "_mpack") + ("" if self.rhs_k_pack else "_npack")
         return (f"gemm_{self.lhs}_{self.rhs}{npack}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
                 f"_w{self.num_warps}{occupancy}")
 
@@ -92,8 +96,10 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     bm, bn, bk = cfg.block_m, cfg.block_n, cfg.block_k
     if not cfg.rhs_k_pack and cfg.rhs != "e2m1":
         raise ValueError(f"gemm_kernel: rhs_k_pack = False packs e2m1 along N; rhs is {cfg.rhs}")
-    n_packed = not cfg.rhs_k_pack
-    pa, pb = _packed(cfg.lhs), 1 if n_packed else _packed(cfg.rhs)
+    if not cfg.lhs_k_pack and cfg.lhs != "e2m1":
+        raise ValueError(f"gemm_kernel: lhs_k_pack = False packs e2m1 along M; lhs is {cfg.lhs}")
+    m_packed, n_packed = not cfg.lhs_k_pack, not cfg.rhs_k_pack
+    pa, pb = 1 if m_packed else _packed(cfg.lhs), 1 if n_packed else _packed(cfg.rhs)
     ea, eb = _ELEM[cfg.lhs], _ELEM[cfg.rhs]
     acc = cfg.acc_type
     args = [f"%a_ptr: !qdot.ptr<{ea}>", f"%b_ptr: !qdot.ptr<{eb}>"]
@@ -117,9 +123,13 @@ def gemm_kernel(cfg: GemmConfig) -> str:
         f"  %ka = arith.divui %k, %c{pa} : index",
         f"  %kb = arith.divui %k, %c{pb} : index",
     ]
-    a_tile = f"{bm}x{bk // pa}x{ea}"
+    a_tile = f"{bm // 2}x{bk}x{ea}" if m_packed else f"{bm}x{bk // pa}x{ea}"
     b_tile = f"{bk}x{bn // 2}x{eb}" if n_packed else f"{bk // pb}x{bn}x{eb}"
-    lines.append(f"  %a_desc = qdot.make_desc %a_ptr, [%m, %ka], [%ka, %c1] : !qdot.ptr<{ea}> -> !qdot.desc<{a_tile}>")
+    if m_packed:  # K rows of M/2 bytes
+        lines.append("  %mb = arith.divui %m, %c2 : index")
+        lines.append(f"  %a_desc = qdot.make_desc %a_ptr, [%mb, %k], [%c1, %mb] : !qdot.ptr<{ea}> -> !qdot.desc<{a_tile}>")
+    else:
+        lines.append(f"  %a_desc = qdot.make_desc %a_ptr, [%m, %ka], [%ka, %c1] : !qdot.ptr<{ea}> -> !qdot.desc<{a_tile}>")
     if n_packed:  # K rows of N/2 bytes
         lines.append("  %nb = arith.divui %n, %c2 : index")
         lines.append(f"  %b_desc = qdot.make_desc %b_ptr, [%k, %nb], [%nb, %c1] : !qdot.ptr<{eb}> -> !qdot.desc<{b_tile}>")
@@ -138,7 +148,11 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     lines.append(f"  %acc = scf.for %kk = %c0 to %k step %c{bk} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}x{acc}>) {{")
     lines.append(f"    %kka = arith.divui %kk, %c{pa} : index")
     lines.append(f"    %kkb = arith.divui %kk, %c{pb} : index")
-    lines.append(f"    %a = qdot.load %a_desc[%off_m, %kka] : !qdot.desc<{a_tile}> -> tensor<{a_tile}>")
+    if m_packed:
+        lines.append("    %off_mb = arith.divui %off_m, %c2 : index")
+        lines.append(f"    %a = qdot.load %a_desc[%off_mb, %kk] : !qdot.desc<{a_tile}> -> tensor<{a_tile}>")
+    else:
+        lines.append(f"    %a = qdot.load %a_desc[%off_m, %kka] : !qdot.desc<{a_tile}> -> tensor<{a_tile}>")
     if n_packed:
         lines.append("    %off_nb = arith.divui %off_n, %c2 : index")
         lines.append(f"    %b = qdot.load %b_desc[%kk, %off_nb] : !qdot.desc<{b_tile}> -> tensor<{b_tile}>")
@@ -156,7 +170,8 @@ def gemm_kernel(cfg: GemmConfig) -> str:
             operand_a, type_a = f"%a scale %sa", f"tensor<{a_tile}>, tensor<{stile}>"
         else:
             operand_b, type_b = f"%b scale %sb", f"tensor<{b_tile}>, tensor<{stile}>"
-    pack_attr = " {rhs_k_pack = false}" if n_packed else ""
+    packs = [f"{side}_k_pack = false" for side, packed in (("lhs", m_packed), ("rhs", n_packed)) if packed]
+    pack_attr = f" {{{', '.join(packs)}}}" if packs else ""
     lines.append(f"    %d = qdot.dot_scaled {operand_a}, {operand_b}, %acc_i lhs = {cfg.lhs} rhs = {cfg.rhs}{pack_attr}")
     lines.append(f"         : {type_a} * {type_b} -> tensor<{bm}x{bn}x{acc}>")
     lines.append(f"    scf.yield %d : tensor<{bm}x{bn}x{acc}>")

@@ -37,6 +37,8 @@ class Case:
     """A piece of a ptx instruction the kernel must contain (so the case tests what it says)."""
     rhs_k_pack: bool = True
     """False: B is e2m1 packed along N (K rows of N/2 bytes), which only dequant-bf16 runs."""
+    lhs_k_pack: bool = True
+    """False: A is e2m1 packed along M (K rows of M/2 bytes), likewise."""
     ldmatrix_arch: bool = False
     """Keep the arch ptx_pipeline passes to qdot-lower-local-load (sm_120a picks the sub-byte ldmatrix
     .m8n16 .b4x16_p64); without it the pass assumes sm_90 and the scalar fp4Unpacked fallback is tested."""
@@ -45,7 +47,8 @@ class Case:
     @property
     def id(self) -> str:
         scales = "-".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
-        extra = ("-ldmatrix-arch" if self.ldmatrix_arch else "") + ("" if self.rhs_k_pack else "-npack")
+        extra = ("-ldmatrix-arch" if self.ldmatrix_arch else "") + ("" if self.lhs_k_pack else "-mpack") \
+            + ("" if self.rhs_k_pack else "-npack")
         return f"{self.arch}-{self.strategy}-{self.lhs}x{self.rhs}-{scales}{extra}"
 
 
@@ -63,6 +66,8 @@ CASES = [
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", rhs_k_pack=False),
     Case("e4m3", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False),
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False),
+    Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", lhs_k_pack=False),
+    Case("e2m1", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", lhs_k_pack=False, rhs_k_pack=False),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf8f6f4"),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64",
          ldmatrix_arch=True),
@@ -95,7 +100,7 @@ def _params() -> list:  # noqa: ANN401
 @pytest.mark.parametrize("case", _params())
 def test_gemm_kernel_matches_reference(case: Case) -> None:
     cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale,
-                     rhs_k_pack=case.rhs_k_pack)
+                     lhs_k_pack=case.lhs_k_pack, rhs_k_pack=case.rhs_k_pack)
     if K % 128:
         cfg = dataclasses.replace(cfg, k_divisibility=32)
     module = compile_case(case, cfg)

@@ -82,7 +82,10 @@ def make_inputs(case: GemmCase, rng: np.random.Generator) -> dict[str, np.ndarra
     # B is stored transposed, [N, K'], or for N-packed e2m1 as K rows of N/2 bytes (the name stays b_t)
     b = random_operand(cfg.rhs, case.k, case.n, rng) if not cfg.rhs_k_pack else \
         random_operand(cfg.rhs, case.n, case.k, rng)
-    data = {"a": random_operand(cfg.lhs, case.m, case.k, rng), "b_t": b}
+    # A is [M, K'], or for M-packed e2m1 K rows of M/2 bytes (its memory form; numerics takes the transpose)
+    a = random_operand(cfg.lhs, case.k, case.m, rng) if not cfg.lhs_k_pack else \
+        random_operand(cfg.lhs, case.m, case.k, rng)
+    data = {"a": a, "b_t": b}
     for side, kind, rows in (("sa", cfg.lhs_scale, case.m), ("sb", cfg.rhs_scale, case.n)):
         if kind:
             group = 32 if kind == "ue8m0" else 16
@@ -92,10 +95,10 @@ def make_inputs(case: GemmCase, rng: np.random.Generator) -> dict[str, np.ndarra
 
 def reference(case: GemmCase, data: dict[str, np.ndarray]) -> np.ndarray:
     cfg = case.cfg
-    a = _reference_operand(cfg.lhs, data["a"])
+    a = data["a"].T if not cfg.lhs_k_pack else _reference_operand(cfg.lhs, data["a"])
     b = data["b_t"] if not cfg.rhs_k_pack else _reference_operand(cfg.rhs, data["b_t"]).T
     return numerics.dot_scaled(a, b, lhs=cfg.lhs, rhs=cfg.rhs, a_scale=data.get("sa"), b_scale=data.get("sb"),
-                               rhs_k_pack=cfg.rhs_k_pack)
+                               lhs_k_pack=cfg.lhs_k_pack, rhs_k_pack=cfg.rhs_k_pack)
 
 
 def run_case(case: GemmCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray:

@@ -36,16 +36,19 @@ CASES = [
     ("e2m1", "e2m1", "ue4m3", "ue4m3", "dequant-bf16"),
     ("i8", "i8", None, None, "promote-int8"),
 ]
-N_PACKED = [  # B e2m1 packed two per byte along N (rhs_k_pack = false): dequant-bf16, which auto picks
-    ("e4m3", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
-    ("e4m3", "e2m1", None, None, "auto"),
-    ("e2m1", "e2m1", "ue4m3", "ue4m3", "auto"),
+FREE_PACKED = [  # e2m1 packed two per byte along N (B) or M (A): dequant-bf16, which auto picks
+    # (lhs, rhs, lhs scale, rhs scale, strategy, lhs_k_pack, rhs_k_pack)
+    ("e4m3", "e2m1", "ue8m0", "ue8m0", "dequant-bf16", True, False),
+    ("e4m3", "e2m1", None, None, "auto", True, False),
+    ("e2m1", "e2m1", "ue4m3", "ue4m3", "auto", True, False),
+    ("e2m1", "e4m3", "ue8m0", "ue8m0", "dequant-bf16", False, True),
+    ("e2m1", "e2m1", "ue8m0", "ue8m0", "auto", False, False),
 ]
 
 
-def _case(lhs, rhs, ls, rs, strategy, m=M, n=N, k=K, rhs_k_pack=True) -> GemmCase:  # noqa: ANN001
-    return GemmCase(GemmConfig(lhs=lhs, rhs=rhs, lhs_scale=ls, rhs_scale=rs, rhs_k_pack=rhs_k_pack), m, n, k, "sm_90",
-                    strategy)
+def _case(lhs, rhs, ls, rs, strategy, m=M, n=N, k=K, lhs_k_pack=True, rhs_k_pack=True) -> GemmCase:  # noqa: ANN001
+    cfg = GemmConfig(lhs=lhs, rhs=rhs, lhs_scale=ls, rhs_scale=rs, lhs_k_pack=lhs_k_pack, rhs_k_pack=rhs_k_pack)
+    return GemmCase(cfg, m, n, k, "sm_90", strategy)
 
 
 def _check_on_gpu(case: GemmCase, gpu) -> None:  # noqa: ANN001
@@ -66,9 +69,10 @@ def test_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noq
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("lhs,rhs,ls,rs,strategy", N_PACKED, ids=lambda v: str(v))
-def test_n_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, gpu) -> None:  # noqa: ANN001
-    _check_on_gpu(_case(lhs, rhs, ls, rs, strategy, rhs_k_pack=False), gpu)
+@pytest.mark.parametrize("lhs,rhs,ls,rs,strategy,lhs_k_pack,rhs_k_pack", FREE_PACKED, ids=lambda v: str(v))
+def test_free_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, lhs_k_pack, rhs_k_pack,  # noqa: ANN001
+                                            gpu) -> None:  # noqa: ANN001
+    _check_on_gpu(_case(lhs, rhs, ls, rs, strategy, lhs_k_pack=lhs_k_pack, rhs_k_pack=rhs_k_pack), gpu)
 
 
 @pytest.mark.gpu
