@@ -96,6 +96,17 @@ def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
     return [op for op in body.ops if op in needed]
 
 
+def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point: InsertPoint) -> None:
+    """One commit group: each pipelined load's tile for K position ``k`` (its offsets cloned with
+    ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer."""
+    for _alloc, load, buf, slice_ops in buffers:
+        offsets = _clone_offsets(list(load.offsets), slice_ops, iv, k, point)
+        dst = MemDescIndexOp(buf, stage)
+        Rewriter.insert_op(dst, point)
+        Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), point)
+    Rewriter.insert_op(AsyncCommitOp(), point)
+
+
 def _clone_offsets(offsets: list[SSAValue], slice_ops: list[Operation], iv: SSAValue, new_iv: SSAValue,
                    point: InsertPoint) -> list[SSAValue]:
     mapping: dict[SSAValue, SSAValue] = {iv: new_iv}
@@ -143,13 +154,7 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     for s in range(stages - 1):
         k = loop.lb if s == 0 else _binary(arith.AddiOp, loop.lb,
                                            _binary(arith.MuliOp, loop.step, _index_const(s, before), before), before)
-        stage = _index_const(s, before)
-        for alloc, load, buf, slice_ops in buffers:
-            offsets = _clone_offsets(list(load.offsets), slice_ops, iv, k, before)
-            dst = MemDescIndexOp(buf, stage)
-            Rewriter.insert_op(dst, before)
-            Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), before)
-        Rewriter.insert_op(AsyncCommitOp(), before)
+        _copy_group(buffers, iv, k, _index_const(s, before), before)
     # the loop carries the stage to read and the stage to write
     zero = _index_const(0, before)
     last = _index_const(stages - 1, before)
@@ -167,12 +172,7 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     Rewriter.insert_op(AsyncWaitOp(stages - 2), top)
     ahead = _binary(arith.AddiOp, new_iv,
                     _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
-    for alloc, load, buf, slice_ops in buffers:
-        offsets = _clone_offsets(list(load.offsets), slice_ops, new_iv, ahead, top)
-        dst = MemDescIndexOp(buf, write_stage)
-        Rewriter.insert_op(dst, top)
-        Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), top)
-    Rewriter.insert_op(AsyncCommitOp(), top)
+    _copy_group(buffers, new_iv, ahead, write_stage, top)
     for alloc, load, buf, slice_ops in buffers:
         view = MemDescIndexOp(buf, read_stage)
         Rewriter.insert_op(view, InsertPoint.before(alloc))
