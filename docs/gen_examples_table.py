@@ -145,8 +145,7 @@ def render(measurements: list[Measurement], versions: str) -> str:
     out += ["", "## Builds that spill", ""]
     if spilling:
         out.append("These run, but every spilled value costs a round trip to local memory (L1, and L2 when it "
-                   "misses); tests/examples marks each one as an expected failure (`xfail(strict=True)`), so a "
-                   "change that removes the spill is noticed and one that adds a spill elsewhere fails.")
+                   "misses); tests/examples fails on each one: the examples are meant to use spill-free tiles.")
         out.append("")
         for m in spilling:
             out.append(f"- `{m.example}` on {m.build.label}: {m.registers} registers, {m.spill_stores} B spill "

@@ -4,9 +4,8 @@
   (header and kernel), and the hand-written MX example compiles to the template's PTX.
 * Every build (example × target of the catalog) compiles with ptxas verification, ``auto``
   picks the strategy the catalog and README promise, the PTX holds the promised mma, the
-  shared memory fits one CTA of the target, and ptxas reports no spill. Builds that spill
-  today are strict xfails whose reason gives the numbers: removing the spill makes them
-  XPASS (and fail) so the mark is removed, adding one elsewhere fails.
+  shared memory fits one CTA of the target, and ptxas reports no spill (the examples use
+  spill-free tiles; bench/ measures the faster tiles that spill a little).
 * ``docs/examples.md`` is what ``docs/gen_examples_table.py`` writes today.
 * Every Python snippet of ``examples/README.md`` runs: here with ``compiler.run`` replaced by
   the PTX emulator (everything else as written: compile, inputs, grid, comparison with
@@ -59,11 +58,6 @@ def load_docs_script(name: str) -> ModuleType:
 
 GEN_TABLE = load_docs_script("gen_examples_table")
 needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="no ptxas (pip install -e '.[dev]')")
-
-KNOWN_SPILLS: dict[tuple[str, str, str], str] = {
-    # (example, arch, strategy): ptxas's report when the mark was set (docs/examples.md has today's).
-    # Empty: the examples use spill-free tiles (bench/ measures the faster tiles that spill a little).
-}
 
 BUILDS = [(ex, build) for ex in EXAMPLES for build in ex.builds]
 
@@ -135,27 +129,13 @@ def test_build_compiles_with_the_promised_strategy(ex: Example, build: Build) ->
         assert m.mma == ()
 
 
-def _spill_params() -> list[Any]:
-    params = []
-    for ex, build in BUILDS:
-        reason = KNOWN_SPILLS.get((ex.name, build.arch, build.strategy))
-        marks = [pytest.mark.xfail(strict=True, reason=f"spills today: {reason}")] if reason else []
-        params.append(pytest.param(ex, build, id=f"{ex.name}-{_build_id(build)}", marks=marks))
-    return params
-
-
 @needs_ptxas
-@pytest.mark.parametrize("ex,build", _spill_params())
+@pytest.mark.parametrize("ex,build", [pytest.param(ex, build, id=f"{ex.name}-{_build_id(build)}")
+                                      for ex, build in BUILDS])
 def test_build_does_not_spill(ex: Example, build: Build) -> None:
     m = measured(ex.name, build.arch, build.strategy)
     assert not m.spills, (f"{ex.name} on {build.label} spills: {m.registers} registers, {m.spill_stores} B spill "
                           f"stores, {m.spill_loads} B spill loads per thread")
-
-
-def test_known_spills_name_real_builds() -> None:
-    """A KNOWN_SPILLS entry for a build that no longer exists would silently stop meaning anything."""
-    builds = {(ex.name, b.arch, b.strategy) for ex, b in BUILDS}
-    assert set(KNOWN_SPILLS) <= builds, sorted(set(KNOWN_SPILLS) - builds)
 
 
 @needs_ptxas
