@@ -362,6 +362,38 @@ class BitcastOp(PtxInstruction):
         return "mov.b"
 
 
+@irdl_op_definition
+class PackOp(PtxInstruction):
+    """Gather 32-bit registers into one vector register for a vector store
+    ([ISA] 9.7.9.10 `mov.b64 d, {a, b}`; `st.shared.v4.b32 [p], {a, b, c, d}` takes the
+    registers themselves, so in PTX this is free).
+
+        %v = ptx.pack %a, %b, %c, %d : i32, i32, i32, i32 -> vector<4xi32>
+    """
+
+    name = "ptx.pack"
+    T: ClassVar = VarConstraint("T", base(Attribute))
+    parts = var_operand_def(T)
+    res = result_def(VectorType)
+    traits = traits_def(Pure())
+    assembly_format = "$parts attr-dict `:` type($parts) `->` type($res)"
+
+    def __init__(self, parts: Sequence[SSAValue]):
+        super().__init__(operands=[parts], result_types=[VectorType(I32, [len(parts)])])
+
+    def verify_(self) -> None:
+        if len(self.parts) not in (2, 4):
+            raise VerifyException(f"pack takes 2 or 4 registers, got {len(self.parts)}")
+        for part in self.parts:
+            if register_bits(part.type, "part") != 32:
+                raise VerifyException(f"every part must be a 32-bit register, got {part.type}")
+        if self.res.type != VectorType(I32, [len(self.parts)]):
+            raise VerifyException(f"result must be vector<{len(self.parts)}xi32>, got {self.res.type}")
+
+    def ptx_mnemonic(self) -> str:
+        return f"mov.b{32 * len(self.parts)}"
+
+
 def register_bits(type_: Attribute, what: str) -> int:
     """Width of a register value: scalar or 1-D vector of i8/i16/i32/i64/f16/bf16/f32/f64."""
     try:
@@ -382,4 +414,4 @@ def _resolve_exactly(parser: Parser, count: int, type_: Attribute) -> list[SSAVa
     return resolve(parser, unresolved, type_)
 
 
-ALU_OPS = [BitcastOp, SpecialRegOp, ShflSyncOp, PrmtOp, Lop3Op, CvtOp, FmaRnBf16x2Op, MulRnBf16x2Op]
+ALU_OPS = [BitcastOp, PackOp, SpecialRegOp, ShflSyncOp, PrmtOp, Lop3Op, CvtOp, FmaRnBf16x2Op, MulRnBf16x2Op]

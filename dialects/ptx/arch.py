@@ -114,6 +114,8 @@ class Feature(StrEnum):
     SHUFFLE = "shfl.sync, prmt, lop3"
     BF16X2_FMA = "fma.rn.bf16x2"
     BF16X2_MUL = "mul.rn.bf16x2"
+    WGMMA = "wgmma.mma_async"
+    FENCE_PROXY_ASYNC = "fence.proxy.async"
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,9 @@ _FEATURE_TARGETS: dict[Feature, _Targets] = {
     Feature.SHUFFLE: _Targets(_ALL, "sm_70 or later"),
     Feature.BF16X2_FMA: _Targets(_ALL, "sm_80 or later"),
     Feature.BF16X2_MUL: _Targets(_SM90_UP, "sm_90 or later"),
+    # wgmma is Hopper-specific: sm_90a only, not plain sm_90 and not Blackwell (ptx.md §1)
+    Feature.WGMMA: _Targets(frozenset({Arch.SM_90A}), "sm_90a"),
+    Feature.FENCE_PROXY_ASYNC: _Targets(_SM90_UP, "sm_90 or later"),
 }
 
 _TARGET_MIN_PTX: dict[Arch, PtxVersion] = {

@@ -11,6 +11,7 @@ from dialects.ptx.alu import (
     FmaRnBf16x2Op,
     Lop3Op,
     MulRnBf16x2Op,
+    PackOp,
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
@@ -31,8 +32,17 @@ from dialects.ptx.memory import (
     ldmatrix_register_count,
 )
 from dialects.ptx.mma import MMA_OPS, MmaForm, MmaSignature, MmaSyncOp, mma_form
+from dialects.ptx.wgmma import (
+    WGMMA_OPS,
+    FenceProxyAsyncOp,
+    SmemDescriptor,
+    WgmmaCommitOp,
+    WgmmaFenceOp,
+    WgmmaOp,
+    WgmmaWaitOp,
+)
 
-OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *ALU_OPS]
+OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *WGMMA_OPS, *ALU_OPS]
 
 __all__ = [
     "CVT_FORMS",
@@ -44,6 +54,7 @@ __all__ = [
     "CpAsyncWaitOp",
     "CvtForm",
     "CvtOp",
+    "FenceProxyAsyncOp",
     "FmaRnBf16x2Op",
     "LdGlobalOp",
     "LdSharedOp",
@@ -53,13 +64,19 @@ __all__ = [
     "MmaSignature",
     "MmaSyncOp",
     "MulRnBf16x2Op",
+    "PackOp",
     "PrmtOp",
     "PtxInstruction",
     "RedGlobalAddOp",
     "ShflSyncOp",
+    "SmemDescriptor",
     "SpecialRegOp",
     "StGlobalOp",
     "StSharedOp",
+    "WgmmaCommitOp",
+    "WgmmaFenceOp",
+    "WgmmaOp",
+    "WgmmaWaitOp",
     "ldmatrix_register_count",
     "mma_form",
 ]

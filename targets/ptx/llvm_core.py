@@ -185,6 +185,9 @@ class ModuleState:
 
     declarations: dict[str, str] = field(default_factory=dict)
     uses_shared: bool = False
+    shared_align: int = 16
+    """Alignment of the dynamic shared memory: 1024 once a wgmma reads it, whose swizzle
+    patterns repeat every 8 · 128 bytes of the shared window (dialects/ptx/wgmma.py)."""
     invariant_load_metadata: bool = False
     attribute_groups: dict[str, int] = field(default_factory=dict)
 

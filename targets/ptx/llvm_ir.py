@@ -13,7 +13,7 @@ Conventions (DESIGN.md §2, the brief of the passes):
 * Block arguments become phis; a `cf.cond_br` whose two edges reach the same block gets
   one edge block per side so each phi entry names a distinct predecessor.
 * Shared memory is one `external addrspace(3) global [0 x i8], align 16` (the dynamic
-  shared memory), declared only when used.
+  shared memory), declared only when used; `align 1024` when a wgmma reads it.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | s
 def _assemble(state: ModuleState, functions: Sequence[str], arch: Arch) -> str:
     parts = [f"; qdot: LLVM IR for {arch.value}\ntarget triple = \"{TRIPLE}\"\n"]
     if state.uses_shared:
-        parts.append(f"@{SHARED_SYMBOL} = external addrspace(3) global [0 x i8], align 16\n")
+        parts.append(f"@{SHARED_SYMBOL} = external addrspace(3) global [0 x i8], align {state.shared_align}\n")
     if state.declarations:
         parts.append("\n".join(state.declarations.values()) + "\n")
     parts.extend(functions)

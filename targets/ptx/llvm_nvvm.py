@@ -28,6 +28,7 @@ from dialects.ptx.ops import (
     Lop3Op,
     MmaSyncOp,
     MulRnBf16x2Op,
+    PackOp,
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
@@ -35,12 +36,23 @@ from dialects.ptx.ops import (
     StGlobalOp,
     StSharedOp,
 )
+from dialects.ptx.wgmma import FenceProxyAsyncOp, WgmmaCommitOp, WgmmaFenceOp, WgmmaOp, WgmmaWaitOp
 from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, struct_type
 
 
 def _bitcast(em: FunctionEmitter, op: Operation) -> None:
     assert isinstance(op, BitcastOp)
     em.assign(op.res, f"bitcast {em.typed(op.source)} to {llvm_type(op.res.type)}")
+
+
+def _pack(em: FunctionEmitter, op: Operation) -> None:
+    assert isinstance(op, PackOp)
+    vector = f"<{len(op.parts)} x i32>"
+    packed = "poison"
+    for index, part in enumerate(op.parts):
+        word = em.text(part) if llvm_type(part.type) == "i32" else em.temp(f"bitcast {em.typed(part)} to i32", "word")
+        packed = em.temp(f"insertelement {vector} {packed}, i32 {word}, i32 {index}", "vec")
+    em.assign(op.res, f"bitcast {vector} {packed} to {vector}")
 
 
 def _special_reg(em: FunctionEmitter, op: Operation) -> None:
@@ -253,6 +265,46 @@ def _bar_sync(em: FunctionEmitter, op: Operation) -> None:
     em.call("llvm.nvvm.barrier.cta.sync.aligned.all", "void", [("i32", str(op.barrier.value.data))])
 
 
+# -- warpgroup mma (sm_90a) ---------------------------------------------------------------
+
+def _descriptor(em: FunctionEmitter, offset: SSAValue, high_bits: int) -> str:
+    """The i64 matrix descriptor of the shared buffer at byte ``offset`` of the dynamic shared
+    memory: its shared-window address / 16 in bits 0–13, the op's layout fields above."""
+    em.module.shared_align = max(em.module.shared_align, 1024)
+    pointer = em.shared_pointer(em.text(offset))
+    address = em.temp(f"ptrtoint ptr addrspace(3) {pointer} to i64", "saddr")
+    field = em.temp(f"lshr i64 {em.temp(f'and i64 {address}, 262143', 'saddr')}, 4", "field")
+    return em.temp(f"or i64 {field}, {high_bits}", "desc")
+
+
+def _wgmma(em: FunctionEmitter, op: Operation) -> None:
+    """Inline PTX (LLVM 22 has no intrinsic for the mma itself): the accumulators are outputs
+    tied to the C inputs, the descriptors "l"; scale-d is a predicate set from 1 (D = A·B + C),
+    the operand scales (1) and transposes (0: K-major A and B) immediates."""
+    assert isinstance(op, WgmmaOp)
+    count = len(op.c)
+    a = _descriptor(em, op.a, op.desc_a.high_bits() - (1 << 64 if op.desc_a.high_bits() >> 63 else 0))
+    b = _descriptor(em, op.b, op.desc_b.high_bits() - (1 << 64 if op.desc_b.high_bits() >> 63 else 0))
+    outputs = _brace([f"${i}" for i in range(count)])
+    text = (_predicate_prelude(count + 2)
+            + f"\t{op.ptx_mnemonic()} {outputs}, ${count}, ${count + 1}, %qdot_p, 1, 1, 0, 0;\n}}")
+    constraints = ",".join(["=f"] * count + ["l", "l", "r"] + [str(i) for i in range(count)])
+    result_type = struct_type(["float"] * count)
+    arguments = [("i64", a), ("i64", b), ("i32", "1"), *[("float", em.text(v)) for v in op.c]]
+    aggregate = em.inline_asm(result_type, text, constraints, arguments, side_effects=True, hint="wgmma")
+    em.unpack(aggregate, result_type, op.res)
+
+
+def _no_operand_asm(em: FunctionEmitter, op: Operation) -> None:
+    assert isinstance(op, (WgmmaFenceOp, WgmmaCommitOp, FenceProxyAsyncOp))
+    em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
+
+
+def _wgmma_wait(em: FunctionEmitter, op: Operation) -> None:
+    assert isinstance(op, WgmmaWaitOp)
+    em.inline_asm("void", f"{op.ptx_mnemonic()} {op.pending.value.data};", "~{memory}", [], side_effects=True)
+
+
 # -- register instructions ----------------------------------------------------------------
 
 def _shfl(em: FunctionEmitter, op: Operation) -> None:
@@ -330,6 +382,7 @@ def _mul_bf16x2(em: FunctionEmitter, op: Operation) -> None:
 
 PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     BitcastOp: _bitcast,
+    PackOp: _pack,
     SpecialRegOp: _special_reg,
     LdmatrixOp: _ldmatrix,
     MmaSyncOp: _mma,
@@ -342,6 +395,11 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     CpAsyncCommitOp: _cp_async_commit,
     CpAsyncWaitOp: _cp_async_wait,
     BarSyncOp: _bar_sync,
+    WgmmaOp: _wgmma,
+    WgmmaFenceOp: _no_operand_asm,
+    WgmmaCommitOp: _no_operand_asm,
+    WgmmaWaitOp: _wgmma_wait,
+    FenceProxyAsyncOp: _no_operand_asm,
     ShflSyncOp: _shfl,
     PrmtOp: _prmt,
     Lop3Op: _lop3,

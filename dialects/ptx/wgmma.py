@@ -1,0 +1,300 @@
+"""Warpgroup MMA (sm_90a): `ptx.wgmma` and the fences and groups around it.
+
+A warpgroup is four consecutive warps (warp ids 4g..4g+3, 128 threads). One
+`wgmma.mma_async` multiplies a 64×K tile of A by a K×N tile of B, both read by the
+tensor cores straight from shared memory through 64-bit matrix descriptors, into a
+64×N f32 accumulator spread over the warpgroup's registers: each warp holds 16 rows,
+in the m16n8 C-fragment arrangement of `mma.sync` repeated N/8 times along N
+(register 4·j + i of a thread is C fragment register i of the j-th 8-column tile).
+
+The instruction is asynchronous: it is issued after `wgmma.fence`, collected into a
+group by `wgmma.commit_group`, and its accumulators may be read (or its shared
+operands overwritten) only after `wgmma.wait_group N` has left at most N groups
+pending. Shared memory written by ordinary stores becomes visible to the tensor cores'
+reads (the async proxy) only through `fence.proxy.async` executed by the writing
+threads before the barrier that orders them ([ISA] 9.7.15, 9.7.12.15.21).
+
+Here A and B are i32 byte offsets into the kernel's dynamic shared memory, like every
+other shared address of this dialect; the LLVM emitter turns each into a descriptor
+with the layout fields the op carries (`smem_descriptor` in this module), so the
+fields are visible in the IR and the one encoding lives here:
+
+    ptx.fence_proxy_async
+    ptx.wgmma_fence
+    %d:64 = ptx.wgmma m64n128k16 f32.bf16.bf16 A[%a] B[%b] C[%c0, ..., %c63]
+              desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+    ptx.wgmma_commit
+    ptx.wgmma_wait 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import SSAValue
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, traits_def, var_operand_def, var_result_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.ptx.arch import Feature, Requirement, requirement
+from dialects.ptx.attrs import MmaType, MmaTypeAttr
+from dialects.ptx.base import F32, I32, PtxInstruction, int_prop, int_value, parse_bracketed_operands, \
+    print_attr_dict, print_bracketed_operands, resolve
+
+SWIZZLE_MODES = {0: 0, 128: 1, 64: 2, 32: 3}
+"""Swizzle width in bytes → the descriptor's 2-bit layout field (bits 62–63): none, 128B, 64B, 32B."""
+
+WGMMA_M = 64
+WGMMA_K_BYTES = 32
+"""K extent of one instruction in bytes: k16 of 16-bit types (k32 of 8-bit types)."""
+
+WGMMA_TYPES = (MmaType.BF16, MmaType.F16)
+"""A/B types this op accepts (f32 accumulation); fp8/s8 forms are not emitted yet."""
+
+
+@dataclass(frozen=True)
+class SmemDescriptor:
+    """The layout fields of a wgmma shared-memory matrix descriptor, in bytes.
+
+    ``swizzle``: 0, 32, 64 or 128 (the repeating pattern XORs address bits [4, 4+log2(swizzle/16))
+    with the bits 3 above them, so a buffer must start at a multiple of 8 · swizzle bytes);
+    ``lbo``: leading-dimension byte offset (between core matrices along K; unused by a
+    K-major swizzled operand whose instruction K fits one swizzle row); ``sbo``:
+    stride-dimension byte offset, between groups of 8 rows along M (N)."""
+
+    swizzle: int
+    lbo: int
+    sbo: int
+
+    def problem(self) -> str | None:
+        if self.swizzle not in SWIZZLE_MODES:
+            return f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle}"
+        for name, value in (("lbo", self.lbo), ("sbo", self.sbo)):
+            if value % 16 or not 0 <= value < (1 << 18):
+                return f"{name} must be a multiple of 16 below 2^18 bytes, got {value}"
+        return None
+
+    def high_bits(self) -> int:
+        """Every field but the start address (bits 16–63); the address goes in bits 0–13."""
+        return ((self.lbo >> 4) << 16) | ((self.sbo >> 4) << 32) | (SWIZZLE_MODES[self.swizzle] << 62)
+
+
+def smem_descriptor(address: int, desc: SmemDescriptor) -> int:
+    """The 64-bit descriptor of a matrix at shared-window byte ``address`` ([ISA] 9.7.15.5.1.2,
+    "Matrix Descriptor Format"):
+    bits 0–13 address/16, 16–29 lbo/16, 32–45 sbo/16, 49–51 base offset (0: buffers start on
+    the swizzle pattern), 62–63 swizzle mode."""
+    return ((address & 0x3FFFF) >> 4) | desc.high_bits()
+
+
+def accumulator_count(n: int) -> int:
+    """f32 accumulator registers per thread of an m64nN tile: 64·N values over 128 threads."""
+    return n // 2
+
+
+@irdl_op_definition
+class WgmmaOp(PtxInstruction):
+    """`wgmma.mma_async.sync.aligned.m64nNk16.f32.<a>.<b>` with both operands in shared memory.
+
+    D = A · B + C for the warpgroup; A is K-major (row-major M×K), B is K-major (N×K, the
+    `.col` B of `mma.sync`); no transposes, unit scales, the accumulator always added.
+    """
+
+    name = "ptx.wgmma"
+    a = operand_def(I32)
+    b = operand_def(I32)
+    c = var_operand_def(F32)
+    n = prop_def(IntegerAttr)
+    a_type = prop_def(MmaTypeAttr, prop_name="aType")
+    b_type = prop_def(MmaTypeAttr, prop_name="bType")
+    a_swizzle = prop_def(IntegerAttr, prop_name="aSwizzle")
+    a_lbo = prop_def(IntegerAttr, prop_name="aLbo")
+    a_sbo = prop_def(IntegerAttr, prop_name="aSbo")
+    b_swizzle = prop_def(IntegerAttr, prop_name="bSwizzle")
+    b_lbo = prop_def(IntegerAttr, prop_name="bLbo")
+    b_sbo = prop_def(IntegerAttr, prop_name="bSbo")
+    res = var_result_def(F32)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, n: int, a_type: MmaType, b_type: MmaType, a: SSAValue, b: SSAValue, c: Sequence[SSAValue],
+                 desc_a: SmemDescriptor, desc_b: SmemDescriptor):
+        super().__init__(
+            operands=[a, b, c],
+            result_types=[[F32] * len(c)],
+            properties={
+                "n": int_prop(n), "aType": MmaTypeAttr(a_type), "bType": MmaTypeAttr(b_type),
+                "aSwizzle": int_prop(desc_a.swizzle), "aLbo": int_prop(desc_a.lbo), "aSbo": int_prop(desc_a.sbo),
+                "bSwizzle": int_prop(desc_b.swizzle), "bLbo": int_prop(desc_b.lbo), "bSbo": int_prop(desc_b.sbo),
+            },
+        )
+
+    @property
+    def n_value(self) -> int:
+        return int_value(self.n)
+
+    @property
+    def desc_a(self) -> SmemDescriptor:
+        return SmemDescriptor(int_value(self.a_swizzle), int_value(self.a_lbo), int_value(self.a_sbo))
+
+    @property
+    def desc_b(self) -> SmemDescriptor:
+        return SmemDescriptor(int_value(self.b_swizzle), int_value(self.b_lbo), int_value(self.b_sbo))
+
+    @property
+    def shape(self) -> str:
+        return f"m{WGMMA_M}n{self.n_value}k16"
+
+    def verify_(self) -> None:
+        n = self.n_value
+        if n % 8 or not 8 <= n <= 256:
+            raise VerifyException(f"wgmma N must be a multiple of 8 in 8..256, got {n}")
+        for side, attr in (("A", self.a_type), ("B", self.b_type)):
+            if attr.data not in WGMMA_TYPES:
+                raise VerifyException(f"wgmma {side} type must be bf16 or f16, got {attr.data}")
+        if self.a_type.data is not self.b_type.data:
+            raise VerifyException(f"wgmma A and B types must match, got {self.a_type.data} and {self.b_type.data}")
+        if len(self.c) != accumulator_count(n) or len(self.res) != accumulator_count(n):
+            raise VerifyException(f"m64n{n} takes {accumulator_count(n)} f32 accumulators (C and D), "
+                                  f"got {len(self.c)} and {len(self.res)}")
+        for side, desc in (("desc_a", self.desc_a), ("desc_b", self.desc_b)):
+            problem = desc.problem()
+            if problem is not None:
+                raise VerifyException(f"{side}: {problem}")
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(Feature.WGMMA, "8.0", "wgmma.mma_async"),)
+
+    def ptx_mnemonic(self) -> str:
+        return f"wgmma.mma_async.sync.aligned.{self.shape}.f32.{self.a_type.data}.{self.b_type.data}"
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.shape} f32.{self.a_type.data}.{self.b_type.data}")
+        print_bracketed_operands(printer, "A", [self.a])
+        print_bracketed_operands(printer, "B", [self.b])
+        print_bracketed_operands(printer, "C", self.c)
+        for side, desc in (("desc_a", self.desc_a), ("desc_b", self.desc_b)):
+            printer.print_string(f" {side}<swizzle = {desc.swizzle}, lbo = {desc.lbo}, sbo = {desc.sbo}>")
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WgmmaOp:
+        pos = parser.pos
+        shape = parser.parse_identifier()
+        if not (shape.startswith("m64n") and shape.endswith("k16") and shape[4:-3].isdigit()):
+            parser.raise_error(f"expected a wgmma shape m64nNk16, got '{shape}'", pos, parser.pos)
+        n = int(shape[4:-3])
+        pos = parser.pos
+        types = parser.parse_identifier().split(".")
+        if len(types) != 3 or types[0] != "f32" or any(t not in tuple(MmaType) for t in types[1:]):
+            parser.raise_error("expected f32.<a type>.<b type>", pos, parser.pos)
+        a = resolve(parser, parse_bracketed_operands(parser, "A"), I32)
+        b = resolve(parser, parse_bracketed_operands(parser, "B"), I32)
+        c = resolve(parser, parse_bracketed_operands(parser, "C"), F32)
+        if len(a) != 1 or len(b) != 1:
+            parser.raise_error("A and B are one shared-memory offset each")
+        descs = [_parse_desc(parser, side) for side in ("desc_a", "desc_b")]
+        op = cls(n, MmaType(types[1]), MmaType(types[2]), a[0], b[0], c, descs[0], descs[1])
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+
+def _parse_desc(parser: Parser, keyword: str) -> SmemDescriptor:
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("<")
+    values: dict[str, int] = {}
+    for index, name in enumerate(("swizzle", "lbo", "sbo")):
+        if index:
+            parser.parse_punctuation(",")
+        parser.parse_keyword(name)
+        parser.parse_punctuation("=")
+        values[name] = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation(">")
+    return SmemDescriptor(values["swizzle"], values["lbo"], values["sbo"])
+
+
+class _NoOperandInstruction(PtxInstruction):
+    """A wgmma bookkeeping instruction without operands; it orders memory and registers."""
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+    MNEMONIC: ClassVar[str] = ""
+    FEATURE: ClassVar[Feature] = Feature.WGMMA
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(self.FEATURE, "8.0", self.MNEMONIC),)
+
+    def ptx_mnemonic(self) -> str:
+        return self.MNEMONIC
+
+
+@irdl_op_definition
+class WgmmaFenceOp(_NoOperandInstruction):
+    """`wgmma.fence.sync.aligned`: orders earlier register writes (the accumulators) before the
+    next wgmma of the warpgroup reads them."""
+
+    name = "ptx.wgmma_fence"
+    MNEMONIC: ClassVar[str] = "wgmma.fence.sync.aligned"
+
+
+@irdl_op_definition
+class WgmmaCommitOp(_NoOperandInstruction):
+    """`wgmma.commit_group.sync.aligned`: closes the group of the wgmma issued since the last one."""
+
+    name = "ptx.wgmma_commit"
+    MNEMONIC: ClassVar[str] = "wgmma.commit_group.sync.aligned"
+
+
+@irdl_op_definition
+class FenceProxyAsyncOp(_NoOperandInstruction):
+    """`fence.proxy.async.shared::cta`: this thread's earlier shared-memory stores become visible
+    to later async-proxy reads (wgmma operands) once a barrier orders them."""
+
+    name = "ptx.fence_proxy_async"
+    MNEMONIC: ClassVar[str] = "fence.proxy.async.shared::cta"
+    FEATURE: ClassVar[Feature] = Feature.FENCE_PROXY_ASYNC
+
+
+@irdl_op_definition
+class WgmmaWaitOp(PtxInstruction):
+    """`wgmma.wait_group.sync.aligned N`: wait until at most N committed groups are pending.
+
+        ptx.wgmma_wait 0
+    """
+
+    name = "ptx.wgmma_wait"
+    pending = prop_def(IntegerAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, pending: int):
+        super().__init__(properties={"pending": int_prop(pending)})
+
+    def verify_(self) -> None:
+        if int_value(self.pending) < 0:
+            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(Feature.WGMMA, "8.0", "wgmma.wait_group"),)
+
+    def ptx_mnemonic(self) -> str:
+        return "wgmma.wait_group.sync.aligned"
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {int_value(self.pending)}")
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WgmmaWaitOp:
+        op = cls(parser.parse_integer(allow_boolean=False))
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+
+WGMMA_OPS = [WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp]
