@@ -22,10 +22,17 @@ Numerics: integers are exact; mma products and sums are formed in float64 and th
 result is rounded once, whereas tensor cores add in another order (sm_90 even runs FP8
 mma as two f16 HMMAs), so f32 results can differ from a GPU's in the last bits.
 
+Warpgroup MMA (sm_90a, ``wgmma``): operands are read from shared memory through the
+descriptor semantics of the PTX ISA, and the asynchronous protocol is checked — a
+``wgmma.fence`` before a wgmma whose accumulators other instructions wrote, unfinished
+results read by anything but a chained wgmma, operand bytes overwritten before the
+``wgmma.wait_group`` that retires their reader, generic-proxy writes read without a
+``fence.proxy.async``, groups left pending at exit.
+
 Modules: ``machine`` (`emulate`, `LaunchOptions`), ``program`` (`prepare`, CTA
 execution), ``memory`` (global/shared memory and the checks), ``ldmatrix`` / ``mma`` /
-``alu`` / ``arith_ops`` (semantics), ``ops`` (binding ops to semantics), ``values``
-(how a value of each type is stored), ``numbers`` (bf16 / one-rounding helpers).
+``wgmma`` / ``alu`` / ``arith_ops`` (semantics), ``ops`` (binding ops to semantics),
+``values`` (how a value of each type is stored), ``numbers`` (bf16 / one-rounding helpers).
 """
 
 from __future__ import annotations

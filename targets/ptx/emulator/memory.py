@@ -19,6 +19,17 @@ bytes a ``cp.async`` has been issued for but not yet waited on, and raises on:
   flight writes;
 * a read of a byte nothing has written since the launch.
 
+Warpgroup MMA (wgmma.py) reads shared memory through the async proxy; for it the memory
+also keeps, per byte, whether a generic write has been followed by a ``fence.proxy.async``,
+how many not-yet-retired wgmma read it, and which warpgroups' retired wgmma read it in the
+current epoch, and raises on:
+
+* a wgmma read of a byte written in the current epoch (by any thread: the read counts as
+  the whole warpgroup's), or whose last write no ``fence.proxy.async`` followed;
+* any write to a byte a not-yet-retired wgmma reads (checked even with the race checks off:
+  it is what makes computing the product at issue exact);
+* a write that changes a byte another warpgroup's wgmma read, retired in the same epoch.
+
 A ``cp.async`` writes its data at issue (the data would be the same later: global
 inputs do not change during a kernel) but counts as written, for the race rules, only
 when the ``cp.async.wait_group`` that completes its group runs.
@@ -32,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from targets.ptx.emulator.errors import EmulationError
+from targets.ptx.emulator.wgmma import WARPGROUP_THREADS, warpgroup_name
 
 GLOBAL_BASE = 0x0000_7000_0000_0000
 WINDOW_BITS = 36
@@ -145,6 +157,13 @@ class SharedMemory:
         self.reader_min = np.zeros(size, dtype=np.int64)
         self.reader_max = np.zeros(size, dtype=np.int64)
         self.pending = np.zeros(size, dtype=bool)
+        self.unfenced = np.zeros(size, dtype=bool)
+        self.async_readers = np.zeros(size, dtype=np.int32)
+        self.async_reader_group = np.zeros(size, dtype=np.int64)
+        self.async_reads_pending = 0
+        self.async_read_epoch = np.full(size, -1, dtype=np.int64)
+        self.async_read_groups = np.zeros(size, dtype=np.int64)
+        self.async_release_epoch = -1  # epoch of the latest retirement: skips the check in other epochs
         self.open_group = _AsyncGroup()
         self.committed: list[_AsyncGroup] = []
 
@@ -206,6 +225,17 @@ class SharedMemory:
             raise EmulationError(f"{what}: threads {int(tids[first])} and {int(tids[second])} write different "
                                  f"values to shared byte {int(flat[first])} in one instruction")
         changes = self.data[flat] != values
+        async_now = self.async_read_epoch[flat] == self.epoch if self.async_release_epoch == self.epoch else None
+        if async_now is not None and async_now.any():
+            own = np.left_shift(np.int64(1), tids // WARPGROUP_THREADS)
+            war = async_now & changes & ((self.async_read_groups[flat] & ~own) != 0)
+            if war.any():
+                i = _first(war)
+                others = int(self.async_read_groups[flat[i]] & ~own[i])
+                group = (others & -others).bit_length() - 1
+                raise EmulationError(f"{what} by thread {int(tids[i])} overwrites shared byte {int(flat[i])} that a "
+                                     f"wgmma of {warpgroup_name(group)} read, retired after the last bar.sync "
+                                     f"(write-after-read race)")
         pending = self.pending[flat] & changes
         if pending.any():
             i = _first(pending)
@@ -230,6 +260,19 @@ class SharedMemory:
         self.written[flat] = True
         self.write_epoch[flat] = self.epoch
         self.writer[flat] = np.broadcast_to(writers[:, None], where.shape).reshape(-1)
+        self.unfenced[flat] = True
+
+    def _check_async_readers(self, where: np.ndarray, writers: np.ndarray, what: str) -> None:
+        """No write may touch a byte that a not-yet-retired wgmma reads (any value, any thread)."""
+        if not self.async_reads_pending:
+            return
+        busy = self.async_readers[where] > 0
+        if busy.any():
+            t, j = (int(x) for x in np.argwhere(busy)[0])
+            byte = int(where[t, j])
+            raise EmulationError(f"{what} by thread {int(writers[t])} writes shared byte {byte}, which a wgmma of "
+                                 f"{warpgroup_name(int(self.async_reader_group[byte]))} reads and no ptx.wgmma_wait "
+                                 f"has retired yet")
 
     # ---- instructions -----------------------------------------------------------------
 
@@ -244,6 +287,7 @@ class SharedMemory:
     def store(self, offsets: np.ndarray, data: np.ndarray, threads: np.ndarray, what: str = "st.shared") -> None:
         size = data.shape[1]
         where = self._where(offsets, size, threads, what, min(size, 16))
+        self._check_async_readers(where, threads, what)
         if self.check_races:
             self._check_write(where, threads, data, what)
             self._record_write(where, threads)
@@ -252,6 +296,7 @@ class SharedMemory:
     def async_copy(self, offsets: np.ndarray, data: np.ndarray, threads: np.ndarray) -> None:
         size = data.shape[1]
         where = self._where(offsets, size, threads, "cp.async destination", size)
+        self._check_async_readers(where, threads, "cp.async")
         if self.check_races:
             self._check_write(where, threads, data, "cp.async")
             self.pending[where.reshape(-1)] = True
@@ -276,3 +321,62 @@ class SharedMemory:
 
     def barrier(self) -> None:
         self.epoch += 1
+
+    # ---- the async proxy (wgmma operands) -------------------------------------------
+
+    def proxy_fence(self) -> None:
+        """fence.proxy.async, executed by every thread (lockstep): every completed write so far
+        becomes visible to later async-proxy reads."""
+        self.unfenced[:] = False
+
+    def async_read(self, where: np.ndarray, what: str) -> np.ndarray:
+        """The bytes at `where` ([warpgroups, n] byte indices, in range) that an async-proxy
+        instruction of each warpgroup reads; they stay claimed until `async_release`."""
+        if self.check_races:
+            for group in range(where.shape[0]):
+                self._check_async_read(where[group], group, what)
+        flat = where.reshape(-1)
+        np.add.at(self.async_readers, flat, 1)
+        self.async_reader_group[where] = np.arange(where.shape[0])[:, None]
+        self.async_reads_pending += flat.size
+        return self.data[where]
+
+    def _check_async_read(self, flat: np.ndarray, group: int, what: str) -> None:
+        reader = f"{what} of {warpgroup_name(group)}"
+        pending = self.pending[flat]
+        if pending.any():
+            i = _first(pending)
+            raise EmulationError(f"{reader} reads shared byte {int(flat[i])} while the cp.async that writes it "
+                                 f"has not completed (missing cp.async.wait_group?)")
+        unwritten = ~self.written[flat]
+        if unwritten.any():
+            i = _first(unwritten)
+            raise EmulationError(f"{reader} reads shared byte {int(flat[i])}, which nothing has written")
+        race = self.write_epoch[flat] == self.epoch
+        if race.any():
+            i = _first(race)
+            raise EmulationError(f"{reader} reads shared byte {int(flat[i])} that thread {int(self.writer[flat[i]])} "
+                                 f"wrote after the last bar.sync (missing barrier: the read counts as every thread "
+                                 f"of the warpgroup's)")
+        unfenced = self.unfenced[flat]
+        if unfenced.any():
+            i = _first(unfenced)
+            raise EmulationError(f"{reader} reads shared byte {int(flat[i])}, whose write by thread "
+                                 f"{int(self.writer[flat[i]])} no fence.proxy.async has made visible to the async "
+                                 f"proxy (missing ptx.fence_proxy_async after the store)")
+
+    def async_release(self, where: np.ndarray) -> None:
+        """The async reads of `async_read(where)` are done (their wgmma group retired): from now on
+        they count as reads by their warpgroup in the current epoch."""
+        flat = where.reshape(-1)
+        np.subtract.at(self.async_readers, flat, 1)
+        self.async_reads_pending -= flat.size
+        if not self.check_races:
+            return
+        self.async_release_epoch = self.epoch
+        for group in range(where.shape[0]):
+            mine = where[group]
+            stale = mine[self.async_read_epoch[mine] != self.epoch]
+            self.async_read_groups[stale] = 0
+            self.async_read_epoch[mine] = self.epoch
+            self.async_read_groups[mine] |= np.int64(1 << group)

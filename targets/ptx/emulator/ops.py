@@ -3,7 +3,8 @@
 `handler(op)` is called once per op when a kernel is prepared; it reads the op's
 properties and types and returns ``fn(cta, *operands)``, which returns the result
 array, a tuple of them (multi-result ops) or None. Semantics live in `alu`, `ldmatrix`,
-`mma` and `arith_ops`; this module only binds them to the IR.
+`mma`, `wgmma` and `arith_ops`; this module only binds them to the IR. `async_roles` tells
+program.py which operands of an op may hold a not-yet-retired wgmma result.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from dialects.ptx.attrs import SpecialReg
+from dialects.ptx.base import int_value
 from dialects.ptx.ops import (
     BarSyncOp,
     BitcastOp,
@@ -22,6 +24,7 @@ from dialects.ptx.ops import (
     CpAsyncOp,
     CpAsyncWaitOp,
     CvtOp,
+    FenceProxyAsyncOp,
     FmaRnBf16x2Op,
     LdGlobalOp,
     LdmatrixOp,
@@ -29,12 +32,17 @@ from dialects.ptx.ops import (
     Lop3Op,
     MmaSyncOp,
     MulRnBf16x2Op,
+    PackOp,
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
     RedGlobalAddOp,
     StGlobalOp,
     StSharedOp,
+    WgmmaCommitOp,
+    WgmmaFenceOp,
+    WgmmaOp,
+    WgmmaWaitOp,
 )
 from targets.ptx.emulator import alu
 from targets.ptx.emulator.arith_ops import arith_handler
@@ -43,6 +51,7 @@ from targets.ptx.emulator.ldmatrix import LdmatrixForm, gather, source_table
 from targets.ptx.emulator.mma import MmaPlan, mma
 from targets.ptx.emulator.state import CtaState
 from targets.ptx.emulator.values import Kind, from_bytes, reg_type, to_bytes
+from targets.ptx.emulator.wgmma import WgmmaPlan
 
 Handler = Callable[..., Any]
 
@@ -170,6 +179,29 @@ def _mma(op: MmaSyncOp) -> Handler:
     return run
 
 
+def _wgmma(op: WgmmaOp) -> Handler:
+    if op.a_type.data is not op.b_type.data:
+        raise EmulationError(f"wgmma with A {op.a_type.data} and B {op.b_type.data} is not emulated")
+    plan = WgmmaPlan.build(op.n_value, op.a_type.data, op.desc_a, op.desc_b)
+
+    def run(cta: CtaState, a: np.ndarray, b: np.ndarray, *c: np.ndarray) -> tuple[np.ndarray, ...]:
+        return cta.wgmma.issue(plan, cta.shared, a, b, c)
+    return run
+
+
+def _wgmma_wait(op: WgmmaWaitOp) -> Handler:
+    pending = int_value(op.pending)
+    return lambda cta: cta.wgmma.wait(pending, cta.shared)
+
+
+def async_roles(op: Operation) -> tuple[int, bool]:
+    """(index of the first operand that may hold a not-yet-retired wgmma result, whether the op's
+    results are such results): only a wgmma's C operands may, and only a wgmma makes them."""
+    if isinstance(op, WgmmaOp):
+        return 2, True
+    return len(op.operands), False
+
+
 def _shfl(op: ShflSyncOp) -> Handler:
     mode = op.mode.data
     is_float = reg_type(op.value.type).kind is not Kind.INT
@@ -191,6 +223,16 @@ def _bitcast(op: BitcastOp) -> Handler:
     return lambda cta, value: from_bytes(to_bytes(value, src), dst)
 
 
+def _pack(op: PackOp) -> Handler:
+    """The 32-bit registers' bits side by side in one vector<Nxi32> (a register renaming in PTX)."""
+    types = [reg_type(p.type) for p in op.parts]
+
+    def run(cta: CtaState, *parts: np.ndarray) -> np.ndarray:
+        words = [to_bytes(v, rt).view(np.uint32).reshape(cta.threads) for v, rt in zip(parts, types, strict=True)]
+        return np.stack(words, axis=1)
+    return run
+
+
 def _no_op(op: Operation) -> Handler:
     return lambda cta: None
 
@@ -208,6 +250,11 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     CpAsyncWaitOp: lambda op: (lambda cta, n=op.pending.value.data: cta.shared.wait(n)),
     BarSyncOp: lambda op: (lambda cta: cta.shared.barrier()),
     MmaSyncOp: _mma,
+    WgmmaOp: _wgmma,
+    WgmmaFenceOp: lambda op: (lambda cta: cta.wgmma.fence()),
+    WgmmaCommitOp: lambda op: (lambda cta: cta.wgmma.commit()),
+    WgmmaWaitOp: _wgmma_wait,
+    FenceProxyAsyncOp: lambda op: (lambda cta: cta.shared.proxy_fence()),
     ShflSyncOp: _shfl,
     PrmtOp: lambda op: (lambda cta, a, b, c: alu.prmt(a, b, c)),
     Lop3Op: lambda op: (lambda cta, a, b, c, lut=op.lut.value.data: alu.lop3(a, b, c, lut)),
@@ -215,6 +262,7 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     FmaRnBf16x2Op: lambda op: (lambda cta, a, b, c: alu.fma_bf16x2(a, b, c)),
     MulRnBf16x2Op: lambda op: (lambda cta, a, b: alu.mul_bf16x2(a, b)),
     BitcastOp: _bitcast,
+    PackOp: _pack,
 }
 
 

@@ -8,6 +8,11 @@ once (arrays of shape [threads] or [threads, lanes]). Branches must be uniform: 
 ``cf.cond_br`` whose condition differs between threads of the CTA is an error (our
 kernels' loops are uniform by design, and the lockstep model cannot follow divergent
 threads).
+
+Warpgroup MMA results are asynchronous (wgmma.py, rule 3): while its group has not been
+retired, a wgmma's result may only be the C operand of another wgmma. `run_cta` keeps the
+slots that hold such results (``CtaState.wgmma``), carries the mark through block arguments,
+checks every step's operands against it, and checks at ``func.return`` that nothing is pending.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from xdsl.printer import Printer
 from compiler.diagnostics import location_of
 from targets.ptx.emulator.arith_ops import constant
 from targets.ptx.emulator.errors import EmulationError
-from targets.ptx.emulator.ops import Handler, handler
+from targets.ptx.emulator.ops import Handler, async_roles, handler
 from targets.ptx.emulator.state import CtaState
 from targets.ptx.emulator.values import reg_type
 
@@ -42,6 +47,12 @@ class Step:
     fn: Handler
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
+    async_inputs_from: int
+    """Operands from this index on may hold a not-yet-retired wgmma result (len(inputs): none may)."""
+    async_results: bool
+    """The op is a wgmma: its results stay unretired until a wgmma.wait_group retires its group."""
+    feeds_wgmma: bool
+    """A result flows (directly or through block arguments) into a wgmma C operand."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,7 @@ class Kernel:
             env[slot] = value
         block_index = 0
         executed = 0
+        wgmma = cta.wgmma
         while True:
             code = self.blocks[block_index]
             for name, n in code.histogram:
@@ -117,6 +129,10 @@ class Kernel:
                 raise EmulationError(f"CTA {cta.cta} ran more than {max_steps} ops: runaway loop?")
             for step in code.steps:
                 try:
+                    if wgmma.pending_slots:
+                        wgmma.check_reads(step.inputs, step.async_inputs_from)
+                    if step.async_results and wgmma.unfenced_slots:
+                        wgmma.check_accumulators(step.inputs, step.async_inputs_from)
                     result = step.fn(cta, *[env[i] for i in step.inputs])
                 except EmulationError as err:
                     raise EmulationError(f"{describe(step.op)}\n  in @{self.name}, CTA {cta.cta}: {err}") from None
@@ -125,9 +141,16 @@ class Kernel:
                 elif step.outputs:
                     for slot, value in zip(step.outputs, result, strict=True):
                         env[slot] = value
+                if wgmma.pending_slots or step.async_results or step.feeds_wgmma:
+                    wgmma.define(step.outputs, step.async_results, step.feeds_wgmma)
                 if observer is not None:
                     observer(step.op, cta.cta, tuple(env[i] for i in step.outputs))
             if not code.edges:
+                try:
+                    wgmma.finish()
+                except EmulationError as err:
+                    raise EmulationError(f"{describe(code.terminator)}\n  in @{self.name}, CTA {cta.cta}: {err}") \
+                        from None
                 return
             edge = code.edges[0]
             if code.condition is not None:
@@ -142,7 +165,39 @@ class Kernel:
             values = [env[i] for i in edge.sources]  # read all before writing any (swaps)
             for slot, value in zip(self.block_args[edge.block], values, strict=True):
                 env[slot] = value
+            if wgmma.pending_slots or wgmma.unfenced_slots:
+                wgmma.copy(edge.sources, self.block_args[edge.block])
             block_index = edge.block
+
+
+def _successor_args(term: Operation) -> list[tuple[Block, Sequence[SSAValue]]]:
+    if isinstance(term, BranchOp):
+        return [(term.successor, term.arguments)]
+    if isinstance(term, ConditionalBranchOp):
+        return [(term.then_block, term.then_arguments), (term.else_block, term.else_arguments)]
+    return []
+
+
+def _accumulator_sources(blocks: Sequence[Block]) -> set[SSAValue]:
+    """The values that flow into a wgmma C operand, directly or through block arguments (for the
+    wgmma.fence rule on accumulators, wgmma.py)."""
+    feeds: set[SSAValue] = set()
+    for block in blocks:
+        for op in block.ops:
+            first, _ = async_roles(op)
+            feeds.update(op.operands[first:])
+    changed = bool(feeds)
+    while changed:
+        changed = False
+        for block in blocks:
+            if block.last_op is None:
+                continue
+            for successor, values in _successor_args(block.last_op):
+                for value, arg in zip(values, successor.args, strict=True):
+                    if arg in feeds and value not in feeds:
+                        feeds.add(value)
+                        changed = True
+    return feeds
 
 
 def prepare(func: FuncOp) -> Kernel:
@@ -171,6 +226,7 @@ def prepare(func: FuncOp) -> Kernel:
         kinds = tuple("ptr-or-scalar" for _ in blocks[0].args)
     if len(kinds) != len(entry_args):
         raise EmulationError(f"qdot.arg_kinds has {len(kinds)} entries for {len(entry_args)} arguments")
+    feeds = _accumulator_sources(blocks)
     constants: dict[int, np.ndarray] = {}
     codes: list[BlockCode] = []
     block_args: list[tuple[int, ...]] = []
@@ -193,7 +249,9 @@ def prepare(func: FuncOp) -> Kernel:
                 fn = handler(op)
             except EmulationError as err:
                 raise EmulationError(f"{describe(op)}\n  in @{func.sym_name.data}: {err}") from None
-            steps.append(Step(op, fn, tuple(slot(v) for v in op.operands), tuple(slot(r) for r in op.results)))
+            async_from, async_results = async_roles(op)
+            steps.append(Step(op, fn, tuple(slot(v) for v in op.operands), tuple(slot(r) for r in op.results),
+                              async_from, async_results, any(r in feeds for r in op.results)))
         term = ops[-1]
         histogram[term.name] += 1
         if isinstance(term, ReturnOp):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from targets.ptx.emulator.memory import GlobalMemory, SharedMemory
+from targets.ptx.emulator.wgmma import WgmmaState
 
 
 @dataclass
@@ -20,6 +21,8 @@ class CtaState:
     memory: GlobalMemory
     grid_dims: tuple[int, int, int] | None = None
     """(x, y, z) of a multi-dimensional grid; ``cta`` numbers CTAs with x fastest."""
+    wgmma: WgmmaState = field(default_factory=WgmmaState)
+    """Fences, groups and not-yet-retired results of the warpgroup MMAs (wgmma.py)."""
 
     @property
     def dims(self) -> tuple[int, int, int]:
