@@ -36,6 +36,8 @@ from dialects.qgpu.ops import (
     MemDescTransOp,
     MmaOp,
     UpcastOp,
+    WarpGroupDotOp,
+    WarpGroupDotWaitOp,
 )
 from dialects.qgpu.block_parts import BlockPartEncodingAttr, BlockPartOp
 from dialects.qgpu.register_formats import RegFormat, RegFormatAttr, Rescale
@@ -72,4 +74,6 @@ __all__ = [
     "Rescale",
     "SharedEncodingAttr",
     "UpcastOp",
+    "WarpGroupDotOp",
+    "WarpGroupDotWaitOp",
 ]

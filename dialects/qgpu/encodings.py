@@ -34,6 +34,8 @@ MAX_WARPS = 32
 """A CTA has at most 1024 threads."""
 MMA_INSTR_SHAPE = (16, 8)
 """m16n8kK: the only mma.sync tile qgpu uses (PTX ISA 9.7.14.5)."""
+WARP_GROUP = 4
+"""Warps of a warpgroup, the unit that issues one wgmma."""
 
 
 def is_power_of_two(value: int) -> bool:
@@ -157,6 +159,12 @@ class MmaEncodingAttr(ParametrizedAttribute):
 
     Warp ``w`` owns tile row ``w % WM`` and column ``w // WM`` of a
     ``(16·WM) × (8·WN)`` CTA tile, repeated over the tensor (layouts.py).
+
+    ``versionMajor = 3`` is the accumulator of ``wgmma.m64nNk16`` (sm_90a), with
+    ``warpsPerCTA = [4·g, 1]`` and ``instrShape = [16, N, 16]``: a wgmma gives each warp of
+    its warpgroup 16 rows × N columns in the m16n8 C-fragment arrangement repeated along N,
+    so the registers are exactly those of version 2 with ``warpsPerCTA = [4·g, 1]`` — one
+    layout function serves both; ``instrShape`` records the N of one instruction.
     """
 
     name = "qgpu.mma"
@@ -186,17 +194,35 @@ class MmaEncodingAttr(ParametrizedAttribute):
     def num_warps(self) -> int:
         return prod(self.warps_per_cta)
 
+    @property
+    def is_warp_group(self) -> bool:
+        """versionMajor 3: the accumulator of ``wgmma`` (sm_90a) — see the class docstring."""
+        return self.version == (3, 0)
+
     def verify(self) -> None:
-        if self.version != (2, 0):
+        if self.version not in ((2, 0), (3, 0)):
             raise VerifyException(
-                f"#qgpu.mma supports versionMajor = 2, versionMinor = 0 (mma.sync), got "
+                f"#qgpu.mma supports versionMajor = 2 (mma.sync) or 3 (wgmma), versionMinor = 0, got "
                 f"{self.version[0]}.{self.version[1]}")
         if len(self.warps_per_cta) != 2:
             raise VerifyException(f"#qgpu.mma warpsPerCTA must have 2 entries [M, N], got {_dims(self.warps_per_cta)}")
         _check_warps("#qgpu.mma warpsPerCTA", self.warps_per_cta)
+        if self.is_warp_group:
+            self._verify_warp_group()
+            return
         if self.instr_shape != MMA_INSTR_SHAPE:
             raise VerifyException(
                 f"#qgpu.mma instrShape must be {_dims(MMA_INSTR_SHAPE)} (m16n8), got {_dims(self.instr_shape)}")
+
+    def _verify_warp_group(self) -> None:
+        wm, wn = self.warps_per_cta
+        if wm % WARP_GROUP or wn != 1:
+            raise VerifyException(f"#qgpu.mma versionMajor = 3 stacks whole warpgroups along M: warpsPerCTA must be "
+                                  f"[4·g, 1], got {_dims(self.warps_per_cta)}")
+        shape = self.instr_shape
+        if len(shape) != 3 or shape[0] != 16 or shape[2] != 16 or shape[1] % 8 or not 8 <= shape[1] <= 256:
+            raise VerifyException(f"#qgpu.mma versionMajor = 3 instrShape must be [16, N, 16] with N a multiple of 8 "
+                                  f"in 8..256 (per warp of an m64nNk16 wgmma), got {_dims(shape)}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -351,7 +377,11 @@ class SharedEncodingAttr(ParametrizedAttribute):
     under the swizzle, ``phase = (row // perPhase) % maxPhase``. ``fp4Padded``:
     the buffer holds packed e2m1 ``i8`` and every 8 data bytes of a row are
     followed by 8 padding bytes, the layout ``ldmatrix .b4x16_p64`` reads (PTX
-    ISA 9.7.14.5.15; Triton's ``fp4Padded``). Offsets: layouts.py.
+    ISA 9.7.14.5.15; Triton's ``fp4Padded``). ``rowElems = R``: a row holds only R
+    elements of the contiguous dimension; the next R continue in a second block of
+    all the rows, and so on — the K-split "swizzle atoms" a wgmma descriptor reads
+    when K is longer than one 128-byte swizzled row (Triton's NVMMA shared layout).
+    Offsets: layouts.py.
     """
 
     name = "qgpu.shared"
@@ -361,10 +391,17 @@ class SharedEncodingAttr(ParametrizedAttribute):
     maxPhase: IntAttr
     order: ArrayAttr[IntAttr]
     fp4Padded: BoolAttr
+    rowElems: IntAttr
 
-    def __init__(self, vec: int, per_phase: int, max_phase: int, order: Sequence[int], fp4_padded: bool = False):
+    def __init__(self, vec: int, per_phase: int, max_phase: int, order: Sequence[int], fp4_padded: bool = False,
+                 row_elems: int = 0):
         super().__init__(IntAttr(vec), IntAttr(per_phase), IntAttr(max_phase), _ints(order),
-                         BoolAttr.from_bool(fp4_padded))
+                         BoolAttr.from_bool(fp4_padded), IntAttr(row_elems))
+
+    @property
+    def row_elems(self) -> int:
+        """Elements of the contiguous dimension per row (0: all of them); see the class docstring."""
+        return self.rowElems.data
 
     @property
     def vec_elems(self) -> int:
@@ -391,7 +428,8 @@ class SharedEncodingAttr(ParametrizedAttribute):
         return len(self.order.data)
 
     def with_order(self, order: Sequence[int]) -> SharedEncodingAttr:
-        return SharedEncodingAttr(self.vec_elems, self.per_phase, self.max_phase, order, self.fp4_padded)
+        return SharedEncodingAttr(self.vec_elems, self.per_phase, self.max_phase, order, self.fp4_padded,
+                                  self.row_elems)
 
     def verify(self) -> None:
         for key, value in (("vec", self.vec_elems), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
@@ -400,15 +438,20 @@ class SharedEncodingAttr(ParametrizedAttribute):
         if self.rank == 0:
             raise VerifyException("#qgpu.shared order needs at least one dimension")
         check_permutation("#qgpu.shared order", self.dim_order, self.rank)
+        if self.row_elems and not is_power_of_two(self.row_elems):
+            raise VerifyException(f"#qgpu.shared rowElems must be a positive power of two, got {self.row_elems}")
+        if self.row_elems and self.fp4_padded:
+            raise VerifyException("#qgpu.shared rowElems does not combine with fp4Padded")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         v = parse_keyword_struct(parser, "#qgpu.shared", {
             "vec": Value.INT, "perPhase": Value.INT, "maxPhase": Value.INT, "order": Value.INT_LIST,
-            "fp4Padded": Value.BOOL}, optional=("fp4Padded",))
+            "fp4Padded": Value.BOOL, "rowElems": Value.INT}, optional=("fp4Padded", "rowElems"))
         attr = build_checked(parser, start, lambda: cls(
-            v["vec"], v["perPhase"], v["maxPhase"], v["order"], bool(v.get("fp4Padded", False))))  # type: ignore[arg-type]
+            v["vec"], v["perPhase"], v["maxPhase"], v["order"], bool(v.get("fp4Padded", False)),
+            int(v.get("rowElems", 0))))  # type: ignore[arg-type]
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
@@ -417,6 +460,8 @@ class SharedEncodingAttr(ParametrizedAttribute):
             ("order", self.dim_order)]
         if self.fp4_padded:
             items.append(("fp4Padded", True))
+        if self.row_elems:
+            items.append(("rowElems", self.row_elems))
         print_keyword_struct(printer, items)
 
 

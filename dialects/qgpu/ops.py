@@ -15,6 +15,7 @@ from dialects.qgpu.memory_ops import (
     check_layout,
     transposed_memdesc,
 )
+from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 
 ALL_OPS = (
     LocalAllocOp,
@@ -28,6 +29,8 @@ ALL_OPS = (
     ConvertLayoutOp,
     MmaOp,
     UpcastOp,
+    WarpGroupDotOp,
+    WarpGroupDotWaitOp,
 )
 
 __all__ = [
@@ -43,6 +46,8 @@ __all__ = [
     "MemDescTransOp",
     "MmaOp",
     "UpcastOp",
+    "WarpGroupDotOp",
+    "WarpGroupDotWaitOp",
     "check_layout",
     "transposed_memdesc",
 ]

@@ -12,7 +12,9 @@ fastest) number the rows, and leading stage dimensions ``S...`` are outermost
    e2m1 values, then 64 bits of padding; PTX ISA 9.7.14.5.15, reference/ptx.md §2.5);
 3. Triton's XOR swizzle: ``phase = (row // perPhase) % maxPhase`` and physical
    byte ``p`` moves to ``((p // U) ^ phase)·U + p % U`` with ``U = vec·elem_bytes``
-   (``vec`` counts physical bytes when fp4Padded, where elements are bytes).
+   (``vec`` counts physical bytes when fp4Padded, where elements are bytes);
+4. ``rowElems = R``: element ``c`` of the contiguous dimension goes to column ``c % R``
+   of the row in block ``c // R``; the blocks (all rows each) follow one another.
 
 Only the first byte of an element maps to its coordinates (as for registers);
 ``coords_at`` returns None for padding bytes and for the other bytes of wider
@@ -60,6 +62,8 @@ class SharedLayout:
     order: tuple[int, ...]
     """Over the tile dimensions (the last ``len(order)`` of ``shape``)."""
     fp4_padded: bool
+    row_elems: int = 0
+    """``rowElems`` (0: a row holds the whole contiguous dimension)."""
 
     @cached_property
     def stage_rank(self) -> int:
@@ -93,7 +97,19 @@ class SharedLayout:
 
     @cached_property
     def row_elements(self) -> int:
-        return self.shape[self.contiguous_dim]
+        """Elements of the contiguous dimension in one row."""
+        whole = self.shape[self.contiguous_dim]
+        return min(self.row_elems, whole) if self.row_elems else whole
+
+    @cached_property
+    def column_blocks(self) -> int:
+        """Blocks of rows the contiguous dimension is split over (1 unless ``rowElems`` splits it)."""
+        return self.shape[self.contiguous_dim] // self.row_elements
+
+    @cached_property
+    def block_bytes(self) -> int:
+        """Bytes of one block of all the rows."""
+        return self.num_rows * self.row_bytes
 
     @cached_property
     def data_row_bytes(self) -> int:
@@ -108,7 +124,7 @@ class SharedLayout:
     @cached_property
     def buffer_bytes(self) -> int:
         """Bytes of one stage."""
-        return self.num_rows * self.row_bytes
+        return self.column_blocks * self.block_bytes
 
     @cached_property
     def allocation_bytes(self) -> int:
@@ -155,14 +171,16 @@ class SharedLayout:
         """Byte offset, from the start of the allocation, of the first byte of element ``coords``."""
         self._check_coords(coords)
         row = self.row_of(coords)
-        byte = self.swizzle(row, self.data_byte(coords[self.contiguous_dim]))
-        return self.stage_of(coords) * self.buffer_bytes + row * self.row_bytes + byte
+        block, column = divmod(coords[self.contiguous_dim], self.row_elements)
+        byte = self.swizzle(row, self.data_byte(column))
+        return self.stage_of(coords) * self.buffer_bytes + block * self.block_bytes + row * self.row_bytes + byte
 
     def coords_at(self, offset: int) -> tuple[int, ...] | None:
         """The element whose first byte is at ``offset``; None for padding and inner bytes."""
         if not 0 <= offset < self.allocation_bytes:
             raise IndexError(f"offset {offset} outside the allocation of {self.allocation_bytes} bytes")
         stage, rest = divmod(offset, self.buffer_bytes)
+        block, rest = divmod(rest, self.block_bytes)
         row, physical = divmod(rest, self.row_bytes)
         byte = self.swizzle(row, physical)
         if self.fp4_padded:
@@ -178,7 +196,7 @@ class SharedLayout:
             stage, coords[d] = divmod(stage, self.shape[d])
         for d in self.row_dims:
             row, coords[d] = divmod(row, self.shape[d])
-        coords[self.contiguous_dim] = column
+        coords[self.contiguous_dim] = block * self.row_elements + column
         return tuple(coords)
 
     def is_padding(self, offset: int) -> bool:
@@ -196,7 +214,10 @@ def _layout_from(shape: tuple[int, ...], element_type: Attribute, encoding: Shar
     if len(shape) < encoding.rank:
         raise LayoutError(f"a buffer of rank {len(shape)} cannot use a #qgpu.shared encoding of rank {encoding.rank}")
     layout = SharedLayout(shape, element_type, elem_bytes, encoding.vec_elems, encoding.per_phase,
-                          encoding.max_phase, encoding.dim_order, encoding.fp4_padded)
+                          encoding.max_phase, encoding.dim_order, encoding.fp4_padded, encoding.row_elems)
+    if layout.shape[layout.contiguous_dim] % layout.row_elements:
+        raise LayoutError(f"rowElems = {encoding.row_elems} must divide the contiguous dimension "
+                          f"({layout.shape[layout.contiguous_dim]} elements)")
     if layout.fp4_padded:
         if elem_bytes != 1:
             raise LayoutError(f"fp4Padded needs packed fp4 bytes (an 8-bit element type), got {element_type}")

@@ -56,7 +56,8 @@ def test_dialect_lists_every_op_and_attribute() -> None:
     names = {op.name for op in QGPU.operations}
     assert names == {"qgpu.local_alloc", "qgpu.local_load", "qgpu.local_store", "qgpu.async_copy",
                      "qgpu.async_commit", "qgpu.async_wait", "qgpu.memdesc_index", "qgpu.memdesc_trans",
-                     "qgpu.convert_layout", "qgpu.mma", "qgpu.upcast", "qgpu.block_part"}
+                     "qgpu.convert_layout", "qgpu.mma", "qgpu.upcast", "qgpu.block_part",
+                     "qgpu.warp_group_dot", "qgpu.warp_group_dot_wait"}
     assert {a.name for a in QGPU.attributes} >= {"qgpu.blocked", "qgpu.mma", "qgpu.dot_op", "qgpu.dot_scale",
                                                  "qgpu.shared", "qgpu.memdesc"}
 

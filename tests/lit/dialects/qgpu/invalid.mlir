@@ -33,8 +33,20 @@
 // -----
 
 // mma: version
-"test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>} : () -> ()
-// CHECK: error: #qgpu.mma supports versionMajor = 2, versionMinor = 0 (mma.sync), got 3.0
+"test.op"() {enc = #qgpu.mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>} : () -> ()
+// CHECK: error: #qgpu.mma supports versionMajor = 2 (mma.sync) or 3 (wgmma), versionMinor = 0, got 1.0
+
+// -----
+
+// mma v3: whole warpgroups along M
+"test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 128, 16]}>} : () -> ()
+// CHECK: error: #qgpu.mma versionMajor = 3 stacks whole warpgroups along M: warpsPerCTA must be [4·g, 1], got [2, 2]
+
+// -----
+
+// mma v3: instrShape [16, N, 16]
+"test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>} : () -> ()
+// CHECK: error: #qgpu.mma versionMajor = 3 instrShape must be [16, N, 16] with N a multiple of 8 in 8..256 (per warp of an m64nNk16 wgmma), got [16, 8]
 
 // -----
 
