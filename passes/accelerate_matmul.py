@@ -58,10 +58,12 @@ from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
+from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
     DotOperandEncodingAttr,
     DotScaleEncodingAttr,
+    WARP_GROUP,
     MmaEncodingAttr,
     SharedEncodingAttr,
 )
@@ -69,6 +71,8 @@ from dialects.qgpu.layouts import shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
+from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
+from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
 from passes.support.builder import constant_value
 from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
 
@@ -121,8 +125,11 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
                            problem.lhs_k_pack, problem.rhs_k_pack)
     except PlanError as err:
         emit_error(dot, str(err))
-    mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     point = InsertPoint.before(dot)
+    if _warp_group_plan(dot, plan, arch, warps, problem.m, problem.n):
+        _rewrite_warp_group_dot(dot, plan, warps, point)
+        return
+    mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     if format_info(problem.lhs).is_block:
         _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
@@ -150,6 +157,77 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
         # register value = real value · 2^exp (promote-int8); the rescale undoes it exactly
         mma_op.attributes["qdot.exp"] = DenseArrayBase.from_list(i64, [plan.lhs.exp, plan.rhs.exp])
     out = _insert(point, ConvertLayoutOp(mma_op.results[0], dot.result.type)).results[0]
+    dot.result.replace_all_uses_with(out)
+    Rewriter.erase_op(dot)
+
+
+def _warp_group_plan(dot: DotScaledOp, plan: Plan, arch: str, warps: int, m: int, n: int) -> bool:
+    """Whether the dot runs on ``wgmma`` (``qgpu.warp_group_dot``) instead of ``mma.sync``.
+
+    On sm_90a, a plan whose operands both end up as bf16 (f16) buffers in shared memory —
+    dequantized once per CTA with their scales folded in, or bf16 inputs staged K-major —
+    hands those buffers to the tensor cores directly: no ldmatrix, no operand registers,
+    and one instruction per warpgroup, 64 rows and k16 step where ``mma.sync`` needs 2·N/8
+    per warp. It needs whole warpgroups stacked along M (warps a multiple of 4, M a
+    multiple of 16·warps), N ≤ 256 (one instruction spans the tile's N), and buffers in a
+    layout a descriptor describes (``wgmma_operands``: K of 16, 32 or a multiple of 64 values). Anything
+    else keeps ``mma.sync``, which every target has."""
+    if not Arch.parse(arch).supports(Feature.WGMMA):
+        return False
+    if plan.lhs.reg is not plan.rhs.reg or plan.lhs.reg not in WGMMA_FORMATS or plan.rescale is not Rescale.NONE:
+        return False
+    if warps % WARP_GROUP or m % (16 * warps) or n % 8 or not 8 <= n <= 256:
+        return False
+    for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs)):
+        buffer = _wgmma_buffer_type(value, op_idx, side)
+        if buffer is None or isinstance(operand_descriptor(buffer, op_idx), str):
+            return False
+    return True
+
+
+def _wgmma_buffer_type(value: SSAValue, op_idx: int, side: OperandPlan) -> MemDescType | None:
+    """The bf16 (f16) buffer the operand will be read from: its dequantize-once buffer, or its
+    staging buffer when it is bf16 (f16) already and K-contiguous; None for anything else."""
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    shape = list(tensor.get_shape())
+    k_dim = 1 if op_idx == 0 else 0
+    contiguous = contiguous_dim(value)
+    if contiguous is None:
+        contiguous = len(shape) - 1
+    if side.free_packed or contiguous != k_dim:
+        return None
+    out_elem = element_type(side.reg)
+    order = [k_dim, 1 - k_dim]
+    if _dequantized_once(value, op_idx, side):  # _dequantize_once(buffer=True) writes this
+        shape[k_dim] *= 2 if side.source is Format.E2M1 else 1
+        return MemDescType(shape, out_elem, wgmma_shared_encoding(shape, out_elem, order))
+    if _SOURCE_REG[side.source] is not side.reg or side.fold_scale:
+        return None
+    return MemDescType(shape, out_elem, shared_encoding_for(shape, out_elem, order))  # _operand's staging
+
+
+def _rewrite_warp_group_dot(dot: DotScaledOp, plan: Plan, warps: int, point: InsertPoint) -> None:
+    problem = dot.problem()
+    mma = MmaEncodingAttr([warps, 1], 3, 0, [16, problem.n, 16])
+    buffers = [_operand(dot, value, op_idx, side, plan, mma, 0, scale, point, buffer=True)
+               for op_idx, value, side, scale in ((0, dot.a, plan.lhs, dot.a_scale), (1, dot.b, plan.rhs, dot.b_scale))]
+    _allocs_first(dot, point)
+    # both dequantized tiles are stored after both are converted: the stores then share one
+    # barrier before them (readers of the old contents) and the dot's barrier after them,
+    # instead of two barriers each around every store with loads in between
+    for value in buffers:
+        owner = value.owner
+        if isinstance(owner, LocalAllocOp) and owner.src is not None and isinstance(owner.src.owner, UpcastOp):
+            owner.detach()
+            Rewriter.insert_op(owner, point)
+    acc_type = dot.acc.type
+    assert isinstance(acc_type, TensorType)
+    mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
+    acc_in = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
+    op = _insert(point, WarpGroupDotOp(buffers[0], buffers[1], acc_in, plan.lhs.reg, plan.rhs.reg))
+    op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
+    out = _insert(point, ConvertLayoutOp(op.results[0], dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
     Rewriter.erase_op(dot)
 
@@ -379,7 +457,10 @@ def _k_width_values(plan: Plan) -> int:
 
 
 def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, plan: Plan,
-             mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint) -> SSAValue:
+             mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint,
+             buffer: bool = False) -> SSAValue:
+    """The operand as the mma reads it: registers in a ``#qgpu.dot_op`` layout, or with
+    ``buffer`` (wgmma, ``_warp_group_plan`` said yes) the bf16 shared buffer itself."""
     tensor = value.type
     assert isinstance(tensor, TensorType)
     shape = tensor.get_shape()
@@ -401,7 +482,9 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
     mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
     if _dequantized_once(value, op_idx, side):
         return _dequantize_once(dot, mem, op_idx, source_reg, side.reg, mma, k_width,
-                                scale if side.fold_scale else None, point, side.free_packed)
+                                scale if side.fold_scale else None, point, side.free_packed, buffer)
+    if buffer:
+        return mem
     if side.free_packed:
         free = "M" if op_idx == 0 else "N"
         emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} e2m1 packed along {free} must be loaded from a tile "
@@ -466,7 +549,7 @@ def _whole_runs(extent: int, run_elems: int) -> bool:
 
 def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFormat, target: RegFormat,
                      mma: MmaEncodingAttr, k_width: int, scale: SSAValue | None, point: InsertPoint,
-                     free_packed: bool = False) -> SSAValue:
+                     free_packed: bool = False, buffer: bool = False) -> SSAValue:
     """Convert the staged tile once per CTA, not once per warp that reads it (dequant-bf16, and
     promote-int8's fp4/fp6 → s8).
 
@@ -521,8 +604,11 @@ def _dequantize_once(dot: DotScaledOp, mem: SSAValue, op_idx: int, source: RegFo
     up = _insert(point, UpcastOp(raw, source, target, TensorType(out_elem, out_shape, blocked(DEQUANT_RUN)),
                                  blocked_scale)).results[0]
     order = [run_dim, 1 - run_dim]
-    buffer = MemDescType(out_shape, out_elem, shared_encoding_for(out_shape, out_elem, order))
-    staged = _insert(point, LocalAllocOp(buffer, up)).results[0]
+    encoding = (wgmma_shared_encoding if buffer else shared_encoding_for)(out_shape, out_elem, order)
+    staged_type = MemDescType(out_shape, out_elem, encoding)
+    staged = _insert(point, LocalAllocOp(staged_type, up)).results[0]
+    if buffer:
+        return staged
     operand = DotOperandEncodingAttr(op_idx, mma, k_width)  # the other operand's kWidth, in values
     return _insert(point, LocalLoadOp(staged, TensorType(out_elem, out_shape, operand))).results[0]
 

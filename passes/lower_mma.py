@@ -20,6 +20,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
 
+``qgpu.warp_group_dot`` (sm_90a) becomes ``wgmma.mma_async`` with shared-memory descriptors,
+one per warpgroup, 64-row slice and k16 step (``passes/support/warp_group.py``).
+
 Lit tests: ``tests/lit/qdot-lower-mma/``.
 """
 
@@ -54,7 +57,9 @@ from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.mma_layouts import DotOperandLayout, DotScaleLayout, MmaLayout
 from dialects.qgpu.ops import MmaOp
 from dialects.qgpu.register_formats import RegFormat, Rescale
+from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
+from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait
 from passes.support.distributed import FunctionState, from_regs, to_regs
 
 _PTX_TYPE = {
@@ -73,6 +78,10 @@ class LowerMmaPass(ModulePass):
             state = FunctionState(func)
             for mma in [o for o in func.walk() if isinstance(o, MmaOp)]:
                 _lower(mma, state)
+            for dot in [o for o in func.walk() if isinstance(o, WarpGroupDotOp)]:
+                lower_warp_group_dot(dot, state)
+            for wait in [o for o in func.walk() if isinstance(o, WarpGroupDotWaitOp)]:
+                lower_warp_group_wait(wait)
 
 
 @dataclass(frozen=True)

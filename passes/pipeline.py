@@ -12,6 +12,8 @@ synchronises the CTA) while the copies of the next ones proceed.
                copy tile(i + num-stages - 1) → stage (i - 1) mod S   (read by iteration i - 1,
                                                                       which every thread has finished)
                compute on stage i mod S
+               (a wgmma dot of the compute runs one iteration behind where it can:
+               passes/support/warp_group_pipeline.py)
     epilogue:  wait for all copies
 
 Out-of-range tiles of the prologue and of the last iterations are zero-filled
@@ -30,7 +32,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -46,6 +48,8 @@ from dialects.qgpu.ops import (
     transposed_memdesc,
 )
 from dialects.qgpu.types import MemDescType
+from passes.support.loops import add_iter_args
+from passes.support.warp_group_pipeline import can_overlap, overlap_warp_group_dots
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     allocs = _stageable(loop)
     if not allocs:
         return
+    overlap = can_overlap(loop)
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)
@@ -158,13 +163,15 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     # the loop carries the stage to read and the stage to write
     zero = _index_const(0, before)
     last = _index_const(stages - 1, before)
-    new_block = Block(arg_types=[a.type for a in body.args] + [IndexType(), IndexType()])
-    read_stage, write_stage = new_block.args[-2], new_block.args[-1]
-    for old, new in zip(body.args, new_block.args, strict=False):
-        old.replace_all_uses_with(new)
-    for op in list(body.ops):
-        op.detach()
-        new_block.add_op(op)
+
+    def next_stages(args: list, at_yield: InsertPoint) -> list[SSAValue]:
+        one = _index_const(1, at_yield)
+        count = _index_const(stages, at_yield)
+        return [_binary(arith.RemUIOp, _binary(arith.AddiOp, stage, one, at_yield), count, at_yield)
+                for stage in args]
+
+    new_loop, (read_stage, write_stage) = add_iter_args(loop, [zero, last], next_stages)
+    new_block = new_loop.body.block
     new_iv = new_block.args[0]
     first = new_block.first_op
     assert first is not None
@@ -181,22 +188,10 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
         Rewriter.erase_op(alloc)
         if not load.result.uses:
             Rewriter.erase_op(load)
-    old_yield = new_block.last_op
-    assert isinstance(old_yield, scf.YieldOp)
-    at_yield = InsertPoint.before(old_yield)
-    one = _index_const(1, at_yield)
-    count = _index_const(stages, at_yield)
-    next_read = _binary(arith.RemUIOp, _binary(arith.AddiOp, read_stage, one, at_yield), count, at_yield)
-    next_write = _binary(arith.RemUIOp, _binary(arith.AddiOp, write_stage, one, at_yield), count, at_yield)
-    Rewriter.replace_op(old_yield, scf.YieldOp(*old_yield.operands, next_read, next_write))
-    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, zero, last], Region([new_block]))
-    Rewriter.insert_op(new_loop, before)
-    for old, new in zip(loop.results, new_loop.results, strict=False):
-        old.replace_all_uses_with(new)
     Rewriter.insert_op(AsyncWaitOp(0), InsertPoint.after(new_loop))
-    loop.detach()
-    loop.erase(safe_erase=False)
     _drop_dead_slices(new_block)
+    if overlap:
+        overlap_warp_group_dots(new_loop)
 
 
 def _retype_views(value: SSAValue) -> None:

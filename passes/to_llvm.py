@@ -78,6 +78,7 @@ from passes.support.distributed import FunctionState, from_regs, reg_type, to_re
 from passes.support.shared_stores import store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
+from passes.support.warp_group import ALIGN_ATTR
 from passes.support.walk import ops_in
 
 SHARED_ALIGN = 128
@@ -127,7 +128,7 @@ def _lower_kernel(func: FuncOp) -> None:
             dead_candidates.append(op)
         elif type(op) is UnrealizedConversionCastOp:
             casts.append(op)
-        elif op.name == "ptx.mma_sync" and op.parent is not None:
+        elif op.name in ("ptx.mma_sync", "ptx.wgmma") and op.parent is not None:
             mma_blocks[op.parent] = None
     _erase_dead(dead_candidates)
     _fold_cast_pairs(casts)
@@ -177,7 +178,12 @@ def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
         memdesc = alloc.result.type
         assert isinstance(memdesc, MemDescType)
         layout = shared_layout(memdesc)
-        offset = -(-offset // SHARED_ALIGN) * SHARED_ALIGN
+        align = SHARED_ALIGN
+        if ALIGN_ATTR in alloc.attributes:  # a wgmma operand (passes/support/warp_group.py)
+            requested = alloc.attributes[ALIGN_ATTR]
+            assert isinstance(requested, IntegerAttr)
+            align = max(align, requested.value.data)
+        offset = -(-offset // align) * align
         bases[alloc.result] = state_builder.const(offset, i32)
         alloc.attributes["qdot.offset"] = IntegerAttr(offset, i64)
         offset += layout.allocation_bytes
@@ -240,7 +246,10 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         tile = global_tile(op.desc, desc.ptr, tuple(op.offsets))
         memdesc = op.dst.type
         assert isinstance(memdesc, MemDescType)
-        copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op)
+        # a copy issued inside the K loop fills a ring slot read iterations later (qdot-pipeline)
+        terminator = op.parent.last_op if op.parent is not None else None
+        late = Builder.before(terminator) if isinstance(terminator, scf.YieldOp) else None
+        copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op, late)
         _erase(op)
     elif isinstance(op, AsyncCommitOp):
         Rewriter.replace_op(op, [CpAsyncCommitOp()], [])
@@ -266,7 +275,8 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
     elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
         _lower_splat(op)
     elif isinstance(op, LocalStoreOp):
-        emit_error(op, "qgpu.local_store is not supported by qdot-to-llvm yet")
+        store_registers(op, state, _memdesc_base(op.dst, bases, Builder.before(op)))
+        _erase(op)
     elif isinstance(op, (MemDescIndexOp, MemDescTransOp, BlockPartOp)):
         return  # folded into the users' base offsets
     elif isinstance(op, UnrealizedConversionCastOp) and len(op.inputs) == 1 \

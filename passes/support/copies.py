@@ -77,8 +77,13 @@ def _index(b: Builder, value: SSAValue | int) -> SSAValue:
 
 
 def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-              num_warps: int, at: Operation) -> None:
-    """Issue the cp.async (or byte-copy) instructions that move ``tile`` into the buffer."""
+              num_warps: int, at: Operation, late: Builder | None = None) -> None:
+    """Issue the cp.async (or byte-copy) instructions that move ``tile`` into the buffer.
+
+    ``late``: where a synchronous byte copy may put its shared stores — the end of the loop
+    body for a pipelined copy, whose buffer is read only iterations later — so the global
+    loads' latency is spent on the rest of the iteration instead of stalling every warp at
+    the top of it."""
     rows_dim, cols_dim = _dims(shared)
     eb = tile.elem_bytes
     stride_unit = constant_value(tile.strides[cols_dim])
@@ -92,7 +97,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                 known_divisor(tile.offsets[cols_dim]) * eb)
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is None:
-        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim)
+        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b)
         return
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
@@ -260,8 +265,9 @@ def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValu
 
 
 def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-               num_warps: int, rows_dim: int, cols_dim: int) -> None:
-    """Predicated byte loads and stores for tiles without provable alignment (synchronous)."""
+               num_warps: int, rows_dim: int, cols_dim: int, stores: Builder) -> None:
+    """Predicated byte loads (at ``b``) and shared stores (at ``stores``) for tiles without
+    provable alignment (synchronous)."""
     eb = tile.elem_bytes
     rows = shared.tile_shape[rows_dim]
     row_bytes = shared.tile_shape[cols_dim] * eb
@@ -285,10 +291,10 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
         ok = b.and_i1(b.cmp("ult", row_abs, row_limit), b.cmp("ult", col_byte, col_limit))
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(b.mul(row_abs, stride_bytes), col_byte), i64)))
         value = b.emit(LdGlobalOp(address, i8, ok))
-        elem, inner = b.udiv(byte, eb), b.urem(byte, eb)
-        coords_offset = element_offset(b, shared, row, elem, rows_dim, cols_dim)
-        dst = b.add(smem_base, b.add(coords_offset, b.cast_int(inner, i32)))
-        b.insert(StSharedOp(dst, value))
+        elem, inner = stores.udiv(byte, eb), stores.urem(byte, eb)
+        coords_offset = element_offset(stores, shared, row, elem, rows_dim, cols_dim)
+        dst = stores.add(smem_base, stores.add(coords_offset, stores.cast_int(inner, i32)))
+        stores.insert(StSharedOp(dst, value))
 
 
 __all__ = ["GlobalTile", "copy_tile", "element_bytes", "global_tile", "TensorType"]

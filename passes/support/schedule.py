@@ -35,10 +35,11 @@ from dialects.ptx.ops import (
     PrmtOp,
     StGlobalOp,
     StSharedOp,
+    WgmmaOp,
 )
 
 _PURE = (arith.ConstantOp, BitcastOp, CvtOp, Lop3Op, MulRnBf16x2Op, PrmtOp, UnrealizedConversionCastOp)
-_READS = (LdmatrixOp, LdSharedOp)
+_READS = (LdmatrixOp, LdSharedOp, WgmmaOp)
 _WRITES = (CpAsyncOp, StSharedOp, StGlobalOp)
 _OTHER_MEMORY = (CpAsyncOp, CpAsyncWaitOp, StGlobalOp, LdGlobalOp)
 

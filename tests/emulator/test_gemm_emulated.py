@@ -137,3 +137,30 @@ def test_scale_bytes_copied_by_more_threads_than_bytes() -> None:
     case = Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32")
     cfg = GemmConfig(block_k=64, num_warps=16, k_divisibility=32)
     _emulate_and_check(case, cfg, compile_case(case, cfg), seed=20261)
+
+
+WGMMA_CASES = [
+    # sm_90a dequant-bf16 on wgmma, each against the reference with the emulator's async-protocol,
+    # proxy-fence and race checks on: (id, config, stages). Stages ≥ 2 overlap each dot with the
+    # next K step (two-slot rings, wait_group 1); K = 128 splits the buffers into swizzle atoms.
+    ("k64-w4-overlap", GemmConfig(block_k=64, num_warps=4, k_divisibility=32), 3),
+    ("k64-w8-overlap", GemmConfig(block_k=64, num_warps=8, k_divisibility=32), 2),
+    ("k64-w4-sync", GemmConfig(block_k=64, num_warps=4, k_divisibility=32), 1),
+    ("k128-w4-overlap", GemmConfig(block_k=128, num_warps=4, k_divisibility=32), 2),
+    ("e2m1xe2m1-k64-w4", GemmConfig(lhs="e2m1", block_k=64, num_warps=4, k_divisibility=32), 2),
+    ("bf16xe2m1-k64-w4", GemmConfig(lhs="bf16", lhs_scale=None, block_k=64, num_warps=4, k_divisibility=32), 2),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,cfg,stages", WGMMA_CASES, ids=[c[0] for c in WGMMA_CASES])
+def test_wgmma_gemm_matches_reference(name: str, cfg: GemmConfig, stages: int) -> None:
+    case = Case(cfg.lhs, cfg.rhs, cfg.lhs_scale, cfg.rhs_scale, "sm_90a", "dequant-bf16", "wgmma")
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
+    pipeline = ptx_pipeline(PtxOptions(arch="sm_90a", strategy="dequant-bf16", num_stages=stages))
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+    stats = _emulate_and_check(case, cfg, module, seed=20262)
+    assert stats.ops["ptx.wgmma"] > 0 and stats.ops.get("ptx.mma_sync", 0) == 0
+    waits = {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"}
+    assert waits == ({0, 1} if stages > 1 and cfg.lhs != "bf16" else {0}), waits

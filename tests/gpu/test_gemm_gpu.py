@@ -79,3 +79,35 @@ def test_free_packed_gemm_matches_reference(lhs, rhs, ls, rs, strategy, lhs_k_pa
 def test_sixteen_warps_matches_reference(gpu) -> None:  # noqa: ANN001
     """512 threads stage the 2-byte-wide scale rows with byte copies (more threads than bytes)."""
     _check_on_gpu(GemmCase(GemmConfig(block_k=64, num_warps=16), M, N, K, "sm_90", "dequant-bf16"), gpu)
+
+
+WGMMA = [
+    # sm_90a: dequant-bf16 plans run on wgmma (qgpu.warp_group_dot), overlapped with the next K
+    # step when pipelined. (cfg, stages): tile shapes and warpgroup counts the plan takes, K = 64
+    # and K = 128 per step (two swizzle atoms), and a synchronous dot (1 stage).
+    (GemmConfig(block_k=64, num_warps=8), 3),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8), 3),
+    (GemmConfig(block_m=256, block_k=64, num_warps=8), 3),
+    (GemmConfig(block_k=64, num_warps=4), 2),
+    (GemmConfig(block_k=128, num_warps=8), 2),
+    (GemmConfig(block_k=64, num_warps=8), 1),
+    (GemmConfig(lhs="e2m1", block_k=64, num_warps=8), 3),
+    (GemmConfig(lhs="e2m1", rhs="e2m1", lhs_scale="ue4m3", rhs_scale="ue4m3", block_k=64, num_warps=8), 3),
+    (GemmConfig(lhs="bf16", lhs_scale=None, block_k=64, num_warps=4), 3),
+    (GemmConfig(lhs_scale=None, rhs_scale=None, block_k=64, num_warps=8), 3),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg,stages", WGMMA, ids=lambda v: v.name if isinstance(v, GemmConfig) else f"s{v}")
+def test_wgmma_gemm_matches_reference(cfg, stages, gpu) -> None:  # noqa: ANN001
+    case = GemmCase(cfg, M, N, K, "sm_90a", "dequant-bf16", stages)
+    assert "wgmma.mma_async" in case.compiled().ptx, "the sm_90a plan must run on wgmma"
+    _check_on_gpu(case, gpu)
+
+
+@pytest.mark.gpu
+def test_wgmma_gemm_large_k_matches_reference(gpu) -> None:  # noqa: ANN001
+    """Many K steps (the ring slots and the one-behind dot wrap around many times)."""
+    _check_on_gpu(GemmCase(GemmConfig(block_n=256, block_k=64, num_warps=8), 264, 520, 2048, "sm_90a",
+                           "dequant-bf16", 3), gpu)

@@ -64,25 +64,24 @@ func.func @two_decodes(%v0: f32, %v1: f32, %v2: f32, %v3: f32, %v4: f32, %v5: f3
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
 // 16-bit elements (the f16 `m_pad` / `s_pad` buffers of the dmin mma: 16 rows of 16 values,
-// rows contiguous): a register holds two adjacent values, stored as one 32-bit st.shared at
-// row · 32 + 4 · register.
+// rows contiguous): a register holds two adjacent values, and four registers — 16 contiguous
+// bytes at a 16-byte boundary for every thread — go out as one st.shared.v4 (ptx.pack of the
+// four), at row · 32 and row · 32 + 16.
 // CHECK-LABEL: func.func @f16_pairs
 // CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
 // CHECK-NEXT:  %[[C5:.*]] = arith.constant 5 : i32
 // CHECK-NEXT:  ptx.bar_sync
+// CHECK-NEXT:  %[[V0:.*]] = ptx.pack %r0, %r1, %r2, %r3 : i32, i32, i32, i32 -> vector<4xi32>
 // CHECK-NEXT:  %[[C31:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:  %[[LANE:.*]] = arith.andi %[[TID]], %[[C31]] : i32
 // CHECK-NEXT:  %[[C15:.*]] = arith.constant 15 : i32
 // CHECK-NEXT:  %[[ROW:.*]] = arith.andi %[[LANE]], %[[C15]] : i32
 // CHECK-NEXT:  %[[OFF:.*]] = arith.shli %[[ROW]], %[[C5]] : i32
-// CHECK-NEXT:  ptx.st_shared %[[OFF]], %r0 : i32
-// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:  %[[OFF1:.*]] = arith.addi %[[OFF]], %[[C4]] : i32
-// CHECK-NEXT:  ptx.st_shared %[[OFF1]], %r1 : i32
-// CHECK-COUNT-5: ptx.st_shared %{{.*}}, %r{{[2-6]}} : i32
-// CHECK:       %[[C28:.*]] = arith.constant 28 : i32
-// CHECK-NEXT:  %[[OFF7:.*]] = arith.addi %[[OFF]], %[[C28]] : i32
-// CHECK-NEXT:  ptx.st_shared %[[OFF7]], %r7 : i32
+// CHECK-NEXT:  ptx.st_shared %[[OFF]], %[[V0]] : vector<4xi32>
+// CHECK-NEXT:  %[[V1:.*]] = ptx.pack %r4, %r5, %r6, %r7 : i32, i32, i32, i32 -> vector<4xi32>
+// CHECK-NEXT:  %[[C16:.*]] = arith.constant 16 : i32
+// CHECK-NEXT:  %[[OFF1:.*]] = arith.addi %[[OFF]], %[[C16]] : i32
+// CHECK-NEXT:  ptx.st_shared %[[OFF1]], %[[V1]] : vector<4xi32>
 // CHECK-NEXT:  ptx.bar_sync
 // CHECK-NOT:   ptx.st_shared
 func.func @f16_pairs(%r0: i32, %r1: i32, %r2: i32, %r3: i32, %r4: i32, %r5: i32, %r6: i32, %r7: i32, %a: i32)

@@ -1,0 +1,121 @@
+"""Overlapping a K loop's wgmma with the next step's dequantization (part of ``qdot-pipeline``).
+
+A ``qgpu.warp_group_dot`` that waits for itself leaves the tensor cores idle while the
+warps convert the next K step's operands. When both of its operands are register →
+shared buffers written in the loop (the dequantize-once bf16 tiles) and its accumulator
+is only carried to the next iteration, the loop can run one dot behind:
+
+    loop i:  store operands of step i into slot i mod 2 of two-slot buffers
+             dot(slot i mod 2) {pendings = 1}     -- returns while dot i still runs, after dot i-1 ended
+    after:   qgpu.warp_group_dot_wait {pendings = 0}
+
+Slot i mod 2 was last read by dot i-2, which ended before iteration i-1 returned from
+its dot, and the barrier of the ``cp.async`` wait at the top of iteration i orders every
+warp after that (so the stores need no barrier of their own in front); dot i-1 reads
+the other slot. Chained wgmma on one accumulator may be in flight together, so
+carrying the unfinished accumulator into the next dot is legal. Operands read from the
+``cp.async`` ring are left alone: the ring slot a dot reads is overwritten one iteration
+later, while the dot may still be running.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, UnitAttr, i64
+from xdsl.ir import BlockArgument, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects.qgpu.memory_ops import LocalAllocOp, LocalStoreOp, MemDescIndexOp
+from dialects.qgpu.types import MemDescType
+from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
+from passes.support.loops import add_iter_args
+
+SLOTS = 2
+
+READERS_SYNCED_ATTR = "qdot.readers_synced"
+"""On a ``qgpu.local_store``: a barrier already separates the buffer's previous readers from
+this store, so its lowering needs none in front of it (``shared_stores.store_registers``)."""
+
+READER_SYNCS_ATTR = "qdot.reader_syncs"
+"""On a ``qgpu.local_store``: the buffer's reader orders the stores before itself (a
+``qgpu.warp_group_dot`` fences and waits at a barrier), so no barrier is needed after them."""
+
+
+def can_overlap(loop: scf.ForOp) -> bool:
+    """Whether ``overlap_warp_group_dots`` applies: one dot, its accumulator only carried, both
+    operands register → shared buffers written in the loop."""
+    body = loop.body.block
+    dots = [op for op in body.ops if isinstance(op, WarpGroupDotOp)]
+    if len(dots) != 1 or _carried_position(loop, dots[0]) is None:
+        return False
+    allocs = [value.owner for value in (dots[0].a, dots[0].b)]
+    return all(isinstance(a, LocalAllocOp) and a.src is not None and a.parent is body for a in allocs)
+
+
+def overlap_warp_group_dots(loop: scf.ForOp) -> None:
+    if not can_overlap(loop):
+        return
+    body = loop.body.block
+    dot = next(op for op in body.ops if isinstance(op, WarpGroupDotOp))
+    position = _carried_position(loop, dot)
+    assert position is not None
+    allocs = [value.owner for value in (dot.a, dot.b)]
+    before = InsertPoint.before(loop)
+    rings = []
+    for alloc in allocs:
+        assert isinstance(alloc, LocalAllocOp)
+        memdesc = alloc.result.type
+        assert isinstance(memdesc, MemDescType)
+        ring = LocalAllocOp(MemDescType([SLOTS, *memdesc.get_shape()], memdesc.element_type, memdesc.encoding,
+                                        mutable=True))
+        Rewriter.insert_op(ring, before)
+        rings.append(ring.result)
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    Rewriter.insert_op(zero, before)
+
+    def next_slot(args: list[BlockArgument], at_yield: InsertPoint) -> list[SSAValue]:
+        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+        flipped = arith.XOrIOp(args[0], one.result)
+        Rewriter.insert_op(one, at_yield)
+        Rewriter.insert_op(flipped, at_yield)
+        return [flipped.result]
+
+    new_loop, (slot,) = add_iter_args(loop, [zero.result], next_slot)
+    for alloc, ring in zip(allocs, rings, strict=True):
+        assert isinstance(alloc, LocalAllocOp) and alloc.src is not None
+        view = MemDescIndexOp(ring, slot)
+        Rewriter.insert_op(view, InsertPoint.before(alloc))
+        store = LocalStoreOp(alloc.src, view.result)
+        # the slot's previous reader, dot i-2, was retired by every warpgroup before the
+        # barrier of the loop's cp.async wait at the top of this iteration
+        store.attributes[READERS_SYNCED_ATTR] = UnitAttr()
+        # and its reader, the dot, publishes the stores itself (fence.proxy.async; bar.sync)
+        store.attributes[READER_SYNCS_ATTR] = UnitAttr()
+        Rewriter.insert_op(store, InsertPoint.before(alloc))
+        alloc.result.replace_all_uses_with(view.result)
+        Rewriter.erase_op(alloc)
+    dot.properties["pendings"] = IntegerAttr(1, i64)
+    result = new_loop.results[position]
+    wait = WarpGroupDotWaitOp(result, 0)
+    Rewriter.insert_op(wait, InsertPoint.after(new_loop))
+    for use in list(result.uses):
+        if use.operation is not wait:
+            use.operation.operands[use.index] = wait.result
+
+
+def _carried_position(loop: scf.ForOp, dot: WarpGroupDotOp) -> int | None:
+    """The iter_arg position of the dot's accumulator, if the dot reads the loop-carried value
+    and its result is used only to carry it to the next iteration."""
+    body = loop.body.block
+    terminator = body.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    uses = list(dot.result.uses)
+    if len(uses) != 1 or uses[0].operation is not terminator:
+        return None
+    position = uses[0].index
+    if dot.c is not body.args[1 + position]:
+        return None
+    return position
+
+
+__all__ = ["READERS_SYNCED_ATTR", "READER_SYNCS_ATTR", "can_overlap", "overlap_warp_group_dots"]
