@@ -24,33 +24,44 @@ from compiler.templates import GemmConfig, gemm_kernel, grid
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
 
 CONFIGS = [
-    # (label, config, strategy, stages)
-    ("e4m3xe2m1 bf16 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3),
-    ("e4m3xe2m1 bf16 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", 3),
-    ("e4m3xe2m1 bf16 128x128x64 w16", GemmConfig(block_k=64, num_warps=16), "dequant-bf16", 3),
-    ("e4m3xe2m1 bf16 256x128x64 w8", GemmConfig(block_m=256, block_k=64, num_warps=8), "dequant-bf16", 3),
-    ("e4m3xe2m1 bf16 128x128x64 w8 b2", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2), "dequant-bf16", 3),
-    ("e4m3xe2m1 bf16 128x128x64 w8 b2 s2", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2),
-     "dequant-bf16", 2),
-    ("e2m1xe2m1 int8 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "promote-int8", 3),
-    ("e2m1xe2m1 int8 128x128x64 w4", GemmConfig(lhs="e2m1", block_k=64), "promote-int8", 3),
-    ("e2m1xe2m1 int8 128x128x64 w8", GemmConfig(lhs="e2m1", block_k=64, num_warps=8), "promote-int8", 3),
-    ("e2m1xe2m1 bf16 128x128x64 w16", GemmConfig(lhs="e2m1", block_k=64, num_warps=16), "dequant-bf16", 3),
-    ("e2m1xe2m1 bf16 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3),
-    ("e2m1xe2m1 bf16 128x128x64 w8 b2", GemmConfig(lhs="e2m1", block_k=64, num_warps=8, min_blocks_per_sm=2),
-     "dequant-bf16", 3),
+    # (label, config, strategy, stages, arch): sm_90 runs mma.sync, sm_90a wgmma where the plan allows
+    ("e4m3xe2m1 bf16 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3, "sm_90"),
+    ("e4m3xe2m1 bf16 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", 3, "sm_90"),
+    ("e4m3xe2m1 bf16 256x128x64 w8", GemmConfig(block_m=256, block_k=64, num_warps=8), "dequant-bf16", 3, "sm_90"),
+    ("e2m1xe2m1 int8 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "promote-int8", 3,
+     "sm_90"),
+    ("e2m1xe2m1 int8 128x128x64 w8", GemmConfig(lhs="e2m1", block_k=64, num_warps=8), "promote-int8", 3, "sm_90"),
+    ("e2m1xe2m1 bf16 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3,
+     "sm_90"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3,
+     "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 256x128x64 w8", GemmConfig(block_m=256, block_k=64, num_warps=8), "dequant-bf16", 3,
+     "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w4", GemmConfig(block_k=64, num_warps=4), "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8 b2 s2", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2),
+     "dequant-bf16", 2, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x256x64 w8 s4", GemmConfig(block_n=256, block_k=64, num_warps=8), "dequant-bf16", 4,
+     "sm_90a"),
+    ("wgmma e2m1xe2m1 bf16 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8),
+     "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x128 w8", GemmConfig(block_k=128, num_warps=8), "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e2m1xe2m1 bf16 128x128x64 w8 b2", GemmConfig(lhs="e2m1", block_k=64, num_warps=8, min_blocks_per_sm=2),
+     "dequant-bf16", 3, "sm_90a"),
 ]
 
 
-def compile_all(quick: bool = False) -> list:
+def compile_all(quick: bool = False, only: str = "") -> list:
     compiled = []
-    for label, cfg, strategy, stages in CONFIGS:
+    for label, cfg, strategy, stages, arch in CONFIGS:
+        if only and only not in label:
+            continue
         compiled.append((label, cfg, strategy, stages,
-                         get_or_compile(gemm_kernel(cfg), arch="sm_90", strategy=strategy, num_stages=stages)))
+                         get_or_compile(gemm_kernel(cfg), arch=arch, strategy=strategy, num_stages=stages)))
     return compiled
 
 
-def run(quick: bool) -> None:
+def run(quick: bool, only: str = "", references: bool = True) -> None:
     import cupy
 
     from bench.gpu_common import gpu_dequant, log, record, rel_err, time_launch
@@ -59,7 +70,7 @@ def run(quick: bool) -> None:
     rng = cupy.random.default_rng()
     shapes = SHAPES[:1] if quick else SHAPES
     results: dict[tuple[str, tuple[int, int, int]], float] = {}
-    for label, cfg, strategy, stages, compiled in compile_all():
+    for label, cfg, strategy, stages, compiled in compile_all(only=only):
         kernel = load(compiled.ptx, compiled.kernels[0])
         for m, n, k in shapes:
             a = _operand(cupy, rng, cfg.lhs, m, k)
@@ -84,8 +95,9 @@ def run(quick: bool) -> None:
                     "tflops": tflops, "rel_err": err, "ok": err <= 1e-5, "shared_bytes": info.shared_bytes,
                     "num_warps": info.num_warps})
             log(f"{label:34s} {m}x{n}x{k}: {us:9.1f} us {tflops:7.1f} TFLOP/s  err {err:.2e}")
-    _triton(shapes)
-    _cublas(shapes)
+    if references:
+        _triton(shapes)
+        _cublas(shapes)
 
 
 def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
@@ -158,13 +170,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="8192³ only")
+    parser.add_argument("--only", default="", help="only the configurations whose label contains this text")
+    parser.add_argument("--no-references", action="store_true", help="skip Triton and cuBLAS")
     args = parser.parse_args()
     if args.prepare:
-        for label, _cfg, strategy, stages, compiled in compile_all():
+        for label, _cfg, strategy, stages, compiled in compile_all(only=args.only):
             info = compiled.kernels[0]
             print(f"{label:34s} [{strategy}] smem {info.shared_bytes} B, {info.num_warps} warps")
         return
-    run(args.quick)
+    run(args.quick, args.only, not args.no_references)
 
 
 if __name__ == "__main__":
