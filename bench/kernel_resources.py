@@ -1,9 +1,10 @@
-"""Registers, spills, shared memory and occupancy of every benchmark kernel on sm_90.
+"""Registers, spills, shared memory and occupancy of every benchmark kernel on its H200 target.
 
     python -m bench.kernel_resources mmq mx_gemm
 
-ptxas -v (sm_90) gives registers, spill bytes and static shared memory; the kernels'
-dynamic shared memory comes from the compiler's metadata. Occupancy is computed the way
+ptxas -v, for the kernel's own ``.target`` (sm_90, or sm_90a for the wgmma kernels), gives
+registers, spill bytes and static shared memory; the kernels' dynamic shared memory comes
+from the compiler's metadata. Occupancy is computed the way
 the CUDA occupancy calculator does for an H200 SM: 65 536 registers allocated per warp in
 units of 256, 228 KiB of shared memory with 1 KiB reserved per CTA, 64 warps, 32 CTAs.
 Run it with ``QDOT_KERNEL_CACHE=.devrun/kernels QDOT_COMPILER_FINGERPRINT=$(cat
@@ -13,6 +14,7 @@ Run it with ``QDOT_KERNEL_CACHE=.devrun/kernels QDOT_COMPILER_FINGERPRINT=$(cat
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 from targets.ptx.ptxas import assemble
@@ -38,7 +40,8 @@ def main(benches: list[str]) -> None:
         for entry in entries:
             label, stages, compiled = entry[0], entry[-2] if isinstance(entry[-2], int) else "", entry[-1]
             info = compiled.kernels[0]
-            ptxas = assemble(compiled.ptx, "sm_90").kernel(info.name)
+            target = re.search(r"^\.target\s+(\w+)", compiled.ptx, re.MULTILINE)
+            ptxas = assemble(compiled.ptx, target.group(1) if target else "sm_90").kernel(info.name)
             shared = info.shared_bytes + ptxas.shared_bytes  # dynamic (compiler) + static (ptxas)
             ctas, limiter = occupancy(ptxas.registers, info.num_warps, shared)
             print(f"| {label} | {stages} | {info.num_warps} | {ptxas.registers} | "
