@@ -24,6 +24,7 @@ JOBS: tuple[tuple[str, str, str, dict[str, object] | None], ...] = (
     # (name, arch, strategy, GemmConfig fields — None: the example file)
     ("example_sm90", "sm_90", "auto", None),
     ("example_sm120a", "sm_120a", "auto", None),
+    ("example_sm90a_wgmma", "sm_90a", "auto", None),
     ("native_mxf4", "sm_120a", "native",
      {"lhs": "e2m1", "rhs": "e2m1", "block_m": 64, "block_n": 64, "block_k": 128}),
     ("native_f8f6f4_unscaled", "sm_120a", "native",
@@ -107,6 +108,7 @@ def test_jobs_cover_every_strategy(first: dict[str, str]) -> None:
     wanted = {
         "example_sm90": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
         "example_sm120a": "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0",
+        "example_sm90a_wgmma": "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
         "native_mxf4": "kind::mxf4.block_scale.scale_vec::2X",
         "native_f8f6f4_unscaled": "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m1.f32",
         "promote_fp8": "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
