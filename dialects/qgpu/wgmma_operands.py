@@ -83,11 +83,17 @@ def wgmma_shared_encoding(shape: Sequence[int], element_type: Attribute, order: 
     return SharedEncodingAttr(encoding.vec_elems, encoding.per_phase, encoding.max_phase, order, False, row_elems)
 
 
-@functools.cache
 def operand_descriptor(memdesc: MemDescType, op_idx: int) -> WgmmaOperand | str:
     """The wgmma view of ``memdesc`` (A: [M, K], op_idx 0; B: [K, N], op_idx 1), or why it has none."""
-    shape = memdesc.get_shape()
-    elem = memdesc.get_element_type()
+    return _operand_descriptor(memdesc.get_shape(), memdesc.get_element_type(), memdesc.encoding, op_idx)
+
+
+@functools.cache
+def _operand_descriptor(shape: tuple[int, ...], elem: Attribute, encoding: Attribute,
+                        op_idx: int) -> WgmmaOperand | str:
+    """Keyed by what the layout depends on (a buffer and its mutable ring slot share the answer):
+    the element-by-element comparison below is the costly part of compiling a wgmma kernel."""
+    memdesc = MemDescType(shape, elem, encoding)
     if len(shape) != 2:
         return f"a wgmma operand buffer must be 2-D, got {len(shape)}-D"
     if not isinstance(elem, BFloat16Type | Float16Type):
