@@ -201,7 +201,8 @@ def test_readme_shows_how_to_run_every_dot_example() -> None:
         assert "compiler.run(" in snippet and "numerics." in snippet and "assert" in snippet, _snippet_id(snippet)
 
 
-SHELL_BLOCKS = [("README.md", "## A worked example"), ("examples/README.md", "## Compile")]
+SHELL_BLOCKS = [("README.md", "## A worked example"), ("examples/README.md", "## Compile"),
+                ("docs/wgmma.md", "# The wgmma path (sm_90a)")]
 
 
 @needs_ptxas
