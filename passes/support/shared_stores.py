@@ -86,14 +86,20 @@ def _vector_run(offsets: LinearOffsets, reg: int, per_reg: int, regs: int, warps
 
     Four 4-byte stores of a swizzled layout cost a warp four times the shared-memory
     wavefronts of one 16-byte store whenever lanes with the same swizzle phase share a
-    quarter-warp — the dequantized bf16 tiles had 4-way conflicts (RESULTS run 18)."""
+    quarter-warp — the dequantized bf16 tiles had 4-way conflicts (RESULTS run 19).
+
+    The offsets are linear: a thread's part is an XOR (or sum) of its lane and warp bases, so
+    it is a multiple of 16 for every thread exactly when every base is; then the four
+    registers are contiguous and aligned for every thread exactly when their compile-time
+    parts are ``e, e + 4, e + 8, e + 12`` with ``e`` a multiple of 16 (the XOR with a
+    multiple of 16 leaves the low four bits alone)."""
     if reg % 4 or reg + 4 > regs:
         return 1
-    for lane in range(32):
-        for warp in range(warps):
-            start = offsets.at(reg * per_reg, lane, warp)
-            if start % 16 or any(offsets.at((reg + i) * per_reg, lane, warp) != start + 4 * i for i in range(1, 4)):
-                return 1
+    if any(base % 16 for base in (*offsets.lane_bases, *offsets.warp_bases)):
+        return 1
+    start = offsets.elem_part(reg * per_reg)
+    if start % 16 or any(offsets.elem_part((reg + i) * per_reg) != start + 4 * i for i in range(1, 4)):
+        return 1
     return 4
 
 
