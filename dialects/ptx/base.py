@@ -21,9 +21,10 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, VariadicDef
+from xdsl.irdl import IRDLOperation, VariadicDef, prop_def, traits_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.ptx.arch import Requirement
@@ -90,6 +91,31 @@ class PtxInstruction(IRDLOperation):
     def ptx_mnemonic(self) -> str:
         """The instruction with all its qualifiers, as it appears in the PTX."""
         raise NotImplementedError
+
+
+class GroupWaitInstruction(PtxInstruction):
+    """Base of ``<family>.wait_group N`` (cp.async, wgmma): wait until at most N of this thread's
+    committed groups are pending; spelled ``ptx.<op> N``."""
+
+    pending = prop_def(IntegerAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, pending: int):
+        super().__init__(properties={"pending": int_prop(pending)})
+
+    def verify_(self) -> None:
+        if int_value(self.pending) < 0:
+            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {int_value(self.pending)}")
+        print_attr_dict(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GroupWaitInstruction:
+        op = cls(parser.parse_integer(allow_boolean=False))
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
 
 
 def int_prop(value: int, width: int = 32) -> IntegerAttr:

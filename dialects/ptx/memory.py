@@ -30,6 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from dialects.ptx.arch import Feature, Requirement, requirement
 from dialects.ptx.attrs import CacheOp, CacheOpAttr, LdmatrixElt, LdmatrixEltAttr, LdmatrixShape, LdmatrixShapeAttr
 from dialects.ptx.base import (
+    GroupWaitInstruction,
     I1,
     I32,
     I64,
@@ -378,38 +379,19 @@ class CpAsyncCommitOp(PtxInstruction):
 
 
 @irdl_op_definition
-class CpAsyncWaitOp(PtxInstruction):
+class CpAsyncWaitOp(GroupWaitInstruction):
     """`cp.async.wait_group N` ([ISA] 9.7.9.25.3.3): wait until at most N groups are pending.
 
         ptx.cp_async_wait 1
     """
 
     name = "ptx.cp_async_wait"
-    pending = prop_def(IntegerAttr)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-
-    def __init__(self, pending: int):
-        super().__init__(properties={"pending": int_prop(pending)})
-
-    def verify_(self) -> None:
-        if int_value(self.pending) < 0:
-            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
 
     def requirements(self) -> Sequence[Requirement]:
         return (requirement(Feature.CP_ASYNC, "7.0", self.ptx_mnemonic()),)
 
     def ptx_mnemonic(self) -> str:
         return "cp.async.wait_group"
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {int_value(self.pending)}")
-        print_attr_dict(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CpAsyncWaitOp:
-        op = cls(parser.parse_integer(allow_boolean=False))
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
 
 
 @irdl_op_definition

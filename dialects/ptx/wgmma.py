@@ -43,8 +43,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.ptx.arch import Feature, Requirement, requirement
 from dialects.ptx.attrs import MmaType, MmaTypeAttr
-from dialects.ptx.base import F32, I32, PtxInstruction, int_prop, int_value, parse_bracketed_operands, \
-    print_attr_dict, print_bracketed_operands, resolve
+from dialects.ptx.base import F32, I32, GroupWaitInstruction, PtxInstruction, int_prop, int_value, \
+    parse_bracketed_operands, print_attr_dict, print_bracketed_operands, resolve
 
 SWIZZLE_MODES = {0: 0, 128: 1, 64: 2, 32: 3}
 """Swizzle width in bytes → the descriptor's 2-bit layout field (bits 62–63): none, 128B, 64B, 32B."""
@@ -263,38 +263,19 @@ class FenceProxyAsyncOp(_NoOperandInstruction):
 
 
 @irdl_op_definition
-class WgmmaWaitOp(PtxInstruction):
+class WgmmaWaitOp(GroupWaitInstruction):
     """`wgmma.wait_group.sync.aligned N`: wait until at most N committed groups are pending.
 
         ptx.wgmma_wait 0
     """
 
     name = "ptx.wgmma_wait"
-    pending = prop_def(IntegerAttr)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-
-    def __init__(self, pending: int):
-        super().__init__(properties={"pending": int_prop(pending)})
-
-    def verify_(self) -> None:
-        if int_value(self.pending) < 0:
-            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
 
     def requirements(self) -> Sequence[Requirement]:
         return (requirement(Feature.WGMMA, "8.0", "wgmma.wait_group"),)
 
     def ptx_mnemonic(self) -> str:
         return "wgmma.wait_group.sync.aligned"
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {int_value(self.pending)}")
-        print_attr_dict(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WgmmaWaitOp:
-        op = cls(parser.parse_integer(allow_boolean=False))
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
 
 
 WGMMA_OPS = [WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp]

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, TensorType, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,

@@ -24,7 +24,6 @@ from xdsl.ir import Operation, SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CacheOp
 from dialects.ptx.ops import CpAsyncOp, LdGlobalOp, StSharedOp
-from dialects.qdot.formats import format_info
 from dialects.qdot.kernel import MakeDescOp
 from dialects.qdot.types import BlockType, DescType
 from dialects.qgpu.elements import storage_bytes
