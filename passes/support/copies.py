@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, TensorType, i8, i32, i64
+from xdsl.dialects.builtin import IndexType, TensorType, i8, i16, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from compiler.diagnostics import emit_error
@@ -96,7 +96,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                 known_divisor(tile.offsets[cols_dim]) * eb)
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is None:
-        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b)
+        pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
+                 and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
+        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, 2 if pairs else 1)
         return
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
@@ -263,14 +265,29 @@ def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValu
     return b.add(b.mul(row32, at(1, 0)), b.mul(col32, at(0, 1)))
 
 
+def _pairs_contiguous(shared: SharedLayout, rows_dim: int, cols_dim: int, eb: int) -> bool:
+    """Whether every even byte of a row and the byte after it are adjacent in the buffer too."""
+    rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
+    for r in range(rows):
+        for byte in range(0, cols * eb, 2):
+            first, second = [0, 0], [0, 0]
+            first[rows_dim] = second[rows_dim] = r
+            first[cols_dim], second[cols_dim] = byte // eb, (byte + 1) // eb
+            start = shared.offset(tuple(first)) + byte % eb
+            if shared.offset(tuple(second)) + (byte + 1) % eb != start + 1 or start % 2:
+                return False
+    return True
+
+
 def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-               num_warps: int, rows_dim: int, cols_dim: int, stores: Builder) -> None:
-    """Predicated byte loads (at ``b``) and shared stores (at ``stores``) for tiles without
-    provable alignment (synchronous)."""
+               num_warps: int, rows_dim: int, cols_dim: int, stores: Builder, unit: int = 1) -> None:
+    """Predicated loads (at ``b``) and shared stores (at ``stores``) of ``unit`` bytes (1, or 2 when
+    rows, offsets and extents are even and the buffer keeps byte pairs together) for tiles without
+    the alignment cp.async needs (synchronous)."""
     eb = tile.elem_bytes
     rows = shared.tile_shape[rows_dim]
     row_bytes = shared.tile_shape[cols_dim] * eb
-    total = rows * row_bytes
+    total = rows * row_bytes // unit
     threads = 32 * num_warps
     tid = b.cast_int(state.ids.tid, IndexType())
     r_off, c_off = _index(b, tile.offsets[rows_dim]), _index(b, tile.offsets[cols_dim])
@@ -283,13 +300,13 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
             # threads past the tile redo the last byte: the same load (same bounds test) and the
             # same store as its owner, so the value they write is the owner's
             q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
-        row = b.udiv(q, row_bytes)
-        byte = b.urem(q, row_bytes)
+        row = b.udiv(q, row_bytes // unit)
+        byte = b.mul(b.urem(q, row_bytes // unit), unit) if unit > 1 else b.urem(q, row_bytes)
         row_abs = b.add(r_off, row)
         col_byte = b.add(b.mul(c_off, eb), byte)
         ok = b.and_i1(b.cmp("ult", row_abs, row_limit), b.cmp("ult", col_byte, col_limit))
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(b.mul(row_abs, stride_bytes), col_byte), i64)))
-        value = b.emit(LdGlobalOp(address, i8, ok))
+        value = b.emit(LdGlobalOp(address, i16 if unit == 2 else i8, ok))
         elem, inner = stores.udiv(byte, eb), stores.urem(byte, eb)
         coords_offset = element_offset(stores, shared, row, elem, rows_dim, cols_dim)
         dst = stores.add(smem_base, stores.add(coords_offset, stores.cast_int(inner, i32)))
