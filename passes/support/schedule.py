@@ -39,7 +39,11 @@ from dialects.ptx.ops import (
 )
 
 _PURE = (arith.ConstantOp, BitcastOp, CvtOp, Lop3Op, MulRnBf16x2Op, PrmtOp, UnrealizedConversionCastOp)
-_READS = (LdmatrixOp, LdSharedOp, WgmmaOp)
+_LOADS = (LdmatrixOp, LdSharedOp)
+"""Shared reads into registers: movable to their first user."""
+_READS = (*_LOADS, WgmmaOp)
+"""Every shared read a barrier may have to order (a wgmma reads its operands from shared memory,
+but it is never moved)."""
 _WRITES = (CpAsyncOp, StSharedOp, StGlobalOp)
 _OTHER_MEMORY = (CpAsyncOp, CpAsyncWaitOp, StGlobalOp, LdGlobalOp)
 
@@ -60,9 +64,8 @@ class _Kind:
 
 @functools.cache
 def _kind(cls: type[Operation]) -> _Kind:
-    reads = issubclass(cls, _READS)
-    return _Kind(issubclass(cls, MmaSyncOp), reads, issubclass(cls, _WRITES), issubclass(cls, _OTHER_MEMORY),
-                 reads or issubclass(cls, _PURE))
+    return _Kind(issubclass(cls, MmaSyncOp), issubclass(cls, _READS), issubclass(cls, _WRITES),
+                 issubclass(cls, _OTHER_MEMORY), issubclass(cls, (*_LOADS, *_PURE)))
 
 
 def _movable(op: Operation) -> bool:
