@@ -246,10 +246,8 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         tile = global_tile(op.desc, desc.ptr, tuple(op.offsets))
         memdesc = op.dst.type
         assert isinstance(memdesc, MemDescType)
-        # a copy issued inside the K loop fills a ring slot read iterations later (qdot-pipeline)
-        terminator = op.parent.last_op if op.parent is not None else None
-        late = Builder.before(terminator) if isinstance(terminator, scf.YieldOp) else None
-        copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op, late)
+        copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op,
+                  _landing_point(op))
         _erase(op)
     elif isinstance(op, AsyncCommitOp):
         Rewriter.replace_op(op, [CpAsyncCommitOp()], [])
@@ -284,6 +282,21 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         b = Builder.before(op)
         op.results[0].replace_all_uses_with(_memdesc_base(op.inputs[0], bases, b))
         _erase(op)
+
+
+def _landing_point(copy: AsyncCopyOp) -> Builder | None:
+    """Where the shared stores of a synchronous fallback copy may go: the data of a
+    ``qgpu.async_copy`` has to be there only once a ``qgpu.async_wait`` says so. In a loop body
+    (a pipelined K loop: the copy fills a ring slot read iterations later) that is before the
+    next wait in the body or, without one, before the yield; elsewhere the stores follow their
+    loads."""
+    block = copy.parent
+    if block is None or not isinstance(block.last_op, scf.YieldOp):
+        return None
+    op = copy.next_op
+    while op is not None and not isinstance(op, (AsyncWaitOp, scf.YieldOp)) and not op.regions:
+        op = op.next_op
+    return Builder.before(op) if op is not None else None
 
 
 def _pending(op: AsyncWaitOp) -> int:

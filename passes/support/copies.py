@@ -80,9 +80,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     """Issue the cp.async (or byte-copy) instructions that move ``tile`` into the buffer.
 
     ``late``: where a synchronous byte copy may put its shared stores — the end of the loop
-    body for a pipelined copy, whose buffer is read only iterations later — so the global
-    loads' latency is spent on the rest of the iteration instead of stalling every warp at
-    the top of it."""
+    body for a pipelined copy, whose buffer is read only iterations later (``qdot-to-llvm``'s
+    ``_landing_point``) — so the global loads' latency is spent on the rest of the iteration
+    instead of stalling every warp at the top of it."""
     rows_dim, cols_dim = _dims(shared)
     eb = tile.elem_bytes
     stride_unit = constant_value(tile.strides[cols_dim])
