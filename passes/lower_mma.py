@@ -79,7 +79,7 @@ class LowerMmaPass(ModulePass):
             for mma in [o for o in func.walk() if isinstance(o, MmaOp)]:
                 _lower(mma, state)
             for dot in [o for o in func.walk() if isinstance(o, WarpGroupDotOp)]:
-                lower_warp_group_dot(dot, state)
+                lower_warp_group_dot(dot, state, _PTX_TYPE[dot.lhs], _PTX_TYPE[dot.rhs])
             for wait in [o for o in func.walk() if isinstance(o, WarpGroupDotWaitOp)]:
                 lower_warp_group_wait(wait)
 

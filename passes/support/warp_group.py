@@ -26,7 +26,6 @@ from dialects.qgpu.encodings import WARP_GROUP
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.memory_ops import LocalAllocOp
 from dialects.qgpu.mma_layouts import MmaLayout
-from dialects.qgpu.register_formats import RegFormat
 from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, to_regs
@@ -37,10 +36,8 @@ WGMMA_BUFFER_ALIGN = 1024
 ALIGN_ATTR = "qdot.align"
 """``qgpu.local_alloc`` attribute: the alignment ``qdot-to-llvm`` gives its offset."""
 
-_PTX_TYPE = {RegFormat.BF16: MmaType.BF16, RegFormat.FP16: MmaType.F16}
-
-
-def lower_warp_group_dot(op: WarpGroupDotOp, state: FunctionState) -> None:
+def lower_warp_group_dot(op: WarpGroupDotOp, state: FunctionState, a_type: MmaType, b_type: MmaType) -> None:
+    """``a_type``/``b_type``: the PTX types of the operand formats (``qdot-lower-mma``'s one table)."""
     view_a, view_b = op.operands_view()
     acc_type = op.c.type
     assert isinstance(acc_type, TensorType)
@@ -62,7 +59,6 @@ def lower_warp_group_dot(op: WarpGroupDotOp, state: FunctionState) -> None:
     b.insert(FenceProxyAsyncOp())
     b.insert(BarSyncOp(0))
     b.insert(WgmmaFenceOp())
-    a_type, b_type = _PTX_TYPE[op.lhs], _PTX_TYPE[op.rhs]
     a_group = b.add(a_base, group_offset)
     for rm in range(layout.rep_m):
         a_slice = b.add(a_group, rm * groups * slice_rows) if rm else a_group
