@@ -37,7 +37,7 @@ when the ``cp.async.wait_group`` that completes its group runs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -186,19 +186,23 @@ class SharedMemory:
 
     # ---- race rules -------------------------------------------------------------------
 
-    def _check_read(self, where: np.ndarray, readers: np.ndarray, what: str) -> None:
-        flat = where.reshape(-1)
-        tids = np.broadcast_to(readers[:, None], where.shape).reshape(-1)
+    def _check_landed(self, flat: np.ndarray, reader: Callable[[int], str]) -> None:
+        """Every byte of ``flat`` written, and by no cp.async still in flight; ``reader(i)`` names
+        who reads byte ``flat[i]`` in the message."""
         pending = self.pending[flat]
         if pending.any():
             i = _first(pending)
-            raise EmulationError(f"{what} by thread {int(tids[i])} reads shared byte {int(flat[i])} while the "
-                                 f"cp.async that writes it has not completed (missing cp.async.wait_group?)")
+            raise EmulationError(f"{reader(i)} reads shared byte {int(flat[i])} while the cp.async that writes it "
+                                 f"has not completed (missing cp.async.wait_group?)")
         unwritten = ~self.written[flat]
         if unwritten.any():
             i = _first(unwritten)
-            raise EmulationError(f"{what} by thread {int(tids[i])} reads shared byte {int(flat[i])}, "
-                                 f"which nothing has written")
+            raise EmulationError(f"{reader(i)} reads shared byte {int(flat[i])}, which nothing has written")
+
+    def _check_read(self, where: np.ndarray, readers: np.ndarray, what: str) -> None:
+        flat = where.reshape(-1)
+        tids = np.broadcast_to(readers[:, None], where.shape).reshape(-1)
+        self._check_landed(flat, lambda i: f"{what} by thread {int(tids[i])}")
         race = (self.write_epoch[flat] == self.epoch) & (self.writer[flat] != tids)
         if race.any():
             i = _first(race)
@@ -343,15 +347,7 @@ class SharedMemory:
 
     def _check_async_read(self, flat: np.ndarray, group: int, what: str) -> None:
         reader = f"{what} of {warpgroup_name(group)}"
-        pending = self.pending[flat]
-        if pending.any():
-            i = _first(pending)
-            raise EmulationError(f"{reader} reads shared byte {int(flat[i])} while the cp.async that writes it "
-                                 f"has not completed (missing cp.async.wait_group?)")
-        unwritten = ~self.written[flat]
-        if unwritten.any():
-            i = _first(unwritten)
-            raise EmulationError(f"{reader} reads shared byte {int(flat[i])}, which nothing has written")
+        self._check_landed(flat, lambda _: reader)
         race = self.write_epoch[flat] == self.epoch
         if race.any():
             i = _first(race)
