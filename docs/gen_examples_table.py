@@ -88,7 +88,7 @@ def measure(ex: Example, build: Build) -> Measurement:
                               verify=True)
     info = kernel.kernels[0]
     report = kernel.artifact.ptxas[0].kernel(info.name)
-    mma = tuple(sorted(set(re.findall(r"\bmma\.sync\.aligned\.[\w.:]+", kernel.ptx or ""))))
+    mma = tuple(sorted(set(re.findall(r"\b(?:wgmma\.mma_async|mma)\.sync\.aligned\.[\w.:]+", kernel.ptx or ""))))
     return Measurement(ex.name, build, info.name, chosen_strategies(ex, build), mma, 32 * info.num_warps,
                        report.registers, report.spill_stores, report.spill_loads, report.stack_frame,
                        report.shared_bytes, info.shared_bytes)

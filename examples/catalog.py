@@ -74,6 +74,7 @@ _FP8 = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
 _S8 = "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
 _MXF8F6F4 = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0"
 _MXF4NVF4 = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"
+_WGMMA_BF16 = "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
 
 
 @dataclass(frozen=True)
@@ -163,13 +164,15 @@ EXAMPLES: tuple[Example, ...] = (
         builds=(Build("sm_120a", runs="native", mma=_MXF8F6F4),
                 Build("sm_89", runs="promote-fp8", mma=_FP8),
                 Build("sm_90", runs="dequant-bf16", mma=_BF16),
+                Build("sm_90a", runs="dequant-bf16", mma=_WGMMA_BF16),
                 Build("sm_90", "promote-fp8", runs="promote-fp8", mma=_FP8),
                 Build("sm_80", runs="dequant-bf16", mma=_BF16)),
-        measured="run 14 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
-        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 145 TFLOP/s at "
-             "8192³ on sm_90, where the fastest tile measured (256×128×64, `bench/mx_gemm.py`) reaches 192 and "
-             "spills 4 B per thread. sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on sm_90; `auto` "
-             "prefers dequant-bf16 there",
+        measured="run 28 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
+        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 174 TFLOP/s at "
+             "8192³ on sm_90, where the fastest `mma.sync` tile measured (256×128×64, `bench/mx_gemm.py`) reaches 222 "
+             "and spills 4 B per thread; on sm_90a the same plan runs on wgmma (`docs/wgmma.md`; 374 TFLOP/s for "
+             "the 128×256×64 tile). sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on sm_90; "
+             "`auto` prefers dequant-bf16 there",
     ),
     Example(
         name="nvfp4_gemm_e2m1",
@@ -179,6 +182,7 @@ EXAMPLES: tuple[Example, ...] = (
         origin=Origin.TEMPLATE,
         builds=(Build("sm_120a", runs="native", mma=_MXF4NVF4),
                 Build("sm_90", runs="dequant-bf16", mma=_BF16),
+                Build("sm_90a", runs="dequant-bf16", mma=_WGMMA_BF16),
                 Build("sm_80", runs="dequant-bf16", mma=_BF16)),
         note="16-value scale groups are finer than the 32-wide k tile of the fp8 and s8 mma, so "
              "promote-fp8 and promote-int8 refuse NVFP4 and `auto` falls back to dequant-bf16 before sm_120a",
@@ -355,8 +359,12 @@ def readme_table() -> str:
 
 
 def short_mma(mma: str) -> str:
-    """``kind::mxf4nvf4 m16n8k64`` / ``bf16 m16n8k16``: the family and shape of an mma spelling."""
+    """``kind::mxf4nvf4 m16n8k64`` / ``bf16 m16n8k16`` / ``wgmma bf16 m64n128k16``: the family and shape
+    of an mma spelling."""
     parts = mma.split(".")
+    if parts[0] == "wgmma":
+        shape = next(p for p in parts if p.startswith("m64n"))
+        return f"wgmma {parts[parts.index(shape) + 2]} {shape}"
     shape = next(p for p in parts if p.startswith("m16n8k"))
     kind = next((p for p in parts if p.startswith("kind::")), None)
     return f"{kind or parts[parts.index('col') + 2]} {shape}"
