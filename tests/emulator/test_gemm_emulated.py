@@ -149,6 +149,8 @@ WGMMA_CASES = [
     ("k128-w4-overlap", GemmConfig(block_k=128, num_warps=4, k_divisibility=32), 2),
     ("e2m1xe2m1-k64-w4", GemmConfig(lhs="e2m1", block_k=64, num_warps=4, k_divisibility=32), 2),
     ("bf16xe2m1-k64-w4", GemmConfig(lhs="bf16", lhs_scale=None, block_k=64, num_warps=4, k_divisibility=32), 2),
+    ("fp16xfp16-k64-w4", GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None, block_k=64, num_warps=4,
+                                    k_divisibility=32), 2),
 ]
 
 
@@ -163,4 +165,6 @@ def test_wgmma_gemm_matches_reference(name: str, cfg: GemmConfig, stages: int) -
     stats = _emulate_and_check(case, cfg, module, seed=20262)
     assert stats.ops["ptx.wgmma"] > 0 and stats.ops.get("ptx.mma_sync", 0) == 0
     waits = {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"}
-    assert waits == ({0, 1} if stages > 1 and cfg.lhs != "bf16" else {0}), waits
+    assert waits == ({0, 1} if stages > 1 and cfg.lhs not in ("bf16", "fp16") else {0}), waits
+    types = {op.ptx_mnemonic().rsplit(".", 1)[1] for op in module.walk() if op.name == "ptx.wgmma"}
+    assert types == ({"f16"} if cfg.lhs == "fp16" else {"bf16"}), types
