@@ -93,3 +93,35 @@ func.func @mx_odd(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %sa_ptr: !
   qdot.store %c_desc[%c0, %c0], %acc : !qdot.desc<64x64xf32>, tensor<64x64xf32>
   func.return
 }
+
+// -----
+
+// A loop that waits for its own copy in the same iteration: the copy's data is promised at the
+// qgpu.async_wait, so the deferred shared stores go before the wait (and so before the reads),
+// not at the end of the iteration.
+// CHECK-LABEL: func.func @own_wait
+// CHECK:       ^bb2:
+// CHECK:       %[[V:.*]] = ptx.ld_global %{{.*}} if %{{.*}} : i8
+// CHECK:       ptx.st_shared %{{.*}}, %[[V]] : i8
+// CHECK:       ptx.cp_async_wait 0
+// CHECK-NEXT:  ptx.bar_sync
+// CHECK-NOT:   ptx.st_shared %{{.*}} : i8
+// CHECK:       ptx.ld_shared
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bl = #qgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @own_wait(%p: !qdot.ptr<f8E8M0FNU>, %o: !qdot.ptr<f8E8M0FNU>, %m: index, %k: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d = qdot.make_desc %p, [%m, %k], [%k, %c1] : !qdot.ptr<f8E8M0FNU> -> !qdot.desc<32x2xf8E8M0FNU>
+  %od = qdot.make_desc %o, [%m, %k], [%k, %c1] : !qdot.ptr<f8E8M0FNU> -> !qdot.desc<32x2xf8E8M0FNU>
+  %buf = qgpu.local_alloc : () -> !qgpu.memdesc<32x2xf8E8M0FNU, #sh, mutable>
+  scf.for %i = %c0 to %k step %c2 {
+    qgpu.async_copy %d[%c0, %i], %buf : !qdot.desc<32x2xf8E8M0FNU>, !qgpu.memdesc<32x2xf8E8M0FNU, #sh, mutable>
+    qgpu.async_commit
+    qgpu.async_wait {pending = 0}
+    %t = qgpu.local_load %buf : !qgpu.memdesc<32x2xf8E8M0FNU, #sh, mutable> -> tensor<32x2xf8E8M0FNU, #bl>
+    qdot.store %od[%c0, %i], %t : !qdot.desc<32x2xf8E8M0FNU>, tensor<32x2xf8E8M0FNU, #bl>
+  }
+  func.return
+}
