@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler.diagnostics import QdotError, emit_error
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import LoadOp, MakeDescOp, StoreOp, TransOp, num_warps
+from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.ptx.arch import Arch, Feature
@@ -73,7 +73,7 @@ from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
-from passes.support.builder import constant_value
+from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
 from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
 
 
@@ -111,6 +111,7 @@ class AccelerateMatmulPass(ModulePass):
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
                 _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
             _propagate_accumulator_layouts(func)
+            layout_stored_tiles(func, warps)
 
 
 
@@ -667,11 +668,7 @@ def contiguous_dim(value: SSAValue) -> int | None:
             return None
         return list(owner.permutation()).index(inner)
     if isinstance(owner, LoadOp):
-        desc = owner.desc.owner
-        if isinstance(desc, MakeDescOp):
-            unit = [i for i, s in enumerate(desc.strides) if constant_value(s) == 1]
-            if len(unit) == 1:
-                return unit[0]
+        return unit_stride_dim(owner.desc)
     return None
 
 

@@ -1,0 +1,102 @@
+"""Layouts for stored splat constants: the one stored tile that no dot and no quantize produced.
+
+A dot's result gets its ``#qgpu.mma`` layout from the dot's plan, and the tiles
+``qdot.quantize`` reads and writes get theirs from ``qdot-lower-quantize``. A kernel may
+also store a splat constant — zeroing an output that a split-K kernel will add into,
+from a kernel that runs anyway before it. That tile needs a register layout before
+``qdot-to-llvm`` can store it; here it gets the blocked layout Triton's default layout
+would give it: 16-byte runs along the destination's contiguous dimension, the lanes of
+a warp along it, the warps across it where the tile has rows for them and along it
+otherwise, so that no two threads hold the same element.
+
+Anything else stored without a layout (a tile loaded only to be stored: a register
+load from global memory has no lowering yet) is a diagnostic at the store, not a
+failure deep in the lowering.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FixedBitwidthType, IntegerType, NoneAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.diagnostics import emit_error
+from dialects.qdot.kernel import MakeDescOp, StoreOp
+from dialects.qgpu.encodings import BlockedEncodingAttr
+from passes.support.builder import constant_value
+
+VECTOR_BYTES = 16
+
+
+def default_blocked(shape: tuple[int, ...], elem_bits: int, warps: int, contiguous: int) -> BlockedEncodingAttr:
+    """The blocked layout of a 2-D tile stored along ``contiguous``: 16-byte runs (or the whole
+    dimension, if shorter), lanes along it first, warps across it while the tile has rows
+    for them. Powers of two throughout; a tile smaller than one layout repetition would
+    give threads the same elements, so dimensions too short take fewer lanes and warps."""
+    other = 1 - contiguous
+    run = max(1, min(VECTOR_BYTES * 8 // elem_bits, shape[contiguous]))
+    lanes_c = _pow2_at_most(max(1, shape[contiguous] // run), 32)
+    lanes_o = 32 // lanes_c
+    spt, tpw, wpc = [1, 1], [1, 1], [1, 1]
+    spt[contiguous], tpw[contiguous], tpw[other] = run, lanes_c, lanes_o
+    warps_o = _pow2_at_most(max(1, shape[other] // lanes_o), warps)
+    wpc[other], wpc[contiguous] = warps_o, warps // warps_o
+    return BlockedEncodingAttr(spt, tpw, wpc, [contiguous, other])
+
+
+def _pow2_at_most(value: int, limit: int) -> int:
+    result = 1
+    while result * 2 <= min(value, limit):
+        result *= 2
+    return result
+
+
+def layout_stored_tiles(func: FuncOp, warps: int) -> None:
+    """Give every plain (unencoded) splat constant a ``qdot.store`` stores a default blocked
+    layout; report any other plain stored tile at its store."""
+    for store in [op for op in func.walk() if isinstance(op, StoreOp)]:
+        tile = store.value.type
+        if not isinstance(tile, TensorType) or not isinstance(tile.encoding, NoneAttr):
+            continue
+        shape = tuple(tile.get_shape())
+        elem = tile.get_element_type()
+        if len(shape) != 2 or not isinstance(elem, FixedBitwidthType):
+            emit_error(store, f"qdot-accelerate-matmul: cannot give the stored {tile} a register layout "
+                              "(2-D tiles of integers or floats only)")
+        contiguous = unit_stride_dim(store.desc)
+        source = store.value.owner
+        if not (isinstance(source, arith.ConstantOp) and isinstance(source.value, DenseIntOrFPElementsAttr)
+                and source.value.is_splat()):
+            what = f"the result of '{source.name}'" if isinstance(source, Operation) else "a block argument"
+            emit_error(store, "qdot-accelerate-matmul: the stored tile has no register layout; a kernel stores "
+                              f"a dot's result, a quantized tile or a splat constant, not {what}")
+        encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
+                                                          1 if contiguous is None else contiguous))
+        store.operands[len(store.operands) - 1] = _splat(source, encoded, store)
+        if not source.result.uses:
+            Rewriter.erase_op(source)
+
+
+def unit_stride_dim(desc: SSAValue) -> int | None:
+    """The one dimension of a ``qdot.make_desc`` descriptor with a constant stride of 1, if any."""
+    owner = desc.owner
+    if isinstance(owner, MakeDescOp):
+        unit = [i for i, s in enumerate(owner.strides) if constant_value(s) == 1]
+        if len(unit) == 1:
+            return unit[0]
+    return None
+
+
+def _splat(const: arith.ConstantOp, encoded: TensorType, store: StoreOp) -> SSAValue:
+    """The splat ``const`` re-encoded, just before the store (other users keep the plain one)."""
+    value = const.value.get_values()[0]
+    elem = encoded.get_element_type()
+    data = int(value) if isinstance(elem, IntegerType) else float(value)
+    new = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(encoded, [data]))
+    Rewriter.insert_op(new, InsertPoint.before(store))
+    return new.results[0]
+
+
+__all__ = ["default_blocked", "layout_stored_tiles", "unit_stride_dim"]
