@@ -49,6 +49,10 @@ class QuantizeConfig:
     num_warps: int = 4
     small_m: int = 32
     """Largest M quantized one row per program (the lanes strategy); 0: never."""
+    zero_output: bool = False
+    """Also zero an f32 output Y [M, N] (arguments ``y`` and ``n`` added): a split-K GEMM adds
+    into its output, which must hold zeros first, and the quantize kernel runs before it
+    anyway — zeroing there saves the GEMM call a launch of its own (a memset node)."""
 
     def __post_init__(self) -> None:
         if self.fmt not in QUANTIZE_FORMATS:
@@ -76,16 +80,24 @@ class QuantizeConfig:
     @property
     def name(self) -> str:
         small = f"_m{self.small_m}" if self.dispatches else ""
-        return f"quantize_{self.fmt}_{self.rows_per_program}x{self.block_k}_w{self.num_warps}{small}"
+        zero = "_zero_y" if self.zero_output else ""
+        return f"quantize_{self.fmt}_{self.rows_per_program}x{self.block_k}_w{self.num_warps}{small}{zero}"
+
+    @property
+    def zero_cols(self) -> int:
+        """Width of the zero tile a program stores per step: one 16-byte run per thread and row."""
+        return 4 * 32 * self.num_warps
 
 
 def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: int = 512,
-                    num_warps: int = 4, small_m: int = 32) -> str:
-    """The MLIR text of one quantize kernel: ``(x: ptr f32, q: ptr blocks, M, K)``."""
-    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m)
+                    num_warps: int = 4, small_m: int = 32, zero_output: bool = False) -> str:
+    """The MLIR text of one quantize kernel: ``(x: ptr f32, q: ptr blocks, M, K)``, or with
+    ``zero_output`` ``(x, q, y: ptr f32, M, K, N)``, which also zeroes Y [M, N]."""
+    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m, zero_output)
     bk, bv = cfg.block_k, cfg.block_values
     block = f"!qdot.block<{cfg.fmt}>"
-    consts = sorted({1, cfg.rows_per_program, bk, bv, bk // bv} | ({cfg.small_m} if cfg.dispatches else set()))
+    consts = sorted({1, cfg.rows_per_program, bk, bv, bk // bv} | ({cfg.small_m} if cfg.dispatches else set())
+                    | ({cfg.zero_cols} if zero_output else set()))
     grid = (f"grid = (ceil(K/{bk}), M <= {cfg.small_m} ? M : ceil(M/{cfg.rows_per_program}))" if cfg.dispatches
             else f"grid = (ceil(K/{bk}), ceil(M/{cfg.rows_per_program}))")
     lines = [
@@ -93,13 +105,17 @@ def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: i
         f"//   X [M, K] f32 row-major  ->  Q [M, ceil(K/{bv})] {cfg.fmt} blocks row-major",
         f"// One program per {cfg.rows_per_program}x{bk} tile"
         + (f" (1x{bk} when M <= {cfg.small_m})" if cfg.dispatches else "") + f", {grid} (quantize_grid).",
-        f"func.func @{cfg.name}(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<{block}>, %m: index, %k: index)",
+        *([f"// It also zeroes Y [M, N] f32: the programs of a row tile store zeros over its rows, "
+           f"{cfg.zero_cols} columns at a time."] if zero_output else []),
+        f"func.func @{cfg.name}(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<{block}>, "
+        + ("%y_ptr: !qdot.ptr<f32>, %m: index, %k: index, %n: index)" if zero_output else "%m: index, %k: index)"),
         f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{",
     ]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in consts]
     lines += [
         "  %pid_k = qdot.program_id x",
         "  %pid_m = qdot.program_id y",
+        *(["  %programs_k = qdot.num_programs x"] if zero_output else []),
         f"  %off_k = arith.muli %pid_k, %c{bk} : index",
         f"  %off_kb = arith.muli %pid_k, %c{bk // bv} : index",
         f"  %kb = arith.ceildivui %k, %c{bv} : index",
@@ -135,6 +151,19 @@ def _chain(cfg: QuantizeConfig, rows: int, off_m: str, indent: str, suffix: str 
         f"{q} = qdot.quantize {x} format = {cfg.fmt} : tensor<{x_tile}> -> tensor<{q_tile}>",
         f"qdot.store {qd}[{off_m}, %off_kb], {q} : !qdot.desc<{q_tile}>, tensor<{q_tile}>",
     ]
+    if cfg.zero_output:
+        zc = cfg.zero_cols
+        y_tile = f"{rows}x{zc}xf32"
+        yd, zero, j, first, step = (f"%{name}{suffix}" for name in ("y_desc", "zero", "j", "first_n", "step_n"))
+        lines += [
+            f"{yd} = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{y_tile}>",
+            f"{zero} = arith.constant dense<0.000000e+00> : tensor<{y_tile}>",
+            f"{first} = arith.muli %pid_k, %c{zc} : index",
+            f"{step} = arith.muli %programs_k, %c{zc} : index",
+            f"scf.for {j} = {first} to %n step {step} {{",
+            f"  qdot.store {yd}[{off_m}, {j}], {zero} : !qdot.desc<{y_tile}>, tensor<{y_tile}>",
+            "}",
+        ]
     return [indent + line for line in lines]
 
 

@@ -8,7 +8,9 @@ scale, huge and tiny magnitudes, values that cancel so that the sum depends on t
 order of the additions), an output buffer poisoned with 0xAB bytes and two
 rows longer than M, and a byte-for-byte comparison with ``compiler.numerics.quantize``
 (method "cuda", the default) of the rows padded with zeros to whole blocks. Rows past
-M must keep their poison.
+M must keep their poison. A case with ``zero_n`` runs the kernel that also zeroes an
+f32 output Y [M, N] (``zero_output``): Y starts as NaN, two rows longer than M, and
+must come back zero in its M rows and NaN past them.
 
 Nothing here imports xDSL: on the GPU machine kernels come from the kernel cache.
 """
@@ -41,14 +43,17 @@ class QuantizeCase:
     num_warps: int = 4
     small_m: int = 32
     arch: str = "sm_90"
+    zero_n: int = 0
+    """N of the f32 output Y [M, N] the kernel also zeroes; 0: the kernel without zeroing."""
 
     @property
     def config(self) -> QuantizeConfig:
-        return QuantizeConfig(self.fmt, self.rows_per_program, self.block_k, self.num_warps, self.small_m)
+        return QuantizeConfig(self.fmt, self.rows_per_program, self.block_k, self.num_warps, self.small_m,
+                              zero_output=self.zero_n > 0)
 
     @property
     def label(self) -> str:
-        return f"{self.config.name} M={self.m} K={self.k}"
+        return f"{self.config.name} M={self.m} K={self.k}" + (f" N={self.zero_n}" if self.zero_n else "")
 
     @property
     def blocks_per_row(self) -> int:
@@ -66,7 +71,12 @@ class QuantizeCase:
 
     def source(self) -> str:
         cfg = self.config
-        return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps, cfg.small_m)
+        return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps, cfg.small_m,
+                               cfg.zero_output)
+
+    def arguments(self, x: Any, q: Any, y: Any) -> list[Any]:
+        """The kernel's arguments: (x, q, M, K), or (x, q, y, M, K, N) for a zeroing kernel."""
+        return [x, q, y, self.m, self.k, self.zero_n] if self.zero_n else [x, q, self.m, self.k]
 
     def compiled(self) -> Any:
         return get_or_compile(self.source(), arch=self.arch)
@@ -120,6 +130,25 @@ def poisoned_output(case: QuantizeCase) -> np.ndarray:
     return np.full((case.m + EXTRA_ROWS, case.row_bytes), POISON, dtype=np.uint8)
 
 
+def poisoned_y(case: QuantizeCase) -> np.ndarray:
+    """The f32 output a zeroing kernel clears: NaN, two rows longer than M (at least one column,
+    so that a kernel without zeroing gets a valid, unused buffer)."""
+    return np.full((case.m + EXTRA_ROWS, max(case.zero_n, 1)), np.nan, dtype=np.float32)
+
+
+def check_zeroed(case: QuantizeCase, y: np.ndarray) -> str | None:
+    """None when a zeroing kernel cleared exactly Y's M rows (or the case zeroes nothing)."""
+    if not case.zero_n:
+        return None
+    rows = y[:case.m]
+    if not (rows == 0).all():
+        row, col = (int(v) for v in np.argwhere(rows != 0)[0])
+        return f"{case.label}: Y[{row}, {col}] = {rows[row, col]} after the kernel, expected 0 in all {case.m} rows"
+    if not np.isnan(y[case.m:]).all():
+        return f"{case.label}: rows of Y past M = {case.m} were written"
+    return None
+
+
 def check(case: QuantizeCase, out: np.ndarray, expected: np.ndarray) -> str | None:
     """None when ``out`` is right; else what is wrong, with the first bad byte located."""
     rows = out[:case.m]
@@ -135,13 +164,14 @@ def check(case: QuantizeCase, out: np.ndarray, expected: np.ndarray) -> str | No
     return None
 
 
-def run_case(case: QuantizeCase, x: np.ndarray, cupy: Any) -> np.ndarray:
-    """Launch the compiled kernel on the GPU; the poisoned output buffer, as written."""
+def run_case(case: QuantizeCase, x: np.ndarray, cupy: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Launch the compiled kernel on the GPU; the poisoned outputs (blocks, Y) as written."""
     from targets.ptx.runner import load
 
     compiled = case.compiled()
     kernel = load(compiled.ptx, compiled.kernels[0])
     x_dev = cupy.asarray(np.ascontiguousarray(x, dtype=np.float32))
     q_dev = cupy.asarray(poisoned_output(case))
-    kernel.launch(x_dev, q_dev, case.m, case.k, grid=case.grid)
-    return cupy.asnumpy(q_dev)
+    y_dev = cupy.asarray(poisoned_y(case))
+    kernel.launch(*case.arguments(x_dev, q_dev, y_dev), grid=case.grid)
+    return cupy.asnumpy(q_dev), cupy.asnumpy(y_dev)

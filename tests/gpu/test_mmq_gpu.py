@@ -3,7 +3,8 @@
 Random f32 weights and activations quantized by ``compiler.numerics`` (ggml layouts),
 fresh each run, NaN-poisoned outputs, ragged N; compared with the float64 meaning of
 llama.cpp's MMQ (relative Frobenius error ≤ 1e-5), and, with unit scales, the integer
-part bit for bit. Compiles every kernel (filling the kernel cache) and skips without a GPU.
+part bit for bit; the decode MUL_MAT from f32 activations (the quantize kernel that zeroes Y,
+then the split-K kernel) on a NaN-poisoned Y. Compiles every kernel (filling the kernel cache) and skips without a GPU.
 """
 
 from __future__ import annotations
@@ -56,3 +57,28 @@ def test_mmq_integer_part_is_exact(m: int, gpu) -> None:  # noqa: ANN001
     out = run_mmq(case, data, cupy)
     assert np.array_equal(out.astype(np.int64), data["exact"]), \
         f"{case.id}: {int((out.astype(np.int64) != data['exact']).sum())} outputs differ from the exact integer dot"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", (1, 8))
+def test_decode_mul_mat_from_f32(m: int, gpu) -> None:  # noqa: ANN001
+    """The decode MUL_MAT as bench/mmq.py runs it: f32 activations through the quantize kernel
+    that also zeroes Y, then the split-K kernel adding into Y. Y starts as NaN, so a row or
+    column the quantize kernel fails to zero (or the GEMM fails to write) shows."""
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import mmq_grid, mmq_kernel
+    from compiler.quantize_template import quantize_grid, quantize_kernel
+    from targets.ptx.runner import load
+
+    case = _case(m, decode=DECODE_BENCH)
+    gemm = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
+    quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90")
+    cupy = gpu()
+    data = make_inputs(case, np.random.default_rng())
+    x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
+    w, y = cupy.asarray(data["w"]), cupy.full((m, case.n), cupy.nan, dtype=cupy.float32)
+    load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, case.k, case.n, grid=quantize_grid(m, case.k))
+    load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, case.n, case.k, grid=mmq_grid(case.cfg, m, case.n, case.k))
+    assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
+    ok, err = check(cupy.asnumpy(y), reference(case, data))
+    assert ok, f"{case.id}: relative error {err:.3e}"

@@ -8,7 +8,8 @@ is not a multiple of 4 (4-byte copies), a K shorter than one block, staged tiles
 two waves and with chunk rows computed at run time, and a lanes loop. The output is
 poisoned with 0xAB and two rows longer than M; the bytes must equal
 ``compiler.numerics.quantize`` (method "cuda") exactly and the extra rows must keep
-their poison.
+their poison. The kernels that also zero the split-K GEMM's output (``zero_output``, the
+decode MUL_MAT's) must leave Y zero in its M rows and NaN past them.
 
 On a machine without a GPU these tests still compile every kernel (filling the
 kernel cache that travels to the GPU machine) and then skip.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.gpu.quantize_harness import QuantizeCase, activations, check, reference, run_case
+from tests.gpu.quantize_harness import QuantizeCase, activations, check, check_zeroed, reference, run_case
 
 CASES = [
     # the default kernel: one row per program (lanes strategy) for M <= 32, 8x512 tiles
@@ -46,6 +47,12 @@ CASES = [
     QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096),  # one row of 128 groups
     QuantizeCase("q8_1_mmq", 7, 1000, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
     QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # idle lanes in the last step
+    # the kernel that also zeroes Y [M, N] (the decode MUL_MAT's): the bench's decode shapes, a
+    # ragged N, more row tiles than one, and an N wider than the programs of a row cover in one step
+    QuantizeCase("q8_1_mmq", 1, 14336, zero_n=4096),
+    QuantizeCase("q8_1_mmq", 8, 8192, zero_n=32768),
+    QuantizeCase("q8_1_mmq", 5, 1000, zero_n=1001),
+    QuantizeCase("q8_1_mmq", 40, 640, zero_n=3000),
 ]
 
 
@@ -55,5 +62,6 @@ def test_quantize_matches_numerics(case: QuantizeCase, gpu) -> None:  # noqa: AN
     case.compiled()  # compile first: fills the kernel cache even without a GPU
     cupy = gpu()
     x = activations(case.m, case.k, np.random.default_rng())
-    problem = check(case, run_case(case, x, cupy), reference(case, x))
+    blocks, y = run_case(case, x, cupy)
+    problem = check(case, blocks, reference(case, x)) or check_zeroed(case, y)
     assert problem is None, problem

@@ -28,7 +28,15 @@ from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_k
 from dialects.qdot.formats import Format
 from passes.lower_quantize import BELOW_HALF, Q8BlockLayout, QuantizePlan, Strategy
 from targets.ptx.emulator import emulate
-from tests.gpu.quantize_harness import QuantizeCase, activations, check, poisoned_output, reference
+from tests.gpu.quantize_harness import (
+    QuantizeCase,
+    activations,
+    check,
+    check_zeroed,
+    poisoned_output,
+    poisoned_y,
+    reference,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "quantize_q8_1_mmq.mlir"
 
@@ -53,6 +61,11 @@ CASES = [
     QuantizeCase("q8_1", 9, 2000, rows_per_program=2, block_k=1024, num_warps=2, small_m=0),  # 64 threads
     QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
     QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # lanes, idle slots
+    # the kernels that also zero Y [M, N]: one-row and 8-row tiles, a ragged N, an N that
+    # needs several steps of the programs of a row, an N below one zero tile
+    QuantizeCase("q8_1_mmq", 3, 1000, zero_n=1001),
+    QuantizeCase("q8_1_mmq", 34, 640, zero_n=2100),
+    QuantizeCase("q8_1_mmq", 2, 256, zero_n=7),
 ]
 
 
@@ -64,16 +77,18 @@ def lowered(case: QuantizeCase) -> ModuleOp:
     return module
 
 
-def emulated(case: QuantizeCase, x: np.ndarray) -> np.ndarray:
+def emulated(case: QuantizeCase, x: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
     out = poisoned_output(case)
-    emulate(lowered(case), case.config.name, [x, out, case.m, case.k], grid=case.grid)
+    y = poisoned_y(case) if y is None else y
+    emulate(lowered(case), case.config.name, case.arguments(x, out, y), grid=case.grid)
     return out
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
 def test_emulated_kernel_matches_numerics(case: QuantizeCase) -> None:
     x = activations(case.m, case.k, np.random.default_rng())
-    problem = check(case, emulated(case, x), reference(case, x))
+    y = poisoned_y(case)
+    problem = check(case, emulated(case, x, y), reference(case, x)) or check_zeroed(case, y)
     assert problem is None, problem
 
 
