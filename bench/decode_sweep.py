@@ -17,10 +17,10 @@ import itertools
 
 import numpy as np
 
-from bench.mmq import DECODE_SHAPES, measure
+from bench.mmq import DECODE_SHAPES, compile_quantizers, load_quantizers, measure
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
-from compiler.quantize_template import quantize_grid, quantize_kernel
+from compiler.quantize_template import quantize_grid
 
 # (block_n, num_warps): 16, 32 or 64 weight rows per warp. Run 7 (2026-11-30) swept 16 and 32
 # rows per warp with 2, 3, 4 and 6 stages: 32 rows per warp and 2 stages were best everywhere.
@@ -41,7 +41,7 @@ def variants() -> list[tuple[str, MmqConfig, int]]:
 
 
 def compile_all() -> list:
-    get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    compile_quantizers()
     return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
                                                 num_stages=stages))
             for label, cfg, stages in variants()]
@@ -56,8 +56,8 @@ def run() -> None:
 
     rng = np.random.default_rng()
     flush = cupy.empty(256 << 20, dtype=cupy.uint8)
-    qc = get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
-    quantize = load(qc.ptx, qc.kernels[0])
+    quantizers = load_quantizers(compile_quantizers())
+    quantize = quantizers[False]
     operands = {}
     for n, k in DECODE_SHAPES:
         x = cupy.asarray(rng.standard_normal((1, k)).astype(np.float32))
@@ -68,7 +68,7 @@ def run() -> None:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]
         m, n, k = CHECK_SHAPE
-        checked = measure(cupy, kernel, quantize, label, cfg, stages, info, m, n, k, rng, flush)
+        checked = measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush)
         record({**checked, "what": f"sweep {label}" + ("" if checked["ok"] else ": FAILED the check")})
         if not checked["ok"]:
             continue

@@ -6,7 +6,9 @@
 What is timed is what llama.cpp's ``test-backend-ops perf -o MUL_MAT`` times: from f32
 activations to the f32 output, i.e. the activation quantization kernel
 (``qdot.quantize`` → q8_1_mmq), zeroing Y where the kernel splits K, and the GEMM; the
-GEMM alone is reported too. llama.cpp cannot be built on the GPU machine (no network),
+GEMM alone is reported too. Where the GEMM splits K, MUL_MAT's quantize kernel also zeroes
+Y (``quantize_kernel(zero_output=True)``), so that a call is two kernels, not a memset and two
+kernels; "GEMM" is then the memset and the GEMM. llama.cpp cannot be built on the GPU machine (no network),
 so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
 run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
 Checks before timing: the quantized activations of the first 64 rows equal
@@ -52,13 +54,28 @@ DECODE = [
     ("small_m 64 w2 splitk s2 fold=fma", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
 ]
 QUANTIZE = quantize_kernel("q8_1_mmq")
+QUANTIZE_ZERO_Y = quantize_kernel("q8_1_mmq", zero_output=True)
+"""The quantize kernel that also zeroes Y: MUL_MAT's first kernel where the GEMM splits K."""
 
 
-def compile_all() -> tuple[list, object]:
+def compile_all() -> tuple[list, dict[bool, object]]:
+    """The GEMM kernels, and the quantize kernels by whether they also zero Y."""
     kernels = [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
                                                    num_stages=stages, pipeline=_pipeline(label, stages)))
                for label, cfg, stages in PREFILL + DECODE]
-    return kernels, get_or_compile(QUANTIZE, arch="sm_90")
+    return kernels, compile_quantizers()
+
+
+def compile_quantizers() -> dict[bool, object]:
+    """The compiled quantize kernels, by whether they also zero Y."""
+    return {zero: get_or_compile(source, arch="sm_90") for zero, source in ((False, QUANTIZE), (True, QUANTIZE_ZERO_Y))}
+
+
+def load_quantizers(compiled: dict[bool, object]) -> dict[bool, object]:
+    """``compile_quantizers``' kernels loaded on the GPU, by whether they also zero Y."""
+    from targets.ptx.runner import load
+
+    return {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled.items()}
 
 
 def _pipeline(label: str, stages: int) -> str | None:
@@ -73,15 +90,16 @@ def run(quick: bool) -> None:
     import cupy
 
     from bench.gpu_common import log, record
-    from targets.ptx.runner import load
 
     rng = np.random.default_rng()
     copy_gbs = _copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    from targets.ptx.runner import load
+
     kernels, quantize_compiled = compile_all()
-    quantize = load(quantize_compiled.ptx, quantize_compiled.kernels[0])
+    quantizers = load_quantizers(quantize_compiled)
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]
@@ -90,14 +108,15 @@ def run(quick: bool) -> None:
         if quick:
             shapes = shapes[:2]
         for m, n, k in shapes:
-            record(measure(cupy, kernel, quantize, label, cfg, stages, info, m, n, k, rng, flush))
+            record(measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
 
 
-def measure(cupy, kernel, quantize, label: str, cfg: MmqConfig, stages: int, info,  # noqa: ANN001, PLR0913
+def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, info,  # noqa: ANN001, PLR0913
             m: int, n: int, k: int, rng, flush, **split: int) -> dict:
     """Check one kernel on one shape against ``compiler.numerics``, then time it: MUL_MAT
-    (quantize + zeroing + GEMM), the GEMM with its zeroing, the kernel alone and, for the
-    decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
+    (quantize + zeroing + GEMM; the quantize kernel of ``load_quantizers`` that zeroes Y
+    where the GEMM needs it), the GEMM with its zeroing (a memset), the kernel alone and,
+    for the decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
     from bench.gpu_common import log, time_graph
     from compiler import numerics
     from tests.gpu.mmq_harness import random_q4k_blocks
@@ -108,9 +127,11 @@ def measure(cupy, kernel, quantize, label: str, cfg: MmqConfig, stages: int, inf
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
     grid = mmq_grid(cfg, m, n, k, **split)
+    quantize = quantizers[cfg.needs_zeroed_output]
 
     def quantize_x() -> None:
-        quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+        args = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
+        quantize.launch(*args, grid=quantize_grid(m, k), sync=False)
 
     def kernel_only() -> None:
         kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False)
@@ -121,8 +142,8 @@ def measure(cupy, kernel, quantize, label: str, cfg: MmqConfig, stages: int, inf
         kernel_only()
 
     def mul_mat() -> None:
-        quantize_x()
-        gemm()
+        quantize_x()  # zeroes Y too where the kernel splits K
+        kernel_only()
 
     mul_mat()
     cupy.cuda.get_current_stream().synchronize()
@@ -136,7 +157,7 @@ def measure(cupy, kernel, quantize, label: str, cfg: MmqConfig, stages: int, inf
     us_total = time_graph(cupy, mul_mat)
     us_gemm = time_graph(cupy, gemm)
     us_kernel = time_graph(cupy, kernel_only)  # a split-K kernel accumulates into y here: timing only
-    us_quant = time_graph(cupy, quantize_x)
+    us_quant = time_graph(cupy, quantize_x)  # with the zeroing of Y where the kernel splits K
     llama = LLAMA_US.get((n, k), {}).get(m)
     row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
            "us_mul_mat": us_total, "us_gemm": us_gemm, "us_kernel": us_kernel, "us_quantize": us_quant,
@@ -187,7 +208,8 @@ def main() -> None:
         for label, _cfg, stages, compiled in kernels:
             info = compiled.kernels[0]
             print(f"{label:24s} {stages} stages: smem {info.shared_bytes} B, {info.num_warps} warps")
-        print(f"quantize: smem {quantize.kernels[0].shared_bytes} B")
+        for zero, compiled in quantize.items():
+            print(f"quantize{' (zeroes Y)' if zero else ''}: smem {compiled.kernels[0].shared_bytes} B")
         return
     run(args.quick)
 
