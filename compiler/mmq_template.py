@@ -45,23 +45,37 @@ class MmqConfig:
     and the partial results meet in Y through ``qdot.store {reduce = "add"}`` (Y must be zeroed
     first). Decode has only N/16 weight-row tiles (two warps per SM at N = 4096), too few to keep
     HBM busy; ``mmq_grid`` picks ny."""
+    stream_k: bool = False
+    """mmq: stream-K. The grid is a fixed number of programs (``mmq_grid``: the SMs' resident
+    slots, or fewer) that share the flattened (output tile, super-block) iterations evenly,
+    each a contiguous run of them, so a shape with fewer tiles than slots (M = 512, N = 3584:
+    112 tiles of 128 × 128 for 132 SMs) keeps every SM busy to the end. A tile a program covers
+    whole is stored; the pieces of a tile shared by two or more programs meet in Y through
+    ``qdot.store {reduce = "add"}`` (the fix-up is the atomic addition, not a second kernel),
+    so Y must be zeroed first (the quantize kernel's ``zero_output`` does it)."""
 
     @property
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        split = "_splitk" if self.split_k else ""
+        split = "_splitk" if self.split_k else "_streamk" if self.stream_k else ""
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{occupancy}"
 
     @property
     def needs_zeroed_output(self) -> bool:
-        return self.split_k
+        return self.split_k or self.stream_k
+
+    def __post_init__(self) -> None:
+        if self.stream_k and (self.small_m or self.split_k):
+            raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:
     """The MLIR text of one q8_1 × q4_K GEMM kernel (see the module docstring)."""
-    return _small_m(cfg) if cfg.small_m else _mmq(cfg)
+    if cfg.small_m:
+        return _small_m(cfg)
+    return _stream_k(cfg) if cfg.stream_k else _mmq(cfg)
 
 
 SPLIT_TARGET_PROGRAMS = 1024
@@ -80,14 +94,25 @@ def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_sp
     return max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
 
 
-def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, **split: int) -> tuple[int, int, int]:
+STREAM_K_PROGRAMS = 132
+"""Programs of a stream-K grid per resident program per SM: the H200's SM count (a run-time
+choice: the kernel reads the count from the grid)."""
+
+
+def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None,
+             **split: int) -> tuple[int, int, int]:
     """The launch grid of ``cfg`` for Y[m, n] += X[m, k] · W[n, k]ᵀ. ``split`` overrides
     ``split_factor``'s defaults (a run-time choice: the kernel reads its split count from
-    the grid)."""
+    the grid); ``programs`` the size of a stream-K grid (default: ``STREAM_K_PROGRAMS`` times
+    ``min_blocks_per_sm``, or once without it, at most one per iteration)."""
     if cfg.small_m:
         tiles = -(-n // cfg.block_n)
         return (tiles, split_factor(tiles, k, **split) if cfg.split_k else 1, 1)
-    return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
+    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+    if cfg.stream_k:
+        slots = programs or STREAM_K_PROGRAMS * max(1, cfg.min_blocks_per_sm)
+        return (max(1, min(slots, tiles * (k // Q4K_VALUES))), 1, 1)
+    return (tiles, 1, 1)
 
 
 _X = "!qdot.block<q8_1_mmq>"
@@ -125,6 +150,66 @@ def _mmq(cfg: MmqConfig) -> str:
         f"    scf.yield %d : tensor<{bm}x{bn}xf32>",
         "  }",
         f"  qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
+        "  func.return",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _stream_k(cfg: MmqConfig) -> str:
+    """The mmq kernel over a contiguous share of the (tile, super-block) iterations: one
+    segment per output tile the share touches, each a K loop from ``k0`` to ``k1``."""
+    bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
+    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    lines = _header(cfg, {bm, bn, g})
+    lines += [
+        "  %pid = qdot.program_id x",
+        "  %programs = qdot.num_programs x",
+        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
+        "  %tiles = arith.muli %tiles_m, %tiles_n : index",
+        "  %total = arith.muli %tiles, %kw : index",
+        "  %per = arith.ceildivui %total, %programs : index",
+        "  %share = arith.muli %pid, %per : index",
+        "  %start = arith.minui %share, %total : index",
+        "  %share_end = arith.addi %start, %per : index",
+        "  %end = arith.minui %share_end, %total : index",
+        "  %first_tile = arith.divui %start, %kw : index",
+        "  %end_tile = arith.ceildivui %end, %kw : index",
+        "  %has_work = arith.cmpi ult, %start, %end : index",
+        "  %tile_span = arith.subi %end_tile, %first_tile : index",
+        "  %segments = arith.select %has_work, %tile_span, %c0 : index",
+        f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
+        f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
+        f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
+        "  scf.for %s = %c0 to %segments step %c1 {",
+        "    %tile = arith.addi %first_tile, %s : index",
+        "    %tile_k = arith.muli %tile, %kw : index",
+        "    %tile_k_end = arith.addi %tile_k, %kw : index",
+        "    %from = arith.maxui %start, %tile_k : index",
+        "    %to = arith.minui %end, %tile_k_end : index",
+        "    %k0 = arith.subi %from, %tile_k : index",
+        "    %k1 = arith.subi %to, %tile_k : index",
+        "    %from_first = arith.cmpi eq, %k0, %c0 : index",
+        "    %to_last = arith.cmpi eq, %k1, %kw : index",
+        "    %whole = arith.andi %from_first, %to_last : i1",
+        *grouped_tile_offsets(bm, bn, g, tile="%tile", indent="    "),
+        f"    %acc = scf.for %kk = %k0 to %k1 step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
+        "      %kkx = arith.muli %kk, %c2 : index",
+        f"      %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        f"      %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        "      %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
+        f"           : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
+        f"      scf.yield %d : tensor<{bm}x{bn}xf32>",
+        "    }",
+        "    scf.if %whole {",
+        f"      qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
+        "    } else {",
+        f"      qdot.store %y_desc[%off_m, %off_n], %acc {{reduce = \"add\"}} : !qdot.desc<{bm}x{bn}xf32>, "
+        f"tensor<{bm}x{bn}xf32>",
+        "    }",
+        "  }",
         "  func.return",
         "}",
     ]

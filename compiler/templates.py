@@ -63,28 +63,33 @@ class GemmConfig:
         return "i32" if self.lhs == "i8" else "f32"
 
 
-def grouped_tile_offsets(bm: int, bn: int, group_m: int) -> list[str]:
-    """IR lines that map ``qdot.program_id x`` to ``%off_m``/``%off_n``, the origin of this
-    program's bm × bn output tile, walking tiles in groups of ``group_m`` tile-rows so that
-    neighbouring programs share the same B tiles in L2. Needs the constants %c{bm}, %c{bn},
-    %c{group_m} and the arguments %m, %n."""
+def grouped_tile_offsets(bm: int, bn: int, group_m: int, tile: str | None = None, indent: str = "  ") -> list[str]:
+    """IR lines that map ``qdot.program_id x`` (or the index value named ``tile``) to
+    ``%off_m``/``%off_n``, the origin of that bm × bn output tile, walking tiles in groups of
+    ``group_m`` tile-rows so that neighbouring programs share the same B tiles in L2. Needs the
+    constants %c{bm}, %c{bn}, %c{group_m} and the arguments %m, %n; with ``tile`` also
+    %tiles_m and %tiles_n, which it then does not define."""
     g = group_m
-    return [
-        "  %pid = qdot.program_id x",
-        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
-        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
-        f"  %in_group = arith.muli %tiles_n, %c{g} : index",
-        "  %group = arith.divui %pid, %in_group : index",
-        f"  %first_m = arith.muli %group, %c{g} : index",
-        "  %left_m = arith.subi %tiles_m, %first_m : index",
-        f"  %group_m = arith.minui %left_m, %c{g} : index",
-        "  %pos = arith.remui %pid, %in_group : index",
-        "  %pid_m_in = arith.remui %pos, %group_m : index",
-        "  %pid_m = arith.addi %first_m, %pid_m_in : index",
-        "  %pid_n = arith.divui %pos, %group_m : index",
-        f"  %off_m = arith.muli %pid_m, %c{bm} : index",
-        f"  %off_n = arith.muli %pid_n, %c{bn} : index",
+    lines = [] if tile is not None else [
+        "%pid = qdot.program_id x",
+        f"%tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"%tiles_n = arith.ceildivui %n, %c{bn} : index",
     ]
+    pid = tile or "%pid"
+    lines += [
+        f"%in_group = arith.muli %tiles_n, %c{g} : index",
+        f"%group = arith.divui {pid}, %in_group : index",
+        f"%first_m = arith.muli %group, %c{g} : index",
+        "%left_m = arith.subi %tiles_m, %first_m : index",
+        f"%group_m = arith.minui %left_m, %c{g} : index",
+        f"%pos = arith.remui {pid}, %in_group : index",
+        "%pid_m_in = arith.remui %pos, %group_m : index",
+        "%pid_m = arith.addi %first_m, %pid_m_in : index",
+        "%pid_n = arith.divui %pos, %group_m : index",
+        f"%off_m = arith.muli %pid_m, %c{bm} : index",
+        f"%off_n = arith.muli %pid_n, %c{bn} : index",
+    ]
+    return [indent + line for line in lines]
 
 
 def _packed(fmt: str) -> int:

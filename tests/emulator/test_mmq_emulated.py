@@ -63,3 +63,39 @@ def test_fma_fold_matches_reference(case: MmqCase) -> None:
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert not any("f16" in m for m in mnemonics), sorted(mnemonics)
     _emulate_and_check(module, case, seed=8, what=" fold=fma")
+
+
+STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("programs,what", [
+    (7, "shares of 2 super-blocks: most tiles split between two programs"),
+    (5, "shares of 3 = one whole tile each"),
+    (2, "shares of 6: two whole tiles each, one segment after another"),
+    (13, "more programs than iterations: the last has no work"),
+])
+def test_stream_k_matches_reference(programs: int, what: str) -> None:
+    """Stream-K over 4 tiles × 3 super-blocks: whatever the grid, each (tile, super-block)
+    iteration is computed by one program, whole tiles are stored and the pieces of split
+    ones added (Y zeroed first); the emulator's checks cover the shared buffers each program
+    reuses from one segment to the next."""
+    case = MmqCase(STREAM_K, m=40, n=72, k=768)
+    module = _compile(STREAM_K)
+    data = make_inputs(case, np.random.default_rng(programs))
+    y = poisoned_output(case)
+    assert (y == 0).all()  # a stream-K kernel adds into Y
+    emulate(module, STREAM_K.name, [data["x"], data["w"], y, case.m, case.n, case.k], (programs, 1, 1))
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id} on {programs} programs ({what}): relative error {err:.3e}"
+
+
+def test_stream_k_grid() -> None:
+    """The SMs' slots, never more programs than (tile, super-block) iterations."""
+    assert mmq_grid(MmqConfig(block_m=128, block_n=128, stream_k=True), 512, 3584, 3584) == (132, 1, 1)
+    assert mmq_grid(MmqConfig(block_m=64, block_n=128, min_blocks_per_sm=2, stream_k=True), 512, 3584, 3584) == \
+        (264, 1, 1)
+    assert mmq_grid(STREAM_K, 40, 72, 768) == (12, 1, 1)  # 4 tiles × 3 super-blocks
+    assert mmq_grid(STREAM_K, 40, 72, 768, programs=7) == (7, 1, 1)
+    with pytest.raises(ValueError, match="stream_k is an option of the mmq kernel"):
+        MmqConfig(small_m=True, stream_k=True)

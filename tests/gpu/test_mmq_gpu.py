@@ -3,8 +3,8 @@
 Random f32 weights and activations quantized by ``compiler.numerics`` (ggml layouts),
 fresh each run, NaN-poisoned outputs, ragged N; compared with the float64 meaning of
 llama.cpp's MMQ (relative Frobenius error ≤ 1e-5), and, with unit scales, the integer
-part bit for bit; the decode MUL_MAT from f32 activations (the quantize kernel that zeroes Y,
-then the split-K kernel) on a NaN-poisoned Y. Compiles every kernel (filling the kernel cache) and skips without a GPU.
+part bit for bit; the decode and the stream-K prefill MUL_MAT from f32 activations (the
+quantize kernel that zeroes Y, then the kernel adding into it) on a NaN-poisoned Y. Compiles every kernel (filling the kernel cache) and skips without a GPU.
 """
 
 from __future__ import annotations
@@ -65,20 +65,39 @@ def test_decode_mul_mat_from_f32(m: int, gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT as bench/mmq.py runs it: f32 activations through the quantize kernel
     that also zeroes Y, then the split-K kernel adding into Y. Y starts as NaN, so a row or
     column the quantize kernel fails to zero (or the GEMM fails to write) shows."""
+    _mul_mat_from_f32(_case(m, decode=DECODE_BENCH), gpu)
+
+
+STREAM_K = MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True)  # bench/mmq.py's, 2 stages
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,programs", [(512, None), (512, 7), (1000, 131), (17, 5)],
+                         ids=["M=512-SMs", "M=512-7-programs", "M=1000-131-programs", "M=17-5-programs"])
+def test_stream_k_mul_mat_from_f32(m: int, programs: int | None, gpu) -> None:  # noqa: ANN001
+    """Stream-K prefill from f32 activations (the zeroing quantize kernel, then the kernel),
+    on grids that split tiles between programs at different places, into a NaN Y."""
+    _mul_mat_from_f32(MmqCase(STREAM_K, m, N, K, stages=2), gpu, programs)
+
+
+def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None:  # noqa: ANN001
+    """Quantize ``case``'s f32 activations with the kernel that also zeroes a NaN-filled Y, run
+    the GEMM into it, and compare both with compiler.numerics."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
     from targets.ptx.runner import load
 
-    case = _case(m, decode=DECODE_BENCH)
+    m, n, k = case.m, case.n, case.k
     gemm = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90")
     cupy = gpu()
     data = make_inputs(case, np.random.default_rng())
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
-    w, y = cupy.asarray(data["w"]), cupy.full((m, case.n), cupy.nan, dtype=cupy.float32)
-    load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, case.k, case.n, grid=quantize_grid(m, case.k))
-    load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, case.n, case.k, grid=mmq_grid(case.cfg, m, case.n, case.k))
+    w, y = cupy.asarray(data["w"]), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
+    grid = mmq_grid(case.cfg, m, n, k, programs=programs) if case.cfg.stream_k else mmq_grid(case.cfg, m, n, k)
+    load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, n, k, grid=grid)
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
     ok, err = check(cupy.asnumpy(y), reference(case, data))
-    assert ok, f"{case.id}: relative error {err:.3e}"
+    assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
