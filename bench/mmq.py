@@ -48,6 +48,9 @@ PREFILL = [  # (label, config, stages)
     ("mmq 64x128 w8", MmqConfig(block_m=64, block_n=128, num_warps=8), 3),
     ("mmq 128x128 w16 s2", MmqConfig(block_m=128, block_n=128, num_warps=16), 2),
     ("mmq 128x128 w16", MmqConfig(block_m=128, block_n=128, num_warps=16), 3),
+    ("mmq 128x128 w8 s2 streamk", MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True), 2),
+    ("mmq 64x128 w4 s2 b2 streamk", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2,
+                                             stream_k=True), 2),
 ]
 DECODE = [
     ("small_m 64 w2 splitk s2", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
