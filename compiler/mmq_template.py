@@ -141,19 +141,30 @@ def _mmq(cfg: MmqConfig) -> str:
         f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
-        f"  %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
-        "    %kkx = arith.muli %kk, %c2 : index",
-        f"    %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        f"    %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
-        "    %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
-        f"         : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
-        f"    scf.yield %d : tensor<{bm}x{bn}xf32>",
-        "  }",
+        *_mmq_k_loop(cfg, "%c0", "%kw", "  "),
         f"  qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
         "  func.return",
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str]:
+    """The mmq K loop over super-blocks ``lower`` to ``upper`` of the tile at (%off_m, %off_n),
+    from %zero to %acc."""
+    bm, bn = cfg.block_m, cfg.block_n
+    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    lines = [
+        f"%acc = scf.for %kk = {lower} to {upper} step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
+        "  %kkx = arith.muli %kk, %c2 : index",
+        f"  %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        f"  %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        "  %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
+        f"       : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
+        f"  scf.yield %d : tensor<{bm}x{bn}xf32>",
+        "}",
+    ]
+    return [indent + line for line in lines]
 
 
 def _stream_k(cfg: MmqConfig) -> str:
@@ -195,14 +206,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         "    %to_last = arith.cmpi eq, %k1, %kw : index",
         "    %whole = arith.andi %from_first, %to_last : i1",
         *grouped_tile_offsets(bm, bn, g, tile="%tile", indent="    "),
-        f"    %acc = scf.for %kk = %k0 to %k1 step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
-        "      %kkx = arith.muli %kk, %c2 : index",
-        f"      %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        f"      %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
-        "      %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
-        f"           : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
-        f"      scf.yield %d : tensor<{bm}x{bn}xf32>",
-        "    }",
+        *_mmq_k_loop(cfg, "%k0", "%k1", "    "),
         "    scf.if %whole {",
         f"      qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
         "    } else {",
