@@ -6,8 +6,8 @@ functions (an upcast never moves values between threads); the conversions are:
 * e2m1 → s8 (value × 2) and e2m1 → e4m3: the signed 16-entry prmt table of
   reference/ptx.md §6.3 R1, four values per three ``prmt``;
 * e2m1 → bf16: two 8-entry byte tables (bf16 low and high byte of each magnitude)
-  looked up with ``prmt``, interleaved, the sign OR-ed in, then × 2^(s-127) for the
-  ue8m0 block scale (``mul.rn.bf16x2``, exact);
+  looked up with ``prmt``, the sign bytes made by a sign-replicating ``prmt`` and OR-ed
+  in, interleaved, then × 2^(s-127) for the ue8m0 block scale (``mul.rn.bf16x2``, exact);
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -45,7 +45,8 @@ E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
 # byte (sign-independent) and the high byte of the positive and of the negative value
 BF16_LO = (0xC0800000, 0xC0804000)
 BF16_HI_POS = (0x3F3F3F00, 0x40404040)
-BF16_HI_NEG = (0xBFBFBF80, 0xC0C0C0C0)
+SIGN_BYTES = 0x9D8C
+"""prmt selector of ``_fp4_quad_to_bf16``'s sign bytes: bytes 4, 0, 5, 1 of (x, x << 4), sign-replicated."""
 
 # (exponent bits, mantissa bits, bias) of the small float formats, as 8-bit containers
 FLOAT_BITS = {
@@ -311,18 +312,22 @@ def _fp4_lut(b: Builder, reg: SSAValue, half: int, table: tuple[int, int, int, i
 def _fp4_quad_to_bf16(b: Builder, reg: SSAValue, half: int) -> tuple[SSAValue, SSAValue]:
     """The four e2m1 values of 16-bit half ``half`` → two bf16x2 (values 0,1 and 2,3), exactly.
 
-    Byte tables through ``prmt``: the low byte of each bf16 by magnitude code, the
-    high byte once for positive and once for negative values, the sign picking
-    between them per byte (as reference/ptx.md §6.3 R1 picks table halves), then
-    the low and high bytes interleaved: 7 instructions for 4 values, no shifts.
+    Byte tables through ``prmt`` give the low and the high byte of each magnitude's bf16;
+    the sign bits become 0x00/0xFF bytes in one more ``prmt``, whose sign-replicate mode
+    copies a byte's top bit: the top bit of byte i of the half is the sign of value 2i + 1,
+    and after a shift by 4 that of value 2i. One OR puts the signs on the high bytes, and
+    two ``prmt`` interleave low and high bytes: 8 instructions for 4 values, and only 4
+    table registers, which matters when registers are short and ptxas rebuilds each table
+    before each use.
     """
     x = b.lshr(reg, 16 * half) if half else reg
     idx = b.and_(x, 0x7777)
-    sel = b.or_(b.lshr(b.and_(x, 0x8888), 1), 0x3210)
     lo4 = b.emit(PrmtOp(b.const(BF16_LO[0]), b.const(BF16_LO[1]), idx))
-    pos = b.emit(PrmtOp(b.const(BF16_HI_POS[0]), b.const(BF16_HI_POS[1]), idx))
-    neg = b.emit(PrmtOp(b.const(BF16_HI_NEG[0]), b.const(BF16_HI_NEG[1]), idx))
-    hi4 = b.emit(PrmtOp(pos, neg, sel))
+    hi4 = b.emit(PrmtOp(b.const(BF16_HI_POS[0]), b.const(BF16_HI_POS[1]), idx))
+    # bytes [sign 0, sign 1, sign 2, sign 3] as 0x00/0xFF: from (x << 4).byte0, x.byte0,
+    # (x << 4).byte1, x.byte1, each selector nibble with the sign-replicate bit (8) set
+    signs = b.emit(PrmtOp(x, b.shl(x, 4), b.const(SIGN_BYTES)))
+    hi4 = b.or_(hi4, b.and_(signs, 0x80808080))
     return b.emit(PrmtOp(lo4, hi4, b.const(0x5140))), b.emit(PrmtOp(lo4, hi4, b.const(0x7362)))
 
 
