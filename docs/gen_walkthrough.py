@@ -36,7 +36,7 @@ NATIVE_ARCH = "sm_120a"
 RESULTS = ROOT / "bench" / "RESULTS.md"
 BLOCK_K = 64
 """K-values per step of the example's kernel (``GemmConfig(block_k=64, num_warps=8)``)."""
-MEASURED_RUN = 28
+MEASURED_RUN = 35
 """The bench/RESULTS.md run whose MX table the page quotes."""
 MEASURED_LABEL = "qdot e4m3xe2m1 bf16 128x128x64 w8 [dequant-bf16, 3 stages]"
 """bench/mx_gemm.py's label for ``GemmConfig(block_k=64, num_warps=8)`` (this example's kernel) on sm_90."""
@@ -308,7 +308,7 @@ class MeasuredRow:
 
 def measured_row() -> MeasuredRow:
     text = RESULTS.read_text(encoding="utf-8")
-    run = re.search(rf"^## (Runs? (?:\d+ and )?{MEASURED_RUN}\b.*)$", text, re.M)
+    run = re.search(rf"^## (Runs? (?:\d+(?: and |–))?{MEASURED_RUN}\b.*)$", text, re.M)
     table = re.search(rf"^### (bench/results/\S*_run{MEASURED_RUN}[_.]\S*)$", text, re.M)
     if run is None or table is None:
         raise LookupError(f"bench/RESULTS.md has no run {MEASURED_RUN} section or table")

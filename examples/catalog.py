@@ -167,12 +167,12 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90a", runs="dequant-bf16", mma=_WGMMA_BF16),
                 Build("sm_90", "promote-fp8", runs="promote-fp8", mma=_FP8),
                 Build("sm_80", runs="dequant-bf16", mma=_BF16)),
-        measured="run 28 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
-        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 174 TFLOP/s at "
-             "8192³ on sm_90, where the fastest `mma.sync` tile measured (256×128×64, `bench/mx_gemm.py`) reaches 222 "
-             "and spills 4 B per thread; on sm_90a the same plan runs on wgmma (`docs/wgmma.md`; 374 TFLOP/s for "
-             "the 128×256×64 tile). sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on sm_90; "
-             "`auto` prefers dequant-bf16 there",
+        measured="run 35 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
+        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 185 TFLOP/s at "
+             "8192³ on sm_90, where the fastest `mma.sync` tiles measured (128×256×64 and 256×128×64, "
+             "`bench/mx_gemm.py`) reach 227–229; on sm_90a the same plan runs on wgmma (`docs/wgmma.md`; 391 TFLOP/s "
+             "for the 128×256×64 tile). sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on "
+             "sm_90; `auto` prefers dequant-bf16 there",
     ),
     Example(
         name="nvfp4_gemm_e2m1",
