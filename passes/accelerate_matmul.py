@@ -51,6 +51,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from compiler.diagnostics import QdotError, emit_error
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
@@ -67,7 +68,7 @@ from dialects.qgpu.encodings import (
     MmaEncodingAttr,
     SharedEncodingAttr,
 )
-from dialects.qgpu.layouts import shared_encoding_for
+from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
@@ -108,11 +109,30 @@ class AccelerateMatmulPass(ModulePass):
                                   f"{', '.join(Q4K_FOLDS)}")
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             warps = num_warps(func)
+            laid_out: set[TensorType] = set()
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
-                _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
+                try:
+                    _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
+                    _check_layouts(func, laid_out)
+                except VerifyException as err:  # LayoutError included
+                    emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
+                                    f"its plan on {warps} warp{'s' if warps != 1 else ''}: "
+                                    f"{str(err).splitlines()[0]}")
             _propagate_accumulator_layouts(func)
             layout_stored_tiles(func, warps)
 
+
+
+def _check_layouts(func: FuncOp, laid_out: set[TensorType]) -> None:
+    """Lay out every distributed tensor type of ``func`` not checked yet, so a tile that a plan's
+    layouts cannot cover (a dimension that neither divides nor is a multiple of the CTA tile,
+    a K shorter than the mma's k-span) fails here, at its dot, not in a later pass."""
+    for inner in func.walk():
+        for value in inner.results:
+            tensor = value.type
+            if isinstance(tensor, TensorType) and _has_layout(tensor) and tensor not in laid_out:
+                distributed_layout(tensor)
+                laid_out.add(tensor)
 
 
 # ---------------------------------------------------------------------------------------------
