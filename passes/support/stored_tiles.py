@@ -25,6 +25,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler.diagnostics import emit_error
 from dialects.qdot.kernel import MakeDescOp, StoreOp
 from dialects.qgpu.encodings import BlockedEncodingAttr
+from dialects.qgpu.errors import LayoutError
+from dialects.qgpu.layouts import distributed_layout
 from passes.support.builder import constant_value
 
 VECTOR_BYTES = 16
@@ -33,8 +35,9 @@ VECTOR_BYTES = 16
 def default_blocked(shape: tuple[int, ...], elem_bits: int, warps: int, contiguous: int) -> BlockedEncodingAttr:
     """The blocked layout of a 2-D tile stored along ``contiguous``: 16-byte runs (or the whole
     dimension, if shorter), lanes along it first, warps across it while the tile has rows
-    for them. Powers of two throughout; a tile smaller than one layout repetition would
-    give threads the same elements, so dimensions too short take fewer lanes and warps."""
+    for them. For power-of-two dimensions, the only ones stored splats may have: a dimension
+    too short for the lanes or warps left for it is covered by several threads, which then
+    store the same constant."""
     other = 1 - contiguous
     run = max(1, min(VECTOR_BYTES * 8 // elem_bits, shape[contiguous]))
     lanes_c = _pow2_at_most(max(1, shape[contiguous] // run), 32)
@@ -62,9 +65,9 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
             continue
         shape = tuple(tile.get_shape())
         elem = tile.get_element_type()
-        if len(shape) != 2 or not isinstance(elem, FixedBitwidthType):
+        if len(shape) != 2 or not isinstance(elem, FixedBitwidthType) or any(d & (d - 1) for d in shape):
             emit_error(store, f"qdot-accelerate-matmul: cannot give the stored {tile} a register layout "
-                              "(2-D tiles of integers or floats only)")
+                              "(2-D tiles of integers or floats with power-of-two dimensions only)")
         contiguous = unit_stride_dim(store.desc)
         source = store.value.owner
         if not (isinstance(source, arith.ConstantOp) and isinstance(source.value, DenseIntOrFPElementsAttr)
@@ -74,6 +77,11 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
                               f"a dot's result, a quantized tile or a splat constant, not {what}")
         encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
                                                           1 if contiguous is None else contiguous))
+        try:
+            distributed_layout(encoded)
+        except LayoutError as err:
+            emit_error(store, f"qdot-accelerate-matmul: no register layout for the stored {tile} on {warps} warps: "
+                              f"{str(err).splitlines()[0]}")
         store.operands[len(store.operands) - 1] = _splat(source, encoded, store)
         if not source.result.uses:
             Rewriter.erase_op(source)

@@ -2,7 +2,8 @@
 // A splat constant stored by a kernel (zeroing an output that a split-K kernel adds into,
 // from a kernel that runs before it anyway) gets the default blocked layout: 16-byte runs
 // along the destination's unit-stride dimension, lanes along it, the warps across it while
-// the tile has rows for them. Any other plain stored tile is refused at the store.
+// the tile has rows for them. Any other plain stored tile, and a splat whose dimensions are not
+// powers of two, is refused at the store.
 // tests/lit/qdot-to-llvm/stored-splat.mlir follows the first kernel to PTX.
 
 // One row: 4 f32 per thread, the 32 lanes and the 4 warps all along the row (no thread
@@ -67,5 +68,18 @@ func.func @argument(%a_ptr: !qdot.ptr<f32>, %m: index, %n: index, %t: tensor<16x
   %a = qdot.make_desc %a_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
   // expected-error@+1 {{a splat constant, not a block argument}}
   qdot.store %a[%c0, %c0], %t : !qdot.desc<16x64xf32>, tensor<16x64xf32>
+  func.return
+}
+
+// -----
+
+func.func @not_power_of_two(%y_ptr: !qdot.ptr<f32>, %m: index, %n: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<3x512xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<3x512xf32>
+  // expected-error@+1 {{qdot-accelerate-matmul: cannot give the stored tensor<3x512xf32> a register layout (2-D tiles of integers or floats with power-of-two dimensions only)}}
+  qdot.store %y_desc[%c0, %c0], %zero : !qdot.desc<3x512xf32>, tensor<3x512xf32>
   func.return
 }
