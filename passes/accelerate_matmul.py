@@ -800,8 +800,27 @@ def _fold_conversions(func: FuncOp) -> bool:
                 Rewriter.erase_op(inner)
             changed = True
             continue
-        # a store takes any distributed layout: store the encoded value directly
+        # an elementwise float conversion (the epilogue's f32 → bf16) of a value brought back to the
+        # plain type: convert the encoded value instead, keeping its layout (16-bit #qgpu.mma)
         users = [u.operation for u in cvt.result.uses]
+        casts = [u for u in users if isinstance(u, (arith.TruncFOp, arith.ExtFOp)) and _has_layout(src.type)
+                 and isinstance(u.result.type, TensorType) and not _has_layout(u.result.type)]
+        if casts:
+            for cast in casts:
+                plain = cast.result.type
+                assert isinstance(plain, TensorType) and isinstance(src.type, TensorType)
+                encoded = TensorType(plain.get_element_type(), plain.get_shape(), src.type.encoding)
+                new = type(cast)(src, encoded)
+                Rewriter.insert_op(new, InsertPoint.before(cast))
+                back = ConvertLayoutOp(new.result, plain)
+                Rewriter.insert_op(back, InsertPoint.before(cast))
+                cast.result.replace_all_uses_with(back.results[0])
+                Rewriter.erase_op(cast)
+            if not cvt.result.uses:
+                Rewriter.erase_op(cvt)
+            changed = True
+            continue
+        # a store takes any distributed layout: store the encoded value directly
         if users and all(isinstance(u, StoreOp) for u in users) and _has_layout(src.type) \
                 and not isinstance(cvt.result.type.encoding, type(src.type.encoding)):
             for use in list(cvt.result.uses):

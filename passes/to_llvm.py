@@ -74,6 +74,7 @@ from dialects.qgpu.ops import (
 from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile
+from passes.support.float_casts import lower_truncf
 from passes.support.distributed import FunctionState, from_regs, reg_type, to_regs
 from passes.support.shared_stores import store_registers
 from passes.support.stores import lower_store
@@ -217,7 +218,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp)
+            UnrealizedConversionCastOp, arith.TruncFOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -258,6 +259,9 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         _erase(op)
     elif isinstance(op, UpcastOp):
         lower_upcast(op, state)
+    elif isinstance(op, arith.TruncFOp):
+        if isinstance(op.input.type, TensorType):
+            lower_truncf(op)
     elif isinstance(op, StoreOp):
         desc = op.desc.owner
         assert isinstance(desc, MakeDescOp)

@@ -109,12 +109,14 @@ def _dims(values: Sequence[int]) -> str:
 def _mma_layout(shape: tuple[int, ...], element_type: Attribute, mma: MmaEncodingAttr) -> MmaLayout:
     if len(shape) != 2:
         raise LayoutError(f"an #qgpu.mma accumulator must be 2-D [M, N], got shape {_dims(shape)}")
-    if storage_bits(element_type) != 32:
-        raise LayoutError(f"an #qgpu.mma accumulator must have 32-bit elements (f32 or i32), got {element_type}")
+    bits = storage_bits(element_type)
+    if bits not in (16, 32):
+        raise LayoutError(f"an #qgpu.mma tensor must have 32-bit elements (an f32 or i32 accumulator) or 16-bit "
+                          f"ones (an accumulator converted to bf16 or f16), got {element_type}")
     wm, wn = warps_of_mma(mma)
     _check_multiple(shape[0], MMA_M * wm, "dimension 0 (M)", f"16·warpsPerCTA[0] = {MMA_M * wm}")
     _check_multiple(shape[1], MMA_N * wn, "dimension 1 (N)", f"8·warpsPerCTA[1] = {MMA_N * wn}")
-    return MmaLayout(shape, element_type, wm, wn)
+    return MmaLayout(shape, element_type, wm, wn, bits)
 
 
 def _check_multiple(value: int, unit: int, what: str, rule: str) -> None:

@@ -26,12 +26,20 @@ def warps_of_mma(mma: MmaEncodingAttr) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class MmaLayout(DistributedLayout):
-    """The m16n8 accumulator (C/D) layout; conventions in ``dialects.qgpu.layouts``."""
+    """The m16n8 accumulator (C/D) layout; conventions in ``dialects.qgpu.layouts``.
+
+    32-bit elements (the f32/i32 accumulators) take one register each, c0..c3 per
+    instruction tile. 16-bit elements (an accumulator converted to bf16/f16 for the
+    epilogue, ``arith.truncf``) keep the same element-to-thread map, two to a register:
+    (c0, c1) in one, (c2, c3) in the next, the even column in the low half — the pairs
+    ``cvt.rn.bf16x2.f32`` makes and a 4-byte store writes.
+    """
 
     shape: tuple[int, ...]
     element_type: Attribute
     warps_m: int
     warps_n: int
+    bits: int = 32
 
     @cached_property
     def num_warps(self) -> int:
@@ -46,12 +54,17 @@ class MmaLayout(DistributedLayout):
         return self.shape[1] // (MMA_N * self.warps_n)
 
     @cached_property
+    def regs_per_tile(self) -> int:
+        """Registers of one 16×8 instruction tile: 4 (32-bit elements) or 2 (16-bit)."""
+        return 4 * self.bits // 32
+
+    @cached_property
     def regs_per_thread(self) -> int:
-        return self.rep_m * self.rep_n * 4
+        return self.rep_m * self.rep_n * self.regs_per_tile
 
     @cached_property
     def elem_bits(self) -> int:
-        return 32
+        return self.bits
 
     @cached_property
     def lane_fields(self) -> tuple[BitField, ...]:
@@ -63,14 +76,16 @@ class MmaLayout(DistributedLayout):
                 *bit_field(Source.WARP, log2(self.warps_m), self.warps_n, 1, MMA_N))
 
     def tile_registers(self, rm: int, rn: int) -> tuple[int, ...]:
-        """Registers c0..c3 of the accumulator of instruction tile (rm, rn)."""
+        """Registers c0..c3 of the accumulator of instruction tile (rm, rn) (32-bit elements)."""
+        assert self.bits == 32, "an mma accumulates into 32-bit elements"
         base = (rm * self.rep_n + rn) * 4
         return tuple(range(base, base + 4))
 
     def reg_offset(self, reg: int, byte: int) -> tuple[int, ...] | None:
-        if byte != 0:
+        if byte % (self.bits // 8):
             return None
-        tile, i = divmod(reg, 4)
+        tile, within = divmod(reg, self.regs_per_tile)
+        i = within * (32 // self.bits) + byte // (self.bits // 8)  # c0..c3
         rm, rn = divmod(tile, self.rep_n)
         return (rm * MMA_M * self.warps_m + 8 * (i >> 1), rn * MMA_N * self.warps_n + (i & 1))
 
@@ -79,8 +94,10 @@ class MmaLayout(DistributedLayout):
         m, n = coords
         wm, rm, mi = (m // MMA_M) % self.warps_m, m // (MMA_M * self.warps_m), m % MMA_M
         wn, rn, ni = (n // MMA_N) % self.warps_n, n // (MMA_N * self.warps_n), n % MMA_N
-        reg = (rm * self.rep_n + rn) * 4 + 2 * (mi >> 3) + (ni & 1)
-        return [Slot(wm + self.warps_m * wn, 4 * (mi & 7) + (ni >> 1), reg, 0)]
+        i = 2 * (mi >> 3) + (ni & 1)  # c0..c3
+        per_reg = 32 // self.bits
+        reg = (rm * self.rep_n + rn) * self.regs_per_tile + i // per_reg
+        return [Slot(wm + self.warps_m * wn, 4 * (mi & 7) + (ni >> 1), reg, (i % per_reg) * (self.bits // 8))]
 
 
 class KMode(StrEnum):

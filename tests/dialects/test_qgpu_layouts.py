@@ -229,7 +229,7 @@ def test_dot_scale_pads_the_last_register() -> None:
 
 @pytest.mark.parametrize("tensor, message", [
     (TensorType(F32, [48, 16], mma(2, 1)), "dimension 0 (M) = 48 must be a multiple of 16·warpsPerCTA[0] = 32"),
-    (TensorType(Float16Type(), [16, 8], mma(1, 1)), "32-bit elements"),
+    (TensorType(I8, [16, 8], mma(1, 1)), "32-bit elements (an f32 or i32 accumulator) or 16-bit ones"),
     (TensorType(I8, [16, 32], DotOperandEncodingAttr(0, mma(1, 1), 2)),
      "kWidth = 2 is not valid for 8-bit elements: it must be 4, 8 or 16"),
     (TensorType(BF16, [16, 32], DotOperandEncodingAttr(0, mma(1, 1), 16)),

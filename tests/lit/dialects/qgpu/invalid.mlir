@@ -410,11 +410,11 @@ func.func @f(%t: tensor<16x8xf32, #mma>) {
 // convert_layout: layouts must fit
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
-func.func @f(%t: tensor<16x8xf16, #blocked>) {
-  %u = qgpu.convert_layout %t : tensor<16x8xf16, #blocked> -> tensor<16x8xf16, #mma>
+func.func @f(%t: tensor<16x8xi8, #blocked>) {
+  %u = qgpu.convert_layout %t : tensor<16x8xi8, #blocked> -> tensor<16x8xi8, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.convert_layout' op result layout: an #qgpu.mma accumulator must have 32-bit elements (f32 or i32), got f16
+// CHECK: error: 'qgpu.convert_layout' op result layout: an #qgpu.mma tensor must have 32-bit elements (an f32 or i32 accumulator) or 16-bit ones (an accumulator converted to bf16 or f16), got i8
 
 // -----
 
@@ -553,7 +553,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf16, #mma> -> tensor<16x8xf16, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op result layout: an #qgpu.mma accumulator must have 32-bit elements (f32 or i32), got f16
+// CHECK: error: 'qgpu.mma' op accumulator and result must be f32 (or i32 for s8 × s8), got f16
 
 // -----
 
