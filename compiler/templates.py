@@ -49,14 +49,24 @@ class GemmConfig:
     k_divisibility: int = 128
     """What the kernel may assume of K (``qdot.divisibility``): K is always a multiple of 32;
     a multiple of 128 lets the per-32 scale rows be copied with 4-byte cp.async."""
+    out: str = "f32"
+    """C's element type: ``f32`` (the accumulator) or ``bf16`` (rounded to nearest even from the
+    f32 accumulator by ``arith.truncf`` before the store; half the bytes written)."""
+
+    def __post_init__(self) -> None:
+        if self.out not in ("f32", "bf16"):
+            raise ValueError(f"GemmConfig: out must be 'f32' or 'bf16', got {self.out!r}")
+        if self.out == "bf16" and self.acc_type != "f32":
+            raise ValueError("GemmConfig: a bf16 output rounds an f32 accumulator; i8 × i8 accumulates in i32")
 
     @property
     def name(self) -> str:
         scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         npack = ("" if self.lhs_k_pack else "_mpack") + ("" if self.rhs_k_pack else "_npack")
+        out = "" if self.out == "f32" else f"_out_{self.out}"
         return (f"gemm_{self.lhs}_{self.rhs}{npack}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
-                f"_w{self.num_warps}{occupancy}")
+                f"_w{self.num_warps}{occupancy}{out}")
 
     @property
     def acc_type(self) -> str:
@@ -114,7 +124,8 @@ def gemm_kernel(cfg: GemmConfig) -> str:
             elem, group = _SCALE[kind]
             scale_group[side] = (elem, group)
             args.append(f"%s{side}_ptr: !qdot.ptr<{elem}>")
-    args += [f"%c_ptr: !qdot.ptr<{acc}>", "%m: index", "%n: index",
+    out = cfg.out if acc == "f32" else acc
+    args += [f"%c_ptr: !qdot.ptr<{out}>", "%m: index", "%n: index",
              f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     consts = sorted({0, 1, 2, cfg.group_m, bm, bn, bk, pa, pb, *(g for _, g in scale_group.values())})
     occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
@@ -147,7 +158,7 @@ def gemm_kernel(cfg: GemmConfig) -> str:
         lines.append(f"  %ks{side} = arith.divui %k, %c{group} : index")
         lines.append(f"  %s{side}_desc = qdot.make_desc %s{side}_ptr, [{rows}, %ks{side}], [%ks{side}, %c1] "
                      f": !qdot.ptr<{elem}> -> !qdot.desc<{bm if side == 'a' else bn}x{bk // group}x{elem}>")
-    lines.append(f"  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<{acc}> -> !qdot.desc<{bm}x{bn}x{acc}>")
+    lines.append(f"  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<{out}> -> !qdot.desc<{bm}x{bn}x{out}>")
     zero = "0" if acc == "i32" else "0.000000e+00"
     lines.append(f"  %zero = arith.constant dense<{zero}> : tensor<{bm}x{bn}x{acc}>")
     lines.append(f"  %acc = scf.for %kk = %c0 to %k step %c{bk} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}x{acc}>) {{")
@@ -181,7 +192,11 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     lines.append(f"         : {type_a} * {type_b} -> tensor<{bm}x{bn}x{acc}>")
     lines.append(f"    scf.yield %d : tensor<{bm}x{bn}x{acc}>")
     lines.append("  }")
-    lines.append(f"  qdot.store %c_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}x{acc}>, tensor<{bm}x{bn}x{acc}>")
+    stored = "%acc"
+    if out != acc:
+        lines.append(f"  %c = arith.truncf %acc : tensor<{bm}x{bn}x{acc}> to tensor<{bm}x{bn}x{out}>")
+        stored = "%c"
+    lines.append(f"  qdot.store %c_desc[%off_m, %off_n], {stored} : !qdot.desc<{bm}x{bn}x{out}>, tensor<{bm}x{bn}x{out}>")
     lines.append("  func.return")
     lines.append("}")
     return "\n".join(lines) + "\n"

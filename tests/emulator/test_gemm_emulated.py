@@ -21,7 +21,7 @@ from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import EmulationError, emulate
-from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
+from tests.gpu.gemm_harness import GemmCase, check, make_inputs, poisoned_output, reference
 
 M, N, K = 144, 120, 160
 
@@ -117,8 +117,7 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa:
     with ``compiler.numerics``; returns the emulator's statistics."""
     gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
     data = make_inputs(gemm, np.random.default_rng(seed))
-    out_dtype = np.int32 if cfg.acc_type == "i32" else np.float32
-    c = np.full((M, N), -1, dtype=np.int32).view(out_dtype)  # NaN-poisoned for f32
+    c = poisoned_output(cfg, M, N)
     args: list[np.ndarray | int] = [data["a"], data["b_t"]]
     args += [data[s] for s in ("sa", "sb") if s in data]
     args += [c, M, N, K]
@@ -127,6 +126,22 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa:
     ok, err = check(gemm, c, reference(gemm, data))
     assert ok, f"{case.id} ({cfg.name}): relative error {err:.3e}"
     return stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch,strategy", [("sm_90", "dequant-bf16"), ("sm_90a", "dequant-bf16"),
+                                           ("sm_90", "promote-int8"), ("sm_120a", "native")])
+def test_bf16_output(arch: str, strategy: str) -> None:
+    """``GemmConfig(out="bf16")``: the f32 accumulator rounded to bf16 by ``arith.truncf`` before
+    the store — mma.sync and wgmma accumulators (#qgpu.mma versions 2 and 3), a rescaled int32
+    one (promote-int8) and a block-scaled native one; C NaN-poisoned, ragged edges."""
+    lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
+    case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
+    cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4, out="bf16",
+                     k_divisibility=32)
+    module = compile_case(case, cfg)
+    assert any(op.name == "ptx.cvt" and "bf16x2.f32" in op.ptx_mnemonic() for op in module.walk())
+    _emulate_and_check(case, cfg, module, seed=20262)
 
 
 @pytest.mark.slow

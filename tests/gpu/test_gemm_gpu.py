@@ -4,7 +4,8 @@ Every strategy legal on sm_90 and every supported format pair, with and without
 scales, on ragged shapes (M, N, K not multiples of the tile; K a multiple of 32),
 fresh random inputs each run, NaN-poisoned outputs, compared with
 ``compiler.numerics.dot_scaled`` (exact for integer accumulation, relative
-Frobenius error ≤ 1e-5 against float64 for f32).
+Frobenius error ≤ 1e-5 against float64 for f32, the float64 result rounded to bf16
+for a bf16 output).
 
 On a machine without a GPU these tests still compile every kernel (filling the
 kernel cache that travels to the GPU machine) and then skip.
@@ -111,3 +112,18 @@ def test_wgmma_gemm_large_k_matches_reference(gpu) -> None:  # noqa: ANN001
     """Many K steps (the ring slots and the one-behind dot wrap around many times)."""
     _check_on_gpu(GemmCase(GemmConfig(block_n=256, block_k=64, num_warps=8), 264, 520, 2048, "sm_90a",
                            "dequant-bf16", 3), gpu)
+
+
+BF16_OUT = [  # (config, arch, strategy): the f32 accumulator rounded to bf16 before the store
+    (GemmConfig(block_k=64, num_warps=8, out="bf16"), "sm_90", "dequant-bf16"),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16"), "sm_90a", "dequant-bf16"),
+    (GemmConfig(lhs="e2m1", out="bf16"), "sm_90", "promote-int8"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg,arch,strategy", BF16_OUT, ids=lambda v: v.name if isinstance(v, GemmConfig) else v)
+def test_bf16_output_matches_reference(cfg, arch, strategy, gpu) -> None:  # noqa: ANN001
+    """``GemmConfig(out="bf16")``: C is the float64 result rounded to bf16 (within one ulp, and
+    exactly for 99 % of the elements), on mma.sync and wgmma, into a NaN-poisoned C."""
+    _check_on_gpu(GemmCase(cfg, M, N, K, arch, strategy), gpu)
