@@ -52,6 +52,9 @@ class GemmConfig:
     out: str = "f32"
     """C's element type: ``f32`` (the accumulator) or ``bf16`` (rounded to nearest even from the
     f32 accumulator by ``arith.truncf`` before the store; half the bytes written)."""
+    n_divisibility: int = 1
+    """What the kernel may assume of N (``qdot.divisibility``): with an even N a bf16 C is
+    stored two elements (one register) at a time."""
 
     def __post_init__(self) -> None:
         if self.out not in ("f32", "bf16"):
@@ -64,7 +67,8 @@ class GemmConfig:
         scales = "_".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         npack = ("" if self.lhs_k_pack else "_mpack") + ("" if self.rhs_k_pack else "_npack")
-        out = "" if self.out == "f32" else f"_out_{self.out}"
+        out = ("" if self.out == "f32" else f"_out_{self.out}") + (f"_n{self.n_divisibility}"
+                                                                   if self.n_divisibility > 1 else "")
         return (f"gemm_{self.lhs}_{self.rhs}{npack}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
                 f"_w{self.num_warps}{occupancy}{out}")
 
@@ -125,7 +129,8 @@ def gemm_kernel(cfg: GemmConfig) -> str:
             scale_group[side] = (elem, group)
             args.append(f"%s{side}_ptr: !qdot.ptr<{elem}>")
     out = cfg.out if acc == "f32" else acc
-    args += [f"%c_ptr: !qdot.ptr<{out}>", "%m: index", "%n: index",
+    n_hint = f" {{qdot.divisibility = {cfg.n_divisibility} : i64}}" if cfg.n_divisibility > 1 else ""
+    args += [f"%c_ptr: !qdot.ptr<{out}>", "%m: index", f"%n: index{n_hint}",
              f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     consts = sorted({0, 1, 2, cfg.group_m, bm, bn, bk, pa, pb, *(g for _, g in scale_group.values())})
     occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""

@@ -4,7 +4,10 @@ Each thread writes the elements its registers hold (coordinates from the
 layout's ``coord_exprs``: a per-register constant plus per-thread bit fields,
 computed once at function entry); elements outside the tensor are not written.
 Two consecutive f32 columns in consecutive registers (the mma accumulator's
-pair) are not yet merged into one 8-byte store.
+pair) are not yet merged into one 8-byte store. Two 16-bit elements that share a
+register and sit side by side in memory — a bf16 accumulator tile's pairs — are one
+4-byte store where that is provably aligned (``_paired_halves``: the column even in every
+thread, the row pitch and the tile origin even, e.g. ``qdot.divisibility`` on N).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from dialects.ptx.ops import RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.distributed import CoordExpr, Source
 from dialects.qgpu.layouts import distributed_layout
-from passes.support.builder import Builder
+from passes.support.analysis import known_divisor
+from passes.support.builder import Builder, constant_value
 from passes.support.copies import element_bytes, global_tile
 from passes.support.distributed import FunctionState, ThreadIds, to_regs
 
@@ -68,7 +72,10 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
     # compares pairwise (quadratic) and ptxas keeps (~500 SASS instructions per 128 stores).
     thread_addresses: dict[tuple, SSAValue] = {}
     steps: dict[tuple[int, int], SSAValue] = {}
+    paired = _paired_halves(layout, tile, eb)
     for reg, byte in layout.slots():
+        if paired and byte == 2:  # stored with its register's low half
+            continue
         exprs = layout.coord_exprs(reg, byte)
         assert exprs is not None
         coords = [coordinate(b, state, layout, reg, byte, d) for d in range(2)]
@@ -97,12 +104,12 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
                         steps[(d, constant)] = b.mul(strides[d], constant * eb)
                     address = b.add(address, steps[(d, constant)])
         value = regs[reg]
-        if eb == 4:
+        if eb == 4 or paired:  # a 4-byte element, or both 16-bit halves of the register at once
             stored = value
         else:
             part = b.lshr(value, 8 * byte) if byte else value
             stored = b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
-        if eb == 4 and not is_float and value.type == f32:
+        if (eb == 4 or paired) and not is_float and value.type == f32:
             stored = b.emit(arith.BitcastOp(value, i32))
         if op.reduce is not None:  # verified: "add" of f32
             b.insert(RedGlobalAddOp(address, stored, ok))
@@ -110,6 +117,27 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
             b.insert(StGlobalOp(address, stored, ok))
     op.detach()
     op.erase()
+
+
+def _paired_halves(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
+    """Whether every register of a 16-bit tile holds elements (r, c) and (r, c + 1) with c even
+    in every thread, along the unit-stride dimension, with the row pitch and the tile's column
+    origin even: then the register is one aligned 4-byte store, and with N even (implied by an
+    even pitch) c < N means c + 1 < N, so the low half's bounds test serves both."""
+    if eb != 2 or constant_value(tile.strides[1]) != 1:
+        return False
+    if known_divisor(tile.strides[0]) % 2 or known_divisor(tile.offsets[1]) % 2:
+        return False
+    for reg in range(layout.regs_per_thread):
+        low, high = layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2)
+        if low is None or high is None or low[0] != high[0]:
+            return False
+        col_low, col_high = low[1], high[1]
+        if col_low.modulus is not None or col_low.fields != col_high.fields \
+                or col_high.constant != col_low.constant + 1 or col_low.constant % 2 \
+                or any(f.scale % 2 for f in col_low.fields):
+            return False
+    return True
 
 
 __all__ = ["coordinate", "field_sum", "lower_store"]

@@ -129,18 +129,23 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("n_divisibility", [1, 8], ids=["halves", "pairs"])
 @pytest.mark.parametrize("arch,strategy", [("sm_90", "dequant-bf16"), ("sm_90a", "dequant-bf16"),
                                            ("sm_90", "promote-int8"), ("sm_120a", "native")])
-def test_bf16_output(arch: str, strategy: str) -> None:
+def test_bf16_output(arch: str, strategy: str, n_divisibility: int) -> None:
     """``GemmConfig(out="bf16")``: the f32 accumulator rounded to bf16 by ``arith.truncf`` before
     the store — mma.sync and wgmma accumulators (#qgpu.mma versions 2 and 3), a rescaled int32
-    one (promote-int8) and a block-scaled native one; C NaN-poisoned, ragged edges."""
+    one (promote-int8) and a block-scaled native one; C NaN-poisoned, ragged edges. Each
+    register's two bf16 go out as two 2-byte stores, or, when N is known even, as one 4-byte
+    store (N = 120 here)."""
     lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
     case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
     cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4, out="bf16",
-                     k_divisibility=32)
+                     k_divisibility=32, n_divisibility=n_divisibility)
     module = compile_case(case, cfg)
     assert any(op.name == "ptx.cvt" and "bf16x2.f32" in op.ptx_mnemonic() for op in module.walk())
+    store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
+    assert store_types == ({"i32"} if n_divisibility > 1 else {"i16"}), store_types
     _emulate_and_check(case, cfg, module, seed=20262)
 
 

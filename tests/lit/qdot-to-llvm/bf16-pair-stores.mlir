@@ -1,0 +1,41 @@
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
+// qdot.store of a bf16 accumulator tile (16-bit #qgpu.mma: the pair (2t, 2t+1) of a row in one
+// register). When the pair is provably 4-byte aligned — the row pitch N and the tile's column
+// origin even, here from qdot.divisibility on N and a tile origin that is a multiple of 8 —
+// each register is one st.global.b32 (2 per thread for a 16×8 tile); otherwise each element
+// is its own st.global.b16 (4 per thread).
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+// CHECK-LABEL: func.func @pairs
+// CHECK-COUNT-2: ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : i32
+// CHECK-NOT:   ptx.st_global
+func.func @pairs(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index {qdot.divisibility = 8 : i64}, %pid: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %off_n = arith.muli %pid, %c8 : index
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<bf16> -> !qdot.desc<16x8xbf16>
+  %ones = arith.constant dense<1.000000e+00> : tensor<16x8xbf16, #mma>
+  qdot.store %c_desc[%c1, %off_n], %ones : !qdot.desc<16x8xbf16>, tensor<16x8xbf16, #mma>
+  func.return
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+// Nothing known of N: a pair may straddle a 4-byte boundary.
+// CHECK-LABEL: func.func @halves
+// CHECK-COUNT-4: ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : i16
+// CHECK-NOT:   ptx.st_global
+func.func @halves(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index, %pid: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %off_n = arith.muli %pid, %c8 : index
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<bf16> -> !qdot.desc<16x8xbf16>
+  %ones = arith.constant dense<1.000000e+00> : tensor<16x8xbf16, #mma>
+  qdot.store %c_desc[%c1, %off_n], %ones : !qdot.desc<16x8xbf16>, tensor<16x8xbf16, #mma>
+  func.return
+}
