@@ -1,0 +1,48 @@
+"""The kernel kinds added for the bf16 epilogue, stream-K and the zeroing quantize kernel, through ptxas.
+
+The emulator and the GPU suite check what these kernels compute; this checks, on any
+machine with ptxas, that the PTX qdot emits for each of them assembles for its target
+(``compiler.compile(..., verify=True)`` runs ``ptxas -v`` and raises on a rejection), and
+that each contains the instruction its feature is about (the bf16 pair stores are 4-byte
+stores, stream-K adds split tiles atomically, the zeroing kernel stores more than the plain one).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler import compile as qdot_compile
+from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.quantize_template import quantize_kernel
+from compiler.templates import GemmConfig, gemm_kernel
+from compiler.tools import find_ptxas
+
+pytestmark = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+
+KERNELS = [
+    # (id, source, arch, strategy, stages, a PTX instruction the kernel must contain)
+    ("gemm-bf16-out-sm90", gemm_kernel(GemmConfig(block_k=64, num_warps=8, out="bf16")), "sm_90", "dequant-bf16", 3,
+     "st.global.b16"),
+    ("gemm-bf16-out-pairs-sm90a",
+     gemm_kernel(GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16", n_divisibility=8)), "sm_90a",
+     "dequant-bf16", 4, "st.global.b32"),
+    ("gemm-bf16-out-int8", gemm_kernel(GemmConfig(lhs="e2m1", out="bf16")), "sm_90", "promote-int8", 3,
+     "cvt.rn.bf16x2.f32"),
+    ("mmq-stream-k", mmq_kernel(MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True)), "sm_90",
+     "promote-int8", 2, "red.global.add.f32"),
+    ("quantize-zero-y", quantize_kernel("q8_1_mmq", zero_output=True), "sm_90", "auto", 3, "st.global"),
+]
+
+
+@pytest.mark.parametrize("source,arch,strategy,stages,instruction", [k[1:] for k in KERNELS],
+                         ids=[k[0] for k in KERNELS])
+def test_kernel_assembles(source: str, arch: str, strategy: str, stages: int, instruction: str) -> None:
+    kernel = qdot_compile(source, arch=arch, strategy=strategy, num_stages=stages, verify=True)
+    assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
+    assert instruction in kernel.ptx
+
+
+def test_zeroing_quantize_kernel_adds_stores() -> None:
+    plain = qdot_compile(quantize_kernel("q8_1_mmq"), arch="sm_90", verify=True).ptx
+    zeroing = qdot_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90", verify=True).ptx
+    assert zeroing.count("st.global") > plain.count("st.global")
