@@ -35,13 +35,13 @@ def lower_truncf(op: arith.TruncFOp) -> None:
     source = _source_registers(op, src_l, dst_l)
     b = Builder.before(op)
     src = to_regs(b, op.input)
-    zero = None
     out = []
     for reg in range(dst_l.regs_per_thread):
         lo, hi = source.get((reg, 0)), source.get((reg, 2))
-        if hi is None:  # a register whose upper half holds no element
-            zero = zero or b.emit(arith.ConstantOp.from_float_and_width(0.0, 32))
-        packed = b.emit(CvtOp(kind, [src[hi] if hi is not None else zero, src[lo] if lo is not None else zero]))
+        if lo is None or hi is None:
+            emit_error(op, "arith.truncf of a distributed tensor needs a result layout with two elements in "
+                           "every register")
+        packed = b.emit(CvtOp(kind, [src[hi], src[lo]]))
         out.append(b.emit(BitcastOp(packed, i32)))
     op.result.replace_all_uses_with(from_regs(b, out, dst_t))
     op.detach()

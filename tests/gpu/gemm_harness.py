@@ -31,9 +31,9 @@ def poisoned_output(cfg: GemmConfig, m: int, n: int) -> np.ndarray:
 
 
 def bf16_bits(values: np.ndarray) -> np.ndarray:
-    """float64 → bf16 bit patterns, rounded to nearest even (through f32, whose 24-bit significand
-    holds every value a bf16 rounding needs to see here: the products are exact in f32 sums
-    only up to its own rounding, which the check's one-ulp allowance covers)."""
+    """float64 → bf16 bit patterns: rounded to f32, then to bf16 to nearest even. The two roundings
+    can differ from a direct one by a bf16 ulp in a rare tie, which the check's one-ulp
+    allowance covers."""
     bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
     return rounded.astype(np.uint16)
