@@ -776,15 +776,9 @@ def _fold_conversions(func: FuncOp) -> bool:
         # convert(convert(x)) -> x or convert(x)
         inner = src.owner
         if isinstance(inner, ConvertLayoutOp):
-            if inner.src.type == cvt.result.type:
-                cvt.result.replace_all_uses_with(inner.src)
-            else:
-                new = ConvertLayoutOp(inner.src, cvt.result.type)
-                Rewriter.insert_op(new, InsertPoint.before(cvt))
-                cvt.result.replace_all_uses_with(new.results[0])
-            Rewriter.erase_op(cvt)
-            if not inner.result.uses:
-                Rewriter.erase_op(inner)
+            value = inner.src if inner.src.type == cvt.result.type else \
+                _insert(InsertPoint.before(cvt), ConvertLayoutOp(inner.src, cvt.result.type)).results[0]
+            _replace_and_erase(cvt, value, inner)
             changed = True
             continue
         # a splat constant converts by re-encoding the constant
@@ -792,12 +786,8 @@ def _fold_conversions(func: FuncOp) -> bool:
                 and _is_splat(inner.value):
             new_type = cvt.result.type
             assert isinstance(new_type, TensorType)
-            const = arith.ConstantOp(_resplat(inner.value, new_type))
-            Rewriter.insert_op(const, InsertPoint.before(cvt))
-            cvt.result.replace_all_uses_with(const.results[0])
-            Rewriter.erase_op(cvt)
-            if not inner.result.uses:
-                Rewriter.erase_op(inner)
+            const = _insert(InsertPoint.before(cvt), arith.ConstantOp(_resplat(inner.value, new_type)))
+            _replace_and_erase(cvt, const.results[0], inner)
             changed = True
             continue
         # an elementwise float conversion (the epilogue's f32 → bf16) of a value brought back to the
@@ -810,12 +800,9 @@ def _fold_conversions(func: FuncOp) -> bool:
                 plain = cast.result.type
                 assert isinstance(plain, TensorType) and isinstance(src.type, TensorType)
                 encoded = TensorType(plain.get_element_type(), plain.get_shape(), src.type.encoding)
-                new = type(cast)(src, encoded)
-                Rewriter.insert_op(new, InsertPoint.before(cast))
-                back = ConvertLayoutOp(new.result, plain)
-                Rewriter.insert_op(back, InsertPoint.before(cast))
-                cast.result.replace_all_uses_with(back.results[0])
-                Rewriter.erase_op(cast)
+                new = _insert(InsertPoint.before(cast), type(cast)(src, encoded))
+                back = _insert(InsertPoint.before(cast), ConvertLayoutOp(new.results[0], plain))
+                _replace_and_erase(cast, back.results[0])
             if not cvt.result.uses:
                 Rewriter.erase_op(cvt)
             changed = True
@@ -832,6 +819,14 @@ def _fold_conversions(func: FuncOp) -> bool:
             Rewriter.erase_op(cvt)
             changed = True
     return changed
+
+
+def _replace_and_erase(op: Operation, value: SSAValue, dead: Operation | None = None) -> None:
+    """Give ``op``'s users ``value``, erase ``op``, and erase ``dead`` too if nothing uses it any more."""
+    op.results[0].replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+    if dead is not None and not dead.results[0].uses:
+        Rewriter.erase_op(dead)
 
 
 def _is_splat(attr: DenseIntOrFPElementsAttr) -> bool:
