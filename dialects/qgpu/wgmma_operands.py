@@ -54,7 +54,11 @@ class WgmmaOperand:
     rows: int
     """M (A) or N (B)."""
     k: int
-    row_bytes: int
+
+    @property
+    def row_bytes(self) -> int:
+        """Bytes of one swizzled row of K: the descriptor's swizzle width."""
+        return self.desc.swizzle
 
     def k_step_offset(self, step: int) -> int:
         """Bytes from the buffer start to the start of k16 step ``step``: inside its swizzled row
@@ -116,7 +120,7 @@ def _operand_descriptor(shape: tuple[int, ...], elem: Attribute, encoding: Attri
                 return (f"its layout {memdesc.encoding} is not the K-major {row_bytes}-byte swizzled layout wgmma "
                         f"reads (element {list(coords)} at byte {layout.offset(coords)}, the descriptor reads "
                         f"byte {want})")
-    return WgmmaOperand(desc, rows, k, row_bytes)
+    return WgmmaOperand(desc, rows, k)
 
 
 __all__ = ["SWIZZLES", "WgmmaOperand", "canonical_offset", "operand_descriptor", "wgmma_shared_encoding"]

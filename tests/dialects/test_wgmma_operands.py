@@ -129,7 +129,8 @@ def test_wgmma_shared_encoding_is_the_isa_layout(element: str, k: int, rows: int
         assert layout.coords_at(want) == coords(row, kk, op_idx)
 
     view = operand_descriptor(memdesc, op_idx)
-    assert view == WgmmaOperand(SmemDescriptor(swizzle, 16, 8 * swizzle), rows, k, swizzle)
+    assert view == WgmmaOperand(SmemDescriptor(swizzle, 16, 8 * swizzle), rows, k)
+    assert view.row_bytes == swizzle
 
 
 # -- rowElems -----------------------------------------------------------------------------
