@@ -58,7 +58,7 @@ from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import BlockPartOp
+from dialects.qgpu.block_parts import BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -360,6 +360,7 @@ def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, poin
     −1 on the activation side and dmin on the weight side.
     """
     parts = {Format.Q4_K: "m_pad", Format.Q8_1_MMQ: "s_pad"}
+    per_super_block = part_spec(Format.Q4_K, parts[Format.Q4_K]).values_per_block
     operands, scales = [], []
     for op_idx, mem, fmt in sides:
         view = _decode_once(_insert(point, BlockPartOp(mem, parts[fmt])).results[0], warps, point)
@@ -369,8 +370,9 @@ def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, poin
         assert isinstance(vt, MemDescType)
         operands.append(_insert(point, LocalLoadOp(view, TensorType(f16, vt.get_shape(),
                                                                     DotOperandEncodingAttr(op_idx, mma, 2)))).results[0])
-        rows = vt.get_shape()[0 if op_idx == 0 else 1]
-        scale_type = TensorType(f32, [rows, 1], DotScaleEncodingAttr(op_idx, mma))
+        rows, k_values = vt.get_shape()[0 if op_idx == 0 else 1], vt.get_shape()[1 if op_idx == 0 else 0]
+        # one scale per super-block: a tile of several along K has as many f16 mma k-blocks
+        scale_type = TensorType(f32, [rows, k_values // per_super_block], DotScaleEncodingAttr(op_idx, mma))
         if fmt is Format.Q4_K:
             dmin = _insert(point, BlockPartOp(mem, "dmin")).results[0]
             scales.append(_insert(point, LocalLoadOp(dmin, scale_type)).results[0])
