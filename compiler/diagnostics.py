@@ -86,6 +86,17 @@ class QdotError(DiagnosticException):
         return f"{where}: error: {subject}{self.message}"
 
 
+class PassOutputError(QdotError):
+    """The IR a pass produced does not verify. The input verified before the pipeline ran, so
+    this is a bug of that pass, not of the input; the message says so, and a fuzz or a test
+    can tell it from a refusal."""
+
+    def __init__(self, pass_name: str, err: QdotError):
+        self.pass_name = pass_name
+        super().__init__(err.op, f"{err.message} [in the IR {pass_name} produced: a compiler bug, not a "
+                                 "problem of the input]")
+
+
 def emit_error(op: Operation | None, message: str) -> NoReturn:
     """Abort the current verifier or pass with a diagnostic at ``op``."""
     raise QdotError(op, message)

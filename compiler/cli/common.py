@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from compiler.diagnostics import LocatingParser, QdotError, render_parse_error, verify_module
+from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
 
 SPLIT_MARKER = "// -----"
 
@@ -105,7 +105,10 @@ def build_pipeline(
         if prev is None:
             return
         if verify_each or nxt is None:
-            verify_module(module)
+            try:
+                verify_module(module)
+            except QdotError as err:
+                raise PassOutputError(prev.name, err) from None
         if after_pass is not None:
             after_pass(prev, module)
 

@@ -83,7 +83,7 @@ def compile_case(case: Case, cfg: GemmConfig):  # noqa: ANN201 - xDSL ModuleOp
     pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3))
     if not case.ldmatrix_arch:  # the default pipeline passes the arch; this variant keeps the sm_90 choices
         pipeline = pipeline.replace(f"qdot-lower-local-load{{arch={case.arch}}}", "qdot-lower-local-load")
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     return module
 
 
@@ -181,7 +181,7 @@ def test_wgmma_gemm_matches_reference(name: str, cfg: GemmConfig, stages: int) -
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
     pipeline = ptx_pipeline(PtxOptions(arch="sm_90a", strategy="dequant-bf16", num_stages=stages))
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     stats = _emulate_and_check(case, cfg, module, seed=20262)
     assert stats.ops["ptx.wgmma"] > 0 and stats.ops.get("ptx.mma_sync", 0) == 0
     waits = {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"}

@@ -25,7 +25,7 @@ import pytest
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.diagnostics import QdotError
+from compiler.diagnostics import PassOutputError, QdotError
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import emulate
@@ -66,7 +66,9 @@ def run(d: Draw, seed: int) -> str | None:
     try:
         module = parse_module(ctx, split_chunks(gemm_kernel(d.cfg), False)[0], f"{d.cfg.name}.mlir")
         pipeline = ptx_pipeline(PtxOptions(arch=d.arch, strategy=d.strategy, num_stages=d.stages))
-        build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+        build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
+    except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
+        return f"{d}: {err.render()}"
     except QdotError:
         return None
     except Exception as err:  # noqa: BLE001 - the point: any other exception is a bug
