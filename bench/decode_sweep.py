@@ -2,6 +2,7 @@
 
     python -m bench.prepare decode_sweep    # here: compile every variant into the cache
     python -m bench.decode_sweep            # on the GPU machine
+    python -m bench.decode_sweep --max-m 1  # the one-token kernels (MmqConfig.max_m), split-K only
 
 Decode at M = 1 is bound by how many weight bytes are in flight, which the tile height
 (``block_n``), the warps, the cp.async stages and the split-K program count set together;
@@ -19,35 +20,50 @@ import numpy as np
 
 from bench.mmq import DECODE_SHAPES, compile_quantizers, load_quantizers, measure
 from compiler.kernel_cache import get_or_compile
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
 from compiler.quantize_template import quantize_grid
 
 # (block_n, num_warps): 16, 32 or 64 weight rows per warp. Run 7 (2026-11-30) swept 16 and 32
 # rows per warp with 2, 3, 4 and 6 stages: 32 rows per warp and 2 stages were best everywhere.
 TILES = [(32, 1), (64, 2), (128, 4), (64, 1), (128, 2), (256, 4)]
 STAGES = [2]
+K_BLOCKS = (1, 2, 4)
+"""Super-blocks per K step (``MmqConfig.k_blocks``), swept with split-K: 144 · k_blocks contiguous
+bytes of a weight row per copy."""
 SPLITS = [  # split_factor overrides: None = no split-K (plain stores, no zeroing)
     None, *({"target": t, "max_splits": c, "min_blocks": b}
             for t in (512, 1024, 2048, 4096) for c in (8, 16, 32) for b in (1, 2))]
 CHECK_SHAPE = (8, 4096, 4096)
 
 
-def variants() -> list[tuple[str, MmqConfig, int]]:
+def variants(max_m: int | None = None) -> list[tuple[str, MmqConfig, int]]:
+    """Every tile × stages × split-K choice for M ≤ 8; the split-K ones also with 2 and 4
+    super-blocks per K step, and all of those again for M = 1 (``max_m = 1``: the mma's
+    odd-token columns are dead, so fewer registers and instructions); ``max_m`` keeps one of
+    the two kinds."""
     out = []
     for (bn, warps), stages, split in itertools.product(TILES, STAGES, (False, True)):
         cfg = MmqConfig(small_m=True, block_n=bn, num_warps=warps, split_k=split)
         out.append((f"small_m {bn} w{warps}{' splitk' if split else ''} s{stages}", cfg, stages))
-    return out
+        if not split:
+            continue
+        for tokens, kb in itertools.product((SMALL_M_MAX, 1), K_BLOCKS):
+            if (tokens, kb) != (SMALL_M_MAX, 1):
+                extra = (" m1" if tokens == 1 else "") + (f" kb{kb}" if kb > 1 else "")
+                label = f"small_m {bn} w{warps} splitk s{stages}{extra}"
+                out.append((label, MmqConfig(small_m=True, block_n=bn, num_warps=warps, split_k=True, max_m=tokens,
+                                             k_blocks=kb), stages))
+    return [v for v in out if max_m is None or v[1].max_m == max_m]
 
 
-def compile_all() -> list:
+def compile_all(max_m: int | None = None) -> list:
     compile_quantizers()
     return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
                                                 num_stages=stages))
-            for label, cfg, stages in variants()]
+            for label, cfg, stages in variants(max_m)]
 
 
-def run() -> None:
+def run(max_m: int | None) -> None:
     import cupy
 
     from bench.gpu_common import log, record, time_graph
@@ -64,10 +80,16 @@ def run() -> None:
         xq = cupy.empty((1, k // 128, 144), dtype=cupy.uint8)
         quantize.launch(x, xq, 1, k, grid=quantize_grid(1, k), sync=True)
         operands[(n, k)] = (cupy.asarray(random_q4k_blocks(n, k, rng)), xq, cupy.zeros((1, n), cupy.float32))
-    for label, cfg, stages, compiled in compile_all():
-        kernel = load(compiled.ptx, compiled.kernels[0])
+    for label, cfg, stages, compiled in compile_all(max_m):
+        try:
+            kernel = load(compiled.ptx, compiled.kernels[0])
+        except ValueError as err:  # more shared memory than a CTA may have (256 rows, kb4)
+            record({"what": f"sweep {label}: does not launch", "reason": str(err)})
+            log(f"{label}: {err}")
+            continue
         info = compiled.kernels[0]
         m, n, k = CHECK_SHAPE
+        m = min(m, cfg.max_m)
         checked = measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush)
         record({**checked, "what": f"sweep {label}" + ("" if checked["ok"] else ": FAILED the check")})
         if not checked["ok"]:
@@ -101,11 +123,13 @@ def run() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the variants into the cache")
+    parser.add_argument("--max-m", type=int, choices=(1, SMALL_M_MAX),
+                        help="only the kernels for M ≤ this (default: both kinds)")
     args = parser.parse_args()
     if args.prepare:
-        print(f"{len(compile_all())} variants compiled")
+        print(f"{len(compile_all(args.max_m))} variants compiled")
     else:
-        run()
+        run(args.max_m)
 
 
 if __name__ == "__main__":

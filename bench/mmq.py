@@ -55,7 +55,11 @@ PREFILL = [  # (label, config, stages)
 DECODE = [
     ("small_m 64 w2 splitk s2", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
     ("small_m 64 w2 splitk s2 fold=fma", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
+    ("small_m 64 w2 splitk s2 m1", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2),
+    ("small_m 64 w2 splitk s2 m1 fold=fma",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2),
 ]
+"""A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 QUANTIZE = quantize_kernel("q8_1_mmq")
 QUANTIZE_ZERO_Y = quantize_kernel("q8_1_mmq", zero_output=True)
 """The quantize kernel that also zeroes Y: MUL_MAT's first kernel where the GEMM splits K."""
@@ -106,8 +110,8 @@ def run(quick: bool) -> None:
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]
-        shapes = [(m, n, k) for n, k in DECODE_SHAPES for m in DECODE_MS if m in LLAMA_US[(n, k)]] \
-            if cfg.small_m else PREFILL_SHAPES
+        shapes = [(m, n, k) for n, k in DECODE_SHAPES for m in DECODE_MS
+                  if m in LLAMA_US[(n, k)] and m <= cfg.max_m] if cfg.small_m else PREFILL_SHAPES
         if quick:
             shapes = shapes[:2]
         for m, n, k in shapes:

@@ -53,6 +53,19 @@ class MmqConfig:
     whole is stored; the pieces of a tile shared by two or more programs meet in Y through
     ``qdot.store {reduce = "add"}`` (the fix-up is the atomic addition, not a second kernel),
     so Y must be zeroed first (the quantize kernel's ``zero_output`` does it)."""
+    max_m: int = SMALL_M_MAX
+    """small_m: the most tokens the kernel serves; it computes rows min(M, max_m) of Y. The mma's
+    n tile stays 8 tokens, but with max_m = 1 the bound tells the compiler that the columns of odd
+    tokens are never stored, and ptxas drops their per-32-value rescale: 724 → 593 SASS
+    instructions per warp and super-block in the benchmark's decode kernel (0–5 % faster, run 38:
+    the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
+    tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live); the caller picks the
+    kernel by M."""
+    k_blocks: int = 1
+    """small_m: q4_K super-blocks per K step (one cp.async stage), so a weight row's bytes in one
+    copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Slower at every
+    decode shape measured (run 39: 1.5–4 × at 2 and 4, the tile's registers and shared memory
+    grow, fewer programs fit an SM), so 1 stays the default."""
 
     @property
     def name(self) -> str:
@@ -60,7 +73,9 @@ class MmqConfig:
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
         split = "_splitk" if self.split_k else "_streamk" if self.stream_k else ""
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
-        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{occupancy}"
+        tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
+        k_step = f"_kb{self.k_blocks}" if self.k_blocks != 1 else ""
+        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}"
 
     @property
     def needs_zeroed_output(self) -> bool:
@@ -69,6 +84,12 @@ class MmqConfig:
     def __post_init__(self) -> None:
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
+        if not 1 <= self.max_m <= SMALL_M_MAX:
+            raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_MAX}, got {self.max_m}")
+        if self.max_m != SMALL_M_MAX and not self.small_m:
+            raise ValueError("MmqConfig: max_m is an option of the small_m kernel")
+        if self.k_blocks < 1 or (self.k_blocks != 1 and not self.small_m):
+            raise ValueError(f"MmqConfig: k_blocks is an option of the small_m kernel, at least 1, got {self.k_blocks}")
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:
@@ -221,24 +242,28 @@ def _stream_k(cfg: MmqConfig) -> str:
 
 
 def _small_m(cfg: MmqConfig) -> str:
-    bn, tokens = cfg.block_n, SMALL_M_MAX
-    w_tile, x_tile = f"{bn}x1x{_W}", f"2x{tokens}x{_X}"
+    bn, tokens, kb = cfg.block_n, SMALL_M_MAX, cfg.k_blocks
+    w_tile, x_tile = f"{bn}x{kb}x{_W}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
-    lines = _header(cfg, {bn, tokens})
+    lines = _header(cfg, {bn, tokens, cfg.max_m, kb})
+    m = "%m"
+    if cfg.max_m < tokens:
+        lines.append(f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index")
+        m = "%m_bound"
     lines += [
         "  %pid = qdot.program_id x",
         f"  %off_n = arith.muli %pid, %c{bn} : index",
         "  %pid_k = qdot.program_id y",
         "  %splits = qdot.num_programs y",
-        "  %k_per = arith.ceildivui %kw, %splits : index",
+        *_split_share(kb),
         "  %k_lo = arith.muli %pid_k, %k_per : index",
         "  %k_end = arith.addi %k_lo, %k_per : index",
         "  %k_hi = arith.minui %k_end, %kw : index",
         f"  %w_desc = qdot.make_desc %w_ptr, [%n, %kw], [%kw, %c1] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
-        f"  %x_desc = qdot.make_desc %x_ptr, [%kx, %m], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
-        f"  %yt_desc = qdot.make_desc %y_ptr, [%n, %m], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
+        f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
+        f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
-        f"  %acc = scf.for %kk = %k_lo to %k_hi step %c1 iter_args(%acc_i = %zero) -> (tensor<{bn}x{tokens}xf32>) {{",
+        f"  %acc = scf.for %kk = %k_lo to %k_hi step %c{kb} iter_args(%acc_i = %zero) -> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
         f"    %w = qdot.load %w_desc[%off_n, %kk] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
@@ -252,3 +277,13 @@ def _small_m(cfg: MmqConfig) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _split_share(kb: int) -> list[str]:
+    """``%k_per``: the super-blocks of one K split, a whole number of ``kb``-block K steps (a
+    step that crossed into the next split would add its blocks twice)."""
+    if kb == 1:
+        return ["  %k_per = arith.ceildivui %kw, %splits : index"]
+    return [f"  %k_steps = arith.ceildivui %kw, %c{kb} : index",
+            "  %k_per_steps = arith.ceildivui %k_steps, %splits : index",
+            f"  %k_per = arith.muli %k_per_steps, %c{kb} : index"]

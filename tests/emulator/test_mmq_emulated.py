@@ -22,6 +22,10 @@ CASES = [
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4), m=3, n=72, k=768),
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4), m=8, n=64, k=512),
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True), m=5, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), m=1, n=72, k=768),
+    # two super-blocks per K step; 5 blocks: the splits share whole steps, the last step half masked
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2), m=5, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4, max_m=1), m=1, n=40, k=1536),
 ]
 
 
@@ -29,7 +33,7 @@ def _compile(cfg: MmqConfig, q4k_fold: str = "auto"):  # noqa: ANN202 - xDSL Mod
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(mmq_kernel(cfg), False)[0], f"{cfg.name}.mlir")
     pipeline = ptx_pipeline(PtxOptions(arch="sm_90", q4k_fold=q4k_fold))
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=False).apply(ctx, module)
+    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     return module
 
 
@@ -99,3 +103,26 @@ def test_stream_k_grid() -> None:
     assert mmq_grid(STREAM_K, 40, 72, 768, programs=7) == (7, 1, 1)
     with pytest.raises(ValueError, match="stream_k is an option of the mmq kernel"):
         MmqConfig(small_m=True, stream_k=True)
+
+
+def test_max_m_is_a_small_m_option() -> None:
+    with pytest.raises(ValueError, match="max_m must be 1 to 8"):
+        MmqConfig(small_m=True, max_m=9)
+    with pytest.raises(ValueError, match="max_m is an option of the small_m kernel"):
+        MmqConfig(max_m=1)
+    assert "min %m" not in mmq_kernel(MmqConfig(small_m=True))
+    assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
+
+
+@pytest.mark.slow
+def test_one_token_kernel_leaves_rows_past_max_m() -> None:
+    """A max_m = 1 kernel launched with M = 2 computes row 0 and leaves row 1 as it was."""
+    case = MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, max_m=1), m=2, n=40, k=512)
+    module = _compile(case.cfg)
+    data = make_inputs(case, np.random.default_rng(3))
+    y = poisoned_output(case)
+    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
+            mmq_grid(case.cfg, case.m, case.n, case.k))
+    ok, err = check(y[:1], reference(case, data)[:1])
+    assert ok, f"row 0: relative error {err:.3e}"
+    assert np.isnan(y[1]).all()

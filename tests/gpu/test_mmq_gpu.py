@@ -21,16 +21,19 @@ PREFILL = MmqConfig()
 DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
 DECODE_ONE_PASS = MmqConfig(small_m=True)
 DECODE_BENCH = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)  # bench/mmq.py's, 2 stages
+DECODE_BENCH_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1)  # bench's M = 1 kernel
 
 
 def _case(m: int, n: int = N, k: int = K, decode: MmqConfig = DECODE) -> MmqCase:
-    return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k, stages=2 if decode is DECODE_BENCH else 3)
+    return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k,
+                   stages=2 if decode in (DECODE_BENCH, DECODE_BENCH_M1) else 3)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,decode", [*((m, DECODE) for m in MS), (3, DECODE_ONE_PASS), (8, DECODE_ONE_PASS),
-                                      (1, DECODE_BENCH), (8, DECODE_BENCH)],
-                         ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass", "M=1-bench", "M=8-bench"])
+                                      (1, DECODE_BENCH), (8, DECODE_BENCH), (1, DECODE_BENCH_M1)],
+                         ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass", "M=1-bench", "M=8-bench",
+                              "M=1-bench-m1"])
 def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
     case = _case(m, decode=decode)
     from compiler.kernel_cache import get_or_compile

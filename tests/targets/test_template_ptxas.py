@@ -46,3 +46,21 @@ def test_zeroing_quantize_kernel_adds_stores() -> None:
     plain = qdot_compile(quantize_kernel("q8_1_mmq"), arch="sm_90", verify=True).ptx
     zeroing = qdot_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90", verify=True).ptx
     assert zeroing.count("st.global") > plain.count("st.global")
+
+
+def test_one_token_decode_kernel_drops_the_odd_tokens_rescale() -> None:
+    """``MmqConfig(max_m=1)`` bounds the tokens at min(M, 1): the mma's odd-token columns are
+    never stored, so ptxas drops their s32 → f32 conversions (SASS ``I2FP``) from the K loop."""
+    from bench.sass_census import _tool, census
+
+    if _tool("cuobjdump") is None:
+        pytest.skip("cuobjdump not installed")
+    decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
+    counts = {}
+    for max_m in (8, 1):
+        kernel = qdot_compile(mmq_kernel(MmqConfig(**{**decode.__dict__, "max_m": max_m})), arch="sm_90",
+                              strategy="promote-int8", num_stages=2)
+        counts[max_m], _ = census(kernel.ptx, "sm_90")
+    assert counts[1]["IMMA"] == counts[8]["IMMA"] > 0
+    assert counts[1]["I2FP"] * 3 < counts[8]["I2FP"] * 2, (counts[1]["I2FP"], counts[8]["I2FP"])
+    assert sum(counts[1].values()) < sum(counts[8].values())
