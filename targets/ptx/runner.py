@@ -81,6 +81,11 @@ def load(ptx: str, info: KernelInfo) -> LoadedKernel:
     finally:
         os.unlink(path)
     if info.shared_bytes > 48 * 1024:
+        device = cupy.cuda.Device()
+        limit = device.attributes["MaxSharedMemoryPerBlockOptin"]
+        if info.shared_bytes > limit:  # the driver's answer would be a bare CUDA_ERROR_INVALID_VALUE
+            raise ValueError(f"kernel '{info.name}' needs {info.shared_bytes} B of shared memory per CTA; "
+                             f"device {device.id} allows at most {limit} B (fewer stages or a smaller tile fit)")
         function.max_dynamic_shared_size_bytes = info.shared_bytes
     return LoadedKernel(info, function, (32 * info.num_warps, 1, 1))
 

@@ -65,3 +65,21 @@ def test_quantize_matches_numerics(case: QuantizeCase, gpu) -> None:  # noqa: AN
     blocks, y = run_case(case, x, cupy)
     problem = check(case, blocks, reference(case, x)) or check_zeroed(case, y)
     assert problem is None, problem
+
+
+@pytest.mark.gpu
+def test_kernel_over_the_shared_memory_limit_is_refused_by_name(gpu) -> None:  # noqa: ANN001
+    """A kernel asking for more shared memory than the device allows per CTA is refused with its
+    name and both sizes, not with the driver's bare CUDA_ERROR_INVALID_VALUE."""
+    import dataclasses
+
+    from compiler.kernel_cache import get_or_compile
+    from compiler.quantize_template import quantize_kernel
+    from targets.ptx.runner import load
+
+    compiled = get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    cupy = gpu()
+    limit = cupy.cuda.Device().attributes["MaxSharedMemoryPerBlockOptin"]
+    info = dataclasses.replace(compiled.kernels[0], shared_bytes=limit + 1024)
+    with pytest.raises(ValueError, match=f"'{info.name}' needs {limit + 1024} B of shared memory"):
+        load(compiled.ptx, info)
