@@ -57,15 +57,16 @@ class MmqConfig:
     """small_m: the most tokens the kernel serves; it computes rows min(M, max_m) of Y. The mma's
     n tile stays 8 tokens, but with max_m = 1 the bound tells the compiler that the columns of odd
     tokens are never stored, and ptxas drops their per-32-value rescale: 724 → 593 SASS
-    instructions per warp and super-block in the benchmark's decode kernel (0–5 % faster, run 38:
-    the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
+    instructions per warp and super-block in the benchmark's decode kernel (0–8 % faster, runs 38 and
+    40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live); the caller picks the
     kernel by M."""
     k_blocks: int = 1
     """small_m: q4_K super-blocks per K step (one cp.async stage), so a weight row's bytes in one
-    copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Slower at every
-    decode shape measured (run 39: 1.5–4 × at 2 and 4, the tile's registers and shared memory
-    grow, fewer programs fit an SM), so 1 stays the default."""
+    copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Runs of 576 bytes
+    would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), but today a
+    K step's operand fragments are all loaded before its mmas, so 2 and 4 spill and run 1.3–2.7 ×
+    and 2.7–14 × slower (run 39); 1 stays the default."""
 
     @property
     def name(self) -> str:
