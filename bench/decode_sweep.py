@@ -73,7 +73,7 @@ def run(max_m: int | None) -> None:
     rng = np.random.default_rng()
     flush = cupy.empty(256 << 20, dtype=cupy.uint8)
     quantizers = load_quantizers(compile_quantizers())
-    quantize = quantizers[False]
+    quantize = quantizers[(False, False)]
     operands = {}
     for n, k in DECODE_SHAPES:
         x = cupy.asarray(rng.standard_normal((1, k)).astype(np.float32))

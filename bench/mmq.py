@@ -8,7 +8,9 @@ activations to the f32 output, i.e. the activation quantization kernel
 (``qdot.quantize`` → q8_1_mmq), zeroing Y where the kernel splits K, and the GEMM; the
 GEMM alone is reported too. Where the GEMM splits K, MUL_MAT's quantize kernel also zeroes
 Y (``quantize_kernel(zero_output=True)``), so that a call is two kernels, not a memset and two
-kernels; "GEMM" is then the memset and the GEMM. llama.cpp cannot be built on the GPU machine (no network),
+kernels; "GEMM" is then the memset and the GEMM. The ``pdl`` decode rows launch the GEMM with
+programmatic dependent launch: it may start while the quantize kernel runs and waits for it
+first thing (``MmqConfig(wait_previous_grid=True)``, ``quantize_kernel(launch_dependents=True)``). llama.cpp cannot be built on the GPU machine (no network),
 so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
 run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
 Checks before timing: the quantized activations of the first 64 rows equal
@@ -58,11 +60,16 @@ DECODE = [
     ("small_m 64 w2 splitk s2 m1", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2),
     ("small_m 64 w2 splitk s2 m1 fold=fma",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2),
+    ("small_m 64 w2 splitk s2 pdl",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True), 2),
+    ("small_m 64 w2 splitk s2 m1 fold=fma pdl",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True), 2),
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
-QUANTIZE = quantize_kernel("q8_1_mmq")
-QUANTIZE_ZERO_Y = quantize_kernel("q8_1_mmq", zero_output=True)
-"""The quantize kernel that also zeroes Y: MUL_MAT's first kernel where the GEMM splits K."""
+QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
+              for zero, pdl in ((False, False), (True, False), (True, True))}
+"""MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it
+lets the GEMM after it launch early: ``launch_dependents``, for the ``pdl`` GEMMs)."""
 
 
 def compile_all() -> tuple[list, dict[bool, object]]:
@@ -73,13 +80,13 @@ def compile_all() -> tuple[list, dict[bool, object]]:
     return kernels, compile_quantizers()
 
 
-def compile_quantizers() -> dict[bool, object]:
-    """The compiled quantize kernels, by whether they also zero Y."""
-    return {zero: get_or_compile(source, arch="sm_90") for zero, source in ((False, QUANTIZE), (True, QUANTIZE_ZERO_Y))}
+def compile_quantizers() -> dict[tuple[bool, bool], object]:
+    """The compiled quantize kernels, keyed as ``QUANTIZERS``."""
+    return {key: get_or_compile(source, arch="sm_90") for key, source in QUANTIZERS.items()}
 
 
-def load_quantizers(compiled: dict[bool, object]) -> dict[bool, object]:
-    """``compile_quantizers``' kernels loaded on the GPU, by whether they also zero Y."""
+def load_quantizers(compiled: dict[tuple[bool, bool], object]) -> dict[tuple[bool, bool], object]:
+    """``compile_quantizers``' kernels loaded on the GPU, keyed as ``QUANTIZERS``."""
     from targets.ptx.runner import load
 
     return {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled.items()}
@@ -134,7 +141,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
     grid = mmq_grid(cfg, m, n, k, **split)
-    quantize = quantizers[cfg.needs_zeroed_output]
+    quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
+    pdl = cfg.wait_previous_grid
 
     def quantize_x() -> None:
         args = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
@@ -150,7 +158,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
 
     def mul_mat() -> None:
         quantize_x()  # zeroes Y too where the kernel splits K
-        kernel_only()
+        # a pdl GEMM may start while the quantize kernel runs; it waits for it first thing
+        kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=pdl)
 
     mul_mat()
     cupy.cuda.get_current_stream().synchronize()
@@ -215,8 +224,9 @@ def main() -> None:
         for label, _cfg, stages, compiled in kernels:
             info = compiled.kernels[0]
             print(f"{label:24s} {stages} stages: smem {info.shared_bytes} B, {info.num_warps} warps")
-        for zero, compiled in quantize.items():
-            print(f"quantize{' (zeroes Y)' if zero else ''}: smem {compiled.kernels[0].shared_bytes} B")
+        for (zero, pdl), compiled in quantize.items():
+            print(f"quantize{' (zeroes Y)' if zero else ''}{' (pdl)' if pdl else ''}: "
+                  f"smem {compiled.kernels[0].shared_bytes} B")
         return
     run(args.quick)
 

@@ -67,6 +67,11 @@ class MmqConfig:
     would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), but today a
     K step's operand fragments are all loaded before its mmas, so 2 and 4 spill and run 1.3–2.7 ×
     and 2.7–14 × slower (run 39); 1 stays the default."""
+    wait_previous_grid: bool = False
+    """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
+    ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
+    launch_dependents=True)``), the GEMM's launch and set-up overlap the quantization; it waits
+    for it to finish before its first memory access."""
 
     @property
     def name(self) -> str:
@@ -76,7 +81,8 @@ class MmqConfig:
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = f"_kb{self.k_blocks}" if self.k_blocks != 1 else ""
-        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}"
+        pdl = "_pdl" if self.wait_previous_grid else ""
+        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}"
 
     @property
     def needs_zeroed_output(self) -> bool:
@@ -145,6 +151,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
     occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
+    occupancy += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{occupancy}}} {{"]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]

@@ -53,6 +53,9 @@ class QuantizeConfig:
     """Also zero an f32 output Y [M, N] (arguments ``y`` and ``n`` added): a split-K GEMM adds
     into its output, which must hold zeros first, and the quantize kernel runs before it
     anyway — zeroing there saves the GEMM call a launch of its own (a memset node)."""
+    launch_dependents: bool = False
+    """Start with ``griddepcontrol.launch_dependents`` (``qdot.launch_dependents``, sm_90+): the
+    GEMM after it, launched with ``programmatic=True``, is scheduled while this kernel runs."""
 
     def __post_init__(self) -> None:
         if self.fmt not in QUANTIZE_FORMATS:
@@ -81,7 +84,8 @@ class QuantizeConfig:
     def name(self) -> str:
         small = f"_m{self.small_m}" if self.dispatches else ""
         zero = "_zero_y" if self.zero_output else ""
-        return f"quantize_{self.fmt}_{self.rows_per_program}x{self.block_k}_w{self.num_warps}{small}{zero}"
+        pdl = "_pdl" if self.launch_dependents else ""
+        return f"quantize_{self.fmt}_{self.rows_per_program}x{self.block_k}_w{self.num_warps}{small}{zero}{pdl}"
 
     @property
     def zero_cols(self) -> int:
@@ -90,10 +94,11 @@ class QuantizeConfig:
 
 
 def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: int = 512,
-                    num_warps: int = 4, small_m: int = 32, zero_output: bool = False) -> str:
+                    num_warps: int = 4, small_m: int = 32, zero_output: bool = False,
+                    launch_dependents: bool = False) -> str:
     """The MLIR text of one quantize kernel: ``(x: ptr f32, q: ptr blocks, M, K)``, or with
     ``zero_output`` ``(x, q, y: ptr f32, M, K, N)``, which also zeroes Y [M, N]."""
-    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m, zero_output)
+    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m, zero_output, launch_dependents)
     bk, bv = cfg.block_k, cfg.block_values
     block = f"!qdot.block<{cfg.fmt}>"
     consts = sorted({1, cfg.rows_per_program, bk, bv, bk // bv} | ({cfg.small_m} if cfg.dispatches else set())
@@ -109,7 +114,8 @@ def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: i
            f"{cfg.zero_cols} columns at a time."] if zero_output else []),
         f"func.func @{cfg.name}(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<{block}>, "
         + ("%y_ptr: !qdot.ptr<f32>, %m: index, %k: index, %n: index)" if zero_output else "%m: index, %k: index)"),
-        f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64}} {{",
+        f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64"
+        + (", qdot.launch_dependents" if launch_dependents else "") + "} {",
     ]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in consts]
     lines += [

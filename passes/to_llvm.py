@@ -45,8 +45,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.diagnostics import QdotError, emit_error
 from dialects.ptx.attrs import SpecialReg
-from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, SpecialRegOp
+from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepLaunchDependentsOp, GridDepWaitOp, \
+    SpecialRegOp
 from dialects.qdot.kernel import (
+    LAUNCH_DEPENDENTS_ATTR,
+    WAIT_PREVIOUS_GRID_ATTR,
     LoadOp,
     MakeDescOp,
     NumProgramsOp,
@@ -109,6 +112,7 @@ def _lower_kernel(func: FuncOp) -> None:
             emit_error(leftover, "qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm")
     state = FunctionState(func)
     warps = num_warps(func)
+    _grid_dependency(func)
     pointers = _lower_signature(func)
     bases = _allocate_shared(func)
     for op in ops_in(func):
@@ -141,6 +145,22 @@ def _lower_kernel(func: FuncOp) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Signature and shared memory
+
+
+def _grid_dependency(func: FuncOp) -> None:
+    """The kernel's first instructions: ``griddepcontrol.launch_dependents`` and / or
+    ``griddepcontrol.wait`` where its attributes ask for them (dialects/qdot/kernel.py). At the
+    entry, before any memory access, so no access of this kernel can race the previous one."""
+    block = func.body.blocks[0]
+    for attr, op_type in ((WAIT_PREVIOUS_GRID_ATTR, GridDepWaitOp),
+                          (LAUNCH_DEPENDENTS_ATTR, GridDepLaunchDependentsOp)):
+        if attr in func.attributes:
+            op = op_type()
+            op.location = func.location
+            if block.first_op is None:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, block.first_op)
 
 
 def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:

@@ -116,6 +116,7 @@ class Feature(StrEnum):
     BF16X2_MUL = "mul.rn.bf16x2"
     WGMMA = "wgmma.mma_async"
     FENCE_PROXY_ASYNC = "fence.proxy.async"
+    GRID_DEPENDENCY = "griddepcontrol"
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ _FEATURE_TARGETS: dict[Feature, _Targets] = {
     # wgmma is Hopper-specific: sm_90a only, not plain sm_90 and not Blackwell (ptx.md §1)
     Feature.WGMMA: _Targets(frozenset({Arch.SM_90A}), "sm_90a"),
     Feature.FENCE_PROXY_ASYNC: _Targets(_SM90_UP, "sm_90 or later"),
+    Feature.GRID_DEPENDENCY: _Targets(_SM90_UP, "sm_90 or later"),
 }
 
 _TARGET_MIN_PTX: dict[Arch, PtxVersion] = {

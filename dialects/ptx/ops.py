@@ -17,6 +17,7 @@ from dialects.ptx.alu import (
     SpecialRegOp,
 )
 from dialects.ptx.base import PtxInstruction
+from dialects.ptx.grid_dependency import GRID_DEPENDENCY_OPS, GridDepLaunchDependentsOp, GridDepWaitOp
 from dialects.ptx.memory import (
     MEMORY_OPS,
     BarSyncOp,
@@ -42,7 +43,7 @@ from dialects.ptx.wgmma import (
     WgmmaWaitOp,
 )
 
-OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *WGMMA_OPS, *ALU_OPS]
+OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *WGMMA_OPS, *GRID_DEPENDENCY_OPS, *ALU_OPS]
 
 __all__ = [
     "CVT_FORMS",
@@ -56,6 +57,8 @@ __all__ = [
     "CvtOp",
     "FenceProxyAsyncOp",
     "FmaRnBf16x2Op",
+    "GridDepLaunchDependentsOp",
+    "GridDepWaitOp",
     "LdGlobalOp",
     "LdSharedOp",
     "LdmatrixOp",

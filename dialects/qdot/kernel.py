@@ -56,6 +56,16 @@ KERNEL_ATTR = "qdot.kernel"
 NUM_WARPS_ATTR = "qdot.num_warps"
 """Optional ``i64`` attribute on a kernel: warps per program (thread block)."""
 DEFAULT_NUM_WARPS = 4
+WAIT_PREVIOUS_GRID_ATTR = "qdot.wait_previous_grid"
+"""Optional unit attribute on a kernel (sm_90+): it starts with ``griddepcontrol.wait``, so a
+launch with programmatic stream serialization (``launch(..., programmatic=True)``) may start it
+while the previous kernel of the stream runs — it waits for that kernel to finish and flush
+before its first instruction, and its launch and set-up overlap the other's tail."""
+LAUNCH_DEPENDENTS_ATTR = "qdot.launch_dependents"
+"""Optional unit attribute on a kernel (sm_90+): it starts with
+``griddepcontrol.launch_dependents``, so the next kernel of the stream, launched
+programmatically, may be scheduled at once (its ``griddepcontrol.wait`` still waits for this
+kernel to complete)."""
 
 
 def is_kernel(func: FuncOp) -> bool:

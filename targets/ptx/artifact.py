@@ -48,6 +48,7 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
                     num_warps=_int_attr(op, "qdot.num_warps", 4),
                     shared_bytes=_int_attr(op, "qdot.shared_bytes", 0),
                     arg_kinds=kinds,
+                    waits_previous_grid="qdot.wait_previous_grid" in op.attributes,
                 )
             )
     return tuple(infos)

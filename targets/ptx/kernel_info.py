@@ -11,6 +11,9 @@ class KernelInfo:
     num_warps: int
     shared_bytes: int
     arg_kinds: tuple[str, ...]  # "ptr", "i32", "i64", "index", "f32" per argument
+    waits_previous_grid: bool = False
+    """It starts with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``): only such a kernel
+    may be launched programmatically (``LoadedKernel.launch(..., programmatic=True)``)."""
 
     # json is imported where it is used: a compile never serialises its kernels, and the
     # import is a few milliseconds of every cold qdot-translate run.
@@ -24,4 +27,5 @@ class KernelInfo:
         import json
 
         data = json.loads(text)
-        return KernelInfo(data["name"], data["num_warps"], data["shared_bytes"], tuple(data["arg_kinds"]))
+        return KernelInfo(data["name"], data["num_warps"], data["shared_bytes"], tuple(data["arg_kinds"]),
+                          bool(data.get("waits_previous_grid", False)))

@@ -36,6 +36,7 @@ from dialects.ptx.ops import (
     StGlobalOp,
     StSharedOp,
 )
+from dialects.ptx.grid_dependency import GridDepLaunchDependentsOp, GridDepWaitOp
 from dialects.ptx.wgmma import FenceProxyAsyncOp, WgmmaCommitOp, WgmmaFenceOp, WgmmaOp, WgmmaWaitOp
 from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, struct_type
 
@@ -296,7 +297,7 @@ def _wgmma(em: FunctionEmitter, op: Operation) -> None:
 
 
 def _no_operand_asm(em: FunctionEmitter, op: Operation) -> None:
-    assert isinstance(op, (WgmmaFenceOp, WgmmaCommitOp, FenceProxyAsyncOp))
+    assert isinstance(op, (WgmmaFenceOp, WgmmaCommitOp, FenceProxyAsyncOp, GridDepWaitOp, GridDepLaunchDependentsOp))
     em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
 
 
@@ -400,6 +401,8 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     WgmmaCommitOp: _no_operand_asm,
     WgmmaWaitOp: _wgmma_wait,
     FenceProxyAsyncOp: _no_operand_asm,
+    GridDepWaitOp: _no_operand_asm,
+    GridDepLaunchDependentsOp: _no_operand_asm,
     ShflSyncOp: _shfl,
     PrmtOp: _prmt,
     Lop3Op: _lop3,

@@ -49,8 +49,14 @@ class LoadedKernel:
     function: Any
     block: tuple[int, int, int]
 
-    def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True) -> None:
+    def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True,
+               programmatic: bool = False) -> None:
+        """``programmatic``: allow the launch to start before the previous kernel of the stream
+        ends (programmatic dependent launch, sm_90+); only for a kernel that waits for it."""
         cupy = require_cupy()
+        if programmatic and not self.info.waits_previous_grid:
+            raise ValueError(f"kernel '{self.info.name}' does not wait for the previous grid "
+                             "(qdot.wait_previous_grid), so a programmatic launch could race that kernel")
         if len(args) != len(self.info.arg_kinds):
             raise TypeError(
                 f"kernel '{self.info.name}' takes {len(self.info.arg_kinds)} arguments "
@@ -64,7 +70,15 @@ class LoadedKernel:
             else:
                 converted.append(_SCALAR_TYPES[kind](value))
         grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
-        self.function(grid3, self.block, tuple(converted), shared_mem=self.info.shared_bytes, stream=stream)
+        if programmatic:
+            from targets.ptx.programmatic_launch import launch_programmatic
+
+            handle = (stream or cupy.cuda.get_current_stream()).ptr
+            launch_programmatic(self.function.kernel.ptr, grid3, self.block, self.info.shared_bytes, handle,
+                                self.info.arg_kinds, [a.data.ptr if isinstance(a, cupy.ndarray) else a
+                                                      for a in converted], self.info.name)
+        else:
+            self.function(grid3, self.block, tuple(converted), shared_mem=self.info.shared_bytes, stream=stream)
         if sync:
             (stream or cupy.cuda.get_current_stream()).synchronize()
 

@@ -26,6 +26,9 @@ CASES = [
     # two super-blocks per K step; 5 blocks: the splits share whole steps, the last step half masked
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2), m=5, n=40, k=1280),
     MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4, max_m=1), m=1, n=40, k=1536),
+    # griddepcontrol.wait first: a no-op for one grid at a time
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
+            k=512),
 ]
 
 

@@ -104,3 +104,54 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None: 
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
     ok, err = check(cupy.asnumpy(y), reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
+
+
+DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
+DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,decode", [(1, DECODE_PDL_M1), (8, DECODE_PDL)], ids=["M=1-m1", "M=8"])
+def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
+    """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
+    launch early (``launch_dependents``), the GEMM waits for it (``wait_previous_grid``) before
+    reading X or adding into the Y it zeroes. Twelve calls back to back on one stream, the input
+    alternating between two activations, without synchronising: a GEMM that did not wait would
+    read the other call's activations or add before the zeroing, and the last call's Y shows it."""
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import mmq_grid, mmq_kernel
+    from compiler.quantize_template import quantize_grid, quantize_kernel
+    from targets.ptx.runner import load
+
+    case = MmqCase(decode, m, N, K, stages=2)
+    gemm = get_or_compile(mmq_kernel(decode), arch="sm_90", strategy="promote-int8", num_stages=2)
+    quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True, launch_dependents=True), arch="sm_90")
+    cupy = gpu()
+    rng = np.random.default_rng()
+    inputs = [make_inputs(case, rng) for _ in range(2)]
+    w = cupy.asarray(inputs[0]["w"])
+    xs = [cupy.asarray(d["x_f32"]) for d in inputs]
+    xq, y = cupy.empty_like(cupy.asarray(inputs[0]["x"])), cupy.full((m, N), cupy.nan, dtype=cupy.float32)
+    quantizer, kernel = load(quantize.ptx, quantize.kernels[0]), load(gemm.ptx, gemm.kernels[0])
+    assert kernel.info.waits_previous_grid
+    for call in range(12):
+        quantizer.launch(xs[call % 2], xq, y, m, K, N, grid=quantize_grid(m, K), sync=False)
+        kernel.launch(xq, w, y, m, N, K, grid=mmq_grid(decode, m, N, K), sync=False, programmatic=True)
+    cupy.cuda.get_current_stream().synchronize()
+    last = {**inputs[1], "w": inputs[0]["w"]}
+    ok, err = check(cupy.asnumpy(y), reference(case, last))
+    assert ok, f"{case.id}: relative error {err:.3e} after 12 programmatic calls"
+
+
+@pytest.mark.gpu
+def test_programmatic_launch_needs_a_kernel_that_waits(gpu) -> None:  # noqa: ANN001
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import mmq_kernel
+    from targets.ptx.runner import load
+
+    gemm = get_or_compile(mmq_kernel(DECODE_BENCH), arch="sm_90", strategy="promote-int8", num_stages=2)
+    cupy = gpu()
+    kernel = load(gemm.ptx, gemm.kernels[0])
+    y = cupy.zeros((1, 64), dtype=cupy.float32)
+    with pytest.raises(ValueError, match="does not wait for the previous grid"):
+        kernel.launch(y, y, y, 1, 64, 256, grid=(1, 1, 1), programmatic=True)

@@ -31,6 +31,11 @@ KERNELS = [
     ("mmq-stream-k", mmq_kernel(MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True)), "sm_90",
      "promote-int8", 2, "red.global.add.f32"),
     ("quantize-zero-y", quantize_kernel("q8_1_mmq", zero_output=True), "sm_90", "auto", 3, "st.global"),
+    ("quantize-launch-dependents", quantize_kernel("q8_1_mmq", zero_output=True, launch_dependents=True), "sm_90",
+     "auto", 3, "griddepcontrol.launch_dependents;"),
+    ("decode-wait-previous-grid",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)),
+     "sm_90", "promote-int8", 2, "griddepcontrol.wait;"),
 ]
 
 
@@ -40,6 +45,20 @@ def test_kernel_assembles(source: str, arch: str, strategy: str, stages: int, in
     kernel = qdot_compile(source, arch=arch, strategy=strategy, num_stages=stages, verify=True)
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert instruction in kernel.ptx
+
+
+def test_grid_dependency_is_recorded_for_the_runner() -> None:
+    """Only a kernel that waits for the previous grid may be launched programmatically: the
+    kernel metadata says which (and survives the kernel cache's JSON)."""
+    from targets.ptx.kernel_info import KernelInfo
+
+    decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
+    plain = qdot_compile(mmq_kernel(decode), arch="sm_90", strategy="promote-int8", num_stages=2).kernels[0]
+    waits = qdot_compile(mmq_kernel(MmqConfig(**{**decode.__dict__, "wait_previous_grid": True})), arch="sm_90",
+                         strategy="promote-int8", num_stages=2).kernels[0]
+    assert (plain.waits_previous_grid, waits.waits_previous_grid) == (False, True)
+    assert KernelInfo.from_json(waits.to_json()) == waits
+    assert waits.name.endswith("_pdl")
 
 
 def test_zeroing_quantize_kernel_adds_stores() -> None:

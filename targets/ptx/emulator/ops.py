@@ -26,6 +26,8 @@ from dialects.ptx.ops import (
     CvtOp,
     FenceProxyAsyncOp,
     FmaRnBf16x2Op,
+    GridDepLaunchDependentsOp,
+    GridDepWaitOp,
     LdGlobalOp,
     LdmatrixOp,
     LdSharedOp,
@@ -255,6 +257,9 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     WgmmaCommitOp: lambda op: (lambda cta: cta.wgmma.commit()),
     WgmmaWaitOp: _wgmma_wait,
     FenceProxyAsyncOp: lambda op: (lambda cta: cta.shared.proxy_fence()),
+    # one grid at a time: every earlier grid has finished, no later one is waiting
+    GridDepWaitOp: lambda op: (lambda cta: None),
+    GridDepLaunchDependentsOp: lambda op: (lambda cta: None),
     ShflSyncOp: _shfl,
     PrmtOp: lambda op: (lambda cta, a, b, c: alu.prmt(a, b, c)),
     Lop3Op: lambda op: (lambda cta, a, b, c, lut=op.lut.value.data: alu.lop3(a, b, c, lut)),
