@@ -95,8 +95,10 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_MAX}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
             raise ValueError("MmqConfig: max_m is an option of the small_m kernel")
-        if self.k_blocks < 1 or (self.k_blocks != 1 and not self.small_m):
-            raise ValueError(f"MmqConfig: k_blocks is an option of the small_m kernel, at least 1, got {self.k_blocks}")
+        if self.k_blocks < 1 or self.k_blocks & (self.k_blocks - 1) or (self.k_blocks != 1 and not self.small_m):
+            # the layouts of a K step hold powers of two (3 blocks: sizePerThread [1, 24], refused)
+            raise ValueError("MmqConfig: k_blocks is an option of the small_m kernel, a power of two, "
+                             f"got {self.k_blocks}")
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:

@@ -1,0 +1,168 @@
+"""Random q8_1 × q4_K kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
+
+``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — prefill tiles, warps,
+``group_m``, occupancy and stream-K grids; decode tiles, split-K with random split
+heuristics, ``max_m`` and ``k_blocks`` — crossed with pipeline depths, ``q4k-fold`` modes
+and targets, on random ragged shapes. The hand-picked cases of test_mmq_emulated.py cover
+each option once; the bugs this fuzz is for live where options meet: a K step of several
+super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
+shape was one), a split or stream-K share that ends inside a K step or a tile, masked
+loads and stores at ragged M, N and K tails, a ``max_m`` bound that writes rows it must
+leave or skips rows it must write, a tile/warp split the layouts do not cover that
+crashes instead of being refused, a pass whose output IR does not verify.
+
+A compile may fail only with a ``QdotError`` (a diagnostic at an op), never with a
+``PassOutputError``, an unlocated diagnostic or any other exception. A kernel that
+compiles runs on the emulator into a NaN-poisoned Y (zeros where the kernel adds into Y,
+split-K and stream-K) and must match ``compiler.numerics`` (tests/gpu/mmq_harness.py's
+inputs and check) on the rows it serves — min(M, max_m) for a decode kernel — and leave
+the rows past them as they were. The test runs 16 fixed seeds (a refused draw is skipped
+with its diagnostic); longer runs find more and print every failure as it comes, then a
+summary with the refusals grouped by message:
+
+    python -m tests.emulator.test_mmq_fuzz --seed 3 --seconds 1200
+
+(one process per core with different seeds; a draw takes about a second.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, fields
+
+import numpy as np
+import pytest
+
+from compiler import registry
+from compiler.cli.common import build_pipeline, parse_module, split_chunks
+from compiler.diagnostics import PassOutputError, QdotError, location_of
+from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
+from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
+from targets.ptx.emulator import emulate
+from tests.gpu.mmq_harness import MmqCase, check, make_inputs, reference
+
+ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
+TILES = (16, 32, 64, 128)
+
+
+@dataclass(frozen=True)
+class Draw:
+    cfg: MmqConfig
+    arch: str
+    fold: str
+    stages: int
+    shape: tuple[int, int, int]
+    launch: tuple[tuple[str, int], ...] = ()
+    """``mmq_grid``'s keyword arguments: stream-K ``programs``, split-K's split overrides."""
+
+    def __str__(self) -> str:
+        m, n, k = self.shape
+        launch = "".join(f" {key}={value}" for key, value in self.launch)
+        cfg = ", ".join(f"{f.name}={getattr(self.cfg, f.name)!r}" for f in fields(MmqConfig)
+                        if getattr(self.cfg, f.name) != f.default)
+        return f"MmqConfig({cfg}) {self.arch} fold={self.fold} stages={self.stages} M={m} N={n} K={k}{launch}"
+
+    @property
+    def rows(self) -> int:
+        """The rows of Y the kernel computes."""
+        return min(self.shape[0], self.cfg.max_m) if self.cfg.small_m else self.shape[0]
+
+
+def draw(rng: random.Random) -> Draw:
+    k = 256 * rng.choice([1, 1, 2, 3, 4, 5, 8])
+    if rng.random() < 0.5:  # decode
+        cfg = MmqConfig(small_m=True, block_n=rng.choice(TILES), num_warps=rng.choice([1, 2, 4]),
+                        split_k=rng.random() < 0.5, max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX)]),
+                        k_blocks=rng.choice([1, 2, 4]), min_blocks_per_sm=rng.choice([0, 2]))
+        m, n = rng.randint(1, SMALL_M_MAX), rng.randint(1, 200)
+        launch = dict(target=rng.choice([1, 4, 16, 1024]), max_splits=rng.randint(1, 16),
+                      min_blocks=rng.randint(1, 4)) if cfg.split_k else {}
+    else:  # prefill
+        cfg = MmqConfig(block_m=rng.choice(TILES), block_n=rng.choice(TILES), num_warps=rng.choice([1, 2, 4, 8]),
+                        group_m=rng.choice([1, 2, 8]), stream_k=rng.random() < 0.4,
+                        min_blocks_per_sm=rng.choice([0, 2]))
+        m, n = rng.randint(1, 150), rng.randint(1, 200)
+        launch = {"programs": rng.randint(1, 20)} if cfg.stream_k else {}
+    return Draw(cfg, rng.choice(ARCHES), rng.choice(Q4K_FOLDS), rng.choice([1, 2, 3]), (m, n, k),
+                tuple(launch.items()))
+
+
+class Refused(Exception):
+    """The compiler declined a ``Draw`` with a located diagnostic (the message, without the location)."""
+
+
+def run(d: Draw, seed: int) -> str | None:
+    """None when ``d`` computes the right result; else the problem. Raises ``Refused``."""
+    ctx = registry.make_context()
+    try:
+        module = parse_module(ctx, split_chunks(mmq_kernel(d.cfg), False)[0], f"{d.cfg.name}.mlir")
+        options = PtxOptions(arch=d.arch, strategy="promote-int8", num_stages=d.stages, q4k_fold=d.fold)
+        build_pipeline(registry.pass_factories(), ptx_pipeline(options), verify_each=True).apply(ctx, module)
+    except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
+        return f"{d}: {err.render()}"
+    except QdotError as err:
+        if location_of(err.op) == "<unknown>":
+            return f"{d}: unlocated diagnostic: {err.render()}"
+        raise Refused(err.render().split(": error: ", 1)[1]) from None
+    except Exception as err:  # noqa: BLE001 - the point: any other exception is a bug
+        return f"{d}: compile raised {type(err).__name__}: {err}"
+    m, n, k = d.shape
+    case = MmqCase(d.cfg, m, n, k, d.stages)
+    data = make_inputs(case, np.random.default_rng(seed))
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    if d.cfg.needs_zeroed_output:  # the kernel adds into Y: zeros to add to, and past the rows it
+        y[:d.rows], y[d.rows:] = 0.0, 1.0  # serves a number, which an addition changes (NaN + x is NaN)
+    untouched = y[d.rows:].copy()
+    try:
+        emulate(module, d.cfg.name, [data["x"], data["w"], y, m, n, k], mmq_grid(d.cfg, m, n, k, **dict(d.launch)))
+    except Exception as err:  # noqa: BLE001 - an out-of-bounds access, a race, ...: the kernel's bug
+        return f"{d}: emulate raised {type(err).__name__}: {err}"
+    ok, err = check(y[:d.rows], reference(case, data)[:d.rows])
+    if not ok:
+        return f"{d}: relative error {err:.3e}"
+    if not np.array_equal(y[d.rows:], untouched, equal_nan=True):
+        return f"{d}: wrote rows past max_m = {d.cfg.max_m}"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(16))
+def test_random_mmq_kernel(index: int) -> None:
+    d = draw(random.Random(20261201 + index))
+    try:
+        problem = run(d, seed=index)
+    except Refused as refusal:
+        pytest.skip(f"refused: {refusal}")
+    assert problem is None, problem
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    deadline = time.time() + args.seconds
+    runs, refusals, failures = 0, Counter[str](), []
+    while time.time() < deadline:
+        d = draw(rng)
+        try:
+            problem = run(d, seed=runs)
+        except Refused as refusal:
+            refusals[str(refusal)] += 1
+            problem = None
+        if problem is not None:
+            failures.append(problem)
+            print(f"[inputs seed {runs}] {problem}", flush=True)
+        runs += 1
+    print(f"{runs} random kernels, {sum(refusals.values())} refused, {len(failures)} failures")
+    for message, count in refusals.most_common():
+        print(f"  {count} × refused: {message}")
+    raise SystemExit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
