@@ -16,9 +16,9 @@ A compile may fail only with a ``QdotError`` (a diagnostic at an op), never with
 compiles runs on the emulator into a NaN-poisoned Y (zeros where the kernel adds into Y,
 split-K and stream-K) and must match ``compiler.numerics`` (tests/gpu/mmq_harness.py's
 inputs and check) on the rows it serves — min(M, max_m) for a decode kernel — and leave
-the rows past them as they were. The test runs 16 fixed seeds (a refused draw is skipped
-with its diagnostic); longer runs find more and print every failure as it comes, then a
-summary with the refusals grouped by message:
+the rows past them as they were. The test runs 16 fixed seeds (a draw refused with a
+located diagnostic passes, as in test_template_fuzz.py); longer runs find more and print
+every failure as it comes, then a summary with the refusals grouped by message:
 
     python -m tests.emulator.test_mmq_fuzz --seed 3 --seconds 1200
 
@@ -134,8 +134,8 @@ def test_random_mmq_kernel(index: int) -> None:
     d = draw(random.Random(20261201 + index))
     try:
         problem = run(d, seed=index)
-    except Refused as refusal:
-        pytest.skip(f"refused: {refusal}")
+    except Refused:
+        return  # a located diagnostic is a right answer for a config the layouts do not cover
     assert problem is None, problem
 
 
