@@ -2,7 +2,7 @@
 
 The compiler's input is IR; these functions write that IR for the common case
 (one program per output tile, a K loop carrying the accumulator, grouped tile
-order for L2 reuse) so that tests, benchmarks and the autotuner can ask for
+order for L2 reuse) so that tests and benchmarks can ask for
 "e2m1 × e2m1 with ue8m0 scales, 128×128×128 tiles, 4 warps" without hand-writing
 MLIR. ``examples/`` holds instances of these kernels; ``qdot-opt`` shows what
 every pass does to them.
