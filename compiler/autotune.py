@@ -1,0 +1,176 @@
+"""Pick the fastest of several kernel configurations for one problem, measured on the GPU, once.
+
+The templates' defaults come from the benchmarks' sweeps on an H200 (bench/RESULTS.md). For
+another shape or another GPU, ``autotune`` compiles each candidate (through the kernel cache),
+runs it on the caller's arguments, optionally checks the result, times it with CUDA events and
+returns the fastest; the choice is remembered in a JSON file keyed by the problem, the device
+and the compiler's fingerprint, so the next process asks the file instead of the GPU::
+
+    from compiler.autotune import Candidate, autotune
+    from compiler.templates import GemmConfig, gemm_kernel, grid
+
+    cfgs = [GemmConfig(block_n=256, block_k=64, num_warps=8), GemmConfig(block_k=64, num_warps=8)]
+    choice = autotune(f"e4m3xe2m1 {M}x{N}x{K}",
+                      [Candidate(c.name, gemm_kernel(c), grid(c, M, N), arch="sm_90a", num_stages=4)
+                       for c in cfgs],
+                      (a, b_t, sa, sb, c, M, N, K), check=lambda: bool(numpy.isfinite(c.get()).all()))
+    best = choice.candidate  # and choice.timings: every candidate's µs (inf: refused or wrong)
+
+A candidate that does not compile (a located diagnostic), does not launch (too much shared
+memory) or fails ``check`` is timed as infinity with its reason; if every one fails, the
+reasons are the error. The arguments must be safe to run repeatedly (a kernel that adds into
+its output may be timed on whatever it left there; ``check`` sees the first launch's result).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CACHE = Path.home() / ".cache" / "qdot" / "autotune.json"
+
+
+def cache_path() -> Path:
+    return Path(os.environ.get("QDOT_AUTOTUNE_CACHE", str(DEFAULT_CACHE)))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    """Names the candidate in the timings and the cache (unique among the candidates)."""
+    source: str
+    grid: tuple[int, ...]
+    arch: str = "sm_90"
+    strategy: str = "auto"
+    num_stages: int = 3
+
+
+@dataclass(frozen=True)
+class Choice:
+    candidate: Candidate
+    us: float
+    timings: dict[str, float] = field(default_factory=dict)
+    """Microseconds per launch of every candidate measured (inf: it failed, see ``reasons``)."""
+    reasons: dict[str, str] = field(default_factory=dict)
+    from_cache: bool = False
+
+
+Measure = Callable[[Candidate], float]
+"""Microseconds per launch of one candidate; raises ``CandidateFailed`` with the reason."""
+
+
+class CandidateFailed(Exception):
+    """This candidate cannot be used for the problem (refused, not launchable, wrong result)."""
+
+
+def autotune(key: str, candidates: Sequence[Candidate], args: Sequence[Any] = (), *,
+             check: Callable[[], bool] | None = None, reps: int = 20, cache: Path | None = None,
+             measure: Measure | None = None) -> Choice:
+    """The fastest of ``candidates`` for the problem ``key`` (see the module docstring).
+    ``measure`` replaces the GPU measurement (tests, or another way of timing)."""
+    labels = [c.label for c in candidates]
+    if not candidates or len(set(labels)) != len(labels):
+        raise ValueError(f"autotune: candidates need distinct labels, got {labels}")
+    by_label = {c.label: c for c in candidates}
+    measure = measure or _gpu_measure(args, check, reps)
+    path = cache or cache_path()
+    entry_key = _entry_key(key, labels, measure)
+    stored = _load(path).get(entry_key)
+    if stored is not None and stored.get("label") in by_label:
+        return Choice(by_label[stored["label"]], stored["us"], stored.get("timings", {}), stored.get("reasons", {}),
+                      from_cache=True)
+    timings: dict[str, float] = {}
+    reasons: dict[str, str] = {}
+    for candidate in candidates:
+        try:
+            timings[candidate.label] = measure(candidate)
+        except CandidateFailed as failure:
+            timings[candidate.label], reasons[candidate.label] = math.inf, str(failure)
+    best = min(candidates, key=lambda c: timings[c.label])
+    if math.isinf(timings[best.label]):
+        raise ValueError(f"autotune {key!r}: no candidate works: "
+                         + "; ".join(f"{label}: {reason}" for label, reason in reasons.items()))
+    choice = Choice(best, timings[best.label], timings, reasons)
+    _store(path, entry_key, {"label": best.label, "us": choice.us,
+                             "timings": {k: (v if math.isfinite(v) else None) for k, v in timings.items()},
+                             "reasons": reasons})
+    return choice
+
+
+def _entry_key(key: str, labels: Sequence[str], measure: Measure) -> str:
+    """The problem, the candidate set, the device and the compiler: a choice made for other
+    candidates, another GPU or another compiler is not reused."""
+    from compiler.kernel_cache import compiler_fingerprint
+
+    device = getattr(measure, "device", "custom")
+    return f"{key} | {', '.join(sorted(labels))} | {device} | {compiler_fingerprint()}"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # missing or unreadable: measure again
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _store(path: Path, entry_key: str, entry: dict[str, Any]) -> None:
+    data = _load(path)
+    data[entry_key] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    temporary.replace(path)  # atomic: a concurrent reader sees the old file or the new one
+
+
+def _gpu_measure(args: Sequence[Any], check: Callable[[], bool] | None, reps: int) -> Measure:
+    """Compile (kernel cache), load, launch once, check, then time ``reps`` launches between
+    CUDA events, best median of three."""
+    from compiler.kernel_cache import get_or_compile
+    from targets.ptx.runner import load, require_cupy
+
+    cupy = require_cupy()
+    refusals = _refusal_types()
+
+    def measure(candidate: Candidate) -> float:
+        try:
+            compiled = get_or_compile(candidate.source, arch=candidate.arch, strategy=candidate.strategy,
+                                      num_stages=candidate.num_stages)
+            kernel = load(compiled.ptx, compiled.kernels[0])
+        except refusals as err:
+            raise CandidateFailed(str(err)) from None
+        kernel.launch(*args, grid=candidate.grid)
+        if check is not None and not check():
+            raise CandidateFailed("wrong result (check failed)")
+        medians = []
+        for _ in range(3):
+            times = []
+            for _ in range(3):
+                start, end = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                for _ in range(reps):
+                    kernel.launch(*args, grid=candidate.grid, sync=False)
+                end.record()
+                end.synchronize()
+                times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3 / reps)
+            medians.append(statistics.median(times))
+        return min(medians)
+
+    measure.device = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()  # type: ignore[attr-defined]
+    return measure
+
+
+def _refusal_types() -> tuple[type[Exception], ...]:
+    """What a candidate may fail with: a diagnostic of the compiler, a launch the device refuses.
+    A GPU machine without xDSL takes its kernels from the cache and compiles nothing."""
+    try:
+        from compiler.diagnostics import QdotError
+    except ImportError:
+        return (ValueError,)
+    return (QdotError, ValueError)
