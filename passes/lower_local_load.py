@@ -39,6 +39,7 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
 from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.encodings import DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout, shared_layout
@@ -85,7 +86,10 @@ class LowerLocalLoadPass(ModulePass):
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             state = FunctionState(func)
             for load in [o for o in func.walk() if isinstance(o, LocalLoadOp)]:
-                _lower(load, state, arch, self.ldmatrix and not _fallback_requested(load))
+                try:
+                    _lower(load, state, arch, self.ldmatrix and not _fallback_requested(load))
+                except LayoutError as err:
+                    emit_error(load, str(err))
 
 
 def _fallback_requested(load: LocalLoadOp) -> bool:

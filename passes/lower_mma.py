@@ -52,6 +52,7 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.mma import MmaSignature, MmaSyncOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.encodings import DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.mma_layouts import DotOperandLayout, DotScaleLayout, MmaLayout
@@ -77,7 +78,10 @@ class LowerMmaPass(ModulePass):
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             state = FunctionState(func)
             for mma in [o for o in func.walk() if isinstance(o, MmaOp)]:
-                _lower(mma, state)
+                try:
+                    _lower(mma, state)
+                except LayoutError as err:
+                    emit_error(mma, str(err))
             for dot in [o for o in func.walk() if isinstance(o, WarpGroupDotOp)]:
                 lower_warp_group_dot(dot, state, _PTX_TYPE[dot.lhs], _PTX_TYPE[dot.rhs])
             for wait in [o for o in func.walk() if isinstance(o, WarpGroupDotWaitOp)]:

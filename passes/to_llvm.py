@@ -59,6 +59,7 @@ from dialects.qdot.kernel import (
     num_warps,
 )
 from dialects.qdot.types import PtrType
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.ops import (
@@ -118,7 +119,10 @@ def _lower_kernel(func: FuncOp) -> None:
     for op in ops_in(func):
         if op.parent is None:
             continue
-        _lower_op(op, state, warps, pointers, bases)
+        try:
+            _lower_op(op, state, warps, pointers, bases)
+        except LayoutError as err:  # a tensor the earlier passes left without a usable layout
+            emit_error(op, str(err))
     _expand_loops(func)
     from passes.support.schedule import drop_redundant_barriers, sink_mma_operands
 

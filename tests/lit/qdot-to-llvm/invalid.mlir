@@ -39,3 +39,17 @@ func.func @convert_layout(%c_ptr: !qdot.ptr<f32>, %m: index) attributes {qdot.ke
   func.return
 }
 // CHECK: error: 'qgpu.convert_layout' op qgpu.convert_layout between different layouts is not supported by qdot-to-llvm yet
+
+// -----
+
+// A tensor that qdot-accelerate-matmul never gave a layout (it did not run): a diagnostic at
+// the first op that needs one, not a bare message without a location.
+func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %d = qdot.make_desc %y, [%c32], [%c0] : !qdot.ptr<f32> -> !qdot.desc<32xf32>
+  %v = arith.constant dense<1.000000e+00> : tensor<32xf32>
+  qdot.store %d[%c0], %v : !qdot.desc<32xf32>, tensor<32xf32>
+  func.return
+}
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'arith.constant' op tensor has no qgpu layout encoding
