@@ -25,7 +25,7 @@ from compiler.quantize_template import quantize_grid
 
 # (block_n, num_warps): 16, 32 or 64 weight rows per warp. Run 7 (2026-11-30) swept 16 and 32
 # rows per warp with 2, 3, 4 and 6 stages: 32 rows per warp and 2 stages were best everywhere.
-TILES = [(32, 1), (64, 2), (128, 4), (64, 1), (128, 2), (256, 4)]
+TILES = [(16, 1), (32, 1), (64, 2), (128, 4), (64, 1), (128, 2), (256, 4)]
 STAGES = [2]
 K_BLOCKS = (1, 2, 4)
 """Super-blocks per K step (``MmqConfig.k_blocks``), swept with split-K: 144 · k_blocks contiguous

@@ -64,9 +64,10 @@ class MmqConfig:
     k_blocks: int = 1
     """small_m: q4_K super-blocks per K step (one cp.async stage), so a weight row's bytes in one
     copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Runs of 576 bytes
-    would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), but today a
-    K step's operand fragments are all loaded before its mmas, so 2 and 4 spill and run 1.3–2.7 ×
-    and 2.7–14 × slower (run 39); 1 stays the default."""
+    would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
+    read and multiplied one super-block at a time (no spills), but the tile's shared memory — the
+    8-token activation tile, the decoded scales of each slice — leaves fewer programs per SM:
+    2 and 4 run 1.2–2.0 × and 2.3–9.4 × slower (run 45), so 1 stays the default."""
     wait_previous_grid: bool = False
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,

@@ -274,19 +274,67 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         shared = SharedEncodingAttr(1, 1, 1, order)
         mem = _insert(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
         sides.append((op_idx, mem, fmt))
+    fold_by_mma = _fold_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
+    result: SSAValue | None = None
+    for index, slices in enumerate(_k_slices(sides)):
+        regs, scales, folds = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
+        if index == 0:
+            _allocs_first(dot, point)
+            acc_type = dot.acc.type
+            assert isinstance(acc_type, TensorType)
+            mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
+            result = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
+        assert result is not None
+        mma_op = _insert(point, MmaOp(regs[0], regs[1], result, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
+                                      rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1]))
+        mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
+        result = mma_op.results[0]
+        if fold_by_mma:
+            result = _fold_mma(sides, slices, mma, result, _num_warps(dot), point)
+    assert result is not None
+    out = _insert(point, ConvertLayoutOp(result, dot.result.type)).results[0]
+    dot.result.replace_all_uses_with(out)
+    Rewriter.erase_op(dot)
+
+
+Slices = tuple[tuple[int, int | None], ...]
+"""Per side of a block dot: (first block, block count) along K of the staged tile (count None:
+the whole tile)."""
+
+
+def _k_slices(sides: list) -> list[Slices]:
+    """The dot's K steps over the staged tiles: one per q4_K super-block when a q4_K tile holds
+    several along K (``MmqConfig(k_blocks)``), so that each super-block's operands are read and
+    rescaled right before its mma, not the whole tile's at once (which does not fit in
+    registers); else one step over everything."""
+    q4k = [mem for _, mem, fmt in sides if fmt is Format.Q4_K]
+    k_blocks = []
+    for op_idx, mem, _ in sides:
+        mem_type = mem.type
+        assert isinstance(mem_type, MemDescType)
+        k_blocks.append(mem_type.get_shape()[1 if op_idx == 0 else 0])
+    steps = k_blocks[[fmt for _, _, fmt in sides].index(Format.Q4_K)] if q4k else 1
+    if steps == 1 or any(blocks % steps for blocks in k_blocks):
+        return [tuple((0, None) for _ in sides)]
+    return [tuple((step * blocks // steps, blocks // steps) for blocks in k_blocks) for step in range(steps)]
+
+
+def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncodingAttr, fold_by_mma: bool,
+                    point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None]]:
+    """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use), per-32-value
+    scales and, without the mma fold, the dmin fold's factors."""
     # q4_K scales are decoded into shared memory first: the register → shared stores and
     # their barrier then precede every operand load of the step, so nothing has to be
     # loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
-    fold_by_mma = _fold_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
-    for op_idx, mem, fmt in sides:
+    for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         if fmt is Format.Q4_K:
             for part in ("scale",) if fold_by_mma else ("scale", "min"):
-                view = _insert(point, BlockPartOp(mem, part)).results[0]
+                view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
                 decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     regs, scales, folds = [], [], []
-    for op_idx, mem, fmt in sides:
-        qs_view = _insert(point, BlockPartOp(mem, "qs")).results[0]
+    for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
+        qs_view = _insert(point, BlockPartOp(mem, "qs", first, count)).results[0]
         view_type = qs_view.type
         assert isinstance(view_type, MemDescType)
         loaded = _insert(point, LocalLoadOp(qs_view, TensorType(i8, view_type.get_shape(),
@@ -308,35 +356,22 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
             if part == "s" and fmt is Format.Q8_0:
                 values.append(None)
                 continue
-            view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part)).results[0]
+            view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part, first, count)).results[0]
             vt = view.type
             assert isinstance(vt, MemDescType)
             values.append(_insert(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
         scales.append(values[0])
         folds.append(values[1])
-    a_fold = b_fold = None
     formats = (sides[0][2], sides[1][2])
     if Format.Q4_K in formats:
         q4k = formats.index(Format.Q4_K)
-        other = 1 - q4k
-        if folds[other] is None and not fold_by_mma:
+        if folds[1 - q4k] is None and not fold_by_mma:
             emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
-        if not fold_by_mma:
-            a_fold, b_fold = folds[0], folds[1]
-    _allocs_first(dot, point)
-    acc_type = dot.acc.type
-    assert isinstance(acc_type, TensorType)
-    mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
-    acc_in = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
-    mma_op = _insert(point, MmaOp(regs[0], regs[1], acc_in, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
-                                  rescale=Rescale.PER_BLOCK, a_fold=a_fold, b_fold=b_fold))
-    mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
-    result = mma_op.results[0]
-    if fold_by_mma:
-        result = _fold_mma(sides, mma, result, _num_warps(dot), point)
-    out = _insert(point, ConvertLayoutOp(result, dot.result.type)).results[0]
-    dot.result.replace_all_uses_with(out)
-    Rewriter.erase_op(dot)
+        if fold_by_mma:
+            folds = [None, None]
+    else:
+        folds = [None, None]
+    return regs, scales, folds
 
 
 def _fold_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
@@ -348,7 +383,8 @@ def _fold_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
     return q4k_fold != "fma"
 
 
-def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
+def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, warps: int,
+              point: InsertPoint) -> SSAValue:
     """q4_K's dmin term, −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
 
     Per accumulator and 32-value block the rank-1 fold costs an FMA — as much as the
@@ -362,8 +398,8 @@ def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, poin
     parts = {Format.Q4_K: "m_pad", Format.Q8_1_MMQ: "s_pad"}
     per_super_block = part_spec(Format.Q4_K, parts[Format.Q4_K]).values_per_block
     operands, scales = [], []
-    for op_idx, mem, fmt in sides:
-        view = _decode_once(_insert(point, BlockPartOp(mem, parts[fmt])).results[0], warps, point)
+    for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
+        view = _decode_once(_insert(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
         if op_idx == 1:
             view = _insert(point, MemDescTransOp(view, [1, 0])).results[0]
         vt = view.type
@@ -374,7 +410,7 @@ def _fold_mma(sides: list, mma: MmaEncodingAttr, acc: SSAValue, warps: int, poin
         # one scale per super-block: a tile of several along K has as many f16 mma k-blocks
         scale_type = TensorType(f32, [rows, k_values // per_super_block], DotScaleEncodingAttr(op_idx, mma))
         if fmt is Format.Q4_K:
-            dmin = _insert(point, BlockPartOp(mem, "dmin")).results[0]
+            dmin = _insert(point, BlockPartOp(mem, "dmin", first, count)).results[0]
             scales.append(_insert(point, LocalLoadOp(dmin, scale_type)).results[0])
         else:
             minus_one = DenseIntOrFPElementsAttr.from_list(scale_type, [-1.0])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, f16, f32, i8
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, StringAttr, f16, f32, i8, i64
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -88,7 +88,9 @@ def part_spec(fmt: Format, part: str) -> PartSpec:
 class BlockPartEncodingAttr(ParametrizedAttribute):
     """``#qgpu.block_part<{format = q4_K, part = qs, blocks = 1, valueDim = 1}>``: the encoding of a
     ``!qgpu.memdesc`` view of one part of a raw block buffer with ``blocks`` blocks per row;
-    ``valueDim`` is the view dimension along which the part's values run (the blocks' dimension)."""
+    ``valueDim`` is the view dimension along which the part's values run (the blocks' dimension).
+    ``first`` (printed when not 0): the view starts at that block of each row — a slice of a
+    tile of several blocks along K, read one slice per mma sequence."""
 
     name = "qgpu.block_part"
 
@@ -96,9 +98,10 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     part: StringAttr
     blocks: IntAttr
     valueDim: IntAttr
+    first: IntAttr
 
-    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int):
-        super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim))
+    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int, first: int = 0):
+        super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim), IntAttr(first))
 
     @property
     def format(self) -> Format:
@@ -120,6 +123,10 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     def num_blocks(self) -> int:
         return self.blocks.data
 
+    @property
+    def first_block(self) -> int:
+        return self.first.data
+
     def verify(self) -> None:
         if self.fmt.data not in tuple(Format) or not format_info(self.fmt.data).is_block:
             raise VerifyException(f"#qgpu.block_part format must be a block format, got {self.fmt.data}")
@@ -128,21 +135,27 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
             raise VerifyException(f"#qgpu.block_part valueDim must be 0 or 1, got {self.value_dim}")
         if self.num_blocks < 1:
             raise VerifyException(f"#qgpu.block_part needs at least one block per row, got {self.num_blocks}")
+        if not 0 <= self.first_block < self.num_blocks:
+            raise VerifyException(f"#qgpu.block_part first must be a block of the row (0 to {self.num_blocks - 1}), "
+                                  f"got {self.first_block}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         v = parse_keyword_struct(parser, "#qgpu.block_part", {
-            "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT})
+            "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT, "first": Value.INT},
+            optional=("first",))
         fmt, part = v["format"], v["part"]
         fmt_text = fmt.data if isinstance(fmt, StringAttr) else str(fmt)
         part_text = part.data if isinstance(part, StringAttr) else str(part)
-        attr = build_checked(parser, start, lambda: cls(fmt_text, part_text, v["blocks"], v["valueDim"]))  # type: ignore[arg-type]
+        attr = build_checked(parser, start, lambda: cls(fmt_text, part_text, v["blocks"], v["valueDim"],  # type: ignore[arg-type]
+                                                        v.get("first", 0)))  # type: ignore[arg-type]
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
-        print_keyword_struct(printer, [("format", StringAttr(self.fmt.data)), ("part", StringAttr(self.part.data)),
-                                       ("blocks", self.num_blocks), ("valueDim", self.value_dim)])
+        fields = [("format", StringAttr(self.fmt.data)), ("part", StringAttr(self.part.data)),
+                  ("blocks", self.num_blocks), ("valueDim", self.value_dim)]
+        print_keyword_struct(printer, fields + ([("first", self.first_block)] if self.first_block else []))
 
 
 @dataclass(frozen=True)
@@ -158,6 +171,8 @@ class BlockPartLayout:
     part: str
     blocks: int
     value_dim: int
+    first: int = 0
+    """The row's block at which the view starts."""
 
     stage_rank: int = 0
     fp4_padded: bool = False
@@ -199,7 +214,7 @@ class BlockPartLayout:
         else:
             row, value = coords[0], coords[1]
         block, index = divmod(value, self.spec.values_per_block)
-        return row, block, index
+        return row, self.first + block, index
 
     def block_start(self, coords: Sequence[int]) -> int:
         row, block, _ = self.block_of(coords)
@@ -215,7 +230,7 @@ class BlockPartLayout:
 
 def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> BlockPartLayout:
     return BlockPartLayout(tuple(shape), encoding.format, encoding.part_name, encoding.num_blocks,
-                           encoding.value_dim)
+                           encoding.value_dim, encoding.first_block)
 
 
 __all__ = ["FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
@@ -231,6 +246,7 @@ from xdsl.irdl import (  # noqa: E402
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -242,8 +258,9 @@ from dialects.qdot.types import BlockType  # noqa: E402
 from dialects.qgpu.types import MemDescType  # noqa: E402
 
 
-def block_part_type(source: MemDescType, part: str) -> MemDescType:
-    """The view type of ``part`` of a 2-D raw block buffer (blocks along its contiguous dimension)."""
+def block_part_type(source: MemDescType, part: str, first: int = 0, count: int | None = None) -> MemDescType:
+    """The view type of ``part`` of a 2-D raw block buffer (blocks along its contiguous dimension),
+    or of ``count`` of its blocks from block ``first`` on."""
     block = source.element_type
     if not isinstance(block, BlockType):
         raise VerifyException(f"qgpu.block_part needs a buffer of !qdot.block elements, got {block}")
@@ -255,11 +272,14 @@ def block_part_type(source: MemDescType, part: str) -> MemDescType:
     value_dim = source.shared.dim_order[0]
     shape = list(source.get_shape())
     blocks = shape[value_dim]
+    count = blocks - first if count is None else count
+    if first < 0 or count < 1 or first + count > blocks:
+        raise VerifyException(f"qgpu.block_part of blocks {first} to {first + count - 1} of rows of {blocks} blocks")
     if spec.raw:
-        shape[value_dim] = blocks * spec.values_per_block
+        shape[value_dim] = count * spec.values_per_block
     else:  # derived parts: [rows, values], the shape of a #qgpu.dot_scale tensor
-        shape = [shape[1 - value_dim], blocks * spec.values_per_block]
-    return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim))
+        shape = [shape[1 - value_dim], count * spec.values_per_block]
+    return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim, first))
 
 
 @irdl_op_definition
@@ -274,21 +294,32 @@ class BlockPartOp(IRDLOperation):
 
     src = operand_def(MemDescType)
     part = prop_def(StringAttr)
+    first = opt_prop_def(IntegerAttr)
+    """The first block of each row in the view (default 0)."""
+    count = opt_prop_def(IntegerAttr)
+    """Blocks per row in the view (default: the rest of the row)."""
     result = result_def(MemDescType)
 
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, part: str):
+    def __init__(self, src: SSAValue | Operation, part: str, first: int = 0, count: int | None = None):
         source = SSAValue.get(src)
         assert isinstance(source.type, MemDescType)
-        super().__init__(operands=[source], result_types=[block_part_type(source.type, part)],
-                         properties={"part": StringAttr(part)})
+        properties: dict[str, Attribute] = {"part": StringAttr(part)}
+        if first:
+            properties["first"] = IntegerAttr(first, i64)
+        if count is not None:
+            properties["count"] = IntegerAttr(count, i64)
+        super().__init__(operands=[source], result_types=[block_part_type(source.type, part, first, count)],
+                         properties=properties)
 
     def verify_(self) -> None:
         src, result = self.src.type, self.result.type
         assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
-        expected = block_part_type(src, self.part.data)
+        first = self.first.value.data if self.first is not None else 0
+        count = self.count.value.data if self.count is not None else None
+        expected = block_part_type(src, self.part.data, first, count)
         if result != expected:
             raise VerifyException(f"result must be {expected}, got {result}")

@@ -1,17 +1,23 @@
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s
-// A decode tile of two q4_K super-blocks along K (`MmqConfig(k_blocks=2)`): the dmin fold's f16
-// mma runs over K = 2 × 16 padded sub-blocks, so each side has one scale per super-block — dmin
-// per (row, super-block) on the weight side, −1 per (token, super-block) on the activation side.
-// (A single scale per row once applied the first super-block's dmin to both; the mma's verifier
-// refuses that type, but only a verifier run after this pass would have seen it.)
+// A decode tile of two q4_K super-blocks along K (`MmqConfig(k_blocks=2)`) is read and multiplied
+// one super-block at a time: views of block 0, then of block 1 (`first = 1`; of the activations'
+// q8_1_mmq blocks 0-1, then 2-3), each slice's s8 mma and dmin fold chained through the
+// accumulator, so a slice's operands are live only around its own mmas. Each fold has one dmin
+// per row (a single dmin scale for a two-super-block fold once folded both with the first
+// super-block's dmin, unseen until the verifier ran after this pass).
 
 // CHECK-LABEL: func.func @two_super_blocks
-// CHECK:       %[[MP:.*]] = qgpu.local_load %{{.*}} -> tensor<16x32xf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 2}>>
-// CHECK-NEXT:  %[[DMV:.*]] = qgpu.block_part %{{.*}} {part = "dmin"} : {{.*}} -> !qgpu.memdesc<16x2xf32, #qgpu.block_part<{format = "q4_K", part = "dmin", blocks = 2, valueDim = 1}>>
-// CHECK-NEXT:  %[[DM:.*]] = qgpu.local_load %[[DMV]] : {{.*}} -> tensor<16x2xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
-// CHECK:       %[[SP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x8xf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 2}>>
-// CHECK-NEXT:  %[[NEG:.*]] = arith.constant dense<-1.000000e+00> : tensor<8x2xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
-// CHECK-NEXT:  qgpu.mma %[[MP]], %[[SP]], %{{.*}} scale %[[DM]], %[[NEG]] lhs = fp16 rhs = fp16 {qdot.fold = "dmin", rescale = "per_block"}
+// CHECK:       qgpu.block_part %[[WS:[0-9]+]] {part = "qs", count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x128xi8, #qgpu.block_part<{format = "q4_K", part = "qs", blocks = 2, valueDim = 1}>>
+// CHECK:       qgpu.block_part %[[XS:[0-9]+]] {part = "qs", count = 2 : i64} : {{.*}} -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 4, valueDim = 0}>>
+// CHECK:       %[[INT0:[0-9]+]] = qgpu.mma {{.*}} lhs = s8 rhs = s8
+// CHECK:       qgpu.block_part %[[WS]] {part = "dmin", count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x1xf32
+// CHECK:       %[[F0:[0-9]+]] = qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[INT0]] scale {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin"
+// CHECK:       qgpu.block_part %[[WS]] {part = "qs", first = 1 : i64, count = 1 : i64} : {{.*}} blocks = 2, valueDim = 1, first = 1}>>
+// CHECK:       qgpu.block_part %[[XS]] {part = "qs", first = 2 : i64, count = 2 : i64}
+// CHECK:       %[[INT1:[0-9]+]] = qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[F0]] scale {{.*}} lhs = s8 rhs = s8
+// CHECK:       qgpu.block_part %[[WS]] {part = "dmin", first = 1 : i64, count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x1xf32
+// CHECK:       qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[INT1]] scale {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin"
+// CHECK-NOT:   = qgpu.mma
 func.func @two_super_blocks(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>,
                             %y_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
