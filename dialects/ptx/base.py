@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -27,7 +28,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.ptx.arch import Requirement
+from dialects.ptx.arch import Feature, Requirement, requirement
 
 I1 = IntegerType(1)
 I8 = IntegerType(8)
@@ -91,6 +92,27 @@ class PtxInstruction(IRDLOperation):
     def ptx_mnemonic(self) -> str:
         """The instruction with all its qualifiers, as it appears in the PTX."""
         raise NotImplementedError
+
+
+class NoOperandInstruction(PtxInstruction):
+    """An instruction without operands or results (wgmma's fence and commit, fence.proxy.async,
+    griddepcontrol): it orders memory, so it is never moved or removed. Subclasses name their
+    mnemonic, the feature that gates it and the first PTX ISA version that has it."""
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+    MNEMONIC: ClassVar[str] = ""
+    FEATURE: ClassVar[Feature]
+    MIN_PTX: ClassVar[str] = "8.0"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def requirements(self) -> Sequence[Requirement]:
+        return (requirement(self.FEATURE, self.MIN_PTX, self.MNEMONIC),)
+
+    def ptx_mnemonic(self) -> str:
+        return self.MNEMONIC
 
 
 class GroupWaitInstruction(PtxInstruction):

@@ -14,31 +14,17 @@ way; what they buy is the dependent kernel's launch and set-up overlapping the p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.irdl import irdl_op_definition, traits_def
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.irdl import irdl_op_definition
 
-from dialects.ptx.arch import Feature, Requirement, requirement
-from dialects.ptx.base import PtxInstruction
+from dialects.ptx.arch import Feature
+from dialects.ptx.base import NoOperandInstruction
 
 
-class _GridDependencyInstruction(PtxInstruction):
-    """No operands; orders memory against other grids, so it is never moved or removed."""
-
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    assembly_format = "attr-dict"
-    MNEMONIC: ClassVar[str] = ""
-
-    def __init__(self) -> None:
-        super().__init__()
-
-    def requirements(self) -> Sequence[Requirement]:
-        return (requirement(Feature.GRID_DEPENDENCY, "7.8", self.MNEMONIC),)
-
-    def ptx_mnemonic(self) -> str:
-        return self.MNEMONIC
+class _GridDependencyInstruction(NoOperandInstruction):
+    FEATURE: ClassVar[Feature] = Feature.GRID_DEPENDENCY
+    MIN_PTX: ClassVar[str] = "7.8"
 
 
 @irdl_op_definition

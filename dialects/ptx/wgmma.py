@@ -43,7 +43,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.ptx.arch import Feature, Requirement, requirement
 from dialects.ptx.attrs import MmaType, MmaTypeAttr
-from dialects.ptx.base import F32, I32, GroupWaitInstruction, PtxInstruction, int_prop, int_value, \
+from dialects.ptx.base import F32, I32, GroupWaitInstruction, NoOperandInstruction, PtxInstruction, int_prop, int_value, \
     parse_bracketed_operands, print_attr_dict, print_bracketed_operands, resolve
 
 SWIZZLE_MODES = {0: 0, 128: 1, 64: 2, 32: 3}
@@ -217,22 +217,10 @@ def _parse_desc(parser: Parser, keyword: str) -> SmemDescriptor:
     return SmemDescriptor(values["swizzle"], values["lbo"], values["sbo"])
 
 
-class _NoOperandInstruction(PtxInstruction):
+class _NoOperandInstruction(NoOperandInstruction):
     """A wgmma bookkeeping instruction without operands; it orders memory and registers."""
 
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    assembly_format = "attr-dict"
-    MNEMONIC: ClassVar[str] = ""
     FEATURE: ClassVar[Feature] = Feature.WGMMA
-
-    def __init__(self) -> None:
-        super().__init__()
-
-    def requirements(self) -> Sequence[Requirement]:
-        return (requirement(self.FEATURE, "8.0", self.MNEMONIC),)
-
-    def ptx_mnemonic(self) -> str:
-        return self.MNEMONIC
 
 
 @irdl_op_definition

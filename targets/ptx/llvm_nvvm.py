@@ -36,6 +36,7 @@ from dialects.ptx.ops import (
     StGlobalOp,
     StSharedOp,
 )
+from dialects.ptx.base import NoOperandInstruction
 from dialects.ptx.grid_dependency import GridDepLaunchDependentsOp, GridDepWaitOp
 from dialects.ptx.wgmma import FenceProxyAsyncOp, WgmmaCommitOp, WgmmaFenceOp, WgmmaOp, WgmmaWaitOp
 from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, struct_type
@@ -297,7 +298,7 @@ def _wgmma(em: FunctionEmitter, op: Operation) -> None:
 
 
 def _no_operand_asm(em: FunctionEmitter, op: Operation) -> None:
-    assert isinstance(op, (WgmmaFenceOp, WgmmaCommitOp, FenceProxyAsyncOp, GridDepWaitOp, GridDepLaunchDependentsOp))
+    assert isinstance(op, NoOperandInstruction)
     em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
 
 
