@@ -27,10 +27,7 @@ every failure as it comes, then a summary with the refusals grouped by message:
 
 from __future__ import annotations
 
-import argparse
 import random
-import time
-from collections import Counter
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -42,6 +39,7 @@ from compiler.diagnostics import PassOutputError, QdotError, location_of
 from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
 from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
+from tests.emulator.fuzz_loop import long_run
 from tests.gpu.mmq_harness import MmqCase, check, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
@@ -140,28 +138,7 @@ def test_random_mmq_kernel(index: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    deadline = time.time() + args.seconds
-    runs, refusals, failures = 0, Counter[str](), []
-    while time.time() < deadline:
-        d = draw(rng)
-        try:
-            problem = run(d, seed=runs)
-        except Refused as refusal:
-            refusals[str(refusal)] += 1
-            problem = None
-        if problem is not None:
-            failures.append(problem)
-            print(f"[inputs seed {runs}] {problem}", flush=True)
-        runs += 1
-    print(f"{runs} random kernels, {sum(refusals.values())} refused, {len(failures)} failures")
-    for message, count in refusals.most_common():
-        print(f"  {count} × refused: {message}")
-    raise SystemExit(1 if failures else 0)
+    long_run(__doc__.split("\n\n")[0], draw, run, refusal=Refused)
 
 
 if __name__ == "__main__":

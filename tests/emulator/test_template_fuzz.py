@@ -15,9 +15,7 @@ kernels without a failure, and found a deliberately wrong e2m1 sign selector wit
 
 from __future__ import annotations
 
-import argparse
 import random
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +27,7 @@ from compiler.diagnostics import PassOutputError, QdotError
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import emulate
+from tests.emulator.fuzz_loop import long_run
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90a", "sm_120a", "sm_80", "sm_89")
@@ -94,21 +93,7 @@ def test_random_gemm_kernel(index: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    deadline = time.time() + args.seconds
-    runs = failures = 0
-    while time.time() < deadline:
-        problem = run(draw(rng), seed=runs)
-        runs += 1
-        if problem is not None:
-            failures += 1
-            print(problem, flush=True)
-    print(f"{runs} random kernels, {failures} failures")
-    raise SystemExit(1 if failures else 0)
+    long_run(__doc__.split("\n\n")[0], draw, run)
 
 
 if __name__ == "__main__":
