@@ -39,9 +39,9 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
 from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp
-from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.block_parts import BlockPartLayout
 from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape as FormShape, LdmatrixSource

@@ -52,8 +52,8 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.mma import MmaSignature, MmaSyncOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
-from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.mma_layouts import DotOperandLayout, DotScaleLayout, MmaLayout
 from dialects.qgpu.ops import MmaOp

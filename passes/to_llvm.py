@@ -59,8 +59,8 @@ from dialects.qdot.kernel import (
     num_warps,
 )
 from dialects.qdot.types import PtrType
-from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.block_parts import BlockPartOp
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.ops import (
     AsyncCommitOp,
