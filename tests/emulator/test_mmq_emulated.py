@@ -115,7 +115,7 @@ def test_max_m_is_a_small_m_option() -> None:
         MmqConfig(max_m=1)
     with pytest.raises(ValueError, match="k_blocks is an option of the small_m kernel, a power of two, got 3"):
         MmqConfig(small_m=True, k_blocks=3)
-    assert "min %m" not in mmq_kernel(MmqConfig(small_m=True))
+    assert "%m_bound" not in mmq_kernel(MmqConfig(small_m=True))
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
 
 
