@@ -30,7 +30,7 @@ import numpy as np
 
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
-from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]

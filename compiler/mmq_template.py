@@ -153,10 +153,10 @@ _W = "!qdot.block<q4_K>"
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
-    occupancy = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
-    occupancy += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
+    extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
+    extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
-             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{occupancy}}} {{"]
+             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]
     lines += [f"  %kx = arith.divui %k, %c{MMQ_VALUES} : index",
               f"  %kw = arith.divui %k, %c{Q4K_VALUES} : index"]

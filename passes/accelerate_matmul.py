@@ -42,7 +42,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
     UnrealizedConversionCastOp,
-    bf16,
     f16,
     f32,
     i8,
@@ -307,15 +306,18 @@ def _k_slices(sides: list) -> list[Slices]:
     several along K (``MmqConfig(k_blocks)``), so that each super-block's operands are read and
     rescaled right before its mma, not the whole tile's at once (which does not fit in
     registers); else one step over everything."""
-    q4k = [mem for _, mem, fmt in sides if fmt is Format.Q4_K]
+    whole: list[Slices] = [tuple((0, None) for _ in sides)]
+    formats = [fmt for _, _, fmt in sides]
+    if Format.Q4_K not in formats:
+        return whole
     k_blocks = []
     for op_idx, mem, _ in sides:
         mem_type = mem.type
         assert isinstance(mem_type, MemDescType)
         k_blocks.append(mem_type.get_shape()[1 if op_idx == 0 else 0])
-    steps = k_blocks[[fmt for _, _, fmt in sides].index(Format.Q4_K)] if q4k else 1
+    steps = k_blocks[formats.index(Format.Q4_K)]
     if steps == 1 or any(blocks % steps for blocks in k_blocks):
-        return [tuple((0, None) for _ in sides)]
+        return whole
     return [tuple((step * blocks // steps, blocks // steps) for blocks in k_blocks) for step in range(steps)]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 
+from dialects.qdot.kernel import WAIT_PREVIOUS_GRID_ATTR
 from targets.ptx.kernel_info import KernelInfo
 
 
@@ -48,7 +49,7 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
                     num_warps=_int_attr(op, "qdot.num_warps", 4),
                     shared_bytes=_int_attr(op, "qdot.shared_bytes", 0),
                     arg_kinds=kinds,
-                    waits_previous_grid="qdot.wait_previous_grid" in op.attributes,
+                    waits_previous_grid=WAIT_PREVIOUS_GRID_ATTR in op.attributes,
                 )
             )
     return tuple(infos)
