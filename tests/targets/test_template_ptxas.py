@@ -1,10 +1,13 @@
-"""The kernel kinds added for the bf16 epilogue, stream-K and the zeroing quantize kernel, through ptxas.
+"""The template kernel kinds added since the first ptxas tests (the bf16 epilogue, stream-K, the
+zeroing quantize kernel, decode K steps of several super-blocks, programmatic dependent launch),
+through ptxas.
 
 The emulator and the GPU suite check what these kernels compute; this checks, on any
 machine with ptxas, that the PTX qdot emits for each of them assembles for its target
 (``compiler.compile(..., verify=True)`` runs ``ptxas -v`` and raises on a rejection), and
 that each contains the instruction its feature is about (the bf16 pair stores are 4-byte
-stores, stream-K adds split tiles atomically, the zeroing kernel stores more than the plain one).
+stores, stream-K adds split tiles atomically, the zeroing kernel stores more than the plain one,
+the grid-dependency kernels carry their griddepcontrol instruction).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ KERNELS = [
     ("quantize-zero-y", quantize_kernel("q8_1_mmq", zero_output=True), "sm_90", "auto", 3, "st.global"),
     ("quantize-launch-dependents", quantize_kernel("q8_1_mmq", zero_output=True, launch_dependents=True), "sm_90",
      "auto", 3, "griddepcontrol.launch_dependents;"),
+    ("decode-four-super-blocks-per-step",
+     mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, k_blocks=4)), "sm_90",
+     "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"),
     ("decode-wait-previous-grid",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)),
      "sm_90", "promote-int8", 2, "griddepcontrol.wait;"),
