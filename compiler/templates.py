@@ -54,7 +54,8 @@ class GemmConfig:
     f32 accumulator by ``arith.truncf`` before the store; half the bytes written)."""
     n_divisibility: int = 1
     """What the kernel may assume of N (``qdot.divisibility``): with an even N a bf16 C is
-    stored two elements (one register) at a time."""
+    stored two elements (one register) at a time, an f32 C two registers (8 bytes) at a time.
+    The runner refuses a launch whose N is not a multiple of it."""
 
     def __post_init__(self) -> None:
         if self.out not in ("f32", "bf16"):

@@ -56,6 +56,10 @@ KERNEL_ATTR = "qdot.kernel"
 NUM_WARPS_ATTR = "qdot.num_warps"
 """Optional ``i64`` attribute on a kernel: warps per program (thread block)."""
 DEFAULT_NUM_WARPS = 4
+DIVISIBILITY_ATTR = "qdot.divisibility"
+"""Optional ``i64`` attribute on an index argument of a kernel: a power of two the argument is
+always a multiple of (Triton's ``tt.divisibility``). Lowering relies on it (16-byte copies,
+paired stores), so the runner refuses a launch whose argument breaks it."""
 WAIT_PREVIOUS_GRID_ATTR = "qdot.wait_previous_grid"
 """Optional unit attribute on a kernel (sm_90+): it starts with ``griddepcontrol.wait``, so a
 launch with programmatic stream serialization (``launch(..., programmatic=True)``) may start it

@@ -15,9 +15,9 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, SSAValue
 
+from dialects.qdot.kernel import DIVISIBILITY_ATTR
 from passes.support.builder import constant_value
 
-DIVISIBILITY_ATTR = "qdot.divisibility"
 CAP = 1 << 16
 
 

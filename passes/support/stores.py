@@ -3,11 +3,14 @@
 Each thread writes the elements its registers hold (coordinates from the
 layout's ``coord_exprs``: a per-register constant plus per-thread bit fields,
 computed once at function entry); elements outside the tensor are not written.
-Two consecutive f32 columns in consecutive registers (the mma accumulator's
-pair) are not yet merged into one 8-byte store. Two 16-bit elements that share a
-register and sit side by side in memory — a bf16 accumulator tile's pairs — are one
-4-byte store where that is provably aligned (``_paired_halves``: the column even in every
-thread, the row pitch and the tile origin even, e.g. ``qdot.divisibility`` on N).
+Side-by-side elements become one wider store where that is provably aligned (the
+column even in every thread; the row pitch, N and the tile's column origin even, e.g.
+``qdot.divisibility`` on N): two 16-bit elements that share a register — a bf16
+accumulator tile's pairs — one 4-byte store (``_paired_halves``); two f32 columns in
+consecutive registers — the mma accumulator's pair (2t, 2t + 1) — one 8-byte
+``st.global.v2`` (``_paired_words``): half the store instructions of the epilogue and
+no half-written 32-byte sectors per instruction. The base pointer is assumed 16-byte
+aligned, as for every vector load of the operands.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i8, i
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
-from dialects.ptx.ops import RedGlobalAddOp, StGlobalOp
+from dialects.ptx.ops import PackOp, RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.distributed import CoordExpr, Source
 from dialects.qgpu.layouts import distributed_layout
@@ -73,8 +76,11 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
     thread_addresses: dict[tuple, SSAValue] = {}
     steps: dict[tuple[int, int], SSAValue] = {}
     paired = _paired_halves(layout, tile, eb)
+    words = op.reduce is None and _paired_words(layout, tile, eb)
     for reg, byte in layout.slots():
         if paired and byte == 2:  # stored with its register's low half
+            continue
+        if words and reg % 2:  # stored with the register before it
             continue
         exprs = layout.coord_exprs(reg, byte)
         assert exprs is not None
@@ -111,6 +117,8 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
             stored = b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
         if (eb == 4 or paired) and not is_float and value.type == f32:
             stored = b.emit(arith.BitcastOp(value, i32))
+        if words:  # c even and N even: c < N implies c + 1 < N, so the pair shares one bounds test
+            stored = b.emit(PackOp([_as_i32(b, regs[reg]), _as_i32(b, regs[reg + 1])]))
         if op.reduce is not None:  # verified: "add" of f32
             b.insert(RedGlobalAddOp(address, stored, ok))
         else:
@@ -119,25 +127,43 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
     op.erase()
 
 
+def _even_pairs(tile) -> bool:  # noqa: ANN001 - GlobalTile
+    """Unit-stride columns with the row pitch, N and the tile's column origin even: a pair
+    (c, c + 1) with c even is then aligned to twice the element, and c < N means c + 1 < N."""
+    return constant_value(tile.strides[1]) == 1 and not (
+        known_divisor(tile.strides[0]) % 2 or known_divisor(tile.dims[1]) % 2 or known_divisor(tile.offsets[1]) % 2)
+
+
+def _side_by_side(low, high) -> bool:  # noqa: ANN001 - coordinate expressions of two slots
+    """Whether two slots hold (r, c) and (r, c + 1) with c even in every thread."""
+    if low is None or high is None or low[0] != high[0]:
+        return False
+    col_low, col_high = low[1], high[1]
+    return col_low.modulus is None and col_low.fields == col_high.fields \
+        and col_high.constant == col_low.constant + 1 and col_low.constant % 2 == 0 \
+        and all(f.scale % 2 == 0 for f in col_low.fields)
+
+
 def _paired_halves(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
-    """Whether every register of a 16-bit tile holds elements (r, c) and (r, c + 1) with c even
-    in every thread, along the unit-stride dimension, with the row pitch and the tile's column
-    origin even: then the register is one aligned 4-byte store, and with N even (implied by an
-    even pitch) c < N means c + 1 < N, so the low half's bounds test serves both."""
-    if eb != 2 or constant_value(tile.strides[1]) != 1:
+    """Whether every register of a 16-bit tile holds a side-by-side pair: then each register
+    is one aligned 4-byte store, bounds-tested by its low half."""
+    if eb != 2 or not _even_pairs(tile):
         return False
-    if known_divisor(tile.strides[0]) % 2 or known_divisor(tile.offsets[1]) % 2:
+    return all(_side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2))
+               for reg in range(layout.regs_per_thread))
+
+
+def _paired_words(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
+    """Whether the registers of a 32-bit tile, taken two by two, hold side-by-side pairs:
+    then each register pair is one aligned 8-byte store, bounds-tested by its first."""
+    if eb != 4 or layout.regs_per_thread % 2 or not _even_pairs(tile):
         return False
-    for reg in range(layout.regs_per_thread):
-        low, high = layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2)
-        if low is None or high is None or low[0] != high[0]:
-            return False
-        col_low, col_high = low[1], high[1]
-        if col_low.modulus is not None or col_low.fields != col_high.fields \
-                or col_high.constant != col_low.constant + 1 or col_low.constant % 2 \
-                or any(f.scale % 2 for f in col_low.fields):
-            return False
-    return True
+    return all(_side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg + 1, 0))
+               for reg in range(0, layout.regs_per_thread, 2))
+
+
+def _as_i32(b: Builder, value: SSAValue) -> SSAValue:
+    return b.emit(arith.BitcastOp(value, i32)) if value.type == f32 else value
 
 
 __all__ = ["coordinate", "field_sum", "lower_store"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 
-from dialects.qdot.kernel import WAIT_PREVIOUS_GRID_ATTR
+from dialects.qdot.kernel import DIVISIBILITY_ATTR, WAIT_PREVIOUS_GRID_ATTR
 from targets.ptx.kernel_info import KernelInfo
 
 
@@ -35,6 +35,17 @@ def _int_attr(func: FuncOp, name: str, default: int) -> int:
     return default
 
 
+def _arg_divisibility(func: FuncOp) -> tuple[int, ...]:
+    """``qdot.divisibility`` per argument (1 where none), () when no argument has one."""
+    if func.arg_attrs is None:
+        return ()
+    values = []
+    for attrs in func.arg_attrs.data:
+        div = attrs.data.get(DIVISIBILITY_ATTR)
+        values.append(int(div.value.data) if isinstance(div, IntegerAttr) else 1)
+    return tuple(values) if any(v > 1 for v in values) else ()
+
+
 def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
     infos: list[KernelInfo] = []
     for op in module.walk():
@@ -50,6 +61,7 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
                     shared_bytes=_int_attr(op, "qdot.shared_bytes", 0),
                     arg_kinds=kinds,
                     waits_previous_grid=WAIT_PREVIOUS_GRID_ATTR in op.attributes,
+                    arg_divisibility=_arg_divisibility(op),
                 )
             )
     return tuple(infos)

@@ -14,6 +14,9 @@ class KernelInfo:
     waits_previous_grid: bool = False
     """It starts with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``): only such a kernel
     may be launched programmatically (``LoadedKernel.launch(..., programmatic=True)``)."""
+    arg_divisibility: tuple[int, ...] = ()
+    """Per argument, the ``qdot.divisibility`` the kernel was compiled to assume (1: none). The
+    code relies on it (paired stores, 16-byte copies), so a launch checks it."""
 
     # json is imported where it is used: a compile never serialises its kernels, and the
     # import is a few milliseconds of every cold qdot-translate run.
@@ -28,4 +31,4 @@ class KernelInfo:
 
         data = json.loads(text)
         return KernelInfo(data["name"], data["num_warps"], data["shared_bytes"], tuple(data["arg_kinds"]),
-                          bool(data.get("waits_previous_grid", False)))
+                          bool(data.get("waits_previous_grid", False)), tuple(data.get("arg_divisibility", ())))

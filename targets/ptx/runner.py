@@ -40,6 +40,9 @@ def require_cupy() -> Any:
     return cupy
 
 
+POINTER_ALIGNMENT = 16
+"""Every kernel assumes its arrays start 16-byte aligned (its vector loads and stores do); CuPy
+allocations are 256-byte aligned, a view into an array need not be."""
 _SCALAR_TYPES = {"i32": np.int32, "i64": np.int64, "index": np.int64, "f32": np.float32}
 
 
@@ -62,12 +65,20 @@ class LoadedKernel:
                 f"kernel '{self.info.name}' takes {len(self.info.arg_kinds)} arguments "
                 f"({', '.join(self.info.arg_kinds)}), got {len(args)}")
         converted: list[Any] = []
-        for index, (kind, value) in enumerate(zip(self.info.arg_kinds, args, strict=True)):
+        divisors = self.info.arg_divisibility or (1,) * len(args)
+        for index, (kind, value, divisor) in enumerate(zip(self.info.arg_kinds, args, divisors, strict=True)):
             if kind == "ptr":
                 if not isinstance(value, cupy.ndarray):
                     raise TypeError(f"argument {index} of '{self.info.name}' must be a device array")
+                if value.data.ptr % POINTER_ALIGNMENT:
+                    raise ValueError(f"argument {index} of '{self.info.name}' must start at a multiple of "
+                                     f"{POINTER_ALIGNMENT} bytes (its loads and stores are vectors); "
+                                     f"it starts at 0x{value.data.ptr:x}")
                 converted.append(value)
             else:
+                if divisor > 1 and int(value) % divisor:
+                    raise ValueError(f"argument {index} of '{self.info.name}' must be a multiple of {divisor} "
+                                     f"(the kernel was compiled with qdot.divisibility = {divisor}), got {value}")
                 converted.append(_SCALAR_TYPES[kind](value))
         grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
         if programmatic:

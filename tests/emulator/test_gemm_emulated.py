@@ -150,6 +150,23 @@ def test_bf16_output(arch: str, strategy: str, n_divisibility: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("arch,strategy", [("sm_90", "dequant-bf16"), ("sm_90a", "dequant-bf16"),
+                                           ("sm_90", "promote-int8")])
+def test_f32_output_in_pair_stores(arch: str, strategy: str) -> None:
+    """N known even (``n_divisibility=8``): every f32 accumulator pair (2t, 2t + 1) is one 8-byte
+    ``st.global.v2``, bounds-tested once — on mma.sync, wgmma and a rescaled int32 accumulator,
+    into a NaN-poisoned C with a ragged N (120: the last tile is part-filled)."""
+    lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
+    case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
+    cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4,
+                     k_divisibility=32, n_divisibility=8)
+    module = compile_case(case, cfg)
+    store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
+    assert store_types == {"vector<2xi32>"}, store_types
+    _emulate_and_check(case, cfg, module, seed=20263)
+
+
+@pytest.mark.slow
 def test_scale_bytes_copied_by_more_threads_than_bytes() -> None:
     """16 warps stage a 128 × 2 scale tile (256 bytes, too narrow for cp.async) with byte copies:
     threads 256–511 have no byte of their own and must redo the last one with its owner's value,

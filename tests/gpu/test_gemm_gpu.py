@@ -128,3 +128,40 @@ def test_bf16_output_matches_reference(cfg, arch, strategy, gpu) -> None:  # noq
     """``GemmConfig(out="bf16")``: C is the float64 result rounded to bf16 (within one ulp, and
     exactly for 99 % of the elements), on mma.sync and wgmma, into a NaN-poisoned C."""
     _check_on_gpu(GemmCase(cfg, M, N, K, arch, strategy), gpu)
+
+
+F32_PAIRS = [  # (config, arch, strategy): N known even, so each accumulator pair is one 8-byte store
+    (GemmConfig(block_k=64, num_warps=8, n_divisibility=8), "sm_90", "dequant-bf16"),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8), "sm_90a", "dequant-bf16"),
+    (GemmConfig(lhs="e2m1", n_divisibility=8), "sm_90", "promote-int8"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg,arch,strategy", F32_PAIRS, ids=lambda v: v.name if isinstance(v, GemmConfig) else v)
+def test_f32_pair_stores_match_reference(cfg, arch, strategy, gpu) -> None:  # noqa: ANN001
+    """``st.global.v2`` epilogues (N = 136: ragged, even) into a NaN-poisoned C."""
+    case = GemmCase(cfg, M, N, K, arch, strategy)
+    assert "st.global.v2" in case.compiled().ptx
+    _check_on_gpu(case, gpu)
+
+
+@pytest.mark.gpu
+def test_launch_refuses_broken_divisibility_and_misaligned_arrays(gpu) -> None:  # noqa: ANN001
+    """A kernel compiled for N a multiple of 8 is not launched with N = 130, nor with an array
+    that does not start 16-byte aligned: either would store or load out of place."""
+    from targets.ptx.runner import load
+
+    case = GemmCase(GemmConfig(block_k=64, num_warps=8, n_divisibility=8), M, N, K, "sm_90", "dequant-bf16")
+    compiled = case.compiled()
+    cupy = gpu()
+    kernel = load(compiled.ptx, compiled.kernels[0])
+    a = cupy.zeros((M, K), dtype=cupy.uint8)
+    b_t = cupy.zeros((N, K // 2), dtype=cupy.uint8)
+    sa = cupy.zeros((M, K // 32), dtype=cupy.uint8)
+    sb = cupy.zeros((N, K // 32), dtype=cupy.uint8)
+    c = cupy.zeros((M, N), dtype=cupy.float32)
+    with pytest.raises(ValueError, match="must be a multiple of 8"):
+        kernel.launch(a, b_t, sa, sb, c, M, 130, K, grid=1)
+    with pytest.raises(ValueError, match="must start at a multiple of 16 bytes"):
+        kernel.launch(a, b_t, sa, sb, c.ravel()[1:], M, N, K, grid=1)

@@ -67,6 +67,21 @@ def test_grid_dependency_is_recorded_for_the_runner() -> None:
     assert waits.name.endswith("_pdl")
 
 
+def test_argument_divisibility_is_recorded_for_the_runner() -> None:
+    """The runner refuses a launch whose N breaks ``qdot.divisibility`` (the paired stores rely
+    on it): the kernel metadata carries it per argument, through the kernel cache's JSON."""
+    from compiler.templates import GemmConfig, gemm_kernel
+    from targets.ptx.kernel_info import KernelInfo
+
+    plain = qdot_compile(gemm_kernel(GemmConfig(block_k=64)), arch="sm_90", strategy="dequant-bf16").kernels[0]
+    even = qdot_compile(gemm_kernel(GemmConfig(block_k=64, n_divisibility=8, k_divisibility=32)), arch="sm_90",
+                        strategy="dequant-bf16").kernels[0]
+    assert plain.arg_kinds[-3:] == ("index", "index", "index")  # M, N, K
+    assert plain.arg_divisibility == (1,) * 5 + (1, 1, 128)  # the default: K a multiple of 128
+    assert even.arg_divisibility == (1,) * 5 + (1, 8, 32)
+    assert KernelInfo.from_json(even.to_json()) == even
+
+
 def test_zeroing_quantize_kernel_adds_stores() -> None:
     plain = qdot_compile(quantize_kernel("q8_1_mmq"), arch="sm_90", verify=True).ptx
     zeroing = qdot_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90", verify=True).ptx

@@ -39,3 +39,24 @@ func.func @halves(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index, %pid: index)
   qdot.store %c_desc[%c1, %off_n], %ones : !qdot.desc<16x8xbf16>, tensor<16x8xbf16, #mma>
   func.return
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+// An even row pitch says nothing of N: the high half of a pair may be the first column past
+// the row's end (a store into the pitch's padding), so the halves stay apart.
+// CHECK-LABEL: func.func @odd_n_even_pitch
+// CHECK-COUNT-4: ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : i16
+// CHECK-NOT:   ptx.st_global
+func.func @odd_n_even_pitch(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index,
+                            %pitch: index {qdot.divisibility = 8 : i64}, %pid: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %off_n = arith.muli %pid, %c8 : index
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%pitch, %c1] : !qdot.ptr<bf16> -> !qdot.desc<16x8xbf16>
+  %ones = arith.constant dense<1.000000e+00> : tensor<16x8xbf16, #mma>
+  qdot.store %c_desc[%c1, %off_n], %ones : !qdot.desc<16x8xbf16>, tensor<16x8xbf16, #mma>
+  func.return
+}

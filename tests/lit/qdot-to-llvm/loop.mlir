@@ -1,7 +1,8 @@
 // RUN: qdot-opt %s -p 'qdot-to-llvm' | filecheck %s
 // The K loop: a tensor-valued iter_arg becomes the registers of its layout (4 f32 for a
 // 16×8 #qgpu.mma tile on one warp), carried through the loop, and scf lowers to cf blocks —
-// no scf and no tensor survives.
+// no scf and no tensor survives. (The store pairs them: 16 columns, so every pair (2t, 2t+1)
+// is one 8-byte store; f32-pair-stores.mlir has the cases.)
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
@@ -14,10 +15,14 @@
 // CHECK-NEXT:  %[[D0:.*]], %[[D1:.*]], %[[D2:.*]], %[[D3:.*]] = ptx.mma_sync m16n8k16 f32.bf16.bf16.f32 A[{{.*}}] B[{{.*}}] C[%[[C0]], %[[C1]], %[[C2]], %[[C3]]]
 // CHECK:       cf.br ^[[HEAD]](%{{.*}}, %[[D0]], %[[D1]], %[[D2]], %[[D3]] : index, f32, f32, f32, f32)
 // CHECK-NEXT:  ^[[EXIT]]:
-// CHECK:       ptx.st_global %{{.*}}, %[[C0]] if
-// CHECK:       ptx.st_global %{{.*}}, %[[C1]] if
-// CHECK:       ptx.st_global %{{.*}}, %[[C2]] if
-// CHECK:       ptx.st_global %{{.*}}, %[[C3]] if
+// CHECK:       %[[W0:.*]] = arith.bitcast %[[C0]] : f32 to i32
+// CHECK-NEXT:  %[[W1:.*]] = arith.bitcast %[[C1]] : f32 to i32
+// CHECK-NEXT:  %[[P01:.*]] = ptx.pack %[[W0]], %[[W1]]
+// CHECK-NEXT:  ptx.st_global %{{.*}}, %[[P01]] if
+// CHECK:       %[[W2:.*]] = arith.bitcast %[[C2]] : f32 to i32
+// CHECK-NEXT:  %[[W3:.*]] = arith.bitcast %[[C3]] : f32 to i32
+// CHECK-NEXT:  %[[P23:.*]] = ptx.pack %[[W2]], %[[W3]]
+// CHECK-NEXT:  ptx.st_global %{{.*}}, %[[P23]] if
 // CHECK-NOT:   scf.
 // CHECK-NOT:   tensor<
 // CHECK-NOT:   unrealized_conversion_cast
