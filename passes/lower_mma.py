@@ -15,7 +15,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
 * ``rescale = "per_block"``: every k tile is one scale block, multiplied into a zero
   accumulator; its result (i32 for s8) is converted to f32 and folded in as
   ``acc += d · sa · sb · 2^-(lhs_exp + rhs_exp)`` — how llama.cpp's MMQ applies block
-  scales, exact because each scale is applied to an exact block sum;
+  scales, exact because each scale is applied to an exact block sum. When every factor is
+  a power of two (ue8m0 scales, MX) the s8 form folds the conversion into the scaling
+  (``_magic_rescale``): two FMAs per register instead of a conversion, a product and an FMA;
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
@@ -28,6 +30,7 @@ Lit tests: ``tests/lit/qdot-lower-mma/``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -158,6 +161,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
+    magic = scales is not None and folds is None and inst.sig.c_type is MmaType.S32 and scales.powers_of_two()
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -170,6 +174,11 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, c_in, scale_a, scale_b))
                     for i, result in zip(c_index, op.results, strict=True):
                         acc[i] = result
+                    continue
+                if magic:
+                    op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [b.const(MAGIC_BITS)] * 4))
+                    for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
+                        acc[i] = _magic_rescale(b, part, scales.magic_terms(rm, rn, position, rk), acc[i])
                     continue
                 # each block starts from a zero accumulator (built once: the builder shares constants)
                 zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
@@ -187,6 +196,25 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     for owner in scale_owners:  # unit scales read at compile time (_BlockScales) are dead now
         if isinstance(owner, arith.ConstantOp) and not owner.result.uses:
             Rewriter.erase_op(owner)
+
+
+MAGIC = 1.5 * 2.0 ** 23
+MAGIC_BITS = 0x4B400000
+"""The f32 1.5 · 2^23 as bits: its ulp is 1, so for |x| < 2^22 the integer MAGIC_BITS + x, read
+as f32, is exactly MAGIC + x. An s8 m16n8k32 block sum is at most 32 · 128 · 128 = 2^19."""
+
+
+def _magic_rescale(b: Builder, part: SSAValue, terms: tuple[SSAValue, SSAValue, SSAValue | None],
+                   acc: SSAValue) -> SSAValue:
+    """``acc + x · s · t`` for the block sum x of an mma that started from MAGIC_BITS.
+
+    ``fma(MAGIC + x, s, −MAGIC · s)`` is x · s exactly when s is a power of two (both products
+    are exact, so is their difference), so the conversion costs no instruction of its own and
+    the scale product none either: the second factor t goes into the accumulating FMA.
+    """
+    scale, neg_magic, other = terms
+    scaled = b.fma(b.emit(arith.BitcastOp(part, f32)), scale, neg_magic)
+    return b.addf(scaled, acc) if other is None else b.fma(scaled, other, acc)
 
 
 class _BlockScales:
@@ -221,6 +249,7 @@ class _BlockScales:
         self.tile_values = a_layout.k_values // a_layout.rep_k
         self._decoded: dict[tuple[str, int, int, int], SSAValue] = {}
         self._products: dict[tuple[SSAValue | float, SSAValue | float], SSAValue] = {}
+        self._magic: dict[SSAValue | float, tuple[SSAValue, SSAValue]] = {}
 
     def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue | float:
         """One scale as f32 (lhs: times 2^-shift), or its value when known at compile time."""
@@ -244,6 +273,47 @@ class _BlockScales:
             decoded = b.emit(arith.MulfOp(decoded, b.fconst(self.unit)))
         self._decoded[key] = decoded
         return decoded
+
+    def powers_of_two(self) -> bool:
+        """Whether every factor is a power of two (or NaN): ue8m0 scales and splat constants
+        that are powers of two — what ``magic_terms`` needs to be exact."""
+        for splat, elem in ((self.sa_splat, self.sa_elem), (self.sb_splat, self.sb_elem)):
+            if splat is not None:
+                if not (splat > 0 and math.frexp(splat)[0] == 0.5):
+                    return False
+            elif scale_kind_of(elem) is not ScaleKind.UE8M0:
+                return False
+        return True
+
+    def magic_terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue, SSAValue | None]:
+        """(s, −MAGIC · s, t) with s · t the register's factor, for ``_magic_rescale``.
+
+        s is the side known at compile time if there is one (the unit side of a one-sided
+        scale), else A's scale. −MAGIC · s must be finite: with s a decoded ue8m0 A scale
+        (times 2^-shift) that holds up to code 231 + shift (s ≤ 2^104); a block whose A scale
+        is larger makes its rows NaN. t is None when it is 1.
+        """
+        block = (rk * self.tile_values) // self.k_per_block
+        sa = self._decode("a", rm, position >> 1, block)
+        sb = self._decode("b", rn, position & 1, block)
+        if isinstance(sb, float) and not isinstance(sa, float):
+            sa, sb = sb, sa
+        b = self.b
+        if isinstance(sa, float) and isinstance(sb, float):
+            sa, sb = sa * sb, 1.0
+        if sa not in self._magic:
+            if isinstance(sa, float):
+                self._magic[sa] = (b.fconst(sa), b.fconst(-MAGIC * sa))
+            else:
+                # above 2^104 the product overflows to −inf, and fma(d, s, −inf) would be −inf:
+                # x · 0 + x turns that into NaN (finite x stay as they are), so such a row is
+                # NaN, never a wrong number
+                neg_magic = b.mulf(sa, b.fconst(-MAGIC))
+                self._magic[sa] = (sa, b.fma(neg_magic, b.fconst(0.0), neg_magic))
+        scale, neg_magic = self._magic[sa]
+        if isinstance(sb, float):
+            return scale, neg_magic, None if sb == 1.0 else b.fconst(sb)
+        return scale, neg_magic, sb
 
     def factor(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
         block = (rk * self.tile_values) // self.k_per_block
@@ -316,10 +386,12 @@ def _decode_scale(b: Builder, reg: SSAValue, byte: int, elem) -> SSAValue:  # no
         scaled = b.emit(arith.MulfOp(as_float, b.fconst(2.0 ** 120)))
         is_nan = b.cmp("eq", code, 0x7F)
         return b.select(is_nan, b.fconst(float("nan")), scaled)
-    bits = b.shl(code, 23)
-    bits = b.select(b.cmp("eq", code, 0), b.const(0x00400000), bits)
-    bits = b.select(b.cmp("eq", code, 0xFF), b.const(0x7FC00000), bits)
-    return b.emit(arith.BitcastOp(bits, f32))
+    # code << 23 is 2^(code − 127) for codes 1–254, but 0 for code 0 and +inf for 255: a max
+    # with 2^-127 mends the first, inf · 0 + inf = NaN the second (finite values pass both) —
+    # two float instructions where compares and selects take four
+    power = b.emit(arith.BitcastOp(b.shl(code, 23), f32))
+    power = b.emit(arith.MaxnumfOp(power, b.fconst(2.0 ** -127)))
+    return b.fma(power, b.fconst(0.0), power)
 
 
 class _HwScales:

@@ -63,3 +63,36 @@ def test_scale_case_matches_reference(case: Case) -> None:
     assert stats.ops["ptx.mma_sync"] > 0
     ok, err = check(gemm, c, reference(gemm, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+def test_promote_int8_ue8m0_scale_range() -> None:
+    """The ends of the ue8m0 range under promote-int8's magic-number rescale (qdot-lower-mma:
+    the block sum x comes out as fma(1.5 · 2^23 + x, sa, −1.5 · 2^23 · sa)): code 0 (2^-127),
+    255 (NaN), a large B scale and A scales up to 233 = 231 + the 2 of the e2m1 shifts (so
+    sa · 2^-2 = 2^104, the largest that keeps 1.5 · 2^23 · sa finite) are exact — each row
+    matches ``compiler.numerics`` on its own, not drowned in the big rows' norm —, and a
+    block whose A scale is larger makes its row NaN, never a wrong number."""
+    case = Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32")
+    cfg = GemmConfig(lhs="e2m1", rhs="e2m1", k_divisibility=32)
+    module = compile_case(case, cfg)
+    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
+    data = make_inputs(gemm, np.random.default_rng(20264))
+    sa, sb = data["sa"], data["sb"]
+    sa[5, 1] = 240  # above the range: row 5 is NaN
+    sa[6, 2] = 233  # the top of the range: exact
+    sa[7, :] = 0  # 2^-127 in every block
+    sa[8, 0] = 255  # NaN in the reference too
+    sb[3, 0] = 200  # column 3: 2^73 in its first block
+    sb[4, :] = 0
+    c = np.full((M, N), -1, dtype=np.int32).view(np.float32)  # NaN-poisoned
+    args = [data["a"], data["b_t"], sa, sb, c, M, N, K]
+    emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
+            grid(cfg, M, N)[0])
+    ref = reference(gemm, data)
+    assert np.isnan(c[5]).all() and np.isnan(ref[8]).all() and np.isnan(c[8]).all()
+    for row in (r for r in range(M) if r not in (5, 8)):
+        want, got = ref[row], c[row].astype(np.float64)
+        assert np.isfinite(got).all(), f"row {row}: {got}"
+        err = np.linalg.norm(got - want) / max(np.linalg.norm(want), np.finfo(np.float64).tiny)
+        assert err <= 1e-5, f"row {row}: relative error {err:.3e}"

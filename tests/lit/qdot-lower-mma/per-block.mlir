@@ -1,8 +1,8 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-lower-mma' | filecheck %s
-// rescale = "per_block": each k tile is one scale block; its mma starts from a zero
-// accumulator, and the block result is folded into the fp32 accumulator as
-// acc += d · (sa · 2^-(exp_a + exp_b)) · sb — one fused multiply-add per register
-// (contract flags), each scale applied to an exact block sum, as llama.cpp's MMQ does it.
+// rescale = "per_block": each k tile is one scale block; its mma starts afresh, and the
+// block result is folded into the fp32 accumulator as acc += d · (sa · 2^-(exp_a + exp_b)) · sb
+// with fused multiply-adds (contract flags), each scale applied to an exact block sum, as
+// llama.cpp's MMQ does it.
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
@@ -10,40 +10,51 @@
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
 
-// promote-int8 of MXFP4: s8 × s8 → i32 per 32-value block, converted with sitofp; ue8m0
-// scale codes decoded to f32 (code << 23, code 0 → 2^-127 = 0x00400000, code 255 → NaN);
-// A's scale also carries the 2^-2 of the two e2m1 → s8 shifts (qdot.exp = [1, 1]).
+// promote-int8 of MXFP4: s8 × s8 → i32 per 32-value block; ue8m0 scale codes decoded to f32
+// (code << 23; a max with 2^-127 for code 0, whose bits give 0; inf · 0 + inf = NaN for code
+// 255, whose bits give +inf); A's scale also carries the 2^-2
+// of the two e2m1 → s8 shifts (qdot.exp = [1, 1]). Every factor is a power of two, so the
+// block mma starts from 0x4B400000 (1.5 · 2^23, whose ulp is 1): its result read as f32 is
+// 1.5 · 2^23 + x exactly, and fma(that, sa, −1.5 · 2^23 · sa) is x · sa exactly — no sitofp,
+// no scale product; the second FMA multiplies in sb and accumulates. −1.5 · 2^23 · sa is
+// finite up to sa = 2^104; fma(n, 0, n) turns its overflow (−inf) into NaN, so a larger A
+// scale makes its rows NaN instead of −inf.
 // CHECK-LABEL: func.func @s8_ue8m0
 // CHECK:       %[[C0:.*]], %[[C1:.*]], %[[C2:.*]], %[[C3:.*]] = builtin.unrealized_conversion_cast %c
 // CHECK:       %[[SA:.*]] = builtin.unrealized_conversion_cast %sa : {{.*}} to i32
 // CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
-// CHECK:       %[[Z:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:  %[[D0:.*]], %[[D1:.*]], %[[D2:.*]], %[[D3:.*]] = ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[Z]], %[[Z]], %[[Z]], %[[Z]]]
-// CHECK-NEXT:  %[[F0:.*]] = arith.sitofp %[[D0]] : i32 to f32
+// CHECK:       %[[MAGIC:.*]] = arith.constant 1262485504 : i32
+// CHECK-NEXT:  %[[D0:.*]], %[[D1:.*]], %[[D2:.*]], %[[D3:.*]] = ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[MAGIC]], %[[MAGIC]], %[[MAGIC]], %[[MAGIC]]]
 // CHECK-NEXT:  %[[FF:.*]] = arith.constant 255 : i32
 // CHECK-NEXT:  %[[CODE:.*]] = arith.andi %[[SA]], %[[FF]] : i32
 // CHECK-NEXT:  %[[K23:.*]] = arith.constant 23 : i32
 // CHECK-NEXT:  %[[BITS:.*]] = arith.shli %[[CODE]], %[[K23]] : i32
-// CHECK-NEXT:  %[[IS0:.*]] = arith.cmpi eq, %[[CODE]], %[[Z]] : i32
-// CHECK-NEXT:  %[[SUB:.*]] = arith.constant 4194304 : i32
-// CHECK-NEXT:  %[[B1:.*]] = arith.select %[[IS0]], %[[SUB]], %[[BITS]] : i32
-// CHECK-NEXT:  %[[ISNAN:.*]] = arith.cmpi eq, %[[CODE]], %[[FF]] : i32
-// CHECK-NEXT:  %[[NAN:.*]] = arith.constant 2143289344 : i32
-// CHECK-NEXT:  %[[B2:.*]] = arith.select %[[ISNAN]], %[[NAN]], %[[B1]] : i32
-// CHECK-NEXT:  %[[SAF:.*]] = arith.bitcast %[[B2]] : i32 to f32
+// CHECK-NEXT:  %[[POW:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:  %[[TINY:.*]] = arith.constant 5.87747175e-39 : f32
+// CHECK-NEXT:  %[[POW0:.*]] = arith.maxnumf %[[POW]], %[[TINY]] : f32
+// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:  %[[INF0:.*]] = arith.mulf %[[POW0]], %[[ZERO]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[SAF:.*]] = arith.addf %[[INF0]], %[[POW0]] fastmath<contract> : f32
 // CHECK-NEXT:  %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
 // CHECK-NEXT:  %[[SAU:.*]] = arith.mulf %[[SAF]], %[[QUARTER]] : f32
-// CHECK:       %[[SBF:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:  %[[FAC:.*]] = arith.mulf %[[SAU]], %[[SBF]] : f32
-// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[FAC]] fastmath<contract> : f32
-// CHECK-NEXT:  %[[ACC0:.*]] = arith.addf %[[P0]], %[[C0]] fastmath<contract> : f32
-// CHECK:       arith.sitofp %[[D1]] : i32 to f32
+// CHECK:       %[[SBF:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT:  %[[NEGMAGIC:.*]] = arith.constant 0xCB400000 : f32
+// CHECK-NEXT:  %[[NEGM:.*]] = arith.mulf %[[SAU]], %[[NEGMAGIC]] : f32
+// CHECK-NEXT:  %[[NEGM0:.*]] = arith.mulf %[[NEGM]], %[[ZERO]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[NEGMSA:.*]] = arith.addf %[[NEGM0]], %[[NEGM]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
+// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[SAU]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEGMSA]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[Q0:.*]] = arith.mulf %[[X0]], %[[SBF]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[ACC0:.*]] = arith.addf %[[Q0]], %[[C0]] fastmath<contract> : f32
+// CHECK:       arith.bitcast %[[D1]] : i32 to f32
 // CHECK:       arith.addf %{{.*}}, %[[C1]] fastmath<contract> : f32
-// CHECK:       arith.sitofp %[[D2]] : i32 to f32
+// CHECK:       arith.bitcast %[[D2]] : i32 to f32
 // CHECK:       arith.addf %{{.*}}, %[[C2]] fastmath<contract> : f32
-// CHECK:       arith.sitofp %[[D3]] : i32 to f32
+// CHECK:       arith.bitcast %[[D3]] : i32 to f32
 // CHECK:       %[[ACC3:.*]] = arith.addf %{{.*}}, %[[C3]] fastmath<contract> : f32
 // CHECK-NEXT:  builtin.unrealized_conversion_cast %[[ACC0]], %{{.*}}, %{{.*}}, %[[ACC3]] : f32, f32, f32, f32 to tensor<16x8xf32
+// CHECK-NOT:   arith.sitofp
 func.func @s8_ue8m0(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
                     %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) -> tensor<16x8xf32, #mma> {
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i64: 1, 1>}
@@ -59,10 +70,10 @@ func.func @s8_ue8m0(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tenso
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
 
-// K = 64: two blocks, two mmas from zero, each folded with its own block's scales (the
-// second scale byte of each register).
+// K = 64: two blocks, two mmas from the magic start, each folded with its own block's scales
+// (the second scale byte of each register).
 // CHECK-LABEL: func.func @s8_two_blocks
-// CHECK-COUNT-2: ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[Z:.*]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK-COUNT-2: ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[M:.*]], %[[M]], %[[M]], %[[M]]]
 // CHECK-NOT:   ptx.mma_sync
 // CHECK:       %[[EIGHT:.*]] = arith.constant 8 : i32
 // CHECK:       arith.shrui %{{.*}}, %[[EIGHT]] : i32
@@ -81,12 +92,15 @@ func.func @s8_two_blocks(%a: tensor<16x64xi8, #a>, %b: tensor<64x8xi8, #b>, %c: 
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
 
-// Unit f32 scales (unscaled promote-int8): the scale registers are used as they are — no
-// decode — with the 2^-2 of the shifts.
+// f32 scale registers: used as they are — no decode — with the 2^-2 of the shifts. Their
+// values are not known to be powers of two, so the block sum is converted (sitofp) and
+// multiplied by the scale product: no magic start.
 // CHECK-LABEL: func.func @s8_f32_unit
 // CHECK:       %[[SA:[^,]*]], %{{.*}} = builtin.unrealized_conversion_cast %sa : {{.*}} to f32, f32
 // CHECK:       %[[SB:[^,]*]], %{{.*}} = builtin.unrealized_conversion_cast %sb : {{.*}} to f32, f32
-// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[Z]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK-NEXT:  arith.sitofp
 // CHECK-NOT:   arith.bitcast
 // CHECK:       %[[SAU:.*]] = arith.mulf %[[SA]], %{{.*}} : f32
 // CHECK-NEXT:  arith.mulf %[[SAU]], %[[SB]] : f32

@@ -12,22 +12,31 @@
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
 
 // Unit ue8m0 on the lhs, real ue8m0 on the rhs (e2m3 × e2m1 under promote-int8: exp = [3, 1]):
-// the factor is 2^-4 times the decoded rhs scale, shared by both row halves.
+// the known side, 2^-4, takes the magic-number conversion (fma(d, 2^-4, −1.5 · 2^23 · 2^-4),
+// both constants), the decoded rhs scale the accumulating FMA.
 // CHECK-LABEL: func.func @unit_lhs
 // CHECK-NOT:   dense<
 // CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
 // CHECK-NOT:   builtin.unrealized_conversion_cast %{{.*}} : tensor<16x1xf8E8M0FNU
-// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
-// CHECK:       %[[SB0:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK:       %[[D0:.*]], %[[D1:.*]], %{{.*}}, %{{.*}} = ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       arith.maxnumf
+// CHECK-NEXT:  arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:  arith.mulf
+// CHECK-NEXT:  %[[SB0:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
 // CHECK-NEXT:  %[[UNIT:.*]] = arith.constant 6.250000e-02 : f32
-// CHECK-NEXT:  %[[F0:.*]] = arith.mulf %[[UNIT]], %[[SB0]] : f32
-// CHECK-NEXT:  arith.mulf %{{.*}}, %[[F0]] fastmath<contract> : f32
-// CHECK:       %[[SB1:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:  %[[F1:.*]] = arith.mulf %[[UNIT]], %[[SB1]] : f32
-// CHECK-NEXT:  arith.mulf %{{.*}}, %[[F1]] fastmath<contract> : f32
-// CHECK:       arith.mulf %{{.*}}, %[[F0]] fastmath<contract> : f32
-// CHECK:       arith.mulf %{{.*}}, %[[F1]] fastmath<contract> : f32
-// CHECK-NOT:   arith.mulf %[[UNIT]]
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant -7.864320e+05 : f32
+// CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
+// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[UNIT]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.mulf %[[X0]], %[[SB0]] fastmath<contract> : f32
+// CHECK:       arith.maxnumf
+// CHECK-NEXT:  arith.mulf
+// CHECK-NEXT:  %[[SB1:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT:  %[[F1:.*]] = arith.bitcast %[[D1]] : i32 to f32
+// CHECK-NEXT:  arith.mulf %[[F1]], %[[UNIT]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.addf %{{.*}}, %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.mulf %{{.*}}, %[[SB1]] fastmath<contract> : f32
+// CHECK-NOT:   arith.constant {{.*}} : f32
 // CHECK:       func.return
 func.func @unit_lhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
                     %sb: tensor<8x1xf8E8M0FNU, #sb>) -> tensor<16x8xf32, #mma> {
@@ -46,13 +55,17 @@ func.func @unit_lhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tenso
 #sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
 
 // f32 unit scales on both sides (promote-int8 of unscaled e2m1 × e2m1, exp = [1, 1]): every
-// factor is the one constant 0.25.
+// factor is the one constant 0.25, taken by the magic-number conversion; the accumulation is
+// a plain add.
 // CHECK-LABEL: func.func @unit_both
 // CHECK-NOT:   dense<
 // CHECK:       %[[Q:.*]] = arith.constant 2.500000e-01 : f32
-// CHECK-NEXT:  arith.mulf %{{.*}}, %[[Q]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCA400000 : f32
+// CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[Q]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.addf %[[X0]], %{{.*}} : f32
 // CHECK-COUNT-3: arith.mulf %{{.*}}, %[[Q]] fastmath<contract> : f32
-// CHECK-NOT:   arith.bitcast
 // CHECK-NOT:   arith.constant {{.*}} : f32
 // CHECK:       func.return
 func.func @unit_both(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
@@ -75,5 +88,35 @@ func.func @unit_both(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tens
 // CHECK:       func.return
 func.func @dense(%a: tensor<16x32xbf16, #a>, %b: tensor<32x8xbf16, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
   %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = bf16 : tensor<16x32xbf16, #a>, tensor<32x8xbf16, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// Real ue8m0 on the lhs, unit on the rhs: the known side (the rhs's 1.0; the 2^-2 of the
+// shifts rides on the decoded lhs scale) takes the magic-number conversion, so −1.5 · 2^23 · s
+// is a constant and no lhs scale is multiplied by 1.5 · 2^23: the lhs scale's whole range
+// (codes up to 254) stays exact.
+// CHECK-LABEL: func.func @unit_rhs
+// CHECK:       %[[D0:.*]], %{{.*}}, %{{.*}}, %{{.*}} = ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       %[[SAU:.*]] = arith.mulf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK-NEXT:  %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB400000 : f32
+// CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
+// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[ONE]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.mulf %[[X0]], %[[SAU]] fastmath<contract> : f32
+// CHECK:       func.return
+func.func @unit_rhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
+                    %sa: tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma> {
+  %sb = arith.constant dense<1.0> : tensor<8x1xf8E8M0FNU, #sb>
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i64: 1, 1>}
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return %d : tensor<16x8xf32, #mma>
 }
