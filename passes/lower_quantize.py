@@ -77,6 +77,9 @@ descriptor's shape are not written (predicated ``st.global``), as ``qdot.load`` 
 ``qdot.store`` promise. A ragged K tail is therefore quantized as if padded with zeros,
 the way ggml pads activation rows.
 
+The staged copies carry the kernel's ``qdot.l2_prefetch`` hint, as every cp.async of such a
+kernel does (``dialects/qdot/kernel.py``); the quantize template sets none.
+
 Global addresses start from the kernel's pointer argument through a
 ``builtin.unrealized_conversion_cast`` to i64, which becomes an identity cast once
 ``qdot-to-llvm`` retypes the arguments; pointer arguments are 16-byte aligned
@@ -121,7 +124,7 @@ from dialects.qgpu.shared_layout import SharedLayout, allocation_bytes, shared_l
 from dialects.qgpu.types import MemDescType
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
-from passes.support.copies import GlobalTile, element_offset, global_tile
+from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint
 from passes.support.distributed import FunctionState
 
 GROUP_VALUES = 32
@@ -599,6 +602,7 @@ def _stage(b: Builder, state: FunctionState, plan: QuantizePlan, x: TileAccess, 
     from those of iteration 0, so the copy costs a few integer instructions per 16 bytes.
     """
     tid = state.ids.tid
+    prefetch = l2_prefetch_hint(state.func)
     n = plan.threads // CHUNKS_PER_GROUP
     wave_group, k = _split(b, tid, CHUNKS_PER_GROUP)
     col_in_group = b.mul(k, CHUNK_VALUES)
@@ -625,13 +629,13 @@ def _stage(b: Builder, state: FunctionState, plan: QuantizePlan, x: TileAccess, 
     def vector(vb: Builder) -> None:
         for dst, row, col, real in places:
             address, inside = row.element(vb, col)
-            _copy(vb, dst, address, vb.and_i1(real, inside), CHUNK_BYTES)
+            _copy(vb, dst, address, vb.and_i1(real, inside), CHUNK_BYTES, prefetch)
 
     def scalar(sb: Builder) -> None:
         for dst, row, col, real in places:
             for e in range(CHUNK_VALUES):
                 address, inside = row.element(sb, sb.add(col, e))
-                _copy(sb, sb.add(dst, 4 * e), address, sb.and_i1(real, inside), 4)
+                _copy(sb, sb.add(dst, 4 * e), address, sb.and_i1(real, inside), 4, prefetch)
 
     if isinstance(staged.vector, bool):
         (vector if staged.vector else scalar)(b)
@@ -659,8 +663,11 @@ def _apart(layout: SharedLayout, rows: int, cols: int = 0) -> int:
     return apart
 
 
-def _copy(b: Builder, dst: SSAValue, address: SSAValue, inside: SSAValue, size: int) -> None:
-    """One cp.async of ``size`` bytes, or of ``size`` zero bytes when the chunk is outside.
+def _copy(b: Builder, dst: SSAValue, address: SSAValue, inside: SSAValue, size: int,
+          prefetch: int | None) -> None:
+    """One cp.async of ``size`` bytes, or of ``size`` zero bytes when the chunk is outside;
+    ``prefetch``: the kernel's L2 prefetch-size hint (``qdot.l2_prefetch``), which every
+    cp.async of the kernel carries.
 
     Outside, the source size is 0 and cp.async reads nothing (PTX ISA 9.7.9.25.3.1: only
     src-size bytes are read; ptxas turns it into LDGSTS's zero-fill predicate), so the
@@ -668,7 +675,7 @@ def _copy(b: Builder, dst: SSAValue, address: SSAValue, inside: SSAValue, size: 
     """
     src_size = b.select(inside, b.const(size), b.const(0))
     cache = CacheOp.CG if size == CHUNK_BYTES else CacheOp.CA
-    b.insert(CpAsyncOp(dst, address, size, cache, src_size))
+    b.insert(CpAsyncOp(dst, address, size, cache, src_size, prefetch))
 
 
 def _store_group_words(b: Builder, plan: QuantizePlan, q: TileAccess, row: SSAValue, group_col: SSAValue,

@@ -5,9 +5,10 @@ addresses; ``qdot.arg_kinds`` records what the runner must pass), the shared
 memory map (every ``qgpu.local_alloc`` gets an offset in the kernel's dynamic
 shared memory; the total goes to ``qdot.shared_bytes``), and the per-thread code
 of the remaining tile-level ops: program ids, global → shared copies
-(``cp.async`` with zero fill, barriers around synchronous staging), register
-upcasts, stores with bounds, constants and the K loop, whose tensor-valued
-``iter_args`` become the registers of their layouts before ``scf`` → ``cf``.
+(``cp.async`` with zero fill and the kernel's ``qdot.l2_prefetch`` hint, barriers
+around synchronous staging), register upcasts, stores with bounds, constants and
+the K loop, whose tensor-valued ``iter_args`` become the registers of their layouts
+before ``scf`` → ``cf``.
 
 The result is what ``targets/ptx/llvm_ir.py`` translates to LLVM IR; ``qdot-lower-local-load``
 and ``qdot-lower-mma`` must have run (a ``qgpu.local_load`` or ``qgpu.mma`` left here
@@ -77,7 +78,7 @@ from dialects.qgpu.ops import (
 )
 from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
-from passes.support.copies import copy_tile, global_tile
+from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.distributed import FunctionState, from_regs, reg_type, to_regs
 from passes.support.shared_stores import store_registers
@@ -113,6 +114,7 @@ def _lower_kernel(func: FuncOp) -> None:
             emit_error(leftover, "qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm")
     state = FunctionState(func)
     warps = num_warps(func)
+    l2_prefetch_hint(func)  # a malformed qdot.l2_prefetch is reported even without copies
     _grid_dependency(func)
     pointers = _lower_signature(func)
     bases = _allocate_shared(func)

@@ -292,6 +292,17 @@ class RedGlobalAddOp(_MemoryAccess):
         return "red.global.add"
 
 
+L2_PREFETCH_SIZES = (64, 128, 256)
+"""The prefetch sizes of cp.async's ``.level::prefetch_size`` (``.L2::64B|.L2::128B|.L2::256B``)."""
+
+
+def l2_prefetch_problem(size: int) -> str | None:
+    """Why ``size`` is not a cp.async prefetch size, or None."""
+    if size in L2_PREFETCH_SIZES:
+        return None
+    return f"l2_prefetch must be 64, 128 or 256 (bytes), got {size}"
+
+
 @irdl_op_definition
 class CpAsyncOp(PtxInstruction):
     """`cp.async.<ca|cg>.shared.global [dst], [src], bytes{, src_size}` ([ISA] 9.7.9.25.3.1).
@@ -301,8 +312,13 @@ class CpAsyncOp(PtxInstruction):
     zero-filled: ``src_size = 0`` zero-fills an out-of-bounds row without touching memory.
     Completes at `cp_async_commit` + `cp_async_wait`.
 
+    `l2_prefetch` (64, 128 or 256 bytes) is the ``.level::prefetch_size`` qualifier
+    (``.L2::128B``, PTX ISA 7.4): a performance hint that L2 may fetch the whole aligned
+    64/128/256-byte block around the request from DRAM. It changes no value that is copied.
+
         ptx.cp_async cg %dst_offset, %src_addr, 16
         ptx.cp_async ca %dst_offset, %src_addr, 16, %src_size
+        ptx.cp_async cg l2_prefetch 128 %dst_offset, %src_addr, 16, %src_size
     """
 
     name = "ptx.cp_async"
@@ -311,13 +327,20 @@ class CpAsyncOp(PtxInstruction):
     src_size = opt_operand_def(I32)
     cache = prop_def(CacheOpAttr)
     size = prop_def(IntegerAttr, prop_name="bytes")
+    l2_prefetch = opt_prop_def(IntegerAttr)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, dst: SSAValue, src: SSAValue, size: int, cache: CacheOp = CacheOp.CG,
-                 src_size: SSAValue | None = None):
+                 src_size: SSAValue | None = None, l2_prefetch: int | None = None):
         super().__init__(operands=[dst, src, src_size],
-                         properties={"cache": CacheOpAttr(cache), "bytes": int_prop(size)})
+                         properties={"cache": CacheOpAttr(cache), "bytes": int_prop(size),
+                                     "l2_prefetch": None if l2_prefetch is None else int_prop(l2_prefetch)})
+
+    @property
+    def l2_prefetch_bytes(self) -> int | None:
+        """The prefetch size of the hint, None without one."""
+        return None if self.l2_prefetch is None else int_value(self.l2_prefetch)
 
     def verify_(self) -> None:
         size = int_value(self.size)
@@ -325,15 +348,22 @@ class CpAsyncOp(PtxInstruction):
             raise VerifyException(f"bytes must be 4, 8 or 16, got {size}")
         if self.cache.data is CacheOp.CG and size != 16:
             raise VerifyException(f"cache operator cg requires bytes = 16, got {size}")
+        prefetch = self.l2_prefetch_bytes
+        if prefetch is not None and (problem := l2_prefetch_problem(prefetch)) is not None:
+            raise VerifyException(problem)
 
     def requirements(self) -> Sequence[Requirement]:
-        return (requirement(Feature.CP_ASYNC, "7.0", self.ptx_mnemonic()),)
+        return (requirement(Feature.CP_ASYNC, "7.0" if self.l2_prefetch is None else "7.4", self.ptx_mnemonic()),)
 
     def ptx_mnemonic(self) -> str:
-        return f"cp.async.{self.cache.data}.shared.global"
+        prefetch = self.l2_prefetch_bytes
+        hint = "" if prefetch is None else f".L2::{prefetch}B"
+        return f"cp.async.{self.cache.data}.shared.global{hint}"
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.cache.data} ")
+        if self.l2_prefetch is not None:
+            printer.print_string(f"l2_prefetch {int_value(self.l2_prefetch)} ")
         printer.print_operand(self.dst)
         printer.print_string(", ")
         printer.print_operand(self.src)
@@ -346,6 +376,13 @@ class CpAsyncOp(PtxInstruction):
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncOp:
         cache = parser.parse_str_enum(CacheOp)
+        l2_prefetch = None
+        if parser.parse_optional_keyword("l2_prefetch") is not None:
+            start = parser.pos
+            l2_prefetch = parser.parse_integer(allow_boolean=False, allow_negative=False,
+                                               context_msg=" (the prefetch size in bytes after l2_prefetch)")
+            if (problem := l2_prefetch_problem(l2_prefetch)) is not None:
+                parser.raise_error(problem, start, parser.pos)  # at the number, which may not fit an i32
         dst = parser.resolve_operand(parser.parse_unresolved_operand(), I32)
         parser.parse_punctuation(",")
         src = parser.resolve_operand(parser.parse_unresolved_operand(), I64)
@@ -355,7 +392,7 @@ class CpAsyncOp(PtxInstruction):
         if parser.parse_optional_punctuation(",") is not None:
             src_size = parser.resolve_operand(parser.parse_unresolved_operand(), I32)
         attributes = parser.parse_optional_attr_dict()
-        op = cls(dst, src, size, cache, src_size)
+        op = cls(dst, src, size, cache, src_size, l2_prefetch)
         op.attributes.update(attributes)
         return op
 

@@ -47,6 +47,7 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.ptx.memory import L2_PREFETCH_SIZES
 from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.types import BlockType, DescType, PtrType
@@ -70,6 +71,14 @@ LAUNCH_DEPENDENTS_ATTR = "qdot.launch_dependents"
 ``griddepcontrol.launch_dependents``, so the next kernel of the stream, launched
 programmatically, may be scheduled at once (its ``griddepcontrol.wait`` still waits for this
 kernel to complete)."""
+L2_PREFETCH_ATTR = "qdot.l2_prefetch"
+"""Optional ``i64`` attribute on a kernel: 64, 128 or 256. Every ``cp.async`` of the kernel carries
+the L2 prefetch-size hint ``.L2::<n>B`` (sm_80+, PTX ISA 7.4): on a miss, L2 fetches the whole
+aligned n-byte block around the request from DRAM, not just the sectors asked for. It pays in a
+kernel that reads its rows in pieces ending mid-line (the q4_K decode kernel copies 144 bytes of
+each weight row per K step: ``MmqConfig.l2_prefetch``) and wastes DRAM bandwidth where the extra
+bytes go unused, so it is a per-kernel choice, not a default. It changes no value the kernel
+computes."""
 
 
 def is_kernel(func: FuncOp) -> bool:
@@ -82,6 +91,19 @@ def num_warps(func: FuncOp) -> int:
     if isinstance(attr, IntegerAttr):
         return attr.value.data
     return DEFAULT_NUM_WARPS
+
+
+def l2_prefetch(func: FuncOp) -> int | None:
+    """The kernel's ``qdot.l2_prefetch`` in bytes, None when it has none; ValueError saying what
+    is wrong with any other attribute of that name (the passes report it at the kernel)."""
+    attr = func.attributes.get(L2_PREFETCH_ATTR)
+    if attr is None:
+        return None
+    if not isinstance(attr, IntegerAttr):
+        raise ValueError(f"{L2_PREFETCH_ATTR} must be an integer 64, 128 or 256 (bytes), got {attr}")
+    if attr.value.data not in L2_PREFETCH_SIZES:
+        raise ValueError(f"{L2_PREFETCH_ATTR} must be 64, 128 or 256 (bytes), got {attr.value.data}")
+    return attr.value.data
 
 
 def mark_kernel(func: FuncOp, warps: int | None = None) -> None:

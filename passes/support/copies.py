@@ -10,7 +10,8 @@ followed by its 8 bytes of padding. Shared byte offsets come from the buffer's
 layout function (``SharedLayout.offset``), as linear maps over the bits of
 (chunk, lane, warp) when it composes linearly, else per chunk at run time.
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
-predicated byte loads and stores.
+predicated byte loads and stores. In a kernel with ``qdot.l2_prefetch`` every cp.async
+carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, TensorType, i8, i16, i32, i64
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CacheOp
 from dialects.ptx.ops import CpAsyncOp, LdGlobalOp, StSharedOp
-from dialects.qdot.kernel import MakeDescOp
+from dialects.qdot.kernel import MakeDescOp, l2_prefetch
 from dialects.qdot.types import BlockType, DescType
 from dialects.qgpu.elements import storage_bytes
 from dialects.qgpu.shared_layout import SharedLayout
@@ -67,6 +69,15 @@ def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...]) -
                       element_bytes(desc_type.element_type), make)
 
 
+def l2_prefetch_hint(func: FuncOp) -> int | None:
+    """The L2 prefetch size every cp.async of the kernel carries (its ``qdot.l2_prefetch``), or
+    None; a diagnostic at the kernel when the attribute is malformed."""
+    try:
+        return l2_prefetch(func)
+    except ValueError as err:
+        emit_error(func, str(err))
+
+
 def _index(b: Builder, value: SSAValue | int) -> SSAValue:
     if isinstance(value, int):
         return b.const(value, IndexType())
@@ -84,6 +95,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     ``_landing_point``) — so the global loads' latency is spent on the rest of the iteration
     instead of stalling every warp at the top of it."""
     rows_dim, cols_dim = _dims(shared)
+    prefetch = l2_prefetch_hint(state.func)
     eb = tile.elem_bytes
     stride_unit = constant_value(tile.strides[cols_dim])
     if stride_unit != 1:
@@ -149,7 +161,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
                                                           b.const(0, IndexType())), i32))
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
-            b.insert(CpAsyncOp(b.add(smem_base, smem), safe, chunk, cache, src_bytes))
+            b.insert(CpAsyncOp(b.add(smem_base, smem), safe, chunk, cache, src_bytes, prefetch))
             continue
         pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
         for start, size in pieces:
@@ -163,7 +175,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                                                               start)
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
-            b.insert(CpAsyncOp(dst, b.add(safe, start) if start else safe, size, cache, src_bytes))
+            b.insert(CpAsyncOp(dst, b.add(safe, start) if start else safe, size, cache, src_bytes, prefetch))
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:
@@ -313,4 +325,4 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
         stores.insert(StSharedOp(dst, value))
 
 
-__all__ = ["GlobalTile", "copy_tile", "element_bytes", "global_tile", "TensorType"]
+__all__ = ["GlobalTile", "copy_tile", "element_bytes", "global_tile", "l2_prefetch_hint", "TensorType"]

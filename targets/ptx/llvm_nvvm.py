@@ -2,8 +2,9 @@
 
 Intrinsic names and signatures: reference/ptx.md §5 (checked with llvmlite 0.50 / LLVM 22
 and ptxas 13.0). Inline asm is used for `lop3` (no intrinsic), `mul.rn.bf16x2` (LLVM
-would otherwise fuse it with a following add), and the predicated global loads/stores
-(``@p ld``: the predicate must reach the instruction, a branch would not guarantee it).
+would otherwise fuse it with a following add), the predicated global loads/stores
+(``@p ld``: the predicate must reach the instruction, a branch would not guarantee it),
+and `cp.async` with an L2 prefetch-size hint (the intrinsics have no such form).
 """
 
 from __future__ import annotations
@@ -242,15 +243,36 @@ def _red_global_add(em: FunctionEmitter, op: Operation) -> None:
 
 
 def _cp_async(em: FunctionEmitter, op: Operation) -> None:
+    """The intrinsic, or inline asm for the L2 prefetch-size hint, which LLVM 22's cp.async
+    intrinsics cannot carry (they have no ``.L2::128B`` form)."""
     assert isinstance(op, CpAsyncOp)
     destination = em.shared_pointer(em.text(op.dst))
     source = em.global_pointer(em.text(op.src))
+    if op.l2_prefetch is not None:
+        _cp_async_hinted(em, op, destination, source)
+        return
     arguments = [("ptr addrspace(3)", destination), ("ptr addrspace(1)", source)]
     name = f"llvm.nvvm.cp.async.{op.cache.data}.shared.global.{op.size.value.data}"
     if op.src_size is not None:
         name += ".s"
         arguments.append(("i32", em.text(op.src_size)))
     em.call(name, "void", arguments)
+
+
+def _cp_async_hinted(em: FunctionEmitter, op: CpAsyncOp, destination: str, source: str) -> None:
+    """``cp.async…L2::<n>B [dst], [src], bytes{, src_size}`` as inline asm. The shared address is
+    a 32-bit register (shared pointers are short, ``targets/ptx/nvptx.py``), as the intrinsic's is;
+    the memory clobber keeps it in order with the loads, stores and barriers around it."""
+    shared = em.temp(f"ptrtoint ptr addrspace(3) {destination} to i32", "saddr")
+    arguments = [("i32", shared), ("ptr addrspace(1)", source)]
+    operands = f"[$0], [$1], {op.size.value.data}"
+    constraints = "r,l"
+    if op.src_size is not None:
+        operands += ", $2"
+        constraints += ",r"
+        arguments.append(("i32", em.text(op.src_size)))
+    em.inline_asm("void", f"{op.ptx_mnemonic()} {operands};", constraints + ",~{memory}", arguments,
+                  side_effects=True)
 
 
 def _cp_async_commit(em: FunctionEmitter, op: Operation) -> None:

@@ -7,6 +7,8 @@ the pipeline run more than one stage.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
+from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
 from tests.gpu.mmq_harness import MmqCase, check, make_inputs, poisoned_output, reference
 
@@ -117,6 +120,38 @@ def test_max_m_is_a_small_m_option() -> None:
         MmqConfig(small_m=True, k_blocks=3)
     assert "%m_bound" not in mmq_kernel(MmqConfig(small_m=True))
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
+
+
+def test_l2_prefetch_option() -> None:
+    """64, 128 or 256 bytes or none; in the kernel's name and as ``qdot.l2_prefetch``."""
+    with pytest.raises(ValueError, match=r"l2_prefetch must be 0 \(none\), 64, 128 or 256 \(bytes\), got 32"):
+        MmqConfig(small_m=True, l2_prefetch=32)
+    hinted = MmqConfig(small_m=True, l2_prefetch=128)
+    assert hinted.name.endswith("_l2p128")
+    assert "qdot.l2_prefetch = 128 : i64" in mmq_kernel(hinted)
+    assert "l2_prefetch" not in mmq_kernel(MmqConfig(small_m=True))
+
+
+@pytest.mark.slow
+def test_l2_prefetch_hint_changes_no_value() -> None:
+    """The one-token decode kernel as benchmarked (``q4k-fold=fma``) with ``l2_prefetch = 128``:
+    every cp.async carries the hint, and Y is bit for bit what the kernel without it writes (the
+    hint only tells L2 how much to fetch; the emulator ignores it)."""
+    plain = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1)
+    case = MmqCase(plain, m=1, n=72, k=768)
+    data = make_inputs(case, np.random.default_rng(11))
+    outputs = []
+    for cfg in (plain, dataclasses.replace(plain, l2_prefetch=128)):
+        module = _compile(cfg, q4k_fold="fma")
+        hints = {op.l2_prefetch_bytes for op in module.walk() if isinstance(op, CpAsyncOp)}
+        assert hints == {cfg.l2_prefetch or None}, (cfg.name, hints)
+        y = poisoned_output(case)
+        emulate(module, cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
+                mmq_grid(cfg, case.m, case.n, case.k))
+        outputs.append(y)
+    ok, err = check(outputs[1], reference(case, data))
+    assert ok, f"relative error {err:.3e}"
+    assert np.array_equal(outputs[0], outputs[1])
 
 
 @pytest.mark.slow

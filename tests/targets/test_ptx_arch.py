@@ -103,6 +103,20 @@ def test_fp8_mma_needs_sm_89_and_ptx_87_with_f16_accumulators() -> None:
     check_arch(module, Arch.SM_89, Arch.SM_89.default_ptx)
 
 
+def test_cp_async_l2_prefetch_needs_ptx_74() -> None:
+    # ptxas 13.0 on .version 7.3: "Feature 'cache prefetching' requires PTX ISA .version 7.4 or later"
+    module = parse("""
+func.func @stage(%src: i64, %dst: i32) attributes {qdot.kernel} {
+  ptx.cp_async cg l2_prefetch 128 %dst, %src, 16
+  func.return
+}
+""")
+    with pytest.raises(QdotError, match=r"cp\.async\.cg\.shared\.global\.L2::128B requires PTX ISA 7\.4 or later, "
+                                        r"got 7\.0"):
+        check_arch(module, Arch.SM_80, PtxVersion(7, 0))
+    check_arch(module, Arch.SM_80, PtxVersion(7, 4))
+
+
 def test_every_feature_is_legal_at_its_targets_default_ptx() -> None:
     # The default PTX version of a target must satisfy every instruction the target accepts.
     from dialects.ptx.arch import _FEATURE_TARGETS  # the table itself, to cover every feature

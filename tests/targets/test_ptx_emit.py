@@ -280,6 +280,27 @@ func.func @stage(%src: i64, %rows: i32) attributes {qdot.kernel} {
     assert_assembles(ptx, Arch.SM_80)
 
 
+CP_ASYNC_L2_PREFETCH = """
+func.func @stage(%src: i64, %dst: i32, %size: i32) attributes {qdot.kernel} {
+  ptx.cp_async cg l2_prefetch 128 %dst, %src, 16, %size
+  ptx.cp_async ca l2_prefetch 256 %dst, %src, 4
+  ptx.cp_async_commit
+  ptx.cp_async_wait 0
+  func.return
+}
+"""
+
+
+@needs_ptxas
+def test_cp_async_l2_prefetch_hint() -> None:
+    """The prefetch-size qualifier, which LLVM's cp.async intrinsics cannot carry (inline asm),
+    with the shared address in a 32-bit register as the intrinsic puts it."""
+    _, ptx = compile_text(CP_ASYNC_L2_PREFETCH, Arch.SM_80)
+    assert find(r"cp\.async\.cg\.shared\.global\.L2::128B \[%r\d+\], \[%rd\d+\], 16, %r\d+;", ptx)
+    assert find(r"cp\.async\.ca\.shared\.global\.L2::256B \[%r\d+\], \[%rd\d+\], 4;", ptx)
+    assert_assembles(ptx, Arch.SM_80)
+
+
 @needs_ptxas
 def test_predicated_loads_and_stores() -> None:
     text = """

@@ -7,7 +7,8 @@ machine with ptxas, that the PTX qdot emits for each of them assembles for its t
 (``compiler.compile(..., verify=True)`` runs ``ptxas -v`` and raises on a rejection), and
 that each contains the instruction its feature is about (the bf16 pair stores are 4-byte
 stores, stream-K adds split tiles atomically, the zeroing kernel stores more than the plain one,
-the grid-dependency kernels carry their griddepcontrol instruction).
+the grid-dependency kernels carry their griddepcontrol instruction, the L2-prefetch kernel its
+hinted cp.async).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ KERNELS = [
     ("decode-wait-previous-grid",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)),
      "sm_90", "promote-int8", 2, "griddepcontrol.wait;"),
+    ("decode-l2-prefetch",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
+     "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
 ]
 
 

@@ -138,6 +138,8 @@ def _red_global_add(op: RedGlobalAddOp) -> Handler:
 
 
 def _cp_async(op: CpAsyncOp) -> Handler:
+    """The copy; its L2 prefetch-size hint (``l2_prefetch``) tells L2 how much to fetch and
+    changes no value, so it is ignored."""
     size = op.size.value.data
 
     def run(cta: CtaState, dst: np.ndarray, src: np.ndarray, src_size: np.ndarray | None = None) -> None:

@@ -221,3 +221,27 @@ func.func @two_chains(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1
   qdot.store %q_desc[%c1, %c0], %q2 : !qdot.desc<1x8x!qdot.block<q8_1_mmq>>, tensor<1x8x!qdot.block<q8_1_mmq>>
   func.return
 }
+
+// -----
+
+// A kernel with qdot.l2_prefetch: both forms of the staged copy carry the hint.
+// CHECK-LABEL: func.func @l2_prefetch
+// CHECK:       scf.if
+// CHECK-NOT:     ptx.cp_async {{c[ag]}} %
+// CHECK-COUNT-8: ptx.cp_async cg l2_prefetch 64 %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK:       } else {
+// CHECK-NOT:     ptx.cp_async {{c[ag]}} %
+// CHECK-COUNT-32: ptx.cp_async ca l2_prefetch 64 %{{.*}}, %{{.*}}, 4, %{{.*}}
+// CHECK-NOT:     ptx.cp_async {{c[ag]}} %
+// CHECK:       ptx.cp_async_commit
+func.func @l2_prefetch(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                       %kb: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64, qdot.l2_prefetch = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x1024xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<1x8x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<1x1024xf32> -> tensor<1x1024xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<1x1024xf32> -> tensor<1x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x8x!qdot.block<q8_1_mmq>>, tensor<1x8x!qdot.block<q8_1_mmq>>
+  func.return
+}

@@ -53,3 +53,19 @@ func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps
   func.return
 }
 // CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'arith.constant' op tensor has no qgpu layout encoding
+
+// -----
+
+// qdot.l2_prefetch is a cp.async prefetch size: 64, 128 or 256 bytes (dialects/qdot/kernel.py),
+// refused at the kernel even when it has no copy to put it on.
+func.func @l2_prefetch_size() attributes {qdot.kernel, qdot.l2_prefetch = 100 : i64} {
+  func.return
+}
+// CHECK: invalid.mlir:{{[0-9]+}}:1: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
+
+// -----
+
+func.func @l2_prefetch_type() attributes {qdot.kernel, qdot.l2_prefetch = "128B"} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.l2_prefetch must be an integer 64, 128 or 256 (bytes), got "128B"

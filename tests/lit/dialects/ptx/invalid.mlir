@@ -247,6 +247,19 @@ ptx.cp_async cg %d, %s, 8
 
 // -----
 
+%d, %s = "test.op"() : () -> (i32, i64)
+"ptx.cp_async"(%d, %s) <{cache = #ptx<cache_op cg>, bytes = 16 : i32, l2_prefetch = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0>}> : (i32, i64) -> ()
+// CHECK: error: 'ptx.cp_async' op l2_prefetch must be 64, 128 or 256 (bytes), got 32
+
+// -----
+
+// The custom syntax refuses the size where it is written (it may not even fit the i32 property).
+%d, %s = "test.op"() : () -> (i32, i64)
+ptx.cp_async cg l2_prefetch 99999999999 %d, %s, 16
+// CHECK: invalid.mlir:{{[0-9]+}}:29: error: l2_prefetch must be 64, 128 or 256 (bytes), got 99999999999
+
+// -----
+
 ptx.cp_async_wait -1
 // CHECK: error: 'ptx.cp_async_wait' op pending must be >= 0, got -1
 

@@ -79,15 +79,18 @@ func.func @mma_block_scaled(%a: i32, %c: f32, %sa: i32, %sel: i16) -> (f32, f32,
 // CHECK-LABEL: func.func @copies
 // CHECK: ptx.cp_async cg %[[DST:.*]], %[[SRC:.*]], 16{{$}}
 // CHECK: ptx.cp_async ca %[[DST]], %[[SRC]], 4, %{{.*}}
+// CHECK: ptx.cp_async cg l2_prefetch 128 %[[DST]], %[[SRC]], 16, %{{.*}}
 // CHECK: ptx.cp_async_commit
 // CHECK: ptx.cp_async_wait 1
 // CHECK: ptx.bar_sync{{$}}
 // CHECK: ptx.bar_sync 3
 // CHECK-GENERIC: "ptx.cp_async"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = #ptx<cache_op ca>, bytes = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1>}>
+// CHECK-GENERIC: "ptx.cp_async"(%{{.*}}, %{{.*}}, %{{.*}}) <{cache = #ptx<cache_op cg>, bytes = 16 : i32, l2_prefetch = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1>}>
 // CHECK-GENERIC: "ptx.cp_async_wait"() <{pending = 1 : i32}> : () -> ()
 func.func @copies(%dst: i32, %src: i64, %n: i32) {
   ptx.cp_async cg %dst, %src, 16
   ptx.cp_async ca %dst, %src, 4, %n
+  ptx.cp_async cg l2_prefetch 128 %dst, %src, 16, %n
   ptx.cp_async_commit
   ptx.cp_async_wait 1
   ptx.bar_sync
