@@ -3,6 +3,7 @@
     python -m bench.prepare decode_sweep    # here: compile every variant into the cache
     python -m bench.decode_sweep            # on the GPU machine
     python -m bench.decode_sweep --max-m 1  # the one-token kernels (MmqConfig.max_m), split-K only
+    python -m bench.decode_sweep --max-m 1 --l2-prefetch 128 --k-blocks 1 2   # run 52
 
 Decode at M = 1 is bound by how many weight bytes are in flight, which the tile height
 (``block_n``), the warps, the cp.async stages and the split-K program count set together;
@@ -14,6 +15,7 @@ first checked against ``compiler.numerics`` on one shape.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 
 import numpy as np
@@ -36,7 +38,8 @@ SPLITS = [  # split_factor overrides: None = no split-K (plain stores, no zeroin
 CHECK_SHAPE = (8, 4096, 4096)
 
 
-def variants(max_m: int | None = None) -> list[tuple[str, MmqConfig, int]]:
+def variants(max_m: int | None = None, l2_prefetch: int = 0,
+             k_blocks: tuple[int, ...] = K_BLOCKS) -> list[tuple[str, MmqConfig, int]]:
     """Every tile × stages × split-K choice for M ≤ 8; the split-K ones also with 2 and 4
     super-blocks per K step, and all of those again for M = 1 (``max_m = 1``: the mma's
     odd-token columns are dead, so fewer registers and instructions); ``max_m`` keeps one of
@@ -53,17 +56,21 @@ def variants(max_m: int | None = None) -> list[tuple[str, MmqConfig, int]]:
                 label = f"small_m {bn} w{warps} splitk s{stages}{extra}"
                 out.append((label, MmqConfig(small_m=True, block_n=bn, num_warps=warps, split_k=True, max_m=tokens,
                                              k_blocks=kb), stages))
-    return [v for v in out if max_m is None or v[1].max_m == max_m]
+    out = [v for v in out if (max_m is None or v[1].max_m == max_m) and v[1].k_blocks in k_blocks]
+    if l2_prefetch:
+        out = [(f"{label} l2p{l2_prefetch}", dataclasses.replace(cfg, l2_prefetch=l2_prefetch), stages)
+               for label, cfg, stages in out]
+    return out
 
 
-def compile_all(max_m: int | None = None) -> list:
+def compile_all(max_m: int | None = None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_BLOCKS) -> list:
     compile_quantizers()
     return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
                                                 num_stages=stages))
-            for label, cfg, stages in variants(max_m)]
+            for label, cfg, stages in variants(max_m, l2_prefetch, k_blocks)]
 
 
-def run(max_m: int | None) -> None:
+def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_BLOCKS) -> None:
     import cupy
 
     from bench.gpu_common import log, record, time_graph
@@ -80,7 +87,7 @@ def run(max_m: int | None) -> None:
         xq = cupy.empty((1, k // 128, 144), dtype=cupy.uint8)
         quantize.launch(x, xq, 1, k, grid=quantize_grid(1, k), sync=True)
         operands[(n, k)] = (cupy.asarray(random_q4k_blocks(n, k, rng)), xq, cupy.zeros((1, n), cupy.float32))
-    for label, cfg, stages, compiled in compile_all(max_m):
+    for label, cfg, stages, compiled in compile_all(max_m, l2_prefetch, k_blocks):
         try:
             kernel = load(compiled.ptx, compiled.kernels[0])
         except ValueError as err:  # more shared memory than a CTA may have (256 rows, kb4)
@@ -125,11 +132,16 @@ def main() -> None:
     parser.add_argument("--prepare", action="store_true", help="only compile the variants into the cache")
     parser.add_argument("--max-m", type=int, choices=(1, SMALL_M_MAX),
                         help="only the kernels for M ≤ this (default: both kinds)")
+    parser.add_argument("--l2-prefetch", type=int, default=0, choices=(0, 64, 128, 256),
+                        help="every variant with this MmqConfig.l2_prefetch (cp.async L2 prefetch-size hint)")
+    parser.add_argument("--k-blocks", type=int, nargs="+", default=list(K_BLOCKS), choices=K_BLOCKS,
+                        help="only these super-blocks per K step")
     args = parser.parse_args()
+    k_blocks = tuple(args.k_blocks)
     if args.prepare:
-        print(f"{len(compile_all(args.max_m))} variants compiled")
+        print(f"{len(compile_all(args.max_m, args.l2_prefetch, k_blocks))} variants compiled")
     else:
-        run(args.max_m)
+        run(args.max_m, args.l2_prefetch, k_blocks)
 
 
 if __name__ == "__main__":

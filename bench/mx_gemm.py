@@ -30,6 +30,8 @@ CONFIGS = [
     ("e2m1xe2m1 int8 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "promote-int8", 3,
      "sm_90"),
     ("e2m1xe2m1 int8 128x128x64 w8", GemmConfig(lhs="e2m1", block_k=64, num_warps=8), "promote-int8", 3, "sm_90"),
+    ("e2m1xe2m1 int8 256x128x64 w8", GemmConfig(lhs="e2m1", block_m=256, block_k=64, num_warps=8), "promote-int8", 3,
+     "sm_90"),
     ("e2m1xe2m1 bf16 128x256x64 w8", GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8), "dequant-bf16", 3,
      "sm_90"),
     ("wgmma e4m3xe2m1 bf16 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", 3, "sm_90a"),

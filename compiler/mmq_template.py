@@ -23,8 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.templates import grouped_tile_offsets
-from dialects.ptx.memory import L2_PREFETCH_SIZES
-from dialects.qdot.kernel import L2_PREFETCH_ATTR
 
 Q4K_VALUES = 256
 MMQ_VALUES = 128
@@ -109,7 +107,7 @@ class MmqConfig:
             # the layouts of a K step hold powers of two (3 blocks: sizePerThread [1, 24], refused)
             raise ValueError("MmqConfig: k_blocks is an option of the small_m kernel, a power of two, "
                              f"got {self.k_blocks}")
-        if self.l2_prefetch not in (0, *L2_PREFETCH_SIZES):
+        if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
 
@@ -167,7 +165,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
-    extra += f", {L2_PREFETCH_ATTR} = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
+    extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]

@@ -1,0 +1,39 @@
+"""The GPU machine has CuPy but no xDSL and no llvmlite: what runs there must import without them.
+
+`bench/run_gpu.sh` runs the benchmarks and `tests/gpu` from a kernel cache filled on the CPU
+machine; the templates (to name kernels and compute grids), the runner, the kernel metadata and
+the harnesses are imported there. An import of a dialect module (which imports xDSL) anywhere on
+that path fails only on the GPU machine, after the device time is spent, so it is caught here:
+a fresh interpreter in which importing xdsl or llvmlite raises.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_common", "bench.experiments.mx_variants",
+            "compiler.templates", "compiler.mmq_template", "compiler.quantize_template", "compiler.kernel_cache",
+            "targets.ptx.runner", "targets.ptx.kernel_info", "tests.gpu.gemm_harness", "tests.gpu.mmq_harness"]
+
+_BLOCKER = """
+import sys
+class _NoCompilerPackages:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in ('xdsl', 'llvmlite'):
+            raise ImportError(f'{name} is not installed on the GPU machine')
+        return None
+sys.meta_path.insert(0, _NoCompilerPackages())
+import importlib
+for module in sys.argv[1:]:
+    importlib.import_module(module)
+"""
+
+
+def test_gpu_side_modules_import_without_xdsl_or_llvmlite() -> None:
+    done = subprocess.run([sys.executable, "-c", _BLOCKER, *GPU_SIDE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
