@@ -130,9 +130,14 @@ MIN_BLOCKS_PER_SPLIT = 2
 def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_splits: int = MAX_SPLITS,
                  min_blocks: int = MIN_BLOCKS_PER_SPLIT) -> int:
     """K splits for ``tiles`` weight-row tiles: up to ``target`` programs, at least
-    ``min_blocks`` super-blocks per split, at most ``max_splits`` splits."""
+    ``min_blocks`` super-blocks per split, at most ``max_splits`` splits — and then the fewest
+    splits that keep the longest split as short: a split's K range is a chain of dependent
+    steps, so 56 super-blocks in 16 splits (3 or 4 each) take as long as in 14 (4 each), which
+    need fewer programs (run 55: 14.95 → 14.60 µs at M = 1, N = 4096, K = 14336)."""
     blocks = k // Q4K_VALUES
-    return max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
+    splits = max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
+    longest = -(-blocks // splits)
+    return max(1, -(-blocks // longest)) if blocks else splits
 
 
 STREAM_K_PROGRAMS = 132

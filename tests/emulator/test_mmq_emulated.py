@@ -14,7 +14,7 @@ import pytest
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, split_factor
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
@@ -109,6 +109,20 @@ def test_stream_k_grid() -> None:
     assert mmq_grid(STREAM_K, 40, 72, 768, programs=7) == (7, 1, 1)
     with pytest.raises(ValueError, match="stream_k is an option of the mmq kernel"):
         MmqConfig(small_m=True, stream_k=True)
+
+
+def test_split_k_grid_balances_the_splits() -> None:
+    """The default split count is the fewest splits with the longest split as short as the
+    target gives: 56 super-blocks (K = 14336) on 64 tiles would be 16 splits of 3 or 4; 14 of 4
+    take as long with fewer programs. Counts that divide evenly stay; overrides are honoured."""
+    decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
+    assert split_factor(64, 14336) == 14
+    assert mmq_grid(decode, 1, 4096, 14336) == (64, 14, 1)
+    assert mmq_grid(decode, 1, 32768, 8192) == (512, 2, 1)
+    assert mmq_grid(decode, 1, 4096, 4096) == (64, 8, 1)
+    assert mmq_grid(decode, 1, 3584, 3584) == (56, 7, 1)
+    assert split_factor(4, 768) == 1  # 3 super-blocks, at least 2 per split
+    assert split_factor(64, 14336, target=1 << 20, max_splits=19, min_blocks=1) == 19  # 3 each
 
 
 def test_max_m_is_a_small_m_option() -> None:
