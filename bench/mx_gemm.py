@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
 from compiler.kernel_cache import get_or_compile
 from compiler.templates import GemmConfig, gemm_kernel, grid
 

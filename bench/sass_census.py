@@ -53,7 +53,6 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
         sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True, check=True,
                               env=env).stdout
     lines = sass.splitlines()
-    addresses = []
     loops = []
     for line in lines:
         m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?BRA\s+0x([0-9a-f]+)", line)
