@@ -296,11 +296,11 @@ L2_PREFETCH_SIZES = (64, 128, 256)
 """The prefetch sizes of cp.async's ``.level::prefetch_size`` (``.L2::64B|.L2::128B|.L2::256B``)."""
 
 
-def l2_prefetch_problem(size: int) -> str | None:
-    """Why ``size`` is not a cp.async prefetch size, or None."""
+def l2_prefetch_problem(size: int, name: str = "l2_prefetch") -> str | None:
+    """Why ``size`` is not a cp.async prefetch size, or None (``name``: what the message calls it)."""
     if size in L2_PREFETCH_SIZES:
         return None
-    return f"l2_prefetch must be 64, 128 or 256 (bytes), got {size}"
+    return f"{name} must be 64, 128 or 256 (bytes), got {size}"
 
 
 @irdl_op_definition

@@ -47,7 +47,7 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.ptx.memory import L2_PREFETCH_SIZES
+from dialects.ptx.memory import l2_prefetch_problem
 from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.types import BlockType, DescType, PtrType
@@ -101,8 +101,8 @@ def l2_prefetch(func: FuncOp) -> int | None:
         return None
     if not isinstance(attr, IntegerAttr):
         raise ValueError(f"{L2_PREFETCH_ATTR} must be an integer 64, 128 or 256 (bytes), got {attr}")
-    if attr.value.data not in L2_PREFETCH_SIZES:
-        raise ValueError(f"{L2_PREFETCH_ATTR} must be 64, 128 or 256 (bytes), got {attr.value.data}")
+    if (problem := l2_prefetch_problem(attr.value.data, L2_PREFETCH_ATTR)) is not None:
+        raise ValueError(problem)
     return attr.value.data
 
 
