@@ -1,12 +1,13 @@
-"""The template kernel kinds added since the first ptxas tests (the bf16 epilogue, stream-K, the
-zeroing quantize kernel, decode K steps of several super-blocks, programmatic dependent launch),
-through ptxas.
+"""The template kernel kinds added since the first ptxas tests (the bf16 epilogue, paired f32
+stores, the magic-number MX rescale, stream-K, the zeroing quantize kernel, decode K steps of
+several super-blocks, programmatic dependent launch), through ptxas.
 
 The emulator and the GPU suite check what these kernels compute; this checks, on any
 machine with ptxas, that the PTX qdot emits for each of them assembles for its target
 (``compiler.compile(..., verify=True)`` runs ``ptxas -v`` and raises on a rejection), and
 that each contains the instruction its feature is about (the bf16 pair stores are 4-byte
-stores, stream-K adds split tiles atomically, the zeroing kernel stores more than the plain one,
+stores, the f32 pairs 8-byte ones, the MX int8 block mma starts from 1.5 · 2^23's bits, stream-K
+adds split tiles atomically, the zeroing kernel stores more than the plain one,
 the grid-dependency kernels carry their griddepcontrol instruction, the L2-prefetch kernel its
 hinted cp.async).
 """
@@ -32,6 +33,12 @@ KERNELS = [
      "dequant-bf16", 4, "st.global.b32"),
     ("gemm-bf16-out-int8", gemm_kernel(GemmConfig(lhs="e2m1", out="bf16")), "sm_90", "promote-int8", 3,
      "cvt.rn.bf16x2.f32"),
+    ("gemm-f32-pairs-sm90a", gemm_kernel(GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8)),
+     "sm_90a", "dequant-bf16", 4, "st.global.v2.b32"),
+    ("gemm-f32-pairs-int8", gemm_kernel(GemmConfig(lhs="e2m1", n_divisibility=8)), "sm_90", "promote-int8", 3,
+     "st.global.v2.b32"),
+    ("gemm-mx-int8-magic-rescale", gemm_kernel(GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8)), "sm_90",
+     "promote-int8", 3, "1262485504;"),
     ("mmq-stream-k", mmq_kernel(MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True)), "sm_90",
      "promote-int8", 2, "red.global.add.f32"),
     ("quantize-zero-y", quantize_kernel("q8_1_mmq", zero_output=True), "sm_90", "auto", 3, "st.global"),
