@@ -20,9 +20,8 @@ import itertools
 
 import numpy as np
 
-from bench.mmq import DECODE_SHAPES, compile_quantizers, load_quantizers, measure
-from compiler.kernel_cache import get_or_compile
-from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
+from bench.mmq import DECODE_SHAPES, compile_kernels, compile_quantizers, load_quantizers, measure
+from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid
 from compiler.quantize_template import quantize_grid
 
 # (block_n, num_warps): 16, 32 or 64 weight rows per warp. Run 7 (2026-11-30) swept 16 and 32
@@ -65,9 +64,7 @@ def variants(max_m: int | None = None, l2_prefetch: int = 0,
 
 def compile_all(max_m: int | None = None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_BLOCKS) -> list:
     compile_quantizers()
-    return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                num_stages=stages))
-            for label, cfg, stages in variants(max_m, l2_prefetch, k_blocks)]
+    return compile_kernels(variants(max_m, l2_prefetch, k_blocks))
 
 
 def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_BLOCKS) -> None:

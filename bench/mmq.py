@@ -75,12 +75,17 @@ QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_
 lets the GEMM after it launch early: ``launch_dependents``, for the ``pdl`` GEMMs)."""
 
 
+def compile_kernels(entries: list[tuple[str, MmqConfig, int]]) -> list:
+    """(label, config, stages, compiled kernel) for each (label, config, stages) of ``PREFILL`` /
+    ``DECODE`` form; a ``fold=…`` label picks that pipeline (``_pipeline``)."""
+    return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
+                                                num_stages=stages, pipeline=_pipeline(label, stages)))
+            for label, cfg, stages in entries]
+
+
 def compile_all() -> tuple[list, dict[bool, object]]:
     """The GEMM kernels, and the quantize kernels by whether they also zero Y."""
-    kernels = [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                   num_stages=stages, pipeline=_pipeline(label, stages)))
-               for label, cfg, stages in PREFILL + DECODE]
-    return kernels, compile_quantizers()
+    return compile_kernels(PREFILL + DECODE), compile_quantizers()
 
 
 def compile_quantizers() -> dict[tuple[bool, bool], object]:

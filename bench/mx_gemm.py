@@ -72,41 +72,48 @@ def compile_all(quick: bool = False, only: str = "") -> list:
     return compiled
 
 
+def measure(cupy, rng, kernel, cfg: GemmConfig, m: int, n: int, k: int) -> tuple[float, float, bool]:  # noqa: ANN001
+    """Check a loaded GEMM kernel on fresh random operands against a float64 GEMM of the decoded
+    operands on the GPU, into a NaN-poisoned C, then time it: (µs, relative error, within the pass
+    mark — 1e-5, or one bf16 ulp for a bf16 C)."""
+    from bench.gpu_common import gpu_dequant, rel_err, time_launch
+
+    a = _operand(cupy, rng, cfg.lhs, m, k)
+    b_t = _operand(cupy, rng, cfg.rhs, n, k)
+    sa = rng.integers(120, 135, size=(m, k // 32), dtype=cupy.uint8)
+    sb = rng.integers(120, 135, size=(n, k // 32), dtype=cupy.uint8)
+    bf16 = cfg.out == "bf16"
+    c = cupy.full((m, n), 0xFFFF if bf16 else cupy.nan, dtype=cupy.uint16 if bf16 else cupy.float32)
+
+    def launch() -> None:
+        kernel.launch(a, b_t, sa, sb, c, m, n, k, grid=grid(cfg, m, n), sync=False)
+
+    launch()
+    cupy.cuda.get_current_stream().synchronize()
+    ref = gpu_dequant(cupy, cfg.lhs, a, sa, "ue8m0") @ gpu_dequant(cupy, cfg.rhs, b_t, sb, "ue8m0").T
+    # a bf16 C: its values as f32 (bf16 bits are the top half of an f32's); the error then
+    # includes bf16's rounding (~2^-9 relative), so the pass mark is one bf16 ulp
+    err = rel_err(cupy, (c.astype(cupy.uint32) << 16).view(cupy.float32) if bf16 else c, ref)
+    del ref
+    return time_launch(cupy, launch), err, err <= (2.0 ** -8 if bf16 else 1e-5)
+
+
 def run(quick: bool, only: str = "", references: bool = True) -> None:
     import cupy
 
-    from bench.gpu_common import gpu_dequant, log, record, rel_err, time_launch
+    from bench.gpu_common import log, record
     from targets.ptx.runner import load
 
     rng = cupy.random.default_rng()
     shapes = SHAPES[:1] if quick else SHAPES
-    results: dict[tuple[str, tuple[int, int, int]], float] = {}
     for label, cfg, strategy, stages, compiled in compile_all(only=only):
         kernel = load(compiled.ptx, compiled.kernels[0])
         for m, n, k in shapes:
-            a = _operand(cupy, rng, cfg.lhs, m, k)
-            b_t = _operand(cupy, rng, cfg.rhs, n, k)
-            sa = rng.integers(120, 135, size=(m, k // 32), dtype=cupy.uint8)
-            sb = rng.integers(120, 135, size=(n, k // 32), dtype=cupy.uint8)
-            bf16 = cfg.out == "bf16"
-            c = cupy.full((m, n), 0xFFFF if bf16 else cupy.nan, dtype=cupy.uint16 if bf16 else cupy.float32)
-
-            def launch() -> None:
-                kernel.launch(a, b_t, sa, sb, c, m, n, k, grid=grid(cfg, m, n), sync=False)
-
-            launch()
-            cupy.cuda.get_current_stream().synchronize()
-            ref = gpu_dequant(cupy, cfg.lhs, a, sa, "ue8m0") @ gpu_dequant(cupy, cfg.rhs, b_t, sb, "ue8m0").T
-            # a bf16 C: its values as f32 (bf16 bits are the top half of an f32's); the error then
-            # includes bf16's rounding (~2^-9 relative), so the pass mark is one bf16 ulp
-            err = rel_err(cupy, (c.astype(cupy.uint32) << 16).view(cupy.float32) if bf16 else c, ref)
-            del ref
-            us = time_launch(cupy, launch)
+            us, err, ok = measure(cupy, rng, kernel, cfg, m, n, k)
             tflops = 2.0 * m * n * k / us / 1e6
-            results[(label, (m, n, k))] = tflops
             info = compiled.kernels[0]
             record({"what": f"qdot {label} [{strategy}, {stages} stages]", "shape": f"{m}x{n}x{k}", "us": us,
-                    "tflops": tflops, "rel_err": err, "ok": err <= (2.0 ** -8 if bf16 else 1e-5),
+                    "tflops": tflops, "rel_err": err, "ok": ok,
                     "shared_bytes": info.shared_bytes,
                     "num_warps": info.num_warps})
             log(f"{label:34s} {m}x{n}x{k}: {us:9.1f} us {tflops:7.1f} TFLOP/s  err {err:.2e}")

@@ -16,9 +16,7 @@ import json
 
 import numpy as np
 
-from bench.mmq import DECODE, _pipeline, compile_quantizers
-from compiler.kernel_cache import get_or_compile
-from compiler.mmq_template import mmq_kernel
+from bench.mmq import DECODE, compile_kernels, compile_quantizers
 
 KERNELS = [DECODE[5], DECODE[6]]  # m1 fold=fma pdl, and the same with the L2 hint
 SPLITS = {(4096, 14336): (7, 8, 12, 14, 16, 19, 28), (32768, 8192): (1, 2, 3, 4, 8)}
@@ -28,9 +26,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true")
     args = parser.parse_args()
-    compiled = [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                    num_stages=stages, pipeline=_pipeline(label, stages)))
-                for label, cfg, stages in KERNELS]
+    compiled = compile_kernels(KERNELS)
     quantizers_compiled = compile_quantizers()
     if args.prepare:
         return

@@ -19,9 +19,7 @@ import json
 
 import numpy as np
 
-from bench.mmq import DECODE, PREFILL, _pipeline, compile_quantizers
-from compiler.kernel_cache import get_or_compile
-from compiler.mmq_template import mmq_kernel
+from bench.mmq import DECODE, PREFILL, compile_kernels, compile_quantizers
 
 KERNELS = [DECODE[0], DECODE[3], PREFILL[2]]
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)],
@@ -29,17 +27,11 @@ SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 
 HINTS = ("", ".L2::128B", ".L2::256B")
 
 
-def _compiled() -> list:
-    return [(label, cfg, stages, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8",
-                                                num_stages=stages, pipeline=_pipeline(label, stages)))
-            for label, cfg, stages in KERNELS]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true")
     args = parser.parse_args()
-    compiled = _compiled()
+    compiled = compile_kernels(KERNELS)
     quantizers_compiled = compile_quantizers()
     if args.prepare:
         return
