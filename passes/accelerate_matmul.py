@@ -742,6 +742,8 @@ def _propagate_accumulator_layouts(func: FuncOp) -> None:
     changed = True
     while changed:
         changed = False
+        for branch in [op for op in func.walk() if isinstance(op, scf.IfOp)]:
+            changed |= _retype_if_results(branch)
         for loop in [op for op in func.walk() if isinstance(op, scf.ForOp)]:
             changed |= _retype_loop_carried(loop)
         changed |= _fold_conversions(func)
@@ -800,6 +802,44 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         new_result = loop.results[index]
         after = ConvertLayoutOp(new_result, plain)
         Rewriter.insert_op(after, InsertPoint.after(loop))
+        for use in list(new_result.uses):
+            if use.operation is not after:
+                use.operation.operands[use.index] = after.results[0]
+        changed = True
+    return changed
+
+
+def _retype_if_results(branch: scf.IfOp) -> bool:
+    """An ``scf.if`` result that one branch yields from an #qgpu.mma accumulator takes that
+    layout (a persistent kernel's ``scf.if`` that stores a finished tile and yields zeros, or
+    else yields the accumulator); the other branch's value is converted to it, and users of the
+    result see a conversion back, as for a loop-carried accumulator."""
+    changed = False
+    yields = [region.block.last_op for region in branch.regions if region.blocks]
+    if len(yields) != 2 or not all(isinstance(y, scf.YieldOp) for y in yields):
+        return False
+    for index, result in enumerate(branch.results):
+        encoded = None
+        for yield_op in yields:
+            cvt = yield_op.operands[index].owner
+            if isinstance(cvt, ConvertLayoutOp) and isinstance(cvt.src.type, TensorType) \
+                    and isinstance(cvt.src.type.encoding, MmaEncodingAttr):
+                encoded = cvt.src.type
+        if encoded is None or result.type == encoded:
+            continue
+        plain = result.type
+        for yield_op in yields:
+            value = yield_op.operands[index]
+            cvt = value.owner
+            if isinstance(cvt, ConvertLayoutOp) and cvt.src.type == encoded:
+                yield_op.operands[index] = cvt.src
+            else:
+                yield_op.operands[index] = _insert(InsertPoint.before(yield_op),
+                                                   ConvertLayoutOp(value, encoded)).results[0]
+        Rewriter.replace_value_with_new_type(result, encoded)
+        new_result = branch.results[index]
+        after = ConvertLayoutOp(new_result, plain)
+        Rewriter.insert_op(after, InsertPoint.after(branch))
         for use in list(new_result.uses):
             if use.operation is not after:
                 use.operation.operands[use.index] = after.results[0]

@@ -80,7 +80,7 @@ from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
-from passes.support.distributed import FunctionState, from_regs, reg_type, to_regs
+from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
 from passes.support.shared_stores import store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
@@ -125,6 +125,7 @@ def _lower_kernel(func: FuncOp) -> None:
             _lower_op(op, state, warps, pointers, bases)
         except LayoutError as err:  # a tensor the earlier passes left without a usable layout
             emit_error(op, str(err))
+    _expand_branches(func)
     _expand_loops(func)
     from passes.support.schedule import drop_redundant_barriers, sink_mma_operands
 
@@ -417,6 +418,42 @@ def _expand_loops(func: FuncOp) -> None:
     for loop in [op for op in ops_in(func) if type(op) is scf.ForOp]:
         if any(isinstance(a.type, TensorType) for a in loop.iter_args):
             _expand_loop(loop)
+
+
+def _expand_branches(func: FuncOp) -> None:
+    """``scf.if`` results that are tensors become the registers of their layouts, as loop-carried
+    tensors do (a persistent kernel's tile end: store the accumulator and yield zeros, or yield
+    it); each branch yields its value's registers."""
+    for branch in [op for op in ops_in(func) if type(op) is scf.IfOp]:
+        if any(isinstance(r.type, TensorType) for r in branch.results):
+            _expand_branch(branch)
+
+
+def _expand_branch(branch: scf.IfOp) -> None:
+    counts: list[int] = []
+    result_types: list[Attribute] = []
+    for region in branch.regions:
+        yield_op = region.block.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        b = Builder.before(yield_op)
+        values: list[SSAValue] = []
+        for value in yield_op.operands:
+            values += to_regs(b, value) if isinstance(value.type, TensorType) else [value]
+        if not counts:
+            counts = [num_regs(v.type) if isinstance(v.type, TensorType) else 1 for v in yield_op.operands]
+            result_types = [v.type for v in values]
+        Rewriter.replace_op(yield_op, scf.YieldOp(*values))
+    new_branch = scf.IfOp(branch.cond, result_types, branch.detach_region(0), branch.detach_region(0))
+    Rewriter.insert_op(new_branch, InsertPoint.before(branch))
+    after = Builder(InsertPoint.after(new_branch))
+    position = 0
+    for result, count in zip(branch.results, counts, strict=True):
+        scalars = list(new_branch.results[position:position + count])
+        position += count
+        result.replace_all_uses_with(from_regs(after, scalars, result.type)
+                                     if isinstance(result.type, TensorType) else scalars[0])
+    branch.detach()
+    branch.erase(safe_erase=False)
 
 
 def _expand_loop(loop: scf.ForOp) -> None:

@@ -16,13 +16,19 @@ the other slot. Chained wgmma on one accumulator may be in flight together, so
 carrying the unfinished accumulator into the next dot is legal. Operands read from the
 ``cp.async`` ring are left alone: the ring slot a dot reads is overwritten one iteration
 later, while the dot may still be running.
+
+A persistent kernel's accumulator reaches the next iteration through an ``scf.if`` that
+stores a finished tile and yields zeros, or else yields the accumulator. That is carrying
+too: the branch that yields it passes the unfinished value on, and the branch that reads it
+(the store) starts with ``qgpu.warp_group_dot_wait {pendings = 0}``, so only a tile's last
+K step waits for its dot.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, UnitAttr, i64
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.qgpu.memory_ops import LocalAllocOp, LocalStoreOp, MemDescIndexOp
@@ -95,6 +101,7 @@ def overlap_warp_group_dots(loop: scf.ForOp) -> None:
         alloc.result.replace_all_uses_with(view.result)
         Rewriter.erase_op(alloc)
     dot.properties["pendings"] = IntegerAttr(1, i64)
+    _wait_in_readers(new_loop.body.block, dot)
     result = new_loop.results[position]
     wait = WarpGroupDotWaitOp(result, 0)
     Rewriter.insert_op(wait, InsertPoint.after(new_loop))
@@ -105,17 +112,82 @@ def overlap_warp_group_dots(loop: scf.ForOp) -> None:
 
 def _carried_position(loop: scf.ForOp, dot: WarpGroupDotOp) -> int | None:
     """The iter_arg position of the dot's accumulator, if the dot reads the loop-carried value
-    and its result is used only to carry it to the next iteration."""
+    and its result is used only to carry it to the next iteration — directly, or through an
+    ``scf.if`` of the loop body (``_branch_readers``)."""
     body = loop.body.block
     terminator = body.last_op
     assert isinstance(terminator, scf.YieldOp)
     uses = list(dot.result.uses)
-    if len(uses) != 1 or uses[0].operation is not terminator:
-        return None
-    position = uses[0].index
+    if len(uses) == 1 and uses[0].operation is terminator:
+        position = uses[0].index
+    else:
+        carried = _branch_carry(body, dot)
+        if carried is None:
+            return None
+        position = carried
     if dot.c is not body.args[1 + position]:
         return None
     return position
+
+
+def _branch_carry(body: Block, dot: WarpGroupDotOp) -> int | None:
+    """The position at which ``body``'s terminator yields an ``scf.if`` result that one branch
+    yields the dot's result for (``_branch_readers``); None if there is no such carry."""
+    found = _branch_readers(body, dot)
+    if found is None:
+        return None
+    branch, index, _readers = found
+    result_uses = list(branch.results[index].uses)
+    if len(result_uses) != 1 or result_uses[0].operation is not body.last_op:
+        return None
+    return result_uses[0].index
+
+
+def _branch_readers(body: Block, dot: WarpGroupDotOp) -> tuple[scf.IfOp, int, list[Use]] | None:
+    """(the ``scf.if`` of ``body``, the result position, the other uses) when one branch of the
+    ``scf.if`` yields the dot's result and every other use of it is inside the other branch;
+    None otherwise."""
+    yields = [use for use in dot.result.uses if isinstance(use.operation, scf.YieldOp)]
+    if len(yields) != 1:
+        return None
+    yield_op = yields[0].operation
+    branch = yield_op.parent_op()
+    if not isinstance(branch, scf.IfOp) or branch.parent is not body:
+        return None
+    readers = []
+    for use in dot.result.uses:
+        if use is yields[0]:
+            continue
+        region = _region_in(branch, use.operation)
+        if region is None or region is yield_op.parent_region():
+            return None
+        readers.append(use)
+    return branch, yields[0].index, readers
+
+
+def _region_in(branch: scf.IfOp, op: Operation) -> Region | None:
+    """The region of ``branch`` that holds ``op`` (at any depth), if any."""
+    while op.parent_op() is not None and op.parent_op() is not branch:
+        op = op.parent_op()
+    return op.parent_region() if op.parent_op() is branch else None
+
+
+def _wait_in_readers(body: Block, dot: WarpGroupDotOp) -> None:
+    """Where the dot's result is carried through an ``scf.if``: its readers in the other branch
+    get the value after ``qgpu.warp_group_dot_wait {pendings = 0}`` at the top of that branch."""
+    found = _branch_readers(body, dot)
+    if found is None:
+        return
+    branch, _index, readers = found
+    waited: dict[Region, SSAValue] = {}
+    for use in readers:
+        region = _region_in(branch, use.operation)
+        assert region is not None
+        if region not in waited:
+            wait = WarpGroupDotWaitOp(dot.result, 0)
+            Rewriter.insert_op(wait, InsertPoint.at_start(region.block))
+            waited[region] = wait.result
+        use.operation.operands[use.index] = waited[region]
 
 
 __all__ = ["READERS_SYNCED_ATTR", "READER_SYNCS_ATTR", "can_overlap", "overlap_warp_group_dots"]
