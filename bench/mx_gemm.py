@@ -59,6 +59,9 @@ CONFIGS = [
      "dequant-bf16", 4, "sm_90a"),
     ("wgmma e4m3xe2m1 bf16 128x256x64 w8 s4 out bf16 n8",
      GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16", n_divisibility=8), "dequant-bf16", 4, "sm_90a"),
+    # persistent (GemmConfig.persistent): one program per SM over (tile, K step) pairs; slower (run 62)
+    ("wgmma e4m3xe2m1 bf16 128x256x64 w8 n8 persistent",
+     GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True), "dequant-bf16", 3, "sm_90a"),
 ]
 
 

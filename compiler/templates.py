@@ -56,6 +56,17 @@ class GemmConfig:
     """What the kernel may assume of N (``qdot.divisibility``): with an even N a bf16 C is
     stored two elements (one register) at a time, an f32 C two registers (8 bytes) at a time.
     The runner refuses a launch whose N is not a multiple of it."""
+    persistent: bool = False
+    """One loop over (output tile, K step) pairs per program instead of one tile per program:
+    program p takes tiles p, p + P, p + 2P… (P = the grid's size, ``grid(..., programs=)``),
+    stores a tile's C under ``scf.if`` at its last K step and restarts from zero. Because the
+    tiles follow each other in one loop, ``qdot-pipeline`` copies the next tile's first K steps
+    while the current tile's last ones compute and its C is stored, which one-tile programs
+    cannot overlap (their prologue and epilogue leave the SM's tensor cores idle). Measured
+    slower on the H200 all the same (runs 60–62, 128×256 wgmma: 290 against 371 TFLOP/s at
+    4096³; with the shape's divisors made constants, which removes the loop's ~100 instructions
+    of tile arithmetic, still 4 % slower), so it is not a default: the IR form (an ``scf.if``
+    carrying the accumulator) is what the compiler supports, for kernels that need it."""
 
     def __post_init__(self) -> None:
         if self.out not in ("f32", "bf16"):
@@ -70,8 +81,9 @@ class GemmConfig:
         npack = ("" if self.lhs_k_pack else "_mpack") + ("" if self.rhs_k_pack else "_npack")
         out = ("" if self.out == "f32" else f"_out_{self.out}") + (f"_n{self.n_divisibility}"
                                                                    if self.n_divisibility > 1 else "")
+        persistent = "_persistent" if self.persistent else ""
         return (f"gemm_{self.lhs}_{self.rhs}{npack}_{scales}_{self.block_m}x{self.block_n}x{self.block_k}"
-                f"_w{self.num_warps}{occupancy}{out}")
+                f"_w{self.num_warps}{occupancy}{out}{persistent}")
 
     @property
     def acc_type(self) -> str:
@@ -140,7 +152,10 @@ def gemm_kernel(cfg: GemmConfig) -> str:
         f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{occupancy}}} {{",
     ]
     lines += [f"  %c{c} = arith.constant {c} : index" for c in consts]
-    lines += grouped_tile_offsets(bm, bn, cfg.group_m)
+    if cfg.persistent:
+        lines += _persistent_share(bm, bn, bk, cfg.group_m)
+    else:
+        lines += grouped_tile_offsets(bm, bn, cfg.group_m)
     lines += [
         f"  %ka = arith.divui %k, %c{pa} : index",
         f"  %kb = arith.divui %k, %c{pb} : index",
@@ -167,7 +182,12 @@ def gemm_kernel(cfg: GemmConfig) -> str:
     lines.append(f"  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<{out}> -> !qdot.desc<{bm}x{bn}x{out}>")
     zero = "0" if acc == "i32" else "0.000000e+00"
     lines.append(f"  %zero = arith.constant dense<{zero}> : tensor<{bm}x{bn}x{acc}>")
-    lines.append(f"  %acc = scf.for %kk = %c0 to %k step %c{bk} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}x{acc}>) {{")
+    acc_type = f"tensor<{bm}x{bn}x{acc}>"
+    if cfg.persistent:
+        lines.append(f"  %acc = scf.for %i = %c0 to %iters step %c1 iter_args(%acc_i = %zero) -> ({acc_type}) {{")
+        lines += _persistent_position(bm, bn, bk, cfg.group_m)
+    else:
+        lines.append(f"  %acc = scf.for %kk = %c0 to %k step %c{bk} iter_args(%acc_i = %zero) -> ({acc_type}) {{")
     lines.append(f"    %kka = arith.divui %kk, %c{pa} : index")
     lines.append(f"    %kkb = arith.divui %kk, %c{pb} : index")
     if m_packed:
@@ -189,25 +209,111 @@ def gemm_kernel(cfg: GemmConfig) -> str:
         lines.append(f"    %kks{side} = arith.divui %kk, %c{group} : index")
         lines.append(f"    %s{side} = qdot.load %s{side}_desc[{off}, %kks{side}] : !qdot.desc<{stile}> -> tensor<{stile}>")
         if side == "a":
-            operand_a, type_a = f"%a scale %sa", f"tensor<{a_tile}>, tensor<{stile}>"
+            operand_a, type_a = "%a scale %sa", f"tensor<{a_tile}>, tensor<{stile}>"
         else:
-            operand_b, type_b = f"%b scale %sb", f"tensor<{b_tile}>, tensor<{stile}>"
+            operand_b, type_b = "%b scale %sb", f"tensor<{b_tile}>, tensor<{stile}>"
     packs = [f"{side}_k_pack = false" for side, packed in (("lhs", m_packed), ("rhs", n_packed)) if packed]
     pack_attr = f" {{{', '.join(packs)}}}" if packs else ""
     lines.append(f"    %d = qdot.dot_scaled {operand_a}, {operand_b}, %acc_i lhs = {cfg.lhs} rhs = {cfg.rhs}{pack_attr}")
-    lines.append(f"         : {type_a} * {type_b} -> tensor<{bm}x{bn}x{acc}>")
-    lines.append(f"    scf.yield %d : tensor<{bm}x{bn}x{acc}>")
-    lines.append("  }")
-    stored = "%acc"
-    if out != acc:
-        lines.append(f"  %c = arith.truncf %acc : tensor<{bm}x{bn}x{acc}> to tensor<{bm}x{bn}x{out}>")
-        stored = "%c"
-    lines.append(f"  qdot.store %c_desc[%off_m, %off_n], {stored} : !qdot.desc<{bm}x{bn}x{out}>, tensor<{bm}x{bn}x{out}>")
+    lines.append(f"         : {type_a} * {type_b} -> {acc_type}")
+    if cfg.persistent:
+        lines += [
+            "    %tile_done = arith.cmpi eq, %k_step, %last_k_step : index",
+            f"    %next = scf.if %tile_done -> ({acc_type}) {{",
+            *_store_c("%d", acc, out, bm, bn, "      "),
+            f"      scf.yield %zero : {acc_type}",
+            "    } else {",
+            f"      scf.yield %d : {acc_type}",
+            "    }",
+            f"    scf.yield %next : {acc_type}",
+            "  }",
+        ]
+    else:
+        lines.append(f"    scf.yield %d : {acc_type}")
+        lines.append("  }")
+        lines += _store_c("%acc", acc, out, bm, bn, "  ")
     lines.append("  func.return")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def grid(cfg: GemmConfig, m: int, n: int) -> tuple[int, int, int]:
-    """Launch grid of ``gemm_kernel(cfg)`` for an M × N output (one program per tile)."""
-    return (-(-m // cfg.block_m) * -(-n // cfg.block_n), 1, 1)
+def _persistent_share(bm: int, bn: int, bk: int, group_m: int) -> list[str]:
+    """The persistent kernel's loop bounds: %iters (K steps of the program's tiles), with
+    %pid, %programs, %tiles_m, %tiles_n, %k_steps and %last_k_step for the loop body."""
+    return [
+        "  %pid = qdot.program_id x",
+        "  %programs = qdot.num_programs x",
+        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
+        "  %tiles = arith.muli %tiles_m, %tiles_n : index",
+        "  %has_tiles = arith.cmpi ult, %pid, %tiles : index",
+        "  %after_pid = arith.subi %tiles, %pid : index",
+        "  %tiles_left = arith.select %has_tiles, %after_pid, %c0 : index",
+        "  %my_tiles = arith.ceildivui %tiles_left, %programs : index",
+        f"  %k_steps = arith.ceildivui %k, %c{bk} : index",
+        "  %last_k_step = arith.subi %k_steps, %c1 : index",
+        "  %iters = arith.muli %my_tiles, %k_steps : index",
+        # the loop's tile arithmetic is 32-bit (_persistent_position)
+        f"  %c{group_m}_i32 = arith.constant {group_m} : i32",
+        "  %pid_32 = arith.index_cast %pid : index to i32",
+        "  %programs_32 = arith.index_cast %programs : index to i32",
+        "  %tiles_m_32 = arith.index_cast %tiles_m : index to i32",
+        "  %tiles_n_32 = arith.index_cast %tiles_n : index to i32",
+        f"  %in_group_32 = arith.muli %tiles_n_32, %c{group_m}_i32 : i32",
+        "  %k_steps_32 = arith.index_cast %k_steps : index to i32",
+    ]
+
+
+def _persistent_position(bm: int, bn: int, bk: int, group_m: int) -> list[str]:
+    """Loop iteration %i → its tile's origin (%off_m, %off_n, grouped as ``grouped_tile_offsets``
+    does) and K offset %kk, and %k_step. In 32-bit arithmetic: the divisors are run-time values,
+    and a 64-bit division is a subroutine call in SASS, whose calling convention makes ptxas
+    spill a loop that carries a whole accumulator tile (a 32-bit one is a dozen instructions;
+    ``qdot-pipeline`` computes the position twice per iteration, for the step and for the copies
+    it issues ahead)."""
+    g = group_m
+    return [f"    {line}" for line in (
+        "%i_32 = arith.index_cast %i : index to i32",
+        "%t_32 = arith.divui %i_32, %k_steps_32 : i32",
+        "%k_step_32 = arith.remui %i_32, %k_steps_32 : i32",
+        "%t_programs_32 = arith.muli %t_32, %programs_32 : i32",
+        "%tile_32 = arith.addi %pid_32, %t_programs_32 : i32",
+        "%group_32 = arith.divui %tile_32, %in_group_32 : i32",
+        f"%first_m_32 = arith.muli %group_32, %c{g}_i32 : i32",
+        "%left_m_32 = arith.subi %tiles_m_32, %first_m_32 : i32",
+        f"%group_m_32 = arith.minui %left_m_32, %c{g}_i32 : i32",
+        "%pos_32 = arith.remui %tile_32, %in_group_32 : i32",
+        "%pid_m_in_32 = arith.remui %pos_32, %group_m_32 : i32",
+        "%pid_m_32 = arith.addi %first_m_32, %pid_m_in_32 : i32",
+        "%pid_n_32 = arith.divui %pos_32, %group_m_32 : i32",
+        "%pid_m = arith.index_cast %pid_m_32 : i32 to index",
+        "%pid_n = arith.index_cast %pid_n_32 : i32 to index",
+        "%k_step = arith.index_cast %k_step_32 : i32 to index",
+        f"%off_m = arith.muli %pid_m, %c{bm} : index",
+        f"%off_n = arith.muli %pid_n, %c{bn} : index",
+        f"%kk = arith.muli %k_step, %c{bk} : index",
+    )]
+
+
+def _store_c(acc_value: str, acc: str, out: str, bm: int, bn: int, indent: str) -> list[str]:
+    """C's store of ``acc_value`` (rounded to ``out`` first where it differs from ``acc``)."""
+    lines, stored = [], acc_value
+    if out != acc:
+        lines.append(f"%c = arith.truncf {acc_value} : tensor<{bm}x{bn}x{acc}> to tensor<{bm}x{bn}x{out}>")
+        stored = "%c"
+    lines.append(f"qdot.store %c_desc[%off_m, %off_n], {stored} : !qdot.desc<{bm}x{bn}x{out}>, tensor<{bm}x{bn}x{out}>")
+    return [indent + line for line in lines]
+
+
+PERSISTENT_PROGRAMS = 132
+"""A persistent grid's default size: the H200's SM count, one program per SM (a run-time choice:
+the kernel reads it from the grid)."""
+
+
+def grid(cfg: GemmConfig, m: int, n: int, programs: int | None = None) -> tuple[int, int, int]:
+    """Launch grid of ``gemm_kernel(cfg)`` for an M × N output: one program per tile, or for a
+    persistent kernel ``programs`` (default ``PERSISTENT_PROGRAMS``), at most one per tile."""
+    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+    if cfg.persistent:
+        return (max(1, min(tiles, programs or PERSISTENT_PROGRAMS)), 1, 1)
+    return (tiles, 1, 1)

@@ -112,9 +112,11 @@ def test_gemm_kernel_matches_reference(case: Case) -> None:
     assert stats.ops["ptx.mma_sync"] > 0
 
 
-def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa: ANN001, ANN202
+def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int,  # noqa: ANN001, ANN202
+                       programs: int | None = None):
     """Run ``module`` on the emulator over fresh seeded inputs into a NaN-poisoned C and compare
-    with ``compiler.numerics``; returns the emulator's statistics."""
+    with ``compiler.numerics``; returns the emulator's statistics. ``programs``: a persistent
+    kernel's grid (``grid``'s default otherwise)."""
     gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
     data = make_inputs(gemm, np.random.default_rng(seed))
     c = poisoned_output(cfg, M, N)
@@ -122,7 +124,7 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int):  # noqa:
     args += [data[s] for s in ("sa", "sb") if s in data]
     args += [c, M, N, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-                    grid(cfg, M, N)[0])
+                    grid(cfg, M, N, programs)[0])
     ok, err = check(gemm, c, reference(gemm, data))
     assert ok, f"{case.id} ({cfg.name}): relative error {err:.3e}"
     return stats
@@ -164,6 +166,27 @@ def test_f32_output_in_pair_stores(arch: str, strategy: str) -> None:
     store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
     assert store_types == {"vector<2xi32>"}, store_types
     _emulate_and_check(case, cfg, module, seed=20263)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch,strategy,programs", [("sm_90", "dequant-bf16", 1), ("sm_90", "promote-int8", 1),
+                                                    ("sm_90a", "dequant-bf16", 1), ("sm_90a", "dequant-bf16", 2)])
+def test_persistent_kernel(arch: str, strategy: str, programs: int) -> None:
+    """``GemmConfig(persistent=True)``: one loop over (tile, K step) pairs per program, C stored
+    under ``scf.if`` at each tile's last step and the accumulator restarted from zero. With one
+    program it computes both 128 × 128 tiles of the ragged 144 × 120 C, its copies running ahead
+    across the tile boundary (3 stages, 3 K steps per tile); on wgmma the dot still runs one
+    step behind (``wgmma.wait_group 1``), the storing branch waiting for it (``0``)."""
+    lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
+    case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
+    cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4, k_divisibility=32,
+                     n_divisibility=8, persistent=True)
+    module = compile_case(case, cfg)
+    assert grid(cfg, M, N, programs) == (programs, 1, 1)
+    if arch == "sm_90a":
+        waits = {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"}
+        assert waits == {0, 1}, waits
+    _emulate_and_check(case, cfg, module, seed=20264 + programs, programs=programs)
 
 
 @pytest.mark.slow

@@ -84,6 +84,8 @@ class GemmCase:
     arch: str = "sm_90"
     strategy: str = "auto"
     num_stages: int = 3
+    programs: int | None = None
+    """A persistent kernel's grid (``grid``'s default otherwise)."""
 
     @property
     def label(self) -> str:
@@ -133,7 +135,7 @@ def run_case(case: GemmCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarr
     if "sb" in dev:
         args.append(dev["sb"])
     args += [c, case.m, case.n, case.k]
-    kernel.launch(*args, grid=grid(case.cfg, case.m, case.n))
+    kernel.launch(*args, grid=grid(case.cfg, case.m, case.n, case.programs))
     return cupy.asnumpy(c)
 
 

@@ -146,6 +146,25 @@ def test_f32_pair_stores_match_reference(cfg, arch, strategy, gpu) -> None:  # n
     _check_on_gpu(case, gpu)
 
 
+PERSISTENT = [  # (config, arch, strategy, programs): fewer programs than tiles, so each loops over several
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True), "sm_90a", "dequant-bf16", 3),
+    (GemmConfig(block_k=64, num_warps=8, persistent=True), "sm_90", "dequant-bf16", 5),
+    (GemmConfig(lhs="e2m1", block_k=64, num_warps=8, persistent=True), "sm_90", "promote-int8", 7),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16", n_divisibility=8, persistent=True), "sm_90a",
+     "dequant-bf16", 132),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg,arch,strategy,programs", PERSISTENT,
+                         ids=lambda v: v.name if isinstance(v, GemmConfig) else str(v))
+def test_persistent_gemm_matches_reference(cfg, arch, strategy, programs, gpu) -> None:  # noqa: ANN001
+    """``GemmConfig(persistent=True)``: one loop over (tile, K step) pairs per program (here 3, 5
+    or 7 programs for 15–40 tiles of a ragged 520 × 1000 × 1056 C, and the default 132), C
+    stored at each tile's last K step, into a NaN-poisoned C."""
+    _check_on_gpu(GemmCase(cfg, 520, 1000, 1056, arch, strategy, programs=programs), gpu)
+
+
 @pytest.mark.gpu
 def test_launch_refuses_broken_divisibility_and_misaligned_arrays(gpu) -> None:  # noqa: ANN001
     """A kernel compiled for N a multiple of 8 is not launched with N = 130, nor with an array

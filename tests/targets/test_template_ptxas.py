@@ -1,6 +1,6 @@
 """The template kernel kinds added since the first ptxas tests (the bf16 epilogue, paired f32
 stores, the magic-number MX rescale, stream-K, the zeroing quantize kernel, decode K steps of
-several super-blocks, programmatic dependent launch), through ptxas.
+several super-blocks, programmatic dependent launch, persistent GEMMs), through ptxas.
 
 The emulator and the GPU suite check what these kernels compute; this checks, on any
 machine with ptxas, that the PTX qdot emits for each of them assembles for its target
@@ -9,7 +9,8 @@ that each contains the instruction its feature is about (the bf16 pair stores ar
 stores, the f32 pairs 8-byte ones, the MX int8 block mma starts from 1.5 · 2^23's bits, stream-K
 adds split tiles atomically, the zeroing kernel stores more than the plain one,
 the grid-dependency kernels carry their griddepcontrol instruction, the L2-prefetch kernel its
-hinted cp.async).
+hinted cp.async, the persistent kernels' wgmma runs one step behind and their tile arithmetic
+is 32-bit).
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ KERNELS = [
     ("decode-wait-previous-grid",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)),
      "sm_90", "promote-int8", 2, "griddepcontrol.wait;"),
+    ("gemm-persistent-wgmma",
+     gemm_kernel(GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True)), "sm_90a",
+     "dequant-bf16", 3, "wgmma.wait_group.sync.aligned 1;"),
+    ("gemm-persistent-int8", gemm_kernel(GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8,
+                                                    persistent=True)), "sm_90", "promote-int8", 3, "div.u32"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
@@ -62,6 +68,25 @@ def test_kernel_assembles(source: str, arch: str, strategy: str, stages: int, in
     kernel = qdot_compile(source, arch=arch, strategy=strategy, num_stages=stages, verify=True)
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert instruction in kernel.ptx
+
+
+def test_persistent_tile_arithmetic_is_32_bit() -> None:
+    """A 64-bit division is a subroutine call in SASS; in the persistent loop, which carries a
+    whole accumulator tile, its calling convention made ptxas spill 5 KB of registers on the
+    promote-int8 kernel (255 registers) and run 26 × slower (run 60). The loop's tile
+    arithmetic is 32-bit: its divisions are ``div.u32`` and the spills stay at the one-tile
+    kernel's level (80 bytes there, 20 here)."""
+    import re
+
+    from compiler.templates import grid
+
+    cfg = GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8, persistent=True)
+    kernel = qdot_compile(gemm_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=3, verify=True)
+    assert "div.u32" in kernel.ptx
+    spilled = re.search(r"(\d+) bytes spill stores", kernel.artifact.report or "")
+    assert spilled is not None and int(spilled.group(1)) <= 128, kernel.artifact.report
+    assert grid(cfg, 1000, 1000) == (32, 1, 1) and grid(cfg, 8192, 8192) == (132, 1, 1)
+    assert grid(cfg, 8192, 8192, programs=264) == (264, 1, 1)
 
 
 def test_grid_dependency_is_recorded_for_the_runner() -> None:
