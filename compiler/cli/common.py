@@ -12,7 +12,6 @@ import gc
 import os
 import re
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -163,6 +162,8 @@ def check_expected(chunk: Chunk, text: str) -> bool:
 
 def internal_error(tool: str, err: BaseException) -> NoReturn:
     if os.environ.get("QDOT_TRACEBACK"):
+        import traceback  # only here: a successful compile should not pay for importing it
+
         traceback.print_exception(err)
     sys.stderr.write(
         f"{tool}: internal error: {type(err).__name__}: {err}\n"

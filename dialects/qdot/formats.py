@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -34,6 +34,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, TypeAttribute
 from xdsl.utils.str_enum import StrEnum
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class Format(StrEnum):
@@ -99,11 +102,15 @@ class FormatInfo:
 
     @property
     def values_per_byte(self) -> Fraction:
+        from fractions import Fraction  # with decimal, ~3 ms of a cold compile that never asks
+
         return Fraction(self.values_per_element, self.element_bytes)
 
     @property
     def storage_bits_per_value(self) -> Fraction:
         """Bits of memory per value, scales included (q4_K: 9/2)."""
+        from fractions import Fraction
+
         return Fraction(self.element_bytes * 8, self.values_per_element)
 
     def matches_element_type(self, element_type: Attribute) -> bool:
