@@ -28,7 +28,7 @@ from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CvtKind
-from dialects.ptx.ops import CvtOp, MulRnBf16x2Op, PrmtOp
+from dialects.ptx.ops import CvtOp, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
 from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
