@@ -1,0 +1,66 @@
+"""Experiment: cp.async stages of the one-token decode kernel now that it has the L2 hint (run 63).
+
+    python -m bench.experiments.decode_stages --prepare   # here: fill the kernel cache
+    python -m bench.experiments.decode_stages             # on the GPU machine
+
+Run 7 chose 2 stages for the decode kernel, before the FMA fold, ``max_m = 1`` and the
+``.L2::128B`` hint. Run 59 put the hinted access pattern at 87 % of copy bandwidth with copies
+alone, the kernel at 77 %: with one copy in flight per program while it computes, does a deeper
+ring (fewer programs per SM, more bytes in flight each) close some of that? The best decode
+kernel's configuration (FMA fold, programmatic launch, L2 hint) at 2, 3 and 4 stages on four
+tiles, at the two goal shapes, each through ``bench.mmq.measure`` (checked, then timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from bench.mmq import compile_kernels, compile_quantizers
+from compiler.mmq_template import MmqConfig
+
+TILES = ((64, 2), (128, 2), (128, 4), (32, 1))
+STAGES = (2, 3, 4)
+SHAPES = ((32768, 8192), (4096, 14336))
+
+
+def kernels() -> list[tuple[str, MmqConfig, int]]:
+    return [(f"small_m {bn} w{warps} splitk s{stages} m1 fold=fma pdl l2p128",
+             MmqConfig(small_m=True, block_n=bn, num_warps=warps, split_k=True, max_m=1, wait_previous_grid=True,
+                       l2_prefetch=128), stages)
+            for bn, warps in TILES for stages in STAGES]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true")
+    args = parser.parse_args()
+    compiled = compile_kernels(kernels())
+    quantizers_compiled = compile_quantizers()
+    if args.prepare:
+        return
+    import cupy
+
+    from bench.gpu_common import record
+    from bench.mmq import load_quantizers, measure
+    from targets.ptx.runner import load
+
+    quantizers = load_quantizers(quantizers_compiled)
+    rng = np.random.default_rng()
+    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    for label, cfg, stages, kernel in compiled:
+        loaded = load(kernel.ptx, kernel.kernels[0])
+        for n, k in SHAPES:
+            row = measure(cupy, loaded, quantizers, label, cfg, stages, kernel.kernels[0], 1, n, k, rng, flush)
+            record(row)
+            print("ROW", json.dumps({"kernel": label, "shape": row["shape"], "grid": row["grid"], "ok": row["ok"],
+                                     "smem": kernel.kernels[0].shared_bytes, "mul_mat": round(row["us_mul_mat"], 2),
+                                     "kernel_us": round(row["us_kernel"], 2),
+                                     "kernel_GBs": round(row["weight_GBs_kernel"]),
+                                     "flushed": round(row["us_mul_mat_l2_flushed"], 2)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
