@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import ErasedSSAValue, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import VerificationContext
@@ -154,6 +155,15 @@ def _has_no_terminator(cls: type[Operation]) -> bool:
     return cls.has_trait(NoTerminator)
 
 
+def _verify_function_attributes(func: FuncOp) -> None:
+    """The ``qdot.*`` attributes of a function and its arguments, which no op definition
+    checks (MLIR has dialects verify their discardable attributes the same way)."""
+    from dialects.qdot.kernel import kernel_attribute_problem  # the dialects import this module
+
+    if (problem := kernel_attribute_problem(func)) is not None:
+        raise QdotError(func, problem)
+
+
 class _Verifier:
     """``Operation.verify`` for a whole module, with the IRDL definition check memoised.
 
@@ -186,6 +196,8 @@ class _Verifier:
             raise
         except VerifyException as err:
             raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
+        if type(op) is FuncOp:
+            _verify_function_attributes(op)
 
     def _verify_fast(self, op: Operation) -> bool:
         """True when ``op`` verified; False when xDSL's own ``verify`` must decide (an op

@@ -49,7 +49,9 @@ from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepLaunchDependentsOp, GridDepWaitOp, \
     SpecialRegOp
 from dialects.qdot.kernel import (
+    ARG_KINDS_ATTR,
     LAUNCH_DEPENDENTS_ATTR,
+    SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
     LoadOp,
     MakeDescOp,
@@ -88,8 +90,6 @@ from passes.support.warp_group import ALIGN_ATTR
 from passes.support.walk import ops_in
 
 SHARED_ALIGN = 128
-ARG_KINDS_ATTR = "qdot.arg_kinds"
-SHARED_BYTES_ATTR = "qdot.shared_bytes"
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,61 @@ bytes go unused, so it is a per-kernel choice, not a default. It changes no valu
 computes."""
 
 
+MIN_BLOCKS_PER_SM_ATTR = "qdot.min_blocks_per_sm"
+"""Optional ``i64`` attribute on a kernel: ask ptxas for this many resident programs per SM
+(``.minnctapersm``, which caps the registers per thread)."""
+ARG_KINDS_ATTR = "qdot.arg_kinds"
+"""Written by ``qdot-to-llvm`` on a kernel: what the runner passes for each argument."""
+SHARED_BYTES_ATTR = "qdot.shared_bytes"
+"""Written by ``qdot-to-llvm`` on a kernel: its dynamic shared memory in bytes."""
+
+_UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR)
+_COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)
+KERNEL_ATTRS = (*_UNIT_ATTRS, *_COUNT_ATTRS, L2_PREFETCH_ATTR, ARG_KINDS_ATTR, SHARED_BYTES_ATTR)
+"""Every ``qdot.*`` attribute a ``func.func`` may carry. (The passes read ``qdot.num_warps`` of any
+function, kernel or not, so these are not kernel-only here; the LLVM emitter refuses a launch
+bound on a function that is not a kernel.)"""
+
+
+def kernel_attribute_problem(func: FuncOp) -> str | None:
+    """What is wrong with the ``qdot.*`` attributes of ``func`` and of its arguments, or None.
+
+    They are discardable attributes, which no op definition checks, so the verifier asks this
+    of every function: a misspelt kernel attribute would otherwise be ignored in silence (a
+    kernel compiled without the option asked for), and a malformed one found only by the pass
+    that reads it, or never."""
+    attrs = func.attributes
+    for name, attr in attrs.items():
+        if not name.startswith("qdot."):
+            continue
+        if name not in KERNEL_ATTRS:
+            return f"unknown kernel attribute '{name}'; a function takes {', '.join(KERNEL_ATTRS)}"
+        if name in _UNIT_ATTRS and not isinstance(attr, UnitAttr):
+            return f"{name} is a unit attribute (it takes no value), got {attr}"
+        if name in _COUNT_ATTRS and not (isinstance(attr, IntegerAttr) and attr.value.data >= 1):
+            return f"{name} must be a positive integer, got {attr}"
+        if name == L2_PREFETCH_ATTR:
+            try:
+                l2_prefetch(func)
+            except ValueError as err:
+                return str(err)
+    if func.arg_attrs is None:
+        return None
+    for index, arg_attrs in enumerate(func.arg_attrs.data):
+        for name, attr in arg_attrs.data.items():
+            if not name.startswith("qdot."):
+                continue
+            if name != DIVISIBILITY_ATTR:
+                return f"unknown attribute '{name}' on argument {index}; an argument takes {DIVISIBILITY_ATTR}"
+            value = attr.value.data if isinstance(attr, IntegerAttr) else 0
+            if value < 1 or value & (value - 1):
+                return f"{DIVISIBILITY_ATTR} of argument {index} must be a power of two, got {attr}"
+            if not isinstance(func.function_type.inputs.data[index], (IndexType, IntegerType)):
+                return (f"{DIVISIBILITY_ATTR} applies to integer arguments; argument {index} is "
+                        f"{func.function_type.inputs.data[index]}")
+    return None
+
+
 def is_kernel(func: FuncOp) -> bool:
     return KERNEL_ATTR in func.attributes
 

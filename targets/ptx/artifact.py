@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 
-from dialects.qdot.kernel import DIVISIBILITY_ATTR, WAIT_PREVIOUS_GRID_ATTR
+from dialects.qdot.kernel import (
+    ARG_KINDS_ATTR,
+    DIVISIBILITY_ATTR,
+    KERNEL_ATTR,
+    NUM_WARPS_ATTR,
+    SHARED_BYTES_ATTR,
+    WAIT_PREVIOUS_GRID_ATTR,
+)
 from targets.ptx.kernel_info import KernelInfo
 
 
@@ -49,16 +56,16 @@ def _arg_divisibility(func: FuncOp) -> tuple[int, ...]:
 def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
     infos: list[KernelInfo] = []
     for op in module.walk():
-        if isinstance(op, FuncOp) and "qdot.kernel" in op.attributes:
-            kinds_attr = op.attributes.get("qdot.arg_kinds")
+        if isinstance(op, FuncOp) and KERNEL_ATTR in op.attributes:
+            kinds_attr = op.attributes.get(ARG_KINDS_ATTR)
             kinds: tuple[str, ...] = ()
             if kinds_attr is not None:
                 kinds = tuple(s.data for s in kinds_attr.data if isinstance(s, StringAttr))  # type: ignore[attr-defined]
             infos.append(
                 KernelInfo(
                     name=op.sym_name.data,
-                    num_warps=_int_attr(op, "qdot.num_warps", 4),
-                    shared_bytes=_int_attr(op, "qdot.shared_bytes", 0),
+                    num_warps=_int_attr(op, NUM_WARPS_ATTR, 4),
+                    shared_bytes=_int_attr(op, SHARED_BYTES_ATTR, 0),
                     arg_kinds=kinds,
                     waits_previous_grid=WAIT_PREVIOUS_GRID_ATTR in op.attributes,
                     arg_divisibility=_arg_divisibility(op),

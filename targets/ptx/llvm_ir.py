@@ -29,6 +29,7 @@ from xdsl.traits import IsTerminator
 from compiler.diagnostics import QdotError, verify_module
 from dialects.ptx.arch import Arch, PtxVersion
 from dialects.ptx.check import check_arch
+from dialects.qdot.kernel import KERNEL_ATTR, MIN_BLOCKS_PER_SM_ATTR, NUM_WARPS_ATTR
 from targets.ptx.llvm_arith import ARITH_LOWERINGS
 from targets.ptx.llvm_core import (
     SHARED_SYMBOL,
@@ -42,9 +43,6 @@ from targets.ptx.llvm_core import (
 )
 from targets.ptx.llvm_nvvm import PTX_LOWERINGS
 
-KERNEL_ATTR = "qdot.kernel"
-NUM_WARPS_ATTR = "qdot.num_warps"
-MIN_BLOCKS_ATTR = "qdot.min_blocks_per_sm"
 TRIPLE = "nvptx64-nvidia-cuda"
 
 
@@ -180,7 +178,7 @@ def _return_type(outputs: Sequence[Attribute], op: Operation) -> str:
 
 def _function_attributes(state: ModuleState, fn: func.FuncOp, kernel: bool) -> str:
     entries: list[str] = []
-    for attr_name, llvm_name, scale in ((NUM_WARPS_ATTR, "nvvm.maxntid", 32), (MIN_BLOCKS_ATTR, "nvvm.minctasm", 1)):
+    for attr_name, llvm_name, scale in ((NUM_WARPS_ATTR, "nvvm.maxntid", 32), (MIN_BLOCKS_PER_SM_ATTR, "nvvm.minctasm", 1)):
         value = fn.attributes.get(attr_name)
         if value is None:
             continue
@@ -279,4 +277,4 @@ def _terminator(em: FunctionEmitter, op: Operation, labels: dict[Block, str], ed
                             "(func.return, cf.br and cf.cond_br do)")
 
 
-__all__ = ["KERNEL_ATTR", "LOWERINGS", "MIN_BLOCKS_ATTR", "NUM_WARPS_ATTR", "emit_llvm_ir"]
+__all__ = ["LOWERINGS", "emit_llvm_ir"]

@@ -1,0 +1,68 @@
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// The qdot.* attributes of a function and its arguments are discardable attributes, which no op
+// definition checks: the verifier checks them (dialects/qdot/kernel.py,
+// kernel_attribute_problem), so a misspelt or malformed one is reported where it is, not
+// ignored or left to the pass that reads it. One case per rule; the last case is valid.
+
+func.func @unknown(%n: index) attributes {qdot.kernel, qdot.num_wraps = 4 : i64} {
+  func.return
+}
+// CHECK: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
+
+// -----
+
+func.func @unit_with_value(%n: index) attributes {qdot.kernel, qdot.wait_previous_grid = 1 : i64} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.wait_previous_grid is a unit attribute (it takes no value), got 1 : i64
+
+// -----
+
+func.func @zero_warps(%n: index) attributes {qdot.kernel, qdot.num_warps = 0 : i64} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.num_warps must be a positive integer, got 0 : i64
+
+// -----
+
+func.func @min_blocks_text(%n: index) attributes {qdot.kernel, qdot.min_blocks_per_sm = "two"} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.min_blocks_per_sm must be a positive integer, got "two"
+
+// -----
+
+func.func @l2_prefetch_size(%n: index) attributes {qdot.kernel, qdot.l2_prefetch = 100 : i64} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
+
+// -----
+
+func.func @argument_typo(%n: index {qdot.divisibilty = 8 : i64}) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility
+
+// -----
+
+func.func @divisibility_not_power_of_two(%p: !qdot.ptr<f32>, %n: index {qdot.divisibility = 24 : i64}) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.divisibility of argument 1 must be a power of two, got 24 : i64
+
+// -----
+
+func.func @divisibility_of_pointer(%p: !qdot.ptr<f32> {qdot.divisibility = 16 : i64}) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.divisibility applies to integer arguments; argument 0 is !qdot.ptr<f32>
+
+// -----
+
+// CHECK-LABEL: func.func @valid
+// CHECK-SAME:  qdot.divisibility = 8 : i64
+// CHECK-SAME:  qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64
+func.func @valid(%p: !qdot.ptr<f32>, %n: index {qdot.divisibility = 8 : i64}) attributes {qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64} {
+  func.return
+}
