@@ -137,7 +137,7 @@ def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
 
 
 def _triton(shapes: list) -> None:
-    from bench.gpu_common import log, record
+    from bench.gpu_common import log
 
     try:
         import torch
@@ -150,23 +150,29 @@ def _triton(shapes: list) -> None:
     except Exception as err:  # noqa: BLE001
         log(f"Triton reference unavailable: {err!r}")
         return
-    cfg = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 128, "num_warps": 8, "num_stages": 3}
     for m, n, k in shapes:
-        a, b_packed, sa, sb = make_mx_inputs(m, n, k)
-        for out_f32 in (True,):
-            us = 1e3 * triton.testing.do_bench(lambda: mx_matmul(a, b_packed, sa, sb, cfg, out_f32=out_f32),
-                                               warmup=100, rep=400, return_mode="median")
-            record({"what": "triton tl.dot_scaled e4m3xe2m1 BM128 BN256 BK128 w8 s3 (anchor kernel)",
-                    "shape": f"{m}x{n}x{k}", "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
-            log(f"triton e4m3xe2m1 {m}x{n}x{k}: {us:.1f} us {2.0 * m * n * k / us / 1e6:.1f} TFLOP/s")
-        a4 = torch.randint(0, 256, (m, k // 2), device="cuda", dtype=torch.uint8)
-        us = 1e3 * triton.testing.do_bench(lambda: mxfp4_matmul(a4, b_packed, sa, sb, cfg),
-                                           warmup=100, rep=400, return_mode="median")
-        record({"what": "triton tl.dot_scaled e2m1xe2m1 BM128 BN256 BK128 w8 s3", "shape": f"{m}x{n}x{k}",
-                "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
-        log(f"triton e2m1xe2m1 {m}x{n}x{k}: {us:.1f} us {2.0 * m * n * k / us / 1e6:.1f} TFLOP/s")
-        del a, b_packed, sa, sb, a4
-        torch.cuda.empty_cache()
+        _triton_shape(m, n, k, make_mx_inputs, mx_matmul, mxfp4_matmul, triton.testing.do_bench)
+        torch.cuda.empty_cache()  # the shape's operands died with _triton_shape's frame
+
+
+def _triton_shape(m: int, n: int, k: int, make_mx_inputs, mx_matmul, mxfp4_matmul,  # noqa: ANN001
+                  do_bench) -> None:  # noqa: ANN001
+    """Triton's e4m3 × e2m1 (f32 C) and e2m1 × e2m1 kernels on one shape, timed as the anchors were."""
+    import torch
+
+    from bench.gpu_common import log, record
+
+    cfg = {"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 128, "num_warps": 8, "num_stages": 3}
+    a, b_packed, sa, sb = make_mx_inputs(m, n, k)
+    a4 = torch.randint(0, 256, (m, k // 2), device="cuda", dtype=torch.uint8)
+    for what, label, fn in (
+            ("triton tl.dot_scaled e4m3xe2m1 BM128 BN256 BK128 w8 s3 (anchor kernel)", "e4m3xe2m1",
+             lambda: mx_matmul(a, b_packed, sa, sb, cfg, out_f32=True)),
+            ("triton tl.dot_scaled e2m1xe2m1 BM128 BN256 BK128 w8 s3", "e2m1xe2m1",
+             lambda: mxfp4_matmul(a4, b_packed, sa, sb, cfg))):
+        us = 1e3 * do_bench(fn, warmup=100, rep=400, return_mode="median")
+        record({"what": what, "shape": f"{m}x{n}x{k}", "us": us, "tflops": 2.0 * m * n * k / us / 1e6})
+        log(f"triton {label} {m}x{n}x{k}: {us:.1f} us {2.0 * m * n * k / us / 1e6:.1f} TFLOP/s")
 
 
 def _cublas(shapes: list) -> None:
