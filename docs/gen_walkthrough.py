@@ -19,7 +19,6 @@ import argparse
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -404,7 +403,7 @@ def render(versions: str) -> str:
     add(f"accumulator, one 128×128 tile of C per program of 8 warps and {BLOCK_K} K-values per step — from the input IR to")
     add(f"PTX for {ARCH} (an H100 / H200), and to what it measured there. The excerpts and figures are cut")
     add(f"from the compiler's own output by `{COMMAND}`, which regenerates this page;")
-    add(f"`tests/examples/test_walkthrough.py` fails when the page no longer matches the compiler (with the")
+    add("`tests/examples/test_walkthrough.py` fails when the page no longer matches the compiler (with the")
     add(f"tools it was made with: {versions}).")
     add("In the excerpts `// …` marks skipped lines, `%a, %b, …, %z` a shortened operand list, and")
     add("layouts are printed once as aliases (`#mma = #qgpu.mma<{...}>`) above the IR that uses them.")
