@@ -125,7 +125,7 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int,  # noqa: 
     args += [c, M, N, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
                     grid(cfg, M, N, programs)[0])
-    ok, err = check(gemm, c, reference(gemm, data))
+    ok, err = check(gemm, c, reference(gemm, data), data)
     assert ok, f"{case.id} ({cfg.name}): relative error {err:.3e}"
     return stats
 

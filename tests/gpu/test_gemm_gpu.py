@@ -59,7 +59,7 @@ def _check_on_gpu(case: GemmCase, gpu) -> None:  # noqa: ANN001
     cupy = gpu()
     data = make_inputs(case, np.random.default_rng())
     out = run_case(case, data, cupy)
-    ok, err = check(case, out, reference(case, data))
+    ok, err = check(case, out, reference(case, data), data)
     assert ok, f"{case.label}: relative error {err:.3e}"
 
 
