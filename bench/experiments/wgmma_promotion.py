@@ -1,0 +1,153 @@
+"""Experiment: the ceiling of wgmma with fp8 / s8 operands and a per-32 FP32 promotion (run 66).
+
+    PYTHONPATH=$PWD python bench/experiments/wgmma_promotion.py     # on the GPU machine
+
+The MX GEMMs run on bf16 wgmma (dequant-bf16: 400 TFLOP/s at 8192³, 40 % of the bf16 peak) or
+on s8 ``mma.sync`` (promote-int8: 184 TOP/s, where the exact per-32 rescale of every mma result
+costs more issue slots than the mma). Hopper's wgmma also takes e4m3 and s8 operands at twice
+the bf16 rate, k32 per instruction — one MX scale block. A kernel could run each k32 block's
+wgmma into a fresh partial accumulator (scale-d = 0) and fold it into the f32 accumulator with
+its block scales (two FP32 operations per element), the next block's wgmma running meanwhile
+(two partial sets). What would that reach? This times the tensor and FP32 work alone: two
+warpgroups per CTA, one CTA per SM, operands read from constant shared memory (no global
+traffic, no conversion), m64n128 per warpgroup, in five forms:
+
+* ``bf16``: two chained m64n128k16 bf16 wgmma per k32 — the instruction the kernels use now;
+* ``e4m3``: one chained m64n128k32 e4m3 wgmma per k32 — the fp8 ceiling;
+* ``e4m3 promoted``: per k32 a fresh e4m3 wgmma into one of two partial sets, and the other set
+  folded in: ``acc = fma(p · sb[col], sa[row], acc)`` (FMUL + FFMA per element);
+* ``s8 promoted``: the same with s8 operands and an s32 partial: ``cvt.rn.f32.s32``, FMUL, FFMA;
+* ``s8 promoted magic``: the s32 partial starts from 0x4B400000 (1.5 · 2^23's bits; wgmma adds
+  integers, so its bits read as the float 1.5 · 2^23 + p for |p| < 2^22) and is folded with two
+  FFMAs, ``acc = fma(bits, s, fma(-1.5 · 2^23, s, acc))``, s = sa[row] · sb[col] (FMUL) —
+  the magic-number trick of ``qdot-lower-mma`` on wgmma.
+
+CUDA C with inline PTX through NVRTC: a measuring stick, not qdot output. TFLOP/s counts 2 ·
+64 · 128 · 32 per wgmma k32 block.
+"""
+from __future__ import annotations
+
+import json
+
+import cupy
+
+FORMS = ("bf16", "e4m3", "e4m3 promoted", "s8 promoted", "s8 promoted magic")
+N = 128
+REGS = N // 2  # f32 / s32 accumulators per thread of an m64n128 tile
+STEPS = 4096  # k32 blocks per warpgroup
+
+
+def _operands(prefix: str, count: int) -> str:
+    return "{" + ", ".join(f"%{prefix}{i}" for i in range(count)) + "}"
+
+
+def _wgmma(form: str, regs: str, scale_d: str) -> str:
+    """One inline-asm statement: the wgmma(s) of one k32 block into the registers ``regs``
+    (a C array of REGS floats or ints), accumulating when ``scale_d`` is nonzero."""
+    outs = ", ".join(f'"+{"r" if form.startswith("s8") else "f"}"({regs}[{i}])' for i in range(REGS))
+    args = f'"l"(da), "l"(db), "r"({scale_d})'
+    d = "{" + ", ".join(f"%{i}" for i in range(REGS)) + "}"
+    a, b, s = REGS, REGS + 1, REGS + 2
+    if form == "bf16":
+        body = "".join(f"wgmma.mma_async.sync.aligned.m64n{N}k16.f32.bf16.bf16 {d}, %{a}, %{b}, p, 1, 1, 0, 0;\\n"
+                       for _ in range(2))
+    elif form.startswith("e4m3"):
+        body = f"wgmma.mma_async.sync.aligned.m64n{N}k32.f32.e4m3.e4m3 {d}, %{a}, %{b}, p, 1, 1;\\n"
+    else:
+        body = f"wgmma.mma_async.sync.aligned.m64n{N}k32.s32.s8.s8 {d}, %{a}, %{b}, p;\\n"
+    return (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{s}, 0;\\n{body}}}\\n" : {outs} : {args});')
+
+
+def source() -> str:
+    kernels = []
+    for index, form in enumerate(FORMS):
+        promoted = "promoted" in form
+        acc_type = "int" if form.startswith("s8") else "float"
+        if not promoted:
+            loop = f"""
+    for (int s = 0; s < steps; ++s) {{
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        {_wgmma(form, "acc", "1")}
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+    }}
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");"""
+            decl = f"float acc[{REGS}];\n    for (int i = 0; i < {REGS}; ++i) acc[i] = 0.f;"
+            result = "acc[i]"
+        else:
+            if form == "s8 promoted magic":
+                init, fold = "0x4B400000", """
+            float s = sa * sb[i];
+            acc[i] = fmaf(__int_as_float(q[i]), s, fmaf(-12582912.f, s, acc[i]));
+            q[i] = 0x4B400000;"""
+            elif form == "s8 promoted":
+                init, fold = "0", """
+            acc[i] = fmaf((float)q[i] * sb[i], sa, acc[i]);"""
+            else:
+                init, fold = "0.f", """
+            acc[i] = fmaf(q[i] * sb[i], sa, acc[i]);"""
+            decl = f"""float acc[{REGS}]; {acc_type} p0[{REGS}], p1[{REGS}]; float sb[{REGS}];
+    for (int i = 0; i < {REGS}; ++i) {{ acc[i] = 0.f; p0[i] = {init}; p1[i] = {init}; sb[i] = 1.f + i * 1e-3f; }}
+    const float sa = 1.f + threadIdx.x * 1e-4f;"""
+            scale = "1" if form == "s8 promoted magic" else "0"
+            loop = f"""
+    for (int s = 0; s < steps; s += 2) {{
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        {_wgmma(form, "p0", scale)}
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        {{ {acc_type}* q = p1;
+        #pragma unroll
+        for (int i = 0; i < {REGS}; ++i) {{{fold}
+        }} }}
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        {_wgmma(form, "p1", scale)}
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        {{ {acc_type}* q = p0;
+        #pragma unroll
+        for (int i = 0; i < {REGS}; ++i) {{{fold}
+        }} }}
+    }}
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");"""
+            result = "acc[i]"
+        kernels.append(f"""
+extern "C" __global__ void __launch_bounds__(256, 1) form{index}(float* out, int steps) {{
+    extern __shared__ __align__(1024) unsigned char smem[];
+    for (int i = threadIdx.x; i < 32768 / 4; i += blockDim.x) ((unsigned int*)smem)[i] = 0x3c003c00u;
+    __syncthreads();
+    unsigned int base = (unsigned int)__cvta_generic_to_shared(smem);
+    // K-major, no swizzle: core matrices of 8 rows x 16 bytes, LBO 128 B along K, SBO 256 B per 8 rows
+    unsigned long long high = (unsigned long long)(128 >> 4) << 16 | (unsigned long long)(256 >> 4) << 32;
+    unsigned long long da = ((base & 0x3FFFF) >> 4) | high;
+    unsigned long long db = (((base + 16384) & 0x3FFFF) >> 4) | high;
+    {decl}
+    {loop}
+    float sum = 0.f;
+    for (int i = 0; i < {REGS}; ++i) sum += (float){result};
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}}""")
+    return "\n".join(kernels)
+
+
+def main() -> None:
+    from bench.gpu_common import time_launch
+
+    module = cupy.RawModule(code=source(), options=("-arch=sm_90a", "-std=c++17"))
+    sms = cupy.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    out = cupy.zeros(sms * 256, dtype=cupy.float32)
+    for index, form in enumerate(FORMS):
+        kernel = module.get_function(f"form{index}")
+        kernel.max_dynamic_shared_size_bytes = 32768
+
+        def launch() -> None:
+            kernel((sms, 1, 1), (256, 1, 1), (out, cupy.int32(STEPS)), shared_mem=32768)
+
+        us = time_launch(cupy, launch)
+        flops = sms * 2 * STEPS * 2 * 64 * N * 32
+        print(json.dumps({"form": form, "us": us, "tflops": flops / us / 1e6, "ctas": sms,
+                          "warpgroups_per_sm": 2, "tile_per_warpgroup": f"m64n{N}", "k32_blocks": STEPS}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
