@@ -125,8 +125,7 @@ def _lower_kernel(func: FuncOp) -> None:
             _lower_op(op, state, warps, pointers, bases)
         except LayoutError as err:  # a tensor the earlier passes left without a usable layout
             emit_error(op, str(err))
-    _expand_branches(func)
-    _expand_loops(func)
+    _expand_structured(func)
     from passes.support.schedule import drop_redundant_barriers, sink_mma_operands
 
     # One walk of the lowered function feeds the clean-ups below: they only erase ops and
@@ -414,19 +413,18 @@ def _erase(op: Operation) -> None:
 # Loops: tensor iter_args become registers
 
 
-def _expand_loops(func: FuncOp) -> None:
-    for loop in [op for op in ops_in(func) if type(op) is scf.ForOp]:
-        if any(isinstance(a.type, TensorType) for a in loop.iter_args):
-            _expand_loop(loop)
-
-
-def _expand_branches(func: FuncOp) -> None:
-    """``scf.if`` results that are tensors become the registers of their layouts, as loop-carried
-    tensors do (a persistent kernel's tile end: store the accumulator and yield zeros, or yield
-    it); each branch yields its value's registers."""
-    for branch in [op for op in ops_in(func) if type(op) is scf.IfOp]:
-        if any(isinstance(r.type, TensorType) for r in branch.results):
+def _expand_structured(func: FuncOp) -> None:
+    """Tensor results of ``scf.if`` and tensor ``iter_args`` of ``scf.for`` become the registers
+    of their layouts (a persistent kernel's tile end: store the accumulator and yield zeros, or
+    yield it; the K loop); each branch yields its value's registers. One walk finds both: a
+    lowered kernel has thousands of ops."""
+    structured = [op for op in ops_in(func) if type(op) in (scf.IfOp, scf.ForOp)]
+    for branch in structured:
+        if type(branch) is scf.IfOp and any(isinstance(r.type, TensorType) for r in branch.results):
             _expand_branch(branch)
+    for loop in structured:
+        if type(loop) is scf.ForOp and any(isinstance(a.type, TensorType) for a in loop.iter_args):
+            _expand_loop(loop)
 
 
 def _expand_branch(branch: scf.IfOp) -> None:
