@@ -798,15 +798,23 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         Rewriter.insert_op(to_enc, InsertPoint.before(loop))
         loop.operands[3 + index] = to_enc.results[0]
         # after: users of the loop result see a conversion back
-        Rewriter.replace_value_with_new_type(result, encoded)
-        new_result = loop.results[index]
-        after = ConvertLayoutOp(new_result, plain)
-        Rewriter.insert_op(after, InsertPoint.after(loop))
-        for use in list(new_result.uses):
-            if use.operation is not after:
-                use.operation.operands[use.index] = after.results[0]
+        _encode_result(loop, index, encoded)
         changed = True
     return changed
+
+
+def _encode_result(op: Operation, index: int, encoded: TensorType) -> None:
+    """Give result ``index`` of ``op`` the type ``encoded``; its users see a conversion back to
+    the plain type it had, which later folds away."""
+    result = op.results[index]
+    plain = result.type
+    Rewriter.replace_value_with_new_type(result, encoded)
+    new_result = op.results[index]
+    after = ConvertLayoutOp(new_result, plain)
+    Rewriter.insert_op(after, InsertPoint.after(op))
+    for use in list(new_result.uses):
+        if use.operation is not after:
+            use.operation.operands[use.index] = after.results[0]
 
 
 def _retype_if_results(branch: scf.IfOp) -> bool:
@@ -827,7 +835,6 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
                 encoded = cvt.src.type
         if encoded is None or result.type == encoded:
             continue
-        plain = result.type
         for yield_op in yields:
             value = yield_op.operands[index]
             cvt = value.owner
@@ -836,13 +843,7 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
             else:
                 yield_op.operands[index] = _insert(InsertPoint.before(yield_op),
                                                    ConvertLayoutOp(value, encoded)).results[0]
-        Rewriter.replace_value_with_new_type(result, encoded)
-        new_result = branch.results[index]
-        after = ConvertLayoutOp(new_result, plain)
-        Rewriter.insert_op(after, InsertPoint.after(branch))
-        for use in list(new_result.uses):
-            if use.operation is not after:
-                use.operation.operands[use.index] = after.results[0]
+        _encode_result(branch, index, encoded)
         changed = True
     return changed
 
