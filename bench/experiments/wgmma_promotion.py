@@ -10,7 +10,7 @@ wgmma into a fresh partial accumulator (scale-d = 0) and fold it into the f32 ac
 its block scales (two FP32 operations per element), the next block's wgmma running meanwhile
 (two partial sets). What would that reach? This times the tensor and FP32 work alone: two
 warpgroups per CTA, one CTA per SM, operands read from constant shared memory (no global
-traffic, no conversion), m64n128 per warpgroup, in five forms:
+traffic, no conversion), m64n128 per warpgroup (two warpgroups) or m64n64 (four), in five forms:
 
 * ``bf16``: two chained m64n128k16 bf16 wgmma per k32 — the instruction the kernels use now;
 * ``e4m3``: one chained m64n128k32 e4m3 wgmma per k32 — the fp8 ceiling;
@@ -32,47 +32,47 @@ import json
 import cupy
 
 FORMS = ("bf16", "e4m3", "e4m3 promoted", "s8 promoted", "s8 promoted magic")
-N = 128
-REGS = N // 2  # f32 / s32 accumulators per thread of an m64n128 tile
+SHAPES = ((128, 2), (64, 4))
+"""(N of each warpgroup's m64nN tile, warpgroups per CTA): the same tensor work per SM, in two
+warpgroups of m64n128 or four of m64n64 (more warpgroups to overlap one's FP32 fold with the
+others' wgmma)."""
 STEPS = 4096  # k32 blocks per warpgroup
 
 
-def _operands(prefix: str, count: int) -> str:
-    return "{" + ", ".join(f"%{prefix}{i}" for i in range(count)) + "}"
-
-
-def _wgmma(form: str, regs: str, scale_d: str) -> str:
+def _wgmma(form: str, regs: str, scale_d: str, n: int) -> str:
     """One inline-asm statement: the wgmma(s) of one k32 block into the registers ``regs``
-    (a C array of REGS floats or ints), accumulating when ``scale_d`` is nonzero."""
-    outs = ", ".join(f'"+{"r" if form.startswith("s8") else "f"}"({regs}[{i}])' for i in range(REGS))
+    (a C array of n / 2 floats or ints), accumulating when ``scale_d`` is nonzero."""
+    count = n // 2
+    outs = ", ".join(f'"+{"r" if form.startswith("s8") else "f"}"({regs}[{i}])' for i in range(count))
     args = f'"l"(da), "l"(db), "r"({scale_d})'
-    d = "{" + ", ".join(f"%{i}" for i in range(REGS)) + "}"
-    a, b, s = REGS, REGS + 1, REGS + 2
+    d = "{" + ", ".join(f"%{i}" for i in range(count)) + "}"
+    a, b, s = count, count + 1, count + 2
     if form == "bf16":
-        body = "".join(f"wgmma.mma_async.sync.aligned.m64n{N}k16.f32.bf16.bf16 {d}, %{a}, %{b}, p, 1, 1, 0, 0;\\n"
+        body = "".join(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {d}, %{a}, %{b}, p, 1, 1, 0, 0;\\n"
                        for _ in range(2))
     elif form.startswith("e4m3"):
-        body = f"wgmma.mma_async.sync.aligned.m64n{N}k32.f32.e4m3.e4m3 {d}, %{a}, %{b}, p, 1, 1;\\n"
+        body = f"wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e4m3 {d}, %{a}, %{b}, p, 1, 1;\\n"
     else:
-        body = f"wgmma.mma_async.sync.aligned.m64n{N}k32.s32.s8.s8 {d}, %{a}, %{b}, p;\\n"
+        body = f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.s8 {d}, %{a}, %{b}, p;\\n"
     return (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{s}, 0;\\n{body}}}\\n" : {outs} : {args});')
 
 
 def source() -> str:
     kernels = []
-    for index, form in enumerate(FORMS):
+    for (n, warpgroups), (index, form) in ((shape, item) for shape in SHAPES for item in enumerate(FORMS)):
+        regs = n // 2  # f32 / s32 accumulators per thread of an m64nN tile
         promoted = "promoted" in form
         acc_type = "int" if form.startswith("s8") else "float"
         if not promoted:
             loop = f"""
     for (int s = 0; s < steps; ++s) {{
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        {_wgmma(form, "acc", "1")}
+        {_wgmma(form, "acc", "1", n)}
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");"""
-            decl = f"float acc[{REGS}];\n    for (int i = 0; i < {REGS}; ++i) acc[i] = 0.f;"
+            decl = f"float acc[{regs}];\n    for (int i = 0; i < {regs}; ++i) acc[i] = 0.f;"
             result = "acc[i]"
         else:
             if form == "s8 promoted magic":
@@ -86,33 +86,33 @@ def source() -> str:
             else:
                 init, fold = "0.f", """
             acc[i] = fmaf(q[i] * sb[i], sa, acc[i]);"""
-            decl = f"""float acc[{REGS}]; {acc_type} p0[{REGS}], p1[{REGS}]; float sb[{REGS}];
-    for (int i = 0; i < {REGS}; ++i) {{ acc[i] = 0.f; p0[i] = {init}; p1[i] = {init}; sb[i] = 1.f + i * 1e-3f; }}
+            decl = f"""float acc[{regs}]; {acc_type} p0[{regs}], p1[{regs}]; float sb[{regs}];
+    for (int i = 0; i < {regs}; ++i) {{ acc[i] = 0.f; p0[i] = {init}; p1[i] = {init}; sb[i] = 1.f + i * 1e-3f; }}
     const float sa = 1.f + threadIdx.x * 1e-4f;"""
             scale = "1" if form == "s8 promoted magic" else "0"
             loop = f"""
     for (int s = 0; s < steps; s += 2) {{
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        {_wgmma(form, "p0", scale)}
+        {_wgmma(form, "p0", scale, n)}
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         {{ {acc_type}* q = p1;
         #pragma unroll
-        for (int i = 0; i < {REGS}; ++i) {{{fold}
+        for (int i = 0; i < {regs}; ++i) {{{fold}
         }} }}
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        {_wgmma(form, "p1", scale)}
+        {_wgmma(form, "p1", scale, n)}
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         {{ {acc_type}* q = p0;
         #pragma unroll
-        for (int i = 0; i < {REGS}; ++i) {{{fold}
+        for (int i = 0; i < {regs}; ++i) {{{fold}
         }} }}
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");"""
             result = "acc[i]"
         kernels.append(f"""
-extern "C" __global__ void __launch_bounds__(256, 1) form{index}(float* out, int steps) {{
+extern "C" __global__ void __launch_bounds__({128 * warpgroups}, 1) form{index}_n{n}(float* out, int steps) {{
     extern __shared__ __align__(1024) unsigned char smem[];
     for (int i = threadIdx.x; i < 32768 / 4; i += blockDim.x) ((unsigned int*)smem)[i] = 0x3c003c00u;
     __syncthreads();
@@ -124,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) form{index}(float* out, int
     {decl}
     {loop}
     float sum = 0.f;
-    for (int i = 0; i < {REGS}; ++i) sum += (float){result};
+    for (int i = 0; i < {regs}; ++i) sum += (float){result};
     out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }}""")
     return "\n".join(kernels)
@@ -135,18 +135,19 @@ def main() -> None:
 
     module = cupy.RawModule(code=source(), options=("-arch=sm_90a", "-std=c++17"))
     sms = cupy.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
-    out = cupy.zeros(sms * 256, dtype=cupy.float32)
-    for index, form in enumerate(FORMS):
-        kernel = module.get_function(f"form{index}")
+    out = cupy.zeros(sms * 512, dtype=cupy.float32)
+    for (n, warpgroups), (index, form) in ((shape, item) for shape in SHAPES for item in enumerate(FORMS)):
+        kernel = module.get_function(f"form{index}_n{n}")
         kernel.max_dynamic_shared_size_bytes = 32768
 
-        def launch() -> None:
-            kernel((sms, 1, 1), (256, 1, 1), (out, cupy.int32(STEPS)), shared_mem=32768)
+        def launch(kernel=kernel, warpgroups=warpgroups) -> None:  # noqa: ANN001
+            kernel((sms, 1, 1), (128 * warpgroups, 1, 1), (out, cupy.int32(STEPS)), shared_mem=32768)
 
         us = time_launch(cupy, launch)
-        flops = sms * 2 * STEPS * 2 * 64 * N * 32
+        flops = sms * warpgroups * STEPS * 2 * 64 * n * 32
         print(json.dumps({"form": form, "us": us, "tflops": flops / us / 1e6, "ctas": sms,
-                          "warpgroups_per_sm": 2, "tile_per_warpgroup": f"m64n{N}", "k32_blocks": STEPS}), flush=True)
+                          "warpgroups_per_sm": warpgroups, "tile_per_warpgroup": f"m64n{n}", "k32_blocks": STEPS}),
+              flush=True)
 
 
 if __name__ == "__main__":
