@@ -35,7 +35,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, traits_def, var_operand_def, var_result_def
+from xdsl.irdl import AnyOf, EqAttrConstraint, irdl_op_definition, operand_def, prop_def, traits_def, var_operand_def, var_result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
@@ -53,8 +53,22 @@ WGMMA_M = 64
 WGMMA_K_BYTES = 32
 """K extent of one instruction in bytes: k16 of 16-bit types (k32 of 8-bit types)."""
 
-WGMMA_TYPES = (MmaType.BF16, MmaType.F16)
-"""A/B types this op accepts (f32 accumulation); fp8/s8 forms are not emitted yet."""
+WGMMA_TYPES = (MmaType.BF16, MmaType.F16, MmaType.E4M3, MmaType.E5M2, MmaType.S8)
+"""A/B types this op accepts: 16-bit ones (k16 per instruction) and 8-bit ones (k32); s8
+accumulates in s32, the others in f32. The passes emit the 16-bit forms; the 8-bit ones are the
+form a per-32-block MX kernel would use (run 66 of bench/RESULTS.md), checked by ptxas and the
+emulator but not chosen by any strategy yet."""
+_FP8 = (MmaType.E4M3, MmaType.E5M2)
+
+
+def element_bytes(type_: MmaType) -> int:
+    """Bytes per element of a wgmma operand type."""
+    return 2 if type_ in (MmaType.BF16, MmaType.F16) else 1
+
+
+def accumulator_type(type_: MmaType) -> MmaType:
+    """The D / C element type of a wgmma on ``type_`` operands."""
+    return MmaType.S32 if type_ is MmaType.S8 else MmaType.F32
 
 
 @dataclass(frozen=True)
@@ -108,7 +122,7 @@ class WgmmaOp(PtxInstruction):
     name = "ptx.wgmma"
     a = operand_def(I32)
     b = operand_def(I32)
-    c = var_operand_def(F32)
+    c = var_operand_def(AnyOf([EqAttrConstraint(F32), EqAttrConstraint(I32)]))
     n = prop_def(IntegerAttr)
     a_type = prop_def(MmaTypeAttr, prop_name="aType")
     b_type = prop_def(MmaTypeAttr, prop_name="bType")
@@ -118,14 +132,14 @@ class WgmmaOp(PtxInstruction):
     b_swizzle = prop_def(IntegerAttr, prop_name="bSwizzle")
     b_lbo = prop_def(IntegerAttr, prop_name="bLbo")
     b_sbo = prop_def(IntegerAttr, prop_name="bSbo")
-    res = var_result_def(F32)
+    res = var_result_def(AnyOf([EqAttrConstraint(F32), EqAttrConstraint(I32)]))
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def __init__(self, n: int, a_type: MmaType, b_type: MmaType, a: SSAValue, b: SSAValue, c: Sequence[SSAValue],
                  desc_a: SmemDescriptor, desc_b: SmemDescriptor):
         super().__init__(
             operands=[a, b, c],
-            result_types=[[F32] * len(c)],
+            result_types=[[I32 if accumulator_type(a_type) is MmaType.S32 else F32] * len(c)],
             properties={
                 "n": int_prop(n), "aType": MmaTypeAttr(a_type), "bType": MmaTypeAttr(b_type),
                 "aSwizzle": int_prop(desc_a.swizzle), "aLbo": int_prop(desc_a.lbo), "aSbo": int_prop(desc_a.sbo),
@@ -146,8 +160,17 @@ class WgmmaOp(PtxInstruction):
         return SmemDescriptor(int_value(self.b_swizzle), int_value(self.b_lbo), int_value(self.b_sbo))
 
     @property
+    def k(self) -> int:
+        """K per instruction: 32 bytes of a row, k16 of a 16-bit type, k32 of an 8-bit one."""
+        return WGMMA_K_BYTES // element_bytes(self.a_type.data)
+
+    @property
+    def accumulator(self) -> MmaType:
+        return accumulator_type(self.a_type.data)
+
+    @property
     def shape(self) -> str:
-        return f"m{WGMMA_M}n{self.n_value}k16"
+        return f"m{WGMMA_M}n{self.n_value}k{self.k}"
 
     def verify_(self) -> None:
         n = self.n_value
@@ -155,12 +178,19 @@ class WgmmaOp(PtxInstruction):
             raise VerifyException(f"wgmma N must be a multiple of 8 in 8..256, got {n}")
         for side, attr in (("A", self.a_type), ("B", self.b_type)):
             if attr.data not in WGMMA_TYPES:
-                raise VerifyException(f"wgmma {side} type must be bf16 or f16, got {attr.data}")
-        if self.a_type.data is not self.b_type.data:
-            raise VerifyException(f"wgmma A and B types must match, got {self.a_type.data} and {self.b_type.data}")
+                raise VerifyException(f"wgmma {side} type must be one of {', '.join(WGMMA_TYPES)}, got {attr.data}")
+        a, b = self.a_type.data, self.b_type.data
+        if a is not b and not (a in _FP8 and b in _FP8):
+            raise VerifyException(f"wgmma A and B types must match (or both be fp8), got {a} and {b}")
+        acc = self.accumulator
         if len(self.c) != accumulator_count(n) or len(self.res) != accumulator_count(n):
-            raise VerifyException(f"m64n{n} takes {accumulator_count(n)} f32 accumulators (C and D), "
+            raise VerifyException(f"m64n{n} takes {accumulator_count(n)} {acc} accumulators (C and D), "
                                   f"got {len(self.c)} and {len(self.res)}")
+        want = I32 if acc is MmaType.S32 else F32
+        for value in (*self.c, *self.res):
+            if value.type != want:
+                raise VerifyException(f"a wgmma on {a} operands accumulates in {acc}, got a {value.type} "
+                                      "accumulator")
         for side, desc in (("desc_a", self.desc_a), ("desc_b", self.desc_b)):
             problem = desc.problem()
             if problem is not None:
@@ -170,10 +200,10 @@ class WgmmaOp(PtxInstruction):
         return (requirement(Feature.WGMMA, "8.0", "wgmma.mma_async"),)
 
     def ptx_mnemonic(self) -> str:
-        return f"wgmma.mma_async.sync.aligned.{self.shape}.f32.{self.a_type.data}.{self.b_type.data}"
+        return f"wgmma.mma_async.sync.aligned.{self.shape}.{self.accumulator}.{self.a_type.data}.{self.b_type.data}"
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.shape} f32.{self.a_type.data}.{self.b_type.data}")
+        printer.print_string(f" {self.shape} {self.accumulator}.{self.a_type.data}.{self.b_type.data}")
         print_bracketed_operands(printer, "A", [self.a])
         print_bracketed_operands(printer, "B", [self.b])
         print_bracketed_operands(printer, "C", self.c)
@@ -185,16 +215,21 @@ class WgmmaOp(PtxInstruction):
     def parse(cls, parser: Parser) -> WgmmaOp:
         pos = parser.pos
         shape = parser.parse_identifier()
-        if not (shape.startswith("m64n") and shape.endswith("k16") and shape[4:-3].isdigit()):
-            parser.raise_error(f"expected a wgmma shape m64nNk16, got '{shape}'", pos, parser.pos)
+        if not (shape.startswith("m64n") and shape[-3:] in ("k16", "k32") and shape[4:-3].isdigit()):
+            parser.raise_error(f"expected a wgmma shape m64nNk16 or m64nNk32, got '{shape}'", pos, parser.pos)
         n = int(shape[4:-3])
         pos = parser.pos
         types = parser.parse_identifier().split(".")
-        if len(types) != 3 or types[0] != "f32" or any(t not in tuple(MmaType) for t in types[1:]):
-            parser.raise_error("expected f32.<a type>.<b type>", pos, parser.pos)
+        if len(types) != 3 or any(t not in tuple(MmaType) for t in types) \
+                or types[0] != accumulator_type(MmaType(types[1])):
+            parser.raise_error("expected <accumulator type>.<a type>.<b type> (f32.bf16.bf16, s32.s8.s8, …)",
+                               pos, parser.pos)
+        if MmaType(types[1]) in WGMMA_TYPES and int(shape[-2:]) != WGMMA_K_BYTES // element_bytes(MmaType(types[1])):
+            parser.raise_error(f"a wgmma on {types[1]} operands is k{WGMMA_K_BYTES // element_bytes(MmaType(types[1]))}"
+                               f", got '{shape}'", pos, parser.pos)
         a = resolve(parser, parse_bracketed_operands(parser, "A"), I32)
         b = resolve(parser, parse_bracketed_operands(parser, "B"), I32)
-        c = resolve(parser, parse_bracketed_operands(parser, "C"), F32)
+        c = resolve(parser, parse_bracketed_operands(parser, "C"), I32 if types[0] == "s32" else F32)
         if len(a) != 1 or len(b) != 1:
             parser.raise_error("A and B are one shared-memory offset each")
         descs = [_parse_desc(parser, side) for side in ("desc_a", "desc_b")]

@@ -301,20 +301,29 @@ def _descriptor(em: FunctionEmitter, offset: SSAValue, high_bits: int) -> str:
     return em.temp(f"or i64 {field}, {high_bits}", "desc")
 
 
+_WGMMA_IMMEDIATES = {MmaType.BF16: ", 1, 1, 0, 0", MmaType.F16: ", 1, 1, 0, 0", MmaType.E4M3: ", 1, 1",
+                     MmaType.E5M2: ", 1, 1", MmaType.S8: ""}
+"""What follows scale-d: the operand scales (1) and, for 16-bit types, the transposes (0: K-major
+A and B); the fp8 forms take no transposes (K-major only), the integer form neither."""
+
+
 def _wgmma(em: FunctionEmitter, op: Operation) -> None:
     """Inline PTX (LLVM 22 has no intrinsic for the mma itself): the accumulators are outputs
     tied to the C inputs, the descriptors "l"; scale-d is a predicate set from 1 (D = A·B + C),
-    the operand scales (1) and transposes (0: K-major A and B) immediates."""
+    then the immediates of the operand type (``_WGMMA_IMMEDIATES``)."""
     assert isinstance(op, WgmmaOp)
     count = len(op.c)
     a = _descriptor(em, op.a, op.desc_a.high_bits() - (1 << 64 if op.desc_a.high_bits() >> 63 else 0))
     b = _descriptor(em, op.b, op.desc_b.high_bits() - (1 << 64 if op.desc_b.high_bits() >> 63 else 0))
     outputs = _brace([f"${i}" for i in range(count)])
+    immediates = _WGMMA_IMMEDIATES[op.a_type.data]
     text = (_predicate_prelude(count + 2)
-            + f"\t{op.ptx_mnemonic()} {outputs}, ${count}, ${count + 1}, %qdot_p, 1, 1, 0, 0;\n}}")
-    constraints = ",".join(["=f"] * count + ["l", "l", "r"] + [str(i) for i in range(count)])
-    result_type = struct_type(["float"] * count)
-    arguments = [("i64", a), ("i64", b), ("i32", "1"), *[("float", em.text(v)) for v in op.c]]
+            + f"\t{op.ptx_mnemonic()} {outputs}, ${count}, ${count + 1}, %qdot_p{immediates};\n}}")
+    integer = op.accumulator is MmaType.S32
+    reg, llvm = ("r", "i32") if integer else ("f", "float")
+    constraints = ",".join([f"={reg}"] * count + ["l", "l", "r"] + [str(i) for i in range(count)])
+    result_type = struct_type([llvm] * count)
+    arguments = [("i64", a), ("i64", b), ("i32", "1"), *[(llvm, em.text(v)) for v in op.c]]
     aggregate = em.inline_asm(result_type, text, constraints, arguments, side_effects=True, hint="wgmma")
     em.unpack(aggregate, result_type, op.res)
 

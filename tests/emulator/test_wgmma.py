@@ -4,11 +4,12 @@ Every kernel here stages a byte image of shared memory built by this file with
 `byte_address` (the operand layout of the PTX ISA §9.7.15.5.1.2, written out again here,
 not imported from the emulator), stores it with st.shared (or cp.async), and issues wgmma
 whose A/B start offsets and descriptor fields name that layout. Bytes no operand uses
-hold 0xFF, a NaN in bf16 and f16, so an emulator reading a wrong byte produces a NaN.
-C is loaded and D stored with the accumulator map of §9.7.15.5.1.1 (register ``4j + i``
-of lane l in warp w of the warpgroup: row ``16w + l/4 + 8(i/2)``, column
-``8j + 2(l%4) + i%2``), again written out here. Expected values come from numpy in float64
-with one f32 rounding per wgmma, exactly what a chain of wgmma computes in the model.
+hold 0xFF, a NaN in bf16, f16 and e4m3 (in s8 a -1, which the exact comparison catches), so
+an emulator reading a wrong byte produces a wrong result. C is loaded and D stored with the
+accumulator map of §9.7.15.5.1.1 (register ``4j + i`` of lane l in warp w of the warpgroup:
+row ``16w + l/4 + 8(i/2)``, column ``8j + 2(l%4) + i%2``), again written out here. Expected
+values come from numpy in float64 with one f32 rounding per wgmma, exactly what a chain of
+wgmma computes in the model; s8 operands (k32) sum exactly into s32, wrapping.
 """
 
 from __future__ import annotations
@@ -55,8 +56,24 @@ def test_layout_formula_matches_the_published_swizzles() -> None:
     assert byte_address(0, 9, 17, plain) == 128 + 1024 + 16 + 1
 
 
+EIGHT_BIT = ("e4m3", "s8")
+
+
+def element_bytes(type_: str) -> int:
+    return 1 if type_ in EIGHT_BIT else 2
+
+
 def random_operand(rng: np.random.Generator, shape: tuple[int, int], type_: str) -> tuple[np.ndarray, np.ndarray]:
-    """(16-bit codes, float64 values) of random bf16 or f16 numbers."""
+    """(codes, float64 values) of random bf16, f16, e4m3 (no NaN codes) or s8 numbers."""
+    if type_ == "s8":
+        values = rng.integers(-128, 128, size=shape)
+        return values.astype(np.int8).view(np.uint8), values.astype(np.float64)
+    if type_ == "e4m3":
+        import ml_dtypes
+
+        codes = rng.integers(0, 256, size=shape).astype(np.uint8)
+        codes = np.where((codes & 0x7F) == 0x7F, np.uint8(0x38), codes)  # 0x7F / 0xFF are NaN
+        return codes, codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
     x = rng.standard_normal(shape)
     if type_ == "bf16":
         codes = (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
@@ -66,15 +83,17 @@ def random_operand(rng: np.random.Generator, shape: tuple[int, int], type_: str)
 
 
 def place(image: np.ndarray, used: np.ndarray, start: int, codes: np.ndarray, layout: Layout) -> None:
-    """Write a [rows, K] matrix of 16-bit codes into `image` at its operand addresses."""
+    """Write a [rows, K] matrix of codes (8- or 16-bit, little-endian) into `image` at its
+    operand addresses."""
     rows, cols = codes.shape
+    width = codes.dtype.itemsize
     for r in range(rows):
         for k in range(cols):
-            for half in range(2):
-                address = byte_address(start, r, 2 * k + half, layout)
+            for part in range(width):
+                address = byte_address(start, r, width * k + part, layout)
                 assert not used[address], f"layout overlaps itself at byte {address}"
                 used[address] = True
-                image[address] = (int(codes[r, k]) >> (8 * half)) & 0xFF
+                image[address] = (int(codes[r, k]) >> (8 * part)) & 0xFF
 
 
 @dataclass(frozen=True)
@@ -137,9 +156,19 @@ def accumulator_offsets(k: KernelText, n: int) -> list[str]:
     return [k.binop("addi", base, 4 * (8 * (i // 2) * n + 8 * j + i % 2)) for j in range(n // 8) for i in range(4)]
 
 
+def k_per_step(spec: Spec) -> int:
+    """Elements of K one wgmma reads: 32 bytes of each row."""
+    return 32 // element_bytes(spec.type_)
+
+
+def accumulator_type(spec: Spec) -> str:
+    return "i32" if spec.type_ == "s8" else "f32"
+
+
 def wgmma_text(spec: Spec, a: str, b: str, acc: list[str]) -> str:
     t = spec.type_
-    return (f"ptx.wgmma m64n{spec.n}k16 f32.{t}.{t} A[{a}] B[{b}] C[{', '.join(acc)}] "
+    d = "s32" if t == "s8" else "f32"
+    return (f"ptx.wgmma m64n{spec.n}k{k_per_step(spec)} {d}.{t}.{t} A[{a}] B[{b}] C[{', '.join(acc)}] "
             f"{spec.layout_a.text('a')} {spec.layout_b.text('b')}")
 
 
@@ -158,7 +187,7 @@ def build(spec: Spec) -> KernelText:
     offsets = accumulator_offsets(k, spec.n)
     if spec.c_after_fence:
         k.op("ptx.wgmma_fence", results=0)
-    acc = [k.load("c", off, "f32") for off in offsets]
+    acc = [k.load("c", off, accumulator_type(spec)) for off in offsets]
     if spec.wgmma_fence and not spec.c_after_fence:
         k.op("ptx.wgmma_fence", results=0)
     for step in range(spec.k_steps):
@@ -173,7 +202,7 @@ def build(spec: Spec) -> KernelText:
     if spec.wait == "before-stores":
         k.op("ptx.wgmma_wait 0", results=0)
     for off, value in zip(offsets, acc, strict=True):
-        k.store("out", off, value, "f32")
+        k.store("out", off, value, accumulator_type(spec))
     if spec.wait == "after-stores":
         k.op("ptx.wgmma_wait 0", results=0)
     return k
@@ -183,7 +212,7 @@ def build(spec: Spec) -> KernelText:
 class Case:
     image: np.ndarray
     a: list[np.ndarray]
-    """Per warpgroup [64, 16·k_steps] values."""
+    """Per warpgroup [64, k·k_steps] values."""
     b: np.ndarray
     c: np.ndarray
 
@@ -192,7 +221,7 @@ def make_case(spec: Spec, seed: int = 3) -> Case:
     rng = np.random.default_rng(seed)
     image = np.full(spec.shared_bytes, 0xFF, np.uint8)
     used = np.zeros(spec.shared_bytes, bool)
-    kk = 16 * spec.k_steps
+    kk = k_per_step(spec) * spec.k_steps
     a_values = []
     for g in range(spec.groups):
         codes, values = random_operand(rng, (64, kk), spec.type_)
@@ -200,24 +229,33 @@ def make_case(spec: Spec, seed: int = 3) -> Case:
         a_values.append(values)
     codes, b_values = random_operand(rng, (spec.n, kk), spec.type_)
     place(image, used, spec.b_start, codes, spec.layout_b)
-    c = rng.standard_normal((64 * spec.groups, spec.n)).astype(np.float32)
+    if spec.type_ == "s8":  # near the s32 limits, so that a sum wraps
+        c = rng.integers(-2**31, 2**31, size=(64 * spec.groups, spec.n)).astype(np.int32)
+    else:
+        c = rng.standard_normal((64 * spec.groups, spec.n)).astype(np.float32)
     return Case(image, a_values, b_values, c)
 
 
 def expected(spec: Spec, case: Case) -> np.ndarray:
+    """D after each k step: f32 rounding once per wgmma, or for s8 exact sums wrapping in s32."""
     out = []
+    k = k_per_step(spec)
     for g in range(spec.groups):
         d = case.c[64 * g:64 * (g + 1)]
         for s in range(spec.k_steps):
-            ks = slice(16 * s, 16 * (s + 1))
-            d = (case.a[g][:, ks] @ case.b[:, ks].T + d.astype(np.float64)).astype(np.float32)
+            ks = slice(k * s, k * (s + 1))
+            product = case.a[g][:, ks] @ case.b[:, ks].T
+            if spec.type_ == "s8":
+                d = (product.astype(np.int64) + d.astype(np.int64)).astype(np.uint32).view(np.int32)
+            else:
+                d = (product + d.astype(np.float64)).astype(np.float32)
         out.append(d)
     return np.concatenate(out)
 
 
 def emulate_spec(spec: Spec, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
     case = make_case(spec, seed)
-    out = np.full_like(case.c, np.nan)
+    out = np.full_like(case.c, -1) if spec.type_ == "s8" else np.full_like(case.c, np.nan)
     run(build(spec), [case.image, case.c, out])
     return out, expected(spec, case)
 
@@ -236,8 +274,14 @@ SW128 = Layout(128, 16, 1024)
     Spec(16, Layout(32, 16, 256), Layout(0, 256, 128), b_start=2048, shared_bytes=4096),
     Spec(64, SW128, SW128, groups=2, a_group_stride=8192, b_start=16384, shared_bytes=24576),
     Spec(128, SW128, SW128, k_steps=4, b_start=8192, shared_bytes=8192 + 16384),
+    Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
+    Spec(32, Layout(0, 1024, 128), SW128, type_="e4m3", b_start=4096, shared_bytes=8192),
+    Spec(64, SW128, SW128, type_="e4m3", k_steps=2, b_start=8192, shared_bytes=16384),
+    Spec(64, SW128, Layout(64, 16, 512), type_="s8", b_start=8192, shared_bytes=16384),
+    Spec(128, SW128, SW128, type_="s8", k_steps=4, b_start=8192, shared_bytes=8192 + 16384),
 ], ids=["n8-sw128", "n128-sw128-pack", "n256-sw128", "n64-sw64", "n64-f16-sw64-sw32-cp.async", "n32-no-swizzle",
-        "n32-no-swizzle-x-sw128", "n16-sw32-x-no-swizzle", "n64-two-warpgroups", "n128-k64-chain"])
+        "n32-no-swizzle-x-sw128", "n16-sw32-x-no-swizzle", "n64-two-warpgroups", "n128-k64-chain",
+        "n64-e4m3-k32", "n32-e4m3-no-swizzle-x-sw128", "n64-e4m3-k64-chain", "n64-s8-sw128-x-sw64", "n128-s8-k128-chain-wraps"])
 def test_wgmma_matches_numpy(spec: Spec) -> None:
     """(A permutation of K common to A and B leaves A·B unchanged, on the GPU too; the cases that
     mix layouts are the ones that would notice two modes disagreeing about K order.)"""
@@ -279,7 +323,7 @@ def loop_kernel(spec: Spec, read_in_flight: bool = False, fence_in_loop: bool = 
     offsets = accumulator_offsets(k, spec.n)
     if not fence_in_loop:
         k.op("ptx.wgmma_fence", results=0)
-    acc = [k.load("c", off, "f32") for off in offsets]
+    acc = [k.load("c", off, accumulator_type(spec)) for off in offsets]
     regs = spec.n // 2
     f32s = ", ".join(["f32"] * regs)
     k.lines.append(f"cf.br ^loop({k.const(0)}, {', '.join(acc)} : i32, {f32s})")

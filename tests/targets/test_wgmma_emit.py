@@ -189,6 +189,40 @@ def test_ptxas_accepts_the_kernel_for_sm_90a(compiled: tuple[str, str]) -> None:
     assert result.cubin
 
 
+EIGHT_BIT = """
+func.func @k(%p: i64) attributes {{qdot.kernel, qdot.num_warps = 4 : i64}} {{
+  %a = arith.constant 0 : i32
+  %b = arith.constant 8192 : i32
+  %z = arith.constant {zero} : {acc}
+  ptx.wgmma_fence
+  %d:4 = ptx.wgmma m64n8k32 {acc_name}.{a}.{b} A[%a] B[%b] C[%z, %z, %z, %z] {desc_a} {desc_b}
+  ptx.wgmma_commit
+  ptx.wgmma_wait 0
+  ptx.st_global %p, %d#0 : {acc}
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize("a,b,immediates", [("e4m3", "e4m3", ", 1, 1;"), ("e4m3", "e5m2", ", 1, 1;"),
+                                             ("s8", "s8", ";")])
+def test_eight_bit_wgmma_forms(a: str, b: str, immediates: str) -> None:
+    """The 8-bit forms: k32, f32 accumulators for fp8 and s32 for s8, and only the immediates the
+    form has (the fp8 forms no transposes, the integer form no operand scales either); ptxas
+    accepts each for sm_90a."""
+    integer = a == "s8"
+    text = EIGHT_BIT.format(acc="i32" if integer else "f32", acc_name="s32" if integer else "f32",
+                            zero="0" if integer else "0.0", a=a, b=b, desc_a=DESC_A, desc_b=DESC_B)
+    ptx = squash(llvm_ir_to_ptx(emit_llvm_ir(parse(text), "sm_90a"), "sm_90a"))
+    acc = "s32" if integer else "f32"
+    pattern = (rf"wgmma\.mma_async\.sync\.aligned\.m64n8k32\.{acc}\.{a}\.{b} \{{%r\d+, %r\d+, %r\d+, %r\d+\}}, "
+               rf"%rd\d+, %rd\d+, %\w+{re.escape(immediates)}")
+    assert re.search(pattern, ptx), ptx
+    if find_ptxas() is not None:
+        result = assemble(ptx, "sm_90a")
+        assert result.ok, result.log
+
+
 @needs_ptxas
 def test_ptxas_accepts_the_pack_kernel_for_sm_90a() -> None:
     ptx = llvm_ir_to_ptx(emit_llvm_ir(parse(PACK_ONLY), "sm_90a"), "sm_90a")

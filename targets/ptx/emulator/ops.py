@@ -184,9 +184,7 @@ def _mma(op: MmaSyncOp) -> Handler:
 
 
 def _wgmma(op: WgmmaOp) -> Handler:
-    if op.a_type.data is not op.b_type.data:
-        raise EmulationError(f"wgmma with A {op.a_type.data} and B {op.b_type.data} is not emulated")
-    plan = WgmmaPlan.build(op.n_value, op.a_type.data, op.desc_a, op.desc_b)
+    plan = WgmmaPlan.build(op.n_value, op.a_type.data, op.b_type.data, op.desc_a, op.desc_b)
 
     def run(cta: CtaState, a: np.ndarray, b: np.ndarray, *c: np.ndarray) -> tuple[np.ndarray, ...]:
         return cta.wgmma.issue(plan, cta.shared, a, b, c)

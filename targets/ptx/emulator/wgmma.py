@@ -6,10 +6,10 @@ and §9.7.15.5.1.2.2 the matrix descriptor, §9.7.15.7 ``wgmma.fence`` / ``commi
 ``wait_group``, and ``fence.proxy.async`` (membar section). The op as qdot writes it is
 `dialects.ptx.wgmma`.
 
-Operands. A (64×16, K-major: row r holds 16 elements, 32 bytes) and B (N×16, K-major: the
-N columns of the K×N matrix stored as rows) are read from shared memory at the i32 offset the
-op takes, through the descriptor fields its properties carry. Element (r, k) of an operand,
-``kb = 2·k`` its byte within the row:
+Operands. A (64×k, K-major: row r holds 32 bytes, k16 of a 16-bit type or k32 of an 8-bit
+one) and B (N×k, K-major: the N columns of the k×N matrix stored as rows) are read from shared
+memory at the i32 offset the op takes, through the descriptor fields its properties carry.
+Byte ``kb`` of row r of an operand:
 
 * swizzle S ∈ {128, 64, 32} bytes: ``u = start + (r // 8)·sbo + (r % 8)·S + kb``, then the
   16-byte chunk bits [4, 4 + log2(S/16)) of u are XORed with the bits 3 above them;
@@ -24,7 +24,9 @@ advanced along K inside that row, as a k-loop does, is fine).
 Accumulators. Warp ``w = warp % 4`` of the warpgroup, lane ``l``: register ``4·j + i`` holds
 element row ``16·w + l//4 + 8·(i//2)``, column ``8·j + 2·(l%4) + i%2`` of the 64×N tile (the
 m16n8 C fragment of ``mma.sync`` repeated N/8 times). Products and sums are formed in float64
-and each D element is rounded once to f32, like `mma`.
+and each D element is rounded once to f32, like `mma` (for e4m3 / e5m2 operands an idealisation:
+Hopper's fp8 tensor cores are reported to keep fewer bits while accumulating; no kernel qdot
+emits uses the 8-bit forms yet); s8 operands accumulate exactly into s32, wrapping.
 
 Protocol (each rule an `EmulationError`). The product is computed eagerly at issue; the rules
 make that indistinguishable from the hardware computing it any time before the group retires:
@@ -64,7 +66,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dialects.ptx.attrs import MmaType
-from dialects.ptx.wgmma import WGMMA_K_BYTES, WGMMA_M, SmemDescriptor, accumulator_count
+from dialects.ptx.wgmma import WGMMA_K_BYTES, WGMMA_M, WGMMA_TYPES, SmemDescriptor, accumulator_count, accumulator_type
 from targets.ptx.emulator.errors import EmulationError
 
 if TYPE_CHECKING:
@@ -109,21 +111,28 @@ def accumulator_coords(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class WgmmaPlan:
-    """One ``ptx.wgmma`` op's shape, element type and descriptors, built once per op."""
+    """One ``ptx.wgmma`` op's shape, element types and descriptors, built once per op."""
 
     n: int
-    type_: MmaType
+    a_type: MmaType
+    b_type: MmaType
     desc_a: SmemDescriptor
     desc_b: SmemDescriptor
     rows: np.ndarray
     cols: np.ndarray
 
     @staticmethod
-    def build(n: int, type_: MmaType, desc_a: SmemDescriptor, desc_b: SmemDescriptor) -> WgmmaPlan:
-        if type_ not in (MmaType.BF16, MmaType.F16):
-            raise EmulationError(f"wgmma with {type_} operands is not emulated (bf16, f16)")
+    def build(n: int, a_type: MmaType, b_type: MmaType, desc_a: SmemDescriptor,
+              desc_b: SmemDescriptor) -> WgmmaPlan:
+        for type_ in (a_type, b_type):
+            if type_ not in WGMMA_TYPES:
+                raise EmulationError(f"wgmma with {type_} operands is not emulated ({', '.join(WGMMA_TYPES)})")
         rows, cols = accumulator_coords(n)
-        return WgmmaPlan(n, type_, desc_a, desc_b, rows, cols)
+        return WgmmaPlan(n, a_type, b_type, desc_a, desc_b, rows, cols)
+
+    @property
+    def integer(self) -> bool:
+        return accumulator_type(self.a_type) is MmaType.S32
 
 
 def _uniform_start(values: np.ndarray, groups: int, side: str) -> np.ndarray:
@@ -151,7 +160,15 @@ def _check_start(start: np.ndarray, desc: SmemDescriptor, side: str) -> None:
 
 
 def _values(data: np.ndarray, type_: MmaType) -> np.ndarray:
-    """[..., 2·k] little-endian bytes -> [..., k] float64 element values."""
+    """[..., 32] bytes of each row -> [..., k] float64 element values (k16 of a 16-bit type,
+    little-endian; k32 of an 8-bit one)."""
+    if type_ is MmaType.S8:
+        return data.astype(np.uint8).view(np.int8).astype(np.float64)
+    if type_ in (MmaType.E4M3, MmaType.E5M2):
+        import ml_dtypes
+
+        dtype = ml_dtypes.float8_e4m3fn if type_ is MmaType.E4M3 else ml_dtypes.float8_e5m2
+        return data.astype(np.uint8).view(dtype).astype(np.float64)
     codes = data.astype(np.uint16)
     codes = codes[..., 0::2] | (codes[..., 1::2] << np.uint16(8))
     if type_ is MmaType.BF16:
@@ -227,15 +244,22 @@ class WgmmaState:
                                      f"range: shared memory has {shared.size} bytes")
         where = np.concatenate([where_a, where_b], axis=1)
         data = shared.async_read(where, "wgmma")
-        av = _values(data[:, :where_a.shape[1]].reshape(groups, WGMMA_M, WGMMA_K_BYTES), plan.type_)
-        bv = _values(data[:, where_a.shape[1]:].reshape(groups, plan.n, WGMMA_K_BYTES), plan.type_)
+        av = _values(data[:, :where_a.shape[1]].reshape(groups, WGMMA_M, WGMMA_K_BYTES), plan.a_type)
+        bv = _values(data[:, where_a.shape[1]:].reshape(groups, plan.n, WGMMA_K_BYTES), plan.b_type)
         regs = len(c)
-        cv = np.stack(c).astype(np.float64).reshape(regs, groups, WARPGROUP_THREADS)
-        with np.errstate(invalid="ignore", over="ignore"):
-            cm = np.zeros((groups, WGMMA_M, plan.n), dtype=np.float64)
+        if plan.integer:  # s8: the products' sum is exact in float64 (|sum| <= 2^19), C wraps as s32
+            cv = np.stack(c).astype(np.int64).reshape(regs, groups, WARPGROUP_THREADS)
+            cm = np.zeros((groups, WGMMA_M, plan.n), dtype=np.int64)
             cm[:, plan.rows, plan.cols] = cv.swapaxes(0, 1)
-            d = np.matmul(av, bv.swapaxes(1, 2)) + cm
-            picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.float32)  # [regs, groups, 128]
+            d = np.matmul(av, bv.swapaxes(1, 2)).astype(np.int64) + cm
+            picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.uint32).view(np.int32)
+        else:
+            cv = np.stack(c).astype(np.float64).reshape(regs, groups, WARPGROUP_THREADS)
+            with np.errstate(invalid="ignore", over="ignore"):
+                cm = np.zeros((groups, WGMMA_M, plan.n), dtype=np.float64)
+                cm[:, plan.rows, plan.cols] = cv.swapaxes(0, 1)
+                d = np.matmul(av, bv.swapaxes(1, 2)) + cm
+                picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.float32)  # [regs, groups, 128]
         self.open_group.append(_Issue(self.next_seq, where))
         self.next_seq += 1
         return tuple(picked.reshape(regs, threads))

@@ -33,20 +33,41 @@
 // f32 operands are a different wgmma (tf32), not emitted.
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:4 = ptx.wgmma m64n8k16 f32.f32.f32 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
-// CHECK: error: 'ptx.wgmma' op wgmma A type must be bf16 or f16, got f32
+// CHECK: error: 'ptx.wgmma' op wgmma A type must be one of bf16, f16, e4m3, e5m2, s8, got f32
 
 // -----
 
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:4 = ptx.wgmma m64n8k16 f32.bf16.e2m1 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: error: 'ptx.wgmma' op wgmma B type must be one of bf16, f16, e4m3, e5m2, s8, got e2m1
+
+// -----
+
+// A 16-bit A with an 8-bit B.
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:4 = ptx.wgmma m64n8k16 f32.bf16.e4m3 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
-// CHECK: error: 'ptx.wgmma' op wgmma B type must be bf16 or f16, got e4m3
+// CHECK: error: 'ptx.wgmma' op wgmma A and B types must match (or both be fp8), got bf16 and e4m3
 
 // -----
 
-// Mixed A/B types: both bf16 or both f16.
+// Mixed A/B types: both bf16 or both f16 (only the two fp8 types mix).
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:4 = ptx.wgmma m64n8k16 f32.bf16.f16 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
-// CHECK: error: 'ptx.wgmma' op wgmma A and B types must match, got bf16 and f16
+// CHECK: error: 'ptx.wgmma' op wgmma A and B types must match (or both be fp8), got bf16 and f16
+
+// -----
+
+// s8 accumulates in s32: f32 accumulators are another instruction.
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:4 = ptx.wgmma m64n8k32 f32.s8.s8 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: error: expected <accumulator type>.<a type>.<b type> (f32.bf16.bf16, s32.s8.s8, …)
+
+// -----
+
+// The generic form can give an s8 wgmma f32 accumulators; the verifier names the type.
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:4 = "ptx.wgmma"(%a, %a, %c, %c, %c, %c) <{n = 8 : i32, aType = #ptx<mma_type s8>, bType = #ptx<mma_type s8>, aSwizzle = 128 : i32, aLbo = 16 : i32, aSbo = 1024 : i32, bSwizzle = 128 : i32, bLbo = 16 : i32, bSbo = 1024 : i32}> : (i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
+// CHECK: error: 'ptx.wgmma' op a wgmma on s8 operands accumulates in s32, got a f32 accumulator
 
 // -----
 
@@ -71,10 +92,22 @@
 
 // -----
 
-// Only the k16 shapes of 16-bit operands exist here.
+// One instruction reads 32 bytes of each row: k16 of a 16-bit type, k32 of an 8-bit one.
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:4 = ptx.wgmma m64n8k32 f32.bf16.bf16 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
-// CHECK: error: expected a wgmma shape m64nNk16, got 'm64n8k32'
+// CHECK: error: a wgmma on bf16 operands is k16, got 'm64n8k32'
+
+// -----
+
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:4 = ptx.wgmma m64n8k16 f32.e4m3.e4m3 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: error: a wgmma on e4m3 operands is k32, got 'm64n8k16'
+
+// -----
+
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:4 = ptx.wgmma m64n8k8 f32.bf16.bf16 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: error: expected a wgmma shape m64nNk16 or m64nNk32, got 'm64n8k8'
 
 // -----
 

@@ -63,3 +63,22 @@ func.func @pack(%off: i32, %x: i32, %h: vector<2xbf16>) {
   ptx.st_shared %off, %w : vector<2xi32>
   func.return
 }
+
+// -----
+
+// The 8-bit forms read the same 32 bytes of each row, k32 of an 8-bit type: e4m3 (and e5m2,
+// which mixes with it) accumulate in f32, s8 in s32.
+// CHECK-LABEL: func.func @wgmma_8bit
+// CHECK:       ptx.wgmma m64n8k32 f32.e4m3.e5m2 A[%{{.*}}] B[%{{.*}}] C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK:       ptx.wgmma m64n8k32 s32.s8.s8 A[%{{.*}}] B[%{{.*}}] C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] desc_a<swizzle = 0, lbo = 128, sbo = 256> desc_b<swizzle = 0, lbo = 128, sbo = 256>
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "wgmma_8bit"
+// CHECK-GENERIC: "ptx.wgmma"({{.*}}) <{n = 8 : i32, aType = #ptx<mma_type e4m3>, bType = #ptx<mma_type e5m2>{{.*}} : (i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
+// CHECK-GENERIC: "ptx.wgmma"({{.*}}) <{n = 8 : i32, aType = #ptx<mma_type s8>, bType = #ptx<mma_type s8>{{.*}} : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+func.func @wgmma_8bit(%a: i32, %b: i32, %c: f32, %ci: i32) -> (f32, i32) {
+  ptx.wgmma_fence
+  %d:4 = ptx.wgmma m64n8k32 f32.e4m3.e5m2 A[%a] B[%b] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+  %e:4 = ptx.wgmma m64n8k32 s32.s8.s8 A[%a] B[%b] C[%ci, %ci, %ci, %ci] desc_a<swizzle = 0, lbo = 128, sbo = 256> desc_b<swizzle = 0, lbo = 128, sbo = 256>
+  ptx.wgmma_commit
+  ptx.wgmma_wait 0
+  func.return %d#0, %e#0 : f32, i32
+}
