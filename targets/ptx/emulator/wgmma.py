@@ -24,9 +24,11 @@ advanced along K inside that row, as a k-loop does, is fine).
 Accumulators. Warp ``w = warp % 4`` of the warpgroup, lane ``l``: register ``4·j + i`` holds
 element row ``16·w + l//4 + 8·(i//2)``, column ``8·j + 2·(l%4) + i%2`` of the 64×N tile (the
 m16n8 C fragment of ``mma.sync`` repeated N/8 times). Products and sums are formed in float64
-and each D element is rounded once to f32, like `mma` (for e4m3 / e5m2 operands an idealisation:
-Hopper's fp8 tensor cores are reported to keep fewer bits while accumulating; no kernel qdot
-emits uses the 8-bit forms yet); s8 operands accumulate exactly into s32, wrapping.
+and each D element is rounded once to f32, like `mma` — a model, not the hardware's arithmetic:
+on an H200 (run 68 of bench/RESULTS.md) a bf16 wgmma differs from it in the last bits of a third
+of the elements (up to 1.2e-5 relative, near cancellations), and an e4m3 one by ~1e-4 in almost
+every element (fp8 accumulation keeps about 13 bits); no kernel qdot emits uses the 8-bit forms
+yet. s8 operands accumulate exactly into s32, wrapping, which matches the hardware bit for bit.
 
 Protocol (each rule an `EmulationError`). The product is computed eagerly at issue; the rules
 make that indistinguishable from the hardware computing it any time before the group retires:
