@@ -92,7 +92,9 @@ def compile(  # noqa: A001 - the public name the design asks for
         from targets.ptx.artifact import Artifact
 
         return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec)
-    spec = pipeline or ptx_pipeline(PtxOptions(arch=arch, strategy=strategy, num_stages=num_stages))
+    # pipeline="" runs no pass (IR already at the LLVM level, as hand-written ptx kernels are)
+    spec = pipeline if pipeline is not None else ptx_pipeline(PtxOptions(arch=arch, strategy=strategy,
+                                                                          num_stages=num_stages))
     build_pipeline(registry.pass_factories(), spec, verify_each=False).apply(ctx, module)
     from targets.ptx.artifact import compile_module
 

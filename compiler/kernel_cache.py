@@ -58,8 +58,11 @@ def compiler_fingerprint() -> str:
 
 
 def cache_key(source: str, arch: str, strategy: str, num_stages: int, pipeline: str | None) -> str:
+    """``pipeline``: None is the default pipeline for (arch, strategy, num_stages), "" none at all
+    (``compiler.compile``'s meaning), so the two must not share a key."""
     h = hashlib.sha256()
-    for part in (compiler_fingerprint(), source, arch, strategy, str(num_stages), pipeline or ""):
+    for part in (compiler_fingerprint(), source, arch, strategy, str(num_stages),
+                 "<default>" if pipeline is None else pipeline):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]

@@ -23,7 +23,7 @@ OUT = Path(".devrun/wgmma_forms")
 
 
 def _specs() -> dict:
-    from tests.emulator.test_wgmma import SW128, Layout, Spec
+    from tests.wgmma_kernels import SW128, Layout, Spec
 
     return {
         "bf16-n64-sw128": Spec(64, SW128, SW128, b_start=8192, shared_bytes=16384),
@@ -41,7 +41,7 @@ def prepare() -> None:
     from targets.ptx.llvm_ir import emit_llvm_ir
     from targets.ptx.nvptx import llvm_ir_to_ptx
     from tests.emulator.kernel_text import parse
-    from tests.emulator.test_wgmma import build, expected, make_case
+    from tests.wgmma_kernels import build, expected, make_case
 
     OUT.mkdir(parents=True, exist_ok=True)
     for name, spec in _specs().items():
