@@ -9,7 +9,8 @@ them on the GPU yet. This compiles some of those test kernels here (the GPU mach
 with their shared-memory images, C and the expected D of the emulator's model (float64 sums
 rounded once to f32 per wgmma; s8 exact, wrapping in s32), and on the GPU runs each PTX and
 compares: bit-exact for s8 and bf16; for e4m3 it reports how many elements differ and by how
-much, since Hopper's fp8 accumulation is reported to keep fewer bits than f32.
+much, since Hopper's fp8 accumulation is reported to keep fewer bits than f32. (Since run 69
+the GPU suite checks the same kernels, `tests/gpu/test_wgmma_forms_gpu.py`.)
 """
 from __future__ import annotations
 
@@ -23,18 +24,9 @@ OUT = Path(".devrun/wgmma_forms")
 
 
 def _specs() -> dict:
-    from tests.wgmma_kernels import SW128, Layout, Spec
+    from tests.gpu.test_wgmma_forms_gpu import SPECS  # the GPU suite's cases since run 69
 
-    return {
-        "bf16-n64-sw128": Spec(64, SW128, SW128, b_start=8192, shared_bytes=16384),
-        "e4m3-n64-sw128": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
-        "e4m3-n64-k64-chain": Spec(64, SW128, SW128, type_="e4m3", k_steps=2, b_start=8192, shared_bytes=16384),
-        "e4m3-n32-no-swizzle-x-sw128": Spec(32, Layout(0, 1024, 128), SW128, type_="e4m3", b_start=4096,
-                                            shared_bytes=8192),
-        "s8-n64-sw128-x-sw64": Spec(64, SW128, Layout(64, 16, 512), type_="s8", b_start=8192, shared_bytes=16384),
-        "s8-n128-k128-chain-wraps": Spec(128, SW128, SW128, type_="s8", k_steps=4, b_start=8192,
-                                         shared_bytes=8192 + 16384),
-    }
+    return SPECS
 
 
 def prepare() -> None:
