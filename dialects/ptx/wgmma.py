@@ -113,10 +113,12 @@ def accumulator_count(n: int) -> int:
 
 @irdl_op_definition
 class WgmmaOp(PtxInstruction):
-    """`wgmma.mma_async.sync.aligned.m64nNk16.f32.<a>.<b>` with both operands in shared memory.
+    """`wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b>` with both operands in shared memory.
 
     D = A · B + C for the warpgroup; A is K-major (row-major M×K), B is K-major (N×K, the
-    `.col` B of `mma.sync`); no transposes, unit scales, the accumulator always added.
+    `.col` B of `mma.sync`); no transposes, unit scales. With no C operands (``C[]``) it is
+    D = A · B (scale-d = 0): a fresh partial product, what a per-block fold of block-scaled
+    formats starts each block from.
     """
 
     name = "ptx.wgmma"
@@ -139,7 +141,7 @@ class WgmmaOp(PtxInstruction):
                  desc_a: SmemDescriptor, desc_b: SmemDescriptor):
         super().__init__(
             operands=[a, b, c],
-            result_types=[[I32 if accumulator_type(a_type) is MmaType.S32 else F32] * len(c)],
+            result_types=[[I32 if accumulator_type(a_type) is MmaType.S32 else F32] * (len(c) or accumulator_count(n))],
             properties={
                 "n": int_prop(n), "aType": MmaTypeAttr(a_type), "bType": MmaTypeAttr(b_type),
                 "aSwizzle": int_prop(desc_a.swizzle), "aLbo": int_prop(desc_a.lbo), "aSbo": int_prop(desc_a.sbo),
@@ -183,9 +185,9 @@ class WgmmaOp(PtxInstruction):
         if a is not b and not (a in _FP8 and b in _FP8):
             raise VerifyException(f"wgmma A and B types must match (or both be fp8), got {a} and {b}")
         acc = self.accumulator
-        if len(self.c) != accumulator_count(n) or len(self.res) != accumulator_count(n):
-            raise VerifyException(f"m64n{n} takes {accumulator_count(n)} {acc} accumulators (C and D), "
-                                  f"got {len(self.c)} and {len(self.res)}")
+        if len(self.c) not in (0, accumulator_count(n)) or len(self.res) != accumulator_count(n):
+            raise VerifyException(f"m64n{n} takes {accumulator_count(n)} {acc} accumulators (C, or none for "
+                                  f"D = A·B, and D), got {len(self.c)} and {len(self.res)}")
         want = I32 if acc is MmaType.S32 else F32
         for value in (*self.c, *self.res):
             if value.type != want:

@@ -310,9 +310,11 @@ A and B); the fp8 forms take no transposes (K-major only), the integer form neit
 def _wgmma(em: FunctionEmitter, op: Operation) -> None:
     """Inline PTX (LLVM 22 has no intrinsic for the mma itself): the accumulators are outputs
     tied to the C inputs, the descriptors "l"; scale-d is a predicate set from 1 (D = A·B + C),
-    then the immediates of the operand type (``_WGMMA_IMMEDIATES``)."""
+    or from 0 without C operands (D = A·B, nothing to tie), then the immediates of the operand
+    type (``_WGMMA_IMMEDIATES``)."""
     assert isinstance(op, WgmmaOp)
-    count = len(op.c)
+    count = len(op.res)
+    fresh = not op.c  # D = A·B: scale-d 0, no C inputs to tie
     a = _descriptor(em, op.a, op.desc_a.high_bits() - (1 << 64 if op.desc_a.high_bits() >> 63 else 0))
     b = _descriptor(em, op.b, op.desc_b.high_bits() - (1 << 64 if op.desc_b.high_bits() >> 63 else 0))
     outputs = _brace([f"${i}" for i in range(count)])
@@ -321,9 +323,9 @@ def _wgmma(em: FunctionEmitter, op: Operation) -> None:
             + f"\t{op.ptx_mnemonic()} {outputs}, ${count}, ${count + 1}, %qdot_p{immediates};\n}}")
     integer = op.accumulator is MmaType.S32
     reg, llvm = ("r", "i32") if integer else ("f", "float")
-    constraints = ",".join([f"={reg}"] * count + ["l", "l", "r"] + [str(i) for i in range(count)])
+    constraints = ",".join([f"={reg}"] * count + ["l", "l", "r"] + ([] if fresh else [str(i) for i in range(count)]))
     result_type = struct_type([llvm] * count)
-    arguments = [("i64", a), ("i64", b), ("i32", "1"), *[(llvm, em.text(v)) for v in op.c]]
+    arguments = [("i64", a), ("i64", b), ("i32", "0" if fresh else "1"), *[(llvm, em.text(v)) for v in op.c]]
     aggregate = em.inline_asm(result_type, text, constraints, arguments, side_effects=True, hint="wgmma")
     em.unpack(aggregate, result_type, op.res)
 

@@ -223,6 +223,22 @@ def test_eight_bit_wgmma_forms(a: str, b: str, immediates: str) -> None:
         assert result.ok, result.log
 
 
+def test_wgmma_without_c_sets_scale_d_to_zero() -> None:
+    """``C[]``: D = A·B. The predicate comes from 0 and nothing is tied to the outputs (no C
+    registers to read); ptxas accepts it."""
+    text = EIGHT_BIT.format(acc="i32", acc_name="s32", zero="0", a="s8", b="s8", desc_a=DESC_A,
+                            desc_b=DESC_B).replace("C[%z, %z, %z, %z]", "C[]")
+    ir = emit_llvm_ir(parse(text), "sm_90a")
+    call = next(line for line in ir.splitlines() if "wgmma.mma_async" in line)
+    assert '"=r,=r,=r,=r,l,l,r"' in call and call.rstrip().endswith("i32 0)"), call
+    ptx = squash(llvm_ir_to_ptx(ir, "sm_90a"))
+    assert re.search(r"mov\.b32 (%r\d+), 0;\s*// begin inline asm\s*\{\s*\.reg \.pred %qdot_p;\s*"
+                     r"setp\.ne\.b32 %qdot_p, \1, 0;", ptx), ptx
+    if find_ptxas() is not None:
+        result = assemble(ptx, "sm_90a")
+        assert result.ok, result.log
+
+
 @needs_ptxas
 def test_ptxas_accepts_the_pack_kernel_for_sm_90a() -> None:
     ptx = llvm_ir_to_ptx(emit_llvm_ir(parse(PACK_ONLY), "sm_90a"), "sm_90a")

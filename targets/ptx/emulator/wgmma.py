@@ -248,7 +248,9 @@ class WgmmaState:
         data = shared.async_read(where, "wgmma")
         av = _values(data[:, :where_a.shape[1]].reshape(groups, WGMMA_M, WGMMA_K_BYTES), plan.a_type)
         bv = _values(data[:, where_a.shape[1]:].reshape(groups, plan.n, WGMMA_K_BYTES), plan.b_type)
-        regs = len(c)
+        regs = accumulator_count(plan.n)
+        if not c:  # D = A·B (scale-d 0)
+            c = tuple(np.zeros(threads, np.int32 if plan.integer else np.float32) for _ in range(regs))
         if plan.integer:  # s8: the products' sum is exact in float64 (|sum| <= 2^19), C wraps as s32
             cv = np.stack(c).astype(np.int64).reshape(regs, groups, WARPGROUP_THREADS)
             cm = np.zeros((groups, WGMMA_M, plan.n), dtype=np.int64)

@@ -19,14 +19,21 @@
 // m64n8: 64·8 f32 over 128 threads = 4 accumulators, not 2.
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:2 = ptx.wgmma m64n8k16 f32.bf16.bf16 A[%a] B[%a] C[%c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
-// CHECK: error: 'ptx.wgmma' op m64n8 takes 4 f32 accumulators (C and D), got 2 and 2
+// CHECK: error: 'ptx.wgmma' op m64n8 takes 4 f32 accumulators (C, or none for D = A·B, and D), got 2 and 2
 
 // -----
 
 // The results must match C too (only the generic form can write them apart).
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:2 = "ptx.wgmma"(%a, %a, %c, %c, %c, %c) <{n = 8 : i32, aType = #ptx<mma_type bf16>, bType = #ptx<mma_type bf16>, aSwizzle = 128 : i32, aLbo = 16 : i32, aSbo = 1024 : i32, bSwizzle = 128 : i32, bLbo = 16 : i32, bSbo = 1024 : i32}> : (i32, i32, f32, f32, f32, f32) -> (f32, f32)
-// CHECK: error: 'ptx.wgmma' op m64n8 takes 4 f32 accumulators (C and D), got 4 and 2
+// CHECK: error: 'ptx.wgmma' op m64n8 takes 4 f32 accumulators (C, or none for D = A·B, and D), got 4 and 2
+
+// -----
+
+// Without C the results still number N / 2 (only the generic form can write them apart).
+%a = "test.op"() : () -> i32
+%d:2 = "ptx.wgmma"(%a, %a) <{n = 8 : i32, aType = #ptx<mma_type s8>, bType = #ptx<mma_type s8>, aSwizzle = 128 : i32, aLbo = 16 : i32, aSbo = 1024 : i32, bSwizzle = 128 : i32, bLbo = 16 : i32, bSbo = 1024 : i32}> : (i32, i32) -> (i32, i32)
+// CHECK: error: 'ptx.wgmma' op m64n8 takes 4 s32 accumulators (C, or none for D = A·B, and D), got 0 and 2
 
 // -----
 

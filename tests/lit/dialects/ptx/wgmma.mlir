@@ -82,3 +82,19 @@ func.func @wgmma_8bit(%a: i32, %b: i32, %c: f32, %ci: i32) -> (f32, i32) {
   ptx.wgmma_wait 0
   func.return %d#0, %e#0 : f32, i32
 }
+
+// -----
+
+// Without C operands it is D = A·B (scale-d 0): a fresh partial product; the result count
+// comes from N.
+// CHECK-LABEL: func.func @wgmma_fresh
+// CHECK:       %{{.*}}, %{{.*}}, %{{.*}}, %[[D3:.*]] = ptx.wgmma m64n8k32 s32.s8.s8 A[%{{.*}}] B[%{{.*}}] C[] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "wgmma_fresh"
+// CHECK-GENERIC: "ptx.wgmma"(%{{[^,]*}}, %{{[^,]*}}) <{n = 8 : i32, aType = #ptx<mma_type s8>{{.*}} : (i32, i32) -> (i32, i32, i32, i32)
+func.func @wgmma_fresh(%a: i32, %b: i32) -> i32 {
+  ptx.wgmma_fence
+  %d:4 = ptx.wgmma m64n8k32 s32.s8.s8 A[%a] B[%b] C[] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+  ptx.wgmma_commit
+  ptx.wgmma_wait 0
+  func.return %d#3 : i32
+}
