@@ -1,6 +1,6 @@
 """Experiment: the ceiling of wgmma with fp8 / s8 operands and a per-32 FP32 promotion (run 66).
 
-    PYTHONPATH=$PWD python bench/experiments/wgmma_promotion.py     # on the GPU machine
+    PYTHONPATH=$PWD python bench/experiments/wgmma_promotion.py     # on the GPU machine (runs 66, 67, 72)
 
 The MX GEMMs run on bf16 wgmma (dequant-bf16: 400 TFLOP/s at 8192³, 40 % of the bf16 peak) or
 on s8 ``mma.sync`` (promote-int8: 184 TOP/s, where the exact per-32 rescale of every mma result
@@ -130,6 +130,59 @@ extern "C" __global__ void __launch_bounds__({128 * warpgroups}, 1) form{index}_
     return "\n".join(kernels)
 
 
+MMA_FORMS = ("s8 mma.sync chained", "s8 mma.sync promoted", "s8 mma.sync promoted magic")
+"""Run 72: the same per-32 fold on ``mma.sync`` m16n8k32 s8 — what promote-int8 runs today —
+each of 8 warps a 64 × 64 tile (32 IMMA per k32 block, the 128×256 kernel's warp tile),
+operands in registers (no ldmatrix, no copies): the ceiling of today's form to set the wgmma
+one against."""
+
+
+def mma_source() -> str:
+    kernels = []
+    for index, form in enumerate(MMA_FORMS):
+        chained = "chained" in form
+        magic = "magic" in form
+        if chained:
+            fold = "acc_i[t * 4 + r] = d[r];"
+            init_d = "acc_i[t * 4 + r]"
+        elif magic:
+            fold = ("float s = sa[t >> 3] * sb[t & 7]; "
+                    "acc[t * 4 + r] = fmaf(__int_as_float(d[r]), s, fmaf(-12582912.f, s, acc[t * 4 + r]));")
+            init_d = "0x4B400000"
+        else:
+            fold = "acc[t * 4 + r] = fmaf((float)d[r] * sb[t & 7], sa[t >> 3], acc[t * 4 + r]);"
+            init_d = "0"
+        kernels.append(f"""
+extern "C" __global__ void __launch_bounds__(256, 1) mma{index}(float* out, int steps) {{
+    unsigned int a[4][4], b[8][2];
+    for (int i = 0; i < 4; ++i) for (int j = 0; j < 4; ++j) a[i][j] = 0x01020304u * (threadIdx.x + i + j);
+    for (int i = 0; i < 8; ++i) for (int j = 0; j < 2; ++j) b[i][j] = 0x04030201u * (threadIdx.x + i + j);
+    float acc[128]; int acc_i[128]; float sa[4], sb[8];
+    for (int i = 0; i < 128; ++i) {{ acc[i] = 0.f; acc_i[i] = 0; }}
+    for (int i = 0; i < 4; ++i) sa[i] = 1.f + i * 1e-3f;
+    for (int i = 0; i < 8; ++i) sb[i] = 1.f + threadIdx.x * 1e-4f + i * 1e-3f;
+    for (int s = 0; s < steps; ++s) {{
+        #pragma unroll
+        for (int t = 0; t < 32; ++t) {{
+            int d[4];
+            #pragma unroll
+            for (int r = 0; r < 4; ++r) d[r] = {init_d};
+            asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, "
+                         "{{%8, %9}}, {{%0, %1, %2, %3}};"
+                         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                         : "r"(a[t >> 3][0]), "r"(a[t >> 3][1]), "r"(a[t >> 3][2]), "r"(a[t >> 3][3]),
+                           "r"(b[t & 7][0]), "r"(b[t & 7][1]));
+            #pragma unroll
+            for (int r = 0; r < 4; ++r) {{ {fold} }}
+        }}
+    }}
+    float sum = 0.f;
+    for (int i = 0; i < 128; ++i) sum += acc[i] + (float)acc_i[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}}""")
+    return "\n".join(kernels)
+
+
 def main() -> None:
     from bench.gpu_common import time_launch
 
@@ -148,6 +201,17 @@ def main() -> None:
         print(json.dumps({"form": form, "us": us, "tflops": flops / us / 1e6, "ctas": sms,
                           "warpgroups_per_sm": warpgroups, "tile_per_warpgroup": f"m64n{n}", "k32_blocks": STEPS}),
               flush=True)
+    mma_module = cupy.RawModule(code=mma_source(), options=("-arch=sm_90a", "-std=c++17"))
+    for index, form in enumerate(MMA_FORMS):
+        kernel = mma_module.get_function(f"mma{index}")
+
+        def launch_mma(kernel=kernel) -> None:  # noqa: ANN001
+            kernel((sms, 1, 1), (256, 1, 1), (out, cupy.int32(STEPS)))
+
+        us = time_launch(cupy, launch_mma)
+        flops = sms * 8 * STEPS * 2 * 64 * 64 * 32
+        print(json.dumps({"form": form, "us": us, "tops": flops / us / 1e6, "ctas": sms, "warps_per_sm": 8,
+                          "tile_per_warp": "64x64", "k32_blocks": STEPS}), flush=True)
 
 
 if __name__ == "__main__":
