@@ -18,7 +18,7 @@ is a diagnostic). Lit tests: ``tests/lit/qdot-to-llvm/``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -428,28 +428,11 @@ def _expand_structured(func: FuncOp) -> None:
 
 
 def _expand_branch(branch: scf.IfOp) -> None:
-    counts: list[int] = []
-    result_types: list[Attribute] = []
-    for region in branch.regions:
-        yield_op = region.block.last_op
-        assert isinstance(yield_op, scf.YieldOp)
-        b = Builder.before(yield_op)
-        values: list[SSAValue] = []
-        for value in yield_op.operands:
-            values += to_regs(b, value) if isinstance(value.type, TensorType) else [value]
-        if not counts:
-            counts = [num_regs(v.type) if isinstance(v.type, TensorType) else 1 for v in yield_op.operands]
-            result_types = [v.type for v in values]
-        Rewriter.replace_op(yield_op, scf.YieldOp(*values))
-    new_branch = scf.IfOp(branch.cond, result_types, branch.detach_region(0), branch.detach_region(0))
+    new_yields = [_yield_registers(region.block.last_op) for region in branch.regions]
+    new_branch = scf.IfOp(branch.cond, [v.type for v in new_yields[0]], branch.detach_region(0),
+                          branch.detach_region(0))
     Rewriter.insert_op(new_branch, InsertPoint.before(branch))
-    after = Builder(InsertPoint.after(new_branch))
-    position = 0
-    for result, count in zip(branch.results, counts, strict=True):
-        scalars = list(new_branch.results[position:position + count])
-        position += count
-        result.replace_all_uses_with(from_regs(after, scalars, result.type)
-                                     if isinstance(result.type, TensorType) else scalars[0])
+    _rebuild_results(branch.results, new_branch.results, Builder(InsertPoint.after(new_branch)))
     branch.detach()
     branch.erase(safe_erase=False)
 
@@ -457,53 +440,44 @@ def _expand_branch(branch: scf.IfOp) -> None:
 def _expand_loop(loop: scf.ForOp) -> None:
     b = Builder.before(loop)
     old_body = loop.body.block
-    old_yield = old_body.last_op
-    assert isinstance(old_yield, scf.YieldOp)
-    groups: list[tuple[Attribute, int]] = []  # (original type, number of scalars)
     new_inits: list[SSAValue] = []
     for init in loop.iter_args:
-        if isinstance(init.type, TensorType):
-            regs = to_regs(b, init)
-            groups.append((init.type, len(regs)))
-            new_inits += regs
-        else:
-            groups.append((init.type, 1))
-            new_inits.append(init)
-    arg_types = [loop.body.block.args[0].type] + [v.type for v in new_inits]
-    new_block = Block(arg_types=arg_types)
-    inside = Builder.at_start(new_block)
+        new_inits += to_regs(b, init) if isinstance(init.type, TensorType) else [init]
+    new_block = Block(arg_types=[old_body.args[0].type] + [v.type for v in new_inits])
     old_body.args[0].replace_all_uses_with(new_block.args[0])
-    position = 1
-    for index, (t, count) in enumerate(groups):
-        scalars = list(new_block.args[position:position + count])
-        position += count
-        old_arg = old_body.args[index + 1]
-        if isinstance(t, TensorType):
-            rebuilt = from_regs(inside, scalars, t)
-            old_arg.replace_all_uses_with(rebuilt)
-        else:
-            old_arg.replace_all_uses_with(scalars[0])
+    _rebuild_results(old_body.args[1:], new_block.args[1:], Builder.at_start(new_block))
     for op in list(old_body.ops):
         op.detach()
         new_block.add_op(op)
-    yield_b = Builder.before(old_yield)
-    new_yield_values: list[SSAValue] = []
-    for value, (t, count) in zip(old_yield.operands, groups, strict=True):
-        new_yield_values += to_regs(yield_b, value) if isinstance(t, TensorType) else [value]
-    Rewriter.replace_op(old_yield, scf.YieldOp(*new_yield_values))
+    _yield_registers(new_block.last_op)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, new_inits, Region([new_block]))
     Rewriter.insert_op(new_loop, InsertPoint.before(loop))
-    after = Builder.after(new_loop) if hasattr(Builder, "after") else Builder(InsertPoint.after(new_loop))
-    position = 0
-    for result, (t, count) in zip(loop.results, groups, strict=True):
-        scalars = list(new_loop.results[position:position + count])
-        position += count
-        if isinstance(t, TensorType):
-            result.replace_all_uses_with(from_regs(after, scalars, t))
-        else:
-            result.replace_all_uses_with(scalars[0])
+    _rebuild_results(loop.results, new_loop.results, Builder(InsertPoint.after(new_loop)))
     loop.detach()
     loop.erase(safe_erase=False)
+
+
+def _yield_registers(yield_op: Operation | None) -> list[SSAValue]:
+    """Replace an ``scf.yield`` of tensors by one of their registers; returns its operands."""
+    assert isinstance(yield_op, scf.YieldOp)
+    b = Builder.before(yield_op)
+    values: list[SSAValue] = []
+    for value in yield_op.operands:
+        values += to_regs(b, value) if isinstance(value.type, TensorType) else [value]
+    Rewriter.replace_op(yield_op, scf.YieldOp(*values))
+    return values
+
+
+def _rebuild_results(old: Sequence[SSAValue], scalars: Sequence[SSAValue], b: Builder) -> None:
+    """The users of each old value (a tensor or a scalar) get it rebuilt, in order, from its
+    share of ``scalars`` (a tensor's registers, a scalar itself)."""
+    position = 0
+    for value in old:
+        count = num_regs(value.type) if isinstance(value.type, TensorType) else 1
+        part = list(scalars[position:position + count])
+        position += count
+        value.replace_all_uses_with(from_regs(b, part, value.type) if isinstance(value.type, TensorType)
+                                    else part[0])
 
 
 _DEAD_KINDS = (LoadOp, MakeDescOp, LocalAllocOp, MemDescIndexOp, MemDescTransOp, BlockPartOp)
