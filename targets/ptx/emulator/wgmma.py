@@ -77,8 +77,6 @@ if TYPE_CHECKING:
 WARPGROUP_THREADS = 128
 """Four consecutive warps, the unit that issues a wgmma ([ISA] 9.7.15.1)."""
 
-WGMMA_K = WGMMA_K_BYTES // 2
-"""k16: the K extent of one 16-bit-type wgmma."""
 
 
 def warpgroup_name(group: int) -> str:
