@@ -38,7 +38,7 @@ def byte_address(start: int, row: int, kb: int, layout: Layout) -> int:
     return u ^ (((u >> 7) & SWIZZLE_MASK[layout.swizzle]) << 4)
 
 
-EIGHT_BIT = ("e4m3", "s8")
+EIGHT_BIT = ("e4m3", "e5m2", "s8")
 
 
 def element_bytes(type_: str) -> int:
@@ -46,7 +46,8 @@ def element_bytes(type_: str) -> int:
 
 
 def random_operand(rng: np.random.Generator, shape: tuple[int, int], type_: str) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, float64 values) of random bf16, f16, e4m3 (no NaN codes) or s8 numbers."""
+    """(codes, float64 values) of random bf16, f16, e4m3 / e5m2 (no NaN or infinity codes) or s8
+    numbers."""
     if type_ == "s8":
         values = rng.integers(-128, 128, size=shape)
         return values.astype(np.int8).view(np.uint8), values.astype(np.float64)
@@ -56,6 +57,12 @@ def random_operand(rng: np.random.Generator, shape: tuple[int, int], type_: str)
         codes = rng.integers(0, 256, size=shape).astype(np.uint8)
         codes = np.where((codes & 0x7F) == 0x7F, np.uint8(0x38), codes)  # 0x7F / 0xFF are NaN
         return codes, codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
+    if type_ == "e5m2":
+        import ml_dtypes
+
+        codes = rng.integers(0, 256, size=shape).astype(np.uint8)
+        codes = np.where((codes & 0x7C) == 0x7C, np.uint8(0x3C), codes)  # exponent 31: inf / NaN
+        return codes, codes.view(ml_dtypes.float8_e5m2).astype(np.float64)
     x = rng.standard_normal(shape)
     if type_ == "bf16":
         codes = (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)

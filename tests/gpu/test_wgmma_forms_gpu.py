@@ -6,12 +6,13 @@ here with fresh random operands. What the hardware computes, against the model (
 rounded once to f32 per wgmma; s8 summed exactly into wrapping s32):
 
 * s8 → s32: bit-exact, the wrap included, and a first wgmma without C (D = A·B, scale-d 0);
-* bf16 → f32 and e4m3 → f32: the tensor cores add with their own intermediate rounding, so each
-  element is held to ``bound · (Σ_k |a·b| + |c|)`` — 2^-20 for bf16 (run 68: at most 1.2e-5 of
-  the element itself, near cancellations) and for e4m3 the linear worst case of a sum of k = 32
-  terms that keeps 14 bits, 32 · 2^-14 = 2^-9 (fp8 accumulation on Hopper keeps about that many;
-  run 68: ~1e-4 off in almost every element; run 70: up to 1.1 × 2^-11 of the magnitudes, which
-  an earlier bound of 2^-11 failed) — which is why no MX kernel uses fp8 wgmma.
+* bf16 → f32 and e4m3 / e5m2 → f32: the tensor cores add with their own intermediate rounding,
+  so each element is held to ``bound · (Σ_k |a·b| + |c|)`` — 2^-20 for bf16 (run 68: at most
+  1.2e-5 of the element itself, near cancellations) and for the fp8 types the linear worst case
+  of a sum of k = 32 terms that keeps 14 bits, 32 · 2^-14 = 2^-9 (fp8 accumulation on Hopper
+  keeps about that many; run 68: ~1e-4 off in almost every element; run 70: up to 1.1 × 2^-11
+  of the magnitudes, which an earlier bound of 2^-11 failed) — which is why no MX kernel uses
+  fp8 wgmma.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ SPECS = {
     "e4m3-n64-k64-chain": Spec(64, SW128, SW128, type_="e4m3", k_steps=2, b_start=8192, shared_bytes=16384),
     "e4m3-n32-no-swizzle-x-sw128": Spec(32, Layout(0, 1024, 128), SW128, type_="e4m3", b_start=4096,
                                         shared_bytes=8192),
+    "e5m2-n64-sw128-x-sw64-k64-chain": Spec(64, SW128, Layout(64, 16, 512), type_="e5m2", k_steps=2, b_start=8192,
+                                            shared_bytes=16384),
     "s8-n64-sw128-x-sw64": Spec(64, SW128, Layout(64, 16, 512), type_="s8", b_start=8192, shared_bytes=16384),
     "s8-n128-k128-chain-wraps": Spec(128, SW128, SW128, type_="s8", k_steps=4, b_start=8192,
                                      shared_bytes=8192 + 16384),
     "s8-n64-fresh-then-chained": Spec(64, SW128, SW128, type_="s8", k_steps=2, b_start=8192, shared_bytes=16384,
                                       fresh=True),
 }
-BOUND = {"bf16": 2.0 ** -20, "e4m3": 2.0 ** -9}
+BOUND = {"bf16": 2.0 ** -20, "e4m3": 2.0 ** -9, "e5m2": 2.0 ** -9}
 
 
 def magnitudes(spec: Spec, case) -> np.ndarray:  # noqa: ANN001 - tests.wgmma_kernels.Case
