@@ -16,6 +16,7 @@ import argparse
 import sys
 
 from compiler.kernel_cache import get_or_compile
+from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
@@ -59,6 +60,15 @@ CONFIGS = [
      "dequant-bf16", 4, "sm_90a"),
     ("wgmma e4m3xe2m1 bf16 128x256x64 w8 s4 out bf16 n8",
      GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16", n_divisibility=8), "dequant-bf16", 4, "sm_90a"),
+    # the M = 512 tile with N a multiple of 8, stored directly (pairs) and through shared memory
+    # (a "staged" label compiles with qdot-to-llvm{epilogue=staged}; run 76)
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8 b2 s2 n8", GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2,
+                                                               n_divisibility=8), "dequant-bf16", 2, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8 b2 s2 n8 staged",
+     GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2, n_divisibility=8), "dequant-bf16", 2, "sm_90a"),
+    ("wgmma e2m1xe2m1 bf16 128x128x64 w8 b2 n8 staged",
+     GemmConfig(lhs="e2m1", block_k=64, num_warps=8, min_blocks_per_sm=2, n_divisibility=8), "dequant-bf16", 3,
+     "sm_90a"),
     # persistent (GemmConfig.persistent): one program per SM over (tile, K step) pairs; slower (run 62)
     ("wgmma e4m3xe2m1 bf16 128x256x64 w8 n8 persistent",
      GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True), "dequant-bf16", 3, "sm_90a"),
@@ -70,8 +80,12 @@ def compile_all(quick: bool = False, only: str = "") -> list:
     for label, cfg, strategy, stages, arch in CONFIGS:
         if only and only not in label:
             continue
+        pipeline = None
+        if label.split()[-1] == "staged":
+            pipeline = ptx_pipeline(PtxOptions(arch=arch, strategy=strategy, num_stages=stages, epilogue="staged"))
         compiled.append((label, cfg, strategy, stages,
-                         get_or_compile(gemm_kernel(cfg), arch=arch, strategy=strategy, num_stages=stages)))
+                         get_or_compile(gemm_kernel(cfg), arch=arch, strategy=strategy, num_stages=stages,
+                                        pipeline=pipeline)))
     return compiled
 
 

@@ -24,11 +24,15 @@ class PtxOptions:
     q4k_fold: str = "auto"
     """qdot-accelerate-matmul's ``q4k-fold`` (how the q4_K dmin term is applied); left out of
     the pipeline text when ``auto``."""
+    epilogue: str = "direct"
+    """qdot-to-llvm's ``epilogue`` (``staged``: an f32 C through shared memory); left out of
+    the pipeline text when ``direct``."""
 
 
 def ptx_pipeline(options: PtxOptions) -> str:
     """qdot (tensor level) → qgpu → ptx ops → LLVM-ready IR."""
     fold = "" if options.q4k_fold == "auto" else f" q4k-fold={options.q4k_fold}"
+    epilogue = "" if options.epilogue == "direct" else f" epilogue={options.epilogue}"
     return ",".join(
         [
             "qdot-lower-quantize",
@@ -37,7 +41,7 @@ def ptx_pipeline(options: PtxOptions) -> str:
             f"qdot-pipeline{{num-stages={options.num_stages}}}",
             f"qdot-lower-local-load{{arch={options.arch}}}",
             "qdot-lower-mma",
-            f"qdot-to-llvm{{arch={options.arch}}}",
+            f"qdot-to-llvm{{arch={options.arch}{epilogue}}}",
         ]
     )
 

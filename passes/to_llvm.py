@@ -8,7 +8,9 @@ of the remaining tile-level ops: program ids, global → shared copies
 (``cp.async`` with zero fill and the kernel's ``qdot.l2_prefetch`` hint, barriers
 around synchronous staging), register upcasts, stores with bounds, constants and
 the K loop, whose tensor-valued ``iter_args`` become the registers of their layouts
-before ``scf`` → ``cf``.
+before ``scf`` → ``cf``. Option ``epilogue=staged``: an f32 tile stored after the K loop goes
+out through shared memory in 16-byte row pieces where that is legal
+(``passes/support/staged_stores.py``); the default stores from the registers.
 
 The result is what ``targets/ptx/llvm_ir.py`` translates to LLVM IR; ``qdot-lower-local-load``
 and ``qdot-lower-mma`` must have run (a ``qgpu.local_load`` or ``qgpu.mma`` left here
@@ -90,6 +92,8 @@ from passes.support.warp_group import ALIGN_ATTR
 from passes.support.walk import ops_in
 
 SHARED_ALIGN = 128
+EPILOGUES = ("direct", "staged")
+"""Values of ``qdot-to-llvm``'s ``epilogue`` option."""
 
 
 @dataclass(frozen=True)
@@ -97,16 +101,24 @@ class ToLLVMPass(ModulePass):
     name = "qdot-to-llvm"
 
     arch: str = "sm_90"
+    epilogue: str = "direct"
+    """``direct``: tiles are stored from their registers; ``staged``: an f32 tile stored after
+    the K loop goes through shared memory as 16-byte row-contiguous stores where that is
+    legal (``passes/support/staged_stores.py``, which says when; run 76 measured it faster
+    for some kernels and slower for others, so it is not the default)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.epilogue not in EPILOGUES:
+            raise QdotError(None, f"qdot-to-llvm: unknown epilogue '{self.epilogue}'; expected one of "
+                                  f"{', '.join(EPILOGUES)}")
         for func in [f for f in ops_in(op) if isinstance(f, FuncOp)]:
             if is_kernel(func):
-                _lower_kernel(func)
+                _lower_kernel(func, staged=self.epilogue == "staged")
         _convert_scf(op)
         _resolve_casts(op)
 
 
-def _lower_kernel(func: FuncOp) -> None:
+def _lower_kernel(func: FuncOp, staged: bool = False) -> None:
     for leftover in ops_in(func):
         if isinstance(leftover, LocalLoadOp):
             emit_error(leftover, "qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm")
@@ -122,7 +134,7 @@ def _lower_kernel(func: FuncOp) -> None:
         if op.parent is None:
             continue
         try:
-            _lower_op(op, state, warps, pointers, bases)
+            _lower_op(op, state, warps, pointers, bases, staged)
         except LayoutError as err:  # a tensor the earlier passes left without a usable layout
             emit_error(op, str(err))
     _expand_structured(func)
@@ -255,7 +267,8 @@ def _may_lower(cls: type[Operation]) -> bool:
     return issubclass(cls, _LOWERED)
 
 
-def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, bases: dict) -> None:
+def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, bases: dict,
+              staged: bool = False) -> None:
     if not _may_lower(type(op)):
         return
     if isinstance(op, ProgramIdOp):
@@ -291,7 +304,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
     elif isinstance(op, StoreOp):
         desc = op.desc.owner
         assert isinstance(desc, MakeDescOp)
-        lower_store(op, desc.ptr, state)
+        lower_store(op, desc.ptr, state, staged)
     elif isinstance(op, ConvertLayoutOp):
         if op.src.type != op.result.type:
             src, dst = op.src.type, op.result.type

@@ -28,6 +28,7 @@ from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import element_bytes, global_tile
 from passes.support.distributed import FunctionState, ThreadIds, to_regs
+from passes.support.staged_stores import lower_staged_store, staging_plan
 
 
 def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
@@ -53,7 +54,8 @@ def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, di
     return value
 
 
-def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
+def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool = False) -> None:
+    """``staged``: an f32 tile may go through shared memory (``passes/support/staged_stores.py``)."""
     tensor = op.value.type
     assert isinstance(tensor, TensorType)
     if tensor.encoding is None:
@@ -62,6 +64,12 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState) -> None:
     b = Builder.before(op)
     tile = global_tile(op.desc, base, tuple(op.offsets))
     regs = to_regs(b, op.value)
+    plan = staging_plan(layout, tile, op, state.func) if staged else None
+    if plan is not None:
+        lower_staged_store(op, layout, tile, regs, state, plan)
+        op.detach()
+        op.erase()
+        return
     eb = element_bytes(tensor.get_element_type())
     limits = [b.cast_int(d, i32) if not isinstance(d.type, IndexType) else b.emit(arith.IndexCastOp(d, i32))
               for d in tile.dims]

@@ -77,10 +77,10 @@ CASES = [
 ]
 
 
-def compile_case(case: Case, cfg: GemmConfig):  # noqa: ANN201 - xDSL ModuleOp
+def compile_case(case: Case, cfg: GemmConfig, epilogue: str = "direct"):  # noqa: ANN201 - xDSL ModuleOp
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
-    pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3))
+    pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3, epilogue=epilogue))
     if not case.ldmatrix_arch:  # the default pipeline passes the arch; this variant keeps the sm_90 choices
         pipeline = pipeline.replace(f"qdot-lower-local-load{{arch={case.arch}}}", "qdot-lower-local-load")
     build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
@@ -152,19 +152,28 @@ def test_bf16_output(arch: str, strategy: str, n_divisibility: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("epilogue", ["direct", "staged"])
 @pytest.mark.parametrize("arch,strategy", [("sm_90", "dequant-bf16"), ("sm_90a", "dequant-bf16"),
                                            ("sm_90", "promote-int8")])
-def test_f32_output_in_pair_stores(arch: str, strategy: str) -> None:
-    """N known even (``n_divisibility=8``): every f32 accumulator pair (2t, 2t + 1) is one 8-byte
-    ``st.global.v2``, bounds-tested once — on mma.sync, wgmma and a rescaled int32 accumulator,
-    into a NaN-poisoned C with a ragged N (120: the last tile is part-filled)."""
+def test_f32_output_vector_stores(arch: str, strategy: str, epilogue: str) -> None:
+    """N known to be a multiple of 8 (``n_divisibility=8``), into a NaN-poisoned C with a ragged
+    N (120: the last tile is part-filled) — on mma.sync, wgmma and a rescaled int32 accumulator.
+    By default every f32 accumulator pair (2t, 2t + 1) is one 8-byte ``st.global.v2``, bounds-tested
+    once. ``epilogue=staged`` on wgmma: the tile goes through shared memory (``st.shared.v2`` of the
+    pairs, a barrier, ``ld.shared.v4``) and out as 16-byte ``st.global.v4`` along rows; the
+    emulator's race checks see the barriers and the reuse of the pipeline's buffers. The mma.sync
+    accumulator (warps interleaved along M and N) keeps the pairs either way."""
     lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
     case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
     cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4,
                      k_divisibility=32, n_divisibility=8)
-    module = compile_case(case, cfg)
+    module = compile_case(case, cfg, epilogue)
     store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
-    assert store_types == {"vector<2xi32>"}, store_types
+    staged = epilogue == "staged" and arch == "sm_90a"
+    assert store_types == ({"vector<4xi32>"} if staged else {"vector<2xi32>"}), store_types
+    shared_pairs = [op for op in module.walk()
+                    if op.name == "ptx.st_shared" and str(op.operands[1].type) == "vector<2xi32>"]
+    assert bool(shared_pairs) == staged
     _emulate_and_check(case, cfg, module, seed=20263)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.kernel_cache import get_or_compile
+from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 
 F32_TOLERANCE = 1e-5
@@ -86,6 +87,8 @@ class GemmCase:
     num_stages: int = 3
     programs: int | None = None
     """A persistent kernel's grid (``grid``'s default otherwise)."""
+    epilogue: str = "direct"
+    """qdot-to-llvm's ``epilogue``: ``staged`` sends an f32 C through shared memory."""
 
     @property
     def label(self) -> str:
@@ -95,7 +98,10 @@ class GemmCase:
         cfg = self.cfg
         if self.k % 128:
             cfg = replace(cfg, k_divisibility=32)
-        return get_or_compile(gemm_kernel(cfg), arch=self.arch, strategy=self.strategy, num_stages=self.num_stages)
+        pipeline = None if self.epilogue == "direct" else ptx_pipeline(
+            PtxOptions(arch=self.arch, strategy=self.strategy, num_stages=self.num_stages, epilogue=self.epilogue))
+        return get_or_compile(gemm_kernel(cfg), arch=self.arch, strategy=self.strategy, num_stages=self.num_stages,
+                              pipeline=pipeline)
 
 
 def make_inputs(case: GemmCase, rng: np.random.Generator) -> dict[str, np.ndarray]:

@@ -130,7 +130,7 @@ def test_bf16_output_matches_reference(cfg, arch, strategy, gpu) -> None:  # noq
     _check_on_gpu(GemmCase(cfg, M, N, K, arch, strategy), gpu)
 
 
-F32_PAIRS = [  # (config, arch, strategy): N known even, so each accumulator pair is one 8-byte store
+F32_VECTORS = [  # (config, arch, strategy): N a multiple of 8, so C goes out in 8- or 16-byte stores
     (GemmConfig(block_k=64, num_warps=8, n_divisibility=8), "sm_90", "dequant-bf16"),
     (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8), "sm_90a", "dequant-bf16"),
     (GemmConfig(lhs="e2m1", n_divisibility=8), "sm_90", "promote-int8"),
@@ -138,11 +138,16 @@ F32_PAIRS = [  # (config, arch, strategy): N known even, so each accumulator pai
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("cfg,arch,strategy", F32_PAIRS, ids=lambda v: v.name if isinstance(v, GemmConfig) else v)
-def test_f32_pair_stores_match_reference(cfg, arch, strategy, gpu) -> None:  # noqa: ANN001
-    """``st.global.v2`` epilogues (N = 136: ragged, even) into a NaN-poisoned C."""
-    case = GemmCase(cfg, M, N, K, arch, strategy)
-    assert "st.global.v2" in case.compiled().ptx
+@pytest.mark.parametrize("epilogue", ["direct", "staged"])
+@pytest.mark.parametrize("cfg,arch,strategy", F32_VECTORS, ids=lambda v: v.name if isinstance(v, GemmConfig) else v)
+def test_f32_vector_stores_match_reference(cfg, arch, strategy, epilogue, gpu) -> None:  # noqa: ANN001
+    """f32 epilogues with N = 136 (ragged, a multiple of 8) into a NaN-poisoned C: each accumulator
+    pair one ``st.global.v2`` (the default), or with ``epilogue=staged`` the tile staged in shared
+    memory and stored as 16-byte row pieces (``st.global.v4``) where qdot-to-llvm can stage it (the
+    wgmma accumulator; the mma.sync one, whose warps interleave, keeps the pairs)."""
+    case = GemmCase(cfg, M, N, K, arch, strategy, epilogue=epilogue)
+    staged = epilogue == "staged" and arch == "sm_90a"
+    assert ("st.global.v4" if staged else "st.global.v2") in case.compiled().ptx
     _check_on_gpu(case, gpu)
 
 

@@ -1,0 +1,261 @@
+"""An f32 tile stored through shared memory: row-contiguous 16-byte global stores.
+
+``qdot-to-llvm{epilogue=staged}``; not the default. The mma and wgmma accumulator layouts
+give a thread column pairs of rows eight apart, so stored directly
+(``passes/support/stores.py``) one warp instruction writes 32 bytes to each of eight rows.
+Run 75 (``bench/experiments/epilogue_stores.py``: a 128 × 256 f32 tile per CTA, one CTA per
+SM, waves in lockstep as the GEMM's are) timed that epilogue at 4.5 µs per wave against
+3.3 µs when each warp first writes its registers to shared memory and reads them back as
+rows: then one instruction writes 512 contiguous bytes (four whole 128-byte lines) instead
+of eight 32-byte pieces. In the GEMMs (run 76, ``bench/experiments/staged_epilogue.py``) it
+is 5 % faster for the 128 × 128 wgmma tile at M = 512 and 2–3 % slower for the 128 × 256 one
+at 8192³, whose K loop ptxas schedules differently once the epilogue changes (the loop's
+PTX is the same): a choice per kernel, not a default.
+
+How: each warp owns a region of shared memory holding the rectangle of the tile its
+registers cover (the same R × C for every warp; only the warp's origin differs), rows
+padded so that the ``st.shared.v2`` of a column pair by the 16 lanes of a half-warp hit 16
+different bank pairs. Lanes then read 16-byte vectors row by row and store them with one
+bounds test per vector: a vector never straddles N because N, the row pitch and the tile's
+column origin are multiples of 4 (``qdot.divisibility``), which is also what makes it
+16-byte aligned. Where the regions of all warps do not fit in the kernel's shared memory,
+the columns go in chunks, one region's worth at a time.
+
+When: only where it cannot cost occupancy or correctness — the regions reuse the kernel's
+own shared memory (never more than it already has; a kernel without any keeps the direct
+stores), so the store must come after everything that reads or fills it: a store in the
+function's top block (after the K loop, not inside it: a persistent kernel's stores run
+while the next tile's copies land), with nothing after it but other stores and constants.
+``cp.async.wait_group 0`` and a barrier come first (the pipeline may still have copies in
+flight into the ring the regions overlap), a barrier separates each chunk's writes from its
+reads. The wgmma accumulator qualifies (a warp's registers cover 16 whole rows); the
+mma.sync one does not (its warps interleave along M and N) and keeps the direct stores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i32, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+
+from dialects.ptx.ops import BarSyncOp, CpAsyncWaitOp, LdSharedOp, PackOp, StGlobalOp, StSharedOp
+from dialects.qdot.kernel import SHARED_BYTES_ATTR, StoreOp
+from dialects.qgpu.distributed import BitField, DistributedLayout
+from passes.support.analysis import known_divisor
+from passes.support.builder import Builder, constant_value
+from passes.support.copies import GlobalTile
+from passes.support.distributed import FunctionState
+
+VECTOR = 4
+"""f32 values per 16-byte vector."""
+
+
+@dataclass(frozen=True)
+class StagingPlan:
+    """Each warp's rectangle (``rows`` × ``cols`` at its warp origin) staged ``chunk`` columns
+    at a time in a region of ``rows`` × ``stride`` words."""
+
+    rows: int
+    cols: int
+    chunk: int
+    stride: int
+    warps: int
+    pairs: bool
+    """Registers 2i and 2i + 1 hold side-by-side columns: one ``st.shared.v2`` per pair."""
+
+    @property
+    def region_bytes(self) -> int:
+        return self.rows * self.stride * 4
+
+    @property
+    def vectors_per_lane(self) -> int:
+        return self.rows * self.chunk // VECTOR // 32
+
+
+def staging_plan(layout: DistributedLayout, tile: GlobalTile, store: StoreOp, func: FuncOp) -> StagingPlan | None:
+    """The plan for staging ``store`` (the module docstring says when), or None."""
+    if store.reduce is not None or layout.elem_bytes != 4 or layout.coord_rank != 2:
+        return None
+    if any(m is not None for m in layout.moduli) or not _vectors_aligned(tile):
+        return None
+    if store.parent is not func.body.blocks[0] or not _last_shared_user(store):
+        return None
+    rect = _warp_rectangle(layout)
+    if rect is None:
+        return None
+    rows, cols = rect
+    origins = {_warp_origin(layout, w) for w in range(layout.num_warps)}
+    if len(origins) != layout.num_warps:  # warps holding the same elements
+        return None
+    budget = _int(func.attributes.get(SHARED_BYTES_ATTR))
+    pairs = _paired_columns(layout)
+    chunk = cols
+    while chunk >= VECTOR:
+        stride = chunk + (8 - chunk) % 32  # ≡ 8 (mod 32) words: the half-warp's pairs on distinct banks
+        plan = StagingPlan(rows, cols, chunk, stride, layout.num_warps, pairs)
+        if plan.region_bytes * plan.warps <= budget and _chunks_whole(layout, plan):
+            return plan
+        chunk //= 2
+    return None
+
+
+def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTile, regs: list[SSAValue],
+                       state: FunctionState, plan: StagingPlan) -> None:
+    b = Builder.before(store)
+    ids = state.ids
+    b.insert(CpAsyncWaitOp(0))
+    # computed here, not at the function entry with the loop's per-thread values: live across
+    # the K loop they cost it registers (ptxas rescheduled the loop, run 76)
+    warp_row, warp_col = (_warp_sum(b, ids.warp, layout, d) for d in range(2))
+    lane_row, lane_col = (_lane_sum(b, ids.lane, layout, d) for d in range(2))
+    region = b.mul(ids.warp, plan.region_bytes)
+    write_base = b.add(region, b.mul(b.add(b.mul(lane_row, plan.stride), lane_col), 4))
+
+    per_row = plan.chunk // VECTOR  # vectors per staged row, a power of two
+    read_row, read_vec = _read_lane_parts(b, ids.lane, per_row)
+    read_base = b.add(region, b.mul(b.add(b.mul(read_row, plan.stride), b.mul(read_vec, VECTOR)), 4))
+    limits = [_i32(b, d) for d in tile.dims]
+    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
+    pitch = b.emit(arith.IndexCastOp(tile.strides[0], i64))
+    thread_row = b.add(b.add(origin[0], warp_row), read_row)
+    thread_col = b.add(b.add(origin[1], warp_col), b.mul(read_vec, VECTOR))
+    linear = b.add(b.mul(b.cast_int(thread_row, i64), pitch), b.cast_int(thread_col, i64))
+    global_base = b.add(tile.base, b.mul(linear, 4))
+    row_steps: dict[int, tuple[SSAValue, SSAValue]] = {}
+    col_tests: dict[int, SSAValue] = {}
+
+    for first in range(0, plan.cols, plan.chunk):
+        b.insert(BarSyncOp(0))  # readers of the region (the K loop's, or the previous chunk's) are done
+        step = 2 if plan.pairs else 1
+        for reg in range(0, layout.regs_per_thread, step):
+            row, col = layout.reg_offset(reg, 0)
+            if not first <= col < first + plan.chunk:
+                continue
+            offset = b.add(write_base, ((row * plan.stride) + col - first) * 4)
+            value = regs[reg] if step == 1 else b.emit(PackOp([_as_i32(b, regs[reg]), _as_i32(b, regs[reg + 1])]))
+            b.insert(StSharedOp(offset, value))
+        b.insert(BarSyncOp(0))
+        for i in range(plan.vectors_per_lane):
+            row_const, vec_const = divmod(i * 32, per_row) if per_row >= 32 else (i * 32 // per_row, 0)
+            col_const = first + vec_const * VECTOR
+            loaded = b.emit(LdSharedOp(b.add(read_base, (row_const * plan.stride + vec_const * VECTOR) * 4),
+                                       VectorType(i32, [VECTOR])))
+            if row_const not in row_steps:
+                row_steps[row_const] = (b.mul(pitch, row_const * 4),
+                                        b.cmp("ult", b.add(thread_row, row_const), limits[0]))
+            if col_const not in col_tests:
+                col_tests[col_const] = b.cmp("ult", b.add(thread_col, col_const), limits[1])
+            step_bytes, row_ok = row_steps[row_const]
+            address = b.add(b.add(global_base, step_bytes), col_const * 4)
+            b.insert(StGlobalOp(address, loaded, b.and_i1(row_ok, col_tests[col_const])))
+
+
+def _vectors_aligned(tile: GlobalTile) -> bool:
+    """Unit-stride columns with the row pitch, N and the tile's column origin multiples of 4:
+    a vector at a column that is a multiple of 4 is 16-byte aligned and inside N or past it."""
+    return constant_value(tile.strides[1]) == 1 and all(
+        known_divisor(v) % VECTOR == 0 for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
+
+
+def _last_shared_user(store: StoreOp) -> bool:
+    """Nothing after ``store`` in its block but stores, constants and the return: no later
+    reader of the shared memory the staging overwrites."""
+    op: Operation | None = store.next_op
+    while op is not None:
+        if not isinstance(op, (StoreOp, arith.ConstantOp)) and op.name != "func.return":
+            return False
+        op = op.next_op
+    return True
+
+
+def _warp_rectangle(layout: DistributedLayout) -> tuple[int, int] | None:
+    """(R, C) when the lanes and registers of a warp hold each element of [0, R) × [0, C)
+    (relative to the warp's origin) exactly once, with C a power of two of whole vectors."""
+    seen: set[tuple[int, int]] = set()
+    lane_fields = layout.lane_fields
+    for reg in range(layout.regs_per_thread):
+        offset = layout.reg_offset(reg, 0)
+        if offset is None:
+            return None
+        for lane in range(32):
+            point = [offset[0], offset[1]]
+            for f in lane_fields:
+                point[f.dim] += f.value(0, lane)
+            seen.add((point[0], point[1]))
+    rows = 1 + max(r for r, _ in seen)
+    cols = 1 + max(c for _, c in seen)
+    if len(seen) != 32 * layout.regs_per_thread or len(seen) != rows * cols or min(seen) != (0, 0):
+        return None
+    if cols % VECTOR or cols & (cols - 1):
+        return None
+    return rows, cols
+
+
+def _warp_origin(layout: DistributedLayout, warp: int) -> tuple[int, int]:
+    point = [0, 0]
+    for f in layout.warp_fields:
+        point[f.dim] += f.value(warp, 0)
+    return point[0], point[1]
+
+
+def _paired_columns(layout: DistributedLayout) -> bool:
+    if layout.regs_per_thread % 2:
+        return False
+    for reg in range(0, layout.regs_per_thread, 2):
+        low, high = layout.reg_offset(reg, 0), layout.reg_offset(reg + 1, 0)
+        if low is None or high is None or low[0] != high[0] or high[1] != low[1] + 1 or low[1] % 2:
+            return False
+    return all(f.scale % 2 == 0 for f in layout.lane_fields if f.dim == 1)
+
+
+def _chunks_whole(layout: DistributedLayout, plan: StagingPlan) -> bool:
+    """Every register's columns (over all lanes) inside one chunk, and whole vectors per lane."""
+    if (plan.rows * plan.chunk) % (VECTOR * 32):
+        return False
+    span = sum(f.scale * ((1 << f.width) - 1) for f in layout.lane_fields if f.dim == 1)
+    for reg in range(layout.regs_per_thread):
+        col = layout.reg_offset(reg, 0)[1]
+        if col // plan.chunk != (col + span) // plan.chunk:
+            return False
+    return True
+
+
+def _field_total(b: Builder, source: SSAValue, fields: tuple[BitField, ...]) -> SSAValue:
+    total = b.const(0)
+    for f in fields:
+        value = b.and_(b.lshr(source, f.shift), (1 << f.width) - 1) if f.width < 32 else source
+        total = b.add(total, b.mul(value, f.scale))
+    return total
+
+
+def _warp_sum(b: Builder, warp: SSAValue, layout: DistributedLayout, dim: int) -> SSAValue:
+    return _field_total(b, warp, tuple(f for f in layout.warp_fields if f.dim == dim))
+
+
+def _lane_sum(b: Builder, lane: SSAValue, layout: DistributedLayout, dim: int) -> SSAValue:
+    return _field_total(b, lane, tuple(f for f in layout.lane_fields if f.dim == dim))
+
+
+def _read_lane_parts(b: Builder, lane: SSAValue, per_row: int) -> tuple[SSAValue, SSAValue]:
+    """(row, vector) a lane reads first: lanes along a row, ``per_row`` vectors to a row."""
+    if per_row >= 32:
+        return b.const(0), lane
+    return b.lshr(lane, per_row.bit_length() - 1), b.and_(lane, per_row - 1)
+
+
+def _i32(b: Builder, value: SSAValue) -> SSAValue:
+    return b.emit(arith.IndexCastOp(value, i32)) if isinstance(value.type, IndexType) else b.cast_int(value, i32)
+
+
+def _as_i32(b: Builder, value: SSAValue) -> SSAValue:
+    return value if value.type == i32 else b.emit(arith.BitcastOp(value, i32))
+
+
+def _int(attr: object) -> int:
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+__all__ = ["StagingPlan", "lower_staged_store", "staging_plan"]
