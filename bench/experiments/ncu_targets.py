@@ -1,0 +1,73 @@
+"""Experiment: one launch of each kernel whose time is not yet explained, for Nsight Compute.
+
+    python -m bench.experiments.ncu_targets --prepare        # here: fill the kernel cache
+    ncu --kernel-name regex:'small_m|gemm_|mmq_' --set detailed \\
+        python -m bench.experiments.ncu_targets               # on the GPU machine (run 80)
+
+The GPU machine has ``ncu``. Each target is launched once on fresh random inputs (their values
+do not matter here: the benchmarks check every kernel): the one-token decode kernel at the two
+M = 1 goal shapes (76 % and 59 % of copy bandwidth; run 79 ruled out ring depth and programs
+per SM), the 128×256 wgmma MX kernel at 4096³ (1.47–1.50 × Triton), promote-int8 at 4096³
+(45 % of its own fold ceiling, run 72) and the q4_K prefill kernel at M = 512.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from bench import mmq, mx_gemm
+from compiler.mmq_template import mmq_grid
+from compiler.quantize_template import quantize_grid
+from compiler.templates import grid
+
+DECODE = "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128"
+PREFILL = "mmq 128x128 w8 s2"
+MX = ("wgmma e4m3xe2m1 bf16 128x256x64 w8 n8", "e2m1xe2m1 int8 128x256x64 w8 n8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true")
+    args = parser.parse_args()
+    q4k = {label: entry for entry in mmq.compile_kernels(mmq.PREFILL + mmq.DECODE)
+           for label in [entry[0]] if label in (DECODE, PREFILL)}
+    mx = {entry[0]: entry for entry in mx_gemm.compile_all() if entry[0] in MX}
+    quantizers_compiled = mmq.compile_quantizers()
+    if args.prepare:
+        return
+    import cupy
+
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_q4k_blocks
+
+    quantizers = mmq.load_quantizers(quantizers_compiled)
+    rng = np.random.default_rng(7)
+    for label, m, n, k in ((DECODE, 1, 32768, 8192), (DECODE, 1, 4096, 14336), (PREFILL, 512, 4096, 14336)):
+        _, cfg, _, compiled = q4k[label]
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        w = cupy.asarray(random_q4k_blocks(n, k, rng))
+        x = cupy.asarray(rng.standard_normal((m, k)).astype(np.float32))
+        xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+        y = cupy.zeros((m, n), dtype=cupy.float32)
+        quantize = quantizers[(cfg.needs_zeroed_output, False)]
+        qargs = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
+        quantize.launch(*qargs, grid=quantize_grid(m, k))
+        kernel.launch(xq, w, y, m, n, k, grid=mmq_grid(cfg, m, n, k))
+    crng = cupy.random.default_rng(7)
+    for label in MX:
+        _, cfg, _, _, compiled = mx[label]
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        m = n = k = 4096
+        a = mx_gemm._operand(cupy, crng, cfg.lhs, m, k)
+        b_t = mx_gemm._operand(cupy, crng, cfg.rhs, n, k)
+        sa = crng.integers(120, 135, size=(m, k // 32), dtype=cupy.uint8)
+        sb = crng.integers(120, 135, size=(n, k // 32), dtype=cupy.uint8)
+        c = cupy.zeros((m, n), dtype=cupy.float32)
+        kernel.launch(a, b_t, sa, sb, c, m, n, k, grid=grid(cfg, m, n))
+    cupy.cuda.get_current_stream().synchronize()
+
+
+if __name__ == "__main__":
+    main()
