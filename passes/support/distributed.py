@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, IntegerType, TensorType, UnrealizedConversionCastOp, f32, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -29,7 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import SpecialRegOp
-from dialects.qgpu.distributed import REG_BYTES, DistributedLayout
+from dialects.qgpu.distributed import REG_BYTES, CoordExpr, DistributedLayout, Source
 from dialects.qgpu.layouts import distributed_layout
 from passes.support.builder import Builder
 from passes.support.linear import bit_width
@@ -331,7 +332,24 @@ def elements_per_thread(layout: DistributedLayout) -> int:
     return min(slots, getattr(layout, "elements_per_thread", slots))
 
 
+def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
+    """Σ fields of a coordinate expression (without its constant), as i32."""
+    total = b.const(0)
+    for f in expr.fields:
+        source = ids.lane if f.source == Source.LANE else ids.warp
+        value = b.and_(b.lshr(source, f.shift), (1 << f.width) - 1) if f.width < 32 else source
+        total = b.add(total, b.mul(value, f.scale))
+    return total
+
+
+def as_i32(b: Builder, value: SSAValue) -> SSAValue:
+    """An f32 register's bits as i32 (an i32 as it is), for packing into vectors."""
+    return value if value.type == i32 else b.emit(arith.BitcastOp(value, i32))
+
+
 __all__ = [
+    "as_i32",
+    "field_sum",
     "REG_BYTES",
     "FunctionState",
     "LinearOffsets",

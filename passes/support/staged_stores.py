@@ -43,11 +43,11 @@ from xdsl.ir import Operation, SSAValue
 
 from dialects.ptx.ops import BarSyncOp, CpAsyncWaitOp, LdSharedOp, PackOp, StGlobalOp, StSharedOp
 from dialects.qdot.kernel import SHARED_BYTES_ATTR, StoreOp
-from dialects.qgpu.distributed import BitField, DistributedLayout
+from dialects.qgpu.distributed import CoordExpr, DistributedLayout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import GlobalTile
-from passes.support.distributed import FunctionState
+from passes.support.distributed import FunctionState, as_i32, field_sum
 
 VECTOR = 4
 """f32 values per 16-byte vector."""
@@ -109,8 +109,8 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
     b.insert(CpAsyncWaitOp(0))
     # computed here, not at the function entry with the loop's per-thread values: live across
     # the K loop they cost it registers (ptxas rescheduled the loop, run 76)
-    warp_row, warp_col = (_warp_sum(b, ids.warp, layout, d) for d in range(2))
-    lane_row, lane_col = (_lane_sum(b, ids.lane, layout, d) for d in range(2))
+    warp_row, warp_col = (field_sum(b, ids, CoordExpr(0, _fields(layout.warp_fields, d), None)) for d in range(2))
+    lane_row, lane_col = (field_sum(b, ids, CoordExpr(0, _fields(layout.lane_fields, d), None)) for d in range(2))
     region = b.mul(ids.warp, plan.region_bytes)
     write_base = b.add(region, b.mul(b.add(b.mul(lane_row, plan.stride), lane_col), 4))
 
@@ -135,7 +135,7 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
             if not first <= col < first + plan.chunk:
                 continue
             offset = b.add(write_base, ((row * plan.stride) + col - first) * 4)
-            value = regs[reg] if step == 1 else b.emit(PackOp([_as_i32(b, regs[reg]), _as_i32(b, regs[reg + 1])]))
+            value = regs[reg] if step == 1 else b.emit(PackOp([as_i32(b, regs[reg]), as_i32(b, regs[reg + 1])]))
             b.insert(StSharedOp(offset, value))
         b.insert(BarSyncOp(0))
         for i in range(plan.vectors_per_lane):
@@ -223,20 +223,8 @@ def _chunks_whole(layout: DistributedLayout, plan: StagingPlan) -> bool:
     return True
 
 
-def _field_total(b: Builder, source: SSAValue, fields: tuple[BitField, ...]) -> SSAValue:
-    total = b.const(0)
-    for f in fields:
-        value = b.and_(b.lshr(source, f.shift), (1 << f.width) - 1) if f.width < 32 else source
-        total = b.add(total, b.mul(value, f.scale))
-    return total
-
-
-def _warp_sum(b: Builder, warp: SSAValue, layout: DistributedLayout, dim: int) -> SSAValue:
-    return _field_total(b, warp, tuple(f for f in layout.warp_fields if f.dim == dim))
-
-
-def _lane_sum(b: Builder, lane: SSAValue, layout: DistributedLayout, dim: int) -> SSAValue:
-    return _field_total(b, lane, tuple(f for f in layout.lane_fields if f.dim == dim))
+def _fields(fields: tuple, dim: int) -> tuple:
+    return tuple(f for f in fields if f.dim == dim)
 
 
 def _read_lane_parts(b: Builder, lane: SSAValue, per_row: int) -> tuple[SSAValue, SSAValue]:
@@ -248,10 +236,6 @@ def _read_lane_parts(b: Builder, lane: SSAValue, per_row: int) -> tuple[SSAValue
 
 def _i32(b: Builder, value: SSAValue) -> SSAValue:
     return b.emit(arith.IndexCastOp(value, i32)) if isinstance(value.type, IndexType) else b.cast_int(value, i32)
-
-
-def _as_i32(b: Builder, value: SSAValue) -> SSAValue:
-    return value if value.type == i32 else b.emit(arith.BitcastOp(value, i32))
 
 
 def _int(attr: object) -> int:

@@ -22,23 +22,12 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import PackOp, RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
-from dialects.qgpu.distributed import CoordExpr, Source
 from dialects.qgpu.layouts import distributed_layout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import element_bytes, global_tile
-from passes.support.distributed import FunctionState, ThreadIds, to_regs
+from passes.support.distributed import FunctionState, as_i32, field_sum, to_regs
 from passes.support.staged_stores import lower_staged_store, staging_plan
-
-
-def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
-    """Σ fields of a coordinate expression (without its constant), as i32."""
-    total = b.const(0)
-    for f in expr.fields:
-        source = ids.lane if f.source == Source.LANE else ids.warp
-        value = b.and_(b.lshr(source, f.shift), (1 << f.width) - 1) if f.width < 32 else source
-        total = b.add(total, b.mul(value, f.scale))
-    return total
 
 
 def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
@@ -126,7 +115,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         if (eb == 4 or paired) and not is_float and value.type == f32:
             stored = b.emit(arith.BitcastOp(value, i32))
         if words:  # c even and N even: c < N implies c + 1 < N, so the pair shares one bounds test
-            stored = b.emit(PackOp([_as_i32(b, regs[reg]), _as_i32(b, regs[reg + 1])]))
+            stored = b.emit(PackOp([as_i32(b, regs[reg]), as_i32(b, regs[reg + 1])]))
         if op.reduce is not None:  # verified: "add" of f32
             b.insert(RedGlobalAddOp(address, stored, ok))
         else:
@@ -170,8 +159,4 @@ def _paired_words(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedL
                for reg in range(0, layout.regs_per_thread, 2))
 
 
-def _as_i32(b: Builder, value: SSAValue) -> SSAValue:
-    return b.emit(arith.BitcastOp(value, i32)) if value.type == f32 else value
-
-
-__all__ = ["coordinate", "field_sum", "lower_store"]
+__all__ = ["coordinate", "lower_store"]
