@@ -28,8 +28,10 @@ function's top block (after the K loop, not inside it: a persistent kernel's sto
 while the next tile's copies land), with nothing after it but other stores and constants.
 ``cp.async.wait_group 0`` and a barrier come first (the pipeline may still have copies in
 flight into the ring the regions overlap), a barrier separates each chunk's writes from its
-reads. The wgmma accumulator qualifies (a warp's registers cover 16 whole rows); the
-mma.sync one does not (its warps interleave along M and N) and keeps the direct stores.
+reads. The wgmma accumulator qualifies (a warp's registers cover 16 whole rows), and so
+does an mma.sync one whose warps are stacked along one dimension; one whose warp grid is 2-D
+(the benchmark's mma.sync tiles) does not: each warp's registers cover rows and columns
+interleaved with the other warps', not one rectangle, and it keeps the direct stores.
 """
 
 from __future__ import annotations

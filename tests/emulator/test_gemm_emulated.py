@@ -161,8 +161,8 @@ def test_f32_output_vector_stores(arch: str, strategy: str, epilogue: str) -> No
     By default every f32 accumulator pair (2t, 2t + 1) is one 8-byte ``st.global.v2``, bounds-tested
     once. ``epilogue=staged`` on wgmma: the tile goes through shared memory (``st.shared.v2`` of the
     pairs, a barrier, ``ld.shared.v4``) and out as 16-byte ``st.global.v4`` along rows; the
-    emulator's race checks see the barriers and the reuse of the pipeline's buffers. The mma.sync
-    accumulator (warps interleaved along M and N) keeps the pairs either way."""
+    emulator's race checks see the barriers and the reuse of the pipeline's buffers. These mma.sync
+    accumulators (2-D warp grids: warps interleaved along M and N) keep the pairs either way."""
     lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
     case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
     cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4,

@@ -1,7 +1,8 @@
 """Random GEMM kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
 
 ``compiler.templates.gemm_kernel`` over random formats, scales, tiles, warps, targets,
-strategies, pipeline depths and persistent grids, on random ragged shapes. A compile may
+strategies, pipeline depths, persistent grids, N's known divisor and the f32 epilogue
+(``qdot-to-llvm{epilogue=staged}``), on random ragged shapes. A compile may
 fail only with a ``QdotError`` (a diagnostic at an op; anything else is a compiler bug that
 would surface as an "internal error" or an unlocated message), and a kernel that compiles must match
 ``compiler.numerics`` on the emulator (tests/gpu/gemm_harness.py's inputs and check,
@@ -17,7 +18,7 @@ with persistent kernels among the draws, 2529 kernels in 420 s, no failure).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -44,11 +45,13 @@ class Draw:
     shape: tuple[int, int, int]
     programs: int | None = None
     """A persistent kernel's grid."""
+    epilogue: str = "direct"
 
     def __str__(self) -> str:
         m, n, k = self.shape
         programs = f" programs={self.programs}" if self.programs else ""
-        return f"{self.cfg.name} {self.arch} {self.strategy} stages={self.stages} M={m} N={n} K={k}{programs}"
+        return (f"{self.cfg.name} {self.arch} {self.strategy} stages={self.stages} M={m} N={n} K={k}{programs} "
+                f"epilogue={self.epilogue}")
 
 
 def draw(rng: random.Random) -> Draw:
@@ -62,7 +65,10 @@ def draw(rng: random.Random) -> Draw:
                      persistent=rng.random() < 0.25)
     shape = (rng.choice([17, 40, 64, 70]), rng.choice([16, 24, 50, 64]), 32 * rng.choice([1, 2, 3, 5]))
     programs = rng.choice([1, 2, 3]) if cfg.persistent else None
-    return Draw(cfg, rng.choice(ARCHES), rng.choice(STRATEGIES), rng.choice([1, 2, 3]), shape, programs)
+    arch, strategy, stages = rng.choice(ARCHES), rng.choice(STRATEGIES), rng.choice([1, 2, 3])
+    # drawn last, so the draws before them are those of the seeds before they existed
+    cfg = replace(cfg, n_divisibility=rng.choice([d for d in (1, 2, 4, 8) if shape[1] % d == 0]))
+    return Draw(cfg, arch, strategy, stages, shape, programs, rng.choice(["direct", "staged"]))
 
 
 def run(d: Draw, seed: int) -> str | None:
@@ -70,7 +76,8 @@ def run(d: Draw, seed: int) -> str | None:
     ctx = registry.make_context()
     try:
         module = parse_module(ctx, split_chunks(gemm_kernel(d.cfg), False)[0], f"{d.cfg.name}.mlir")
-        pipeline = ptx_pipeline(PtxOptions(arch=d.arch, strategy=d.strategy, num_stages=d.stages))
+        pipeline = ptx_pipeline(PtxOptions(arch=d.arch, strategy=d.strategy, num_stages=d.stages,
+                                           epilogue=d.epilogue))
         build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
         return f"{d}: {err.render()}"

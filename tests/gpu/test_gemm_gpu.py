@@ -144,7 +144,7 @@ def test_f32_vector_stores_match_reference(cfg, arch, strategy, epilogue, gpu) -
     """f32 epilogues with N = 136 (ragged, a multiple of 8) into a NaN-poisoned C: each accumulator
     pair one ``st.global.v2`` (the default), or with ``epilogue=staged`` the tile staged in shared
     memory and stored as 16-byte row pieces (``st.global.v4``) where qdot-to-llvm can stage it (the
-    wgmma accumulator; the mma.sync one, whose warps interleave, keeps the pairs)."""
+    wgmma accumulator; these mma.sync ones, whose 2-D warp grids interleave, keep the pairs)."""
     case = GemmCase(cfg, M, N, K, arch, strategy, epilogue=epilogue)
     staged = epilogue == "staged" and arch == "sm_90a"
     assert ("st.global.v4" if staged else "st.global.v2") in case.compiled().ptx

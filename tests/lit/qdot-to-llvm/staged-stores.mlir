@@ -165,3 +165,28 @@ func.func @interleaved_warps(%c_ptr: !qdot.ptr<f32>, %m: index, %n: index {qdot.
   qdot.store %c_desc[%c0, %off_n], %acc : !qdot.desc<64x32xf32>, tensor<64x32xf32, #mma>
   func.return
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#sh = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// The mma.sync accumulator with its warps stacked along M: each warp's registers cover 16 whole
+// rows of the 64 × 16 tile (two 16 × 8 pieces side by side), one rectangle, so it is staged.
+// CHECK-LABEL: func.func @stacked_warps
+// CHECK:       ptx.bar_sync
+// CHECK-COUNT-4: ptx.st_shared %{{.*}}, %{{.*}} : vector<2xi32>
+// CHECK-NEXT:  ptx.bar_sync
+// CHECK:       ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : vector<4xi32>
+func.func @stacked_warps(%c_ptr: !qdot.ptr<f32>, %m: index, %n: index {qdot.divisibility = 8 : i64},
+                         %pid: index) attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %ring = qgpu.local_alloc : () -> !qgpu.memdesc<2x64x64xbf16, #sh, mutable>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %off_n = arith.muli %pid, %c16 : index
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x16xf32>
+  %acc = arith.constant dense<1.000000e+00> : tensor<64x16xf32, #mma>
+  qdot.store %c_desc[%c0, %off_n], %acc : !qdot.desc<64x16xf32>, tensor<64x16xf32, #mma>
+  func.return
+}
