@@ -109,8 +109,8 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
     b = Builder.before(store)
     ids = state.ids
     b.insert(CpAsyncWaitOp(0))
-    # computed here, not at the function entry with the loop's per-thread values: live across
-    # the K loop they cost it registers (ptxas rescheduled the loop, run 76)
+    # computed here rather than at the function entry with the loop's per-thread values, so
+    # that they are not live across the K loop
     warp_row, warp_col = (field_sum(b, ids, CoordExpr(0, _fields(layout.warp_fields, d), None)) for d in range(2))
     lane_row, lane_col = (field_sum(b, ids, CoordExpr(0, _fields(layout.lane_fields, d), None)) for d in range(2))
     region = b.mul(ids.warp, plan.region_bytes)
