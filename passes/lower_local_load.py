@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i8, i16, i32
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, VectorType, i8, i16, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
@@ -38,7 +38,7 @@ from xdsl.rewriter import Rewriter
 from compiler.diagnostics import emit_error
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
-from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp
+from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp, UnpackOp
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.encodings import DotOperandEncodingAttr
 from dialects.qgpu.errors import LayoutError
@@ -255,7 +255,10 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
     if plan is not None:
         regs = _emit_ldmatrix(b, state, access, plan, base)  # the ptx.ldmatrix ops name their form
     else:
-        regs = _emit_scalar(b, state, access, base, tensor)
+        # 16-byte vector loads need a 16-byte aligned buffer start: a #qgpu.shared buffer's
+        # stages are (allocations start 128-byte aligned); a block-part view's are not
+        vectors = isinstance(shared, SharedLayout) and shared.buffer_bytes % VECTOR_BYTES == 0
+        regs = _emit_scalar(b, state, access, base, tensor, vectors)
     out = from_regs(b, regs, tensor)
     load.result.replace_all_uses_with(out)
     Rewriter.erase_op(load)
@@ -292,8 +295,16 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
     return [r for r in regs if r is not None]
 
 
+VECTOR_BYTES = 16
+"""One ``ld.shared.v4.b32``."""
+
+
 def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue,
-                 tensor: TensorType) -> list[SSAValue]:
+                 tensor: TensorType, vectors: bool = False) -> list[SSAValue]:
+    """Register by register, except that the four registers of a thread's 16-byte aligned run
+    are one ``ld.shared.v4`` (``vectors``): LLVM does not merge the four loads itself, as the
+    XOR swizzle of each one's offset hides that they are adjacent (run 81: the raw e2m1 reads of
+    the wgmma kernels' conversion were four ``ld.shared.b32`` with 4-way bank conflicts)."""
     offsets = access.offsets
     thread = state.per_thread(("offsets", *offsets.key),
                               lambda eb, ids: offsets.thread_part(eb, ids))
@@ -303,7 +314,19 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
     regs: list[SSAValue] = []
     per_reg = access.layout.elements_per_register
     elems = elements_per_thread(access.layout)
+    runs = _vector_runs(access, offsets, elems) if vectors and register == i32 and not unpacked else {}
+    pending: list[SSAValue] = []
     for reg in range(access.layout.regs_per_thread):
+        if pending:
+            regs.append(pending.pop(0))
+            continue
+        if reg in runs:
+            address = b.add(base, combine(b, thread, mask, runs[reg]))
+            vector = b.emit(LdSharedOp(address, VectorType(i32, [VECTOR_BYTES // 4])))
+            parts = list(b.insert(UnpackOp(vector)).results)
+            regs.append(parts[0])
+            pending = parts[1:]
+            continue
         if unpacked:
             regs.append(_unpacked_register(b, access, base, thread, mask, reg))
             continue
@@ -327,6 +350,31 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
             value = b.or_(value, b.shl(part, 8 * start))
         regs.append(value)
     return regs
+
+
+def _vector_runs(access: Access, offsets, elems: int) -> dict[int, int]:  # noqa: ANN001 - LinearOffsets
+    """{first register: its constant offset} of every 4 registers that hold one 16-byte aligned
+    run of shared memory in every thread: each register 4 contiguous bytes, the next register the
+    next 4, the run's constant and every lane / warp contribution multiples of 16 (so the
+    thread's XOR or sum never reaches inside the run)."""
+    if any(v % VECTOR_BYTES for v in (*offsets.lane_bases, *offsets.warp_bases)):
+        return {}
+    per_reg = access.layout.elements_per_register
+    words = VECTOR_BYTES // 4
+    runs: dict[int, int] = {}
+    for first in range(0, access.layout.regs_per_thread - words + 1, words):
+        constants = []
+        for reg in range(first, first + words):
+            if min(per_reg, elems - reg * per_reg) != per_reg:
+                break
+            starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
+            if any(starts[byte] != starts[0] + byte for byte in range(4)):
+                break
+            constants.append(offsets.elem_part((reg * 4) // access.elem_bytes))
+        if len(constants) == words and constants[0] % VECTOR_BYTES == 0 \
+                and all(c == constants[0] + 4 * i for i, c in enumerate(constants)):
+            runs[first] = constants[0]
+    return runs
 
 
 def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAValue, mask: int,

@@ -23,6 +23,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -394,6 +395,40 @@ class PackOp(PtxInstruction):
         return f"mov.b{32 * len(self.parts)}"
 
 
+@irdl_op_definition
+class UnpackOp(PtxInstruction):
+    """Split a vector register into its 32-bit registers — the inverse of ``ptx.pack``, for the
+    result of a vector load (`ld.shared.v4.b32 {a, b, c, d}, [p]` names the registers itself, so
+    in PTX this is free).
+
+        %a, %b, %c, %d = ptx.unpack %v : vector<4xi32> -> i32, i32, i32, i32
+    """
+
+    name = "ptx.unpack"
+    vector = operand_def(VectorType)
+    parts = var_result_def(I32)
+    traits = traits_def(Pure())
+    assembly_format = "$vector attr-dict `:` type($vector) `->` type($parts)"
+
+    def __init__(self, vector: SSAValue):
+        vector_type = vector.type
+        assert isinstance(vector_type, VectorType)
+        super().__init__(operands=[vector], result_types=[[I32] * vector_type.get_shape()[0]])
+
+    def verify_(self) -> None:
+        vector_type = self.vector.type
+        assert isinstance(vector_type, VectorType)
+        if vector_type.get_element_type() != I32 or vector_type.get_num_dims() != 1 \
+                or vector_type.get_shape()[0] not in (2, 4):
+            raise VerifyException(f"unpack takes a vector<2xi32> or vector<4xi32>, got {vector_type}")
+        if len(self.parts) != vector_type.get_shape()[0]:
+            raise VerifyException(f"unpack of {vector_type} gives {vector_type.get_shape()[0]} registers, "
+                                  f"got {len(self.parts)}")
+
+    def ptx_mnemonic(self) -> str:
+        return f"mov.b{32 * len(self.parts)}"
+
+
 def register_bits(type_: Attribute, what: str) -> int:
     """Width of a register value: scalar or 1-D vector of i8/i16/i32/i64/f16/bf16/f32/f64."""
     try:
@@ -414,4 +449,4 @@ def _resolve_exactly(parser: Parser, count: int, type_: Attribute) -> list[SSAVa
     return resolve(parser, unresolved, type_)
 
 
-ALU_OPS = [BitcastOp, PackOp, SpecialRegOp, ShflSyncOp, PrmtOp, Lop3Op, CvtOp, FmaRnBf16x2Op, MulRnBf16x2Op]
+ALU_OPS = [BitcastOp, PackOp, UnpackOp, SpecialRegOp, ShflSyncOp, PrmtOp, Lop3Op, CvtOp, FmaRnBf16x2Op, MulRnBf16x2Op]

@@ -15,6 +15,7 @@ from dialects.ptx.alu import (
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
+    UnpackOp,
 )
 from dialects.ptx.base import PtxInstruction
 from dialects.ptx.grid_dependency import GRID_DEPENDENCY_OPS, GridDepLaunchDependentsOp, GridDepWaitOp
@@ -72,6 +73,7 @@ __all__ = [
     "PtxInstruction",
     "RedGlobalAddOp",
     "ShflSyncOp",
+    "UnpackOp",
     "SmemDescriptor",
     "SpecialRegOp",
     "StGlobalOp",

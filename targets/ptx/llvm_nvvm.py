@@ -30,6 +30,7 @@ from dialects.ptx.ops import (
     MmaSyncOp,
     MulRnBf16x2Op,
     PackOp,
+    UnpackOp,
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
@@ -56,6 +57,13 @@ def _pack(em: FunctionEmitter, op: Operation) -> None:
         word = em.text(part) if llvm_type(part.type) == "i32" else em.temp(f"bitcast {em.typed(part)} to i32", "word")
         packed = em.temp(f"insertelement {vector} {packed}, i32 {word}, i32 {index}", "vec")
     em.assign(op.res, f"bitcast {vector} {packed} to {vector}")
+
+
+def _unpack(em: FunctionEmitter, op: Operation) -> None:
+    assert isinstance(op, UnpackOp)
+    vector = f"<{len(op.parts)} x i32>"
+    for index, part in enumerate(op.parts):
+        em.assign(part, f"extractelement {vector} {em.text(op.vector)}, i32 {index}")
 
 
 def _special_reg(em: FunctionEmitter, op: Operation) -> None:
@@ -418,6 +426,7 @@ def _mul_bf16x2(em: FunctionEmitter, op: Operation) -> None:
 PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     BitcastOp: _bitcast,
     PackOp: _pack,
+    UnpackOp: _unpack,
     SpecialRegOp: _special_reg,
     LdmatrixOp: _ldmatrix,
     MmaSyncOp: _mma,

@@ -35,6 +35,7 @@ from dialects.ptx.ops import (
     MmaSyncOp,
     MulRnBf16x2Op,
     PackOp,
+    UnpackOp,
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
@@ -235,6 +236,17 @@ def _pack(op: PackOp) -> Handler:
     return run
 
 
+def _unpack(op: UnpackOp) -> Handler:
+    """The vector register's 32-bit words as registers (the inverse of ``_pack``)."""
+    vector_type = reg_type(op.vector.type)
+    part_type = reg_type(op.parts[0].type)
+
+    def run(cta: CtaState, vector: np.ndarray) -> tuple[np.ndarray, ...]:
+        data = to_bytes(vector, vector_type)
+        return tuple(from_bytes(data[:, 4 * i: 4 * i + 4], part_type) for i in range(len(op.parts)))
+    return run
+
+
 def _no_op(op: Operation) -> Handler:
     return lambda cta: None
 
@@ -268,6 +280,7 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     MulRnBf16x2Op: lambda op: (lambda cta, a, b: alu.mul_bf16x2(a, b)),
     BitcastOp: _bitcast,
     PackOp: _pack,
+    UnpackOp: _unpack,
 }
 
 

@@ -40,3 +40,30 @@ func.func @i8_b_n_major(%m: !qgpu.memdesc<64x32xi8, #sh>) -> tensor<64x32xi8, #b
   %r = qgpu.local_load %m : !qgpu.memdesc<64x32xi8, #sh> -> tensor<64x32xi8, #b>
   func.return %r : tensor<64x32xi8, #b>
 }
+
+// -----
+
+#run = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#half = #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#plain = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// A thread's 16-byte aligned run (a row of 16 bytes here, as the dequantize-once conversion
+// reads its raw tile) is one ld.shared.v4, split into its four registers by ptx.unpack.
+// CHECK-LABEL: func.func @runs_of_16_bytes
+// CHECK:       %[[V:.*]] = ptx.ld_shared %{{.*}} : vector<4xi32>
+// CHECK-NEXT:  %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = ptx.unpack %[[V]] : vector<4xi32> -> i32, i32, i32, i32
+// CHECK-NOT:   ptx.ld_shared
+func.func @runs_of_16_bytes(%m: !qgpu.memdesc<32x16xi8, #plain>) -> tensor<32x16xi8, #run> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<32x16xi8, #plain> -> tensor<32x16xi8, #run>
+  func.return %r : tensor<32x16xi8, #run>
+}
+
+// Runs of 8 bytes: the second lane of a row starts 8 bytes in, so no 16-byte vector; each
+// register is its own 4-byte load.
+// CHECK-LABEL: func.func @runs_of_8_bytes
+// CHECK-COUNT-2: ptx.ld_shared %{{.*}} : i32
+// CHECK-NOT:   ptx.ld_shared
+func.func @runs_of_8_bytes(%m: !qgpu.memdesc<16x16xi8, #plain>) -> tensor<16x16xi8, #half> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<16x16xi8, #plain> -> tensor<16x16xi8, #half>
+  func.return %r : tensor<16x16xi8, #half>
+}

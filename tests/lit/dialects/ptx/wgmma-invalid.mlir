@@ -1,4 +1,4 @@
-// One case per verifier rule of ptx.wgmma, ptx.wgmma_wait and ptx.pack; each names the
+// One case per verifier rule of ptx.wgmma, ptx.wgmma_wait, ptx.pack and ptx.unpack; each names the
 // operand and the numbers.
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
@@ -139,3 +139,9 @@ ptx.wgmma_wait -1
 %x = "test.op"() : () -> i32
 %v = "ptx.pack"(%x, %x, %x, %x) : (i32, i32, i32, i32) -> vector<2xi32>
 // CHECK: error: 'ptx.pack' op result must be vector<4xi32>, got vector<2xi32>
+
+// -----
+
+%v = "test.op"() : () -> vector<4xi32>
+%a, %b = "ptx.unpack"(%v) : (vector<4xi32>) -> (i32, i32)
+// CHECK: error: 'ptx.unpack' op unpack of vector<4xi32> gives 4 registers, got 2

@@ -66,6 +66,19 @@ func.func @pack(%off: i32, %x: i32, %h: vector<2xbf16>) {
 
 // -----
 
+// ptx.unpack, its inverse: the registers of a vector load (ld.shared.v4 names them itself).
+// CHECK-LABEL: func.func @unpack
+// CHECK:       %[[V:.*]] = ptx.ld_shared %{{.*}} : vector<4xi32>
+// CHECK-NEXT:  %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = ptx.unpack %[[V]] : vector<4xi32> -> i32, i32, i32, i32
+// CHECK-GENERIC: "ptx.unpack"(%{{.*}}) : (vector<4xi32>) -> (i32, i32, i32, i32)
+func.func @unpack(%off: i32) -> i32 {
+  %v = ptx.ld_shared %off : vector<4xi32>
+  %a, %b, %c, %d = ptx.unpack %v : vector<4xi32> -> i32, i32, i32, i32
+  func.return %d : i32
+}
+
+// -----
+
 // The 8-bit forms read the same 32 bytes of each row, k32 of an 8-bit type: e4m3 (and e5m2,
 // which mixes with it) accumulate in f32, s8 in s32.
 // CHECK-LABEL: func.func @wgmma_8bit

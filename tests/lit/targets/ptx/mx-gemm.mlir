@@ -28,10 +28,11 @@
 // FALLBACK-NOT: ldmatrix.sync.aligned.m8n16
 
 // sm_90, dequant-bf16: both operands become bf16 (the scales folded in), 2 × 4 k16 steps
-// × 2 × 4 tiles per warp = 64 bf16 mmas; the kWidth-8 e4m3 operand is read with scalar
-// 32-bit ld.shared.
+// × 2 × 4 tiles per warp = 64 bf16 mmas; the raw tiles are read for their conversion in
+// 16-byte runs, one ld.shared.v4 each (never four 32-bit loads).
 // SM90:        .target sm_90
-// SM90:        ld.shared.b32
+// SM90-NOT:    ld.shared.b32
+// SM90:        ld.shared.v4.b32
 // SM90:        mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // SM90-COUNT-63: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // SM90-NOT:    mma.sync
