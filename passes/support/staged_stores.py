@@ -8,9 +8,10 @@ SM, waves in lockstep as the GEMM's are) timed that epilogue at 4.5 µs per wave
 3.3 µs when each warp first writes its registers to shared memory and reads them back as
 rows: then one instruction writes 512 contiguous bytes (four whole 128-byte lines) instead
 of eight 32-byte pieces. In the GEMMs (run 76, ``bench/experiments/staged_epilogue.py``) it
-is 5 % faster for the 128 × 128 wgmma tile at M = 512 and 2–3 % slower for the 128 × 256 one
-at 8192³, whose K loop ptxas schedules differently once the epilogue changes (the loop's
-PTX is the same): a choice per kernel, not a default.
+is 5 % faster for the 128 × 128 wgmma tile at M = 512 (run 84: no faster once the K loop's
+raw reads became 16-byte loads) and 2–3 % slower for the 128 × 256 one at 8192³, whose K loop
+ptxas schedules differently once the epilogue changes (the loop's PTX is the same): a choice
+per kernel, not a default.
 
 How: each warp owns a region of shared memory holding the rectangle of the tile its
 registers cover (the same R × C for every warp; only the warp's origin differs), rows
