@@ -342,6 +342,24 @@ def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
     return total
 
 
+def side_by_side(low: Sequence[CoordExpr] | None, high: Sequence[CoordExpr] | None) -> bool:
+    """Whether two slots (their ``coord_exprs``) hold (r, c) and (r, c + 1) with c even in every thread."""
+    if low is None or high is None or low[0] != high[0]:
+        return False
+    col_low, col_high = low[1], high[1]
+    return col_low.modulus is None and col_low.fields == col_high.fields \
+        and col_high.constant == col_low.constant + 1 and col_low.constant % 2 == 0 \
+        and all(f.scale % 2 == 0 for f in col_low.fields)
+
+
+def register_pairs(layout: DistributedLayout) -> bool:
+    """Whether the registers of a 32-bit layout, taken two by two, hold side-by-side pairs
+    ((r, c) and (r, c + 1), c even): one 8-byte access per pair."""
+    return layout.regs_per_thread % 2 == 0 and all(
+        side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg + 1, 0))
+        for reg in range(0, layout.regs_per_thread, 2))
+
+
 def as_i32(b: Builder, value: SSAValue) -> SSAValue:
     """An f32 register's bits as i32 (an i32 as it is), for packing into vectors."""
     return value if value.type == i32 else b.emit(arith.BitcastOp(value, i32))
@@ -350,6 +368,8 @@ def as_i32(b: Builder, value: SSAValue) -> SSAValue:
 __all__ = [
     "as_i32",
     "field_sum",
+    "register_pairs",
+    "side_by_side",
     "REG_BYTES",
     "FunctionState",
     "LinearOffsets",

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, VectorType, i32, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
@@ -50,7 +50,7 @@ from dialects.qgpu.distributed import CoordExpr, DistributedLayout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import GlobalTile
-from passes.support.distributed import FunctionState, as_i32, field_sum
+from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs
 
 VECTOR = 4
 """f32 values per 16-byte vector."""
@@ -94,7 +94,7 @@ def staging_plan(layout: DistributedLayout, tile: GlobalTile, store: StoreOp, fu
     if len(origins) != layout.num_warps:  # warps holding the same elements
         return None
     budget = _int(func.attributes.get(SHARED_BYTES_ATTR))
-    pairs = _paired_columns(layout)
+    pairs = register_pairs(layout)
     chunk = cols
     while chunk >= VECTOR:
         stride = chunk + (8 - chunk) % 32  # ≡ 8 (mod 32) words: the half-warp's pairs on distinct banks
@@ -120,9 +120,9 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
     per_row = plan.chunk // VECTOR  # vectors per staged row, a power of two
     read_row, read_vec = _read_lane_parts(b, ids.lane, per_row)
     read_base = b.add(region, b.mul(b.add(b.mul(read_row, plan.stride), b.mul(read_vec, VECTOR)), 4))
-    limits = [_i32(b, d) for d in tile.dims]
-    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
-    pitch = b.emit(arith.IndexCastOp(tile.strides[0], i64))
+    limits = [b.cast_int(d, i32) for d in tile.dims]
+    origin = [b.cast_int(o, i32) for o in tile.offsets]
+    pitch = b.cast_int(tile.strides[0], i64)
     thread_row = b.add(b.add(origin[0], warp_row), read_row)
     thread_col = b.add(b.add(origin[1], warp_col), b.mul(read_vec, VECTOR))
     linear = b.add(b.mul(b.cast_int(thread_row, i64), pitch), b.cast_int(thread_col, i64))
@@ -175,19 +175,12 @@ def _last_shared_user(store: StoreOp) -> bool:
 
 
 def _warp_rectangle(layout: DistributedLayout) -> tuple[int, int] | None:
-    """(R, C) when the lanes and registers of a warp hold each element of [0, R) × [0, C)
-    (relative to the warp's origin) exactly once, with C a power of two of whole vectors."""
-    seen: set[tuple[int, int]] = set()
-    lane_fields = layout.lane_fields
-    for reg in range(layout.regs_per_thread):
-        offset = layout.reg_offset(reg, 0)
-        if offset is None:
-            return None
-        for lane in range(32):
-            point = [offset[0], offset[1]]
-            for f in lane_fields:
-                point[f.dim] += f.value(0, lane)
-            seen.add((point[0], point[1]))
+    """(R, C) when the lanes and registers of warp 0 hold each element of [0, R) × [0, C)
+    exactly once (every warp then holds the same rectangle at its own origin), with C a power
+    of two of whole vectors."""
+    seen = {layout.coords(0, lane, reg, 0) for reg in range(layout.regs_per_thread) for lane in range(32)}
+    if None in seen:
+        return None
     rows = 1 + max(r for r, _ in seen)
     cols = 1 + max(c for _, c in seen)
     if len(seen) != 32 * layout.regs_per_thread or len(seen) != rows * cols or min(seen) != (0, 0):
@@ -198,30 +191,18 @@ def _warp_rectangle(layout: DistributedLayout) -> tuple[int, int] | None:
 
 
 def _warp_origin(layout: DistributedLayout, warp: int) -> tuple[int, int]:
-    point = [0, 0]
-    for f in layout.warp_fields:
-        point[f.dim] += f.value(warp, 0)
-    return point[0], point[1]
-
-
-def _paired_columns(layout: DistributedLayout) -> bool:
-    if layout.regs_per_thread % 2:
-        return False
-    for reg in range(0, layout.regs_per_thread, 2):
-        low, high = layout.reg_offset(reg, 0), layout.reg_offset(reg + 1, 0)
-        if low is None or high is None or low[0] != high[0] or high[1] != low[1] + 1 or low[1] % 2:
-            return False
-    return all(f.scale % 2 == 0 for f in layout.lane_fields if f.dim == 1)
+    """Where warp ``warp``'s rectangle starts: its coordinates less warp 0's, for any slot."""
+    here, first = layout.coords(warp, 0, 0, 0), layout.coords(0, 0, 0, 0)
+    return here[0] - first[0], here[1] - first[1]
 
 
 def _chunks_whole(layout: DistributedLayout, plan: StagingPlan) -> bool:
     """Every register's columns (over all lanes) inside one chunk, and whole vectors per lane."""
     if (plan.rows * plan.chunk) % (VECTOR * 32):
         return False
-    span = sum(f.scale * ((1 << f.width) - 1) for f in layout.lane_fields if f.dim == 1)
     for reg in range(layout.regs_per_thread):
-        col = layout.reg_offset(reg, 0)[1]
-        if col // plan.chunk != (col + span) // plan.chunk:
+        cols = [layout.coords(0, lane, reg, 0)[1] for lane in range(32)]
+        if min(cols) // plan.chunk != max(cols) // plan.chunk:
             return False
     return True
 
@@ -235,10 +216,6 @@ def _read_lane_parts(b: Builder, lane: SSAValue, per_row: int) -> tuple[SSAValue
     if per_row >= 32:
         return b.const(0), lane
     return b.lshr(lane, per_row.bit_length() - 1), b.and_(lane, per_row - 1)
-
-
-def _i32(b: Builder, value: SSAValue) -> SSAValue:
-    return b.emit(arith.IndexCastOp(value, i32)) if isinstance(value.type, IndexType) else b.cast_int(value, i32)
 
 
 def _int(attr: object) -> int:

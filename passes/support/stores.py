@@ -26,7 +26,7 @@ from dialects.qgpu.layouts import distributed_layout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import element_bytes, global_tile
-from passes.support.distributed import FunctionState, as_i32, field_sum, to_regs
+from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs, side_by_side, to_regs
 from passes.support.staged_stores import lower_staged_store, staging_plan
 
 
@@ -131,32 +131,19 @@ def _even_pairs(tile) -> bool:  # noqa: ANN001 - GlobalTile
         known_divisor(tile.strides[0]) % 2 or known_divisor(tile.dims[1]) % 2 or known_divisor(tile.offsets[1]) % 2)
 
 
-def _side_by_side(low, high) -> bool:  # noqa: ANN001 - coordinate expressions of two slots
-    """Whether two slots hold (r, c) and (r, c + 1) with c even in every thread."""
-    if low is None or high is None or low[0] != high[0]:
-        return False
-    col_low, col_high = low[1], high[1]
-    return col_low.modulus is None and col_low.fields == col_high.fields \
-        and col_high.constant == col_low.constant + 1 and col_low.constant % 2 == 0 \
-        and all(f.scale % 2 == 0 for f in col_low.fields)
-
-
 def _paired_halves(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
     """Whether every register of a 16-bit tile holds a side-by-side pair: then each register
     is one aligned 4-byte store, bounds-tested by its low half."""
     if eb != 2 or not _even_pairs(tile):
         return False
-    return all(_side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2))
+    return all(side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2))
                for reg in range(layout.regs_per_thread))
 
 
 def _paired_words(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
     """Whether the registers of a 32-bit tile, taken two by two, hold side-by-side pairs:
     then each register pair is one aligned 8-byte store, bounds-tested by its first."""
-    if eb != 4 or layout.regs_per_thread % 2 or not _even_pairs(tile):
-        return False
-    return all(_side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg + 1, 0))
-               for reg in range(0, layout.regs_per_thread, 2))
+    return eb == 4 and _even_pairs(tile) and register_pairs(layout)
 
 
 __all__ = ["coordinate", "lower_store"]
