@@ -315,30 +315,23 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
     per_reg = access.layout.elements_per_register
     elems = elements_per_thread(access.layout)
     runs = _vector_runs(access, offsets, elems) if vectors and register == i32 and not unpacked else {}
-    pending: list[SSAValue] = []
     for reg in range(access.layout.regs_per_thread):
-        if pending:
-            regs.append(pending.pop(0))
+        if reg < len(regs):  # loaded with the vector of the run it belongs to
             continue
         if reg in runs:
             address = b.add(base, combine(b, thread, mask, runs[reg]))
             vector = b.emit(LdSharedOp(address, VectorType(i32, [VECTOR_BYTES // 4])))
-            parts = list(b.insert(UnpackOp(vector)).results)
-            regs.append(parts[0])
-            pending = parts[1:]
+            regs.extend(b.insert(UnpackOp(vector)).results)
             continue
         if unpacked:
             regs.append(_unpacked_register(b, access, base, thread, mask, reg))
             continue
-        count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty
-        starts = [access.byte_offset(reg, byte, 0) for byte in range(count * access.elem_bytes)]
-        elem0 = (reg * 4) // access.elem_bytes
-        const0 = offsets.elem_part(elem0)
-        contiguous = count == per_reg and all(starts[byte] == starts[0] + byte for byte in range(4))
-        if contiguous and const0 % 4 == 0 and all(v % 4 == 0 for v in (*offsets.lane_bases, *offsets.warp_bases)):
+        const0 = _word_offset(access, offsets, reg, elems)
+        if const0 is not None:
             address = b.add(base, combine(b, thread, mask, const0))
             regs.append(b.emit(LdSharedOp(address, register)))
             continue
+        count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty
         # element by element
         value = b.const(0)
         for start in range(0, count * access.elem_bytes, access.elem_bytes):
@@ -352,26 +345,32 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
     return regs
 
 
+def _word_offset(access: Access, offsets, reg: int, elems: int) -> int | None:  # noqa: ANN001 - LinearOffsets
+    """The constant offset of register ``reg`` when, in every thread, it is 4 whole bytes side by
+    side at a 4-byte aligned address: one 32-bit load. None otherwise."""
+    per_reg = access.layout.elements_per_register
+    if min(per_reg, elems - reg * per_reg) != per_reg:
+        return None
+    starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
+    const0 = offsets.elem_part((reg * 4) // access.elem_bytes)
+    if any(starts[byte] != starts[0] + byte for byte in range(4)) or const0 % 4 \
+            or any(v % 4 for v in (*offsets.lane_bases, *offsets.warp_bases)):
+        return None
+    return const0
+
+
 def _vector_runs(access: Access, offsets, elems: int) -> dict[int, int]:  # noqa: ANN001 - LinearOffsets
     """{first register: its constant offset} of every 4 registers that hold one 16-byte aligned
-    run of shared memory in every thread: each register 4 contiguous bytes, the next register the
-    next 4, the run's constant and every lane / warp contribution multiples of 16 (so the
-    thread's XOR or sum never reaches inside the run)."""
+    run of shared memory in every thread: each register one 32-bit word (``_word_offset``), the
+    next register the next word, the run's constant and every lane / warp contribution multiples
+    of 16 (so the thread's XOR or sum never reaches inside the run)."""
     if any(v % VECTOR_BYTES for v in (*offsets.lane_bases, *offsets.warp_bases)):
         return {}
-    per_reg = access.layout.elements_per_register
     words = VECTOR_BYTES // 4
     runs: dict[int, int] = {}
     for first in range(0, access.layout.regs_per_thread - words + 1, words):
-        constants = []
-        for reg in range(first, first + words):
-            if min(per_reg, elems - reg * per_reg) != per_reg:
-                break
-            starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
-            if any(starts[byte] != starts[0] + byte for byte in range(4)):
-                break
-            constants.append(offsets.elem_part((reg * 4) // access.elem_bytes))
-        if len(constants) == words and constants[0] % VECTOR_BYTES == 0 \
+        constants = [_word_offset(access, offsets, reg, elems) for reg in range(first, first + words)]
+        if constants[0] is not None and constants[0] % VECTOR_BYTES == 0 \
                 and all(c == constants[0] + 4 * i for i, c in enumerate(constants)):
             runs[first] = constants[0]
     return runs
