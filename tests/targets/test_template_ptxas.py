@@ -1,6 +1,7 @@
 """The template kernel kinds added since the first ptxas tests (the bf16 epilogue, paired f32
 stores, the magic-number MX rescale, stream-K, the zeroing quantize kernel, decode K steps of
-several super-blocks, programmatic dependent launch, persistent GEMMs), through ptxas.
+several super-blocks, programmatic dependent launch, persistent GEMMs, the 16-byte raw reads of
+the dequantize-once conversion, the staged f32 epilogue), through ptxas.
 
 The emulator and the GPU suite check what these kernels compute; this checks, on any
 machine with ptxas, that the PTX qdot emits for each of them assembles for its target
@@ -10,7 +11,8 @@ stores, the f32 pairs 8-byte ones, the MX int8 block mma starts from 1.5 · 2^23
 adds split tiles atomically, the zeroing kernel stores more than the plain one,
 the grid-dependency kernels carry their griddepcontrol instruction, the L2-prefetch kernel its
 hinted cp.async, the persistent kernels' wgmma runs one step behind and their tile arithmetic
-is 32-bit).
+is 32-bit, the conversion reads 16-byte runs with ld.shared.v4, the staged epilogue stores
+16-byte row pieces).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 from compiler import compile as qdot_compile
 from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.quantize_template import quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel
 from compiler.tools import find_ptxas
@@ -56,6 +59,8 @@ KERNELS = [
      "dequant-bf16", 3, "wgmma.wait_group.sync.aligned 1;"),
     ("gemm-persistent-int8", gemm_kernel(GemmConfig(lhs="e2m1", block_n=256, block_k=64, num_warps=8,
                                                     persistent=True)), "sm_90", "promote-int8", 3, "div.u32"),
+    ("gemm-dequant-16-byte-raw-reads", gemm_kernel(GemmConfig(block_k=64, num_warps=8)), "sm_90", "dequant-bf16", 3,
+     "ld.shared.v4.b32"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
@@ -68,6 +73,21 @@ def test_kernel_assembles(source: str, arch: str, strategy: str, stages: int, in
     kernel = qdot_compile(source, arch=arch, strategy=strategy, num_stages=stages, verify=True)
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert instruction in kernel.ptx
+
+
+@pytest.mark.parametrize("cfg,arch,stages", [
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8), "sm_90a", 3),
+    (GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2, n_divisibility=8), "sm_90a", 2),
+], ids=["128x256", "128x128-b2"])
+def test_staged_epilogue_assembles(cfg: GemmConfig, arch: str, stages: int) -> None:
+    """``qdot-to-llvm{epilogue=staged}``: the pairs go to shared memory, rows come back as 16-byte
+    vectors and leave as 16-byte global stores — and ptxas takes it."""
+    pipeline = ptx_pipeline(PtxOptions(arch=arch, strategy="dequant-bf16", num_stages=stages, epilogue="staged"))
+    kernel = qdot_compile(gemm_kernel(cfg), arch=arch, strategy="dequant-bf16", num_stages=stages,
+                          pipeline=pipeline, verify=True)
+    assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
+    assert "st.shared.v2.b32" in kernel.ptx and "st.global.v4.b32" in kernel.ptx
+    assert "st.global.v2.b32" not in kernel.ptx
 
 
 def test_persistent_tile_arithmetic_is_32_bit() -> None:
