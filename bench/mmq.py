@@ -100,6 +100,13 @@ def load_quantizers(compiled: dict[tuple[bool, bool], object]) -> dict[tuple[boo
     return {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled.items()}
 
 
+def measuring_setup(cupy, quantizers_compiled: dict[tuple[bool, bool], object]) -> tuple:  # noqa: ANN001
+    """What ``measure`` needs besides the kernel, on the GPU machine: the quantize kernels loaded
+    (``load_quantizers``), a fresh random generator (new inputs every run) and a 256 MiB buffer
+    whose writes flush L2 before the cold MUL_MAT timings."""
+    return load_quantizers(quantizers_compiled), np.random.default_rng(), cupy.empty(256 << 20, dtype=cupy.uint8)
+
+
 def _pipeline(label: str, stages: int) -> str | None:
     """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold; else the default pipeline."""
     fold = next((word.split("=")[1] for word in label.split() if word.startswith("fold=")), None)
@@ -113,15 +120,13 @@ def run(quick: bool) -> None:
 
     from bench.gpu_common import log, record
 
-    rng = np.random.default_rng()
     copy_gbs = _copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
-    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
     from targets.ptx.runner import load
 
     kernels, quantize_compiled = compile_all()
-    quantizers = load_quantizers(quantize_compiled)
+    quantizers, rng, flush = measuring_setup(cupy, quantize_compiled)
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]

@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from bench.mmq import DECODE, compile_kernels, compile_quantizers
 
 KERNELS = [DECODE[5], DECODE[6]]  # m1 fold=fma pdl, and the same with the L2 hint
@@ -32,12 +30,10 @@ def main() -> None:
         return
     import cupy
 
-    from bench.mmq import load_quantizers, measure
+    from bench.mmq import measure, measuring_setup
     from targets.ptx.runner import load
 
-    quantizers = load_quantizers(quantizers_compiled)
-    rng = np.random.default_rng()
-    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
     for label, cfg, stages, kernel in compiled:
         loaded = load(kernel.ptx, kernel.kernels[0])
         for (n, k), splits in SPLITS.items():

@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from bench.mmq import compile_kernels, compile_quantizers
 from compiler.mmq_template import MmqConfig
 
@@ -55,12 +53,10 @@ def main() -> None:
     import cupy
 
     from bench.gpu_common import record
-    from bench.mmq import load_quantizers, measure
+    from bench.mmq import measure, measuring_setup
     from targets.ptx.runner import load
 
-    quantizers = load_quantizers(quantizers_compiled)
-    rng = np.random.default_rng()
-    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
     if args.splits:
         _splits(cupy, compiled, quantizers, rng, flush)
         return

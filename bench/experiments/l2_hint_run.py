@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from bench.mmq import DECODE, PREFILL, compile_kernels, compile_quantizers
 
 KERNELS = [DECODE[0], DECODE[3], PREFILL[2]]
@@ -37,12 +35,10 @@ def main() -> None:
         return
     import cupy
 
-    from bench.mmq import _copy_bandwidth, load_quantizers, measure
+    from bench.mmq import _copy_bandwidth, measure, measuring_setup
     from targets.ptx.runner import load
 
-    quantizers = load_quantizers(quantizers_compiled)
-    rng = np.random.default_rng()
-    flush = cupy.empty(256 << 20, dtype=cupy.uint8)
+    quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
     print("copy GB/s", round(_copy_bandwidth(cupy)), flush=True)
     for rep in range(2):
         for label, cfg, stages, kernel in compiled:

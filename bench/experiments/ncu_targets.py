@@ -31,8 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true")
     args = parser.parse_args()
-    q4k = {label: entry for entry in mmq.compile_kernels(mmq.PREFILL + mmq.DECODE)
-           for label in [entry[0]] if label in (DECODE, PREFILL)}
+    q4k = {entry[0]: entry for entry in mmq.compile_kernels(mmq.PREFILL + mmq.DECODE) if entry[0] in (DECODE, PREFILL)}
     mx = {entry[0]: entry for entry in mx_gemm.compile_all() if entry[0] in MX}
     quantizers_compiled = mmq.compile_quantizers()
     if args.prepare:
