@@ -12,7 +12,11 @@ at most 0.5 s for ``examples/mx_gemm_e4m3_e2m1.mlir`` on sm_90; Triton's cold co
 comparable kernel is 2.59 s). A fresh process is the only honest measure of a cold compile:
 imports, the lazily registered dialects and LLVM's one-time initialisation all count. One
 untimed run first writes any missing ``.pyc`` files (an installed tool has them), and the
-runs ignore ``PYTHONDONTWRITEBYTECODE`` for the same reason.
+runs ignore ``PYTHONDONTWRITEBYTECODE`` for the same reason. The same goes for the methods
+``dataclasses`` generates (``compiler.code_cache``, a bytecode cache of its own beside the
+``.pyc`` files): the goal's line uses it, and a second line, interleaved with it, times the
+same compile with ``QDOT_NO_CODE_CACHE=1`` — what a first run after installing costs
+(``--no-code-cache-line`` leaves that line out).
 
 Each line also gives the CPU time (user + system) of the process: on a shared machine wall
 time moves with other people's work, CPU time much less, so compare CPU times across runs
@@ -79,10 +83,24 @@ class Timing:
         return statistics.median(self.cpu)
 
 
-def _environment() -> dict[str, str]:
+@dataclass(frozen=True)
+class Setup:
+    """Where and how a compile runs: a checkout, with or without the dataclass code cache."""
+
+    root: Path = ROOT
+    code_cache: bool = True
+
+    def label(self) -> str:
+        return ("" if self.root == ROOT else f" [{self.root}]") + ("" if self.code_cache else " (no code cache)")
+
+
+def _environment(code_cache: bool = True) -> dict[str, str]:
     """The caller's environment with bytecode caching on (see the module docstring)."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("QDOT_NO_CODE_CACHE", None)
+    if not code_cache:
+        env["QDOT_NO_CODE_CACHE"] = "1"
     return env
 
 
@@ -90,31 +108,31 @@ def _translate_cmd(case: Case) -> list[str]:
     return [sys.executable, "-m", "compiler.cli.translate", *case.argv()]
 
 
-def _run_timed(cmd: list[str], root: Path = ROOT) -> tuple[float, float, subprocess.CompletedProcess]:
-    """Run ``cmd`` in ``root`` (``python -m`` imports the checkout it runs in)."""
+def _run_timed(cmd: list[str], setup: Setup = Setup()) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Run ``cmd`` in ``setup.root`` (``python -m`` imports the checkout it runs in)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    result = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            check=False, env=_environment())
+    result = subprocess.run(cmd, cwd=setup.root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            check=False, env=_environment(setup.code_cache))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, result
 
 
-def time_fresh(case: Case, runs: int, roots: tuple[Path, ...] = (ROOT,)) -> list[Timing]:
-    """``runs`` fresh qdot-translate processes per checkout root, interleaved, after one
-    untimed run each; the output is discarded and the exit status checked."""
+def time_fresh(case: Case, runs: int, setups: tuple[Setup, ...] = (Setup(),)) -> list[Timing]:
+    """``runs`` fresh qdot-translate processes per setup, interleaved, after one untimed run
+    each; the output is discarded and the exit status checked."""
     cmd = _translate_cmd(case)
-    for root in roots:
-        _run_timed(cmd, root)
-    walls: list[list[float]] = [[] for _ in roots]
-    cpus: list[list[float]] = [[] for _ in roots]
+    for setup in setups:
+        _run_timed(cmd, setup)
+    walls: list[list[float]] = [[] for _ in setups]
+    cpus: list[list[float]] = [[] for _ in setups]
     for _ in range(runs):
-        for index, root in enumerate(roots):
-            wall, cpu, result = _run_timed(cmd, root)
+        for index, setup in enumerate(setups):
+            wall, cpu, result = _run_timed(cmd, setup)
             if result.returncode != 0:
-                raise SystemExit(f"{case.label} in {root}: qdot-translate failed:\n{result.stderr.decode()}")
+                raise SystemExit(f"{case.label}{setup.label()}: qdot-translate failed:\n{result.stderr.decode()}")
             walls[index].append(wall)
             cpus[index].append(cpu)
     return [Timing(tuple(w), tuple(c)) for w, c in zip(walls, cpus, strict=True)]
@@ -278,12 +296,11 @@ def _report(label: str, arch: str, timing: Timing) -> str:
             f"   runs [{runs}]")
 
 
-def _time_and_report(case: Case, runs: int, roots: tuple[Path, ...]) -> dict[str, dict[str, float]]:
+def _time_and_report(case: Case, runs: int, setups: tuple[Setup, ...]) -> dict[str, dict[str, float]]:
     results = {}
-    for root, timing in zip(roots, time_fresh(case, runs, roots), strict=True):
-        where = "" if root == ROOT else f" [{root}]"
-        print(_report(case.label + where, case.arch, timing))
-        results[case.label + where] = {"wall": timing.median, "cpu": timing.cpu_median}
+    for setup, timing in zip(setups, time_fresh(case, runs, setups), strict=True):
+        print(_report(case.label + setup.label(), case.arch, timing))
+        results[case.label + setup.label()] = {"wall": timing.median, "cpu": timing.cpu_median}
     return results
 
 
@@ -297,13 +314,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--templates", action="store_true", help="also time the template kernels")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="another checkout of qdot (its repository root) to time in alternation")
+    parser.add_argument("--no-code-cache-line", action="store_true",
+                        help="do not also time the compile without the dataclass code cache")
     parser.add_argument("--json", type=Path, help="write the medians (wall and CPU seconds) here")
     args = parser.parse_args(argv)
 
-    roots = (ROOT,) if args.against is None else (ROOT, args.against.resolve())
+    setups = (Setup(),) if args.against is None else (Setup(), Setup(args.against.resolve()))
+    if not args.no_code_cache_line:
+        setups += (Setup(code_cache=False),)
     case = Case(args.input_file.name, args.input_file.resolve(), args.arch, args.strategy)
     print(_report("python -c pass (interpreter start)", "", interpreter_start(args.runs)))
-    results = _time_and_report(case, args.runs, roots)
+    results = _time_and_report(case, args.runs, setups)
     median = results[case.label]["wall"]
     verdict = "meets" if median <= GOAL_S else "misses"
     print(f"goal: median <= {GOAL_S} s wall ({verdict} it); "
@@ -323,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         with tempfile.TemporaryDirectory() as tmp:
             for template in template_cases(Path(tmp)):
-                results.update(_time_and_report(template, args.runs, roots))
+                results.update(_time_and_report(template, args.runs, setups))
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 

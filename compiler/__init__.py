@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from compiler import code_cache
+
+code_cache.install()  # before xDSL's and our dataclasses are defined
+
 __all__ = ["compile", "run", "numerics"]
 
 

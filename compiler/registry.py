@@ -51,17 +51,17 @@ PASSES: dict[str, tuple[str, str]] = {
 }
 
 
-def _load(entry: tuple[str, str]) -> Any:
+def load(entry: tuple[str, str]) -> Any:
     module, attribute = entry
     return getattr(importlib.import_module(module), attribute)
 
 
 def dialect_factory(name: str) -> Callable[[], Dialect]:
-    return lambda: _load(DIALECTS[name])
+    return lambda: load(DIALECTS[name])
 
 
 def pass_factory(name: str) -> Callable[[], type[ModulePass]]:
-    return lambda: _load(PASSES[name])
+    return lambda: load(PASSES[name])
 
 
 def pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:

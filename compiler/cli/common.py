@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from compiler import code_cache
 from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
 
 SPLIT_MARKER = "// -----"
@@ -202,6 +203,7 @@ def exit_process(status: int) -> NoReturn:
     marks the interpreter as shutting down). A failed flush (a closed pipe) gives status
     120, the interpreter's own exit status for it.
     """
+    code_cache.save()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
