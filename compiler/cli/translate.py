@@ -7,6 +7,9 @@
 It runs the target's default pass pipeline (see ``--print-pipeline``) and then
 emits: ``mlir`` (the IR after the pipeline), ``llvm`` (LLVM IR text), ``ptx``,
 ``cubin`` (ptxas output), ``agx3b`` / ``agx3c`` (the MMA instruction stream).
+
+A cold run reads qdot's bytecode caches (``python -m compiler.precompile`` writes
+them; ``QDOT_NO_CODE_CACHE=1`` leaves out the one for generated dataclass methods).
 """
 
 from __future__ import annotations
