@@ -52,7 +52,10 @@ _used: set[str] = set()
 
 def _exec(source: Any, globals: dict | None = None, locals: dict | None = None, /) -> None:
     """``exec`` for ``dataclasses``: a string is compiled once per text, like ``exec`` would
-    compile it (filename ``<string>``, none of this module's ``__future__`` flags)."""
+    compile it (filename ``<string>``, none of this module's ``__future__`` flags). Without
+    globals, the builtin would run in its caller's: that is ``dataclasses``, not this module."""
+    if globals is None:
+        globals = vars(dataclasses)
     if isinstance(source, str):
         _used.add(source)
         code = _codes.get(source)

@@ -87,6 +87,12 @@ def test_generated_annotations_are_objects_not_strings(cache_file):
     assert Again.__init__.__annotations__["x"] is int
 
 
+def test_without_globals_the_code_runs_in_dataclasses_namespace(cache_file):
+    ns: dict = {}
+    code_cache._exec("def f():\n return MISSING", None, ns)
+    assert ns["f"]() is dataclasses.MISSING  # a name of the dataclasses module
+
+
 def test_save_and_load_round_trip(cache_file):
     _make_classes()
     code_cache.save(force=True)
