@@ -146,10 +146,14 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             cc = b.urem(q, chunks_per_row)
         row_abs = b.add(r_off, row)
         col_bytes = b.add(col_origin_bytes, b.mul(cc, chunk))
-        address = b.add(b.mul(row_abs, stride_bytes), col_bytes)
-        address = b.emit(arith.IndexCastOp(address, i64))
-        address = b.add(tile.base, address)
         in_rows = b.cmp("ult", row_abs, row_limit)
+        # A chunk of a row past the tensor copies nothing (source size 0) but still names an
+        # address: that of the first row, at the same column. Clamping the row part only keeps
+        # the address an affine function of the K loop's induction variable (LLVM computes the
+        # row part once, outside the loop), where a select of the whole address did not.
+        row_bytes_off = b.select(in_rows, b.mul(row_abs, stride_bytes), b.const(0, IndexType()))
+        address = b.emit(arith.IndexCastOp(b.add(row_bytes_off, col_bytes), i64))
+        address = b.add(tile.base, address)
         remaining = b.sub(col_limit_bytes, col_bytes)
         if linear is not None and (j + 1) * threads <= total:
             smem = _linear_offset(b, state, linear, j)
@@ -157,25 +161,23 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             smem = _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim)
         if tile_in is not None:
             ok = b.emit(arith.AndIOp(in_rows, tile_in))
-            safe = b.select(ok, address, tile.base)
             src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
                                                           b.const(0, IndexType())), i32))
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
-            b.insert(CpAsyncOp(b.add(smem_base, smem), safe, chunk, cache, src_bytes, prefetch))
+            b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
             continue
         pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
         for start, size in pieces:
             src_bytes = _clamp(b, b.sub(remaining, start), size)
             src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
             src_bytes = b.emit(arith.IndexCastOp(src_bytes, i32))
-            safe = b.select(in_rows, address, tile.base)
             # the second 8-byte half of a padded chunk is its own swizzle unit: place it where
             # the layout puts its first data byte, not 16 bytes after the first half
             piece = smem if start == 0 else _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim,
                                                               start)
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
-            b.insert(CpAsyncOp(dst, b.add(safe, start) if start else safe, size, cache, src_bytes, prefetch))
+            b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:

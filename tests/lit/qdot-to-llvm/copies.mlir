@@ -1,8 +1,9 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
 // Global → shared copies. qgpu.async_copy becomes 16-byte cp.async (cg) per chunk, with a
 // source size operand: the bytes inside the tensor are copied and the rest of the 16 are
-// zero-filled (rows past M give size 0 and read from the base address, never out of
-// bounds), which is how qdot.load promises zeros outside the tensor. Commit and wait become
+// zero-filled (rows past M give size 0 and name the first row's address at the same column:
+// only the row part is clamped, so the address stays affine in a K loop's induction variable),
+// which is how qdot.load promises zeros outside the tensor. Commit and wait become
 // cp.async.commit_group / cp.async.wait_group + bar.sync (the wait also makes the other
 // threads' copies visible).
 
@@ -17,15 +18,20 @@
 //              chunk 0 of this thread: row r = tid / 4, column c = 16 · (tid % 4)
 // CHECK:       %[[ROW:.*]] = arith.shrui %{{.*}}, %{{.*}} : index
 // CHECK:       %[[COL:.*]] = arith.shli %{{.*}}, %{{.*}} : index
-// CHECK:       %[[INROW:.*]] = arith.cmpi ult, %[[ROW]], %[[M]] : index
-// CHECK-NEXT:  %[[LEFT:.*]] = arith.subi %[[K]], %[[COL]] : index
+// CHECK-NEXT:  %[[INROW:.*]] = arith.cmpi ult, %[[ROW]], %[[M]] : index
+// CHECK-NEXT:  %[[ROWOFF:.*]] = arith.muli %[[ROW]], %[[K]] : index
 // CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[INROW]], %[[ROWOFF]], %[[ZERO]] : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL]] : index
+// CHECK-NEXT:  %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[OFF64]] : i64
+// CHECK-NEXT:  %[[LEFT:.*]] = arith.subi %[[K]], %[[COL]] : index
 // CHECK-NEXT:  %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[ZERO]] : index
 // CHECK-NEXT:  %[[CLAMP:.*]] = arith.minsi %[[POS]], %{{.*}} : index
 // CHECK-NEXT:  %[[SIZE:.*]] = arith.select %[[INROW]], %[[CLAMP]], %[[ZERO]] : index
 // CHECK-NEXT:  %[[SIZE32:.*]] = arith.index_cast %[[SIZE]] : index to i32
-// CHECK-NEXT:  %[[SRC:.*]] = arith.select %[[INROW]], %{{.*}}, %[[PTR]] : i64
-// CHECK-NEXT:  %[[DST:.*]] = arith.addi %[[STAGE]], %{{.*}} : i32
+// CHECK-NOT:   arith.select
+// CHECK:       %[[DST:.*]] = arith.addi %[[STAGE]], %{{.*}} : i32
 // CHECK-NEXT:  ptx.cp_async cg %[[DST]], %[[SRC]], 16, %[[SIZE32]]
 // CHECK-COUNT-3: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
