@@ -20,7 +20,9 @@ The file is written as a ``.pyc`` is: when a process compiled texts the file lac
 ``python -m compiler.precompile`` (in the README's install command) writes it regardless,
 with the ``.pyc`` files, as ``python -m compileall`` does. Once the file holds more than
 ``_MAX_ENTRIES`` texts, a write keeps only those its process ran. ``QDOT_NO_CODE_CACHE=1``
-turns the cache off. A missing, unreadable or foreign file is an empty cache.
+turns the cache off. A missing, unreadable or foreign file is an empty cache. The file holds
+code that runs at import, so it is trusted exactly as the ``.pyc`` files beside it are: whoever
+can write one can write the other.
 """
 
 from __future__ import annotations
