@@ -80,6 +80,14 @@ def compile(  # noqa: A001 - the public name the design asks for
     verify: bool = False,
 ) -> CompiledKernel:
     """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "agx3b", "agx3c")."""
+    from compiler.cli.common import without_cyclic_gc
+
+    with without_cyclic_gc():
+        return _compile(source, target, arch, strategy, num_stages, pipeline, verify)
+
+
+def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,
+             verify: bool) -> CompiledKernel:
     from compiler import registry
     from compiler.cli.common import build_pipeline
 

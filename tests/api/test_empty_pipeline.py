@@ -32,3 +32,25 @@ def test_cache_keys_the_default_and_the_empty_pipeline_apart(tmp_path: Path, mon
     assert cache_key(KERNEL, "sm_90a", "auto", 3, None) != cache_key(KERNEL, "sm_90a", "auto", 3, "")
     monkeypatch.setenv("QDOT_KERNEL_CACHE", str(tmp_path))
     assert get_or_compile(KERNEL, arch="sm_90a", pipeline="").kernels[0].shared_bytes == 8192
+
+
+def test_compile_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """``compiler.compile`` runs with the cyclic collector off (``without_cyclic_gc``) and
+    restores its state, on and off, on success and on a diagnostic."""
+    import gc
+
+    from xdsl.utils.exceptions import ParseError
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir"
+    assert gc.isenabled()
+    qdot_compile(example, arch="sm_90")
+    assert gc.isenabled()
+    with pytest.raises(ParseError):
+        qdot_compile("func.func @f( {", arch="sm_90")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        qdot_compile(example, arch="sm_90")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
