@@ -50,6 +50,8 @@ _stored = 0
 """How many of ``_codes`` came from (or were last written to) the file."""
 _used: set[str] = set()
 """The texts this process ran."""
+_installed = False
+"""Whether ``dataclasses`` runs ``_exec`` (``install``)."""
 
 
 def _exec(source: Any, globals: dict | None = None, locals: dict | None = None, /) -> None:
@@ -96,9 +98,6 @@ def save(force: bool = False) -> None:
         _stored = len(_codes)
     except OSError:
         tmp.unlink(missing_ok=True)
-
-
-_installed = False
 
 
 def install() -> None:
