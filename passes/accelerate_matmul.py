@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     i64,
     Float32Type,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     NoneAttr,
@@ -57,7 +58,7 @@ from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import BlockPartOp, part_spec
+from dialects.qgpu.block_parts import SCALE_BITS, BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -287,6 +288,9 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         mma_op = _insert(point, MmaOp(regs[0], regs[1], result, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
                                       rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1]))
         mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
+        # every ggml scale is an fp16 d (11 significant bits) or q4_K's d·sc (6-bit sc: 17), so
+        # qdot-lower-mma may fold the s32 → f32 conversion into the scaling (its magic form)
+        mma_op.attributes["qdot.scale_bits"] = IntegerAttr(SCALE_BITS, i64)
         result = mma_op.results[0]
         if fold_by_mma:
             result = _fold_mma(sides, slices, mma, result, _num_warps(dot), point)

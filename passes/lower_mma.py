@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float32Type,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -161,7 +162,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
-    magic = scales is not None and folds is None and inst.sig.c_type is MmaType.S32 and scales.powers_of_two()
+    magic = scales is not None and inst.sig.c_type is MmaType.S32 and (scales.narrow or scales.powers_of_two())
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -179,6 +180,8 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [b.const(MAGIC_BITS)] * 4))
                     for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
                         acc[i] = _magic_rescale(b, part, scales.magic_terms(rm, rn, position, rk), acc[i])
+                        if folds is not None:
+                            acc[i] = b.fma(*folds.terms(rm, rn, position, rk), acc[i])
                     continue
                 # each block starts from a zero accumulator (built once: the builder shares constants)
                 zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
@@ -203,17 +206,26 @@ MAGIC_BITS = 0x4B400000
 """The f32 1.5 · 2^23 as bits: its ulp is 1, so for |x| < 2^22 the integer MAGIC_BITS + x, read
 as f32, is exactly MAGIC + x. An s8 m16n8k32 block sum is at most 32 · 128 · 128 = 2^19."""
 
+NARROW_SCALE_BITS = 22
+"""A scale of at most this many significant bits times MAGIC (two bits: 1.5 · 2^23) still fits
+f32's 24, so −MAGIC · s is exact and ``fma(MAGIC + x, s, −MAGIC · s)`` is x · s rounded once,
+whatever s is. ``{qdot.scale_bits = n}`` on a ``qgpu.mma`` says its scales have at most n:
+qdot-accelerate-matmul sets 17 for ggml blocks (an fp16 d, 11 bits, times q4_K's 6-bit sc)."""
+
 
 def _magic_rescale(b: Builder, part: SSAValue, terms: tuple[SSAValue, SSAValue, SSAValue | None],
                    acc: SSAValue) -> SSAValue:
     """``acc + x · s · t`` for the block sum x of an mma that started from MAGIC_BITS.
 
     ``fma(MAGIC + x, s, −MAGIC · s)`` is x · s exactly when s is a power of two (both products
-    are exact, so is their difference), so the conversion costs no instruction of its own and
-    the scale product none either: the second factor t goes into the accumulating FMA.
+    are exact, so is their difference), and x · s rounded once when s has at most
+    NARROW_SCALE_BITS significant bits (−MAGIC · s is still exact) — only if the FMA is fused,
+    which ``math.fma`` guarantees and a contractible pair only allows — so the conversion costs no
+    instruction of its own and the scale product none either: the second factor t goes into
+    the accumulating FMA.
     """
     scale, neg_magic, other = terms
-    scaled = b.fma(b.emit(arith.BitcastOp(part, f32)), scale, neg_magic)
+    scaled = b.fused_fma(b.emit(arith.BitcastOp(part, f32)), scale, neg_magic)
     return b.addf(scaled, acc) if other is None else b.fma(scaled, other, acc)
 
 
@@ -250,6 +262,12 @@ class _BlockScales:
         self._decoded: dict[tuple[str, int, int, int], SSAValue] = {}
         self._products: dict[tuple[SSAValue | float, SSAValue | float], SSAValue] = {}
         self._magic: dict[SSAValue | float, tuple[SSAValue, SSAValue]] = {}
+        bits = mma.attributes.get("qdot.scale_bits")
+        self.narrow = isinstance(bits, IntegerAttr) and bits.value.data <= NARROW_SCALE_BITS
+        """Every scale has few enough significant bits for ``magic_terms`` (see NARROW_SCALE_BITS)."""
+        self.b_first = self.narrow and acc.rep_n < acc.rep_m
+        """Narrow scales: s is B's when a thread holds fewer columns than rows — fewer −MAGIC · s
+        products (the decode kernels' few token columns against many weight rows)."""
 
     def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue | float:
         """One scale as f32 (lhs: times 2^-shift), or its value when known at compile time."""
@@ -289,14 +307,15 @@ class _BlockScales:
         """(s, −MAGIC · s, t) with s · t the register's factor, for ``_magic_rescale``.
 
         s is the side known at compile time if there is one (the unit side of a one-sided
-        scale), else A's scale. −MAGIC · s must be finite: with s a decoded ue8m0 A scale
-        (times 2^-shift) that holds up to code 231 + shift (s ≤ 2^104); a block whose A scale
-        is larger makes its rows NaN. t is None when it is 1.
+        scale), else A's scale (B's for narrow scales with fewer columns, ``b_first``). −MAGIC · s must be exact and finite: with s a decoded ue8m0 A
+        scale (times 2^-shift) that holds up to code 231 + shift (s ≤ 2^104); a block whose A
+        scale is larger makes its rows NaN. A narrow scale (fp16-derived, ≤ 2^22) cannot
+        overflow; an infinite one makes its block NaN. t is None when it is 1.
         """
         block = (rk * self.tile_values) // self.k_per_block
         sa = self._decode("a", rm, position >> 1, block)
         sb = self._decode("b", rn, position & 1, block)
-        if isinstance(sb, float) and not isinstance(sa, float):
+        if isinstance(sb, float) and not isinstance(sa, float) or self.b_first and not isinstance(sa, float):
             sa, sb = sb, sa
         b = self.b
         if isinstance(sa, float) and isinstance(sb, float):
@@ -304,6 +323,8 @@ class _BlockScales:
         if sa not in self._magic:
             if isinstance(sa, float):
                 self._magic[sa] = (b.fconst(sa), b.fconst(-MAGIC * sa))
+            elif self.narrow:
+                self._magic[sa] = (sa, b.mulf(sa, b.fconst(-MAGIC)))
             else:
                 # above 2^104 the product overflows to −inf, and fma(d, s, −inf) would be −inf:
                 # x · 0 + x turns that into NaN (finite x stay as they are), so such a row is

@@ -66,6 +66,11 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_1_MMQ, "s_pad"): PartSpec(8, False, f16),
 }
 
+SCALE_BITS = 17
+"""Significant bits of every scale part: ``d`` is an fp16 (11 bits), q4_K's ``scale`` an fp16 d
+times a 6-bit sc (17), both exact in f32 — what lets qdot-lower-mma use its magic-number fold
+(``qdot.scale_bits`` on the block dot's ``qgpu.mma``)."""
+
 FOLD_PAD = 8
 """Padded positions per q8_1_mmq block in ``s_pad`` / per half super-block in ``m_pad`` (4 real)."""
 

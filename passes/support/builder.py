@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
@@ -240,6 +240,11 @@ class Builder:
         contract = arith.FastMathFlagsAttr([arith.FastMathFlag.ALLOW_CONTRACT])
         product = self.emit(arith.MulfOp(a, b, flags=contract))
         return self.emit(arith.AddfOp(product, c, flags=contract))
+
+    def fused_fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """a·b + c rounded once, always (``math.fma``, LLVM's ``llvm.fma``): for results whose
+        exactness needs the single rounding, where ``fma``'s contraction is only allowed."""
+        return self.emit(math.FmaOp(a, b, c))
 
     def _operand(self, b: SSAValue | int, type_: Attribute) -> SSAValue:
         return self.const(b, type_) if isinstance(b, int) else b

@@ -1,4 +1,4 @@
-"""`arith` -> LLVM IR: MLIR's arith-to-llvm conversion, as text.
+"""`arith` (and `math.fma`) -> LLVM IR: MLIR's arith-to-llvm conversion, as text.
 
 Most ops are one LLVM instruction. `index` is i64 throughout. The three rounding
 divisions (`ceildivsi`, `ceildivui`, `floordivsi`) are expanded the way MLIR's
@@ -7,7 +7,7 @@ divisions (`ceildivsi`, `ceildivui`, `floordivsi`) are expanded the way MLIR's
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
 from compiler.diagnostics import QdotError
@@ -105,6 +105,15 @@ def _min_max(em: FunctionEmitter, op: Operation) -> None:
     em.assign(op.results[0], f"call {type_} @{name}({em.typed(lhs)}, {em.typed(rhs)})")
 
 
+def _fma(em: FunctionEmitter, op: Operation) -> None:
+    """``math.fma``: ``llvm.fma``, fused whatever the fast-math flags (NVPTX: ``fma.rn``)."""
+    a, b, c = op.operands
+    type_ = llvm_type(a.type, op)
+    name = f"llvm.fma.{mangle(a.type)}"
+    em.module.declare(name, type_, [type_, type_, type_])
+    em.assign(op.results[0], f"call {type_} @{name}({em.typed(a)}, {em.typed(b)}, {em.typed(c)})")
+
+
 def _cast(em: FunctionEmitter, op: Operation) -> None:
     source = op.operands[0]
     result = op.results[0]
@@ -181,6 +190,7 @@ ARITH_LOWERINGS: dict[type[Operation], Lowering] = {
     **{op: _min_max for op in _MIN_MAX},
     **{op: _cast for op in _CASTS},
     arith.NegfOp: _negf,
+    math.FmaOp: _fma,
     arith.IndexCastOp: _index_cast,
     arith.CmpiOp: _cmpi,
     arith.CmpfOp: _cmpf,

@@ -132,6 +132,39 @@ def test_f32_arithmetic_rounds_in_f32(rng: np.random.Generator) -> None:
     assert not np.array_equal(binary("addf", a, b, "f32").astype(np.float64), a.astype(np.float64) + b)
 
 
+def test_math_fma_rounds_once(rng: np.random.Generator) -> None:
+    """``math.fma`` is a·b + c rounded once to f32 (what ``llvm.fma`` / ``fma.rn.f32`` do), checked
+    against exact rational arithmetic — including the magic-number rescale of qdot-lower-mma,
+    fma(1.5 · 2^23 + x, s, −1.5 · 2^23 · s) = x · s rounded once for an fp16 s, which a
+    separately rounded product would miss by up to half an ulp of 1.5 · 2^23 · s."""
+    from fractions import Fraction
+
+    n = 256
+    a = (rng.standard_normal(n) * 1e3).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    c = (rng.standard_normal(n) * 1e3).astype(np.float32)
+    x = rng.integers(-60960, 60961, size=64)  # q4_K × q8_1 block sums
+    s = (rng.random(64) * 4).astype(np.float16).astype(np.float32)
+    a[:64] = (1.5 * 2**23 + x).astype(np.float32)
+    b[:64] = s
+    c[:64] = -1.5 * 2**23 * s  # exact: an fp16 s has 11 significant bits
+    got = elementwise([a, b, c], ["f32"] * 3, "f32", np.float32,
+                      lambda k, v: k.op(f"math.fma {v[0]}, {v[1]}, {v[2]} : f32"))
+
+    def nearest_f32(e: Fraction) -> np.float32:
+        """The f32 nearest the exact value e (ties to the even significand)."""
+        guess = np.float32(float(e))
+        candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
+        return min(candidates, key=lambda f: (abs(Fraction(float(f)) - e), int(f.view(np.uint32)) & 1))
+
+    want = np.array([nearest_f32(Fraction(float(p)) * Fraction(float(q)) + Fraction(float(r)))
+                     for p, q, r in zip(a, b, c)], dtype=np.float32)
+    assert np.array_equal(got, want)
+    assert np.array_equal(got[:64], (x * s.astype(np.float64)).astype(np.float32))
+    unfused = (a[:64] * b[:64]) + c[:64]  # numpy float32: the product rounded first
+    assert not np.array_equal(unfused, got[:64])
+
+
 def test_int_float_conversions(rng: np.random.Generator) -> None:
     a = i32(rng)
     floats = elementwise([a], ["i32"], "f32", np.float32, lambda k, v: k.op(f"arith.sitofp {v[0]} : i32 to f32"))

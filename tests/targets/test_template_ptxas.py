@@ -149,7 +149,7 @@ def test_zeroing_quantize_kernel_adds_stores() -> None:
 
 def test_one_token_decode_kernel_drops_the_odd_tokens_rescale() -> None:
     """``MmqConfig(max_m=1)`` bounds the tokens at min(M, 1): the mma's odd-token columns are
-    never stored, so ptxas drops their s32 → f32 conversions (SASS ``I2FP``) from the K loop."""
+    never stored, so ptxas drops their rescale (the magic-number fold's ``FFMA``) from the K loop."""
     from bench.sass_census import _tool, census
 
     if _tool("cuobjdump") is None:
@@ -161,5 +161,20 @@ def test_one_token_decode_kernel_drops_the_odd_tokens_rescale() -> None:
                               strategy="promote-int8", num_stages=2)
         counts[max_m], _ = census(kernel.ptx, "sm_90")
     assert counts[1]["IMMA"] == counts[8]["IMMA"] > 0
-    assert counts[1]["I2FP"] * 3 < counts[8]["I2FP"] * 2, (counts[1]["I2FP"], counts[8]["I2FP"])
+    assert counts[1]["FFMA"] * 3 < counts[8]["FFMA"] * 2, (counts[1]["FFMA"], counts[8]["FFMA"])
     assert sum(counts[1].values()) < sum(counts[8].values())
+
+
+def test_lit_prefill_kernel_keeps_spills_out_of_its_k_loop() -> None:
+    """tests/lit/targets/ptx/mmq-assemble.mlir lets the small prefill kernel of mmq-q4k.mlir spill
+    on sm_90 (ptxas parks one value across the loop); what it must not do is spill per K step."""
+    from pathlib import Path
+
+    from bench.sass_census import _tool, census
+
+    if _tool("cuobjdump") is None:
+        pytest.skip("cuobjdump not installed")
+    source = Path(__file__).parents[1] / "lit" / "targets" / "ptx" / "mmq-q4k.mlir"
+    counts, _ = census(qdot_compile(source.read_text(), arch="sm_90").ptx, "sm_90")
+    assert counts["IMMA"] == 16
+    assert not counts["STL"] and not counts["LDL"], counts

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Operation
 
 from targets.ptx.emulator.errors import EmulationError
-from targets.ptx.emulator.numbers import f64_to_bf16_bits, f64_to_f16
+from targets.ptx.emulator.numbers import f64_to_bf16_bits, f64_to_f16, round_to_odd_sum
 from targets.ptx.emulator.values import Kind, RegType, constant_array, float_value, from_bytes, reg_type, to_bytes
 
 Fn = Callable[..., np.ndarray]
@@ -249,6 +249,19 @@ def _casts(name: str, src: RegType, dst: RegType) -> Fn:
     raise EmulationError(f"{name} is not emulated")
 
 
+def _fma(rt: RegType) -> Fn:
+    """``math.fma`` on f32: the product is exact in float64, the sum rounded to odd there, so
+    the one rounding to f32 is the correctly rounded a·b + c (``numbers.round_to_odd_sum``)."""
+    if rt.kind is not Kind.FLOAT or rt.bits != 32:
+        raise EmulationError(f"math.fma on {rt} is not emulated (f32 only)")
+
+    def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            x, y, z = (v.astype(np.float64) for v in (a, b, c))
+            return round_to_odd_sum(x * y, z).astype(np.float32)
+    return fma
+
+
 def constant(op: Operation, threads: int) -> np.ndarray:
     """The array of an ``arith.constant`` (scalar or splat)."""
     rt = reg_type(op.results[0].type)
@@ -284,6 +297,8 @@ def arith_handler(op: Operation) -> Fn:
         return _cmpi(CMPI[op.properties["predicate"].value.data], ins[0])
     if name == "arith.cmpf":
         return _cmpf(CMPF[op.properties["predicate"].value.data], ins[0])
+    if name == "math.fma":
+        return _fma(res)
     if name == "arith.negf":
         if res.kind is Kind.BF16:
             return lambda a: a ^ np.uint16(0x8000)

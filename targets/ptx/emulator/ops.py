@@ -289,8 +289,8 @@ def handler(op: Operation) -> Handler:
     maker = _PTX.get(type(op))
     if maker is not None:
         return maker(op)
-    if op.name.startswith("arith."):
+    if op.name.startswith("arith.") or op.name == "math.fma":
         fn = arith_handler(op)
         return lambda cta, *values: fn(*values)
     raise EmulationError(f"op {op.name} is not emulated (the emulator runs LLVM-ready kernels: "
-                         "func, cf, arith and ptx ops)")
+                         "func, cf, arith, math.fma and ptx ops)")

@@ -14,7 +14,9 @@
 //   128 bytes of nibbles per column become 256 s8 values in registers (qgpu.upcast from = q4_K),
 //   the K extent doubling; X's d (one f32 per 32 values: 2 blocks × 4 = 8 per row) loads
 //   straight from the q8_1_mmq header;
-// * the s8 mma rescales each 32-value block by d_x · d_w·sc;
+// * the s8 mma rescales each 32-value block by d_x · d_w·sc, and says its scales are narrow
+//   (qdot.scale_bits = 17: an fp16 d times a 6-bit sc), which lets qdot-lower-mma fold the
+//   s32 → f32 conversion into the scaling (its magic-number form);
 // * the dmin term, −Σ_j s_j · dmin·m_j per super-block, is a second mma (fp16, K = 16 = the 8
 //   sub-blocks padded: `s_pad` of X, `m_pad` of W, both decoded once into f16 shared buffers and
 //   read as mma fragments, W's through a transposed view) accumulating onto the first, rescaled
@@ -47,7 +49,7 @@
 // CHECK-NEXT:    %[[SCB:.*]] = qgpu.local_load %[[SC]] : !qgpu.memdesc<16x8xf32, {{.*}}> -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
 //
 // The s8 mma with its per-block scales and no rank-1 fold.
-// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", rescale = "per_block"} : {{.*}} -> tensor<32x16xf32, [[MMA]]>
+// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<32x16xf32, [[MMA]]>
 //
 // The dmin mma: X's sums, padded to 16 per row (8 per block), as the A fragment ...
 // CHECK-NEXT:    %[[SPV:.*]] = qgpu.block_part %[[XS]] {part = "s_pad"} : {{.*}} -> !qgpu.memdesc<32x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pad", blocks = 2, valueDim = 1}>>
@@ -102,7 +104,7 @@ func.func @mmq(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot
 // threads (warpsPerCTA = [4, 1]) — and the mma layout splits M and N, for both mmas.
 // CHECK-LABEL: func.func @mmq_four_warps
 // CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale", blocks = 1, valueDim = 0}>> -> tensor<64x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
-// CHECK:       qgpu.mma {{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+// CHECK:       qgpu.mma {{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
 // CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pad", blocks = 2, valueDim = 1}>> -> tensor<64x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 0}>> -> tensor<64x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin", rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>

@@ -27,7 +27,7 @@
 // CHECK-NEXT:    %[[XQ:.*]] = qgpu.local_load %[[XQV]] : {{.*}} -> tensor<256x8xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[DV:.*]] = qgpu.block_part %[[XS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<8x8xf32, #qgpu.block_part<{format = "q8_1_mmq", part = "d", blocks = 2, valueDim = 0}>>
 // CHECK-NEXT:    %[[D:.*]] = qgpu.local_load %[[DV]] : {{.*}} -> tensor<8x8xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
-// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[WU]], %[[XQ]], %{{.*}} scale %[[SCA]], %[[D]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", rescale = "per_block"} : {{.*}} -> tensor<16x8xf32, [[MMA]]>
+// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[WU]], %[[XQ]], %{{.*}} scale %[[SCA]], %[[D]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<16x8xf32, [[MMA]]>
 // CHECK-NEXT:    %[[MPV:.*]] = qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[MPR:.*]] = qgpu.local_load %[[MPV]] : {{.*}} -> tensor<16x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[MP:.*]] = qgpu.local_alloc %[[MPR]] : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>

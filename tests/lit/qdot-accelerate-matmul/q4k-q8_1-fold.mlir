@@ -25,7 +25,7 @@
 // CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %{{.*}} from = q4_K to = s8
 // CHECK-NEXT:  %[[SCB:.*]] = qgpu.local_load %[[SC]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1,
 // CHECK-NEXT:  %[[MNB:.*]] = qgpu.local_load %[[MN]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1,
-// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] fold %[[S]], %[[MNB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", rescale = "per_block"}
+// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] fold %[[S]], %[[MNB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // CHECK-NEXT:  scf.yield %[[R]]
 // CHECK-NOT:   lhs = fp16
 func.func @q8_1_q4k(%x_ptr: !qdot.ptr<!qdot.block<q8_1>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %y_ptr: !qdot.ptr<f32>,

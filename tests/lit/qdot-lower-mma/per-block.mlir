@@ -16,7 +16,8 @@
 // of the two e2m1 → s8 shifts (qdot.exp = [1, 1]). Every factor is a power of two, so the
 // block mma starts from 0x4B400000 (1.5 · 2^23, whose ulp is 1): its result read as f32 is
 // 1.5 · 2^23 + x exactly, and fma(that, sa, −1.5 · 2^23 · sa) is x · sa exactly — no sitofp,
-// no scale product; the second FMA multiplies in sb and accumulates. −1.5 · 2^23 · sa is
+// no scale product — if it is fused, so it is a math.fma (a contractible pair might not be);
+// the second FMA multiplies in sb and accumulates. −1.5 · 2^23 · sa is
 // finite up to sa = 2^104; fma(n, 0, n) turns its overflow (−inf) into NaN, so a larger A
 // scale makes its rows NaN instead of −inf.
 // CHECK-LABEL: func.func @s8_ue8m0
@@ -43,8 +44,7 @@
 // CHECK-NEXT:  %[[NEGM0:.*]] = arith.mulf %[[NEGM]], %[[ZERO]] fastmath<contract> : f32
 // CHECK-NEXT:  %[[NEGMSA:.*]] = arith.addf %[[NEGM0]], %[[NEGM]] fastmath<contract> : f32
 // CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
-// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[SAU]] fastmath<contract> : f32
-// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEGMSA]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = math.fma %[[F0]], %[[SAU]], %[[NEGMSA]] : f32
 // CHECK-NEXT:  %[[Q0:.*]] = arith.mulf %[[X0]], %[[SBF]] fastmath<contract> : f32
 // CHECK-NEXT:  %[[ACC0:.*]] = arith.addf %[[Q0]], %[[C0]] fastmath<contract> : f32
 // CHECK:       arith.bitcast %[[D1]] : i32 to f32

@@ -26,15 +26,13 @@
 // CHECK-NEXT:  %[[UNIT:.*]] = arith.constant 6.250000e-02 : f32
 // CHECK-NEXT:  %[[NEG:.*]] = arith.constant -7.864320e+05 : f32
 // CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
-// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[UNIT]] fastmath<contract> : f32
-// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = math.fma %[[F0]], %[[UNIT]], %[[NEG]] : f32
 // CHECK-NEXT:  arith.mulf %[[X0]], %[[SB0]] fastmath<contract> : f32
 // CHECK:       arith.maxnumf
 // CHECK-NEXT:  arith.mulf
 // CHECK-NEXT:  %[[SB1:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
 // CHECK-NEXT:  %[[F1:.*]] = arith.bitcast %[[D1]] : i32 to f32
-// CHECK-NEXT:  arith.mulf %[[F1]], %[[UNIT]] fastmath<contract> : f32
-// CHECK-NEXT:  arith.addf %{{.*}}, %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  math.fma %[[F1]], %[[UNIT]], %[[NEG]] : f32
 // CHECK-NEXT:  arith.mulf %{{.*}}, %[[SB1]] fastmath<contract> : f32
 // CHECK-NOT:   arith.constant {{.*}} : f32
 // CHECK:       func.return
@@ -62,10 +60,9 @@ func.func @unit_lhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tenso
 // CHECK:       %[[Q:.*]] = arith.constant 2.500000e-01 : f32
 // CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCA400000 : f32
 // CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[Q]] fastmath<contract> : f32
-// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = math.fma %[[F0]], %[[Q]], %[[NEG]] : f32
 // CHECK-NEXT:  arith.addf %[[X0]], %{{.*}} : f32
-// CHECK-COUNT-3: arith.mulf %{{.*}}, %[[Q]] fastmath<contract> : f32
+// CHECK-COUNT-3: math.fma %{{.*}}, %[[Q]], %[[NEG]] : f32
 // CHECK-NOT:   arith.constant {{.*}} : f32
 // CHECK:       func.return
 func.func @unit_both(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
@@ -109,8 +106,7 @@ func.func @dense(%a: tensor<16x32xbf16, #a>, %b: tensor<32x8xbf16, #b>, %c: tens
 // CHECK-NEXT:  %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB400000 : f32
 // CHECK-NEXT:  %[[F0:.*]] = arith.bitcast %[[D0]] : i32 to f32
-// CHECK-NEXT:  %[[P0:.*]] = arith.mulf %[[F0]], %[[ONE]] fastmath<contract> : f32
-// CHECK-NEXT:  %[[X0:.*]] = arith.addf %[[P0]], %[[NEG]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[X0:.*]] = math.fma %[[F0]], %[[ONE]], %[[NEG]] : f32
 // CHECK-NEXT:  arith.mulf %[[X0]], %[[SAU]] fastmath<contract> : f32
 // CHECK:       func.return
 func.func @unit_rhs(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,

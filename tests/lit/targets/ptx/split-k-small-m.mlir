@@ -2,8 +2,9 @@
 // The decode kernel (M ≤ 8) with split-K exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True))), to PTX: the
 // grid's y dimension picks the K range (%ctaid.y of %nctaid.y), q4_K is the mma's A operand
-// (nibbles masked at use), one s8 mma per 32-value block (one 16 × 8 tile × 8 k tiles) with its
-// rescale FMA, one f16 mma for the dmin term, and the partial Yᵀ tile added into Y with
+// (nibbles masked at use), one s8 mma per 32-value block (one 16 × 8 tile × 8 k tiles) started
+// from 1.5 · 2^23's bits with its magic-number rescale (−1.5 · 2^23 · d·sc, then two FMAs per
+// register, no conversion), one f16 mma for the dmin term, and the partial Yᵀ tile added into Y with
 // red.global.add.f32 — one per accumulator register (4 per thread), no plain store.
 // tests/lit/targets/ptx/mmq-assemble.mlir assembles it with ptxas.
 
@@ -12,9 +13,16 @@
 // CHECK-DAG:   %ctaid.y
 // CHECK:       ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK:       and.b32 {{.*}}, 252645135;
-// CHECK:       mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
-// CHECK:       cvt.rn.f32.s32
-// CHECK:       fma.rn.f32
+// CHECK:       mov.b32 [[MAGIC:%r[0-9]+]], 1262485504;
+// CHECK-NEXT:  mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// CHECK-NEXT:  {[[D0:%r[0-9]+]], {{.*}}},
+// CHECK-NEXT:  {{.*}}
+// CHECK-NEXT:  {{.*}}
+// CHECK-NEXT:  {[[MAGIC]], [[MAGIC]], [[MAGIC]], [[MAGIC]]};
+// CHECK:       mul.rn.f32 [[NM:%r[0-9]+]], [[S:%r[0-9]+]], 0fCB400000;
+// CHECK-NEXT:  fma.rn.f32 [[X:%r[0-9]+]], [[D0]], [[S]], [[NM]];
+// CHECK:       fma.rn.f32 {{%r[0-9]+}}, [[X]], {{%r[0-9]+}}, {{%r[0-9]+}};
+// CHECK-NOT:   cvt.rn.f32.s32
 // CHECK-COUNT-7: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 // CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK:       fma.rn.f32
