@@ -162,7 +162,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
-    magic = scales is not None and inst.sig.c_type is MmaType.S32 and (scales.narrow or scales.powers_of_two())
+    magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -209,8 +209,9 @@ as f32, is exactly MAGIC + x. An s8 m16n8k32 block sum is at most 32 · 128 · 1
 NARROW_SCALE_BITS = 22
 """A scale of at most this many significant bits times MAGIC (two bits: 1.5 · 2^23) still fits
 f32's 24, so −MAGIC · s is exact and ``fma(MAGIC + x, s, −MAGIC · s)`` is x · s rounded once,
-whatever s is. ``{qdot.scale_bits = n}`` on a ``qgpu.mma`` says its scales have at most n:
-qdot-accelerate-matmul sets 17 for ggml blocks (an fp16 d, 11 bits, times q4_K's 6-bit sc)."""
+whatever s is. ``{qdot.scale_bits = n}`` on a ``qgpu.mma`` with f32 scales says each has at most
+n significant bits and magnitude below 2^104: qdot-accelerate-matmul sets 17 for ggml blocks (an
+fp16 d, 11 bits, times q4_K's 6-bit sc; at most 65504 · 63)."""
 
 
 def _magic_rescale(b: Builder, part: SSAValue, terms: tuple[SSAValue, SSAValue, SSAValue | None],
@@ -263,11 +264,14 @@ class _BlockScales:
         self._products: dict[tuple[SSAValue | float, SSAValue | float], SSAValue] = {}
         self._magic: dict[SSAValue | float, tuple[SSAValue, SSAValue]] = {}
         bits = mma.attributes.get("qdot.scale_bits")
-        self.narrow = isinstance(bits, IntegerAttr) and bits.value.data <= NARROW_SCALE_BITS
-        """Every scale has few enough significant bits for ``magic_terms`` (see NARROW_SCALE_BITS)."""
-        self.b_first = self.narrow and acc.rep_n < acc.rep_m
-        """Narrow scales: s is B's when a thread holds fewer columns than rows — fewer −MAGIC · s
-        products (the decode kernels' few token columns against many weight rows)."""
+        stated = isinstance(bits, IntegerAttr) and bits.value.data <= NARROW_SCALE_BITS
+        self.narrow = all(_narrow_side(splat, elem, stated)
+                          for splat, elem in ((self.sa_splat, self.sa_elem), (self.sb_splat, self.sb_elem)))
+        """Every scale has few enough significant bits for ``magic_terms`` (see NARROW_SCALE_BITS):
+        a constant by its value, a register by its type (ue8m0) or ``qdot.scale_bits``."""
+        self.b_first = acc.rep_n < acc.rep_m
+        """s is B's when a thread holds fewer columns than rows — fewer −MAGIC · s products (the
+        decode kernels' few token columns against many weight rows)."""
 
     def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue | float:
         """One scale as f32 (lhs: times 2^-shift), or its value when known at compile time."""
@@ -292,38 +296,29 @@ class _BlockScales:
         self._decoded[key] = decoded
         return decoded
 
-    def powers_of_two(self) -> bool:
-        """Whether every factor is a power of two (or NaN): ue8m0 scales and splat constants
-        that are powers of two — what ``magic_terms`` needs to be exact."""
-        for splat, elem in ((self.sa_splat, self.sa_elem), (self.sb_splat, self.sb_elem)):
-            if splat is not None:
-                if not (splat > 0 and math.frexp(splat)[0] == 0.5):
-                    return False
-            elif scale_kind_of(elem) is not ScaleKind.UE8M0:
-                return False
-        return True
-
     def magic_terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue, SSAValue | None]:
         """(s, −MAGIC · s, t) with s · t the register's factor, for ``_magic_rescale``.
 
         s is the side known at compile time if there is one (the unit side of a one-sided
-        scale), else A's scale (B's for narrow scales with fewer columns, ``b_first``). −MAGIC · s must be exact and finite: with s a decoded ue8m0 A
-        scale (times 2^-shift) that holds up to code 231 + shift (s ≤ 2^104); a block whose A
-        scale is larger makes its rows NaN. A narrow scale (fp16-derived, ≤ 2^22) cannot
-        overflow; an infinite one makes its block NaN. t is None when it is 1.
+        scale), else A's scale (B's where a thread holds fewer columns than rows, ``b_first``).
+        −MAGIC · s must be exact (``narrow``) and finite: a decoded ue8m0 scale s (A's carries
+        2^-shift) reaches 2^127, and above 2^104 the product overflows — such a block is made
+        NaN, never a wrong number; the scales ``qdot.scale_bits`` states (below 2^104 by its
+        definition) need no such guard. t is None when it is 1.
         """
         block = (rk * self.tile_values) // self.k_per_block
         sa = self._decode("a", rm, position >> 1, block)
         sb = self._decode("b", rn, position & 1, block)
-        if isinstance(sb, float) and not isinstance(sa, float) or self.b_first and not isinstance(sa, float):
-            sa, sb = sb, sa
+        s_elem = self.sa_elem
+        if not isinstance(sa, float) and (isinstance(sb, float) or self.b_first):
+            sa, sb, s_elem = sb, sa, self.sb_elem
         b = self.b
-        if isinstance(sa, float) and isinstance(sb, float):
+        if isinstance(sa, float) and isinstance(sb, float) and _narrow_side(sa * sb, None):
             sa, sb = sa * sb, 1.0
         if sa not in self._magic:
             if isinstance(sa, float):
                 self._magic[sa] = (b.fconst(sa), b.fconst(-MAGIC * sa))
-            elif self.narrow:
+            elif scale_kind_of(s_elem) is not ScaleKind.UE8M0:
                 self._magic[sa] = (sa, b.mulf(sa, b.fconst(-MAGIC)))
             else:
                 # above 2^104 the product overflows to −inf, and fma(d, s, −inf) would be −inf:
@@ -382,6 +377,19 @@ class _Folds:
         if reg_a not in self._negated:
             self._negated[reg_a] = self.b.emit(arith.NegfOp(self.fa_regs[reg_a]))
         return self._negated[reg_a], self.fb_regs[reg_b]
+
+
+def _narrow_side(splat: float | None, elem, stated: bool = False) -> bool:  # noqa: ANN001
+    """Whether every scale of one side has at most NARROW_SCALE_BITS significant bits: a splat
+    constant that short, ue8m0 codes (powers of two), or registers ``qdot.scale_bits`` speaks
+    for (``stated``). ue4m3 scales come per 16 values, which the per-block s8 mma (one 32-value
+    block per k tile) never takes."""
+    if splat is None:
+        return stated or scale_kind_of(elem) is ScaleKind.UE8M0
+    if not math.isfinite(splat) or splat == 0:
+        return splat == 0
+    numerator, _ = abs(splat).as_integer_ratio()
+    return (numerator >> ((numerator & -numerator).bit_length() - 1)).bit_length() <= NARROW_SCALE_BITS
 
 
 def _splat_value(value: SSAValue | None) -> float | None:

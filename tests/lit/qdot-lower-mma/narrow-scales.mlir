@@ -122,3 +122,26 @@ func.func @too_wide(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tenso
      : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return %d : tensor<16x8xf32, #mma>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// A constant scale is judged by its value, whatever qdot.scale_bits says of the registers: 0.1
+// has 24 significant bits, so sitofp and the scale product.
+// CHECK-LABEL: func.func @wide_splat
+// CHECK:       %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  ptx.mma_sync m16n8k32 s32.s8.s8.s32 A[{{.*}}] B[{{.*}}] C[%[[Z]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK-NEXT:  arith.sitofp
+// CHECK-NOT:   math.fma
+func.func @wide_splat(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
+                      %sb: tensor<8x1xf32, #sb>) -> tensor<16x8xf32, #mma> {
+  %sa = arith.constant dense<0.1> : tensor<16x1xf32, #sa>
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.scale_bits = 17 : i64}
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
