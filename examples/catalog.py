@@ -214,9 +214,9 @@ EXAMPLES: tuple[Example, ...] = (
         config=MmqConfig(block_m=64, block_n=128, num_warps=8),
         origin=Origin.TEMPLATE,
         builds=(Build("sm_90", runs="promote-int8", mma=_S8),),
-        measured="run 90 (`qdot mmq 64x128 w8`, M = 512)",
-        note="a spill-free tile (177 registers), 0.86–0.98 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
-             "64×128 on 4 warps, 128×128 on 8) run 1.04–1.20 × llama.cpp but spill 24–44 B per thread. Its 3-stage "
+        measured="run 92 (`qdot mmq 64x128 w8`, M = 512)",
+        note="a spill-free tile (146 registers), 0.85–0.96 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
+             "64×128 on 4 warps, 128×128 on 8) run 1.04–1.33 × llama.cpp but spill 12–24 B per thread. Its 3-stage "
              "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB); there, "
              "generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, block_n=64))`",
     ),
@@ -230,7 +230,7 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90", runs="promote-int8", mma=_S8),
                 Build("sm_80", runs="promote-int8", mma=_S8)),
         num_stages=2,
-        measured="run 90 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
+        measured="run 92 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
     ),
     Example(
         name="agx_tile_fp16",

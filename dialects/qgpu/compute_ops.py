@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import Float32Type, IntegerType, StringAttr, TensorType
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -192,6 +192,8 @@ class MmaOp(IRDLOperation):
     ``#qgpu.dot_scale`` layouts, shaped ``[M, K/g]`` and ``[N, K/g]``; ``rescale``
     says how they apply (``"hw"``: the instruction's ``.block_scale`` operands,
     sm_120a; ``"per_block"``: one mma per group and an f32 fold; reference/ptx.md §4, §6.4).
+    ``{qdot.scale_bits = n}`` (per_block only) says each f32 scale has at most n significant
+    bits, which lets qdot-lower-mma fold the s32 → f32 conversion into the scaling for n ≤ 22.
     """
 
     name = "qgpu.mma"
@@ -284,6 +286,19 @@ class MmaOp(IRDLOperation):
         self._verify_accumulator(result.get_element_type())
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
+        self._verify_scale_bits()
+
+    def _verify_scale_bits(self) -> None:
+        """``{qdot.scale_bits = n}``: every f32 scale has at most n significant bits (and is below
+        2^104), which qdot-lower-mma trusts to take its magic-number rescale (n ≤ 22)."""
+        bits = self.attributes.get("qdot.scale_bits")
+        if bits is None:
+            return
+        if not isinstance(bits, IntegerAttr) or not 1 <= bits.value.data <= 24:
+            raise VerifyException(f"qdot.scale_bits must be an integer from 1 to 24 (significant bits of an f32 "
+                                  f"scale), got {bits}")
+        if self.rescale_mode != Rescale.PER_BLOCK:
+            raise VerifyException("qdot.scale_bits describes per-block scales: it needs rescale = \"per_block\"")
 
     def _verify_fold(self, mma: MmaEncodingAttr, m: int, n: int, k: int) -> None:
         """``fold %fa, %fb``: D -= fa[m, kb] · fb[n, kb] per scale block (the rank-1 q4_K dmin term)."""
