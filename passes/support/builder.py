@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
@@ -244,6 +244,8 @@ class Builder:
     def fused_fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         """a·b + c rounded once, always (``math.fma``, LLVM's ``llvm.fma``): for results whose
         exactness needs the single rounding, where ``fma``'s contraction is only allowed."""
+        from xdsl.dialects import math  # 16 ms of import that kernels without such a step never pay
+
         return self.emit(math.FmaOp(a, b, c))
 
     def _operand(self, b: SSAValue | int, type_: Attribute) -> SSAValue:

@@ -7,7 +7,7 @@ divisions (`ceildivsi`, `ceildivui`, `floordivsi`) are expanded the way MLIR's
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from compiler.diagnostics import QdotError
@@ -190,7 +190,6 @@ ARITH_LOWERINGS: dict[type[Operation], Lowering] = {
     **{op: _min_max for op in _MIN_MAX},
     **{op: _cast for op in _CASTS},
     arith.NegfOp: _negf,
-    math.FmaOp: _fma,
     arith.IndexCastOp: _index_cast,
     arith.CmpiOp: _cmpi,
     arith.CmpfOp: _cmpf,
@@ -203,3 +202,7 @@ ARITH_LOWERINGS: dict[type[Operation], Lowering] = {
     arith.MulSIExtendedOp: _unsupported,
     arith.MulUIExtendedOp: _unsupported,
 }
+
+NAMED_LOWERINGS: dict[str, Lowering] = {"math.fma": _fma}
+"""Ops looked up by name: importing xDSL's math dialect costs a cold compile 16 ms, which only
+the kernels that hold a ``math.fma`` (qdot-lower-mma's magic-number rescale) need."""

@@ -30,7 +30,7 @@ from compiler.diagnostics import QdotError, verify_module
 from dialects.ptx.arch import Arch, PtxVersion
 from dialects.ptx.check import check_arch
 from dialects.qdot.kernel import KERNEL_ATTR, MIN_BLOCKS_PER_SM_ATTR, NUM_WARPS_ATTR
-from targets.ptx.llvm_arith import ARITH_LOWERINGS
+from targets.ptx.llvm_arith import ARITH_LOWERINGS, NAMED_LOWERINGS
 from targets.ptx.llvm_core import (
     SHARED_SYMBOL,
     FunctionEmitter,
@@ -238,7 +238,7 @@ def _phis(em: FunctionEmitter, block: Block, edges: _Edges) -> list[str]:
 
 
 def _lower(em: FunctionEmitter, op: Operation) -> None:
-    lowering = LOWERINGS.get(type(op))
+    lowering = LOWERINGS.get(type(op)) or NAMED_LOWERINGS.get(op.name)
     if lowering is None:
         hint = " (run convert-scf-to-cf first)" if op.name.startswith("scf.") else ""
         raise QdotError(op, f"'{op.name}' has no translation to LLVM IR{hint}")
