@@ -15,8 +15,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
 * ``rescale = "per_block"``: every k tile is one scale block, multiplied into a zero
   accumulator; its result (i32 for s8) is converted to f32 and folded in as
   ``acc += d · sa · sb · 2^-(lhs_exp + rhs_exp)`` — how llama.cpp's MMQ applies block
-  scales, exact because each scale is applied to an exact block sum. When every factor is
-  a power of two (ue8m0 scales, MX) the s8 form folds the conversion into the scaling
+  scales, exact because each scale is applied to an exact block sum. When every scale is
+  narrow — a power of two (ue8m0, MX) or of at most 22 significant bits (ggml's fp16-derived
+  scales, ``qdot.scale_bits``) — the s8 form folds the conversion into the scaling
   (``_magic_rescale``): two FMAs per register instead of a conversion, a product and an FMA;
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
