@@ -69,6 +69,12 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
     return counts, assembled.log
 
 
+def loop_spills(counts: Counter) -> dict[str, int]:
+    """The spill instructions (``STL``, ``LDL``) of a ``census``: a value ptxas parks in local
+    memory across the K loop costs nothing per step; one of these costs every step."""
+    return {op: counts[op] for op in ("STL", "LDL") if counts.get(op)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ptx")

@@ -140,14 +140,14 @@ def test_build_does_not_spill(ex: Example, build: Build) -> None:
     m = measured(ex.name, build.arch, build.strategy)
     if not m.spills:
         return
-    from bench.sass_census import _tool, census
+    from bench.sass_census import _tool, census, loop_spills
 
     if _tool("cuobjdump") is None:
         pytest.fail(f"{ex.name} on {build.label} spills ({m.spill_stores} B stores, {m.spill_loads} B loads) and "
                     "cuobjdump is not installed to tell whether inside its K loop")
     kernel = compiler.compile(ex.path, arch=build.arch, strategy=build.strategy, num_stages=ex.num_stages)
     counts, _ = census(kernel.ptx, build.arch)
-    in_loop = {op: counts[op] for op in ("STL", "LDL") if counts.get(op)}
+    in_loop = loop_spills(counts)
     assert not in_loop, (f"{ex.name} on {build.label} spills inside its K loop ({in_loop}): {m.registers} registers, "
                          f"{m.spill_stores} B spill stores, {m.spill_loads} B spill loads per thread")
 
