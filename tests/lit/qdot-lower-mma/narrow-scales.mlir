@@ -145,3 +145,32 @@ func.func @wide_splat(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: ten
      : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return %d : tensor<16x8xf32, #mma>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// ue8m0 scales with fewer columns than rows per thread: s is B's decoded scale, and as a ue8m0
+// scale (up to 2^127) it keeps the overflow guard, fma(n, 0, n), which makes its block NaN where
+// −1.5 · 2^23 · s would be −inf.
+// CHECK-LABEL: func.func @ue8m0_fewer_columns
+// CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
+// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       arith.andi %[[SB]], %{{.*}} : i32
+// CHECK:       %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB400000 : f32
+// CHECK-NEXT:  %[[NM:.*]] = arith.mulf %[[S]], %[[NEG]] : f32
+// CHECK-NEXT:  %[[P:.*]] = arith.mulf %[[NM]], %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT:  %[[GUARD:.*]] = arith.addf %[[P]], %[[NM]] fastmath<contract> : f32
+// CHECK-NEXT:  %[[F:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT:  math.fma %[[F]], %[[S]], %[[GUARD]] : f32
+func.func @ue8m0_fewer_columns(%a: tensor<32x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<32x8xf32, #mma>,
+                               %sa: tensor<32x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) -> tensor<32x8xf32, #mma> {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"}
+     : tensor<32x32xi8, #a>, tensor<32x8xi8, #b>, tensor<32x8xf32, #mma>, tensor<32x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<32x8xf32, #mma>
+  func.return %d : tensor<32x8xf32, #mma>
+}
