@@ -403,9 +403,12 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     """
     parts = {Format.Q4_K: "m_pad", Format.Q8_1_MMQ: "s_pad"}
     per_super_block = part_spec(Format.Q4_K, parts[Format.Q4_K]).values_per_block
+    # both decoded before either is read: the two copies share one barrier after their stores
+    # (shared_stores.defer_trailing_barriers)
+    decoded = [_decode_once(_insert(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
+               for (_op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True)]
     operands, scales = [], []
-    for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
-        view = _decode_once(_insert(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
+    for (op_idx, mem, fmt), (first, count), view in zip(sides, slices, decoded, strict=True):
         if op_idx == 1:
             view = _insert(point, MemDescTransOp(view, [1, 0])).results[0]
         vt = view.type

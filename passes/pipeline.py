@@ -16,6 +16,10 @@ synchronises the CTA) while the copies of the next ones proceed.
                passes/support/warp_group_pipeline.py)
     epilogue:  wait for all copies
 
+The wait's barrier also orders a register → shared buffer of the loop body (the q4_K
+kernels' decoded scales) after the previous iteration's readers, so such a buffer is marked
+``qdot.readers_synced`` and its stores get no barrier in front (``shared_stores``).
+
 Out-of-range tiles of the prologue and of the last iterations are zero-filled
 copies (descriptor bounds), so no predicate is needed. With ``num-stages=1`` the
 pass changes nothing (synchronous staging). The loads and the compute keep their
@@ -49,6 +53,7 @@ from dialects.qgpu.ops import (
 )
 from dialects.qgpu.types import MemDescType
 from passes.support.loops import add_iter_args
+from passes.support.shared_stores import mark_readers_synced_by
 from passes.support.warp_group_pipeline import can_overlap, overlap_warp_group_dots
 
 
@@ -176,7 +181,8 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
     first = new_block.first_op
     assert first is not None
     top = InsertPoint.before(first)
-    Rewriter.insert_op(AsyncWaitOp(stages - 2), top)
+    wait = AsyncWaitOp(stages - 2)
+    Rewriter.insert_op(wait, top)
     ahead = _binary(arith.AddiOp, new_iv,
                     _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
     _copy_group(buffers, new_iv, ahead, write_stage, top)
@@ -190,6 +196,7 @@ def _pipeline(loop: scf.ForOp, stages: int) -> None:
             Rewriter.erase_op(load)
     Rewriter.insert_op(AsyncWaitOp(0), InsertPoint.after(new_loop))
     _drop_dead_slices(new_block)
+    mark_readers_synced_by(wait, new_block)
     if overlap:
         overlap_warp_group_dots(new_loop)
 

@@ -85,7 +85,7 @@ from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
-from passes.support.shared_stores import store_registers
+from passes.support.shared_stores import defer_trailing_barriers, register_staged, store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
 from passes.support.warp_group import ALIGN_ATTR
@@ -130,6 +130,8 @@ def _lower_kernel(func: FuncOp, staged: bool = False) -> None:
     _grid_dependency(func)
     pointers = _lower_signature(func)
     bases = _allocate_shared(func)
+    for block in {op.parent: None for op in ops_in(func) if register_staged(op)}:
+        defer_trailing_barriers(block)
     for op in ops_in(func):
         if op.parent is None:
             continue

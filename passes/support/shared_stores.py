@@ -6,21 +6,25 @@ layout gives them (both from their one layout function, composed into per-bit
 constants like every other access); replicated elements are written by every thread
 holding them, with the same value. A barrier before the stores protects readers of
 the buffer's previous contents (the last K step) — unless the store says a barrier
-already does (``qdot.readers_synced``, a wgmma ring slot) — one after makes the stores
-visible, unless the reader does that itself (``qdot.reader_syncs``: the wgmma's fence and
-barrier); ``qdot-to-llvm`` drops barriers that end up with only stores on both sides.
+already does (``qdot.readers_synced``: a wgmma ring slot, or a buffer of a pipelined K loop,
+``mark_readers_synced_by``) — one after makes the stores visible, unless something later does
+(``qdot.reader_syncs``: the wgmma's fence and barrier, or the next buffer's barrier when every
+reader comes after it, ``defer_trailing_barriers``); ``qdot-to-llvm`` drops barriers that end up
+with only stores on both sides.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import TensorType, UnitAttr
+from xdsl.ir import Block, Operation, SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import BarSyncOp, PackOp, StSharedOp
 from dialects.qgpu.layouts import distributed_layout, shared_layout
+from dialects.qdot.kernel import LoadOp
 from dialects.qgpu.ops import LocalAllocOp, LocalStoreOp
 from dialects.qgpu.types import MemDescType
+from dialects.qgpu.warp_group_dot import WarpGroupDotOp
 from passes.support.builder import Builder
 from passes.support.warp_group_pipeline import READER_SYNCS_ATTR, READERS_SYNCED_ATTR
 from passes.support.distributed import (
@@ -104,3 +108,77 @@ def _vector_run(offsets: LinearOffsets, reg: int, per_reg: int, regs: int, warps
 
 
 __all__ = ["store_registers"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Which of a register → shared copy's two barriers are already provided elsewhere
+
+
+def register_staged(op: Operation) -> bool:
+    """``qgpu.local_alloc`` of a register tensor (a fresh buffer whose stores ``store_registers``
+    lowers), as opposed to an empty ring or a global → shared copy."""
+    return isinstance(op, LocalAllocOp) and op.src is not None and not isinstance(op.src.owner, LoadOp)
+
+
+def buffer_readers(buffer: SSAValue) -> list[Operation]:
+    """The ops that read ``buffer``, through any chain of views (index, transpose, block part)."""
+    readers: list[Operation] = []
+    pending = [buffer]
+    while pending:
+        for use in pending.pop().uses:
+            views = [r for r in use.operation.results if isinstance(r.type, MemDescType)]
+            if views:
+                pending.extend(views)
+            else:
+                readers.append(use.operation)
+    return readers
+
+
+def _position_in(block: Block, op: Operation, position: dict[Operation, int]) -> int | None:
+    """Where ``op``, or the op of ``block`` that contains it, stands in ``block``."""
+    while op is not None and op.parent is not block:
+        op = op.parent_op()
+    return None if op is None else position[op]
+
+
+def mark_readers_synced_by(barrier: Operation, block: Block) -> None:
+    """Register-staged buffers after ``barrier`` (a CTA barrier at the top of a loop body) need no
+    barrier of their own in front of their stores.
+
+    Each such buffer is written and read within one iteration (its readers are SSA users, so in
+    this block), and it has its own shared memory (``qdot-to-llvm`` gives every allocation its own
+    offset): the readers of its previous contents are the previous iteration's, all before
+    ``barrier``. A ``qgpu.warp_group_dot`` reader is left alone — an asynchronous wgmma may still
+    read after its iteration ends.
+    """
+    position = {op: i for i, op in enumerate(block.ops)}
+    for op in block.ops:
+        if position[op] <= position[barrier] or not register_staged(op):
+            continue
+        readers = buffer_readers(op.results[0])
+        if any(isinstance(r, WarpGroupDotOp) or _position_in(block, r, position) is None for r in readers):
+            continue
+        op.attributes[READERS_SYNCED_ATTR] = UnitAttr()
+
+
+def defer_trailing_barriers(block: Block) -> None:
+    """A register-staged buffer whose readers all come after the next one's stores shares that
+    one's trailing barrier (``qdot.reader_syncs``): the barrier orders both buffers' stores before
+    every read of either.
+
+    The q4_K kernels stage their decoded scales and fold operands this way — decoded where
+    ``qdot-accelerate-matmul`` put them, one after another, before the mma that reads them all.
+    A chain defers to its last buffer; a buffer read before the next one's barrier (its readers
+    between the two) keeps its own.
+    """
+    position = {op: i for i, op in enumerate(block.ops)}
+    staged = [op for op in block.ops if register_staged(op)]
+    barrier_at: int | None = None  # where the barrier the next staged buffer relies on stands
+    for op in reversed(staged):
+        own = None if READER_SYNCS_ATTR in op.attributes else position[op]
+        readers = [_position_in(block, r, position) for r in buffer_readers(op.results[0])]
+        if (barrier_at is not None and readers and all(at is not None and at > barrier_at for at in readers)
+                and not any(isinstance(r, WarpGroupDotOp) for r in buffer_readers(op.results[0]))):
+            op.attributes[READER_SYNCS_ATTR] = UnitAttr()
+            continue  # barrier_at stays: this buffer's stores come before it too
+        barrier_at = own

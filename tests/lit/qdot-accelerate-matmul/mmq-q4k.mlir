@@ -51,16 +51,19 @@
 // The s8 mma with its per-block scales and no rank-1 fold.
 // CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<32x16xf32, [[MMA]]>
 //
-// The dmin mma: X's sums, padded to 16 per row (8 per block), as the A fragment ...
+// The dmin mma: X's sums, padded to 16 per row (8 per block), and W's 6-bit mins, padded to
+// 16 per column, both decoded to shared memory before either is read back (the two copies
+// share one barrier after their stores) ...
 // CHECK-NEXT:    %[[SPV:.*]] = qgpu.block_part %[[XS]] {part = "s_pad"} : {{.*}} -> !qgpu.memdesc<32x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pad", blocks = 2, valueDim = 1}>>
 // CHECK-NEXT:    %[[SPR:.*]] = qgpu.local_load %[[SPV]] : {{.*}} -> tensor<32x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[SP:.*]] = qgpu.local_alloc %[[SPR]] : {{.*}} -> !qgpu.memdesc<32x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
-// CHECK-NEXT:    %[[SPA:.*]] = qgpu.local_load %[[SP]] : {{.*}} -> tensor<32x16xf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 2}>>
-// CHECK-NEXT:    %[[NEG:.*]] = arith.constant dense<-1.000000e+00> : tensor<32x1xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
-// ... W's 6-bit mins, padded to 16 per column, as the B fragment (K-major: a transposed view) ...
 // CHECK-NEXT:    %[[MPV:.*]] = qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[MPR:.*]] = qgpu.local_load %[[MPV]] : {{.*}} -> tensor<16x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[MP:.*]] = qgpu.local_alloc %[[MPR]] : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+// ... the sums as the A fragment ...
+// CHECK-NEXT:    %[[SPA:.*]] = qgpu.local_load %[[SP]] : {{.*}} -> tensor<32x16xf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 2}>>
+// CHECK-NEXT:    %[[NEG:.*]] = arith.constant dense<-1.000000e+00> : tensor<32x1xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
+// ... the mins as the B fragment (K-major: a transposed view) ...
 // CHECK-NEXT:    %[[MPT:.*]] = qgpu.memdesc_trans %[[MP]] {order = array<i64: 1, 0>} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[MPB:.*]] = qgpu.local_load %[[MPT]] : {{.*}} -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 2}>>
 // ... and dmin, one per column, as W's scale.

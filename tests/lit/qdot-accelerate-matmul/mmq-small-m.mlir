@@ -31,12 +31,12 @@
 // CHECK-NEXT:    %[[MPV:.*]] = qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[MPR:.*]] = qgpu.local_load %[[MPV]] : {{.*}} -> tensor<16x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[MP:.*]] = qgpu.local_alloc %[[MPR]] : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
-// CHECK-NEXT:    %[[MPA:.*]] = qgpu.local_load %[[MP]] : {{.*}} -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 2}>>
-// CHECK-NEXT:    %[[DMV:.*]] = qgpu.block_part %[[WS]] {part = "dmin"} : {{.*}} -> !qgpu.memdesc<16x1xf32, #qgpu.block_part<{format = "q4_K", part = "dmin", blocks = 1, valueDim = 1}>>
-// CHECK-NEXT:    %[[DM:.*]] = qgpu.local_load %[[DMV]] : {{.*}} -> tensor<16x1xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[SPV:.*]] = qgpu.block_part %[[XS]] {part = "s_pad"} : {{.*}} -> !qgpu.memdesc<8x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pad", blocks = 2, valueDim = 0}>>
 // CHECK-NEXT:    %[[SPR:.*]] = qgpu.local_load %[[SPV]] : {{.*}} -> tensor<8x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[SP:.*]] = qgpu.local_alloc %[[SPR]] : {{.*}} -> !qgpu.memdesc<8x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+// CHECK-NEXT:    %[[MPA:.*]] = qgpu.local_load %[[MP]] : {{.*}} -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 2}>>
+// CHECK-NEXT:    %[[DMV:.*]] = qgpu.block_part %[[WS]] {part = "dmin"} : {{.*}} -> !qgpu.memdesc<16x1xf32, #qgpu.block_part<{format = "q4_K", part = "dmin", blocks = 1, valueDim = 1}>>
+// CHECK-NEXT:    %[[DM:.*]] = qgpu.local_load %[[DMV]] : {{.*}} -> tensor<16x1xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[SPT:.*]] = qgpu.memdesc_trans %[[SP]] {order = array<i64: 1, 0>} : {{.*}} -> !qgpu.memdesc<16x8xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[SPB:.*]] = qgpu.local_load %[[SPT]] : {{.*}} -> tensor<16x8xf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 2}>>
 // CHECK-NEXT:    %[[NEG:.*]] = arith.constant dense<-1.000000e+00> : tensor<8x1xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>

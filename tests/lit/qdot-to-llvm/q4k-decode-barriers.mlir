@@ -1,24 +1,32 @@
 // RUN: qdot-opt %s -p 'qdot-lower-quantize,qdot-accelerate-matmul{arch=sm_90 strategy=auto},qdot-optimize-dot-operands,qdot-pipeline{num-stages=3},qdot-lower-local-load{arch=sm_90},qdot-lower-mma,qdot-to-llvm{arch=sm_90}' | filecheck %s
-// XFAIL: *
-// Known problem (performance): redundant barriers around the q4_K decode-once copies. Each
-// register → shared copy (passes/support/shared_stores.py) brings a barrier before its stores,
-// for readers of the buffer's old contents; but those readers (the previous K step's operand
-// loads) are already ordered by the barrier at the top of the K loop (after cp.async.wait), and
-// between that barrier and the stores only the raw stage is read, never the decoded buffer. The
-// peephole (passes/support/schedule.py, drop_redundant_barriers) drops a barrier only when
-// nothing but stores lies on both sides, so every "before" barrier stays: in the decode kernel
-// below (the default pipeline on compiler/mmq_template.py's small_m, split-K, 16 weight rows,
-// one warp) a K step has 7 bar.sync — loop top; before and after each of the three copies
-// (scale, m_pad, s_pad) — where 4 suffice (the prefill kernel has the same pattern). The
-// copies are also not adjacent (passes/accelerate_matmul.py emits load, alloc, load, alloc…),
-// so even the stores-only rule cannot merge them.
 
-// The K step's first barrier is the only one before the first decode store.
+// The barriers of the q4_K decode-once copies (passes/support/shared_stores.py). Each
+// register → shared copy would bring one barrier before its stores, for readers of the buffer's
+// old contents, and one after, for its readers. In the pipelined K loop the one before is the
+// barrier at the top of the loop (after cp.async.wait): the old contents' readers are the
+// previous K step's (qdot-pipeline marks the copies qdot.readers_synced). And the two copies of
+// the f16 dmin fold (m_pad, s_pad), both decoded before either is read, share one barrier after
+// (qdot.reader_syncs on the first). The decode kernel below (the default pipeline on
+// compiler/mmq_template.py's small_m, split-K, 16 weight rows, one warp) had 7 barriers per
+// K step; it has 3: the loop top, the decoded scales, the fold operands.
+
 // CHECK-LABEL: func.func @small_m_splitk
 // CHECK:       ptx.cp_async_wait 1
 // CHECK-NEXT:  ptx.bar_sync
 // CHECK-NOT:   ptx.bar_sync
 // CHECK:       ptx.st_shared %{{.*}} : f32
+// CHECK:       ptx.bar_sync
+// CHECK-NOT:   ptx.st_shared
+// CHECK-NOT:   ptx.bar_sync
+// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK-NOT:   ptx.bar_sync
+// CHECK:       ptx.st_shared %{{.*}} : vector<4xi32>
+// CHECK:       ptx.bar_sync
+// CHECK-NOT:   ptx.st_shared
+// CHECK-NOT:   ptx.bar_sync
+// CHECK:       ptx.mma_sync m16n8k16 f32.f16.f16.f32
+// CHECK-NOT:   ptx.bar_sync
+// CHECK:       ptx.cp_async_wait 0
 func.func @small_m_splitk(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %y_ptr: !qdot.ptr<f32>,
                           %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
