@@ -167,10 +167,10 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90a", runs="dequant-bf16", mma=_WGMMA_BF16),
                 Build("sm_90", "promote-fp8", runs="promote-fp8", mma=_FP8),
                 Build("sm_80", runs="dequant-bf16", mma=_BF16)),
-        measured="run 97 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
-        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 207 TFLOP/s at "
+        measured="run 100 (`qdot e4m3xe2m1 bf16 128x128x64 w8`, sm_90, dequant-bf16)",
+        note="a spill-free tile on every target (128×128 on 8 warps, 64 K-values per step): 209 TFLOP/s at "
              "8192³ on sm_90, where the fastest `mma.sync` tiles measured (128×256×64 and 256×128×64, "
-             "`bench/mx_gemm.py`) reach 230–243; on sm_90a the same plan runs on wgmma (`docs/wgmma.md`; 432 TFLOP/s "
+             "`bench/mx_gemm.py`) reach 232–245; on sm_90a the same plan runs on wgmma (`docs/wgmma.md`; 427 TFLOP/s "
              "for the 128×256×64 tile with N a multiple of 8). sm_90 promote-fp8 runs the fp8 mma that ptxas emulates with f16 HMMA on "
              "sm_90; `auto` prefers dequant-bf16 there",
     ),
@@ -214,9 +214,9 @@ EXAMPLES: tuple[Example, ...] = (
         config=MmqConfig(block_m=64, block_n=128, num_warps=8),
         origin=Origin.TEMPLATE,
         builds=(Build("sm_90", runs="promote-int8", mma=_S8),),
-        measured="run 97 (`qdot mmq 64x128 w8`, M = 512)",
-        note="a spill-free tile (147 registers), 0.85–0.97 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
-             "64×128 on 4 warps, 128×128 on 8) run 1.02–1.35 × llama.cpp but spill 28–32 B per thread (none in the K loop). Its 3-stage "
+        measured="run 100 (`qdot mmq 64x128 w8`, M = 512)",
+        note="a spill-free tile (143 registers), 0.88–0.98 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
+             "64×128 on 4 warps, 128×128 on 8) run 1.10–1.37 × llama.cpp but spill 4–24 B per thread (none in the K loop). Its 3-stage "
              "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB); there, "
              "generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, block_n=64))`",
     ),
@@ -230,7 +230,7 @@ EXAMPLES: tuple[Example, ...] = (
                 Build("sm_90", runs="promote-int8", mma=_S8),
                 Build("sm_80", runs="promote-int8", mma=_S8)),
         num_stages=2,
-        measured="run 97 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
+        measured="run 100 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
     ),
     Example(
         name="agx_tile_fp16",

@@ -9,14 +9,18 @@ column even in every thread; the row pitch, N and the tile's column origin even,
 accumulator tile's pairs — one 4-byte store (``_paired_halves``); two f32 columns in
 consecutive registers — the mma accumulator's pair (2t, 2t + 1) — one 8-byte
 ``st.global.v2`` (``_paired_words``): half the store instructions of the epilogue and
-no half-written 32-byte sectors per instruction. The base pointer is assumed 16-byte
-aligned, as for every vector load of the operands.
+no half-written 32-byte sectors per instruction. Where that alignment is not provable but a
+pair's layout is, one uniform run-time test of the parity of N, the pitch and the origin
+predicates each pair's store, and its negation the pair's single stores. The base pointer is
+assumed 16-byte aligned, as for every vector load of the operands.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i8, i16, i32, i64
+from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i1, i8, i16, i32, i64
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
@@ -64,7 +68,57 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
               for d in tile.dims]
     origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
     strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
+    halves = _halves_in_registers(layout, eb)
+    words = op.reduce is None and eb == 4 and register_pairs(layout)
+    frame = _Frame(op, layout, base, state, regs, limits, origin, strides, eb)
+    if not (halves or words) or constant_value(tile.strides[1]) != 1:
+        _emit_stores(b, frame, paired=False, words=False)
+    elif _even_pairs(tile):
+        _emit_stores(b, frame, paired=halves, words=words)
+    elif any((constant_value(v) or 0) % 2 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])):
+        _emit_stores(b, frame, paired=False, words=False)  # an odd constant: never paired
+    else:
+        # Pairs are legal exactly when the row pitch, N and the tile's column origin are even.
+        # Unproven at compile time, that is one uniform test at run time, and each pair's store
+        # and its two single stores, predicated on the test either way: no branch, and the
+        # addresses and bounds tests are shared (two versions behind a branch cost ptxas 9
+        # registers in a 128×128 wgmma tile, and with them its second CTA per SM).
+        bits = [b.emit(arith.IndexCastOp(v, i64)) if isinstance(v.type, IndexType) else b.cast_int(v, i64)
+                for v in (tile.strides[0], tile.dims[1], tile.offsets[1])]
+        odd = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(1, i64))
+        even = b.cmp("eq", odd, b.const(0, i64))
+        _emit_stores(b, frame, paired=halves, words=words, pair_test=even)
+    op.detach()
+    op.erase()
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What every version of a store's code shares: values defined before it."""
+
+    op: StoreOp
+    layout: object  # DistributedLayout
+    base: SSAValue
+    state: FunctionState
+    regs: list[SSAValue]
+    limits: list[SSAValue]
+    origin: list[SSAValue]
+    strides: list[SSAValue]
+    eb: int
+
+
+def _emit_stores(b: Builder, f: _Frame, paired: bool, words: bool, pair_test: SSAValue | None = None) -> None:
+    """One predicated store per element, or per side-by-side pair — ``paired``: both 16-bit
+    halves of a register at once; ``words``: two consecutive 32-bit registers as one 8-byte
+    store, bounds-tested by its first (c even and N even: c < N implies c + 1 < N). With
+    ``pair_test`` (an i1 known only at run time) both: the pair stores where it holds, the
+    single stores where it does not."""
+    op, layout, state, regs, eb = f.op, f.layout, f.state, f.regs, f.eb
+    tensor = op.value.type
+    assert isinstance(tensor, TensorType)
     is_float = isinstance(tensor.get_element_type(), Float32Type)
+    singles_too = pair_test is not None and (paired or words)
+    no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
     # An element's address is its thread's address of the register-constant-free coordinates
     # (one per distinct set of lane/warp fields, computed once) plus c0·stride0·eb + c1·stride1·eb,
     # one product per distinct register constant: ~2 adds per store instead of a 64-bit
@@ -72,56 +126,65 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     # compares pairwise (quadratic) and ptxas keeps (~500 SASS instructions per 128 stores).
     thread_addresses: dict[tuple, SSAValue] = {}
     steps: dict[tuple[int, int], SSAValue] = {}
-    paired = _paired_halves(layout, tile, eb)
-    words = op.reduce is None and _paired_words(layout, tile, eb)
     for reg, byte in layout.slots():
-        if paired and byte == 2:  # stored with its register's low half
-            continue
-        if words and reg % 2:  # stored with the register before it
+        lead = not ((paired and byte == 2) or (words and reg % 2))  # a pair's first element, or no pairs
+        if not lead and not singles_too:  # stored with the element before it
             continue
         exprs = layout.coord_exprs(reg, byte)
         assert exprs is not None
         coords = [coordinate(b, state, layout, reg, byte, d) for d in range(2)]
-        absolute = [b.add(origin[d], coords[d]) for d in range(2)]
+        absolute = [b.add(f.origin[d], coords[d]) for d in range(2)]
         ok = None
         for d in range(2):
-            ok = b.and_i1(ok, b.cmp("ult", absolute[d], limits[d]))
+            ok = b.and_i1(ok, b.cmp("ult", absolute[d], f.limits[d]))
         if any(expr.modulus is not None for expr in exprs[:2]):  # wrapping coordinates: no shared base
-            linear = b.add(b.mul(b.cast_int(absolute[0], i64), strides[0]),
-                           b.mul(b.cast_int(absolute[1], i64), strides[1]))
-            address = b.add(base, b.mul(linear, eb))
+            linear = b.add(b.mul(b.cast_int(absolute[0], i64), f.strides[0]),
+                           b.mul(b.cast_int(absolute[1], i64), f.strides[1]))
+            address = b.add(f.base, b.mul(linear, eb))
         else:
             key = (exprs[0].fields, exprs[1].fields)
             if key not in thread_addresses:
-                thread = [b.add(origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
-                                                           lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
+                thread = [b.add(f.origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
+                                                             lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
                           for d in range(2)]
-                linear = b.add(b.mul(b.cast_int(thread[0], i64), strides[0]),
-                               b.mul(b.cast_int(thread[1], i64), strides[1]))
-                thread_addresses[key] = b.add(base, b.mul(linear, eb))
+                linear = b.add(b.mul(b.cast_int(thread[0], i64), f.strides[0]),
+                               b.mul(b.cast_int(thread[1], i64), f.strides[1]))
+                thread_addresses[key] = b.add(f.base, b.mul(linear, eb))
             address = thread_addresses[key]
             for d in range(2):
                 constant = exprs[d].constant
                 if constant:
                     if (d, constant) not in steps:
-                        steps[(d, constant)] = b.mul(strides[d], constant * eb)
+                        steps[(d, constant)] = b.mul(f.strides[d], constant * eb)
                     address = b.add(address, steps[(d, constant)])
         value = regs[reg]
-        if eb == 4 or paired:  # a 4-byte element, or both 16-bit halves of the register at once
-            stored = value
-        else:
-            part = b.lshr(value, 8 * byte) if byte else value
-            stored = b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
-        if (eb == 4 or paired) and not is_float and value.type == f32:
-            stored = b.emit(arith.BitcastOp(value, i32))
-        if words:  # c even and N even: c < N implies c + 1 < N, so the pair shares one bounds test
+        if singles_too:  # this element alone, where pairs are off
+            _store(b, op, address, _element(b, value, byte, eb, is_float), b.and_i1(ok, no_pairs))
+            if not lead:
+                continue
+            ok = b.and_i1(ok, pair_test)
+        if words:
             stored = b.emit(PackOp([as_i32(b, regs[reg]), as_i32(b, regs[reg + 1])]))
-        if op.reduce is not None:  # verified: "add" of f32
-            b.insert(RedGlobalAddOp(address, stored, ok))
+        elif paired:  # both 16-bit halves of the register at once
+            stored = b.emit(arith.BitcastOp(value, i32)) if value.type == f32 else value
         else:
-            b.insert(StGlobalOp(address, stored, ok))
-    op.detach()
-    op.erase()
+            stored = _element(b, value, byte, eb, is_float)
+        _store(b, op, address, stored, ok)
+
+
+def _element(b: Builder, value: SSAValue, byte: int, eb: int, is_float: bool) -> SSAValue:
+    """The element at ``byte`` of a 32-bit register, as the store writes it."""
+    if eb == 4:
+        return b.emit(arith.BitcastOp(value, i32)) if not is_float and value.type == f32 else value
+    part = b.lshr(value, 8 * byte) if byte else value
+    return b.emit(arith.TruncIOp(part, {1: i8, 2: i16}[eb]))
+
+
+def _store(b: Builder, op: StoreOp, address: SSAValue, value: SSAValue, ok: SSAValue | None) -> None:
+    if op.reduce is not None:  # verified: "add" of f32
+        b.insert(RedGlobalAddOp(address, value, ok))
+    else:
+        b.insert(StGlobalOp(address, value, ok))
 
 
 def _even_pairs(tile) -> bool:  # noqa: ANN001 - GlobalTile
@@ -131,19 +194,11 @@ def _even_pairs(tile) -> bool:  # noqa: ANN001 - GlobalTile
         known_divisor(tile.strides[0]) % 2 or known_divisor(tile.dims[1]) % 2 or known_divisor(tile.offsets[1]) % 2)
 
 
-def _paired_halves(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
-    """Whether every register of a 16-bit tile holds a side-by-side pair: then each register
-    is one aligned 4-byte store, bounds-tested by its low half."""
-    if eb != 2 or not _even_pairs(tile):
-        return False
-    return all(side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2))
-               for reg in range(layout.regs_per_thread))
-
-
-def _paired_words(layout, tile, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout, GlobalTile
-    """Whether the registers of a 32-bit tile, taken two by two, hold side-by-side pairs:
-    then each register pair is one aligned 8-byte store, bounds-tested by its first."""
-    return eb == 4 and _even_pairs(tile) and register_pairs(layout)
+def _halves_in_registers(layout, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout
+    """Whether every register of a 16-bit tile holds a side-by-side pair: then, where the pair
+    is aligned, each register is one 4-byte store, bounds-tested by its low half."""
+    return eb == 2 and all(side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg, 2))
+                           for reg in range(layout.regs_per_thread))
 
 
 __all__ = ["coordinate", "lower_store"]

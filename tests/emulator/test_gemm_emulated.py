@@ -113,20 +113,20 @@ def test_gemm_kernel_matches_reference(case: Case) -> None:
 
 
 def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int,  # noqa: ANN001, ANN202
-                       programs: int | None = None):
+                       programs: int | None = None, n: int = N):
     """Run ``module`` on the emulator over fresh seeded inputs into a NaN-poisoned C and compare
     with ``compiler.numerics``; returns the emulator's statistics. ``programs``: a persistent
-    kernel's grid (``grid``'s default otherwise)."""
-    gemm = GemmCase(cfg, M, N, K, case.arch, case.strategy)
+    kernel's grid (``grid``'s default otherwise); ``n``: N (the module's ``N`` by default)."""
+    gemm = GemmCase(cfg, M, n, K, case.arch, case.strategy)
     data = make_inputs(gemm, np.random.default_rng(seed))
-    c = poisoned_output(cfg, M, N)
+    c = poisoned_output(cfg, M, n)
     args: list[np.ndarray | int] = [data["a"], data["b_t"]]
     args += [data[s] for s in ("sa", "sb") if s in data]
-    args += [c, M, N, K]
+    args += [c, M, n, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-                    grid(cfg, M, N, programs)[0])
+                    grid(cfg, M, n, programs)[0])
     ok, err = check(gemm, c, reference(gemm, data), data)
-    assert ok, f"{case.id} ({cfg.name}): relative error {err:.3e}"
+    assert ok, f"{case.id} ({cfg.name}), N = {n}: relative error {err:.3e}"
     return stats
 
 
@@ -138,8 +138,9 @@ def test_bf16_output(arch: str, strategy: str, n_divisibility: int) -> None:
     """``GemmConfig(out="bf16")``: the f32 accumulator rounded to bf16 by ``arith.truncf`` before
     the store — mma.sync and wgmma accumulators (#qgpu.mma versions 2 and 3), a rescaled int32
     one (promote-int8) and a block-scaled native one; C NaN-poisoned, ragged edges. Each
-    register's two bf16 go out as two 2-byte stores, or, when N is known even, as one 4-byte
-    store (N = 120 here)."""
+    register's two bf16 go out as one 4-byte store when N is even: known (``n_divisibility``),
+    or else tested at run time, the two 2-byte stores predicated on the test's negation (run
+    here with an even N = 120 and an odd N = 119)."""
     lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
     case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
     cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4, out="bf16",
@@ -147,8 +148,28 @@ def test_bf16_output(arch: str, strategy: str, n_divisibility: int) -> None:
     module = compile_case(case, cfg)
     assert any(op.name == "ptx.cvt" and "bf16x2.f32" in op.ptx_mnemonic() for op in module.walk())
     store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
-    assert store_types == ({"i32"} if n_divisibility > 1 else {"i16"}), store_types
+    assert store_types == ({"i32"} if n_divisibility > 1 else {"i16", "i32"}), store_types
     _emulate_and_check(case, cfg, module, seed=20262)
+    if n_divisibility == 1:
+        _emulate_and_check(case, cfg, module, seed=20265, n=N - 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch,strategy", [("sm_90", "dequant-bf16"), ("sm_90a", "dequant-bf16"),
+                                           ("sm_90", "promote-int8")])
+def test_f32_output_paired_by_parity_at_run_time(arch: str, strategy: str) -> None:
+    """Nothing known of N (the default ``n_divisibility=1``): each accumulator pair's 8-byte
+    ``st.global.v2`` is predicated on a run-time test of N's parity, and its two 4-byte stores on
+    the test's negation. Both run here, into a NaN-poisoned C with a ragged edge: N = 120 (the
+    pairs) and N = 119 (the single stores)."""
+    lhs = "e2m1" if strategy == "promote-int8" else "e4m3"
+    case = Case(lhs, "e2m1", "ue8m0", "ue8m0", arch, strategy, "")
+    cfg = GemmConfig(lhs=lhs, rhs="e2m1", block_k=64, num_warps=8 if arch == "sm_90a" else 4, k_divisibility=32)
+    module = compile_case(case, cfg)
+    store_types = {str(op.operands[1].type) for op in module.walk() if op.name == "ptx.st_global"}
+    assert store_types == {"vector<2xi32>", "f32"}, store_types
+    for n, seed in ((N, 20266), (N - 1, 20267)):
+        _emulate_and_check(case, cfg, module, seed=seed, n=n)
 
 
 @pytest.mark.slow

@@ -151,6 +151,27 @@ def test_f32_vector_stores_match_reference(cfg, arch, strategy, epilogue, gpu) -
     _check_on_gpu(case, gpu)
 
 
+PARITY_VERSIONS = [  # (config, arch, strategy): nothing known of N, so both versions of the stores
+    (GemmConfig(block_k=64, num_warps=8), "sm_90", "dequant-bf16"),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8), "sm_90a", "dequant-bf16"),
+    (GemmConfig(lhs="e2m1"), "sm_90", "promote-int8"),
+    (GemmConfig(block_n=256, block_k=64, num_warps=8, out="bf16"), "sm_90a", "dequant-bf16"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [N, N - 1], ids=["even-N", "odd-N"])
+@pytest.mark.parametrize("cfg,arch,strategy", PARITY_VERSIONS,
+                         ids=lambda v: v.name if isinstance(v, GemmConfig) else v)
+def test_stores_versioned_by_n_parity_match_reference(cfg, arch, strategy, n, gpu) -> None:  # noqa: ANN001
+    """Without ``n_divisibility`` a kernel tests N's parity at run time: paired stores (8-byte f32
+    pairs, 4-byte bf16 pairs) for an even N, single ones for an odd N, each predicated on the
+    test. Both, into a NaN-poisoned C (N = 136 and 135)."""
+    case = GemmCase(cfg, M, n, K, arch, strategy)
+    assert ("st.global.v2" if cfg.out == "f32" else "st.global.b32") in case.compiled().ptx
+    _check_on_gpu(case, gpu)
+
+
 PERSISTENT = [  # (config, arch, strategy, programs): fewer programs than tiles, so each loops over several
     (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True), "sm_90a", "dequant-bf16", 3),
     (GemmConfig(block_k=64, num_warps=8, persistent=True), "sm_90", "dequant-bf16", 5),

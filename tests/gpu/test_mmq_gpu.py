@@ -48,6 +48,23 @@ def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa:
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("m", (17, 512))
+def test_mmq_odd_n_matches_reference(m: int, gpu) -> None:  # noqa: ANN001
+    """The prefill kernel stores Y in f32 pairs when N is even and singly when it is odd (stores
+    predicated on a run-time test of N's parity); the other tests have N = 1000, this one N = 999."""
+    case = _case(m, n=N - 1)
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import mmq_kernel
+
+    get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
+    cupy = gpu()
+    data = make_inputs(case, np.random.default_rng())
+    out = run_mmq(case, data, cupy)
+    ok, err = check(out, reference(case, data))
+    assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m", (3, 200))
 def test_mmq_integer_part_is_exact(m: int, gpu) -> None:  # noqa: ANN001
     case = _case(m)
