@@ -501,11 +501,17 @@ def render(versions: str) -> str:
     add("fills the first stages, and `qgpu.async_wait` waits for the oldest group of copies before its")
     add("buffers are read. The loop now carries the ring indices next to the accumulator. Op counts:")
     add(f"{changes(before.ops, after.ops)}.")
+    synced = after.text.count("{qdot.readers_synced}")
+    if synced:
+        add(f"The {synced} register → shared buffers of the loop body (the dequantized tiles) are marked")
+        add("`qdot.readers_synced`: their previous contents were read in the previous iteration, which every")
+        add("thread has finished at the wait's barrier, so their stores need no barrier of their own in front.")
     add("")
     add(block(pick(after.text, [(r"qgpu\.local_alloc : \(\)", 4), (r"qgpu\.memdesc_index", 1),
                                 (r"qgpu\.async_copy", 1), (r"qgpu\.async_commit", 1), (r"scf\.for", 1),
                                 (r"qgpu\.async_wait", 1), (r"qgpu\.memdesc_index", 1), (r"qgpu\.async_copy", 1),
-                                (r"qgpu\.local_load", 1), (r"scf\.yield", 1), (r"qgpu\.async_wait", 1)])))
+                                (r"qgpu\.local_load", 1), *([(r"qdot\.readers_synced", 1)] if synced else []),
+                                (r"scf\.yield", 1), (r"qgpu\.async_wait", 1)])))
     add("")
 
     # 5. lower-local-load

@@ -20,9 +20,9 @@ kernel over two repetitions.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 
+from bench.experiments.ptx_variants import run_ab
 from bench.mmq import DECODE, PREFILL, compile_kernels, compile_quantizers
 
 KERNELS = [DECODE[-1], PREFILL[0]]
@@ -61,26 +61,7 @@ def main() -> None:
                 for label, cfg, _stages, kernel in compiled}
     if args.prepare:
         return
-    import cupy
-
-    from bench.gpu_common import record
-    from bench.mmq import measure, measuring_setup
-    from targets.ptx.runner import load
-
-    quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
-    loaded = [(label, cfg, stages, kernel.kernels[0], {"compiled": load(kernel.ptx, kernel.kernels[0]),
-                                                        "fewer-barriers": load(variants[label], kernel.kernels[0])})
-              for label, cfg, stages, kernel in compiled]
-    for rep in range(2):
-        for label, cfg, stages, info, kernels in loaded:
-            for m, n, k in SHAPES[cfg.small_m]:
-                for variant, kern in kernels.items():
-                    row = measure(cupy, kern, quantizers, f"{label} {variant}", cfg, stages, info, m, n, k, rng, flush)
-                    row.update({"experiment": "fewer_barriers", "variant": variant, "rep": rep})
-                    record(row)
-                    print("ROW", json.dumps({"kernel": label, "variant": variant, "shape": row["shape"],
-                                             "ok": row["ok"], "mul_mat": round(row["us_mul_mat"], 2),
-                                             "kernel_us": round(row["us_kernel"], 2)}), flush=True)
+    run_ab(compiled, variants, SHAPES, "fewer_barriers", "fewer-barriers", quantizers_compiled)
 
 
 if __name__ == "__main__":
