@@ -6,8 +6,10 @@ memory map (every ``qgpu.local_alloc`` gets an offset in the kernel's dynamic
 shared memory; the total goes to ``qdot.shared_bytes``), and the per-thread code
 of the remaining tile-level ops: program ids, global → shared copies
 (``cp.async`` with zero fill and the kernel's ``qdot.l2_prefetch`` hint, barriers
-around synchronous staging), register upcasts, stores with bounds, constants and
-the K loop, whose tensor-valued ``iter_args`` become the registers of their layouts
+around synchronous staging), register → shared copies (one barrier after consecutive copies
+whose readers all follow the last, ``shared_stores.defer_trailing_barriers``), register
+upcasts, stores with bounds (pairs of elements in one store where N's parity allows, proven
+or tested at run time: ``stores.py``), constants and the K loop, whose tensor-valued ``iter_args`` become the registers of their layouts
 before ``scf`` → ``cf``. Option ``epilogue=staged``: an f32 tile stored after the K loop goes
 out through shared memory in 16-byte row pieces where that is legal
 (``passes/support/staged_stores.py``); the default stores from the registers.

@@ -107,8 +107,6 @@ def _vector_run(offsets: LinearOffsets, reg: int, per_reg: int, regs: int, warps
     return 4
 
 
-__all__ = ["store_registers"]
-
 
 # ---------------------------------------------------------------------------------------------
 # Which of a register → shared copy's two barriers are already provided elsewhere
@@ -176,9 +174,13 @@ def defer_trailing_barriers(block: Block) -> None:
     barrier_at: int | None = None  # where the barrier the next staged buffer relies on stands
     for op in reversed(staged):
         own = None if READER_SYNCS_ATTR in op.attributes else position[op]
-        readers = [_position_in(block, r, position) for r in buffer_readers(op.results[0])]
-        if (barrier_at is not None and readers and all(at is not None and at > barrier_at for at in readers)
-                and not any(isinstance(r, WarpGroupDotOp) for r in buffer_readers(op.results[0]))):
+        readers = buffer_readers(op.results[0])
+        at = [_position_in(block, r, position) for r in readers]
+        if (barrier_at is not None and readers and all(p is not None and p > barrier_at for p in at)
+                and not any(isinstance(r, WarpGroupDotOp) for r in readers)):
             op.attributes[READER_SYNCS_ATTR] = UnitAttr()
             continue  # barrier_at stays: this buffer's stores come before it too
         barrier_at = own
+
+
+__all__ = ["buffer_readers", "defer_trailing_barriers", "mark_readers_synced_by", "register_staged", "store_registers"]
