@@ -56,8 +56,8 @@ class GemmConfig:
     """What the kernel may assume of N (``qdot.divisibility``): with an even N a bf16 C is
     stored two elements (one register) at a time, an f32 C two registers (8 bytes) at a time.
     Without it each pair's store is predicated on a run-time test of N's parity (one uniform
-    test) and the single stores on its negation; with it, only the pairs are compiled. The runner refuses a
-    launch whose N is not a multiple of it."""
+    test) and the single stores on its negation; with it, only the pairs are compiled. The
+    runner refuses a launch whose N is not a multiple of it."""
     persistent: bool = False
     """One loop over (output tile, K step) pairs per program instead of one tile per program:
     program p takes tiles p, p + P, p + 2P… (P = the grid's size, ``grid(..., programs=)``),

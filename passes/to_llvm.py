@@ -367,10 +367,11 @@ def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict
     b = Builder.before(op)
     memdesc = op.result.type
     assert isinstance(memdesc, MemDescType)
-    load = src.owner
-    if not isinstance(load, LoadOp):
+    if register_staged(op):
         store_registers(op, state, bases[op.result])
         return
+    load = src.owner
+    assert isinstance(load, LoadOp)
     desc = load.desc.owner
     assert isinstance(desc, MakeDescOp)
     # earlier readers of this buffer (previous loop iteration) must be done before it is overwritten

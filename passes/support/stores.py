@@ -6,9 +6,9 @@ computed once at function entry); elements outside the tensor are not written.
 Side-by-side elements become one wider store where that is provably aligned (the
 column even in every thread; the row pitch, N and the tile's column origin even, e.g.
 ``qdot.divisibility`` on N): two 16-bit elements that share a register — a bf16
-accumulator tile's pairs — one 4-byte store (``_paired_halves``); two f32 columns in
+accumulator tile's pairs — one 4-byte store (``_halves_in_registers``); two f32 columns in
 consecutive registers — the mma accumulator's pair (2t, 2t + 1) — one 8-byte
-``st.global.v2`` (``_paired_words``): half the store instructions of the epilogue and
+``st.global.v2`` (``register_pairs``): half the store instructions of the epilogue and
 no half-written 32-byte sectors per instruction. Where that alignment is not provable but a
 pair's layout is, one uniform run-time test of the parity of N, the pitch and the origin
 predicates each pair's store, and its negation the pair's single stores. The base pointer is
@@ -16,8 +16,6 @@ assumed 16-byte aligned, as for every vector load of the operands.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i1, i8, i16, i32, i64
@@ -68,16 +66,13 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
               for d in tile.dims]
     origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
     strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
-    halves = _halves_in_registers(layout, eb)
-    words = op.reduce is None and eb == 4 and register_pairs(layout)
-    frame = _Frame(op, layout, base, state, regs, limits, origin, strides, eb)
-    if not (halves or words) or constant_value(tile.strides[1]) != 1:
-        _emit_stores(b, frame, paired=False, words=False)
-    elif _even_pairs(tile):
-        _emit_stores(b, frame, paired=halves, words=words)
-    elif any((constant_value(v) or 0) % 2 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])):
-        _emit_stores(b, frame, paired=False, words=False)  # an odd constant: never paired
-    else:
+    paired = _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
+    words = op.reduce is None and eb == 4 and register_pairs(layout)  # two f32 registers as one 8-byte store
+    pair_test = None
+    if not (paired or words) or constant_value(tile.strides[1]) != 1 or any(
+            (constant_value(v) or 0) % 2 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])):
+        paired = words = False  # no pairs in the layout, or a known odd pitch, N or origin
+    elif not _even_pairs(tile):
         # Pairs are legal exactly when the row pitch, N and the tile's column origin are even.
         # Unproven at compile time, that is one uniform test at run time, and each pair's store
         # and its two single stores, predicated on the test either way: no branch, and the
@@ -86,38 +81,9 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         bits = [b.emit(arith.IndexCastOp(v, i64)) if isinstance(v.type, IndexType) else b.cast_int(v, i64)
                 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])]
         odd = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(1, i64))
-        even = b.cmp("eq", odd, b.const(0, i64))
-        _emit_stores(b, frame, paired=halves, words=words, pair_test=even)
-    op.detach()
-    op.erase()
-
-
-@dataclass(frozen=True)
-class _Frame:
-    """What every version of a store's code shares: values defined before it."""
-
-    op: StoreOp
-    layout: object  # DistributedLayout
-    base: SSAValue
-    state: FunctionState
-    regs: list[SSAValue]
-    limits: list[SSAValue]
-    origin: list[SSAValue]
-    strides: list[SSAValue]
-    eb: int
-
-
-def _emit_stores(b: Builder, f: _Frame, paired: bool, words: bool, pair_test: SSAValue | None = None) -> None:
-    """One predicated store per element, or per side-by-side pair — ``paired``: both 16-bit
-    halves of a register at once; ``words``: two consecutive 32-bit registers as one 8-byte
-    store, bounds-tested by its first (c even and N even: c < N implies c + 1 < N). With
-    ``pair_test`` (an i1 known only at run time) both: the pair stores where it holds, the
-    single stores where it does not."""
-    op, layout, state, regs, eb = f.op, f.layout, f.state, f.regs, f.eb
-    tensor = op.value.type
-    assert isinstance(tensor, TensorType)
+        pair_test = b.cmp("eq", odd, b.const(0, i64))
     is_float = isinstance(tensor.get_element_type(), Float32Type)
-    singles_too = pair_test is not None and (paired or words)
+    singles_too = pair_test is not None  # set only where the layout pairs
     no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
     # An element's address is its thread's address of the register-constant-free coordinates
     # (one per distinct set of lane/warp fields, computed once) plus c0·stride0·eb + c1·stride1·eb,
@@ -133,29 +99,29 @@ def _emit_stores(b: Builder, f: _Frame, paired: bool, words: bool, pair_test: SS
         exprs = layout.coord_exprs(reg, byte)
         assert exprs is not None
         coords = [coordinate(b, state, layout, reg, byte, d) for d in range(2)]
-        absolute = [b.add(f.origin[d], coords[d]) for d in range(2)]
+        absolute = [b.add(origin[d], coords[d]) for d in range(2)]
         ok = None
         for d in range(2):
-            ok = b.and_i1(ok, b.cmp("ult", absolute[d], f.limits[d]))
+            ok = b.and_i1(ok, b.cmp("ult", absolute[d], limits[d]))
         if any(expr.modulus is not None for expr in exprs[:2]):  # wrapping coordinates: no shared base
-            linear = b.add(b.mul(b.cast_int(absolute[0], i64), f.strides[0]),
-                           b.mul(b.cast_int(absolute[1], i64), f.strides[1]))
-            address = b.add(f.base, b.mul(linear, eb))
+            linear = b.add(b.mul(b.cast_int(absolute[0], i64), strides[0]),
+                           b.mul(b.cast_int(absolute[1], i64), strides[1]))
+            address = b.add(base, b.mul(linear, eb))
         else:
             key = (exprs[0].fields, exprs[1].fields)
             if key not in thread_addresses:
-                thread = [b.add(f.origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
-                                                             lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
+                thread = [b.add(origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
+                                                           lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
                           for d in range(2)]
-                linear = b.add(b.mul(b.cast_int(thread[0], i64), f.strides[0]),
-                               b.mul(b.cast_int(thread[1], i64), f.strides[1]))
-                thread_addresses[key] = b.add(f.base, b.mul(linear, eb))
+                linear = b.add(b.mul(b.cast_int(thread[0], i64), strides[0]),
+                               b.mul(b.cast_int(thread[1], i64), strides[1]))
+                thread_addresses[key] = b.add(base, b.mul(linear, eb))
             address = thread_addresses[key]
             for d in range(2):
                 constant = exprs[d].constant
                 if constant:
                     if (d, constant) not in steps:
-                        steps[(d, constant)] = b.mul(f.strides[d], constant * eb)
+                        steps[(d, constant)] = b.mul(strides[d], constant * eb)
                     address = b.add(address, steps[(d, constant)])
         value = regs[reg]
         if singles_too:  # this element alone, where pairs are off
@@ -170,6 +136,8 @@ def _emit_stores(b: Builder, f: _Frame, paired: bool, words: bool, pair_test: SS
         else:
             stored = _element(b, value, byte, eb, is_float)
         _store(b, op, address, stored, ok)
+    op.detach()
+    op.erase()
 
 
 def _element(b: Builder, value: SSAValue, byte: int, eb: int, is_float: bool) -> SSAValue:
