@@ -3,6 +3,7 @@
     python -m bench.experiments.decode_stages --prepare   # here: fill the kernel cache
     python -m bench.experiments.decode_stages             # on the GPU machine (run 63)
     python -m bench.experiments.decode_stages --splits    # run 79: stages × split counts
+    python -m bench.experiments.decode_stages --small     # run 105: the same at the small shapes
 
 Run 7 chose 2 stages for the decode kernel, before the FMA fold, ``max_m = 1`` and the
 ``.L2::128B`` hint. Run 59 put the hinted access pattern at 87 % of copy bandwidth with copies
@@ -16,6 +17,13 @@ tiles, at the two goal shapes, each through ``bench.mmq.measure`` (checked, then
 needs a second wave (run 77 found one program per SM less costs 18 % at 32768 × 8192 for that
 reason). This times the 64-row tile at 2, 3 and 4 stages with each split count whose grid fits
 one wave of that stage count, and the defaults.
+
+``--small`` (run 105): at 4096 × 4096 and 3584 × 3584 a split is two super-blocks, so a
+2-stage program waits for its second tile only after its first has landed (two copy latencies
+in a row), where a third stage has both in flight from the start; and those grids (512 and 392
+programs) fit one wave of 3-stage programs (5 per SM). The 64-row tile at 2 and 3 stages, for
+M = 1 (the one-token kernel) and M = 1 and 8 (the M ≤ 8 kernel), with each split count that
+keeps a whole number of super-blocks per split.
 """
 
 from __future__ import annotations
@@ -39,14 +47,25 @@ def kernels() -> list[tuple[str, MmqConfig, int]]:
 
 
 SPLITS = {(32768, 8192): (1, 2, 3, 4), (4096, 14336): (4, 7, 8, 10, 12, 14)}
+SMALL_SPLITS = {(4096, 4096): (4, 8, 16), (3584, 3584): (7, 14)}
+
+
+def small_kernels() -> list[tuple[str, MmqConfig, int]]:
+    """``--small``: the benchmark's one-token and M ≤ 8 decode kernels at 2 and 3 stages."""
+    one_token = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+                          l2_prefetch=128)
+    up_to_8 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
+    return [(f"small_m 64 w2 splitk s{stages} {name}", cfg, stages)
+            for name, cfg in (("m1 fold=fma pdl l2p128", one_token), ("pdl", up_to_8)) for stages in (2, 3)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true")
     parser.add_argument("--splits", action="store_true", help="the 64-row tile at each split count (run 79)")
+    parser.add_argument("--small", action="store_true", help="2 and 3 stages at the small decode shapes (run 105)")
     args = parser.parse_args()
-    compiled = compile_kernels(kernels())
+    compiled = compile_kernels(small_kernels() if args.small else kernels())
     quantizers_compiled = compile_quantizers()
     if args.prepare:
         return
@@ -59,6 +78,9 @@ def main() -> None:
     quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
     if args.splits:
         _splits(cupy, compiled, quantizers, rng, flush)
+        return
+    if args.small:
+        _small(cupy, compiled, quantizers, rng, flush)
         return
     for label, cfg, stages, kernel in compiled:
         loaded = load(kernel.ptx, kernel.kernels[0])
@@ -94,6 +116,30 @@ def _splits(cupy, compiled, quantizers, rng, flush) -> None:  # noqa: ANN001
                                              "mul_mat": round(row["us_mul_mat"], 2),
                                              "kernel_us": round(row["us_kernel"], 2),
                                              "kernel_GBs": round(row["weight_GBs_kernel"])}), flush=True)
+
+
+def _small(cupy, compiled, quantizers, rng, flush) -> None:  # noqa: ANN001
+    from bench.gpu_common import record
+    from bench.mmq import measure
+    from targets.ptx.runner import load
+
+    loaded = [(label, cfg, stages, kernel.kernels[0], load(kernel.ptx, kernel.kernels[0]))
+              for label, cfg, stages, kernel in compiled]
+    for rep in range(2):
+        for (n, k), counts in SMALL_SPLITS.items():
+            for m in (1, 8):
+                for label, cfg, stages, info, kernel in loaded:
+                    if m > cfg.max_m:
+                        continue
+                    for splits in counts:
+                        split = {"max_splits": splits, "target": 1 << 20, "min_blocks": 1}
+                        row = measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush, **split)
+                        row.update({"experiment": "decode_stages_small", "rep": rep, "splits": splits})
+                        record(row)
+                        print("ROW", json.dumps({"kernel": label, "shape": row["shape"], "grid": row["grid"],
+                                                 "ok": row["ok"], "smem": info.shared_bytes,
+                                                 "mul_mat": round(row["us_mul_mat"], 2),
+                                                 "kernel_us": round(row["us_kernel"], 2)}), flush=True)
 
 
 if __name__ == "__main__":
