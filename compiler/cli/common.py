@@ -192,6 +192,20 @@ def without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+def output_closed() -> int:
+    """The status of a tool whose standard output was closed under it (``qdot-opt … | head -1``
+    with more than a pipe's worth of output, or a reader that is gone): nothing more can be
+    written, which is the reader's choice and not a bug in qdot, so no diagnostic — the tool
+    points its standard output at the null device, so the flush at exit cannot fail again, and
+    ends with 120, the status ``exit_process`` gives a failed flush."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 120
+
+
 def exit_process(status: int) -> NoReturn:
     """End a tool's process with ``status`` once its output is flushed, without the
     interpreter's teardown.

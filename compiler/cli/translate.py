@@ -26,6 +26,7 @@ from compiler.cli.common import (
     exit_process,
     internal_error,
     ir_dump_printer,
+    output_closed,
     parse_module,
     print_module,
     read_input,
@@ -136,6 +137,8 @@ def main(argv: list[str] | None = None) -> None:
         status = 1
     except KeyboardInterrupt:
         status = 130
+    except BrokenPipeError:
+        status = output_closed()
     except Exception as err:  # noqa: BLE001
         internal_error(TOOL, err)
     exit_process(status)
