@@ -8,6 +8,7 @@ the pipeline run more than one stage.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,14 @@ CASES = [
     # two super-blocks per K step; 5 blocks: the splits share whole steps, the last step half masked
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2), m=5, n=40, k=1280),
     MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4, max_m=1), m=1, n=40, k=1536),
+    # splits interleaved by K step: split 0 takes super-blocks 0, 2, 4 and split 1 takes 1, 3; with two
+    # per step, split 0's steps are (0, 1) and (4, 5), the second half past the tensor
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, interleave_splits=True), m=5, n=40,
+            k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2, interleave_splits=True), m=5,
+            n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, interleave_splits=True), m=1,
+            n=72, k=768),
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
@@ -134,6 +143,28 @@ def test_max_m_is_a_small_m_option() -> None:
         MmqConfig(small_m=True, k_blocks=3)
     assert "%m_bound" not in mmq_kernel(MmqConfig(small_m=True))
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
+
+
+def test_interleave_splits_option() -> None:
+    """Split y of S reads K steps y, y + S, …: the loop starts at the program's y index and steps by
+    the grid's y extent; the contiguous form is unchanged, and the option needs split-K."""
+    with pytest.raises(ValueError, match="interleave_splits is an option of the small_m kernel with split_k"):
+        MmqConfig(small_m=True, interleave_splits=True)
+    with pytest.raises(ValueError, match="interleave_splits"):
+        MmqConfig(interleave_splits=True)
+    base = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
+    one = dataclasses.replace(base, interleave_splits=True)
+    two = dataclasses.replace(base, interleave_splits=True, k_blocks=2)
+    assert one.name == base.name.replace("_splitk", "_splitk_il")
+    assert "scf.for %kk = %pid_k to %kw step %splits iter_args" in mmq_kernel(one)
+    assert "%k_step = arith.muli %splits, %c2 : index" in mmq_kernel(two)
+    assert "scf.for %kk = %k_lo to %kw step %k_step iter_args" in mmq_kernel(two)
+    assert "%k_per" not in mmq_kernel(one) and "%k_per" in mmq_kernel(base)
+    # the lit test of the lowering holds the template's text, byte for byte
+    lit = Path(__file__).resolve().parents[1] / "lit" / "targets" / "ptx" / "split-k-interleaved.mlir"
+    text = lit.read_text(encoding="utf-8")
+    small = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, interleave_splits=True)
+    assert text[text.index("func.func"):] == mmq_kernel(small)[mmq_kernel(small).index("func.func"):]
 
 
 def test_l2_prefetch_option() -> None:

@@ -22,11 +22,15 @@ DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
 DECODE_ONE_PASS = MmqConfig(small_m=True)
 DECODE_BENCH = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)  # bench/mmq.py's, 2 stages
 DECODE_BENCH_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1)  # bench's M = 1 kernel
+DECODE_BENCH_IL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, interleave_splits=True)
+DECODE_BENCH_M1_IL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, interleave_splits=True)
+BENCH_DECODES = (DECODE_BENCH, DECODE_BENCH_M1, DECODE_BENCH_IL, DECODE_BENCH_M1_IL)
+"""The decode kernels bench/mmq.py times, with its 2 stages (the splits interleaved by K step or not)."""
 
 
 def _case(m: int, n: int = N, k: int = K, decode: MmqConfig = DECODE) -> MmqCase:
     return MmqCase(decode if m <= SMALL_M_MAX else PREFILL, m, n, k,
-                   stages=2 if decode in (DECODE_BENCH, DECODE_BENCH_M1) else 3)
+                   stages=2 if decode in BENCH_DECODES else 3)
 
 
 def _check_on_gpu(case: MmqCase, gpu) -> None:  # noqa: ANN001
@@ -45,9 +49,11 @@ def _check_on_gpu(case: MmqCase, gpu) -> None:  # noqa: ANN001
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,decode", [*((m, DECODE) for m in MS), (3, DECODE_ONE_PASS), (8, DECODE_ONE_PASS),
-                                      (1, DECODE_BENCH), (8, DECODE_BENCH), (1, DECODE_BENCH_M1)],
+                                      (1, DECODE_BENCH), (8, DECODE_BENCH), (1, DECODE_BENCH_M1),
+                                      (2, DECODE_BENCH_IL), (8, DECODE_BENCH_IL), (1, DECODE_BENCH_M1_IL)],
                          ids=[*(f"M={m}" for m in MS), "M=3-one-pass", "M=8-one-pass", "M=1-bench", "M=8-bench",
-                              "M=1-bench-m1"])
+                              "M=1-bench-m1", "M=2-bench-interleaved", "M=8-bench-interleaved",
+                              "M=1-bench-m1-interleaved"])
 def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
     _check_on_gpu(_case(m, decode=decode), gpu)
 
