@@ -214,6 +214,7 @@ class FunctionEmitter:
         self._type_texts: dict[int, tuple[Attribute, str]] = {}
         self._bases: dict[str | None, str] = {}
         self.lines: list[str] = []
+        self._memo: dict[str, str] = {}
 
     def type_text(self, type_: Attribute, op: Operation | None = None) -> str:
         """`llvm_type`, remembered per type object: a kernel has 15 000 values of a handful
@@ -263,6 +264,21 @@ class FunctionEmitter:
         return f"{self.type_text(value.type)} {self.text(value)}"
 
     # -- emission -----------------------------------------------------------------------
+    def start_block(self) -> None:
+        """Begin a basic block: what ``memo`` computed in the previous one need not dominate it."""
+        self.lines = []
+        self._memo = {}
+
+    def memo(self, instruction: str, hint: str) -> str:
+        """``temp`` for a pure instruction, emitted once per block for the same text: an
+        epilogue's store and the pair store beside it name one address, and their predicates
+        come from a few bounds tests, so each conversion is printed once, not per access
+        (fewer lines for LLVM to parse and optimise, the same PTX after its CSE)."""
+        name = self._memo.get(instruction)
+        if name is None:
+            name = self._memo[instruction] = self.temp(instruction, hint)
+        return name
+
     def emit(self, line: str) -> None:
         self.lines.append(f"  {line}")
 
@@ -315,8 +331,8 @@ class FunctionEmitter:
         constant offsets, but ptxas removes them all: the SASS is identical to that of direct
         global pointers (cuobjdump on sm_90), so we keep the conversion the PTX ISA asks for.
         """
-        generic = self.temp(f"inttoptr i64 {address} to ptr", "gen")
-        return self.temp(f"addrspacecast ptr {generic} to ptr addrspace(1)", "gptr")
+        generic = self.memo(f"inttoptr i64 {address} to ptr", "gen")
+        return self.memo(f"addrspacecast ptr {generic} to ptr addrspace(1)", "gptr")
 
 
 Lowering = Callable[[FunctionEmitter, Operation], None]

@@ -154,7 +154,7 @@ def _emit_function(state: ModuleState, fn: func.FuncOp) -> str:
 
     body: list[str] = [header]
     for block in blocks:
-        em.lines = []
+        em.start_block()
         for op in block.ops:
             if op is block.last_op and op.has_trait(IsTerminator):
                 _terminator(em, op, labels, edges, result_type)

@@ -175,7 +175,7 @@ def _predicate_prelude(index: int) -> str:
 
 
 def _predicate_argument(em: FunctionEmitter, predicate: SSAValue) -> tuple[str, str]:
-    return ("i32", em.temp(f"zext i1 {em.text(predicate)} to i32", "pred"))
+    return ("i32", em.memo(f"zext i1 {em.text(predicate)} to i32", "pred"))
 
 
 def _ld_global(em: FunctionEmitter, op: Operation) -> None:
@@ -221,10 +221,14 @@ def _st_global(em: FunctionEmitter, op: Operation) -> None:
         return
     count, bits = _lanes(op.value.type)
     letter, register, _ = _REGISTER[bits]
-    view = _integer_view(count, bits)
-    integer = em.temp(f"bitcast {em.typed(op.value)} to {view}", "bits")
-    lanes = [integer] if count == 1 else [em.temp(f"extractelement {view} {integer}, i32 {i}", "lane")
-                                          for i in range(count)]
+    packed = op.value.owner
+    if isinstance(packed, PackOp) and bits == 32 and all(llvm_type(p.type) == "i32" for p in packed.parts):
+        lanes = [em.text(part) for part in packed.parts]  # the words the pack was built from
+    else:
+        view = _integer_view(count, bits)
+        integer = em.temp(f"bitcast {em.typed(op.value)} to {view}", "bits")
+        lanes = [integer] if count == 1 else [em.temp(f"extractelement {view} {integer}, i32 {i}", "lane")
+                                              for i in range(count)]
     if bits == 8:
         lanes = [em.temp(f"zext i8 {lane} to i16", "wide") for lane in lanes]
     inputs = [f"${i + 1}" for i in range(count)]

@@ -13,6 +13,7 @@
 // CHECK-DAG:   %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
 // CHECK-DAG:   %[[M32:.*]] = arith.index_cast %[[M]] : index to i32
 // CHECK:       %[[INN:.*]] = arith.cmpi ult, %{{.*}}, %[[N32]] : i32
+// CHECK-NEXT:  arith.addi
 // CHECK-NEXT:  %[[INM:.*]] = arith.cmpi ult, %{{.*}}, %[[M32]] : i32
 // CHECK-NEXT:  %[[IN:.*]] = arith.andi %[[INN]], %[[INM]] : i1
 // CHECK:       %[[ADDR:.*]] = arith.addi %[[Y]], %{{.*}} : i64

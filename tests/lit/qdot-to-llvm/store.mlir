@@ -12,12 +12,23 @@
 // CHECK-DAG:   %[[M32:.*]] = arith.index_cast %[[M]] : index to i32
 // CHECK-DAG:   %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
 // CHECK:       %[[INM:.*]] = arith.cmpi ult, %[[ROW:.*]], %[[M32]] : i32
-// CHECK-NEXT:  %[[INN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[N32]] : i32
+// CHECK-NEXT:  %[[COL:.*]] = arith.addi
+// CHECK-NEXT:  %[[INN:.*]] = arith.cmpi ult, %[[COL]], %[[N32]] : i32
 // CHECK-NEXT:  %[[IN:.*]] = arith.andi %[[INM]], %[[INN]] : i1
 // CHECK:       %[[BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:  %[[ADDR:.*]] = arith.addi %[[C]], %[[BYTES]] : i64
 // CHECK-NEXT:  ptx.st_global %[[ADDR]], %[[ONE]] if %[[IN]] : f32
-// CHECK-COUNT-3: ptx.st_global %{{.*}}, %[[ONE]] if %{{.*}} : f32
+// Each distinct row and column is tested once: column 2t + 1 gets its test, row g + 8 its own,
+// and the last two elements combine tests made before.
+// CHECK:       %[[INN1:.*]] = arith.cmpi ult, %{{.*}}, %[[N32]] : i32
+// CHECK-NEXT:  %[[IN1:.*]] = arith.andi %[[INM]], %[[INN1]] : i1
+// CHECK:       ptx.st_global %{{.*}}, %[[ONE]] if %[[IN1]] : f32
+// CHECK:       %[[INM8:.*]] = arith.cmpi ult, %{{.*}}, %[[M32]] : i32
+// CHECK-NEXT:  %[[IN8:.*]] = arith.andi %[[INM8]], %[[INN]] : i1
+// CHECK:       ptx.st_global %{{.*}}, %[[ONE]] if %[[IN8]] : f32
+// CHECK-NEXT:  %[[IN81:.*]] = arith.andi %[[INM8]], %[[INN1]] : i1
+// CHECK-NOT:   arith.cmpi
+// CHECK:       ptx.st_global %{{.*}}, %[[ONE]] if %[[IN81]] : f32
 // CHECK-NOT:   ptx.st_global
 // CHECK-NOT:   qdot.store
 func.func @store_acc(%c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %off: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
