@@ -72,7 +72,7 @@ class MmqConfig:
     """small_m with split_k: program (x, y) of a grid with S splits reads K steps y, y + S, y + 2S, …
     instead of the y-th contiguous S-th of K, so the S programs of a row tile, which start
     together and step at the same pace, read adjacent super-blocks of their rows at the same
-    time. Run 106: 3–5 % faster for the M ≤ 8 kernel at 4096 × 4096 and 3584 × 3584 (M = 1 and
+    time. Run 106: 3–6 % faster for the M ≤ 8 kernel at 4096 × 4096 and 3584 × 3584 (M = 1 and
     8; 7.65 → 7.24 µs at M = 8, 4096 × 4096), up to 3 % for the one-token kernel there with
     twice the splits, but 5 % slower for the one-token kernel at N = 32768, K = 8192, where the
     weights stream from HBM; so it is an option, not the default."""
@@ -283,11 +283,12 @@ def _small_m(cfg: MmqConfig) -> str:
     w_tile, x_tile = f"{bn}x{kb}x{_W}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
     lines = _header(cfg, {bn, tokens, cfg.max_m, kb})
-    if cfg.interleave_splits:
-        k_range = [] if kb == 1 else _interleaved_steps(kb)
-        k_lo, k_hi, k_step = ("%pid_k", "%kw", "%splits") if kb == 1 else ("%k_lo", "%kw", "%k_step")
-    else:
+    if not cfg.interleave_splits:
         k_range, (k_lo, k_hi, k_step) = _contiguous_share(kb), ("%k_lo", "%k_hi", f"%c{kb}")
+    elif kb == 1:  # split y starts at step y and strides by the split count
+        k_range, (k_lo, k_hi, k_step) = [], ("%pid_k", "%kw", "%splits")
+    else:
+        k_range, (k_lo, k_hi, k_step) = _interleaved_steps(kb), ("%k_lo", "%kw", "%k_step")
     m = "%m"
     if cfg.max_m < tokens:
         lines.append(f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index")
