@@ -38,17 +38,51 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 _XDSL_VERIFY_PREFIX = "Operation does not verify: "
 
 
+MAX_INTEGER_WIDTH = 16_777_215
+"""MLIR's limit on an integer type's width (``IntegerType::kMaxWidth``)."""
+
+MAX_SHAPED_ELEMENTS = 1 << 24
+"""The most elements a shaped type may have. A qdot tile is at most a few hundred thousand
+elements; xDSL materialises a splat literal element by element, so a type of 2^38 elements
+would exhaust memory instead of being refused."""
+
+
 class LocatingParser(Parser):
-    """An xDSL parser that stamps each operation with the position it was parsed at."""
+    """An xDSL parser that stamps each operation with the position it was parsed at, and
+    refuses what xDSL 0.74 would crash on (huge integer widths and shapes) with a located
+    error instead."""
 
     line_offset: int = 0
 
     def parse_module(self, *args, **kwargs):  # type: ignore[override]
-        """Attribute verifiers run while parsing; report their failures at the parse position."""
+        """Attribute verifiers run while parsing; report their failures at the parse position.
+        So do the builders xDSL calls while parsing that refuse an input by raising (a dense
+        array of ``i127``, say): the input is what is wrong, not qdot."""
         try:
             return super().parse_module(*args, **kwargs)
         except VerifyException as err:
             self.raise_error(str(err).split("\n\n")[0], self._current_token.span)
+        except (NotImplementedError, ValueError, OverflowError) as err:
+            self.raise_error(f"cannot build what is written here: {err}", self._current_token.span)
+
+    def _parse_optional_integer_or_float_type(self):  # type: ignore[override]
+        token = self._current_token
+        match = self._builtin_integer_type_regex.match(token.text) if token.kind.name == "BARE_IDENT" else None
+        if match is not None and int(match.group(1)) > MAX_INTEGER_WIDTH:
+            self.raise_error(f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span)
+        return super()._parse_optional_integer_or_float_type()
+
+    def parse_dimension_list(self) -> list[int]:
+        start = self._current_token.span
+        dims = super().parse_dimension_list()
+        elements = 1
+        for dim in dims:
+            if dim > 0:
+                elements *= dim
+        if elements > MAX_SHAPED_ELEMENTS:
+            self.raise_error(f"a shape of {elements} elements is larger than qdot handles "
+                             f"(at most {MAX_SHAPED_ELEMENTS})", start)
+        return dims
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -116,6 +150,42 @@ def verify_operation(op: Operation) -> None:
 
 def verify_module(module: ModuleOp) -> None:
     verify_operation(module)
+    _check_dominance(module)
+
+
+def _check_dominance(op: Operation) -> None:
+    """Every operand is defined before its use: earlier in the same block, by an enclosing
+    block's argument, or before the operation that encloses the use. xDSL's parser accepts
+    forward references and its verifier does not look, so without this a use before its
+    definition reached LLVM as IR it rejects. Within a region of several blocks a value of a
+    sibling block is accepted: that needs a dominator tree, and qdot's inputs are structured
+    (scf) code whose regions have one block."""
+    visible: set[int] = set()
+    for region in op.regions:
+        for block in region.blocks:
+            _check_block_dominance(block, visible, len(region.blocks) > 1)
+
+
+def _check_block_dominance(block, visible: set[int], sibling_blocks: bool) -> None:  # noqa: ANN001
+    added: list[int] = [id(arg) for arg in block.args]
+    visible.update(added)
+    siblings = block.parent.blocks if sibling_blocks and block.parent is not None else ()
+    for child in block.ops:
+        for index, operand in enumerate(child._operands):  # noqa: SLF001
+            if id(operand) in visible:
+                continue
+            owner = operand.owner
+            owner_block = owner if not isinstance(owner, Operation) else owner.parent
+            if any(owner_block is sibling for sibling in siblings):
+                continue
+            raise QdotError(child, f"operand #{index} does not dominate this use")
+        for region in child.regions:
+            for inner in region.blocks:
+                _check_block_dominance(inner, visible, len(region.blocks) > 1)
+        for result in child.results:
+            visible.add(id(result))
+            added.append(id(result))
+    visible.difference_update(added)
 
 
 @dataclass(frozen=True)
@@ -157,11 +227,56 @@ def _has_no_terminator(cls: type[Operation]) -> bool:
 
 def _verify_function_attributes(func: FuncOp) -> None:
     """The ``qdot.*`` attributes of a function and its arguments, which no op definition
-    checks (MLIR has dialects verify their discardable attributes the same way)."""
+    checks (MLIR has dialects verify their discardable attributes the same way), and that it
+    has a body: qdot compiles no calls, so a declaration could only be a mistake."""
     from dialects.qdot.kernel import kernel_attribute_problem  # the dialects import this module
 
+    if not func.body.blocks:
+        raise QdotError(func, "has no body; qdot compiles functions, not declarations")
+    for block in func.body.blocks:
+        if block.last_op is None or not block.last_op.has_trait(IsTerminator):
+            raise QdotError(block.last_op or func, "ends a block of the function without a terminator "
+                                                   "(func.return or a branch)")
     if (problem := kernel_attribute_problem(func)) is not None:
         raise QdotError(func, problem)
+
+
+def _verify_if(op: Operation) -> None:
+    """Each region of an ``scf.if`` ends in a yield of its result types. xDSL 0.74 checks this
+    for ``scf.for``'s body (against its iteration arguments) but not for ``scf.if``, whose
+    implicit terminator yields nothing; the passes index the yields by result."""
+    results = [r.type for r in op.results]
+    for name, region in zip(("then", "else"), op.regions, strict=True):
+        if not region.blocks:
+            if results:
+                raise QdotError(op, f"has results, so its {name} region must yield them")
+            continue
+        terminator = region.blocks[-1].last_op
+        yielded = [v.type for v in terminator.operands] if terminator is not None else []
+        if yielded != results:
+            raise QdotError(op, f"{name} region yields ({_types(yielded)}) where its results are "
+                                f"({_types(results)})")
+
+
+def _types(types: list) -> str:
+    return ", ".join(str(t) for t in types)
+
+
+def _verify_for(op: Operation) -> None:
+    """``scf.for``'s results have the types it carries (xDSL checks the body, not the results)."""
+    carried = [v.type for v in op.operands[3:]]
+    results = [r.type for r in op.results]
+    if carried != results:
+        raise QdotError(op, f"has results of types ({_types(results)}) where it carries ({_types(carried)})")
+
+
+def _result_type_rules() -> dict[type[Operation], Callable[[Operation], None]]:
+    from xdsl.dialects import scf
+
+    return {scf.IfOp: _verify_if, scf.ForOp: _verify_for}
+
+
+_RESULT_TYPE_RULES = _result_type_rules()
 
 
 class _Verifier:
@@ -198,6 +313,8 @@ class _Verifier:
             raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
         if type(op) is FuncOp:
             _verify_function_attributes(op)
+        elif type(op) in _RESULT_TYPE_RULES:
+            _RESULT_TYPE_RULES[type(op)](op)
 
     def _verify_fast(self, op: Operation) -> bool:
         """True when ``op`` verified; False when xDSL's own ``verify`` must decide (an op

@@ -91,6 +91,10 @@ SHARED_BYTES_ATTR = "qdot.shared_bytes"
 
 _UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR)
 _COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)
+_COUNT_LIMIT = 32
+"""At most 32 warps per program (1024 threads, the limit of CUDA and Metal alike) and 32
+resident programs per SM (sm_80 … sm_120's limit); beyond either, LLVM's NVPTX back end stops
+the process on the kernel's annotations."""
 KERNEL_ATTRS = (*_UNIT_ATTRS, *_COUNT_ATTRS, L2_PREFETCH_ATTR, ARG_KINDS_ATTR, SHARED_BYTES_ATTR)
 """Every ``qdot.*`` attribute a ``func.func`` may carry. (The passes read ``qdot.num_warps`` of any
 function, kernel or not, so these are not kernel-only here; the LLVM emitter refuses a launch
@@ -112,8 +116,8 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
             return f"unknown kernel attribute '{name}'; a function takes {', '.join(KERNEL_ATTRS)}"
         if name in _UNIT_ATTRS and not isinstance(attr, UnitAttr):
             return f"{name} is a unit attribute (it takes no value), got {attr}"
-        if name in _COUNT_ATTRS and not (isinstance(attr, IntegerAttr) and attr.value.data >= 1):
-            return f"{name} must be a positive integer, got {attr}"
+        if name in _COUNT_ATTRS and not (isinstance(attr, IntegerAttr) and 1 <= attr.value.data <= _COUNT_LIMIT):
+            return f"{name} must be an integer from 1 to {_COUNT_LIMIT}, got {attr}"
         if name == L2_PREFETCH_ATTR:
             try:
                 l2_prefetch(func)

@@ -175,7 +175,7 @@ func.func @k(%a: i32) -> i64 {
 func.func @k() attributes {qdot.kernel, qdot.num_warps = 0 : i64} {
   func.return
 }
-""", "qdot.num_warps must be a positive integer, got 0 : i64"),
+""", "qdot.num_warps must be an integer from 1 to 32, got 0 : i64"),
     ("""
 func.func @k(%a: tensor<4xi32>) -> tensor<4xi32> {
   func.return %a : tensor<4xi32>

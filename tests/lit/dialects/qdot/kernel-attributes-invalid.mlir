@@ -21,14 +21,21 @@ func.func @unit_with_value(%n: index) attributes {qdot.kernel, qdot.wait_previou
 func.func @zero_warps(%n: index) attributes {qdot.kernel, qdot.num_warps = 0 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.num_warps must be a positive integer, got 0 : i64
+// CHECK: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 0 : i64
+
+// -----
+
+func.func @too_many_warps(%n: index) attributes {qdot.kernel, qdot.num_warps = 1099511627776 : i64} {
+  func.return
+}
+// CHECK: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 1099511627776 : i64
 
 // -----
 
 func.func @min_blocks_text(%n: index) attributes {qdot.kernel, qdot.min_blocks_per_sm = "two"} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.min_blocks_per_sm must be a positive integer, got "two"
+// CHECK: error: 'func.func' op qdot.min_blocks_per_sm must be an integer from 1 to 32, got "two"
 
 // -----
 
