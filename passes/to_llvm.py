@@ -158,6 +158,7 @@ def _lower_kernel(func: FuncOp, staged: bool = False) -> None:
         elif op.name in ("ptx.mma_sync", "ptx.wgmma") and op.parent is not None:
             mma_blocks[op.parent] = None
     _erase_dead(dead_candidates)
+    _refuse_unlowered_users(dead_candidates)
     _fold_cast_pairs(casts)
     _erase_dead_casts([cast for cast in casts if cast.parent is not None])
     for block in mma_blocks:
@@ -520,6 +521,21 @@ def _erase_dead(candidates: list[Operation]) -> None:
                 _erase(op)
                 changed = True
         candidates = [op for op in candidates if op.parent is not None]
+
+
+def _refuse_unlowered_users(candidates: list[Operation]) -> None:
+    """A descriptor, load or buffer still used after lowering has a user this pass does not
+    lower (an op of another dialect, such as the lit tests' ``test.op``): its operand would be
+    left a tile-level value, and the kernel's pointers are already addresses."""
+    for op in candidates:
+        if op.parent is None:
+            continue
+        for result in op.results:
+            for use in result.uses:
+                if _is_dead_kind(type(use.operation)):
+                    continue  # itself kept alive by a user found below
+                emit_error(use.operation, f"operand #{use.index} is a '{op.name}' value, which qdot-to-llvm "
+                                          "lowers only for the qdot and qgpu ops that read it")
 
 
 def _fold_cast_pairs(casts: list[UnrealizedConversionCastOp]) -> None:

@@ -69,3 +69,19 @@ func.func @l2_prefetch_type() attributes {qdot.kernel, qdot.l2_prefetch = "128B"
   func.return
 }
 // CHECK: error: 'func.func' op qdot.l2_prefetch must be an integer 64, 128 or 256 (bytes), got "128B"
+
+// -----
+
+// A buffer read by an op this pass does not lower (here the lit tests' stand-in) would be left
+// a tile-level value after the kernel's pointers became addresses: refused at that reader.
+#sa = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @buffer_read_by_another_dialect(%a_ptr: !qdot.ptr<i8>, %m: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %m], [%m, %c1] : !qdot.ptr<i8> -> !qdot.desc<16x32xi8>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<16x32xi8> -> tensor<16x32xi8>
+  %as = qgpu.local_alloc %a : (tensor<16x32xi8>) -> !qgpu.memdesc<16x32xi8, #sa>
+  "test.op"(%as) : (!qgpu.memdesc<16x32xi8, #sa>) -> ()
+  func.return
+}
+// CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'test.op' op operand #0 is a 'qgpu.local_alloc' value, which qdot-to-llvm lowers only for the qdot and qgpu ops that read it
