@@ -1,0 +1,242 @@
+"""Malformed-input fuzz of qdot-translate: bad input must give a diagnostic, never a crash.
+
+The template fuzzes (tests/emulator) build random *valid* kernels and check what they compute;
+this one damages valid inputs — the examples and the lit tests' inputs — a token or a line at a
+time (delete, replace with a token another input uses, duplicate, change a number) and compiles
+each, in this process, either through qdot-translate for a random target or, for a lit input,
+through qdot-opt with the pipeline of one of its RUN lines (so each pass also meets damaged
+input of the kind it is tested with). A case fails when the tool would have reported an
+internal error (an exception other than a usage error escaping the tool's ``run``) or a pass
+produced IR that does not verify (``PassOutputError``: the input verified, so the pass is
+wrong). Each failure is written out as a reproducer.
+
+    python -m tests.api.input_fuzz --seconds 600 --seed 7 --out /tmp/qdot-fuzz
+
+``tests/api/test_input_fuzz.py`` runs a fixed, seeded batch of cases in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import re
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.cli import opt, translate
+from compiler.cli.common import SPLIT_MARKER, ToolError
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGETS = (
+    ("--target", "mlir"),
+    ("--target", "llvm", "--arch", "sm_90"),
+    ("--target", "ptx", "--arch", "sm_90"),
+    ("--target", "ptx", "--arch", "sm_90a"),
+    ("--target", "ptx", "--arch", "sm_120a"),
+    ("--target", "agx3b"),
+    ("--target", "agx3c", "--format", "hex"),
+)
+NUMBERS = (0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 255, 1000, 65536, 2**31, 2**40)
+_TOKEN = re.compile(r'[A-Za-z_0-9.!#"%<>]+|\S')
+_NUMBER = re.compile(r"\d+")
+_RUN_PIPELINE = re.compile(r"RUN:\s*(?:not\s+)?qdot-opt\b[^|]*?(?:-p|--passes)[ =]'([^']*)'")
+PASS_BUG = "a compiler bug, not a problem of the input"
+
+
+@dataclass(frozen=True)
+class Seed:
+    source: str
+    text: str
+    pipelines: tuple[str, ...]
+    """The qdot-opt pipelines of the source file's RUN lines."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    source: str
+    argv: tuple[str, ...]
+    text: str
+    report: str
+    key: str
+    """What makes two failures the same bug: the exception type and the innermost qdot frame."""
+
+
+class _Slow(Exception):
+    """A case that ran past its time limit (not a failure: a damaged tile size can ask for a
+    very large kernel); counted and reported."""
+
+
+def seed_inputs(root: Path = ROOT) -> list[Seed]:
+    """Every chunk of the examples and lit inputs that holds a qdot or qgpu operation."""
+    files = sorted(root.glob("examples/*.mlir")) + sorted(root.glob("tests/lit/**/*.mlir"))
+    seeds: list[Seed] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        pipelines = tuple(dict.fromkeys(_RUN_PIPELINE.findall(text)))
+        for chunk in text.split(SPLIT_MARKER):
+            if "qdot." in chunk or "qgpu." in chunk:
+                seeds.append(Seed(str(path.relative_to(root)), chunk, pipelines))
+    return seeds
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    if not spans:
+        return text
+    start, end = spans[rng.randrange(len(spans))]
+    kind = rng.randrange(6)
+    if kind == 0:
+        return text[:start] + text[end:]
+    if kind == 1:
+        other_start, other_end = spans[rng.randrange(len(spans))]
+        return text[:start] + text[other_start:other_end] + text[end:]
+    if kind == 2:
+        numbers = list(_NUMBER.finditer(text))
+        if not numbers:
+            return text
+        number = rng.choice(numbers)
+        return text[:number.start()] + str(rng.choice(NUMBERS)) + text[number.end():]
+    lines = text.split("\n")
+    index = rng.randrange(len(lines))
+    if kind == 3:
+        del lines[index]
+    elif kind == 4:
+        lines.insert(rng.randrange(len(lines)), lines[index])
+    else:
+        lines[index] = lines[index] + " " + text[start:end]
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    def expire(signum, frame):  # noqa: ANN001, ARG001
+        raise _Slow
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _key(err: BaseException) -> str:
+    frames = traceback.extract_tb(err.__traceback__)
+    ours = [f for f in frames if str(ROOT) in f.filename and "/.venv/" not in f.filename] or frames
+    frame = ours[-1]
+    return f"{type(err).__name__} at {Path(frame.filename).name}:{frame.lineno}"
+
+
+def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, str | None]:
+    """('ok' | 'slow' | 'fail', report) for compiling ``path`` with ``argv`` (qdot-translate's
+    arguments, or qdot-opt's after a leading ``qdot-opt``)."""
+    err_text = io.StringIO()
+    tool, args = (opt, argv[1:]) if argv[:1] == ("qdot-opt",) else (translate, argv)
+    try:
+        with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(err_text):
+            tool.run([str(path), *args])
+    except _Slow:
+        return "slow", None
+    except (ToolError, SystemExit):
+        return "ok", None
+    except Exception as err:  # noqa: BLE001 - what the tool would call an internal error
+        return "fail", _key(err) + "\n" + "".join(traceback.format_exception(err))
+    if PASS_BUG in err_text.getvalue():
+        message = err_text.getvalue()
+        return "fail", "PassOutputError " + message.split("error:", 1)[-1].split("[")[0].strip() + "\n" + message
+    return "ok", None
+
+
+def fuzz(seed: int, cases: int | None, seconds: float | None, workdir: Path,
+         limit_s: float = 20.0) -> tuple[dict[str, Failure], int, int]:
+    """Run cases until ``cases`` or ``seconds`` is reached: (distinct failures, cases, slow)."""
+    rng = random.Random(seed)
+    inputs = seed_inputs()
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"case_{seed}.mlir"
+    failures: dict[str, Failure] = {}
+    done = slow = 0
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while (cases is None or done < cases) and (deadline is None or time.monotonic() < deadline):
+        seed_input = inputs[rng.randrange(len(inputs))]
+        source, text = seed_input.source, seed_input.text
+        for _ in range(rng.randint(1, 3)):
+            text = mutate(text, rng)
+        if seed_input.pipelines and rng.randrange(2):
+            argv: tuple[str, ...] = ("qdot-opt", "-p", rng.choice(seed_input.pipelines))
+        else:
+            argv = TARGETS[rng.randrange(len(TARGETS))]
+        path.write_text(text, encoding="utf-8")
+        path.with_suffix(".argv").write_text(" ".join(argv), encoding="utf-8")
+        outcome, report = run_case(path, argv, limit_s)
+        done += 1
+        slow += outcome == "slow"
+        if outcome == "fail" and report is not None:
+            key = report.split("\n", 1)[0]
+            failures.setdefault(key, Failure(source, argv, text, report, key))
+    return failures, done, slow
+
+
+def _write_failures(failures: list[Failure], out: Path, seed: int) -> None:
+    for index, failure in enumerate(failures):
+        repro = out / f"failure_{seed}_{index}.mlir"
+        repro.write_text(f"// {failure.key}\n// from {failure.source}, qdot-translate {' '.join(failure.argv)}\n"
+                         + failure.text, encoding="utf-8")
+        print(f"FAIL {failure.key}: {repro} ({' '.join(failure.argv)})", flush=True)
+
+
+def _worker(args: argparse.Namespace) -> int:
+    seconds = None if args.cases is not None else args.seconds
+    failures, done, slow = fuzz(args.seed, args.cases, seconds, args.out)
+    _write_failures(list(failures.values()), args.out, args.seed)
+    print(f"seed {args.seed}: {done} cases, {len(failures)} distinct failures, {slow} over the time limit",
+          flush=True)
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the cases in a child process, so that a case which ends the process (LLVM stops on
+    some inputs rather than raising) is reported as a failure and the fuzz goes on with the
+    next seed instead of ending."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run (default: 60)")
+    parser.add_argument("--cases", type=int, help="stop after this many cases instead")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/qdot-input-fuzz"),
+                        help="where the reproducers go (default: /tmp/qdot-input-fuzz)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return _worker(args)
+    import subprocess
+
+    deadline = time.monotonic() + args.seconds
+    seed, status = args.seed, 0
+    while True:
+        budget = ["--cases", str(args.cases)] if args.cases is not None else \
+            ["--seconds", str(max(1.0, deadline - time.monotonic()))]
+        child = subprocess.run([sys.executable, "-m", "tests.api.input_fuzz", "--worker", "--seed", str(seed),
+                                "--out", str(args.out), *budget], cwd=ROOT, check=False)
+        if child.returncode in (0, 1):
+            return max(status, child.returncode)
+        case = args.out / f"case_{seed}.mlir"
+        argv_used = tuple(case.with_suffix(".argv").read_text(encoding="utf-8").split())
+        _write_failures([Failure("?", argv_used, case.read_text(encoding="utf-8"), "",
+                                 f"the process ended with status {child.returncode}")], args.out, seed)
+        status = 1
+        if args.cases is not None or time.monotonic() >= deadline:
+            return status
+        seed += 1000
+
+
+if __name__ == "__main__":
+    sys.exit(main())

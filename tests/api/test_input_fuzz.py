@@ -1,0 +1,46 @@
+"""A fixed batch of the malformed-input fuzz (tests/api/input_fuzz.py): damaged examples and
+lit inputs through qdot-translate give diagnostics, never internal errors or invalid pass
+output. The long runs are `python -m tests.api.input_fuzz --seconds N`; this keeps the suite
+from losing what they found."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.api import input_fuzz
+
+
+def test_seed_inputs_cover_the_examples_and_lit():
+    seeds = input_fuzz.seed_inputs()
+    sources = {seed.source for seed in seeds}
+    assert "examples/q4k_mmq.mlir" in sources
+    assert any(source.startswith("tests/lit/qdot-to-llvm/") for source in sources)
+    lower_mma = [seed for seed in seeds if seed.source.startswith("tests/lit/qdot-lower-mma/")]
+    assert lower_mma and all(any("qdot-lower-mma" in p for p in seed.pipelines) for seed in lower_mma)
+
+
+def test_mutations_change_the_text():
+    rng = random.Random(0)
+    text = "%a = arith.addi %b, %c : i32\n%d = arith.muli %a, %a : i32\n"
+    changed = sum(input_fuzz.mutate(text, rng) != text for _ in range(50))
+    assert changed >= 40
+
+
+def test_a_crash_is_a_failure(tmp_path, monkeypatch):
+    def crash(argv):  # noqa: ARG001
+        raise IndexError("out of range")
+
+    monkeypatch.setattr(input_fuzz.translate, "run", crash)
+    path = tmp_path / "x.mlir"
+    path.write_text("func.func @f() {\n  func.return\n}\n")
+    outcome, report = input_fuzz.run_case(path, ("--target", "mlir"), 5.0)
+    assert outcome == "fail" and report.startswith("IndexError at test_input_fuzz.py")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_damaged_inputs_give_diagnostics(seed, tmp_path):
+    failures, done, _ = input_fuzz.fuzz(seed, cases=80, seconds=None, workdir=tmp_path)
+    assert done == 80
+    assert not failures, "\n\n".join(f.report for f in failures.values())
