@@ -227,5 +227,24 @@ def exit_process(status: int) -> NoReturn:
     os._exit(status)
 
 
+def tool_main(tool: str, run: Callable[[list[str] | None], int], argv: list[str] | None) -> NoReturn:
+    """A tool's ``main``: ``run`` it, turn every way it can end into an exit status (a usage
+    error 1, an interrupt 130, closed output 120, anything unexpected an internal error 2) and
+    end the process."""
+    try:
+        with without_cyclic_gc():
+            status = run(argv)
+    except ToolError as err:
+        sys.stderr.write(f"{tool}: error: {err}\n")
+        status = 1
+    except KeyboardInterrupt:
+        status = 130
+    except BrokenPipeError:
+        status = output_closed()
+    except Exception as err:  # noqa: BLE001
+        internal_error(tool, err)
+    exit_process(status)
+
+
 def iter_chunks(text: str, split: bool) -> Iterator[Chunk]:
     yield from split_chunks(text, split)

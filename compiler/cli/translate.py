@@ -20,18 +20,14 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli.common import (
-    ToolError,
     build_pipeline,
     diagnostic_text,
-    exit_process,
-    internal_error,
     ir_dump_printer,
-    output_closed,
     parse_module,
     print_module,
     read_input,
     split_chunks,
-    without_cyclic_gc,
+    tool_main,
 )
 from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
 
@@ -129,19 +125,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        with without_cyclic_gc():
-            status = run(argv)
-    except ToolError as err:
-        sys.stderr.write(f"{TOOL}: error: {err}\n")
-        status = 1
-    except KeyboardInterrupt:
-        status = 130
-    except BrokenPipeError:
-        status = output_closed()
-    except Exception as err:  # noqa: BLE001
-        internal_error(TOOL, err)
-    exit_process(status)
+    tool_main(TOOL, run, argv)
 
 
 if __name__ == "__main__":
