@@ -9,11 +9,15 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler.pipelines import PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
+
+TARGETS = ("llvm", "ptx", "cubin", *AGX_FORMS)
+"""What ``compile`` produces (qdot-translate's targets but ``mlir``, which is qdot-opt's job)."""
 
 
 @dataclass
@@ -46,6 +50,8 @@ class CompiledKernel:
         infos = {k.name: k for k in self.kernels}
         if not infos:
             raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
+        if name is not None and name not in infos:
+            raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
         info = infos[name] if name is not None else self.kernels[0]
         if info.name not in self._loaded:
             if self.ptx is None:
@@ -79,11 +85,34 @@ def compile(  # noqa: A001 - the public name the design asks for
     pipeline: str | None = None,
     verify: bool = False,
 ) -> CompiledKernel:
-    """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "agx3b", "agx3c")."""
+    """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "agx3b", "agx3c").
+
+    A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
+    a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
+    or xDSL's ``ParseError``)."""
     from compiler.cli.common import without_cyclic_gc
+
+    _check_arguments(source, target, arch, strategy, num_stages, pipeline)
 
     with without_cyclic_gc():
         return _compile(source, target, arch, strategy, num_stages, pipeline, verify)
+
+
+def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_stages: Any, pipeline: Any) -> None:
+    """Refuse a bad argument here, by name, rather than deep in a pass (or, for an unknown
+    target, not at all: it used to return an empty artifact)."""
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"source must be IR text (str) or a pathlib.Path, got {type(source).__name__}")
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    if target not in AGX_FORMS and arch not in PTX_ARCHES:
+        raise ValueError(f"unknown arch {arch!r}; expected one of {', '.join(PTX_ARCHES)}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if isinstance(num_stages, bool) or not isinstance(num_stages, numbers.Integral) or num_stages < 1:
+        raise ValueError(f"num_stages must be a positive integer, got {num_stages!r}")
+    if pipeline is not None and not isinstance(pipeline, str):
+        raise TypeError(f"pipeline must be a pass pipeline string or None, got {type(pipeline).__name__}")
 
 
 def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,

@@ -1,0 +1,42 @@
+"""``compiler.compile`` refuses a bad argument by name before compiling anything; an unknown
+target used to return an empty artifact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import compiler
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir"
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"target": "mlir"}, ValueError, "unknown target 'mlir'; expected one of llvm, ptx, cubin, agx3b, agx3c"),
+    ({"arch": "sm_99"}, ValueError, "unknown arch 'sm_99'"),
+    ({"strategy": "fastest"}, ValueError, "unknown strategy 'fastest'"),
+    ({"num_stages": 0}, ValueError, "num_stages must be a positive integer, got 0"),
+    ({"num_stages": True}, ValueError, "num_stages must be a positive integer, got True"),
+    ({"pipeline": ["qdot-to-llvm"]}, TypeError, "pipeline must be a pass pipeline string or None, got list"),
+])
+def test_bad_argument_is_named(kwargs, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        compiler.compile(EXAMPLE, **kwargs)
+
+
+@pytest.mark.parametrize("source", [None, b"func.func @f() { func.return }"])
+def test_source_must_be_text_or_path(source):
+    with pytest.raises(TypeError, match="source must be IR text"):
+        compiler.compile(source)
+
+
+def test_unknown_kernel_name_lists_the_kernels():
+    kernel = compiler.compile(EXAMPLE, target="llvm")
+    with pytest.raises(ValueError, match="no kernel named 'gemm'; the module's kernels are gemm_i8_i8_noscale"):
+        kernel.launch(grid=(1, 1), kernel="gemm")
+
+
+def test_agx_target_ignores_the_ptx_arch():
+    source = (EXAMPLE.parent / "agx_tile_fp16.mlir").read_text(encoding="utf-8")
+    assert compiler.compile(source, target="agx3b", arch="not-a-gpu").data
