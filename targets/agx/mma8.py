@@ -10,6 +10,7 @@ does not explain is an error, never silently dropped.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -66,6 +67,8 @@ def _elem_type(value: ElemType | str | None, what: str) -> ElemType | None:
 def _hint_set(value: Hint | str | Iterable[Hint | str] | None, operand: str) -> frozenset[Hint]:
     if value is None:
         return frozenset()
+    if not isinstance(value, (str, Iterable)):
+        raise errors.EncodingError(f"hint {value!r} on {operand} is not a hint; expected cache or discard")
     items = [value] if isinstance(value, str) else list(value)
     hints: set[Hint] = set()
     for item in items:
@@ -127,6 +130,20 @@ class Mma8:
     wait: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        for name in ("d", "a", "b", "c"):
+            value = getattr(self, name)
+            if value is None and name == "c":
+                continue
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{name} must be a register number (int){' or None' if name == 'c' else ''}, "
+                                f"got {value!r}")
+            object.__setattr__(self, name, int(value))
+        for name in ("accumulate", "c_zero", "d_cache"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if isinstance(self.wait, (str, bytes)) or not isinstance(self.wait, Iterable) or any(
+                isinstance(slot, bool) or not isinstance(slot, numbers.Integral) for slot in self.wait):
+            raise TypeError(f"wait must be an iterable of scoreboard slot numbers (ints), got {self.wait!r}")
         object.__setattr__(self, "a_type", _elem_type(self.a_type, "A"))
         object.__setattr__(self, "b_type", _elem_type(self.b_type, "B"))
         object.__setattr__(self, "cd_type", _elem_type(self.cd_type, "C/D"))

@@ -227,3 +227,24 @@ def test_assumption_labels() -> None:
     assert "A3" not in assumptions_of(Mma8(d=0, a=0, b=0, c=0, wait=tuple(range(6))), "agx3b")
     assert "A5" in assumptions_of(Mma8(d=0, a=0, b=0, accumulate=False), "agx3b")
     assert "A9" in assumptions_of(plain, "agx3c")
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"d": "r0"}, "d must be a register number (int), got 'r0'"),
+    ({"a": None}, "a must be a register number (int), got None"),
+    ({"c": 2.0}, "c must be a register number (int) or None, got 2.0"),
+    ({"b": True}, "b must be a register number (int), got True"),
+    ({"accumulate": None}, "accumulate must be True or False, got None"),
+    ({"wait": None}, "wait must be an iterable of scoreboard slot numbers (ints), got None"),
+    ({"wait": "01"}, "wait must be an iterable of scoreboard slot numbers (ints), got '01'"),
+    ({"wait": (1.5,)}, "wait must be an iterable of scoreboard slot numbers (ints), got (1.5,)"),
+])
+def test_malformed_fields_are_type_errors(changes: dict, message: str) -> None:
+    fields = {"d": 0, "a": 2, "b": 4, "c": 6, **changes}
+    with pytest.raises(TypeError, match=re.escape(message)):
+        Mma8(**fields)
+
+
+def test_a_hint_that_is_no_name_is_refused() -> None:
+    with pytest.raises(agx.EncodingError, match="hint 3 on A is not a hint"):
+        Mma8(d=0, a=2, b=4, c=6, hints={"a": 3})
