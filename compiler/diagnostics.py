@@ -32,6 +32,7 @@ from xdsl.irdl.operations import (
     verify_variadic_size,
 )
 from xdsl.parser import Parser
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
@@ -149,8 +150,8 @@ def verify_operation(op: Operation) -> None:
 
 
 def verify_module(module: ModuleOp) -> None:
+    _check_dominance(module)  # first: the op verifiers read operands' owners
     verify_operation(module)
-    _check_dominance(module)
 
 
 def _check_dominance(op: Operation) -> None:
@@ -174,6 +175,8 @@ def _check_block_dominance(block, visible: set[int], sibling_blocks: bool) -> No
         for index, operand in enumerate(child._operands):  # noqa: SLF001
             if id(operand) in visible:
                 continue
+            if isinstance(operand, ForwardDeclaredValue):
+                raise QdotError(child, f"operand #{index} is used but never defined in its scope")
             owner = operand.owner
             owner_block = owner if not isinstance(owner, Operation) else owner.parent
             if any(owner_block is sibling for sibling in siblings):

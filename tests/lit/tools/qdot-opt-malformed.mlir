@@ -83,3 +83,14 @@ func.func private @declaration(%a: index)
 func.func @empty_body(%a: index) attributes {qdot.kernel, qdot.wait_previous_grid} {
 }
 // CHECK: qdot-opt-malformed.mlir:83:1: error: 'func.func' op ends a block of the function without a terminator (func.return or a branch)
+
+// -----
+
+func.func @defined_only_inside_the_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  scf.for %i = %c0 to %n step %step {
+    %step = arith.constant 1 : index
+  }
+  func.return
+}
+// CHECK: qdot-opt-malformed.mlir:91:3: error: 'scf.for' op operand #2 is used but never defined in its scope
