@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 
+from dialects.qgpu.block_parts import BlockPartLayout
 from dialects.qgpu.encodings import WARP_SIZE
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import DistributedLayout, DotOperandLayout, distributed_layout, has_distributed_encoding
@@ -136,10 +137,40 @@ def _shared_lines(layout: SharedLayout) -> Iterator[str]:
         yield f"  row {row} ({where}): {runs}"
 
 
+def _block_part_lines(layout: BlockPartLayout) -> Iterator[str]:
+    """A ``#qgpu.block_part`` view: which bytes of its parent's blocks each row's values are."""
+    spec = layout.spec
+    value_dim = layout.value_dim if spec.raw else 1
+    rows, values = layout.shape[1 - value_dim], layout.shape[value_dim]
+    stages = f" (stage 0; stages repeat every {layout.buffer_bytes} bytes)" if layout.stage_rank else ""
+    yield (f"  view of part '{layout.part}' of {layout.format.value} blocks ({layout.block_bytes} bytes each) "
+           f"from block {layout.first} of each row: {rows} row(s) x {values} value(s), rows "
+           f"{layout.row_bytes} bytes apart{stages}; the parent buffer owns the bytes")
+    if not spec.raw:
+        yield (f"  {spec.values_per_block} value(s) per block, computed from the block's bytes when loaded "
+               f"(no byte offsets)")
+        return
+    for row in range(rows):
+        offsets = []
+        for value in range(values):
+            coords = [0, 0]
+            coords[1 - value_dim], coords[value_dim] = row, value
+            offsets.append(layout.offset(coords))
+        runs, start = [], 0
+        for value in range(1, values + 1):
+            if value == values or offsets[value] != offsets[value - 1] + 1:
+                runs.append(f"[{start}..{value - 1}]@{offsets[start]}" if value - 1 != start
+                            else f"[{start}]@{offsets[start]}")
+                start = value
+        yield f"  row {row}: {' '.join(runs)}"
+
+
 def describe_type(t: Attribute) -> str:
     lines = [f"{t}:"]
     try:
-        if isinstance(t, MemDescType):
+        if isinstance(t, MemDescType) and isinstance(layout := shared_layout(t), BlockPartLayout):
+            lines.extend(_block_part_lines(layout))
+        elif isinstance(t, MemDescType):
             lines.extend(_shared_lines(shared_layout(t)))
         else:
             assert isinstance(t, TensorType)

@@ -173,13 +173,21 @@ def fuzz(seed: int, cases: int | None, seconds: float | None, workdir: Path,
             text = mutate(text, rng)
         if seed_input.pipelines and rng.randrange(2):
             argv: tuple[str, ...] = ("qdot-opt", "-p", rng.choice(seed_input.pipelines))
+            argv += rng.choice(((), (), ("--print-layout",), ("--print-op-generic",)))
+        elif rng.randrange(6) == 0:
+            argv = ("qdot-opt", "--print-layout")
         else:
             argv = TARGETS[rng.randrange(len(TARGETS))]
+            argv += rng.choice(((), (), (), ("--verify-each",), ("--print-ir-after-all",)))
         path.write_text(text, encoding="utf-8")
         path.with_suffix(".argv").write_text(" ".join(argv), encoding="utf-8")
         outcome, report = run_case(path, argv, limit_s)
         done += 1
-        slow += outcome == "slow"
+        if outcome == "slow":
+            slow += 1
+            if slow <= 5:  # kept for a look: a damaged tile size can ask for a huge kernel
+                (workdir / f"slow_{seed}_{slow}.mlir").write_text(f"// qdot-translate {' '.join(argv)}\n" + text,
+                                                                  encoding="utf-8")
         if outcome == "fail" and report is not None:
             key = report.split("\n", 1)[0]
             failures.setdefault(key, Failure(source, argv, text, report, key))
