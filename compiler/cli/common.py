@@ -21,7 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from compiler import code_cache
 from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
@@ -67,13 +67,37 @@ def _expected_in(text: str, line_offset: int) -> list[ExpectedDiagnostic]:
 
 
 def read_input(path: str | None) -> tuple[str, str]:
-    if path is None or path == "-":
-        return sys.stdin.read(), "<stdin>"
+    name = "<stdin>" if path is None or path == "-" else path
     try:
+        if name == "<stdin>":
+            stream = getattr(sys.stdin, "buffer", None)  # a text stream standing in has none
+            return (stream.read().decode("utf-8") if stream is not None else sys.stdin.read()), name
         with open(path, encoding="utf-8") as f:
-            return f.read(), path
+            return f.read(), name
     except OSError as err:
-        raise ToolError(f"cannot read '{path}': {err.strerror}") from None
+        raise ToolError(f"cannot read '{name}': {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise ToolError(f"cannot read '{name}': it is not UTF-8 text (byte 0x{err.object[err.start]:02x} at "
+                        f"offset {err.start})") from None
+
+
+def write_output(path: str | None, data: str | bytes) -> None:
+    """``data`` to ``path``, or to standard output when there is none."""
+    if not path:
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+        return
+    try:
+        if isinstance(data, bytes):
+            with open(path, "wb") as f:
+                f.write(data)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(data)
+    except OSError as err:
+        raise ToolError(f"cannot write '{path}': {err.strerror}") from None
 
 
 def split_chunks(text: str, split: bool) -> list[Chunk]:
@@ -116,7 +140,8 @@ def build_pipeline(
         return PassPipeline.parse_spec(factories, spec, callback)
     except ModuleNotFoundError as err:
         raise ToolError(f"pass pipeline '{spec}' needs a module that is not built yet: {err.name}") from None
-    except Exception as err:  # xDSL reports unknown passes/options as ValueError and friends
+    except (Exception, ArgSpecParseError) as err:  # unknown passes/options: ValueError and friends;
+        # malformed syntax: ArgSpecParseError, which xDSL 0.74 derives from BaseException
         raise ToolError(f"invalid pass pipeline '{spec}': {err}") from None
 
 
@@ -241,7 +266,9 @@ def tool_main(tool: str, run: Callable[[list[str] | None], int], argv: list[str]
         status = 130
     except BrokenPipeError:
         status = output_closed()
-    except Exception as err:  # noqa: BLE001
+    except SystemExit:
+        raise
+    except BaseException as err:  # noqa: BLE001 - xDSL derives some of its errors from BaseException
         internal_error(tool, err)
     exit_process(status)
 

@@ -23,6 +23,7 @@ from compiler.cli.common import (
     read_input,
     split_chunks,
     tool_main,
+    write_output,
 )
 
 TOOL = "qdot-opt"
@@ -113,12 +114,7 @@ def run(argv: list[str] | None = None) -> int:
         else:
             print_module(module, out, args.print_op_generic, args.print_debuginfo)
 
-    result = out.getvalue()
-    if args.output_file:
-        with open(args.output_file, "w", encoding="utf-8") as f:
-            f.write(result)
-    else:
-        sys.stdout.write(result)
+    write_output(args.output_file, out.getvalue())
     return status
 
 

@@ -28,6 +28,7 @@ from compiler.cli.common import (
     read_input,
     split_chunks,
     tool_main,
+    write_output,
 )
 from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
 
@@ -109,18 +110,7 @@ def run(argv: list[str] | None = None) -> int:
             raise
         sys.stderr.write(message + "\n")
         return 1
-    if isinstance(result, bytes):
-        if args.output_file:
-            with open(args.output_file, "wb") as f:
-                f.write(result)
-        else:
-            sys.stdout.buffer.write(result)
-    else:
-        if args.output_file:
-            with open(args.output_file, "w", encoding="utf-8") as f:
-                f.write(result)
-        else:
-            sys.stdout.write(result)
+    write_output(args.output_file, result)
     return 0
 
 

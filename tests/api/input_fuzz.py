@@ -148,7 +148,9 @@ def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, st
         return "slow", None
     except (ToolError, SystemExit):
         return "ok", None
-    except Exception as err:  # noqa: BLE001 - what the tool would call an internal error
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - what the tool would call an internal error
         return "fail", _key(err) + "\n" + "".join(traceback.format_exception(err))
     if PASS_BUG in err_text.getvalue():
         message = err_text.getvalue()

@@ -1,0 +1,22 @@
+// The tools' own failures — an input that is not UTF-8, an output that cannot be written, a
+// pass pipeline that does not parse — are one 'tool: error:' line and status 1, never an
+// internal error (each was one until this test).
+// RUN: printf '\377\376bad' > %t.bin
+// RUN: not qdot-translate %t.bin 2>&1 | filecheck %s --check-prefix=ENCODING
+// RUN: not qdot-opt < %t.bin 2>&1 | filecheck %s --check-prefix=STDIN
+// RUN: not qdot-translate %s -o %t.missing/out.ptx 2>&1 | filecheck %s --check-prefix=WRITE
+// RUN: not qdot-opt %s -o %t.missing/out.mlir 2>&1 | filecheck %s --check-prefix=WRITE
+// RUN: not qdot-translate %s --pipeline 'qdot-pipeline{' 2>&1 | filecheck %s --check-prefix=PIPELINE
+// RUN: not qdot-opt %s -p 'qdot-pipeline{' 2>&1 | filecheck %s --check-prefix=PIPELINE
+
+func.func @f() {
+  func.return
+}
+
+// ENCODING: qdot-translate: error: cannot read '{{.*}}.bin': it is not UTF-8 text (byte 0xff at offset 0)
+// ENCODING-NOT: internal error
+// STDIN: qdot-opt: error: cannot read '<stdin>': it is not UTF-8 text (byte 0xff at offset 0)
+// WRITE: error: cannot write '{{.*}}.missing/out.{{ptx|mlir}}': No such file or directory
+// WRITE-NOT: internal error
+// PIPELINE: error: invalid pass pipeline 'qdot-pipeline{': Error parsing pass pipeline specification:
+// PIPELINE-NOT: Traceback
