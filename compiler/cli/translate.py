@@ -20,6 +20,7 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli.common import (
+    ToolError,
     build_pipeline,
     diagnostic_text,
     ir_dump_printer,
@@ -49,10 +50,11 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
     parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
-    parser.add_argument("--format", choices=("hex", "bin", "asm"), default="asm",
-                        help="AGX output form (default: asm)")
+    parser.add_argument("--format", choices=("hex", "bin", "asm"),
+                        help="AGX output form (default: asm); only with --target agx3b / agx3c")
     parser.add_argument("--verify-ptx", action="store_true",
-                        help="assemble the PTX with ptxas -v and report registers, spills and shared memory")
+                        help="assemble the PTX with ptxas -v and report registers, spills and shared memory "
+                             "(with --target llvm, ptx or cubin)")
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
     parser.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass on stderr")
@@ -78,7 +80,7 @@ def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - Mod
     if args.target in AGX_FORMS:
         from targets.agx import emit as agx_emit
 
-        return agx_emit(module, args.target, args.format)
+        return agx_emit(module, args.target, args.format or "asm")
     from targets.ptx.artifact import compile_module
 
     # The pipeline verified the module after its last pass (or the parser did, for an empty one).
@@ -89,8 +91,17 @@ def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - Mod
     return artifact.data
 
 
+def _check_flags(args: argparse.Namespace) -> None:
+    """A flag that cannot apply to the target is refused, not ignored in silence."""
+    if args.format is not None and args.target not in AGX_FORMS:
+        raise ToolError(f"--format chooses the AGX output form; it does not apply to --target {args.target}")
+    if args.verify_ptx and args.target in ("mlir", *AGX_FORMS):
+        raise ToolError(f"--verify-ptx assembles PTX; it does not apply to --target {args.target}")
+
+
 def run(argv: list[str] | None = None) -> int:
     args = make_arg_parser().parse_args(argv)
+    _check_flags(args)
     spec = pipeline_for(args)
     if args.print_pipeline:
         print(spec)

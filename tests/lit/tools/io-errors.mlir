@@ -20,3 +20,9 @@ func.func @f() {
 // WRITE-NOT: internal error
 // PIPELINE: error: invalid pass pipeline 'qdot-pipeline{': Error parsing pass pipeline specification:
 // PIPELINE-NOT: Traceback
+
+// A flag that cannot apply to the target is refused, not ignored.
+// RUN: not qdot-translate %s --target ptx --format bin 2>&1 | filecheck %s --check-prefix=FORMAT
+// RUN: not qdot-translate %s --target agx3b --verify-ptx 2>&1 | filecheck %s --check-prefix=VERIFY
+// FORMAT: qdot-translate: error: --format chooses the AGX output form; it does not apply to --target ptx
+// VERIFY: qdot-translate: error: --verify-ptx assembles PTX; it does not apply to --target agx3b
