@@ -72,6 +72,10 @@ class Build:
 _BF16 = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 _FP8 = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
 _S8 = "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
+_S8_U8 = "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32"
+"""q8_1 activations × q4_K weights upcast in place (unsigned, a high nibble as 16 · q)."""
+_U8_S8 = "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"
+"""The decode kernel's order: q4_K weights (unsigned) × q8_1 activations."""
 _MXF8F6F4 = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0"
 _MXF4NVF4 = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"
 _WGMMA_BF16 = "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
@@ -213,7 +217,7 @@ EXAMPLES: tuple[Example, ...] = (
         formats="q8_1_mmq × q4_K → f32 (ggml blocks)",
         config=MmqConfig(block_m=64, block_n=128, num_warps=8),
         origin=Origin.TEMPLATE,
-        builds=(Build("sm_90", runs="promote-int8", mma=_S8),),
+        builds=(Build("sm_90", runs="promote-int8", mma=_S8_U8),),
         measured="run 100 (`qdot mmq 64x128 w8`, M = 512)",
         note="a spill-free tile (143 registers), 0.88–0.98 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
              "64×128 on 4 warps, 128×128 on 8) run 1.10–1.37 × llama.cpp but spill 4–24 B per thread (the 64×128 one reloads 4 values per K step). Its 3-stage "
@@ -226,9 +230,9 @@ EXAMPLES: tuple[Example, ...] = (
         formats="q4_K × q8_1_mmq → f32, M ≤ 8 tokens",
         config=MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True),
         origin=Origin.TEMPLATE,
-        builds=(Build("sm_120a", runs="promote-int8", mma=_S8),
-                Build("sm_90", runs="promote-int8", mma=_S8),
-                Build("sm_80", runs="promote-int8", mma=_S8)),
+        builds=(Build("sm_120a", runs="promote-int8", mma=_U8_S8),
+                Build("sm_90", runs="promote-int8", mma=_U8_S8),
+                Build("sm_80", runs="promote-int8", mma=_U8_S8)),
         num_stages=2,
         measured="run 100 (`qdot small_m 64 w2 splitk s2`, M = 1 … 8)",
     ),
@@ -367,7 +371,8 @@ def short_mma(mma: str) -> str:
         return f"wgmma {parts[parts.index(shape) + 2]} {shape}"
     shape = next(p for p in parts if p.startswith("m16n8k"))
     kind = next((p for p in parts if p.startswith("kind::")), None)
-    return f"{kind or parts[parts.index('col') + 2]} {shape}"
+    a, b = parts[parts.index("col") + 2], parts[parts.index("col") + 3]
+    return f"{kind or (a if a == b else f'{a} × {b}')} {shape}"
 
 
 def _launch(ex: Example) -> str:

@@ -285,7 +285,8 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
             mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
             result = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
         assert result is not None
-        mma_op = _insert(point, MmaOp(regs[0], regs[1], result, RegFormat.S8, RegFormat.S8, scales[0], scales[1],
+        int_formats = [RegFormat.U8 if fmt is Format.Q4_K else RegFormat.S8 for _, _, fmt in sides]
+        mma_op = _insert(point, MmaOp(regs[0], regs[1], result, *int_formats, scales[0], scales[1],
                                       rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1]))
         mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
         # every ggml scale is an fp16 d (11 significant bits) or q4_K's d·sc (6-bit sc: 17), so
@@ -299,6 +300,10 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     dot.result.replace_all_uses_with(out)
     Rewriter.erase_op(dot)
 
+
+Q4K_SCALE_PART = "scale16"
+"""q4_K's quants are upcast in place (``to = u8``: a high nibble as 16 · q, no shift), so their
+per-32 scale is the part that divides the odd sub-blocks' d · sc by 16 (exact)."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -335,7 +340,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         if fmt is Format.Q4_K:
-            for part in ("scale",) if fold_by_mma else ("scale", "min"):
+            for part in (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min"):
                 view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
                 decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     regs, scales, folds = [], [], []
@@ -349,10 +354,10 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             k_dim = 1 if op_idx == 0 else 0
             shape = list(view_type.get_shape())
             shape[k_dim] *= 2
-            loaded = _insert(point, UpcastOp(loaded, RegFormat.Q4_K, RegFormat.S8,
+            loaded = _insert(point, UpcastOp(loaded, RegFormat.Q4_K, RegFormat.U8,
                                              TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
         regs.append(loaded)
-        scale_part, fold_part = ("scale", "min") if fmt is Format.Q4_K else ("d", "s")
+        scale_part, fold_part = (Q4K_SCALE_PART, "min") if fmt is Format.Q4_K else ("d", "s")
         enc = DotScaleEncodingAttr(op_idx, mma)
         values = []
         for part in (scale_part, fold_part):

@@ -4,7 +4,7 @@ Decides the instruction for each register-format pair and scale mode, and
 emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
 (dialects/qgpu/layouts.py ``tile_registers``):
 
-* s8 × s8 → ``m16n8k32 .s32.s8.s8.s32``; bf16/fp16 → ``m16n8k16 .f32``; e4m3/e5m2
+* s8 / u8 pairs → ``m16n8k32 .s32.s8.s8.s32`` (``.u8`` on an unsigned side); bf16/fp16 → ``m16n8k16 .f32``; e4m3/e5m2
   pairs → ``m16n8k32 .f32.e4m3.e4m3.f32`` (native on sm_89/sm_120a, emulated on sm_90);
 * fp6/fp4 with 8-bit containers → ``kind::f8f6f4``, or with hardware block scales
   ``kind::mxf8f6f4 .block_scale.scale_vec::1X … .ue8m0``; packed e2m1 × e2m1 →
@@ -62,14 +62,14 @@ from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.mma_layouts import DotOperandLayout, DotScaleLayout, MmaLayout
 from dialects.qgpu.ops import MmaOp
-from dialects.qgpu.register_formats import RegFormat, Rescale
+from dialects.qgpu.register_formats import INTEGER_FORMATS, RegFormat, Rescale
 from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
 from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait
 from passes.support.distributed import FunctionState, from_regs, to_regs
 
 _PTX_TYPE = {
-    RegFormat.S8: MmaType.S8, RegFormat.E4M3: MmaType.E4M3, RegFormat.E5M2: MmaType.E5M2,
+    RegFormat.S8: MmaType.S8, RegFormat.U8: MmaType.U8, RegFormat.E4M3: MmaType.E4M3, RegFormat.E5M2: MmaType.E5M2,
     RegFormat.E2M3: MmaType.E2M3, RegFormat.E3M2: MmaType.E3M2, RegFormat.E2M1: MmaType.E2M1,
     RegFormat.BF16: MmaType.BF16, RegFormat.FP16: MmaType.F16,
 }
@@ -105,9 +105,9 @@ class Instruction:
 def _instruction(mma: MmaOp, a: DotOperandLayout, b: DotOperandLayout, acc_int: bool) -> Instruction:
     lhs, rhs, rescale = mma.lhs, mma.rhs, mma.rescale_mode
     ta, tb = _PTX_TYPE[lhs], _PTX_TYPE[rhs]
-    if lhs is RegFormat.S8:
+    if lhs in INTEGER_FORMATS:
         d = MmaType.S32
-        return Instruction(MmaSignature(MmaShape.M16N8K32, d, MmaType.S8, MmaType.S8, d), False, False, 1)
+        return Instruction(MmaSignature(MmaShape.M16N8K32, d, ta, tb, d), False, False, 1)
     if lhs in (RegFormat.BF16, RegFormat.FP16):
         return Instruction(MmaSignature(MmaShape.M16N8K16, MmaType.F32, ta, tb, MmaType.F32), False, False, 1)
     packed = lhs is RegFormat.E2M1 and not a.fp4_unpacked

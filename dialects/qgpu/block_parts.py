@@ -56,6 +56,10 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_0, "d"): PartSpec(1, False, f32),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, 16),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32),
+    # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place
+    # (``qgpu.upcast … to = u8``), whose odd sub-blocks — the high nibbles — arrive as 16 · q.
+    # A power of two: the product with the mma's s32 sum rounds as d · sc's would.
+    (Format.Q4_K, "scale16"): PartSpec(8, False, f32),
     (Format.Q4_K, "min"): PartSpec(8, False, f32),
     # The dmin fold as one f16 mma per super-block: k = sub-block, padded to the mma's 16
     # (sub-blocks 0-3 at k 0-3, 4-7 at k 8-11, zeros elsewhere, so that a q8_1_mmq block

@@ -41,6 +41,7 @@ from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr,
 from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
+    INTEGER_FORMATS,
     keeps_k_width,
     SMALL_FLOATS,
     RegFormat,
@@ -188,7 +189,7 @@ class MmaOp(IRDLOperation):
     ``lhs``/``rhs`` name what the registers hold (``register_formats``). A and B are
     ``#qgpu.dot_op`` operands (opIdx 0 and 1) of the result's ``#qgpu.mma``
     encoding with the same kWidth counted in values; C and D share a type (f32,
-    or i32 for s8 × s8 without scales). Scales come in pairs, in
+    or i32 for s8 / u8 operands without scales). Scales come in pairs, in
     ``#qgpu.dot_scale`` layouts, shaped ``[M, K/g]`` and ``[N, K/g]``; ``rescale``
     says how they apply (``"hw"``: the instruction's ``.block_scale`` operands,
     sm_120a; ``"per_block"``: one mma per group and an f32 fold; reference/ptx.md §4, §6.4).
@@ -320,12 +321,12 @@ class MmaOp(IRDLOperation):
 
     def _verify_accumulator(self, acc: Attribute) -> None:
         if acc == IntegerType(32):
-            if self.lhs != RegFormat.S8 or self.rhs != RegFormat.S8 or self.a_scale is not None:
+            if self.lhs not in INTEGER_FORMATS or self.rhs not in INTEGER_FORMATS or self.a_scale is not None:
                 raise VerifyException(
-                    f"an i32 accumulator needs lhs = rhs = s8 and no scales, got lhs = {self.lhs}, rhs = {self.rhs}"
+                    f"an i32 accumulator needs s8 / u8 operands and no scales, got lhs = {self.lhs}, rhs = {self.rhs}"
                     f"{' with scales' if self.a_scale is not None else ''}")
         elif acc != Float32Type():
-            raise VerifyException(f"accumulator and result must be f32 (or i32 for s8 × s8), got {acc}")
+            raise VerifyException(f"accumulator and result must be f32 (or i32 for s8 / u8 operands), got {acc}")
 
     def _verify_scales(self, mma: MmaEncodingAttr, m: int, n: int, k: int, a: DotOperandLayout,
                        b: DotOperandLayout, packed: bool) -> None:
@@ -376,7 +377,8 @@ class UpcastOp(IRDLOperation):
     Packed e2m1 unpacks to one value per element: the result's K is twice the
     source's and so is its kWidth, with the same parent and opIdx, so every
     thread keeps its own values (a thread holds k with ``(k // kWidth) % 4 == t``
-    whatever the element width). ``to = s8`` yields ``value · S8_FACTOR[from]``. A
+    whatever the element width). ``to = s8`` yields ``value · S8_FACTOR[from]``; q4_K
+    ``to = u8`` yields each nibble masked in place (a high nibble as 16 · q). A
     ``scale`` (ue8m0 per 32 or ue4m3 per 16 values, ``#qgpu.dot_scale`` with the
     same parent and opIdx) multiplies each value, for ``to = bf16`` / ``fp16`` only.
     """

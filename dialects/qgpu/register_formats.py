@@ -1,12 +1,12 @@
 """What the registers of a ``qgpu.mma`` / ``qgpu.upcast`` operand hold, and which combinations exist.
 
-The names are the PTX ``mma`` type names (``s8 e4m3 e5m2 e2m3 e3m2 e2m1 bf16
+The names are the PTX ``mma`` type names (``s8 u8 e4m3 e5m2 e2m3 e3m2 e2m1 bf16
 fp16``); widths and the element type each travels in come from the qdot formats
 table (``dialects.qdot.formats``: s8 is its ``i8``), so no width is restated here.
 
 ``qgpu.mma`` pairs (PTX ISA 9.7.14.5; reference/ptx.md §3, §4):
 
-* ``s8 × s8``: ``mma.m16n8k32 .s32.s8.s8.s32``;
+* ``s8 × s8`` and the unsigned mixes (``u8`` on either side): ``mma.m16n8k32 .s32``;
 * ``bf16 × bf16``, ``fp16 × fp16``: ``mma.m16n8k16``;
 * any two of ``e4m3 e5m2 e2m3 e3m2 e2m1``: ``m16n8k32 kind::f8f6f4`` (8-bit
   containers; e4m3/e5m2 alone also without the kind), or with both sides packed
@@ -15,7 +15,9 @@ table (``dialects.qdot.formats``: s8 is its ``i8``), so no width is restated her
 ``qgpu.upcast`` conversions are exact by construction: every value of ``from`` is a
 value of ``to`` (``s8``: times ``S8_FACTOR[from]``, the smallest power of two that
 makes every value an integer — 2 for e2m1 as llama.cpp's ``kvalues_mxfp4``, 8 for
-e2m3; the factor is folded into the scales by whoever emits the upcast).
+e2m3; the factor is folded into the scales by whoever emits the upcast). q4_K upcasts to
+``s8`` (each nibble shifted down) or ``u8`` (masked in place: a high nibble is 16 · q, which the
+scale of its 32-value block undoes — ``block_part`` ``scale16``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ from dialects.qdot.formats import Format, FormatInfo, format_info
 
 class RegFormat(StrEnum):
     S8 = "s8"
+    U8 = "u8"
+    """Unsigned bytes. q4_K's in-place upcast yields them: each nibble is masked where it sits,
+    so a high nibble (values 32–63 of a 64-value chunk) arrives as 16 · q — no shift — and the
+    scale of its 32-value block carries the 1/16 (``block_part`` ``scale16``)."""
     E4M3 = "e4m3"
     E5M2 = "e5m2"
     E2M3 = "e2m3"
@@ -47,6 +53,7 @@ class RegFormat(StrEnum):
 
 _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.S8: Format.I8,
+    RegFormat.U8: Format.I8,  # travels as i8 bytes, read unsigned
     RegFormat.E4M3: Format.E4M3,
     RegFormat.E5M2: Format.E5M2,
     RegFormat.E2M3: Format.E2M3,
@@ -103,16 +110,23 @@ def mma_pair_problem(lhs: RegFormat, rhs: RegFormat) -> str | None:
     """Why ``lhs × rhs`` has no ``mma.sync``, or None when it has one."""
     if lhs in SMALL_FLOATS and rhs in SMALL_FLOATS:
         return None
-    if lhs == rhs and lhs in (RegFormat.S8, RegFormat.BF16, RegFormat.FP16):
+    if lhs in INTEGER_FORMATS and rhs in INTEGER_FORMATS:
         return None
-    return (f"lhs = {lhs} and rhs = {rhs} is not an mma.sync pair: s8, bf16 and fp16 pair only with "
-            f"themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other")
+    if lhs == rhs and lhs in (RegFormat.BF16, RegFormat.FP16):
+        return None
+    return (f"lhs = {lhs} and rhs = {rhs} is not an mma.sync pair: s8 and u8 pair with each other, bf16 and "
+            f"fp16 only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other")
+
+
+INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
+"""The formats of the integer mma (s32 results)."""
 
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType({RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
+    (RegFormat.Q4_K, RegFormat.U8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

@@ -92,9 +92,12 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
             return b.fconst(0.0)
         return _half(b, start, Q8_1_MMQ_DS_BYTES * index + 2)
     if fmt is Format.Q4_K:
-        d = _half(b, start, 0 if part == "scale" else 2)
+        d = _half(b, start, 2 if part == "min" else 0)
         code = _q4k_scale_or_min(b, start, index, part == "min")
-        return b.mulf(d, b.emit(arith.UIToFPOp(code, f32)))
+        value = b.mulf(d, b.emit(arith.UIToFPOp(code, f32)))
+        if part == "scale16" and index % 2:
+            value = b.mulf(value, b.fconst(1.0 / 16))
+        return value
     if fmt is Format.Q8_1_MMQ:
         return _half(b, start, Q8_1_MMQ_DS_BYTES * index + (2 if part == "s" else 0))
     return _half(b, start, 2 if part == "s" else 0)  # q8_1: d, s; q8_0: d

@@ -72,7 +72,8 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     b = Builder.before(op)
     src = to_regs(b, op.src)
     if op.source is RegFormat.Q4_K:
-        out_q4 = [_q4k_register(b, src, [mapping[(reg, byte)] for byte in range(4)])
+        in_place = op.target is RegFormat.U8
+        out_q4 = [_q4k_register(b, src, [mapping[(reg, byte)] for byte in range(4)], in_place)
                   for reg in range(dst_l.regs_per_thread)]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
         op.detach()
@@ -131,17 +132,23 @@ def q4k_nibble_of(k: int) -> tuple[int, int]:
     return chunk * 32 + q, half
 
 
-def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
-    """Four q4_K nibbles as s8 bytes: one shift and one 0x0F0F0F0F mask when the four
-    share a source register and nibble and keep their byte order (the mma layouts do),
-    else byte by byte."""
+def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_place: bool = False) -> SSAValue:
+    """Four q4_K nibbles as bytes: one shift and one 0x0F0F0F0F mask when the four share a
+    source register and nibble and keep their byte order (the mma layouts do), else byte by
+    byte. ``in_place`` (``to = u8``): each nibble masked where it sits — a high nibble is 16 · q
+    and needs no shift (0xF0F0F0F0), which saves the shift of half the registers."""
     first = sources[0]
     if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
+        if in_place:
+            return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
         return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
     value = b.const(0)
     for i, s in enumerate(sources):
-        nibble = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
-        value = b.or_(value, b.shl(nibble, 8 * i))
+        if in_place:
+            byte = b.and_(b.lshr(src[s.reg], 8 * s.byte), 0xF0 if s.nibble else 0x0F)
+        else:
+            byte = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
+        value = b.or_(value, b.shl(byte, 8 * i))
     return value
 
 

@@ -50,7 +50,7 @@ KERNELS = [
      "auto", 3, "griddepcontrol.launch_dependents;"),
     ("decode-four-super-blocks-per-step",
      mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, k_blocks=4)), "sm_90",
-     "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"),
+     "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     ("decode-interleaved-splits",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, interleave_splits=True)),
      "sm_90", "promote-int8", 2, "%nctaid.y"),

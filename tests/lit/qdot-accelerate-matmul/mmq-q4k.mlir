@@ -31,7 +31,7 @@
 // CHECK-NEXT:    %[[WS:.*]] = qgpu.local_alloc %[[W]] : (tensor<1x16x!qdot.block<q4_K>>) -> !qgpu.memdesc<1x16x!qdot.block<q4_K>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 //
 // Decode the scales once: blocked load, register → shared alloc.
-// CHECK-NEXT:    %[[SCV:.*]] = qgpu.block_part %[[WS]] {part = "scale"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale", blocks = 1, valueDim = 0}>>
+// CHECK-NEXT:    %[[SCV:.*]] = qgpu.block_part %[[WS]] {part = "scale16"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale16", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[SCR:.*]] = qgpu.local_load %[[SCV]] : {{.*}} -> tensor<16x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[SC:.*]] = qgpu.local_alloc %[[SCR]] : (tensor<16x8xf32, #qgpu.blocked<{{[^>]*}}>>) -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 //
@@ -45,11 +45,11 @@
 // back from shared memory (not from the raw blocks).
 // CHECK-NEXT:    %[[WQV:.*]] = qgpu.block_part %[[WS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<128x16xi8, #qgpu.block_part<{format = "q4_K", part = "qs", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[WQ:.*]] = qgpu.local_load %[[WQV]] : {{.*}} -> tensor<128x16xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
-// CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = q4_K to = s8 : tensor<128x16xi8, {{.*}}> -> tensor<256x16xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
+// CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = q4_K to = u8 : tensor<128x16xi8, {{.*}}> -> tensor<256x16xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[SCB:.*]] = qgpu.local_load %[[SC]] : !qgpu.memdesc<16x8xf32, {{.*}}> -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
 //
 // The s8 mma with its per-block scales and no rank-1 fold.
-// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<32x16xf32, [[MMA]]>
+// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] lhs = s8 rhs = u8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<32x16xf32, [[MMA]]>
 //
 // The dmin mma: X's sums, padded to 16 per row (8 per block), and W's 6-bit mins, padded to
 // 16 per column, both decoded to shared memory before either is read back (the two copies
@@ -106,8 +106,8 @@ func.func @mmq(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot
 // the padded sums and mins — the blocked layouts spread the 64 rows / columns over all 128
 // threads (warpsPerCTA = [4, 1]) — and the mma layout splits M and N, for both mmas.
 // CHECK-LABEL: func.func @mmq_four_warps
-// CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale", blocks = 1, valueDim = 0}>> -> tensor<64x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
-// CHECK:       qgpu.mma {{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+// CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale16", blocks = 1, valueDim = 0}>> -> tensor<64x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK:       qgpu.mma {{.*}} lhs = s8 rhs = u8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
 // CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pad", blocks = 2, valueDim = 1}>> -> tensor<64x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:       qgpu.local_load %{{.*}} : !qgpu.memdesc<64x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 0}>> -> tensor<64x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin", rescale = "per_block"} : {{.*}} -> tensor<64x64xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>

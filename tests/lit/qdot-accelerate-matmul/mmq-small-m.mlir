@@ -16,18 +16,18 @@
 // CHECK:         %[[X:.*]] = qdot.load %x_desc
 // CHECK-NEXT:    %[[WS:.*]] = qgpu.local_alloc %[[W]] : (tensor<16x1x!qdot.block<q4_K>>) -> !qgpu.memdesc<16x1x!qdot.block<q4_K>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
 // CHECK-NEXT:    %[[XS:.*]] = qgpu.local_alloc %[[X]] : (tensor<2x8x!qdot.block<q8_1_mmq>>) -> !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
-// CHECK-NEXT:    %[[SCV:.*]] = qgpu.block_part %[[WS]] {part = "scale"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale", blocks = 1, valueDim = 1}>>
+// CHECK-NEXT:    %[[SCV:.*]] = qgpu.block_part %[[WS]] {part = "scale16"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale16", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[SCR:.*]] = qgpu.local_load %[[SCV]] : {{.*}} -> tensor<16x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[SC:.*]] = qgpu.local_alloc %[[SCR]] : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[WQV:.*]] = qgpu.block_part %[[WS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<16x128xi8, #qgpu.block_part<{format = "q4_K", part = "qs", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[WQ:.*]] = qgpu.local_load %[[WQV]] : {{.*}} -> tensor<16x128xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
-// CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = q4_K to = s8 : {{.*}} -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
+// CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = q4_K to = u8 : {{.*}} -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[SCA:.*]] = qgpu.local_load %[[SC]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[XQV:.*]] = qgpu.block_part %[[XS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0}>>
 // CHECK-NEXT:    %[[XQ:.*]] = qgpu.local_load %[[XQV]] : {{.*}} -> tensor<256x8xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[DV:.*]] = qgpu.block_part %[[XS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<8x8xf32, #qgpu.block_part<{format = "q8_1_mmq", part = "d", blocks = 2, valueDim = 0}>>
 // CHECK-NEXT:    %[[D:.*]] = qgpu.local_load %[[DV]] : {{.*}} -> tensor<8x8xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
-// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[WU]], %[[XQ]], %{{.*}} scale %[[SCA]], %[[D]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<16x8xf32, [[MMA]]>
+// CHECK-NEXT:    %[[INT:.*]] = qgpu.mma %[[WU]], %[[XQ]], %{{.*}} scale %[[SCA]], %[[D]] lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"} : {{.*}} -> tensor<16x8xf32, [[MMA]]>
 // CHECK-NEXT:    %[[MPV:.*]] = qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_K", part = "m_pad", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[MPR:.*]] = qgpu.local_load %[[MPV]] : {{.*}} -> tensor<16x16xf16, #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %[[MP:.*]] = qgpu.local_alloc %[[MPR]] : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>

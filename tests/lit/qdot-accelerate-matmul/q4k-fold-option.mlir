@@ -9,11 +9,11 @@
 
 // FMA-LABEL: func.func @small_m_q8_1_q4_K_64_w2_splitk
 // FMA:       qgpu.block_part %{{.*}} {part = "min"}
-// FMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} fold %{{.*}}, %{{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
+// FMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} fold %{{.*}}, %{{.*}} lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // FMA-NOT:   lhs = fp16
 
 // MMA-LABEL: func.func @small_m_q8_1_q4_K_64_w2_splitk
-// MMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
+// MMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // MMA:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16
 
 // BAD: error: qdot-accelerate-matmul: unknown q4k-fold 'rank1'; expected one of auto, mma, fma

@@ -9,12 +9,12 @@
 // CHECK-LABEL: func.func @two_super_blocks
 // CHECK:       qgpu.block_part %[[WS:[0-9]+]] {part = "qs", count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x128xi8, #qgpu.block_part<{format = "q4_K", part = "qs", blocks = 2, valueDim = 1}>>
 // CHECK:       qgpu.block_part %[[XS:[0-9]+]] {part = "qs", count = 2 : i64} : {{.*}} -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 4, valueDim = 0}>>
-// CHECK:       %[[INT0:[0-9]+]] = qgpu.mma {{.*}} lhs = s8 rhs = s8
+// CHECK:       %[[INT0:[0-9]+]] = qgpu.mma {{.*}} lhs = u8 rhs = s8
 // CHECK:       qgpu.block_part %[[WS]] {part = "dmin", count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x1xf32
 // CHECK:       %[[F0:[0-9]+]] = qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[INT0]] scale {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin"
 // CHECK:       qgpu.block_part %[[WS]] {part = "qs", first = 1 : i64, count = 1 : i64} : {{.*}} blocks = 2, valueDim = 1, first = 1}>>
 // CHECK:       qgpu.block_part %[[XS]] {part = "qs", first = 2 : i64, count = 2 : i64}
-// CHECK:       %[[INT1:[0-9]+]] = qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[F0]] scale {{.*}} lhs = s8 rhs = s8
+// CHECK:       %[[INT1:[0-9]+]] = qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[F0]] scale {{.*}} lhs = u8 rhs = s8
 // CHECK:       qgpu.block_part %[[WS]] {part = "dmin", first = 1 : i64, count = 1 : i64} : {{.*}} -> !qgpu.memdesc<16x1xf32
 // CHECK:       qgpu.mma %{{[0-9]+}}, %{{[0-9]+}}, %[[INT1]] scale {{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "dmin"
 // CHECK-NOT:   = qgpu.mma

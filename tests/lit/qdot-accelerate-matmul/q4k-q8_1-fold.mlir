@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @q8_1_q4k
 // CHECK:       %[[XS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<16x8x!qdot.block<q8_1>>) -> !qgpu.memdesc<16x8x!qdot.block<q8_1>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
 // CHECK-NEXT:  %[[WS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<1x16x!qdot.block<q4_K>>)
-// CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "scale"}
+// CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "scale16"}
 // CHECK-NEXT:  qgpu.local_load
 // CHECK-NEXT:  %[[SC:.*]] = qgpu.local_alloc
 // CHECK-NEXT:  %[[MNV:.*]] = qgpu.block_part %[[WS]] {part = "min"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "min", blocks = 1, valueDim = 0}>>
@@ -22,10 +22,10 @@
 // CHECK-NEXT:  %[[S:.*]] = qgpu.local_load %[[SV]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0,
 // CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "qs"}
 // CHECK-NEXT:  qgpu.local_load
-// CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %{{.*}} from = q4_K to = s8
+// CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %{{.*}} from = q4_K to = u8
 // CHECK-NEXT:  %[[SCB:.*]] = qgpu.local_load %[[SC]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1,
 // CHECK-NEXT:  %[[MNB:.*]] = qgpu.local_load %[[MN]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1,
-// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] fold %[[S]], %[[MNB]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
+// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[XQ]], %[[WU]], %{{.*}} scale %[[D]], %[[SCB]] fold %[[S]], %[[MNB]] lhs = s8 rhs = u8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // CHECK-NEXT:  scf.yield %[[R]]
 // CHECK-NOT:   lhs = fp16
 func.func @q8_1_q4k(%x_ptr: !qdot.ptr<!qdot.block<q8_1>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %y_ptr: !qdot.ptr<f32>,

@@ -15,7 +15,7 @@
 // CHECK:       scf.for
 // CHECK-NEXT:  qgpu.async_wait {pending = 0}
 // CHECK:       qgpu.local_alloc %{{.*}} {qdot.readers_synced} : (tensor<16x8xf32
-// CHECK:       qgpu.mma {{.*}} lhs = s8 rhs = s8
+// CHECK:       qgpu.mma {{.*}} lhs = u8 rhs = s8
 // CHECK:       qgpu.local_alloc %{{.*}} {qdot.readers_synced} : (tensor<16x16xf16
 // CHECK-NEXT:  qgpu.block_part
 // CHECK-NEXT:  qgpu.local_load

@@ -18,7 +18,7 @@
 // CHECK:       ptx.bar_sync
 // CHECK-NOT:   ptx.st_shared
 // CHECK-NOT:   ptx.bar_sync
-// CHECK:       ptx.mma_sync m16n8k32 s32.s8.s8.s32
+// CHECK:       ptx.mma_sync m16n8k32 s32.u8.s8.s32
 // CHECK-NOT:   ptx.bar_sync
 // CHECK:       ptx.st_shared %{{.*}} : vector<4xi32>
 // CHECK:       ptx.bar_sync

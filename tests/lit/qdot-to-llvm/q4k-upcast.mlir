@@ -74,3 +74,33 @@ func.func @rhs(%r0: i32, %r1: i32, %r2: i32, %r3: i32) attributes {qdot.kernel, 
   "test.op"(%o#0, %o#1, %o#2, %o#3, %o#4, %o#5, %o#6, %o#7) : (i32, i32, i32, i32, i32, i32, i32, i32) -> ()
   func.return
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+
+// to = u8, what qdot-accelerate-matmul asks for: each nibble masked where it sits, so the high
+// nibbles' registers are `x & 0xF0F0F0F0` (-252645136 as i32), 16 · q, with no shift; the mma
+// reads them unsigned and their blocks' scales (block_part scale16) carry the 1/16.
+// CHECK-LABEL: func.func @rhs_in_place
+// CHECK-SAME:  (%[[R0:[^:]*]]: i32, %[[R1:[^:]*]]: i32, %[[R2:[^:]*]]: i32, %[[R3:[^:]*]]: i32)
+// CHECK:       %[[LOW:.*]] = arith.constant 252645135 : i32
+// CHECK-NEXT:  %[[T0:.*]] = arith.andi %[[R0]], %[[LOW]] : i32
+// CHECK-NEXT:  %[[T1:.*]] = arith.andi %[[R1]], %[[LOW]] : i32
+// CHECK-NEXT:  %[[HIGH:.*]] = arith.constant -252645136 : i32
+// CHECK-NEXT:  %[[T2:.*]] = arith.andi %[[R0]], %[[HIGH]] : i32
+// CHECK-NEXT:  %[[T3:.*]] = arith.andi %[[R1]], %[[HIGH]] : i32
+// CHECK-NEXT:  %[[T4:.*]] = arith.andi %[[R2]], %[[LOW]] : i32
+// CHECK-NEXT:  %[[T5:.*]] = arith.andi %[[R3]], %[[LOW]] : i32
+// CHECK-NEXT:  %[[T6:.*]] = arith.andi %[[R2]], %[[HIGH]] : i32
+// CHECK-NEXT:  %[[T7:.*]] = arith.andi %[[R3]], %[[HIGH]] : i32
+// CHECK-NEXT:  "test.op"(%[[T0]], %[[T1]], %[[T2]], %[[T3]], %[[T4]], %[[T5]], %[[T6]], %[[T7]])
+// CHECK-NOT:   arith.shrui
+func.func @rhs_in_place(%r0: i32, %r1: i32, %r2: i32, %r3: i32) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %q = builtin.unrealized_conversion_cast %r0, %r1, %r2, %r3 : i32, i32, i32, i32 to tensor<64x8xi8, #b>
+  %u = qgpu.upcast %q from = q4_K to = u8 : tensor<64x8xi8, #b> -> tensor<128x8xi8, #b>
+  %o:8 = builtin.unrealized_conversion_cast %u : tensor<128x8xi8, #b> to i32, i32, i32, i32, i32, i32, i32, i32
+  "test.op"(%o#0, %o#1, %o#2, %o#3, %o#4, %o#5, %o#6, %o#7) : (i32, i32, i32, i32, i32, i32, i32, i32) -> ()
+  func.return
+}

@@ -483,7 +483,7 @@ func.func @f(%a: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWid
   %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = e4m3 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, tensor<32x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs = bf16 and rhs = e4m3 is not an mma.sync pair: s8, bf16 and fp16 pair only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other
+// CHECK: error: 'qgpu.mma' op lhs = bf16 and rhs = e4m3 is not an mma.sync pair: s8 and u8 pair with each other, bf16 and fp16 only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other
 
 // -----
 
@@ -541,7 +541,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op an i32 accumulator needs lhs = rhs = s8 and no scales, got lhs = e4m3, rhs = e4m3
+// CHECK: error: 'qgpu.mma' op an i32 accumulator needs s8 / u8 operands and no scales, got lhs = e4m3, rhs = e4m3
 
 // -----
 
@@ -553,7 +553,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf16, #mma> -> tensor<16x8xf16, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op accumulator and result must be f32 (or i32 for s8 × s8), got f16
+// CHECK: error: 'qgpu.mma' op accumulator and result must be f32 (or i32 for s8 / u8 operands), got f16
 
 // -----
 

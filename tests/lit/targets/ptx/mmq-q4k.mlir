@@ -1,9 +1,12 @@
 // RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s
+// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=HIGH
 // The prefill q8_1 × q4_K kernel exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(block_m=32, block_n=32, num_warps=4))), through the default pipeline to
 // PTX. Per warp (2 × 2 warps, 16 × 16 each) and K step: the s8 mma for every 32-value block
-// (1 m tile × 2 n tiles × 8 k tiles = 16), operands through ldmatrix, q4_K nibbles masked with
-// 0x0F0F0F0F (252645135) at use, each block's mma started from 1.5 · 2^23's bits (1262485504)
+// (1 m tile × 2 n tiles × 8 k tiles = 16), operands through ldmatrix, q4_K nibbles masked in
+// place at use — low nibbles with 0x0F0F0F0F (252645135), high nibbles with 0xF0F0F0F0
+// (-252645136) and no shift, so the mma is s8 × u8 and the odd sub-blocks' scales carry the 1/16 —
+// each block's mma started from 1.5 · 2^23's bits (1262485504)
 // and its result folded in by two FMAs, no conversion (the magic-number rescale: ggml scales are
 // narrow enough for −1.5 · 2^23 · d, 0fCB400000, to be exact); then the dmin term as f16 mmas
 // (K = 16, one per 16 × 8 tile: 2), each result folded in once per super-block with −dmin; a
@@ -15,7 +18,7 @@
 // CHECK:       ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK:       and.b32 {{.*}}, 252645135;
 // CHECK:       mov.b32 [[MAGIC:%r[0-9]+]], 1262485504;
-// CHECK-NEXT:  mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// CHECK-NEXT:  mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
 // CHECK-NEXT:  {[[D0:%r[0-9]+]], {{.*}}},
 // CHECK-NEXT:  {{.*}}
 // CHECK-NEXT:  {{.*}}
@@ -24,7 +27,7 @@
 // CHECK-NEXT:  fma.rn.f32 [[X:%r[0-9]+]], [[D0]], [[S]], [[NM]];
 // CHECK:       fma.rn.f32 {{%r[0-9]+}}, {{%r[0-9]+}}, [[X]], {{%r[0-9]+}};
 // CHECK-NOT:   cvt.rn.f32.s32
-// CHECK-COUNT-15: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// CHECK-COUNT-15: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
 // CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK:       fma.rn.f32
 // CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -73,3 +76,5 @@ func.func @mmq_q8_1_q4_K_32x32_w4(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_p
   func.return
 }
 
+// The high nibbles: masked where they sit (0xF0F0F0F0), the value 16 · q.
+// HIGH: and.b32 {{.*}}, -252645136;

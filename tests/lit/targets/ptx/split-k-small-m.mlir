@@ -1,8 +1,9 @@
 // RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s
+// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=HIGH
 // The decode kernel (M ≤ 8) with split-K exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True))), to PTX: the
 // grid's y dimension picks the K range (%ctaid.y of %nctaid.y), q4_K is the mma's A operand
-// (nibbles masked at use), one s8 mma per 32-value block (one 16 × 8 tile × 8 k tiles) started
+// (nibbles masked in place at use: the mma is u8 × s8), one mma per 32-value block (one 16 × 8 tile × 8 k tiles) started
 // from 1.5 · 2^23's bits with its magic-number rescale (−1.5 · 2^23 · d·sc, then two FMAs per
 // register, no conversion), one f16 mma for the dmin term, and the partial Yᵀ tile added into Y with
 // red.global.add.f32 — one per accumulator register (4 per thread), no plain store.
@@ -14,7 +15,7 @@
 // CHECK:       ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK:       and.b32 {{.*}}, 252645135;
 // CHECK:       mov.b32 [[MAGIC:%r[0-9]+]], 1262485504;
-// CHECK-NEXT:  mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// CHECK-NEXT:  mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32
 // CHECK-NEXT:  {[[D0:%r[0-9]+]], {{.*}}},
 // CHECK-NEXT:  {{.*}}
 // CHECK-NEXT:  {{.*}}
@@ -23,7 +24,7 @@
 // CHECK-NEXT:  fma.rn.f32 [[X:%r[0-9]+]], [[D0]], [[S]], [[NM]];
 // CHECK:       fma.rn.f32 {{%r[0-9]+}}, [[X]], {{%r[0-9]+}}, {{%r[0-9]+}};
 // CHECK-NOT:   cvt.rn.f32.s32
-// CHECK-COUNT-7: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// CHECK-COUNT-7: mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32
 // CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK:       fma.rn.f32
 // CHECK-NOT:   mma.sync
@@ -67,3 +68,5 @@ func.func @small_m_q8_1_q4_K_16_w1_splitk(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq
   func.return
 }
 
+// The high nibbles: masked where they sit (0xF0F0F0F0), the value 16 · q.
+// HIGH: and.b32 {{.*}}, -252645136;
