@@ -63,6 +63,12 @@ def check_permutation(what: str, order: Sequence[int], rank: int) -> None:
         raise VerifyException(f"{what} must be a permutation of 0..{rank - 1}, got {_dims(order)}")
 
 
+MAX_SIZE_PER_THREAD = 1024
+"""The most elements one thread's block of a ``#qgpu.blocked`` layout may hold: four registers'
+worth of bytes per register at most 255 registers, rounded up. Lowering enumerates them, so a
+damaged ``sizePerThread = [1, 1099511627776]`` would otherwise run for hours."""
+
+
 def _check_powers_of_two(what: str, values: Sequence[int]) -> None:
     if not all(is_power_of_two(v) for v in values):
         raise VerifyException(f"{what} entries must be powers of two, got {_dims(values)}")
@@ -129,6 +135,10 @@ class BlockedEncodingAttr(ParametrizedAttribute):
         if rank == 0:
             raise VerifyException("#qgpu.blocked needs at least one dimension")
         _check_powers_of_two("#qgpu.blocked sizePerThread", self.size_per_thread)
+        if prod(self.size_per_thread) > MAX_SIZE_PER_THREAD:
+            raise VerifyException(
+                f"#qgpu.blocked sizePerThread asks for {prod(self.size_per_thread)} elements per thread, more than "
+                f"{MAX_SIZE_PER_THREAD} (a thread has at most 255 registers)")
         _check_powers_of_two("#qgpu.blocked threadsPerWarp", self.threads_per_warp)
         if prod(self.threads_per_warp) != WARP_SIZE:
             raise VerifyException(

@@ -94,3 +94,17 @@ func.func @defined_only_inside_the_loop(%n: index) {
   func.return
 }
 // CHECK: qdot-opt-malformed.mlir:91:3: error: 'scf.for' op operand #2 is used but never defined in its scope
+
+// -----
+
+// A stray quote: xDSL's string pattern backtracked exponentially on it (minutes before this error).
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4"promote 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: qdot-opt-malformed.mlir:101:65: error: End of file reached before closing string literal.
+
+// -----
+
+// A sizePerThread no thread can hold: lowering would enumerate 2^40 elements.
+func.func @huge_size_per_thread(%t: tensor<16x8xf32, #qgpu.blocked<{sizePerThread = [1, 1099511627776], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>) {
+  func.return
+}
+// CHECK: qdot-opt-malformed.mlir:107:{{[0-9]+}}: error: #qgpu.blocked sizePerThread asks for 1099511627776 elements per thread, more than 1024 (a thread has at most 255 registers)
