@@ -230,8 +230,9 @@ class AsyncWaitOp(IRDLOperation):
         return self.pending.value.data
 
     def verify_(self) -> None:
-        if self.num_pending < 0:
-            raise VerifyException(f"pending must be 0 or more, got {self.num_pending}")
+        if not 0 <= self.num_pending < 2**31:
+            raise VerifyException(f"pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit "
+                                  f"integer), got {self.num_pending}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {{pending = {self.num_pending}")

@@ -317,12 +317,22 @@ func.func @f(%d: !qdot.desc<16x64xf8E4M3FN>, %i: index, %m: !qgpu.memdesc<16x64x
 
 // -----
 
-// async_wait: pending >= 0
+// async_wait: 0 <= pending < 2^31
 func.func @f() {
   qgpu.async_wait {pending = -1}
   func.return
 }
-// CHECK: error: 'qgpu.async_wait' op pending must be 0 or more, got -1
+// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit integer), got -1
+
+// -----
+
+// ... so that it survives the lowering to ptx.cp_async_wait's i32 (found by the input fuzz: 2^31
+// became -2^31 there, and qdot-to-llvm's output did not verify)
+func.func @f() {
+  qgpu.async_wait {pending = 2147483648}
+  func.return
+}
+// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit integer), got 2147483648
 
 // -----
 
