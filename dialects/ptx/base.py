@@ -115,6 +115,17 @@ class NoOperandInstruction(PtxInstruction):
         return self.MNEMONIC
 
 
+MAX_WAIT_COUNT = 2**31 - 1
+"""The largest N of ``<family>.wait_group N``: it is held as a 32-bit integer."""
+
+
+def wait_count_problem(count: int, what: str = "pending") -> str | None:
+    """Why ``count`` cannot be a ``wait_group`` count (the qgpu ops that lower to one ask too)."""
+    if not 0 <= count <= MAX_WAIT_COUNT:
+        return f"{what} must be from 0 to {MAX_WAIT_COUNT} (a wait_group count is a 32-bit integer), got {count}"
+    return None
+
+
 class GroupWaitInstruction(PtxInstruction):
     """Base of ``<family>.wait_group N`` (cp.async, wgmma): wait until at most N of this thread's
     committed groups are pending; spelled ``ptx.<op> N``."""
@@ -126,8 +137,8 @@ class GroupWaitInstruction(PtxInstruction):
         super().__init__(properties={"pending": int_prop(pending)})
 
     def verify_(self) -> None:
-        if int_value(self.pending) < 0:
-            raise VerifyException(f"pending must be >= 0, got {int_value(self.pending)}")
+        if (problem := wait_count_problem(int_value(self.pending))) is not None:
+            raise VerifyException(problem)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {int_value(self.pending)}")

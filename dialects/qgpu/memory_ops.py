@@ -36,6 +36,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.ptx.base import wait_count_problem
 from dialects.qdot.types import DescType
 from dialects.qgpu.encodings import DotOperandEncodingAttr, check_permutation
 from dialects.qgpu.errors import LayoutError
@@ -230,9 +231,8 @@ class AsyncWaitOp(IRDLOperation):
         return self.pending.value.data
 
     def verify_(self) -> None:
-        if not 0 <= self.num_pending < 2**31:
-            raise VerifyException(f"pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit "
-                                  f"integer), got {self.num_pending}")
+        if (problem := wait_count_problem(self.num_pending)) is not None:
+            raise VerifyException(problem)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {{pending = {self.num_pending}")

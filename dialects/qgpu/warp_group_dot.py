@@ -42,6 +42,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.ptx.base import wait_count_problem
 from dialects.qgpu.encodings import MmaEncodingAttr
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import RegFormat, RegFormatAttr, element_type
@@ -165,8 +166,8 @@ class WarpGroupDotWaitOp(IRDLOperation):
         return self.pendings.value.data
 
     def verify_(self) -> None:
-        if self.pending_count < 0:
-            raise VerifyException(f"pendings must be >= 0, got {self.pending_count}")
+        if (problem := wait_count_problem(self.pending_count, "pendings")) is not None:
+            raise VerifyException(problem)
         acc = self.acc.type
         assert isinstance(acc, TensorType)
         if not isinstance(acc.encoding, MmaEncodingAttr) or not acc.encoding.is_warp_group:

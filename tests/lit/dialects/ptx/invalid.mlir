@@ -261,7 +261,7 @@ ptx.cp_async cg l2_prefetch 99999999999 %d, %s, 16
 // -----
 
 ptx.cp_async_wait -1
-// CHECK: error: 'ptx.cp_async_wait' op pending must be >= 0, got -1
+// CHECK: error: 'ptx.cp_async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got -1
 
 // -----
 

@@ -120,7 +120,7 @@
 
 // wgmma.wait_group counts pending groups: never negative.
 ptx.wgmma_wait -1
-// CHECK: error: 'ptx.wgmma_wait' op pending must be >= 0, got -1
+// CHECK: error: 'ptx.wgmma_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got -1
 
 // -----
 

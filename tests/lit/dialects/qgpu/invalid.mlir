@@ -322,7 +322,7 @@ func.func @f() {
   qgpu.async_wait {pending = -1}
   func.return
 }
-// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit integer), got -1
+// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got -1
 
 // -----
 
@@ -332,7 +332,7 @@ func.func @f() {
   qgpu.async_wait {pending = 2147483648}
   func.return
 }
-// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (cp.async.wait_group's count is a 32-bit integer), got 2147483648
+// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
 
 // -----
 

@@ -111,6 +111,14 @@
 
 // -----
 
+// The wait's count lowers to wgmma.wait_group's 32-bit N.
+#mma3 = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+%c = "test.op"() : () -> tensor<64x64xf32, #mma3>
+%r = qgpu.warp_group_dot_wait %c {pendings = 2147483648} : tensor<64x64xf32, #mma3>
+// CHECK: error: 'qgpu.warp_group_dot_wait' op pendings must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
+
+// -----
+
 // rowElems: a power of two.
 "test.op"() {enc = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], rowElems = 48}>} : () -> ()
 // CHECK: error: #qgpu.shared rowElems must be a positive power of two, got 48
