@@ -106,18 +106,24 @@ def _grid_lines(layout: DistributedLayout) -> Iterator[str]:
         yield "  " + str(r).rjust(label) + " " + " ".join(cell.rjust(width) for cell in line)
 
 
-def _runs(layout: SharedLayout, row_coords: list[int]) -> Iterator[tuple[int, int, int]]:
-    """(first column, last column, offset of the first) of runs of consecutive offsets in one row."""
+def _runs_text(offsets: list[int], elem_bytes: int) -> str:
+    """``[first..last]@offset`` for each run of consecutive elements in one row's byte offsets."""
+    runs, start = [], 0
+    for column in range(1, len(offsets) + 1):
+        if column == len(offsets) or offsets[column] != offsets[column - 1] + elem_bytes:
+            last = column - 1
+            runs.append(f"[{start}..{last}]@{offsets[start]}" if start != last else f"[{start}]@{offsets[start]}")
+            start = column
+    return " ".join(runs)
+
+
+def _row_offsets(layout: SharedLayout, row_coords: list[int]) -> list[int]:
     offsets = []
     for column in range(layout.row_elements):
         coords = list(row_coords)
         coords[layout.contiguous_dim] = column
         offsets.append(layout.offset(coords))
-    start = 0
-    for column in range(1, len(offsets) + 1):
-        if column == len(offsets) or offsets[column] != offsets[column - 1] + layout.elem_bytes:
-            yield start, column - 1, offsets[start]
-            start = column
+    return offsets
 
 
 def _shared_lines(layout: SharedLayout) -> Iterator[str]:
@@ -132,7 +138,7 @@ def _shared_lines(layout: SharedLayout) -> Iterator[str]:
         rest = row
         for d in layout.row_dims:
             rest, coords[d] = divmod(rest, layout.shape[d])
-        runs = " ".join(f"[{a}..{b}]@{off}" if a != b else f"[{a}]@{off}" for a, b, off in _runs(layout, coords))
+        runs = _runs_text(_row_offsets(layout, coords), layout.elem_bytes)
         where = ", ".join(f"d{d}={coords[d]}" for d in layout.row_dims) or "row 0"
         yield f"  row {row} ({where}): {runs}"
 
@@ -156,22 +162,15 @@ def _block_part_lines(layout: BlockPartLayout) -> Iterator[str]:
             coords = [0, 0]
             coords[1 - value_dim], coords[value_dim] = row, value
             offsets.append(layout.offset(coords))
-        runs, start = [], 0
-        for value in range(1, values + 1):
-            if value == values or offsets[value] != offsets[value - 1] + 1:
-                runs.append(f"[{start}..{value - 1}]@{offsets[start]}" if value - 1 != start
-                            else f"[{start}]@{offsets[start]}")
-                start = value
-        yield f"  row {row}: {' '.join(runs)}"
+        yield f"  row {row}: {_runs_text(offsets, layout.elem_bytes)}"
 
 
 def describe_type(t: Attribute) -> str:
     lines = [f"{t}:"]
     try:
-        if isinstance(t, MemDescType) and isinstance(layout := shared_layout(t), BlockPartLayout):
-            lines.extend(_block_part_lines(layout))
-        elif isinstance(t, MemDescType):
-            lines.extend(_shared_lines(shared_layout(t)))
+        if isinstance(t, MemDescType):
+            layout = shared_layout(t)
+            lines.extend(_block_part_lines(layout) if isinstance(layout, BlockPartLayout) else _shared_lines(layout))
         else:
             assert isinstance(t, TensorType)
             lines.extend(_distributed_lines(distributed_layout(t)))
