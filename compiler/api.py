@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
 
-TARGETS = ("llvm", "ptx", "cubin", *AGX_FORMS)
-"""What ``compile`` produces (qdot-translate's targets but ``mlir``, which is qdot-opt's job)."""
+COMPILE_TARGETS = tuple(t for t in TARGETS if t != "mlir")
+"""What ``compile`` produces: qdot-translate's targets but ``mlir``, which is qdot-opt's job."""
 
 
 @dataclass
@@ -103,8 +103,8 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
     target, not at all: it used to return an empty artifact)."""
     if not isinstance(source, (str, Path)):
         raise TypeError(f"source must be IR text (str) or a pathlib.Path, got {type(source).__name__}")
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    if target not in COMPILE_TARGETS:
+        raise ValueError(f"unknown target {target!r}; expected one of {', '.join(COMPILE_TARGETS)}")
     if target not in AGX_FORMS and arch not in PTX_ARCHES:
         raise ValueError(f"unknown arch {arch!r}; expected one of {', '.join(PTX_ARCHES)}")
     if strategy not in STRATEGIES:

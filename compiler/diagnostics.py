@@ -36,6 +36,7 @@ from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _XDSL_VERIFY_PREFIX = "Operation does not verify: "
 
@@ -79,7 +80,7 @@ class LocatingParser(Parser):
 
     def _parse_optional_integer_or_float_type(self):  # type: ignore[override]
         token = self._current_token
-        match = self._builtin_integer_type_regex.match(token.text) if token.kind.name == "BARE_IDENT" else None
+        match = self._builtin_integer_type_regex.match(token.text) if token.kind is MLIRTokenKind.BARE_IDENT else None
         if match is not None and int(match.group(1)) > MAX_INTEGER_WIDTH:
             self.raise_error(f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span)
         return super()._parse_optional_integer_or_float_type()
@@ -239,7 +240,7 @@ def _has_no_terminator(cls: type[Operation]) -> bool:
     return cls.has_trait(NoTerminator)
 
 
-def _verify_function_attributes(func: FuncOp) -> None:
+def _verify_function(func: FuncOp) -> None:
     """The ``qdot.*`` attributes of a function and its arguments, which no op definition
     checks (MLIR has dialects verify their discardable attributes the same way), and that it
     has a body: qdot compiles no calls, so a declaration could only be a mistake."""
@@ -326,7 +327,7 @@ class _Verifier:
         except VerifyException as err:
             raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
         if type(op) is FuncOp:
-            _verify_function_attributes(op)
+            _verify_function(op)
         elif type(op) in _RESULT_TYPE_RULES:
             _RESULT_TYPE_RULES[type(op)](op)
 

@@ -58,7 +58,7 @@ from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import SCALE_BITS, BlockPartOp, part_spec
+from dialects.qgpu.block_parts import Q4K_SCALE16, SCALE_BITS, BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -301,7 +301,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     Rewriter.erase_op(dot)
 
 
-Q4K_SCALE_PART = "scale16"
+Q4K_SCALE_PART = Q4K_SCALE16
 """q4_K's quants are upcast in place (``to = u8``: a high nibble as 16 · q, no shift), so their
 per-32 scale is the part that divides the odd sub-blocks' d · sc by 16 (exact)."""
 

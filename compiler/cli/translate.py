@@ -31,10 +31,9 @@ from compiler.cli.common import (
     tool_main,
     write_output,
 )
-from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
 
 TOOL = "qdot-translate"
-TARGETS = ("mlir", "llvm", "ptx", "cubin", *AGX_FORMS)
 
 
 def make_arg_parser() -> argparse.ArgumentParser:

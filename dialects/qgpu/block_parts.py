@@ -45,6 +45,9 @@ class PartSpec:
     """Raw parts: byte of value 0 inside the block (values follow contiguously)."""
 
 
+Q4K_SCALE16 = "scale16"
+"""q4_K's per-32 scale for quants upcast in place: d · sc, divided by 16 in the odd sub-blocks."""
+
 SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, 16),
     (Format.Q8_1_MMQ, "d"): PartSpec(4, False, f32),
@@ -59,7 +62,7 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place
     # (``qgpu.upcast … to = u8``), whose odd sub-blocks — the high nibbles — arrive as 16 · q.
     # A power of two: the product with the mma's s32 sum rounds as d · sc's would.
-    (Format.Q4_K, "scale16"): PartSpec(8, False, f32),
+    (Format.Q4_K, Q4K_SCALE16): PartSpec(8, False, f32),
     (Format.Q4_K, "min"): PartSpec(8, False, f32),
     # The dmin fold as one f16 mma per super-block: k = sub-block, padded to the mma's 16
     # (sub-blocks 0-3 at k 0-3, 4-7 at k 8-11, zeros elsewhere, so that a q8_1_mmq block

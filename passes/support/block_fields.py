@@ -24,7 +24,7 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp
 from dialects.qdot.formats import Format
-from dialects.qgpu.block_parts import BlockPartLayout, padded_sub_block
+from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
@@ -95,7 +95,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         d = _half(b, start, 2 if part == "min" else 0)
         code = _q4k_scale_or_min(b, start, index, part == "min")
         value = b.mulf(d, b.emit(arith.UIToFPOp(code, f32)))
-        if part == "scale16" and index % 2:
+        if part == Q4K_SCALE16 and index % 2:
             value = b.mulf(value, b.fconst(1.0 / 16))
         return value
     if fmt is Format.Q8_1_MMQ:
