@@ -416,12 +416,19 @@ def render(versions: str) -> str:
     add(f"qdot-translate {EXAMPLE} --arch {ARCH} --print-ir-after-all -o kernel.ptx 2> after-each-pass.mlir")
     add(f"qdot-opt {EXAMPLE} -p 'qdot-lower-quantize,qdot-accelerate-matmul{{arch={ARCH} strategy=auto}}'")
     add(f"qdot-translate {EXAMPLE} --arch {ARCH} --verify-ptx -o kernel.ptx  # ptxas -v report on stderr")
+    add(f"qdot-translate {EXAMPLE} --arch {ARCH} --print-ir-before=qdot-lower-mma --print-ir-after=qdot-lower-mma "
+        "-o kernel.ptx 2> lower-mma.mlir")
+    add(f"qdot-translate {EXAMPLE} --arch {ARCH} --timing -o kernel.ptx  # where the compile time goes")
     add("```")
     add("")
     add("`--print-pipeline` prints the pass pipeline `qdot-translate` runs; any prefix of it can be given to")
     add("`qdot-opt -p` to stop after that pass, and `--print-ir-after-all` prints the module after every")
     add(f"pass ({sum(len(s.text.splitlines()) for s in stages)} lines for this kernel). The sections below go "
-        "through that output pass by pass.")
+        "through that output pass by pass. To look at one pass, `--print-ir-before=PASS` and "
+        "`--print-ir-after=PASS` print only around it (`--print-ir-after-change` only where a pass changed "
+        "the IR, `--print-ir-after-failure` the IR a failing pass left), and `--timing` reports the time "
+        "of parsing, of each pass, of the verifier and of emitting the PTX; both tools take these options, "
+        "as MLIR's take their `-mlir-` forms.")
     add("")
 
     # input

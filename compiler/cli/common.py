@@ -24,6 +24,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from compiler import code_cache
+from compiler.cli.instrument import PassInstrumentation, UnknownPassName
 from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
 
 SPLIT_MARKER = "// -----"
@@ -124,40 +125,54 @@ def build_pipeline(
     spec: str,
     after_pass: Callable[[ModulePass, ModuleOp], None] | None = None,
     verify_each: bool = True,
+    instrument: PassInstrumentation | None = None,
 ) -> PassPipeline:
-    def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
-        if prev is None:
-            return
-        if verify_each or nxt is None:
+    """The pipeline ``spec``, verifying each pass's output (``verify_each``) or the last one's:
+    IR that does not verify after a pass is that pass's bug (``PassOutputError``). ``after_pass``
+    sees the module after each pass; ``instrument`` (the tools' ``--print-ir-*`` and ``--timing``)
+    sees each pass start, end and pass verification."""
+    positions: dict[int, int] = {}
+
+    def check(prev: ModulePass, module: ModuleOp, last: bool) -> None:
+        if verify_each or last:
             try:
                 verify_module(module)
             except QdotError as err:
                 raise PassOutputError(prev.name, err) from None
-        if after_pass is not None:
-            after_pass(prev, module)
+
+    def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+        if prev is not None:
+            if instrument is not None:
+                instrument.pass_ends(prev)
+                with instrument.timed("verifier"):
+                    check(prev, module, nxt is None)
+                instrument.pass_verified(prev, module)
+            else:
+                check(prev, module, nxt is None)
+            if after_pass is not None:
+                after_pass(prev, module)
+        if nxt is not None and instrument is not None:
+            instrument.pass_starts(nxt, positions.setdefault(id(nxt), len(positions)), module)
 
     try:
-        return PassPipeline.parse_spec(factories, spec, callback)
+        pipeline = PassPipeline.parse_spec(factories, spec, callback)
     except ModuleNotFoundError as err:
         raise ToolError(f"pass pipeline '{spec}' needs a module that is not built yet: {err.name}") from None
     except (Exception, ArgSpecParseError) as err:  # unknown passes/options: ValueError and friends;
         # malformed syntax: ArgSpecParseError, which xDSL 0.74 derives from BaseException
         raise ToolError(f"invalid pass pipeline '{spec}': {err}") from None
+    if instrument is not None:
+        try:
+            instrument.check_names(pipeline)
+        except UnknownPassName as err:
+            raise ToolError(str(err)) from None
+    return pipeline
 
 
 def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
     printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(module)
     stream.write("\n")
-
-
-def ir_dump_printer(generic: bool) -> Callable[[ModulePass, ModuleOp], None]:
-    def dump(pass_: ModulePass, module: ModuleOp) -> None:
-        sys.stderr.write(f"// -----// IR Dump After {pass_.name} //----- //\n")
-        print_module(module, sys.stderr, generic)
-        sys.stderr.write("\n")
-
-    return dump
 
 
 def diagnostic_text(err: BaseException, chunk: Chunk) -> str | None:

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from io import StringIO
 
 from compiler import registry
+from compiler.cli import instrument as pass_instrument
 from compiler.cli.common import (
     build_pipeline,
     check_expected,
     diagnostic_text,
-    ir_dump_printer,
     parse_module,
     print_module,
     read_input,
@@ -61,13 +62,12 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="print diagnostics on stdout and exit 0 (see below)")
     parser.add_argument("--parsing-diagnostics", action="store_true",
                         help="accepted for xdsl-opt compatibility; parse errors are always diagnostics")
-    parser.add_argument("--print-ir-after-all", action="store_true",
-                        help="print the IR after every pass on stderr")
     parser.add_argument("--print-layout", action="store_true",
                         help="instead of the IR, print for every distributed tensor and shared-memory "
                              "type in the (transformed) module which thread/register/byte holds which element")
     parser.add_argument("--allow-unregistered-dialect", action="store_true",
                         help="accept operations of unknown dialects")
+    pass_instrument.add_arguments(parser)
     return parser
 
 
@@ -75,8 +75,8 @@ def run(argv: list[str] | None = None) -> int:
     args = make_arg_parser().parse_args(argv)
     text, filename = read_input(args.input_file)
     ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
-    after = ir_dump_printer(args.print_op_generic) if args.print_ir_after_all else None
-    pipeline = build_pipeline(registry.pass_factories(), args.passes, after)
+    inst = pass_instrument.PassInstrumentation.from_args(args, generic=args.print_op_generic)
+    pipeline = build_pipeline(registry.pass_factories(), args.passes, instrument=inst)
     verify_mode = args.verify_diagnostics
 
     out = StringIO()
@@ -85,8 +85,10 @@ def run(argv: list[str] | None = None) -> int:
     for index, chunk in enumerate(chunks):
         if index > 0:
             out.write("// -----\n")
+        module = None
         try:
-            module = parse_module(ctx, chunk, filename)
+            with inst.timed("parse + verify") if inst is not None else nullcontext():
+                module = parse_module(ctx, chunk, filename)
             pipeline.apply(ctx, module)
         except Exception as err:  # noqa: BLE001 - every failure becomes a diagnostic
             message = diagnostic_text(err, chunk)
@@ -101,6 +103,8 @@ def run(argv: list[str] | None = None) -> int:
             else:
                 sys.stderr.write(message + "\n")
                 status = 1
+            if inst is not None:
+                inst.failed(module)
             continue
         for expected in chunk.expected:
             if not expected.seen:
@@ -115,6 +119,8 @@ def run(argv: list[str] | None = None) -> int:
             print_module(module, out, args.print_op_generic, args.print_debuginfo)
 
     write_output(args.output_file, out.getvalue())
+    if inst is not None:
+        inst.report()
     return status
 
 

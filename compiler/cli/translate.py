@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from io import StringIO
 
 from compiler import registry
+from compiler.cli import instrument as pass_instrument
 from compiler.cli.common import (
     ToolError,
     build_pipeline,
     diagnostic_text,
-    ir_dump_printer,
     parse_module,
     print_module,
     read_input,
@@ -56,10 +57,10 @@ def make_arg_parser() -> argparse.ArgumentParser:
                              "(with --target llvm, ptx or cubin)")
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
-    parser.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass on stderr")
     parser.add_argument("--verify-each", action="store_true",
                         help="verify the IR after every pass (default: after the last one only)")
     parser.add_argument("-o", "--output-file", help="write the result here instead of stdout")
+    pass_instrument.add_arguments(parser)
     return parser
 
 
@@ -107,20 +108,27 @@ def run(argv: list[str] | None = None) -> int:
         return 0
     text, filename = read_input(args.input_file)
     ctx = registry.make_context()
-    after = ir_dump_printer(False) if args.print_ir_after_all else None
-    pipeline = build_pipeline(registry.pass_factories(), spec, after, verify_each=args.verify_each)
+    inst = pass_instrument.PassInstrumentation.from_args(args)
+    pipeline = build_pipeline(registry.pass_factories(), spec, verify_each=args.verify_each, instrument=inst)
     chunk = split_chunks(text, False)[0]
+    module = None
     try:
-        module = parse_module(ctx, chunk, filename)
+        with inst.timed("parse + verify") if inst is not None else nullcontext():
+            module = parse_module(ctx, chunk, filename)
         pipeline.apply(ctx, module)
-        result = emit(module, args)
+        with inst.timed(f"emit {args.target}") if inst is not None else nullcontext():
+            result = emit(module, args)
     except Exception as err:  # noqa: BLE001
         message = diagnostic_text(err, chunk)
         if message is None:
             raise
         sys.stderr.write(message + "\n")
+        if inst is not None:
+            inst.failed(module)
         return 1
     write_output(args.output_file, result)
+    if inst is not None:
+        inst.report()
     return 0
 
 

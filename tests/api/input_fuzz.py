@@ -135,6 +135,11 @@ def _key(err: BaseException) -> str:
     return f"{type(err).__name__} at {Path(frame.filename).name}:{frame.lineno}"
 
 
+INSTRUMENT_FLAGS = ((), (), (), (), ("--print-ir-before-all",), ("--print-ir-after-change",),
+                    ("--print-ir-after-failure",), ("--timing",))
+"""What ``compiler.cli.instrument`` adds to a case (one in two cases gets one)."""
+
+
 def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, str | None]:
     """('ok' | 'slow' | 'fail', report) for compiling ``path`` with ``argv`` (qdot-translate's
     arguments, or qdot-opt's after a leading ``qdot-opt``)."""
@@ -181,6 +186,9 @@ def fuzz(seed: int, cases: int | None, seconds: float | None, workdir: Path,
         else:
             argv = TARGETS[rng.randrange(len(TARGETS))]
             argv += rng.choice(((), (), (), ("--verify-each",), ("--print-ir-after-all",)))
+        # the pass-instrumentation flags come from a stream of their own, so that a seed draws
+        # the same inputs and tool arguments as before they existed
+        argv += random.Random(f"{seed}-{done}").choice(INSTRUMENT_FLAGS)
         path.write_text(text, encoding="utf-8")
         path.with_suffix(".argv").write_text(" ".join(argv), encoding="utf-8")
         outcome, report = run_case(path, argv, limit_s)

@@ -1,0 +1,199 @@
+"""What the tools report about the passes they run: the IR before and after a pass, and the time.
+
+A kernel engineer asks of a pipeline "what did this pass do to my kernel?" and "where does the
+compile time go?". MLIR's tools answer with ``-mlir-print-ir-before/after(-all)``,
+``-mlir-print-ir-after-change``, ``-mlir-print-ir-after-failure`` and ``-mlir-timing``; qdot-opt
+and qdot-translate take the same options without the ``mlir-`` prefix (``--timing`` for the
+last), with the same dump headers, so habits and scripts carry over:
+
+    // -----// IR Dump Before qdot-lower-mma //----- //
+    // -----// IR Dump After qdot-lower-mma //----- //
+    // -----// IR Dump After qdot-lower-mma Failed //----- //
+
+Dumps and the timing report go to standard error, the result to standard output (or ``-o``),
+so ``2> passes.mlir`` keeps them apart. Without any of these options the tools install no
+instrumentation at all, so a plain compile costs nothing extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+
+class UnknownPassName(ValueError):
+    """A ``--print-ir-before/after`` name that is not a pass of the pipeline the tool runs."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The pass-instrumentation options, the same in both tools."""
+    group = parser.add_argument_group(
+        "inspecting passes", "IR dumps and the timing report go to standard error; "
+        "PASSES is a comma-separated list of pass names of the pipeline (the option may repeat)")
+    group.add_argument("--print-ir-before-all", action="store_true", help="print the IR before every pass")
+    group.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass")
+    group.add_argument("--print-ir-before", action="append", default=[], metavar="PASSES",
+                       help="print the IR before these passes")
+    group.add_argument("--print-ir-after", action="append", default=[], metavar="PASSES",
+                       help="print the IR after these passes")
+    group.add_argument("--print-ir-after-change", action="store_true",
+                       help="print the IR after a pass only if the pass changed it (on its own: after every "
+                            "pass that changed it)")
+    group.add_argument("--print-ir-after-failure", action="store_true",
+                       help="when a pass fails, print the IR as that pass left it")
+    group.add_argument("--timing", action="store_true",
+                       help="report the wall time of parsing, of each pass, of the verifier"
+                            " (and of emitting the target artifact)")
+
+
+def _names(values: list[str]) -> frozenset[str]:
+    return frozenset(name.strip() for value in values for name in value.split(",") if name.strip())
+
+
+@dataclass
+class PassInstrumentation:
+    """The options of ``add_arguments`` and the state of one tool run under them."""
+
+    before_all: bool = False
+    after_all: bool = False
+    before: frozenset[str] = frozenset()
+    after: frozenset[str] = frozenset()
+    after_change: bool = False
+    after_failure: bool = False
+    timing: bool = False
+    generic: bool = False
+    stream: IO[str] | None = None
+    """Where dumps and the report go (standard error when None)."""
+
+    running: ModulePass | None = None
+    """The pass whose output is being produced or checked: a failure now is that pass's."""
+    _text_before: str | None = None
+    _started: float = 0.0
+    _times: dict[str, float] = field(default_factory=dict)
+    """Wall seconds by phase of the report, in first-seen order; "passes" is the sum of ``_passes``."""
+    _passes: dict[int, list] = field(default_factory=dict)
+    """[name, seconds] by position in the pipeline (a pass that runs twice gets two lines)."""
+    _index: int = 0
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, generic: bool = False) -> PassInstrumentation | None:
+        """The instrumentation the options ask for, or None when they ask for none."""
+        inst = cls(before_all=args.print_ir_before_all, after_all=args.print_ir_after_all,
+                   before=_names(args.print_ir_before), after=_names(args.print_ir_after),
+                   after_change=args.print_ir_after_change, after_failure=args.print_ir_after_failure,
+                   timing=args.timing, generic=generic)
+        wanted = (inst.before_all or inst.after_all or inst.before or inst.after or inst.after_change
+                  or inst.after_failure or inst.timing)
+        return inst if wanted else None
+
+    def check_names(self, pipeline: PassPipeline) -> None:
+        """Refuse a pass name the pipeline does not run: a dump that never comes would look like
+        a pass that did nothing."""
+        present = [p.name for p in pipeline.passes]
+        for option, names in (("--print-ir-before", self.before), ("--print-ir-after", self.after)):
+            for name in sorted(names - set(present)):
+                runs = ", ".join(dict.fromkeys(present)) or "no passes"
+                raise UnknownPassName(f"{option}: '{name}' is not a pass of the pipeline (it runs: {runs})")
+
+    # --- called by the pipeline's callback (compiler.cli.common.build_pipeline)
+
+    def pass_starts(self, pass_: ModulePass, index: int, module: ModuleOp) -> None:
+        if self.before_all or pass_.name in self.before:
+            self._dump(f"Before {pass_.name}", module)
+        if self._prints_after(pass_) and self.after_change:
+            self._text_before = self._text(module)
+        self.running = pass_
+        self._index = index
+        self._started = time.perf_counter()
+
+    def pass_ends(self, pass_: ModulePass) -> None:
+        seconds = time.perf_counter() - self._started
+        self._add("passes", seconds)
+        self._passes.setdefault(self._index, [pass_.name, 0.0])[1] += seconds
+
+    def pass_verified(self, pass_: ModulePass, module: ModuleOp) -> None:
+        self.running = None
+        if not self._prints_after(pass_):
+            return
+        if self.after_change:
+            before, self._text_before = self._text_before, None
+            if before == self._text(module):
+                return
+        self._dump(f"After {pass_.name}", module)
+
+    # --- called by the tools
+
+    def failed(self, module: ModuleOp | None) -> None:
+        """A pass (``running``) raised or left IR that does not verify."""
+        if self.after_failure and self.running is not None and module is not None:
+            self._dump(f"After {self.running.name} Failed", module)
+        self.running = None
+
+    def timed(self, what: str) -> _Timed:
+        """``with inst.timed("parse"):`` adds the block's wall time to the report's line ``what``."""
+        return _Timed(self, what)
+
+    def report(self) -> None:
+        if not self.timing:
+            return
+        total = sum(self._times.values())
+        out = self._out()
+        out.write("// -----// Execution time report //----- //\n")
+        out.write(f"  total {total:.4f} s (from parsing to the result; the start-up before it is not counted)\n"
+                  "  wall (s)    share  what\n")
+
+        def line(seconds: float, what: str) -> None:
+            out.write(f"  {seconds:8.4f}  {100.0 * seconds / total if total else 0.0:5.1f} %  {what}\n")
+
+        for what, seconds in self._times.items():
+            line(seconds, what)
+            if what == "passes":
+                for index, (name, pass_seconds) in sorted(self._passes.items()):
+                    line(pass_seconds, f"  {index + 1:2d}. {name}")
+
+    # --- helpers
+
+    def _prints_after(self, pass_: ModulePass) -> bool:
+        if self.after_all or pass_.name in self.after:
+            return True
+        return self.after_change and not self.after  # on its own: every pass that changed the IR
+
+    def _add(self, what: str, seconds: float) -> None:
+        if self.timing:
+            self._times[what] = self._times.get(what, 0.0) + seconds
+
+    def _text(self, module: ModuleOp) -> str:
+        from compiler.cli.common import print_module
+
+        out = StringIO()
+        print_module(module, out, self.generic)
+        return out.getvalue()
+
+    def _out(self) -> IO[str]:
+        return self.stream if self.stream is not None else sys.stderr
+
+    def _dump(self, title: str, module: ModuleOp) -> None:
+        out = self._out()
+        out.write(f"// -----// IR Dump {title} //----- //\n")
+        out.write(self._text(module))
+        out.write("\n")
+
+
+@dataclass
+class _Timed:
+    inst: PassInstrumentation
+    what: str
+    _start: float = 0.0
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.inst._add(self.what, time.perf_counter() - self._start)  # noqa: SLF001 - the report's own helper
