@@ -51,6 +51,15 @@ PASSES: dict[str, tuple[str, str]] = {
 }
 
 
+GENERIC_PASS_SUMMARIES = {
+    "canonicalize": "xDSL's canonicalization patterns of every op",
+    "cse": "common subexpression elimination (xDSL)",
+    "dce": "dead code elimination (xDSL)",
+    "convert-scf-to-cf": "scf.for / scf.if to unstructured control flow (xDSL)",
+}
+"""What the generic passes do, for the tools' --help (ours say it in their module's docstring)."""
+
+
 def load(entry: tuple[str, str]) -> Any:
     module, attribute = entry
     return getattr(importlib.import_module(module), attribute)

@@ -29,6 +29,7 @@ Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -88,6 +89,9 @@ _SOURCE_REG = {
 @dataclass(frozen=True)
 class AccelerateMatmulPass(ModulePass):
     name = "qdot-accelerate-matmul"
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "arch": PTX_ARCHES, "strategy": STRATEGY_NAMES, "q4k_fold": Q4K_FOLDS}
+    """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     arch: str = "sm_90"
     strategy: str = "auto"

@@ -24,6 +24,7 @@ tests/lit/qdot-to-agx/.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
@@ -67,6 +68,9 @@ class _Plan:
 @dataclass(frozen=True)
 class QdotToAgxPass(ModulePass):
     name = "qdot-to-agx"
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "form": tuple(FORMS), "dequant_type": (ElemType.FP16.value, ElemType.FP32.value)}
+    """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     form: str = "agx3b"
     dequant_type: str = "fp16"
@@ -74,7 +78,7 @@ class QdotToAgxPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.form not in FORMS:
             emit_error(op, f"qdot-to-agx: form must be one of {', '.join(FORMS)}, got '{self.form}'")
-        if self.dequant_type not in (ElemType.FP16, ElemType.FP32):
+        if self.dequant_type not in self.OPTION_VALUES["dequant_type"]:
             emit_error(op, f"qdot-to-agx: dequant-type must be fp16 or fp32, got '{self.dequant_type}'")
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             dots = [d for d in func.walk() if isinstance(d, DotScaledOp)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -101,6 +102,8 @@ EPILOGUES = ("direct", "staged")
 @dataclass(frozen=True)
 class ToLLVMPass(ModulePass):
     name = "qdot-to-llvm"
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {"epilogue": EPILOGUES}
+    """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     arch: str = "sm_90"
     epilogue: str = "direct"

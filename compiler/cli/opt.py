@@ -15,6 +15,7 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
+from compiler.cli.pass_help import LazyEpilogParser, passes_help
 from compiler.cli.common import (
     build_pipeline,
     check_expected,
@@ -29,10 +30,7 @@ from compiler.cli.common import (
 
 TOOL = "qdot-opt"
 
-_EPILOG = """\
-passes (options in braces, space separated, e.g. -p 'qdot-pipeline{num-stages=3}'):
-{passes}
-
+_DIAGNOSTICS = """\
 diagnostics:
   Malformed input, verifier failures and pass failures print
   'file:line:col: error: ...' and exit with status 1. With --verify-diagnostics the
@@ -43,11 +41,10 @@ diagnostics:
 
 
 def make_arg_parser() -> argparse.ArgumentParser:
-    passes = "\n".join(f"  {name}" for name in registry.PASSES)
-    parser = argparse.ArgumentParser(
+    parser = LazyEpilogParser(
         prog=TOOL,
         description="Parse, verify, transform and print qdot IR (qdot, qgpu, ptx, agx dialects).",
-        epilog=_EPILOG.replace("{passes}", passes),
+        epilog_text=lambda: passes_help("-p 'qdot-pipeline{num-stages=3}'") + "\n\n" + _DIAGNOSTICS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")

@@ -21,6 +21,7 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
+from compiler.cli.pass_help import LazyEpilogParser, passes_help
 from compiler.cli.common import (
     ToolError,
     build_pipeline,
@@ -38,10 +39,11 @@ TOOL = "qdot-translate"
 
 
 def make_arg_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = LazyEpilogParser(
         prog=TOOL,
         description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-        epilog=__doc__.split("\n\n", 1)[1],
+        epilog_text=lambda: __doc__.split("\n\n", 1)[1] + "\n"
+        + passes_help("--pipeline 'qdot-accelerate-matmul{strategy=promote-int8},qdot-lower-mma'"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")

@@ -1,0 +1,74 @@
+"""The pass list of the tools' ``--help``: every pass, what it does and its options.
+
+``mlir-opt --help`` lists each pass with a line of description and its options; a user of
+qdot-opt should not have to open ``passes/`` to learn that ``qdot-accelerate-matmul`` takes
+``q4k-fold``. Describing a pass means importing its module, which a compile must not pay for
+(the registry loads passes lazily), so the parsers build this text only when help is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+import textwrap
+from collections.abc import Callable
+
+from compiler import registry
+
+WIDTH = 96
+
+
+class LazyEpilogParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose epilog is computed when the help is formatted, not before."""
+
+    def __init__(self, *args: object, epilog_text: Callable[[], str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._epilog_text = epilog_text
+
+    def format_help(self) -> str:
+        self.epilog = self._epilog_text()
+        return super().format_help()
+
+
+def summary(name: str) -> str:
+    """The first sentence of the pass module's docstring, without the leading ``name…:``."""
+    if name in registry.GENERIC_PASS_SUMMARIES:
+        return registry.GENERIC_PASS_SUMMARIES[name]
+    cls = registry.load(registry.PASSES[name])
+    doc = inspect.getmodule(cls).__doc__ or cls.__doc__ or ""
+    first = " ".join(doc.strip().split("\n\n")[0].split())
+    if first.startswith(name):
+        first = first.split(": ", 1)[-1]
+    first = first.replace("``", "`")
+    return first.split(". ")[0].rstrip(".")
+
+
+def options(name: str) -> list[str]:
+    """``option=default`` for each option of the pass, spelt as a pipeline takes it, with the
+    values it takes where the pass names them (``OPTION_VALUES``, the tuple ``apply`` checks)."""
+    cls = registry.load(registry.PASSES[name])
+    if not dataclasses.is_dataclass(cls):
+        return []
+    values = getattr(cls, "OPTION_VALUES", {})
+    found = []
+    for f in dataclasses.fields(cls):
+        if f.default is dataclasses.MISSING:
+            continue
+        default = str(f.default).lower() if isinstance(f.default, bool) else f.default
+        choices = f" ({'|'.join(values[f.name])})" if f.name in values else ""
+        found.append(f"{f.name.replace('_', '-')}={default}{choices}")
+    return found
+
+
+def passes_help(example: str) -> str:
+    """The help's "passes" section; ``example`` shows how the tool takes a pipeline."""
+    lines = [f"passes, each with its options and their defaults (options go in braces, space separated, "
+             f"e.g. {example}):"]
+    for name in registry.PASSES:
+        lines += textwrap.wrap(summary(name), WIDTH, initial_indent=f"  {name:28s}", subsequent_indent=" " * 30,
+                               break_on_hyphens=False)
+        for option in options(name):
+            lines += textwrap.wrap(option, WIDTH, initial_indent=" " * 32, subsequent_indent=" " * 36,
+                                   break_on_hyphens=False)
+    return "\n".join(lines)
