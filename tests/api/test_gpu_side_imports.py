@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_common", "bench.experiments.mx_variants",
             "bench.experiments.l2_hint_run", "bench.experiments.decode_splits", "bench.experiments.epilogue_cache_hint",
             "bench.experiments.issue_before_wait", "bench.experiments.fewer_barriers", "bench.experiments.ptx_variants",
-            "bench.experiments.nibble_ab",
+            "bench.experiments.nibble_ab", "bench.experiments.decode_direct",
             "compiler.templates", "compiler.mmq_template", "compiler.quantize_template", "compiler.kernel_cache",
             "targets.ptx.runner", "targets.ptx.kernel_info", "tests.gpu.gemm_harness", "tests.gpu.mmq_harness",
             "tests.kernel_ir", "tests.wgmma_kernels", "tests.gpu.test_wgmma_forms_gpu"]
