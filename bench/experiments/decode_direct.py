@@ -111,17 +111,49 @@ __device__ void gemv_parts(const unsigned char* __restrict__ w, const unsigned c
     }
 }
 
+template <int ROWS>
+__device__ void gemv_rows(const unsigned char* __restrict__ w, const unsigned char* __restrict__ x,
+                          float* __restrict__ y, int n, int kw) {
+    // the warps of a block read ROWS consecutive rows one after the other, all of them on each
+    // row at once (warp i takes every nw-th group of four super-blocks): a block streams one
+    // contiguous stretch of ROWS whole rows, and keeps ROWS partial sums per lane
+    __shared__ float partial[32][ROWS];
+    const int wib = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    const int row0 = blockIdx.x * ROWS;
+    float r[ROWS];
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i) {
+        r[i] = 0.f;
+        if (row0 + i < n) gemv_row<1>(w + (long)(row0 + i) * kw * 144, x, kw, lane, wib, nw, &r[i]);
+    }
+    if (lane == 0) {
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i) partial[wib][i] = r[i];
+    }
+    __syncthreads();
+    if (threadIdx.x < ROWS && row0 + threadIdx.x < n) {
+        float sum = 0.f;
+        for (int i = 0; i < nw; ++i) sum += partial[i][threadIdx.x];
+        y[row0 + threadIdx.x] = sum;
+    }
+}
+
 extern "C" __global__ void gemv_u1(const unsigned char* w, const unsigned char* x, float* y, int n, int kw) { gemv<1>(w, x, y, n, kw); }
 extern "C" __global__ void gemv_u2(const unsigned char* w, const unsigned char* x, float* y, int n, int kw) { gemv<2>(w, x, y, n, kw); }
 extern "C" __global__ void gemv_u4(const unsigned char* w, const unsigned char* x, float* y, int n, int kw) { gemv<4>(w, x, y, n, kw); }
+extern "C" __global__ void gemv_rows4(const unsigned char* w, const unsigned char* x, float* y, int n, int kw, int rows) { gemv_rows<4>(w, x, y, n, kw); }
+extern "C" __global__ void gemv_rows8(const unsigned char* w, const unsigned char* x, float* y, int n, int kw, int rows) { gemv_rows<8>(w, x, y, n, kw); }
 extern "C" __global__ void gemv_parts_u1(const unsigned char* w, const unsigned char* x, float* y, int n, int kw, int parts) { gemv_parts<1>(w, x, y, n, kw, parts); }
 extern "C" __global__ void gemv_parts_u2(const unsigned char* w, const unsigned char* x, float* y, int n, int kw, int parts) { gemv_parts<2>(w, x, y, n, kw, parts); }
 """
 
 SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
-VARIANTS = [(f"gemv_u{unroll}", warps, 0) for unroll in (1, 2, 4) for warps in (4, 8)]
-VARIANTS += [(f"gemv_parts_u{unroll}", 8, parts) for unroll in (1, 2) for parts in (2, 4, 8)]
-"""(kernel, warps per block, K parts per row: 0 for one warp per row, the first design)."""
+VARIANTS = [(f"gemv_u{unroll}", warps, 0, warps) for unroll in (1, 2, 4) for warps in (4, 8)]
+VARIANTS += [(f"gemv_parts_u{unroll}", 8, parts, 8 // parts) for unroll in (1, 2) for parts in (2, 4, 8)]
+VARIANTS += [(f"gemv_rows{rows}", warps, 0, rows) for rows in (4, 8) for warps in (4, 8)]
+"""(kernel, warps per block, K parts per row — 0: the kernel takes no such argument —, rows per
+block): one warp per row; a row shared by ``parts`` warps; the whole block on each of ``rows``
+consecutive rows in turn."""
 COMPARED = "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128"
 """The best one-token kernel of the benchmark (bench.mmq.DECODE), measured in the same run."""
 
@@ -179,10 +211,10 @@ def _run() -> None:
         w, x = cupy.asarray(w_host), cupy.asarray(x_host)
         xq = cupy.asarray(xq_host)
         y = cupy.full((n,), cupy.nan, dtype=cupy.float32)
-        for name, warps, parts in VARIANTS:
+        for name, warps, parts, rows in VARIANTS:
             fn = module.get_function(name)
-            grid = (-(-n // (warps // max(parts, 1))),)
-            extra = (np.int32(parts),) if parts else ()
+            grid = (-(-n // rows),)
+            extra = (np.int32(parts),) if parts else (np.int32(rows),) if name.startswith("gemv_rows") else ()
 
             def kernel_only(fn=fn, warps=warps, grid=grid, extra=extra) -> None:  # noqa: ANN001
                 fn(grid, (32 * warps,), (w, xq, y, np.int32(n), np.int32(kw), *extra))
