@@ -16,8 +16,9 @@ and the compiler's fingerprint, so the next process asks the file instead of the
                       (a, b_t, sa, sb, c, M, N, K), check=lambda: bool(numpy.isfinite(c.get()).all()))
     best = choice.candidate  # and choice.timings: every candidate's µs (inf: refused or wrong)
 
-A candidate that does not compile (a located diagnostic), does not launch (too much shared
-memory) or fails ``check`` is timed as infinity with its reason; if every one fails, the
+A candidate that does not compile (a located diagnostic, such as more shared memory than a
+CTA may have; the kernel cache remembers it for the GPU machine), does not launch or fails
+``check`` is timed as infinity with its reason; if every one fails, the
 reasons are the error. The arguments must be safe to run repeatedly (a kernel that adds into
 its output may be timed on whatever it left there; ``check`` sees the first launch's result).
 """

@@ -5,7 +5,9 @@ kernels are compiled here and the cache travels with the working tree: every GPU
 test and benchmark asks ``get_or_compile``; on this machine that compiles and
 stores, on the GPU machine it finds the stored PTX (and fails loudly, never
 silently, if an entry is missing). The key covers the source text and every
-option that changes the output.
+option that changes the output. A kernel the compiler refuses (a diagnostic: say, more
+shared memory than a CTA may have) is remembered too, so that the GPU machine, which cannot
+compile, gives the same answer: ``KernelRefused`` with the diagnostic.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from pathlib import Path
 from targets.ptx.kernel_info import KernelInfo
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / ".devrun" / "kernels"
+
+
+class KernelRefused(ValueError):
+    """The compiler refused the kernel; the message is its diagnostic."""
 
 
 def cache_dir() -> Path:
@@ -75,6 +81,9 @@ def get_or_compile(
     directory = cache_dir()
     ptx_path = directory / f"{key}.ptx"
     meta_path = directory / f"{key}.json"
+    refused_path = directory / f"{key}.refused"
+    if refused_path.is_file():
+        raise KernelRefused(refused_path.read_text(encoding="utf-8"))
     if ptx_path.is_file() and meta_path.is_file():
         meta = json.loads(meta_path.read_text())
         kernels = tuple(KernelInfo.from_json(json.dumps(k)) for k in meta["kernels"])
@@ -83,7 +92,14 @@ def get_or_compile(
         from compiler.api import compile as compile_source
     except ImportError as err:  # pragma: no cover - only on a machine without the compiler
         raise RuntimeError(f"kernel {key} is not in the cache {directory} and the compiler is unavailable") from err
-    compiled = compile_source(source, arch=arch, strategy=strategy, num_stages=num_stages, pipeline=pipeline)
+    from compiler.diagnostics import QdotError
+
+    try:
+        compiled = compile_source(source, arch=arch, strategy=strategy, num_stages=num_stages, pipeline=pipeline)
+    except QdotError as err:
+        directory.mkdir(parents=True, exist_ok=True)
+        refused_path.write_text(err.render(), encoding="utf-8")
+        raise KernelRefused(err.render()) from err
     directory.mkdir(parents=True, exist_ok=True)
     ptx_path.write_text(compiled.ptx or "")
     meta_path.write_text(

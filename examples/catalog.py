@@ -26,18 +26,16 @@ from enum import StrEnum
 from pathlib import Path
 
 from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.pipelines import PTX_ARCHES
 from compiler.quantize_template import QuantizeConfig, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel
+from dialects.ptx.arch import Arch
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 README = EXAMPLES_DIR / "README.md"
 
-SHARED_LIMIT = {"sm_80": 166912, "sm_86": 101376, "sm_89": 101376, "sm_90": 232448, "sm_90a": 232448,
-                "sm_120a": 101376, "sm_120f": 101376, "sm_121a": 101376}
-"""Most shared memory one CTA may use (opt-in, bytes) per target: 163 KB on sm_80, 227 KB on
-sm_90, 99 KB on sm_86 / sm_89 / sm_120 (CUDA C++ Programming Guide, "Technical Specifications
-per Compute Capability"). ptxas does not check the dynamic shared memory a kernel asks for at
-launch, so a tile that compiles may still not launch; the examples table reports both."""
+SHARED_LIMIT = {arch: Arch(arch).max_shared_bytes for arch in PTX_ARCHES}
+"""Most shared memory one CTA may use (opt-in, bytes) per target (``dialects.ptx.arch.MAX_SHARED_BYTES``)."""
 
 
 class Origin(StrEnum):

@@ -27,6 +27,7 @@ Lit tests: ``tests/lit/qdot-lower-local-load/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, VectorType, i8, i16, i32
@@ -35,7 +36,8 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from compiler.diagnostics import emit_error
+from compiler.diagnostics import QdotError, emit_error
+from compiler.pipelines import PTX_ARCHES
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
 from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp, UnpackOp
@@ -76,12 +78,17 @@ PREFERRED_FORMS = (
 @dataclass(frozen=True)
 class LowerLocalLoadPass(ModulePass):
     name = "qdot-lower-local-load"
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {"arch": PTX_ARCHES}
+    """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     arch: str = "sm_90"
     ldmatrix: bool = True
     """Set ``ldmatrix=false`` to force the scalar fallback (used by tests that compare the two)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.arch not in PTX_ARCHES:
+            raise QdotError(None, f"qdot-lower-local-load: unknown arch '{self.arch}'; expected one of "
+                                  f"{', '.join(PTX_ARCHES)}")
         arch = Arch(self.arch)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             state = FunctionState(func)

@@ -3,7 +3,8 @@
 What this pass decides: the kernel signature (``!qdot.ptr`` arguments become i64
 addresses; ``qdot.arg_kinds`` records what the runner must pass), the shared
 memory map (every ``qgpu.local_alloc`` gets an offset in the kernel's dynamic
-shared memory; the total goes to ``qdot.shared_bytes``), and the per-thread code
+shared memory; the total goes to ``qdot.shared_bytes``, and more than one CTA of ``arch`` may
+have is a diagnostic: ptxas would not notice, the launch would fail), and the per-thread code
 of the remaining tile-level ops: program ids, global → shared copies
 (``cp.async`` with zero fill and the kernel's ``qdot.l2_prefetch`` hint, barriers
 around synchronous staging), register → shared copies (one barrier after consecutive copies
@@ -50,6 +51,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.diagnostics import QdotError, emit_error
+from compiler.pipelines import PTX_ARCHES
+from dialects.ptx.arch import Arch
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepLaunchDependentsOp, GridDepWaitOp, \
     SpecialRegOp
@@ -102,7 +105,7 @@ EPILOGUES = ("direct", "staged")
 @dataclass(frozen=True)
 class ToLLVMPass(ModulePass):
     name = "qdot-to-llvm"
-    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {"epilogue": EPILOGUES}
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {"arch": PTX_ARCHES, "epilogue": EPILOGUES}
     """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     arch: str = "sm_90"
@@ -113,17 +116,19 @@ class ToLLVMPass(ModulePass):
     for some kernels and slower for others, so it is not the default)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.arch not in PTX_ARCHES:
+            raise QdotError(None, f"qdot-to-llvm: unknown arch '{self.arch}'; expected one of {', '.join(PTX_ARCHES)}")
         if self.epilogue not in EPILOGUES:
             raise QdotError(None, f"qdot-to-llvm: unknown epilogue '{self.epilogue}'; expected one of "
                                   f"{', '.join(EPILOGUES)}")
         for func in [f for f in ops_in(op) if isinstance(f, FuncOp)]:
             if is_kernel(func):
-                _lower_kernel(func, staged=self.epilogue == "staged")
+                _lower_kernel(func, Arch(self.arch), staged=self.epilogue == "staged")
         _convert_scf(op)
         _resolve_casts(op)
 
 
-def _lower_kernel(func: FuncOp, staged: bool = False) -> None:
+def _lower_kernel(func: FuncOp, arch: Arch, staged: bool = False) -> None:
     for leftover in ops_in(func):
         if isinstance(leftover, LocalLoadOp):
             emit_error(leftover, "qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm")
@@ -135,6 +140,7 @@ def _lower_kernel(func: FuncOp, staged: bool = False) -> None:
     _grid_dependency(func)
     pointers = _lower_signature(func)
     bases = _allocate_shared(func)
+    _check_shared_budget(func, arch)
     for block in {op.parent: None for op in ops_in(func) if register_staged(op)}:
         defer_trailing_barriers(block)
     for op in ops_in(func):
@@ -236,6 +242,21 @@ def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
         offset += layout.allocation_bytes
     func.attributes[SHARED_BYTES_ATTR] = IntegerAttr(-(-offset // 16) * 16, i64)
     return bases
+
+
+def _check_shared_budget(func: FuncOp, arch: Arch) -> None:
+    """A kernel that needs more shared memory than one CTA of ``arch`` may have would compile
+    (ptxas does not check dynamic shared memory) and then fail at every launch."""
+    needed = _int_attr_value(func.attributes[SHARED_BYTES_ATTR])
+    if needed > arch.max_shared_bytes:
+        emit_error(func, f"the kernel needs {needed} B of shared memory per CTA (its staged tiles and "
+                         f"buffers); {arch.value} allows at most {arch.max_shared_bytes} B: fewer pipeline "
+                         "stages (num-stages) or smaller tiles fit")
+
+
+def _int_attr_value(attr: Attribute) -> int:
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
 
 
 def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) -> SSAValue:

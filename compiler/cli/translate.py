@@ -99,6 +99,8 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ToolError(f"--format chooses the AGX output form; it does not apply to --target {args.target}")
     if args.verify_ptx and args.target in ("mlir", *AGX_FORMS):
         raise ToolError(f"--verify-ptx assembles PTX; it does not apply to --target {args.target}")
+    if args.num_stages < 1:
+        raise ToolError(f"--num-stages must be at least 1 (1: no pipelining), got {args.num_stages}")
 
 
 def run(argv: list[str] | None = None) -> int:

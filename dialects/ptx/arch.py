@@ -50,6 +50,14 @@ def _v(text: str) -> PtxVersion:
     return PtxVersion.parse(text)
 
 
+MAX_SHARED_BYTES = {80: 166912, 86: 101376, 89: 101376, 90: 232448, 100: 232448, 120: 101376, 121: 101376}
+"""Most shared memory one CTA may use (opt-in, bytes) by compute capability: 163 KB on sm_80,
+227 KB on sm_90 and sm_100, 99 KB on sm_86 / sm_89 / sm_120 (CUDA C++ Programming Guide,
+"Technical Specifications per Compute Capability"; CUTLASS's per-arch capacities agree).
+ptxas does not check the dynamic shared memory a kernel asks for at launch, so qdot-to-llvm
+refuses a kernel that needs more, and the examples table reports it."""
+
+
 class Arch(StrEnum):
     """The targets qdot emits PTX for (the spelling of ptxas `-arch` and PTX `.target`)."""
 
@@ -77,6 +85,11 @@ class Arch(StrEnum):
     def capability(self) -> int:
         """Compute capability times ten (sm_120a -> 120)."""
         return int(self.value[3:].rstrip("af"))
+
+    @property
+    def max_shared_bytes(self) -> int:
+        """The most shared memory one CTA may use on this target (opt-in, bytes)."""
+        return MAX_SHARED_BYTES[self.capability]
 
     @property
     def min_ptx(self) -> PtxVersion:

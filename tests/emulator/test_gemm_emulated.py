@@ -43,6 +43,7 @@ class Case:
     """Keep the arch ptx_pipeline passes to qdot-lower-local-load (sm_120a picks the sub-byte ldmatrix
     .m8n16 .b4x16_p64); without it the pass assumes sm_90 and the scalar fp4Unpacked fallback is tested."""
     bug: str | None = None
+    block_k: int = 128
 
     @property
     def id(self) -> str:
@@ -65,7 +66,10 @@ CASES = [
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", rhs_k_pack=False),
     Case("e4m3", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False),
-    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False),
+    # 3 stages of the 128×128×128 tile need 120832 B of shared memory, more than one sm_120 CTA
+    # may have (101376 B): qdot-to-llvm refuses it, so the case runs a K tile of 64, which a GPU
+    # could launch
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False, block_k=64),
     Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", lhs_k_pack=False),
     Case("e2m1", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", lhs_k_pack=False, rhs_k_pack=False),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf8f6f4"),
@@ -100,8 +104,8 @@ def _params() -> list:  # noqa: ANN401
 @pytest.mark.parametrize("case", _params())
 def test_gemm_kernel_matches_reference(case: Case) -> None:
     cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale,
-                     lhs_k_pack=case.lhs_k_pack, rhs_k_pack=case.rhs_k_pack)
-    if K % 128:
+                     lhs_k_pack=case.lhs_k_pack, rhs_k_pack=case.rhs_k_pack, block_k=case.block_k)
+    if K % case.block_k:
         cfg = dataclasses.replace(cfg, k_divisibility=32)
     module = compile_case(case, cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name in ("ptx.mma_sync", "ptx.ldmatrix")}

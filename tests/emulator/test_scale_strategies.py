@@ -34,8 +34,10 @@ CASES = [
     Case("e2m1", "e2m1", "ue8m0", None, "sm_90", "promote-int8", "s32.s8.s8.s32"),
     Case("e4m3", "e2m1", None, "ue8m0", "sm_120a", "auto", "f32.e4m3.e4m3.f32"),
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_90", "auto", "f32.bf16.bf16.f32"),
-    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_89", "auto", "f32.bf16.bf16.f32"),
-    Case("e2m1", "e2m1", None, "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32"),
+    # on the 99 KB targets 3 stages of the default 128×128×128 dequant-bf16 tile do not fit one CTA
+    # (qdot-to-llvm refuses them): a K tile of 64
+    Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_89", "auto", "f32.bf16.bf16.f32", block_k=64),
+    Case("e2m1", "e2m1", None, "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32", block_k=64),
 ]
 
 
@@ -46,8 +48,9 @@ def _id(case: Case) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", [pytest.param(c, id=_id(c)) for c in CASES])
 def test_scale_case_matches_reference(case: Case) -> None:
-    cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale)
-    if K % 128:
+    cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale,
+                     block_k=case.block_k)
+    if K % case.block_k:
         cfg = dataclasses.replace(cfg, k_divisibility=32)
     module = compile_case(case, cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}

@@ -24,5 +24,7 @@ func.func @f() {
 // A flag that cannot apply to the target is refused, not ignored.
 // RUN: not qdot-translate %s --target ptx --format bin 2>&1 | filecheck %s --check-prefix=FORMAT
 // RUN: not qdot-translate %s --target agx3b --verify-ptx 2>&1 | filecheck %s --check-prefix=VERIFY
+// RUN: not qdot-translate %s --num-stages 0 2>&1 | filecheck %s --check-prefix=STAGES
 // FORMAT: qdot-translate: error: --format chooses the AGX output form; it does not apply to --target ptx
+// STAGES: qdot-translate: error: --num-stages must be at least 1 (1: no pipelining), got 0
 // VERIFY: qdot-translate: error: --verify-ptx assembles PTX; it does not apply to --target agx3b
