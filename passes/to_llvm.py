@@ -32,6 +32,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float32Type,
     FunctionType,
     IndexType,
@@ -59,6 +60,7 @@ from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepL
 from dialects.qdot.kernel import (
     ARG_KINDS_ATTR,
     LAUNCH_DEPENDENTS_ATTR,
+    PREVIOUS_GRID_ATTR,
     SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
     LoadOp,
@@ -68,8 +70,9 @@ from dialects.qdot.kernel import (
     StoreOp,
     is_kernel,
     num_warps,
+    previous_grid_args,
 )
-from dialects.qdot.types import PtrType
+from dialects.qdot.types import DescType, PtrType
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_layout
@@ -134,6 +137,10 @@ def _lower_kernel(func: FuncOp, arch: Arch, staged: bool = False) -> None:
             emit_error(leftover, "qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm")
         if isinstance(leftover, MmaOp):
             emit_error(leftover, "qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm")
+        if (rank := _moved_tile_rank(leftover)) not in (None, 2):
+            emit_error(leftover, f"qdot-to-llvm moves 2-D tiles between global memory and shared memory or "
+                                 f"registers; this tile has rank {rank} (a tile with unit dimensions, such as "
+                                 "1xN, moves the same elements)")
     state = FunctionState(func)
     warps = num_warps(func)
     l2_prefetch_hint(func)  # a malformed qdot.l2_prefetch is reported even without copies
@@ -179,20 +186,63 @@ def _lower_kernel(func: FuncOp, arch: Arch, staged: bool = False) -> None:
 # Signature and shared memory
 
 
+def _moved_tile_rank(op: Operation) -> int | None:
+    """The rank of the global tile ``op`` copies or stores, None for other ops (the copies and
+    stores are written for 2-D tiles: a rank-1 one was an internal error)."""
+    if isinstance(op, LocalAllocOp) and op.src is not None and isinstance(op.src.owner, LoadOp):
+        op = op.src.owner
+    if isinstance(op, (StoreOp, AsyncCopyOp, LoadOp)) and isinstance(op.desc.type, DescType):
+        return op.desc.type.rank
+    return None
+
+
 def _grid_dependency(func: FuncOp) -> None:
-    """The kernel's first instructions: ``griddepcontrol.launch_dependents`` and / or
-    ``griddepcontrol.wait`` where its attributes ask for them (dialects/qdot/kernel.py). At the
-    entry, before any memory access, so no access of this kernel can race the previous one."""
+    """``griddepcontrol.launch_dependents`` at the kernel's entry and ``griddepcontrol.wait``
+    where its attributes ask for them (dialects/qdot/kernel.py): the wait at the entry, before
+    any memory access, so no access of this kernel can race the previous one — or, when
+    arguments are marked ``qdot.previous_grid``, just before the first top-level op that
+    accesses memory through one of them (``_first_access``), so reads of the others may start
+    early."""
     block = func.body.blocks[0]
     for attr, op_type in ((WAIT_PREVIOUS_GRID_ATTR, GridDepWaitOp),
                           (LAUNCH_DEPENDENTS_ATTR, GridDepLaunchDependentsOp)):
         if attr in func.attributes:
             op = op_type()
             op.location = func.location
-            if block.first_op is None:
+            anchor = block.first_op
+            if op_type is GridDepWaitOp and (marked := previous_grid_args(func)):
+                anchor = _first_access(block, [block.args[i] for i in marked])
+            if anchor is None:
                 block.add_op(op)
             else:
-                block.insert_op_before(op, block.first_op)
+                block.insert_op_before(op, anchor)
+    _drop_previous_grid_marks(func)
+
+
+def _drop_previous_grid_marks(func: FuncOp) -> None:
+    """The marks have placed the wait; the arguments they were on become i64 addresses next."""
+    if func.arg_attrs is None or not previous_grid_args(func):
+        return
+    func.arg_attrs = ArrayAttr([DictionaryAttr({k: v for k, v in attrs.data.items() if k != PREVIOUS_GRID_ATTR})
+                                for attrs in func.arg_attrs.data])
+
+
+def _first_access(block: Block, pointers: list[SSAValue]) -> Operation | None:
+    """The first op of ``block`` that reads or writes memory through ``pointers``: one that (or an
+    op nested in it) uses a value derived from them other than to build a descriptor. Deriving
+    follows every result of every user, so a loop that loads through a descriptor counts as a
+    whole; ops before it only compute addresses or touch other memory."""
+    derived: set[SSAValue] = set(pointers)
+    for op in block.ops:
+        accesses = False
+        for inner in op.walk():
+            if any(operand in derived for operand in inner.operands):
+                derived.update(inner.results)
+                if not isinstance(inner, MakeDescOp):
+                    accesses = True
+        if accesses:
+            return op
+    return None
 
 
 def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:

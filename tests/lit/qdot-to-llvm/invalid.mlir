@@ -47,9 +47,10 @@ func.func @convert_layout(%c_ptr: !qdot.ptr<f32>, %m: index) attributes {qdot.ke
 func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
-  %d = qdot.make_desc %y, [%c32], [%c0] : !qdot.ptr<f32> -> !qdot.desc<32xf32>
-  %v = arith.constant dense<1.000000e+00> : tensor<32xf32>
-  qdot.store %d[%c0], %v : !qdot.desc<32xf32>, tensor<32xf32>
+  %c1 = arith.constant 1 : index
+  %d = qdot.make_desc %y, [%c1, %c32], [%c32, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x32xf32>
+  %v = arith.constant dense<1.000000e+00> : tensor<1x32xf32>
+  qdot.store %d[%c0, %c0], %v : !qdot.desc<1x32xf32>, tensor<1x32xf32>
   func.return
 }
 // CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'arith.constant' op tensor has no qgpu layout encoding
@@ -85,3 +86,31 @@ func.func @buffer_read_by_another_dialect(%a_ptr: !qdot.ptr<i8>, %m: index) attr
   func.return
 }
 // CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'test.op' op operand #0 is a 'qgpu.local_alloc' value, which qdot-to-llvm lowers only for the qdot and qgpu ops that read it
+
+// -----
+
+// Copies and stores move 2-D tiles; a rank-1 one was an internal error (copies) or an IndexError
+// (stores).
+#sh = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @rank_one_copy(%x: !qdot.ptr<i8>, %n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %xd = qdot.make_desc %x, [%n], [%c1] : !qdot.ptr<i8> -> !qdot.desc<64xi8>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64xi8, #sh, mutable>
+  qgpu.async_copy %xd[%c0], %s : !qdot.desc<64xi8>, !qgpu.memdesc<64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: error: 'qgpu.async_copy' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+func.func @rank_one_store(%y: !qdot.ptr<i32>, %n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %yd = qdot.make_desc %y, [%n], [%c1] : !qdot.ptr<i32> -> !qdot.desc<32xi32>
+  %v = arith.constant dense<0> : tensor<32xi32, #bl>
+  qdot.store %yd[%c0], %v : !qdot.desc<32xi32>, tensor<32xi32, #bl>
+  func.return
+}
+// CHECK: error: 'qdot.store' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
