@@ -70,12 +70,6 @@ DECODE = [
     ("small_m 64 w2 splitk s2 pdl il",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, interleave_splits=True),
      2),
-    ("small_m 64 w2 splitk s2 pdl ew",
-     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, weights_before_wait=True),
-     2),
-    ("small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128 ew",
-     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
-               weights_before_wait=True, l2_prefetch=128), 2),
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)

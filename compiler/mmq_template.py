@@ -76,10 +76,6 @@ class MmqConfig:
     8; 7.65 → 7.24 µs at M = 8, 4096 × 4096), up to 3 % for the one-token kernel there with
     twice the splits, but 5 % slower for the one-token kernel at N = 32768, K = 8192, where the
     weights stream from HBM; so it is an option, not the default."""
-    weights_before_wait: bool = False
-    """With ``wait_previous_grid``: mark X and Y ``qdot.previous_grid`` (the quantize kernel writes
-    X and zeroes Y; it does not touch W), so that the kernel's wait for it comes just before its
-    first access to X, and its first weight tiles are in flight while the quantize kernel ends."""
     wait_previous_grid: bool = False
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
@@ -100,7 +96,7 @@ class MmqConfig:
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
-        pdl = ("_pdl" if self.wait_previous_grid else "") + ("_ew" if self.weights_before_wait else "")
+        pdl = "_pdl" if self.wait_previous_grid else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}{prefetch}"
 
@@ -121,8 +117,6 @@ class MmqConfig:
                              f"got {self.k_blocks}")
         if self.interleave_splits and not (self.small_m and self.split_k):
             raise ValueError("MmqConfig: interleave_splits is an option of the small_m kernel with split_k")
-        if self.weights_before_wait and not self.wait_previous_grid:
-            raise ValueError("MmqConfig: weights_before_wait places the wait of wait_previous_grid")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -182,8 +176,7 @@ _W = "!qdot.block<q4_K>"
 
 
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
-    previous = " {qdot.previous_grid}" if cfg.weights_before_wait else ""
-    args = [f"%x_ptr: !qdot.ptr<{_X}>{previous}", f"%w_ptr: !qdot.ptr<{_W}>", f"%y_ptr: !qdot.ptr<f32>{previous}",
+    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""

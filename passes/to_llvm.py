@@ -32,7 +32,6 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    DictionaryAttr,
     Float32Type,
     FunctionType,
     IndexType,
@@ -60,7 +59,6 @@ from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepL
 from dialects.qdot.kernel import (
     ARG_KINDS_ATTR,
     LAUNCH_DEPENDENTS_ATTR,
-    PREVIOUS_GRID_ATTR,
     SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
     LoadOp,
@@ -70,7 +68,6 @@ from dialects.qdot.kernel import (
     StoreOp,
     is_kernel,
     num_warps,
-    previous_grid_args,
 )
 from dialects.qdot.types import DescType, PtrType
 from dialects.qgpu.block_parts import BlockPartOp
@@ -197,52 +194,19 @@ def _moved_tile_rank(op: Operation) -> int | None:
 
 
 def _grid_dependency(func: FuncOp) -> None:
-    """``griddepcontrol.launch_dependents`` at the kernel's entry and ``griddepcontrol.wait``
-    where its attributes ask for them (dialects/qdot/kernel.py): the wait at the entry, before
-    any memory access, so no access of this kernel can race the previous one — or, when
-    arguments are marked ``qdot.previous_grid``, just before the first top-level op that
-    accesses memory through one of them (``_first_access``), so reads of the others may start
-    early."""
+    """The kernel's first instructions: ``griddepcontrol.launch_dependents`` and / or
+    ``griddepcontrol.wait`` where its attributes ask for them (dialects/qdot/kernel.py). At the
+    entry, before any memory access, so no access of this kernel can race the previous one."""
     block = func.body.blocks[0]
     for attr, op_type in ((WAIT_PREVIOUS_GRID_ATTR, GridDepWaitOp),
                           (LAUNCH_DEPENDENTS_ATTR, GridDepLaunchDependentsOp)):
         if attr in func.attributes:
             op = op_type()
             op.location = func.location
-            anchor = block.first_op
-            if op_type is GridDepWaitOp and (marked := previous_grid_args(func)):
-                anchor = _first_access(block, [block.args[i] for i in marked])
-            if anchor is None:
+            if block.first_op is None:
                 block.add_op(op)
             else:
-                block.insert_op_before(op, anchor)
-    _drop_previous_grid_marks(func)
-
-
-def _drop_previous_grid_marks(func: FuncOp) -> None:
-    """The marks have placed the wait; the arguments they were on become i64 addresses next."""
-    if func.arg_attrs is None or not previous_grid_args(func):
-        return
-    func.arg_attrs = ArrayAttr([DictionaryAttr({k: v for k, v in attrs.data.items() if k != PREVIOUS_GRID_ATTR})
-                                for attrs in func.arg_attrs.data])
-
-
-def _first_access(block: Block, pointers: list[SSAValue]) -> Operation | None:
-    """The first op of ``block`` that reads or writes memory through ``pointers``: one that (or an
-    op nested in it) uses a value derived from them other than to build a descriptor. Deriving
-    follows every result of every user, so a loop that loads through a descriptor counts as a
-    whole; ops before it only compute addresses or touch other memory."""
-    derived: set[SSAValue] = set(pointers)
-    for op in block.ops:
-        accesses = False
-        for inner in op.walk():
-            if any(operand in derived for operand in inner.operands):
-                derived.update(inner.results)
-                if not isinstance(inner, MakeDescOp):
-                    accesses = True
-        if accesses:
-            return op
-    return None
+                block.insert_op_before(op, block.first_op)
 
 
 def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:

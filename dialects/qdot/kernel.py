@@ -66,13 +66,6 @@ WAIT_PREVIOUS_GRID_ATTR = "qdot.wait_previous_grid"
 launch with programmatic stream serialization (``launch(..., programmatic=True)``) may start it
 while the previous kernel of the stream runs — it waits for that kernel to finish and flush
 before its first instruction, and its launch and set-up overlap the other's tail."""
-PREVIOUS_GRID_ATTR = "qdot.previous_grid"
-"""Optional unit attribute on a ``!qdot.ptr`` argument of a kernel with ``qdot.wait_previous_grid``:
-the previous kernel of the stream writes this argument's memory (and, by omission, no other
-argument's). The kernel's ``griddepcontrol.wait`` then goes just before its first access through
-such an argument instead of at its entry, so that reads of the other arguments — a decode
-GEMM's weights, which the quantize kernel before it does not touch — start while that kernel
-still runs. Marking too few arguments is a race; the runner cannot tell."""
 LAUNCH_DEPENDENTS_ATTR = "qdot.launch_dependents"
 """Optional unit attribute on a kernel (sm_90+): it starts with
 ``griddepcontrol.launch_dependents``, so the next kernel of the stream, launched
@@ -136,13 +129,8 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
         for name, attr in arg_attrs.data.items():
             if not name.startswith("qdot."):
                 continue
-            if name == PREVIOUS_GRID_ATTR:
-                if (problem := _previous_grid_problem(func, index, attr)) is not None:
-                    return problem
-                continue
             if name != DIVISIBILITY_ATTR:
-                return (f"unknown attribute '{name}' on argument {index}; an argument takes {DIVISIBILITY_ATTR} "
-                        f"or {PREVIOUS_GRID_ATTR}")
+                return f"unknown attribute '{name}' on argument {index}; an argument takes {DIVISIBILITY_ATTR}"
             value = attr.value.data if isinstance(attr, IntegerAttr) else 0
             if value < 1 or value & (value - 1):
                 return f"{DIVISIBILITY_ATTR} of argument {index} must be a power of two, got {attr}"
@@ -150,24 +138,6 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
                 return (f"{DIVISIBILITY_ATTR} applies to integer arguments; argument {index} is "
                         f"{func.function_type.inputs.data[index]}")
     return None
-
-
-def _previous_grid_problem(func: FuncOp, index: int, attr: Attribute) -> str | None:
-    if not isinstance(attr, UnitAttr):
-        return f"{PREVIOUS_GRID_ATTR} is a unit attribute (it takes no value), got {attr}"
-    if not isinstance(func.function_type.inputs.data[index], PtrType):
-        return f"{PREVIOUS_GRID_ATTR} marks a pointer argument; argument {index} is {func.function_type.inputs.data[index]}"
-    if WAIT_PREVIOUS_GRID_ATTR not in func.attributes:
-        return (f"{PREVIOUS_GRID_ATTR} on argument {index} places the kernel's wait for the previous grid; "
-                f"the kernel needs {WAIT_PREVIOUS_GRID_ATTR}")
-    return None
-
-
-def previous_grid_args(func: FuncOp) -> list[int]:
-    """The indices of the arguments marked ``qdot.previous_grid``."""
-    if func.arg_attrs is None:
-        return []
-    return [i for i, attrs in enumerate(func.arg_attrs.data) if PREVIOUS_GRID_ATTR in attrs.data]
 
 
 def is_kernel(func: FuncOp) -> bool:

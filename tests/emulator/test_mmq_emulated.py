@@ -41,9 +41,6 @@ CASES = [
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
-    # the wait after the first weight tile's copies (X and Y marked qdot.previous_grid)
-    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, wait_previous_grid=True,
-                      weights_before_wait=True), m=1, n=40, k=512),
 ]
 
 

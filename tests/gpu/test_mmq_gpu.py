@@ -9,8 +9,6 @@ quantize kernel that zeroes Y, then the kernel adding into it) on a NaN-poisoned
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -129,21 +127,16 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None: 
 
 DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
-DECODE_PDL_EW = dataclasses.replace(DECODE_PDL, weights_before_wait=True)
-DECODE_PDL_M1_EW = dataclasses.replace(DECODE_PDL_M1, weights_before_wait=True)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,decode", [(1, DECODE_PDL_M1), (8, DECODE_PDL), (1, DECODE_PDL_M1_EW), (8, DECODE_PDL_EW)],
-                         ids=["M=1-m1", "M=8", "M=1-m1-weights-first", "M=8-weights-first"])
+@pytest.mark.parametrize("m,decode", [(1, DECODE_PDL_M1), (8, DECODE_PDL)], ids=["M=1-m1", "M=8"])
 def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
     launch early (``launch_dependents``), the GEMM waits for it (``wait_previous_grid``) before
     reading X or adding into the Y it zeroes. Twelve calls back to back on one stream, the input
     alternating between two activations, without synchronising: a GEMM that did not wait would
-    read the other call's activations or add before the zeroing, and the last call's Y shows it.
-    The weights-first kernels (``weights_before_wait``) copy their first weight tile before the
-    wait, X and Y only after it."""
+    read the other call's activations or add before the zeroing, and the last call's Y shows it."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel

@@ -49,28 +49,7 @@ func.func @l2_prefetch_size(%n: index) attributes {qdot.kernel, qdot.l2_prefetch
 func.func @argument_typo(%n: index {qdot.divisibilty = 8 : i64}) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility or qdot.previous_grid
-
-// -----
-
-func.func @previous_grid_without_wait(%x: !qdot.ptr<i8> {qdot.previous_grid}) attributes {qdot.kernel} {
-  func.return
-}
-// CHECK: error: 'func.func' op qdot.previous_grid on argument 0 places the kernel's wait for the previous grid; the kernel needs qdot.wait_previous_grid
-
-// -----
-
-func.func @previous_grid_on_an_index(%n: index {qdot.previous_grid}) attributes {qdot.kernel, qdot.wait_previous_grid} {
-  func.return
-}
-// CHECK: error: 'func.func' op qdot.previous_grid marks a pointer argument; argument 0 is index
-
-// -----
-
-func.func @previous_grid_with_a_value(%x: !qdot.ptr<i8> {qdot.previous_grid = 1 : i64}) attributes {qdot.kernel, qdot.wait_previous_grid} {
-  func.return
-}
-// CHECK: error: 'func.func' op qdot.previous_grid is a unit attribute (it takes no value), got 1 : i64
+// CHECK: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility
 
 // -----
 
