@@ -3,6 +3,8 @@
     import compiler
     k = compiler.compile(open("examples/mx_gemm_e4m3_e2m1.mlir").read(), arch="sm_90")
     print(k.ptx)                           # the PTX; k.kernels[0].shared_bytes etc.
+    for step in compiler.compile(source, arch="sm_90", trace=True).trace:
+        print(step.name, step.seconds)     # and step.ir: the module after that pass
     k.launch(a, b, sa, sb, c, M, N, K, grid=(M // 128, N // 128))   # CuPy arrays
     compiler.run(k, a_host, ..., grid=...) # numpy arrays, copied in and out
 """
@@ -20,12 +22,26 @@ COMPILE_TARGETS = tuple(t for t in TARGETS if t != "mlir")
 """What ``compile`` produces: qdot-translate's targets but ``mlir``, which is qdot-opt's job."""
 
 
+@dataclass(frozen=True)
+class PassStep:
+    """One pass of a traced compile (``compile(..., trace=True)``): what the tools'
+    ``--print-ir-after-all`` and ``--timing`` show, for a notebook or a script."""
+
+    name: str
+    ir: str
+    """The module after the pass, as ``qdot-opt`` prints it."""
+    seconds: float
+    """The pass's wall time (the last pass's includes the final verification)."""
+
+
 @dataclass
 class CompiledKernel:
     """A compiled module and its metadata; ``launch`` runs its (first, or named) kernel."""
 
     artifact: Any
     pipeline: str
+    trace: tuple[PassStep, ...] = ()
+    """Each pass of the pipeline in order, with the IR after it, when compiled with ``trace=True``."""
     _loaded: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -84,18 +100,22 @@ def compile(  # noqa: A001 - the public name the design asks for
     num_stages: int = 3,
     pipeline: str | None = None,
     verify: bool = False,
+    trace: bool = False,
 ) -> CompiledKernel:
     """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "agx3b", "agx3c").
 
+    ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
     A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
     a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
     or xDSL's ``ParseError``)."""
     from compiler.cli.common import without_cyclic_gc
 
     _check_arguments(source, target, arch, strategy, num_stages, pipeline)
+    if not isinstance(trace, bool):
+        raise TypeError(f"trace must be True or False, got {type(trace).__name__}")
 
     with without_cyclic_gc():
-        return _compile(source, target, arch, strategy, num_stages, pipeline, verify)
+        return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace)
 
 
 def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_stages: Any, pipeline: Any) -> None:
@@ -116,40 +136,62 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
 
 
 def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,
-             verify: bool) -> CompiledKernel:
+             verify: bool, trace: bool = False) -> CompiledKernel:
     from compiler import registry
     from compiler.cli.common import build_pipeline
 
     ctx, module = _parse(source)
+    tracer = _Tracer() if trace else None
     if target in ("agx3b", "agx3c"):
         spec = pipeline or agx_pipeline(target)
-        build_pipeline(registry.pass_factories(), spec).apply(ctx, module)
+        passes = build_pipeline(registry.pass_factories(), spec, tracer)
+        if tracer is not None:
+            tracer.start()
+        passes.apply(ctx, module)
         from targets.agx import emit as agx_emit
 
         from targets.ptx.artifact import Artifact
 
-        return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec)
+        return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec,
+                              tuple(tracer.steps) if tracer else ())
     # pipeline="" runs no pass (IR already at the LLVM level, as hand-written ptx kernels are)
     spec = pipeline if pipeline is not None else ptx_pipeline(PtxOptions(arch=arch, strategy=strategy,
                                                                           num_stages=num_stages))
-    build_pipeline(registry.pass_factories(), spec, verify_each=False).apply(ctx, module)
+    passes = build_pipeline(registry.pass_factories(), spec, tracer, verify_each=False)
+    if tracer is not None:
+        tracer.start()
+    passes.apply(ctx, module)
     from targets.ptx.artifact import compile_module
 
     # The pipeline verified the module after its last pass (the parser did, for an empty one):
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
                               module_verified=True)
-    return CompiledKernel(artifact, spec)
+    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else ())
 
 
-def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) -> None:
-    """Launch with numpy arrays (copied in and back out) or CuPy arrays (used in place)."""
-    import numpy as np
+class _Tracer:
+    """A ``build_pipeline`` ``after_pass`` that records each pass's ``PassStep``; ``start`` right
+    before the pipeline runs (building it imports the passes, which is no pass's time), and the
+    printing is not counted in the next pass's time."""
 
-    from targets.ptx.runner import run_with_host_arrays
+    def __init__(self) -> None:
+        self.steps: list[PassStep] = []
+        self._last = 0.0
 
-    loaded = kernel._kernel(name)
-    if any(isinstance(a, np.ndarray) for a in args):
-        run_with_host_arrays(loaded, args, grid)
-    else:
-        loaded.launch(*args, grid=grid)
+    def start(self) -> None:
+        import time
+
+        self._last = time.perf_counter()
+
+    def __call__(self, pass_: Any, module: Any) -> None:
+        import time
+        from io import StringIO
+
+        from compiler.cli.common import print_module
+
+        seconds = time.perf_counter() - self._last
+        out = StringIO()
+        print_module(module, out)
+        self.steps.append(PassStep(pass_.name, out.getvalue(), seconds))
+        self._last = time.perf_counter()

@@ -428,7 +428,8 @@ def render(versions: str) -> str:
         "`--print-ir-after=PASS` print only around it (`--print-ir-after-change` only where a pass changed "
         "the IR, `--print-ir-after-failure` the IR a failing pass left), and `--timing` reports the time "
         "of parsing, of each pass, of the verifier and of emitting the PTX; both tools take these options, "
-        "as MLIR's take their `-mlir-` forms.")
+        "as MLIR's take their `-mlir-` forms. From Python, `compiler.compile(source, trace=True).trace` "
+        "holds the same for each pass: its name, the IR after it and its time.")
     add("")
 
     # input
