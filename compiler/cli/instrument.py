@@ -81,6 +81,8 @@ class PassInstrumentation:
     _passes: dict[int, list] = field(default_factory=dict)
     """[name, seconds] by position in the pipeline (a pass that runs twice gets two lines)."""
     _index: int = 0
+    _steps: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Wall seconds of the steps within a phase (``timed(..., within=phase)``), by phase."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, generic: bool = False) -> PassInstrumentation | None:
@@ -136,9 +138,10 @@ class PassInstrumentation:
             self._dump(f"After {self.running.name} Failed", module)
         self.running = None
 
-    def timed(self, what: str) -> _Timed:
-        """``with inst.timed("parse"):`` adds the block's wall time to the report's line ``what``."""
-        return _Timed(self, what)
+    def timed(self, what: str, within: str | None = None) -> _Timed:
+        """``with inst.timed("parse"):`` adds the block's wall time to the report's line ``what``;
+        ``within`` makes it a line under that phase (the steps of emitting the artifact)."""
+        return _Timed(self, what, within)
 
     def report(self) -> None:
         if not self.timing:
@@ -157,6 +160,8 @@ class PassInstrumentation:
             if what == "passes":
                 for index, (name, pass_seconds) in sorted(self._passes.items()):
                     line(pass_seconds, f"  {index + 1:2d}. {name}")
+            for step, step_seconds in self._steps.get(what, {}).items():
+                line(step_seconds, f"    {step}")
 
     # --- helpers
 
@@ -190,10 +195,16 @@ class PassInstrumentation:
 class _Timed:
     inst: PassInstrumentation
     what: str
+    within: str | None = None
     _start: float = 0.0
 
     def __enter__(self) -> None:
         self._start = time.perf_counter()
 
     def __exit__(self, *exc: object) -> None:
-        self.inst._add(self.what, time.perf_counter() - self._start)  # noqa: SLF001 - the report's own helper
+        seconds = time.perf_counter() - self._start
+        if self.within is None:
+            self.inst._add(self.what, seconds)  # noqa: SLF001 - the report's own helper
+        elif self.inst.timing:
+            steps = self.inst._steps.setdefault(self.within, {})  # noqa: SLF001
+            steps[self.what] = steps.get(self.what, 0.0) + seconds

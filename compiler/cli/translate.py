@@ -74,7 +74,8 @@ def pipeline_for(args: argparse.Namespace) -> str:
     return ptx_pipeline(PtxOptions(arch=args.arch, strategy=args.strategy, num_stages=args.num_stages))
 
 
-def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - ModuleOp, imported lazily
+def emit(module, args: argparse.Namespace,  # noqa: ANN001 - ModuleOp, imported lazily
+         inst: pass_instrument.PassInstrumentation | None = None) -> str | bytes:
     if args.target == "mlir":
         out = StringIO()
         print_module(module, out)
@@ -86,8 +87,9 @@ def emit(module, args: argparse.Namespace) -> str | bytes:  # noqa: ANN001 - Mod
     from targets.ptx.artifact import compile_module
 
     # The pipeline verified the module after its last pass (or the parser did, for an empty one).
+    phase = (lambda step: inst.timed(step, within=f"emit {args.target}")) if inst is not None else None
     artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx,
-                              module_verified=True)
+                              module_verified=True, phase=phase)
     if args.verify_ptx and artifact.report is not None:
         sys.stderr.write(artifact.report + "\n")
     return artifact.data
@@ -121,7 +123,7 @@ def run(argv: list[str] | None = None) -> int:
             module = parse_module(ctx, chunk, filename)
         pipeline.apply(ctx, module)
         with inst.timed(f"emit {args.target}") if inst is not None else nullcontext():
-            result = emit(module, args)
+            result = emit(module, args, inst)
     except Exception as err:  # noqa: BLE001
         message = diagnostic_text(err, chunk)
         if message is None:

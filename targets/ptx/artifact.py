@@ -8,6 +8,7 @@ the text so that the runner and the benchmarks never re-derive it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
@@ -21,6 +22,9 @@ from dialects.qdot.kernel import (
     WAIT_PREVIOUS_GRID_ATTR,
 )
 from targets.ptx.kernel_info import KernelInfo
+
+if TYPE_CHECKING:
+    from targets.ptx.nvptx import Phase
 
 
 @dataclass(frozen=True)
@@ -75,28 +79,32 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
 
 
 def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False,
-                   module_verified: bool = False) -> Artifact:
+                   module_verified: bool = False, phase: Phase | None = None) -> Artifact:
     """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``.
 
     ``verify`` runs ptxas on the result; ``module_verified=True`` says the caller has just
     verified ``module`` (a pass pipeline does after its last pass), so it is not verified again.
     ``emit_llvm_ir`` rejects instructions ``arch`` cannot run (``check_arch``) before LLVM sees them.
+    ``phase(name)``, when given, is a context manager around each step (the tools' ``--timing``).
     """
     from targets.ptx.llvm_ir import emit_llvm_ir
-    from targets.ptx.nvptx import llvm_ir_to_ptx
+    from targets.ptx.nvptx import llvm_ir_to_ptx, untimed
 
+    timed = phase or untimed
     kernels = kernel_infos(module)
-    llvm_ir = emit_llvm_ir(module, arch, verify=not module_verified)
+    with timed("LLVM IR emission"):
+        llvm_ir = emit_llvm_ir(module, arch, verify=not module_verified)
     if target == "llvm" and not verify:
         return Artifact("llvm", arch, llvm_ir, kernels, llvm_ir=llvm_ir)
-    ptx = llvm_ir_to_ptx(llvm_ir, arch)
+    ptx = llvm_ir_to_ptx(llvm_ir, arch, phase=phase)
     report = None
     results: tuple = ()
     cubin = None
     if verify or target == "cubin":
         from targets.ptx.ptxas import assemble
 
-        result = assemble(ptx, arch, verbose=True)
+        with timed("ptxas"):
+            result = assemble(ptx, arch, verbose=True)
         results = (result,)
         report = result.log.strip()
         if not result.ok:

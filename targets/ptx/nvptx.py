@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from dialects.ptx.arch import Arch, PtxVersion, check_ptx_version
@@ -65,8 +67,16 @@ def _target_machine(arch: Arch, version: PtxVersion, opt_level: int) -> Any:
 _EXTERNAL_INTRINSIC = re.compile(r"^\.extern \.func[^\n]*?(llvm[._][\w.$]*)", re.MULTILINE)
 
 
+Phase = Callable[[str], AbstractContextManager[Any]]
+"""A timer of named steps: ``with phase("LLVM parse and verify"): ...``."""
+
+
+def untimed(_name: str) -> AbstractContextManager[Any]:
+    return nullcontext()
+
+
 def llvm_ir_to_ptx(ir_text: str, arch: Arch | str, ptx_version: PtxVersion | str | None = None,
-                   opt_level: int = 3) -> str:
+                   opt_level: int = 3, phase: Phase | None = None) -> str:
     """PTX for `ir_text` on `arch`, at `ptx_version` (default: `Arch.default_ptx`).
 
     `opt_level` 0-3 selects both the LLVM IR pipeline (`default<O3>`) and the code
@@ -74,25 +84,31 @@ def llvm_ir_to_ptx(ir_text: str, arch: Arch | str, ptx_version: PtxVersion | str
     bad target / version / level, IR that LLVM does not parse or verify, or a call to an
     intrinsic LLVM does not know. IR that calls an intrinsic the target cannot select
     still aborts the process inside LLVM: run `dialects.ptx.check_arch` on the module first
-    (`emit_llvm_ir` does).
+    (`emit_llvm_ir` does). `phase(name)`, when given, is a context manager around each step
+    (the tools' `--timing`).
     """
+    timed = phase or untimed
     target, version = resolve_ptx_version(arch, ptx_version)
     if opt_level not in (0, 1, 2, 3):
         raise NvptxError(f"opt_level must be 0, 1, 2 or 3, got {opt_level}")
-    llvm = _llvm()
-    machine = _target_machine(target, version, opt_level)
-    try:
-        module = llvm.parse_assembly(ir_text)
-        module.verify()
-    except RuntimeError as err:
-        raise NvptxError(f"LLVM rejected the IR: {str(err).strip()}") from None
+    with timed("llvmlite and the NVPTX target machine"):
+        llvm = _llvm()
+        machine = _target_machine(target, version, opt_level)
+    with timed("LLVM parse and verify"):
+        try:
+            module = llvm.parse_assembly(ir_text)
+            module.verify()
+        except RuntimeError as err:
+            raise NvptxError(f"LLVM rejected the IR: {str(err).strip()}") from None
     module.triple = TRIPLE
     module.data_layout = str(machine.target_data)
     if opt_level > 0:
-        options = llvm.create_pipeline_tuning_options(speed_level=opt_level)
-        builder = llvm.create_pass_builder(machine, options)
-        builder.getModulePassManager().run(module, builder)
-    ptx: str = machine.emit_assembly(module)
+        with timed(f"LLVM optimisation (O{opt_level})"):
+            options = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+            builder = llvm.create_pass_builder(machine, options)
+            builder.getModulePassManager().run(module, builder)
+    with timed("NVPTX code generation"):
+        ptx: str = machine.emit_assembly(module)
     if (unknown := _EXTERNAL_INTRINSIC.search(ptx)) is not None:
         raise NvptxError(f"'{unknown.group(1)}' is not an intrinsic LLVM 22 knows; it would become an "
                          "external call that ptxas cannot resolve")

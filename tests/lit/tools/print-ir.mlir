@@ -62,6 +62,19 @@
 // TIMING-NEXT:   {{[0-9.]+ +[0-9.]+}} %  verifier
 // EMIT-NEXT:     {{[0-9.]+ +[0-9.]+}} %  emit mlir
 
+// Emitting PTX (and with --verify-ptx, assembling it) is broken down into its steps.
+// RUN: qdot-translate %S/../../../examples/mx_gemm_e4m3_e2m1.mlir --timing -o /dev/null 2>&1 | filecheck %s --check-prefix=STEPS
+// RUN: qdot-translate %S/../../../examples/mx_gemm_e4m3_e2m1.mlir --timing --target cubin -o /dev/null 2>&1 | filecheck %s --check-prefixes=STEPS,PTXAS
+// STEPS:      {{[0-9.]+ +[0-9.]+}} %      7. qdot-to-llvm
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %  verifier
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %  emit {{ptx|cubin}}
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %      LLVM IR emission
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %      llvmlite and the NVPTX target machine
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %      LLVM parse and verify
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %      LLVM optimisation (O3)
+// STEPS-NEXT: {{[0-9.]+ +[0-9.]+}} %      NVPTX code generation
+// PTXAS-NEXT: {{[0-9.]+ +[0-9.]+}} %      ptxas
+
 // qdot-translate takes the same options; the result still goes to stdout.
 // RUN: qdot-translate %s --target mlir --pipeline cse --print-ir-after-all 2>/dev/null | filecheck %s --check-prefix=RESULT
 // RESULT-NOT: IR Dump
