@@ -10,48 +10,24 @@ branch range) and counts opcodes inside it, per mma instruction.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
-from compiler.tools import find_ptxas
+from compiler.tools import find_ptxas, find_tool
 from targets.ptx.ptxas import assemble
+from targets.ptx.sass import disassemble
 
 _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9]*)(\.[A-Z0-9_.]+)?[^;]*;")
 
 
-def _tool(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    for entry in sys.path:
-        candidate = Path(entry) / "nvidia" / "cu13" / "bin" / name
-        if candidate.is_file():
-            return str(candidate)
-    return None
-
-
 def census(ptx: str, arch: str) -> tuple[Counter, str]:
-    cuobjdump = _tool("cuobjdump")
-    if find_ptxas() is None or cuobjdump is None:
+    if find_ptxas() is None or find_tool("cuobjdump") is None:
         raise SystemExit("needs ptxas and cuobjdump (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)")
     assembled = assemble(ptx, arch)
     if not assembled.ok or assembled.cubin is None:
         raise SystemExit(f"ptxas rejected the PTX:\n{assembled.log}")
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = Path(tmp) / "k.cubin"
-        cubin.write_bytes(assembled.cubin)
-        env = dict(os.environ)
-        nvdisasm = _tool("nvdisasm")
-        if nvdisasm:
-            env["PATH"] = os.pathsep.join([str(Path(nvdisasm).parent), env.get("PATH", "")])
-        sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True, check=True,
-                              env=env).stdout
+    sass = disassemble(assembled.cubin)
     lines = sass.splitlines()
     loops = []
     for line in lines:

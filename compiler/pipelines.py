@@ -12,7 +12,7 @@ from dataclasses import dataclass
 PTX_ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_120a", "sm_120f", "sm_121a")
 STRATEGIES = ("auto", "native", "promote-fp8", "promote-int8", "dequant-bf16")
 AGX_FORMS = ("agx3b", "agx3c")
-TARGETS = ("mlir", "llvm", "ptx", "cubin", *AGX_FORMS)
+TARGETS = ("mlir", "llvm", "ptx", "cubin", "sass", *AGX_FORMS)
 """What qdot-translate emits; ``compiler.compile`` all but ``mlir`` (qdot-opt's job)."""
 Q4K_FOLDS = ("auto", "mma", "fma")
 """Values of qdot-accelerate-matmul's ``q4k-fold`` (see ``AccelerateMatmulPass``)."""

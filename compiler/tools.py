@@ -1,4 +1,4 @@
-"""Where the external tools qdot drives live (ptxas, cuobjdump)."""
+"""Where the external tools qdot drives live (ptxas, cuobjdump, nvdisasm)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,30 @@ def find_ptxas() -> str | None:
     if on_path:
         return on_path
     for entry in sys.path:
-        for sub in ("nvidia/cu13/bin/ptxas", "nvidia/cuda_nvcc/bin/ptxas", "nvidia/cu12/bin/ptxas"):
-            candidate = Path(entry) / sub
+        for sub in WHEEL_BIN_DIRS:
+            candidate = Path(entry) / sub / "ptxas"
+            if candidate.is_file():
+                return str(candidate)
+    return None
+
+
+class ToolUnavailable(Exception):
+    """An external tool a request needs is not on this machine: a usage problem the tools report
+    as ``tool: error: ...``, not a bug of qdot."""
+
+
+WHEEL_BIN_DIRS = ("nvidia/cu13/bin", "nvidia/cuda_nvcc/bin", "nvidia/cu12/bin")
+"""Where NVIDIA's pip wheels put their binaries, inside site-packages and not on the PATH."""
+
+
+def find_tool(name: str) -> str | None:
+    """``name`` (cuobjdump, nvdisasm) from the PATH or an NVIDIA wheel (``pip install '.[dev]'``)."""
+    on_path = shutil.which(name)
+    if on_path:
+        return on_path
+    for entry in sys.path:
+        for sub in WHEEL_BIN_DIRS:
+            candidate = Path(entry) / sub / name
             if candidate.is_file():
                 return str(candidate)
     return None

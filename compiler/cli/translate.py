@@ -6,7 +6,8 @@
 
 It runs the target's default pass pipeline (see ``--print-pipeline``) and then
 emits: ``mlir`` (the IR after the pipeline), ``llvm`` (LLVM IR text), ``ptx``,
-``cubin`` (ptxas output), ``agx3b`` / ``agx3c`` (the MMA instruction stream).
+``cubin`` (ptxas output), ``sass`` (that machine code as text, from cuobjdump),
+``agx3b`` / ``agx3c`` (the MMA instruction stream).
 
 A cold run reads qdot's bytecode caches (``python -m compiler.precompile`` writes
 them; ``QDOT_NO_CODE_CACHE=1`` leaves out the one for generated dataclass methods).
@@ -33,6 +34,7 @@ from compiler.cli.common import (
     tool_main,
     write_output,
 )
+from compiler.tools import ToolUnavailable
 from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
 
 TOOL = "qdot-translate"
@@ -56,7 +58,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="AGX output form (default: asm); only with --target agx3b / agx3c")
     parser.add_argument("--verify-ptx", action="store_true",
                         help="assemble the PTX with ptxas -v and report registers, spills and shared memory "
-                             "(with --target llvm, ptx or cubin)")
+                             "(with --target llvm, ptx, cubin or sass)")
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
     parser.add_argument("--verify-each", action="store_true",
@@ -124,6 +126,8 @@ def run(argv: list[str] | None = None) -> int:
         pipeline.apply(ctx, module)
         with inst.timed(f"emit {args.target}") if inst is not None else nullcontext():
             result = emit(module, args, inst)
+    except ToolUnavailable as err:  # ptxas or cuobjdump missing: the machine's, not qdot's, problem
+        raise ToolError(str(err)) from None
     except Exception as err:  # noqa: BLE001
         message = diagnostic_text(err, chunk)
         if message is None:

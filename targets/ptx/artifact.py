@@ -80,7 +80,7 @@ def kernel_infos(module: ModuleOp) -> tuple[KernelInfo, ...]:
 
 def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = False,
                    module_verified: bool = False, phase: Phase | None = None) -> Artifact:
-    """Emit ``target`` ("llvm", "ptx" or "cubin") from a module already through ``qdot-to-llvm``.
+    """Emit ``target`` ("llvm", "ptx", "cubin" or "sass") from a module already through ``qdot-to-llvm``.
 
     ``verify`` runs ptxas on the result; ``module_verified=True`` says the caller has just
     verified ``module`` (a pass pipeline does after its last pass), so it is not verified again.
@@ -100,7 +100,7 @@ def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = F
     report = None
     results: tuple = ()
     cubin = None
-    if verify or target == "cubin":
+    if verify or target in ("cubin", "sass"):
         from targets.ptx.ptxas import assemble
 
         with timed("ptxas"):
@@ -113,4 +113,9 @@ def compile_module(module: ModuleOp, *, arch: str, target: str, verify: bool = F
             raise QdotError(None, f"ptxas rejected the PTX for {arch}:\n{result.log.strip()}")
         cubin = result.cubin
     data: str | bytes = {"llvm": llvm_ir, "ptx": ptx}.get(target, cubin or b"")
+    if target == "sass":
+        from targets.ptx.sass import disassemble
+
+        with timed("cuobjdump -sass"):
+            data = disassemble(cubin or b"")
     return Artifact(target, arch, data, kernels, llvm_ir=llvm_ir, ptx=ptx, report=report, ptxas=results)

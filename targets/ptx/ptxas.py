@@ -13,11 +13,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.tools import find_ptxas
+from compiler.tools import ToolUnavailable, find_ptxas
 from dialects.ptx.arch import Arch
 
 
-class PtxasUnavailable(Exception):
+class PtxasUnavailable(ToolUnavailable):
     """No ptxas on this machine ($QDOT_PTXAS, PATH, or the nvidia-cuda-nvcc wheel)."""
 
 

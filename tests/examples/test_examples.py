@@ -140,9 +140,10 @@ def test_build_does_not_spill(ex: Example, build: Build) -> None:
     m = measured(ex.name, build.arch, build.strategy)
     if not m.spills:
         return
-    from bench.sass_census import _tool, census, loop_spills
+    from bench.sass_census import census, loop_spills
+    from compiler.tools import find_tool
 
-    if _tool("cuobjdump") is None:
+    if find_tool("cuobjdump") is None:
         pytest.fail(f"{ex.name} on {build.label} spills ({m.spill_stores} B stores, {m.spill_loads} B loads) and "
                     "cuobjdump is not installed to tell whether inside its K loop")
     kernel = compiler.compile(ex.path, arch=build.arch, strategy=build.strategy, num_stages=ex.num_stages)

@@ -153,9 +153,10 @@ def test_zeroing_quantize_kernel_adds_stores() -> None:
 def test_one_token_decode_kernel_drops_the_odd_tokens_rescale() -> None:
     """``MmqConfig(max_m=1)`` bounds the tokens at min(M, 1): the mma's odd-token columns are
     never stored, so ptxas drops their rescale (the magic-number fold's ``FFMA``) from the K loop."""
-    from bench.sass_census import _tool, census
+    from bench.sass_census import census
+    from compiler.tools import find_tool
 
-    if _tool("cuobjdump") is None:
+    if find_tool("cuobjdump") is None:
         pytest.skip("cuobjdump not installed")
     decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
     counts = {}
@@ -173,9 +174,10 @@ def test_lit_prefill_kernel_keeps_spills_out_of_its_k_loop() -> None:
     on sm_90 (ptxas parks one value across the loop); what it must not do is spill per K step."""
     from pathlib import Path
 
-    from bench.sass_census import _tool, census, loop_spills
+    from bench.sass_census import census, loop_spills
+    from compiler.tools import find_tool
 
-    if _tool("cuobjdump") is None:
+    if find_tool("cuobjdump") is None:
         pytest.skip("cuobjdump not installed")
     source = Path(__file__).parents[1] / "lit" / "targets" / "ptx" / "mmq-q4k.mlir"
     counts, _ = census(qdot_compile(source.read_text(), arch="sm_90").ptx, "sm_90")
