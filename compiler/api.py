@@ -195,3 +195,16 @@ class _Tracer:
         print_module(module, out)
         self.steps.append(PassStep(pass_.name, out.getvalue(), seconds))
         self._last = time.perf_counter()
+
+
+def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) -> None:
+    """Launch with numpy arrays (copied in and back out) or CuPy arrays (used in place)."""
+    import numpy as np
+
+    from targets.ptx.runner import run_with_host_arrays
+
+    loaded = kernel._kernel(name)
+    if any(isinstance(a, np.ndarray) for a in args):
+        run_with_host_arrays(loaded, args, grid)
+    else:
+        loaded.launch(*args, grid=grid)

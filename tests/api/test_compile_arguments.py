@@ -13,7 +13,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir"
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"target": "mlir"}, ValueError, "unknown target 'mlir'; expected one of llvm, ptx, cubin, agx3b, agx3c"),
+    ({"target": "mlir"}, ValueError, "unknown target 'mlir'; expected one of llvm, ptx, cubin, sass, agx3b, agx3c"),
     ({"arch": "sm_99"}, ValueError, "unknown arch 'sm_99'"),
     ({"strategy": "fastest"}, ValueError, "unknown strategy 'fastest'"),
     ({"num_stages": 0}, ValueError, "num_stages must be a positive integer, got 0"),

@@ -217,7 +217,7 @@ def test_readme_shows_how_to_run_every_dot_example() -> None:
 
 
 SHELL_BLOCKS = [("README.md", "## A worked example"), ("examples/README.md", "## Compile"),
-                ("docs/wgmma.md", "# The wgmma path (sm_90a)")]
+                ("docs/wgmma.md", "# The wgmma path (sm_90a)"), ("docs/tools.md", "## Try it")]
 
 
 @needs_ptxas
