@@ -219,8 +219,9 @@ EXAMPLES: tuple[Example, ...] = (
         measured="run 100 (`qdot mmq 64x128 w8`, M = 512)",
         note="a spill-free tile (143 registers), 0.88–0.98 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
              "64×128 on 4 warps, 128×128 on 8) run 1.10–1.37 × llama.cpp but spill 4–24 B per thread (the 64×128 one reloads 4 values per K step). Its 3-stage "
-             "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB); there, "
-             "generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, block_n=64))`",
+             "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB: "
+             "`--arch sm_120a` is refused with both sizes); there, generate a smaller tile, e.g. "
+             "`mmq_kernel(MmqConfig(block_m=64, block_n=64))`, or pass `--num-stages 2`",
     ),
     Example(
         name="q4k_decode",
