@@ -64,12 +64,17 @@ def make_arg_parser() -> argparse.ArgumentParser:
                              "type in the (transformed) module which thread/register/byte holds which element")
     parser.add_argument("--allow-unregistered-dialect", action="store_true",
                         help="accept operations of unknown dialects")
+    parser.add_argument("--show-dialects", action="store_true",
+                        help="list the dialects this tool knows, each with its operations and attributes, and exit")
     pass_instrument.add_arguments(parser)
     return parser
 
 
 def run(argv: list[str] | None = None) -> int:
     args = make_arg_parser().parse_args(argv)
+    if args.show_dialects:
+        write_output(args.output_file, dialects_text())
+        return 0
     text, filename = read_input(args.input_file)
     ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
     inst = pass_instrument.PassInstrumentation.from_args(args, generic=args.print_op_generic)
@@ -119,6 +124,22 @@ def run(argv: list[str] | None = None) -> int:
     if inst is not None:
         inst.report()
     return status
+
+
+def dialects_text() -> str:
+    """``--show-dialects``, as ``mlir-opt --show-dialects``: what the parser accepts, by dialect
+    (loading them all, which a compile does only as its input needs them)."""
+    import textwrap
+
+    lines = ["Available dialects:"]
+    for name in registry.DIALECTS:
+        dialect = registry.load(registry.DIALECTS[name])
+        for kind, items in (("operations", dialect.operations), ("attributes and types", dialect.attributes)):
+            names = sorted(item.name for item in items)
+            if names:
+                lines += textwrap.wrap(", ".join(names), 96, initial_indent=f"  {name} {kind}: ",
+                                       subsequent_indent="      ", break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
