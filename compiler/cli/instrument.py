@@ -133,9 +133,16 @@ class PassInstrumentation:
     # --- called by the tools
 
     def failed(self, module: ModuleOp | None) -> None:
-        """A pass (``running``) raised or left IR that does not verify."""
+        """A pass (``running``) raised or left IR that does not verify. A pass that stopped half
+        way may have left IR the printer cannot print (a use of an erased value); that is said
+        in the dump's place, not raised over the diagnostic the user needs."""
         if self.after_failure and self.running is not None and module is not None:
-            self._dump(f"After {self.running.name} Failed", module)
+            title = f"After {self.running.name} Failed"
+            try:
+                text = self._text(module)
+            except Exception as err:  # noqa: BLE001 - whatever the printer trips on
+                text = f"// the IR cannot be printed: {type(err).__name__}: {err}\n"
+            self._out().write(f"// -----// IR Dump {title} //----- //\n{text}\n")
         self.running = None
 
     def timed(self, what: str, within: str | None = None) -> _Timed:
