@@ -102,12 +102,12 @@ def compile(  # noqa: A001 - the public name the design asks for
     verify: bool = False,
     trace: bool = False,
 ) -> CompiledKernel:
-    """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "agx3b", "agx3c").
+    """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "sass", "agx3b", "agx3c").
 
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
     A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
     a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
-    or xDSL's ``ParseError``)."""
+    or xDSL's ``ParseError``); a missing ptxas or cuobjdump raises ``compiler.tools.ToolUnavailable``."""
     from compiler.cli.common import without_cyclic_gc
 
     _check_arguments(source, target, arch, strategy, num_stages, pipeline)

@@ -17,15 +17,7 @@ def find_ptxas() -> str | None:
     override = os.environ.get("QDOT_PTXAS")
     if override:
         return override if Path(override).is_file() else None
-    on_path = shutil.which("ptxas")
-    if on_path:
-        return on_path
-    for entry in sys.path:
-        for sub in WHEEL_BIN_DIRS:
-            candidate = Path(entry) / sub / "ptxas"
-            if candidate.is_file():
-                return str(candidate)
-    return None
+    return find_tool("ptxas")
 
 
 class ToolUnavailable(Exception):
@@ -38,7 +30,7 @@ WHEEL_BIN_DIRS = ("nvidia/cu13/bin", "nvidia/cuda_nvcc/bin", "nvidia/cu12/bin")
 
 
 def find_tool(name: str) -> str | None:
-    """``name`` (cuobjdump, nvdisasm) from the PATH or an NVIDIA wheel (``pip install '.[dev]'``)."""
+    """``name`` (ptxas, cuobjdump, nvdisasm) from the PATH or an NVIDIA wheel (``pip install '.[dev]'``)."""
     on_path = shutil.which(name)
     if on_path:
         return on_path

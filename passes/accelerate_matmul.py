@@ -54,7 +54,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from compiler.diagnostics import QdotError, emit_error
+from compiler.diagnostics import emit_error
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
@@ -75,6 +75,7 @@ from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
+from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
 from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
 
@@ -102,15 +103,7 @@ class AccelerateMatmulPass(ModulePass):
     faster for the dot's shape (``_fold_by_mma``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.arch not in PTX_ARCHES:
-            raise QdotError(None, f"qdot-accelerate-matmul: unknown arch '{self.arch}'; expected one of "
-                                  f"{', '.join(PTX_ARCHES)}")
-        if self.strategy not in STRATEGY_NAMES:
-            raise QdotError(None, f"qdot-accelerate-matmul: unknown strategy '{self.strategy}'; expected one of "
-                                  f"{', '.join(STRATEGY_NAMES)}")
-        if self.q4k_fold not in Q4K_FOLDS:
-            raise QdotError(None, f"qdot-accelerate-matmul: unknown q4k-fold '{self.q4k_fold}'; expected one of "
-                                  f"{', '.join(Q4K_FOLDS)}")
+        check_option_values(self)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             warps = num_warps(func)
             laid_out: set[TensorType] = set()

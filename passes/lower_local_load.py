@@ -36,7 +36,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from compiler.diagnostics import QdotError, emit_error
+from compiler.diagnostics import emit_error
 from compiler.pipelines import PTX_ARCHES
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
@@ -61,6 +61,7 @@ from passes.support.distributed import (
     from_regs,
     reg_type,
 )
+from passes.support.options import check_option_values
 
 PREFERRED_FORMS = (
     LdmatrixForm(FormShape.M8N16, 4, False, LdmatrixSource.B4X16_P64),
@@ -86,9 +87,7 @@ class LowerLocalLoadPass(ModulePass):
     """Set ``ldmatrix=false`` to force the scalar fallback (used by tests that compare the two)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.arch not in PTX_ARCHES:
-            raise QdotError(None, f"qdot-lower-local-load: unknown arch '{self.arch}'; expected one of "
-                                  f"{', '.join(PTX_ARCHES)}")
+        check_option_values(self)
         arch = Arch(self.arch)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             state = FunctionState(func)

@@ -91,6 +91,7 @@ from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
+from passes.support.options import check_option_values
 from passes.support.shared_stores import defer_trailing_barriers, register_staged, store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
@@ -116,11 +117,7 @@ class ToLLVMPass(ModulePass):
     for some kernels and slower for others, so it is not the default)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.arch not in PTX_ARCHES:
-            raise QdotError(None, f"qdot-to-llvm: unknown arch '{self.arch}'; expected one of {', '.join(PTX_ARCHES)}")
-        if self.epilogue not in EPILOGUES:
-            raise QdotError(None, f"qdot-to-llvm: unknown epilogue '{self.epilogue}'; expected one of "
-                                  f"{', '.join(EPILOGUES)}")
+        check_option_values(self)
         for func in [f for f in ops_in(op) if isinstance(f, FuncOp)]:
             if is_kernel(func):
                 _lower_kernel(func, Arch(self.arch), staged=self.epilogue == "staged")
@@ -143,8 +140,7 @@ def _lower_kernel(func: FuncOp, arch: Arch, staged: bool = False) -> None:
     l2_prefetch_hint(func)  # a malformed qdot.l2_prefetch is reported even without copies
     _grid_dependency(func)
     pointers = _lower_signature(func)
-    bases = _allocate_shared(func)
-    _check_shared_budget(func, arch)
+    bases = _allocate_shared(func, arch)
     for block in {op.parent: None for op in ops_in(func) if register_staged(op)}:
         defer_trailing_barriers(block)
     for op in ops_in(func):
@@ -236,8 +232,10 @@ def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:
     return {}
 
 
-def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
-    """Give every local_alloc an offset in dynamic shared memory (i32 constants at entry)."""
+def _allocate_shared(func: FuncOp, arch: Arch) -> dict[SSAValue, SSAValue]:
+    """Give every local_alloc an offset in dynamic shared memory (i32 constants at entry). A
+    kernel that needs more than one CTA of ``arch`` may have is refused here: it would compile
+    (ptxas does not check dynamic shared memory) and then fail at every launch."""
     state_builder = Builder.at_start(func.body.blocks[0])
     offset = 0
     bases: dict[SSAValue, SSAValue] = {}
@@ -254,23 +252,13 @@ def _allocate_shared(func: FuncOp) -> dict[SSAValue, SSAValue]:
         bases[alloc.result] = state_builder.const(offset, i32)
         alloc.attributes["qdot.offset"] = IntegerAttr(offset, i64)
         offset += layout.allocation_bytes
-    func.attributes[SHARED_BYTES_ATTR] = IntegerAttr(-(-offset // 16) * 16, i64)
-    return bases
-
-
-def _check_shared_budget(func: FuncOp, arch: Arch) -> None:
-    """A kernel that needs more shared memory than one CTA of ``arch`` may have would compile
-    (ptxas does not check dynamic shared memory) and then fail at every launch."""
-    needed = _int_attr_value(func.attributes[SHARED_BYTES_ATTR])
+    needed = -(-offset // 16) * 16
     if needed > arch.max_shared_bytes:
         emit_error(func, f"the kernel needs {needed} B of shared memory per CTA (its staged tiles and "
                          f"buffers); {arch.value} allows at most {arch.max_shared_bytes} B: fewer pipeline "
                          "stages (num-stages) or smaller tiles fit")
-
-
-def _int_attr_value(attr: Attribute) -> int:
-    assert isinstance(attr, IntegerAttr)
-    return attr.value.data
+    func.attributes[SHARED_BYTES_ATTR] = IntegerAttr(needed, i64)
+    return bases
 
 
 def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) -> SSAValue:

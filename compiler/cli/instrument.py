@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import IO
@@ -51,6 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--timing", action="store_true",
                        help="report the wall time of parsing, of each pass, of the verifier"
                             " (and of emitting the target artifact)")
+
+
+def phase(inst: PassInstrumentation | None, what: str, within: str | None = None) -> AbstractContextManager[None]:
+    """``inst.timed(what, within)``, or nothing to time when the tool runs uninstrumented."""
+    return inst.timed(what, within) if inst is not None else nullcontext()
 
 
 def _names(values: list[str]) -> frozenset[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import nullcontext
 from io import StringIO
 
 from compiler import registry
@@ -89,7 +88,7 @@ def run(argv: list[str] | None = None) -> int:
             out.write("// -----\n")
         module = None
         try:
-            with inst.timed("parse + verify") if inst is not None else nullcontext():
+            with pass_instrument.phase(inst, "parse + verify"):
                 module = parse_module(ctx, chunk, filename)
             pipeline.apply(ctx, module)
         except Exception as err:  # noqa: BLE001 - every failure becomes a diagnostic

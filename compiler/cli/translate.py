@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import nullcontext
 from io import StringIO
 
 from compiler import registry
@@ -89,9 +88,9 @@ def emit(module, args: argparse.Namespace,  # noqa: ANN001 - ModuleOp, imported 
     from targets.ptx.artifact import compile_module
 
     # The pipeline verified the module after its last pass (or the parser did, for an empty one).
-    phase = (lambda step: inst.timed(step, within=f"emit {args.target}")) if inst is not None else None
     artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx,
-                              module_verified=True, phase=phase)
+                              module_verified=True,
+                              phase=lambda step: pass_instrument.phase(inst, step, within=f"emit {args.target}"))
     if args.verify_ptx and artifact.report is not None:
         sys.stderr.write(artifact.report + "\n")
     return artifact.data
@@ -121,10 +120,10 @@ def run(argv: list[str] | None = None) -> int:
     chunk = split_chunks(text, False)[0]
     module = None
     try:
-        with inst.timed("parse + verify") if inst is not None else nullcontext():
+        with pass_instrument.phase(inst, "parse + verify"):
             module = parse_module(ctx, chunk, filename)
         pipeline.apply(ctx, module)
-        with inst.timed(f"emit {args.target}") if inst is not None else nullcontext():
+        with pass_instrument.phase(inst, f"emit {args.target}"):
             result = emit(module, args, inst)
     except ToolUnavailable as err:  # ptxas or cuobjdump missing: the machine's, not qdot's, problem
         raise ToolError(str(err)) from None

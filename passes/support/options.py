@@ -1,0 +1,22 @@
+"""The check of a pass's string options against the values it declares (``OPTION_VALUES``).
+
+xDSL parses ``-p 'pass{option=value}'`` into the pass's dataclass fields without knowing which
+values a string option may take; a pass names them once, in ``OPTION_VALUES``, which the tools'
+``--help`` lists (compiler/cli/pass_help.py) and this refuses anything else against — so the
+list in the help and the check cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from xdsl.passes import ModulePass
+
+from compiler.diagnostics import QdotError
+
+
+def check_option_values(pass_: ModulePass) -> None:
+    """``QdotError`` naming the first option of ``pass_`` whose value is not one of its declared ones."""
+    for option, allowed in getattr(pass_, "OPTION_VALUES", {}).items():
+        value = getattr(pass_, option)
+        if value not in allowed:
+            raise QdotError(None, f"{pass_.name}: unknown {option.replace('_', '-')} '{value}'; expected one of "
+                                  f"{', '.join(allowed)}")
