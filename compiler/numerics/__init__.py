@@ -10,6 +10,8 @@ straightforward float64 products).
 * ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts).
 * ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding.
 * ``reference`` — ``dot_scaled``: the float64 meaning of ``qdot.dot_scaled``.
+* ``tensor_core`` — ``tensor_core_dot``: what one floating-point mma.sync / wgmma of an H200
+  computes, bit for bit (measured; the emulator's arithmetic for those instructions).
 """
 
 from __future__ import annotations

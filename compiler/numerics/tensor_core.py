@@ -1,0 +1,150 @@
+"""The H200's floating-point tensor-core arithmetic, bit for bit: what one ``mma.sync`` or
+``wgmma`` computes for one element of D from its row of A, column of B and C.
+
+IEEE arithmetic does not say what a tensor core computes: the instruction adds k products and C
+in one fused step whose internal precision NVIDIA does not document. The model here has the
+shape Fasi, Higham, Mikaitis and Pranesh gave tensor cores ("Numerical behavior of NVIDIA
+tensor cores", 2021); its parameters were measured on an H200 (sm_90, runs 122–123 of
+bench/RESULTS.md: ``bench/experiments/tensor_core_probe.py`` ran every form below on operands
+and C from 20 pairs of distributions — values near 1, exponents spread over ±8 and ±24, every
+finite fp8 code, the bottom of each range with subnormals; C at 2^±12, zero, spread over
+2^±20 — and ``bench/experiments/tensor_core_fit.py`` replayed the 9.7 million elements of D
+against models: this one reproduces every one bit for bit, one f32 rounding of the exact sum
+10–73 % of them, and the model with any one parameter moved fewer than this one).
+
+One fused step over k terms (``FusedDot``):
+
+1. each product a_j·b_j is exact; its exponent is taken as e(a_j) + e(b_j), the sum of the
+   inputs' exponents, not the product's own (which can be one more), where e(x) is
+   floor(log2 |x|) for a normal number and the format's smallest normal exponent for a
+   subnormal one (its exponent field is zero: −14 for f16, −6 for e4m3; seen in bf16 and f16,
+   indistinguishable in the fp8 data, where it is assumed the same);
+2. the products and C are aligned to the largest of those exponents and e(C), E, and each is
+   truncated toward zero to a multiple of 2^(E − ``fraction_bits``);
+3. the truncated terms are added exactly, and the sum is rounded toward zero to f32 and then,
+   toward zero again, to ``result_bits`` significand bits.
+
+Measured on the H200:
+
+* bf16 and f16 → f32, ``mma.sync`` m16n8k16 and ``wgmma`` m64nNk16: one step of 16 products,
+  25 fraction bits, f32 result (``BF16_STEP``);
+* e4m3 and e5m2 → f32, ``wgmma`` m64nNk32: one step of 32 products, 13 fraction bits, the
+  result kept to 13 significand bits (``FP8_WGMMA_STEP``) — the "fp22" accumulation reported of
+  Hopper's fp8 tensor cores, which is why the MX kernels never use fp8 wgmma;
+* e4m3 and e5m2 → f32, ``mma.sync`` m16n8k32 on sm_90: Hopper has no fp8 ``mma.sync``; ptxas
+  (13.0) converts both operands to f16 and issues two f16 HMMA from zero — the products of
+  k mod 4 ∈ {0, 1} first, then those of k mod 4 ∈ {2, 3} onto the first's result — and adds C
+  with an f32 FADD, rounded to nearest (``sm90_fp8_mma``; the SASS is in bench/RESULTS.md).
+
+Not measured, so not modelled: non-finite operands, sums beyond f32's range, f16 results,
+other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the block-scaled forms (sm_120).
+``tensor_core_dot`` gives the one-rounding result — the exact sum rounded once to f32 — where
+no measured model applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+_NO_EXPONENT = -(1 << 20)
+"""e(0): below every real exponent, so a zero term never sets the alignment."""
+
+
+@dataclass(frozen=True)
+class FusedDot:
+    """One fused step of a tensor core: how many products it adds, and at what precision."""
+
+    terms: int
+    fraction_bits: int
+    result_bits: int = 23
+
+
+BF16_STEP = FusedDot(16, 25)
+"""bf16 / f16 → f32, mma.sync m16n8k16 and wgmma k16 (H200)."""
+FP8_WGMMA_STEP = FusedDot(32, 13, 13)
+"""e4m3 / e5m2 → f32, wgmma k32 (H200)."""
+
+
+MIN_EXPONENT = {"bf16": -126, "f16": -14, "e4m3": -6, "e5m2": -14, "f32": -126}
+"""The smallest normal exponent of each operand type: a subnormal operand's e(x)."""
+
+
+def _exponent(x: NDArray[np.float64], smallest: int = MIN_EXPONENT["f32"]) -> NDArray[np.int64]:
+    _, e = np.frexp(x)
+    return np.where(x == 0, _NO_EXPONENT, np.maximum(e.astype(np.int64) - 1, smallest))
+
+
+def _toward_zero_f32(v: NDArray[np.float64], bits: int) -> NDArray[np.float32]:
+    """``v`` rounded toward zero to f32, then to ``bits`` significand bits (toward zero)."""
+    r = v.astype(np.float32)
+    r = np.where(np.abs(r.astype(np.float64)) > np.abs(v), np.nextafter(r, np.float32(0)), r).astype(np.float32)
+    if bits < 23:
+        mask = np.uint32((0xFFFFFFFF << (23 - bits)) & 0xFFFFFFFF)
+        r = (r.view(np.uint32) & mask).view(np.float32)
+    return r
+
+
+def fused_dot(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float32],
+              step: FusedDot, operand_type: str) -> NDArray[np.float32]:
+    """D = Σ_j a_j·b_j + C by one fused step: ``a``, ``b`` [..., step.terms] the values of two
+    ``operand_type`` operands (exact in float64), ``c`` [...] f32. Rows with a non-finite
+    operand or a sum beyond f32's range get the one-rounding result (not measured)."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    c64 = np.asarray(c, np.float32).astype(np.float64)
+    if a.shape[-1] != step.terms or b.shape[-1] != step.terms:
+        raise ValueError(f"a fused step adds {step.terms} products, got {a.shape[-1]} and {b.shape[-1]}")
+    with np.errstate(invalid="ignore", over="ignore"):
+        products = a * b
+        smallest = MIN_EXPONENT[operand_type]
+        exponents = np.where(products == 0, _NO_EXPONENT, _exponent(a, smallest) + _exponent(b, smallest))
+        top = np.maximum(exponents.max(axis=-1), _exponent(c64))
+        shift = np.clip(step.fraction_bits - top, -2000, 2000)
+        kept = np.trunc(np.ldexp(products, shift[..., None])).sum(axis=-1) + np.trunc(np.ldexp(c64, shift))
+        total = np.ldexp(kept, -shift)
+        fused = _toward_zero_f32(total, step.result_bits)
+        once = (products.sum(axis=-1) + c64).astype(np.float32)
+    measured = np.isfinite(products).all(axis=-1) & np.isfinite(c64) & (np.abs(total) < 2.0 ** 128)
+    return np.where(measured, fused, once).astype(np.float32)
+
+
+def sm90_fp8_mma(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``mma.sync`` m16n8k32 e4m3 / e5m2 → f32 as an sm_90 GPU runs it: two f16 HMMA from zero
+    (k mod 4 < 2, then k mod 4 ≥ 2), then C added in f32. ``a``, ``b`` [..., 32]."""
+    k = np.arange(32)
+    first, second = k[k % 4 < 2], k[k % 4 >= 2]
+    zero = np.zeros(np.shape(c), np.float32)
+    partial = fused_dot(a[..., first], b[..., first], zero, BF16_STEP, "f16")  # fp8 → f16 is exact
+    products = fused_dot(a[..., second], b[..., second], partial, BF16_STEP, "f16")
+    with np.errstate(invalid="ignore", over="ignore"):
+        return (products + np.asarray(c, np.float32)).astype(np.float32)
+
+
+MEASURED_ARCHES = ("sm_90", "sm_90a")
+"""The GPUs the models above were measured on (an H200)."""
+_STEPS = {("mma", "bf16"): BF16_STEP, ("mma", "f16"): BF16_STEP, ("wgmma", "bf16"): BF16_STEP,
+          ("wgmma", "e4m3"): FP8_WGMMA_STEP, ("wgmma", "e5m2"): FP8_WGMMA_STEP}
+"""The measured single-step forms (f16 wgmma was not measured)."""
+
+
+def tensor_core_dot(instruction: str, operand_type: str, a: NDArray[np.float64], b: NDArray[np.float64],
+                    c: NDArray[np.float32], arch: str = "sm_90") -> NDArray[np.float32]:
+    """D of one element per row of ``a`` / ``b`` [..., k] and ``c`` [...]: ``instruction`` is
+    ``"mma"`` (mma.sync) or ``"wgmma"``, ``operand_type`` the PTX type of A and B (``bf16``,
+    ``f16``, ``e4m3``, ``e5m2``; both the same), for an f32 accumulator. The measured model
+    where there is one for this arch and form, else the exact sum rounded once to f32."""
+    step = _STEPS.get((instruction, operand_type)) if arch in MEASURED_ARCHES else None
+    if step is not None and np.shape(a)[-1] == step.terms:
+        return fused_dot(a, b, c, step, operand_type)
+    if arch in MEASURED_ARCHES and instruction == "mma" and operand_type in ("e4m3", "e5m2") and np.shape(a)[-1] == 32:
+        return sm90_fp8_mma(a, b, c)
+    with np.errstate(invalid="ignore", over="ignore"):
+        exact = (np.asarray(a, np.float64) * np.asarray(b, np.float64)).sum(axis=-1)
+        return (exact + np.asarray(c, np.float32).astype(np.float64)).astype(np.float32)
+
+
+__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "MIN_EXPONENT", "FusedDot", "fused_dot", "sm90_fp8_mma",
+           "tensor_core_dot"]

@@ -1,0 +1,91 @@
+"""``compiler.numerics.tensor_core`` against what an H200 computed.
+
+data/h200_tensor_core.npz holds 480 elements of D per form, measured on the H200 in run 123
+(bench/RESULTS.md; written by ``python -m bench.experiments.tensor_core_fit DIR --fixture``):
+24 per pair of operand / C distributions, chosen first among those that one rounding of the
+exact sum or the model with one parameter moved gets wrong, as operand codes, C and the
+hardware's D. The GPU suite checks the same model on fresh operands every run
+(tests/gpu/test_tensor_core_gpu.py, test_wgmma_forms_gpu.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compiler import numerics
+from compiler.numerics.tensor_core import BF16_STEP, fused_dot, tensor_core_dot
+
+DATA = Path(__file__).parent / "data" / "h200_tensor_core.npz"
+FORMS = {"mma_bf16": ("mma", "bf16"), "mma_f16": ("mma", "f16"), "mma_e4m3": ("mma", "e4m3"),
+         "mma_e5m2": ("mma", "e5m2"), "wgmma_bf16": ("wgmma", "bf16"), "wgmma_e4m3": ("wgmma", "e4m3"),
+         "wgmma_e5m2": ("wgmma", "e5m2")}
+CODES = {"bf16": "bf16", "f16": "fp16", "e4m3": "e4m3", "e5m2": "e5m2"}
+
+
+def _measured(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    z = np.load(DATA)
+    fmt = CODES[FORMS[name][1]]
+    return (numerics.decode(fmt, z[f"{name}_a"]), numerics.decode(fmt, z[f"{name}_b"]), z[f"{name}_c"],
+            z[f"{name}_d"])
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+def test_model_reproduces_the_h200(name: str) -> None:
+    a, b, c, d = _measured(name)
+    got = tensor_core_dot(*FORMS[name], a, b, c)
+    assert got.view(np.uint32).tolist() == d.view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+def test_the_measured_elements_tell_the_model_from_one_rounding(name: str) -> None:
+    """Not vacuous: one rounding of the exact sum (what sm_80 gets here) misses many of them."""
+    a, b, c, d = _measured(name)
+    once = tensor_core_dot(*FORMS[name], a, b, c, arch="sm_80")
+    assert np.mean(once.view(np.uint32) != d.view(np.uint32)) > 0.3
+
+
+def test_exact_when_nothing_falls_below_the_alignment() -> None:
+    a = np.array([[1.5, -0.75, 2.0] + [0.0] * 13])
+    b = np.array([[2.0, 4.0, 0.25] + [0.0] * 13])
+    c = np.array([0.125], np.float32)
+    assert fused_dot(a, b, c, BF16_STEP, "bf16")[0] == np.float32(3.0 - 3.0 + 0.5 + 0.125)
+
+
+def test_with_positive_terms_the_result_never_exceeds_the_exact_sum() -> None:
+    """Truncating each term and rounding the sum toward zero both shrink a positive result: it is
+    at most the exact sum, and short of it by less than the 17 truncations and one f32 ulp."""
+    rng = np.random.default_rng(3)
+    a = numerics.decode("bf16", numerics.encode("bf16", np.exp2(rng.uniform(-12, 12, (4096, 16)))))
+    b = numerics.decode("bf16", numerics.encode("bf16", np.exp2(rng.uniform(-12, 12, (4096, 16)))))
+    c = np.exp2(rng.uniform(-12, 12, 4096)).astype(np.float32)
+    got = fused_dot(a, b, c, BF16_STEP, "bf16").astype(np.float64)
+    exact = (a * b).sum(axis=1) + c
+    largest = np.maximum((a * b).max(axis=1), c)
+    assert (got <= exact).all()
+    assert (exact - got < 17 * 2.0 ** -24 * largest + 2.0 ** -23 * exact).all()
+    assert (got < exact).mean() > 0.5  # the truncation shows in most of them
+
+
+def test_unmeasured_forms_round_once() -> None:
+    one, tiny = 1.0, 2.0 ** -13
+    a = np.array([[one] + [tiny] * 15])
+    c = np.zeros(1, np.float32)
+    assert tensor_core_dot("mma", "bf16", a, a, c)[0] == np.float32(1.0)  # the 2^-26 products vanish
+    once = np.float32(1.0 + 15 * 2.0 ** -26)
+    assert tensor_core_dot("mma", "bf16", a, a, c, arch="sm_89")[0] == once
+    assert tensor_core_dot("wgmma", "f16", a, a, c)[0] == once  # f16 wgmma was not measured
+
+
+def test_non_finite_operands_follow_ieee() -> None:
+    a = np.array([[np.inf] + [1.0] * 15])
+    b = np.ones((1, 16))
+    assert tensor_core_dot("mma", "bf16", a, b, np.zeros(1, np.float32))[0] == np.inf
+    assert np.isnan(tensor_core_dot("mma", "bf16", a, -b * 0, np.zeros(1, np.float32))[0])
+
+
+def test_a_step_takes_its_own_number_of_products() -> None:
+    with pytest.raises(ValueError, match="adds 16 products, got 8"):
+        fused_dot(np.ones((1, 8)), np.ones((1, 8)), np.zeros(1, np.float32), BF16_STEP, "bf16")
