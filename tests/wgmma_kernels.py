@@ -3,9 +3,10 @@
 Each kernel stages a byte image of shared memory built by this file with `byte_address` (the
 operand layout of the PTX ISA §9.7.15.5.1.2, written out again here, not imported from the
 emulator), stores it with st.shared (or cp.async), and issues wgmma whose A/B start offsets and
-descriptor fields name that layout. `expected` is the emulator's model of D: float64 sums rounded
-once to f32 per wgmma, s8 summed exactly into wrapping s32 (tests/emulator/test_wgmma.py holds
-the emulator to it exactly; tests/gpu/test_wgmma_forms_gpu.py measures the H200 against it).
+descriptor fields name that layout. `expected` is D as the H200 computes it: each wgmma one fused
+step of `compiler.numerics.tensor_core` (measured bit for bit in run 122), s8 summed exactly into
+wrapping s32 (tests/emulator/test_wgmma.py holds the emulator to it exactly;
+tests/gpu/test_wgmma_forms_gpu.py holds the H200 to it exactly, on fresh operands each run).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from compiler.numerics.tensor_core import tensor_core_dot
 from tests.kernel_ir import KernelText
 
 SWIZZLE_MASK = {128: 7, 64: 3, 32: 1}
@@ -225,7 +227,8 @@ def make_case(spec: Spec, seed: int = 3) -> Case:
 
 
 def expected(spec: Spec, case: Case) -> np.ndarray:
-    """D after each k step: f32 rounding once per wgmma, or for s8 exact sums wrapping in s32."""
+    """D after each k step: as the H200's tensor cores compute a wgmma (compiler.numerics.tensor_core,
+    measured), or for s8 exact sums wrapping in s32."""
     out = []
     k = k_per_step(spec)
     for g in range(spec.groups):
@@ -234,11 +237,11 @@ def expected(spec: Spec, case: Case) -> np.ndarray:
             d = np.zeros_like(d)
         for s in range(spec.k_steps):
             ks = slice(k * s, k * (s + 1))
-            product = case.a[g][:, ks] @ case.b[:, ks].T
             if spec.type_ == "s8":
+                product = case.a[g][:, ks] @ case.b[:, ks].T
                 d = (product.astype(np.int64) + d.astype(np.int64)).astype(np.uint32).view(np.int32)
             else:
-                d = (product + d.astype(np.float64)).astype(np.float32)
+                d = tensor_core_dot("wgmma", spec.type_, case.a[g][:, None, ks], case.b[None, :, ks], d, "sm_90a")
         out.append(d)
     return np.concatenate(out)
 

@@ -1,5 +1,10 @@
 """mma.sync: fragments, containers, block scales and rounding against numpy products.
 
+The arithmetic of the bf16 / f16 / e4m3 / e5m2 → f32 forms is the H200's
+(``compiler.numerics.tensor_core``, tested against the hardware's own results in
+tests/numerics/test_tensor_core.py); here ``measured`` applies it per element, so these tests
+check the fragments, and the kind:: / block-scaled forms keep the exact sum rounded once.
+
 Fragments are loaded straight from global memory with the word addresses of ptx.md
 §3.1 / §3.4 / §3.6 (A row-major with 32-byte rows: register r of lane T is the word at
 byte ``32(g + 8(r&1)) + 4t + 16(r>>1)``; B stored transposed, 32-byte rows: register j
@@ -14,7 +19,8 @@ import numpy as np
 import pytest
 
 from compiler import numerics
-from targets.ptx.emulator import EmulationError
+from compiler.numerics.tensor_core import tensor_core_dot
+from targets.ptx.emulator import EmulationError, LaunchOptions
 from tests.emulator.kernel_text import KernelText, fill_shared, run
 
 
@@ -44,7 +50,7 @@ def _c_offsets(k: KernelText, elem_bytes: int) -> list[str]:
 
 def launch_mma(types: str, a: np.ndarray, b_t: np.ndarray, c: np.ndarray, *, shape: str = "m16n8k32",
                kind: str = "", scale_vec: str = "", scales: tuple[np.ndarray, int, int, np.ndarray, int, int]
-               | None = None, satfinite: bool = False) -> np.ndarray:
+               | None = None, satfinite: bool = False, arch: str = "sm_90") -> np.ndarray:
     """D of one mma over [16, 32 bytes] A and [8, 32 bytes] B^T (bytes as stored), C [16, 8]."""
     k = KernelText(["a", "b", "c", "sa", "sb", "out"])
     a_regs = [k.load("a", off) for off in _word_offsets(k, "A", 4)]
@@ -64,7 +70,8 @@ def launch_mma(types: str, a: np.ndarray, b_t: np.ndarray, c: np.ndarray, *, sha
     for i, off in enumerate(_c_offsets(k, 4)):
         k.store("out", off, f"{d}#{i}", acc)
     out = np.zeros((16, 8), dtype=c.dtype)
-    run(k, [np.ascontiguousarray(a), np.ascontiguousarray(b_t), np.ascontiguousarray(c), sa_data, sb_data, out])
+    run(k, [np.ascontiguousarray(a), np.ascontiguousarray(b_t), np.ascontiguousarray(c), sa_data, sb_data, out],
+        options=LaunchOptions(arch=arch))
     return out
 
 
@@ -76,6 +83,11 @@ def reference(a: np.ndarray, b_t: np.ndarray, c: np.ndarray, sa: np.ndarray | No
         a = a * np.repeat(sa, chunk, axis=1)
         b_t = b_t * np.repeat(sb, chunk, axis=1)
     return (a.astype(np.float64) @ b_t.T.astype(np.float64) + c).astype(np.float32)
+
+
+def measured(operand_type: str, a: np.ndarray, b_t: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """D as an H200 computes it, element by element from A [16, K] and B^T [8, K] values."""
+    return tensor_core_dot("mma", operand_type, a[:, None, :], b_t[None, :, :], c)
 
 
 @pytest.fixture
@@ -104,7 +116,9 @@ def test_e4m3_plain(rng: np.random.Generator) -> None:
     a, b_t = _e4m3(rng, (16, 32)), _e4m3(rng, (8, 32))
     c = rng.standard_normal((16, 8)).astype(np.float32)
     got = launch_mma("f32.e4m3.e4m3.f32", a, b_t, c)
-    assert np.array_equal(got, reference(numerics.decode("e4m3", a), numerics.decode("e4m3", b_t), c))
+    assert np.array_equal(got, measured("e4m3", numerics.decode("e4m3", a), numerics.decode("e4m3", b_t), c))
+    elsewhere = launch_mma("f32.e4m3.e4m3.f32", a, b_t, c, arch="sm_89")  # not measured: one rounding
+    assert np.array_equal(elsewhere, reference(numerics.decode("e4m3", a), numerics.decode("e4m3", b_t), c))
 
 
 def test_f8f6f4_e4m3_x_e2m1_container(rng: np.random.Generator) -> None:
@@ -217,20 +231,24 @@ def test_bf16_m16n8k16(rng: np.random.Generator) -> None:
     b_t = numerics.encode("bf16", rng.standard_normal((8, 16)))
     c = rng.standard_normal((16, 8)).astype(np.float32)
     got = launch_mma("f32.bf16.bf16.f32", a.view(np.uint8), b_t.view(np.uint8), c, shape="m16n8k16")
-    assert np.array_equal(got, reference(numerics.decode("bf16", a), numerics.decode("bf16", b_t), c))
+    assert np.array_equal(got, measured("bf16", numerics.decode("bf16", a), numerics.decode("bf16", b_t), c))
 
 
-def test_result_is_rounded_once_to_f32() -> None:
-    """1 + 2^-30 + 2^-30 ... : float64 keeps the small terms, f32 rounds only the final sum."""
+def test_terms_below_the_alignment_are_dropped() -> None:
+    """1·1 + 15 products of 2^-26: the H200 aligns every term to the largest exponent sum (0) and
+    keeps 25 fraction bits, so the small products truncate to nothing and D is exactly 1; the
+    exact sum rounded once (another arch's model) keeps them."""
     one, tiny = numerics.encode("bf16", np.array([1.0, 2.0**-13]))
     a = np.zeros((16, 16), np.uint16)
     b_t = np.zeros((8, 16), np.uint16)
     a[:, 0], b_t[:, 0] = one, one
     a[:, 1:], b_t[:, 1:] = tiny, tiny  # 15 products of 2^-26
     c = np.zeros((16, 8), np.float32)
-    got = launch_mma("f32.bf16.bf16.f32", a.view(np.uint8), b_t.view(np.uint8), c, shape="m16n8k16")
-    assert got[0, 0] == np.float32(1.0 + 15 * 2.0**-26)  # sequential f32 additions would give exactly 1.0
-    assert got[0, 0] != np.float32(1.0)
+    h200 = launch_mma("f32.bf16.bf16.f32", a.view(np.uint8), b_t.view(np.uint8), c, shape="m16n8k16")
+    assert (h200 == np.float32(1.0)).all()
+    once = launch_mma("f32.bf16.bf16.f32", a.view(np.uint8), b_t.view(np.uint8), c, shape="m16n8k16",
+                      arch="sm_80")
+    assert (once == np.float32(1.0 + 15 * 2.0**-26)).all()
 
 
 def test_ldmatrix_then_s8_mma_multiplies(rng: np.random.Generator) -> None:
@@ -284,5 +302,21 @@ def test_ldmatrix_trans_then_bf16_mma_multiplies(rng: np.random.Generator) -> No
     src[512:768] = b.view(np.uint8).reshape(-1)
     out = np.zeros((16, 8), np.float32)
     run(k, [src, out])
-    exact = numerics.decode("bf16", a) @ numerics.decode("bf16", b)
-    assert np.array_equal(out, exact.astype(np.float32))
+    want = measured("bf16", numerics.decode("bf16", a), numerics.decode("bf16", b).T, np.zeros((16, 8), np.float32))
+    assert np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("name", ["mma_bf16", "mma_f16", "mma_e4m3", "mma_e5m2"])
+@pytest.mark.parametrize("dists", [("spread", "big"), ("low", "zero"), ("wide", "tiny")])
+def test_distribution_cases_run_as_expected(name: str, dists: tuple[str, str]) -> None:
+    """The kernel and packed registers tests/gpu runs on the H200 (tests/tensor_core_cases.py),
+    run by the emulator: D is the model's, bit for bit, so what the GPU test compares is the
+    arithmetic alone."""
+    from tests.tensor_core_cases import MMA_FORMS, mma_inputs, mma_kernel, unpack_d
+
+    shape, types, type_, _ = MMA_FORMS[name]
+    case = mma_inputs(np.random.default_rng(7), name, 2, *dists)
+    d = np.zeros_like(case["c_regs"])
+    run(mma_kernel(shape, types), [case["a_regs"], case["b_regs"], case["c_regs"], d], grid=2)
+    want = tensor_core_dot("mma", type_, case["a"][:, :, None, :], case["b"][:, None, :, :], case["c"])
+    np.testing.assert_array_equal(unpack_d(d), want)

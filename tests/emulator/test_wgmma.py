@@ -22,6 +22,7 @@ import pytest
 
 from targets.ptx.emulator import EmulationError
 from tests.emulator.kernel_text import KernelText, run
+from tests.tensor_core_cases import wgmma_case
 from tests.wgmma_kernels import (
     SW128,
     Layout,
@@ -55,6 +56,18 @@ def emulate_spec(spec: Spec, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
     out = np.full_like(case.c, -1) if spec.type_ == "s8" else np.full_like(case.c, np.nan)
     run(build(spec), [case.image, case.c, out])
     return out, expected(spec, case)
+
+
+@pytest.mark.parametrize("type_", ["bf16", "e4m3", "e5m2"])
+@pytest.mark.parametrize("dists", [("spread", "big"), ("low", "zero"), ("wide", "tiny")])
+def test_distribution_cases_run_as_expected(type_: str, dists: tuple[str, str]) -> None:
+    """The operand images tests/gpu builds from tests/tensor_core_cases.py's distributions, run
+    by the emulator: D is the model's, bit for bit (the GPU test compares the H200 with it)."""
+    spec = Spec(64, SW128, SW128, type_=type_, b_start=8192, shared_bytes=16384)
+    case = wgmma_case(spec, np.random.default_rng(5), *dists)
+    out = np.full_like(case.c, np.nan)
+    run(build(spec), [case.image, case.c, out])
+    np.testing.assert_array_equal(out, expected(spec, case))
 
 
 

@@ -18,9 +18,12 @@ to the same bytes, divergent branches, padding bits in mma containers, and the
 operations LLVM calls poison (shift by the width, division by zero, fptosi overflow).
 Every violation raises `EmulationError` naming the op, the CTA and the thread.
 
-Numerics: integers are exact; mma products and sums are formed in float64 and the f32
-result is rounded once, whereas tensor cores add in another order (sm_90 even runs FP8
-mma as two f16 HMMAs), so f32 results can differ from a GPU's in the last bits.
+Numerics: integers are exact; a bf16 / f16 / e4m3 / e5m2 mma.sync or wgmma with f32 results
+computes what an H200's tensor cores do, bit for bit (``compiler.numerics.tensor_core``,
+measured: terms aligned to the largest exponent and truncated, the sum rounded toward zero;
+fp8 mma.sync as the two f16 HMMA ptxas makes of it on sm_90) when ``LaunchOptions.arch`` is
+sm_90 (the default) or sm_90a; other float forms and arches form the exact sum in float64
+and round it once, which can differ from a GPU's result in the last bits.
 
 Warpgroup MMA (sm_90a, ``wgmma``): operands are read from shared memory through the
 descriptor semantics of the PTX ISA, and the asynchronous protocol is checked — a

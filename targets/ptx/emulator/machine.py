@@ -60,6 +60,10 @@ class LaunchOptions:
     observer: Observer | None = None
     ctas: Sequence[int] | None = None
     """Run only these CTAs (default: the whole grid) — for experiments."""
+    arch: str = "sm_90"
+    """The GPU whose tensor-core arithmetic floating-point mma.sync / wgmma follow: the H200's,
+    measured bit for bit (``compiler.numerics.tensor_core``), on sm_90 / sm_90a; elsewhere the
+    exact sum rounded once."""
 
 
 def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: Sequence[np.ndarray | int],
@@ -123,6 +127,6 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
         if not 0 <= cta_id < ctas:
             raise EmulationError(f"CTA {cta_id} is outside the grid of {ctas}")
         shared = SharedMemory(kernel.shared_bytes, options.shared_poison, options.check_races)
-        cta = CtaState(cta_id, ctas, threads, shared, memory, grid_dims)  # type: ignore[arg-type]
+        cta = CtaState(cta_id, ctas, threads, shared, memory, grid_dims, arch=options.arch)  # type: ignore[arg-type]
         kernel.run_cta(cta, values, options.observer, counts, options.max_steps_per_cta)
     return RunStats(len(selected), dict(sorted(counts.items())))

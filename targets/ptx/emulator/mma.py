@@ -22,12 +22,13 @@ Block scaling (§4.3): thread-id-a picks lanes ``4g + 2·tid_a`` (row g) and
 byte-id picks the first scale byte, and the X scale bytes of a register are the
 K-chunks in order. The scale for K-chunk j multiplies ``K/X`` consecutive k.
 
-Arithmetic: products and sums are formed in float64 (int64 for integer types), where
-every product of these formats is exact and the short sums are exact or within one
-float64 rounding, and the f32 (or f16) result is rounded once. Real tensor cores add in a
-different order and with different internal precision (sm_90 even runs FP8 mma as two
-f16 HMMAs), so f32 results can differ from the hardware's in the last bits; integer
-results are exact.
+Arithmetic: integer results are exact (int64, wrapping to s32 or saturating). A bf16, f16,
+e4m3 or e5m2 mma with f32 C and D follows the H200's tensor cores bit for bit when the launch's
+arch is sm_90 / sm_90a (``compiler.numerics.tensor_core``: a fused sum that aligns the terms
+and truncates them, rounding toward zero; the fp8 forms as the two f16 HMMA ptxas makes of
+them there); every other float form — f16 results, the kind:: and block-scaled forms of
+sm_120, other arches — is the exact float64 sum rounded once to f32 (or f16), a model that can
+differ from the hardware in the last bits.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from compiler import numerics
+from compiler.numerics.tensor_core import tensor_core_dot
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.mma import MmaSignature
 from targets.ptx.emulator.errors import EmulationError
@@ -207,14 +209,20 @@ class MmaPlan:
                        fragment("B", element_bits(sig, sig.b_type), k), k, cpos[..., 0], cpos[..., 1])
 
 
+_TENSOR_CORE_TYPES = {T.BF16: "bf16", T.F16: "f16", T.E4M3: "e4m3", T.E5M2: "e5m2"}
+"""Operand types whose f32 mma follows ``compiler.numerics.tensor_core`` (both operands alike,
+no kind::, no block scale)."""
+
+
 def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
         scale_a: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-        scale_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        scale_b: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, arch: str = "sm_90") -> np.ndarray:
     """D of every warp.
 
     a, b: [regs, warps, 32] uint32. c: [regs, warps, 32] uint32 (s32), float32 (f32) or
     [regs, warps, 32, 2] float16 (f16x2). scale_*: (data uint32, byte-id, thread-id), each
-    [warps, 32]. Returns D in the layout of C.
+    [warps, 32]. Returns D in the layout of C. ``arch``: whose tensor-core arithmetic a float
+    mma follows (the module docstring).
     """
     sig, k = plan.sig, plan.k
     warps = a.shape[1]
@@ -237,6 +245,14 @@ def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
             d = np.clip(d, -(1 << 31), (1 << 31) - 1)
         out = (d & 0xFFFFFFFF).astype(np.uint32)
         return out[:, rows, cols].swapaxes(0, 1)
+    measured = (scale_a is None and sig.kind is None and sig.a_type is sig.b_type
+                and sig.a_type in _TENSOR_CORE_TYPES and sig.c_type is T.F32 and sig.d_type is T.F32)
+    if measured:  # per element: its row of A, its column of B, its C
+        row_a = av[:, rows, :].astype(np.float64)  # [warps, 4, 32, k]
+        col_b = bv.swapaxes(1, 2)[:, cols, :].astype(np.float64)
+        d = tensor_core_dot("mma", _TENSOR_CORE_TYPES[sig.a_type], row_a, col_b, c.astype(np.float32).swapaxes(0, 1),
+                            arch)
+        return d.swapaxes(0, 1).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         acc = np.matmul(av.astype(np.float64), bv.astype(np.float64))
         cm = np.zeros((warps, 16, 8), dtype=np.float64)

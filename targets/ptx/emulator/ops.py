@@ -179,7 +179,7 @@ def _mma(op: MmaSyncOp) -> Handler:
         if scaled:
             rest = [v.reshape(warps, 32) for v in values[na + nb + nc:]]
             scale_a, scale_b = (rest[0], rest[1], rest[2]), (rest[3], rest[4], rest[5])
-        d = mma(plan, a, b, c, scale_a, scale_b)
+        d = mma(plan, a, b, c, scale_a, scale_b, arch=cta.arch)
         return tuple(r.reshape(cta.threads, 2) if f16 else r.reshape(cta.threads) for r in d)
     return run
 

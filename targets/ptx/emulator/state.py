@@ -23,6 +23,8 @@ class CtaState:
     """(x, y, z) of a multi-dimensional grid; ``cta`` numbers CTAs with x fastest."""
     wgmma: WgmmaState = field(default_factory=WgmmaState)
     """Fences, groups and not-yet-retired results of the warpgroup MMAs (wgmma.py)."""
+    arch: str = "sm_90"
+    """Whose tensor-core arithmetic floating-point mma follows (``LaunchOptions.arch``)."""
 
     @property
     def dims(self) -> tuple[int, int, int]:

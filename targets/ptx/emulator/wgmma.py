@@ -23,12 +23,12 @@ advanced along K inside that row, as a k-loop does, is fine).
 
 Accumulators. Warp ``w = warp % 4`` of the warpgroup, lane ``l``: register ``4·j + i`` holds
 element row ``16·w + l//4 + 8·(i//2)``, column ``8·j + 2·(l%4) + i%2`` of the 64×N tile (the
-m16n8 C fragment of ``mma.sync`` repeated N/8 times). Products and sums are formed in float64
-and each D element is rounded once to f32, like `mma` — a model, not the hardware's arithmetic:
-on an H200 (run 68 of bench/RESULTS.md) a bf16 wgmma differs from it in the last bits of a third
-of the elements (up to 1.2e-5 relative, near cancellations), and an e4m3 one by ~1e-4 in almost
-every element (fp8 accumulation keeps about 13 bits); no kernel qdot emits uses the 8-bit forms
-yet. s8 operands accumulate exactly into s32, wrapping, which matches the hardware bit for bit.
+m16n8 C fragment of ``mma.sync`` repeated N/8 times). A bf16, e4m3 or e5m2 wgmma computes each
+D element as the H200's tensor cores do, bit for bit (``compiler.numerics.tensor_core``: one
+fused step that aligns the products and C and truncates them — 25 fraction bits for bf16, 13 and
+a 13-bit result for the fp8 types, which is why no MX kernel uses fp8 wgmma; measured in run 122
+of bench/RESULTS.md); an f16 one, not measured, is the exact sum rounded once to f32. s8
+operands accumulate exactly into s32, wrapping, which matches the hardware bit for bit.
 
 Protocol (each rule an `EmulationError`). The product is computed eagerly at issue; the rules
 make that indistinguishable from the hardware computing it any time before the group retires:
@@ -69,6 +69,7 @@ import numpy as np
 
 from dialects.ptx.attrs import MmaType
 from dialects.ptx.wgmma import WGMMA_K_BYTES, WGMMA_M, WGMMA_TYPES, SmemDescriptor, accumulator_count, accumulator_type
+from compiler.numerics.tensor_core import tensor_core_dot
 from targets.ptx.emulator.errors import EmulationError
 
 if TYPE_CHECKING:
@@ -255,13 +256,11 @@ class WgmmaState:
             cm[:, plan.rows, plan.cols] = cv.swapaxes(0, 1)
             d = np.matmul(av, bv.swapaxes(1, 2)).astype(np.int64) + cm
             picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.uint32).view(np.int32)
-        else:
-            cv = np.stack(c).astype(np.float64).reshape(regs, groups, WARPGROUP_THREADS)
-            with np.errstate(invalid="ignore", over="ignore"):
-                cm = np.zeros((groups, WGMMA_M, plan.n), dtype=np.float64)
-                cm[:, plan.rows, plan.cols] = cv.swapaxes(0, 1)
-                d = np.matmul(av, bv.swapaxes(1, 2)) + cm
-                picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.float32)  # [regs, groups, 128]
+        else:  # per element: its row of A, its column of B (a row of the N×k B), its C
+            cv = np.stack(c).astype(np.float32).reshape(regs, groups, WARPGROUP_THREADS)
+            kind = plan.a_type.value if plan.a_type is plan.b_type else "mixed"  # mixed fp8: not measured
+            picked = tensor_core_dot("wgmma", kind, av[:, plan.rows, :], bv[:, plan.cols, :], cv.swapaxes(0, 1),
+                                     "sm_90a").swapaxes(0, 1)  # [regs, groups, 128]
         self.open_group.append(_Issue(self.next_seq, where))
         self.next_seq += 1
         return tuple(picked.reshape(regs, threads))
