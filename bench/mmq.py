@@ -73,7 +73,7 @@ DECODE = [
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
-              for zero, pdl in ((False, False), (True, False), (True, True))}
+              for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it
 lets the GEMM after it launch early: ``launch_dependents``, for the ``pdl`` GEMMs)."""
 
