@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from targets.ptx.emulator.errors import EmulationError
 from targets.ptx.emulator.numbers import f64_to_bf16_bits, f64_to_f16, round_to_odd_sum
@@ -260,6 +260,33 @@ def _fma(rt: RegType) -> Fn:
             x, y, z = (v.astype(np.float64) for v in (a, b, c))
             return round_to_odd_sum(x * y, z).astype(np.float32)
     return fma
+
+
+def _contracts(op: Operation) -> bool:
+    flags = getattr(op, "fastmath", None)
+    return flags is not None and any(flag.value == "contract" for flag in flags.data)
+
+
+def contracted_fma(op: Operation) -> tuple[SSAValue, SSAValue, SSAValue] | None:
+    """(a, b, c) when LLVM makes ``op`` one FMA a·b + c: an f32 ``arith.addf`` and an
+    ``arith.mulf`` feeding it, both ``contract`` and in one block (the NVPTX backend fuses them
+    there — each add, whatever else uses the product), which rounds once where the two ops
+    would round twice. The IR qdot emits has no other contractible pattern (``Builder.fma``)."""
+    if op.name != "arith.addf" or not _contracts(op):
+        return None
+    rt = reg_type(op.results[0].type)
+    if rt.kind is not Kind.FLOAT or rt.bits != 32 or rt.lanes:
+        return None
+    for product, addend in ((op.operands[0], op.operands[1]), (op.operands[1], op.operands[0])):
+        mul = product.owner
+        if isinstance(mul, Operation) and mul.name == "arith.mulf" and _contracts(mul) and mul.parent is op.parent:
+            return mul.operands[0], mul.operands[1], addend
+    return None
+
+
+def fused_multiply_add() -> Fn:
+    """The one-rounding f32 a·b + c of `contracted_fma`."""
+    return _fma(RegType(Kind.FLOAT, 32))
 
 
 def constant(op: Operation, threads: int) -> np.ndarray:

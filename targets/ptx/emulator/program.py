@@ -31,7 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.printer import Printer
 
 from compiler.diagnostics import location_of
-from targets.ptx.emulator.arith_ops import constant
+from targets.ptx.emulator.arith_ops import constant, contracted_fma, fused_multiply_add
 from targets.ptx.emulator.errors import EmulationError
 from targets.ptx.emulator.ops import Handler, async_roles, handler
 from targets.ptx.emulator.state import CtaState
@@ -245,12 +245,18 @@ def prepare(func: FuncOp) -> Kernel:
                 except EmulationError as err:
                     raise EmulationError(f"{describe(op)}: {err}") from None
                 continue
+            operands = tuple(op.operands)
+            fused = contracted_fma(op)
             try:
-                fn = handler(op)
+                if fused is not None:  # what LLVM makes of it: one FMA, one rounding
+                    operands, fma = fused, fused_multiply_add()
+                    fn = lambda cta, *values, fma=fma: fma(*values)  # noqa: E731
+                else:
+                    fn = handler(op)
             except EmulationError as err:
                 raise EmulationError(f"{describe(op)}\n  in @{func.sym_name.data}: {err}") from None
             async_from, async_results = async_roles(op)
-            steps.append(Step(op, fn, tuple(slot(v) for v in op.operands), tuple(slot(r) for r in op.results),
+            steps.append(Step(op, fn, tuple(slot(v) for v in operands), tuple(slot(r) for r in op.results),
                               async_from, async_results, any(r in feeds for r in op.results)))
         term = ops[-1]
         histogram[term.name] += 1
