@@ -22,7 +22,8 @@ import numpy as np
 from compiler.numerics.tensor_core import BF16_STEP, FP8_WGMMA_STEP, MIN_EXPONENT, tensor_core_dot
 
 FORMS = {"mma_bf16": ("mma", "bf16"), "mma_f16": ("mma", "f16"), "mma_e4m3": ("mma", "e4m3"),
-         "mma_e5m2": ("mma", "e5m2"), "wgmma_bf16": ("wgmma", "bf16"), "wgmma_e4m3": ("wgmma", "e4m3"),
+         "mma_e5m2": ("mma", "e5m2"), "wgmma_bf16": ("wgmma", "bf16"), "wgmma_f16": ("wgmma", "f16"),
+         "wgmma_e4m3": ("wgmma", "e4m3"),
          "wgmma_e5m2": ("wgmma", "e5m2")}
 
 

@@ -9,7 +9,7 @@ instruction; run 68 found the H200 different in the last bits (bf16) and by ~1e-
 collects what the hardware does, for fitting a model of its arithmetic offline: for each form,
 operands and C from every pair of the distributions of tests/tensor_core_cases.py, and for each
 element of D the operand values, C and the D the GPU produced. Forms: ``mma.sync`` m16n8k16
-bf16 / f16 and m16n8k32 e4m3 / e5m2 → f32 (one warp per case), ``wgmma`` m64n64k16 bf16 and
+bf16 / f16 and m16n8k32 e4m3 / e5m2 → f32 (one warp per case), ``wgmma`` m64n64k16 bf16 / f16 and
 m64n64k32 e4m3 / e5m2 → f32 (tests/wgmma_kernels.py's kernels, one per launch).
 """
 
@@ -26,6 +26,7 @@ from tests.wgmma_kernels import SW128, Spec, build
 
 WGMMA_FORMS = {
     "wgmma_bf16": Spec(64, SW128, SW128, b_start=8192, shared_bytes=16384),
+    "wgmma_f16": Spec(64, SW128, SW128, type_="f16", b_start=8192, shared_bytes=16384),
     "wgmma_e4m3": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
     "wgmma_e5m2": Spec(64, SW128, SW128, type_="e5m2", b_start=8192, shared_bytes=16384),
 }

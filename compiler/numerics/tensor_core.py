@@ -4,21 +4,21 @@
 IEEE arithmetic does not say what a tensor core computes: the instruction adds k products and C
 in one fused step whose internal precision NVIDIA does not document. The model here has the
 shape Fasi, Higham, Mikaitis and Pranesh gave tensor cores ("Numerical behavior of NVIDIA
-tensor cores", 2021); its parameters were measured on an H200 (sm_90, runs 122–123 of
+tensor cores", 2021); its parameters were measured on an H200 (sm_90, runs 122–126 of
 bench/RESULTS.md: ``bench/experiments/tensor_core_probe.py`` ran every form below on operands
 and C from 20 pairs of distributions — values near 1, exponents spread over ±8 and ±24, every
 finite fp8 code, the bottom of each range with subnormals; C at 2^±12, zero, spread over
-2^±20 — and ``bench/experiments/tensor_core_fit.py`` replayed the 9.7 million elements of D
-against models: this one reproduces every one bit for bit, one f32 rounding of the exact sum
-10–73 % of them, and the model with any one parameter moved fewer than this one).
+2^±20 — and ``bench/experiments/tensor_core_fit.py`` replayed the 16 million elements of D of
+three runs against models: this one reproduces every one bit for bit, one f32 rounding of the
+exact sum 10–73 % of them, and the model with any one parameter moved fewer than this one).
 
 One fused step over k terms (``FusedDot``):
 
 1. each product a_j·b_j is exact; its exponent is taken as e(a_j) + e(b_j), the sum of the
    inputs' exponents, not the product's own (which can be one more), where e(x) is
    floor(log2 |x|) for a normal number and the format's smallest normal exponent for a
-   subnormal one (its exponent field is zero: −14 for f16, −6 for e4m3; seen in bf16 and f16,
-   indistinguishable in the fp8 data, where it is assumed the same);
+   subnormal one (its exponent field is zero: −14 for f16, −6 for e4m3; thousands of bf16
+   elements and a few f16 ones tell the two apart, one e4m3 element so far);
 2. the products and C are aligned to the largest of those exponents and e(C), E, and each is
    truncated toward zero to a multiple of 2^(E − ``fraction_bits``);
 3. the truncated terms are added exactly, and the sum is rounded toward zero to f32 and then,
@@ -37,7 +37,8 @@ Measured on the H200:
   with an f32 FADD, rounded to nearest (``sm90_fp8_mma``; the SASS is in bench/RESULTS.md).
 
 Not measured, so not modelled: non-finite operands, sums beyond f32's range, f16 results,
-other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the block-scaled forms (sm_120).
+mixed e4m3 × e5m2 operands, other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the
+block-scaled forms (sm_120).
 ``tensor_core_dot`` gives the one-rounding result — the exact sum rounded once to f32 — where
 no measured model applies.
 """
@@ -126,8 +127,8 @@ def sm90_fp8_mma(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.f
 MEASURED_ARCHES = ("sm_90", "sm_90a")
 """The GPUs the models above were measured on (an H200)."""
 _STEPS = {("mma", "bf16"): BF16_STEP, ("mma", "f16"): BF16_STEP, ("wgmma", "bf16"): BF16_STEP,
-          ("wgmma", "e4m3"): FP8_WGMMA_STEP, ("wgmma", "e5m2"): FP8_WGMMA_STEP}
-"""The measured single-step forms (f16 wgmma was not measured)."""
+          ("wgmma", "f16"): BF16_STEP, ("wgmma", "e4m3"): FP8_WGMMA_STEP, ("wgmma", "e5m2"): FP8_WGMMA_STEP}
+"""The measured single-step forms."""
 
 
 def tensor_core_dot(instruction: str, operand_type: str, a: NDArray[np.float64], b: NDArray[np.float64],

@@ -23,11 +23,11 @@ advanced along K inside that row, as a k-loop does, is fine).
 
 Accumulators. Warp ``w = warp % 4`` of the warpgroup, lane ``l``: register ``4·j + i`` holds
 element row ``16·w + l//4 + 8·(i//2)``, column ``8·j + 2·(l%4) + i%2`` of the 64×N tile (the
-m16n8 C fragment of ``mma.sync`` repeated N/8 times). A bf16, e4m3 or e5m2 wgmma computes each
-D element as the H200's tensor cores do, bit for bit (``compiler.numerics.tensor_core``: one
-fused step that aligns the products and C and truncates them — 25 fraction bits for bf16, 13 and
-a 13-bit result for the fp8 types, which is why no MX kernel uses fp8 wgmma; measured in run 122
-of bench/RESULTS.md); an f16 one, not measured, is the exact sum rounded once to f32. s8
+m16n8 C fragment of ``mma.sync`` repeated N/8 times). A bf16, f16, e4m3 or e5m2 wgmma computes
+each D element as the H200's tensor cores do, bit for bit (``compiler.numerics.tensor_core``: one
+fused step that aligns the products and C and truncates them — 25 fraction bits for bf16 / f16,
+13 and a 13-bit result for the fp8 types, which is why no MX kernel uses fp8 wgmma; measured in
+runs 122–126 of bench/RESULTS.md); mixed e4m3 × e5m2, not measured, is the exact sum rounded once. s8
 operands accumulate exactly into s32, wrapping, which matches the hardware bit for bit.
 
 Protocol (each rule an `EmulationError`). The product is computed eagerly at issue; the rules
