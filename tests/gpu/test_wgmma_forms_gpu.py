@@ -38,20 +38,26 @@ SPECS = {
 }
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("name", list(SPECS))
-def test_wgmma_form_matches_the_model(name: str, gpu) -> None:  # noqa: ANN001
-    spec = SPECS[name]
+def _loaded(spec: Spec, gpu):  # noqa: ANN001, ANN202
+    """(CuPy, the spec's kernel loaded); compiled first, so that the CPU machine fills the cache."""
     compiled = get_or_compile(build(spec).text(), arch="sm_90a", pipeline="")
     cupy = gpu()
     if int(cupy.cuda.Device().compute_capability) != 90:
         pytest.skip("wgmma needs an sm_90 GPU (H100 / H200)")
     from targets.ptx.runner import load
 
+    return cupy, load(compiled.ptx, compiled.kernels[0])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", list(SPECS))
+def test_wgmma_form_matches_the_model(name: str, gpu) -> None:  # noqa: ANN001
+    spec = SPECS[name]
+    cupy, kernel = _loaded(spec, gpu)
     case = make_case(spec, seed=int(np.random.default_rng().integers(1 << 31)))
     c = cupy.asarray(case.c)
     out = cupy.full_like(c, -1) if spec.type_ == "s8" else cupy.full_like(c, cupy.nan)
-    load(compiled.ptx, compiled.kernels[0]).launch(cupy.asarray(case.image), c, out, grid=1)
+    kernel.launch(cupy.asarray(case.image), c, out, grid=1)
     np.testing.assert_array_equal(out.get(), expected(spec, case))
 
 
@@ -59,13 +65,7 @@ def test_wgmma_form_matches_the_model(name: str, gpu) -> None:  # noqa: ANN001
 @pytest.mark.parametrize("name", [n for n, spec in SPECS.items() if spec.type_ != "s8" and spec.k_steps == 1])
 def test_wgmma_form_matches_the_model_on_every_distribution(name: str, gpu) -> None:  # noqa: ANN001
     spec = SPECS[name]
-    compiled = get_or_compile(build(spec).text(), arch="sm_90a", pipeline="")
-    cupy = gpu()
-    if int(cupy.cuda.Device().compute_capability) != 90:
-        pytest.skip("wgmma needs an sm_90 GPU (H100 / H200)")
-    from targets.ptx.runner import load
-
-    kernel = load(compiled.ptx, compiled.kernels[0])
+    cupy, kernel = _loaded(spec, gpu)
     rng = np.random.default_rng()
     differing = {}
     for op_dist in OPERANDS:
