@@ -10,6 +10,7 @@ process) even if sources change meanwhile, and ``FINGERPRINT`` records it for
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import pytest
@@ -19,6 +20,7 @@ from compiler.kernel_cache import cache_dir, compiler_fingerprint
 
 def main(benches: list[str]) -> int:
     fingerprint = compiler_fingerprint()
+    os.environ["QDOT_EMULATE_FOR_GPU"] = "1"  # tests/gpu/test_emulator_fidelity_gpu.py stores what it compares
     code = pytest.main(["-q", "-p", "no:cacheprovider", "tests/gpu"])
     if code not in (0, 5):
         return int(code)

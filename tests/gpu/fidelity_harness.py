@@ -1,0 +1,114 @@
+"""Kernels whose H200 output the emulator must reproduce bit for bit, with their inputs.
+
+The emulator's floating-point mma / wgmma follow ``compiler.numerics.tensor_core`` and a
+``contract`` multiply-add rounds once, as LLVM's FMA does; with both, whole compiled kernels come
+out of the emulator exactly as the H200 computes them (runs 124–126 of bench/RESULTS.md). These
+are the kernels that claim is checked on: a GEMM of every sm_90 / sm_90a strategy and output,
+and the q4_K kernels (not split-K: float atomics arrive in any order). Used by
+tests/gpu/test_emulator_fidelity_gpu.py and bench/experiments/emulator_vs_gpu.py; no xDSL here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.templates import GemmConfig, gemm_kernel, grid
+from tests.gpu import gemm_harness, mmq_harness
+
+M, N, K = 144, 120, 160
+"""The GEMMs' shape: ragged in M and N against 128-wide tiles, two programs."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    label: str
+    source: str
+    arch: str
+    strategy: str
+    stages: int
+    grid: tuple[int, int, int]
+    name: str
+
+    @property
+    def pipeline(self) -> str:
+        return ptx_pipeline(PtxOptions(arch=self.arch, strategy=self.strategy, num_stages=self.stages))
+
+    def compiled(self):  # noqa: ANN201 - compiler.kernel_cache.CachedKernel
+        from compiler.kernel_cache import get_or_compile
+
+        return get_or_compile(self.source, arch=self.arch, strategy=self.strategy, num_stages=self.stages,
+                              pipeline=self.pipeline)
+
+
+def _gemm(label: str, cfg: GemmConfig, arch: str, strategy: str, stages: int = 3) -> tuple[Kernel, object]:
+    if K % cfg.block_k:
+        cfg = replace(cfg, k_divisibility=32)
+    case = gemm_harness.GemmCase(cfg, M, N, K, arch, strategy, stages)
+    return Kernel(label, gemm_kernel(cfg), arch, strategy, stages, grid(cfg, M, N), cfg.name), case
+
+
+def _mmq(label: str, case: mmq_harness.MmqCase) -> tuple[Kernel, object]:
+    return Kernel(label, mmq_kernel(case.cfg), "sm_90", "promote-int8", case.stages,
+                  mmq_grid(case.cfg, case.m, case.n, case.k), case.cfg.name), case
+
+
+def cases() -> list[tuple[Kernel, object]]:
+    """(kernel, its GemmCase or MmqCase) for each kernel checked."""
+    mx = dict(lhs="e4m3", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0")
+    fp4 = dict(lhs="e2m1", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0")
+    return [
+        _gemm("e4m3 x e2m1 dequant-bf16 (bf16 mma.sync)", GemmConfig(**mx), "sm_90", "dequant-bf16"),
+        _gemm("e4m3 x e2m1 promote-fp8 (e4m3 mma.sync)", GemmConfig(**mx), "sm_90", "promote-fp8"),
+        _gemm("e2m1 x e2m1 promote-int8 (s8 mma.sync, fold)", GemmConfig(**fp4), "sm_90", "promote-int8"),
+        _gemm("nvfp4 dequant-bf16", GemmConfig(lhs="e2m1", rhs="e2m1", lhs_scale="ue4m3", rhs_scale="ue4m3"), "sm_90",
+              "dequant-bf16"),
+        _gemm("bf16 x e2m1 dequant-bf16", GemmConfig(lhs="bf16", rhs="e2m1", lhs_scale=None, rhs_scale="ue8m0"),
+              "sm_90", "dequant-bf16"),
+        _gemm("i8 x i8 promote-int8", GemmConfig(lhs="i8", rhs="i8", lhs_scale=None, rhs_scale=None), "sm_90",
+              "promote-int8"),
+        _gemm("e4m3 x e2m1 dequant-bf16, bf16 output", GemmConfig(**mx, out="bf16"), "sm_90", "dequant-bf16"),
+        _gemm("e2m3 x e2m1 promote-int8", GemmConfig(lhs="e2m3", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0"),
+              "sm_90", "promote-int8"),
+        _gemm("e4m3 x e2m1 wgmma (sm_90a)", GemmConfig(**mx, block_k=64, num_warps=4), "sm_90a", "dequant-bf16", 2),
+        _gemm("fp16 x fp16 wgmma (sm_90a)",
+              GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None, block_k=64, num_warps=4), "sm_90a",
+              "dequant-bf16", 2),
+        _mmq("q4_K mmq 32x64 w4", mmq_harness.MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), 40, 72, 768)),
+        _mmq("q4_K decode w4 M=3", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4), 3, 72, 768)),
+        _mmq("q4_K one-token kb4", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4,
+                                                                  max_m=1), 1, 40, 1536)),
+    ]
+
+
+def inputs(case: object, seed: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """(input arrays, the poisoned output) of ``case``, in the kernel's argument order; the
+    scalars that follow the output are ``case.m, case.n, case.k``."""
+    rng = np.random.default_rng(seed)
+    if isinstance(case, gemm_harness.GemmCase):
+        data = gemm_harness.make_inputs(case, rng)
+        arrays = [data["a"], data["b_t"]] + [data[s] for s in ("sa", "sb") if s in data]
+        return arrays, gemm_harness.poisoned_output(case.cfg, case.m, case.n)
+    data = mmq_harness.make_inputs(case, rng)
+    return [data["x"], data["w"]], mmq_harness.poisoned_output(case)
+
+
+def emulated(kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalars: tuple[int, ...]) -> np.ndarray:
+    """The emulator's output of ``kernel`` (compiled by the same pipeline as its PTX) on these inputs."""
+    from compiler import registry
+    from compiler.cli.common import build_pipeline, parse_module, split_chunks
+    from targets.ptx.emulator import emulate
+
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(kernel.source, False)[0], f"{kernel.name}.mlir")
+    build_pipeline(registry.pass_factories(), kernel.pipeline).apply(ctx, module)
+    result = np.ascontiguousarray(out.copy())
+    emulate(module, kernel.name, [np.ascontiguousarray(a) for a in arrays] + [result, *scalars], kernel.grid)
+    return result
+
+
+def bits(values: np.ndarray) -> np.ndarray:
+    return values.view(np.uint32 if values.itemsize == 4 else np.uint16)

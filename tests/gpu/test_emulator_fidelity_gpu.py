@@ -1,0 +1,50 @@
+"""The H200's output of whole compiled kernels is the emulator's, bit for bit.
+
+The GPU machine has no xDSL, so the emulator cannot run there: ``python -m bench.prepare``
+(which runs this file on the CPU machine with ``QDOT_EMULATE_FOR_GPU=1``) emulates each kernel of
+tests/gpu/fidelity_harness.py on seeded inputs and stores inputs and output beside the kernel's
+PTX in the kernel cache; on the GPU this test runs the PTX on those inputs into a poisoned
+output and compares every bit. Without the variable (a plain ``pytest`` here) it compiles the
+kernel and skips, like every GPU test.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from compiler.kernel_cache import cache_dir
+from tests.gpu.fidelity_harness import bits, cases, emulated, inputs
+
+CASES = cases()
+SEED = 20261201
+
+
+def _expected_path(key: str):  # noqa: ANN202
+    return cache_dir() / f"{key}.emulated.npz"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[kernel.label for kernel, _ in CASES])
+def test_gpu_output_is_the_emulators(index: int, gpu) -> None:  # noqa: ANN001
+    kernel, case = CASES[index]
+    compiled = kernel.compiled()
+    path = _expected_path(compiled.key)
+    if os.environ.get("QDOT_EMULATE_FOR_GPU") and not path.exists():
+        arrays, out = inputs(case, SEED + index)
+        np.savez(path, *arrays, out=out, emulated=emulated(kernel, arrays, out, (case.m, case.n, case.k)))
+    cupy = gpu()
+    if not path.exists():
+        pytest.fail(f"no emulated output for {kernel.label} in the kernel cache: fill it with "
+                    "`python -m bench.prepare` on the CPU machine")
+    from targets.ptx.runner import load
+
+    z = np.load(path)
+    arrays = [cupy.asarray(z[f"arr_{i}"]) for i in range(len(z.files) - 2)]
+    out = cupy.asarray(z["out"])
+    load(compiled.ptx, compiled.kernels[0]).launch(*arrays, out, case.m, case.n, case.k, grid=kernel.grid)
+    got, want = out.get(), z["emulated"]
+    differ = int(np.sum(bits(got) != bits(want)))
+    assert differ == 0, f"{kernel.label}: {differ} of {want.size} output elements differ from the emulator's"
