@@ -18,10 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_common", "bench.experiments.mx_variants",
             "bench.experiments.l2_hint_run", "bench.experiments.decode_splits", "bench.experiments.epilogue_cache_hint",
             "bench.experiments.issue_before_wait", "bench.experiments.fewer_barriers", "bench.experiments.ptx_variants",
-            "bench.experiments.nibble_ab", "bench.experiments.decode_direct",
+            "bench.experiments.nibble_ab", "bench.experiments.decode_direct", "bench.experiments.prefill_pdl",
+            "bench.experiments.tensor_core_probe", "bench.experiments.emulator_vs_gpu", "compiler.numerics.tensor_core",
             "compiler.templates", "compiler.mmq_template", "compiler.quantize_template", "compiler.kernel_cache",
             "targets.ptx.runner", "targets.ptx.kernel_info", "tests.gpu.gemm_harness", "tests.gpu.mmq_harness",
-            "tests.kernel_ir", "tests.wgmma_kernels", "tests.gpu.test_wgmma_forms_gpu"]
+            "tests.kernel_ir", "tests.wgmma_kernels", "tests.gpu.test_wgmma_forms_gpu", "tests.tensor_core_cases",
+            "tests.gpu.test_tensor_core_gpu", "tests.gpu.fidelity_harness", "tests.gpu.test_emulator_fidelity_gpu"]
 
 _BLOCKER = """
 import sys
