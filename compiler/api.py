@@ -1,4 +1,5 @@
-"""The Python API: ``compile`` qdot IR to an artifact, ``run`` a compiled kernel on a GPU.
+"""The Python API: ``compile`` qdot IR to an artifact, ``run`` a compiled kernel on a GPU, or
+``emulate`` it on the CPU.
 
     import compiler
     k = compiler.compile(open("examples/mx_gemm_e4m3_e2m1.mlir").read(), arch="sm_90")
@@ -7,6 +8,7 @@
         print(step.name, step.seconds)     # and step.ir: the module after that pass
     k.launch(a, b, sa, sb, c, M, N, K, grid=(M // 128, N // 128))   # CuPy arrays
     compiler.run(k, a_host, ..., grid=...) # numpy arrays, copied in and out
+    compiler.emulate(k, a_host, ..., grid=...)  # the same on the CPU: the H200's bits for sm_90
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ class CompiledKernel:
     pipeline: str
     trace: tuple[PassStep, ...] = ()
     """Each pass of the pipeline in order, with the IR after it, when compiled with ``trace=True``."""
+    lowered: Any = None
+    """The module after the pipeline (the LLVM-ready IR the PTX is emitted from), which ``emulate``
+    runs; None for the AGX targets."""
+    arch: str = "sm_90"
     _loaded: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -167,7 +173,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
                               module_verified=True)
-    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else ())
+    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module, arch=arch)
 
 
 class _Tracer:
@@ -208,3 +214,26 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
         run_with_host_arrays(loaded, args, grid)
     else:
         loaded.launch(*args, grid=grid)
+
+
+def emulate(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) -> Any:
+    """``run`` on qdot's PTX emulator instead of a GPU: numpy arrays are read and written in place,
+    scalars passed as they are; no GPU, CuPy or driver is needed. For a kernel compiled for sm_90 /
+    sm_90a the output is bit for bit what an H200 computes (its floating-point mma / wgmma follow
+    ``compiler.numerics.tensor_core``, measured; bench/RESULTS.md runs 122–127), for other arches
+    within the last bits of the tensor cores' own rounding. The emulator also checks what a GPU
+    would not report — out-of-range accesses, shared-memory races, unwritten reads — each an
+    ``EmulationError`` naming the op, CTA and thread. Returns the emulator's ``RunStats`` (ops
+    executed, CTAs run). It is slow: a few seconds for a 128×128 tile."""
+    from targets.ptx.emulator import LaunchOptions, emulate as run_emulator
+
+    if kernel.lowered is None:
+        raise ValueError(f"a {kernel.artifact.target} artifact has no PTX kernel to emulate (the AGX "
+                         "targets have their own emulator: targets.agx.run)")
+    infos = {k.name: k for k in kernel.kernels}
+    if not infos:
+        raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
+    if name is not None and name not in infos:
+        raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
+    return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
+                        options=LaunchOptions(arch=kernel.arch))

@@ -243,33 +243,14 @@ def test_readme_shell_commands_run(readme: str, section: str, tmp_path: Path) ->
 
 
 class EmulatedGpu:
-    """Stand-ins for ``compiler.compile`` / ``compiler.run``: compile for real (PTX and all), and run the
-    lowered module on the PTX emulator instead of a GPU, with the same in-place numpy semantics."""
+    """A stand-in for ``compiler.run``: ``compiler.emulate``, the PTX emulator with the same in-place
+    numpy semantics, counting the launches."""
 
     def __init__(self) -> None:
-        from compiler.api import compile as real_compile
-
-        self._compile = real_compile
-        self._modules: dict[int, tuple[Any, Any]] = {}
         self.launches = 0
 
-    def compile(self, source: str | Path, **options: Any) -> Any:
-        from compiler import registry
-        from compiler.cli.common import build_pipeline, parse_module, split_chunks
-
-        kernel = self._compile(source, **options)
-        text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
-        ctx = registry.make_context()
-        module = parse_module(ctx, split_chunks(text, False)[0], str(source))
-        build_pipeline(registry.pass_factories(), kernel.pipeline, verify_each=False).apply(ctx, module)
-        self._modules[id(kernel)] = (kernel, module)
-        return kernel
-
     def run(self, kernel: Any, *args: Any, grid: Any, name: str | None = None) -> None:
-        from targets.ptx.emulator import emulate
-
-        _, module = self._modules[id(kernel)]
-        emulate(module, name or kernel.kernels[0].name, list(args), grid)
+        compiler.emulate(kernel, *args, grid=grid, name=name)
         self.launches += 1
 
 
@@ -277,7 +258,6 @@ class EmulatedGpu:
 def test_readme_snippet_runs_on_the_emulator(snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
     gpu = EmulatedGpu()
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(compiler, "compile", gpu.compile)
     monkeypatch.setattr(compiler, "run", gpu.run)
     exec(compile(snippet, "examples/README.md", "exec"), {"__name__": "readme_snippet"})  # noqa: S102
     assert gpu.launches >= 1
