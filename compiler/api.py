@@ -220,8 +220,9 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = No
     """``run`` on qdot's PTX emulator instead of a GPU: numpy arrays are read and written in place,
     scalars passed as they are; no GPU, CuPy or driver is needed. For a kernel compiled for sm_90 /
     sm_90a the output is bit for bit what an H200 computes (its floating-point mma / wgmma follow
-    ``compiler.numerics.tensor_core``, measured; bench/RESULTS.md runs 122–127), for other arches
-    within the last bits of the tensor cores' own rounding. The emulator also checks what a GPU
+    ``compiler.numerics.tensor_core``, measured; bench/RESULTS.md runs 122–127); for other arches
+    a floating-point mma is the exact sum rounded once, which their tensor cores may not match in
+    the last bits (not measured). The emulator also checks what a GPU
     would not report — out-of-range accesses, shared-memory races, unwritten reads — each an
     ``EmulationError`` naming the op, CTA and thread. Returns the emulator's ``RunStats`` (ops
     executed, CTAs run). It is slow: a few seconds for a 128×128 tile."""

@@ -26,7 +26,8 @@ sm_90 (the default) or sm_90a; other float forms and arches form the exact sum i
 and round it once, which can differ from a GPU's result in the last bits. An f32 multiply and
 add marked ``contract`` in one block round once, as the FMA the NVPTX backend makes of them.
 With both, whole compiled kernels — MX GEMMs of every sm_90 strategy, wgmma, q4_K prefill and
-decode — give the H200's output bit for bit (run 124, ``bench/experiments/emulator_vs_gpu.py``).
+decode — give the H200's output bit for bit (runs 124–127; ``bench/experiments/emulator_vs_gpu.py``,
+``tests/gpu/test_emulator_fidelity_gpu.py``).
 
 Warpgroup MMA (sm_90a, ``wgmma``): operands are read from shared memory through the
 descriptor semantics of the PTX ISA, and the asynchronous protocol is checked — a
