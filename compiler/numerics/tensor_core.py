@@ -32,9 +32,10 @@ Measured on the H200:
   result kept to 13 significand bits (``FP8_WGMMA_STEP``) — the "fp22" accumulation reported of
   Hopper's fp8 tensor cores, which is why the MX kernels never use fp8 wgmma;
 * e4m3 and e5m2 → f32, ``mma.sync`` m16n8k32 on sm_90: Hopper has no fp8 ``mma.sync``; ptxas
-  (13.0) converts both operands to f16 and issues two f16 HMMA from zero — the products of
-  k mod 4 ∈ {0, 1} first, then those of k mod 4 ∈ {2, 3} onto the first's result — and adds C
-  with an f32 FADD, rounded to nearest (``sm90_fp8_mma``; the SASS is in bench/RESULTS.md).
+  (13.0, and the JIT of driver 580.159 that ran the probes) converts both operands to f16 and
+  issues two f16 HMMA from zero — the products of k mod 4 ∈ {0, 1} first, then those of
+  k mod 4 ∈ {2, 3} onto the first's result — and adds C with an f32 FADD, rounded to nearest
+  (``sm90_fp8_mma``; the SASS is in bench/RESULTS.md).
 
 Not measured, so not modelled: non-finite operands, sums beyond f32's range, f16 results,
 mixed e4m3 × e5m2 operands, other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the
