@@ -216,6 +216,16 @@ def test_readme_shows_how_to_run_every_dot_example() -> None:
         assert "compiler.run(" in snippet and "numerics." in snippet and "assert" in snippet, _snippet_id(snippet)
 
 
+DOC_SNIPPETS = re.findall(r"```python\n(.*?)\n```", (ROOT / "docs" / "numerics.md").read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("snippet", DOC_SNIPPETS, ids=[f"numerics-{i}" for i in range(len(DOC_SNIPPETS))])
+def test_numerics_doc_snippets_run(snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/numerics.md's Python blocks run as written (they assert what the page says)."""
+    monkeypatch.chdir(ROOT)
+    exec(compile(snippet, "docs/numerics.md", "exec"), {"__name__": "numerics_doc"})  # noqa: S102
+
+
 SHELL_BLOCKS = [("README.md", "## A worked example"), ("examples/README.md", "## Compile"),
                 ("docs/wgmma.md", "# The wgmma path (sm_90a)"), ("docs/tools.md", "## Try it")]
 
