@@ -20,7 +20,7 @@ from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
-from targets.ptx.emulator import EmulationError, emulate
+from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, poisoned_output, reference
 
 M, N, K = 144, 120, 160
@@ -128,7 +128,7 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int,  # noqa: 
     args += [data[s] for s in ("sa", "sb") if s in data]
     args += [c, M, n, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-                    grid(cfg, M, n, programs)[0])
+                    grid(cfg, M, n, programs)[0], options=LaunchOptions(arch=case.arch))
     ok, err = check(gemm, c, reference(gemm, data), data)
     assert ok, f"{case.id} ({cfg.name}), N = {n}: relative error {err:.3e}"
     return stats

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from compiler.templates import GemmConfig, grid
-from targets.ptx.emulator import emulate
+from targets.ptx.emulator import LaunchOptions, emulate
 from tests.emulator.test_gemm_emulated import K, M, N, Case, compile_case
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
 
@@ -62,7 +62,7 @@ def test_scale_case_matches_reference(case: Case) -> None:
     args += [data[s] for s in ("sa", "sb") if s in data]
     args += [c, M, N, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-                    grid(cfg, M, N)[0])
+                    grid(cfg, M, N)[0], options=LaunchOptions(arch=case.arch))
     assert stats.ops["ptx.mma_sync"] > 0
     ok, err = check(gemm, c, reference(gemm, data))
     assert ok, f"{case.id}: relative error {err:.3e}"

@@ -28,7 +28,7 @@ from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.diagnostics import PassOutputError, QdotError
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
-from targets.ptx.emulator import emulate
+from targets.ptx.emulator import LaunchOptions, emulate
 from tests.emulator.fuzz_loop import long_run
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
 
@@ -91,7 +91,7 @@ def run(d: Draw, seed: int) -> str | None:
     c = np.full((m, n), -1, dtype=np.int32).view(np.int32 if d.cfg.acc_type == "i32" else np.float32)
     args = [data["a"], data["b_t"], *(data[s] for s in ("sa", "sb") if s in data), c, m, n, k]
     emulate(module, d.cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
-            grid(d.cfg, m, n, d.programs)[0])
+            grid(d.cfg, m, n, d.programs)[0], options=LaunchOptions(arch=d.arch))
     ok, err = check(gemm, c, reference(gemm, data))
     return None if ok else f"{d}: relative error {err:.3e}"
 
