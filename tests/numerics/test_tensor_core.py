@@ -77,8 +77,9 @@ def test_unmeasured_forms_round_once() -> None:
     assert tensor_core_dot("mma", "bf16", a, a, c)[0] == np.float32(1.0)  # the 2^-26 products vanish
     once = np.float32(1.0 + 15 * 2.0 ** -26)
     assert tensor_core_dot("mma", "bf16", a, a, c, arch="sm_89")[0] == once
-    assert tensor_core_dot("wgmma", "e4m3", a[:, :8].repeat(4, axis=1), a[:, :8].repeat(4, axis=1), c,
-                           arch="sm_120a")[0] == np.float32(4.0 + 28 * 2.0 ** -26)  # another GPU's
+    x = np.array([[1.0] + [2.0 ** -7] * 31])  # e4m3: 1 and a subnormal
+    assert tensor_core_dot("wgmma", "e4m3", x, x, c)[0] == np.float32(1.0)  # 13 fraction bits
+    assert tensor_core_dot("wgmma", "mixed", x, x, c)[0] == np.float32(1.0 + 31 * 2.0 ** -14)  # e4m3 × e5m2
 
 
 def test_non_finite_operands_follow_ieee() -> None:
