@@ -3,6 +3,7 @@
     python -m bench.experiments.emulator_vs_gpu --prepare    # here: kernels and inputs (.devrun/emu)
     python -m bench.experiments.emulator_vs_gpu              # on the GPU machine: $OUT/emulator_vs_gpu.npz
     python -m bench.experiments.emulator_vs_gpu --compare F  # here: emulate the same, compare bits
+    (--k 1024 on all three: the GEMMs over a longer K, eight to sixteen chained steps)
 
 Since runs 122–123 the emulator's floating-point mma.sync / wgmma compute what the H200's tensor
 cores do. Everything else a kernel computes is IEEE arithmetic the emulator takes from the IR
@@ -26,12 +27,19 @@ from tests.gpu.fidelity_harness import bits, cases, emulated, inputs
 
 INPUTS = Path(".devrun/emu")
 SEEDS = 3
+K_ENV = "QDOT_EMU_K"
+"""The GEMMs' K (``--k``; kept in the environment so that ``bench.prepare`` and the GPU run agree)."""
 """Input sets per kernel (seeded here and stored, so the emulator and the GPU read the same bytes)."""
+
+
+def _cases() -> list:
+    k = int(os.environ.get(K_ENV, "0"))
+    return cases(k) if k else cases()
 
 
 def prepare() -> None:
     INPUTS.mkdir(parents=True, exist_ok=True)
-    for i, (kernel, case) in enumerate(cases()):
+    for i, (kernel, case) in enumerate(_cases()):
         kernel.compiled()
         for seed in range(SEEDS):
             arrays, out = inputs(case, 1000 * seed + i)
@@ -53,7 +61,7 @@ def run_gpu() -> None:
     from targets.ptx.runner import load
 
     results = {}
-    for i, (kernel, case) in enumerate(cases()):
+    for i, (kernel, case) in enumerate(_cases()):
         compiled = kernel.compiled()
         loaded = load(compiled.ptx, compiled.kernels[0])
         for seed in range(SEEDS):
@@ -67,7 +75,7 @@ def run_gpu() -> None:
 
 def compare(path: str) -> None:
     gpu = np.load(path)
-    for i, (kernel, case) in enumerate(cases()):
+    for i, (kernel, case) in enumerate(_cases()):
         differ, elements, worst = 0, 0, 0.0
         for seed in range(SEEDS):
             arrays, out = _stored(i, seed)
@@ -87,7 +95,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="compile the kernels and write the inputs")
     parser.add_argument("--compare", metavar="NPZ", help="emulate and compare with the GPU's outputs")
+    parser.add_argument("--k", type=int, default=0, help=f"the GEMMs' K (default: the harness's; or ${K_ENV})")
     args = parser.parse_args()
+    if args.k:
+        os.environ[K_ENV] = str(args.k)
     if args.prepare:
         prepare()
     elif args.compare:

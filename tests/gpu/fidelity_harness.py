@@ -44,10 +44,10 @@ class Kernel:
                               pipeline=self.pipeline)
 
 
-def _gemm(label: str, cfg: GemmConfig, arch: str, strategy: str, stages: int = 3) -> tuple[Kernel, object]:
-    if K % cfg.block_k:
+def _gemm(label: str, cfg: GemmConfig, arch: str, strategy: str, stages: int = 3, k: int = K) -> tuple[Kernel, object]:
+    if k % cfg.block_k:
         cfg = replace(cfg, k_divisibility=32)
-    case = gemm_harness.GemmCase(cfg, M, N, K, arch, strategy, stages)
+    case = gemm_harness.GemmCase(cfg, M, N, k, arch, strategy, stages)
     return Kernel(label, gemm_kernel(cfg), arch, strategy, stages, grid(cfg, M, N), cfg.name), case
 
 
@@ -56,27 +56,28 @@ def _mmq(label: str, case: mmq_harness.MmqCase) -> tuple[Kernel, object]:
                   mmq_grid(case.cfg, case.m, case.n, case.k), case.cfg.name), case
 
 
-def cases() -> list[tuple[Kernel, object]]:
-    """(kernel, its GemmCase or MmqCase) for each kernel checked."""
+def cases(k: int = K) -> list[tuple[Kernel, object]]:
+    """(kernel, its GemmCase or MmqCase) for each kernel checked; ``k``: the GEMMs' K (the q4_K
+    kernels keep theirs)."""
     mx = dict(lhs="e4m3", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0")
     fp4 = dict(lhs="e2m1", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0")
     return [
-        _gemm("e4m3 x e2m1 dequant-bf16 (bf16 mma.sync)", GemmConfig(**mx), "sm_90", "dequant-bf16"),
-        _gemm("e4m3 x e2m1 promote-fp8 (e4m3 mma.sync)", GemmConfig(**mx), "sm_90", "promote-fp8"),
-        _gemm("e2m1 x e2m1 promote-int8 (s8 mma.sync, fold)", GemmConfig(**fp4), "sm_90", "promote-int8"),
+        _gemm("e4m3 x e2m1 dequant-bf16 (bf16 mma.sync)", GemmConfig(**mx), "sm_90", "dequant-bf16", k=k),
+        _gemm("e4m3 x e2m1 promote-fp8 (e4m3 mma.sync)", GemmConfig(**mx), "sm_90", "promote-fp8", k=k),
+        _gemm("e2m1 x e2m1 promote-int8 (s8 mma.sync, fold)", GemmConfig(**fp4), "sm_90", "promote-int8", k=k),
         _gemm("nvfp4 dequant-bf16", GemmConfig(lhs="e2m1", rhs="e2m1", lhs_scale="ue4m3", rhs_scale="ue4m3"), "sm_90",
-              "dequant-bf16"),
+              "dequant-bf16", k=k),
         _gemm("bf16 x e2m1 dequant-bf16", GemmConfig(lhs="bf16", rhs="e2m1", lhs_scale=None, rhs_scale="ue8m0"),
-              "sm_90", "dequant-bf16"),
+              "sm_90", "dequant-bf16", k=k),
         _gemm("i8 x i8 promote-int8", GemmConfig(lhs="i8", rhs="i8", lhs_scale=None, rhs_scale=None), "sm_90",
-              "promote-int8"),
-        _gemm("e4m3 x e2m1 dequant-bf16, bf16 output", GemmConfig(**mx, out="bf16"), "sm_90", "dequant-bf16"),
+              "promote-int8", k=k),
+        _gemm("e4m3 x e2m1 dequant-bf16, bf16 output", GemmConfig(**mx, out="bf16"), "sm_90", "dequant-bf16", k=k),
         _gemm("e2m3 x e2m1 promote-int8", GemmConfig(lhs="e2m3", rhs="e2m1", lhs_scale="ue8m0", rhs_scale="ue8m0"),
-              "sm_90", "promote-int8"),
-        _gemm("e4m3 x e2m1 wgmma (sm_90a)", GemmConfig(**mx, block_k=64, num_warps=4), "sm_90a", "dequant-bf16", 2),
+              "sm_90", "promote-int8", k=k),
+        _gemm("e4m3 x e2m1 wgmma (sm_90a)", GemmConfig(**mx, block_k=64, num_warps=4), "sm_90a", "dequant-bf16", 2, k),
         _gemm("fp16 x fp16 wgmma (sm_90a)",
               GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None, block_k=64, num_warps=4), "sm_90a",
-              "dequant-bf16", 2),
+              "dequant-bf16", 2, k),
         _mmq("q4_K mmq 32x64 w4", mmq_harness.MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), 40, 72, 768)),
         _mmq("q4_K decode w4 M=3", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4), 3, 72, 768)),
         _mmq("q4_K one-token kb4", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4,
