@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from dataclasses import dataclass
 
 import numpy as np
 
-from compiler.numerics.tensor_core import BF16_STEP, FP8_WGMMA_STEP, MIN_EXPONENT, tensor_core_dot
-
-FORMS = {"mma_bf16": ("mma", "bf16"), "mma_f16": ("mma", "f16"), "mma_e4m3": ("mma", "e4m3"),
-         "mma_e5m2": ("mma", "e5m2"), "wgmma_bf16": ("wgmma", "bf16"), "wgmma_f16": ("wgmma", "f16"),
-         "wgmma_e4m3": ("wgmma", "e4m3"),
-         "wgmma_e5m2": ("wgmma", "e5m2")}
+from compiler.numerics.tensor_core import (BF16_STEP, FP8_WGMMA_STEP, NUMERICS_FORMAT, smallest_exponent,
+                                           tensor_core_dot)
 
 
 @dataclass(frozen=True)
@@ -74,12 +71,12 @@ def evaluate(instruction: str, type_: str, a: np.ndarray, b: np.ndarray, c: np.n
         idx = np.arange(k)
         first = idx[idx % 4 < 2] if v.halves == "mod4" else idx[:16]
         second = np.setdiff1d(idx, first)
-        partial = _step(a[..., first], b[..., first], np.zeros_like(c), v, MIN_EXPONENT["f16"])
-        return (_step(a[..., second], b[..., second], partial, v, MIN_EXPONENT["f16"]).astype(np.float32)
+        partial = _step(a[..., first], b[..., first], np.zeros_like(c), v, smallest_exponent("f16"))
+        return (_step(a[..., second], b[..., second], partial, v, smallest_exponent("f16")).astype(np.float32)
                 + c.astype(np.float32)).astype(np.float32)
     acc = c
     for s in range(0, k, v.terms):
-        acc = _step(a[..., s:s + v.terms], b[..., s:s + v.terms], acc, v, MIN_EXPONENT[type_])
+        acc = _step(a[..., s:s + v.terms], b[..., s:s + v.terms], acc, v, smallest_exponent(type_))
     return acc.astype(np.float32)
 
 
@@ -100,8 +97,10 @@ def variants(instruction: str, type_: str) -> dict[str, Variant]:
     return out
 
 
-CODE_FORMAT = {"bf16": "bf16", "f16": "fp16", "e4m3": "e4m3", "e5m2": "e5m2"}
-"""compiler.numerics' name of each PTX operand type."""
+def forms(directory: str) -> list[tuple[str, str, str]]:
+    """(name, instruction, operand type) of each probe file in ``directory`` (``mma_bf16.npz`` …)."""
+    names = sorted(p.stem for p in Path(directory).glob("*.npz") if p.stem.split("_")[0] in ("mma", "wgmma"))
+    return [(name, *name.split("_", 1)) for name in names]
 
 
 def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0) -> None:
@@ -112,7 +111,7 @@ def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0)
 
     rng = np.random.default_rng(seed)
     arrays: dict[str, np.ndarray] = {}
-    for name, (instruction, type_) in FORMS.items():
+    for name, instruction, type_ in forms(directory):
         z = np.load(os.path.join(directory, f"{name}.npz"))
         a, b, c, d = z["a"].astype(np.float64), z["b"].astype(np.float64), z["c"], z["d"]
         rows, cols = a[:, :, None, :], b[:, None, :, :]
@@ -129,7 +128,7 @@ def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0)
             rest = rng.permutation(here[~wrong.reshape(-1)[here]])
             picked.extend(np.concatenate([telling, rest])[:per_distribution])
         at = np.unravel_index(np.sort(np.array(picked)), d.shape)
-        fmt = CODE_FORMAT[type_]
+        fmt = NUMERICS_FORMAT[type_]
         arrays[f"{name}_a"] = numerics.encode(fmt, a[at[0], at[1]])
         arrays[f"{name}_b"] = numerics.encode(fmt, b[at[0], at[2]])
         arrays[f"{name}_c"] = c[at]
@@ -145,11 +144,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.fixture:
         fixture(args.directory, args.fixture)
-    for name, (instruction, type_) in FORMS.items():
-        path = os.path.join(args.directory, f"{name}.npz")
-        if not os.path.exists(path):
-            continue
-        z = np.load(path)
+    for name, instruction, type_ in forms(args.directory):
+        z = np.load(os.path.join(args.directory, f"{name}.npz"))
         a, b, c, d = z["a"].astype(np.float64), z["b"].astype(np.float64), z["c"], z["d"]
         rows, cols = a[:, :, None, :], b[:, None, :, :]
         differ = lambda got: int(np.sum(got.view(np.uint32) != d.view(np.uint32)))  # noqa: E731

@@ -51,6 +51,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from compiler.numerics.formats import format_info
+
 _NO_EXPONENT = -(1 << 20)
 """e(0): below every real exponent, so a zero term never sets the alignment."""
 
@@ -70,11 +72,21 @@ FP8_WGMMA_STEP = FusedDot(32, 13, 13)
 """e4m3 / e5m2 → f32, wgmma k32 (H200)."""
 
 
-MIN_EXPONENT = {"bf16": -126, "f16": -14, "e4m3": -6, "e5m2": -14, "f32": -126}
-"""The smallest normal exponent of each operand type: a subnormal operand's e(x)."""
+NUMERICS_FORMAT = {"bf16": "bf16", "f16": "fp16", "e4m3": "e4m3", "e5m2": "e5m2"}
+"""``compiler.numerics``' name of each PTX operand type a tensor core takes here."""
+_F32_SMALLEST_EXPONENT = -126
+"""IEEE binary32's smallest normal exponent: C's e(x) when C is subnormal."""
 
 
-def _exponent(x: NDArray[np.float64], smallest: int = MIN_EXPONENT["f32"]) -> NDArray[np.int64]:
+def smallest_exponent(operand_type: str) -> int:
+    """A subnormal ``operand_type`` operand's e(x): its format's smallest normal exponent, 1 − bias
+    (the format table's)."""
+    coding = format_info(NUMERICS_FORMAT[operand_type]).coding
+    assert coding is not None
+    return 1 - coding.bias
+
+
+def _exponent(x: NDArray[np.float64], smallest: int = _F32_SMALLEST_EXPONENT) -> NDArray[np.int64]:
     _, e = np.frexp(x)
     return np.where(x == 0, _NO_EXPONENT, np.maximum(e.astype(np.int64) - 1, smallest))
 
@@ -101,7 +113,7 @@ def fused_dot(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.floa
         raise ValueError(f"a fused step adds {step.terms} products, got {a.shape[-1]} and {b.shape[-1]}")
     with np.errstate(invalid="ignore", over="ignore"):
         products = a * b
-        smallest = MIN_EXPONENT[operand_type]
+        smallest = smallest_exponent(operand_type)
         exponents = np.where(products == 0, _NO_EXPONENT, _exponent(a, smallest) + _exponent(b, smallest))
         top = np.maximum(exponents.max(axis=-1), _exponent(c64))
         shift = np.clip(step.fraction_bits - top, -2000, 2000)
@@ -148,5 +160,5 @@ def tensor_core_dot(instruction: str, operand_type: str, a: NDArray[np.float64],
         return (exact + np.asarray(c, np.float32).astype(np.float64)).astype(np.float32)
 
 
-__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "MIN_EXPONENT", "FusedDot", "fused_dot", "sm90_fp8_mma",
-           "tensor_core_dot"]
+__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "fused_dot",
+           "sm90_fp8_mma", "smallest_exponent", "tensor_core_dot"]

@@ -16,19 +16,20 @@ import numpy as np
 import pytest
 
 from compiler import numerics
-from compiler.numerics.tensor_core import BF16_STEP, fused_dot, tensor_core_dot
+from compiler.numerics.tensor_core import BF16_STEP, NUMERICS_FORMAT, fused_dot, tensor_core_dot
 
 DATA = Path(__file__).parent / "data" / "h200_tensor_core.npz"
-FORMS = {"mma_bf16": ("mma", "bf16"), "mma_f16": ("mma", "f16"), "mma_e4m3": ("mma", "e4m3"),
-         "mma_e5m2": ("mma", "e5m2"), "wgmma_bf16": ("wgmma", "bf16"), "wgmma_f16": ("wgmma", "f16"),
-         "wgmma_e4m3": ("wgmma", "e4m3"),
-         "wgmma_e5m2": ("wgmma", "e5m2")}
-CODES = {"bf16": "bf16", "f16": "fp16", "e4m3": "e4m3", "e5m2": "e5m2"}
+FORMS = {name: tuple(name.split("_", 1)) for name in sorted({key.rsplit("_", 1)[0] for key in np.load(DATA).files})}
+"""The fixture's forms, by name: "wgmma_e4m3" → ("wgmma", "e4m3")."""
+
+
+def test_the_fixture_holds_every_measured_form() -> None:
+    assert set(FORMS) == {f"{i}_{t}" for i in ("mma", "wgmma") for t in ("bf16", "f16", "e4m3", "e5m2")}
 
 
 def _measured(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     z = np.load(DATA)
-    fmt = CODES[FORMS[name][1]]
+    fmt = NUMERICS_FORMAT[FORMS[name][1]]
     return (numerics.decode(fmt, z[f"{name}_a"]), numerics.decode(fmt, z[f"{name}_b"]), z[f"{name}_c"],
             z[f"{name}_d"])
 
