@@ -47,7 +47,6 @@ class CompiledKernel:
     lowered: Any = None
     """The module after the pipeline (the LLVM-ready IR the PTX is emitted from), which ``emulate``
     runs; None for the AGX targets."""
-    arch: str = "sm_90"
     _loaded: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -173,7 +172,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
                               module_verified=True)
-    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module, arch=arch)
+    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module)
 
 
 class _Tracer:
@@ -237,4 +236,4 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = No
     if name is not None and name not in infos:
         raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
-                        options=LaunchOptions(arch=kernel.arch))
+                        options=LaunchOptions(arch=kernel.artifact.arch))

@@ -209,7 +209,7 @@ class MmaPlan:
                        fragment("B", element_bits(sig, sig.b_type), k), k, cpos[..., 0], cpos[..., 1])
 
 
-_TENSOR_CORE_TYPES = {T.BF16: "bf16", T.F16: "f16", T.E4M3: "e4m3", T.E5M2: "e5m2"}
+_TENSOR_CORE_TYPES = frozenset({T.BF16, T.F16, T.E4M3, T.E5M2})
 """Operand types whose f32 mma follows ``compiler.numerics.tensor_core`` (both operands alike,
 no kind::, no block scale)."""
 
@@ -250,8 +250,7 @@ def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
     if measured:  # per element: its row of A, its column of B, its C
         row_a = av[:, rows, :].astype(np.float64)  # [warps, 4, 32, k]
         col_b = bv.swapaxes(1, 2)[:, cols, :].astype(np.float64)
-        d = tensor_core_dot("mma", _TENSOR_CORE_TYPES[sig.a_type], row_a, col_b, c.astype(np.float32).swapaxes(0, 1),
-                            arch)
+        d = tensor_core_dot("mma", sig.a_type.value, row_a, col_b, c.astype(np.float32).swapaxes(0, 1), arch)
         return d.swapaxes(0, 1).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         acc = np.matmul(av.astype(np.float64), bv.astype(np.float64))
