@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from compiler import numerics
 from compiler.kernel_cache import get_or_compile
 from compiler.numerics.tensor_core import tensor_core_dot
-from tests.tensor_core_cases import ACCUMULATORS, MMA_FORMS, OPERANDS, mma_inputs, mma_kernel, pack, unpack_d
+from tests.tensor_core_cases import (ACCUMULATORS, MMA_FORMS, OPERANDS, c_index, mma_inputs, mma_kernel, pack,
+                                     unpack_d)
 
 CASES = 32
 """mma.sync per distribution pair: 32 × 128 elements of D each."""
@@ -67,14 +69,13 @@ def test_terms_below_the_alignment_are_dropped(gpu) -> None:  # noqa: ANN001
     compiled = _compiled("mma_bf16")
     cupy = gpu()
     _sm90(cupy)
-    one, tiny = 0x3F80, 0x3280  # bf16 1.0 and 2^-13
+    one, tiny = numerics.encode("bf16", np.array([1.0, 2.0 ** -13]))
     a = np.full((1, 16, 16), tiny, np.uint16)
     b = np.full((1, 8, 16), tiny, np.uint16)
     a[..., 0], b[..., 0] = one, one
     c = np.zeros((1, 16, 8), np.float32)
-    from tests.tensor_core_cases import c_index
-
     rows, cols = c_index()
     case = {"a_regs": pack(a, "A"), "b_regs": pack(b, "B"), "c_regs": np.ascontiguousarray(c[:, rows, cols])}
     got = _run(cupy, compiled, case, 1)
     assert (got == np.float32(1.0)).all()
+    assert np.float32(1.0 + 15 * 2.0 ** -26) != np.float32(1.0)  # one rounding would not give 1
