@@ -11,20 +11,45 @@ equal to zero.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tests.kernel_ir import KernelText
 
-MMA_FORMS = {  # name: (shape, PTX types, operand type, k)
-    "mma_bf16": ("m16n8k16", "f32.bf16.bf16.f32", "bf16", 16),
-    "mma_f16": ("m16n8k16", "f32.f16.f16.f32", "f16", 16),
-    "mma_e4m3": ("m16n8k32", "f32.e4m3.e4m3.f32", "e4m3", 32),
-    "mma_e5m2": ("m16n8k32", "f32.e5m2.e5m2.f32", "e5m2", 32),
+
+class MmaForm(NamedTuple):
+    shape: str
+    a_type: str
+    b_type: str
+    k: int
+
+    @property
+    def types(self) -> str:
+        """The PTX type suffix of the instruction (D, A, B, C)."""
+        return f"f32.{self.a_type}.{self.b_type}.f32"
+
+    @property
+    def operand_types(self) -> tuple[str, str]:
+        return (self.a_type, self.b_type)
+
+
+MMA_FORMS = {
+    "mma_bf16": MmaForm("m16n8k16", "bf16", "bf16", 16),
+    "mma_f16": MmaForm("m16n8k16", "f16", "f16", 16),
+    "mma_e4m3": MmaForm("m16n8k32", "e4m3", "e4m3", 32),
+    "mma_e5m2": MmaForm("m16n8k32", "e5m2", "e5m2", 32),
+    "mma_e4m3_e5m2": MmaForm("m16n8k32", "e4m3", "e5m2", 32),
+    "mma_e5m2_e4m3": MmaForm("m16n8k32", "e5m2", "e4m3", 32),
 }
-OPERANDS = ("near1", "spread", "wide", "low")
+"""The floating-point mma.sync forms measured, by name: ``mma_<A type>[_<B type>]``."""
+OPERANDS = ("near1", "spread", "wide", "low", "subnormal-top")
 """|x| in [1/2, 2); exponents over ±8 (fp8: the format's range); over ±24 (fp8: every finite
 code); the bottom of the range, subnormals included (bf16: A there and B at the top, so that the
-products stay in f32's range)."""
+products stay in f32's range); and a subnormal that sets the alignment: at k = 0 a subnormal A
+times a B near the top of the range, the largest product of the row, over products of the other
+k 2^2 to 2^12 below it (A in [2^-4, 2^1), B in [2^-6, 2^-1)) — where a subnormal's exponent
+decides which of their bits are kept."""
 ACCUMULATORS = ("normal", "big", "tiny", "zero", "spread")
 """C: N(0, 1); N(0, 1) · 2^12; N(0, 1) · 2^-12; +0; ± (1 + U) · 2^U(-20, 20)."""
 
@@ -57,6 +82,8 @@ def operand(rng: np.random.Generator, shape: tuple[int, ...], type_: str, dist: 
     """(codes, float64 values) of a ``type_`` operand drawn from ``dist`` (``OPERANDS``)."""
     from compiler import numerics
 
+    if dist == "subnormal-top":
+        return _subnormal_top(rng, shape, type_, side)
     if type_ in _FP8:
         codes = _fp8_codes(rng, shape, type_, dist)
         return codes, numerics.decode(type_, codes)
@@ -77,6 +104,29 @@ def operand(rng: np.random.Generator, shape: tuple[int, ...], type_: str, dist: 
     return codes, codes.view(np.float16).astype(np.float64)
 
 
+def _subnormal_top(rng: np.random.Generator, shape: tuple[int, ...], type_: str,
+                   side: str) -> tuple[np.ndarray, np.ndarray]:
+    """``subnormal-top`` (``OPERANDS``): k = 0 a subnormal (A) or a value of the largest finite
+    exponent (B); the other k moderate."""
+    from compiler import numerics
+    from compiler.numerics.tensor_core import NUMERICS_FORMAT
+
+    fmt = NUMERICS_FORMAT[type_]
+    coding = numerics.formats.format_info(fmt).coding
+    assert coding is not None
+    x = _values(rng, shape, -4, 0) if side == "A" else _values(rng, shape, -6, -2)
+    codes = numerics.encode(fmt, x)
+    rows = shape[:-1]
+    sign = rng.integers(0, 2, size=rows) << (coding.bits - 1)
+    if side == "A":  # exponent field 0, a nonzero mantissa
+        edge = sign | rng.integers(1, 1 << coding.mantissa_bits, size=rows)
+    else:
+        top_e, top_m = coding.max_finite_fields()
+        edge = sign | (top_e << coding.mantissa_bits) | rng.integers(0, top_m + 1, size=rows)
+    codes[..., 0] = edge.astype(codes.dtype)
+    return codes, numerics.decode(fmt, codes)
+
+
 def accumulator(rng: np.random.Generator, shape: tuple[int, ...], dist: str) -> np.ndarray:
     """C drawn from ``dist`` (``ACCUMULATORS``), f32."""
     if dist == "zero":
@@ -92,13 +142,13 @@ def accumulator(rng: np.random.Generator, shape: tuple[int, ...], dist: str) -> 
 # 16 of C, packed here with the fragment layouts of the PTX ISA §9.7.14.5.8 (g = T >> 2, t = T & 3)
 
 
-def mma_kernel(shape: str, types: str) -> KernelText:
+def mma_kernel(form: MmaForm) -> KernelText:
     k = KernelText(["a", "b", "c", "out"], name="tensor_core_mma")
     a_regs = [k.load("a", k.binop("addi", k.per_thread(16), 4 * r)) for r in range(4)]
     b_regs = [k.load("b", k.binop("addi", k.per_thread(8), 4 * r)) for r in range(2)]
     c_regs = [k.load("c", k.binop("addi", k.per_thread(16), 4 * r), "f32") for r in range(4)]
-    d = k.op(f"ptx.mma_sync {shape} {types} A[{', '.join(a_regs)}] B[{', '.join(b_regs)}] C[{', '.join(c_regs)}]",
-             results=4)
+    d = k.op(f"ptx.mma_sync {form.shape} {form.types} A[{', '.join(a_regs)}] B[{', '.join(b_regs)}] "
+             f"C[{', '.join(c_regs)}]", results=4)
     for i in range(4):
         k.store("out", k.binop("addi", k.per_thread(16), 4 * i), f"{d}#{i}", "f32")
     return k
@@ -140,9 +190,9 @@ def c_index() -> tuple[np.ndarray, np.ndarray]:
 def mma_inputs(rng: np.random.Generator, name: str, cases: int, op_dist: str, acc_dist: str) -> dict[str, np.ndarray]:
     """Operands of ``cases`` mma.sync of form ``name``: values (a [cases, 16, k], b as B^T [cases, 8, k],
     c [cases, 16, 8]) and the registers the kernel loads (a_regs, b_regs, c_regs)."""
-    _, _, type_, k = MMA_FORMS[name]
-    a_codes, a = operand(rng, (cases, 16, k), type_, op_dist, "A")
-    b_codes, b = operand(rng, (cases, 8, k), type_, op_dist, "B")
+    form = MMA_FORMS[name]
+    a_codes, a = operand(rng, (cases, 16, form.k), form.a_type, op_dist, "A")
+    b_codes, b = operand(rng, (cases, 8, form.k), form.b_type, op_dist, "B")
     c = accumulator(rng, (cases, 16, 8), acc_dist)
     rows, cols = c_index()
     return {"a": a, "b": b, "c": c, "a_regs": pack(a_codes, "A"), "b_regs": pack(b_codes, "B"),
@@ -169,8 +219,9 @@ def wgmma_case(spec, rng: np.random.Generator, op_dist: str, acc_dist: str):  # 
     k, width = k_per_step(spec), element_bytes(spec.type_)
     image = np.zeros(spec.shared_bytes, np.uint8)
     values = []
-    for side, start, rows, layout in (("A", spec.a_start, 64, spec.layout_a), ("B", spec.b_start, spec.n, spec.layout_b)):
-        codes, vals = operand(rng, (rows, k), spec.type_, op_dist, side)
+    for side, type_, start, rows, layout in (("A", spec.type_, spec.a_start, 64, spec.layout_a),
+                                             ("B", spec.rhs_type, spec.b_start, spec.n, spec.layout_b)):
+        codes, vals = operand(rng, (rows, k), type_, op_dist, side)
         where = np.array([[byte_address(start, r, kb, layout) for kb in range(k * width)] for r in range(rows)])
         image[where] = np.ascontiguousarray(codes).view(np.uint8).reshape(rows, k * width)
         values.append(vals)

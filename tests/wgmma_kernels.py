@@ -98,6 +98,9 @@ class Spec:
     a_group_stride: int = 0
     k_steps: int = 1
     type_: str = "bf16"
+    """A's type, and B's unless ``b_type`` says otherwise."""
+    b_type: str | None = None
+    """B's type where it differs from A's (mixed fp8: e4m3 × e5m2 or e5m2 × e4m3)."""
     fill: str = "st"  # st.shared; "pack": st.shared of four bf16x2 registers gathered by ptx.pack; "cp.async"
     proxy_fence: bool = True
     barrier: bool = True
@@ -109,6 +112,15 @@ class Spec:
     overwrite_pending: bool = False
     fresh: bool = False
     """The first wgmma has no C operands (D = A·B, scale-d 0); C is still loaded, and ignored."""
+
+    @property
+    def rhs_type(self) -> str:
+        """B's type."""
+        return self.b_type or self.type_
+
+    @property
+    def operand_types(self) -> tuple[str, str]:
+        return (self.type_, self.rhs_type)
 
 
 def stage(k: KernelText, spec: Spec) -> None:
@@ -156,9 +168,9 @@ def accumulator_type(spec: Spec) -> str:
 
 
 def wgmma_text(spec: Spec, a: str, b: str, acc: list[str]) -> str:
-    t = spec.type_
-    d = "s32" if t == "s8" else "f32"
-    return (f"ptx.wgmma m64n{spec.n}k{k_per_step(spec)} {d}.{t}.{t} A[{a}] B[{b}] C[{', '.join(acc)}] "
+    d = "s32" if spec.type_ == "s8" else "f32"
+    types = f"{d}.{spec.type_}.{spec.rhs_type}"
+    return (f"ptx.wgmma m64n{spec.n}k{k_per_step(spec)} {types} A[{a}] B[{b}] C[{', '.join(acc)}] "
             f"{spec.layout_a.text('a')} {spec.layout_b.text('b')}")
 
 
@@ -217,7 +229,7 @@ def make_case(spec: Spec, seed: int = 3) -> Case:
         codes, values = random_operand(rng, (64, kk), spec.type_)
         place(image, used, spec.a_start + g * spec.a_group_stride, codes, spec.layout_a)
         a_values.append(values)
-    codes, b_values = random_operand(rng, (spec.n, kk), spec.type_)
+    codes, b_values = random_operand(rng, (spec.n, kk), spec.rhs_type)
     place(image, used, spec.b_start, codes, spec.layout_b)
     if spec.type_ == "s8":  # near the s32 limits, so that a sum wraps
         c = rng.integers(-2**31, 2**31, size=(64 * spec.groups, spec.n)).astype(np.int32)
@@ -241,7 +253,8 @@ def expected(spec: Spec, case: Case) -> np.ndarray:
                 product = case.a[g][:, ks] @ case.b[:, ks].T
                 d = (product.astype(np.int64) + d.astype(np.int64)).astype(np.uint32).view(np.int32)
             else:
-                d = tensor_core_dot("wgmma", spec.type_, case.a[g][:, None, ks], case.b[None, :, ks], d, "sm_90a")
+                d = tensor_core_dot("wgmma", spec.operand_types, case.a[g][:, None, ks], case.b[None, :, ks], d,
+                                    "sm_90a")
         out.append(d)
     return np.concatenate(out)
 

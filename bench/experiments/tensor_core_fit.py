@@ -1,6 +1,6 @@
 """Experiment: which arithmetic reproduces the H200's floating-point mma / wgmma (run 122).
 
-    python -m bench.experiments.tensor_core_fit DIR   # DIR: the .npz files of tensor_core_probe
+    python -m bench.experiments.tensor_core_fit DIR [DIR ...]   # the .npz files of tensor_core_probe
 
 For each form, how many D elements differ from the H200's: the exact sum rounded once
 to f32 (the emulator's model before run 122); ``compiler.numerics.tensor_core`` (the model it
@@ -14,7 +14,7 @@ pinned by the data, not merely consistent with it.
 from __future__ import annotations
 
 import argparse
-import os
+import zlib
 from pathlib import Path
 from dataclasses import dataclass
 
@@ -22,6 +22,8 @@ import numpy as np
 
 from compiler.numerics.tensor_core import (BF16_STEP, FP8_WGMMA_STEP, NUMERICS_FORMAT, smallest_exponent,
                                            tensor_core_dot)
+
+FP8 = ("e4m3", "e5m2")
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,14 @@ def _exponent(x: np.ndarray, smallest: int | None) -> np.ndarray:
     return np.where(x == 0, -(1 << 20), e)
 
 
-def _step(a: np.ndarray, b: np.ndarray, c: np.ndarray, v: Variant, smallest: int) -> np.ndarray:
+def _step(a: np.ndarray, b: np.ndarray, c: np.ndarray, v: Variant, smallest: tuple[int, int]) -> np.ndarray:
+    """``smallest``: the exponents of A's and B's subnormals (their formats' smallest normal one)."""
     p = a * b
     if v.own_exponent:
         e = _exponent(p, None)
     else:
-        floor = smallest if v.subnormal_exponent else None
-        e = np.where(p == 0, -(1 << 20), _exponent(a, floor) + _exponent(b, floor))
+        floor_a, floor_b = smallest if v.subnormal_exponent else (None, None)
+        e = np.where(p == 0, -(1 << 20), _exponent(a, floor_a) + _exponent(b, floor_b))
     top = np.maximum(e.max(axis=-1), _exponent(c, None))
     shift = np.clip(v.fraction_bits - top, -2000, 2000)
     total = np.ldexp(np.trunc(np.ldexp(p, shift[..., None])).sum(axis=-1) + np.trunc(np.ldexp(c, shift)), -shift)
@@ -64,24 +67,34 @@ def _step(a: np.ndarray, b: np.ndarray, c: np.ndarray, v: Variant, smallest: int
     return r.astype(np.float64)
 
 
+def types_of(type_: str) -> tuple[str, str]:
+    """(A's type, B's type) of a probe form's type: "e4m3" → both e4m3, "e4m3_e5m2" → mixed."""
+    a_type, _, b_type = type_.partition("_")
+    return a_type, b_type or a_type
+
+
 def evaluate(instruction: str, type_: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, v: Variant) -> np.ndarray:
     c = c.astype(np.float64)
     k = a.shape[-1]
-    if instruction == "mma" and type_ in ("e4m3", "e5m2"):
+    types = types_of(type_)
+    if instruction == "mma" and set(types) <= set(FP8):
         idx = np.arange(k)
         first = idx[idx % 4 < 2] if v.halves == "mod4" else idx[:16]
         second = np.setdiff1d(idx, first)
-        partial = _step(a[..., first], b[..., first], np.zeros_like(c), v, smallest_exponent("f16"))
-        return (_step(a[..., second], b[..., second], partial, v, smallest_exponent("f16")).astype(np.float32)
+        f16 = (smallest_exponent("f16"),) * 2
+        partial = _step(a[..., first], b[..., first], np.zeros_like(c), v, f16)
+        return (_step(a[..., second], b[..., second], partial, v, f16).astype(np.float32)
                 + c.astype(np.float32)).astype(np.float32)
     acc = c
     for s in range(0, k, v.terms):
-        acc = _step(a[..., s:s + v.terms], b[..., s:s + v.terms], acc, v, smallest_exponent(type_))
+        acc = _step(a[..., s:s + v.terms], b[..., s:s + v.terms], acc, v,
+                    (smallest_exponent(types[0]), smallest_exponent(types[1])))
     return acc.astype(np.float32)
 
 
 def variants(instruction: str, type_: str) -> dict[str, Variant]:
-    base = FP8_WGMMA_STEP if (instruction, type_) in (("wgmma", "e4m3"), ("wgmma", "e5m2")) else BF16_STEP
+    fp8 = set(types_of(type_)) <= set(FP8)
+    base = FP8_WGMMA_STEP if instruction == "wgmma" and fp8 else BF16_STEP
     v = Variant(base.terms, base.fraction_bits, base.result_bits)
     out = {"fraction bits + 1": Variant(v.terms, v.fraction_bits + 1, v.result_bits),
            "fraction bits - 1": Variant(v.terms, v.fraction_bits - 1, v.result_bits),
@@ -91,28 +104,39 @@ def variants(instruction: str, type_: str) -> dict[str, Variant]:
     if base is FP8_WGMMA_STEP:
         out["result 23 bits"] = Variant(v.terms, v.fraction_bits, 23)
         out["result 12 bits"] = Variant(v.terms, v.fraction_bits, 12)
-    if instruction == "mma" and type_ in ("e4m3", "e5m2"):
+    if instruction == "mma" and fp8:
         del out["two steps of half"]
         out["halves k < 16 first"] = Variant(v.terms, v.fraction_bits, halves="low")
     return out
 
 
-def forms(directory: str) -> list[tuple[str, str, str]]:
-    """(name, instruction, operand type) of each probe file in ``directory`` (``mma_bf16.npz`` …)."""
-    names = sorted(p.stem for p in Path(directory).glob("*.npz") if p.stem.split("_")[0] in ("mma", "wgmma"))
+def forms(directories: list[str]) -> list[tuple[str, str, str]]:
+    """(name, instruction, operand type) of each form with a probe file in ``directories``
+    (``mma_bf16.npz``, ``wgmma_e4m3_e5m2.npz`` …)."""
+    names = sorted({p.stem for d in directories for p in Path(d).glob("*.npz")
+                    if p.stem.split("_")[0] in ("mma", "wgmma")})
     return [(name, *name.split("_", 1)) for name in names]
 
 
-def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0) -> None:
+def measured(directories: list[str], name: str) -> dict[str, np.ndarray]:
+    """Form ``name``'s elements, from every directory that has them (runs with other
+    distributions), one after the other."""
+    runs = [np.load(path) for d in directories if (path := Path(d) / f"{name}.npz").exists()]
+    return {key: np.concatenate([z[key] for z in runs]) for key in ("a", "b", "c", "d", "dist")}
+
+
+def fixture(directories: list[str], out: str, per_distribution: int = 24, seed: int = 0) -> None:
     """Write ``out`` (.npz): for each form, ``per_distribution`` elements of D per distribution pair
     — first those that one rounding or a moved parameter gets wrong, so each one tests the model —
-    as operand codes, C and the H200's D (tests/numerics/test_tensor_core.py replays them)."""
+    as operand codes, C and the H200's D (tests/numerics/test_tensor_core.py replays them). Each
+    form draws from its own generator (``seed`` and the form's name), so that adding a form leaves
+    the others' elements as they were."""
     from compiler import numerics
 
-    rng = np.random.default_rng(seed)
     arrays: dict[str, np.ndarray] = {}
-    for name, instruction, type_ in forms(directory):
-        z = np.load(os.path.join(directory, f"{name}.npz"))
+    for name, instruction, type_ in forms(directories):
+        rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
+        z = measured(directories, name)
         a, b, c, d = z["a"].astype(np.float64), z["b"].astype(np.float64), z["c"], z["d"]
         rows, cols = a[:, :, None, :], b[:, None, :, :]
         with np.errstate(invalid="ignore", over="ignore"):
@@ -128,9 +152,9 @@ def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0)
             rest = rng.permutation(here[~wrong.reshape(-1)[here]])
             picked.extend(np.concatenate([telling, rest])[:per_distribution])
         at = np.unravel_index(np.sort(np.array(picked)), d.shape)
-        fmt = NUMERICS_FORMAT[type_]
-        arrays[f"{name}_a"] = numerics.encode(fmt, a[at[0], at[1]])
-        arrays[f"{name}_b"] = numerics.encode(fmt, b[at[0], at[2]])
+        a_type, b_type = types_of(type_)
+        arrays[f"{name}_a"] = numerics.encode(NUMERICS_FORMAT[a_type], a[at[0], at[1]])
+        arrays[f"{name}_b"] = numerics.encode(NUMERICS_FORMAT[b_type], b[at[0], at[2]])
         arrays[f"{name}_c"] = c[at]
         arrays[f"{name}_d"] = d[at]
         arrays[f"{name}_dist"] = z["dist"][at[0]]
@@ -139,19 +163,20 @@ def fixture(directory: str, out: str, per_distribution: int = 24, seed: int = 0)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("directory", help="where tensor_core_probe wrote its .npz files")
+    parser.add_argument("directories", nargs="+", metavar="DIR",
+                        help="where tensor_core_probe wrote its .npz files (several: their elements together)")
     parser.add_argument("--fixture", metavar="OUT", help="also write the test fixture (tests/numerics/data)")
     args = parser.parse_args()
     if args.fixture:
-        fixture(args.directory, args.fixture)
-    for name, instruction, type_ in forms(args.directory):
-        z = np.load(os.path.join(args.directory, f"{name}.npz"))
+        fixture(args.directories, args.fixture)
+    for name, instruction, type_ in forms(args.directories):
+        z = measured(args.directories, name)
         a, b, c, d = z["a"].astype(np.float64), z["b"].astype(np.float64), z["c"], z["d"]
         rows, cols = a[:, :, None, :], b[:, None, :, :]
         differ = lambda got: int(np.sum(got.view(np.uint32) != d.view(np.uint32)))  # noqa: E731
         with np.errstate(invalid="ignore", over="ignore"):
             once = (np.einsum("cmk,cnk->cmn", a, b) + c).astype(np.float32)
-            model = tensor_core_dot(instruction, type_, rows, cols, c)
+            model = tensor_core_dot(instruction, types_of(type_), rows, cols, c)
             line = [f"{name}: elements differing from the H200's, of {d.size}: one rounding {differ(once)}, "
                     f"model {differ(model)}"]
             line += [f"{label} {differ(evaluate(instruction, type_, rows, cols, c, v))}"

@@ -10,7 +10,8 @@ collects what the hardware does, for fitting a model of its arithmetic offline: 
 operands and C from every pair of the distributions of tests/tensor_core_cases.py, and for each
 element of D the operand values, C and the D the GPU produced. Forms: ``mma.sync`` m16n8k16
 bf16 / f16 and m16n8k32 e4m3 / e5m2 → f32 (one warp per case), ``wgmma`` m64n64k16 bf16 / f16 and
-m64n64k32 e4m3 / e5m2 → f32 (tests/wgmma_kernels.py's kernels, one per launch).
+m64n64k32 e4m3 / e5m2 → f32 (tests/wgmma_kernels.py's kernels, one per launch), each fp8 one
+also with mixed operands (e4m3 × e5m2, e5m2 × e4m3).
 """
 
 from __future__ import annotations
@@ -29,23 +30,26 @@ WGMMA_FORMS = {
     "wgmma_f16": Spec(64, SW128, SW128, type_="f16", b_start=8192, shared_bytes=16384),
     "wgmma_e4m3": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
     "wgmma_e5m2": Spec(64, SW128, SW128, type_="e5m2", b_start=8192, shared_bytes=16384),
+    "wgmma_e4m3_e5m2": Spec(64, SW128, SW128, type_="e4m3", b_type="e5m2", b_start=8192, shared_bytes=16384),
+    "wgmma_e5m2_e4m3": Spec(64, SW128, SW128, type_="e5m2", b_type="e4m3", b_start=8192, shared_bytes=16384),
 }
 
 
 def compile_all() -> dict[str, object]:
-    kernels = {name: get_or_compile(mma_kernel(shape, types).text(), arch="sm_90", pipeline="")
-               for name, (shape, types, _, _) in MMA_FORMS.items()}
+    kernels = {name: get_or_compile(mma_kernel(form).text(), arch="sm_90", pipeline="")
+               for name, form in MMA_FORMS.items()}
     kernels.update({name: get_or_compile(build(spec).text(), arch="sm_90a", pipeline="")
                     for name, spec in WGMMA_FORMS.items()})
     return kernels
 
 
-def run_mma(cupy, kernel, name: str, rng: np.random.Generator, cases: int) -> dict[str, np.ndarray]:  # noqa: ANN001
+def run_mma(cupy, kernel, name: str, rng: np.random.Generator, cases: int,  # noqa: ANN001
+            operands: list[str]) -> dict[str, np.ndarray]:
     from targets.ptx.runner import load
 
     loaded = load(kernel.ptx, kernel.kernels[0])
     out: dict[str, list[np.ndarray]] = {key: [] for key in ("a", "b", "c", "d", "dist")}
-    for op_dist in OPERANDS:
+    for op_dist in operands:
         for acc_dist in ACCUMULATORS:
             case = mma_inputs(rng, name, cases, op_dist, acc_dist)
             d = cupy.full(case["c_regs"].shape, cupy.nan, dtype=cupy.float32)
@@ -58,13 +62,14 @@ def run_mma(cupy, kernel, name: str, rng: np.random.Generator, cases: int) -> di
     return {key: np.concatenate(value) for key, value in out.items()}
 
 
-def run_wgmma(cupy, kernel, name: str, rng: np.random.Generator, cases: int) -> dict[str, np.ndarray]:  # noqa: ANN001
+def run_wgmma(cupy, kernel, name: str, rng: np.random.Generator, cases: int,  # noqa: ANN001
+              operands: list[str]) -> dict[str, np.ndarray]:
     from targets.ptx.runner import load
 
     spec = WGMMA_FORMS[name]
     loaded = load(kernel.ptx, kernel.kernels[0])
     out: dict[str, list[np.ndarray]] = {key: [] for key in ("a", "b", "c", "d", "dist")}
-    for op_dist in OPERANDS:
+    for op_dist in operands:
         for acc_dist in ACCUMULATORS:
             for _ in range(cases):
                 case = wgmma_case(spec, rng, op_dist, acc_dist)
@@ -83,6 +88,10 @@ def main() -> None:
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--cases", type=int, default=256, help="mma.sync cases per distribution pair")
     parser.add_argument("--wgmma-cases", type=int, default=12, help="wgmma cases per distribution pair")
+    parser.add_argument("--forms", nargs="+", metavar="FORM", choices=[*MMA_FORMS, *WGMMA_FORMS],
+                        default=[*MMA_FORMS, *WGMMA_FORMS], help="the forms to measure (default: all)")
+    parser.add_argument("--operands", nargs="+", metavar="DIST", choices=OPERANDS, default=list(OPERANDS),
+                        help="the operand distributions, each with every C distribution (default: all)")
     args = parser.parse_args()
     kernels = compile_all()
     if args.prepare:
@@ -92,9 +101,10 @@ def main() -> None:
     rng = np.random.default_rng()
     directory = os.environ.get("OUT", "/tmp/qdot_probe")
     os.makedirs(directory, exist_ok=True)
-    for name in [*MMA_FORMS, *WGMMA_FORMS]:
+    for name in args.forms:
         run = run_mma if name in MMA_FORMS else run_wgmma
-        data = run(cupy, kernels[name], name, rng, args.cases if name in MMA_FORMS else args.wgmma_cases)
+        data = run(cupy, kernels[name], name, rng, args.cases if name in MMA_FORMS else args.wgmma_cases,
+                   args.operands)
         np.savez_compressed(os.path.join(directory, f"{name}.npz"), **data)
         print(name, {key: value.shape for key, value in data.items()}, "NaN in D:", int(np.isnan(data["d"]).sum()))
 

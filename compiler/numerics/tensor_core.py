@@ -4,21 +4,23 @@
 IEEE arithmetic does not say what a tensor core computes: the instruction adds k products and C
 in one fused step whose internal precision NVIDIA does not document. The model here has the
 shape Fasi, Higham, Mikaitis and Pranesh gave tensor cores ("Numerical behavior of NVIDIA
-tensor cores", 2021); its parameters were measured on an H200 (sm_90, runs 122–126 of
-bench/RESULTS.md: ``bench/experiments/tensor_core_probe.py`` ran every form below on operands
-and C from 20 pairs of distributions — values near 1, exponents spread over ±8 and ±24, every
-finite fp8 code, the bottom of each range with subnormals; C at 2^±12, zero, spread over
-2^±20 — and ``bench/experiments/tensor_core_fit.py`` replayed the 16 million elements of D of
-three runs against models: this one reproduces every one bit for bit, one f32 rounding of the
-exact sum 10–73 % of them, and the model with any one parameter moved fewer than this one).
+tensor cores", 2021); its parameters were measured on an H200 (sm_90, runs 122–126 and 132–133
+of bench/RESULTS.md: ``bench/experiments/tensor_core_probe.py`` ran every form below on
+operands and C from 25 pairs of distributions — values near 1, exponents spread over ±8 and
+±24, every finite fp8 code, the bottom of each range with subnormals, a subnormal whose product
+sets the alignment; C at 2^±12, zero, spread over 2^±20 — and
+``bench/experiments/tensor_core_fit.py`` replayed the 12.3 million elements of D of runs 126,
+132 and 133 against models: this one reproduces every one bit for bit; one f32 rounding of the
+exact sum misses 21–92 % of them, and the model with any one parameter moved misses some of
+every form's — each parameter is pinned by the data, not merely consistent with it).
 
 One fused step over k terms (``FusedDot``):
 
 1. each product a_j·b_j is exact; its exponent is taken as e(a_j) + e(b_j), the sum of the
    inputs' exponents, not the product's own (which can be one more), where e(x) is
    floor(log2 |x|) for a normal number and the format's smallest normal exponent for a
-   subnormal one (its exponent field is zero: −14 for f16, −6 for e4m3; thousands of bf16
-   elements and a few f16 ones tell the two apart, one e4m3 element so far);
+   subnormal one (its exponent field is zero: −14 for f16, −6 for e4m3; tens of thousands of
+   elements of each bf16, f16 and fp8 wgmma form tell the two apart, run 133);
 2. the products and C are aligned to the largest of those exponents and e(C), E, and each is
    truncated toward zero to a multiple of 2^(E − ``fraction_bits``);
 3. the truncated terms are added exactly, and the sum is rounded toward zero to f32 and then,
@@ -28,18 +30,19 @@ Measured on the H200:
 
 * bf16 and f16 → f32, ``mma.sync`` m16n8k16 and ``wgmma`` m64nNk16: one step of 16 products,
   25 fraction bits, f32 result (``BF16_STEP``);
-* e4m3 and e5m2 → f32, ``wgmma`` m64nNk32: one step of 32 products, 13 fraction bits, the
-  result kept to 13 significand bits (``FP8_WGMMA_STEP``) — the "fp22" accumulation reported of
-  Hopper's fp8 tensor cores, which is why the MX kernels never use fp8 wgmma;
-* e4m3 and e5m2 → f32, ``mma.sync`` m16n8k32 on sm_90: Hopper has no fp8 ``mma.sync``; ptxas
+* e4m3 and e5m2 → f32, the same type or mixed (e4m3 × e5m2, e5m2 × e4m3), ``wgmma`` m64nNk32:
+  one step of 32 products, 13 fraction bits, the result kept to 13 significand bits
+  (``FP8_WGMMA_STEP``) — the "fp22" accumulation reported of Hopper's fp8 tensor cores, which is
+  why the MX kernels never use fp8 wgmma; each operand's subnormals at its own format's exponent;
+* e4m3 and e5m2 → f32, the same or mixed, ``mma.sync`` m16n8k32 on sm_90 (the mixed form is what
+  promote-fp8 runs for e5m2 × e2m1): Hopper has no fp8 ``mma.sync``; ptxas
   (13.0, and the JIT of driver 580.159 that ran the probes) converts both operands to f16 and
   issues two f16 HMMA from zero — the products of k mod 4 ∈ {0, 1} first, then those of
   k mod 4 ∈ {2, 3} onto the first's result — and adds C with an f32 FADD, rounded to nearest
   (``sm90_fp8_mma``; the SASS is in bench/RESULTS.md).
 
 Not measured, so not modelled: non-finite operands, sums beyond f32's range, f16 results,
-mixed e4m3 × e5m2 operands, other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the
-block-scaled forms (sm_120).
+other GPUs (sm_80 / sm_89 / sm_120 tensor cores differ) and the block-scaled forms (sm_120).
 ``tensor_core_dot`` gives the one-rounding result — the exact sum rounded once to f32 — where
 no measured model applies.
 """
@@ -101,20 +104,31 @@ def _toward_zero_f32(v: NDArray[np.float64], bits: int) -> NDArray[np.float32]:
     return r
 
 
+OperandTypes = str | tuple[str, str]
+"""The PTX types of A and B: one name when both are the same (``"bf16"``), else a pair
+(``("e4m3", "e5m2")``: mixed fp8)."""
+
+
+def operand_types(types: OperandTypes) -> tuple[str, str]:
+    """(A's type, B's type) of ``types``."""
+    return (types, types) if isinstance(types, str) else (types[0], types[1])
+
+
 def fused_dot(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float32],
-              step: FusedDot, operand_type: str) -> NDArray[np.float32]:
-    """D = Σ_j a_j·b_j + C by one fused step: ``a``, ``b`` [..., step.terms] the values of two
-    ``operand_type`` operands (exact in float64), ``c`` [...] f32. Rows with a non-finite
+              step: FusedDot, types: OperandTypes) -> NDArray[np.float32]:
+    """D = Σ_j a_j·b_j + C by one fused step: ``a``, ``b`` [..., step.terms] the values of
+    operands of ``types`` (exact in float64), ``c`` [...] f32. Rows with a non-finite
     operand or a sum beyond f32's range get the one-rounding result (not measured)."""
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     c64 = np.asarray(c, np.float32).astype(np.float64)
     if a.shape[-1] != step.terms or b.shape[-1] != step.terms:
         raise ValueError(f"a fused step adds {step.terms} products, got {a.shape[-1]} and {b.shape[-1]}")
+    a_type, b_type = operand_types(types)
     with np.errstate(invalid="ignore", over="ignore"):
         products = a * b
-        smallest = smallest_exponent(operand_type)
-        exponents = np.where(products == 0, _NO_EXPONENT, _exponent(a, smallest) + _exponent(b, smallest))
+        exponents = np.where(products == 0, _NO_EXPONENT,
+                             _exponent(a, smallest_exponent(a_type)) + _exponent(b, smallest_exponent(b_type)))
         top = np.maximum(exponents.max(axis=-1), _exponent(c64))
         shift = np.clip(step.fraction_bits - top, -2000, 2000)
         kept = np.trunc(np.ldexp(products, shift[..., None])).sum(axis=-1) + np.trunc(np.ldexp(c64, shift))
@@ -126,8 +140,9 @@ def fused_dot(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.floa
 
 
 def sm90_fp8_mma(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``mma.sync`` m16n8k32 e4m3 / e5m2 → f32 as an sm_90 GPU runs it: two f16 HMMA from zero
-    (k mod 4 < 2, then k mod 4 ≥ 2), then C added in f32. ``a``, ``b`` [..., 32]."""
+    """``mma.sync`` m16n8k32 with e4m3 / e5m2 operands (the same or mixed) → f32 as an sm_90 GPU
+    runs it: two f16 HMMA from zero (k mod 4 < 2, then k mod 4 ≥ 2), then C added in f32.
+    ``a``, ``b`` [..., 32]."""
     k = np.arange(32)
     first, second = k[k % 4 < 2], k[k % 4 >= 2]
     zero = np.zeros(np.shape(c), np.float32)
@@ -139,26 +154,30 @@ def sm90_fp8_mma(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.f
 
 MEASURED_ARCHES = ("sm_90", "sm_90a")
 """The GPUs the models above were measured on (an H200)."""
-_STEPS = {("mma", "bf16"): BF16_STEP, ("mma", "f16"): BF16_STEP, ("wgmma", "bf16"): BF16_STEP,
-          ("wgmma", "f16"): BF16_STEP, ("wgmma", "e4m3"): FP8_WGMMA_STEP, ("wgmma", "e5m2"): FP8_WGMMA_STEP}
-"""The measured single-step forms."""
+_FP8 = ("e4m3", "e5m2")
+_STEPS = {("mma", "bf16", "bf16"): BF16_STEP, ("mma", "f16", "f16"): BF16_STEP,
+          ("wgmma", "bf16", "bf16"): BF16_STEP, ("wgmma", "f16", "f16"): BF16_STEP,
+          **{("wgmma", a, b): FP8_WGMMA_STEP for a in _FP8 for b in _FP8}}
+"""The measured single-step forms: (instruction, A's type, B's type)."""
 
 
-def tensor_core_dot(instruction: str, operand_type: str, a: NDArray[np.float64], b: NDArray[np.float64],
+def tensor_core_dot(instruction: str, types: OperandTypes, a: NDArray[np.float64], b: NDArray[np.float64],
                     c: NDArray[np.float32], arch: str = "sm_90") -> NDArray[np.float32]:
     """D of one element per row of ``a`` / ``b`` [..., k] and ``c`` [...]: ``instruction`` is
-    ``"mma"`` (mma.sync) or ``"wgmma"``, ``operand_type`` the PTX type of A and B (``bf16``,
-    ``f16``, ``e4m3``, ``e5m2``; both the same), for an f32 accumulator. The measured model
+    ``"mma"`` (mma.sync) or ``"wgmma"``, ``types`` the PTX types of A and B (``bf16``, ``f16``,
+    ``e4m3``, ``e5m2``, or a pair of the fp8 ones), for an f32 accumulator. The measured model
     where there is one for this arch and form, else the exact sum rounded once to f32."""
-    step = _STEPS.get((instruction, operand_type)) if arch in MEASURED_ARCHES else None
+    a_type, b_type = operand_types(types)
+    measured = arch in MEASURED_ARCHES
+    step = _STEPS.get((instruction, a_type, b_type)) if measured else None
     if step is not None and np.shape(a)[-1] == step.terms:
-        return fused_dot(a, b, c, step, operand_type)
-    if arch in MEASURED_ARCHES and instruction == "mma" and operand_type in ("e4m3", "e5m2") and np.shape(a)[-1] == 32:
+        return fused_dot(a, b, c, step, (a_type, b_type))
+    if measured and instruction == "mma" and a_type in _FP8 and b_type in _FP8 and np.shape(a)[-1] == 32:
         return sm90_fp8_mma(a, b, c)
     with np.errstate(invalid="ignore", over="ignore"):
         exact = (np.asarray(a, np.float64) * np.asarray(b, np.float64)).sum(axis=-1)
         return (exact + np.asarray(c, np.float32).astype(np.float64)).astype(np.float32)
 
 
-__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "fused_dot",
-           "sm90_fp8_mma", "smallest_exponent", "tensor_core_dot"]
+__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "OperandTypes",
+           "fused_dot", "operand_types", "sm90_fp8_mma", "smallest_exponent", "tensor_core_dot"]

@@ -306,7 +306,7 @@ def test_ldmatrix_trans_then_bf16_mma_multiplies(rng: np.random.Generator) -> No
     assert np.array_equal(out, want)
 
 
-@pytest.mark.parametrize("name", ["mma_bf16", "mma_f16", "mma_e4m3", "mma_e5m2"])
+@pytest.mark.parametrize("name", ["mma_bf16", "mma_f16", "mma_e4m3", "mma_e5m2", "mma_e4m3_e5m2", "mma_e5m2_e4m3"])
 @pytest.mark.parametrize("dists", [("spread", "big"), ("low", "zero"), ("wide", "tiny")])
 def test_distribution_cases_run_as_expected(name: str, dists: tuple[str, str]) -> None:
     """The kernel and packed registers tests/gpu runs on the H200 (tests/tensor_core_cases.py),
@@ -314,9 +314,9 @@ def test_distribution_cases_run_as_expected(name: str, dists: tuple[str, str]) -
     arithmetic alone."""
     from tests.tensor_core_cases import MMA_FORMS, mma_inputs, mma_kernel, unpack_d
 
-    shape, types, type_, _ = MMA_FORMS[name]
+    form = MMA_FORMS[name]
     case = mma_inputs(np.random.default_rng(7), name, 2, *dists)
     d = np.zeros_like(case["c_regs"])
-    run(mma_kernel(shape, types), [case["a_regs"], case["b_regs"], case["c_regs"], d], grid=2)
-    want = tensor_core_dot("mma", type_, case["a"][:, :, None, :], case["b"][:, None, :, :], case["c"])
+    run(mma_kernel(form), [case["a_regs"], case["b_regs"], case["c_regs"], d], grid=2)
+    want = tensor_core_dot("mma", form.operand_types, case["a"][:, :, None, :], case["b"][:, None, :, :], case["c"])
     np.testing.assert_array_equal(unpack_d(d), want)

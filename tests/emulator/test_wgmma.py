@@ -91,9 +91,12 @@ def test_distribution_cases_run_as_expected(type_: str, dists: tuple[str, str]) 
     Spec(64, SW128, SW128, type_="s8", k_steps=2, b_start=8192, shared_bytes=16384, fresh=True),
     Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384, fresh=True),
     Spec(64, SW128, Layout(64, 16, 512), type_="e5m2", k_steps=2, b_start=8192, shared_bytes=16384),
+    Spec(64, SW128, SW128, type_="e4m3", b_type="e5m2", b_start=8192, shared_bytes=16384),
+    Spec(64, SW128, SW128, type_="e5m2", b_type="e4m3", b_start=8192, shared_bytes=16384),
 ], ids=["n8-sw128", "n128-sw128-pack", "n256-sw128", "n64-sw64", "n64-f16-sw64-sw32-cp.async", "n32-no-swizzle",
         "n32-no-swizzle-x-sw128", "n16-sw32-x-no-swizzle", "n64-two-warpgroups", "n128-k64-chain",
-        "n64-e4m3-k32", "n32-e4m3-no-swizzle-x-sw128", "n64-e4m3-k64-chain", "n64-s8-sw128-x-sw64", "n128-s8-k128-chain-wraps", "n64-s8-fresh-then-chained", "n64-e4m3-fresh", "n64-e5m2-sw128-x-sw64-k64-chain"])
+        "n64-e4m3-k32", "n32-e4m3-no-swizzle-x-sw128", "n64-e4m3-k64-chain", "n64-s8-sw128-x-sw64", "n128-s8-k128-chain-wraps", "n64-s8-fresh-then-chained", "n64-e4m3-fresh", "n64-e5m2-sw128-x-sw64-k64-chain",
+        "n64-e4m3-x-e5m2", "n64-e5m2-x-e4m3"])
 def test_wgmma_matches_numpy(spec: Spec) -> None:
     """(A permutation of K common to A and B leaves A·B unchanged, on the GPU too; the cases that
     mix layouts are the ones that would notice two modes disagreeing about K order.)"""

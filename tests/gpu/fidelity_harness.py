@@ -4,7 +4,8 @@ The emulator's floating-point mma / wgmma follow ``compiler.numerics.tensor_core
 ``contract`` multiply-add rounds once, as LLVM's FMA does; with both, whole compiled kernels come
 out of the emulator exactly as the H200 computes them (runs 124–126 of bench/RESULTS.md). These
 are the kernels that claim is checked on: a GEMM of every sm_90 / sm_90a strategy and output,
-and the q4_K kernels (not split-K: float atomics arrive in any order). Used by
+and the q4_K kernels — split-K ones in two splits only: float atomics arrive in any order,
+and only 0 + a + b comes out the same in every order. Used by
 tests/gpu/test_emulator_fidelity_gpu.py and bench/experiments/emulator_vs_gpu.py; no xDSL here.
 """
 
@@ -51,9 +52,9 @@ def _gemm(label: str, cfg: GemmConfig, arch: str, strategy: str, stages: int = 3
     return Kernel(label, gemm_kernel(cfg), arch, strategy, stages, grid(cfg, M, N), cfg.name), case
 
 
-def _mmq(label: str, case: mmq_harness.MmqCase) -> tuple[Kernel, object]:
+def _mmq(label: str, case: mmq_harness.MmqCase, **split: int) -> tuple[Kernel, object]:
     return Kernel(label, mmq_kernel(case.cfg), "sm_90", "promote-int8", case.stages,
-                  mmq_grid(case.cfg, case.m, case.n, case.k), case.cfg.name), case
+                  mmq_grid(case.cfg, case.m, case.n, case.k, **split), case.cfg.name), case
 
 
 def cases(k: int = K) -> list[tuple[Kernel, object]]:
@@ -64,6 +65,8 @@ def cases(k: int = K) -> list[tuple[Kernel, object]]:
     return [
         _gemm("e4m3 x e2m1 dequant-bf16 (bf16 mma.sync)", GemmConfig(**mx), "sm_90", "dequant-bf16", k=k),
         _gemm("e4m3 x e2m1 promote-fp8 (e4m3 mma.sync)", GemmConfig(**mx), "sm_90", "promote-fp8", k=k),
+        _gemm("e5m2 x e2m1 promote-fp8 (e5m2 x e4m3 mma.sync)", GemmConfig(**{**mx, "lhs": "e5m2"}), "sm_90",
+              "promote-fp8", k=k),
         _gemm("e2m1 x e2m1 promote-int8 (s8 mma.sync, fold)", GemmConfig(**fp4), "sm_90", "promote-int8", k=k),
         _gemm("nvfp4 dequant-bf16", GemmConfig(lhs="e2m1", rhs="e2m1", lhs_scale="ue4m3", rhs_scale="ue4m3"), "sm_90",
               "dequant-bf16", k=k),
@@ -80,6 +83,9 @@ def cases(k: int = K) -> list[tuple[Kernel, object]]:
               "dequant-bf16", 2, k),
         _mmq("q4_K mmq 32x64 w4", mmq_harness.MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), 40, 72, 768)),
         _mmq("q4_K decode w4 M=3", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4), 3, 72, 768)),
+        _mmq("q4_K decode split-K in two, M=2",
+             mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True), 2, 72, 1024),
+             max_splits=2, min_blocks=1, target=1 << 20),
         _mmq("q4_K one-token kb4", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4,
                                                                   max_m=1), 1, 40, 1536)),
     ]

@@ -31,6 +31,7 @@ CASES = [
     ("e2m1", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
     ("e2m1", "e4m3", "ue8m0", "ue8m0", "dequant-bf16"),
     ("e5m2", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
+    ("e5m2", "e2m1", "ue8m0", "ue8m0", "promote-fp8"),  # mixed e5m2 × e4m3 mma.sync
     ("e2m3", "e2m1", "ue8m0", "ue8m0", "promote-int8"),
     ("e2m3", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
     ("bf16", "e2m1", None, "ue8m0", "dequant-bf16"),

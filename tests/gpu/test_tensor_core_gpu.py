@@ -1,8 +1,9 @@
 """Floating-point ``mma.sync`` on the H200 against ``compiler.numerics.tensor_core``, bit for bit.
 
-The model was fitted to the H200's results in run 122 (bench/RESULTS.md); these tests hold the
-hardware to it on fresh operands every run, drawn from every pair of the distributions of
-tests/tensor_core_cases.py (near 1, exponents spread, every finite code, subnormals; C large,
+The model was fitted to the H200's results in runs 122 and 132–133 (bench/RESULTS.md); these
+tests hold the hardware to it on fresh operands every run — bf16, f16, e4m3, e5m2 and the mixed
+fp8 pairs — drawn from every pair of the distributions of tests/tensor_core_cases.py (near 1,
+exponents spread, every finite code, subnormals, a subnormal that sets the alignment; C large,
 small, zero), plus one vector that shows the alignment at work. The wgmma forms are held to the
 same model in test_wgmma_forms_gpu.py.
 """
@@ -23,8 +24,7 @@ CASES = 32
 
 
 def _compiled(name: str):  # noqa: ANN202
-    shape, types, _, _ = MMA_FORMS[name]
-    return get_or_compile(mma_kernel(shape, types).text(), arch="sm_90", pipeline="")
+    return get_or_compile(mma_kernel(MMA_FORMS[name]).text(), arch="sm_90", pipeline="")
 
 
 def _sm90(cupy) -> None:  # noqa: ANN001
@@ -47,14 +47,14 @@ def test_mma_matches_the_model(name: str, gpu) -> None:  # noqa: ANN001
     compiled = _compiled(name)
     cupy = gpu()
     _sm90(cupy)
-    type_ = MMA_FORMS[name][2]
+    types = MMA_FORMS[name].operand_types
     rng = np.random.default_rng()
     differing = {}
     for op_dist in OPERANDS:
         for acc_dist in ACCUMULATORS:
             case = mma_inputs(rng, name, CASES, op_dist, acc_dist)
             got = _run(cupy, compiled, case, CASES)
-            want = tensor_core_dot("mma", type_, case["a"][:, :, None, :], case["b"][:, None, :, :], case["c"])
+            want = tensor_core_dot("mma", types, case["a"][:, :, None, :], case["b"][:, None, :, :], case["c"])
             count = int(np.sum(got.view(np.uint32) != want.view(np.uint32)))
             if count:
                 differing[f"{op_dist}/{acc_dist}"] = count

@@ -4,7 +4,7 @@ The kernels are the emulator's wgmma test kernels (tests/wgmma_kernels.py: a sha
 C loaded, wgmma, D stored), compiled with no pass (they are written at the LLVM level) and run
 here with fresh random operands. What the hardware computes, against ``expected``: s8 → s32
 exact, wrapping in s32 (and a first wgmma without C: D = A·B, scale-d 0); bf16, f16 and e4m3 / e5m2
-→ f32 as ``compiler.numerics.tensor_core`` models the H200's tensor cores — one fused step per
+(alike or mixed) → f32 as ``compiler.numerics.tensor_core`` models the H200's tensor cores — one fused step per
 wgmma that aligns the products and C and truncates them, the fp8 forms keeping 13 bits (run 122
 fitted it; before, the model was one rounding of the exact sum and the test allowed 2^-20 /
 2^-9 of the magnitudes) — bit for bit, on the specs' operands and on every pair of the operand
@@ -25,6 +25,8 @@ SPECS = {
     "e4m3-n64-sw128": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
     "f16-n64-sw128": Spec(64, SW128, SW128, type_="f16", b_start=8192, shared_bytes=16384),
     "e5m2-n64-sw128": Spec(64, SW128, SW128, type_="e5m2", b_start=8192, shared_bytes=16384),
+    "e4m3-x-e5m2-n64-sw128": Spec(64, SW128, SW128, type_="e4m3", b_type="e5m2", b_start=8192, shared_bytes=16384),
+    "e5m2-x-e4m3-n64-sw128": Spec(64, SW128, SW128, type_="e5m2", b_type="e4m3", b_start=8192, shared_bytes=16384),
     "e4m3-n64-k64-chain": Spec(64, SW128, SW128, type_="e4m3", k_steps=2, b_start=8192, shared_bytes=16384),
     "e4m3-n32-no-swizzle-x-sw128": Spec(32, Layout(0, 1024, 128), SW128, type_="e4m3", b_start=4096,
                                         shared_bytes=8192),

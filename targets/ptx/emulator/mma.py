@@ -210,8 +210,8 @@ class MmaPlan:
 
 
 _TENSOR_CORE_TYPES = frozenset({T.BF16, T.F16, T.E4M3, T.E5M2})
-"""Operand types whose f32 mma follows ``compiler.numerics.tensor_core`` (both operands alike,
-no kind::, no block scale)."""
+"""Operand types whose f32 mma follows ``compiler.numerics.tensor_core`` (no kind::, no block
+scale; which pairs it has measured, it decides)."""
 
 
 def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
@@ -245,12 +245,13 @@ def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
             d = np.clip(d, -(1 << 31), (1 << 31) - 1)
         out = (d & 0xFFFFFFFF).astype(np.uint32)
         return out[:, rows, cols].swapaxes(0, 1)
-    measured = (scale_a is None and sig.kind is None and sig.a_type is sig.b_type
-                and sig.a_type in _TENSOR_CORE_TYPES and sig.c_type is T.F32 and sig.d_type is T.F32)
+    measured = (scale_a is None and sig.kind is None and sig.a_type in _TENSOR_CORE_TYPES
+                and sig.b_type in _TENSOR_CORE_TYPES and sig.c_type is T.F32 and sig.d_type is T.F32)
     if measured:  # per element: its row of A, its column of B, its C
         row_a = av[:, rows, :].astype(np.float64)  # [warps, 4, 32, k]
         col_b = bv.swapaxes(1, 2)[:, cols, :].astype(np.float64)
-        d = tensor_core_dot("mma", sig.a_type.value, row_a, col_b, c.astype(np.float32).swapaxes(0, 1), arch)
+        d = tensor_core_dot("mma", (sig.a_type.value, sig.b_type.value), row_a, col_b,
+                            c.astype(np.float32).swapaxes(0, 1), arch)
         return d.swapaxes(0, 1).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         acc = np.matmul(av.astype(np.float64), bv.astype(np.float64))

@@ -27,7 +27,7 @@ m16n8 C fragment of ``mma.sync`` repeated N/8 times). A bf16, f16, e4m3 or e5m2 
 each D element as the H200's tensor cores do, bit for bit (``compiler.numerics.tensor_core``: one
 fused step that aligns the products and C and truncates them — 25 fraction bits for bf16 / f16,
 13 and a 13-bit result for the fp8 types, which is why no MX kernel uses fp8 wgmma; measured in
-runs 122–126 of bench/RESULTS.md); mixed e4m3 × e5m2, not measured, is the exact sum rounded once. s8
+runs 122–126 and 132–133 of bench/RESULTS.md; mixed e4m3 × e5m2 the same as fp8). s8
 operands accumulate exactly into s32, wrapping, which matches the hardware bit for bit.
 
 Protocol (each rule an `EmulationError`). The product is computed eagerly at issue; the rules
@@ -258,8 +258,8 @@ class WgmmaState:
             picked = d[:, plan.rows, plan.cols].swapaxes(0, 1).astype(np.uint32).view(np.int32)
         else:  # per element: its row of A, its column of B (a row of the N×k B), its C
             cv = np.stack(c).astype(np.float32).reshape(regs, groups, WARPGROUP_THREADS)
-            kind = plan.a_type.value if plan.a_type is plan.b_type else "mixed"  # mixed fp8: not measured
-            picked = tensor_core_dot("wgmma", kind, av[:, plan.rows, :], bv[:, plan.cols, :], cv.swapaxes(0, 1),
+            types = (plan.a_type.value, plan.b_type.value)
+            picked = tensor_core_dot("wgmma", types, av[:, plan.rows, :], bv[:, plan.cols, :], cv.swapaxes(0, 1),
                                      "sm_90a").swapaxes(0, 1)  # [regs, groups, 128]
         self.open_group.append(_Issue(self.next_seq, where))
         self.next_seq += 1
