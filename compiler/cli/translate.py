@@ -51,7 +51,9 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--target", choices=TARGETS, default="ptx", help="what to produce (default: ptx)")
     parser.add_argument("--arch", choices=PTX_ARCHES, default="sm_90", help="NVIDIA target (default: sm_90)")
     parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
-                        help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
+                        help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto, the "
+                             "fastest legal for --arch; promote-int8 keeps each 32-value block of MXFP4 / "
+                             "e2m3 exact, more accurate over a long K: docs/numerics.md)")
     parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
     parser.add_argument("--format", choices=("hex", "bin", "asm"),
                         help="AGX output form (default: asm); only with --target agx3b / agx3c")

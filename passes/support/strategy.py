@@ -24,10 +24,10 @@ decisions follow DESIGN.md §3 and seed 003:
   per block to the accumulator.
 * ``auto``: the fastest legal strategy for the arch, asking each in turn — native
   on sm_120a-class, promote-fp8 where the fp8 mma is native (sm_89, sm_120a-class;
-  never the emulated fp8 mma of sm_90), promote-int8 where the formats allow,
-  dequant-bf16 else. So a scale on one side only (which the block-scaled mma cannot
-  take) and NVFP4's 16-value scale groups (which the 32-wide fp8/s8 k tiles cannot
-  rescale) go to the next strategy that can run them.
+  never the emulated fp8 mma of sm_90), then dequant-bf16 before promote-int8 on
+  Hopper (measured faster there) and after it elsewhere. So a scale on one side only
+  (which the block-scaled mma cannot take) and NVFP4's 16-value scale groups (which the
+  32-wide fp8/s8 k tiles cannot rescale) go to the next strategy that can run them.
 
 fp4 packed along M or N (``lhs_k_pack`` / ``rhs_k_pack = false``) runs on dequant-bf16
 only (``auto`` picks it): the cooperative upcast unpacks it along M/N once per CTA, and
@@ -164,18 +164,37 @@ def _plan(strategy: Strategy, arch: str, lhs: Format, rhs: Format, ls: ScaleKind
     return _dequant(lhs, rhs, ls, rs, block_k)
 
 
+DEQUANT_BEFORE_INT8_ARCHES = ("sm_90", "sm_90a")
+"""Where dequant-bf16 was measured faster than promote-int8 for the float pairs both run (run 134
+of bench/RESULTS.md, H200: e2m1 × e2m1 and e2m3 × e2m1, the best tile of each at 8192³, 4096³
+and 512 × 4096²: 1.13–1.42 × on sm_90's bf16 mma.sync, 1.55–2.14 × on sm_90a's wgmma). promote-int8
+costs a fold per s8 mma that bf16's tensor-core accumulation does not; its accuracy is the better
+one (see ``_auto``)."""
+
+
 def _auto(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:
     """The first legal strategy, fastest first: native on the sm_120a family, the fp8 mma
-    where it is native (sm_89, sm_120a family; never sm_90's f16 emulation), the s8 mma,
-    and dequant-bf16, which runs every float pair. Asking the strategies themselves keeps
-    auto from promising what the chosen strategy then refuses (a scale on one side only
-    for native, NVFP4's 16-value groups for the 32-wide fp8/s8 k tiles)."""
+    where it is native (sm_89, sm_120a family; never sm_90's f16 emulation), then the s8 mma
+    and dequant-bf16, which runs every float pair — in the measured order on Hopper (dequant-bf16
+    first, ``DEQUANT_BEFORE_INT8_ARCHES``), by the s8 mma's twice the bf16 rate elsewhere (not
+    measured). Asking the strategies themselves keeps auto from promising what the chosen
+    strategy then refuses (a scale on one side only for native, NVFP4's 16-value groups for the
+    32-wide fp8/s8 k tiles).
+
+    Speed is what auto weighs, not accuracy. The two differ there: promote-int8 sums each
+    32-value block exactly and folds it into f32 rounding to nearest (relative error ~2e-7 at
+    K = 8192, growing as √K), while a bf16 tensor core truncates its running sum toward zero at
+    every k16 step (``compiler.numerics.tensor_core``), a bias that grows with K: 3e-6 at
+    K = 8192, 1.3e-5 at 32768 (docs/numerics.md). Ask for promote-int8 where that matters."""
     candidates: list[Strategy] = []
     if arch in NATIVE_ARCHES:
         candidates.append(Strategy.NATIVE)
     if arch in FP8_MMA_NATIVE_ARCHES:
         candidates.append(Strategy.PROMOTE_FP8)
-    candidates += [Strategy.PROMOTE_INT8, Strategy.DEQUANT_BF16]
+    if arch in DEQUANT_BEFORE_INT8_ARCHES:
+        candidates += [Strategy.DEQUANT_BF16, Strategy.PROMOTE_INT8]
+    else:
+        candidates += [Strategy.PROMOTE_INT8, Strategy.DEQUANT_BF16]
     refusals: list[str] = []
     for strategy in candidates:
         try:
