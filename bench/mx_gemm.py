@@ -86,6 +86,17 @@ CONFIGS = [
     ("e4m3xe2m1 promote-fp8 128x256x64 w8", GemmConfig(block_n=256, block_k=64, num_warps=8), "promote-fp8", 3,
      "sm_90"),
     ("e4m3xe2m1 promote-fp8 128x128x64 w8", GemmConfig(block_k=64, num_warps=8), "promote-fp8", 3, "sm_90"),
+    # each K step's dot from zero, added to the f32 sum (GemmConfig.promote): accurate over a long K (run 137)
+    ("e4m3xe2m1 bf16 128x128x64 w8 promote", GemmConfig(block_k=64, num_warps=8, promote=True), "dequant-bf16", 3,
+     "sm_90"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8 promote", GemmConfig(block_k=64, num_warps=8, promote=True),
+     "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w8 n8 promote",
+     GemmConfig(block_k=64, num_warps=8, n_divisibility=8, promote=True), "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e2m1xe2m1 bf16 128x128x64 w8 promote", GemmConfig(lhs="e2m1", block_k=64, num_warps=8, promote=True),
+     "dequant-bf16", 3, "sm_90a"),
+    ("wgmma e4m3xe2m1 bf16 128x128x64 w4 promote", GemmConfig(block_k=64, num_warps=4, promote=True),
+     "dequant-bf16", 3, "sm_90a"),
     # persistent (GemmConfig.persistent): one program per SM over (tile, K step) pairs; slower (run 62)
     ("wgmma e4m3xe2m1 bf16 128x256x64 w8 n8 persistent",
      GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8, persistent=True), "dequant-bf16", 3, "sm_90a"),

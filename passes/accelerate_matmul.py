@@ -897,6 +897,21 @@ def _fold_conversions(func: FuncOp) -> bool:
                 Rewriter.erase_op(cvt)
             changed = True
             continue
+        # a sum of the encoded value and another tensor (an accumulator that adds each K step's
+        # dot, started from zero, to the loop-carried sum): add in the encoded layout
+        sums = [u for u in users if isinstance(u, arith.AddfOp) and _has_layout(src.type)
+                and isinstance(src.type.encoding, MmaEncodingAttr) and not _has_layout(u.result.type)]
+        if sums:
+            for add in sums:
+                assert isinstance(src.type, TensorType)
+                lhs, rhs = (_encoded_operand(add, operand, cvt, src) for operand in (add.lhs, add.rhs))
+                new = _insert(InsertPoint.before(add), arith.AddfOp(lhs, rhs, flags=add.fastmath))
+                back = _insert(InsertPoint.before(add), ConvertLayoutOp(new.results[0], add.result.type))
+                _replace_and_erase(add, back.results[0])
+            if not cvt.result.uses:
+                Rewriter.erase_op(cvt)
+            changed = True
+            continue
         # a store takes any distributed layout: store the encoded value directly
         if users and all(isinstance(u, StoreOp) for u in users) and _has_layout(src.type) \
                 and not isinstance(cvt.result.type.encoding, type(src.type.encoding)):
@@ -909,6 +924,15 @@ def _fold_conversions(func: FuncOp) -> bool:
             Rewriter.erase_op(cvt)
             changed = True
     return changed
+
+
+def _encoded_operand(add: arith.AddfOp, operand: SSAValue, cvt: ConvertLayoutOp, src: SSAValue) -> SSAValue:
+    """``operand`` of ``add`` in ``src``'s layout: ``src`` itself where ``cvt`` brought it back to
+    the plain type, else a conversion (which folds into a constant, or into the loop's block
+    argument once the loop carries the encoded sum)."""
+    if operand is cvt.results[0]:
+        return src
+    return _insert(InsertPoint.before(add), ConvertLayoutOp(operand, src.type)).results[0]
 
 
 def _replace_and_erase(op: Operation, value: SSAValue, dead: Operation | None = None) -> None:

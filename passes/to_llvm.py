@@ -90,6 +90,7 @@ from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
+from passes.support.tensor_sums import lower_addf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
 from passes.support.options import check_option_values
 from passes.support.shared_stores import defer_trailing_barriers, register_staged, store_registers
@@ -287,7 +288,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp, arith.TruncFOp)
+            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -332,6 +333,9 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
     elif isinstance(op, arith.TruncFOp):
         if isinstance(op.input.type, TensorType):
             lower_truncf(op)
+    elif isinstance(op, arith.AddfOp):
+        if isinstance(op.lhs.type, TensorType):
+            lower_addf(op)
     elif isinstance(op, StoreOp):
         desc = op.desc.owner
         assert isinstance(desc, MakeDescOp)

@@ -9,10 +9,12 @@ while promote-int8, which sums each 32-value block exactly and folds it into f32
 nearest, should grow as √K. This measures both on the H200: e2m1 × e2m1 (MXFP4) through
 dequant-bf16 on sm_90's ``mma.sync`` and sm_90a's wgmma and through promote-int8, and e4m3 × e2m1
 through dequant-bf16 and promote-fp8 (on sm_90 two f16 HMMA from zero per k32 and C added
-by an f32 FADD that rounds to nearest, ``sm90_fp8_mma``), at M = N = 256 and K from 4096 to 65536, on fresh random operands (the
-benchmark's: random codes, ue8m0 scales 2^-7 … 2^7), each against a float64 GEMM of the decoded
-operands (``bench.mx_gemm.measure``: relative Frobenius error). The model's prediction for the
-same shapes is printed beside it (``--model``, here: the chain of fused steps in numpy).
+by an f32 FADD that rounds to nearest, ``sm90_fp8_mma``), and dequant-bf16 on wgmma with each
+K step's sum added in f32 (``GemmConfig(promote=True)``), at M = N = 256 and K from 4096 to
+65536, on fresh random operands (the benchmark's: random codes, ue8m0 scales 2^-7 … 2^7), each
+against a float64 GEMM of the decoded operands (``bench.mx_gemm.measure``: relative Frobenius
+error). The model's prediction for the same shapes is printed by ``--model`` (here: the chain
+of fused steps in numpy).
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ KERNELS = [  # (label, config, strategy, arch)
     ("e2m1xe2m1 promote-int8", GemmConfig(lhs="e2m1", block_k=64, num_warps=8), "promote-int8", "sm_90"),
     ("e4m3xe2m1 dequant-bf16 wgmma", GemmConfig(block_k=64, num_warps=8), "dequant-bf16", "sm_90a"),
     ("e4m3xe2m1 promote-fp8 mma.sync", GemmConfig(block_k=64, num_warps=8), "promote-fp8", "sm_90"),
+    ("e4m3xe2m1 dequant-bf16 wgmma promoted", GemmConfig(block_k=64, num_warps=8, promote=True), "dequant-bf16",
+     "sm_90a"),
+    ("e2m1xe2m1 dequant-bf16 wgmma promoted", GemmConfig(lhs="e2m1", block_k=64, num_warps=8, promote=True),
+     "dequant-bf16", "sm_90a"),
 ]
 
 

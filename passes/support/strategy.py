@@ -185,7 +185,9 @@ def _auto(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKi
     32-value block exactly and folds it into f32 rounding to nearest (relative error ~2e-7 at
     K = 8192, growing as √K), while a bf16 tensor core truncates its running sum toward zero at
     every k16 step (``compiler.numerics.tensor_core``), a bias that grows with K: 3e-6 at
-    K = 8192, 1.3e-5 at 32768 (docs/numerics.md). Ask for promote-int8 where that matters."""
+    K = 8192, 1.3e-5 at 32768 (docs/numerics.md). Ask for promote-int8 where that matters, or
+    promote the bf16 sum each K step (``GemmConfig(promote=True)``: the dot from zero, then
+    ``arith.addf``)."""
     candidates: list[Strategy] = []
     if arch in NATIVE_ARCHES:
         candidates.append(Strategy.NATIVE)

@@ -262,3 +262,54 @@ def test_wgmma_gemm_matches_reference(name: str, cfg: GemmConfig, stages: int) -
     assert waits == ({0, 1} if stages > 1 and cfg.lhs not in ("bf16", "fp16") else {0}), waits
     types = {op.ptx_mnemonic().rsplit(".", 1)[1] for op in module.walk() if op.name == "ptx.wgmma"}
     assert types == ({"f16"} if cfg.lhs == "fp16" else {"bf16"}), types
+
+
+def _mx_values(fmt: str, codes: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """float64 [rows, K] values of a K-packed MX operand with its ue8m0 scales applied."""
+    from compiler import numerics
+
+    values = numerics.decode(fmt, numerics.unpack_fp4(codes) if fmt == "e2m1" else codes).astype(np.float64)
+    return values * np.repeat(numerics.decode("ue8m0", scales).astype(np.float64), 32, axis=1)
+
+
+def _chained(a: np.ndarray, b: np.ndarray, step_k: int, promote: bool) -> np.ndarray:
+    """C as the H200's bf16 tensor cores compute it (``compiler.numerics.tensor_core``): k16 fused
+    steps chained from zero over the whole K, or over each K step of ``step_k`` with the step sums
+    added in f32 (``promote``)."""
+    from compiler.numerics.tensor_core import BF16_STEP, fused_dot
+
+    rows, cols = a[:, None, :], b[None, :, :]
+    total = np.zeros((a.shape[0], b.shape[0]), np.float32)
+    for start in range(0, a.shape[1], step_k):
+        part = np.zeros_like(total) if promote else total
+        for k16 in range(start, start + step_k, 16):
+            part = fused_dot(*np.broadcast_arrays(rows[..., k16:k16 + 16], cols[..., k16:k16 + 16]), part,
+                             BF16_STEP, "bf16")
+        total = (total + part).astype(np.float32) if promote else part
+    return total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["sm_90", "sm_90a"])
+def test_promoted_accumulation_adds_each_k_step_in_f32(arch: str) -> None:
+    """``GemmConfig(promote=True)``: each K step's dot starts from zero and is added to the loop's
+    sum by ``add.f32`` (one per accumulator register), on mma.sync and on wgmma (which then waits
+    for its own dot). C is, bit for bit, the tensor-core model's k16 chains of each 64-wide step
+    added in f32 — and not the whole-K chain the unpromoted kernel computes (the test tells them
+    apart on these operands)."""
+    k = 256
+    case = Case("e4m3", "e2m1", "ue8m0", "ue8m0", arch, "dequant-bf16", "")
+    cfg = GemmConfig(block_k=64, num_warps=8 if arch == "sm_90a" else 4, promote=True)
+    module = compile_case(case, cfg)
+    adds = [sum(op.name == "arith.addf" for op in m.walk())
+            for m in (module, compile_case(case, dataclasses.replace(cfg, promote=False)))]
+    assert adds[0] - adds[1] == 128 * 128 // (32 * cfg.num_warps), adds  # one per accumulator register
+    gemm = GemmCase(cfg, M, N, k, arch, "dequant-bf16")
+    data = make_inputs(gemm, np.random.default_rng(20268))
+    c = poisoned_output(cfg, M, N)
+    emulate(module, cfg.name, [np.ascontiguousarray(x) for x in (data["a"], data["b_t"], data["sa"], data["sb"], c)]
+            + [M, N, k], grid(cfg, M, N)[0], options=LaunchOptions(arch=arch))
+    a, b = _mx_values("e4m3", data["a"], data["sa"]), _mx_values("e2m1", data["b_t"], data["sb"])
+    promoted, chained = _chained(a, b, 64, True), _chained(a, b, 64, False)
+    assert np.array_equal(c.view(np.uint32), promoted.view(np.uint32))
+    assert np.sum(promoted.view(np.uint32) != chained.view(np.uint32)) > 100

@@ -1,8 +1,9 @@
 """Random GEMM kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
 
 ``compiler.templates.gemm_kernel`` over random formats, scales, tiles, warps, targets,
-strategies, pipeline depths, persistent grids, N's known divisor and the f32 epilogue
-(``qdot-to-llvm{epilogue=staged}``), on random ragged shapes. A compile may
+strategies, pipeline depths, persistent grids, N's known divisor, the f32 epilogue
+(``qdot-to-llvm{epilogue=staged}``) and promoted accumulators (``GemmConfig(promote=True)``),
+on random ragged shapes. A compile may
 fail only with a ``QdotError`` (a diagnostic at an op; anything else is a compiler bug that
 would surface as an "internal error" or an unlocated message), and a kernel that compiles must match
 ``compiler.numerics`` on the emulator (tests/gpu/gemm_harness.py's inputs and check,
@@ -68,7 +69,10 @@ def draw(rng: random.Random) -> Draw:
     arch, strategy, stages = rng.choice(ARCHES), rng.choice(STRATEGIES), rng.choice([1, 2, 3])
     # drawn last, so the draws before them are those of the seeds before they existed
     cfg = replace(cfg, n_divisibility=rng.choice([d for d in (1, 2, 4, 8) if shape[1] % d == 0]))
-    return Draw(cfg, arch, strategy, stages, shape, programs, rng.choice(["direct", "staged"]))
+    epilogue = rng.choice(["direct", "staged"])
+    if cfg.acc_type == "f32" and rng.random() < 0.25:  # each K step's dot from zero, added in f32
+        cfg = replace(cfg, promote=True)
+    return Draw(cfg, arch, strategy, stages, shape, programs, epilogue)
 
 
 def run(d: Draw, seed: int) -> str | None:

@@ -114,3 +114,14 @@ func.func @rank_one_store(%y: !qdot.ptr<i32>, %n: index) attributes {qdot.kernel
   func.return
 }
 // CHECK: error: 'qdot.store' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+
+func.func @addf_f16() attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %a = arith.constant dense<1.000000e+00> : tensor<16x8xf16, #mma>
+  %s = arith.addf %a, %a : tensor<16x8xf16, #mma>
+  func.return
+}
+// CHECK: error: 'arith.addf' op arith.addf of distributed tensors adds f32, not f16
