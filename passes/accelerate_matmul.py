@@ -10,8 +10,9 @@ of a native mixed dot), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``
 exact); and where the block scales go (folded, rescaled per block in fp32, or
 given to the block-scaled instruction; a side without scales under a per-block
 rescale gets unit scales of the other side's type). The accumulator takes the
-``#qgpu.mma`` layout through the K loop (``scf.for`` iter_args) up to its store;
-where it meets a plain (unencoded) tensor of the qdot level — a function argument
+``#qgpu.mma`` layout through the K loop (``scf.for`` iter_args) up to its store —
+also when the loop carries the ``arith.addf`` of each step's dot and the sum (a dot
+started from zero, the sum promoted to f32 each K step); where it meets a plain (unencoded) tensor of the qdot level — a function argument
 or result — the boundary is a ``builtin.unrealized_conversion_cast``.
 
 It leaves for later passes: how the global → shared copies are pipelined
