@@ -421,6 +421,8 @@ class Mma8Op(IRDLOperation):
                 raise VerifyException(f"{operand.upper()} hint must be cache or discard, got {hint}")
         if c is None and self.c_hint is not None:
             raise VerifyException("C hint given, but the multiply form (zero) reads no C")
+        if self.wait is not None and self.wait.elt_type != i64:
+            raise VerifyException(f"wait slots must be an i64 array, got element type {self.wait.elt_type}")
         slots = self.wait_slots
         if list(slots) != sorted(set(slots)):
             raise VerifyException(f"wait slots must be increasing and distinct, got {list(slots)}")

@@ -373,8 +373,8 @@ class TransOp(IRDLOperation):
         return tuple(int(v) for v in self.order.get_values())
 
     def verify_(self) -> None:
-        if not isinstance(self.order.elt_type, IntegerType):
-            raise VerifyException(f"order must be an integer array, got element type {self.order.elt_type}")
+        if self.order.elt_type != i64:
+            raise VerifyException(f"order must be an i64 array, got element type {self.order.elt_type}")
         order = self.permutation()
         src, res = self.src.type, self.result.type
         assert isinstance(src, TensorType) and isinstance(res, TensorType)

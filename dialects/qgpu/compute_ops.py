@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, IntegerType, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -195,6 +195,8 @@ class MmaOp(IRDLOperation):
     sm_120a; ``"per_block"``: one mma per group and an f32 fold; reference/ptx.md §4, §6.4).
     ``{qdot.scale_bits = n}`` (per_block only) says each f32 scale has at most n significant
     bits, which lets qdot-lower-mma fold the s32 → f32 conversion into the scaling for n ≤ 22.
+    ``{qdot.exp = array<i64: ea, eb>}`` (qdot-accelerate-matmul's, for promote-int8) gives the
+    power-of-two shift of each side's values that the fold divides out.
     """
 
     name = "qgpu.mma"
@@ -288,7 +290,17 @@ class MmaOp(IRDLOperation):
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
         self._verify_scale_bits()
+        self._verify_exp()
 
+    def _verify_exp(self) -> None:
+        """``{qdot.exp = array<i64: ea, eb>}``: the power-of-two shifts that made each side's values
+        s8 integers (e2m1 × 2, e2m3 × 8), which the per-block fold divides out again."""
+        exp = self.attributes.get("qdot.exp")
+        if exp is None:
+            return
+        values = exp.get_values() if isinstance(exp, DenseArrayBase) and exp.elt_type == i64 else None
+        if values is None or len(values) != 2 or not all(0 <= v <= 24 for v in values):
+            raise VerifyException(f"qdot.exp must be array<i64: ea, eb>, two shifts from 0 to 24, got {exp}")
     def _verify_scale_bits(self) -> None:
         """``{qdot.scale_bits = n}``: every f32 scale has at most n significant bits (and is below
         2^104), which qdot-lower-mma trusts to take its magic-number rescale (n ≤ 22)."""

@@ -317,6 +317,8 @@ class MemDescTransOp(IRDLOperation):
     def verify_(self) -> None:
         src, result = self.src.type, self.result.type
         assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
+        if self.order.elt_type != i64:
+            raise VerifyException(f"order must be an i64 array, got element type {self.order.elt_type}")
         perm = self.permutation()
         if src.rank != src.shared.rank:
             raise VerifyException(

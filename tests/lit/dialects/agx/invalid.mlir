@@ -148,6 +148,16 @@ func.func @wait_no_slot(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
 
 // -----
 
+// The generic form can spell the slots in any integer type; they are i64.
+func.func @wait_type(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
+  %d = "agx.mma8"(%a, %b) <{wait = array<i32: 1>}> : (!agx.frag<fp16>, !agx.frag<fp16>) -> !agx.frag<fp32>
+  "test.op"(%d) : (!agx.frag<fp32>) -> ()
+  func.return
+}
+// CHECK: error: 'agx.mma8' op wait slots must be an i64 array, got element type i32
+
+// -----
+
 func.func @d_overlaps_a(%a: !agx.frag<fp32, r0>, %b: !agx.frag<fp32, r2>) {
   %d = agx.mma8 %a, %b, zero : !agx.frag<fp32, r0>, !agx.frag<fp32, r2> -> !agx.frag<fp32, r0>
   "test.op"(%d) : (!agx.frag<fp32, r0>) -> ()

@@ -101,7 +101,15 @@ func.func @trans_float_order(%t: tensor<64x128xi8>) {
   %u = qdot.trans %t {order = array<f32: 1.0, 0.0>} : tensor<64x128xi8> -> tensor<128x64xi8>
   func.return
 }
-// CHECK: error: 'qdot.trans' op order must be an integer array, got element type f32
+// CHECK: error: 'qdot.trans' op order must be an i64 array, got element type f32
+
+// -----
+
+func.func @trans_narrow_order(%t: tensor<64x128xi8>) {
+  %u = qdot.trans %t {order = array<i32: 1, 0>} : tensor<64x128xi8> -> tensor<128x64xi8>
+  func.return
+}
+// CHECK: error: 'qdot.trans' op order must be an i64 array, got element type i32
 
 // -----
 

@@ -395,6 +395,26 @@ func.func @f(%m: !qgpu.memdesc<2x32x64xi8, #sh>) {
 
 // -----
 
+// memdesc_trans: an order of another integer width (an odd one was an internal error: found by
+// tests/api/input_fuzz.py, seed 151)
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<64x32xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i32
+
+// -----
+
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%m: !qgpu.memdesc<2x32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i17: 0, 2, 1>} : !qgpu.memdesc<2x32x64xi8, #sh> -> !qgpu.memdesc<2x64x32xi8, #sh>
+  func.return
+}
+// CHECK: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i17
+
+// -----
+
 // convert_layout: shape
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
@@ -913,6 +933,20 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   func.return
 }
 // CHECK: error: 'qgpu.mma' op qdot.scale_bits must be an integer from 1 to 24 (significant bits of an f32 scale), got 0 : i64
+
+// -----
+
+// mma: qdot.exp gives the two sides' power-of-two shifts, as i64
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>, %sb: tensor<8x1xf8E8M0FNU, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i32: 1, 1, 5>} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: error: 'qgpu.mma' op qdot.exp must be array<i64: ea, eb>, two shifts from 0 to 24, got array<i32: 1, 1, 5>
 
 // -----
 
