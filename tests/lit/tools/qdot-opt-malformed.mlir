@@ -108,3 +108,13 @@ func.func @huge_size_per_thread(%t: tensor<16x8xf32, #qgpu.blocked<{sizePerThrea
   func.return
 }
 // CHECK: qdot-opt-malformed.mlir:107:{{[0-9]+}}: error: #qgpu.blocked sizePerThread asks for 1099511627776 elements per thread, more than 1024 (a thread has at most 255 registers)
+
+// -----
+
+// A dense array of i0: xDSL divides by its element size while building it.
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @i0_array(%m: !qgpu.memdesc<32x64xi8, #sh>) {
+  %t = qgpu.memdesc_trans %m {order = array<i0: 0, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<32x64xi8, #sh>
+  func.return
+}
+// CHECK: qdot-opt-malformed.mlir:[[# @LINE - 3]]:53: error: cannot build what is written here: integer modulo by zero
