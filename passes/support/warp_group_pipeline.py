@@ -17,19 +17,6 @@ carrying the unfinished accumulator into the next dot is legal. Operands read fr
 ``cp.async`` ring are left alone: the ring slot a dot reads is overwritten one iteration
 later, while the dot may still be running.
 
-A promoted accumulator (``GemmConfig(promote=True)``: each step's dot starts from zero and
-``arith.addf`` adds it to the loop-carried sum) runs one dot behind the same way, with the
-sum moved to the next iteration:
-
-    loop i:  store operands of step i into slot i mod 2
-             sum += wait(dot i-1)        -- dot i-1 ran while this iteration converted step i
-             dot(slot i mod 2) from zero {pendings = 1}, carried to iteration i+1
-    after:   sum += wait(last dot)
-
-Only one partial sum is live at a time (dot i-1's is added before dot i is issued), and no
-wgmma is in flight when the f32 code reads it, so ptxas has nothing to serialize (runs 66–67
-found it serializing a wgmma whose partial the f32 code read while another one ran).
-
 A persistent kernel's accumulator reaches the next iteration through an ``scf.if`` that
 stores a finished tile and yields zeros, or else yields the accumulator. That is carrying
 too: the branch that yields it passes the unfinished value on, and the branch that reads it
@@ -40,7 +27,7 @@ K step waits for its dot.
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, UnitAttr, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, UnitAttr, i64
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -61,12 +48,11 @@ READER_SYNCS_ATTR = "qdot.reader_syncs"
 
 
 def can_overlap(loop: scf.ForOp) -> bool:
-    """Whether ``overlap_warp_group_dots`` applies: one dot, its accumulator only carried (or
-    the dot from zero, added to a carried sum), both operands register → shared buffers
-    written in the loop."""
+    """Whether ``overlap_warp_group_dots`` applies: one dot, its accumulator only carried, both
+    operands register → shared buffers written in the loop."""
     body = loop.body.block
     dots = [op for op in body.ops if isinstance(op, WarpGroupDotOp)]
-    if len(dots) != 1 or (_carried_position(loop, dots[0]) is None and _promoted_sum(loop, dots[0]) is None):
+    if len(dots) != 1 or _carried_position(loop, dots[0]) is None:
         return False
     allocs = [value.owner for value in (dots[0].a, dots[0].b)]
     return all(isinstance(a, LocalAllocOp) and a.src is not None and a.parent is body for a in allocs)
@@ -78,8 +64,7 @@ def overlap_warp_group_dots(loop: scf.ForOp) -> None:
     body = loop.body.block
     dot = next(op for op in body.ops if isinstance(op, WarpGroupDotOp))
     position = _carried_position(loop, dot)
-    promoted = _promoted_sum(loop, dot) if position is None else None
-    assert position is not None or promoted is not None
+    assert position is not None
     allocs = [value.owner for value in (dot.a, dot.b)]
     before = InsertPoint.before(loop)
     rings = []
@@ -116,9 +101,6 @@ def overlap_warp_group_dots(loop: scf.ForOp) -> None:
         alloc.result.replace_all_uses_with(view.result)
         Rewriter.erase_op(alloc)
     dot.properties["pendings"] = IntegerAttr(1, i64)
-    if promoted is not None:
-        _sum_one_behind(new_loop, dot, *promoted)
-        return
     _wait_in_readers(new_loop.body.block, dot)
     result = new_loop.results[position]
     wait = WarpGroupDotWaitOp(result, 0)
@@ -126,55 +108,6 @@ def overlap_warp_group_dots(loop: scf.ForOp) -> None:
     for use in list(result.uses):
         if use.operation is not wait:
             use.operation.operands[use.index] = wait.result
-
-
-def _promoted_sum(loop: scf.ForOp, dot: WarpGroupDotOp) -> tuple[int, arith.AddfOp] | None:
-    """(iter_arg position, the addf) when the dot starts from a zero constant and its result is
-    used only by an ``arith.addf`` with the loop-carried value at that position, whose result is
-    only carried to the next iteration."""
-    body = loop.body.block
-    zero = dot.c.owner if dot.c is not None else None
-    if not (isinstance(zero, arith.ConstantOp) and isinstance(zero.value, DenseIntOrFPElementsAttr)
-            and zero.value.is_splat() and zero.value.get_values()[0] == 0):
-        return None
-    uses = list(dot.result.uses)
-    add = uses[0].operation if len(uses) == 1 else None
-    if not isinstance(add, arith.AddfOp) or add.parent is not body:
-        return None
-    carried = add.rhs if add.lhs is dot.result else add.lhs
-    add_uses = list(add.result.uses)
-    if len(add_uses) != 1 or add_uses[0].operation is not body.last_op:
-        return None
-    position = add_uses[0].index
-    if carried is not body.args[1 + position]:
-        return None
-    return position, add
-
-
-def _sum_one_behind(loop: scf.ForOp, dot: WarpGroupDotOp, position: int, add: arith.AddfOp) -> None:
-    """Carry the dot's unfinished result to the next iteration and add it to the sum there, after
-    that iteration's stores and before its dot; after the loop, add the last one."""
-    zero = dot.c.owner
-    assert isinstance(zero, arith.ConstantOp)
-    init = arith.ConstantOp(zero.value)
-    Rewriter.insert_op(init, InsertPoint.before(loop))
-    new_loop, (pending,) = add_iter_args(loop, [init.result], lambda _args, _at: [dot.result])
-    before_dot = InsertPoint.before(dot)
-    previous = WarpGroupDotWaitOp(pending, 0)
-    Rewriter.insert_op(previous, before_dot)
-    total = add.rhs if add.lhs is dot.result else add.lhs
-    summed = arith.AddfOp(total, previous.result, flags=add.fastmath)
-    Rewriter.insert_op(summed, before_dot)
-    add.result.replace_all_uses_with(summed.result)
-    Rewriter.erase_op(add)
-    after = InsertPoint.after(new_loop)
-    last = WarpGroupDotWaitOp(new_loop.results[-1], 0)
-    final = arith.AddfOp(new_loop.results[position], last.result, flags=summed.fastmath)
-    Rewriter.insert_op(last, after)
-    Rewriter.insert_op(final, InsertPoint.after(last))
-    for use in list(new_loop.results[position].uses):
-        if use.operation is not final:
-            use.operation.operands[use.index] = final.result
 
 
 def _carried_position(loop: scf.ForOp, dot: WarpGroupDotOp) -> int | None:

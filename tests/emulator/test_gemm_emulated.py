@@ -293,21 +293,17 @@ def _chained(a: np.ndarray, b: np.ndarray, step_k: int, promote: bool) -> np.nda
 @pytest.mark.parametrize("arch", ["sm_90", "sm_90a"])
 def test_promoted_accumulation_adds_each_k_step_in_f32(arch: str) -> None:
     """``GemmConfig(promote=True)``: each K step's dot starts from zero and is added to the loop's
-    sum by ``add.f32``, one per accumulator register — on wgmma one dot behind (the sum adds the
-    previous step's dot after this step's conversion, and the last one after the loop), so there
-    twice. C is, bit for bit, the tensor-core model's k16 chains of each 64-wide step added in f32
-    — and not the whole-K chain the unpromoted kernel computes (the test tells them apart on these
-    operands)."""
+    sum by ``add.f32`` (one per accumulator register), on mma.sync and on wgmma (which then waits
+    for its own dot). C is, bit for bit, the tensor-core model's k16 chains of each 64-wide step
+    added in f32 — and not the whole-K chain the unpromoted kernel computes (the test tells them
+    apart on these operands)."""
     k = 256
     case = Case("e4m3", "e2m1", "ue8m0", "ue8m0", arch, "dequant-bf16", "")
     cfg = GemmConfig(block_k=64, num_warps=8 if arch == "sm_90a" else 4, promote=True)
     module = compile_case(case, cfg)
     adds = [sum(op.name == "arith.addf" for op in m.walk())
             for m in (module, compile_case(case, dataclasses.replace(cfg, promote=False)))]
-    per_register = 2 if arch == "sm_90a" else 1
-    assert adds[0] - adds[1] == per_register * 128 * 128 // (32 * cfg.num_warps), adds
-    if arch == "sm_90a":  # the dot runs one step behind
-        assert {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"} == {0, 1}
+    assert adds[0] - adds[1] == 128 * 128 // (32 * cfg.num_warps), adds  # one per accumulator register
     gemm = GemmCase(cfg, M, N, k, arch, "dequant-bf16")
     data = make_inputs(gemm, np.random.default_rng(20268))
     c = poisoned_output(cfg, M, N)
