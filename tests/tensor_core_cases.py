@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from compiler.numerics.tensor_core import FP8_TYPES
 from tests.kernel_ir import KernelText
+from tests.wgmma_kernels import SW128, Case, Spec, byte_address, element_bytes, k_per_step
 
 
 class MmaForm(NamedTuple):
@@ -43,6 +45,13 @@ MMA_FORMS = {
     "mma_e5m2_e4m3": MmaForm("m16n8k32", "e5m2", "e4m3", 32),
 }
 """The floating-point mma.sync forms measured, by name: ``mma_<A type>[_<B type>]``."""
+WGMMA_FORMS = {f"wgmma_{name}": Spec(64, SW128, SW128, type_=a, b_type=None if b == a else b, b_start=8192,
+                                    shared_bytes=16384)
+               for name, a, b in (("bf16", "bf16", "bf16"), ("f16", "f16", "f16"), ("e4m3", "e4m3", "e4m3"),
+                                  ("e5m2", "e5m2", "e5m2"), ("e4m3_e5m2", "e4m3", "e5m2"),
+                                  ("e5m2_e4m3", "e5m2", "e4m3"))}
+"""The floating-point wgmma forms measured (one m64n64k16 / k32 step of tests/wgmma_kernels.py's
+kernels, both operands 128-byte swizzled), by name: ``wgmma_<A type>[_<B type>]``."""
 OPERANDS = ("near1", "spread", "wide", "low", "subnormal-top")
 """|x| in [1/2, 2); exponents over ±8 (fp8: the format's range); over ±24 (fp8: every finite
 code); the bottom of the range, subnormals included (bf16: A there and B at the top, so that the
@@ -53,13 +62,14 @@ decides which of their bits are kept."""
 ACCUMULATORS = ("normal", "big", "tiny", "zero", "spread")
 """C: N(0, 1); N(0, 1) · 2^12; N(0, 1) · 2^-12; +0; ± (1 + U) · 2^U(-20, 20)."""
 
-_FP8 = {"e4m3": (3, 7), "e5m2": (2, 15)}  # mantissa bits, bias
-
-
 def _fp8_codes(rng: np.random.Generator, shape: tuple[int, ...], type_: str, dist: str) -> np.ndarray:
-    mant, bias = _FP8[type_]
-    top = (1 << (7 - mant)) - 1  # the all-ones exponent: e5m2 inf / NaN, e4m3 NaN at mantissa 7
-    sign = rng.integers(0, 2, size=shape) << 7
+    from compiler.numerics.formats import format_info
+
+    coding = format_info(type_).coding
+    assert coding is not None
+    mant, bias = coding.mantissa_bits, coding.bias
+    top = coding.max_exponent_field  # the all-ones exponent: e5m2 inf / NaN, e4m3 NaN at mantissa 7
+    sign = rng.integers(0, 2, size=shape) << (coding.bits - 1)
     frac = rng.integers(0, 1 << mant, size=shape)
     low, high = {"near1": (bias - 1, bias + 1), "spread": (max(bias - 8, 0), min(bias + 8, top)),
                  "wide": (0, top), "low": (0, 3)}[dist]
@@ -84,7 +94,7 @@ def operand(rng: np.random.Generator, shape: tuple[int, ...], type_: str, dist: 
 
     if dist == "subnormal-top":
         return _subnormal_top(rng, shape, type_, side)
-    if type_ in _FP8:
+    if type_ in FP8_TYPES:
         codes = _fp8_codes(rng, shape, type_, dist)
         return codes, numerics.decode(type_, codes)
     if dist == "near1":
@@ -211,11 +221,9 @@ def unpack_d(d_regs: np.ndarray) -> np.ndarray:
 # wgmma: tests/wgmma_kernels.py's kernels (one wgmma per launch) on these distributions
 
 
-def wgmma_case(spec, rng: np.random.Generator, op_dist: str, acc_dist: str):  # noqa: ANN001, ANN201
+def wgmma_case(spec: Spec, rng: np.random.Generator, op_dist: str, acc_dist: str) -> Case:
     """A ``tests.wgmma_kernels.Case`` of one k step of ``spec`` (one warpgroup) with operands from
     ``op_dist`` and C from ``acc_dist``."""
-    from tests.wgmma_kernels import Case, byte_address, element_bytes, k_per_step
-
     k, width = k_per_step(spec), element_bytes(spec.type_)
     image = np.zeros(spec.shared_bytes, np.uint8)
     values = []

@@ -20,10 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compiler.numerics.tensor_core import (BF16_STEP, FP8_WGMMA_STEP, NUMERICS_FORMAT, smallest_exponent,
-                                           tensor_core_dot)
-
-FP8 = ("e4m3", "e5m2")
+from compiler.numerics.tensor_core import (BF16_STEP, FP8_TYPES, FP8_WGMMA_STEP, NUMERICS_FORMAT,
+                                           smallest_exponent, tensor_core_dot)
 
 
 @dataclass(frozen=True)
@@ -77,7 +75,7 @@ def evaluate(instruction: str, type_: str, a: np.ndarray, b: np.ndarray, c: np.n
     c = c.astype(np.float64)
     k = a.shape[-1]
     types = types_of(type_)
-    if instruction == "mma" and set(types) <= set(FP8):
+    if instruction == "mma" and set(types) <= set(FP8_TYPES):
         idx = np.arange(k)
         first = idx[idx % 4 < 2] if v.halves == "mod4" else idx[:16]
         second = np.setdiff1d(idx, first)
@@ -93,7 +91,7 @@ def evaluate(instruction: str, type_: str, a: np.ndarray, b: np.ndarray, c: np.n
 
 
 def variants(instruction: str, type_: str) -> dict[str, Variant]:
-    fp8 = set(types_of(type_)) <= set(FP8)
+    fp8 = set(types_of(type_)) <= set(FP8_TYPES)
     base = FP8_WGMMA_STEP if instruction == "wgmma" and fp8 else BF16_STEP
     v = Variant(base.terms, base.fraction_bits, base.result_bits)
     out = {"fraction bits + 1": Variant(v.terms, v.fraction_bits + 1, v.result_bits),

@@ -22,17 +22,9 @@ import os
 import numpy as np
 
 from compiler.kernel_cache import get_or_compile
-from tests.tensor_core_cases import ACCUMULATORS, MMA_FORMS, OPERANDS, mma_inputs, mma_kernel, unpack_d, wgmma_case
-from tests.wgmma_kernels import SW128, Spec, build
-
-WGMMA_FORMS = {
-    "wgmma_bf16": Spec(64, SW128, SW128, b_start=8192, shared_bytes=16384),
-    "wgmma_f16": Spec(64, SW128, SW128, type_="f16", b_start=8192, shared_bytes=16384),
-    "wgmma_e4m3": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
-    "wgmma_e5m2": Spec(64, SW128, SW128, type_="e5m2", b_start=8192, shared_bytes=16384),
-    "wgmma_e4m3_e5m2": Spec(64, SW128, SW128, type_="e4m3", b_type="e5m2", b_start=8192, shared_bytes=16384),
-    "wgmma_e5m2_e4m3": Spec(64, SW128, SW128, type_="e5m2", b_type="e4m3", b_start=8192, shared_bytes=16384),
-}
+from tests.tensor_core_cases import (ACCUMULATORS, MMA_FORMS, OPERANDS, WGMMA_FORMS, mma_inputs, mma_kernel, unpack_d,
+                                     wgmma_case)
+from tests.wgmma_kernels import build
 
 
 def compile_all() -> dict[str, object]:

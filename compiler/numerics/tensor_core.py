@@ -154,10 +154,11 @@ def sm90_fp8_mma(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.f
 
 MEASURED_ARCHES = ("sm_90", "sm_90a")
 """The GPUs the models above were measured on (an H200)."""
-_FP8 = ("e4m3", "e5m2")
+FP8_TYPES = ("e4m3", "e5m2")
+"""The fp8 PTX operand types (either may meet the other in one instruction)."""
 _STEPS = {("mma", "bf16", "bf16"): BF16_STEP, ("mma", "f16", "f16"): BF16_STEP,
           ("wgmma", "bf16", "bf16"): BF16_STEP, ("wgmma", "f16", "f16"): BF16_STEP,
-          **{("wgmma", a, b): FP8_WGMMA_STEP for a in _FP8 for b in _FP8}}
+          **{("wgmma", a, b): FP8_WGMMA_STEP for a in FP8_TYPES for b in FP8_TYPES}}
 """The measured single-step forms: (instruction, A's type, B's type)."""
 
 
@@ -172,12 +173,12 @@ def tensor_core_dot(instruction: str, types: OperandTypes, a: NDArray[np.float64
     step = _STEPS.get((instruction, a_type, b_type)) if measured else None
     if step is not None and np.shape(a)[-1] == step.terms:
         return fused_dot(a, b, c, step, (a_type, b_type))
-    if measured and instruction == "mma" and a_type in _FP8 and b_type in _FP8 and np.shape(a)[-1] == 32:
+    if measured and instruction == "mma" and a_type in FP8_TYPES and b_type in FP8_TYPES and np.shape(a)[-1] == 32:
         return sm90_fp8_mma(a, b, c)
     with np.errstate(invalid="ignore", over="ignore"):
         exact = (np.asarray(a, np.float64) * np.asarray(b, np.float64)).sum(axis=-1)
         return (exact + np.asarray(c, np.float32).astype(np.float64)).astype(np.float32)
 
 
-__all__ = ["BF16_STEP", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "OperandTypes",
+__all__ = ["BF16_STEP", "FP8_TYPES", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "OperandTypes",
            "fused_dot", "operand_types", "sm90_fp8_mma", "smallest_exponent", "tensor_core_dot"]

@@ -17,16 +17,11 @@ import numpy as np
 import pytest
 
 from compiler.kernel_cache import get_or_compile
-from tests.tensor_core_cases import ACCUMULATORS, OPERANDS, wgmma_case
+from tests.tensor_core_cases import ACCUMULATORS, OPERANDS, WGMMA_FORMS, wgmma_case
 from tests.wgmma_kernels import SW128, Layout, Spec, build, expected, make_case
 
 SPECS = {
-    "bf16-n64-sw128": Spec(64, SW128, SW128, b_start=8192, shared_bytes=16384),
-    "e4m3-n64-sw128": Spec(64, SW128, SW128, type_="e4m3", b_start=8192, shared_bytes=16384),
-    "f16-n64-sw128": Spec(64, SW128, SW128, type_="f16", b_start=8192, shared_bytes=16384),
-    "e5m2-n64-sw128": Spec(64, SW128, SW128, type_="e5m2", b_start=8192, shared_bytes=16384),
-    "e4m3-x-e5m2-n64-sw128": Spec(64, SW128, SW128, type_="e4m3", b_type="e5m2", b_start=8192, shared_bytes=16384),
-    "e5m2-x-e4m3-n64-sw128": Spec(64, SW128, SW128, type_="e5m2", b_type="e4m3", b_start=8192, shared_bytes=16384),
+    **{f"{name.removeprefix('wgmma_').replace('_', '-x-')}-n64-sw128": spec for name, spec in WGMMA_FORMS.items()},
     "e4m3-n64-k64-chain": Spec(64, SW128, SW128, type_="e4m3", k_steps=2, b_start=8192, shared_bytes=16384),
     "e4m3-n32-no-swizzle-x-sw128": Spec(32, Layout(0, 1024, 128), SW128, type_="e4m3", b_start=4096,
                                         shared_bytes=8192),

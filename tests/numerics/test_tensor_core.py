@@ -17,10 +17,9 @@ import numpy as np
 import pytest
 
 from bench.experiments.tensor_core_fit import evaluate, types_of, variants
-from bench.experiments.tensor_core_probe import WGMMA_FORMS
 from compiler import numerics
 from compiler.numerics.tensor_core import BF16_STEP, NUMERICS_FORMAT, fused_dot, tensor_core_dot
-from tests.tensor_core_cases import MMA_FORMS
+from tests.tensor_core_cases import MMA_FORMS, WGMMA_FORMS
 
 DATA = Path(__file__).parent / "data" / "h200_tensor_core.npz"
 FORMS = {name: (instruction, types_of(type_))
