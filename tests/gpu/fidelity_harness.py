@@ -4,14 +4,18 @@ The emulator's floating-point mma / wgmma follow ``compiler.numerics.tensor_core
 ``contract`` multiply-add rounds once, as LLVM's FMA does; with both, whole compiled kernels come
 out of the emulator exactly as the H200 computes them (runs 124–126 of bench/RESULTS.md). These
 are the kernels that claim is checked on: a GEMM of every sm_90 / sm_90a strategy and output,
-and the q4_K kernels — split-K ones in two splits only: float atomics arrive in any order,
-and only 0 + a + b comes out the same in every order. Used by
-tests/gpu/test_emulator_fidelity_gpu.py and bench/experiments/emulator_vs_gpu.py; no xDSL here.
+and the q4_K kernels, split-K ones among them. A split-K kernel's programs add their partial sums
+into Y with float atomics, which land in any order: 0 + a + b is the same in either, but three
+or more splits may round differently from one launch to the next. For those, ``admissible``
+emulates each split on its own and forms the sum in every order; the GPU's value must be one of
+them, element by element. Used by tests/gpu/test_emulator_fidelity_gpu.py and
+bench/experiments/emulator_vs_gpu.py; no xDSL here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import permutations
 
 import numpy as np
 
@@ -33,10 +37,17 @@ class Kernel:
     stages: int
     grid: tuple[int, int, int]
     name: str
+    q4k_fold: str = "auto"
 
     @property
     def pipeline(self) -> str:
-        return ptx_pipeline(PtxOptions(arch=self.arch, strategy=self.strategy, num_stages=self.stages))
+        return ptx_pipeline(PtxOptions(arch=self.arch, strategy=self.strategy, num_stages=self.stages,
+                                       q4k_fold=self.q4k_fold))
+
+    @property
+    def splits(self) -> int:
+        """Programs that add into each output element: a split-K grid's y dimension (1 elsewhere)."""
+        return self.grid[1]
 
     def compiled(self):  # noqa: ANN201 - compiler.kernel_cache.CachedKernel
         from compiler.kernel_cache import get_or_compile
@@ -52,9 +63,9 @@ def _gemm(label: str, cfg: GemmConfig, arch: str, strategy: str, stages: int = 3
     return Kernel(label, gemm_kernel(cfg), arch, strategy, stages, grid(cfg, M, N), cfg.name), case
 
 
-def _mmq(label: str, case: mmq_harness.MmqCase, **split: int) -> tuple[Kernel, object]:
+def _mmq(label: str, case: mmq_harness.MmqCase, q4k_fold: str = "auto", **split: int) -> tuple[Kernel, object]:
     return Kernel(label, mmq_kernel(case.cfg), "sm_90", "promote-int8", case.stages,
-                  mmq_grid(case.cfg, case.m, case.n, case.k, **split), case.cfg.name), case
+                  mmq_grid(case.cfg, case.m, case.n, case.k, **split), case.cfg.name, q4k_fold), case
 
 
 def cases(k: int = K) -> list[tuple[Kernel, object]]:
@@ -92,6 +103,14 @@ def cases(k: int = K) -> list[tuple[Kernel, object]]:
              max_splits=2, min_blocks=1, target=1 << 20),
         _mmq("q4_K one-token kb4", mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=1, k_blocks=4,
                                                                   max_m=1), 1, 40, 1536)),
+        _mmq("q4_K decode split-K in four, interleaved, M=5",
+             mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True,
+                                           interleave_splits=True), 5, 72, 2048),
+             max_splits=4, min_blocks=1, target=1 << 20),
+        _mmq("q4_K one-token split-K in three, fma fold (the decode benchmark's form)",
+             mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1,
+                                           l2_prefetch=128), 1, 72, 768),
+             "fma", max_splits=3, min_blocks=1, target=1 << 20),
     ]
 
 
@@ -107,18 +126,62 @@ def inputs(case: object, seed: int) -> tuple[list[np.ndarray], np.ndarray]:
     return [data["x"], data["w"]], mmq_harness.poisoned_output(case)
 
 
-def emulated(kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalars: tuple[int, ...]) -> np.ndarray:
-    """The emulator's output of ``kernel`` (compiled by the same pipeline as its PTX) on these inputs."""
+def _lowered(kernel: Kernel):  # noqa: ANN202 - the emulator's prepared kernel
     from compiler import registry
     from compiler.cli.common import build_pipeline, parse_module, split_chunks
-    from targets.ptx.emulator import emulate
+    from targets.ptx.emulator import find_kernel, prepare
 
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(kernel.source, False)[0], f"{kernel.name}.mlir")
     build_pipeline(registry.pass_factories(), kernel.pipeline).apply(ctx, module)
+    return prepare(find_kernel(module, kernel.name))
+
+
+def _emulate(lowered, kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalars: tuple[int, ...],  # noqa: ANN001
+             ctas: list[int] | None = None) -> np.ndarray:
+    from targets.ptx.emulator import LaunchOptions, emulate
+
     result = np.ascontiguousarray(out.copy())
-    emulate(module, kernel.name, [np.ascontiguousarray(a) for a in arrays] + [result, *scalars], kernel.grid)
+    emulate(lowered, kernel.name, [np.ascontiguousarray(a) for a in arrays] + [result, *scalars], kernel.grid,
+            options=LaunchOptions(ctas=ctas))
     return result
+
+
+def emulated(kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalars: tuple[int, ...]) -> np.ndarray:
+    """The emulator's output of ``kernel`` (compiled by the same pipeline as its PTX) on these inputs
+    (its CTAs run in grid order, so a split-K kernel's atomics add in the order of the splits)."""
+    return _emulate(_lowered(kernel), kernel, arrays, out, scalars)
+
+
+def admissible(kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalars: tuple[int, ...]) -> np.ndarray:
+    """Every output the GPU may give, stacked on a new first axis: the emulator's alone, or for a
+    split-K grid of S > 2 splits the f32 sum 0 + p_σ(1) + … + p_σ(S) of the splits' partials in
+    each of the S! orders σ (each split emulated on its own into a zeroed Y). ``red.global.add.f32``
+    flushes subnormal sums to zero, which the emulator does not; the partials must be normal, or
+    the orders would not be all the GPU can produce (refused here rather than checked loosely)."""
+    lowered = _lowered(kernel)
+    if kernel.splits <= 2:  # 0 + a + b rounds once, in either order
+        return _emulate(lowered, kernel, arrays, out, scalars)[None]
+    if np.any(out != 0):
+        raise ValueError(f"{kernel.label}: a split-K kernel adds into Y, which must start at zero")
+    x_programs = kernel.grid[0]
+    partials = [_emulate(lowered, kernel, arrays, out, scalars, [x + y * x_programs for x in range(x_programs)])
+                for y in range(kernel.splits)]
+    tiny = np.finfo(np.float32).tiny
+    if any(np.any((p != 0) & (np.abs(p) < tiny)) for p in partials):
+        raise ValueError(f"{kernel.label}: a split's partial sum is subnormal; draw other inputs")
+    sums = []
+    for order in permutations(range(kernel.splits)):
+        total = np.zeros_like(out)
+        for y in order:
+            total = (total + partials[y]).astype(np.float32)
+        sums.append(total)
+    return np.stack(sums)
+
+
+def matches_none(got: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Where ``got`` equals, bit for bit, none of the outputs stacked in ``allowed``."""
+    return ~np.any(bits(allowed) == bits(got)[None], axis=0)
 
 
 def bits(values: np.ndarray) -> np.ndarray:

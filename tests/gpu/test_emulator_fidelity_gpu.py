@@ -4,7 +4,8 @@ The GPU machine has no xDSL, so the emulator cannot run there: ``python -m bench
 (which runs this file on the CPU machine with ``QDOT_EMULATE_FOR_GPU=1``) emulates each kernel of
 tests/gpu/fidelity_harness.py on seeded inputs and stores inputs and output beside the kernel's
 PTX in the kernel cache; on the GPU this test runs the PTX on those inputs into a poisoned
-output and compares every bit. Without the variable (a plain ``pytest`` here) it compiles the
+output and compares every bit (a split-K kernel of more than two splits: with each order in
+which its atomics may land, ``fidelity_harness.admissible``). Without the variable (a plain ``pytest`` here) it compiles the
 kernel and skips, like every GPU test.
 """
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from compiler.kernel_cache import cache_dir
-from tests.gpu.fidelity_harness import bits, cases, emulated, inputs
+from tests.gpu.fidelity_harness import admissible, cases, inputs, matches_none
 
 CASES = cases()
 SEED = 20261201
@@ -35,7 +36,7 @@ def test_gpu_output_is_the_emulators(index: int, gpu) -> None:  # noqa: ANN001
 
     def store() -> None:
         arrays, out = inputs(case, SEED + index)
-        np.savez(path, *arrays, out=out, emulated=emulated(kernel, arrays, out, (case.m, case.n, case.k)))
+        np.savez(path, *arrays, out=out, admissible=admissible(kernel, arrays, out, (case.m, case.n, case.k)))
 
     if os.environ.get("QDOT_EMULATE_FOR_GPU") and not path.exists():
         store()
@@ -52,6 +53,6 @@ def test_gpu_output_is_the_emulators(index: int, gpu) -> None:  # noqa: ANN001
     arrays = [cupy.asarray(z[f"arr_{i}"]) for i in range(len(z.files) - 2)]
     out = cupy.asarray(z["out"])
     load(compiled.ptx, compiled.kernels[0]).launch(*arrays, out, case.m, case.n, case.k, grid=kernel.grid)
-    got, want = out.get(), z["emulated"]
-    differ = int(np.sum(bits(got) != bits(want)))
-    assert differ == 0, f"{kernel.label}: {differ} of {want.size} output elements differ from the emulator's"
+    got, allowed = out.get(), z["admissible"]
+    differ = int(np.sum(matches_none(got, allowed)))
+    assert differ == 0, f"{kernel.label}: {differ} of {got.size} output elements differ from the emulator's"
