@@ -2,13 +2,18 @@
 ``emulate`` it on the CPU.
 
     import compiler
-    k = compiler.compile(open("examples/mx_gemm_e4m3_e2m1.mlir").read(), arch="sm_90")
-    print(k.ptx)                           # the PTX; k.kernels[0].shared_bytes etc.
+    k = compiler.compile("examples/mx_gemm_e4m3_e2m1.mlir", arch="sm_90")   # a path, or IR text
+    print(k.ptx)                           # the PTX; k.kernels[0].shared_bytes, .block etc.
     for step in compiler.compile(source, arch="sm_90", trace=True).trace:
         print(step.name, step.seconds)     # and step.ir: the module after that pass
-    k.launch(a, b, sa, sb, c, M, N, K, grid=(M // 128, N // 128))   # CuPy arrays
+    # one program per 128x128 tile of C, numbered along x only (the kernel reads ctaid.x);
+    # cdiv(x, y) = -(-x // y)
+    k.launch(a, b, sa, sb, c, M, N, K, grid=(cdiv(M, 128) * cdiv(N, 128), 1, 1))   # CuPy arrays
     compiler.run(k, a_host, ..., grid=...) # numpy arrays, copied in and out
     compiler.emulate(k, a_host, ..., grid=...)  # the same on the CPU: the H200's bits for sm_90
+
+    t = compiler.compile("examples/agx_tile_fp16.mlir", target="agx3b")
+    d = compiler.emulate(t, a, b, acc)     # an AGX tile on the AGX emulator: D as float32 [M, N]
 """
 
 from __future__ import annotations
@@ -45,8 +50,8 @@ class CompiledKernel:
     trace: tuple[PassStep, ...] = ()
     """Each pass of the pipeline in order, with the IR after it, when compiled with ``trace=True``."""
     lowered: Any = None
-    """The module after the pipeline (the LLVM-ready IR the PTX is emitted from), which ``emulate``
-    runs; None for the AGX targets."""
+    """The module after the pipeline, which ``emulate`` runs: the LLVM-ready IR the PTX is emitted
+    from, or for the AGX targets the allocated ``agx`` tile the MMA stream is encoded from."""
     _loaded: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -84,13 +89,36 @@ class CompiledKernel:
         self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync)
 
 
+def _source_path(source: str | Path) -> Path | None:
+    """The file ``source`` names, or None when it is IR text (``compile`` states the rule)."""
+    import os
+
+    if isinstance(source, Path):
+        return source
+    if "\n" in source or "\r" in source:
+        return None
+    try:
+        if os.path.isfile(source):
+            return Path(source)
+    except (OSError, ValueError):  # a NUL byte, a name too long for the OS: not a path
+        return None
+    if source.strip().endswith(".mlir"):
+        import errno
+
+        raise FileNotFoundError(errno.ENOENT, "no such qdot IR file (a str of one line that ends in .mlir "
+                                "is read as a path)", source)
+    return None
+
+
 def _parse(source: str | Path) -> Any:
     from compiler import registry
     from compiler.cli.common import parse_module, split_chunks
 
-    if isinstance(source, Path):
-        text, name = source.read_text(encoding="utf-8"), str(source)
+    path = _source_path(source)
+    if path is not None:
+        text, name = path.read_text(encoding="utf-8"), str(path)
     else:
+        assert isinstance(source, str)
         text, name = source, "<source>"
     ctx = registry.make_context()
     return ctx, parse_module(ctx, split_chunks(text, False)[0], name)
@@ -109,6 +137,9 @@ def compile(  # noqa: A001 - the public name the design asks for
 ) -> CompiledKernel:
     """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "sass", "agx3b", "agx3c").
 
+    ``source`` is a ``pathlib.Path``, or a ``str`` that is read as a path when it has no line
+    break and names an existing file; any other ``str`` is IR text. A one-line ``str`` ending in
+    ``.mlir`` that names no file raises ``FileNotFoundError`` naming it (not a parse error).
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
     A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
     a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
@@ -127,7 +158,7 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
     """Refuse a bad argument here, by name, rather than deep in a pass (or, for an unknown
     target, not at all: it used to return an empty artifact)."""
     if not isinstance(source, (str, Path)):
-        raise TypeError(f"source must be IR text (str) or a pathlib.Path, got {type(source).__name__}")
+        raise TypeError(f"source must be IR text or a path (str) or a pathlib.Path, got {type(source).__name__}")
     if target not in COMPILE_TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(COMPILE_TARGETS)}")
     if target not in AGX_FORMS and arch not in PTX_ARCHES:
@@ -158,7 +189,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
         from targets.ptx.artifact import Artifact
 
         return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec,
-                              tuple(tracer.steps) if tracer else ())
+                              tuple(tracer.steps) if tracer else (), lowered=module)
     # pipeline="" runs no pass (IR already at the LLVM level, as hand-written ptx kernels are)
     spec = pipeline if pipeline is not None else ptx_pipeline(PtxOptions(arch=arch, strategy=strategy,
                                                                           num_stages=num_stages))
@@ -215,7 +246,7 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
         loaded.launch(*args, grid=grid)
 
 
-def emulate(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) -> Any:
+def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | None = None) -> Any:
     """``run`` on qdot's PTX emulator instead of a GPU: numpy arrays are read and written in place,
     scalars passed as they are; no GPU, CuPy or driver is needed. For a kernel compiled for sm_90 /
     sm_90a the output is bit for bit what an H200 computes (its floating-point mma / wgmma follow
@@ -224,12 +255,30 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = No
     the last bits (not measured). The emulator also checks what a GPU
     would not report — out-of-range accesses, shared-memory races, unwritten reads — each an
     ``EmulationError`` naming the op, CTA and thread. Returns the emulator's ``RunStats`` (ops
-    executed, CTAs run). It is slow: a few seconds for a 128×128 tile."""
+    executed, CTAs run). It is slow: a few seconds for a 128×128 tile.
+
+    An ``agx3b`` / ``agx3c`` artifact is one simdgroup's dot tile: ``emulate(k, a, b, acc)`` takes
+    the tile function's arguments in order (numpy arrays in ``compiler.numerics.dot_scaled``'s
+    conventions; no ``grid``), runs the encoded MMA stream on the AGX emulator
+    (``targets.agx.run.emulate``, docs/agx.md) and returns D, float32 [M, N]; ``name`` picks the
+    tile function when the module has several."""
+    if not isinstance(kernel, CompiledKernel):
+        raise TypeError(f"emulate takes the CompiledKernel that compiler.compile returns, got {type(kernel).__name__}")
+    target = kernel.artifact.target
+    if target in AGX_FORMS:
+        if grid is not None:
+            raise ValueError(f"an {target} artifact has no PTX kernel to emulate on a grid: it is one simdgroup's "
+                             f"dot tile; call compiler.emulate(kernel, *inputs) without grid, with the tile "
+                             f"function's arguments in order, and it returns D")
+        from targets.agx.run import emulate as run_agx
+
+        return run_agx(kernel.lowered, target, list(args), function=name)
+    if grid is None:
+        raise TypeError("emulate() of a PTX kernel needs grid=, the launch grid (as compiler.run takes it)")
     from targets.ptx.emulator import LaunchOptions, emulate as run_emulator
 
     if kernel.lowered is None:
-        raise ValueError(f"a {kernel.artifact.target} artifact has no PTX kernel to emulate (the AGX "
-                         "targets have their own emulator: targets.agx.run)")
+        raise ValueError(f"a {target} artifact has no lowered module to emulate")
     infos = {k.name: k for k in kernel.kernels}
     if not infos:
         raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")

@@ -6,9 +6,10 @@ fp32; rNl_rNh of the even register rN for fp16, so both readings of the
 seed's "odd register" refusal hold, A8) from its definition to its last use;
 the lowest free pair is taken; an MMA's D takes C's pair when C dies there
 (in-place accumulate, A13) and never A's or B's. Registers are written into
-the value types (``!agx.frag<fp32, r8>``). When more fragments are live than
-the 48 pairs hold, the pass fails with a diagnostic on the op where the file
-ran out. Hints and waits are left to ``agx-hints-and-waits``. Lit tests:
+the value types (``!agx.frag<fp32, r8>``). When a fragment would be live
+beyond the 48 pairs, the pass fails with a diagnostic on the op where the file
+ran out, counting the fragments that would be live there, that one included.
+Hints and waits are left to ``agx-hints-and-waits``. Lit tests:
 tests/lit/agx-allocate-registers/.
 """
 
@@ -69,11 +70,12 @@ class _Scan:
         elif self.free:
             pair = min(self.free)
         else:
-            live = Counter(_role(v) for v in self.holder.values())
+            # The count includes the fragment this op defines: it is the one that finds no pair.
+            live = Counter(_role(v) for v in [*self.holder.values(), value])
             parts = ", ".join(f"{live[r]} {r}" for r in ("C/D", "A", "B") if live[r])
-            emit_error(op, f"the tile does not fit the register file: {len(self.holder)} fragments are live here "
-                           f"({parts}) and each needs a register pair, but r0..r{MAX_REGISTER} holds {PAIRS}; "
-                           f"use a smaller M x N per simdgroup")
+            emit_error(op, f"the tile does not fit the register file: {len(self.holder) + 1} fragments would be "
+                           f"live here ({parts}), one register pair each, but r0..r{MAX_REGISTER} hold only "
+                           f"{PAIRS} pairs; use a smaller M x N per simdgroup")
         self.free.discard(pair)
         self.holder[pair] = value
         self.placed[value] = pair

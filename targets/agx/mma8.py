@@ -112,8 +112,16 @@ class Mma8:
     ``rN_rN+1``, an fp16 operand the two halves ``rNl_rNh``. ``a_type`` None
     means fp16 (the seed's input_type 0); ``b_type`` None means A's type.
     ``accumulate=False`` is simdgroup_multiply (no C); ``c_zero`` asks for a zero
-    C and is encoded the same way (A12). Fields are coerced on construction so
-    that equal instructions compare equal (hints as sets, wait slots sorted).
+    C and is encoded the same way (A12).
+
+    Fields are coerced on construction to the canonical descriptor, so that two
+    descriptors compare equal exactly when they encode to the same bytes and
+    ``decode_mma8(encode_mma8(d, form), form) == d`` for every ``d`` the encoder
+    accepts: the type defaults are applied (``a_type``/``b_type`` are never None
+    afterwards), a ``c_zero`` without a C register becomes the multiply form
+    (``accumulate=False, c_zero=False``), hints become sets and wait slots are
+    sorted. A ``c_zero`` together with a C register is left as given, for
+    ``validate`` to refuse (``CWithCZeroError``).
     """
 
     d: int
@@ -144,19 +152,28 @@ class Mma8:
         if isinstance(self.wait, (str, bytes)) or not isinstance(self.wait, Iterable) or any(
                 isinstance(slot, bool) or not isinstance(slot, numbers.Integral) for slot in self.wait):
             raise TypeError(f"wait must be an iterable of scoreboard slot numbers (ints), got {self.wait!r}")
-        object.__setattr__(self, "a_type", _elem_type(self.a_type, "A"))
-        object.__setattr__(self, "b_type", _elem_type(self.b_type, "B"))
+        a_type = _elem_type(self.a_type, "A") or ElemType.FP16
+        object.__setattr__(self, "a_type", a_type)
+        object.__setattr__(self, "b_type", _elem_type(self.b_type, "B") or a_type)
         object.__setattr__(self, "cd_type", _elem_type(self.cd_type, "C/D"))
+        if self.c_zero and self.c is None:
+            # A12: a zero C is the multiply form; spelled one way so that it decodes to itself.
+            object.__setattr__(self, "accumulate", False)
+            object.__setattr__(self, "c_zero", False)
         object.__setattr__(self, "hints", Hints.of(self.hints))  # type: ignore[arg-type]
         object.__setattr__(self, "wait", tuple(sorted({int(slot) for slot in self.wait})))
 
     @property
     def effective_a_type(self) -> ElemType:
-        return self.a_type or ElemType.FP16
+        """``a_type`` (construction already applied its default)."""
+        assert self.a_type is not None
+        return self.a_type
 
     @property
     def effective_b_type(self) -> ElemType:
-        return self.b_type or self.effective_a_type
+        """``b_type`` (construction already applied its default)."""
+        assert self.b_type is not None
+        return self.b_type
 
     @property
     def reads_c(self) -> bool:
@@ -164,14 +181,12 @@ class Mma8:
 
 
 def normalize(desc: Mma8) -> Mma8:
-    """The canonical descriptor: defaults applied once, c_zero spelled as the multiply form."""
-    return replace(
-        desc,
-        a_type=desc.effective_a_type,
-        b_type=desc.effective_b_type,
-        accumulate=desc.reads_c,
-        c_zero=False,
-    )
+    """The canonical descriptor. Construction already makes every descriptor the encoder accepts
+    canonical, so this is the identity on them; it only respells the refused C-with-c_zero
+    descriptor as the multiply form (what its bits would mean)."""
+    if not desc.c_zero:
+        return desc
+    return replace(desc, accumulate=desc.reads_c, c_zero=False)
 
 
 def check_register(operand: str, start: int, elem: ElemType) -> None:

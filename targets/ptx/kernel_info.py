@@ -18,6 +18,12 @@ class KernelInfo:
     """Per argument, the ``qdot.divisibility`` the kernel was compiled to assume (1: none). The
     code relies on it (paired stores, 16-byte copies), so a launch checks it."""
 
+    @property
+    def block(self) -> tuple[int, int, int]:
+        """Threads per CTA as a launch's block shape: 32 per warp of ``num_warps``, all along x,
+        the shape ``compiler.run`` and ``compiler.emulate`` launch the kernel with."""
+        return (32 * self.num_warps, 1, 1)
+
     # json is imported where it is used: a compile never serialises its kernels, and the
     # import is a few milliseconds of every cold qdot-translate run.
     def to_json(self) -> str:

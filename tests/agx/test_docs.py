@@ -70,3 +70,23 @@ def test_worked_example_runs_as_shown(example: tuple[str, str, str, str]) -> Non
 @pytest.mark.parametrize("snippet", PYTHON, ids=lambda s: s.splitlines()[0][:40])
 def test_python_snippets_run(snippet: str) -> None:
     exec(compile(snippet, "docs/agx.md", "exec"), {})  # noqa: S102 - the docs' own examples
+
+
+def test_named_modules_exist() -> None:
+    """Every ``targets.agx.<name>`` the page names with a lowercase name is a module of
+    targets/agx, and what it names inside that module exists (the page named a module
+    ``targets.agx.emit``; the emitter is ``targets.agx.emitter``)."""
+    import importlib
+
+    package = Path(DOCS).resolve().parents[1] / "targets" / "agx"
+    names = set(re.findall(r"\btargets\.agx\.[a-z_]\w*(?:\.\w+)*", TEXT))
+    assert "targets.agx.emitter.emit" in names
+    for dotted in sorted(names):
+        module_name, *rest = dotted.split(".")[2:]
+        assert (package / f"{module_name}.py").is_file(), \
+            f"docs/agx.md names {dotted}: no targets/agx/{module_name}.py"
+        target: object = importlib.import_module(f"targets.agx.{module_name}")
+        for attribute in rest:
+            assert hasattr(target, attribute), \
+                f"docs/agx.md names {dotted}: targets.agx.{module_name} has no {attribute}"
+            target = getattr(target, attribute)

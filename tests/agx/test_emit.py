@@ -1,4 +1,4 @@
-"""targets.agx.emit: the instruction stream and the fragment map, in hex, bin and asm."""
+"""targets.agx.emitter.emit: the instruction stream and the fragment map, in hex, bin and asm."""
 
 from __future__ import annotations
 

@@ -63,8 +63,49 @@ def test_design_example(form: str) -> None:
     data = encode_mma8(desc, form)
     assert len(data) == {"agx3b": 12, "agx3c": 14}[form]
     back = decode_mma8(data + PAD, form)
-    assert back == normalize(desc)
+    assert back == desc  # b_type=None is A's type (fp32): the same instruction, so equal
     assert (back.a, back.b_type, back.hints.a, back.wait) == (2, ElemType.FP32, {"cache"}, (0, 1))
+
+
+@st.composite
+def accepted_descriptors(draw: st.DrawFn, form: str) -> Mma8:
+    """Any descriptor the encoder accepts, spelled any way it may be spelled: types left to their
+    defaults or named, the multiply form as ``accumulate=False`` or as ``c_zero=True``."""
+    slots = 6 if form == "agx3b" else 8
+    a_type = draw(st.sampled_from([None, "fp16", "fp32", ElemType.FP16, ElemType.FP32]))
+    same_as_a = [None, str(a_type or "fp16")]
+    b_type = draw(st.sampled_from(same_as_a if form == "agx3c" else same_as_a + ["fp16", "fp32"]))
+    mode = draw(st.sampled_from(["accumulate", "multiply", "c_zero"]))
+    pair = st.integers(0, 47).map(lambda p: 2 * p)
+    hint = st.sampled_from([None, "cache", "discard", ("cache",), ()])
+    reads_c = mode == "accumulate"
+    return Mma8(
+        d=draw(pair), a=draw(pair), b=draw(pair), c=draw(pair) if reads_c else None,
+        a_type=a_type, b_type=b_type, accumulate=mode != "multiply", c_zero=mode == "c_zero",
+        hints={"a": draw(hint), "b": draw(hint), "c": draw(hint) if reads_c else None},
+        d_cache=draw(st.booleans()),
+        wait=draw(st.lists(st.integers(0, slots - 1), max_size=slots + 2)),
+    )
+
+
+@pytest.mark.parametrize("form", ["agx3b", "agx3c"])
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data())
+def test_decode_of_encode_is_the_identity(form: str, data: st.DataObject) -> None:
+    """encode then decode gives back the very descriptor (==, not just equal bytes), and two
+    descriptors are equal exactly when their bytes are."""
+    desc, other = data.draw(accepted_descriptors(form)), data.draw(accepted_descriptors(form))
+    encoded = encode_mma8(desc, form)
+    assert decode_mma8(encoded + PAD, form) == desc
+    assert normalize(desc) == desc
+    assert (desc == other) == (encoded == encode_mma8(other, form))
+
+
+def test_spellings_of_one_instruction_compare_equal() -> None:
+    assert Mma8(d=0, a=2, b=4, c=6, a_type="fp32") == Mma8(d=0, a=2, b=4, c=6, a_type="fp32", b_type="fp32")
+    assert Mma8(d=0, a=2, b=4, c=6) == Mma8(d=0, a=2, b=4, c=6, a_type="fp16", b_type="fp16")
+    assert Mma8(d=0, a=2, b=4, c_zero=True) == Mma8(d=0, a=2, b=4, accumulate=False)
+    assert Mma8(d=0, a=2, b=4, c=6, c_zero=True).c_zero  # refused as given, not respelled
 
 
 @settings(max_examples=300, deadline=None)

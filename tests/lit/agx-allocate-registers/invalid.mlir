@@ -1,23 +1,24 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-to-agx,agx-allocate-registers' | filecheck %s
 // Every diagnostic of agx-allocate-registers, one case each.
 
-// 64x64 outputs are 64 fp32 accumulators: more than the 48 pairs of r0..r95 hold.
+// 64x64 outputs are 64 fp32 accumulators: the 49th loaded finds none of the 48 pairs of r0..r95 free.
 func.func @too_big(%a: tensor<64x8xf16>, %b: tensor<8x64xf16>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<64x8xf16> * tensor<8x64xf16> -> tensor<64x64xf32>
   func.return %d : tensor<64x64xf32>
 }
-// CHECK: error: 'agx.load_frag' op the tile does not fit the register file: 48 fragments are live here (48 C/D) and each needs a register pair, but r0..r95 holds 48; use a smaller M x N per simdgroup
+// CHECK: error: 'agx.load_frag' op the tile does not fit the register file: 49 fragments would be live here (49 C/D), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
 
 // -----
 
 // 56x56 outputs with a zero accumulator: the loads fit, but the multiply
-// form's D needs a fresh pair while A and B fragments are still live.
+// form's D needs a fresh pair while A and B fragments are still live: its D
+// would be the 49th live fragment.
 func.func @operands_do_not_fit(%a: tensor<56x8xf16>, %b: tensor<8x56xf16>) -> tensor<56x56xf32> {
   %acc = arith.constant dense<0.0> : tensor<56x56xf32>
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<56x8xf16> * tensor<8x56xf16> -> tensor<56x56xf32>
   func.return %d : tensor<56x56xf32>
 }
-// CHECK: error: 'agx.mma8' op the tile does not fit the register file: 48 fragments are live here (39 C/D, 2 A, 7 B) and each needs a register pair, but r0..r95 holds 48; use a smaller M x N per simdgroup
+// CHECK: error: 'agx.mma8' op the tile does not fit the register file: 49 fragments would be live here (40 C/D, 2 A, 7 B), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
 
 // -----
 
