@@ -34,8 +34,9 @@ from xdsl.irdl.operations import (
 )
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
-from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
-from xdsl.utils.exceptions import DiagnosticException, VerifyException
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait, SymbolTable
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 _XDSL_VERIFY_PREFIX = "Operation does not verify: "
@@ -61,23 +62,90 @@ MLIRLexer._unescaped_characters_regex = _STRING_LITERAL  # type: ignore[attr-def
 
 
 class LocatingParser(Parser):
-    """An xDSL parser that stamps each operation with the position it was parsed at, and
-    refuses what xDSL 0.74 would crash on (huge integer widths and shapes) with a located
-    error instead."""
+    """An xDSL parser that stamps each operation with the position it was parsed at, refuses
+    what xDSL 0.74 would crash on (huge integer widths and shapes) with a located error, and
+    places the errors xDSL reports far from their cause (an unknown op, an undefined value, an
+    unclosed region, a constant out of range) where the user wrote it."""
 
     line_offset: int = 0
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Parser's own
+        self._regions_open: list[Span] = []
+        """The ``{`` of each region being parsed, innermost last."""
+        self._first_uses: dict[str, Span] = {}
+        """Where each value used before (or without) its definition is first used."""
+        super().__init__(*args, **kwargs)
 
     def parse_module(self, *args, **kwargs):  # type: ignore[override]
         """Attribute verifiers run while parsing; report their failures at the parse position.
         So do the builders xDSL calls while parsing that refuse an input by raising (a dense
         array of ``i127``, say, or of ``i0``, whose element size xDSL divides by): the input is
-        what is wrong, not qdot."""
+        what is wrong, not qdot. Input with no operation at all (empty, blank or only comments)
+        is an empty module, as in mlir-opt."""
+        if self._current_token.kind is MLIRTokenKind.EOF:
+            return ModuleOp([])
         try:
             return super().parse_module(*args, **kwargs)
         except VerifyException as err:
             self.raise_error(str(err).split("\n\n")[0], self._current_token.span)
         except (NotImplementedError, ValueError, ArithmeticError) as err:
             self.raise_error(f"cannot build what is written here: {err}", self._current_token.span)
+        except ParseError as err:
+            self._relocate(err)
+
+    def _relocate(self, err: ParseError) -> NoReturn:
+        """xDSL's end-of-module checks, said where the cause is."""
+        message = err.msg
+        if message.startswith("values used but not defined") and self._first_uses:
+            name, span = min(self._first_uses.items(), key=lambda item: item[1].start)
+            self.raise_error(f"use of undefined value '%{name}'", span)
+        if message == "Could not parse entire input!" and self._current_token.kind is not MLIRTokenKind.EOF:
+            token = self._current_token
+            self.raise_error(f"expected an operation at the top level, got '{token.text}'", token.span)
+        raise err
+
+    def resolve_operand(self, operand, type):  # type: ignore[override]  # noqa: A002, ANN001, ANN201
+        if operand.operand_name not in self.ssa_values:
+            self._first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _register_ssa_definition(self, name, values, span) -> None:  # type: ignore[override]  # noqa: ANN001
+        super()._register_ssa_definition(name, values, span)
+        self._first_uses.pop(name, None)
+
+    def parse_optional_region(self, *args, **kwargs):  # type: ignore[override]
+        opening = self._current_token.span
+        if self._current_token.text != "{":
+            return super().parse_optional_region(*args, **kwargs)
+        self._regions_open.append(opening)
+        try:
+            return super().parse_optional_region(*args, **kwargs)
+        finally:
+            self._regions_open.pop()
+
+    def _parse_block(self):  # type: ignore[override]  # noqa: ANN202
+        """Between a region's operations and its ``}`` only a block label may stand; say so,
+        and where the region began, rather than xDSL's bare "in block definition"."""
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.CARET_IDENT and self._regions_open:
+            where = self._regions_open[-1].get_location()
+            opened = f"{where.line + self.line_offset}:{where.col}"
+            if token.kind is MLIRTokenKind.EOF:
+                self.raise_error(f"unexpected end of input: the region opened at {opened} is not closed with '}}'",
+                                 token.span)
+            self.raise_error(f"expected an operation, a block label or the '}}' that closes the region opened "
+                             f"at {opened}, got '{token.text}'", token.span)
+        return super()._parse_block()
+
+    def _get_op_by_name(self, name: str):  # type: ignore[override]  # noqa: ANN202
+        """An unknown operation is reported at its name (xDSL points past it), with the closest
+        known name of its dialect when there is one."""
+        if self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack) is None:
+            text = self.lexer.input.content
+            start = text.rfind(name, 0, self._current_token.span.start)
+            span = Span(start, start + len(name), self.lexer.input) if start >= 0 else self._current_token.span
+            self.raise_error(f"Operation {name} is not registered{_closest_op(self.ctx, name)}", span)
+        return super()._get_op_by_name(name)
 
     def _parse_optional_integer_or_float_type(self):  # type: ignore[override]
         token = self._current_token
@@ -99,8 +167,14 @@ class LocatingParser(Parser):
         return dims
 
     def parse_operation(self) -> Operation:
+        """The operation, located; an attribute or builder that refuses a value while the
+        operation is parsed (``arith.constant 99999999999 : i32``) is reported at the operation,
+        not at whatever token the parser had reached."""
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            self.raise_error(str(err).split("\n\n")[0], start)
         if not isinstance(op.location, FileLineColLoc):
             location = start.get_location()
             op.location = FileLineColLoc(
@@ -109,6 +183,16 @@ class LocatingParser(Parser):
                 IntAttr(location.col),
             )
         return op
+
+
+def _closest_op(ctx, name: str) -> str:  # noqa: ANN001 - xdsl Context
+    """``; did you mean 'x'?`` for the registered operation closest to ``name`` in its dialect."""
+    import difflib
+
+    dialect = ctx.get_optional_dialect(name.split(".", 1)[0]) if "." in name else None
+    ops = [op.name for op in dialect.operations] if dialect is not None else []
+    close = difflib.get_close_matches(name, ops, n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def location_of(op: Operation | None) -> str:
@@ -164,7 +248,26 @@ def verify_operation(op: Operation) -> None:
 
 def verify_module(module: ModuleOp) -> None:
     _check_dominance(module)  # first: the op verifiers read operands' owners
+    _check_symbols(module)
     verify_operation(module)
+
+
+def _check_symbols(op: Operation) -> None:
+    """No two operations of a symbol table define one name. xDSL's check reports it on the
+    module, with no location; the second definition is the one to point at."""
+    if not op.has_trait(SymbolTable):
+        return
+    seen: dict[str, Operation] = {}
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                name = child.properties.get("sym_name") or child.attributes.get("sym_name")
+                if isinstance(name, StringAttr):
+                    if name.data in seen:
+                        raise QdotError(child, f"redefinition of symbol '@{name.data}' (first defined at "
+                                               f"{location_of(seen[name.data])})")
+                    seen[name.data] = child
+                _check_symbols(child)
 
 
 def _check_dominance(op: Operation) -> None:

@@ -31,6 +31,7 @@ Lit tests: ``tests/lit/qdot-pipeline/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -53,6 +54,7 @@ from dialects.qgpu.ops import (
 )
 from dialects.qgpu.types import MemDescType
 from passes.support.loops import add_iter_args
+from passes.support.options import check_option_values
 from passes.support.shared_stores import mark_readers_synced_by
 from passes.support.warp_group_pipeline import can_overlap, overlap_warp_group_dots
 
@@ -61,11 +63,13 @@ from passes.support.warp_group_pipeline import can_overlap, overlap_warp_group_d
 class PipelinePass(ModulePass):
     name = "qdot-pipeline"
 
+    OPTION_MINIMUM: ClassVar[dict[str, int]] = {"num_stages": 1}
+    """1: no pipelining (the tools' --help lists the options; ``apply`` refuses less)."""
+
     num_stages: int = 3
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.num_stages < 1:
-            raise QdotError(None, f"qdot-pipeline: num-stages must be at least 1, got {self.num_stages}")
+        check_option_values(self)
         if self.num_stages == 1:
             return
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:

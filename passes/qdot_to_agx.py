@@ -38,6 +38,7 @@ from compiler.diagnostics import emit_error
 from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.ops import DotScaledOp
+from passes.support.options import check_option_values
 from targets.agx.forms import FORMS
 from targets.agx.mma8 import ElemType
 
@@ -76,10 +77,7 @@ class QdotToAgxPass(ModulePass):
     dequant_type: str = "fp16"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.form not in FORMS:
-            emit_error(op, f"qdot-to-agx: form must be one of {', '.join(FORMS)}, got '{self.form}'")
-        if self.dequant_type not in self.OPTION_VALUES["dequant_type"]:
-            emit_error(op, f"qdot-to-agx: dequant-type must be fp16 or fp32, got '{self.dequant_type}'")
+        check_option_values(self)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             dots = [d for d in func.walk() if isinstance(d, DotScaledOp)]
             if len(dots) > 1:

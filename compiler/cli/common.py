@@ -24,14 +24,16 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from compiler import code_cache
+from compiler.cli import pipeline_spec
 from compiler.cli.instrument import PassInstrumentation, UnknownPassName
 from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
 
 SPLIT_MARKER = "// -----"
 
 
-class ToolError(Exception):
-    """A usage error (bad flag, missing file, unknown pass): ``tool: error: msg``, exit 1."""
+class ToolError(ValueError):
+    """A usage error (bad flag, missing file, unknown pass, bad pass option): ``tool: error: msg``,
+    exit 1 (from ``compiler.compile``: a ValueError with the same message)."""
 
 
 @dataclass
@@ -83,8 +85,8 @@ def read_input(path: str | None) -> tuple[str, str]:
 
 
 def write_output(path: str | None, data: str | bytes) -> None:
-    """``data`` to ``path``, or to standard output when there is none."""
-    if not path:
+    """``data`` to ``path``, or to standard output when there is none or it is ``-``."""
+    if not path or path == "-":
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
         else:
@@ -154,11 +156,21 @@ def build_pipeline(
         if nxt is not None and instrument is not None:
             instrument.pass_starts(nxt, positions.setdefault(id(nxt), len(positions)), module)
 
+    from passes.support.options import check_option_values  # a pass module's helper: loaded with the passes
+
     try:
+        spec = pipeline_spec.unanchored(spec)
+        pipeline_spec.check(factories, spec)
         pipeline = PassPipeline.parse_spec(factories, spec, callback)
+        for pass_ in pipeline.passes:
+            check_option_values(pass_)
+    except pipeline_spec.PipelineError as err:  # names the pass and option
+        raise ToolError(str(err)) from None
+    except QdotError as err:  # check_option_values: names the pass and option
+        raise ToolError(err.message) from None
     except ModuleNotFoundError as err:
         raise ToolError(f"pass pipeline '{spec}' needs a module that is not built yet: {err.name}") from None
-    except (Exception, ArgSpecParseError) as err:  # unknown passes/options: ValueError and friends;
+    except (Exception, ArgSpecParseError) as err:  # what xDSL refuses that the check above does not;
         # malformed syntax: ArgSpecParseError, which xDSL 0.74 derives from BaseException
         raise ToolError(f"invalid pass pipeline '{spec}': {err}") from None
     if instrument is not None:

@@ -13,6 +13,7 @@ import dataclasses
 import inspect
 import textwrap
 from collections.abc import Callable
+from typing import NoReturn
 
 from compiler import registry
 
@@ -20,15 +21,41 @@ WIDTH = 96
 
 
 class LazyEpilogParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose epilog is computed when the help is formatted, not before."""
+    """The tools' ``ArgumentParser``: its epilog is computed when the help is formatted, not
+    before; a command-line error is a ``ToolError`` (``tool: error: …``, status 1, as the docs
+    promise — argparse's own is the whole usage and status 2, which the tools keep for their
+    internal errors); an option is never guessed from a prefix (``--verify`` is not
+    ``--verify-diagnostics``); and ``--version`` says which qdot it is."""
 
     def __init__(self, *args: object, epilog_text: Callable[[], str], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, allow_abbrev=False, **kwargs)  # type: ignore[arg-type]
         self._epilog_text = epilog_text
+        self.add_argument("--version", action=_Version, help="print the qdot version and exit")
 
     def format_help(self) -> str:
         self.epilog = self._epilog_text()
         return super().format_help()
+
+    def error(self, message: str) -> NoReturn:
+        from compiler.cli.common import ToolError
+
+        raise ToolError(f"{message} (see {self.prog} --help)")
+
+
+class _Version(argparse.Action):
+    """``--version``, which reads the installed package's metadata only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("qdot")
+        except PackageNotFoundError:
+            text = "(not installed)"
+        parser.exit(message=f"{parser.prog} (qdot {text})\n")
 
 
 def summary(name: str) -> str:

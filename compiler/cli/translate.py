@@ -21,6 +21,7 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
+from compiler.cli import pipeline_spec
 from compiler.cli.pass_help import LazyEpilogParser, passes_help
 from compiler.cli.common import (
     ToolError,
@@ -49,12 +50,13 @@ def make_arg_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
     parser.add_argument("--target", choices=TARGETS, default="ptx", help="what to produce (default: ptx)")
-    parser.add_argument("--arch", choices=PTX_ARCHES, default="sm_90", help="NVIDIA target (default: sm_90)")
-    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
+    parser.add_argument("--arch", choices=PTX_ARCHES,
+                        help="NVIDIA target (default: sm_90, or the arch a --pipeline's passes name)")
+    parser.add_argument("--strategy", choices=STRATEGIES,
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto, the "
                              "fastest legal for --arch; promote-int8 keeps each 32-value block of MXFP4 / "
                              "e2m3 exact, more accurate over a long K: docs/numerics.md)")
-    parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--num-stages", type=int, help="global->shared pipeline depth (default: 3)")
     parser.add_argument("--format", choices=("hex", "bin", "asm"),
                         help="AGX output form (default: asm); only with --target agx3b / agx3c")
     parser.add_argument("--verify-ptx", action="store_true",
@@ -64,7 +66,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
     parser.add_argument("--verify-each", action="store_true",
                         help="verify the IR after every pass (default: after the last one only)")
-    parser.add_argument("-o", "--output-file", help="write the result here instead of stdout")
+    parser.add_argument("-o", "--output-file", help="write the result here instead of stdout ('-': stdout)")
     pass_instrument.add_arguments(parser)
     return parser
 
@@ -99,7 +101,23 @@ def emit(module, args: argparse.Namespace,  # noqa: ANN001 - ModuleOp, imported 
 
 
 def _check_flags(args: argparse.Namespace) -> None:
-    """A flag that cannot apply to the target is refused, not ignored in silence."""
+    """A flag that cannot apply to the target is refused, not ignored in silence; then the
+    defaults of the flags left out are filled in."""
+    if args.pipeline is not None:
+        given = [flag for flag, value in (("--strategy", args.strategy), ("--num-stages", args.num_stages))
+                 if value is not None]
+        if given:
+            raise ToolError(f"{' and '.join(given)} set the default pipeline's options; with --pipeline, give them "
+                            "to its passes (qdot-accelerate-matmul{strategy=...}, qdot-pipeline{num-stages=...})")
+        named = pipeline_spec.option_values(args.pipeline, "arch")
+        if args.arch is not None and named - {args.arch}:
+            raise ToolError(f"--arch {args.arch} and the pipeline's arch={', '.join(sorted(named))} disagree: the "
+                            "PTX is emitted for --arch")
+        if args.arch is None and len(named) == 1:
+            args.arch = next(iter(named))
+    args.arch = args.arch or "sm_90"
+    args.strategy = args.strategy or "auto"
+    args.num_stages = 3 if args.num_stages is None else args.num_stages
     if args.format is not None and args.target not in AGX_FORMS:
         raise ToolError(f"--format chooses the AGX output form; it does not apply to --target {args.target}")
     if args.verify_ptx and args.target in ("mlir", *AGX_FORMS):

@@ -14,9 +14,16 @@ from compiler.diagnostics import QdotError
 
 
 def check_option_values(pass_: ModulePass) -> None:
-    """``QdotError`` naming the first option of ``pass_`` whose value is not one of its declared ones."""
+    """``QdotError`` naming the first option of ``pass_`` whose value is not one of its declared
+    ones (``OPTION_VALUES``) or below its declared least value (``OPTION_MINIMUM``). The tools
+    call it when they build a pipeline, so a bad value is a command-line error there; a pass
+    calls it when it runs, for pipelines built from Python."""
     for option, allowed in getattr(pass_, "OPTION_VALUES", {}).items():
         value = getattr(pass_, option)
         if value not in allowed:
             raise QdotError(None, f"{pass_.name}: unknown {option.replace('_', '-')} '{value}'; expected one of "
                                   f"{', '.join(allowed)}")
+    for option, least in getattr(pass_, "OPTION_MINIMUM", {}).items():
+        value = getattr(pass_, option)
+        if value < least:
+            raise QdotError(None, f"{pass_.name}: {option.replace('_', '-')} must be at least {least}, got {value}")

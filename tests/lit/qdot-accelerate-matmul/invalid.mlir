@@ -11,9 +11,9 @@
 // options, at the pass). Each RUN line checks the cases that are illegal under its options,
 // in file order.
 
-// ARCH:     error: qdot-accelerate-matmul: unknown arch 'sm_70'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a
+// ARCH:     qdot-opt: error: qdot-accelerate-matmul: unknown arch 'sm_70'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a
 // STRATEGY: error: qdot-accelerate-matmul: unknown strategy 'fast'; expected one of auto, native, promote-fp8, promote-int8, dequant-bf16
-// OPTION:   error: invalid pass pipeline 'qdot-accelerate-matmul{num-warps=4}'
+// OPTION:   qdot-opt: error: qdot-accelerate-matmul has no option 'num-warps'; its options are: arch, strategy, q4k-fold
 
 func.func @e4m3_e2m1(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
     attributes {qdot.num_warps = 1 : i64} {

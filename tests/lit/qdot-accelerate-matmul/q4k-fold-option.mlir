@@ -16,4 +16,4 @@
 // MMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // MMA:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16
 
-// BAD: error: qdot-accelerate-matmul: unknown q4k-fold 'rank1'; expected one of auto, mma, fma
+// BAD: qdot-opt: error: qdot-accelerate-matmul: unknown q4k-fold 'rank1'; expected one of auto, mma, fma

@@ -2,7 +2,7 @@
 // RUN: not qdot-opt %s --split-input-file -p 'qdot-pipeline{num-stages=0}' 2>&1 | filecheck %s --check-prefix=STAGES
 // What qdot-pipeline refuses.
 
-// STAGES: error: qdot-pipeline: num-stages must be at least 1, got 0
+// STAGES: qdot-opt: error: qdot-pipeline: num-stages must be at least 1, got 0
 
 #sa = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 

@@ -3,8 +3,8 @@
 // RUN: not qdot-opt %s --split-input-file -p 'qdot-to-agx{dequant-type=bf16}' 2>&1 | filecheck %s --check-prefix=DEQUANT
 // Every diagnostic of qdot-to-agx, one case each.
 
-// FORM: error: 'builtin.module' op qdot-to-agx: form must be one of agx3b, agx3c, got 'agx3d'
-// DEQUANT: error: 'builtin.module' op qdot-to-agx: dequant-type must be fp16 or fp32, got 'bf16'
+// FORM: qdot-opt: error: qdot-to-agx: unknown form 'agx3d'; expected one of agx3b, agx3c
+// DEQUANT: qdot-opt: error: qdot-to-agx: unknown dequant-type 'bf16'; expected one of fp16, fp32
 
 func.func @not_multiple_of_8(%a: tensor<12x16xf16>, %b: tensor<16x8xf16>, %acc: tensor<12x8xf32>) -> tensor<12x8xf32> {
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<12x16xf16> * tensor<16x8xf16> -> tensor<12x8xf32>

@@ -37,4 +37,4 @@ func.func @four_stages(%i: index) attributes {qdot.kernel, qdot.num_warps = 1 : 
   func.return
 }
 
-// ARCH: error: qdot-to-llvm: unknown arch 'sm_75'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a
+// ARCH: qdot-opt: error: qdot-to-llvm: unknown arch 'sm_75'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a

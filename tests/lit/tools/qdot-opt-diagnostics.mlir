@@ -27,4 +27,4 @@ func.func @verifier(%a: i32) -> i64 {
 
 // STATUS: error: operand is used with type i64
 // STATUS-NOT: Traceback
-// PIPELINE: qdot-opt: error: invalid pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']
+// PIPELINE: qdot-opt: error: unknown pass 'no-such-pass'; the passes are qdot-lower-quantize, qdot-accelerate-matmul,

@@ -1,5 +1,5 @@
 // RUN: qdot-translate %s --target ptx --arch sm_120a | filecheck %s --check-prefix=SM120
-// RUN: qdot-translate %s --target ptx --arch sm_120a --strategy native --pipeline 'qdot-accelerate-matmul{arch=sm_120a strategy=native},qdot-optimize-dot-operands,qdot-pipeline{num-stages=3},qdot-lower-local-load{arch=sm_120a ldmatrix=false},qdot-lower-mma,qdot-to-llvm{arch=sm_120a}' | filecheck %s --check-prefix=FALLBACK
+// RUN: qdot-translate %s --target ptx --arch sm_120a --pipeline 'qdot-accelerate-matmul{arch=sm_120a strategy=native},qdot-optimize-dot-operands,qdot-pipeline{num-stages=3},qdot-lower-local-load{arch=sm_120a ldmatrix=false},qdot-lower-mma,qdot-to-llvm{arch=sm_120a}' | filecheck %s --check-prefix=FALLBACK
 // RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=SM90
 // RUN: qdot-translate %s --target ptx --arch sm_89 | filecheck %s --check-prefix=SM89
 // An MX GEMM tile, e4m3 (ue8m0) × e2m1 (ue8m0), 64×64×64 per step on 4 warps, compiled
