@@ -55,7 +55,8 @@ class _Version(argparse.Action):
             text = version("qdot")
         except PackageNotFoundError:
             text = "(not installed)"
-        parser.exit(message=f"{parser.prog} (qdot {text})\n")
+        print(f"{parser.prog} (qdot {text})")
+        parser.exit()
 
 
 def summary(name: str) -> str:
