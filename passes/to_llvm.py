@@ -122,8 +122,26 @@ class ToLLVMPass(ModulePass):
         for func in [f for f in ops_in(op) if isinstance(f, FuncOp)]:
             if is_kernel(func):
                 _lower_kernel(func, Arch(self.arch), staged=self.epilogue == "staged")
+            else:
+                _refuse_tensor_code_outside_kernels(func)
         _convert_scf(op)
         _resolve_casts(op)
+
+
+def _refuse_tensor_code_outside_kernels(func: FuncOp) -> None:
+    """Tensors live in a kernel's registers and shared memory, which only a kernel has: a plain
+    function that takes or computes tensors (the form the DESIGN's one-op examples are written
+    in, fine for qdot-opt) cannot become GPU code, and without this check the first sign of it
+    was an internal cast reported at the top of the file."""
+    if any(isinstance(t, TensorType) for t in (*func.function_type.inputs, *func.function_type.outputs)):
+        emit_error(func, f"@{func.sym_name.data} takes or returns tensors, so it cannot be GPU code: qdot-to-llvm "
+                         "lowers kernels (func.func with the qdot.kernel attribute, pointer and scalar arguments, "
+                         "tiles moved by qdot.make_desc / qdot.load / qdot.store; examples/mx_gemm_e4m3_e2m1.mlir "
+                         "shows the form)")
+    for inner in ops_in(func):
+        if any(isinstance(r.type, TensorType) for r in inner.results):
+            emit_error(inner, f"computes a tensor in @{func.sym_name.data}, which is not a kernel: qdot-to-llvm "
+                              "lowers tensor code only in functions with the qdot.kernel attribute")
 
 
 def _lower_kernel(func: FuncOp, arch: Arch, staged: bool = False) -> None:

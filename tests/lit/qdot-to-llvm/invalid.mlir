@@ -125,3 +125,19 @@ func.func @addf_f16() attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   func.return
 }
 // CHECK: error: 'arith.addf' op arith.addf of distributed tensors adds f32, not f16
+
+// -----
+
+// Tensor code outside a kernel (the form qdot-opt accepts for one op) has no memory to live in.
+func.func @not_a_kernel(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  func.return %a : tensor<16x16xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op @not_a_kernel takes or returns tensors, so it cannot be GPU code: qdot-to-llvm lowers kernels (func.func with the qdot.kernel attribute
+
+// -----
+
+func.func @tensor_inside(%x: f32) -> f32 {
+  %t = arith.constant dense<1.000000e+00> : tensor<16x8xf32>
+  func.return %x : f32
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'arith.constant' op computes a tensor in @tensor_inside, which is not a kernel
