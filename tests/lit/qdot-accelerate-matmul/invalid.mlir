@@ -1,16 +1,35 @@
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=native}' | filecheck %s --check-prefix=NATIVE-SM90
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_80 strategy=promote-fp8}' | filecheck %s --check-prefix=FP8-SM80
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s --check-prefix=INT8
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native}' | filecheck %s --check-prefix=NATIVE
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=dequant-bf16}' | filecheck %s --check-prefix=BF16
-// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s --check-prefix=AUTO
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=native}' > %t.native-sm90
+// RUN: filecheck %s --check-prefix=NATIVE-SM90 < %t.native-sm90
+// RUN: grep -c ' error: ' %t.native-sm90 | filecheck %s --check-prefix=NATIVE-SM90-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_80 strategy=promote-fp8}' > %t.fp8-sm80
+// RUN: filecheck %s --check-prefix=FP8-SM80 < %t.fp8-sm80
+// RUN: grep -c ' error: ' %t.fp8-sm80 | filecheck %s --check-prefix=FP8-SM80-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' > %t.int8
+// RUN: filecheck %s --check-prefix=INT8 < %t.int8
+// RUN: grep -c ' error: ' %t.int8 | filecheck %s --check-prefix=INT8-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native}' > %t.native
+// RUN: filecheck %s --check-prefix=NATIVE < %t.native
+// RUN: grep -c ' error: ' %t.native | filecheck %s --check-prefix=NATIVE-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=dequant-bf16}' > %t.bf16
+// RUN: filecheck %s --check-prefix=BF16 < %t.bf16
+// RUN: grep -c ' error: ' %t.bf16 | filecheck %s --check-prefix=BF16-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90}' > %t.auto
+// RUN: filecheck %s --check-prefix=AUTO < %t.auto
+// RUN: grep -c ' error: ' %t.auto | filecheck %s --check-prefix=AUTO-COUNT
 // RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_70}' 2>&1 | filecheck %s --check-prefix=ARCH
 // RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{strategy=fast}' 2>&1 | filecheck %s --check-prefix=STRATEGY
 // RUN: not qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{num-warps=4}' 2>&1 | filecheck %s --check-prefix=OPTION
 // Every request qdot-accelerate-matmul refuses, as a diagnostic at the dot (or, for bad
-// options, at the pass). Each RUN line checks the cases that are illegal under its options,
-// in file order.
+// options, at the command line). Each option set's CHECKs name every diagnostic it produces, in
+// file order (one dot per case), and its COUNT line how many there are, so a diagnostic no
+// CHECK names fails the test.
 
+// NATIVE-SM90-COUNT: {{^8$}}
+// FP8-SM80-COUNT: {{^9$}}
+// INT8-COUNT: {{^8$}}
+// NATIVE-COUNT: {{^6$}}
+// BF16-COUNT: {{^3$}}
+// AUTO-COUNT: {{^2$}}
 // ARCH:     qdot-opt: error: qdot-accelerate-matmul: unknown arch 'sm_70'; expected one of sm_80, sm_86, sm_89, sm_90, sm_90a, sm_120a, sm_120f, sm_121a
 // STRATEGY: error: qdot-accelerate-matmul: unknown strategy 'fast'; expected one of auto, native, promote-fp8, promote-int8, dequant-bf16
 // OPTION:   qdot-opt: error: qdot-accelerate-matmul has no option 'num-warps'; its options are: arch, strategy, q4k-fold
@@ -32,6 +51,8 @@ func.func @e2m1_e5m2(%a: tensor<32x32xi8>, %b: tensor<64x32xf8E5M2>, %acc: tenso
   func.return %d : tensor<32x32xf32>
 }
 // INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); rhs is e5m2
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
 
 // -----
 
@@ -41,6 +62,9 @@ func.func @bf16_bf16(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>, %acc: tenso
   func.return %d : tensor<32x32xf32>
 }
 // NATIVE: error: 'qdot.dot_scaled' op strategy 'native' takes fp8/fp6/fp4 operands; lhs is bf16
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
+// INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is bf16
 
 // -----
 
@@ -62,6 +86,9 @@ func.func @one_sided_hw(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %sb: t
   func.return %d : tensor<32x32xf32>
 }
 // NATIVE: error: 'qdot.dot_scaled' op the block-scaled mma needs scales on both sides; give the unscaled side unit scales (ue8m0 code 127)
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
+// INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is e4m3
 
 // -----
 
@@ -73,6 +100,9 @@ func.func @nvfp4_mixed(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: ten
   func.return %d : tensor<32x32xf32>
 }
 // NATIVE: error: 'qdot.dot_scaled' op NVFP4 (ue4m3 scales per 16) needs e2m1 × e2m1 for kind::mxf4nvf4
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
+// INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); rhs is e4m3
 
 // -----
 
@@ -84,6 +114,9 @@ func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tens
   func.return %d : tensor<32x32xf32>
 }
 // NATIVE: error: 'qdot.dot_scaled' op strategy 'native' needs K-packed fp4 (the mma fragments pack fp4 along K); use 'dequant-bf16' for M/N-packed fp4
+// NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
+// FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N): the promote-fp8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
+// INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (rhs packed along N): the promote-int8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
 
 // -----
 
@@ -94,6 +127,11 @@ func.func @tile_too_small(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %acc: tenso
   func.return %d : tensor<16x8xi32>
 }
 // AUTO: error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// NATIVE-SM90: error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// FP8-SM80:    error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
+// INT8:        error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// NATIVE:      error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// BF16:        error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
 
 // -----
 
@@ -105,3 +143,8 @@ func.func @tile_not_divisible(%a: tensor<48x32xi8>, %b: tensor<32x16xi8>, %acc: 
   func.return %d : tensor<48x16xi32>
 }
 // AUTO: error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles
+// NATIVE-SM90: error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// FP8-SM80:    error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
+// INT8:        error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// NATIVE:      error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// BF16:        error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
