@@ -31,6 +31,10 @@ DIALECTS: dict[str, tuple[str, str]] = {
     "agx": ("dialects.agx", "AGX"),
 }
 
+TEST_DIALECTS = {"test": "xDSL's test dialect (\"test.op\"() with any operands, results and attributes), "
+                          "for lit tests of attributes and types"}
+"""Dialects the parser takes for testing only, which ``--show-dialects`` says in a line."""
+
 # CLI name -> (module, class). One pass per module; each has tests/lit/<name>/.
 PASSES: dict[str, tuple[str, str]] = {
     "qdot-lower-quantize": ("passes.lower_quantize", "LowerQuantizePass"),

@@ -137,6 +137,9 @@ def dialects_text() -> str:
     lines = ["Available dialects:"]
     for name in registry.DIALECTS:
         dialect = registry.load(registry.DIALECTS[name])
+        if name in registry.TEST_DIALECTS:
+            lines.append(f"  {name}: {registry.TEST_DIALECTS[name]}")
+            continue
         for kind, items in (("operations", dialect.operations), ("attributes and types", dialect.attributes)):
             names = sorted(item.name for item in items)
             if names:
