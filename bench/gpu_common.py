@@ -1,6 +1,7 @@
 """Timing and GPU-side references shared by the benchmark scripts.
 
-Timing: CUDA events around each launch after warm-up, median of the repetitions,
+Timing: CUDA events around each launch after warm-up, median of the repetitions
+(``time_launch``, defined in ``targets.ptx.timing`` and shared with ``qdot-bench``),
 fresh random inputs per shape. Large shapes are checked against a float64 GEMM
 of the decoded operands computed on the GPU (cuBLAS DGEMM through CuPy), which
 follows the same decoding tables as ``compiler.numerics``.
@@ -17,6 +18,9 @@ from typing import Any, Callable
 import numpy as np
 
 from compiler import numerics
+from targets.ptx.timing import time_launch  # the one definition; bench/ scripts import it from here
+
+__all__ = ["OUT", "decode_table", "gpu_dequant", "log", "record", "rel_err", "time_graph", "time_launch"]
 
 OUT = os.environ.get("OUT", "/tmp/qdot_bench")
 
@@ -30,22 +34,6 @@ def record(row: dict) -> None:
     with open(os.path.join(OUT, "results.jsonl"), "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
     print("RESULT", json.dumps(row, sort_keys=True), flush=True)
-
-
-def time_launch(cupy: Any, fn: Callable[[], None], warmup: int = 3, reps: int = 20) -> float:
-    """Median microseconds of ``fn`` (one launch) over ``reps`` CUDA-event timings."""
-    for _ in range(warmup):
-        fn()
-    cupy.cuda.get_current_stream().synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
-    return statistics.median(times)
 
 
 def time_graph(cupy: Any, fn: Callable[[], None], per_graph: int = 20, reps: int = 7) -> float:

@@ -1,0 +1,321 @@
+"""qdot-bench: time a qdot kernel on a GPU at given shapes and print microseconds and TFLOP/s.
+
+    qdot-bench examples/mx_gemm_e4m3_e2m1.mlir --arch sm_90 --shape m=8192,n=8192,k=8192 --grid "cdiv(m,128)*cdiv(n,128)"
+    qdot-bench examples/q4k_decode.mlir --num-stages 2 --shape m=1,n=4096,k=14336 --grid "cdiv(n,64), 4" --flops 2*m*n*k
+    qdot-bench examples/int8_gemm.mlir --shape m=128,n=128,k=128 --grid 1 --emulate
+
+It compiles the file as qdot-translate does (the same --arch, --strategy, --num-stages and
+--pipeline), sizes one array per pointer parameter from the kernel's own qdot.make_desc ops,
+fills the inputs with random bytes, launches the kernel on the grid and prints one line per
+--shape (or, with --json, one JSON object per line).
+
+shapes and grids:
+  --shape gives every scalar parameter of the kernel by the name it has in the source
+  (%m, %n, %k: m=8192,n=8192,k=8192); repeat --shape to time several shapes with one compile.
+  --grid is one to three comma-separated expressions over those names: integers, + - * //,
+  parentheses, cdiv(a, b), min(a, b), max(a, b). The example's header comment states its grid.
+  --flops is such an expression too (default 2*m*n*k, when the kernel has parameters m, n, k).
+
+arrays:
+  Each pointer's array holds the largest extent any of its descriptors reaches,
+  sum((shape_i - 1) * stride_i) + 1 elements, with shape and strides evaluated from the
+  arith ops that compute them (compiler.launch_plan). Inputs are random bytes from numpy's generator seeded with
+  --seed: codes of the quantized formats as they come (NaN codes included, which time as any
+  other), f16 / bf16 / f32 values with the exponent's top bit cleared (finite, |x| < 2).
+  Arrays the kernel stores to are zero-filled (a split-K kernel adds into its output).
+
+what it does not do:
+  It times; it does not check results. To check a kernel's output, build meaningful inputs
+  with compiler.numerics, run it with compiler.run (GPU) or compiler.emulate (CPU), and
+  compare with compiler.numerics.dot_scaled (examples/README.md has a snippet per example).
+
+timing:
+  CUDA events around each launch after --warmup untimed launches; the median of --reps
+  (targets.ptx.timing.time_launch). A kernel of a few microseconds may finish before Python
+  submits the next launch, so its figure includes launch overhead. GB/s counts every array's
+  bytes once: the least traffic the launch can make.
+
+--emulate:
+  Runs the launch on qdot's PTX emulator (compiler.emulate) instead of timing, on the CPU: it
+  checks the grid and the array sizes (an out-of-range access is an error naming the op), and
+  prints the CTAs run, the most frequent ops and how many elements of each output were never
+  stored to. Outputs start as 0xff bytes for it; only where some element still holds them does
+  a second launch, from zeros, tell "never stored" from "stored that value". Keep shapes
+  small: a 128x128 tile takes about a second.
+
+exit status: 0 when every run is done; 1 for a problem of the input or the command line (a
+flag it cannot parse prints 'qdot-bench: error: ...', as qdot-opt and qdot-translate do), or
+no GPU (after compiling, so compile errors still show); 2 for an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from compiler.cli.common import ToolError, diagnostic_text, parse_module, read_input, split_chunks, tool_main
+from compiler.cli.pass_help import LazyEpilogParser
+from compiler.launch_plan import (ArraySpec, LaunchPlanError, Parameter, Run, find_kernel, kernel_parameters,
+                                  plan_run)
+from compiler.pipelines import PTX_ARCHES, STRATEGIES
+from compiler.shape_expressions import ExpressionError, Expressions
+
+TOOL = "qdot-bench"
+
+
+def make_arg_parser() -> argparse.ArgumentParser:
+    parser = LazyEpilogParser(
+        prog=TOOL,
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog_text=lambda: __doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
+    parser.add_argument("--shape", action="append", metavar="NAME=VALUE,...",
+                        help="every scalar parameter of the kernel, e.g. m=8192,n=8192,k=8192; repeat for "
+                             "several shapes")
+    parser.add_argument("--grid", metavar="EXPR[,EXPR[,EXPR]]",
+                        help="the launch grid as expressions over the shape names, e.g. 'cdiv(m,128)*cdiv(n,128)'")
+    parser.add_argument("--flops", metavar="EXPR",
+                        help="floating-point (or integer) operations of one launch, for TFLOP/s "
+                             "(default: 2*m*n*k where the kernel has m, n and k)")
+    parser.add_argument("--kernel", metavar="NAME", help="the kernel to run, in a module with several")
+    parser.add_argument("--arch", choices=PTX_ARCHES, default="sm_90", help="NVIDIA target (default: sm_90)")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
+                        help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
+    parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
+    parser.add_argument("--reps", type=int, default=20, help="timed launches; the median is reported (default: 20)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed launches before timing (default: 3)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random input bytes (default: 0)")
+    parser.add_argument("--emulate", action="store_true",
+                        help="run once on the CPU emulator instead of timing on a GPU (small shapes only)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per run instead of a line")
+    return parser
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    if not args.shape:
+        raise ToolError("--shape is required: every scalar parameter of the kernel, e.g. --shape m=128,n=128,k=128")
+    if args.grid is None:
+        raise ToolError("--grid is required: one to three expressions over the shape names, "
+                        "e.g. --grid 'cdiv(m,128)*cdiv(n,128)'")
+    if args.num_stages < 1:
+        raise ToolError(f"--num-stages must be at least 1 (1: no pipelining), got {args.num_stages}")
+    if args.reps < 1:
+        raise ToolError(f"--reps must be at least 1, got {args.reps}")
+    if args.warmup < 0:
+        raise ToolError(f"--warmup must not be negative, got {args.warmup}")
+
+
+def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple[Expressions, Expressions | None]:
+    integers = [p.name for p in params if not (p.is_pointer or p.is_float)]
+    try:
+        grid = Expressions.parse("--grid", args.grid, 3)
+        if args.flops is not None:
+            flops: Expressions | None = Expressions.parse("--flops", args.flops, 1)
+        else:
+            flops = Expressions.parse("--flops", "2*m*n*k", 1)
+            if not flops.names() <= set(integers):
+                flops = None  # not a GEMM's parameters: no TFLOP/s unless --flops says how many
+    except ExpressionError as err:
+        raise ToolError(str(err)) from None
+    for expressions in (grid, flops):
+        unknown = sorted(expressions.names() - set(integers)) if expressions is not None else []
+        if unknown:
+            raise ToolError(f"{expressions.option} '{expressions.text}': unknown name '{unknown[0]}' (the kernel's "
+                            f"integer parameters: {', '.join(integers) or 'none'})")
+    return grid, flops
+
+
+def _compile(args: argparse.Namespace, text: str) -> Any:
+    import compiler
+    from compiler.tools import ToolUnavailable
+
+    source: str | Path = Path(args.input_file) if args.input_file not in (None, "-") else text
+    try:
+        return compiler.compile(source, arch=args.arch, strategy=args.strategy, num_stages=args.num_stages,
+                                pipeline=args.pipeline)
+    except ToolUnavailable as err:
+        raise ToolError(str(err)) from None
+    except OSError as err:  # the file went away between reading and compiling
+        raise ToolError(f"cannot read '{args.input_file}': {err.strerror}") from None
+
+
+def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
+    return {"kernel": kernel, "arch": args.arch, "shape": run.scalars, "grid": list(run.grid),
+            "arrays": {a.param: {"element_type": a.element_type, "elements": a.elements, "bytes": a.nbytes,
+                                 "output": a.output} for a in run.arrays}}
+
+
+def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:
+    """Run on the emulator (twice where an output element still holds the first fill); the summary
+    line (or JSON object)."""
+    import numpy as np
+
+    import compiler
+    from targets.ptx.emulator import EmulationError
+
+    def launch(fill: int) -> tuple[Any, list[Any]]:
+        try:
+            arrays = run.host_arrays(args.seed, output_fill=fill)
+            stats = compiler.emulate(compiled, *run.arguments(params, arrays), grid=run.grid, name=kernel)
+        except LaunchPlanError as err:  # host memory refused the arrays
+            raise ToolError(str(err)) from None
+        except EmulationError as err:
+            raise ToolError(f"the emulator stopped the launch at {run.shape_text()} grid={run.grid_text()}: "
+                            f"{err}") from None
+        return stats, arrays
+
+    def fill_held(array: Any, spec: ArraySpec, fill: int) -> Any:
+        elements = array[:spec.nbytes].reshape(spec.elements, spec.element_bytes)
+        return (elements == fill).all(axis=1)
+
+    # Outputs start as 0xff bytes; an element that still holds them was never stored to, or was
+    # stored that very value: only then a second launch, from zeros, tells the two apart.
+    stats, first = launch(0xFF)
+    unwritten: dict[str, int] = {}
+    held = {i: fill_held(first[i], spec, 0xFF) for i, spec in enumerate(run.arrays) if spec.output}
+    second = launch(0x00)[1] if any(h.any() for h in held.values()) else None
+    for i, mask in held.items():
+        if second is not None:
+            mask = mask & fill_held(second[i], run.arrays[i], 0x00)
+        unwritten[run.arrays[i].param] = int(np.count_nonzero(mask))
+    ops = sum(stats.ops.values())
+    if args.json:
+        result = _result(kernel, run, args)
+        result.update(emulated=True, ctas=stats.ctas, ops=stats.ops, unwritten_elements=unwritten)
+        return json.dumps(result)
+    top = sorted(stats.ops.items(), key=lambda item: (-item[1], item[0]))[:5]
+    counts = ", ".join(f"{name} {count}" for name, count in top) + (", ..." if len(stats.ops) > len(top) else "")
+    outputs = []
+    for spec in run.arrays:
+        if spec.output:
+            missing = unwritten[spec.param]
+            outputs.append(f"{spec.param}: {missing} of {spec.elements} elements never written" if missing
+                           else f"{spec.param}: all {spec.elements} elements written")
+    ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}"
+    return (f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  emulated: {ctas}, {ops} ops ({counts})  "
+            f"{'; '.join(outputs) or 'no outputs'}")
+
+
+def _gpu() -> Any:
+    from targets.ptx import runner
+
+    try:
+        return runner.require_cupy()
+    except runner.GpuUnavailable as err:
+        raise ToolError(f"cannot time on a GPU: {err} (--emulate runs the kernel on the CPU emulator instead)") \
+            from None
+
+
+def _cuda_errors(cupy: Any) -> tuple[type[Exception], ...]:
+    return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError, cupy.cuda.memory.OutOfMemoryError)
+
+
+def _cuda_failure(cupy: Any, what: str, err: Exception, args: argparse.Namespace) -> ToolError:
+    try:
+        gpu = f"; the GPU is sm_{cupy.cuda.Device().compute_capability}"
+    except _cuda_errors(cupy):
+        gpu = ""
+    return ToolError(f"{what} failed: {err} (the PTX is for --arch {args.arch}{gpu})")
+
+
+def _load(cupy: Any, compiled: Any, kernel: str, args: argparse.Namespace) -> Any:
+    """The kernel loaded into the GPU's context once, before any timing (the driver compiles the PTX)."""
+    from targets.ptx.runner import load
+
+    info = next((k for k in compiled.kernels if k.name == kernel), None)
+    if info is None or compiled.ptx is None:
+        raise ToolError(f"the compiled module has no PTX kernel '{kernel}' (its kernels: "
+                        f"{', '.join(k.name for k in compiled.kernels) or 'none'})")
+    try:
+        return load(compiled.ptx, info)
+    except _cuda_errors(cupy) as err:
+        raise _cuda_failure(cupy, f"loading kernel '{kernel}'", err, args) from None
+    except ValueError as err:  # more shared memory than the device gives a CTA
+        raise ToolError(str(err)) from None
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}" if value >= 100 else f"{value:.4g}"
+
+
+def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run: Run,
+          args: argparse.Namespace) -> str:
+    from targets.ptx.timing import time_launch
+
+    def timed() -> float:
+        device = [cupy.zeros(max(1, spec.nbytes), dtype=cupy.uint8) if spec.output else cupy.asarray(host)
+                  for spec, host in zip(run.arrays, run.host_arrays(args.seed, None), strict=True)]
+        arguments = run.arguments(params, device)
+        return time_launch(cupy, lambda: loaded.launch(*arguments, grid=run.grid, sync=False),
+                           warmup=args.warmup, reps=args.reps)
+
+    try:
+        us = timed()
+    except _cuda_errors(cupy) as err:
+        raise _cuda_failure(cupy, f"the launch at {run.shape_text()} grid={run.grid_text()}", err, args) from None
+    except ValueError as err:  # the runner's refusals (a pointer not 16-byte aligned, a divisibility broken)
+        # and host memory refusing the arrays (a LaunchPlanError)
+        raise ToolError(str(err)) from None
+    finally:
+        cupy.get_default_memory_pool().free_all_blocks()  # this run's arrays, before the next run's
+    tflops = run.flops / (us * 1e6) if run.flops is not None else None
+    nbytes = sum(a.nbytes for a in run.arrays)
+    gbps = nbytes / (us * 1e3)
+    if args.json:
+        result = _result(kernel, run, args)
+        result.update(median_us=us, warmup=args.warmup, reps=args.reps, flops=run.flops, tflops=tflops,
+                      bytes=nbytes, gbps=gbps)
+        return json.dumps(result)
+    rate = f"  {_number(tflops)} TFLOP/s" if tflops is not None else ""
+    return f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  {us:.2f} us{rate}  {_number(gbps)} GB/s"
+
+
+def run(argv: list[str] | None = None) -> int:
+    from compiler import registry
+
+    args = make_arg_parser().parse_args(argv)
+    _check_flags(args)
+    text, filename = read_input(args.input_file)
+    chunk = split_chunks(text, False)[0]
+    try:
+        module = parse_module(registry.make_context(), chunk, filename)
+        func = find_kernel(module, args.kernel)
+        kernel = func.sym_name.data
+        params = kernel_parameters(func)
+        grid, flops = _expressions(args, params)
+        runs = [plan_run(shape, func, params, grid, flops) for shape in args.shape]
+        compiled = _compile(args, text)
+    except ToolError:
+        raise
+    except LaunchPlanError as err:
+        raise ToolError(str(err)) from None
+    except Exception as err:  # noqa: BLE001 - only the diagnostics of the input are reported here
+        message = diagnostic_text(err, chunk)
+        if message is None:
+            raise
+        sys.stderr.write(message + "\n")
+        return 1
+    if args.emulate:
+        for one in runs:
+            print(_emulate(compiled, kernel, params, one, args), flush=True)
+        return 0
+    cupy = _gpu()
+    loaded = _load(cupy, compiled, kernel, args)
+    for one in runs:
+        print(_time(cupy, loaded, kernel, params, one, args), flush=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    tool_main(TOOL, run, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,394 @@
+"""What a kernel's launch needs: its scalar parameters by source name, the grid from expressions,
+and one array per pointer sized from the kernel's ``qdot.make_desc`` ops.
+
+A kernel takes bare pointers; how much memory each must reach is stated nowhere but in the
+descriptors the kernel builds over them, whose shapes and strides are arith ops on its scalar
+parameters. ``plan_arrays`` evaluates those ops on Python ints at one shape (``IndexEvaluator``)
+and gives each pointer the largest extent its descriptors reach, so the sizes follow the kernel
+as written rather than a layout restated beside it. ``plan_run`` adds the grid and the FLOP
+count (``compiler.shape_expressions``) and ``Run.host_arrays`` the bytes to fill them with.
+
+qdot-bench (``compiler/cli/bench.py``) is its user, and its messages name that tool's flags
+(--shape, --grid, --kernel). A shape or grid that does not fit the kernel is a
+``LaunchPlanError``; IR it cannot size from is a ``QdotError`` located at the op. xDSL, the
+dialects and numpy are imported inside the functions that use them, so that importing this
+module (qdot-bench does before it parses its flags) costs only ``ast`` and ``dataclasses``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compiler.shape_expressions import ExpressionError, Expressions
+
+MAX_GRID = (2**31 - 1, 65535, 65535)
+"""CUDA's largest grid, per dimension."""
+
+
+class LaunchPlanError(ValueError):
+    """A kernel, shape or grid that cannot be launched as asked: the message says why, naming the
+    qdot-bench flag that gave it (a ``ValueError``, as ``compiler.compile``'s usage errors are)."""
+
+
+# --- the kernel's signature ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of the kernel: a pointer (sized from its descriptors) or a scalar (from --shape)."""
+
+    index: int
+    name: str
+    """The name it has in the source (``%m`` is ``m``), or ``argN`` where it has none."""
+    type: Any
+    divisibility: int = 1
+
+    @property
+    def is_pointer(self) -> bool:
+        from dialects.qdot.types import PtrType
+
+        return isinstance(self.type, PtrType)
+
+    @property
+    def is_float(self) -> bool:
+        from xdsl.dialects.builtin import AnyFloat
+
+        return isinstance(self.type, AnyFloat)
+
+    @property
+    def max_value(self) -> int:
+        """The largest value an integer parameter takes (the runner passes it signed)."""
+        from xdsl.dialects.builtin import IntegerType
+
+        bits = self.type.width.data if isinstance(self.type, IntegerType) else 64
+        return 2 ** (bits - 1) - 1
+
+
+def kernel_parameters(func: Any) -> tuple[Parameter, ...]:
+    """The kernel's parameters; one of a type qdot-bench cannot pass is a ``QdotError``."""
+    from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType
+
+    from compiler.diagnostics import QdotError
+    from dialects.qdot.kernel import DIVISIBILITY_ATTR
+    from dialects.qdot.types import PtrType
+
+    params = []
+    for arg in func.body.blocks[0].args:
+        if not (isinstance(arg.type, (PtrType, IndexType, IntegerType)) or isinstance(arg.type, AnyFloat)):
+            raise QdotError(func, f"parameter %{arg.name_hint or arg.index} has type {arg.type}; qdot-bench passes "
+                                  "!qdot.ptr arrays and integer or float scalars")
+        divisibility = 1
+        if func.arg_attrs is not None:
+            attr = func.arg_attrs.data[arg.index].data.get(DIVISIBILITY_ATTR)
+            if isinstance(attr, IntegerAttr):
+                divisibility = int(attr.value.data)
+        params.append(Parameter(arg.index, arg.name_hint or f"arg{arg.index}", arg.type, divisibility))
+    return tuple(params)
+
+
+def find_kernel(module: Any, name: str | None) -> Any:
+    from xdsl.dialects.func import FuncOp
+
+    from dialects.qdot.kernel import KERNEL_ATTR, is_kernel
+
+    kernels = [op for op in module.walk() if isinstance(op, FuncOp) and is_kernel(op)]
+    names = ", ".join(k.sym_name.data for k in kernels)
+    if not kernels:
+        raise LaunchPlanError(f"the input has no kernel to run (a func.func with the {KERNEL_ATTR} attribute)")
+    if name is None:
+        if len(kernels) > 1:
+            raise LaunchPlanError(f"the input has {len(kernels)} kernels; choose one with --kernel: {names}")
+        return kernels[0]
+    for kernel in kernels:
+        if kernel.sym_name.data == name:
+            return kernel
+    raise LaunchPlanError(f"no kernel named '{name}'; the input's kernels are {names}")
+
+
+def parse_shape(text: str, params: Sequence[Parameter]) -> dict[str, int | float]:
+    """``m=8192,n=8192,k=8192`` → {"m": 8192, ...}: every scalar parameter, nothing else."""
+    scalars = {p.name: p for p in params if not p.is_pointer}
+    names = ", ".join(scalars) or "none"
+    values: dict[str, int | float] = {}
+    for item in (part.strip() for part in text.split(",")):
+        name, sep, value = item.partition("=")
+        name, value = name.strip().removeprefix("%"), value.strip()
+        if not sep or not name or not value:
+            raise LaunchPlanError(f"--shape '{text}': '{item}' is not name=value (the kernel's scalar "
+                            f"parameters: {names})")
+        if name not in scalars:
+            what = "a pointer, sized from its descriptors" if any(p.name == name for p in params) else "not a parameter"
+            raise LaunchPlanError(f"--shape '{text}': '{name}' is {what}; the kernel's scalar parameters are {names}")
+        if name in values:
+            raise LaunchPlanError(f"--shape '{text}': '{name}' is given twice")
+        param = scalars[name]
+        try:
+            values[name] = float(value) if param.is_float else _integer(value)
+        except ValueError:
+            kind = "a number" if param.is_float else "an integer"
+            raise LaunchPlanError(f"--shape '{text}': {name} must be {kind}, got '{value}'") from None
+        number = values[name]
+        if not param.is_float and not 0 <= number <= param.max_value:
+            raise LaunchPlanError(f"--shape '{text}': {name} must be from 0 to {param.max_value} (it is {param.type}), "
+                            f"got {number}")
+        if param.divisibility > 1 and number % param.divisibility:
+            raise LaunchPlanError(f"--shape '{text}': {name} = {number} is not a multiple of {param.divisibility}, "
+                            f"which the kernel assumes (qdot.divisibility of %{name})")
+    missing = [name for name in scalars if name not in values]
+    if missing:
+        raise LaunchPlanError(f"--shape '{text}' does not give {', '.join(missing)}; the kernel's scalar "
+                        f"parameters are {names}")
+    return values
+
+
+def _integer(text: str) -> int:
+    """``8192``, ``0x2000`` or ``8_192``."""
+    try:
+        return int(text)
+    except ValueError:
+        return int(text, 0)
+
+
+# --- array sizes from the kernel's descriptors ---------------------------------------------------
+
+_INDEX_OPS: dict[str, Callable[[int, int], int]] = {
+    "arith.addi": lambda a, b: a + b,
+    "arith.subi": lambda a, b: a - b,
+    "arith.muli": lambda a, b: a * b,
+    "arith.divui": lambda a, b: a // b,
+    "arith.divsi": lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),
+    "arith.ceildivui": lambda a, b: -(-a // b),
+    "arith.ceildivsi": lambda a, b: -(-a // b),
+    "arith.floordivsi": lambda a, b: a // b,
+    "arith.remui": lambda a, b: a % b,
+    "arith.remsi": lambda a, b: abs(a) % abs(b) * (1 if a >= 0 else -1),
+    "arith.minui": min,
+    "arith.minsi": min,
+    "arith.maxui": max,
+    "arith.maxsi": max,
+    "arith.andi": lambda a, b: a & b,
+    "arith.ori": lambda a, b: a | b,
+    "arith.xori": lambda a, b: a ^ b,
+    "arith.shli": lambda a, b: a << b,
+    "arith.shrui": lambda a, b: a >> b,
+    "arith.shrsi": lambda a, b: a >> b,
+}
+_DIVIDING = {"arith.divui", "arith.divsi", "arith.ceildivui", "arith.ceildivsi", "arith.floordivsi", "arith.remui",
+             "arith.remsi"}
+_UNSIGNED = {"arith.divui", "arith.ceildivui", "arith.remui", "arith.minui", "arith.maxui", "arith.shrui"}
+_CASTS = {"arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi"}
+_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
+         4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
+         8: lambda a, b: a > b, 9: lambda a, b: a >= b}
+KNOWN_INDEX_OPS = ("arith.constant", *_INDEX_OPS, *sorted(_CASTS), "arith.cmpi", "arith.select")
+
+
+class IndexEvaluator:
+    """The values of index SSA values computed from the kernel's scalar parameters by arith ops,
+    on Python ints: the shapes and strides a ``qdot.make_desc`` takes, at one --shape."""
+
+    def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter]):
+        self.func = func
+        self.entry = func.body.blocks[0]
+        self.scalars = scalars
+        self.params = params
+        self.memo: dict[Any, int] = {}
+
+    def value(self, ssa: Any, user: Any, what: str) -> int:
+        """``ssa``'s value; ``user`` and ``what`` name the operand being sized, for diagnostics."""
+        from xdsl.ir import BlockArgument
+
+        from compiler.diagnostics import QdotError
+
+        if ssa in self.memo:
+            return self.memo[ssa]
+        if isinstance(ssa, BlockArgument):
+            if ssa.block is not self.entry:
+                owner = ssa.block.parent_op()
+                raise QdotError(user, f"{what} depends on an argument of the region of '{owner.name}' "
+                                      "(a loop variable?): qdot-bench sizes arrays from the kernel's scalar "
+                                      "parameters only")
+            param = self.params[ssa.index]
+            if param.is_pointer or param.is_float:
+                raise QdotError(user, f"{what} depends on parameter %{param.name}, which is not an integer")
+            result = int(self.scalars[param.name])
+        else:
+            op = ssa.owner
+            result = self._evaluate(op, user, what)
+        self.memo[ssa] = result
+        return result
+
+    def _evaluate(self, op: Any, user: Any, what: str) -> int:
+        from xdsl.dialects.builtin import IntegerAttr, IntegerType
+
+        from compiler.diagnostics import QdotError
+
+        name = op.name
+        if name == "arith.constant":
+            value = op.properties.get("value", op.attributes.get("value"))
+            if isinstance(value, IntegerAttr):
+                if value.type == IntegerType(1):  # true may be stored as -1
+                    return int(value.value.data != 0)
+                return int(value.value.data)
+            raise QdotError(op, f"is not an integer constant; {what} comes from it")
+        operands = [self.value(operand, user, what) for operand in op.operands]
+        if name in _INDEX_OPS:
+            a, b = operands
+            if name in _DIVIDING and b == 0:
+                raise QdotError(op, f"divides by zero at {_shape_text(self.scalars)}, computing {what}")
+            if name in _UNSIGNED and (a < 0 or b < 0):
+                raise QdotError(op, f"takes a negative operand ({a}, {b}) at {_shape_text(self.scalars)}, "
+                                    f"computing {what}")
+            return _INDEX_OPS[name](a, b)
+        if name in _CASTS:
+            return operands[0]
+        if name == "arith.cmpi":
+            predicate = op.properties.get("predicate")
+            assert isinstance(predicate, IntegerAttr)
+            return int(_CMPI[int(predicate.value.data)](*operands))
+        if name == "arith.select":
+            condition, if_true, if_false = operands
+            return if_true if condition else if_false
+        known = ", ".join(name.removeprefix("arith.") for name in KNOWN_INDEX_OPS)
+        raise QdotError(op, f"is not an op qdot-bench evaluates, and {what} comes from it; it sizes arrays "
+                            f"from the scalar parameters through arith.{{{known}}}")
+
+
+def _where(op: Any) -> str:
+    """``line N`` of ``op`` (a diagnostic's own prefix names the file)."""
+    from compiler.diagnostics import location_of
+
+    parts = location_of(op).rsplit(":", 2)
+    return f"line {parts[1]}" if len(parts) == 3 else "an unknown line"
+
+
+def _shape_text(scalars: Mapping[str, int | float]) -> str:
+    return ",".join(f"{name}={value}" for name, value in scalars.items())
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    """The array one pointer parameter gets: ``elements`` of ``element_bytes`` each."""
+
+    param: str
+    element_type: str
+    element_bytes: int
+    elements: int
+    output: bool
+    """A descriptor over it is stored to (``qdot.store``): zero-filled rather than random."""
+    finite: bool = False
+    """It holds f16 / bf16 / f32 / f64 values, whose random bytes get the exponent's top bit
+    cleared: every value finite, |x| < 2 (a quantizer converts its inputs to integers, and
+    the emulator refuses a NaN there as the PTX ISA's poison)."""
+
+    @property
+    def nbytes(self) -> int:
+        return self.elements * self.element_bytes
+
+
+def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, int | float]) -> tuple[ArraySpec, ...]:
+    """One ``ArraySpec`` per pointer parameter, in parameter order, at the shape ``scalars``:
+    the largest extent sum((shape_i - 1) * stride_i) + 1 over the pointer's ``qdot.make_desc`` ops.
+    A malformed plan (an op it cannot evaluate, a pointer no descriptor reads) is a ``QdotError``."""
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+    from xdsl.ir import BlockArgument
+
+    from compiler.diagnostics import QdotError
+    from dialects.qdot.kernel import MakeDescOp, StoreOp
+    from dialects.qgpu.elements import storage_bytes
+
+    descriptors: dict[int, list[Any]] = {}
+    for op in func.walk():
+        if isinstance(op, MakeDescOp) and isinstance(op.ptr, BlockArgument) and op.ptr.block is func.body.blocks[0]:
+            descriptors.setdefault(op.ptr.index, []).append(op)
+    evaluator = IndexEvaluator(func, scalars, params)
+    specs = []
+    for param in params:
+        if not param.is_pointer:
+            continue
+        pointee = param.type.pointee
+        element_bytes = storage_bytes(pointee)
+        if element_bytes is None:
+            raise QdotError(func, f"pointer parameter %{param.name} holds {pointee}, whose size in memory "
+                                  "qdot-bench does not know")
+        if param.index not in descriptors:
+            raise QdotError(func, f"pointer parameter %{param.name} has no qdot.make_desc, so qdot-bench cannot "
+                                  "size its array (it sizes each pointer's array from its descriptors' shape "
+                                  "and strides)")
+        extent, output = 0, False
+        for desc in descriptors[param.index]:
+            whose = f"of the descriptor over %{param.name} at {_where(desc)}"
+            dims = [evaluator.value(v, desc, f"shape operand {i} {whose}") for i, v in enumerate(desc.shape)]
+            strides = [evaluator.value(v, desc, f"stride operand {i} {whose}") for i, v in enumerate(desc.strides)]
+            for kind, values in (("shape", dims), ("stride", strides)):
+                if any(v < 0 for v in values):
+                    raise QdotError(desc, f"has a negative {kind} {values} at {_shape_text(scalars)}")
+            if all(d > 0 for d in dims):
+                extent = max(extent, sum((d - 1) * s for d, s in zip(dims, strides, strict=True)) + 1)
+            output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
+        finite = isinstance(pointee, (Float16Type, BFloat16Type, Float32Type, Float64Type))
+        specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite))
+    return tuple(specs)
+
+
+# --- one run -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Run:
+    """One --shape: its scalar values, grid, arrays and FLOP count."""
+
+    scalars: dict[str, int | float]
+    grid: tuple[int, int, int]
+    arrays: tuple[ArraySpec, ...]
+    flops: int | None
+
+    def shape_text(self) -> str:
+        return _shape_text(self.scalars)
+
+    def grid_text(self) -> str:
+        return "(" + ",".join(str(d) for d in self.grid) + ")"
+
+    def arguments(self, params: Sequence[Parameter], arrays: Sequence[Any]) -> list[Any]:
+        """The launch's arguments in parameter order: ``arrays`` (one per pointer) and the scalars."""
+        pointer_arrays = iter(arrays)
+        return [next(pointer_arrays) if p.is_pointer else self.scalars[p.name] for p in params]
+
+    def host_arrays(self, seed: int, output_fill: int | None) -> list[Any]:
+        """Random bytes for the inputs (a generator seeded with ``seed``), ``output_fill`` bytes
+        for the outputs (None: no host array for them): flat uint8 numpy arrays, one per pointer
+        parameter."""
+        import numpy as np
+
+        rng = np.random.default_rng(seed)
+        arrays = []
+        for spec in self.arrays:
+            size = max(1, spec.nbytes)  # a real allocation even for an empty tensor
+            try:
+                if spec.output:
+                    arrays.append(None if output_fill is None else np.full(size, output_fill, dtype=np.uint8))
+                    continue
+                data = np.frombuffer(rng.bytes(size), dtype=np.uint8).copy()
+            except (MemoryError, OverflowError, ValueError):
+                raise LaunchPlanError(f"cannot allocate the {size} bytes of %{spec.param} at {self.shape_text()} "
+                                "in host memory") from None
+            if spec.finite:  # the top exponent bit sits below the sign, in an element's last byte
+                data[spec.element_bytes - 1:spec.nbytes:spec.element_bytes] &= 0xBF
+            arrays.append(data)
+        return arrays
+
+
+def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressions,
+             flops: Expressions | None) -> Run:
+    scalars = parse_shape(shape, params)
+    env = {name: int(value) for name, value in scalars.items() if isinstance(value, int)}
+    try:
+        dims = grid.evaluate(env)
+        flop_count = flops.evaluate(env)[0] if flops is not None else None
+    except ExpressionError as err:
+        raise LaunchPlanError(f"{err} [at --shape {shape}]") from None
+    for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID)):
+        if not 1 <= dim <= limit:
+            raise LaunchPlanError(f"--grid '{grid.text}' gives {'xyz'[axis]} = {dim} at {_shape_text(scalars)}; "
+                            f"a grid dimension must be from 1 to {limit}")
+    return Run(scalars, (*dims, *(1,) * (3 - len(dims))), plan_arrays(func, params, scalars), flop_count)

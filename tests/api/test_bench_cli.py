@@ -1,0 +1,286 @@
+"""qdot-bench (compiler/cli/bench.py): a kernel file, shapes and a grid in; the arrays sized from the
+kernel's own descriptors (compiler/launch_plan.py), a launch on the GPU (timed) or on the emulator
+(--emulate) out. The --grid / --flops grammar is compiler/shape_expressions.py.
+
+Most cases run the tool in-process (``run``, with ``ToolError`` reported as ``tool_main`` reports
+it); one runs the console entry point in a fresh interpreter for the exit status and the absence
+of a traceback. No case needs a GPU: the timing path is checked to refuse cleanly without one.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import launch_plan, registry
+from compiler.cli import bench
+from compiler.cli.common import ToolError, parse_module, split_chunks
+from compiler.shape_expressions import ExpressionError, Expressions
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def qdot_bench(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Status, stdout and stderr of one in-process run, as ``tool_main`` would end it."""
+    try:
+        status = bench.run(argv)
+    except ToolError as err:
+        sys.stderr.write(f"qdot-bench: error: {err}\n")
+        status = 1
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_help_says_what_it_does_and_does_not(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bench.run(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for phrase in ("--shape", "--grid", "cdiv(a, b)", "qdot.make_desc", "--seed", "--emulate", "median",
+                   "does not check results", "compiler.run", "compiler.numerics", "TFLOP/s"):
+        assert phrase in text, phrase
+
+
+# --- bad input: a diagnostic and status 1, never a traceback ------------------------------------
+
+MX = str(EXAMPLES / "mx_gemm_e4m3_e2m1.mlir")
+MX_SHAPE = ["--shape", "m=256,n=256,k=256"]
+MX_GRID = ["--grid", "cdiv(m,128)*cdiv(n,128)"]
+
+_NO_DESCRIPTOR = """\
+func.func @k(%p: !qdot.ptr<f32>, %q: !qdot.ptr<f32>, %m: index) attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d = qdot.make_desc %q, [%m, %m], [%m, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>
+  %z = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  qdot.store %d[%c0, %c0], %z : !qdot.desc<16x16xf32>, tensor<16x16xf32>
+  func.return
+}
+"""
+_PROGRAM_ID_SHAPE = _NO_DESCRIPTOR.replace(
+    "  %d = qdot.make_desc %q, [%m, %m]",
+    "  %e = qdot.make_desc %p, [%m, %m], [%m, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>\n"
+    "  %pid = qdot.program_id x\n"
+    "  %d = qdot.make_desc %q, [%m, %pid]")
+_DIVIDES_BY_ZERO = _PROGRAM_ID_SHAPE.replace("%pid = qdot.program_id x", "%pid = arith.divui %c1, %m : index")
+
+BAD = {
+    # as for qdot-opt and qdot-translate: one line and status 1, not argparse's usage and status 2
+    "misspelt flag": ([MX, *MX_SHAPE, *MX_GRID, "--bogus"], "qdot-bench: error: unrecognized arguments: --bogus",
+                      "(see qdot-bench --help)"),
+    "abbreviated flag": ([MX, *MX_SHAPE, *MX_GRID, "--emul"], "unrecognized arguments: --emul", ""),
+    "missing file": ([str(EXAMPLES / "no_such_kernel.mlir"), *MX_SHAPE, *MX_GRID],
+                     "qdot-bench: error: cannot read", "No such file"),
+    "syntax error": (["SYNTAX", *MX_SHAPE, *MX_GRID], "syntax.mlir:3:1: error: operand expected", ""),
+    "no kernel": ([str(EXAMPLES / "agx_tile_fp16.mlir"), *MX_SHAPE, *MX_GRID], "has no kernel to run", ""),
+    "unknown kernel": ([MX, "--kernel", "gemm", *MX_SHAPE, *MX_GRID], "no kernel named 'gemm'", "mx_gemm_e4m3_e2m1"),
+    "no shape": ([MX, *MX_GRID], "--shape is required", ""),
+    "no grid": ([MX, *MX_SHAPE], "--grid is required", ""),
+    "missing shape name": ([MX, "--shape", "m=256,n=256", *MX_GRID], "does not give k",
+                           "scalar parameters are m, n, k"),
+    "unknown shape name": ([MX, "--shape", "m=256,n=256,k=256,q=1", *MX_GRID], "'q' is not a parameter",
+                           "scalar parameters are m, n, k"),
+    "pointer as shape": ([MX, "--shape", "m=256,n=256,c_ptr=1", *MX_GRID], "'c_ptr' is a pointer", "m, n, k"),
+    "not name=value": ([MX, "--shape", "m256", *MX_GRID], "'m256' is not name=value", "m, n, k"),
+    "not an integer": ([MX, "--shape", "m=256,n=256,k=lots", *MX_GRID], "k must be an integer, got 'lots'", ""),
+    "divisibility": ([MX, "--shape", "m=256,n=256,k=100", *MX_GRID], "k = 100 is not a multiple of 128",
+                     "qdot.divisibility"),
+    "grid syntax": ([MX, *MX_SHAPE, "--grid", "cdiv(m,128"], "--grid 'cdiv(m,128' is not an expression", ""),
+    "grid name": ([MX, *MX_SHAPE, "--grid", "cdiv(m,128)*cdiv(x,128)"], "unknown name 'x'", "m, n, k"),
+    "grid true division": ([MX, *MX_SHAPE, "--grid", "m/128"], "unsupported operator (integer division is //) "
+                           "in 'm/128'", ""),
+    "grid call": ([MX, *MX_SHAPE, "--grid", "__import__('os').getpid()"], "unknown function in "
+                  "'__import__('os').getpid()'", ""),
+    "grid power": ([MX, *MX_SHAPE, "--grid", "2**m"], "unsupported operator", "'2**m'"),
+    "grid attribute": ([MX, *MX_SHAPE, "--grid", "m.bit_length"], "unsupported syntax 'm.bit_length'", ""),
+    "grid float": ([MX, *MX_SHAPE, "--grid", "1.5"], "only integer constants are allowed, got '1.5'", ""),
+    "grid arity": ([MX, *MX_SHAPE, "--grid", "1,2,3,4"], "one to three comma-separated expressions, got 4", ""),
+    "grid zero": ([MX, *MX_SHAPE, "--grid", "m//512"], "gives x = 0 at m=256,n=256,k=256", ""),
+    "grid divides by zero": ([MX, *MX_SHAPE, "--grid", "cdiv(m, n-n)"], "'cdiv(m, n-n)' divides by zero", ""),
+    "flops name": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "2*m*n*kk"], "--flops '2*m*n*kk': unknown name 'kk'", ""),
+    "reps": ([MX, *MX_SHAPE, *MX_GRID, "--reps", "0"], "--reps must be at least 1", ""),
+    "no descriptor": (["NO_DESCRIPTOR", "--shape", "m=16", "--grid", "1"],
+                      "nodesc.mlir:1:1: error: 'func.func' op pointer parameter %p has no qdot.make_desc", ""),
+    "unknown op": (["PROGRAM_ID", "--shape", "m=16", "--grid", "1"],
+                   "pid.mlir:5:3: error: 'qdot.program_id' op is not an op qdot-bench evaluates",
+                   "shape operand 1 of the descriptor over %q at line 6 comes from it"),
+    "index division by zero": (["DIV_ZERO", "--shape", "m=0", "--grid", "1"],
+                               "div.mlir:5:3: error: 'arith.divui' op divides by zero at m=0", ""),
+}
+
+
+@pytest.mark.parametrize("case", BAD, ids=list(BAD))
+def test_bad_input_is_a_diagnostic(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv, first, second = BAD[case]
+    syntax = "func.func @k(%a: index) attributes {qdot.kernel} {\n  %x = arith.addi %a,\n}\n"
+    files = {"SYNTAX": ("syntax.mlir", syntax),
+             "NO_DESCRIPTOR": ("nodesc.mlir", _NO_DESCRIPTOR), "PROGRAM_ID": ("pid.mlir", _PROGRAM_ID_SHAPE),
+             "DIV_ZERO": ("div.mlir", _DIVIDES_BY_ZERO)}
+    if argv[0] in files:
+        name, text = files[argv[0]]
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        argv = [str(tmp_path / name), *argv[1:]]
+    status, out, err = qdot_bench(argv, capsys)
+    assert status == 1, err
+    assert out == ""
+    assert first in err and second in err, err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 or case == "syntax error", err  # one diagnostic
+
+
+def test_console_script_exits_1_without_a_traceback(tmp_path: Path) -> None:
+    """The entry point itself (status, stderr) for a flag it cannot parse, a command-line problem
+    and an IR problem."""
+    (tmp_path / "nodesc.mlir").write_text(_NO_DESCRIPTOR, encoding="utf-8")
+    for argv, expected in ((["--bogus"], "qdot-bench: error: unrecognized arguments: --bogus (see qdot-bench "
+                                         "--help)\n"),
+                           ([MX, "--shape", "m=1,n=1", *MX_GRID],
+                            "qdot-bench: error: --shape 'm=1,n=1' does not give k"),
+                           ([str(tmp_path / "nodesc.mlir"), "--shape", "m=16", "--grid", "1"],
+                            "error: 'func.func' op pointer parameter %p has no qdot.make_desc")):
+        done = subprocess.run([sys.executable, "-m", "compiler.cli.bench", *argv], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 1, done.stderr
+        assert expected in done.stderr and "Traceback" not in done.stderr and "usage:" not in done.stderr, \
+            done.stderr
+
+
+# --- the arrays sized from each example's descriptors --------------------------------------------
+
+Q_BLOCK_BYTES = 144  # block_q4_K and block_q8_1_mmq, as the examples' headers state
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# Per example, from the layout its header comment states: (bytes per pointer, the pointers written).
+M, N, K = 192, 320, 512
+EXPECTED = {
+    "int8_gemm": ({"a_ptr": M * K, "b_ptr": N * K, "c_ptr": 4 * M * N}, {"c_ptr"}),
+    "mx_gemm_e4m3_e2m1": ({"a_ptr": M * K, "b_ptr": N * K // 2, "sa_ptr": M * K // 32, "sb_ptr": N * K // 32,
+                           "c_ptr": 4 * M * N}, {"c_ptr"}),
+    "mx_gemm_e4m3_e2m1_promoted": ({"a_ptr": M * K, "b_ptr": N * K // 2, "sa_ptr": M * K // 32,
+                                    "sb_ptr": N * K // 32, "c_ptr": 4 * M * N}, {"c_ptr"}),
+    "nvfp4_gemm_e2m1": ({"a_ptr": M * K // 2, "b_ptr": N * K // 2, "sa_ptr": M * K // 16, "sb_ptr": N * K // 16,
+                         "c_ptr": 4 * M * N}, {"c_ptr"}),
+    "q4k_mmq": ({"x_ptr": M * K // 128 * Q_BLOCK_BYTES, "w_ptr": N * K // 256 * Q_BLOCK_BYTES, "y_ptr": 4 * M * N},
+                {"y_ptr"}),
+    "q4k_decode": ({"x_ptr": M * K // 128 * Q_BLOCK_BYTES, "w_ptr": N * K // 256 * Q_BLOCK_BYTES,
+                    "y_ptr": 4 * M * N}, {"y_ptr"}),
+    # K need not be a multiple of 128 here: the last block of a row is partly padding
+    "quantize_q8_1_mmq": ({"x_ptr": 4 * M * (K + 40), "q_ptr": M * _cdiv(K + 40, 128) * Q_BLOCK_BYTES}, {"q_ptr"}),
+}
+
+
+def test_every_ptx_example_is_covered() -> None:
+    kernels = {p.stem for p in EXAMPLES.glob("*.mlir") if "qdot.kernel" in p.read_text(encoding="utf-8")}
+    assert kernels == set(EXPECTED)
+
+
+@pytest.mark.parametrize("example", sorted(EXPECTED))
+def test_array_sizes_follow_the_stated_layout(example: str) -> None:
+    path = EXAMPLES / f"{example}.mlir"
+    text = path.read_text(encoding="utf-8")
+    module = parse_module(registry.make_context(), split_chunks(text, False)[0], str(path))
+    func = launch_plan.find_kernel(module, None)
+    params = launch_plan.kernel_parameters(func)
+    shape = f"m={M},k={K + 40}" if example == "quantize_q8_1_mmq" else f"m={M},n={N},k={K}"
+    arrays = launch_plan.plan_arrays(func, params, launch_plan.parse_shape(shape, params))
+    sizes, outputs = EXPECTED[example]
+    assert {a.param: a.nbytes for a in arrays} == sizes
+    assert {a.param for a in arrays if a.output} == outputs
+    assert [a.param for a in arrays] == [p.name for p in params if p.is_pointer]  # launch order
+
+
+# --- expressions ---------------------------------------------------------------------------------
+
+def test_expressions_evaluate_the_whitelisted_grammar_only() -> None:
+    env = {"m": 1000, "n": 300, "k": 64}
+    assert Expressions.parse("--grid", "cdiv(m,128)*cdiv(n,128)", 3).evaluate(env) == (8 * 3,)
+    assert Expressions.parse("--grid", "(cdiv(n, 64), min(m // 100, 4), -(-2))", 3).evaluate(env) == (5, 4, 2)
+    flops = Expressions.parse("--flops", "2*m*n*k + max(m, n) - 1", 1)
+    assert flops.evaluate(env) == (2 * 1000 * 300 * 64 + 999,)
+    for text in ("lambda: 1", "[m]", "m if n else k", "cdiv(m)", "cdiv(m, n, k)", "max(*[m, n])", "m < n", "m % 2"):
+        with pytest.raises(ExpressionError, match=r"--grid '.*'"):
+            Expressions.parse("--grid", text, 3)
+
+
+# --- running: on the emulator, and without a GPU --------------------------------------------------
+
+def test_emulate_checks_the_launch_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = qdot_bench([MX, "--arch", "sm_90", "--shape", "m=128,n=128,k=128", *MX_GRID, "--emulate",
+                                   "--json"], capsys)
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["kernel"] == "mx_gemm_e4m3_e2m1" and result["grid"] == [1, 1, 1]
+    assert result["arrays"]["c_ptr"] == {"element_type": "f32", "elements": 128 * 128, "bytes": 4 * 128 * 128,
+                                         "output": True}
+    assert result["ctas"] == 1 and result["ops"]["ptx.mma_sync"] > 0
+    assert result["unwritten_elements"] == {"c_ptr": 0}  # every output element written
+
+
+def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The quantizer at M = 3 takes one row per program along y: a grid of one row writes a third."""
+    quantize = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
+    status, out, err = qdot_bench([quantize, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), 1", "--emulate"],
+                                  capsys)
+    assert status == 0, err
+    assert "grid=(2,1,1)" in out and "q_ptr: 16 of 24 elements never written" in out, out
+
+
+def test_without_a_gpu_it_compiles_then_refuses_to_time(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from targets.ptx import runner
+
+    def no_gpu() -> None:
+        raise runner.GpuUnavailable("no CUDA device")
+
+    monkeypatch.setattr(runner, "require_cupy", no_gpu)
+    status, out, err = qdot_bench([MX, *MX_SHAPE, *MX_GRID], capsys)
+    assert (status, out) == (1, "")
+    assert err == "qdot-bench: error: cannot time on a GPU: no CUDA device (--emulate runs the kernel on the CPU " \
+                  "emulator instead)\n"
+    # a compile error comes first, GPU or not
+    status, out, err = qdot_bench([MX, "--strategy", "native", *MX_SHAPE, *MX_GRID], capsys)
+    assert status == 1 and "mx_gemm_e4m3_e2m1.mlir:" in err and "error:" in err and "GPU" not in err, err
+
+
+def test_time_launch_has_one_definition() -> None:
+    import bench.gpu_common
+    from targets.ptx.timing import time_launch
+
+    assert bench.gpu_common.time_launch is time_launch
+
+    class FakeCupy:
+        """Events that report 1, 2, ... ms: the median of five is 3 ms."""
+
+        elapsed = iter(range(1, 100))
+
+        class cuda:  # noqa: N801 - CuPy's spelling
+            @staticmethod
+            def get_current_stream() -> object:
+                return type("Stream", (), {"synchronize": lambda self: None})()
+
+            class Event:
+                def record(self) -> None:
+                    pass
+
+                def synchronize(self) -> None:
+                    pass
+
+            @staticmethod
+            def get_elapsed_time(start: object, end: object) -> float:
+                return float(next(FakeCupy.elapsed))
+
+    calls = []
+    assert time_launch(FakeCupy, lambda: calls.append(1), warmup=2, reps=5) == 3000.0
+    assert len(calls) == 7
+    with pytest.raises(ValueError, match="reps must be at least 1"):
+        time_launch(FakeCupy, lambda: None, reps=0)
+
