@@ -114,6 +114,28 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
+_PIPELINE_TOKEN = re.compile(r"[A-Za-z_0-9.-]+|\S")
+PIPELINE_PIECES = ("{", "}", "(", ")", ",", "=", " ", "builtin.module(", "func.func(", "true", "false", "-1", "0",
+                   "3", "2147483648", "1.5", '"', "arch", "num-stages", "strategy", "qdot-pipeline", "sm_90")
+
+
+def damage_pipeline(argv: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
+    """One case in four of those with a pass pipeline gets it damaged a token at a time (deleted,
+    replaced, an option value changed): the pipeline text's checks must refuse it by name
+    (``tool: error:``), never crash."""
+    if "-p" not in argv or rng.randrange(4):
+        return argv
+    at = argv.index("-p") + 1
+    text = argv[at]
+    for _ in range(rng.randint(1, 3)):
+        spans = [m.span() for m in _PIPELINE_TOKEN.finditer(text)] or [(0, 0)]
+        start, end = spans[rng.randrange(len(spans))]
+        kind = rng.randrange(3)
+        piece = "" if kind == 0 else rng.choice(PIPELINE_PIECES) if kind == 1 else text[start:end] * 2
+        text = text[:start] + piece + text[end:]
+    return (*argv[:at], text, *argv[at + 1:])
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     def expire(signum, frame):  # noqa: ANN001, ARG001
@@ -186,9 +208,10 @@ def fuzz(seed: int, cases: int | None, seconds: float | None, workdir: Path,
         else:
             argv = TARGETS[rng.randrange(len(TARGETS))]
             argv += rng.choice(((), (), (), ("--verify-each",), ("--print-ir-after-all",)))
-        # the pass-instrumentation flags come from a stream of their own, so that a seed draws
-        # the same inputs and tool arguments as before they existed
+        # the pass-instrumentation flags and the pipeline damage come from streams of their own,
+        # so that a seed draws the same inputs and tool arguments as before they existed
         argv += random.Random(f"{seed}-{done}").choice(INSTRUMENT_FLAGS)
+        argv = damage_pipeline(argv, random.Random(f"{seed}-{done}-pipeline"))
         path.write_text(text, encoding="utf-8")
         path.with_suffix(".argv").write_text(" ".join(argv), encoding="utf-8")
         outcome, report = run_case(path, argv, limit_s)
