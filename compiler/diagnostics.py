@@ -615,6 +615,8 @@ def render_parse_error(err: Exception, line_offset: int = 0) -> str:
     msg = getattr(err, "msg", str(err))
     if span is None:
         return f"error: {msg}"
+    if "{first_char}" in msg:  # xDSL 0.74's lexer forgets the f of this f-string
+        msg = msg.replace("{first_char}", f"'{span.text[:1]}'")
     loc = span.get_location()
     context = span.print_with_context(None).split("\n", 1)
     body = context[1] if len(context) > 1 else ""

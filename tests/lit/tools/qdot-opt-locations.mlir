@@ -54,6 +54,14 @@ func.func @stray_token(%a: i32) -> i32 {
 
 // -----
 
+func.func @lone_caret(%a: i32) -> i32 {
+  func.return %a : i32
+  ^
+}
+// CHECK: qdot-opt-locations.mlir:[[# @LINE - 2]]:3: error: Expected suffix identifier after '^'
+
+// -----
+
 func.func @unclosed(%a: i32) -> i32 {
   func.return %a : i32
-// CHECK: qdot-opt-locations.mlir:60:1: error: unexpected end of input: the region opened at 57:37 is not closed with '}'
+// CHECK: qdot-opt-locations.mlir:[[# @LINE + 1]]:1: error: unexpected end of input: the region opened at [[# @LINE - 2]]:37 is not closed with '}'
