@@ -24,7 +24,6 @@ graphs of 20 calls (Python cannot submit a 10 µs kernel faster than the GPU run
 from __future__ import annotations
 
 import argparse
-import statistics
 
 import numpy as np
 
@@ -218,16 +217,10 @@ def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
 
 
 def _time_cold(cupy, launch, flush, reps: int = 20) -> float:  # noqa: ANN001
-    times = []
-    for _ in range(reps):
-        flush.fill(1)
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        launch()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
-    return statistics.median(times)
+    """A launch with L2 flushed before it (writing a buffer larger than L2), untimed."""
+    from bench.gpu_common import time_launch
+
+    return time_launch(cupy, launch, warmup=0, reps=reps, before_each=lambda: flush.fill(1))
 
 
 def main() -> None:

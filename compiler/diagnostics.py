@@ -195,6 +195,13 @@ def _closest_op(ctx, name: str) -> str:  # noqa: ANN001 - xdsl Context
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+def dims_text(shape) -> str:  # noqa: ANN001 - any sequence of ints
+    """A shape as the diagnostics write it, ``[128, 64]`` (a dynamic dimension is ``?``)."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    return "[" + ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
+
+
 def location_of(op: Operation | None) -> str:
     """``file:line:col`` of an operation, or of its nearest located ancestor."""
     while op is not None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.diagnostics import dims_text
 from dialects.qdot.formats import (
     SCALABLE_FORMATS,
     Format,
@@ -63,9 +64,6 @@ class OperandTypes:
     rhs_scale: Attribute | None = None
 
 
-def _dims(shape: tuple[int, ...]) -> str:
-    return "[" + ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
-
 
 def _check_rank2(name: str, t: Attribute | None) -> None:
     if t is None:
@@ -74,9 +72,9 @@ def _check_rank2(name: str, t: Attribute | None) -> None:
         raise VerifyException(f"{name} must be a ranked tensor, got {t}")
     shape = t.get_shape()
     if len(shape) != 2:
-        raise VerifyException(f"{name} must have rank 2, got rank {len(shape)} ({_dims(shape)})")
+        raise VerifyException(f"{name} must have rank 2, got rank {len(shape)} ({dims_text(shape)})")
     if any(d < 0 for d in shape):
-        raise VerifyException(f"{name} must have a static shape, got {_dims(shape)}")
+        raise VerifyException(f"{name} must have a static shape, got {dims_text(shape)}")
 
 
 def _shape(t: Attribute) -> tuple[int, int]:
@@ -190,12 +188,12 @@ def _check_k(lhs: _Side, rhs: _Side) -> int:
     for side, other in ((lhs, rhs), (rhs, lhs)):
         if side.k % other.k_granule:
             raise VerifyException(
-                f"K = {side.k} from {side.name} {side.formula} = {_dims(side.shape)} must be a multiple of "
+                f"K = {side.k} from {side.name} {side.formula} = {dims_text(side.shape)} must be a multiple of "
                 f"{other.k_granule}, {other.k_reason()}")
     if lhs.k != rhs.k:
         raise VerifyException(
-            f"K of lhs and rhs must match: lhs {lhs.formula} = {_dims(lhs.shape)} gives K = {lhs.k}, "
-            f"rhs {rhs.formula} = {_dims(rhs.shape)} gives K = {rhs.k}")
+            f"K of lhs and rhs must match: lhs {lhs.formula} = {dims_text(lhs.shape)} gives K = {lhs.k}, "
+            f"rhs {rhs.formula} = {dims_text(rhs.shape)} gives K = {rhs.k}")
     return lhs.k
 
 
@@ -210,7 +208,7 @@ def _check_scale_shape(name: str, kind: ScaleKind | None, t: Attribute | None, f
     got = _shape(t)
     if got != expected:
         raise VerifyException(
-            f"{name} scale must have shape [{free_name}, K/{group}] = {_dims(expected)}, got {_dims(got)}")
+            f"{name} scale must have shape [{free_name}, K/{group}] = {dims_text(expected)}, got {dims_text(got)}")
 
 
 def dot_problem(
@@ -241,7 +239,7 @@ def dot_problem(
 
     acc_shape = _shape(types.acc)
     if acc_shape != (m, n):
-        raise VerifyException(f"acc must have shape [M, N] = {_dims((m, n))}, got {_dims(acc_shape)}")
+        raise VerifyException(f"acc must have shape [M, N] = {dims_text((m, n))}, got {dims_text(acc_shape)}")
     acc_element = _element_type(types.acc)
     wanted = accumulator_type(lhs, rhs)
     if acc_element != wanted:

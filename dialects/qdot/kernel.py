@@ -51,6 +51,7 @@ from dialects.ptx.memory import l2_prefetch_problem
 from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.types import BlockType, DescType, PtrType
+from compiler.diagnostics import dims_text
 
 KERNEL_ATTR = "qdot.kernel"
 """Unit attribute on a ``func.func`` that makes it a qdot kernel."""
@@ -172,9 +173,6 @@ def mark_kernel(func: FuncOp, warps: int | None = None) -> None:
         func.attributes[NUM_WARPS_ATTR] = IntegerAttr(warps, i64)
 
 
-def _dims(shape: Sequence[int]) -> str:
-    return "[" + ", ".join(str(d) for d in shape) + "]"
-
 
 def _axis_attr(axis: Axis | str | AxisAttr) -> AxisAttr:
     return axis if isinstance(axis, AxisAttr) else AxisAttr(Axis(axis))
@@ -260,7 +258,7 @@ def _check_tile(what: str, desc: DescType, tensor: Attribute) -> None:
     assert isinstance(tensor, TensorType)
     if tensor.get_shape() != desc.get_shape():
         raise VerifyException(
-            f"{what} must have the tile shape {_dims(desc.get_shape())}, got {_dims(tensor.get_shape())}")
+            f"{what} must have the tile shape {dims_text(desc.get_shape())}, got {dims_text(tensor.get_shape())}")
     if tensor.get_element_type() != desc.element_type:
         raise VerifyException(
             f"{what} element type must match the descriptor's: {desc.element_type}, got {tensor.get_element_type()}")
@@ -381,12 +379,12 @@ class TransOp(IRDLOperation):
         rank = src.get_num_dims()
         if sorted(order) != list(range(rank)):
             raise VerifyException(
-                f"order must be a permutation of [0, {rank}) for a rank-{rank} source, got {_dims(order)}")
+                f"order must be a permutation of [0, {rank}) for a rank-{rank} source, got {dims_text(order)}")
         expected = tuple(src.get_shape()[i] for i in order)
         if res.get_shape() != expected:
             raise VerifyException(
-                f"result must have shape {_dims(expected)} (source {_dims(src.get_shape())} permuted by "
-                f"{_dims(order)}), got {_dims(res.get_shape())}")
+                f"result must have shape {dims_text(expected)} (source {dims_text(src.get_shape())} permuted by "
+                f"{dims_text(order)}), got {dims_text(res.get_shape())}")
         if res.get_element_type() != src.get_element_type():
             raise VerifyException(
                 f"result element type must match the source's: {src.get_element_type()}, got {res.get_element_type()}")
@@ -454,5 +452,5 @@ values), the layout MMQ reads for q4_K weights. Activations are quantized once p
         expected = (*lead, last // block_values)
         if res.get_shape() != expected:
             raise VerifyException(
-                f"result must have shape {_dims(expected)} ({last} / {block_values} blocks in the last "
-                f"dimension), got {_dims(res.get_shape())}")
+                f"result must have shape {dims_text(expected)} ({last} / {block_values} blocks in the last "
+                f"dimension), got {dims_text(res.get_shape())}")

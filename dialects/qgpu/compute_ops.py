@@ -14,7 +14,6 @@ Layouts are checked through ``dialects.qgpu.layouts``; format facts come from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, IntegerType, StringAttr, TensorType, i64
@@ -36,6 +35,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.diagnostics import dims_text
 from dialects.qdot.formats import Format, scale_info, scale_kind_of
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr, DotScaleEncodingAttr, MmaEncodingAttr
 from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
@@ -56,9 +56,6 @@ from dialects.qgpu.register_formats import (
 PER_BLOCK_SCALE_TYPES = ("f32", "f16", "bf16")
 """Scale element types accepted besides ue8m0/ue4m3 when the rescale happens in f32 (per_block)."""
 
-
-def _dims(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 def _format_attr(fmt: RegFormat | str | RegFormatAttr) -> RegFormatAttr:
@@ -89,7 +86,7 @@ class ConvertLayoutOp(IRDLOperation):
         src, result = _tensor(self.src), _tensor(self.result)
         if src.get_shape() != result.get_shape():
             raise VerifyException(
-                f"result shape {_dims(result.get_shape())} must equal the source shape {_dims(src.get_shape())}")
+                f"result shape {dims_text(result.get_shape())} must equal the source shape {dims_text(src.get_shape())}")
         if src.get_element_type() != result.get_element_type():
             raise VerifyException(
                 f"result element type {result.get_element_type()} must equal the source's {src.get_element_type()}")
@@ -149,7 +146,7 @@ def _check_scale_tensor(name: str, value: SSAValue, op_idx: int, parent: MmaEnco
     if scale.get_shape() != expected:
         dim = "M" if op_idx == 0 else "N"
         raise VerifyException(
-            f"{name} must have shape [{dim}, K/{group}] = {_dims(expected)}, got {_dims(scale.get_shape())}")
+            f"{name} must have shape [{dim}, K/{group}] = {dims_text(expected)}, got {dims_text(scale.get_shape())}")
     check_layout(name, scale)
     return group
 
@@ -281,11 +278,11 @@ class MmaOp(IRDLOperation):
         k_a, k_b = a.shape[1] * vpe_a, b.shape[0] * vpe_b
         if k_a != k_b:
             raise VerifyException(
-                f"K must agree: lhs {_dims(a.shape)} holds K = {k_a} values, rhs {_dims(b.shape)} holds K = {k_b}")
+                f"K must agree: lhs {dims_text(a.shape)} holds K = {k_a} values, rhs {dims_text(b.shape)} holds K = {k_b}")
         if a.shape[0] != m or b.shape[1] != n:
             raise VerifyException(
-                f"lhs [M, K] = {_dims(a.shape)} and rhs [K, N] = {_dims(b.shape)} must match the result "
-                f"[M, N] = {_dims((m, n))}")
+                f"lhs [M, K] = {dims_text(a.shape)} and rhs [K, N] = {dims_text(b.shape)} must match the result "
+                f"[M, N] = {dims_text((m, n))}")
         self._verify_accumulator(result.get_element_type())
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
@@ -453,8 +450,8 @@ class UpcastOp(IRDLOperation):
         expected[src.k_dim] *= factor
         if list(dst.shape) != expected:
             raise VerifyException(
-                f"result shape must be {_dims(expected)} (the source {_dims(src.shape)} with K times {factor}), "
-                f"got {_dims(dst.shape)}")
+                f"result shape must be {dims_text(expected)} (the source {dims_text(src.shape)} with K times {factor}), "
+                f"got {dims_text(dst.shape)}")
         width = src.k_width if keeps_k_width(self.source) else src.k_width * factor
         if dst.k_width != width:
             raise VerifyException(
@@ -497,7 +494,7 @@ class UpcastOp(IRDLOperation):
         want_shape = list(src_t.get_shape())
         want_shape[k] *= factor
         if list(dst_t.get_shape()) != want_shape:
-            raise VerifyException(f"result shape must be {_dims(want_shape)}, got {_dims(dst_t.get_shape())}")
+            raise VerifyException(f"result shape must be {dims_text(want_shape)}, got {dims_text(dst_t.get_shape())}")
         for name, t, fmt in (("source", src_t, self.source), ("result", dst_t, self.target)):
             if t.get_element_type() != element_type(fmt):
                 raise VerifyException(f"{name} format {fmt} travels in {element_type(fmt)} elements, "
@@ -526,4 +523,4 @@ class UpcastOp(IRDLOperation):
         want = list(dst_t.get_shape())
         want[k] //= group
         if list(scale_t.get_shape()) != want:
-            raise VerifyException(f"scale must have shape {_dims(want)}, got {_dims(scale_t.get_shape())}")
+            raise VerifyException(f"scale must have shape {dims_text(want)}, got {dims_text(scale_t.get_shape())}")

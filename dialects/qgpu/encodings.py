@@ -28,6 +28,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.qgpu.syntax import Value, build_checked, parse_keyword_struct, print_keyword_struct
+from compiler.diagnostics import dims_text
 
 WARP_SIZE = 32
 MAX_WARPS = 32
@@ -54,13 +55,10 @@ def _flag(attr: BoolAttr) -> bool:
     return bool(attr.value.data)
 
 
-def _dims(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
 
 def check_permutation(what: str, order: Sequence[int], rank: int) -> None:
     if sorted(order) != list(range(rank)):
-        raise VerifyException(f"{what} must be a permutation of 0..{rank - 1}, got {_dims(order)}")
+        raise VerifyException(f"{what} must be a permutation of 0..{rank - 1}, got {dims_text(order)}")
 
 
 MAX_SIZE_PER_THREAD = 1024
@@ -71,7 +69,7 @@ damaged ``sizePerThread = [1, 1099511627776]`` would otherwise run for hours."""
 
 def _check_powers_of_two(what: str, values: Sequence[int]) -> None:
     if not all(is_power_of_two(v) for v in values):
-        raise VerifyException(f"{what} entries must be powers of two, got {_dims(values)}")
+        raise VerifyException(f"{what} entries must be powers of two, got {dims_text(values)}")
 
 
 def _check_warps(what: str, warps: Sequence[int]) -> None:
@@ -143,7 +141,7 @@ class BlockedEncodingAttr(ParametrizedAttribute):
         if prod(self.threads_per_warp) != WARP_SIZE:
             raise VerifyException(
                 f"#qgpu.blocked threadsPerWarp must multiply to {WARP_SIZE}, got "
-                f"{_dims(self.threads_per_warp)} = {prod(self.threads_per_warp)}")
+                f"{dims_text(self.threads_per_warp)} = {prod(self.threads_per_warp)}")
         _check_warps("#qgpu.blocked warpsPerCTA", self.warps_per_cta)
         check_permutation("#qgpu.blocked order", self.dim_order, rank)
 
@@ -215,24 +213,24 @@ class MmaEncodingAttr(ParametrizedAttribute):
                 f"#qgpu.mma supports versionMajor = 2 (mma.sync) or 3 (wgmma), versionMinor = 0, got "
                 f"{self.version[0]}.{self.version[1]}")
         if len(self.warps_per_cta) != 2:
-            raise VerifyException(f"#qgpu.mma warpsPerCTA must have 2 entries [M, N], got {_dims(self.warps_per_cta)}")
+            raise VerifyException(f"#qgpu.mma warpsPerCTA must have 2 entries [M, N], got {dims_text(self.warps_per_cta)}")
         _check_warps("#qgpu.mma warpsPerCTA", self.warps_per_cta)
         if self.is_warp_group:
             self._verify_warp_group()
             return
         if self.instr_shape != MMA_INSTR_SHAPE:
             raise VerifyException(
-                f"#qgpu.mma instrShape must be {_dims(MMA_INSTR_SHAPE)} (m16n8), got {_dims(self.instr_shape)}")
+                f"#qgpu.mma instrShape must be {dims_text(MMA_INSTR_SHAPE)} (m16n8), got {dims_text(self.instr_shape)}")
 
     def _verify_warp_group(self) -> None:
         wm, wn = self.warps_per_cta
         if wm % WARP_GROUP or wn != 1:
             raise VerifyException(f"#qgpu.mma versionMajor = 3 stacks whole warpgroups along M: warpsPerCTA must be "
-                                  f"[4·g, 1], got {_dims(self.warps_per_cta)}")
+                                  f"[4·g, 1], got {dims_text(self.warps_per_cta)}")
         shape = self.instr_shape
         if len(shape) != 3 or shape[0] != 16 or shape[2] != 16 or shape[1] % 8 or not 8 <= shape[1] <= 256:
             raise VerifyException(f"#qgpu.mma versionMajor = 3 instrShape must be [16, N, 16] with N a multiple of 8 "
-                                  f"in 8..256 (per warp of an m64nNk16 wgmma), got {_dims(shape)}")
+                                  f"in 8..256 (per warp of an m64nNk16 wgmma), got {dims_text(shape)}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:

@@ -76,11 +76,11 @@ packed into registers by width (8-bit: 4 per register, 16-bit: 2, 32-bit: 1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Operation
 
+from compiler.diagnostics import dims_text
 from dialects.qgpu.blocked_layout import BlockedLayout
 from dialects.qgpu.distributed import BitField, CoordExpr, DistributedLayout, Slot, Source
 from dialects.qgpu.elements import storage_bits
@@ -102,13 +102,10 @@ from dialects.qgpu.shared_layout import (
 )
 
 
-def _dims(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
 
 def _mma_layout(shape: tuple[int, ...], element_type: Attribute, mma: MmaEncodingAttr) -> MmaLayout:
     if len(shape) != 2:
-        raise LayoutError(f"an #qgpu.mma accumulator must be 2-D [M, N], got shape {_dims(shape)}")
+        raise LayoutError(f"an #qgpu.mma accumulator must be 2-D [M, N], got shape {dims_text(shape)}")
     bits = storage_bits(element_type)
     if bits not in (16, 32):
         raise LayoutError(f"an #qgpu.mma tensor must have 32-bit elements (an f32 or i32 accumulator) or 16-bit "
@@ -128,7 +125,7 @@ def _dot_operand_layout(shape: tuple[int, ...], element_type: Attribute,
                         enc: DotOperandEncodingAttr) -> DotOperandLayout:
     side = "A (opIdx 0)" if enc.op_idx == 0 else "B (opIdx 1)"
     if len(shape) != 2:
-        raise LayoutError(f"a #qgpu.dot_op operand {side} must be 2-D, got shape {_dims(shape)}")
+        raise LayoutError(f"a #qgpu.dot_op operand {side} must be 2-D, got shape {dims_text(shape)}")
     if enc.fp4_unpacked:
         if element_type != IntegerType(8):
             raise LayoutError(f"an fp4Unpacked operand holds packed fp4 in i8, got element type {element_type}")
@@ -167,7 +164,7 @@ def _dot_operand_layout(shape: tuple[int, ...], element_type: Attribute,
 
 def _dot_scale_layout(shape: tuple[int, ...], element_type: Attribute, enc: DotScaleEncodingAttr) -> DotScaleLayout:
     if len(shape) != 2:
-        raise LayoutError(f"a #qgpu.dot_scale tensor must be 2-D [rows, K blocks], got shape {_dims(shape)}")
+        raise LayoutError(f"a #qgpu.dot_scale tensor must be 2-D [rows, K blocks], got shape {dims_text(shape)}")
     bits = storage_bits(element_type)
     if bits not in (8, 16, 32):
         raise LayoutError(f"a #qgpu.dot_scale tensor needs 8-, 16- or 32-bit elements, got {element_type}")
@@ -181,7 +178,7 @@ def _dot_scale_layout(shape: tuple[int, ...], element_type: Attribute, enc: DotS
 
 def _blocked_layout(shape: tuple[int, ...], element_type: Attribute, enc: BlockedEncodingAttr) -> BlockedLayout:
     if len(shape) != enc.rank:
-        raise LayoutError(f"a #qgpu.blocked encoding of rank {enc.rank} cannot lay out a tensor of shape {_dims(shape)}")
+        raise LayoutError(f"a #qgpu.blocked encoding of rank {enc.rank} cannot lay out a tensor of shape {dims_text(shape)}")
     bits = storage_bits(element_type)
     if bits not in (8, 16, 32):
         raise LayoutError(f"a #qgpu.blocked tensor needs 8-, 16- or 32-bit elements, got {element_type}")
@@ -201,7 +198,7 @@ def distributed_layout(tensor_type: Attribute) -> DistributedLayout:
         raise LayoutError(f"expected a tensor type, got {tensor_type}")
     shape = tensor_type.get_shape()
     if any(d <= 0 for d in shape):
-        raise LayoutError(f"a distributed tensor needs a static, non-empty shape, got {_dims(shape)}")
+        raise LayoutError(f"a distributed tensor needs a static, non-empty shape, got {dims_text(shape)}")
     element_type = tensor_type.get_element_type()
     enc = tensor_type.encoding
     if isinstance(enc, MmaEncodingAttr):

@@ -42,9 +42,7 @@ from dialects.qgpu.encodings import DotOperandEncodingAttr, check_permutation
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.types import MemDescType
-
-def _dims(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+from compiler.diagnostics import dims_text
 
 
 def check_layout(what: str, tensor_type: Attribute) -> None:
@@ -59,7 +57,7 @@ def _check_same_tile(what: str, memdesc: MemDescType, tensor: Attribute) -> None
     assert isinstance(tensor, TensorType)
     if tensor.get_shape() != memdesc.get_shape():
         raise VerifyException(
-            f"{what} shape {_dims(tensor.get_shape())} must equal the buffer shape {_dims(memdesc.get_shape())}")
+            f"{what} shape {dims_text(tensor.get_shape())} must equal the buffer shape {dims_text(memdesc.get_shape())}")
     if tensor.get_element_type() != memdesc.element_type:
         raise VerifyException(
             f"{what} element type {tensor.get_element_type()} must equal the buffer's {memdesc.element_type}")
@@ -194,7 +192,7 @@ class AsyncCopyOp(IRDLOperation):
             raise VerifyException("destination buffer must be mutable")
         if desc.get_shape() != memdesc.get_shape():
             raise VerifyException(
-                f"descriptor tile {_dims(desc.get_shape())} must equal the buffer shape {_dims(memdesc.get_shape())}")
+                f"descriptor tile {dims_text(desc.get_shape())} must equal the buffer shape {dims_text(memdesc.get_shape())}")
         if desc.element_type != memdesc.element_type:
             raise VerifyException(
                 f"descriptor element type {desc.element_type} must equal the buffer's {memdesc.element_type}")
@@ -278,7 +276,7 @@ class MemDescIndexOp(IRDLOperation):
         assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
         if src.rank <= src.shared.rank:
             raise VerifyException(
-                f"source {_dims(src.get_shape())} has no stage dimension to index: its rank {src.rank} equals "
+                f"source {dims_text(src.get_shape())} has no stage dimension to index: its rank {src.rank} equals "
                 f"the rank of its #qgpu.shared encoding")
         expected = src.with_shape(src.get_shape()[1:])
         if result != expected:

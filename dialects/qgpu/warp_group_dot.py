@@ -48,12 +48,10 @@ from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import RegFormat, RegFormatAttr, element_type
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.wgmma_operands import WgmmaOperand, operand_descriptor
+from compiler.diagnostics import dims_text
 
 WGMMA_FORMATS = (RegFormat.BF16, RegFormat.FP16)
 
-
-def _dims(values: tuple[int, ...]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 @irdl_op_definition
@@ -129,8 +127,8 @@ class WarpGroupDotOp(IRDLOperation):
                 raise VerifyException(f"{name} buffer must hold {element_type(fmt)} for {name} = {fmt}, "
                                       f"got {mem.get_element_type()}")
         if a.get_shape()[0] != m or b.get_shape()[1] != n or a.get_shape()[1] != b.get_shape()[0]:
-            raise VerifyException(f"lhs [M, K] = {_dims(a.get_shape())} and rhs [K, N] = {_dims(b.get_shape())} must "
-                                  f"match the result [M, N] = {_dims((m, n))}")
+            raise VerifyException(f"lhs [M, K] = {dims_text(a.get_shape())} and rhs [K, N] = {dims_text(b.get_shape())} must "
+                                  f"match the result [M, N] = {dims_text((m, n))}")
         # M a multiple of 16·warpsPerCTA[0] (whole 64-row slices per warpgroup): check_layout above
         if mma.instr_shape[1] != n:
             raise VerifyException(f"instrShape N = {mma.instr_shape[1]} must be the tile's N = {n} (one wgmma per "

@@ -12,9 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 
-def time_launch(cupy: Any, fn: Callable[[], None], warmup: int = 3, reps: int = 20) -> float:
+def time_launch(cupy: Any, fn: Callable[[], None], warmup: int = 3, reps: int = 20,
+                before_each: Callable[[], None] | None = None) -> float:
     """Median microseconds of ``fn`` (one launch) over ``reps`` CUDA-event timings, after
-    ``warmup`` untimed calls (the first loads the module and allocates).
+    ``warmup`` untimed calls (the first loads the module and allocates). ``before_each`` runs
+    before each timed call, outside the events (the q4_K benchmark flushes L2 with it, to time
+    a cold call).
 
     Each timing is a pair of events recorded on the current stream around one call; a kernel
     of a few microseconds can finish before Python submits the next launch, so for those the
@@ -27,6 +30,8 @@ def time_launch(cupy: Any, fn: Callable[[], None], warmup: int = 3, reps: int = 
     cupy.cuda.get_current_stream().synchronize()
     times = []
     for _ in range(reps):
+        if before_each is not None:
+            before_each()
         start, end = cupy.cuda.Event(), cupy.cuda.Event()
         start.record()
         fn()
