@@ -39,14 +39,14 @@ from xdsl.rewriter import Rewriter
 from compiler.diagnostics import emit_error
 from compiler.pipelines import PTX_ARCHES
 from dialects.ptx.arch import Arch, Feature
-from dialects.ptx.attrs import LdmatrixElt, LdmatrixShape
+from dialects.ptx.ldmatrix_forms import LdmatrixElt, LdmatrixShape
 from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp, UnpackOp
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.encodings import DotOperandEncodingAttr
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.block_parts import BlockPartLayout
-from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape as FormShape, LdmatrixSource
+from dialects.qgpu.ldmatrix import LdmatrixForm
 from dialects.qgpu.ops import LocalLoadOp
 from dialects.qgpu.shared_layout import SharedLayout
 from dialects.qgpu.types import MemDescType
@@ -64,15 +64,15 @@ from passes.support.distributed import (
 from passes.support.options import check_option_values
 
 PREFERRED_FORMS = (
-    LdmatrixForm(FormShape.M8N16, 4, False, LdmatrixSource.B4X16_P64),
-    LdmatrixForm(FormShape.M8N16, 2, False, LdmatrixSource.B4X16_P64),
-    LdmatrixForm(FormShape.M8N16, 1, False, LdmatrixSource.B4X16_P64),
-    LdmatrixForm(FormShape.M8N8, 4, False, LdmatrixSource.B16),
-    LdmatrixForm(FormShape.M8N8, 4, True, LdmatrixSource.B16),
-    LdmatrixForm(FormShape.M8N8, 2, False, LdmatrixSource.B16),
-    LdmatrixForm(FormShape.M8N8, 2, True, LdmatrixSource.B16),
-    LdmatrixForm(FormShape.M8N8, 1, False, LdmatrixSource.B16),
-    LdmatrixForm(FormShape.M8N8, 1, True, LdmatrixSource.B16),
+    LdmatrixForm(LdmatrixShape.M8N16, 4, False, LdmatrixElt.B8X16_B4X16_P64),
+    LdmatrixForm(LdmatrixShape.M8N16, 2, False, LdmatrixElt.B8X16_B4X16_P64),
+    LdmatrixForm(LdmatrixShape.M8N16, 1, False, LdmatrixElt.B8X16_B4X16_P64),
+    LdmatrixForm(LdmatrixShape.M8N8, 4, False, LdmatrixElt.B16),
+    LdmatrixForm(LdmatrixShape.M8N8, 4, True, LdmatrixElt.B16),
+    LdmatrixForm(LdmatrixShape.M8N8, 2, False, LdmatrixElt.B16),
+    LdmatrixForm(LdmatrixShape.M8N8, 2, True, LdmatrixElt.B16),
+    LdmatrixForm(LdmatrixShape.M8N8, 1, False, LdmatrixElt.B16),
+    LdmatrixForm(LdmatrixShape.M8N8, 1, True, LdmatrixElt.B16),
 )
 
 
@@ -182,16 +182,16 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
     if regs % n:
         return None
     unpacked = access.nibbles is not None
-    if form.source_format.is_sub_byte != unpacked:
+    if form.elt.is_sub_byte != unpacked:
         return None
-    if form.source_format is LdmatrixSource.B4X16_P64 and not access.shared.fp4_padded:
+    if form.elt is LdmatrixElt.B8X16_B4X16_P64 and not access.shared.fp4_padded:
         return None
     # instruction register i -> our register (lowest register bits first)
     rows: dict[int, int] = {}
     for lane in range(32):
         for i in range(n):
             for byte in range(4):
-                if not unpacked and byte % access.elem_bytes and form.source_format is not LdmatrixSource.B16:
+                if not unpacked and byte % access.elem_bytes and form.elt is not LdmatrixElt.B16:
                     continue
                 src = form.source(lane, i, byte)
                 if unpacked:
@@ -253,7 +253,7 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
     plan = None
     if use_ldmatrix and arch.supports(Feature.LDMATRIX):
         for form in PREFERRED_FORMS:
-            if form.shape is not FormShape.M8N8 and not arch.supports(Feature.LDMATRIX_SUBBYTE):
+            if not arch.supports(form.shape.feature):
                 continue
             plan = _match_ldmatrix(access, form)
             if plan is not None:
@@ -288,14 +288,9 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
         for v in (*plan.row_bases, *warp_bases):
             mask |= v
     regs: list[SSAValue | None] = [None] * access.layout.regs_per_thread
-    shape = {FormShape.M8N8: LdmatrixShape.M8N8, FormShape.M8N16: LdmatrixShape.M8N16,
-             FormShape.M16N16: LdmatrixShape.M16N16}[form.shape]
-    elt = {LdmatrixSource.B16: LdmatrixElt.B16, LdmatrixSource.B8: LdmatrixElt.B8,
-           LdmatrixSource.B4X16_P64: LdmatrixElt.B8X16_B4X16_P64,
-           LdmatrixSource.B6X16_P32: LdmatrixElt.B8X16_B6X16_P32}[form.source_format]
     for group, offset in zip(plan.groups, plan.group_offsets, strict=True):
         address = b.add(base, combine(b, thread, mask, offset + plan.row_origin))
-        op = b.insert(LdmatrixOp(address, shape, form.num, elt, form.trans))
+        op = b.insert(LdmatrixOp(address, form.shape, form.num, form.elt, form.trans))
         for i, reg in enumerate(group):
             regs[reg] = op.results[i]
     return [r for r in regs if r is not None]

@@ -2,7 +2,8 @@
 
 Enum values are spelled exactly as in the PTX instruction (``b8x16.b4x16_p64``,
 ``tid.x``, ``1X``), so the custom op syntax reads like the PTX it becomes. In generic
-form they print as ``#ptx<ldmatrix_elt b8x16.b4x16_p64>``.
+form they print as ``#ptx<ldmatrix_elt b8x16.b4x16_p64>``. ``LdmatrixShape`` and
+``LdmatrixElt`` are defined in ``ldmatrix_forms`` next to the rules of the ldmatrix forms.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.str_enum import StrEnum
+
+from dialects.ptx.ldmatrix_forms import LdmatrixElt, LdmatrixShape
 
 
 class SpecialReg(StrEnum):
@@ -30,21 +33,6 @@ class SpecialReg(StrEnum):
     NCTAID_Z = "nctaid.z"
     LANEID = "laneid"
     WARPID = "warpid"
-
-
-class LdmatrixShape(StrEnum):
-    M8N8 = "m8n8"
-    M16N16 = "m16n16"
-    M8N16 = "m8n16"
-
-
-class LdmatrixElt(StrEnum):
-    """Element format; the two ``b8x16`` forms widen packed 4/6-bit values to bytes."""
-
-    B16 = "b16"
-    B8 = "b8"
-    B8X16_B4X16_P64 = "b8x16.b4x16_p64"
-    B8X16_B6X16_P32 = "b8x16.b6x16_p32"
 
 
 class MmaShape(StrEnum):

@@ -28,7 +28,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.ptx.arch import Feature, Requirement, requirement
-from dialects.ptx.attrs import CacheOp, CacheOpAttr, LdmatrixElt, LdmatrixEltAttr, LdmatrixShape, LdmatrixShapeAttr
+from dialects.ptx.attrs import CacheOp, CacheOpAttr, LdmatrixEltAttr, LdmatrixShapeAttr
 from dialects.ptx.base import (
     GroupWaitInstruction,
     I1,
@@ -41,33 +41,13 @@ from dialects.ptx.base import (
     parse_x_count,
     print_attr_dict,
 )
-
-
-def ldmatrix_register_count(shape: LdmatrixShape, num: int) -> int:
-    """Destination registers per lane: one per 8x8 (b16) / 8x16 (b8) matrix, two per 16x16."""
-    return num * (2 if shape is LdmatrixShape.M16N16 else 1)
-
-
-def ldmatrix_problem(shape: LdmatrixShape, num: int, trans: bool, elt: LdmatrixElt) -> str | None:
-    """Why (shape, num, trans, elt) is not an ldmatrix form, or None (ptx.md §2.2)."""
-    if num not in (1, 2, 4):
-        return f"num must be 1, 2 or 4, got {num}"
-    if shape is LdmatrixShape.M8N8:
-        if elt is not LdmatrixElt.B16:
-            return f"shape m8n8 takes elt b16, got {elt}"
-    elif shape is LdmatrixShape.M16N16:
-        if not trans:
-            return "shape m16n16 requires trans"
-        if num == 4:
-            return "shape m16n16 takes num 1 or 2 (x1, x2), got 4"
-        if elt is LdmatrixElt.B16:
-            return "shape m16n16 takes elt b8, b8x16.b4x16_p64 or b8x16.b6x16_p32, got b16"
-    else:
-        if trans:
-            return "shape m8n16 does not allow trans"
-        if elt in (LdmatrixElt.B16, LdmatrixElt.B8):
-            return f"shape m8n16 takes elt b8x16.b4x16_p64 or b8x16.b6x16_p32, got {elt}"
-    return None
+from dialects.ptx.ldmatrix_forms import (
+    LdmatrixElt,
+    LdmatrixShape,
+    ldmatrix_mnemonic,
+    ldmatrix_problem,
+    ldmatrix_register_count,
+)
 
 
 @irdl_op_definition
@@ -119,13 +99,11 @@ class LdmatrixOp(PtxInstruction):
             raise VerifyException(f"{shape} x{num} writes {expected} registers, got {len(self.res)} results")
 
     def requirements(self) -> Sequence[Requirement]:
-        if self.shape.data is LdmatrixShape.M8N8:
-            return (requirement(Feature.LDMATRIX, "6.5", self.ptx_mnemonic()),)
-        return (requirement(Feature.LDMATRIX_SUBBYTE, "8.6", self.ptx_mnemonic()),)
+        feature = self.shape.data.feature
+        return (requirement(feature, "6.5" if feature is Feature.LDMATRIX else "8.6", self.ptx_mnemonic()),)
 
     def ptx_mnemonic(self) -> str:
-        shape, num, trans, elt = self.form
-        return f"ldmatrix.sync.aligned.{shape}.x{num}{'.trans' if trans else ''}.shared.{elt}"
+        return ldmatrix_mnemonic(*self.form)
 
     def print(self, printer: Printer) -> None:
         shape, num, trans, elt = self.form

@@ -15,13 +15,14 @@ from xdsl.dialects.builtin import BFloat16Type, IntegerType, TensorType
 
 from dialects.qgpu.encodings import DotOperandEncodingAttr, MmaEncodingAttr, SharedEncodingAttr
 from dialects.qgpu.layouts import distributed_layout, shared_layout
-from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape, LdmatrixSource, RowElement, all_forms, value_location
+from dialects.ptx.ldmatrix_forms import LdmatrixElt, LdmatrixShape
+from dialects.qgpu.ldmatrix import LdmatrixForm, RowElement, all_forms, value_location
 from dialects.qgpu.types import MemDescType
 
 I8 = IntegerType(8)
 BF16 = BFloat16Type()
 M8N8, M16N16, M8N16 = LdmatrixShape.M8N8, LdmatrixShape.M16N16, LdmatrixShape.M8N16
-B16, B8, P64, P32 = LdmatrixSource.B16, LdmatrixSource.B8, LdmatrixSource.B4X16_P64, LdmatrixSource.B6X16_P32
+B16, B8, P64, P32 = LdmatrixElt.B16, LdmatrixElt.B8, LdmatrixElt.B8X16_B4X16_P64, LdmatrixElt.B8X16_B6X16_P32
 
 
 def form(shape, num, trans, fmt) -> LdmatrixForm:
@@ -108,7 +109,7 @@ def test_sub_byte_value_positions() -> None:
     p64, p32 = form(M8N16, 1, False, P64), form(M8N16, 1, False, P32)
     assert [value_location(p64, v) for v in range(4)] == [(0, 0), (0, 4), (1, 0), (1, 4)]
     assert value_location(p32, 15) == (11, 2)
-    assert (p64.data_bytes_per_row, p32.data_bytes_per_row) == (8, 12)
+    assert (p64.elt.data_bytes, p32.elt.data_bytes) == (8, 12)
 
 
 def test_invalid_forms_are_refused() -> None:

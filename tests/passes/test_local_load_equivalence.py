@@ -31,7 +31,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 
 from compiler.registry import make_context
-from dialects.qgpu.ldmatrix import LdmatrixForm, LdmatrixShape, LdmatrixSource
+from dialects.ptx.ldmatrix_forms import LdmatrixElt, LdmatrixShape
+from dialects.qgpu.ldmatrix import LdmatrixForm
 from dialects.qgpu.ops import LocalLoadOp
 from passes.lower_local_load import Access, LowerLocalLoadPass, _access, _match_ldmatrix
 
@@ -56,10 +57,10 @@ class Case:
                 f"}}\n")
 
 
-FP4_X4 = LdmatrixForm(LdmatrixShape.M8N16, 4, False, LdmatrixSource.B4X16_P64)
-B16_X4 = LdmatrixForm(LdmatrixShape.M8N8, 4, False, LdmatrixSource.B16)
-B16_X4_TRANS = LdmatrixForm(LdmatrixShape.M8N8, 4, True, LdmatrixSource.B16)
-B16_X2_TRANS = LdmatrixForm(LdmatrixShape.M8N8, 2, True, LdmatrixSource.B16)
+FP4_X4 = LdmatrixForm(LdmatrixShape.M8N16, 4, False, LdmatrixElt.B8X16_B4X16_P64)
+B16_X4 = LdmatrixForm(LdmatrixShape.M8N8, 4, False, LdmatrixElt.B16)
+B16_X4_TRANS = LdmatrixForm(LdmatrixShape.M8N8, 4, True, LdmatrixElt.B16)
+B16_X2_TRANS = LdmatrixForm(LdmatrixShape.M8N8, 2, True, LdmatrixElt.B16)
 
 
 def _mma(warps: str) -> str:
@@ -185,7 +186,7 @@ def _ldmatrix_delivers(access: Access, form: LdmatrixForm) -> dict[tuple[int, in
     else an XOR).
     """
     plan = _match_ldmatrix(access, form)
-    assert plan is not None, f"{form.describe()} does not match"
+    assert plan is not None, f"{form.ptx} does not match"
     warp_bases = access.offsets.warp_bases
     mask = 0
     for base in (*plan.row_bases, *warp_bases):
@@ -202,7 +203,7 @@ def _ldmatrix_delivers(access: Access, form: LdmatrixForm) -> dict[tuple[int, in
                     for byte in range(4):
                         src = form.source(lane, i, byte)
                         address = row_address(src.row)
-                        if form.source_format.is_sub_byte:
+                        if form.elt.is_sub_byte:
                             where = (address + (src.index >> 1), src.index & 1)
                         else:
                             where = (address + src.index, 0)
@@ -338,10 +339,9 @@ class Lockstep:
         shape = LdmatrixShape(str(op.properties["shape"]).split(" ")[-1].rstrip(">"))
         num = op.properties["num"]
         assert isinstance(num, IntegerAttr)
-        elt = str(op.properties["elt"]).split(" ")[-1].rstrip(">")
-        source = {"b16": LdmatrixSource.B16, "b8": LdmatrixSource.B8,
-                  "b8x16.b4x16_p64": LdmatrixSource.B4X16_P64}[elt]
-        form = LdmatrixForm(shape, num.value.data, "trans" in op.properties, source)
+        elt = LdmatrixElt(str(op.properties["elt"]).split(" ")[-1].rstrip(">"))
+        assert elt is not LdmatrixElt.B8X16_B6X16_P32, "the interpreter unpacks 4-bit values only"
+        form = LdmatrixForm(shape, num.value.data, "trans" in op.properties, elt)
         rows = env[op.operands[0]]
         for i, result in enumerate(op.results):
             values = []
@@ -349,7 +349,7 @@ class Lockstep:
                 word = 0
                 for byte in range(4):
                     src = form.source(lane, i, byte)
-                    if source.is_sub_byte:
+                    if elt.is_sub_byte:
                         packed = self.memory[rows[src.row] + (src.index >> 1)]
                         value = (packed >> (4 * (src.index & 1))) & 0xF
                     else:
