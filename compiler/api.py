@@ -9,7 +9,8 @@
     # one program per 128x128 tile of C, numbered along x only (the kernel reads ctaid.x);
     # cdiv(x, y) = -(-x // y)
     k.launch(a, b, sa, sb, c, M, N, K, grid=(cdiv(M, 128) * cdiv(N, 128), 1, 1))   # CuPy arrays
-    compiler.run(k, a_host, ..., grid=...) # numpy arrays, copied in and out
+    compiler.run(k, a_host, ..., grid=...) # numpy arrays, copied in and out; an array smaller than
+                                           # the kernel's descriptors reach is refused by name first
     compiler.emulate(k, a_host, ..., grid=...)  # the same on the CPU: the H200's bits for sm_90
 
     t = compiler.compile("examples/agx_tile_fp16.mlir", target="agx3b")
@@ -52,7 +53,11 @@ class CompiledKernel:
     lowered: Any = None
     """The module after the pipeline, which ``emulate`` runs: the LLVM-ready IR the PTX is emitted
     from, or for the AGX targets the allocated ``agx`` tile the MMA stream is encoded from."""
+    source: Any = None
+    """The module as parsed, before the pipeline: its ``qdot.make_desc`` ops say how far each
+    pointer argument reaches, which ``run``, ``launch`` and ``emulate`` check the arrays against."""
     _loaded: dict[str, Any] = field(default_factory=dict)
+    _checked: dict[tuple, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def ptx(self) -> str | None:
@@ -86,7 +91,32 @@ class CompiledKernel:
         return self._loaded[info.name]
 
     def launch(self, *args: Any, grid: Any, kernel: str | None = None, stream: Any = None, sync: bool = True) -> None:
+        self.check_arrays(args, kernel)
         self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync)
+
+    def check_arrays(self, args: Any, name: str | None = None) -> None:
+        """``ValueError`` naming each array argument smaller than the kernel's descriptors reach
+        at the scalar arguments given (a GPU would read or write past it). Kernels compiled from
+        IR without descriptors over their pointers are not checked. The sizes a shape needs are
+        worked out once per shape."""
+        if self.source is None or not self.kernels:
+            return
+        kernel = name or self.kernels[0].name
+        shape = tuple(a if isinstance(a, numbers.Number) else None for a in args)
+        held = tuple(-1 if isinstance(a, numbers.Number) else getattr(a, "nbytes", -1) for a in args)
+        enough = self._checked.get((kernel, shape))  # sizes that passed at this shape before
+        if enough is not None and all(h >= e for h, e in zip(held, enough, strict=True)):
+            return
+        from compiler.launch_plan import find_kernel, undersized_arrays
+
+        try:
+            func = find_kernel(self.source, kernel)
+        except ValueError:
+            return
+        problems = undersized_arrays(func, args)
+        if problems:
+            raise ValueError(f"{kernel}: " + "; ".join(problems))
+        self._checked[(kernel, shape)] = held
 
 
 def _source_path(source: str | Path) -> Path | None:
@@ -177,6 +207,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
     from compiler.cli.common import build_pipeline
 
     ctx, module = _parse(source)
+    parsed = module.clone() if target not in AGX_FORMS else None
     tracer = _Tracer() if trace else None
     if target in ("agx3b", "agx3c"):
         spec = pipeline or agx_pipeline(target)
@@ -203,7 +234,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
                               module_verified=True)
-    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module)
+    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module, source=parsed)
 
 
 class _Tracer:
@@ -239,6 +270,7 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
 
     from targets.ptx.runner import run_with_host_arrays
 
+    kernel.check_arrays(args, name)
     loaded = kernel._kernel(name)
     if any(isinstance(a, np.ndarray) for a in args):
         run_with_host_arrays(loaded, args, grid)
@@ -284,5 +316,6 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
         raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
     if name is not None and name not in infos:
         raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
+    kernel.check_arrays(args, name)
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
                         options=LaunchOptions(arch=kernel.artifact.arch))

@@ -392,3 +392,44 @@ def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressio
             raise LaunchPlanError(f"--grid '{grid.text}' gives {'xyz'[axis]} = {dim} at {_shape_text(scalars)}; "
                             f"a grid dimension must be from 1 to {limit}")
     return Run(scalars, (*dims, *(1,) * (3 - len(dims))), plan_arrays(func, params, scalars), flop_count)
+
+
+# --- a launch's arrays against the plan ---------------------------------------------------------
+
+def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
+    """For each array in ``args`` (the kernel's arguments in order: arrays with ``nbytes``, then
+    scalars) smaller than the kernel's descriptors reach at the scalars given: a sentence naming
+    it. Empty when every array is large enough, and when the sizes cannot be derived (a kernel
+    without descriptors over its pointers, an argument count the runner will refuse): the
+    check is a safety net before a GPU launch, which would otherwise read or write past the
+    array, not a second set of launch rules."""
+    from compiler.diagnostics import QdotError
+
+    try:
+        params = kernel_parameters(func)
+    except QdotError:
+        return []
+    if len(args) != len(params):
+        return []
+    scalars: dict[str, int | float] = {}
+    for param, arg in zip(params, args, strict=True):
+        if param.is_pointer:
+            continue
+        try:
+            scalars[param.name] = float(arg) if param.is_float else int(arg)
+        except (TypeError, ValueError):
+            return []
+    try:
+        specs = plan_arrays(func, params, scalars)
+    except (QdotError, LaunchPlanError, ArithmeticError):
+        return []
+    arrays = {param.name: (param.index, arg) for param, arg in zip(params, args, strict=True) if param.is_pointer}
+    problems = []
+    for spec in specs:
+        index, arg = arrays[spec.param]
+        held = getattr(arg, "nbytes", None)
+        if isinstance(held, int) and held < spec.nbytes:
+            problems.append(f"argument #{index} (%{spec.param}) holds {held} bytes, but the kernel's descriptors "
+                            f"over it reach {spec.nbytes} ({spec.elements} x {spec.element_type}) at "
+                            f"{_shape_text(scalars)}")
+    return problems

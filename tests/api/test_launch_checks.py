@@ -1,0 +1,55 @@
+"""``compiler.run`` / ``launch`` / ``emulate`` refuse an array smaller than the kernel reaches.
+
+A GPU launch with a short array reads or writes past it — silently wrong, or an illegal-address
+error far from the cause. The compiled kernel keeps its module as parsed, whose
+``qdot.make_desc`` ops say how far each pointer reaches at the scalar arguments given
+(``compiler.launch_plan``, the sizing qdot-bench uses), and every launch is held to it first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import compiler
+
+ROOT = Path(__file__).resolve().parents[2]
+M = N = K = 128
+
+
+@pytest.fixture(scope="module")
+def int8_gemm() -> compiler.CompiledKernel:
+    return compiler.compile(ROOT / "examples" / "int8_gemm.mlir", arch="sm_90")
+
+
+def _arrays(m: int = M, n: int = N, k: int = K) -> list[np.ndarray]:
+    return [np.zeros((m, k), np.int8), np.zeros((n, k), np.int8), np.zeros((m, n), np.int32)]
+
+
+def test_a_short_array_is_refused_by_name_before_the_emulator_runs(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    with pytest.raises(ValueError, match=r"argument #0 \(%a_ptr\) holds 8192 bytes, but the kernel's descriptors "
+                                         r"over it reach 16384 \(16384 x i8\) at m=128,n=128,k=128"):
+        compiler.emulate(int8_gemm, a[:64], b, c, M, N, K, grid=1)
+
+
+def test_the_scalars_decide_how_far_the_kernel_reaches(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    with pytest.raises(ValueError, match=r"#0 \(%a_ptr\).*reach 32768.*k=256; argument #1 \(%b_ptr\)"):
+        compiler.emulate(int8_gemm, a, b, c, M, N, np.int64(256), grid=1)
+
+
+def test_the_check_comes_before_the_gpu_is_needed(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds 32768 bytes"):
+        compiler.run(int8_gemm, a, b, c[:64], M, N, K, grid=(1, 1, 1))
+
+
+def test_a_shape_that_passed_once_is_still_checked_with_smaller_arrays(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)
+    int8_gemm.check_arrays([a, b, c, M, N, K])  # the same sizes again: remembered, no new plan
+    with pytest.raises(ValueError, match=r"argument #1 \(%b_ptr\)"):
+        int8_gemm.check_arrays([a, b[:1], c, M, N, K])
