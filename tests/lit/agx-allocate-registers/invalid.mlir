@@ -6,7 +6,7 @@ func.func @too_big(%a: tensor<64x8xf16>, %b: tensor<8x64xf16>, %acc: tensor<64x6
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<64x8xf16> * tensor<8x64xf16> -> tensor<64x64xf32>
   func.return %d : tensor<64x64xf32>
 }
-// CHECK: error: 'agx.load_frag' op the tile does not fit the register file: 49 fragments would be live here (49 C/D), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.load_frag' op the tile does not fit the register file: 49 fragments would be live here (49 C/D), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
 
 // -----
 
@@ -18,7 +18,7 @@ func.func @operands_do_not_fit(%a: tensor<56x8xf16>, %b: tensor<8x56xf16>) -> te
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<56x8xf16> * tensor<8x56xf16> -> tensor<56x56xf32>
   func.return %d : tensor<56x56xf32>
 }
-// CHECK: error: 'agx.mma8' op the tile does not fit the register file: 49 fragments would be live here (40 C/D, 2 A, 7 B), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.mma8' op the tile does not fit the register file: 49 fragments would be live here (40 C/D, 2 A, 7 B), one register pair each, but r0..r95 hold only 48 pairs; use a smaller M x N per simdgroup
 
 // -----
 
@@ -29,7 +29,7 @@ func.func @pinned_conflict(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>) -> tensor<8
   %r = agx.store_tile %d : !agx.frag<fp32> -> tensor<8x8xf32>
   func.return %r : tensor<8x8xf32>
 }
-// CHECK: error: 'agx.load_frag' op fragment pinned to r0 but r0 still holds a live fragment
+// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'agx.load_frag' op fragment pinned to r0 but r0 still holds a live fragment
 
 // -----
 
@@ -42,4 +42,4 @@ func.func @nested(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>, %n: index) {
   }
   func.return
 }
-// CHECK: error: 'agx.load_frag' op agx-allocate-registers handles straight-line tiles; this op is inside a nested region
+// CHECK: invalid.mlir:[[# @LINE - 5]]:5: error: 'agx.load_frag' op agx-allocate-registers handles straight-line tiles; this op is inside a nested region

@@ -5,11 +5,15 @@
 // A fragment read again later is cached and its last read discards it: %a and %b are each
 // read twice (cache, then discard), %b1 and %a2 once (discard). Every C is read once
 // (discard). D is cached when a later MMA reads it as C; the final D (only stored) is not.
+// With hints=false the same MMAs carry no hint, only their waits.
 // CHECK-LABEL: func.func @reuse
 // CHECK:       %[[D0:.*]] = agx.mma8 %[[A:.*]] cache, %[[B:.*]] cache, %{{.*}} discard {{.*}}d_cache :
 // CHECK:       %[[D1:.*]] = agx.mma8 %[[A]] discard, %{{.*}} discard, %[[D0]] discard {{.*}}d_cache :
 // CHECK:       %[[D2:.*]] = agx.mma8 %{{.*}} discard, %[[B]] discard, %[[D1]] discard wait [4] : {{.*}} -> !agx.frag<fp32>
 // NOHINTS-LABEL: func.func @reuse
+// NOHINTS-NOT:   cache
+// NOHINTS-NOT:   discard
+// NOHINTS:       agx.mma8 {{.*}} wait [4] : !agx.frag<fp16>, !agx.frag<fp16>, !agx.frag<fp32> -> !agx.frag<fp32>
 // NOHINTS-NOT:   cache
 // NOHINTS-NOT:   discard
 func.func @reuse(%x: tensor<8x24xf16>, %w: tensor<24x8xf16>, %acc: tensor<8x8xf32>) -> tensor<8x8xf32> {

@@ -6,7 +6,7 @@ func.func @store_of_load(%acc: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %r = agx.store_tile %c : !agx.frag<fp32> -> tensor<8x8xf32>
   func.return %r : tensor<8x8xf32>
 }
-// CHECK: error: 'agx.store_tile' op stores a fragment whose load in slot 0 nothing waited on; store tiles hold MMA results
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.store_tile' op stores a fragment whose load in slot 0 nothing waited on; store tiles hold MMA results
 
 // -----
 
@@ -15,7 +15,7 @@ func.func @unknown_form(%x: tensor<8x8xf16>) attributes {agx.form = "agx9"} {
   "test.op"(%a) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'func.func' op agx.form must be one of agx3b, agx3c, got 'agx9'
+// CHECK: invalid.mlir:[[# @LINE - 5]]:1: error: 'func.func' op agx.form must be one of agx3b, agx3c, got 'agx9'
 
 // -----
 
@@ -28,4 +28,4 @@ func.func @nested(%x: tensor<8x8xf16>, %n: index) {
   }
   func.return
 }
-// CHECK: error: 'agx.load_frag' op agx-hints-and-waits handles straight-line tiles; this op is inside a nested region
+// CHECK: invalid.mlir:[[# @LINE - 5]]:5: error: 'agx.load_frag' op agx-hints-and-waits handles straight-line tiles; this op is inside a nested region

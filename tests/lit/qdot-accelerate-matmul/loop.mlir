@@ -1,5 +1,7 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s --check-prefix=SM90
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a}' | not grep qgpu.convert_layout
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90}' | not grep qgpu.convert_layout
 // In a kernel the accumulator takes the #qgpu.mma layout through the whole K loop: the zero
 // init becomes an mma-encoded constant, the scf.for carries the encoded tensor, the mma
 // accumulates into the block argument directly, and the result is stored in the mma layout

@@ -40,7 +40,7 @@ func.func @e4m3_e2m1_ue8m0(%a: tensor<32x64xf8E4M3FN>, %sa: tensor<32x2xf8E8M0FN
 // CHECK-LABEL: func.func @e4m3_e2m1_unscaled
 // CHECK:       %[[B:.*]] = qgpu.local_alloc %b : {{.*}}fp4Padded = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %[[B]] : {{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, {{.*}}fp4Unpacked = true}>>
-// CHECK:       qgpu.mma %{{.*}}, %[[BR]], %{{.*}} lhs = e4m3 rhs = e2m1 {qdot.strategy = "native"} :
+// CHECK:       qgpu.mma %{{[^ ,]+}}, %[[BR]], %{{[^ ,]+}} lhs = e4m3 rhs = e2m1 {qdot.strategy = "native"} :
 // CHECK-NOT:   rescale
 // CHECK-NOT:   qgpu.dot_scale
 func.func @e4m3_e2m1_unscaled(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
@@ -60,7 +60,7 @@ func.func @e4m3_e2m1_unscaled(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, 
 // CHECK:       %[[B:.*]] = qgpu.local_alloc %b : (tensor<64x32xf8E4M3FN>) -> !qgpu.memdesc<64x32xf8E4M3FN, #qgpu.shared<{{[^>]*}}order = [1, 0]}>>
 // CHECK:       %[[AR:.*]] = qgpu.local_load %[[A]] : {{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 2, fp4Unpacked = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %[[B]] : {{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
-// CHECK:       qgpu.mma %[[AR]], %[[BR]], %{{.*}} lhs = e2m1 rhs = e4m3 {qdot.strategy = "native"}
+// CHECK:       qgpu.mma %[[AR]], %[[BR]], %{{[^ ,]+}} lhs = e2m1 rhs = e4m3 {qdot.strategy = "native"} :
 func.func @e2m1_e4m3(%a: tensor<32x32xi8>, %b: tensor<64x32xf8E4M3FN>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e4m3 : tensor<32x32xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32, #bl>
@@ -118,7 +118,7 @@ func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32
 // CHECK:       qgpu.local_alloc %b : {{.*}}fp4Padded = true}>>
 // CHECK:       %[[AR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, {{.*}}fp4Unpacked = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, {{.*}}fp4Unpacked = true}>>
-// CHECK:       qgpu.mma %[[AR]], %[[BR]], %{{.*}} lhs = e2m1 rhs = e2m1 {qdot.strategy = "native"} :
+// CHECK:       qgpu.mma %[[AR]], %[[BR]], %{{[^ ,]+}} lhs = e2m1 rhs = e2m1 {qdot.strategy = "native"} :
 func.func @e2m1_e2m1_unscaled(%a: tensor<32x32xi8>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e2m1 : tensor<32x32xi8> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>
@@ -132,7 +132,7 @@ func.func @e2m1_e2m1_unscaled(%a: tensor<32x32xi8>, %b: tensor<32x32xi8>, %acc: 
 // fp6 × fp8 (e2m3 × e5m2): 8-bit containers for both, kind::f8f6f4, no staging tricks.
 // CHECK-LABEL: func.func @e2m3_e5m2
 // CHECK-NOT:   fp4Padded
-// CHECK:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} lhs = e2m3 rhs = e5m2 {qdot.strategy = "native"}
+// CHECK:       qgpu.mma %{{[^ ,]+}}, %{{[^ ,]+}}, %{{[^ ,]+}} lhs = e2m3 rhs = e5m2 {qdot.strategy = "native"} :
 // CHECK-SAME:  tensor<32x64xf6E2M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 4}>>, tensor<64x32xf8E5M2, #qgpu.dot_op<{opIdx = 1, {{.*}}kWidth = 4}>>
 func.func @e2m3_e5m2(%a: tensor<32x64xf6E2M3FN>, %b: tensor<64x32xf8E5M2>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {

@@ -10,10 +10,12 @@
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // AUTO-LABEL:   func.func @nvfp4
-// AUTO:         qgpu.mma
+// AUTO:         qgpu.upcast {{.*}} scale {{.*}} from = e2m1 to = bf16
+// AUTO:         qgpu.upcast {{.*}} scale {{.*}} from = e2m1 to = bf16
+// AUTO:         qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
 // AUTO-NOT:     error
 // EXPLICIT-NOT: error: 'qgpu.mma' op
-// EXPLICIT:     {{error: 'qdot.dot_scaled' op|qgpu.mma}}
+// EXPLICIT:     {{nvfp4-per-block.mlir:22:3: error: 'qdot.dot_scaled' op|qgpu.mma}}
 // EXPLICIT-NOT: error: 'qgpu.mma' op
 func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32x32xi8>, %sb: tensor<32x4xf8E4M3FN>,
                  %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {

@@ -17,7 +17,7 @@ func.func @e4m3_e2m1_rhs_scaled(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>
   func.return %d : tensor<32x32xf32, #bl>
 }
 // e4m3 has no exact int8 form: promote-int8 refuses the first case at the dot.
-// INT8:      error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is e4m3
+// INT8:      one-sided-scale.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is e4m3
 
 // -----
 

@@ -1,5 +1,7 @@
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90a}' | filecheck %s --check-prefix=WGMMA
+// RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90}' | not grep qgpu.convert_layout
+// RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90a}' | not grep qgpu.convert_layout
 // An accumulator promoted each K step (GemmConfig(promote=True)): the dot starts from the zero
 // constant and its result is added to the loop-carried sum by arith.addf. The sum takes the
 // dot's #qgpu.mma layout like a plain accumulator: the zero becomes an mma-encoded constant that

@@ -13,7 +13,7 @@
 // FMA-NOT:   lhs = fp16
 
 // MMA-LABEL: func.func @small_m_q8_1_q4_K_64_w2_splitk
-// MMA:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
+// MMA:       qgpu.mma %{{[^ ,]+}}, %{{[^ ,]+}}, %{{[^ ,]+}} scale %{{[^ ,]+}}, %{{[^ ,]+}} lhs = u8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // MMA:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16
 
 // BAD: qdot-opt: error: qdot-accelerate-matmul: unknown q4k-fold 'rank1'; expected one of auto, mma, fma

@@ -16,8 +16,8 @@ func.func @q4k_q8_0(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %x_ptr: !qdot.ptr<!qdo
   %d = qdot.dot_scaled %w, %x, %zero lhs = q4_K rhs = q8_0 : tensor<16x1x!qdot.block<q4_K>> * tensor<8x8x!qdot.block<q8_0>> -> tensor<16x8xf32>
   func.return
 }
-// CHECK: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q8_0 (supported: q4_K × q8_1, q4_K × q8_1_mmq, {{.*}})
-// BF16:  error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q8_0
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q8_0 (supported: q4_K × q8_1, q4_K × q8_1_mmq, {{.*}})
+// BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q8_0
 
 // -----
 
@@ -34,8 +34,8 @@ func.func @w_n_contiguous(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdo
   %d = qdot.dot_scaled %x, %w, %zero lhs = q8_1_mmq rhs = q4_K : tensor<32x2x!qdot.block<q8_1_mmq>> * tensor<1x16x!qdot.block<q4_K>> -> tensor<32x16xf32>
   func.return
 }
-// CHECK: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor)
-// BF16:  error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor)
+// BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
 
 // -----
 
@@ -52,5 +52,5 @@ func.func @x_m_contiguous(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdo
   %d = qdot.dot_scaled %x, %w, %zero lhs = q8_1_mmq rhs = q4_K : tensor<32x2x!qdot.block<q8_1_mmq>> * tensor<1x16x!qdot.block<q4_K>> -> tensor<32x16xf32>
   func.return
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor)
-// BF16:  error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor)
+// BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'

@@ -16,8 +16,8 @@ func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32
      : tensor<32x32xi8>, tensor<32x4xf8E4M3FN> * tensor<32x32xi8>, tensor<32x4xf8E4M3FN> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values (NVFP4 ue4m3): the s8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
-// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values (NVFP4 ue4m3): the fp8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
+// INT8: strategy-refusals.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values (NVFP4 ue4m3): the s8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
+// FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values (NVFP4 ue4m3): the fp8 mma k tile spans 32 values, two scale groups; use 'dequant-bf16', which folds them exactly
 // BF16-LABEL: func.func @nvfp4
 // BF16:       qgpu.upcast %{{.*}} scale %{{.*}} from = e2m1 to = bf16
 // BF16:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
@@ -35,8 +35,8 @@ func.func @nvfp4_one_sided(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b:
      : tensor<32x32xi8>, tensor<32x4xf8E4M3FN> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values
-// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values
+// INT8: strategy-refusals.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' cannot apply scales per 16 values
+// FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values
 // AUTO-LABEL: func.func @nvfp4_one_sided
 // AUTO:       qgpu.mma {{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
 
@@ -53,8 +53,8 @@ func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tens
      : tensor<32x64xf8E4M3FN> * tensor<64x16xi8> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (rhs packed along N): the promote-int8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
-// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N)
+// INT8: strategy-refusals.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (rhs packed along N): the promote-int8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
+// FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N)
 // BF16-LABEL: func.func @n_packed
 // BF16:       qgpu.upcast %{{.*}} from = e2m1 to = bf16 : tensor<64x16xi8, {{.*}}> -> tensor<64x32xbf16
 // AUTO-LABEL: func.func @n_packed
@@ -72,7 +72,7 @@ func.func @m_packed(%a: tensor<16x64xi8>, %b: tensor<64x32xf8E4M3FN>, %acc: tens
      : tensor<16x64xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
-// INT8: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (lhs packed along M)
-// FP8:  error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (lhs packed along M)
-// BF16: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M with a whole number of 32-value runs per row (a power of two of them, at most 32), got a tile of [16, 64] bytes contiguous along dimension 1
-// AUTO: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M
+// INT8: strategy-refusals.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (lhs packed along M)
+// FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (lhs packed along M)
+// BF16: strategy-refusals.mlir:[[# @LINE - 6]]:3: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M with a whole number of 32-value runs per row (a power of two of them, at most 32), got a tile of [16, 64] bytes contiguous along dimension 1
+// AUTO: strategy-refusals.mlir:[[# @LINE - 7]]:3: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M

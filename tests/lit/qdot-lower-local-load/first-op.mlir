@@ -9,6 +9,7 @@
 #sb = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 
 // CHECK-LABEL: func.func @two_loads
+// CHECK-NOT:   qgpu.local_load
 // CHECK:       ptx.ldmatrix m8n8 x4 b16
 // CHECK:       ptx.ld_shared %{{.*}} : i8
 // CHECK-NOT:   qgpu.local_load

@@ -61,6 +61,7 @@ func.func @s8(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8
 
 // e4m3 × e4m3 (promote-fp8): the fp8 mma, without a kind.
 // CHECK-LABEL: func.func @e4m3_e4m3
+// CHECK-NOT:   arith.shli
 // CHECK:       ptx.mma_sync m16n8k32 f32.e4m3.e4m3.f32 A[
 // CHECK-NOT:   arith.shli
 func.func @e4m3_e4m3(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {

@@ -82,6 +82,11 @@ func.func @unit_both(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tens
 // Without a rescale the mma chains the accumulator: no zero (nor any other constant) is built.
 // CHECK-LABEL: func.func @dense
 // CHECK-NOT:   arith.constant
+// CHECK:       %[[C0:[^,]*]], %[[C1:[^,]*]], %[[C2:[^,]*]], %[[C3:.*]] = builtin.unrealized_conversion_cast %c
+// CHECK-NOT:   arith.constant
+// CHECK:       %[[D0:[^,]*]], %[[D1:[^,]*]], %[[D2:[^,]*]], %[[D3:.*]] = ptx.mma_sync m16n8k16 f32.bf16.bf16.f32 A[{{.*}}] B[{{.*}}] C[%[[C0]], %[[C1]], %[[C2]], %[[C3]]]
+// CHECK-NEXT:  ptx.mma_sync m16n8k16 f32.bf16.bf16.f32 A[{{.*}}] B[{{.*}}] C[%[[D0]], %[[D1]], %[[D2]], %[[D3]]]
+// CHECK-NOT:   arith.constant
 // CHECK:       func.return
 func.func @dense(%a: tensor<16x32xbf16, #a>, %b: tensor<32x8xbf16, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
   %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = bf16 : tensor<16x32xbf16, #a>, tensor<32x8xbf16, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>

@@ -11,7 +11,7 @@ func.func @not_a_kernel(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
   func.return
 }
-// CHECK: error: 'qdot.quantize' op is lowered inside kernels only: @not_a_kernel has no qdot.kernel attribute
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op is lowered inside kernels only: @not_a_kernel has no qdot.kernel attribute
 
 // -----
 
@@ -25,7 +25,7 @@ func.func @source_not_loaded(%q_ptr: !qdot.ptr<!qdot.block<q8_1>>, %m: index, %k
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
   func.return
 }
-// CHECK: error: 'qdot.quantize' op source must come straight from a qdot.load of the f32 tile, got 'arith.constant'
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op source must come straight from a qdot.load of the f32 tile, got 'arith.constant'
 
 // -----
 
@@ -41,7 +41,7 @@ func.func @stored_twice(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8
   qdot.store %q_desc[%c1, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
   func.return
 }
-// CHECK: error: 'qdot.quantize' op result must have exactly one use, as the value of a qdot.store; got 2 use(s) ('qdot.store')
+// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'qdot.quantize' op result must have exactly one use, as the value of a qdot.store; got 2 use(s) ('qdot.store')
 
 // -----
 
@@ -55,7 +55,7 @@ func.func @not_stored(%x_ptr: !qdot.ptr<f32>, %m: index, %k: index)
   "test.op"(%q) : (tensor<1x1x!qdot.block<q8_1>>) -> ()
   func.return
 }
-// CHECK: error: 'qdot.quantize' op result must have exactly one use, as the value of a qdot.store; got 1 use(s) ('test.op')
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op result must have exactly one use, as the value of a qdot.store; got 1 use(s) ('test.op')
 
 // -----
 
@@ -70,7 +70,7 @@ func.func @one_dimensional(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block
   qdot.store %q_desc[%c0], %q : !qdot.desc<1x!qdot.block<q8_1>>, tensor<1x!qdot.block<q8_1>>
   func.return
 }
-// CHECK: error: 'qdot.quantize' op source must be a 2-D tile [rows, K]; got rank 1
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op source must be a 2-D tile [rows, K]; got rank 1
 
 // -----
 
@@ -86,7 +86,7 @@ func.func @ragged_tile(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_
   "test.op"(%q) : (tensor<1x1x!qdot.block<q8_1_mmq>>) -> ()
   func.return
 }
-// CHECK: error: 'qdot.quantize' op source last dimension 96 must be a multiple of 128, the q8_1_mmq block size
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op source last dimension 96 must be a multiple of 128, the q8_1_mmq block size
 
 // -----
 
@@ -100,4 +100,4 @@ func.func @desc_argument(%x_desc: !qdot.desc<1x32xf32>, %q_ptr: !qdot.ptr<!qdot.
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
   func.return
 }
-// CHECK: error: 'qdot.quantize' op the source's descriptor must come straight from qdot.make_desc, got a block argument
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.quantize' op the source's descriptor must come straight from qdot.make_desc, got a block argument

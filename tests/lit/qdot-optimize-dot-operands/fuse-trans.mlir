@@ -31,6 +31,7 @@ func.func @fp4_b(%x: tensor<32x64xi8>) -> tensor<64x32xi8, #bu> {
 
 // A 16-bit operand: the same fusion, no fp4Padded appears.
 // CHECK-LABEL: func.func @bf16_b
+// CHECK-NOT:   qdot.trans
 // CHECK:       %[[S:.*]] = qgpu.local_alloc %{{.*}} : (tensor<32x64xbf16>) -> !qgpu.memdesc<32x64xbf16, #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>
 // CHECK-NEXT:  %[[V:.*]] = qgpu.memdesc_trans %[[S]] {order = array<i64: 1, 0>} : {{.*}} -> !qgpu.memdesc<64x32xbf16, #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>>
 // CHECK-NEXT:  qgpu.local_load %[[V]]

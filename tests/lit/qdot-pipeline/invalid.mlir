@@ -22,4 +22,4 @@ func.func @offsets_not_arith(%a_ptr: !qdot.ptr<i8>, %m: index, %k: index) attrib
   }
   func.return
 }
-// CHECK: error: 'qdot.program_id' op qdot-pipeline: tile offsets must be computed with arith from the loop variable
+// CHECK: invalid.mlir:[[# @LINE - 8]]:5: error: 'qdot.program_id' op qdot-pipeline: tile offsets must be computed with arith from the loop variable

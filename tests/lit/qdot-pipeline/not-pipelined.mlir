@@ -6,6 +6,7 @@
 
 // The descriptor is made inside the loop: future tiles cannot be addressed before it exists.
 // CHECK-LABEL: func.func @desc_in_loop
+// CHECK-NOT:   qgpu.async
 // CHECK:       scf.for
 // CHECK:         %[[A:.*]] = qdot.load
 // CHECK-NEXT:    qgpu.local_alloc %[[A]] : (tensor<16x32xi8>)
@@ -29,6 +30,7 @@ func.func @desc_in_loop(%a_ptr: !qdot.ptr<i8>, %m: index, %k: index) attributes 
 
 // The loaded tile is also used in registers: it must still be loaded in its own iteration.
 // CHECK-LABEL: func.func @tile_used_twice
+// CHECK-NOT:   qgpu.async
 // CHECK:       scf.for
 // CHECK:         %[[A:.*]] = qdot.load
 // CHECK-NEXT:    qgpu.local_alloc %[[A]] : (tensor<16x32xi8>)

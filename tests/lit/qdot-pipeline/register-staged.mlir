@@ -22,6 +22,13 @@
 // CHECK-NEXT:  qgpu.local_alloc %{{.*}} {qdot.readers_synced} : (tensor<8x16xf16
 // CHECK:       qgpu.mma {{.*}} lhs = fp16 rhs = fp16
 
+// SYNC-LABEL:  func.func @small_m_splitk
+// SYNC-NOT:    qdot.readers_synced
+// SYNC:        scf.for
+// SYNC-NOT:    qgpu.async_wait
+// SYNC:        qgpu.local_alloc %{{.*}} : (tensor<16x8xf32
+// SYNC:        qgpu.local_alloc %{{.*}} : (tensor<16x16xf16
+// SYNC:        qgpu.local_alloc %{{.*}} : (tensor<8x16xf16
 // SYNC-NOT:    qdot.readers_synced
 func.func @small_m_splitk(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %y_ptr: !qdot.ptr<f32>,
                           %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})

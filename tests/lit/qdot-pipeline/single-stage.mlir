@@ -1,4 +1,7 @@
 // RUN: qdot-opt %s -p 'qdot-pipeline{num-stages=1}' | filecheck %s
+// RUN: qdot-opt %s > %t.plain
+// RUN: qdot-opt %s -p 'qdot-pipeline{num-stages=1}' > %t.staged
+// RUN: diff %t.plain %t.staged
 // num-stages=1 means synchronous staging: the pass changes nothing.
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>

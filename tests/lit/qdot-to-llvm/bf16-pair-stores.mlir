@@ -9,6 +9,8 @@
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
 // CHECK-LABEL: func.func @pairs
+// CHECK-NOT:   arith.xori
+// CHECK-NOT:   ptx.st_global {{.*}} : i16
 // CHECK-COUNT-2: ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : i32
 // CHECK-NOT:   ptx.st_global
 func.func @pairs(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index {qdot.divisibility = 8 : i64}, %pid: index)

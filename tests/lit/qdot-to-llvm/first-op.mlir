@@ -5,8 +5,10 @@
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
 // CHECK-LABEL: func.func @program_id_first
+// CHECK-NEXT:  %[[TID:.*]] = ptx.special_reg tid.x
 // CHECK:       ptx.special_reg ctaid.x
-// CHECK:       ptx.st_global
+// CHECK-COUNT-4: ptx.st_global
+// CHECK-NOT:   ptx.special_reg tid.x
 func.func @program_id_first(%c_ptr: !qdot.ptr<i32>, %m: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %x = qdot.program_id x
   %c1 = arith.constant 1 : index
@@ -21,7 +23,9 @@ func.func @program_id_first(%c_ptr: !qdot.ptr<i32>, %m: index) attributes {qdot.
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
 // CHECK-LABEL: func.func @splat_first
-// CHECK:       ptx.st_global
+// CHECK-NEXT:  %[[TID:.*]] = ptx.special_reg tid.x
+// CHECK-COUNT-4: ptx.st_global
+// CHECK-NOT:   ptx.special_reg tid.x
 func.func @splat_first(%c_ptr: !qdot.ptr<i32>, %m: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %v = arith.constant dense<7> : tensor<16x8xi32, #mma>
   %c1 = arith.constant 1 : index

@@ -10,7 +10,7 @@ func.func @mma_left(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tenso
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op qgpu.mma must be lowered by qdot-lower-mma before qdot-to-llvm
 
 // -----
 
@@ -23,7 +23,7 @@ func.func @local_load_left(%i: index) attributes {qdot.kernel, qdot.num_warps = 
   %r = qgpu.local_load %m : !qgpu.memdesc<16x64xi8, #sh, mutable> -> tensor<16x64xi8, #a>
   func.return
 }
-// CHECK: error: 'qgpu.local_load' op qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_load' op qgpu.local_load must be lowered by qdot-lower-local-load before qdot-to-llvm
 
 // -----
 
@@ -38,7 +38,7 @@ func.func @convert_layout(%c_ptr: !qdot.ptr<f32>, %m: index) attributes {qdot.ke
   qdot.store %d[%c1, %c1], %w : !qdot.desc<16x8xf32>, tensor<16x8xf32, #bl>
   func.return
 }
-// CHECK: error: 'qgpu.convert_layout' op qgpu.convert_layout between different layouts is not supported by qdot-to-llvm yet
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qgpu.convert_layout' op qgpu.convert_layout between different layouts is not supported by qdot-to-llvm yet
 
 // -----
 
@@ -53,7 +53,7 @@ func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps
   qdot.store %d[%c0, %c0], %v : !qdot.desc<1x32xf32>, tensor<1x32xf32>
   func.return
 }
-// CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'arith.constant' op tensor has no qgpu layout encoding
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'arith.constant' op tensor has no qgpu layout encoding
 
 // -----
 
@@ -62,14 +62,14 @@ func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps
 func.func @l2_prefetch_size() attributes {qdot.kernel, qdot.l2_prefetch = 100 : i64} {
   func.return
 }
-// CHECK: invalid.mlir:{{[0-9]+}}:1: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
 
 // -----
 
 func.func @l2_prefetch_type() attributes {qdot.kernel, qdot.l2_prefetch = "128B"} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.l2_prefetch must be an integer 64, 128 or 256 (bytes), got "128B"
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.l2_prefetch must be an integer 64, 128 or 256 (bytes), got "128B"
 
 // -----
 
@@ -85,7 +85,7 @@ func.func @buffer_read_by_another_dialect(%a_ptr: !qdot.ptr<i8>, %m: index) attr
   "test.op"(%as) : (!qgpu.memdesc<16x32xi8, #sa>) -> ()
   func.return
 }
-// CHECK: invalid.mlir:{{[0-9]+}}:3: error: 'test.op' op operand #0 is a 'qgpu.local_alloc' value, which qdot-to-llvm lowers only for the qdot and qgpu ops that read it
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'test.op' op operand #0 is a 'qgpu.local_alloc' value, which qdot-to-llvm lowers only for the qdot and qgpu ops that read it
 
 // -----
 
@@ -100,7 +100,7 @@ func.func @rank_one_copy(%x: !qdot.ptr<i8>, %n: index) attributes {qdot.kernel, 
   qgpu.async_copy %xd[%c0], %s : !qdot.desc<64xi8>, !qgpu.memdesc<64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.async_copy' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
 
 // -----
 
@@ -113,7 +113,7 @@ func.func @rank_one_store(%y: !qdot.ptr<i32>, %n: index) attributes {qdot.kernel
   qdot.store %yd[%c0], %v : !qdot.desc<32xi32>, tensor<32xi32, #bl>
   func.return
 }
-// CHECK: error: 'qdot.store' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.store' op qdot-to-llvm moves 2-D tiles between global memory and shared memory or registers; this tile has rank 1
 
 // -----
 
@@ -124,7 +124,7 @@ func.func @addf_f16() attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %s = arith.addf %a, %a : tensor<16x8xf16, #mma>
   func.return
 }
-// CHECK: error: 'arith.addf' op arith.addf of distributed tensors adds f32, not f16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'arith.addf' op arith.addf of distributed tensors adds f32, not f16
 
 // -----
 

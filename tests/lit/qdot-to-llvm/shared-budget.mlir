@@ -11,7 +11,7 @@
 // 2 stages × 256 × 256 B = 131072 B: fits sm_90, not the 99 KB targets.
 // SM90-LABEL: func.func @two_stages
 // SM90-SAME:  qdot.shared_bytes = 131072 : i64
-// SM120: error: 'func.func' op the kernel needs 131072 B of shared memory per CTA (its staged tiles and buffers); {{sm_120a allows at most 101376 B|sm_86 allows at most 101376 B}}: fewer pipeline stages (num-stages) or smaller tiles fit
+// SM120: shared-budget.mlir:[[# @LINE + 1]]:1: error: 'func.func' op the kernel needs 131072 B of shared memory per CTA (its staged tiles and buffers); {{sm_120a allows at most 101376 B|sm_86 allows at most 101376 B}}: fewer pipeline stages (num-stages) or smaller tiles fit
 func.func @two_stages(%i: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %ring = qgpu.local_alloc : () -> !qgpu.memdesc<2x256x256xi8, #sh, mutable>
   %stage = qgpu.memdesc_index %ring[%i] : !qgpu.memdesc<2x256x256xi8, #sh, mutable> -> !qgpu.memdesc<256x256xi8, #sh, mutable>
@@ -26,8 +26,8 @@ func.func @two_stages(%i: index) attributes {qdot.kernel, qdot.num_warps = 1 : i
 #sh = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
 // 4 stages: 262144 B, more than any target allows.
-// SM90: error: 'func.func' op the kernel needs 262144 B of shared memory per CTA (its staged tiles and buffers); sm_90 allows at most 232448 B: fewer pipeline stages (num-stages) or smaller tiles fit
-// SM120: error: 'func.func' op the kernel needs 262144 B of shared memory per CTA
+// SM90: shared-budget.mlir:[[# @LINE + 2]]:1: error: 'func.func' op the kernel needs 262144 B of shared memory per CTA (its staged tiles and buffers); sm_90 allows at most 232448 B: fewer pipeline stages (num-stages) or smaller tiles fit
+// SM120: shared-budget.mlir:[[# @LINE + 1]]:1: error: 'func.func' op the kernel needs 262144 B of shared memory per CTA
 func.func @four_stages(%i: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %ring = qgpu.local_alloc : () -> !qgpu.memdesc<4x256x256xi8, #sh, mutable>
   %stage = qgpu.memdesc_index %ring[%i] : !qgpu.memdesc<4x256x256xi8, #sh, mutable> -> !qgpu.memdesc<256x256xi8, #sh, mutable>

@@ -21,4 +21,4 @@ func.func @helper(%p: !qdot.ptr<f32>) {
 func.func @tensor_argument(%t: tensor<4xf32>) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: error: 'func.func' op kernel argument 0 has type tensor<4xf32>; kernels take !qdot.ptr, index, iN and f32
+// CHECK: signature.mlir:[[# @LINE - 3]]:1: error: 'func.func' op kernel argument 0 has type tensor<4xf32>; kernels take !qdot.ptr, index, iN and f32

@@ -4,21 +4,21 @@
 func.func @bf16_fragment(%a: !agx.frag<bf16>) {
   func.return
 }
-// CHECK: error: fragment element type must be one of fp16, fp32, got bf16; widen bf16 to fp32 when loading
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: fragment element type must be one of fp16, fp32, got bf16; widen bf16 to fp32 when loading
 
 // -----
 
 func.func @odd_register(%a: !agx.frag<fp16, r3>) {
   func.return
 }
-// CHECK: error: fragment register r3 is odd; MMA operands start at an even register (pair form)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: fragment register r3 is odd; MMA operands start at an even register (pair form)
 
 // -----
 
 func.func @past_r95(%a: !agx.frag<fp32, r96>) {
   func.return
 }
-// CHECK: error: fragment register r96_r97 (fp32) is past r95, the last register the pair form reaches
+// CHECK: invalid.mlir:[[# @LINE - 3]]:1: error: fragment register r96_r97 (fp32) is past r95, the last register the pair form reaches
 
 // -----
 
@@ -27,7 +27,7 @@ func.func @narrowing_load(%x: tensor<16x16xf32>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.load_frag' op a f32 source loads as fp32 fragments (exactly), got fp16
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.load_frag' op a f32 source loads as fp32 fragments (exactly), got fp16
 
 // -----
 
@@ -36,7 +36,7 @@ func.func @quantized_plain_load(%x: tensor<16x16xf8E4M3FN>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.load_frag' op source element type must be f16, f32 or bf16 (quantized operands use agx.dequant_frag), got f8E4M3FN
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.load_frag' op source element type must be f16, f32 or bf16 (quantized operands use agx.dequant_frag), got f8E4M3FN
 
 // -----
 
@@ -45,7 +45,7 @@ func.func @window_outside(%x: tensor<16x16xf16>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.load_frag' op load window [16:24, 0:8] is outside the 16x16 operand
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.load_frag' op load window [16:24, 0:8] is outside the 16x16 operand
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @unaligned(%x: tensor<16x16xf16>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.load_frag' op load offset [4, 0] must be a multiple of 8
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.load_frag' op load offset [4, 0] must be a multiple of 8
 
 // -----
 
@@ -63,7 +63,7 @@ func.func @slot_outside_form(%x: tensor<16x16xf16>) attributes {agx.form = "agx3
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.load_frag' op slot 6 does not exist on agx3b, which has 6 slots
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.load_frag' op slot 6 does not exist on agx3b, which has 6 slots
 
 // -----
 
@@ -72,7 +72,7 @@ func.func @dequant_plain(%x: tensor<16x16xf16>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.dequant_frag' op format fp16 is not quantized; load it with agx.load_frag
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op format fp16 is not quantized; load it with agx.load_frag
 
 // -----
 
@@ -81,7 +81,7 @@ func.func @dequant_acc(%x: tensor<16x8xi8>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.dequant_frag' op operand must be lhs or rhs (the accumulator is never quantized), got acc
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op operand must be lhs or rhs (the accumulator is never quantized), got acc
 
 // -----
 
@@ -90,7 +90,7 @@ func.func @block_with_scale(%q: tensor<8x1x!qdot.block<q4_K>>, %s: tensor<8x8xf8
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.dequant_frag' op q4_K carries its scales in its blocks and takes no scale operand
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op q4_K carries its scales in its blocks and takes no scale operand
 
 // -----
 
@@ -99,7 +99,7 @@ func.func @dequant_window(%w: tensor<8x8xi8>) {
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
   func.return
 }
-// CHECK: error: 'agx.dequant_frag' op dequant window [16:24, 0:8] is outside the 16x8 operand
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op dequant window [16:24, 0:8] is outside the 16x8 operand
 
 // -----
 
@@ -108,7 +108,7 @@ func.func @fp16_accumulator(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>, %c: !agx.f
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op C must be an fp32 fragment (the fp16-accumulator form is not mapped), got fp16
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op C must be an fp32 fragment (the fp16-accumulator form is not mapped), got fp16
 
 // -----
 
@@ -117,7 +117,7 @@ func.func @bad_hint(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op A hint must be cache or discard, got keep
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op A hint must be cache or discard, got keep
 
 // -----
 
@@ -126,7 +126,7 @@ func.func @c_hint_without_c(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op C hint given, but the multiply form (zero) reads no C
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op C hint given, but the multiply form (zero) reads no C
 
 // -----
 
@@ -135,7 +135,7 @@ func.func @wait_unsorted(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op wait slots must be increasing and distinct, got [3, 1]
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op wait slots must be increasing and distinct, got [3, 1]
 
 // -----
 
@@ -144,7 +144,7 @@ func.func @wait_no_slot(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op wait slot 8 is not a scoreboard slot (0..7)
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op wait slot 8 is not a scoreboard slot (0..7)
 
 // -----
 
@@ -154,7 +154,7 @@ func.func @wait_type(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) {
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op wait slots must be an i64 array, got element type i32
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op wait slots must be an i64 array, got element type i32
 
 // -----
 
@@ -163,7 +163,7 @@ func.func @d_overlaps_a(%a: !agx.frag<fp32, r0>, %b: !agx.frag<fp32, r2>) {
   "test.op"(%d) : (!agx.frag<fp32, r0>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op D r0 overlaps A r0; D may share only C's register (in-place accumulate, A13)
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op D r0 overlaps A r0; D may share only C's register (in-place accumulate, A13)
 
 // -----
 
@@ -173,7 +173,7 @@ func.func @seventh_wait_slot(%a: !agx.frag<fp16>, %b: !agx.frag<fp16>) attribute
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op agx3b: wait slot 6 does not exist on agx3b, which has 6 slots (0..5)
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op agx3b: wait slot 6 does not exist on agx3b, which has 6 slots (0..5)
 
 // -----
 
@@ -183,7 +183,7 @@ func.func @agx3c_mixed(%a: !agx.frag<fp16>, %b: !agx.frag<fp32>) attributes {agx
   "test.op"(%d) : (!agx.frag<fp32>) -> ()
   func.return
 }
-// CHECK: error: 'agx.mma8' op agx3c: agx3c takes one input type, but A is fp16 and B is fp32
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.mma8' op agx3c: agx3c takes one input type, but A is fp16 and B is fp32
 
 // -----
 
@@ -191,7 +191,7 @@ func.func @store_count(%a: !agx.frag<fp32>) -> tensor<16x16xf32> {
   %r = agx.store_tile %a : !agx.frag<fp32> -> tensor<16x16xf32>
   func.return %r : tensor<16x16xf32>
 }
-// CHECK: error: 'agx.store_tile' op a 16x16 tile needs (16/8)*(16/8) = 4 fragments, got 1
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.store_tile' op a 16x16 tile needs (16/8)*(16/8) = 4 fragments, got 1
 
 // -----
 
@@ -199,7 +199,7 @@ func.func @store_fp16(%a: !agx.frag<fp16>) -> tensor<8x8xf32> {
   %r = agx.store_tile %a : !agx.frag<fp16> -> tensor<8x8xf32>
   func.return %r : tensor<8x8xf32>
 }
-// CHECK: error: 'agx.store_tile' op fragment 0 must be fp32, got fp16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.store_tile' op fragment 0 must be fp32, got fp16
 
 // -----
 
@@ -207,4 +207,4 @@ func.func @store_shape(%a: !agx.frag<fp32>) -> tensor<8x4xf32> {
   %r = agx.store_tile %a : !agx.frag<fp32> -> tensor<8x4xf32>
   func.return %r : tensor<8x4xf32>
 }
-// CHECK: error: 'agx.store_tile' op result must be an M x N tensor with M and N multiples of 8, got [8, 4]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'agx.store_tile' op result must be an M x N tensor with M and N multiples of 8, got [8, 4]

@@ -19,4 +19,5 @@ func.func @red(%a: i64, %v: f32, %p: i1) {
 
 %a, %v = "test.op"() : () -> (i64, i32)
 ptx.red_global_add %a, %v : i32
-// CHECK: error: 'ptx.red_global_add' op red.global.add takes an f32 value, got i32
+// CHECK: split-k-red.mlir:[[# @LINE - 1]]:1: error: 'ptx.red_global_add' op red.global.add takes an f32 value, got i32
+// CHECK-GENERIC: split-k-red.mlir:[[# @LINE - 2]]:1: error: 'ptx.red_global_add' op red.global.add takes an f32 value, got i32

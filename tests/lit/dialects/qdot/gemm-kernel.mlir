@@ -1,7 +1,8 @@
 // RUN: qdot-opt %s --split-input-file | filecheck %s
 // RUN: QDOT_ROUNDTRIP
 // RUN: QDOT_GENERIC_ROUNDTRIP
-// Whole kernels written in the qdot vocabulary (candidates for examples/).
+// Whole kernels written in the qdot vocabulary (candidates for examples/): each parses,
+// verifies and prints back, in custom and generic form.
 
 // C[M, N] = (A · 2^As)[M, K] × (B · 2^Bs)[K, N]: A e4m3, B e2m1 packed two per byte
 // along K (stored [K/2, N]), ue8m0 scales per 32 K-values (As [M, K/32], Bs [N, K/32]).

@@ -6,7 +6,7 @@ func.func @rank(%a: tensor<2x128x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<12
   %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 : tensor<2x128x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs must have rank 2, got rank 3 ([2, 128, 64])
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs must have rank 2, got rank 3 ([2, 128, 64])
 
 // -----
 
@@ -14,7 +14,7 @@ func.func @dynamic(%a: tensor<?x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<128
   %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 : tensor<?x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs must have a static shape, got [?, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs must have a static shape, got [?, 64]
 
 // -----
 
@@ -22,7 +22,7 @@ func.func @scale_rank(%a: tensor<128x64xf8E4M3FN>, %as: tensor<256xf8E8M0FNU>, %
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x64xf8E4M3FN>, tensor<256xf8E8M0FNU> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale must have rank 2, got rank 1 ([256])
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale must have rank 2, got rank 1 ([256])
 
 // -----
 
@@ -30,7 +30,7 @@ func.func @k_pack_not_e2m1(%a: tensor<128x64xf8E4M3FN>, %b: tensor<64x32xbf16>, 
   %d = qdot.dot_scaled %a, %b, %c lhs = e4m3 rhs = bf16 {lhs_k_pack = false} : tensor<128x64xf8E4M3FN> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs_k_pack = false needs lhs = e2m1, got lhs = e4m3
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs_k_pack = false needs lhs = e2m1, got lhs = e4m3
 
 // -----
 
@@ -38,7 +38,7 @@ func.func @element_type(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>, %c: ten
   %d = qdot.dot_scaled %a, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs = e4m3 needs element type f8E4M3FN, got bf16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs = e4m3 needs element type f8E4M3FN, got bf16
 
 // -----
 
@@ -46,7 +46,7 @@ func.func @e2m1_unpacked_type(%a: tensor<128x64xbf16>, %b: tensor<64x32xf4E2M1FN
   %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = e2m1 : tensor<128x64xbf16> * tensor<64x32xf4E2M1FN> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op rhs = e2m1 needs element type i8 (2 values per byte), got f4E2M1FN
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs = e2m1 needs element type i8 (2 values per byte), got f4E2M1FN
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @block_element_type(%a: tensor<16x4xi8>, %b: tensor<32x64x!qdot.block<
   %d = qdot.dot_scaled %a, %b, %c lhs = q4_K rhs = q8_1 : tensor<16x4xi8> * tensor<32x64x!qdot.block<q8_1>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs = q4_K needs element type !qdot.block<q4_K>, got i8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs = q4_K needs element type !qdot.block<q4_K>, got i8
 
 // -----
 
@@ -62,7 +62,7 @@ func.func @i8_pairs_with_i8(%a: tensor<128x64xi8>, %b: tensor<64x32xf8E4M3FN>, %
   %d = qdot.dot_scaled %a, %b, %c lhs = i8 rhs = e4m3 : tensor<128x64xi8> * tensor<64x32xf8E4M3FN> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op i8 pairs only with i8: lhs = i8, rhs = e4m3
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op i8 pairs only with i8: lhs = i8, rhs = e4m3
 
 // -----
 
@@ -70,7 +70,7 @@ func.func @block_with_float(%a: tensor<16x4x!qdot.block<q4_K>>, %b: tensor<1024x
   %d = qdot.dot_scaled %a, %b, %c lhs = q4_K rhs = bf16 : tensor<16x4x!qdot.block<q4_K>> * tensor<1024x64xbf16> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op block formats pair only with block formats: lhs = q4_K, rhs = bf16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op block formats pair only with block formats: lhs = q4_K, rhs = bf16
 
 // -----
 
@@ -78,7 +78,7 @@ func.func @block_pair(%a: tensor<16x4x!qdot.block<q4_K>>, %b: tensor<4x64x!qdot.
   %d = qdot.dot_scaled %a, %b, %c lhs = q4_K rhs = q4_K : tensor<16x4x!qdot.block<q4_K>> * tensor<4x64x!qdot.block<q4_K>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q4_K (supported: q4_K × q8_1, q4_K × q8_1_mmq,
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_K, rhs = q4_K (supported: q4_K × q8_1, q4_K × q8_1_mmq,
 
 // -----
 
@@ -86,7 +86,7 @@ func.func @block_takes_no_scale(%a: tensor<16x4x!qdot.block<q4_K>>, %as: tensor<
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = q4_K rhs = q8_1 : tensor<16x4x!qdot.block<q4_K>>, tensor<16x32xf8E8M0FNU> * tensor<32x64x!qdot.block<q8_1>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs = q4_K carries its scales inside its blocks and takes no lhs scale
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs = q4_K carries its scales inside its blocks and takes no lhs scale
 
 // -----
 
@@ -94,7 +94,7 @@ func.func @bf16_takes_no_scale(%a: tensor<32x64xbf16>, %b: tensor<32x16xi8>, %bs
   %d = qdot.dot_scaled %a scale %bs, %b, %c lhs = bf16 rhs = e2m1 : tensor<32x64xbf16>, tensor<16x2xf8E8M0FNU> * tensor<32x16xi8> -> tensor<32x16xf32>
   func.return %d : tensor<32x16xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale needs a scalable lhs format (e4m3, e5m2, e2m3, e3m2, e2m1), got lhs = bf16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale needs a scalable lhs format (e4m3, e5m2, e2m3, e3m2, e2m1), got lhs = bf16
 
 // -----
 
@@ -102,7 +102,7 @@ func.func @scale_element_type(%a: tensor<32x64xbf16>, %b: tensor<32x16xi8>, %bs:
   %d = qdot.dot_scaled %a, %b scale %bs, %c lhs = bf16 rhs = e2m1 : tensor<32x64xbf16> * tensor<32x16xi8>, tensor<16x2xf16> -> tensor<32x16xf32>
   func.return %d : tensor<32x16xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op rhs scale must have element type f8E8M0FNU (ue8m0) or f8E4M3FN (ue4m3), got f16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs scale must have element type f8E8M0FNU (ue8m0) or f8E4M3FN (ue4m3), got f16
 
 // -----
 
@@ -110,7 +110,7 @@ func.func @ue4m3_needs_e2m1(%a: tensor<128x64xf8E4M3FN>, %as: tensor<128x4xf8E4M
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x64xf8E4M3FN>, tensor<128x4xf8E4M3FN> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale of element type f8E4M3FN (ue4m3) needs lhs = e2m1, got lhs = e4m3
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale of element type f8E4M3FN (ue4m3) needs lhs = e2m1, got lhs = e4m3
 
 // -----
 
@@ -118,7 +118,7 @@ func.func @same_scale_kind(%a: tensor<128x32xi8>, %as: tensor<128x4xf8E4M3FN>, %
   %d = qdot.dot_scaled %a scale %as, %b scale %bs, %c lhs = e2m1 rhs = e2m1 : tensor<128x32xi8>, tensor<128x4xf8E4M3FN> * tensor<32x64xi8>, tensor<64x2xf8E8M0FNU> -> tensor<128x64xf32>
   func.return %d : tensor<128x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale and rhs scale must use the same scale kind, got ue4m3 and ue8m0
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale and rhs scale must use the same scale kind, got ue4m3 and ue8m0
 
 // -----
 
@@ -126,7 +126,7 @@ func.func @k_even_for_packed_rhs(%a: tensor<32x33xbf16>, %b: tensor<16x16xi8>, %
   %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = e2m1 : tensor<32x33xbf16> * tensor<16x16xi8> -> tensor<32x16xf32>
   func.return %d : tensor<32x16xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op K = 33 from lhs [M, K] = [32, 33] must be a multiple of 2, rhs = e2m1 packed 2 per byte along K
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op K = 33 from lhs [M, K] = [32, 33] must be a multiple of 2, rhs = e2m1 packed 2 per byte along K
 
 // -----
 
@@ -134,7 +134,7 @@ func.func @k_multiple_of_block(%a: tensor<16x3x!qdot.block<q8_1>>, %b: tensor<1x
   %d = qdot.dot_scaled %a, %b, %c lhs = q8_1 rhs = q4_K : tensor<16x3x!qdot.block<q8_1>> * tensor<1x64x!qdot.block<q4_K>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op K = 96 from lhs [M, K/32] = [16, 3] must be a multiple of 256, the q4_K block size of rhs
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op K = 96 from lhs [M, K/32] = [16, 3] must be a multiple of 256, the q4_K block size of rhs
 
 // -----
 
@@ -142,7 +142,7 @@ func.func @k_match(%a: tensor<128x128xf8E4M3FN>, %b: tensor<32x128xi8>, %c: tens
   %d = qdot.dot_scaled %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<128x128xf8E4M3FN> * tensor<32x128xi8> -> tensor<128x128xf32>
   func.return %d : tensor<128x128xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op K of lhs and rhs must match: lhs [M, K] = [128, 128] gives K = 128, rhs [K/2, N] = [32, 128] gives K = 64
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op K of lhs and rhs must match: lhs [M, K] = [128, 128] gives K = 128, rhs [K/2, N] = [32, 128] gives K = 64
 
 // -----
 
@@ -150,7 +150,7 @@ func.func @k_multiple_of_scale_group(%a: tensor<128x48xf8E4M3FN>, %as: tensor<12
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x48xf8E4M3FN>, tensor<128x1xf8E8M0FNU> * tensor<48x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op K = 48 must be a multiple of 32 for ue8m0 scales (lhs scale)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op K = 48 must be a multiple of 32 for ue8m0 scales (lhs scale)
 
 // -----
 
@@ -158,7 +158,7 @@ func.func @lhs_scale_shape(%a: tensor<128x128xf8E4M3FN>, %as: tensor<4x128xf8E8M
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> * tensor<128x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale must have shape [M, K/32] = [128, 4], got [4, 128]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale must have shape [M, K/32] = [128, 4], got [4, 128]
 
 // -----
 
@@ -166,7 +166,7 @@ func.func @rhs_scale_shape(%a: tensor<128x128xf8E4M3FN>, %as: tensor<128x4xf8E8M
   %d = qdot.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e2m1 : tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU> * tensor<64x128xi8>, tensor<128x8xf8E8M0FNU> -> tensor<128x128xf32>
   func.return %d : tensor<128x128xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op rhs scale must have shape [N, K/32] = [128, 4], got [128, 8]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs scale must have shape [N, K/32] = [128, 4], got [128, 8]
 
 // -----
 
@@ -174,7 +174,7 @@ func.func @nvfp4_scale_shape(%a: tensor<128x64xi8>, %as: tensor<128x4xf8E4M3FN>,
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e2m1 rhs = bf16 : tensor<128x64xi8>, tensor<128x4xf8E4M3FN> * tensor<128x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op lhs scale must have shape [M, K/16] = [128, 8], got [128, 4]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs scale must have shape [M, K/16] = [128, 8], got [128, 4]
 
 // -----
 
@@ -182,7 +182,7 @@ func.func @acc_shape_m_packed(%a: tensor<64x64xi8>, %b: tensor<64x32xbf16>, %c: 
   %d = qdot.dot_scaled %a, %b, %c lhs = e2m1 rhs = bf16 {lhs_k_pack = false} : tensor<64x64xi8> * tensor<64x32xbf16> -> tensor<64x32xf32>
   func.return %d : tensor<64x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op acc must have shape [M, N] = [128, 32], got [64, 32]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op acc must have shape [M, N] = [128, 32], got [64, 32]
 
 // -----
 
@@ -190,7 +190,7 @@ func.func @acc_f32(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<1
   %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 : tensor<128x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf16>
   func.return %d : tensor<128x32xf16>
 }
-// CHECK: error: 'qdot.dot_scaled' op acc must have element type f32, got f16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op acc must have element type f32, got f16
 
 // -----
 
@@ -198,7 +198,7 @@ func.func @acc_i32_for_i8(%a: tensor<128x64xi8>, %b: tensor<64x32xi8>, %c: tenso
   %d = qdot.dot_scaled %a, %b, %c lhs = i8 rhs = i8 : tensor<128x64xi8> * tensor<64x32xi8> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: 'qdot.dot_scaled' op acc must have element type i32 for i8 × i8, got f32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op acc must have element type i32 for i8 × i8, got f32
 
 // -----
 
@@ -206,7 +206,7 @@ func.func @acc_result_same_type(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>,
   %d = "qdot.dot_scaled"(%a, %b, %c) <{lhs = #qdot<format bf16>, rhs = #qdot<format bf16>, operandSegmentSizes = array<i32: 1, 0, 1, 0, 1>}> : (tensor<128x64xbf16>, tensor<64x32xbf16>, tensor<128x32xf32>) -> tensor<128x64xf32>
   func.return
 }
-// CHECK: error: 'qdot.dot_scaled' op result 'result' at position 0 does not verify:
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op result 'result' at position 0 does not verify:
 // CHECK-NEXT: attribute tensor<128x32xf32> expected from variable 'T', but got tensor<128x64xf32>
 
 // -----
@@ -216,7 +216,7 @@ func.func @unknown_format(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>, %c: t
   %d = qdot.dot_scaled %a, %b, %c lhs = e9m9 rhs = bf16 : tensor<128x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q8_1`, `q8_0`, or `q8_1_mmq`.
+// CHECK: invalid.mlir:[[# @LINE - 3]]:41: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q8_1`, `q8_0`, or `q8_1_mmq`.
 
 // -----
 
@@ -225,7 +225,7 @@ func.func @store_reduce_max(%d: !qdot.desc<16x8xf32>, %i: index, %v: tensor<16x8
   qdot.store %d[%i, %i], %v {reduce = "max"} : !qdot.desc<16x8xf32>, tensor<16x8xf32>
   func.return
 }
-// CHECK: error: 'qdot.store' op reduce must be "add", got "max"
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.store' op reduce must be "add", got "max"
 
 // -----
 
@@ -233,4 +233,4 @@ func.func @store_reduce_i32(%d: !qdot.desc<16x8xi32>, %i: index, %v: tensor<16x8
   qdot.store %d[%i, %i], %v {reduce = "add"} : !qdot.desc<16x8xi32>, tensor<16x8xi32>
   func.return
 }
-// CHECK: error: 'qdot.store' op reduce = "add" stores f32 tiles, got i32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.store' op reduce = "add" stores f32 tiles, got i32

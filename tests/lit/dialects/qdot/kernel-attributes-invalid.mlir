@@ -7,63 +7,63 @@
 func.func @unknown(%n: index) attributes {qdot.kernel, qdot.num_wraps = 4 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
 
 // -----
 
 func.func @unit_with_value(%n: index) attributes {qdot.kernel, qdot.wait_previous_grid = 1 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.wait_previous_grid is a unit attribute (it takes no value), got 1 : i64
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.wait_previous_grid is a unit attribute (it takes no value), got 1 : i64
 
 // -----
 
 func.func @zero_warps(%n: index) attributes {qdot.kernel, qdot.num_warps = 0 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 0 : i64
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 0 : i64
 
 // -----
 
 func.func @too_many_warps(%n: index) attributes {qdot.kernel, qdot.num_warps = 1099511627776 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 1099511627776 : i64
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.num_warps must be an integer from 1 to 32, got 1099511627776 : i64
 
 // -----
 
 func.func @min_blocks_text(%n: index) attributes {qdot.kernel, qdot.min_blocks_per_sm = "two"} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.min_blocks_per_sm must be an integer from 1 to 32, got "two"
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.min_blocks_per_sm must be an integer from 1 to 32, got "two"
 
 // -----
 
 func.func @l2_prefetch_size(%n: index) attributes {qdot.kernel, qdot.l2_prefetch = 100 : i64} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.l2_prefetch must be 64, 128 or 256 (bytes), got 100
 
 // -----
 
 func.func @argument_typo(%n: index {qdot.divisibilty = 8 : i64}) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility
 
 // -----
 
 func.func @divisibility_not_power_of_two(%p: !qdot.ptr<f32>, %n: index {qdot.divisibility = 24 : i64}) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.divisibility of argument 1 must be a power of two, got 24 : i64
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.divisibility of argument 1 must be a power of two, got 24 : i64
 
 // -----
 
 func.func @divisibility_of_pointer(%p: !qdot.ptr<f32> {qdot.divisibility = 16 : i64}) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: error: 'func.func' op qdot.divisibility applies to integer arguments; argument 0 is !qdot.ptr<f32>
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.divisibility applies to integer arguments; argument 0 is !qdot.ptr<f32>
 
 // -----
 

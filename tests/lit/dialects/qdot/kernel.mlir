@@ -1,7 +1,8 @@
 // RUN: qdot-opt %s --split-input-file | filecheck %s
 // RUN: QDOT_ROUNDTRIP
 // RUN: QDOT_GENERIC_ROUNDTRIP
-// The kernel vocabulary, op by op.
+// The kernel vocabulary, op by op: each op parses, verifies and prints back, in custom and
+// generic form.
 
 // CHECK-LABEL: func.func @grid
 // CHECK:       %{{.+}} = qdot.program_id x

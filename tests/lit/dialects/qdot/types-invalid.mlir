@@ -4,49 +4,49 @@
 func.func @unknown_block(%x: tensor<4x!qdot.block<q4_0>>) {
   func.return
 }
-// CHECK: error: expected a block format: one of `q4_K`, `q8_1`, `q8_0`, `q8_1_mmq`, got `q4_0`
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:51: error: expected a block format: one of `q4_K`, `q8_1`, `q8_0`, `q8_1_mmq`, got `q4_0`
 
 // -----
 
 func.func @element_format_is_no_block(%x: tensor<4x!qdot.block<e4m3>>) {
   func.return
 }
-// CHECK: error: expected a block format: one of `q4_K`, `q8_1`, `q8_0`, `q8_1_mmq`, got `e4m3`
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:64: error: expected a block format: one of `q4_K`, `q8_1`, `q8_0`, `q8_1_mmq`, got `e4m3`
 
 // -----
 
 func.func @ptr_to_index(%p: !qdot.ptr<index>) {
   func.return
 }
-// CHECK: error: !qdot.ptr element type must be a builtin integer or float type or !qdot.block, got index
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:39: error: !qdot.ptr element type must be a builtin integer or float type or !qdot.block, got index
 
 // -----
 
 func.func @desc_of_tensor(%p: !qdot.desc<64x64xtensor<4xf32>>) {
   func.return
 }
-// CHECK: error: !qdot.desc element type must be a builtin integer or float type or !qdot.block, got tensor<4xf32>
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:42: error: !qdot.desc element type must be a builtin integer or float type or !qdot.block, got tensor<4xf32>
 
 // -----
 
 func.func @desc_rank0(%p: !qdot.desc<f32>) {
   func.return
 }
-// CHECK: error: !qdot.desc needs a tile of rank 1 or more, got rank 0
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:38: error: !qdot.desc needs a tile of rank 1 or more, got rank 0
 
 // -----
 
 func.func @desc_dynamic(%p: !qdot.desc<?x64xf32>) {
   func.return
 }
-// CHECK: error: !qdot.desc tile dimensions must be static and positive, got ?x64
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:40: error: !qdot.desc tile dimensions must be static and positive, got ?x64
 
 // -----
 
 func.func @desc_zero(%p: !qdot.desc<0x64xf32>) {
   func.return
 }
-// CHECK: error: !qdot.desc tile dimensions must be static and positive, got 0x64
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:37: error: !qdot.desc tile dimensions must be static and positive, got 0x64
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @format_attr() {
   "test.op"() {f = #qdot<format q4_0>} : () -> ()
   func.return
 }
-// CHECK: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q8_1`, `q8_0`, or `q8_1_mmq`.
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:33: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q8_1`, `q8_0`, or `q8_1_mmq`.
 
 // -----
 
@@ -62,4 +62,4 @@ func.func @axis() {
   %p = qdot.program_id w
   func.return
 }
-// CHECK: error: Expected `x`, `y`, or `z`.
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:24: error: Expected `x`, `y`, or `z`.

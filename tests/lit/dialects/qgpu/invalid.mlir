@@ -4,121 +4,121 @@
 
 // blocked: lanes must fill a warp
 "test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
-// CHECK: error: #qgpu.blocked threadsPerWarp must multiply to 32, got [8, 8] = 64
+// CHECK: invalid.mlir:[[# @LINE - 1]]:33: error: #qgpu.blocked threadsPerWarp must multiply to 32, got [8, 8] = 64
 
 // -----
 
 // blocked: order must be a permutation
 "test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 1]}>} : () -> ()
-// CHECK: error: #qgpu.blocked order must be a permutation of 0..1, got [1, 1]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:33: error: #qgpu.blocked order must be a permutation of 0..1, got [1, 1]
 
 // -----
 
 // blocked: one entry per dimension
 "test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
-// CHECK: error: #qgpu.blocked threadsPerWarp must have one entry per dimension like sizePerThread (2), got 1
+// CHECK: invalid.mlir:[[# @LINE - 1]]:33: error: #qgpu.blocked threadsPerWarp must have one entry per dimension like sizePerThread (2), got 1
 
 // -----
 
 // blocked: powers of two
 "test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>} : () -> ()
-// CHECK: error: #qgpu.blocked sizePerThread entries must be powers of two, got [1, 3]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:33: error: #qgpu.blocked sizePerThread entries must be powers of two, got [1, 3]
 
 // -----
 
 // blocked: at most 32 warps
 "test.op"() {enc = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 8], order = [1, 0]}>} : () -> ()
-// CHECK: error: #qgpu.blocked warpsPerCTA asks for 64 warps, more than 32 per CTA
+// CHECK: invalid.mlir:[[# @LINE - 1]]:33: error: #qgpu.blocked warpsPerCTA asks for 64 warps, more than 32 per CTA
 
 // -----
 
 // mma: version
 "test.op"() {enc = #qgpu.mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>} : () -> ()
-// CHECK: error: #qgpu.mma supports versionMajor = 2 (mma.sync) or 3 (wgmma), versionMinor = 0, got 1.0
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma supports versionMajor = 2 (mma.sync) or 3 (wgmma), versionMinor = 0, got 1.0
 
 // -----
 
 // mma v3: whole warpgroups along M
 "test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 128, 16]}>} : () -> ()
-// CHECK: error: #qgpu.mma versionMajor = 3 stacks whole warpgroups along M: warpsPerCTA must be [4·g, 1], got [2, 2]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma versionMajor = 3 stacks whole warpgroups along M: warpsPerCTA must be [4·g, 1], got [2, 2]
 
 // -----
 
 // mma v3: instrShape [16, N, 16]
 "test.op"() {enc = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>} : () -> ()
-// CHECK: error: #qgpu.mma versionMajor = 3 instrShape must be [16, N, 16] with N a multiple of 8 in 8..256 (per warp of an m64nNk16 wgmma), got [16, 8]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma versionMajor = 3 instrShape must be [16, N, 16] with N a multiple of 8 in 8..256 (per warp of an m64nNk16 wgmma), got [16, 8]
 
 // -----
 
 // mma: instrShape
 "test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 16]}>} : () -> ()
-// CHECK: error: #qgpu.mma instrShape must be [16, 8] (m16n8), got [16, 16]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma instrShape must be [16, 8] (m16n8), got [16, 16]
 
 // -----
 
 // mma: warpsPerCTA rank
 "test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1, 1], instrShape = [16, 8]}>} : () -> ()
-// CHECK: error: #qgpu.mma warpsPerCTA must have 2 entries [M, N], got [1, 1, 1]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma warpsPerCTA must have 2 entries [M, N], got [1, 1, 1]
 
 // -----
 
 // mma: warps powers of two
 "test.op"() {enc = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [3, 1], instrShape = [16, 8]}>} : () -> ()
-// CHECK: error: #qgpu.mma warpsPerCTA entries must be powers of two, got [3, 1]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:29: error: #qgpu.mma warpsPerCTA entries must be powers of two, got [3, 1]
 
 // -----
 
 // dot_op: opIdx
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 2, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>} : () -> ()
-// CHECK: error: #qgpu.dot_op opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got 2
+// CHECK: invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.dot_op opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got 2
 
 // -----
 
 // dot_op: kWidth power of two
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 3}>} : () -> ()
-// CHECK: error: #qgpu.dot_op kWidth must be a positive power of two, got 3
+// CHECK: invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.dot_op kWidth must be a positive power of two, got 3
 
 // -----
 
 // dot_op: parent must be mma
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>, kWidth = 4}>} : () -> ()
-// CHECK: error: #qgpu.dot_op parent must be a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.dot_op parent must be a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 
 // syntax: unknown key
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kwidth = 4}>} : () -> ()
-// CHECK: error: #qgpu.dot_op has no parameter `kwidth`; expected one of: opIdx, parent, kWidth, fp4Unpacked
+// CHECK: invalid.mlir:[[# @LINE - 1]]:147: error: #qgpu.dot_op has no parameter `kwidth`; expected one of: opIdx, parent, kWidth, fp4Unpacked
 
 // -----
 
 // syntax: missing key
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>} : () -> ()
-// CHECK: error: #qgpu.dot_op is missing parameter(s): kWidth
+// CHECK: invalid.mlir:[[# @LINE - 1]]:147: error: #qgpu.dot_op is missing parameter(s): kWidth
 
 // -----
 
 // syntax: duplicate key
 "test.op"() {enc = #qgpu.dot_op<{opIdx = 0, opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>} : () -> ()
-// CHECK: error: #qgpu.dot_op parameter `opIdx` is given twice
+// CHECK: invalid.mlir:[[# @LINE - 1]]:45: error: #qgpu.dot_op parameter `opIdx` is given twice
 
 // -----
 
 // dot_scale: opIdx
 "test.op"() {enc = #qgpu.dot_scale<{opIdx = -1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>} : () -> ()
-// CHECK: error: #qgpu.dot_scale opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got -1
+// CHECK: invalid.mlir:[[# @LINE - 1]]:35: error: #qgpu.dot_scale opIdx must be 0 (A, the lhs) or 1 (B, the rhs), got -1
 
 // -----
 
 // shared: vec power of two
 "test.op"() {enc = #qgpu.shared<{vec = 12, perPhase = 1, maxPhase = 1, order = [1, 0]}>} : () -> ()
-// CHECK: error: #qgpu.shared vec must be a positive power of two, got 12
+// CHECK: invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.shared vec must be a positive power of two, got 12
 
 // -----
 
 // shared: order permutation
 "test.op"() {enc = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [0, 2]}>} : () -> ()
-// CHECK: error: #qgpu.shared order must be a permutation of 0..1, got [0, 2]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.shared order must be a permutation of 0..1, got [0, 2]
 
 // -----
 
@@ -127,7 +127,7 @@
 func.func @f(%m: !qgpu.memdesc<16x16xi8, #blocked>) {
   func.return
 }
-// CHECK: error: !qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: !qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 
@@ -136,7 +136,7 @@ func.func @f(%m: !qgpu.memdesc<16x16xi8, #blocked>) {
 func.func @f(%m: !qgpu.memdesc<16x16xi8, #sh>) {
   func.return
 }
-// CHECK: error: the swizzle moves runs of vec = 16 elements (16 bytes) over maxPhase = 2 phases, so a row must hold a multiple of 32 bytes; a row of this buffer holds 16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: the swizzle moves runs of vec = 16 elements (16 bytes) over maxPhase = 2 phases, so a row must hold a multiple of 32 bytes; a row of this buffer holds 16
 
 // -----
 
@@ -145,7 +145,7 @@ func.func @f(%m: !qgpu.memdesc<16x16xi8, #sh>) {
 func.func @f(%m: !qgpu.memdesc<16x64xbf16, #shp>) {
   func.return
 }
-// CHECK: error: fp4Padded needs packed fp4 bytes (an 8-bit element type), got bf16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: fp4Padded needs packed fp4 bytes (an 8-bit element type), got bf16
 
 // -----
 
@@ -154,7 +154,7 @@ func.func @f(%m: !qgpu.memdesc<16x64xbf16, #shp>) {
 func.func @f(%m: !qgpu.memdesc<64xi8, #sh>) {
   func.return
 }
-// CHECK: error: !qgpu.memdesc of rank 1 cannot carry a #qgpu.shared encoding of rank 2 (order has 2 entries)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: !qgpu.memdesc of rank 1 cannot carry a #qgpu.shared encoding of rank 2 (order has 2 entries)
 
 // -----
 
@@ -163,7 +163,7 @@ func.func @f(%m: !qgpu.memdesc<64xi8, #sh>) {
 func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh, readonly>) {
   func.return
 }
-// CHECK: error: Expected 'mutable' (the only flag of !qgpu.memdesc)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:47: error: Expected 'mutable' (the only flag of !qgpu.memdesc)
 
 // -----
 
@@ -173,7 +173,7 @@ func.func @f() {
   %m = qgpu.local_alloc : () -> !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.local_alloc' op a buffer allocated without a source must be mutable (nothing else writes it)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op a buffer allocated without a source must be mutable (nothing else writes it)
 
 // -----
 
@@ -184,7 +184,7 @@ func.func @f(%t: tensor<16x64xi8, #blocked>) {
   %m = qgpu.local_alloc %t : (tensor<16x64xi8, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.local_alloc' op a buffer allocated from a source tensor is immutable; drop `mutable`
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op a buffer allocated from a source tensor is immutable; drop `mutable`
 
 // -----
 
@@ -195,7 +195,7 @@ func.func @f(%t: tensor<32x64xi8, #blocked>) {
   %m = qgpu.local_alloc %t : (tensor<32x64xi8, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.local_alloc' op source shape [32, 64] must equal the buffer shape [16, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op source shape [32, 64] must equal the buffer shape [16, 64]
 
 // -----
 
@@ -206,7 +206,7 @@ func.func @f(%t: tensor<16x64xf8E4M3FN, #blocked>) {
   %m = qgpu.local_alloc %t : (tensor<16x64xf8E4M3FN, #blocked>) -> !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.local_alloc' op source element type f8E4M3FN must equal the buffer's i8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op source element type f8E4M3FN must equal the buffer's i8
 
 // -----
 
@@ -216,7 +216,7 @@ func.func @f(%t: tensor<16x64xi8, #qgpu.blocked<{sizePerThread = [4], threadsPer
   %m = qgpu.local_alloc %t : (tensor<16x64xi8, #qgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>) -> !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.local_alloc' op source layout: a #qgpu.blocked encoding of rank 1 cannot lay out a tensor of shape [16, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op source layout: a #qgpu.blocked encoding of rank 1 cannot lay out a tensor of shape [16, 64]
 
 // -----
 
@@ -228,7 +228,7 @@ func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
   %t = qgpu.local_load %m : !qgpu.memdesc<32x64xi8, #sh> -> tensor<32x64xi8, #bu>
   func.return
 }
-// CHECK: error: 'qgpu.local_load' op a load into an fp4Unpacked operand needs an fp4Padded source buffer (the layout ldmatrix .b4x16_p64 reads) or the `fallback` attribute
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_load' op a load into an fp4Unpacked operand needs an fp4Padded source buffer (the layout ldmatrix .b4x16_p64 reads) or the `fallback` attribute
 
 // -----
 
@@ -240,7 +240,7 @@ func.func @f(%m: !qgpu.memdesc<2x16x64xi8, #sh, mutable>) {
   %t = qgpu.local_load %m : !qgpu.memdesc<2x16x64xi8, #sh, mutable> -> tensor<16x64xi8, #a>
   func.return
 }
-// CHECK: error: 'qgpu.local_load' op result shape [16, 64] must equal the buffer shape [2, 16, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_load' op result shape [16, 64] must equal the buffer shape [2, 16, 64]
 
 // -----
 
@@ -251,7 +251,7 @@ func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh>) {
   %t = qgpu.local_load %m : !qgpu.memdesc<16x64xi8, #sh> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   func.return
 }
-// CHECK: error: 'qgpu.local_load' op result layout: kWidth = 2 is not valid for 8-bit elements: it must be 4, 8 or 16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_load' op result layout: kWidth = 2 is not valid for 8-bit elements: it must be 4, 8 or 16
 
 // -----
 
@@ -262,7 +262,7 @@ func.func @f(%t: tensor<16x64xi8, #blocked>, %m: !qgpu.memdesc<16x64xi8, #sh>) {
   qgpu.local_store %t, %m : tensor<16x64xi8, #blocked>, !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.local_store' op destination buffer must be mutable
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_store' op destination buffer must be mutable
 
 // -----
 
@@ -273,7 +273,7 @@ func.func @f(%t: tensor<32x64xi8, #blocked>, %m: !qgpu.memdesc<16x64xi8, #sh, mu
   qgpu.local_store %t, %m : tensor<32x64xi8, #blocked>, !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.local_store' op value shape [32, 64] must equal the buffer shape [16, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_store' op value shape [32, 64] must equal the buffer shape [16, 64]
 
 // -----
 
@@ -283,7 +283,7 @@ func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #s
   qgpu.async_copy %d[%i], %m : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.async_copy' op expected one offset per descriptor dimension: 2, got 1
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op expected one offset per descriptor dimension: 2, got 1
 
 // -----
 
@@ -293,7 +293,7 @@ func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #s
   qgpu.async_copy %d[%i, %i], %m : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.async_copy' op destination buffer must be mutable
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op destination buffer must be mutable
 
 // -----
 
@@ -303,7 +303,7 @@ func.func @f(%d: !qdot.desc<32x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #s
   qgpu.async_copy %d[%i, %i], %m : !qdot.desc<32x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.async_copy' op descriptor tile [32, 64] must equal the buffer shape [16, 64]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op descriptor tile [32, 64] must equal the buffer shape [16, 64]
 
 // -----
 
@@ -313,7 +313,7 @@ func.func @f(%d: !qdot.desc<16x64xf8E4M3FN>, %i: index, %m: !qgpu.memdesc<16x64x
   qgpu.async_copy %d[%i, %i], %m : !qdot.desc<16x64xf8E4M3FN>, !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.async_copy' op descriptor element type f8E4M3FN must equal the buffer's i8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op descriptor element type f8E4M3FN must equal the buffer's i8
 
 // -----
 
@@ -322,7 +322,7 @@ func.func @f() {
   qgpu.async_wait {pending = -1}
   func.return
 }
-// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got -1
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got -1
 
 // -----
 
@@ -332,7 +332,7 @@ func.func @f() {
   qgpu.async_wait {pending = 2147483648}
   func.return
 }
-// CHECK: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_wait' op pending must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
 
 // -----
 
@@ -341,7 +341,7 @@ func.func @f() {
   qgpu.async_wait {}
   func.return
 }
-// CHECK: error: qgpu.async_wait needs an integer `{pending = N}`
+// CHECK: invalid.mlir:[[# @LINE - 3]]:19: error: qgpu.async_wait needs an integer `{pending = N}`
 
 // -----
 
@@ -351,7 +351,7 @@ func.func @f(%m: !qgpu.memdesc<16x64xi8, #sh, mutable>, %i: index) {
   %s = qgpu.memdesc_index %m[%i] : !qgpu.memdesc<16x64xi8, #sh, mutable> -> !qgpu.memdesc<16x64xi8, #sh, mutable>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_index' op source [16, 64] has no stage dimension to index: its rank 2 equals the rank of its #qgpu.shared encoding
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_index' op source [16, 64] has no stage dimension to index: its rank 2 equals the rank of its #qgpu.shared encoding
 
 // -----
 
@@ -361,7 +361,7 @@ func.func @f(%m: !qgpu.memdesc<3x16x64xi8, #sh, mutable>, %i: index) {
   %s = qgpu.memdesc_index %m[%i] : !qgpu.memdesc<3x16x64xi8, #sh, mutable> -> !qgpu.memdesc<16x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_index' op result must be !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>, mutable> (the source without its leading dimension), got !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_index' op result must be !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>, mutable> (the source without its leading dimension), got !qgpu.memdesc<16x64xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
 
 // -----
 
@@ -371,7 +371,7 @@ func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
   %t = qgpu.memdesc_trans %m {order = array<i64: 1, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<64x32xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_trans' op result must be !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [0, 1]}>> (the source permuted by order), got !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op result must be !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [0, 1]}>> (the source permuted by order), got !qgpu.memdesc<64x32xi8, #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
 
 // -----
 
@@ -381,7 +381,7 @@ func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
   %t = qgpu.memdesc_trans %m {order = array<i64: 0, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<32x64xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_trans' op order must be a permutation of 0..1, got [0, 0]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op order must be a permutation of 0..1, got [0, 0]
 
 // -----
 
@@ -391,7 +391,7 @@ func.func @f(%m: !qgpu.memdesc<2x32x64xi8, #sh>) {
   %t = qgpu.memdesc_trans %m {order = array<i64: 0, 2, 1>} : !qgpu.memdesc<2x32x64xi8, #sh> -> !qgpu.memdesc<2x64x32xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_trans' op source has stage dimensions (rank 3, encoding rank 2); select a stage with qgpu.memdesc_index first
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op source has stage dimensions (rank 3, encoding rank 2); select a stage with qgpu.memdesc_index first
 
 // -----
 
@@ -402,7 +402,7 @@ func.func @f(%m: !qgpu.memdesc<32x64xi8, #sh>) {
   %t = qgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !qgpu.memdesc<32x64xi8, #sh> -> !qgpu.memdesc<64x32xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i32
 
 // -----
 
@@ -411,7 +411,7 @@ func.func @f(%m: !qgpu.memdesc<2x32x64xi8, #sh>) {
   %t = qgpu.memdesc_trans %m {order = array<i17: 0, 2, 1>} : !qgpu.memdesc<2x32x64xi8, #sh> -> !qgpu.memdesc<2x64x32xi8, #sh>
   func.return
 }
-// CHECK: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i17
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op order must be an i64 array, got element type i17
 
 // -----
 
@@ -422,7 +422,7 @@ func.func @f(%t: tensor<16x8xf32, #mma>) {
   %u = qgpu.convert_layout %t : tensor<16x8xf32, #mma> -> tensor<16x16xf32, #blocked>
   func.return
 }
-// CHECK: error: 'qgpu.convert_layout' op result shape [16, 16] must equal the source shape [16, 8]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.convert_layout' op result shape [16, 16] must equal the source shape [16, 8]
 
 // -----
 
@@ -433,7 +433,7 @@ func.func @f(%t: tensor<16x8xf32, #mma>) {
   %u = qgpu.convert_layout %t : tensor<16x8xf32, #mma> -> tensor<16x8xi32, #blocked>
   func.return
 }
-// CHECK: error: 'qgpu.convert_layout' op result element type i32 must equal the source's f32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.convert_layout' op result element type i32 must equal the source's f32
 
 // -----
 
@@ -444,7 +444,7 @@ func.func @f(%t: tensor<16x8xi8, #blocked>) {
   %u = qgpu.convert_layout %t : tensor<16x8xi8, #blocked> -> tensor<16x8xi8, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.convert_layout' op result layout: an #qgpu.mma tensor must have 32-bit elements (an f32 or i32 accumulator) or 16-bit ones (an accumulator converted to bf16 or f16), got i8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.convert_layout' op result layout: an #qgpu.mma tensor must have 32-bit elements (an f32 or i32 accumulator) or 16-bit ones (an accumulator converted to bf16 or f16), got i8
 
 // -----
 
@@ -457,7 +457,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #blocked> -> tensor<16x8xi32, #blocked>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op result must have a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op result must have a #qgpu.mma encoding, got #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 
@@ -468,7 +468,7 @@ func.func @f(%a: tensor<16x32xi8, #b>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #b>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs must have a #qgpu.dot_op encoding with opIdx = 0, got #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs must have a #qgpu.dot_op encoding with opIdx = 0, got #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
 
 // -----
 
@@ -479,7 +479,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #qgpu.dot_op<{opIdx =
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>, kWidth = 4}>>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs encoding parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}> must be the result's #qgpu.mma encoding #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs encoding parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}> must be the result's #qgpu.mma encoding #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
 // -----
 
@@ -491,7 +491,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs format e4m3 travels in f8E4M3FN elements, got i8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs format e4m3 travels in f8E4M3FN elements, got i8
 
 // -----
 
@@ -503,7 +503,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tenso
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = s8 : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs is fp4Unpacked, which holds e2m1 values, but its format is s8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs is fp4Unpacked, which holds e2m1 values, but its format is s8
 
 // -----
 
@@ -513,7 +513,7 @@ func.func @f(%a: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWid
   %d = qgpu.mma %a, %b, %c lhs = bf16 rhs = e4m3 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, tensor<32x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs = bf16 and rhs = e4m3 is not an mma.sync pair: s8 and u8 pair with each other, bf16 and fp16 only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs = bf16 and rhs = e4m3 is not an mma.sync pair: s8 and u8 pair with each other, bf16 and fp16 only with themselves, and e4m3, e5m2, e2m3, e3m2, e2m1 with each other
 
 // -----
 
@@ -524,7 +524,7 @@ func.func @f(%a: tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, 
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs holds e2m1 packed two per byte (kind::mxf4, m16n8k64), which pairs only with another packed e2m1 operand; give it fp4Unpacked (one value per byte, kind::f8f6f4) or upcast it
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs holds e2m1 packed two per byte (kind::mxf4, m16n8k64), which pairs only with another packed e2m1 operand; give it fp4Unpacked (one value per byte, kind::f8f6f4) or upcast it
 
 // -----
 
@@ -535,7 +535,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #qgpu.dot_op<{o
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4, fp4Unpacked = true}>>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op kWidth must be equal on both sides in values: lhs kWidth = 4 is 4 e4m3 values, rhs kWidth = 4 is 8 e2m1 values
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op kWidth must be equal on both sides in values: lhs kWidth = 4 is 4 e4m3 values, rhs kWidth = 4 is 8 e2m1 values
 
 // -----
 
@@ -547,7 +547,7 @@ func.func @f(%a: tensor<16x64xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tenso
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op K must agree: lhs [16, 64] holds K = 64 values, rhs [16, 8] holds K = 32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op K must agree: lhs [16, 64] holds K = 64 values, rhs [16, 8] holds K = 32
 
 // -----
 
@@ -559,7 +559,7 @@ func.func @f(%a: tensor<32x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<32x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs [M, K] = [32, 32] and rhs [K, N] = [32, 8] must match the result [M, N] = [16, 8]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs [M, K] = [32, 32] and rhs [K, N] = [32, 8] must match the result [M, N] = [16, 8]
 
 // -----
 
@@ -571,7 +571,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op an i32 accumulator needs s8 / u8 operands and no scales, got lhs = e4m3, rhs = e4m3
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op an i32 accumulator needs s8 / u8 operands and no scales, got lhs = e4m3, rhs = e4m3
 
 // -----
 
@@ -583,7 +583,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf16, #mma> -> tensor<16x8xf16, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op accumulator and result must be f32 (or i32 for s8 / u8 operands), got f16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op accumulator and result must be f32 (or i32 for s8 / u8 operands), got f16
 
 // -----
 
@@ -595,7 +595,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 {rescale = "sometimes"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rescale must be one of "none", "hw", "per_block", got "sometimes"
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rescale must be one of "none", "hw", "per_block", got "sometimes"
 
 // -----
 
@@ -607,7 +607,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rescale = "hw" needs scale operands
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rescale = "hw" needs scale operands
 
 // -----
 
@@ -621,7 +621,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op scale operands need rescale = "hw" or "per_block"
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op scale operands need rescale = "hw" or "per_block"
 
 // -----
 
@@ -634,7 +634,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sb>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs scale must have a #qgpu.dot_scale encoding with opIdx = 0 and the parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, got #qgpu.dot_scale<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs scale must have a #qgpu.dot_scale encoding with opIdx = 0 and the parent #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, got #qgpu.dot_scale<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>
 
 // -----
 
@@ -648,7 +648,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x2xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs scale must have shape [N, K/32] = [8, 1], got [8, 2]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs scale must have shape [N, K/32] = [8, 1], got [8, 2]
 
 // -----
 
@@ -662,7 +662,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs scale element type must be f8E8M0FNU (ue8m0, per 32) or f8E4M3FN (ue4m3, per 16), got f32
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs scale element type must be f8E8M0FNU (ue8m0, per 32) or f8E4M3FN (ue4m3, per 16), got f32
 
 // -----
 
@@ -676,7 +676,7 @@ func.func @f(%a: tensor<16x64xi8, #a>, %b: tensor<64x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e2m1 rhs = e2m1 {rescale = "hw"} : tensor<16x64xi8, #a>, tensor<64x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x8xf8E4M3FN, #sa>, tensor<8x4xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs and rhs scales must have the same element type, got f8E4M3FN and f8E8M0FNU
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs and rhs scales must have the same element type, got f8E4M3FN and f8E8M0FNU
 
 // -----
 
@@ -690,7 +690,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "hw"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rescale = "hw" needs the block-scaled kinds (e4m3, e5m2, e2m3, e3m2, e2m1 operands); lhs = s8, rhs = s8 has none
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rescale = "hw" needs the block-scaled kinds (e4m3, e5m2, e2m3, e3m2, e2m1 operands); lhs = s8, rhs = s8 has none
 
 // -----
 
@@ -704,7 +704,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<16x8xi8, #bu>, %c: tenso
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e2m1 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<16x8xi8, #bu>, tensor<16x8xf32, #mma>, tensor<16x2xf8E4M3FN, #sa>, tensor<8x2xf8E4M3FN, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op f8E4M3FN scales per 16 (ue4m3) exist only for packed e2m1 × e2m1 (kind::mxf4nvf4), got lhs = e4m3, rhs = e2m1 (fp4Unpacked)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op f8E4M3FN scales per 16 (ue4m3) exist only for packed e2m1 × e2m1 (kind::mxf4nvf4), got lhs = e4m3, rhs = e2m1 (fp4Unpacked)
 
 // -----
 
@@ -716,7 +716,7 @@ func.func @f(%a: tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>, tensor<64x8xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>, tensor<16x8xf32, #mma>, tensor<16x2xf8E8M0FNU, #sa>, tensor<8x2xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs kWidth = 16 permutes K across the 32-value scale groups of rescale = "hw" (k-tile 0 would need scale 1 where the instruction applies scale 0); use the ISA arrangement kWidth
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs kWidth = 16 permutes K across the 32-value scale groups of rescale = "hw" (k-tile 0 would need scale 1 where the instruction applies scale 0); use the ISA arrangement kWidth
 
 // -----
 
@@ -730,7 +730,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x2xf32, #sa>, tensor<8x2xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op lhs k-tile 0 holds K values of 2 scale groups of 16, but rescale = "per_block" runs one mma per group
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs k-tile 0 holds K values of 2 scale groups of 16, but rescale = "per_block" runs one mma per group
 
 // -----
 
@@ -743,7 +743,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op scales come in pairs: give both the lhs and the rhs scale, or neither
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op scales come in pairs: give both the lhs and the rhs scale, or neither
 
 // -----
 
@@ -754,7 +754,7 @@ func.func @f(%x: tensor<16x32xf6E3M2FN, #a>) {
   %u = qgpu.upcast %x from = e3m2 to = s8 : tensor<16x32xf6E3M2FN, #a> -> tensor<16x32xi8, #a>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op from = e3m2 to = s8 is not an exact conversion; e3m2 upcasts to bf16, e4m3, fp16
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = e3m2 to = s8 is not an exact conversion; e3m2 upcasts to bf16, e4m3, fp16
 
 // -----
 
@@ -764,7 +764,7 @@ func.func @f(%x: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWid
   %u = qgpu.upcast %x from = bf16 to = fp16 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2
 
 // -----
 
@@ -776,7 +776,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #blocked>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op source must be #qgpu.blocked like the result, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op source must be #qgpu.blocked like the result, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
 
 // -----
 
@@ -787,7 +787,7 @@ func.func @f(%x: tensor<16x32xi8, #src>) {
   %u = qgpu.upcast %x from = e2m1 to = bf16 : tensor<16x32xi8, #src> -> tensor<16x64xbf16, #dst>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result sizePerThread must be [1, 32] (the source's with dimension 1 times 2), got [1, 16]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result sizePerThread must be [1, 32] (the source's with dimension 1 times 2), got [1, 16]
 
 // -----
 
@@ -799,7 +799,7 @@ func.func @f(%x: tensor<16x32xi8, #src>, %s: tensor<16x2xf8E8M0FNU, #sc>) {
   %u = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<16x32xi8, #src>, tensor<16x2xf8E8M0FNU, #sc> -> tensor<16x64xbf16, #dst>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op scale must be #qgpu.blocked like the result with sizePerThread [1, 1], got #qgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op scale must be #qgpu.blocked like the result with sizePerThread [1, 1], got #qgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
 
 // -----
 
@@ -810,7 +810,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<64x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op source must have a #qgpu.dot_op encoding with opIdx = 1, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op source must have a #qgpu.dot_op encoding with opIdx = 1, got #qgpu.dot_op<{opIdx = 0, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 4}>
 
 // -----
 
@@ -821,7 +821,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result format s8 travels in i8 elements, got f8E4M3FN
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result format s8 travels in i8 elements, got f8E4M3FN
 
 // -----
 
@@ -832,7 +832,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x32xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result shape must be [16, 64] (the source [16, 32] with K times 2), got [16, 32]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result shape must be [16, 64] (the source [16, 32] with K times 2), got [16, 32]
 
 // -----
 
@@ -843,7 +843,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result kWidth must be 8 (source kWidth = 4 of e2m1), got 4
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result kWidth must be 8 (source kWidth = 4 of e2m1), got 4
 
 // -----
 
@@ -854,7 +854,7 @@ func.func @f(%x: tensor<16x32xi8, #a>) {
   %u = qgpu.upcast %x from = e2m1 to = s8 : tensor<16x32xi8, #a> -> tensor<16x32xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4, fp4Unpacked = true}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op result is fp4Unpacked, which holds e2m1 values, but its format is s8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result is fp4Unpacked, which holds e2m1 values, but its format is s8
 
 // -----
 
@@ -866,7 +866,7 @@ func.func @f(%x: tensor<16x32xi8, #a>, %s: tensor<16x2xf8E8M0FNU, #sa>) {
   %u = qgpu.upcast %x scale %s from = e2m1 to = s8 : tensor<16x32xi8, #a>, tensor<16x2xf8E8M0FNU, #sa> -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op a scale needs to = bf16 or fp16, got to = s8
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op a scale needs to = bf16 or fp16, got to = s8
 
 // -----
 
@@ -878,7 +878,7 @@ func.func @f(%x: tensor<16x32xi8, #a>, %s: tensor<16x1xf8E8M0FNU, #sa>) {
   %u = qgpu.upcast %x scale %s from = e2m1 to = bf16 : tensor<16x32xi8, #a>, tensor<16x1xf8E8M0FNU, #sa> -> tensor<16x64xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op scale must have shape [M, K/32] = [16, 2], got [16, 1]
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op scale must have shape [M, K/32] = [16, 2], got [16, 1]
 
 // -----
 
@@ -890,7 +890,7 @@ func.func @f(%x: tensor<16x32xf8E4M3FN, #a>, %s: tensor<16x2xf8E4M3FN, #sa>) {
   %u = qgpu.upcast %x scale %s from = e4m3 to = bf16 : tensor<16x32xf8E4M3FN, #a>, tensor<16x2xf8E4M3FN, #sa> -> tensor<16x32xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op ue4m3 scales (per 16) scale e2m1 only, got from = e4m3
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op ue4m3 scales (per 16) scale e2m1 only, got from = e4m3
 
 // -----
 
@@ -904,7 +904,7 @@ func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: 
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e4m3 {rescale = "hw"} : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs scale for rescale = "hw" must use operand = true
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs scale for rescale = "hw" must use operand = true
 
 // -----
 
@@ -918,7 +918,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op rhs scale for rescale = "per_block" must use the accumulator columns (operand = false)
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs scale for rescale = "per_block" must use the accumulator columns (operand = false)
 
 // -----
 
@@ -932,7 +932,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.scale_bits = 0 : i64} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op qdot.scale_bits must be an integer from 1 to 24 (significant bits of an f32 scale), got 0 : i64
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op qdot.scale_bits must be an integer from 1 to 24 (significant bits of an f32 scale), got 0 : i64
 
 // -----
 
@@ -946,7 +946,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block", qdot.exp = array<i32: 1, 1, 5>} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op qdot.exp must be array<i64: ea, eb>, two shifts from 0 to 24, got array<i32: 1, 1, 5>
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op qdot.exp must be array<i64: ea, eb>, two shifts from 0 to 24, got array<i32: 1, 1, 5>
 
 // -----
 
@@ -958,7 +958,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 {qdot.scale_bits = 17 : i64} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xi32, #mma> -> tensor<16x8xi32, #mma>
   func.return
 }
-// CHECK: error: 'qgpu.mma' op qdot.scale_bits describes per-block scales: it needs rescale = "per_block"
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op qdot.scale_bits describes per-block scales: it needs rescale = "per_block"
 
 // -----
 
@@ -971,4 +971,4 @@ func.func @f(%y: tensor<16x8xi8, #b2>, %s: tensor<8x1xf8E8M0FNU, #sb>) {
   %v = qgpu.upcast %y scale %s from = e2m1 to = bf16 : tensor<16x8xi8, #b2>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<32x8xbf16, #b4>
   func.return
 }
-// CHECK: error: 'qgpu.upcast' op a B-side upcast scale must follow the operand columns
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op a B-side upcast scale must follow the operand columns

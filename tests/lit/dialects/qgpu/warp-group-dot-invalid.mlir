@@ -8,7 +8,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
-// CHECK: error: 'qgpu.warp_group_dot' op result must have a #qgpu.mma encoding of versionMajor = 3 (wgmma), got #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op result must have a #qgpu.mma encoding of versionMajor = 3 (wgmma), got #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 
 // -----
 
@@ -19,7 +19,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op lhs buffer cannot be read by wgmma: its layout #qgpu.shared<{vec = 8, perPhase = 2, maxPhase = 8, order = [1, 0]}> is not the K-major 128-byte swizzled layout wgmma reads (element [1, 0] at byte 128, the descriptor reads byte 144)
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op lhs buffer cannot be read by wgmma: its layout #qgpu.shared<{vec = 8, perPhase = 2, maxPhase = 8, order = [1, 0]}> is not the K-major 128-byte swizzled layout wgmma reads (element [1, 0] at byte 128, the descriptor reads byte 144)
 
 // -----
 
@@ -29,7 +29,7 @@
 #sb = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op rhs buffer cannot be read by wgmma: its layout #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}> is not the K-major 128-byte swizzled layout wgmma reads (element [0, 1] at byte 128, the descriptor reads byte 144)
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op rhs buffer cannot be read by wgmma: its layout #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}> is not the K-major 128-byte swizzled layout wgmma reads (element [0, 1] at byte 128, the descriptor reads byte 144)
 
 // -----
 
@@ -39,7 +39,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x48xbf16, #sa>, !qgpu.memdesc<48x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x48xbf16, #sa>, !qgpu.memdesc<48x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op lhs buffer cannot be read by wgmma: the buffer's K extent must be 16, 32 or a multiple of 64 values (32-, 64- or 128-byte swizzled rows), got 48
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op lhs buffer cannot be read by wgmma: the buffer's K extent must be 16, 32 or a multiple of 64 values (32-, 64- or 128-byte swizzled rows), got 48
 
 // -----
 
@@ -49,7 +49,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op instrShape N = 32 must be the tile's N = 64 (one wgmma per k16 step spans the whole N)
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op instrShape N = 32 must be the tile's N = 64 (one wgmma per k16 step spans the whole N)
 
 // -----
 
@@ -59,7 +59,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op result layout: dimension 0 (M) = 64 must be a multiple of 16·warpsPerCTA[0] = 128
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op result layout: dimension 0 (M) = 64 must be a multiple of 16·warpsPerCTA[0] = 128
 
 // -----
 
@@ -69,7 +69,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = fp16 rhs = bf16 : !qgpu.memdesc<64x64xf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op lhs and rhs must be the same format, got fp16 and bf16
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op lhs and rhs must be the same format, got fp16 and bf16
 
 // -----
 
@@ -79,7 +79,7 @@
 #sb = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x128xf8E4M3FN, #sa>, !qgpu.memdesc<128x64xf8E4M3FN, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = e4m3 rhs = e4m3 : !qgpu.memdesc<64x128xf8E4M3FN, #sa>, !qgpu.memdesc<128x64xf8E4M3FN, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op lhs must be bf16 or fp16 (the wgmma forms qdot emits), got e4m3
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op lhs must be bf16 or fp16 (the wgmma forms qdot emits), got e4m3
 
 // -----
 
@@ -89,7 +89,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op rhs buffer must hold bf16 for rhs = bf16, got f16
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op rhs buffer must hold bf16 for rhs = bf16, got f16
 
 // -----
 
@@ -99,7 +99,7 @@
 #sb = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 %a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3>)
 %d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 {pendings = 2} : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64x64xbf16, #sb>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot' op pendings must be 0 or 1, got 2
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op pendings must be 0 or 1, got 2
 
 // -----
 
@@ -107,7 +107,7 @@
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 %c = "test.op"() : () -> tensor<64x64xf32, #mma>
 %r = qgpu.warp_group_dot_wait %c {pendings = 0} : tensor<64x64xf32, #mma>
-// CHECK: error: 'qgpu.warp_group_dot_wait' op the accumulator must have a #qgpu.mma encoding of versionMajor = 3, got #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot_wait' op the accumulator must have a #qgpu.mma encoding of versionMajor = 3, got #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 
 // -----
 
@@ -115,16 +115,16 @@
 #mma3 = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 %c = "test.op"() : () -> tensor<64x64xf32, #mma3>
 %r = qgpu.warp_group_dot_wait %c {pendings = 2147483648} : tensor<64x64xf32, #mma3>
-// CHECK: error: 'qgpu.warp_group_dot_wait' op pendings must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot_wait' op pendings must be from 0 to 2147483647 (a wait_group count is a 32-bit integer), got 2147483648
 
 // -----
 
 // rowElems: a power of two.
 "test.op"() {enc = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], rowElems = 48}>} : () -> ()
-// CHECK: error: #qgpu.shared rowElems must be a positive power of two, got 48
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.shared rowElems must be a positive power of two, got 48
 
 // -----
 
 // rowElems splits rows of real elements; the padded fp4 layout has its own row structure.
 "test.op"() {enc = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0], fp4Padded = true, rowElems = 64}>} : () -> ()
-// CHECK: error: #qgpu.shared rowElems does not combine with fp4Padded
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:32: error: #qgpu.shared rowElems does not combine with fp4Padded

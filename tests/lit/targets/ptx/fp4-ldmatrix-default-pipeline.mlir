@@ -7,6 +7,7 @@
 // where only the ld.shared fallback exists — a regression this file guards against).
 
 // PIPELINE:    qdot-lower-local-load{arch=sm_120a}
+// CHECK-NOT:   ld.shared.b16
 // CHECK:       ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64
 // CHECK-NOT:   ld.shared.b16
 func.func @mixed(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index,

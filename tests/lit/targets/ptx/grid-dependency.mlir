@@ -5,7 +5,7 @@
 // CHECK:       .entry wait_first
 // CHECK-NOT:   ld.global
 // CHECK:       griddepcontrol.wait;
-// SM80: grid-dependency.mlir:9:1: error: 'ptx.griddepcontrol_wait' op griddepcontrol.wait requires sm_90 or later, got sm_80
+// SM80: grid-dependency.mlir:[[# @LINE + 1]]:1: error: 'ptx.griddepcontrol_wait' op griddepcontrol.wait requires sm_90 or later, got sm_80
 func.func @wait_first(%x: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps = 1 : i64, qdot.wait_previous_grid} {
   %pid = qdot.program_id x
   func.return

@@ -12,6 +12,7 @@
 // CHECK:       mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 // CHECK-COUNT-15: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 // CHECK-NOT:   mma.sync
+// CHECK-NOT:   cvt.rn.f32.s32
 // CHECK:       st.global.b32
 // CHECK-NOT:   cvt.rn.f32.s32
 func.func @igemm(%a_ptr: !qdot.ptr<i8>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot.ptr<i32>, %m: index, %n: index,

@@ -1,5 +1,7 @@
-// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s
-// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=HIGH
+// RUN: qdot-translate %s --target ptx --arch sm_90 > %t.ptx
+// RUN: filecheck %s < %t.ptx
+// RUN: filecheck %s --check-prefix=HIGH < %t.ptx
+// RUN: not grep cvt.rn.f32.s32 %t.ptx
 // The prefill q8_1 × q4_K kernel exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(block_m=32, block_n=32, num_warps=4))), through the default pipeline to
 // PTX. Per warp (2 × 2 warps, 16 × 16 each) and K step: the s8 mma for every 32-value block

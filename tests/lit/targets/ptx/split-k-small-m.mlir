@@ -1,5 +1,7 @@
-// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s
-// RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=HIGH
+// RUN: qdot-translate %s --target ptx --arch sm_90 > %t.ptx
+// RUN: filecheck %s < %t.ptx
+// RUN: filecheck %s --check-prefix=HIGH < %t.ptx
+// RUN: not grep cvt.rn.f32.s32 %t.ptx
 // The decode kernel (M ≤ 8) with split-K exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True))), to PTX: the
 // grid's y dimension picks the K range (%ctaid.y of %nctaid.y), q4_K is the mma's A operand
