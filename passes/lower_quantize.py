@@ -102,6 +102,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from compiler.diagnostics import emit_error
+from compiler.format_table import Q8_GROUP
 from dialects.ptx.attrs import CacheOp, CvtKind, ShflMode
 from dialects.ptx.ops import (
     BarSyncOp,
@@ -127,16 +128,14 @@ from passes.support.builder import Builder, constant_value
 from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint
 from passes.support.distributed import FunctionState
 
-GROUP_VALUES = 32
-"""Values per (d, s) pair in q8_1 and q8_1_mmq (``Q8_GROUP`` of compiler/numerics/blocks.py)."""
 LANES_PER_GROUP = 8
 """The lanes strategy: lanes per group (values l, l+8, l+16, l+24 of lane l)."""
-VALUES_PER_LANE = GROUP_VALUES // LANES_PER_GROUP
+VALUES_PER_LANE = Q8_GROUP // LANES_PER_GROUP
 GROUPS_PER_WARP = 32 // LANES_PER_GROUP
 CHUNK_BYTES = 16
 """One ``cp.async`` of the staged strategy: four f32."""
 CHUNK_VALUES = CHUNK_BYTES // 4
-CHUNKS_PER_GROUP = GROUP_VALUES // CHUNK_VALUES
+CHUNKS_PER_GROUP = Q8_GROUP // CHUNK_VALUES
 STAGING_LIMIT = 48 * 1024
 """Dynamic shared memory a kernel gets without an opt-in attribute: the largest staged wave."""
 STAGING_PAD_VALUES = CHUNK_VALUES
@@ -181,7 +180,7 @@ class Q8BlockLayout:
 
     @property
     def groups(self) -> int:
-        return self.block_values // GROUP_VALUES
+        return self.block_values // Q8_GROUP
 
     @property
     def header_bytes(self) -> int:
@@ -281,7 +280,7 @@ class QuantizePlan:
 
     @property
     def groups_per_row(self) -> int:
-        return self.cols // GROUP_VALUES
+        return self.cols // Q8_GROUP
 
     @property
     def groups(self) -> int:
@@ -311,7 +310,7 @@ class QuantizePlan:
     @property
     def staging(self) -> MemDescType:
         """The staged strategy's buffer: one 144-byte row per thread, 128 of them values."""
-        return MemDescType([self.threads, GROUP_VALUES + STAGING_PAD_VALUES], f32, STAGING_ENCODING, True)
+        return MemDescType([self.threads, Q8_GROUP + STAGING_PAD_VALUES], f32, STAGING_ENCODING, True)
 
 
 @dataclass(frozen=True)
@@ -571,7 +570,7 @@ def _emit_wave(b: Builder, state: FunctionState, plan: QuantizePlan, x: TileAcce
     amax = _tree_max(b, [_magnitude(b, v) for v in values])
     total = _tree_sum(b, values)
     scale = GroupScale.of(b, amax)
-    words = [_pack(b, [scale.quant(b, v) for v in values[i:i + 4]]) for i in range(0, GROUP_VALUES, 4)]
+    words = [_pack(b, [scale.quant(b, v) for v in values[i:i + 4]]) for i in range(0, Q8_GROUP, 4)]
     _store_group_words(b, plan, q, row, group_col, real, scale.pair(b, total), words)
 
 
@@ -610,7 +609,7 @@ def _stage(b: Builder, state: FunctionState, plan: QuantizePlan, x: TileAccess, 
     base_group = wave_group if first is None else b.add(first, wave_group)
     row0, group_col0 = _split(b, base_group, plan.groups_per_row)
     x_row0 = x.row(b, row0)
-    col0 = b.add(b.mul(group_col0, GROUP_VALUES), col_in_group)
+    col0 = b.add(b.mul(group_col0, Q8_GROUP), col_in_group)
     steps = _chunk_steps(plan, first is None or plan.threads % plan.groups_per_row == 0)
     places: list[tuple[SSAValue, TileRow, SSAValue, SSAValue | None]] = []
     for i in range(CHUNKS_PER_GROUP):
@@ -619,11 +618,11 @@ def _stage(b: Builder, state: FunctionState, plan: QuantizePlan, x: TileAccess, 
         if steps is None:
             assert group is not None
             row, group_col = _split(b, group, plan.groups_per_row)
-            x_row, col = x.row(b, row), b.add(b.mul(group_col, GROUP_VALUES), col_in_group)
+            x_row, col = x.row(b, row), b.add(b.mul(group_col, Q8_GROUP), col_in_group)
         else:
             rows_down, groups_right = steps[i]
             x_row = x_row0 if rows_down == 0 else x.row_below(b, x_row0, row0, rows_down)
-            col = b.add(col0, groups_right * GROUP_VALUES)
+            col = b.add(col0, groups_right * Q8_GROUP)
         places.append((b.add(dst0, _apart(staged.layout, i * n)), x_row, col, real))
 
     def vector(vb: Builder) -> None:
@@ -686,7 +685,7 @@ def _store_group_words(b: Builder, plan: QuantizePlan, q: TileAccess, row: SSAVa
     block_address, inside = q.row(b, row).element(b, block_col)
     writes = b.and_i1(real, inside)
     b.insert(StGlobalOp(b.add(block_address, b.cast_int(b.mul(group_in_block, 4), i64)), pair, writes))
-    quant_byte = b.add(b.mul(group_in_block, GROUP_VALUES), block.quants_offset)
+    quant_byte = b.add(b.mul(group_in_block, Q8_GROUP), block.quants_offset)
     quants_address = b.add(block_address, b.cast_int(quant_byte, i64))
     if block.store_bytes == 8:
         for i in range(0, len(words), 2):
@@ -714,7 +713,7 @@ def _emit_lanes_step(b: Builder, state: FunctionState, plan: QuantizePlan, x: Ti
     row, group_col = _split(b, group, plan.groups_per_row)
 
     x_row = x.row(b, row)
-    first_col = b.add(b.mul(group_col, GROUP_VALUES), lane_in_group)
+    first_col = b.add(b.mul(group_col, Q8_GROUP), lane_in_group)
     first_address, _ = x_row.element(b, first_col)
     values: list[SSAValue] = []
     for j in range(VALUES_PER_LANE):
@@ -743,7 +742,7 @@ def _store_lane_bytes(b: Builder, plan: QuantizePlan, q: TileAccess, row: SSAVal
     first_lane = b.cmp("eq", lane_in_group, 0)
     pair_address = b.add(block_address, b.cast_int(b.mul(group_in_block, 4), i64))
     b.insert(StGlobalOp(pair_address, pair, b.and_i1(writes, first_lane)))
-    quant_byte = b.add(b.mul(group_in_block, GROUP_VALUES), lane_in_group)
+    quant_byte = b.add(b.mul(group_in_block, Q8_GROUP), lane_in_group)
     quants_address = b.add(block_address, b.add(b.cast_int(quant_byte, i64), plan.block.quants_offset))
     for j, quant in enumerate(quants):
         b.insert(StGlobalOp(b.add(quants_address, j * LANES_PER_GROUP), quant, writes))

@@ -5,7 +5,8 @@ rule is implemented from its definition (PTX ISA, OCP MX, ggml sources; cited in
 each module) and tested against independent oracles (ml_dtypes, hand-built blocks,
 straightforward float64 products).
 
-* ``formats``   — ``FORMATS`` / ``format_info(name)``: bits, values and bytes per block.
+* ``formats``   — ``FORMATS`` / ``format_info(name)``: bits, values and bytes per block (the table
+  of ``compiler/format_table.py``, re-exported).
 * ``element``   — ``decode``, ``encode``, ``pack_fp4``, ``unpack_fp4`` (small floats).
 * ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts).
 * ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding.

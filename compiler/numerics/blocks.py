@@ -31,13 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from compiler.format_table import Q8_GROUP
 from compiler.numerics.f32ops import fp16_bits, fp16_value
 from compiler.numerics.formats import FormatInfo, block_format
 
 Q4K_SUBBLOCKS = 8
 """Sub-blocks of 32 values in a q4_K super-block, each with a 6-bit scale and min."""
-Q8_GROUP = 32
-"""Values per (d, s) pair in all q8 formats."""
 
 
 @dataclass(frozen=True)

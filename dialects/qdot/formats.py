@@ -1,10 +1,13 @@
-"""The one IR-side definition of every quantized format qdot knows.
+"""The IR-side view of every quantized format qdot knows.
 
 Verifiers, passes and lowerings ask this table what a format looks like in a
 tensor (which element type it travels in, how many values one element holds,
 how many bytes one element takes) instead of re-deriving bit widths and block
-sizes. The value side (how codes decode to numbers) lives in
-``compiler.numerics``; this module only knows shapes, widths and pairings.
+sizes. The sizes themselves (bits, values and bytes per block, scale groups) are
+read from ``compiler/format_table.py``, the one definition both this module and
+``compiler.numerics`` use; this module adds only what the IR decides: the MLIR
+type each format travels in, which formats take an external scale, and which
+pairs ``qdot.dot_scaled`` accepts.
 
     >>> format_info(Format.E2M1).values_per_element
     2
@@ -34,6 +37,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, TypeAttribute
 from xdsl.utils.str_enum import StrEnum
+
+from compiler.format_table import FORMATS, SCALE_GROUP, FormatKind
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -117,37 +122,38 @@ class FormatInfo:
         return element_type == self.element_type
 
 
-def _element(
-    fmt: Format, bits: int, builtin: TypeAttribute, *, is_float: bool, takes_scale: bool, per_element: int = 1
-) -> FormatInfo:
-    element_bytes = max(1, bits * per_element // 8)
-    return FormatInfo(fmt, bits, per_element, element_bytes, False, is_float, takes_scale, builtin)
-
-
-def _block(fmt: Format, bits: int, block_values: int, block_bytes: int) -> FormatInfo:
-    return FormatInfo(fmt, bits, block_values, block_bytes, True, False, False, None)
+def _view(fmt: Format, builtin: TypeAttribute | None, *, takes_scale: bool) -> FormatInfo:
+    """How ``fmt``'s entry of the format table travels in a tensor of ``builtin`` (None: blocks)."""
+    entry = FORMATS[fmt.value]
+    if entry.is_block:
+        assert entry.block_bytes is not None
+        per_element, element_bytes = entry.block_values, entry.block_bytes
+    else:
+        # Values narrower than a byte travel packed (e2m1: two per byte, first value in the
+        # low nibble, as in Triton); the others take their container each (fp6: a whole byte).
+        per_element = max(1, 8 // entry.container_bits)
+        element_bytes = entry.container_bits * per_element // 8
+    return FormatInfo(fmt, entry.bits, per_element, element_bytes, entry.is_block,
+                      entry.kind is FormatKind.FLOAT, takes_scale, builtin)
 
 
 _I8 = IntegerType(8)
 
 FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
     {
-        Format.E4M3: _element(Format.E4M3, 8, Float8E4M3FNType(), is_float=True, takes_scale=True),
-        Format.E5M2: _element(Format.E5M2, 8, Float8E5M2Type(), is_float=True, takes_scale=True),
-        Format.E2M3: _element(Format.E2M3, 6, Float6E2M3FNType(), is_float=True, takes_scale=True),
-        Format.E3M2: _element(Format.E3M2, 6, Float6E3M2FNType(), is_float=True, takes_scale=True),
-        # fp4 travels packed two per byte in i8, first value in the low nibble (as in Triton).
-        Format.E2M1: _element(Format.E2M1, 4, _I8, is_float=True, takes_scale=True, per_element=2),
-        Format.BF16: _element(Format.BF16, 16, BFloat16Type(), is_float=True, takes_scale=False),
-        Format.FP16: _element(Format.FP16, 16, Float16Type(), is_float=True, takes_scale=False),
-        Format.I8: _element(Format.I8, 8, _I8, is_float=False, takes_scale=False),
-        # ggml block layouts: q4_K = {f16 d, f16 dmin, u8 scales[12], u8 qs[128]};
-        # q8_1 = {f16 d, f16 s, i8 qs[32]}; q8_0 = {f16 d, i8 qs[32]};
-        # q8_1_mmq = {16-byte scale union (d4/ds4/d2s6), i8 qs[128]} (mmq.cuh:27-57).
-        Format.Q4_K: _block(Format.Q4_K, 4, 256, 144),
-        Format.Q8_1: _block(Format.Q8_1, 8, 32, 36),
-        Format.Q8_0: _block(Format.Q8_0, 8, 32, 34),
-        Format.Q8_1_MMQ: _block(Format.Q8_1_MMQ, 8, 128, 144),
+        Format.E4M3: _view(Format.E4M3, Float8E4M3FNType(), takes_scale=True),
+        Format.E5M2: _view(Format.E5M2, Float8E5M2Type(), takes_scale=True),
+        Format.E2M3: _view(Format.E2M3, Float6E2M3FNType(), takes_scale=True),
+        Format.E3M2: _view(Format.E3M2, Float6E3M2FNType(), takes_scale=True),
+        Format.E2M1: _view(Format.E2M1, _I8, takes_scale=True),
+        Format.BF16: _view(Format.BF16, BFloat16Type(), takes_scale=False),
+        Format.FP16: _view(Format.FP16, Float16Type(), takes_scale=False),
+        Format.I8: _view(Format.I8, _I8, takes_scale=False),
+        # ggml blocks travel as !qdot.block<fmt>; their layouts: dialects/qgpu/block_parts.py
+        Format.Q4_K: _view(Format.Q4_K, None, takes_scale=False),
+        Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
+        Format.Q8_0: _view(Format.Q8_0, None, takes_scale=False),
+        Format.Q8_1_MMQ: _view(Format.Q8_1_MMQ, None, takes_scale=False),
     }
 )
 
@@ -222,10 +228,15 @@ class ScaleInfo:
     """The one data format this scale kind may scale, or None for any scalable format."""
 
 
+def _scale_view(kind: ScaleKind, element_type: TypeAttribute, only_format: Format | None) -> ScaleInfo:
+    return ScaleInfo(kind, element_type, SCALE_GROUP[kind.value], only_format)
+
+
 SCALE_INFO: Mapping[ScaleKind, ScaleInfo] = MappingProxyType(
     {
-        ScaleKind.UE8M0: ScaleInfo(ScaleKind.UE8M0, Float8E8M0FNUType(), 32, None),
-        ScaleKind.UE4M3: ScaleInfo(ScaleKind.UE4M3, Float8E4M3FNType(), 16, Format.E2M1),
+        ScaleKind.UE8M0: _scale_view(ScaleKind.UE8M0, Float8E8M0FNUType(), None),
+        # ue4m3 travels in e4m3fn tensors (its sign bit zero)
+        ScaleKind.UE4M3: _scale_view(ScaleKind.UE4M3, Float8E4M3FNType(), Format.E2M1),
     }
 )
 

@@ -16,8 +16,11 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128];
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]) and llama.cpp's mmq.cuh
-(block_q8_1_mmq: half2 ds4[4], then qs[128]). ``compiler.numerics`` is the
-value-side definition of the same layouts; tests check the two agree.
+(block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
+reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
+(passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
+value-side definition of the same layouts; tests/dialects/test_block_parts.py checks
+the two agree.
 """
 
 from __future__ import annotations
@@ -38,39 +41,60 @@ from dialects.qgpu.syntax import Value, build_checked, parse_keyword_struct, pri
 
 @dataclass(frozen=True)
 class PartSpec:
+    """Where one part of a ggml block lives and what it loads as."""
+
     values_per_block: int
     raw: bool
     element: Attribute
-    first_byte: int = 0
-    """Raw parts: byte of value 0 inside the block (values follow contiguously)."""
+    first_byte: int | None = 0
+    """Raw parts: byte of value 0 inside the block (values follow contiguously). Derived
+    parts: byte of the fp16 field value 0 is read from or scaled by (``d``, ``s``, ``dmin``);
+    None where there is none (``m_pad``, a 6-bit code alone)."""
+    pitch: int = 0
+    """Derived parts: bytes from one value's fp16 field to the next one's (the (d, s) pairs of
+    q8_1_mmq's ``ds4``: 4); 0 where all values of the block share it (q4_K's d and dmin)."""
+    codes_byte: int | None = None
+    """q4_K parts made of 6-bit codes (sc or m, ``get_scale_min_k4``): byte of ``scales[12]``."""
 
 
 Q4K_SCALE16 = "scale16"
 """q4_K's per-32 scale for quants upcast in place: d · sc, divided by 16 in the odd sub-blocks."""
 
+# Field bytes of each ggml block (ggml-common.h; mmq.cuh for block_q8_1_mmq), named as ggml names them.
+Q4K_D, Q4K_DMIN, Q4K_SCALES, Q4K_QS = 0, 2, 4, 16
+"""block_q4_K: fp16 d, fp16 dmin, uint8 scales[12], uint8 qs[128]."""
+DS_D, DS_S = 0, 2
+"""ggml's ``half2 ds`` (of block_q8_1, and each of block_q8_1_mmq's ``ds4``): fp16 d, then fp16 s."""
+Q8_1_DS, Q8_1_QS = 0, 4
+"""block_q8_1: half2 ds, int8 qs[32]."""
+Q8_0_D, Q8_0_QS = 0, 2
+"""block_q8_0: fp16 d, int8 qs[32]."""
+MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
+"""block_q8_1_mmq (DS4): half2 ds4[4], the (d, s) of values 32i.. at byte 4i, then int8 qs[128]."""
+
 SPECS: dict[tuple[Format, str], PartSpec] = {
-    (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, 16),
-    (Format.Q8_1_MMQ, "d"): PartSpec(4, False, f32),
-    (Format.Q8_1_MMQ, "s"): PartSpec(4, False, f32),
-    (Format.Q8_1, "qs"): PartSpec(32, True, i8, 4),
-    (Format.Q8_1, "d"): PartSpec(1, False, f32),
-    (Format.Q8_1, "s"): PartSpec(1, False, f32),
-    (Format.Q8_0, "qs"): PartSpec(32, True, i8, 2),
-    (Format.Q8_0, "d"): PartSpec(1, False, f32),
-    (Format.Q4_K, "qs"): PartSpec(128, True, i8, 16),
-    (Format.Q4_K, "scale"): PartSpec(8, False, f32),
+    (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, MMQ_QS),
+    (Format.Q8_1_MMQ, "d"): PartSpec(4, False, f32, MMQ_DS4 + DS_D, MMQ_DS4_PITCH),
+    (Format.Q8_1_MMQ, "s"): PartSpec(4, False, f32, MMQ_DS4 + DS_S, MMQ_DS4_PITCH),
+    (Format.Q8_1, "qs"): PartSpec(32, True, i8, Q8_1_QS),
+    (Format.Q8_1, "d"): PartSpec(1, False, f32, Q8_1_DS + DS_D),
+    (Format.Q8_1, "s"): PartSpec(1, False, f32, Q8_1_DS + DS_S),
+    (Format.Q8_0, "qs"): PartSpec(32, True, i8, Q8_0_QS),
+    (Format.Q8_0, "d"): PartSpec(1, False, f32, Q8_0_D),
+    (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
+    (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place
     # (``qgpu.upcast … to = u8``), whose odd sub-blocks — the high nibbles — arrive as 16 · q.
     # A power of two: the product with the mma's s32 sum rounds as d · sc's would.
-    (Format.Q4_K, Q4K_SCALE16): PartSpec(8, False, f32),
-    (Format.Q4_K, "min"): PartSpec(8, False, f32),
+    (Format.Q4_K, Q4K_SCALE16): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
+    (Format.Q4_K, "min"): PartSpec(8, False, f32, Q4K_DMIN, codes_byte=Q4K_SCALES),
     # The dmin fold as one f16 mma per super-block: k = sub-block, padded to the mma's 16
     # (sub-blocks 0-3 at k 0-3, 4-7 at k 8-11, zeros elsewhere, so that a q8_1_mmq block
     # — four sub-blocks — covers k 0-7 of its half). ``m_pad`` is the 6-bit min m (exact in
     # f16), ``s_pad`` the q8_1 block sum, ``dmin`` the super-block's fp16 dmin widened.
-    (Format.Q4_K, "m_pad"): PartSpec(16, False, f16),
-    (Format.Q4_K, "dmin"): PartSpec(1, False, f32),
-    (Format.Q8_1_MMQ, "s_pad"): PartSpec(8, False, f16),
+    (Format.Q4_K, "m_pad"): PartSpec(16, False, f16, None, codes_byte=Q4K_SCALES),
+    (Format.Q4_K, "dmin"): PartSpec(1, False, f32, Q4K_DMIN),
+    (Format.Q8_1_MMQ, "s_pad"): PartSpec(8, False, f16, MMQ_DS4 + DS_S, MMQ_DS4_PITCH),
 }
 
 SCALE_BITS = 17
@@ -237,6 +261,7 @@ class BlockPartLayout:
         if not spec.raw:
             raise ValueError(f"part '{self.part}' of {self.format} is computed when loaded; it has no byte offset")
         row, block, index = self.block_of(coords)
+        assert spec.first_byte is not None
         return row * self.row_bytes + block * self.block_bytes + spec.first_byte + index
 
 

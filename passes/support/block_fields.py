@@ -10,9 +10,10 @@ are unpacked as ggml's ``get_scale_min_k4`` does:
 * sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
 * j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
 
-with ``q`` the 12 ``scales`` bytes at offset 4 of the 144-byte block; the field is
-``d·sc`` (``scale``) or ``dmin·m`` (``min``). Byte offsets come from
-dialects/qgpu/block_parts.py (the one definition of those layouts).
+with ``q`` the 12 ``scales`` bytes of the block; the field is ``d·sc`` (``scale``) or
+``dmin·m`` (``min``). Byte offsets come from the part's ``PartSpec`` in
+dialects/qgpu/block_parts.py (the one definition of those layouts): the fp16 field of
+value i at ``first_byte + pitch·i``, the packed codes at ``codes_byte``.
 """
 
 from __future__ import annotations
@@ -23,17 +24,11 @@ from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp
-from dialects.qdot.formats import Format
 from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, LinearOffsets, element_coords, elements_per_thread, from_regs
-
-Q4K_SCALES_BYTE = 4
-"""``scales[12]`` follow the fp16 ``d`` and ``dmin`` of block_q4_K."""
-Q8_1_MMQ_DS_BYTES = 4
-"""block_q8_1_mmq (DS4): one half2 (d, s) per 32 values at the start of the block."""
 
 
 def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState) -> None:
@@ -79,28 +74,28 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
 
 def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
     """The field as f32 (f16 parts are exact in f32 and narrowed by the caller)."""
-    fmt, part = shared.format, shared.part
+    spec, part = shared.spec, shared.part
     if part == "m_pad":
         sub_block = padded_sub_block(index)
         if sub_block is None:
             return b.fconst(0.0)
-        return b.emit(arith.UIToFPOp(_q4k_scale_or_min(b, start, sub_block, True), f32))
-    if part == "dmin":
-        return _half(b, start, 2)
-    if part == "s_pad":
-        if index >= 4:
+        assert spec.codes_byte is not None
+        return b.emit(arith.UIToFPOp(_q4k_scale_or_min(b, start, spec.codes_byte, sub_block, True), f32))
+    if part == "s_pad":  # padded as m_pad is: positions 0-3 are the block's four (d, s) pairs
+        pair = padded_sub_block(index)
+        if pair is None:
             return b.fconst(0.0)
-        return _half(b, start, Q8_1_MMQ_DS_BYTES * index + 2)
-    if fmt is Format.Q4_K:
-        d = _half(b, start, 2 if part == "min" else 0)
-        code = _q4k_scale_or_min(b, start, index, part == "min")
-        value = b.mulf(d, b.emit(arith.UIToFPOp(code, f32)))
-        if part == Q4K_SCALE16 and index % 2:
-            value = b.mulf(value, b.fconst(1.0 / 16))
-        return value
-    if fmt is Format.Q8_1_MMQ:
-        return _half(b, start, Q8_1_MMQ_DS_BYTES * index + (2 if part == "s" else 0))
-    return _half(b, start, 2 if part == "s" else 0)  # q8_1: d, s; q8_0: d
+        index = pair
+    assert spec.first_byte is not None
+    half = _half(b, start, spec.first_byte + spec.pitch * index)
+    if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself
+        return half
+    # q4_K's scale / min: d · sc or dmin · m of sub-block ``index``
+    code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min")
+    value = b.mulf(half, b.emit(arith.UIToFPOp(code, f32)))
+    if part == Q4K_SCALE16 and index % 2:
+        value = b.mulf(value, b.fconst(1.0 / 16))
+    return value
 
 
 def _half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
@@ -108,18 +103,18 @@ def _half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
     return b.emit(arith.ExtFOp(b.emit(arith.BitcastOp(bits, f16)), f32))
 
 
-def _scale_byte(b: Builder, start: SSAValue, i: int) -> SSAValue:
-    """Byte ``i`` of ``scales``, from an aligned 32-bit load (shared by the fields of a block)."""
-    word = b.emit(LdSharedOp(b.add(start, Q4K_SCALES_BYTE + 4 * (i // 4)), i32))
+def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int) -> SSAValue:
+    """Byte ``i`` of ``scales`` (at ``codes_byte``), from an aligned 32-bit load (shared by the fields of a block)."""
+    word = b.emit(LdSharedOp(b.add(start, codes_byte + 4 * (i // 4)), i32))
     return b.and_(b.lshr(word, 8 * (i % 4)), 0xFF)
 
 
-def _q4k_scale_or_min(b: Builder, start: SSAValue, j: int, is_min: bool) -> SSAValue:
+def _q4k_scale_or_min(b: Builder, start: SSAValue, codes_byte: int, j: int, is_min: bool) -> SSAValue:
     if j < 4:
-        return b.and_(_scale_byte(b, start, j + 4 if is_min else j), 63)
-    low_src = _scale_byte(b, start, j + 4)
+        return b.and_(_scale_byte(b, start, codes_byte, j + 4 if is_min else j), 63)
+    low_src = _scale_byte(b, start, codes_byte, j + 4)
     low = b.lshr(low_src, 4) if is_min else b.and_(low_src, 15)
-    high = b.shl(b.lshr(_scale_byte(b, start, j if is_min else j - 4), 6), 4)
+    high = b.shl(b.lshr(_scale_byte(b, start, codes_byte, j if is_min else j - 4), 6), 4)
     return b.or_(low, high)
 
 

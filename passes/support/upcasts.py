@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import Float32Type, TensorType, f32, i32
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
+from compiler.format_table import FORMATS, ElementCoding, NanRule
 from dialects.ptx.attrs import CvtKind
 from dialects.ptx.ops import CvtOp, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
@@ -48,11 +49,6 @@ BF16_HI_POS = (0x3F3F3F00, 0x40404040)
 SIGN_BYTES = 0x9D8C
 """prmt selector of ``_fp4_quad_to_bf16``'s sign bytes: bytes 4, 0, 5, 1 of (x, x << 4), sign-replicated."""
 
-# (exponent bits, mantissa bits, bias) of the small float formats, as 8-bit containers
-FLOAT_BITS = {
-    RegFormat.E2M1: (2, 1, 1), RegFormat.E2M3: (2, 3, 1), RegFormat.E3M2: (3, 2, 3),
-    RegFormat.E4M3: (4, 3, 7), RegFormat.E5M2: (5, 2, 15),
-}
 
 
 @dataclass(frozen=True)
@@ -236,7 +232,7 @@ class _Scales:
             b = self.b
             code = self.code(slot)
             if self.kind is ScaleKind.UE4M3:
-                value = _decode_float(b, code, 4, 3, 7, nan_code=0x7F)
+                value = _decode_float(b, code, _coding("ue4m3"))
             else:
                 bits = b.shl(code, 23)
                 bits = b.select(b.cmp("eq", code, 0), b.const(0x00400000), bits)
@@ -376,9 +372,17 @@ def _to_i32(b: Builder, value: SSAValue) -> SSAValue:
     return value if value.type == i32 else b.emit(BitcastOp(value, i32))
 
 
-def _decode_float(b: Builder, code: SSAValue, exp_bits: int, mant_bits: int, bias: int,
-                  nan_code: int | None = None, inf_nan: bool = False) -> SSAValue:
-    """An 8-bit-container small float code → exact f32."""
+def _coding(fmt: str) -> ElementCoding:
+    coding = FORMATS[fmt].coding
+    assert coding is not None, fmt
+    return coding
+
+
+def _decode_float(b: Builder, code: SSAValue, coding: ElementCoding) -> SSAValue:
+    """An 8-bit-container small float code → exact f32 (NaN and Inf codes as ``coding`` has them)."""
+    exp_bits, mant_bits, bias = coding.exponent_bits, coding.mantissa_bits, coding.bias
+    nan_code = coding.nan_code if coding.nan is NanRule.ALL_ONES else None
+    inf_nan = coding.nan is NanRule.IEEE
     width = exp_bits + mant_bits
     magnitude = b.and_(code, (1 << width) - 1)
     sign = b.and_(code, 1 << width)
@@ -410,9 +414,7 @@ def _value_f32(b: Builder, op: UpcastOp, src: list[SSAValue], source: Source, pa
         signed = b.sub(b.xor(byte, 0x80), 0x80)
         return b.emit(arith.SIToFPOp(signed, f32))
     code = b.and_(b.lshr(reg, shift), 0xF if (packed or frm is RegFormat.E2M1) else 0xFF)
-    e, m, bias = FLOAT_BITS[frm]
-    return _decode_float(b, code, e, m, bias, nan_code=0x7F if frm is RegFormat.E4M3 else None,
-                         inf_nan=frm is RegFormat.E5M2)
+    return _decode_float(b, code, _coding(frm.value))
 
 
 def _generic(b: Builder, op: UpcastOp, src: list[SSAValue], sources: list[Source],

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from compiler import numerics
+from compiler.format_table import SCALE_GROUP
 from targets.agx.emulator import TileValues
 from targets.agx.lanes import TILE
 from targets.agx.mma8 import ElemType
 from targets.agx.program import FragmentLoad, FragmentSource, Operand
 
 _CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
-_SCALE_GROUP = {"ue8m0": 32, "ue4m3": 16}
 
 
 def _codes(array: np.ndarray) -> np.ndarray:
@@ -54,7 +54,7 @@ def operand_matrix(source: FragmentSource, inputs: Sequence[np.ndarray]) -> np.n
     if source.scale_arg is not None:
         assert source.scale_format is not None
         factors = numerics.decode(source.scale_format, _codes(np.asarray(inputs[source.scale_arg])))
-        group = _SCALE_GROUP[source.scale_format]
+        group = SCALE_GROUP[source.scale_format]
         per_k = np.repeat(factors, group, axis=1)  # [rows, K]
         values = values * (per_k if lhs else per_k.T)
     return values

@@ -95,18 +95,29 @@ def test_format_table_sizes() -> None:
     assert format_info(Format.E2M3).element_bytes == 1
 
 
-def test_format_table_agrees_with_numerics() -> None:
-    """The IR-side and value-side tables describe the same formats (one fact, two views)."""
-    numerics = pytest.importorskip("compiler.numerics.formats")
+def test_format_view_is_read_from_the_format_table() -> None:
+    """Every IR format and scale kind is an entry of compiler/format_table.py (the one table,
+    also ``compiler.numerics``'s), and the view's packing rule keeps its memory per value."""
+    from compiler.format_table import FORMATS, SCALE_GROUP
+
     for fmt in Format:
-        ours, theirs = format_info(fmt), numerics.format_info(str(fmt))
-        assert ours.bits_per_value == theirs.bits, fmt
-        assert ours.is_block == theirs.is_block, fmt
-        assert ours.storage_bits_per_value == theirs.storage_bits_per_value, fmt
-        if ours.is_block:
-            assert (ours.values_per_element, ours.element_bytes) == (theirs.block_values, theirs.block_bytes)
+        entry = FORMATS[str(fmt)]
+        ours = format_info(fmt)
+        assert (ours.bits_per_value, ours.is_block) == (entry.bits, entry.is_block), fmt
+        # two derivations of the same number: element bytes / values vs container bits / block sizes
+        assert ours.storage_bits_per_value == entry.storage_bits_per_value, fmt
     for kind in ScaleKind:
-        assert scale_info(kind).group_size == numerics.SCALE_GROUP[str(kind)]
+        assert scale_info(kind).group_size == SCALE_GROUP[str(kind)]
+
+
+def test_format_table_imports_without_numpy() -> None:
+    """The reason the table lives outside ``compiler.numerics``: the dialects stay cheap to import."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, dialects.qdot.formats; assert 'numpy' not in sys.modules, 'numpy was imported'"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
 
 
 def test_unknown_format_name() -> None:

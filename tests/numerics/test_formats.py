@@ -69,3 +69,12 @@ def test_unknown_format_is_a_value_error() -> None:
 def test_table_is_read_only() -> None:
     with pytest.raises(TypeError):
         FORMATS["e9m9"] = FORMATS["e4m3"]  # type: ignore[index]
+
+
+def test_numerics_reexports_the_one_table() -> None:
+    """``compiler.numerics`` names the table of compiler/format_table.py; it keeps no copy."""
+    import compiler.format_table as table
+    from compiler.numerics import blocks
+
+    assert FORMATS is table.FORMATS and SCALE_GROUP is table.SCALE_GROUP
+    assert blocks.Q8_GROUP == table.Q8_GROUP == format_info("q8_1").block_values

@@ -1,0 +1,102 @@
+"""The byte positions of ``qgpu.block_part`` (dialects/qgpu/block_parts.py) against ggml's layouts.
+
+``compiler.numerics`` packs and splits ggml blocks on the value side (its own reading of
+ggml-common.h and mmq.cuh); here each part's ``PartSpec`` is read, as the lowering of
+``qgpu.local_load`` reads it (passes/support/block_fields.py), from blocks that
+``pack_blocks`` built with distinct field values, so a wrong byte or pitch picks a wrong value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.numerics import Q4KFields, Q8Fields, pack_blocks
+from compiler.numerics.blocks import scale_min_k4
+from dialects.qdot.formats import Format, format_info
+from dialects.qgpu.block_parts import Q4K_SCALE16, SPECS, padded_sub_block
+
+_SC = np.array([3, 17, 33, 50, 5, 21, 40, 63], dtype=np.uint8)
+_M = np.array([7, 19, 35, 60, 2, 30, 45, 61], dtype=np.uint8)
+_RNG = np.random.default_rng(7)
+
+
+def _fields(fmt: Format) -> Q8Fields | Q4KFields:
+    q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
+    if fmt is Format.Q4_K:
+        q4 = _RNG.integers(0, 16, size=256).astype(np.uint8)
+        return Q4KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q4)
+    if fmt is Format.Q8_0:
+        return Q8Fields(d=np.float32(1.5), q=q8)
+    if fmt is Format.Q8_1:
+        return Q8Fields(d=np.float32(1.5), s=np.float32(-2.25), q=q8)
+    return Q8Fields(d=np.array([1.0, 2.0, 3.0, 4.0], np.float32), s=np.array([5.0, 6.0, 7.0, 8.0], np.float32), q=q8)
+
+
+def _half(block: np.ndarray, byte: int) -> float:
+    return float(block[byte:byte + 2].view("<f2")[0])
+
+
+def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
+    """Value ``index`` of a derived part, read from the bytes the spec names."""
+    spec = SPECS[(fmt, part)]
+    codes = None
+    if spec.codes_byte is not None:
+        sc, m = scale_min_k4(block[spec.codes_byte:spec.codes_byte + 12])
+        codes = m if part in ("min", "m_pad") else sc
+    if part in ("m_pad", "s_pad"):
+        position = padded_sub_block(index)
+        if position is None:
+            return 0.0
+        if part == "m_pad":
+            assert codes is not None
+            return float(codes[position])
+        index = position
+    assert spec.first_byte is not None
+    half = _half(block, spec.first_byte + spec.pitch * index)
+    if codes is None:
+        return half
+    value = half * float(codes[index])
+    return value / 16 if part == Q4K_SCALE16 and index % 2 else value
+
+
+def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields, index: int) -> float:
+    """The same value from ``compiler.numerics``' fields."""
+    if isinstance(fields, Q4KFields):
+        scale = float(fields.d) * float(fields.scales[index % 8])
+        position = padded_sub_block(index)
+        return {
+            "scale": scale,
+            Q4K_SCALE16: scale / 16 if index % 2 else scale,
+            "min": float(fields.dmin) * float(fields.mins[index % 8]),
+            "dmin": float(fields.dmin),
+            "m_pad": 0.0 if position is None else float(fields.mins[position]),
+        }[part]
+    assert fields.s is not None or part == "d"
+    if part == "s_pad":
+        position = padded_sub_block(index)
+        return 0.0 if position is None else float(np.atleast_1d(fields.s)[position])
+    return float(np.atleast_1d(fields.d if part == "d" else fields.s)[index])
+
+
+@pytest.mark.parametrize(("fmt", "part"), sorted(k for k, spec in SPECS.items() if not spec.raw))
+def test_derived_part_bytes_match_ggml(fmt: Format, part: str) -> None:
+    fields = _fields(fmt)
+    block = pack_blocks(str(fmt), fields)
+    for index in range(SPECS[(fmt, part)].values_per_block):
+        assert _read(fmt, part, block, index) == _expected(fmt, part, fields, index), (fmt, part, index)
+
+
+@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block])
+def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
+    spec = SPECS[(fmt, "qs")]
+    assert spec.raw and spec.first_byte is not None
+    assert spec.first_byte + spec.values_per_block == format_info(fmt).element_bytes
+    fields = _fields(fmt)
+    block = pack_blocks(str(fmt), fields)
+    qs = block[spec.first_byte:spec.first_byte + spec.values_per_block]
+    if isinstance(fields, Q4KFields):  # byte 32c + l: value 64c + l low, 64c + 32 + l high
+        chunks = qs.reshape(4, 32)
+        assert np.array_equal(np.stack([chunks & 0xF, chunks >> 4], axis=1).ravel(), fields.q)
+    else:
+        assert np.array_equal(qs.view(np.int8), fields.q)
