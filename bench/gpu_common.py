@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import time
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from compiler import numerics
-from targets.ptx.timing import time_launch  # the one definition; bench/ scripts import it from here
+from targets.ptx.timing import time_graph, time_launch  # the one definitions; bench/ scripts import them from here
 
 __all__ = ["OUT", "decode_table", "gpu_dequant", "log", "record", "rel_err", "time_graph", "time_launch"]
 
@@ -34,35 +33,6 @@ def record(row: dict) -> None:
     with open(os.path.join(OUT, "results.jsonl"), "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
     print("RESULT", json.dumps(row, sort_keys=True), flush=True)
-
-
-def time_graph(cupy: Any, fn: Callable[[], None], per_graph: int = 20, reps: int = 7) -> float:
-    """Median microseconds of one ``fn`` (any number of launches), timed as a CUDA graph.
-
-    Kernels of a few microseconds finish before Python has submitted the next launch, so
-    events around single launches measure the host. Capturing ``per_graph`` calls of ``fn``
-    into one graph and timing graph launches measures the GPU, back to back, as
-    llama.cpp's benchmark loop (a graph of N copies of the node) does.
-    """
-    stream = cupy.cuda.Stream(non_blocking=True)
-    with stream:
-        fn()  # load modules and allocate before capturing
-        stream.synchronize()
-        stream.begin_capture()
-        for _ in range(per_graph):
-            fn()
-        graph = stream.end_capture()
-        graph.launch(stream)
-        stream.synchronize()
-        times = []
-        for _ in range(reps):
-            start, end = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record(stream)
-            graph.launch(stream)
-            end.record(stream)
-            end.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3 / per_graph)
-    return statistics.median(times)
 
 
 def decode_table(fmt: str) -> np.ndarray:

@@ -30,10 +30,15 @@ what it does not do:
   compare with compiler.numerics.dot_scaled (examples/README.md has a snippet per example).
 
 timing:
-  CUDA events around each launch after --warmup untimed launches; the median of --reps
-  (targets.ptx.timing.time_launch). A kernel of a few microseconds may finish before Python
-  submits the next launch, so its figure includes launch overhead. GB/s counts every array's
-  bytes once: the least traffic the launch can make.
+  --timing graph (the default): 10 launches captured in a CUDA graph run back to back; each
+  of --reps graph launches is timed with CUDA events and divided by 10; the median is
+  reported (targets.ptx.timing.time_graph). This is the GPU's time per launch, as llama.cpp's
+  benchmark loop measures it. --timing events: CUDA events around each single launch after
+  --warmup untimed ones (time_launch); a kernel of a few microseconds then finishes before
+  Python has submitted the launch, so its figure is mostly the host's launch overhead (the
+  q4_K decode example at m=1, n=4096, k=14336: 13.3 us in a graph, 24.0 us one launch at a
+  time; bench/RESULTS.md run 144). GB/s counts every array's bytes once: the least traffic
+  the launch can make.
 
 --emulate:
   Runs the launch on qdot's PTX emulator (compiler.emulate) instead of timing, on the CPU: it
@@ -65,6 +70,8 @@ from compiler.pipelines import PTX_ARCHES, STRATEGIES
 from compiler.shape_expressions import ExpressionError, Expressions
 
 TOOL = "qdot-bench"
+GRAPH_LAUNCHES = 10
+"""Launches captured in one CUDA graph for ``--timing graph``; the time per launch is the graph's / 10."""
 
 
 def make_arg_parser() -> argparse.ArgumentParser:
@@ -89,8 +96,17 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
     parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
-    parser.add_argument("--reps", type=int, default=20, help="timed launches; the median is reported (default: 20)")
-    parser.add_argument("--warmup", type=int, default=3, help="untimed launches before timing (default: 3)")
+    parser.add_argument("--timing", choices=("graph", "events"), default="graph",
+                        help="graph (default): 10 launches captured in a CUDA graph, back to back, each "
+                             "graph timed with events (the GPU's time, as llama.cpp's benchmark loop measures); "
+                             "events: events around each single launch (includes the host's launch overhead, "
+                             "which dominates kernels of a few microseconds)")
+    parser.add_argument("--reps", type=int, default=20,
+                        help="timed launches (--timing events) or graphs (--timing graph); the median is reported "
+                             "(default: 20)")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="untimed launches before timing (default: 3; a graph is warmed up by one launch "
+                             "before it is captured and one of the graph)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random input bytes (default: 0)")
     parser.add_argument("--emulate", action="store_true",
                         help="run once on the CPU emulator instead of timing on a GPU (small shapes only)")
@@ -247,14 +263,19 @@ def _number(value: float) -> str:
 
 def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run: Run,
           args: argparse.Namespace) -> str:
-    from targets.ptx.timing import time_launch
+    from targets.ptx.timing import time_graph, time_launch
 
     def timed() -> float:
         device = [cupy.zeros(max(1, spec.nbytes), dtype=cupy.uint8) if spec.output else cupy.asarray(host)
                   for spec, host in zip(run.arrays, run.host_arrays(args.seed, None), strict=True)]
         arguments = run.arguments(params, device)
-        return time_launch(cupy, lambda: loaded.launch(*arguments, grid=run.grid, sync=False),
-                           warmup=args.warmup, reps=args.reps)
+
+        def launch() -> None:
+            loaded.launch(*arguments, grid=run.grid, sync=False)
+
+        if args.timing == "graph":
+            return time_graph(cupy, launch, per_graph=GRAPH_LAUNCHES, reps=args.reps)
+        return time_launch(cupy, launch, warmup=args.warmup, reps=args.reps)
 
     try:
         us = timed()
@@ -270,7 +291,8 @@ def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run:
     gbps = nbytes / (us * 1e3)
     if args.json:
         result = _result(kernel, run, args)
-        result.update(median_us=us, warmup=args.warmup, reps=args.reps, flops=run.flops, tflops=tflops,
+        result.update(median_us=us, timing=args.timing, warmup=args.warmup, reps=args.reps, flops=run.flops,
+                      tflops=tflops,
                       bytes=nbytes, gbps=gbps)
         return json.dumps(result)
     rate = f"  {_number(tflops)} TFLOP/s" if tflops is not None else ""
