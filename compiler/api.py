@@ -317,5 +317,6 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
     if name is not None and name not in infos:
         raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
     kernel.check_arrays(args, name)
+    infos[name or kernel.kernels[0].name].check_divisibility(args)
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
                         options=LaunchOptions(arch=kernel.artifact.arch))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,16 @@ class KernelInfo:
     arg_divisibility: tuple[int, ...] = ()
     """Per argument, the ``qdot.divisibility`` the kernel was compiled to assume (1: none). The
     code relies on it (paired stores, 16-byte copies), so a launch checks it."""
+
+    def check_divisibility(self, args: Sequence[Any]) -> None:
+        """``ValueError`` for a scalar argument that is not a multiple of the ``qdot.divisibility``
+        the kernel was compiled to assume (its paired stores and 16-byte copies rely on it), on
+        the GPU (``targets.ptx.runner``) and the emulator (``compiler.emulate``) alike."""
+        divisors = self.arg_divisibility or (1,) * len(args)
+        for index, (kind, value, divisor) in enumerate(zip(self.arg_kinds, args, divisors, strict=False)):
+            if kind != "ptr" and divisor > 1 and int(value) % divisor:
+                raise ValueError(f"argument {index} of '{self.name}' must be a multiple of {divisor} "
+                                 f"(the kernel was compiled with qdot.divisibility = {divisor}), got {value}")
 
     @property
     def block(self) -> tuple[int, int, int]:

@@ -64,9 +64,9 @@ class LoadedKernel:
             raise TypeError(
                 f"kernel '{self.info.name}' takes {len(self.info.arg_kinds)} arguments "
                 f"({', '.join(self.info.arg_kinds)}), got {len(args)}")
+        self.info.check_divisibility(args)
         converted: list[Any] = []
-        divisors = self.info.arg_divisibility or (1,) * len(args)
-        for index, (kind, value, divisor) in enumerate(zip(self.info.arg_kinds, args, divisors, strict=True)):
+        for index, (kind, value) in enumerate(zip(self.info.arg_kinds, args, strict=True)):
             if kind == "ptr":
                 if not isinstance(value, cupy.ndarray):
                     raise TypeError(f"argument {index} of '{self.info.name}' must be a device array")
@@ -76,9 +76,6 @@ class LoadedKernel:
                                      f"it starts at 0x{value.data.ptr:x}")
                 converted.append(value)
             else:
-                if divisor > 1 and int(value) % divisor:
-                    raise ValueError(f"argument {index} of '{self.info.name}' must be a multiple of {divisor} "
-                                     f"(the kernel was compiled with qdot.divisibility = {divisor}), got {value}")
                 converted.append(_SCALAR_TYPES[kind](value))
         grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
         if programmatic:

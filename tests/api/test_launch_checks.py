@@ -53,3 +53,11 @@ def test_a_shape_that_passed_once_is_still_checked_with_smaller_arrays(int8_gemm
     int8_gemm.check_arrays([a, b, c, M, N, K])  # the same sizes again: remembered, no new plan
     with pytest.raises(ValueError, match=r"argument #1 \(%b_ptr\)"):
         int8_gemm.check_arrays([a, b[:1], c, M, N, K])
+
+
+def test_emulate_refuses_a_scalar_the_kernel_assumes_divisible_as_the_gpu_runner_does() -> None:
+    decode = compiler.compile(ROOT / "examples" / "q4k_decode.mlir", arch="sm_90", num_stages=2)
+    x, w, y = np.zeros((1, 3, 144), np.uint8), np.zeros((64, 2, 144), np.uint8), np.zeros((1, 64), np.float32)
+    with pytest.raises(ValueError, match=r"argument 5 of 'small_m_q8_1_q4_K_64_w2_splitk' must be a multiple of "
+                                         r"256 \(the kernel was compiled with qdot.divisibility = 256\), got 384"):
+        compiler.emulate(decode, x, w, y, 1, 64, 384, grid=(1, 1, 1))
