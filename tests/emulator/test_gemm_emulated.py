@@ -78,6 +78,15 @@ CASES = [
     Case("e4m3", "e2m1", None, None, "sm_120a", "native", "kind::f8f6f4"),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf4.block_scale"),
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "native", "kind::mxf4nvf4"),
+    # fp4 on A (e2m1 × e4m3): the mixed mma with its operands the other way round, the packed
+    # operand read by the scalar fallback and by the sub-byte ldmatrix
+    Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_120a", "native",
+         "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1.e4m3"),
+    Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64",
+         ldmatrix_arch=True),
+    # unscaled fp4 × fp4: kind::f8f6f4 with both operands e2m1 (not the mxf4 form, which needs scales)
+    Case("e2m1", "e2m1", None, None, "sm_120a", "native", "kind::f8f6f4.f32.e2m1.e2m1"),
+    Case("e2m1", "e2m1", None, None, "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64", ldmatrix_arch=True),
 ]
 
 

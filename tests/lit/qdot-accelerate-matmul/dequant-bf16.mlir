@@ -1,7 +1,9 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=dequant-bf16}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_80 strategy=dequant-bf16}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=dequant-bf16}' | filecheck %s
 // strategy=dequant-bf16 (sm_80+): both operands become bf16 in registers and a
 // m16n8k16 bf16 mma runs them; power-of-two block scales are folded into the conversion.
+// Forced on sm_120a it decides the same, output for output (a bf16 qgpu.mma, no scales on it).
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 

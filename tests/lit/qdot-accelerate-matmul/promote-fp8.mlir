@@ -1,7 +1,10 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-fp8}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=promote-fp8}' | filecheck %s
 // strategy=promote-fp8: fp4/fp6 become e4m3 in registers (exact), e5m2 stays e5m2, and the
-// fp8 mma runs them (native on sm_89, emulated by ptxas on sm_90, still legal there).
+// fp8 mma runs them (native on sm_89, emulated by ptxas on sm_90, still legal there). Forced on
+// sm_120a it makes the same choices, output for output: an e4m3/e5m2 qgpu.mma (the plain fp8
+// mma.sync), not the fp4 operand and fp4Padded staging of the native strategy there.
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
