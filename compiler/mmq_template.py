@@ -54,13 +54,16 @@ class MmqConfig:
     ``qdot.store {reduce = "add"}`` (the fix-up is the atomic addition, not a second kernel),
     so Y must be zeroed first (the quantize kernel's ``zero_output`` does it)."""
     max_m: int = SMALL_M_MAX
-    """small_m: the most tokens the kernel serves; it computes rows min(M, max_m) of Y. The mma's
-    n tile stays 8 tokens, but with max_m = 1 the bound tells the compiler that the columns of odd
+    """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_MAX`` (its mma's n tile holds
+    8 tokens and the grid has no M dimension, so no value serves more). ``mmq_grid`` refuses an
+    M above it; launched on a grid built by hand with a larger M, the kernel computes rows
+    min(M, max_m) of Y and leaves the others as they were. The caller picks the kernel by M:
+    this one for M ≤ max_m, the mmq kernel (``small_m = False``) for M ≥ 9. The mma's n tile
+    stays 8 tokens, but with max_m = 1 the bound tells the compiler that the columns of odd
     tokens are never stored, and ptxas drops their per-32-value rescale: 724 → 593 SASS
     instructions per warp and super-block in the benchmark's decode kernel (0–8 % faster, runs 38 and
     40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
-    tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live); the caller picks the
-    kernel by M."""
+    tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
     """small_m: q4_K super-blocks per K step (one cp.async stage), so a weight row's bytes in one
     copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Runs of 576 bytes
@@ -160,8 +163,15 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
     """The launch grid of ``cfg`` for Y[m, n] += X[m, k] · W[n, k]ᵀ. ``split`` overrides
     ``split_factor``'s defaults (a run-time choice: the kernel reads its split count from
     the grid); ``programs`` the size of a stream-K grid (default: ``STREAM_K_PROGRAMS`` times
-    ``min_blocks_per_sm``, or once without it, at most one per iteration)."""
+    ``min_blocks_per_sm``, or once without it, at most one per iteration).
+
+    A small_m grid runs over weight rows (and K splits) only, the same for every M ≤ max_m, so
+    each weight byte is read once whatever M is (seed 000 §12.4); it raises ``ValueError`` for
+    M > ``cfg.max_m``, whose rows max_m.. the kernel would leave unwritten: M ≥ 9 needs the mmq
+    kernel, a smaller M a small_m config with a larger max_m."""
     if cfg.small_m:
+        if m > cfg.max_m:
+            raise ValueError(_small_m_refusal(cfg, m))
         tiles = -(-n // cfg.block_n)
         return (tiles, split_factor(tiles, k, **split) if cfg.split_k else 1, 1)
     tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
@@ -169,6 +179,16 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
         slots = programs or STREAM_K_PROGRAMS * max(1, cfg.min_blocks_per_sm)
         return (max(1, min(slots, tiles * (k // Q4K_VALUES))), 1, 1)
     return (tiles, 1, 1)
+
+
+def _small_m_refusal(cfg: MmqConfig, m: int) -> str:
+    unwritten = f"row {cfg.max_m}" if m == cfg.max_m + 1 else f"rows {cfg.max_m}..{m - 1}"
+    what = (f"mmq_grid: {cfg.name} (small_m, max_m = {cfg.max_m}) serves M ≤ {cfg.max_m}, got M = {m}: "
+            f"{unwritten} of Y would be left unwritten; ")
+    if m > SMALL_M_MAX:
+        return what + (f"use the mmq kernel (MmqConfig(small_m=False)) for M ≥ {SMALL_M_MAX + 1}: max_m cannot "
+                       f"exceed SMALL_M_MAX = {SMALL_M_MAX}, the tokens of the mma's n tile")
+    return what + f"use a small_m config with max_m ≥ {m} (at most SMALL_M_MAX = {SMALL_M_MAX}, the default)"
 
 
 _X = "!qdot.block<q8_1_mmq>"

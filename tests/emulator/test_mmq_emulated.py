@@ -135,6 +135,47 @@ def test_split_k_grid_balances_the_splits() -> None:
     assert split_factor(64, 14336, target=1 << 20, max_splits=19, min_blocks=1) == 19  # 3 each
 
 
+SMALL_M_GRID_CONFIGS = [
+    MmqConfig(small_m=True),
+    MmqConfig(small_m=True, block_n=16, num_warps=1, max_m=3),
+    MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True),
+    MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1),
+    MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2, max_m=5),
+    MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, interleave_splits=True),
+    MmqConfig(small_m=True, block_n=32, num_warps=1, split_k=True, interleave_splits=True, max_m=1),
+]
+
+
+@pytest.mark.parametrize("cfg", SMALL_M_GRID_CONFIGS, ids=[c.name for c in SMALL_M_GRID_CONFIGS])
+def test_small_m_grid_does_not_depend_on_m(cfg: MmqConfig) -> None:
+    """Weights once (seed 000 §12.4: M never appears in the launch grid as a dimension that
+    multiplies weight traffic): a decode grid is the same for every M the kernel serves, with
+    split-K's defaults and overrides alike, so M tokens cost one pass over the weights."""
+    for n, k, split in ((4096, 14336, {}), (32768, 8192, {}), (40, 1280, {}), (72, 2048, {"max_splits": 4}),
+                        (4097, 4096, {"target": 1 << 20, "max_splits": 19, "min_blocks": 1})):
+        grids = {m: mmq_grid(cfg, m, n, k, **split) for m in range(1, cfg.max_m + 1)}
+        assert len(set(grids.values())) == 1, f"{cfg.name}, N = {n}, K = {k} {split}: {grids}"
+        assert grids[1][0] == -(-n // cfg.block_n), grids[1]  # x: the weight-row tiles
+
+
+@pytest.mark.parametrize("cfg,m,advice", [
+    (MmqConfig(small_m=True, block_n=16, num_warps=1), 12,
+     r"got M = 12: rows 8\.\.11 of Y would be left unwritten; use the mmq kernel \(MmqConfig\(small_m=False\)\) "
+     r"for M ≥ 9: max_m cannot exceed SMALL_M_MAX = 8"),
+    (MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 9, r"row 8 of Y .* use the mmq kernel"),
+    (MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2,
+     r"serves M ≤ 1, got M = 2: row 1 of Y would be left unwritten; use a small_m config with max_m ≥ 2"),
+    (MmqConfig(small_m=True, max_m=3), 8, r"rows 3\.\.7 of Y .* max_m ≥ 8 \(at most SMALL_M_MAX = 8"),
+])
+def test_small_m_grid_refuses_m_past_max_m(cfg: MmqConfig, m: int, advice: str) -> None:
+    """A decode kernel's grid for more tokens than it serves would leave rows of Y unwritten
+    (the audit's M = 12 on the M ≤ 8 kernel): refused, saying which kernel serves that M."""
+    with pytest.raises(ValueError, match=f"mmq_grid: {cfg.name} .*{advice}"):
+        mmq_grid(cfg, m, 4096, 4096)
+    assert mmq_grid(cfg, cfg.max_m, 4096, 4096)[0] == -(-4096 // cfg.block_n)
+    assert mmq_grid(MmqConfig(block_m=16, block_n=64), m, 4096, 4096) == (-(-m // 16) * 64, 1, 1)
+
+
 def test_max_m_is_a_small_m_option() -> None:
     with pytest.raises(ValueError, match="max_m must be 1 to 8"):
         MmqConfig(small_m=True, max_m=9)
@@ -202,13 +243,14 @@ def test_l2_prefetch_hint_changes_no_value() -> None:
 
 @pytest.mark.slow
 def test_one_token_kernel_leaves_rows_past_max_m() -> None:
-    """A max_m = 1 kernel launched with M = 2 computes row 0 and leaves row 1 as it was."""
+    """A max_m = 1 kernel launched with M = 2 computes row 0 and leaves row 1 as it was (on a
+    grid built for M = 1: ``mmq_grid`` refuses M = 2; the grid does not depend on M)."""
     case = MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, max_m=1), m=2, n=40, k=512)
     module = _compile(case.cfg)
     data = make_inputs(case, np.random.default_rng(3))
     y = poisoned_output(case)
     emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
-            mmq_grid(case.cfg, case.m, case.n, case.k))
+            mmq_grid(case.cfg, case.cfg.max_m, case.n, case.k))
     ok, err = check(y[:1], reference(case, data)[:1])
     assert ok, f"row 0: relative error {err:.3e}"
     assert np.isnan(y[1]).all()

@@ -115,7 +115,8 @@ def run(d: Draw, seed: int) -> str | None:
         y[:d.rows], y[d.rows:] = 0.0, 1.0  # serves a number, which an addition changes (NaN + x is NaN)
     untouched = y[d.rows:].copy()
     try:
-        emulate(module, d.cfg.name, [data["x"], data["w"], y, m, n, k], mmq_grid(d.cfg, m, n, k, **dict(d.launch)))
+        # the grid of the rows served: mmq_grid refuses M > max_m, the kernel must still bound it
+        emulate(module, d.cfg.name, [data["x"], data["w"], y, m, n, k], mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch)))
     except Exception as err:  # noqa: BLE001 - an out-of-bounds access, a race, ...: the kernel's bug
         return f"{d}: emulate raised {type(err).__name__}: {err}"
     ok, err = check(y[:d.rows], reference(case, data)[:d.rows])
