@@ -44,7 +44,10 @@ class MmqConfig:
     """small_m: the grid's y dimension splits K — program (x, y) covers a contiguous 1/ny of it —
     and the partial results meet in Y through ``qdot.store {reduce = "add"}`` (Y must be zeroed
     first). Decode has only N/16 weight-row tiles (two warps per SM at N = 4096), too few to keep
-    HBM busy; ``mmq_grid`` picks ny."""
+    HBM busy; ``mmq_grid`` picks ny. The float additions land in whatever order the programs
+    finish: with two splits every launch gives the same bits (0 + a + b rounds once either way),
+    with more the last bits may vary between launches (``mmq_grid(..., max_splits=2)`` for
+    reproducible output; docs/numerics.md)."""
     stream_k: bool = False
     """mmq: stream-K. The grid is a fixed number of programs (``mmq_grid``: the SMs' resident
     slots, or fewer) that share the flattened (output tile, super-block) iterations evenly,
@@ -52,7 +55,9 @@ class MmqConfig:
     112 tiles of 128 × 128 for 132 SMs) keeps every SM busy to the end. A tile a program covers
     whole is stored; the pieces of a tile shared by two or more programs meet in Y through
     ``qdot.store {reduce = "add"}`` (the fix-up is the atomic addition, not a second kernel),
-    so Y must be zeroed first (the quantize kernel's ``zero_output`` does it)."""
+    so Y must be zeroed first (the quantize kernel's ``zero_output`` does it). A tile split among
+    three or more programs may differ in its last bits from launch to launch (the additions'
+    order); without stream-K the output is reproducible."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_MAX`` (its mma's n tile holds
     8 tokens and the grid has no M dimension, so no value serves more). ``mmq_grid`` refuses an
