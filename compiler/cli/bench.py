@@ -180,7 +180,7 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
         try:
             arrays = run.host_arrays(args.seed, output_fill=fill)
             stats = compiler.emulate(compiled, *run.arguments(params, arrays), grid=run.grid, name=kernel)
-        except LaunchPlanError as err:  # host memory refused the arrays
+        except ValueError as err:  # host memory refused the arrays (LaunchPlanError), a launch check
             raise ToolError(str(err)) from None
         except EmulationError as err:
             raise ToolError(f"the emulator stopped the launch at {run.shape_text()} grid={run.grid_text()}: "
