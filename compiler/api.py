@@ -6,6 +6,7 @@
     print(k.ptx)                           # the PTX; k.kernels[0].shared_bytes, .block etc.
     for step in compiler.compile(source, arch="sm_90", trace=True).trace:
         print(step.name, step.seconds)     # and step.ir: the module after that pass
+    print(*compiler.compile(source, arch="sm_120a", remarks=True).remarks, sep="\n")  # each decision, why
     # one program per 128x128 tile of C, numbered along x only (the kernel reads ctaid.x);
     # cdiv(x, y) = -(-x // y)
     k.launch(a, b, sa, sb, c, M, N, K, grid=(cdiv(M, 128) * cdiv(N, 128), 1, 1))   # CuPy arrays
@@ -50,6 +51,9 @@ class CompiledKernel:
     pipeline: str
     trace: tuple[PassStep, ...] = ()
     """Each pass of the pipeline in order, with the IR after it, when compiled with ``trace=True``."""
+    remarks: tuple[str, ...] = ()
+    """With ``remarks=True``: each decision the passes made, as the tools' ``--remarks`` prints it
+    (``file:line:col: remark: <pass>: <message>``), in IR order."""
     lowered: Any = None
     """The module after the pipeline, which ``emulate`` runs: the LLVM-ready IR the PTX is emitted
     from, or for the AGX targets the allocated ``agx`` tile the MMA stream is encoded from."""
@@ -164,6 +168,7 @@ def compile(  # noqa: A001 - the public name the design asks for
     pipeline: str | None = None,
     verify: bool = False,
     trace: bool = False,
+    remarks: bool = False,
 ) -> CompiledKernel:
     """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "sass", "agx3b", "agx3c").
 
@@ -171,17 +176,21 @@ def compile(  # noqa: A001 - the public name the design asks for
     break and names an existing file; any other ``str`` is IR text. A one-line ``str`` ending in
     ``.mlir`` that names no file raises ``FileNotFoundError`` naming it (not a parse error).
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
+    ``remarks=True`` keeps what each pass decided and why, one located line per decision, as
+    ``qdot-translate --remarks`` prints them (``CompiledKernel.remarks``, in IR order; the file
+    is ``<source>`` for IR text); the artifact is the same either way.
     A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
     a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
     or xDSL's ``ParseError``); a missing ptxas or cuobjdump raises ``compiler.tools.ToolUnavailable``."""
     from compiler.cli.common import without_cyclic_gc
 
     _check_arguments(source, target, arch, strategy, num_stages, pipeline)
-    if not isinstance(trace, bool):
-        raise TypeError(f"trace must be True or False, got {type(trace).__name__}")
+    for name, flag in (("trace", trace), ("remarks", remarks)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
 
     with without_cyclic_gc():
-        return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace)
+        return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace, remarks)
 
 
 def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_stages: Any, pipeline: Any) -> None:
@@ -202,39 +211,44 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
 
 
 def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,
-             verify: bool, trace: bool = False) -> CompiledKernel:
+             verify: bool, trace: bool = False, remarks: bool = False) -> CompiledKernel:
     from compiler import registry
     from compiler.cli.common import build_pipeline
+    from compiler.remarks import Remarks, collecting
 
     ctx, module = _parse(source)
     parsed = module.clone() if target not in AGX_FORMS else None
     tracer = _Tracer() if trace else None
+    found = Remarks() if remarks else None
     if target in ("agx3b", "agx3c"):
         spec = pipeline or agx_pipeline(target)
         passes = build_pipeline(registry.pass_factories(), spec, tracer)
         if tracer is not None:
             tracer.start()
-        passes.apply(ctx, module)
+        with collecting(found):
+            passes.apply(ctx, module)
         from targets.agx import emit as agx_emit
 
         from targets.ptx.artifact import Artifact
 
         return CompiledKernel(Artifact(target, target, agx_emit(module, target, "hex")), spec,
-                              tuple(tracer.steps) if tracer else (), lowered=module)
+                              tuple(tracer.steps) if tracer else (), found.lines() if found else (), lowered=module)
     # pipeline="" runs no pass (IR already at the LLVM level, as hand-written ptx kernels are)
     spec = pipeline if pipeline is not None else ptx_pipeline(PtxOptions(arch=arch, strategy=strategy,
                                                                           num_stages=num_stages))
     passes = build_pipeline(registry.pass_factories(), spec, tracer, verify_each=False)
     if tracer is not None:
         tracer.start()
-    passes.apply(ctx, module)
+    with collecting(found):
+        passes.apply(ctx, module)
     from targets.ptx.artifact import compile_module
 
     # The pipeline verified the module after its last pass (the parser did, for an empty one):
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
                               module_verified=True)
-    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), lowered=module, source=parsed)
+    return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), found.lines() if found else (),
+                          lowered=module, source=parsed)
 
 
 class _Tracer:

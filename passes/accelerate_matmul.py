@@ -29,6 +29,8 @@ Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -44,6 +46,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     TensorType,
+    UnknownLoc,
     UnrealizedConversionCastOp,
     f16,
     f32,
@@ -55,8 +58,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
+from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
@@ -78,7 +83,16 @@ from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
 from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
-from passes.support.strategy import STRATEGY_NAMES, OperandPlan, Plan, PlanError, Strategy, choose_plan
+from passes.support.strategy import (
+    STRATEGY_NAMES,
+    OperandPlan,
+    Plan,
+    PlanError,
+    Strategy,
+    auto_not_asked,
+    auto_order,
+    choose_plan,
+)
 
 
 _SOURCE_REG = {
@@ -110,7 +124,8 @@ class AccelerateMatmulPass(ModulePass):
             laid_out: set[TensorType] = set()
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
                 try:
-                    _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
+                    with _located_at(dot):
+                        _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -119,6 +134,25 @@ class AccelerateMatmulPass(ModulePass):
             _propagate_accumulator_layouts(func)
             layout_stored_tiles(func, warps)
 
+
+
+@contextmanager
+def _located_at(dot: DotScaledOp) -> Iterator[None]:
+    """The ops that replace ``dot`` take its location, as MLIR's rewrite patterns give the ops
+    they create the location of the op they rewrite: a later pass's diagnostic or remark about
+    one of them (a ``qgpu.local_load``'s ldmatrix, a ``qgpu.mma``'s instruction) then points at
+    the dot it came from, not at the loop or function around it."""
+    block, before, after = dot.parent, dot.prev_op, dot.next_op
+    location = dot.location
+    try:
+        yield
+    finally:
+        if block is not None:
+            op = before.next_op if before is not None else block.first_op
+            while op is not None and op is not after:
+                if isinstance(op.location, UnknownLoc):
+                    op.location = location
+                op = op.next_op
 
 
 def _check_layouts(func: FuncOp, laid_out: set[TensorType]) -> None:
@@ -145,11 +179,18 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
     except PlanError as err:
         emit_error(dot, str(err))
     point = InsertPoint.before(dot)
+    noting = remarks.enabled(AccelerateMatmulPass.name)
+    if noting:
+        remarks.remark(dot, AccelerateMatmulPass.name, _strategy_remark(plan, arch, strategy, problem))
     if _warp_group_plan(dot, plan, arch, warps, problem.m, problem.n):
+        if noting:
+            _remark_warp_group(dot, plan, warps, problem.n)
         _rewrite_warp_group_dot(dot, plan, warps, point)
         return
     mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     if format_info(problem.lhs).is_block:
+        if noting:
+            _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold))
         _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
     k_width = _k_width_values(plan)
@@ -158,6 +199,8 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
                                   for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))):
         # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
         k_width = 2 if plan.lhs.reg is RegFormat.BF16 else 4
+    if noting:
+        _remark_mma(dot, plan, mma, problem.m, problem.n, k_width)
 
     a_reg = _operand(dot, dot.a, 0, plan.lhs, plan, mma, k_width, dot.a_scale, point)
     b_reg = _operand(dot, dot.b, 1, plan.rhs, plan, mma, k_width, dot.b_scale, point)
@@ -954,6 +997,87 @@ def _resplat(attr: DenseIntOrFPElementsAttr, new_type: TensorType) -> DenseIntOr
     if isinstance(elem, IntegerType):
         return DenseIntOrFPElementsAttr.from_list(new_type, [int(value)])
     return DenseIntOrFPElementsAttr.from_list(new_type, [float(value)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Remarks (``--remarks``): built only when they are asked for
+
+
+def _strategy_remark(plan: Plan, arch: str, asked: Strategy, problem: DotProblem) -> str:
+    """The strategy taken and why: the rule of the formats, or for ``auto`` which strategies it
+    does not ask on this arch and the refusals of those it asked first (the strategy table's
+    own sentences)."""
+    pair = f"{problem.lhs} × {problem.rhs}"
+    if plan.rule:
+        overruled = asked not in (plan.strategy, Strategy.AUTO)
+        return f"strategy {plan.strategy} for {pair}: {plan.rule}" + (f" (asked: {asked})" if overruled else "")
+    if asked is not Strategy.AUTO:
+        return f"strategy {plan.strategy} for {pair}, as asked"
+    why = [f"{strategy} not asked ({reason})" for strategy, reason in auto_not_asked(arch)]
+    why += [f"{strategy} refused ({reason})" for strategy, reason in plan.refused]
+    order = ", ".join(auto_order(arch))
+    return (f"strategy {plan.strategy} for {pair}: auto on {arch} asks {order} in turn and takes the first that "
+            f"runs it" + (f"; {'; '.join(why)}" if why else ""))
+
+
+def _remark_mma(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: int, k_width: int,
+                extra: str = "") -> None:
+    wm, wn = mma.warps_per_cta
+    shape = "x".join(str(d) for d in mma.instr_shape)
+    remarks.remark(dot, AccelerateMatmulPass.name,
+                   f"mma.sync {plan.mma_kind} in {shape} tiles, warps {wm}x{wn} (a {m // wm}x{n // wn} tile each), "
+                   f"kWidth {k_width}, {_scale_route(plan)}{extra}")
+    _remark_operands(dot, plan)
+
+
+def _remark_warp_group(dot: DotScaledOp, plan: Plan, warps: int, n: int) -> None:
+    remarks.remark(dot, AccelerateMatmulPass.name,
+                   f"wgmma m64n{n}k16 {plan.lhs.reg} (both operands {plan.lhs.reg} buffers in shared memory): "
+                   f"{warps} warps as {warps // WARP_GROUP} warpgroups along M")
+    _remark_operands(dot, plan)
+
+
+def _dmin_remark(plan: Plan, q4k_fold: str) -> str:
+    formats = (plan.lhs.source, plan.rhs.source)
+    if Format.Q4_K not in formats:
+        return ""
+    by_mma = _fold_by_mma(formats, q4k_fold)
+    return f"; q4_K dmin term {'as an f16 mma per super-block' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
+
+
+def _scale_route(plan: Plan) -> str:
+    if plan.rescale is Rescale.HW:
+        return "scales to the block-scaled mma"
+    if plan.rescale is Rescale.PER_BLOCK:
+        return f"scales applied to the f32 accumulator per {plan.block_k}-value block"
+    if plan.lhs.fold_scale or plan.rhs.fold_scale:
+        return "scales folded into the converted values"
+    return "no scales"
+
+
+def _remark_operands(dot: DotScaledOp, plan: Plan) -> None:
+    """How each operand reaches the mma (the staging and conversion decisions of ``_operand``)."""
+    parts = []
+    for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs)):
+        if format_info(side.source).is_block:
+            how = "whole blocks staged in shared memory, " + (
+                "the packed nibbles masked to u8 at use" if side.source is Format.Q4_K else "the int8 quants read as s8")
+        elif side.fp4_unpacked:
+            how = "staged fp4Padded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"
+        elif side.fp4_packed_mma:
+            how = "packed, as the m16n8k64 mma reads it"
+        elif _dequantized_once(value, op_idx, side):
+            how = "converted once per CTA into a shared buffer" + (", unpacked along M/N" if side.free_packed else "")
+        elif _SOURCE_REG[side.source] is side.reg and not side.fold_scale:
+            how = "read as it is"
+        else:
+            how = "converted in registers after the load"
+        if side.fold_scale:
+            how += ", scale folded in"
+        if side.exp:
+            how += f", times 2^{side.exp}"
+        parts.append(f"{'lhs' if op_idx == 0 else 'rhs'} {side.source} → {side.reg}: {how}")
+    remarks.remark(dot, AccelerateMatmulPass.name, "; ".join(parts))
 
 
 # ---------------------------------------------------------------------------------------------

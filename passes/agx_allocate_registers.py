@@ -25,6 +25,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
 from dialects.agx.types import FragType
@@ -110,10 +111,21 @@ def allocate(func: FuncOp) -> None:
             continue
         if scan.last_use(op.results[0]) == index:
             scan.release(op.results[0])
+    if remarks.enabled(AgxAllocateRegistersPass.name):
+        remarks.remark(func, AgxAllocateRegistersPass.name, lambda: _remark(func, ops, scan))
     for value, pair in scan.placed.items():
         assert isinstance(value.type, FragType)
         if value.type.reg != 2 * pair:
             Rewriter.replace_value_with_new_type(value, value.type.placed(2 * pair))
+
+
+def _remark(func: FuncOp, ops: list[Operation], scan: _Scan) -> str:
+    pairs = sorted(set(scan.placed.values()))
+    mmas = [op for op in ops if isinstance(op, Mma8Op)]
+    in_place = sum(1 for op in mmas if op.c is not None and scan.placed.get(op.c) == scan.placed.get(op.result))
+    used = f"r0..r{2 * pairs[-1] + 1}" if pairs else "none"
+    return (f"@{func.sym_name.data}: {len(scan.placed)} fragments in {len(pairs)} of the {PAIRS} register pairs "
+            f"({used}); D takes C's pair in place in {in_place} of {len(mmas)} mma8")
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp, form_of
 from dialects.agx.types import FragType
@@ -87,6 +88,25 @@ def _waits(ops: list[Operation], slots: int) -> None:
                                    f"store tiles hold MMA results")
 
 
+def _remark(func: FuncOp, ops: list[Operation], form: str, slots: int, hints: bool) -> str:
+    mmas = [op for op in ops if isinstance(op, Mma8Op)]
+    loads = sum(1 for op in ops if isinstance(op, LoadFragOp | DequantFragOp))
+    waits = [op.properties["wait"] for op in mmas if "wait" in op.properties]
+    slot_waits = sum(len(w.get_values()) for w in waits if isinstance(w, DenseArrayBase))
+    text = (f"@{func.sym_name.data}: {loads} fragment loads round-robin over {form}'s {slots} wait slots; "
+            f"{len(waits)} of {len(mmas)} mma8 wait ({slot_waits} slot waits)")
+    if not hints:
+        return text + "; hints=false: no register-cache hints"
+    counts = {name: 0 for name in ("discard", "cache")}
+    for op in mmas:
+        for operand in ("a", "b", "c"):
+            hint = op.properties.get(f"{operand}_hint")
+            if isinstance(hint, StringAttr) and hint.data in counts:
+                counts[hint.data] += 1
+    reread = sum(1 for op in mmas if "d_cache" in op.properties)
+    return text + f"; hints: {counts['discard']} discard, {counts['cache']} cache, {reread} d_cache"
+
+
 @dataclass(frozen=True)
 class AgxHintsAndWaitsPass(ModulePass):
     name = "agx-hints-and-waits"
@@ -109,3 +129,5 @@ class AgxHintsAndWaitsPass(ModulePass):
             index = {inner: i for i, inner in enumerate(ops)}
             _hints(ops, index, self.hints)
             _waits(ops, FORMS[form].wait_slots)
+            if remarks.enabled(self.name):
+                remarks.remark(func, self.name, _remark(func, ops, form, FORMS[form].wait_slots, self.hints))

@@ -26,6 +26,7 @@ Lit tests: ``tests/lit/qdot-lower-local-load/``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -36,13 +37,14 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from compiler.pipelines import PTX_ARCHES
-from dialects.ptx.arch import Arch, Feature
+from dialects.ptx.arch import Arch, Feature, targets_phrase
 from dialects.ptx.ldmatrix_forms import LdmatrixElt, LdmatrixShape
 from dialects.ptx.ops import LdmatrixOp, LdSharedOp, PrmtOp, UnpackOp
 from dialects.qgpu.distributed import DistributedLayout
-from dialects.qgpu.encodings import DotOperandEncodingAttr
+from dialects.qgpu.encodings import DotOperandEncodingAttr, DotScaleEncodingAttr
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_layout
 from dialects.qgpu.block_parts import BlockPartLayout
@@ -93,7 +95,8 @@ class LowerLocalLoadPass(ModulePass):
             state = FunctionState(func)
             for load in [o for o in func.walk() if isinstance(o, LocalLoadOp)]:
                 try:
-                    _lower(load, state, arch, self.ldmatrix and not _fallback_requested(load))
+                    _lower(load, state, arch, self.ldmatrix and not _fallback_requested(load),
+                           "ldmatrix=false" if not self.ldmatrix else "the op's fallback attribute asks for it")
                 except LayoutError as err:
                     emit_error(load, str(err))
 
@@ -175,17 +178,22 @@ class LdmatrixPlan:
     """Offset of lane 0's row (nonzero only for affine block_part views)."""
 
 
-def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
+def _match_ldmatrix(access: Access, form: LdmatrixForm, why: list[str] | None = None) -> LdmatrixPlan | None:
+    """The plan of ``form`` for this access, or None; ``why`` (remarks only) gets the condition
+    that failed."""
     layout = access.layout
     regs = layout.regs_per_thread
     n = form.num_regs
     if regs % n:
-        return None
+        return _refused(why, lambda: f"a thread holds {regs} register{'s' if regs != 1 else ''}, not a multiple "
+                                     f"of the form's {n}")
     unpacked = access.nibbles is not None
     if form.elt.is_sub_byte != unpacked:
-        return None
+        return _refused(why, lambda: "it delivers " + ("whole bytes, the layout wants unpacked fp4 nibbles" if unpacked
+                                                      else "unpacked fp4 nibbles, the layout wants whole bytes"))
     if form.elt is LdmatrixElt.B8X16_B4X16_P64 and not access.shared.fp4_padded:
-        return None
+        return _refused(why, lambda: "the buffer is not fp4Padded (.b4x16_p64 reads rows of 8 packed bytes "
+                                     "padded to 16)")
     # instruction register i -> our register (lowest register bits first)
     rows: dict[int, int] = {}
     for lane in range(32):
@@ -197,23 +205,29 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
                 if unpacked:
                     data, nib = src.index >> 1, src.index & 1
                     if access.nibble(i, byte, lane) != nib:
-                        return None
+                        return _refused(why, lambda: f"lane {lane} register {i} byte {byte} wants nibble "
+                                                     f"{access.nibble(i, byte, lane)} of its byte, the form "
+                                                     f"delivers nibble {nib}")
                 else:
                     data = src.index
                 ours = access.byte_offset(i, byte, lane)
                 base = ours - data
                 if base % 16:
-                    return None
+                    return _refused(why, lambda: f"lane {lane} register {i} byte {byte} is at offset {ours}, where the "
+                                                 f"form delivers byte {data} of a row: that row would start at "
+                                                 f"{base}, not a multiple of 16")
                 if rows.setdefault(src.row, base) != base:
-                    return None
+                    return _refused(why, lambda: f"the bytes the form reads as row {src.row} are not one "
+                                                 f"contiguous row (offsets {rows[src.row]} and {base})")
     if any(w % 16 for w in access.offsets.warp_bases):
-        return None
+        return _refused(why, lambda: f"a warp's offset ({', '.join(map(str, access.offsets.warp_bases))}) is not a "
+                                     "multiple of 16 bytes")
     used = form.num_rows
     additive = access.offsets.additive
     row_addr = [rows.get(r, rows.get(r % used, 0)) for r in range(32)]
     row_origin = row_addr[0]
     if row_origin and not additive:
-        return None
+        return _refused(why, lambda: f"lane 0's row starts at offset {row_origin} of a swizzled buffer")
     row_bases = tuple(row_addr[1 << j] - row_origin for j in range(5))
     for r in range(used):
         acc = 0
@@ -221,28 +235,42 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm) -> LdmatrixPlan | None:
             if r >> j & 1:
                 acc = acc + row_bases[j] if additive else acc ^ row_bases[j]
         if row_origin + acc != row_addr[r]:
-            return None
+            return _refused(why, lambda: f"row {r}'s address is not linear in the lane bits of its address lane")
     groups = tuple(tuple(range(g, g + n)) for g in range(0, regs, n))
     group_offsets = []
     for group in groups:
         offset = access.byte_offset(group[0], 0, 0) - access.byte_offset(0, 0, 0)
         if offset % 16:
-            return None
+            return _refused(why, lambda: f"registers {group[0]}..{group[-1]} start {offset} bytes from the first "
+                                         "instruction's, not a multiple of 16")
         # every group must be the first group shifted by a constant
         for lane in (0, 5, 31):
             for i in range(n):
                 if access.byte_offset(group[i], 0, lane) != access.byte_offset(i, 0, lane) ^ offset and \
                         access.byte_offset(group[i], 0, lane) != access.byte_offset(i, 0, lane) + offset:
-                    return None
+                    return _refused(why, lambda: f"registers {group[0]}..{group[-1]} are not the first instruction's "
+                                                 "rows moved by one offset")
         group_offsets.append(offset)
     return LdmatrixPlan(form, groups, row_bases, tuple(group_offsets), row_origin)
 
 
-def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bool) -> None:
+def _refused(why: list[str] | None, reason: Callable[[], str]) -> None:
+    """No plan; the reason, built only when a remark asks for it (``why`` given)."""
+    if why is not None:
+        why.append(reason())
+
+
+def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bool,
+           no_ldmatrix_reason: str = "") -> None:
+    """``no_ldmatrix_reason``: why ``use_ldmatrix`` is False, for the remark."""
     memdesc = load.src.type
     assert isinstance(memdesc, MemDescType)
     shared = shared_layout(memdesc)
     if isinstance(shared, BlockPartLayout) and not shared.spec.raw:
+        if remarks.enabled(LowerLocalLoadPass.name):
+            remarks.remark(load, LowerLocalLoadPass.name, lambda: f"{_destination(load)}: scalar ld.shared of the "
+                           f"{shared.format} block fields that {shared.part!r} is decoded from (no ldmatrix: the "
+                           "values are computed, not copied)")
         lower_derived_load(load, shared, state)
         return
     access = _access(load)
@@ -251,23 +279,74 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
     b = Builder.before(load)
     base = b.cast([load.src], [i32])[0]
     plan = None
+    noting = remarks.enabled(LowerLocalLoadPass.name)
+    refusals: list[tuple[LdmatrixForm, str]] = []  # remarks only: why each form that could apply does not
     if use_ldmatrix and arch.supports(Feature.LDMATRIX):
         for form in PREFERRED_FORMS:
+            relevant = noting and form.elt.is_sub_byte == (access.nibbles is not None)
             if not arch.supports(form.shape.feature):
+                if relevant:
+                    refusals.append((form, f"{arch} has no {_form_name(form)} "
+                                           f"({targets_phrase(form.shape.feature)} only)"))
                 continue
-            plan = _match_ldmatrix(access, form)
+            why: list[str] | None = [] if relevant else None
+            plan = _match_ldmatrix(access, form, why)
             if plan is not None:
                 break
+            if why:
+                refusals.append((form, f"{_form_name(form)} does not fit: {why[0]}"))
     if plan is not None:
         regs = _emit_ldmatrix(b, state, access, plan, base)  # the ptx.ldmatrix ops name their form
+        if noting:
+            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: {len(plan.groups)} × "
+                           f"{plan.form.ptx}")
     else:
         # 16-byte vector loads need a 16-byte aligned buffer start: a #qgpu.shared buffer's
         # stages are (allocations start 128-byte aligned); a block-part view's are not
         vectors = isinstance(shared, SharedLayout) and shared.buffer_bytes % VECTOR_BYTES == 0
         regs = _emit_scalar(b, state, access, base, tensor, vectors)
+        if noting:
+            if not use_ldmatrix:
+                reason = no_ldmatrix_reason
+            elif not arch.supports(Feature.LDMATRIX):
+                reason = f"{arch} has no ldmatrix"
+            else:
+                reason = _telling_refusal(refusals, access)
+            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: scalar ld.shared fallback: {reason}")
     out = from_regs(b, regs, tensor)
     load.result.replace_all_uses_with(out)
     Rewriter.erase_op(load)
+
+
+def _telling_refusal(refusals: list[tuple[LdmatrixForm, str]], access: Access) -> str:
+    """The refusal a remark gives: that of the most preferred form whose register count the
+    thread's registers fill (its refusal says which byte or row broke the fit), else the first."""
+    regs = access.layout.regs_per_thread
+    for form, reason in refusals:
+        if regs % form.num_regs == 0:
+            return reason
+    return refusals[0][1] if refusals else "no ldmatrix form applies"
+
+
+def _form_name(form: LdmatrixForm) -> str:
+    """``ldmatrix .m8n16.x4.b8x16.b4x16_p64``: the form's qualifiers, as a remark names them."""
+    return "ldmatrix ." + ".".join(part for part in form.ptx.split(".")[1:] if part not in ("sync", "aligned", "shared"))
+
+
+def _destination(load: LocalLoadOp) -> str:
+    """What a load fills, for its remark: ``rhs operand tensor<32x128xi8> (kWidth 2, fp4Unpacked)``."""
+    tensor = load.result.type
+    assert isinstance(tensor, TensorType)
+    encoding = tensor.encoding
+    shape = "x".join(str(d) for d in tensor.get_shape())
+    what = f"{shape}x{tensor.get_element_type()}"
+    if isinstance(encoding, DotOperandEncodingAttr):
+        side = "lhs" if encoding.op_idx == 0 else "rhs"
+        unpacked = ", fp4Unpacked" if encoding.fp4_unpacked else ""
+        return f"{side} operand {what} (kWidth {encoding.k_width}{unpacked})"
+    if isinstance(encoding, DotScaleEncodingAttr):
+        return f"{'lhs' if encoding.op_idx == 0 else 'rhs'} scales {what}"
+    return f"{what} in {encoding.name.removeprefix('qgpu.')} layout"
 
 
 def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: LdmatrixPlan,

@@ -53,6 +53,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.mma import MmaSignature, MmaSyncOp
@@ -65,7 +66,7 @@ from dialects.qgpu.ops import MmaOp
 from dialects.qgpu.register_formats import INTEGER_FORMATS, RegFormat, Rescale
 from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
-from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait
+from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait, warp_group_remark
 from passes.support.distributed import FunctionState, from_regs, to_regs
 
 _PTX_TYPE = {
@@ -88,6 +89,8 @@ class LowerMmaPass(ModulePass):
                 except LayoutError as err:
                     emit_error(mma, str(err))
             for dot in [o for o in func.walk() if isinstance(o, WarpGroupDotOp)]:
+                if remarks.enabled(self.name):
+                    remarks.remark(dot, self.name, lambda dot=dot: warp_group_remark(dot))
                 lower_warp_group_dot(dot, state, _PTX_TYPE[dot.lhs], _PTX_TYPE[dot.rhs])
             for wait in [o for o in func.walk() if isinstance(o, WarpGroupDotWaitOp)]:
                 lower_warp_group_wait(wait)
@@ -164,6 +167,9 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
     magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow
+    if remarks.enabled(LowerMmaPass.name):
+        remarks.remark(mma, LowerMmaPass.name, _remark(mma, inst, rep_k, c_layout, len(a_regs), len(b_regs), magic,
+                                                        folds is not None))
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -200,6 +206,29 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     for owner in scale_owners:  # unit scales read at compile time (_BlockScales) are dead now
         if isinstance(owner, arith.ConstantOp) and not owner.result.uses:
             Rewriter.erase_op(owner)
+
+
+def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: int, b_regs: int, magic: bool,
+            folds: bool) -> str:
+    """What ``_lower`` emits for one ``qgpu.mma``, counted per op: the instructions, the fp4 shift,
+    how the block scales are applied."""
+    count = rep_k * acc.rep_m * acc.rep_n
+    parts = [f"{count} × {inst.sig.mnemonic()} per warp ({acc.rep_m} m × {acc.rep_n} n × {rep_k} k tiles)"]
+    if "qdot.fold" in mma.attributes:
+        parts.append("the q4_K dmin term: one f16 mma per super-block, scaled by dmin and -1")
+    for side, shifted, regs in (("lhs", inst.shift_a, a_regs), ("rhs", inst.shift_b, b_regs)):
+        if shifted:
+            parts.append(f"{side} fp4Unpacked 0000xxxx → 00xxxx00: shl 2 on its {regs} registers")
+    rescale = mma.rescale_mode
+    if rescale is Rescale.HW:
+        parts.append(f"block scales to the instruction, {inst.blocks_per_tile} per k tile and row")
+    elif rescale is Rescale.PER_BLOCK:
+        parts.append("per-block rescale from a zero accumulator: " + (
+            "the s32 → f32 conversion folded into the scaling (magic 1.5·2^23, two FMAs per register)" if magic
+            else "d converted to f32 and acc += d · sa · sb by FMA"))
+    if folds:
+        parts.append("q4_K dmin fold: one FMA per register and block")
+    return "; ".join(parts)
 
 
 MAGIC = 1.5 * 2.0 ** 23

@@ -41,6 +41,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import QdotError
 from dialects.qdot.kernel import LoadOp
 from dialects.qgpu.ops import (
@@ -70,11 +71,15 @@ class PipelinePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
-        if self.num_stages == 1:
+        noting = remarks.enabled(self.name)
+        if self.num_stages == 1 and not noting:
             return
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             for loop in [o for o in func.walk() if isinstance(o, scf.ForOp)]:
-                _pipeline(loop, self.num_stages)
+                if self.num_stages == 1:
+                    remarks.remark(loop, self.name, "not pipelined: num-stages=1 (each tile staged synchronously)")
+                    continue
+                _pipeline(loop, self.num_stages, noting)
 
 
 def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
@@ -92,6 +97,26 @@ def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
         if all(use.operation is op for use in load.result.uses):
             found.append(op)
     return found
+
+
+def _not_stageable(loop: scf.ForOp) -> str:
+    """Why ``_stageable`` finds nothing to pipeline in ``loop``, for the remark."""
+    staged = [op for op in loop.body.block.ops if isinstance(op, LocalAllocOp) and op.src is not None
+              and isinstance(op.src.owner, LoadOp) and op.src.owner.parent is loop.body.block]
+    if not staged:
+        return "its body stages no global tile in shared memory (no qgpu.local_alloc of a qdot.load)"
+    load = staged[0].src.owner
+    assert isinstance(load, LoadOp)
+    desc = load.desc.owner
+    if isinstance(desc, Operation) and loop.is_ancestor(desc):
+        return "the descriptor of its tiles is made inside the loop, so a later tile's cannot be known ahead"
+    return "its loaded tiles have other users than their staging (the copy ahead would not replace them)"
+
+
+def _tile_name(alloc: LocalAllocOp) -> str:
+    memdesc = alloc.result.type
+    assert isinstance(memdesc, MemDescType)
+    return "x".join(str(d) for d in memdesc.get_shape()) + f"x{memdesc.element_type}"
 
 
 def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
@@ -146,11 +171,20 @@ def _binary(cls, a: SSAValue, b: SSAValue, point: InsertPoint) -> SSAValue:  # n
     return op.result
 
 
-def _pipeline(loop: scf.ForOp, stages: int) -> None:
+def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     allocs = _stageable(loop)
     if not allocs:
+        if noting:
+            remarks.remark(loop, PipelinePass.name, f"not pipelined: {_not_stageable(loop)}")
         return
     overlap = can_overlap(loop)
+    if noting:
+        tiles = ", ".join(_tile_name(alloc) for alloc in allocs)
+        remarks.remark(loop, PipelinePass.name,
+                       f"{stages} stages: {len(allocs)} tile{'s' if len(allocs) != 1 else ''} ({tiles}) copied "
+                       f"{stages - 1} iteration{'s' if stages != 2 else ''} ahead by cp.async into rings of {stages} "
+                       f"buffers; each iteration waits with {stages - 2} group{'s' if stages != 3 else ''} in flight"
+                       + ("; its wgmma runs one iteration behind" if overlap else ""))
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)

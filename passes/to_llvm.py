@@ -50,6 +50,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import QdotError, emit_error
 from compiler.pipelines import PTX_ARCHES
 from dialects.ptx.arch import Arch
@@ -277,6 +278,10 @@ def _allocate_shared(func: FuncOp, arch: Arch) -> dict[SSAValue, SSAValue]:
                          f"buffers); {arch.value} allows at most {arch.max_shared_bytes} B: fewer pipeline "
                          "stages (num-stages) or smaller tiles fit")
     func.attributes[SHARED_BYTES_ATTR] = IntegerAttr(needed, i64)
+    if remarks.enabled(ToLLVMPass.name):
+        count = len(bases)
+        remarks.remark(func, ToLLVMPass.name, f"@{func.sym_name.data}: {needed} B of shared memory per CTA in {count} "
+                       f"buffer{'s' if count != 1 else ''} ({arch.value} allows {arch.max_shared_bytes} B)")
     return bases
 
 

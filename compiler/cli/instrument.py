@@ -13,6 +13,10 @@ last), with the same dump headers, so habits and scripts carry over:
 Dumps and the timing report go to standard error, the result to standard output (or ``-o``),
 so ``2> passes.mlir`` keeps them apart. Without any of these options the tools install no
 instrumentation at all, so a plain compile costs nothing extra.
+
+``--remarks`` (LLVM's ``-Rpass``) asks the passes why rather than what: each lowering decision
+as one located line, ``file:line:col: remark: <pass>: <message>`` (``compiler.remarks``);
+``--remarks=P,Q`` keeps those passes' only.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from io import StringIO
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+
+if TYPE_CHECKING:
+    from compiler.remarks import Remarks
 
 
 class UnknownPassName(ValueError):
@@ -52,6 +59,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--timing", action="store_true",
                        help="report the wall time of parsing, of each pass, of the verifier"
                             " (and of emitting the target artifact)")
+    group.add_argument("--remarks", nargs="?", metavar="PASSES", default=None,
+                       help="report each lowering decision at its op, 'file:line:col: remark: <pass>: ...', "
+                            "in IR order after the pipeline (LLVM's -Rpass); '--remarks=P,Q' (with the '=') "
+                            "only those passes' remarks")
+
+
+REMARKS_FLAG = "--remarks"
+
+
+def spell_bare_remarks(argv: list[str] | None) -> list[str]:
+    """``argv`` (the process's when None) with a bare ``--remarks`` written ``--remarks=``, so
+    it never takes the input file that follows it as its list of passes (``qdot-opt --remarks
+    kernel.mlir``); a list is given only as ``--remarks=P,Q``, as LLVM's ``-pass-remarks=``."""
+    if argv is None:
+        argv = sys.argv[1:]
+    out: list[str] = []
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[index:]
+        out.append(f"{REMARKS_FLAG}=" if arg == REMARKS_FLAG else arg)
+    return out
+
+
+def remarks_from_args(args: argparse.Namespace, pipeline: PassPipeline) -> Remarks | None:
+    """The remarks ``--remarks`` asks for (None without it); a pass named in its list that the
+    pipeline does not run is refused, as for ``--print-ir-after``."""
+    if args.remarks is None:
+        return None
+    from compiler.remarks import Remarks
+
+    names = _names([args.remarks])
+    if not names:
+        return Remarks()
+    present = [p.name for p in pipeline.passes]
+    for name in sorted(names - set(present)):
+        runs = ", ".join(dict.fromkeys(present)) or "no passes"
+        raise UnknownPassName(f"--remarks: '{name}' is not a pass of the pipeline (it runs: {runs})")
+    return Remarks(names)
 
 
 def phase(inst: PassInstrumentation | None, what: str, within: str | None = None) -> AbstractContextManager[None]:

@@ -4,6 +4,7 @@
     qdot-opt invalid.mlir --split-input-file --verify-diagnostics
     qdot-opt kernel.mlir -p qdot-accelerate-matmul,qdot-lower-mma --print-ir-after-all
     qdot-opt layouts.mlir --print-layout
+    qdot-opt kernel.mlir -p 'qdot-lower-local-load{arch=sm_90}' --remarks=qdot-lower-local-load
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 from io import StringIO
+from typing import IO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
 from compiler.cli.pass_help import LazyEpilogParser, passes_help
 from compiler.cli.common import (
+    ToolError,
     build_pipeline,
     check_expected,
     diagnostic_text,
@@ -26,6 +29,7 @@ from compiler.cli.common import (
     tool_main,
     write_output,
 )
+from compiler.remarks import Remarks, collecting
 
 TOOL = "qdot-opt"
 
@@ -38,7 +42,9 @@ diagnostics:
   annotations, each one must be matched by a diagnostic on that line instead (without
   --verify-diagnostics the annotations are comments). Command-line errors (a bad flag,
   an unknown pass or pass option) print 'qdot-opt: error: ...' and exit with status 1
-  in either mode.
+  in either mode. With --remarks, each chunk's remarks ('file:line:col: remark: <pass>:
+  ...') go to stderr, or with --verify-diagnostics to stdout before the chunk's IR or
+  error, where lit can CHECK them.
 """
 
 
@@ -74,7 +80,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
 
 
 def run(argv: list[str] | None = None) -> int:
-    args = make_arg_parser().parse_args(argv)
+    args = make_arg_parser().parse_args(pass_instrument.spell_bare_remarks(argv))
     if args.show_dialects:
         write_output(args.output_file, dialects_text())
         return 0
@@ -82,6 +88,10 @@ def run(argv: list[str] | None = None) -> int:
     ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
     inst = pass_instrument.PassInstrumentation.from_args(args, generic=args.print_op_generic)
     pipeline = build_pipeline(registry.pass_factories(), args.passes, instrument=inst)
+    try:
+        asked = pass_instrument.remarks_from_args(args, pipeline)
+    except pass_instrument.UnknownPassName as err:
+        raise ToolError(str(err)) from None
     verify_mode = args.verify_diagnostics
 
     out = StringIO()
@@ -91,14 +101,17 @@ def run(argv: list[str] | None = None) -> int:
         if index > 0:
             out.write("// -----\n")
         module = None
+        chunk_remarks = Remarks(asked.passes) if asked is not None else None
         try:
             with pass_instrument.phase(inst, "parse + verify"):
                 module = parse_module(ctx, chunk, filename)
-            pipeline.apply(ctx, module)
+            with collecting(chunk_remarks):
+                pipeline.apply(ctx, module)
         except Exception as err:  # noqa: BLE001 - every failure becomes a diagnostic
             message = diagnostic_text(err, chunk)
             if message is None:
                 raise
+            _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
             if verify_mode and chunk.expected:
                 if not check_expected(chunk, message):
                     sys.stderr.write(f"{message}\n{TOOL}: error: unexpected diagnostic (no matching expected-error)\n")
@@ -111,6 +124,7 @@ def run(argv: list[str] | None = None) -> int:
             if inst is not None:
                 inst.failed(module)
             continue
+        _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
         for expected in chunk.expected if verify_mode else ():
             if not expected.seen:
                 sys.stderr.write(
@@ -127,6 +141,14 @@ def run(argv: list[str] | None = None) -> int:
     if inst is not None:
         inst.report()
     return status
+
+
+def _write_remarks(remarks: Remarks | None, stream: IO[str]) -> None:
+    """A chunk's remarks, one line each, before its IR (``--verify-diagnostics``: on stdout, where
+    lit CHECKs them as it does errors) or on stderr."""
+    if remarks is not None:
+        for line in remarks.lines():
+            stream.write(line + "\n")
 
 
 def dialects_text() -> str:

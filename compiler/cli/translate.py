@@ -3,11 +3,13 @@
     qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_90
     qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_120a --verify-ptx
     qdot-translate examples/agx_tile_fp16.mlir --target agx3b --format asm
+    qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --arch sm_120a --remarks -o mx.ptx
 
 It runs the target's default pass pipeline (see ``--print-pipeline``) and then
 emits: ``mlir`` (the IR after the pipeline), ``llvm`` (LLVM IR text), ``ptx``,
 ``cubin`` (ptxas output), ``sass`` (that machine code as text, from cuobjdump),
-``agx3b`` / ``agx3c`` (the MMA instruction stream).
+``agx3b`` / ``agx3c`` (the MMA instruction stream). ``--remarks`` says on stderr what each
+pass decided and why, one located line per decision (``--remarks=P,Q``: those passes only).
 
 A cold run reads qdot's bytecode caches (``python -m compiler.precompile`` writes
 them; ``QDOT_NO_CODE_CACHE=1`` leaves out the one for generated dataclass methods).
@@ -34,6 +36,7 @@ from compiler.cli.common import (
     tool_main,
     write_output,
 )
+from compiler.remarks import collecting
 from compiler.tools import ToolUnavailable
 from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
 
@@ -127,7 +130,7 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 
 def run(argv: list[str] | None = None) -> int:
-    args = make_arg_parser().parse_args(argv)
+    args = make_arg_parser().parse_args(pass_instrument.spell_bare_remarks(argv))
     _check_flags(args)
     spec = pipeline_for(args)
     if args.print_pipeline:
@@ -137,12 +140,21 @@ def run(argv: list[str] | None = None) -> int:
     ctx = registry.make_context()
     inst = pass_instrument.PassInstrumentation.from_args(args)
     pipeline = build_pipeline(registry.pass_factories(), spec, verify_each=args.verify_each, instrument=inst)
+    try:
+        remarks = pass_instrument.remarks_from_args(args, pipeline)
+    except pass_instrument.UnknownPassName as err:
+        raise ToolError(str(err)) from None
     chunk = split_chunks(text, False)[0]
     module = None
     try:
         with pass_instrument.phase(inst, "parse + verify"):
             module = parse_module(ctx, chunk, filename)
-        pipeline.apply(ctx, module)
+        try:
+            with collecting(remarks):
+                pipeline.apply(ctx, module)
+        finally:
+            if remarks is not None:  # also those of the passes before a failing one
+                sys.stderr.write("".join(line + "\n" for line in remarks.lines()))
         with pass_instrument.phase(inst, f"emit {args.target}"):
             result = emit(module, args, inst)
     except ToolUnavailable as err:  # ptxas or cuobjdump missing: the machine's, not qdot's, problem

@@ -21,9 +21,11 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i1, i8, i16, i32, i64
 from xdsl.ir import SSAValue
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import PackOp, RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
+from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.layouts import distributed_layout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
@@ -57,6 +59,9 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     regs = to_regs(b, op.value)
     plan = staging_plan(layout, tile, op, state.func) if staged else None
     if plan is not None:
+        if remarks.enabled(REMARKS_PASS):
+            remarks.remark(op, REMARKS_PASS, f"epilogue staged: each warp's {plan.rows}x{plan.cols} f32 rectangle "
+                           f"through shared memory, {plan.chunk} columns at a time, stored as 16-byte row vectors")
         lower_staged_store(op, layout, tile, regs, state, plan)
         op.detach()
         op.erase()
@@ -68,6 +73,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
     paired = _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
     words = op.reduce is None and eb == 4 and register_pairs(layout)  # two f32 registers as one 8-byte store
+    layout_pairs = paired or words
     pair_test = None
     if not (paired or words) or constant_value(tile.strides[1]) != 1 or any(
             (constant_value(v) or 0) % 2 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])):
@@ -81,6 +87,9 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         bits = [b.cast_int(v, i64) for v in (tile.strides[0], tile.dims[1], tile.offsets[1])]
         odd = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(1, i64))
         pair_test = b.cmp("eq", odd, b.const(0, i64))
+    if remarks.enabled(REMARKS_PASS):
+        remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_pairs, pair_test is not None,
+                                                        staged))
     is_float = isinstance(tensor.get_element_type(), Float32Type)
     singles_too = pair_test is not None  # set only where the layout pairs
     no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
@@ -147,6 +156,31 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         _store(b, op, address, stored, ok)
     op.detach()
     op.erase()
+
+
+REMARKS_PASS = "qdot-to-llvm"
+"""The pass whose decision the epilogue's form is, which its remarks are filed under (its
+``ToLLVMPass.name``; that module imports this one)."""
+
+
+def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: bool, layout_pairs: bool,
+                   tested: bool, staged: bool) -> str:
+    elements = sum(1 for _ in layout.slots())
+    instruction = "red.global.add" if op.reduce is not None else "st.global"
+    if op.reduce is not None:
+        text = f"epilogue direct: {elements} single {instruction} per thread (a reduction is stored element by element)"
+    elif words or paired:
+        what = "st.global.v2.b32 per pair of f32 registers" if words else "4-byte st.global per register of 16-bit pairs"
+        when = ("under a run-time test that N, the row pitch and the column origin are even (single stores "
+                "otherwise)" if tested else "N, the row pitch and the column origin proven even")
+        text = f"epilogue direct: {what}, {when}"
+    elif layout_pairs:
+        text = (f"epilogue direct: {elements} single {instruction} per thread: the row pitch, N or the column "
+                "origin is known odd (or the columns not unit-stride), so no pairs")
+    else:
+        text = f"epilogue direct: {elements} single {instruction} per thread (the layout holds no side-by-side pairs)"
+    return text + ("; epilogue=staged does not apply to this store (passes/support/staged_stores.py says when)"
+                   if staged else "")
 
 
 def _element(b: Builder, value: SSAValue, byte: int, eb: int, is_float: bool) -> SSAValue:

@@ -36,7 +36,7 @@ the scales are applied to the accumulator per K block (``_free_packed``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from xdsl.utils.str_enum import StrEnum
 
@@ -90,6 +90,12 @@ class Plan:
     """s8 × s8 without scales accumulates in i32 (i8 × i8 dots)."""
     block_k: int = 32
     """Scale block length along K (16 for NVFP4)."""
+    refused: tuple[tuple[Strategy, str], ...] = field(default=(), compare=False)
+    """``auto``: the strategies it asked before this one, each with its refusal (the PlanError
+    message), for qdot-accelerate-matmul's remark."""
+    rule: str = field(default="", compare=False)
+    """Where the formats decide the strategy whatever was asked (ggml blocks, i8, fp4 packed
+    along M or N), that rule, for the remark."""
 
     @property
     def mma_kind(self) -> str:
@@ -107,6 +113,11 @@ class Plan:
         ):
             return "f8f6f4"
         return "fp8"
+
+
+BLOCK_RULE = "ggml block formats run on the s8 mma per 32-value block, llama.cpp's MMQ"
+I8_RULE = "i8 × i8 runs on the s8 mma"
+FREE_PACKED_RULE = "fp4 packed along M or N runs on dequant-bf16 only (the other mma fragments pack fp4 along K)"
 
 
 class PlanError(Exception):
@@ -137,12 +148,12 @@ def choose_plan(
         # llama.cpp's MMQ: int8 quants (q4_K as raw nibbles), the s8 mma per 32-value block,
         # the block scales and the q4_K dmin term folded in fp32 at accumulate
         return Plan(Strategy.PROMOTE_INT8, OperandPlan(lhs, RegFormat.S8), OperandPlan(rhs, RegFormat.S8),
-                    Rescale.PER_BLOCK)
+                    Rescale.PER_BLOCK, rule=BLOCK_RULE)
     if lhs is Format.I8 or rhs is Format.I8:
         if strategy not in (Strategy.AUTO, Strategy.PROMOTE_INT8, Strategy.NATIVE):
             raise PlanError(f"i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not '{strategy}'")
         return Plan(Strategy.PROMOTE_INT8, OperandPlan(lhs, RegFormat.S8), OperandPlan(rhs, RegFormat.S8),
-                    Rescale.NONE, acc_int=True)
+                    Rescale.NONE, acc_int=True, rule=I8_RULE)
     if strategy is Strategy.NATIVE:
         return _native(arch, lhs, rhs, lhs_scale, rhs_scale, lhs_k_pack, rhs_k_pack, block_k)
     if not (lhs_k_pack and rhs_k_pack):
@@ -188,6 +199,19 @@ def _auto(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKi
     K = 8192, 1.3e-5 at 32768 (docs/numerics.md). Ask for promote-int8 where that matters, or
     promote the bf16 sum each K step (``GemmConfig(promote=True)``: the dot from zero, then
     ``arith.addf``)."""
+    refusals: list[tuple[Strategy, str]] = []
+    for strategy in auto_order(arch):
+        try:
+            plan = _plan(strategy, arch, lhs, rhs, ls, rs, block_k)
+        except PlanError as err:
+            refusals.append((strategy, str(err)))
+            continue
+        return replace(plan, refused=tuple(refusals)) if refusals else plan
+    raise PlanError(f"no strategy runs {lhs} × {rhs} on {arch}: {'; '.join(text for _, text in refusals)}")
+
+
+def auto_order(arch: str) -> list[Strategy]:
+    """The strategies ``auto`` asks on ``arch``, in order (``_auto`` says why this order)."""
     candidates: list[Strategy] = []
     if arch in NATIVE_ARCHES:
         candidates.append(Strategy.NATIVE)
@@ -197,13 +221,19 @@ def _auto(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKi
         candidates += [Strategy.DEQUANT_BF16, Strategy.PROMOTE_INT8]
     else:
         candidates += [Strategy.PROMOTE_INT8, Strategy.DEQUANT_BF16]
-    refusals: list[str] = []
-    for strategy in candidates:
-        try:
-            return _plan(strategy, arch, lhs, rhs, ls, rs, block_k)
-        except PlanError as err:
-            refusals.append(str(err))
-    raise PlanError(f"no strategy runs {lhs} × {rhs} on {arch}: {'; '.join(refusals)}")
+    return candidates
+
+
+def auto_not_asked(arch: str) -> list[tuple[Strategy, str]]:
+    """The strategies ``auto`` never asks on ``arch`` (``auto_order`` leaves them out), each with
+    why: for qdot-accelerate-matmul's remark, so that "why not native?" has an answer on sm_90."""
+    skipped: list[tuple[Strategy, str]] = []
+    if arch not in NATIVE_ARCHES:
+        skipped.append((Strategy.NATIVE, f"the kind::f8f6f4 mma.sync is {', '.join(NATIVE_ARCHES)} only"))
+    if arch not in FP8_MMA_NATIVE_ARCHES:
+        skipped.append((Strategy.PROMOTE_FP8, f"ptxas emulates the fp8 mma.sync with f16 HMMA on {arch}"
+                        if arch in FP8_MMA_ARCHES else "no fp8 mma.sync before sm_89"))
+    return skipped
 
 
 def _native(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,
@@ -292,7 +322,7 @@ def _free_packed(strategy: Strategy, lhs: Format, rhs: Format, ls: ScaleKind | N
     return Plan(Strategy.DEQUANT_BF16,
                 OperandPlan(lhs, plan.lhs.reg, free_packed=not lhs_k_pack),
                 OperandPlan(rhs, plan.rhs.reg, free_packed=not rhs_k_pack),
-                Rescale.PER_BLOCK if scaled else Rescale.NONE, block_k=block_k)
+                Rescale.PER_BLOCK if scaled else Rescale.NONE, block_k=block_k, rule=FREE_PACKED_RULE)
 
 
 def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None, block_k: int) -> Plan:

@@ -76,6 +76,19 @@ def lower_warp_group_dot(op: WarpGroupDotOp, state: FunctionState, a_type: MmaTy
     Rewriter.erase_op(op)
 
 
+def warp_group_remark(op: WarpGroupDotOp) -> str:
+    """What ``lower_warp_group_dot`` emits for ``op``, for qdot-lower-mma's remark."""
+    view_a, _ = op.operands_view()
+    acc_type = op.c.type
+    assert isinstance(acc_type, TensorType)
+    layout = distributed_layout(acc_type)
+    assert isinstance(layout, MmaLayout)
+    n, k = acc_type.get_shape()[1], view_a.k
+    return (f"{layout.rep_m * (k // 16)} × wgmma.mma_async m64n{n}k16 {op.lhs} per warpgroup ({layout.rep_m} "
+            f"64-row slice{'s' if layout.rep_m != 1 else ''} × {k // 16} k16 steps), operands by shared-memory "
+            f"descriptor, then wgmma.wait_group {op.pending_count}")
+
+
 def lower_warp_group_wait(op: WarpGroupDotWaitOp) -> None:
     """The wait of an asynchronous dot: the accumulator registers are the same values."""
     Builder.before(op).insert(WgmmaWaitOp(op.pending_count))
