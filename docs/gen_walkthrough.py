@@ -419,6 +419,7 @@ def render(versions: str) -> str:
     add(f"qdot-translate {EXAMPLE} --arch {ARCH} --print-ir-before=qdot-lower-mma --print-ir-after=qdot-lower-mma "
         "-o kernel.ptx 2> lower-mma.mlir")
     add(f"qdot-translate {EXAMPLE} --arch {ARCH} --timing -o kernel.ptx  # where the compile time goes")
+    add(f"qdot-translate {EXAMPLE} --arch {ARCH} --remarks -o kernel.ptx  # each pass's decisions, at their ops")
     add("```")
     add("")
     add("`--print-pipeline` prints the pass pipeline `qdot-translate` runs; any prefix of it can be given to")
@@ -430,6 +431,15 @@ def render(versions: str) -> str:
         "of parsing, of each pass, of the verifier and of emitting the PTX; both tools take these options, "
         "as MLIR's take their `-mlir-` forms. From Python, `compiler.compile(source, trace=True).trace` "
         "holds the same for each pass: its name, the IR after it and its time.")
+    add("")
+    add("`--remarks` lists what each pass decided, at the op it decided for, with the reason — the")
+    add("summary of the sections below, one line per decision (`compiler.compile(..., remarks=True).remarks`")
+    add("from Python):")
+    add("")
+    add("```")
+    out.extend(line.replace(f"{ROOT}/", "") for line in compiler.compile(ROOT / EXAMPLE, arch=ARCH,
+                                                                          remarks=True).remarks)
+    add("```")
     add("")
 
     # input

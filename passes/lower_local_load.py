@@ -305,7 +305,10 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
         # stages are (allocations start 128-byte aligned); a block-part view's are not
         vectors = isinstance(shared, SharedLayout) and shared.buffer_bytes % VECTOR_BYTES == 0
         regs = _emit_scalar(b, state, access, base, tensor, vectors)
-        if noting:
+        if noting and not isinstance(tensor.encoding, (DotOperandEncodingAttr, DotScaleEncodingAttr)):
+            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: ld.shared (not a dot operand's "
+                           "fragments, which are what ldmatrix delivers)")
+        elif noting:
             if not use_ldmatrix:
                 reason = no_ldmatrix_reason
             elif not arch.supports(Feature.LDMATRIX):

@@ -58,7 +58,7 @@ func.func @mx(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %sa_ptr: !qdot
     // SM90-NEXT: remarks.mlir:[[# @LINE + 24]]:5: remark: qdot-accelerate-matmul: lhs e4m3 → bf16: converted once per CTA into a shared buffer, scale folded in; rhs e2m1 → bf16: converted once per CTA into a shared buffer, scale folded in
     // The raw tiles are read in the conversion's blocked layout, which no ldmatrix delivers;
     // the bf16 operands it writes back are read by ldmatrix.
-    // SM90:      remarks.mlir:[[# @LINE + 21]]:5: remark: qdot-lower-local-load: 64x64xf8E4M3FN in blocked layout: scalar ld.shared fallback: ldmatrix .m8n8.x4.b16 does not fit: lane 0 register 1
+    // SM90:      remarks.mlir:[[# @LINE + 21]]:5: remark: qdot-lower-local-load: 64x64xf8E4M3FN in blocked layout: ld.shared (not a dot operand's fragments, which are what ldmatrix delivers)
     // SM90:      remarks.mlir:[[# @LINE + 20]]:5: remark: qdot-lower-local-load: lhs operand 64x64xbf16 (kWidth 2): 8 × ldmatrix.sync.aligned.m8n8.x4.shared.b16
     // SM90:      remarks.mlir:[[# @LINE + 19]]:5: remark: qdot-lower-local-load: rhs operand 64x64xbf16 (kWidth 2): 8 × ldmatrix.sync.aligned.m8n8.x4.shared.b16
     // SM90-NEXT: remarks.mlir:[[# @LINE + 18]]:5: remark: qdot-lower-mma: 32 × mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 per warp (2 m × 4 n × 4 k tiles)
