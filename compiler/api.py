@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import AGX_FORMS, MAX_STAGES, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
 
 COMPILE_TARGETS = tuple(t for t in TARGETS if t != "mlir")
 """What ``compile`` produces: qdot-translate's targets but ``mlir``, which is qdot-opt's job."""
@@ -106,7 +106,7 @@ class CompiledKernel:
         if self.source is None or not self.kernels:
             return
         kernel = name or self.kernels[0].name
-        shape = tuple(a if isinstance(a, numbers.Number) else None for a in args)
+        shape = tuple(a if isinstance(a, numbers.Number) else str(getattr(a, "dtype", None)) for a in args)
         held = tuple(-1 if isinstance(a, numbers.Number) else getattr(a, "nbytes", -1) for a in args)
         enough = self._checked.get((kernel, shape))  # sizes that passed at this shape before
         if enough is not None and all(h >= e for h, e in zip(held, enough, strict=True)):
@@ -162,7 +162,7 @@ def compile(  # noqa: A001 - the public name the design asks for
     source: str | Path,
     *,
     target: str = "ptx",
-    arch: str = "sm_90",
+    arch: str | None = None,
     strategy: str = "auto",
     num_stages: int = 3,
     pipeline: str | None = None,
@@ -176,6 +176,8 @@ def compile(  # noqa: A001 - the public name the design asks for
     break and names an existing file; any other ``str`` is IR text. A one-line ``str`` ending in
     ``.mlir`` that names no file raises ``FileNotFoundError`` naming it (not a parse error).
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
+    ``arch`` defaults to sm_90, or with a ``pipeline`` to the arch its passes name; passes of one
+    pipeline that run for different archs, or for another than ``arch``, raise ``ValueError``.
     ``remarks=True`` keeps what each pass decided and why, one located line per decision, as
     ``qdot-translate --remarks`` prints them (``CompiledKernel.remarks``, in IR order; the file
     is ``<source>`` for IR text); the artifact is the same either way.
@@ -185,6 +187,7 @@ def compile(  # noqa: A001 - the public name the design asks for
     from compiler.cli.common import without_cyclic_gc
 
     _check_arguments(source, target, arch, strategy, num_stages, pipeline)
+    arch = _resolve_arch(target, arch, pipeline)
     for name, flag in (("trace", trace), ("remarks", remarks)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
@@ -200,14 +203,28 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
         raise TypeError(f"source must be IR text or a path (str) or a pathlib.Path, got {type(source).__name__}")
     if target not in COMPILE_TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(COMPILE_TARGETS)}")
-    if target not in AGX_FORMS and arch not in PTX_ARCHES:
+    if target not in AGX_FORMS and arch is not None and arch not in PTX_ARCHES:
         raise ValueError(f"unknown arch {arch!r}; expected one of {', '.join(PTX_ARCHES)}")
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-    if isinstance(num_stages, bool) or not isinstance(num_stages, numbers.Integral) or num_stages < 1:
-        raise ValueError(f"num_stages must be a positive integer, got {num_stages!r}")
+    if isinstance(num_stages, bool) or not isinstance(num_stages, numbers.Integral) \
+            or not 1 <= num_stages <= MAX_STAGES:
+        raise ValueError(f"num_stages must be an integer from 1 (no pipelining) to {MAX_STAGES}, got {num_stages!r}")
     if pipeline is not None and not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be a pass pipeline string or None, got {type(pipeline).__name__}")
+
+
+def _resolve_arch(target: str, arch: str | None, pipeline: str | None) -> str:
+    """``arch``, or the one the pipeline's passes run for, or sm_90 (see ``compile``)."""
+    if target in AGX_FORMS or pipeline is None:
+        return arch or "sm_90"
+    from compiler import registry
+    from compiler.cli import pipeline_spec
+
+    try:
+        return pipeline_spec.pipeline_arch(registry.pass_factories(), pipeline, arch, "arch=") or "sm_90"
+    except pipeline_spec.PipelineError as err:
+        raise ValueError(str(err)) from None
 
 
 def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,

@@ -7,6 +7,7 @@ parameters. ``plan_arrays`` evaluates those ops on Python ints at one shape (``I
 and gives each pointer the largest extent its descriptors reach, so the sizes follow the kernel
 as written rather than a layout restated beside it. ``plan_run`` adds the grid and the FLOP
 count (``compiler.shape_expressions``) and ``Run.host_arrays`` the bytes to fill them with.
+``undersized_arrays`` holds a ``compiler.run`` / ``launch`` / ``emulate`` to the same plan.
 
 qdot-bench (``compiler/cli/bench.py``) is its user, and its messages name that tool's flags
 (--shape, --grid, --kernel). A shape or grid that does not fit the kernel is a
@@ -281,6 +282,11 @@ class ArraySpec:
     """It holds f16 / bf16 / f32 / f64 values, whose random bytes get the exponent's top bit
     cleared: every value finite, |x| < 2 (a quantizer converts its inputs to integers, and
     the emulator refuses a NaN there as the PTX ISA's poison)."""
+    code_bits: int | None = None
+    """A dot reads its bytes as codes narrower than a byte, one per byte (a ue4m3 scale: 7 bits,
+    an e2m3 / e3m2 operand: 6), whose bits above the code the PTX ISA reserves: random bytes
+    get them cleared (the emulator refuses them set, as a kernel must not depend on them).
+    None: every bit belongs to a code."""
 
     @property
     def nbytes(self) -> int:
@@ -298,6 +304,7 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
     from dialects.qdot.kernel import MakeDescOp, StoreOp
     from dialects.qgpu.elements import storage_bytes
 
+    code_bits = _code_bits(func)
     descriptors: dict[int, list[Any]] = {}
     for op in func.walk():
         if isinstance(op, MakeDescOp) and isinstance(op.ptr, BlockArgument) and op.ptr.block is func.body.blocks[0]:
@@ -328,8 +335,75 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
                 extent = max(extent, sum((d - 1) * s for d, s in zip(dims, strides, strict=True)) + 1)
             output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
         finite = isinstance(pointee, (Float16Type, BFloat16Type, Float32Type, Float64Type))
-        specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite))
+        specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite,
+                               code_bits.get(param.index)))
     return tuple(specs)
+
+
+def _code_bits(func: Any) -> dict[int, int]:
+    """Per pointer parameter (by index) whose bytes a ``qdot.dot_scaled`` reads as codes narrower
+    than their byte, the code's width: the dot's operand format, or its scale format (the scale
+    tensor's element type, ``scale_kind_of``), from the formats table (``bits`` below a
+    ``container_bits`` of 8)."""
+    from compiler.format_table import FORMATS
+    from dialects.qdot.formats import scale_kind_of
+    from dialects.qdot.ops import DotScaledOp
+
+    widths: dict[int, int] = {}
+    for op in func.walk():
+        if not isinstance(op, DotScaledOp):
+            continue
+        read = [(op.a, op.lhs.value), (op.b, op.rhs.value)]
+        for scale in (op.a_scale, op.b_scale):
+            kind = scale_kind_of(scale.type.get_element_type()) if scale is not None else None
+            if kind is not None:
+                read.append((scale, kind.value))
+        for value, name in read:
+            info = FORMATS.get(name)
+            if info is None or info.container_bits != 8 or info.bits >= 8:
+                continue
+            for index in _pointers_loaded_into(value, func.body.blocks[0]):
+                widths[index] = min(info.bits, widths.get(index, 8))
+    return widths
+
+
+def _pointers_loaded_into(value: Any, entry: Any) -> set[int]:
+    """The indices of the pointer parameters whose bytes reach ``value`` unchanged: through
+    ``qdot.load`` of a ``qdot.make_desc``, ``qdot.trans`` and ``scf.for`` iter_args (a
+    prefetched tile). A value computed from loaded bytes (a dequantization) has none."""
+    from xdsl.dialects.scf import ForOp
+    from xdsl.ir import BlockArgument
+
+    from dialects.qdot.kernel import LoadOp, MakeDescOp, TransOp
+
+    def carried(loop: Any, index: int) -> list[Any]:
+        return [loop.iter_args[index], loop.body.blocks[0].last_op.operands[index]]
+
+    found: set[int] = set()
+    seen: set[Any] = set()
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, BlockArgument):
+            loop = current.block.parent_op()
+            if current.block is entry:
+                found.add(current.index)
+            elif isinstance(loop, ForOp) and current.index >= 1:  # argument 0 is the induction variable
+                pending.extend(carried(loop, current.index - 1))
+            continue
+        op = current.owner
+        if isinstance(op, LoadOp):
+            pending.append(op.desc)
+        elif isinstance(op, MakeDescOp):
+            pending.append(op.ptr)
+        elif isinstance(op, TransOp):
+            pending.append(op.src)
+        elif isinstance(op, ForOp):
+            pending.extend(carried(op, current.index))
+    return found
 
 
 # --- one run -----------------------------------------------------------------------------------
@@ -355,9 +429,10 @@ class Run:
         return [next(pointer_arrays) if p.is_pointer else self.scalars[p.name] for p in params]
 
     def host_arrays(self, seed: int, output_fill: int | None) -> list[Any]:
-        """Random bytes for the inputs (a generator seeded with ``seed``), ``output_fill`` bytes
-        for the outputs (None: no host array for them): flat uint8 numpy arrays, one per pointer
-        parameter."""
+        """Random bytes for the inputs (a generator seeded with ``seed``; floats kept finite, codes
+        narrower than their byte kept to their width: ``ArraySpec.finite`` / ``code_bits``),
+        ``output_fill`` bytes for the outputs (None: no host array for them): flat uint8 numpy
+        arrays, one per pointer parameter."""
         import numpy as np
 
         rng = np.random.default_rng(seed)
@@ -374,6 +449,8 @@ class Run:
                                 "in host memory") from None
             if spec.finite:  # the top exponent bit sits below the sign, in an element's last byte
                 data[spec.element_bytes - 1:spec.nbytes:spec.element_bytes] &= 0xBF
+            if spec.code_bits is not None:  # one code per byte, its reserved bits zero
+                data &= (1 << spec.code_bits) - 1
             arrays.append(data)
         return arrays
 
@@ -394,16 +471,22 @@ def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressio
     return Run(scalars, (*dims, *(1,) * (3 - len(dims))), plan_arrays(func, params, scalars), flop_count)
 
 
-# --- a launch's arrays against the plan ---------------------------------------------------------
+# --- a launch's arguments against the plan -------------------------------------------------------
 
 def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
-    """For each array in ``args`` (the kernel's arguments in order: arrays with ``nbytes``, then
-    scalars) smaller than the kernel's descriptors reach at the scalars given: a sentence naming
-    it. Empty when every array is large enough, and when the sizes cannot be derived (a kernel
-    without descriptors over its pointers, an argument count the runner will refuse): the
-    check is a safety net before a GPU launch, which would otherwise read or write past the
-    array, not a second set of launch rules."""
+    """A sentence per argument in ``args`` (the kernel's arguments in order: arrays with
+    ``nbytes``, then scalars) that the kernel cannot be launched with: an array of items that
+    are neither raw bytes (itemsize 1: how packed formats and ggml blocks travel) nor the size
+    of its pointee; an integer parameter given a fraction, a negative value or one past its
+    type; an array smaller than the kernel's descriptors reach at the scalars given. Empty when
+    every argument fits, and where the kernel's signature or sizes cannot be derived (a kernel
+    without descriptors over its pointers, an argument count or a non-number the runner will
+    refuse): the check is a safety net before a launch, which would otherwise read or write
+    past an array or compute garbage, not a second set of launch rules."""
+    import numbers
+
     from compiler.diagnostics import QdotError
+    from dialects.qgpu.elements import storage_bytes
 
     try:
         params = kernel_parameters(func)
@@ -411,25 +494,68 @@ def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
         return []
     if len(args) != len(params):
         return []
+    problems = []
+    mistyped: set[str] = set()
     scalars: dict[str, int | float] = {}
+    sizable = True
     for param, arg in zip(params, args, strict=True):
         if param.is_pointer:
-            continue
-        try:
-            scalars[param.name] = float(arg) if param.is_float else int(arg)
-        except (TypeError, ValueError):
-            return []
+            problem = _item_size_problem(param, arg, storage_bytes(param.type.pointee))
+            if problem is not None:
+                problems.append(problem)
+                mistyped.add(param.name)
+        elif not isinstance(arg, numbers.Real):
+            sizable = False  # the runner refuses it, naming what it takes
+        elif param.is_float:
+            scalars[param.name] = float(arg)
+        elif not _whole(arg) or not 0 <= arg <= param.max_value:
+            # an index parameter is a size (the runner passes it as is, truncating a fraction), and
+            # qdot-bench's --shape holds every integer parameter to the same range
+            problems.append(f"argument #{param.index} (%{param.name}) is {arg}, but %{param.name} is a size "
+                            f"({param.type}): pass a whole number from 0 to {param.max_value}")
+            sizable = False
+        else:
+            scalars[param.name] = int(arg)
+    if not sizable:
+        return problems
     try:
         specs = plan_arrays(func, params, scalars)
     except (QdotError, LaunchPlanError, ArithmeticError):
-        return []
+        return problems
     arrays = {param.name: (param.index, arg) for param, arg in zip(params, args, strict=True) if param.is_pointer}
-    problems = []
     for spec in specs:
         index, arg = arrays[spec.param]
         held = getattr(arg, "nbytes", None)
-        if isinstance(held, int) and held < spec.nbytes:
+        if spec.param not in mistyped and isinstance(held, int) and held < spec.nbytes:
             problems.append(f"argument #{index} (%{spec.param}) holds {held} bytes, but the kernel's descriptors "
                             f"over it reach {spec.nbytes} ({spec.elements} x {spec.element_type}) at "
                             f"{_shape_text(scalars)}")
     return problems
+
+
+def _whole(number: Any) -> bool:
+    """``number`` (a ``numbers.Real``) has no fraction: 128 and 128.0, not 128.7, inf or NaN."""
+    import math
+    import numbers
+
+    return isinstance(number, numbers.Integral) or (math.isfinite(number) and float(number).is_integer())
+
+
+_NUMPY_NAMES = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "f16": "float16", "f32": "float32",
+                "f64": "float64"}
+"""Pointee types numpy has a dtype of; others (bf16, the f8 / f6 / f4 codes, ggml blocks) travel as
+unsigned integers of their width or as raw bytes."""
+
+
+def _item_size_problem(param: Parameter, array: Any, element_bytes: int | None) -> str | None:
+    """The sentence refusing ``array`` for pointer ``param`` when its items are neither raw bytes
+    nor ``element_bytes`` wide (an int64 array for an i32 output: the kernel would write half of
+    it, in a layout no int64 reader expects), else None."""
+    itemsize = getattr(getattr(array, "dtype", None), "itemsize", None)
+    if not isinstance(itemsize, int) or element_bytes is None or itemsize in (1, element_bytes):
+        return None
+    pointee = str(param.type.pointee)
+    typed = _NUMPY_NAMES.get(pointee) or (f"uint{8 * element_bytes}" if element_bytes in (2, 4, 8) else None)
+    advice = f"pass {typed} or raw uint8 bytes" if typed is not None else "pass raw uint8 bytes"
+    return (f"argument #{param.index} (%{param.name}) holds {array.dtype} ({itemsize}-byte items), the kernel's "
+            f"{param.name} points to {pointee} ({element_bytes} byte{'s' if element_bytes != 1 else ''}): {advice}")

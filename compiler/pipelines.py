@@ -18,6 +18,13 @@ Q4K_FOLDS = ("auto", "mma", "fma")
 """Values of qdot-accelerate-matmul's ``q4k-fold`` (see ``AccelerateMatmulPass``)."""
 
 
+MAX_STAGES = 16
+"""The deepest software pipeline qdot builds (qdot-pipeline's num-stages, --num-stages): every
+stage holds a tile of each operand in shared memory, so 16 stages of the smallest tile already
+exceed what a CTA may have, and a huge count only made the pass run for minutes before the
+shared-memory refusal (num-stages=100000: 46 s)."""
+
+
 @dataclass(frozen=True)
 class PtxOptions:
     arch: str = "sm_90"

@@ -43,6 +43,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler import remarks
 from compiler.diagnostics import QdotError
+from compiler.pipelines import MAX_STAGES
 from dialects.qdot.kernel import LoadOp
 from dialects.qgpu.ops import (
     AsyncCommitOp,
@@ -66,6 +67,7 @@ class PipelinePass(ModulePass):
 
     OPTION_MINIMUM: ClassVar[dict[str, int]] = {"num_stages": 1}
     """1: no pipelining (the tools' --help lists the options; ``apply`` refuses less)."""
+    OPTION_MAXIMUM: ClassVar[dict[str, int]] = {"num_stages": MAX_STAGES}
 
     num_stages: int = 3
 

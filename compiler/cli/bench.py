@@ -22,6 +22,9 @@ arrays:
   arith ops that compute them (compiler.launch_plan). Inputs are random bytes from numpy's generator seeded with
   --seed: codes of the quantized formats as they come (NaN codes included, which time as any
   other), f16 / bf16 / f32 values with the exponent's top bit cleared (finite, |x| < 2).
+  A code narrower than its byte keeps the bits the PTX ISA reserves zero, which the emulator
+  checks: the MSB of a ue4m3 scale (NVFP4), bits [7:6] of an e2m3 / e3m2 operand; the formats
+  come from the qdot.dot_scaled ops the array's loads feed.
   Arrays the kernel stores to are zero-filled (a split-K kernel adds into its output).
 
 what it does not do:

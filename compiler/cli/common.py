@@ -159,7 +159,7 @@ def build_pipeline(
     from passes.support.options import check_option_values  # a pass module's helper: loaded with the passes
 
     try:
-        spec = pipeline_spec.unanchored(spec)
+        spec = pipeline_spec.normalized(spec)
         pipeline_spec.check(factories, spec)
         pipeline = PassPipeline.parse_spec(factories, spec, callback)
         for pass_ in pipeline.passes:

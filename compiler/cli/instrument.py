@@ -59,10 +59,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--timing", action="store_true",
                        help="report the wall time of parsing, of each pass, of the verifier"
                             " (and of emitting the target artifact)")
-    group.add_argument("--remarks", nargs="?", metavar="PASSES", default=None,
+    group.add_argument("--remarks", nargs="?", action="append", metavar="PASSES", default=None,
                        help="report each lowering decision at its op, 'file:line:col: remark: <pass>: ...', "
                             "in IR order after the pipeline (LLVM's -Rpass); '--remarks=P,Q' (with the '=') "
-                            "only those passes' remarks")
+                            "only those passes' remarks (the option may repeat)")
 
 
 REMARKS_FLAG = "--remarks"
@@ -89,13 +89,17 @@ def remarks_from_args(args: argparse.Namespace, pipeline: PassPipeline) -> Remar
         return None
     from compiler.remarks import Remarks
 
-    names = _names([args.remarks])
+    names = _names([value or "" for value in args.remarks])
     if not names:
         return Remarks()
     present = [p.name for p in pipeline.passes]
     for name in sorted(names - set(present)):
+        import difflib
+
+        close = difflib.get_close_matches(name, present, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
         runs = ", ".join(dict.fromkeys(present)) or "no passes"
-        raise UnknownPassName(f"--remarks: '{name}' is not a pass of the pipeline (it runs: {runs})")
+        raise UnknownPassName(f"--remarks: '{name}' is not a pass of the pipeline ({hint}it runs: {runs})")
     return Remarks(names)
 
 

@@ -16,7 +16,7 @@ from typing import IO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
-from compiler.cli.pass_help import LazyEpilogParser, passes_help
+from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
 from compiler.cli.common import (
     ToolError,
     build_pipeline,
@@ -56,7 +56,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
-    parser.add_argument("-p", "--passes", "--pass-pipeline", default="", metavar="PIPELINE",
+    parser.add_argument("-p", "--passes", "--pass-pipeline", default="", metavar="PIPELINE", action=Once,
                         help="comma-separated pass pipeline, e.g. 'qdot-accelerate-matmul{arch=sm_90}'; "
                              "mlir-opt's 'builtin.module(...)' nesting is accepted")
     parser.add_argument("-o", "--output-file", help="write the result here instead of stdout ('-': stdout)")

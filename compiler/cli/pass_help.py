@@ -42,6 +42,19 @@ class LazyEpilogParser(argparse.ArgumentParser):
         raise ToolError(f"{message} (see {self.prog} --help)")
 
 
+class Once(argparse.Action):
+    """A ``store`` option that may be given once: a second ``-p`` would otherwise replace the
+    first in silence (mlir-opt refuses a second ``--pass-pipeline`` the same way)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option: str | None = None) -> None:
+        if getattr(namespace, "_given_" + self.dest, False):
+            parser.error(f"{'/'.join(self.option_strings)} may be given once; put all passes in one pipeline, "
+                         "separated by commas")
+        setattr(namespace, "_given_" + self.dest, True)
+        setattr(namespace, self.dest, values)
+
+
 class _Version(argparse.Action):
     """``--version``, which reads the installed package's metadata only when asked."""
 

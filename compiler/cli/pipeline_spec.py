@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
@@ -26,8 +27,14 @@ class PipelineError(ValueError):
     of the wrong kind."""
 
 
-def unanchored(spec: str) -> str:
-    """``spec`` without an enclosing ``builtin.module(...)``; any other anchor is refused."""
+def normalized(spec: str) -> str:
+    """``spec`` without an enclosing ``builtin.module(...)`` (any other anchor is refused) and
+    without the spaces around its commas, which mlir-opt's pipelines allow and xDSL's parser does
+    not (options are separated by spaces inside braces, never by commas)."""
+    return re.sub(r"\s*,\s*", ",", _unanchored(spec))
+
+
+def _unanchored(spec: str) -> str:
     text = spec.strip()
     head = text.split("(", 1)[0] if "(" in text else ""
     if head and all(part.replace("-", "").replace("_", "").isalnum() for part in head.split(".")) \
@@ -35,12 +42,18 @@ def unanchored(spec: str) -> str:
         if head != ANCHOR:
             raise PipelineError(f"qdot's passes run on the whole module: nest the pipeline in '{ANCHOR}(...)' "
                                 f"or in nothing, not in '{head}(...)'")
-        return unanchored(text[len(head) + 1:-1])
+        return _unanchored(text[len(head) + 1:-1])
     return text
 
 
 def check(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> None:
-    """Refuse, by name, an unknown pass, an unknown option, or a value of the wrong kind."""
+    """Refuse, by name, an unknown pass, an unknown option, an option given twice (xDSL keeps the
+    last in silence), or a value of the wrong kind."""
+    for match in re.finditer(r"([\w.-]+)\s*\{([^}]*)\}", spec):
+        keys = [key.replace("-", "_") for key in re.findall(r"([\w-]+)\s*=", match.group(2))]
+        twice = next((key for key in keys if keys.count(key) > 1), None)
+        if twice is not None:
+            raise PipelineError(f"{match.group(1)} is given option '{twice.replace('_', '-')}' twice")
     try:
         specs = list(parse_pipeline(spec))
     except ArgSpecParseError:
@@ -60,15 +73,43 @@ def check(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> No
             _check_value(arg_spec.name, option, field, values)
 
 
-def option_values(spec: str, option: str) -> set[str]:
-    """Every value the passes of ``spec`` are given for ``option`` (dashes or underscores)."""
+def pipeline_archs(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> set[str]:
+    """The arch each pass of ``spec`` that takes one runs for: its ``arch=``, or its default (a
+    pass left without one runs for sm_90 even beside passes told sm_120a). Empty where the text
+    does not parse (``check`` reports that)."""
     try:
-        specs = list(parse_pipeline(unanchored(spec)))
+        specs = list(parse_pipeline(normalized(spec)))
     except (ArgSpecParseError, PipelineError):
         return set()
-    wanted = option.replace("-", "_")
-    return {_spelt(value) for arg_spec in specs for name, values in arg_spec.parameters.items()
-            if name.replace("-", "_") == wanted for value in values}
+    archs: set[str] = set()
+    for arg_spec in specs:
+        if arg_spec.name not in factories:
+            continue
+        cls = factories[arg_spec.name]()
+        fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+        if "arch" not in fields:
+            continue
+        given = [value for name, values in arg_spec.parameters.items() if name.replace("-", "_") == "arch"
+                 for value in values]
+        archs.add(_spelt(given[0]) if given else str(fields["arch"].default))
+    return archs
+
+
+def pipeline_arch(factories: dict[str, Callable[[], type[ModulePass]]], spec: str, arch: str | None,
+                  given_as: str = "arch") -> str | None:
+    """The one arch the PTX of ``spec`` is emitted for: ``arch`` (the tool's --arch or compile's
+    ``arch=``) or, without it, the arch the pipeline's passes name; None when neither says. A
+    pipeline whose passes run for different archs, or for another than ``arch``, is refused: its
+    kernel would be laid out for one GPU and checked or emitted for another."""
+    archs = pipeline_archs(factories, spec)
+    if len(archs) > 1:
+        raise PipelineError(f"the pipeline's passes run for different archs ({', '.join(sorted(archs))}): give "
+                            "every pass that takes an arch the same one (a pass without arch= runs for sm_90)")
+    if arch is not None and archs and archs != {arch}:
+        label = f"{given_as}{arch}" if given_as.endswith("=") else f"{given_as} {arch}"
+        raise PipelineError(f"{label} and the pipeline's arch={next(iter(archs))} disagree: the PTX is emitted "
+                            f"for {label}")
+    return arch or next(iter(archs), None)
 
 
 _KINDS = {"int": (int, "an integer"), "bool": (bool, "true or false"), "str": (str, "a word"),

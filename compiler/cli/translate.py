@@ -24,7 +24,7 @@ from io import StringIO
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
 from compiler.cli import pipeline_spec
-from compiler.cli.pass_help import LazyEpilogParser, passes_help
+from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
 from compiler.cli.common import (
     ToolError,
     build_pipeline,
@@ -38,7 +38,16 @@ from compiler.cli.common import (
 )
 from compiler.remarks import collecting
 from compiler.tools import ToolUnavailable
-from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import (
+    AGX_FORMS,
+    MAX_STAGES,
+    PTX_ARCHES,
+    STRATEGIES,
+    TARGETS,
+    PtxOptions,
+    agx_pipeline,
+    ptx_pipeline,
+)
 
 TOOL = "qdot-translate"
 
@@ -65,7 +74,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verify-ptx", action="store_true",
                         help="assemble the PTX with ptxas -v and report registers, spills and shared memory "
                              "(with --target llvm, ptx, cubin or sass)")
-    parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
+    parser.add_argument("--pipeline", metavar="PIPELINE", action=Once,
+                        help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
     parser.add_argument("--verify-each", action="store_true",
                         help="verify the IR after every pass (default: after the last one only)")
@@ -106,18 +116,23 @@ def emit(module, args: argparse.Namespace,  # noqa: ANN001 - ModuleOp, imported 
 def _check_flags(args: argparse.Namespace) -> None:
     """A flag that cannot apply to the target is refused, not ignored in silence; then the
     defaults of the flags left out are filled in."""
+    if args.target in AGX_FORMS:
+        nvidia = [flag for flag, value in (("--arch", args.arch), ("--strategy", args.strategy),
+                                           ("--num-stages", args.num_stages)) if value is not None]
+        if nvidia:
+            verb, pronoun = ("configure", "they do") if len(nvidia) > 1 else ("configures", "it does")
+            raise ToolError(f"{' and '.join(nvidia)} {verb} the NVIDIA pipeline; {pronoun} not apply to "
+                            f"--target {args.target}")
     if args.pipeline is not None:
         given = [flag for flag, value in (("--strategy", args.strategy), ("--num-stages", args.num_stages))
                  if value is not None]
         if given:
             raise ToolError(f"{' and '.join(given)} set the default pipeline's options; with --pipeline, give them "
                             "to its passes (qdot-accelerate-matmul{strategy=...}, qdot-pipeline{num-stages=...})")
-        named = pipeline_spec.option_values(args.pipeline, "arch")
-        if args.arch is not None and named - {args.arch}:
-            raise ToolError(f"--arch {args.arch} and the pipeline's arch={', '.join(sorted(named))} disagree: the "
-                            "PTX is emitted for --arch")
-        if args.arch is None and len(named) == 1:
-            args.arch = next(iter(named))
+        try:
+            args.arch = pipeline_spec.pipeline_arch(registry.pass_factories(), args.pipeline, args.arch, "--arch")
+        except pipeline_spec.PipelineError as err:
+            raise ToolError(str(err)) from None
     args.arch = args.arch or "sm_90"
     args.strategy = args.strategy or "auto"
     args.num_stages = 3 if args.num_stages is None else args.num_stages
@@ -125,8 +140,8 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ToolError(f"--format chooses the AGX output form; it does not apply to --target {args.target}")
     if args.verify_ptx and args.target in ("mlir", *AGX_FORMS):
         raise ToolError(f"--verify-ptx assembles PTX; it does not apply to --target {args.target}")
-    if args.num_stages < 1:
-        raise ToolError(f"--num-stages must be at least 1 (1: no pipelining), got {args.num_stages}")
+    if not 1 <= args.num_stages <= MAX_STAGES:
+        raise ToolError(f"--num-stages must be 1 (no pipelining) to {MAX_STAGES}, got {args.num_stages}")
 
 
 def run(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from compiler.diagnostics import QdotError
 
 def check_option_values(pass_: ModulePass) -> None:
     """``QdotError`` naming the first option of ``pass_`` whose value is not one of its declared
-    ones (``OPTION_VALUES``) or below its declared least value (``OPTION_MINIMUM``). The tools
+    ones (``OPTION_VALUES``) or outside its declared bounds (``OPTION_MINIMUM``, ``OPTION_MAXIMUM``). The tools
     call it when they build a pipeline, so a bad value is a command-line error there; a pass
     calls it when it runs, for pipelines built from Python."""
     for option, allowed in getattr(pass_, "OPTION_VALUES", {}).items():
@@ -27,3 +27,7 @@ def check_option_values(pass_: ModulePass) -> None:
         value = getattr(pass_, option)
         if value < least:
             raise QdotError(None, f"{pass_.name}: {option.replace('_', '-')} must be at least {least}, got {value}")
+    for option, most in getattr(pass_, "OPTION_MAXIMUM", {}).items():
+        value = getattr(pass_, option)
+        if value > most:
+            raise QdotError(None, f"{pass_.name}: {option.replace('_', '-')} must be at most {most}, got {value}")

@@ -157,9 +157,10 @@ def _key(err: BaseException) -> str:
     return f"{type(err).__name__} at {Path(frame.filename).name}:{frame.lineno}"
 
 
-INSTRUMENT_FLAGS = ((), (), (), (), ("--print-ir-before-all",), ("--print-ir-after-change",),
-                    ("--print-ir-after-failure",), ("--timing",))
-"""What ``compiler.cli.instrument`` adds to a case (one in two cases gets one)."""
+INSTRUMENT_FLAGS = ((), (), (), (), (), ("--print-ir-before-all",), ("--print-ir-after-change",),
+                    ("--print-ir-after-failure",), ("--timing",), ("--remarks",))
+"""What ``compiler.cli.instrument`` adds to a case (one in two cases gets one; ``--remarks``
+makes every pass build its decisions' messages, on damaged input too)."""
 
 
 def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, str | None]:

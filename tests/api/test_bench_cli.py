@@ -225,6 +225,34 @@ def test_emulate_checks_the_launch_end_to_end(capsys: pytest.CaptureFixture[str]
     assert result["unwritten_elements"] == {"c_ptr": 0}  # every output element written
 
 
+def test_emulate_runs_nvfp4_on_valid_ue4m3_scales(capsys: pytest.CaptureFixture[str]) -> None:
+    """Random ue4m3 bytes would have the MSB set, which the PTX ISA reserves and the emulator refuses:
+    the scale pointers, found from the dot_scaled op their loads feed, get 7-bit codes."""
+    nvfp4 = str(EXAMPLES / "nvfp4_gemm_e2m1.mlir")
+    status, out, err = qdot_bench([nvfp4, "--arch", "sm_120a", "--shape", "m=128,n=128,k=128", *MX_GRID,
+                                   "--emulate"], capsys)
+    assert status == 0, err
+    assert "c_ptr: all 16384 elements written" in out, out
+
+
+def test_random_codes_keep_the_reserved_bits_zero() -> None:
+    """ue4m3 scales (NVFP4) are 7 bits; ue8m0 scales, e4m3 and packed e2m1 use every bit."""
+    def run_of(example: str) -> launch_plan.Run:
+        path = EXAMPLES / f"{example}.mlir"
+        module = parse_module(registry.make_context(), split_chunks(path.read_text(encoding="utf-8"), False)[0],
+                              str(path))
+        func = launch_plan.find_kernel(module, None)
+        params = launch_plan.kernel_parameters(func)
+        return launch_plan.plan_run("m=128,n=128,k=1024", func, params, Expressions.parse("--grid", "1", 3), None)
+
+    nvfp4 = run_of("nvfp4_gemm_e2m1")
+    assert {a.param: a.code_bits for a in nvfp4.arrays} == {"a_ptr": None, "b_ptr": None, "sa_ptr": 7, "sb_ptr": 7,
+                                                            "c_ptr": None}
+    arrays = dict(zip((a.param for a in nvfp4.arrays), nvfp4.host_arrays(seed=0, output_fill=None), strict=True))
+    assert arrays["sa_ptr"].max() == arrays["sb_ptr"].max() == 0x7F and arrays["a_ptr"].max() == 0xFF
+    assert all(a.code_bits is None for a in run_of("mx_gemm_e4m3_e2m1").arrays)
+
+
 def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     """The quantizer at M = 3 takes one row per program along y: a grid of one row writes a third."""
     quantize = str(EXAMPLES / "quantize_q8_1_mmq.mlir")

@@ -16,8 +16,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir"
     ({"target": "mlir"}, ValueError, "unknown target 'mlir'; expected one of llvm, ptx, cubin, sass, agx3b, agx3c"),
     ({"arch": "sm_99"}, ValueError, "unknown arch 'sm_99'"),
     ({"strategy": "fastest"}, ValueError, "unknown strategy 'fastest'"),
-    ({"num_stages": 0}, ValueError, "num_stages must be a positive integer, got 0"),
-    ({"num_stages": True}, ValueError, "num_stages must be a positive integer, got True"),
+    ({"num_stages": 0}, ValueError, "num_stages must be an integer from 1 (no pipelining) to 16, got 0"),
+    ({"num_stages": 17}, ValueError, "num_stages must be an integer from 1 (no pipelining) to 16, got 17"),
+    ({"num_stages": True}, ValueError, "num_stages must be an integer from 1 (no pipelining) to 16, got True"),
+    ({"pipeline": "qdot-accelerate-matmul{arch=sm_120a},qdot-to-llvm"}, ValueError,
+     "the pipeline's passes run for different archs (sm_120a, sm_90)"),
+    ({"pipeline": "qdot-to-llvm{arch=sm_120a}", "arch": "sm_90"}, ValueError,
+     "arch=sm_90 and the pipeline's arch=sm_120a disagree"),
     ({"pipeline": ["qdot-to-llvm"]}, TypeError, "pipeline must be a pass pipeline string or None, got list"),
 ])
 def test_bad_argument_is_named(kwargs, error, message):
@@ -40,3 +45,10 @@ def test_unknown_kernel_name_lists_the_kernels():
 def test_agx_target_ignores_the_ptx_arch():
     source = (EXAMPLE.parent / "agx_tile_fp16.mlir").read_text(encoding="utf-8")
     assert compiler.compile(source, target="agx3b", arch="not-a-gpu").data
+
+
+def test_the_arch_comes_from_the_pipeline_when_not_given():
+    pipeline = ("qdot-lower-quantize,qdot-accelerate-matmul{arch=sm_120a},qdot-optimize-dot-operands,qdot-pipeline,"
+                "qdot-lower-local-load{arch=sm_120a},qdot-lower-mma,qdot-to-llvm{arch=sm_120a}")
+    kernel = compiler.compile(EXAMPLE, pipeline=pipeline)
+    assert kernel.artifact.arch == "sm_120a" and ".target sm_120a" in kernel.ptx

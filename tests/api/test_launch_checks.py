@@ -1,9 +1,11 @@
-"""``compiler.run`` / ``launch`` / ``emulate`` refuse an array smaller than the kernel reaches.
+"""``compiler.run`` / ``launch`` / ``emulate`` refuse an array smaller than the kernel reaches,
+an array of items of the wrong size, and an integer parameter that is no size.
 
 A GPU launch with a short array reads or writes past it — silently wrong, or an illegal-address
 error far from the cause. The compiled kernel keeps its module as parsed, whose
 ``qdot.make_desc`` ops say how far each pointer reaches at the scalar arguments given
 (``compiler.launch_plan``, the sizing qdot-bench uses), and every launch is held to it first.
+An int64 array for an i32 output, or K = 128.7 truncated to 128, would run and give garbage.
 """
 
 from __future__ import annotations
@@ -53,6 +55,42 @@ def test_a_shape_that_passed_once_is_still_checked_with_smaller_arrays(int8_gemm
     int8_gemm.check_arrays([a, b, c, M, N, K])  # the same sizes again: remembered, no new plan
     with pytest.raises(ValueError, match=r"argument #1 \(%b_ptr\)"):
         int8_gemm.check_arrays([a, b[:1], c, M, N, K])
+
+
+def test_an_array_of_the_wrong_item_size_is_refused_by_name(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds int64 \(8-byte items\), the kernel's c_ptr "
+                                         r"points to i32 \(4 bytes\): pass int32 or raw uint8 bytes"):
+        compiler.emulate(int8_gemm, a, b, c.astype(np.int64), M, N, K, grid=1)
+    with pytest.raises(ValueError, match=r"argument #0 \(%a_ptr\) holds float32 \(4-byte items\), the kernel's "
+                                         r"a_ptr points to i8 \(1 byte\): pass int8 or raw uint8 bytes"):
+        compiler.run(int8_gemm, a.astype(np.float32), b, c, M, N, K, grid=(1, 1, 1))
+
+
+@pytest.mark.parametrize("k", [128.7, -128, float("nan"), 2**63])
+def test_an_integer_parameter_takes_a_size(int8_gemm, k: float) -> None:  # noqa: ANN001
+    with pytest.raises(ValueError, match=rf"argument #5 \(%k\) is {k}, but %k is a size \(index\): pass a whole "
+                                         r"number from 0 to 9223372036854775807$"):
+        compiler.emulate(int8_gemm, *_arrays(), M, N, k, grid=1)
+
+
+def test_raw_bytes_and_typed_arrays_both_pass(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    rng = np.random.default_rng(0)
+    a[:], b[:] = rng.integers(-128, 128, a.shape), rng.integers(-128, 128, b.shape)
+    compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)
+    raw = np.zeros(c.nbytes, np.uint8)  # how qdot-bench passes every array
+    compiler.emulate(int8_gemm, a.view(np.uint8), b.view(np.uint8), raw, M, N, np.int64(K), grid=1)
+    np.testing.assert_array_equal(raw.view(np.int32).reshape(M, N), c)
+    np.testing.assert_array_equal(c, a.astype(np.int32) @ b.astype(np.int32).T)
+    int8_gemm.check_arrays([a, b, c.view(np.uint32), M, N, float(K)])  # a whole float is a size too
+
+
+def test_a_shape_that_passed_once_is_still_checked_with_other_item_sizes(int8_gemm) -> None:  # noqa: ANN001
+    a, b, c = _arrays()
+    int8_gemm.check_arrays([a, b, c, M, N, K])
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds int64"):  # more bytes, the wrong items
+        int8_gemm.check_arrays([a, b, c.astype(np.int64), M, N, K])
 
 
 def test_emulate_refuses_a_scalar_the_kernel_assumes_divisible_as_the_gpu_runner_does() -> None:

@@ -72,7 +72,7 @@ def test_launch_arguments_are_checked() -> None:
         emulate(module, "loop", [out], 1)
     with pytest.raises(EmulationError, match="argument #0 is a pointer: pass a numpy array"):
         emulate(module, "loop", [0, 1], 1)
-    with pytest.raises(EmulationError, match="argument #1 is a numpy array"):
+    with pytest.raises(EmulationError, match="argument #1 is a numpy array, but parameter #1 of @loop is a scalar of type "):
         emulate(module, "loop", [out, out], 1)
     with pytest.raises(EmulationError, match="qdot.num_warps = 1"):
         emulate(module, "loop", [out, 1], 1, 64)

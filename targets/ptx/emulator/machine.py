@@ -100,8 +100,9 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
     for i, (arg, kind, param) in enumerate(zip(args, kernel.arg_kinds, params, strict=True)):
         if isinstance(arg, np.ndarray):
             if kind not in ("ptr", "ptr-or-scalar") or reg_type(param.type) != RegType(Kind.INT, 64):
-                raise EmulationError(f"argument #{i} is a numpy array but the parameter is a {kind} of type "
-                                     f"{param.type}")
+                # a pointer is an i64 after qdot-to-llvm, so this parameter is a scalar
+                raise EmulationError(f"argument #{i} is a numpy array, but parameter #{i} of @{kernel.name} is "
+                                     f"a scalar of type {param.type}: pass a number")
             arrays.append(arg)
             names.append(f"argument #{i}")
         elif kind == "ptr":

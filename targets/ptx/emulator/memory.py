@@ -63,9 +63,9 @@ class GlobalMemory:
         self.bytes: list[np.ndarray] = []
         for name, array in zip(self.names, self.arrays, strict=True):
             if not array.flags.c_contiguous:
-                raise EmulationError(f"argument {name} must be a C-contiguous numpy array")
+                raise EmulationError(f"{name} must be a C-contiguous numpy array")
             if array.nbytes >= 1 << WINDOW_BITS:
-                raise EmulationError(f"argument {name} is larger than the {1 << WINDOW_BITS}-byte window")
+                raise EmulationError(f"{name} is larger than the {1 << WINDOW_BITS}-byte window")
             self.bytes.append(array.reshape(-1).view(np.uint8))
         self.owner: list[np.ndarray | None] = [None] * len(self.arrays) if check_ownership else []
         self.check_ownership = check_ownership
@@ -112,7 +112,7 @@ class GlobalMemory:
         for buf in np.unique(index):
             sel = index == buf
             if not self.arrays[buf].flags.writeable:
-                raise EmulationError(f"global store into read-only argument {self.names[buf]}")
+                raise EmulationError(f"global store into read-only {self.names[buf]}")
             where = (offset[sel, None] + np.arange(size)).reshape(-1)
             if self.check_ownership:
                 owner = self.owner[buf]

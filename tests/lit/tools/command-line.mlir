@@ -37,8 +37,26 @@ func.func @f(%a: i32) -> i32 {
 // RUN: not qdot-translate %s --num-stages 2 --pipeline cse 2>&1 | filecheck %s --check-prefix=MIXED
 // RUN: not qdot-translate %s --arch sm_80 --pipeline 'qdot-to-llvm{arch=sm_90a}' 2>&1 | filecheck %s --check-prefix=ARCHES
 // MIXED:  qdot-translate: error: --num-stages set the default pipeline's options; with --pipeline, give them to its passes
-// ARCHES: qdot-translate: error: --arch sm_80 and the pipeline's arch=sm_90a disagree: the PTX is emitted for --arch
+// ARCHES: qdot-translate: error: --arch sm_80 and the pipeline's arch=sm_90a disagree: the PTX is emitted for --arch sm_80
 
 // '-o -' is standard output.
 // RUN: qdot-opt %s -o - | filecheck %s --check-prefix=STDOUT
 // STDOUT: func.func @f
+
+// A pipeline given twice would keep only the second; passes of one pipeline must agree on the
+// arch (one left without arch= runs for sm_90); spaces after commas are allowed, an option given
+// twice is not; qdot-pipeline's stages are bounded.
+// RUN: not qdot-opt %s -p cse -p dce 2>&1 | filecheck %s --check-prefix=TWICE
+// RUN: qdot-opt %s -p 'cse, dce' | filecheck %s --check-prefix=SPACES
+// RUN: not qdot-opt %s -p 'qdot-to-llvm{arch=sm_90 arch=sm_120a}' 2>&1 | filecheck %s --check-prefix=DUPLICATE
+// RUN: not qdot-opt %s -p 'qdot-pipeline{num-stages=100000}' 2>&1 | filecheck %s --check-prefix=DEEP
+// RUN: not qdot-translate %s --pipeline 'qdot-accelerate-matmul{arch=sm_120a},qdot-to-llvm' 2>&1 | filecheck %s --check-prefix=ARCHS
+// RUN: not qdot-translate %s --target agx3b --arch sm_120a 2>&1 | filecheck %s --check-prefix=AGX
+// RUN: not qdot-translate %s --remarks=qdot-lower-mmma 2>&1 | filecheck %s --check-prefix=REMARKS
+// TWICE:     qdot-opt: error: -p/--passes/--pass-pipeline may be given once; put all passes in one pipeline, separated by commas
+// SPACES:    func.func @f
+// DUPLICATE: qdot-opt: error: qdot-to-llvm is given option 'arch' twice
+// DEEP:      qdot-opt: error: qdot-pipeline: num-stages must be at most 16, got 100000
+// ARCHS:     qdot-translate: error: the pipeline's passes run for different archs (sm_120a, sm_90): give every pass that takes an arch the same one
+// AGX:       qdot-translate: error: --arch configures the NVIDIA pipeline; it does not apply to --target agx3b
+// REMARKS:   qdot-translate: error: --remarks: 'qdot-lower-mmma' is not a pass of the pipeline (did you mean 'qdot-lower-mma'?
