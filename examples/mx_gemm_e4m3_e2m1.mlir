@@ -4,13 +4,13 @@
 //                K/2 bytes (K contiguous), the way weights are usually kept
 //   SA [M, K/32] ue8m0 scales, SB [N, K/32] ue8m0 scales (one per 32 K-values)
 //   C  [M, N]    f32, row-major
-// K must be a multiple of 128 (qdot.divisibility): the kernel copies rows of K/32 scales
-// with 4-byte cp.async.
-// One program of 8 warps computes a 128×128 tile of C, 64 K-values per step; programs walk
-// the tiles in groups of 8 tile-rows so that neighbouring programs share B tiles in L2.
+// K must be a multiple of 128 (qdot.divisibility): the kernel copies rows of K/32 scales with 4-byte cp.async.
+// One program computes a 128×128 tile of C, 64 K-values per step; grid = (ceil(M/128) · ceil(N/128), 1, 1)
+// (compiler.templates.grid), 256 threads (8 warps), dynamic shared memory = kernels[0].shared_bytes.
+// Programs walk the tiles in groups of 8 tile-rows so that neighbouring programs share B tiles in L2.
 //
 //   qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_90      (dequant-bf16)
-//   qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_120a    (native kind::f8f6f4)
+//   qdot-translate examples/mx_gemm_e4m3_e2m1.mlir --target ptx --arch sm_120a    (native kind::mxf8f6f4)
 func.func @mx_gemm_e4m3_e2m1(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>,
                              %sa_ptr: !qdot.ptr<f8E8M0FNU>, %sb_ptr: !qdot.ptr<f8E8M0FNU>,
                              %c_ptr: !qdot.ptr<f32>, %m: index, %n: index,

@@ -1007,17 +1007,37 @@ def _strategy_remark(plan: Plan, arch: str, asked: Strategy, problem: DotProblem
     """The strategy taken and why: the rule of the formats, or for ``auto`` which strategies it
     does not ask on this arch and the refusals of those it asked first (the strategy table's
     own sentences)."""
-    pair = f"{problem.lhs} × {problem.rhs}"
+    pair = f"{problem.lhs} × {problem.rhs}" + _dequant_note(plan)
     if plan.rule:
         overruled = asked not in (plan.strategy, Strategy.AUTO)
         return f"strategy {plan.strategy} for {pair}: {plan.rule}" + (f" (asked: {asked})" if overruled else "")
     if asked is not Strategy.AUTO:
         return f"strategy {plan.strategy} for {pair}, as asked"
-    why = [f"{strategy} not asked ({reason})" for strategy, reason in auto_not_asked(arch)]
+    why = [f"{strategy} not asked ({reason})" for strategy, reason in
+           auto_not_asked(arch, problem.lhs, problem.rhs, problem.lhs_scale, problem.rhs_scale)]
     why += [f"{strategy} refused ({reason})" for strategy, reason in plan.refused]
     order = ", ".join(auto_order(arch))
     return (f"strategy {plan.strategy} for {pair}: auto on {arch} asks {order} in turn and takes the first that "
             f"runs it" + (f"; {'; '.join(why)}" if why else ""))
+
+
+def _dequant_note(plan: Plan) -> str:
+    """What dequant-bf16 does here where its name would mislead: 16-bit float operands go to the
+    mma as they are, and an fp16 operand makes the compute type fp16, not bf16."""
+    if plan.strategy is not Strategy.DEQUANT_BF16:
+        return ""
+    sides = (plan.lhs, plan.rhs)
+    if all(_unconverted(side) for side in sides):
+        return (f" (16-bit float operands need no conversion: the {plan.lhs.reg} mma reads them as they are; "
+                "nothing is dequantized)")
+    if plan.lhs.reg is RegFormat.FP16:
+        return " (converted to fp16, not bf16: an operand is fp16)"
+    return ""
+
+
+def _unconverted(side: OperandPlan) -> bool:
+    """The operand reaches the mma in its own format, unscaled: no conversion at all."""
+    return _SOURCE_REG.get(side.source) is side.reg and not side.fold_scale and not side.exp
 
 
 def _remark_mma(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: int, k_width: int,
@@ -1076,7 +1096,13 @@ def _remark_operands(dot: DotScaledOp, plan: Plan) -> None:
             how += ", scale folded in"
         if side.exp:
             how += f", times 2^{side.exp}"
-        parts.append(f"{'lhs' if op_idx == 0 else 'rhs'} {side.source} → {side.reg}: {how}")
+        name = "lhs" if op_idx == 0 else "rhs"
+        if str(side.source) != str(side.reg):
+            parts.append(f"{name} {side.source} → {side.reg}: {how}")
+        elif how == "read as it is":
+            parts.append(f"{name} {side.source}: no conversion, read as it is")
+        else:  # the format stays, its arrangement changes (fp4Padded / packed)
+            parts.append(f"{name} {side.source}: {how}")
     remarks.remark(dot, AccelerateMatmulPass.name, "; ".join(parts))
 
 

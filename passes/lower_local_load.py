@@ -213,9 +213,11 @@ def _match_ldmatrix(access: Access, form: LdmatrixForm, why: list[str] | None = 
                 ours = access.byte_offset(i, byte, lane)
                 base = ours - data
                 if base % 16:
-                    return _refused(why, lambda: f"lane {lane} register {i} byte {byte} is at offset {ours}, where the "
-                                                 f"form delivers byte {data} of a row: that row would start at "
-                                                 f"{base}, not a multiple of 16")
+                    return _refused(why, lambda: "the form reads 16-byte rows that must each begin at a multiple "
+                                                 "of 16 bytes, and this operand's bytes are not laid out that way: "
+                                                 f"lane {lane} register {i} byte {byte} comes from offset {ours}, "
+                                                 f"but the form gives that lane byte {data} of a row, so that row "
+                                                 f"would begin at offset {base}")
                 if rows.setdefault(src.row, base) != base:
                     return _refused(why, lambda: f"the bytes the form reads as row {src.row} are not one "
                                                  f"contiguous row (offsets {rows[src.row]} and {base})")

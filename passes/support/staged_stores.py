@@ -37,6 +37,7 @@ interleaved with the other warps', not one rectangle, and it keeps the direct st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -80,19 +81,39 @@ class StagingPlan:
 
 def staging_plan(layout: DistributedLayout, tile: GlobalTile, store: StoreOp, func: FuncOp) -> StagingPlan | None:
     """The plan for staging ``store`` (the module docstring says when), or None."""
-    if store.reduce is not None or layout.elem_bytes != 4 or layout.coord_rank != 2:
-        return None
-    if any(m is not None for m in layout.moduli) or not _vectors_aligned(tile):
-        return None
-    if store.parent is not func.body.blocks[0] or not _last_shared_user(store):
-        return None
+    plan = staging_decision(layout, tile, store, func)
+    return plan if isinstance(plan, StagingPlan) else None
+
+
+def staging_decision(layout: DistributedLayout, tile: GlobalTile, store: StoreOp,
+                     func: FuncOp) -> StagingPlan | Callable[[], str]:
+    """The plan for staging ``store``, or the condition of the module docstring's "When" that it
+    fails, as a sentence built only when called (qdot-to-llvm's remark)."""
+    if store.reduce is not None:
+        return lambda: "a reduction (red.global.add) is never staged"
+    if layout.elem_bytes != 4:
+        return lambda: f"its elements are {layout.elem_bytes}-byte, and staging moves 4-byte ones (an f32 or i32 tile)"
+    if layout.coord_rank != 2:
+        return lambda: f"the tile has {layout.coord_rank} dimensions, staging stores 2-D tiles"
+    if any(m is not None for m in layout.moduli):
+        return lambda: "the layout wraps around the tile (a coordinate is taken modulo the tile's size)"
+    if not _vectors_aligned(tile):
+        return lambda: _unaligned_reason(tile)
+    if store.parent is not func.body.blocks[0]:
+        return lambda: ("the store is not in the function's top block (inside a loop or branch, shared memory "
+                        "may still be in use)")
+    if not _last_shared_user(store):
+        return lambda: ("operations other than stores follow it in the function, and may read the shared memory "
+                        "the staging would overwrite")
     rect = _warp_rectangle(layout)
     if rect is None:
-        return None
+        return lambda: ("a warp's registers do not hold one rectangle of the tile whose width is a power of two of "
+                        "4-column vectors (an mma.sync accumulator with a 2-D warp grid interleaves its warps' "
+                        "rows and columns)")
     rows, cols = rect
     origins = {_warp_origin(layout, w) for w in range(layout.num_warps)}
     if len(origins) != layout.num_warps:  # warps holding the same elements
-        return None
+        return lambda: "several warps hold the same elements of the tile"
     budget = _int(func.attributes.get(SHARED_BYTES_ATTR))
     pairs = register_pairs(layout)
     chunk = cols
@@ -102,7 +123,11 @@ def staging_plan(layout: DistributedLayout, tile: GlobalTile, store: StoreOp, fu
         if plan.region_bytes * plan.warps <= budget and _chunks_whole(layout, plan):
             return plan
         chunk //= 2
-    return None
+    if not budget:
+        return lambda: "the kernel has no shared memory for the staging to reuse (it never adds any)"
+    return lambda: (f"no chunk of the {layout.num_warps} warps' {rows}x{cols} rectangles, down to {VECTOR} columns, "
+                    f"fits the kernel's {budget} B of shared memory with whole vectors per lane (the staging "
+                    "reuses that memory, never adds any)")
 
 
 def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTile, regs: list[SSAValue],
@@ -161,6 +186,18 @@ def _vectors_aligned(tile: GlobalTile) -> bool:
     a vector at a column that is a multiple of 4 is 16-byte aligned and inside N or past it."""
     return constant_value(tile.strides[1]) == 1 and all(
         known_divisor(v) % VECTOR == 0 for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
+
+
+def _unaligned_reason(tile: GlobalTile) -> str:
+    """Which part of ``_vectors_aligned`` ``tile`` fails."""
+    if constant_value(tile.strides[1]) != 1:
+        return "the tile's columns are not known to be unit-stride, so its rows are not 16-byte vectors"
+    unproven = [name for name, value in (("the row pitch", tile.strides[0]), ("N", tile.dims[1]),
+                                         ("the column origin", tile.offsets[1])) if known_divisor(value) % VECTOR]
+    subject = unproven[0] if len(unproven) == 1 else f"{', '.join(unproven[:-1])} and {unproven[-1]}"
+    multiple = "is not known to be a multiple" if len(unproven) == 1 else "are not known to be multiples"
+    return (f"{subject} {multiple} of {VECTOR}, as 16-byte row vectors need (aligned, never straddling N; "
+            "qdot.divisibility on the argument says so)")
 
 
 def _last_shared_user(store: StoreOp) -> bool:
@@ -222,4 +259,4 @@ def _int(attr: object) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-__all__ = ["StagingPlan", "lower_staged_store", "staging_plan"]
+__all__ = ["StagingPlan", "lower_staged_store", "staging_decision", "staging_plan"]

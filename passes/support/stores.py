@@ -17,8 +17,11 @@ assumed 16-byte aligned, as for every vector load of the operands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, IndexType, TensorType, f32, i1, i8, i16, i32, i64
+from xdsl.dialects.builtin import (
+    BFloat16Type, Float16Type, Float32Type, IndexType, IntegerType, TensorType, f32, i1, i8, i16, i32, i64)
 from xdsl.ir import SSAValue
 
 from compiler import remarks
@@ -31,7 +34,7 @@ from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import element_bytes, global_tile
 from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs, side_by_side, to_regs
-from passes.support.staged_stores import lower_staged_store, staging_plan
+from passes.support.staged_stores import StagingPlan, lower_staged_store, staging_decision
 
 
 def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
@@ -57,11 +60,13 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     b = Builder.before(op)
     tile = global_tile(op.desc, base, tuple(op.offsets))
     regs = to_regs(b, op.value)
-    plan = staging_plan(layout, tile, op, state.func) if staged else None
+    decision = staging_decision(layout, tile, op, state.func) if staged else None
+    plan = decision if isinstance(decision, StagingPlan) else None
     if plan is not None:
         if remarks.enabled(REMARKS_PASS):
-            remarks.remark(op, REMARKS_PASS, f"epilogue staged: each warp's {plan.rows}x{plan.cols} f32 rectangle "
-                           f"through shared memory, {plan.chunk} columns at a time, stored as 16-byte row vectors")
+            remarks.remark(op, REMARKS_PASS, f"epilogue staged: each warp's {plan.rows}x{plan.cols} "
+                           f"{_element_name(tensor)} rectangle through shared memory, {plan.chunk} columns at a time, "
+                           "stored as 16-byte row vectors")
         lower_staged_store(op, layout, tile, regs, state, plan)
         op.detach()
         op.erase()
@@ -89,7 +94,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         pair_test = b.cmp("eq", odd, b.const(0, i64))
     if remarks.enabled(REMARKS_PASS):
         remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_pairs, pair_test is not None,
-                                                        staged))
+                                                        decision if callable(decision) else None))
     is_float = isinstance(tensor.get_element_type(), Float32Type)
     singles_too = pair_test is not None  # set only where the layout pairs
     no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
@@ -164,13 +169,18 @@ REMARKS_PASS = "qdot-to-llvm"
 
 
 def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: bool, layout_pairs: bool,
-                   tested: bool, staged: bool) -> str:
+                   tested: bool, not_staged: Callable[[], str] | None) -> str:
+    """``not_staged``: under ``epilogue=staged``, why this store is not staged."""
     elements = sum(1 for _ in layout.slots())
     instruction = "red.global.add" if op.reduce is not None else "st.global"
+    tensor = op.value.type
+    assert isinstance(tensor, TensorType)
+    element = _element_name(tensor)
     if op.reduce is not None:
         text = f"epilogue direct: {elements} single {instruction} per thread (a reduction is stored element by element)"
     elif words or paired:
-        what = "st.global.v2.b32 per pair of f32 registers" if words else "4-byte st.global per register of 16-bit pairs"
+        what = (f"st.global.v2.b32 per pair of {element} registers" if words
+                else f"4-byte st.global per register of {element} pairs")
         when = ("under a run-time test that N, the row pitch and the column origin are even (single stores "
                 "otherwise)" if tested else "N, the row pitch and the column origin proven even")
         text = f"epilogue direct: {what}, {when}"
@@ -179,8 +189,15 @@ def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: 
                 "origin is known odd (or the columns not unit-stride), so no pairs")
     else:
         text = f"epilogue direct: {elements} single {instruction} per thread (the layout holds no side-by-side pairs)"
-    return text + ("; epilogue=staged does not apply to this store (passes/support/staged_stores.py says when)"
-                   if staged else "")
+    return text + (f"; not staged (epilogue=staged): {not_staged()}" if not_staged is not None else "")
+
+
+def _element_name(tensor: TensorType) -> str:
+    """The tile's element type as the IR spells it (f32, i32, bf16, ...)."""
+    elem = tensor.get_element_type()
+    if isinstance(elem, IntegerType):
+        return f"i{elem.width.data}"
+    return {Float32Type: "f32", Float16Type: "f16", BFloat16Type: "bf16"}.get(type(elem), str(elem))
 
 
 def _element(b: Builder, value: SSAValue, byte: int, eb: int, is_float: bool) -> SSAValue:

@@ -224,16 +224,32 @@ def auto_order(arch: str) -> list[Strategy]:
     return candidates
 
 
-def auto_not_asked(arch: str) -> list[tuple[Strategy, str]]:
+def auto_not_asked(arch: str, lhs: Format, rhs: Format, lhs_scale: ScaleKind | None,
+                   rhs_scale: ScaleKind | None) -> list[tuple[Strategy, str]]:
     """The strategies ``auto`` never asks on ``arch`` (``auto_order`` leaves them out), each with
     why: for qdot-accelerate-matmul's remark, so that "why not native?" has an answer on sm_90."""
     skipped: list[tuple[Strategy, str]] = []
     if arch not in NATIVE_ARCHES:
-        skipped.append((Strategy.NATIVE, f"the kind::f8f6f4 mma.sync is {', '.join(NATIVE_ARCHES)} only"))
+        skipped.append((Strategy.NATIVE, _native_not_here(lhs, rhs, lhs_scale, rhs_scale)))
     if arch not in FP8_MMA_NATIVE_ARCHES:
         skipped.append((Strategy.PROMOTE_FP8, f"ptxas emulates the fp8 mma.sync with f16 HMMA on {arch}"
                         if arch in FP8_MMA_ARCHES else "no fp8 mma.sync before sm_89"))
     return skipped
+
+
+def _native_not_here(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None) -> str:
+    """Why native cannot run ``lhs × rhs`` off the sm_120a family, naming the mma.sync kind it
+    would run these formats on there (``Plan.mma_kind`` of its plan), or why it would refuse
+    them even there."""
+    archs = ", ".join(NATIVE_ARCHES)
+    block_k = 16 if ScaleKind.UE4M3 in (ls, rs) else 32
+    try:
+        kind = _native(NATIVE_ARCHES[0], lhs, rhs, ls, rs, True, True, block_k).mma_kind
+    except PlanError as err:
+        return f"it is {archs} only, and would refuse {lhs} × {rhs} there too: {err}"
+    if kind == "fp8":  # no kind:: qualifier: the fp8 mma.sync that promote-fp8 runs
+        return f"it is {archs} only; {lhs} × {rhs} would run there on the fp8 mma.sync, as under promote-fp8"
+    return f"the kind::{kind} mma.sync it would run {lhs} × {rhs} on is {archs} only"
 
 
 def _native(arch: str, lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | None,

@@ -90,3 +90,57 @@ def test_opt_bare_flag_leaves_the_input_file_alone(capsys: pytest.CaptureFixture
     out, err = capsys.readouterr()
     assert out.startswith(f"{MX}:49:3: remark: qdot-pipeline: 3 stages") and err == ""
     assert out.splitlines()[1].startswith("builtin.module")
+
+
+def _remarks_of(source: str | Path, pass_name: str, **options: object) -> list[str]:
+    """The messages of ``pass_name``'s remarks for one compile, without their locations."""
+    kernel = compiler.compile(source, remarks=True, **options)  # type: ignore[arg-type]
+    prefix = f" remark: {pass_name}: "
+    return [line.split(prefix, 1)[1] for line in kernel.remarks if prefix in line]
+
+
+def test_sixteen_bit_floats_are_said_to_need_no_conversion() -> None:
+    """dequant-bf16 is the strategy that runs fp16 × fp16, but nothing is dequantized."""
+    from compiler.templates import GemmConfig, gemm_kernel
+
+    source = gemm_kernel(GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None))
+    strategy, mma, operands = _remarks_of(source, "qdot-accelerate-matmul", arch="sm_90")
+    assert strategy.startswith("strategy dequant-bf16 for fp16 × fp16 (16-bit float operands need no conversion: "
+                               "the fp16 mma reads them as they are; nothing is dequantized): auto on sm_90")
+    assert "would refuse fp16 × fp16 there too: strategy 'native' takes fp8/fp6/fp4 operands" in strategy
+    assert mma.startswith("mma.sync fp16 ")
+    assert operands == "lhs fp16: no conversion, read as it is; rhs fp16: no conversion, read as it is"
+
+
+def test_native_not_asked_names_the_kind_the_formats_would_run_on() -> None:
+    nvfp4 = _remarks_of(ROOT / "examples" / "nvfp4_gemm_e2m1.mlir", "qdot-accelerate-matmul", arch="sm_90")[0]
+    assert "native not asked (the kind::mxf4nvf4 mma.sync it would run e2m1 × e2m1 on is sm_120a, sm_120f, " \
+           "sm_121a only)" in nvfp4
+    mx = _remarks_of(MX, "qdot-accelerate-matmul", arch="sm_90")[0]
+    assert "native not asked (the kind::mxf8f6f4 mma.sync it would run e4m3 × e2m1 on" in mx
+
+
+def test_the_epilogue_names_the_accumulator_element_type() -> None:
+    stores = [text for text in _remarks_of(ROOT / "examples" / "int8_gemm.mlir", "qdot-to-llvm", arch="sm_90")
+              if text.startswith("epilogue")]
+    assert stores == ["epilogue direct: st.global.v2.b32 per pair of i32 registers, under a run-time test that N, "
+                      "the row pitch and the column origin are even (single stores otherwise)"]
+
+
+def test_epilogue_staged_says_which_condition_failed() -> None:
+    pipeline = ("qdot-lower-quantize,qdot-accelerate-matmul{arch=sm_90},qdot-optimize-dot-operands,qdot-pipeline,"
+                "qdot-lower-local-load{arch=sm_90},qdot-lower-mma,qdot-to-llvm{arch=sm_90 epilogue=staged}")
+    store = _remarks_of(MX, "qdot-to-llvm", pipeline=pipeline)[-1]
+    assert store.endswith("; not staged (epilogue=staged): the row pitch and N are not known to be multiples of 4, "
+                          "as 16-byte row vectors need (aligned, never straddling N; qdot.divisibility on the "
+                          "argument says so)")
+    decode = _remarks_of(ROOT / "examples" / "q4k_decode.mlir", "qdot-to-llvm", pipeline=pipeline)[-1]
+    assert decode.endswith("; not staged (epilogue=staged): a reduction (red.global.add) is never staged")
+
+
+def test_an_ldmatrix_misfit_is_said_plainly_before_its_offsets() -> None:
+    loads = _remarks_of(ROOT / "examples" / "q4k_decode.mlir", "qdot-lower-local-load", arch="sm_90")
+    assert "lhs scales 64x8xf32: scalar ld.shared fallback: ldmatrix .m8n8.x4.b16 does not fit: the form reads " \
+           "16-byte rows that must each begin at a multiple of 16 bytes, and this operand's bytes are not laid out " \
+           "that way: lane 1 register 0 byte 0 comes from offset 0, but the form gives that lane byte 4 of a row, " \
+           "so that row would begin at offset -4" in loads
