@@ -194,11 +194,13 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
         _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
     k_width = _k_width_values(plan)
-    raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
+    raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.FP16: (Format.FP16,),
+              RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
     if raw_ok is not None and all(_dequantized_once(value, op_idx, side) or side.source in raw_ok
                                   for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))):
         # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
-        k_width = 2 if plan.lhs.reg is RegFormat.BF16 else 4
+        # (fp16 x fp16 took kWidth 4 until the remarks showed its operands falling back to scalar loads)
+        k_width = 2 if plan.lhs.reg in (RegFormat.BF16, RegFormat.FP16) else 4
     if noting:
         _remark_mma(dot, plan, mma, problem.m, problem.n, k_width)
 

@@ -72,6 +72,9 @@ CASES = [
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_120a", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False, block_k=64),
     Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", lhs_k_pack=False),
     Case("e2m1", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", lhs_k_pack=False, rhs_k_pack=False),
+    # 16-bit operands read as they are, by ldmatrix .b16 (kWidth 2; fp16 fell back to scalar loads)
+    Case("fp16", "fp16", None, None, "sm_90", "auto", "f32.f16.f16.f32", block_k=64),
+    Case("bf16", "bf16", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", block_k=64),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "kind::mxf8f6f4"),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64",
          ldmatrix_arch=True),

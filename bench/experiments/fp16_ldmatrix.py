@@ -1,0 +1,96 @@
+"""Experiment: fp16 × fp16 GEMM operands through ldmatrix instead of scalar loads (run 146).
+
+    python -m bench.experiments.fp16_ldmatrix --prepare   # here: into $QDOT_KERNEL_CACHE (+ FINGERPRINT)
+    python -m bench.experiments.fp16_ldmatrix             # on the GPU machine, from that cache
+
+The remarks (``--remarks``) showed qdot-lower-local-load reading the operands of an fp16 × fp16
+GEMM on sm_90 with scalar ``ld.shared``: qdot-accelerate-matmul gave them kWidth 4, which no
+ldmatrix form delivers, where bf16 × bf16 took the mma's own arrangement (kWidth 2, ldmatrix
+.b16). Prepared once with the compiler before the fix and once after (each into its own cache),
+this times both builds' fp16 kernel and, as the same run's reference, the bf16 one (which always
+used ldmatrix), each checked first against a float64 GEMM on fresh random operands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from compiler.templates import GemmConfig, gemm_kernel, grid
+
+KERNELS = [  # (label, config): sm_90, strategy auto, 3 stages
+    ("fp16 x fp16 128x128x64 w8", GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None, block_k=64,
+                                             num_warps=8)),
+    ("bf16 x bf16 128x128x64 w8", GemmConfig(lhs="bf16", rhs="bf16", lhs_scale=None, rhs_scale=None, block_k=64,
+                                             num_warps=8)),
+]
+SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
+
+
+def _compiled(cfg: GemmConfig):  # noqa: ANN202 - compiler.kernel_cache.CachedKernel
+    from compiler.kernel_cache import get_or_compile
+
+    return get_or_compile(gemm_kernel(cfg), arch="sm_90", strategy="auto", num_stages=3)
+
+
+def prepare() -> None:
+    from pathlib import Path
+
+    from compiler.kernel_cache import cache_dir, compiler_fingerprint
+
+    for label, cfg in KERNELS:
+        info = _compiled(cfg).kernels[0]
+        print(f"{label}: {info.shared_bytes} B shared, {info.num_warps} warps")
+    Path(cache_dir(), "FINGERPRINT").write_text(compiler_fingerprint())
+
+
+def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
+    values = rng.standard_normal((rows, k), dtype=cupy.float32)
+    if fmt == "fp16":
+        return values.astype(cupy.float16)
+    return (values.view(cupy.uint32) >> 16).astype(cupy.uint16)  # bf16 bits: the top half of the f32's
+
+
+def _decoded(cupy, fmt: str, operand):  # noqa: ANN001, ANN202
+    if fmt == "fp16":
+        return operand.astype(cupy.float64)
+    return (operand.astype(cupy.uint32) << 16).view(cupy.float32).astype(cupy.float64)
+
+
+def run() -> None:
+    import cupy
+
+    from bench.gpu_common import log, rel_err, time_launch
+    from targets.ptx.runner import load
+
+    build = os.environ.get("QDOT_COMPILER_FINGERPRINT", "?")
+    rng = cupy.random.default_rng()
+    for label, cfg in KERNELS:
+        compiled = _compiled(cfg)
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        for m, n, k in SHAPES:
+            a, b_t = _operand(cupy, rng, cfg.lhs, m, k), _operand(cupy, rng, cfg.rhs, n, k)
+            c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+
+            def launch() -> None:
+                kernel.launch(a, b_t, c, m, n, k, grid=grid(cfg, m, n), sync=False)  # noqa: B023
+
+            launch()
+            cupy.cuda.get_current_stream().synchronize()
+            err = rel_err(cupy, c, _decoded(cupy, cfg.lhs, a) @ _decoded(cupy, cfg.rhs, b_t).T)
+            us = time_launch(cupy, launch)
+            log(f"build {build}  {label}  {m}x{n}x{k}: {us:9.1f} us  {2 * m * n * k / us / 1e6:6.1f} TFLOP/s  "
+                f"err {err:.2e}{'' if err <= 1e-5 else '  FAILED'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="compile the kernels into $QDOT_KERNEL_CACHE")
+    if parser.parse_args().prepare:
+        prepare()
+    else:
+        run()
+
+
+if __name__ == "__main__":
+    main()
