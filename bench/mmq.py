@@ -217,7 +217,8 @@ def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
 
 
 def _time_cold(cupy, launch, flush, reps: int = 20) -> float:  # noqa: ANN001
-    """A launch with L2 flushed before it (writing a buffer larger than L2), untimed."""
+    """The median µs of a launch with L2 flushed before it (a buffer larger than L2 written outside
+    the timed events)."""
     from bench.gpu_common import time_launch
 
     return time_launch(cupy, launch, warmup=0, reps=reps, before_each=lambda: flush.fill(1))

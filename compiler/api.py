@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler.pipelines import AGX_FORMS, MAX_STAGES, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline
+from compiler.pipelines import AGX_FORMS, PTX_ARCHES, STRATEGIES, TARGETS, PtxOptions, agx_pipeline, ptx_pipeline, stages_problem
 
 COMPILE_TARGETS = tuple(t for t in TARGETS if t != "mlir")
 """What ``compile`` produces: qdot-translate's targets but ``mlir``, which is qdot-opt's job."""
@@ -207,9 +207,8 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
         raise ValueError(f"unknown arch {arch!r}; expected one of {', '.join(PTX_ARCHES)}")
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-    if isinstance(num_stages, bool) or not isinstance(num_stages, numbers.Integral) \
-            or not 1 <= num_stages <= MAX_STAGES:
-        raise ValueError(f"num_stages must be an integer from 1 (no pipelining) to {MAX_STAGES}, got {num_stages!r}")
+    if (problem := stages_problem("num_stages", num_stages)) is not None:
+        raise ValueError(problem)
     if pipeline is not None and not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be a pass pipeline string or None, got {type(pipeline).__name__}")
 

@@ -9,8 +9,8 @@ as written rather than a layout restated beside it. ``plan_run`` adds the grid a
 count (``compiler.shape_expressions``) and ``Run.host_arrays`` the bytes to fill them with.
 ``undersized_arrays`` holds a ``compiler.run`` / ``launch`` / ``emulate`` to the same plan.
 
-qdot-bench (``compiler/cli/bench.py``) is its user, and its messages name that tool's flags
-(--shape, --grid, --kernel). A shape or grid that does not fit the kernel is a
+qdot-bench (``compiler/cli/bench.py``) plans its runs with it, and its messages name that
+tool's flags (--shape, --grid, --kernel). A shape or grid that does not fit the kernel is a
 ``LaunchPlanError``; IR it cannot size from is a ``QdotError`` located at the op. xDSL, the
 dialects and numpy are imported inside the functions that use them, so that importing this
 module (qdot-bench does before it parses its flags) costs only ``ast`` and ``dataclasses``.

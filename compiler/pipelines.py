@@ -25,6 +25,13 @@ exceed what a CTA may have, and a huge count only made the pass run for minutes 
 shared-memory refusal (num-stages=100000: 46 s)."""
 
 
+def stages_problem(what: str, value: object) -> str | None:
+    """The one wording of a pipeline depth out of range, for ``what`` (a flag, an argument)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STAGES:
+        return f"{what} must be an integer from 1 (no pipelining) to {MAX_STAGES}, got {value!r}"
+    return None
+
+
 @dataclass(frozen=True)
 class PtxOptions:
     arch: str = "sm_90"

@@ -44,12 +44,20 @@ class Expressions:
     text: str
     nodes: tuple[ast.expr, ...]
 
+    MAX_LENGTH = 1000
+    """Characters an expression may have: a grid or a FLOP count is a line, and Python's parser
+    and this module's recursive walk run out of stack on expressions thousands of terms deep."""
+
     @staticmethod
     def parse(option: str, text: str, limit: int) -> "Expressions":
+        if len(text) > Expressions.MAX_LENGTH:
+            raise ExpressionError(f"{option} is {len(text)} characters long; an expression may have at most "
+                                  f"{Expressions.MAX_LENGTH}")
         try:
             tree = ast.parse(text.strip(), mode="eval")
-        except SyntaxError as err:
-            raise ExpressionError(f"{option} '{text}' is not an expression: {err.msg}") from None
+        except (SyntaxError, RecursionError, MemoryError) as err:
+            raise ExpressionError(f"{option} '{text}' is not an expression: "
+                                  f"{getattr(err, 'msg', None) or 'nested too deeply'}") from None
         body = tree.body
         nodes = tuple(body.elts) if isinstance(body, ast.Tuple) else (body,)
         if not 1 <= len(nodes) <= limit:

@@ -2,6 +2,7 @@
 
     python -m bench.experiments.fp16_ldmatrix --prepare   # here: into $QDOT_KERNEL_CACHE (+ FINGERPRINT)
     python -m bench.experiments.fp16_ldmatrix             # on the GPU machine, from that cache
+    python -m bench.experiments.fp16_ldmatrix --resources # here: ptxas -v and the PTX's shared loads
 
 The remarks (``--remarks``) showed qdot-lower-local-load reading the operands of an fp16 × fp16
 GEMM on sm_90 with scalar ``ld.shared``: qdot-accelerate-matmul gave them kWidth 4, which no
@@ -42,6 +43,23 @@ def prepare() -> None:
         info = _compiled(cfg).kernels[0]
         print(f"{label}: {info.shared_bytes} B shared, {info.num_warps} warps")
     Path(cache_dir(), "FINGERPRINT").write_text(compiler_fingerprint())
+
+
+def resources() -> None:
+    """Registers, spill stores and the PTX's ldmatrix / scalar ld.shared count of the timed tile
+    and of GemmConfig's default tile (4 warps, 128×128×128) for fp16 × fp16 on sm_90."""
+    import re
+
+    import compiler
+
+    for cfg in (KERNELS[0][1], GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None)):
+        kernel = compiler.compile(gemm_kernel(cfg), arch="sm_90", verify=True)
+        report, ptx = kernel.artifact.report or "", kernel.ptx or ""
+        registers = re.search(r"Used (\d+) registers", report)
+        spills = re.search(r"(\d+) bytes spill stores", report)
+        print(f"{cfg.block_m}x{cfg.block_n}x{cfg.block_k} w{cfg.num_warps}: "
+              f"{registers.group(1) if registers else '?'} registers, {spills.group(1) if spills else '?'} B spill "
+              f"stores, {ptx.count('ldmatrix')} ldmatrix, {ptx.count('ld.shared')} ld.shared")
 
 
 def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
@@ -86,7 +104,11 @@ def run() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="compile the kernels into $QDOT_KERNEL_CACHE")
-    if parser.parse_args().prepare:
+    parser.add_argument("--resources", action="store_true", help="registers, spills and loads of the fp16 tiles")
+    args = parser.parse_args()
+    if args.resources:
+        resources()
+    elif args.prepare:
         prepare()
     else:
         run()

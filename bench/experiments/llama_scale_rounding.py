@@ -51,7 +51,9 @@ def measure(seed: int, m: int = 64, n: int = 256, k: int = 4096) -> dict[str, fl
     ieee = numerics.quantize("q8_1_mmq", data["x_f32"], method="cuda").reshape(-1, 144)
     mmq = numerics.quantize("q8_1_mmq", data["x_f32"], method="cuda_mmq").reshape(-1, 144)
     return {
-        "exact scales (qdot's arithmetic) vs float64": _rel(result(exact_dsc, exact_min), ref),
+        # qdot's formulation is the reference's: 0 by construction, printed as a check of this script
+        "exact scales (qdot's formulation, a check: 0 by construction) vs float64": _rel(result(exact_dsc, exact_min),
+                                                                                         ref),
         "llama.cpp MMQ scales (fp16 d*sc and dmin*m) vs float64": _rel(result(half_dsc, half_min), ref),
         "only dmin*m in fp16": _rel(result(exact_dsc, half_min), ref),
         "share of d*sc changed by the fp16 rounding": float(np.mean(half_dsc != exact_dsc)),

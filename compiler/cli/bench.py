@@ -65,7 +65,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compiler.cli.common import ToolError, diagnostic_text, parse_module, read_input, split_chunks, tool_main
+from compiler.cli.common import (
+    ToolError,
+    diagnostic_text,
+    parse_module,
+    read_input,
+    resolve_pipeline_flags,
+    split_chunks,
+    tool_main,
+)
 from compiler.cli.pass_help import LazyEpilogParser
 from compiler.launch_plan import (ArraySpec, LaunchPlanError, Parameter, Run, find_kernel, kernel_parameters,
                                   plan_run)
@@ -94,10 +102,11 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="floating-point (or integer) operations of one launch, for TFLOP/s "
                              "(default: 2*m*n*k where the kernel has m, n and k)")
     parser.add_argument("--kernel", metavar="NAME", help="the kernel to run, in a module with several")
-    parser.add_argument("--arch", choices=PTX_ARCHES, default="sm_90", help="NVIDIA target (default: sm_90)")
-    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
+    parser.add_argument("--arch", choices=PTX_ARCHES,
+                        help="NVIDIA target (default: sm_90, or the arch a --pipeline's passes name)")
+    parser.add_argument("--strategy", choices=STRATEGIES,
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
-    parser.add_argument("--num-stages", type=int, default=3, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--num-stages", type=int, help="global->shared pipeline depth (default: 3)")
     parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
     parser.add_argument("--timing", choices=("graph", "events"), default="graph",
                         help="graph (default): 10 launches captured in a CUDA graph, back to back, each "
@@ -123,8 +132,9 @@ def _check_flags(args: argparse.Namespace) -> None:
     if args.grid is None:
         raise ToolError("--grid is required: one to three expressions over the shape names, "
                         "e.g. --grid 'cdiv(m,128)*cdiv(n,128)'")
-    if args.num_stages < 1:
-        raise ToolError(f"--num-stages must be at least 1 (1: no pipelining), got {args.num_stages}")
+    resolve_pipeline_flags(args)
+    if args.seed < 0:
+        raise ToolError(f"--seed must not be negative, got {args.seed}")
     if args.reps < 1:
         raise ToolError(f"--reps must be at least 1, got {args.reps}")
     if args.warmup < 0:
@@ -163,6 +173,8 @@ def _compile(args: argparse.Namespace, text: str) -> Any:
         raise ToolError(str(err)) from None
     except OSError as err:  # the file went away between reading and compiling
         raise ToolError(f"cannot read '{args.input_file}': {err.strerror}") from None
+    except ValueError as err:  # compile's refusal of an argument (the flags were checked first)
+        raise ToolError(str(err)) from None
 
 
 def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
@@ -294,8 +306,8 @@ def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run:
     gbps = nbytes / (us * 1e3)
     if args.json:
         result = _result(kernel, run, args)
-        result.update(median_us=us, timing=args.timing, warmup=args.warmup, reps=args.reps, flops=run.flops,
-                      tflops=tflops,
+        result.update(median_us=us, timing=args.timing, reps=args.reps, flops=run.flops, tflops=tflops,
+                      **({"warmup": args.warmup} if args.timing == "events" else {}),
                       bytes=nbytes, gbps=gbps)
         return json.dumps(result)
     rate = f"  {_number(tflops)} TFLOP/s" if tflops is not None else ""

@@ -181,6 +181,33 @@ def build_pipeline(
     return pipeline
 
 
+def resolve_pipeline_flags(args) -> None:  # noqa: ANN001 - argparse.Namespace of --arch/--strategy/--num-stages/--pipeline
+    """The flags that choose a pipeline, as qdot-translate and qdot-bench take them (defaults
+    None until here): --strategy and --num-stages configure the default pipeline, so beside
+    --pipeline they are refused, not ignored; the pipeline's passes must agree on one arch, and
+    an --arch that names another is refused; without --arch the pipeline's is used. Then the
+    defaults are filled in and the depth is bounded."""
+    from compiler import registry
+    from compiler.pipelines import stages_problem
+
+    if args.pipeline is not None:
+        given = [flag for flag, value in (("--strategy", args.strategy), ("--num-stages", args.num_stages))
+                 if value is not None]
+        if given:
+            verb = "set" if len(given) > 1 else "sets"
+            raise ToolError(f"{' and '.join(given)} {verb} the default pipeline's options; with --pipeline, give them "
+                            "to its passes (qdot-accelerate-matmul{strategy=...}, qdot-pipeline{num-stages=...})")
+        try:
+            args.arch = pipeline_spec.pipeline_arch(registry.pass_factories(), args.pipeline, args.arch, "--arch")
+        except pipeline_spec.PipelineError as err:
+            raise ToolError(str(err)) from None
+    args.arch = args.arch or "sm_90"
+    args.strategy = args.strategy or "auto"
+    args.num_stages = 3 if args.num_stages is None else args.num_stages
+    if (problem := stages_problem("--num-stages", args.num_stages)) is not None:
+        raise ToolError(problem)
+
+
 def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
     printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(module)

@@ -23,7 +23,6 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
-from compiler.cli import pipeline_spec
 from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
 from compiler.cli.common import (
     ToolError,
@@ -32,6 +31,7 @@ from compiler.cli.common import (
     parse_module,
     print_module,
     read_input,
+    resolve_pipeline_flags,
     split_chunks,
     tool_main,
     write_output,
@@ -40,7 +40,6 @@ from compiler.remarks import collecting
 from compiler.tools import ToolUnavailable
 from compiler.pipelines import (
     AGX_FORMS,
-    MAX_STAGES,
     PTX_ARCHES,
     STRATEGIES,
     TARGETS,
@@ -123,25 +122,11 @@ def _check_flags(args: argparse.Namespace) -> None:
             verb, pronoun = ("configure", "they do") if len(nvidia) > 1 else ("configures", "it does")
             raise ToolError(f"{' and '.join(nvidia)} {verb} the NVIDIA pipeline; {pronoun} not apply to "
                             f"--target {args.target}")
-    if args.pipeline is not None:
-        given = [flag for flag, value in (("--strategy", args.strategy), ("--num-stages", args.num_stages))
-                 if value is not None]
-        if given:
-            raise ToolError(f"{' and '.join(given)} set the default pipeline's options; with --pipeline, give them "
-                            "to its passes (qdot-accelerate-matmul{strategy=...}, qdot-pipeline{num-stages=...})")
-        try:
-            args.arch = pipeline_spec.pipeline_arch(registry.pass_factories(), args.pipeline, args.arch, "--arch")
-        except pipeline_spec.PipelineError as err:
-            raise ToolError(str(err)) from None
-    args.arch = args.arch or "sm_90"
-    args.strategy = args.strategy or "auto"
-    args.num_stages = 3 if args.num_stages is None else args.num_stages
+    resolve_pipeline_flags(args)
     if args.format is not None and args.target not in AGX_FORMS:
         raise ToolError(f"--format chooses the AGX output form; it does not apply to --target {args.target}")
     if args.verify_ptx and args.target in ("mlir", *AGX_FORMS):
         raise ToolError(f"--verify-ptx assembles PTX; it does not apply to --target {args.target}")
-    if not 1 <= args.num_stages <= MAX_STAGES:
-        raise ToolError(f"--num-stages must be 1 (no pipelining) to {MAX_STAGES}, got {args.num_stages}")
 
 
 def run(argv: list[str] | None = None) -> int:

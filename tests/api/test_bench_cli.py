@@ -280,35 +280,23 @@ def test_without_a_gpu_it_compiles_then_refuses_to_time(capsys: pytest.CaptureFi
 
 
 def test_time_launch_has_one_definition() -> None:
+    """bench/ and qdot-bench time with the same functions (their behaviour: tests/api/test_timing.py)."""
     import bench.gpu_common
-    from targets.ptx.timing import time_launch
+    from targets.ptx.timing import time_graph, time_launch
 
-    assert bench.gpu_common.time_launch is time_launch
+    assert bench.gpu_common.time_launch is time_launch and bench.gpu_common.time_graph is time_graph
 
-    class FakeCupy:
-        """Events that report 1, 2, ... ms: the median of five is 3 ms."""
 
-        elapsed = iter(range(1, 100))
-
-        class cuda:  # noqa: N801 - CuPy's spelling
-            @staticmethod
-            def get_current_stream() -> object:
-                return type("Stream", (), {"synchronize": lambda self: None})()
-
-            class Event:
-                def record(self) -> None:
-                    pass
-
-                def synchronize(self) -> None:
-                    pass
-
-            @staticmethod
-            def get_elapsed_time(start: object, end: object) -> float:
-                return float(next(FakeCupy.elapsed))
-
-    calls = []
-    assert time_launch(FakeCupy, lambda: calls.append(1), warmup=2, reps=5) == 3000.0
-    assert len(calls) == 7
-    with pytest.raises(ValueError, match="reps must be at least 1"):
-        time_launch(FakeCupy, lambda: None, reps=0)
-
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--num-stages", "100"], "--num-stages must be an integer from 1 (no pipelining) to 16, got 100"),
+    (["--seed", "-5"], "--seed must not be negative, got -5"),
+    (["--strategy", "native", "--pipeline", "cse"], "--strategy sets the default pipeline's options"),
+    (["--pipeline", "qdot-accelerate-matmul{arch=sm_120a},qdot-to-llvm"],
+     "the pipeline's passes run for different archs (sm_120a, sm_90)"),
+    (["--arch", "sm_90", "--pipeline", "qdot-to-llvm{arch=sm_120a}"],
+     "--arch sm_90 and the pipeline's arch=sm_120a disagree"),
+])
+def test_pipeline_flags_are_checked_as_qdot_translate_checks_them(flags: list[str], message: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = qdot_bench([MX, *MX_SHAPE, *MX_GRID, *flags, "--emulate"], capsys)
+    assert (status, out) == (1, "") and err.startswith("qdot-bench: error: ") and message in err, err

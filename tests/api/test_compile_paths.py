@@ -47,7 +47,8 @@ def test_a_str_path_names_its_file_in_diagnostics(tmp_path: Path) -> None:
     "func.func @f() {\n  func.return\n}\n// see examples/agx_tile_fp16.mlir",  # mentions a path, has newlines
 ])
 def test_ir_text_is_still_parsed_as_ir(text: str) -> None:
-    assert compiler.compile(text, target="llvm", pipeline="").artifact is not None
+    llvm_ir = compiler.compile(text, target="llvm", pipeline="").llvm_ir
+    assert llvm_ir is not None and "define void @f()" in llvm_ir
 
 
 def test_text_with_a_newline_is_never_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,7 +36,7 @@ func.func @f(%a: i32) -> i32 {
 // agree with the arch the pipeline's passes name.
 // RUN: not qdot-translate %s --num-stages 2 --pipeline cse 2>&1 | filecheck %s --check-prefix=MIXED
 // RUN: not qdot-translate %s --arch sm_80 --pipeline 'qdot-to-llvm{arch=sm_90a}' 2>&1 | filecheck %s --check-prefix=ARCHES
-// MIXED:  qdot-translate: error: --num-stages set the default pipeline's options; with --pipeline, give them to its passes
+// MIXED:  qdot-translate: error: --num-stages sets the default pipeline's options; with --pipeline, give them to its passes
 // ARCHES: qdot-translate: error: --arch sm_80 and the pipeline's arch=sm_90a disagree: the PTX is emitted for --arch sm_80
 
 // '-o -' is standard output.

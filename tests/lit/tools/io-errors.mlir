@@ -26,5 +26,5 @@ func.func @f() {
 // RUN: not qdot-translate %s --target agx3b --verify-ptx 2>&1 | filecheck %s --check-prefix=VERIFY
 // RUN: not qdot-translate %s --num-stages 0 2>&1 | filecheck %s --check-prefix=STAGES
 // FORMAT: qdot-translate: error: --format chooses the AGX output form; it does not apply to --target ptx
-// STAGES: qdot-translate: error: --num-stages must be 1 (no pipelining) to 16, got 0
+// STAGES: qdot-translate: error: --num-stages must be an integer from 1 (no pipelining) to 16, got 0
 // VERIFY: qdot-translate: error: --verify-ptx assembles PTX; it does not apply to --target agx3b
