@@ -339,7 +339,7 @@ def _form_name(form: LdmatrixForm) -> str:
 
 
 def _destination(load: LocalLoadOp) -> str:
-    """What a load fills, for its remark: ``rhs operand tensor<32x128xi8> (kWidth 2, fp4Unpacked)``."""
+    """What a load fills, for its remark: ``rhs operand 32x128xi8 (kWidth 2, fp4Unpacked)``."""
     tensor = load.result.type
     assert isinstance(tensor, TensorType)
     encoding = tensor.encoding
