@@ -1,4 +1,4 @@
-"""Experiment: fp16 × fp16 GEMM operands through ldmatrix instead of scalar loads (run 146).
+"""Experiment: fp16 × fp16 GEMM operands through ldmatrix instead of scalar loads (runs 146–147).
 
     python -m bench.experiments.fp16_ldmatrix --prepare   # here: into $QDOT_KERNEL_CACHE (+ FINGERPRINT)
     python -m bench.experiments.fp16_ldmatrix             # on the GPU machine, from that cache
@@ -24,6 +24,9 @@ KERNELS = [  # (label, config): sm_90, strategy auto, 3 stages
                                              num_warps=8)),
     ("bf16 x bf16 128x128x64 w8", GemmConfig(lhs="bf16", rhs="bf16", lhs_scale=None, rhs_scale=None, block_k=64,
                                              num_warps=8)),
+    # GemmConfig's default tile, which spills 132 B with the ldmatrix reads (--resources): run 147
+    ("fp16 x fp16 128x128x128 w4", GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None)),
+    ("bf16 x bf16 128x128x128 w4", GemmConfig(lhs="bf16", rhs="bf16", lhs_scale=None, rhs_scale=None)),
 ]
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
 
