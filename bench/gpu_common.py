@@ -52,12 +52,14 @@ def gpu_dequant(cupy: Any, fmt: str, codes: Any, scale: Any | None, scale_kind: 
         values[:, 1::2] = lut[hi]
     elif fmt == "bf16":
         values = (codes.astype(cupy.uint32) << 16).view(cupy.float32).astype(cupy.float64)
+    elif fmt == "fp16":
+        values = codes.view(cupy.float16).astype(cupy.float64)
     elif fmt == "i8":
         values = codes.astype(cupy.float64)
     else:
         values = cupy.asarray(decode_table(fmt))[codes]
     if scale is not None:
-        group = 32 if scale_kind == "ue8m0" else 16
+        group = numerics.SCALE_GROUP[scale_kind]
         table = numerics.decode(scale_kind, np.arange(256 if scale_kind == "ue8m0" else 128, dtype=np.uint8))
         s = cupy.asarray(table)[scale]
         values = values * cupy.repeat(s, group, axis=1)

@@ -72,16 +72,10 @@ def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
     return (values.view(cupy.uint32) >> 16).astype(cupy.uint16)  # bf16 bits: the top half of the f32's
 
 
-def _decoded(cupy, fmt: str, operand):  # noqa: ANN001, ANN202
-    if fmt == "fp16":
-        return operand.astype(cupy.float64)
-    return (operand.astype(cupy.uint32) << 16).view(cupy.float32).astype(cupy.float64)
-
-
 def run() -> None:
     import cupy
 
-    from bench.gpu_common import log, rel_err, time_launch
+    from bench.gpu_common import gpu_dequant, log, rel_err, time_launch
     from targets.ptx.runner import load
 
     build = os.environ.get("QDOT_COMPILER_FINGERPRINT", "?")
@@ -98,7 +92,8 @@ def run() -> None:
 
             launch()
             cupy.cuda.get_current_stream().synchronize()
-            err = rel_err(cupy, c, _decoded(cupy, cfg.lhs, a) @ _decoded(cupy, cfg.rhs, b_t).T)
+            ref = gpu_dequant(cupy, cfg.lhs, a, None, None) @ gpu_dequant(cupy, cfg.rhs, b_t, None, None).T
+            err = rel_err(cupy, c, ref)
             us = time_launch(cupy, launch)
             log(f"build {build}  {label}  {m}x{n}x{k}: {us:9.1f} us  {2 * m * n * k / us / 1e6:6.1f} TFLOP/s  "
                 f"err {err:.2e}{'' if err <= 1e-5 else '  FAILED'}")
