@@ -7,7 +7,10 @@ shared memory (``qgpu.local_alloc``, an ``fp4Padded`` layout for an fp4 operand
 of a native mixed dot), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``,
 ``fp4Unpacked`` for that fp4 operand) and converted in registers
 (``qgpu.upcast``: fp4 → s8/e4m3/bf16, fp8 → bf16, block scales folded in where
-exact); and where the block scales go (folded, rescaled per block in fp32, or
+exact) — or, for a tile contiguous along K, converted once per CTA into a shared
+buffer of the mma's type that ldmatrix reads (dequant-bf16; fp4/fp6 → s8 under
+promote-int8; fp4 → e4m3 under promote-fp8 where that lets both sides use
+ldmatrix); and where the block scales go (folded, rescaled per block in fp32, or
 given to the block-scaled instruction; a side without scales under a per-block
 rescale gets unit scales of the other side's type). The accumulator takes the
 ``#qgpu.mma`` layout through the K loop (``scf.for`` iter_args) up to its store —
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -88,6 +91,7 @@ from passes.support.strategy import (
     OperandPlan,
     Plan,
     PlanError,
+    FP8_MMA_NATIVE_ARCHES,
     Strategy,
     auto_not_asked,
     auto_order,
@@ -193,13 +197,12 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold))
         _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
+    plan = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
     k_width = _k_width_values(plan)
-    raw_ok = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.FP16: (Format.FP16,),
-              RegFormat.S8: (Format.I8,)}.get(plan.lhs.reg)
-    if raw_ok is not None and all(_dequantized_once(value, op_idx, side) or side.source in raw_ok
-                                  for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs))):
+    if _read_by_ldmatrix(dot, plan):
         # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
-        # (fp16 x fp16 took kWidth 4 until the remarks showed its operands falling back to scalar loads)
+        # (fp16 x fp16 took kWidth 4, and promote-fp8 with packed e2m1 kWidth 8, until the remarks
+        # showed their operands falling back to scalar loads)
         k_width = 2 if plan.lhs.reg in (RegFormat.BF16, RegFormat.FP16) else 4
     if noting:
         _remark_mma(dot, plan, mma, problem.m, problem.n, k_width)
@@ -550,6 +553,51 @@ def _warp_grid(dot: DotScaledOp, m: int, n: int, warps: int) -> tuple[int, int]:
     return best[2], warps // best[2]
 
 
+_READ_AS_IS = {RegFormat.BF16: (Format.BF16, Format.FP16), RegFormat.FP16: (Format.FP16,),
+               RegFormat.S8: (Format.I8,), RegFormat.E4M3: (Format.E4M3,), RegFormat.E5M2: (Format.E5M2,)}
+"""Per mma register format, the source formats an operand's shared tile already holds it in."""
+
+
+def _read_by_ldmatrix(dot: DotScaledOp, plan: Plan) -> bool:
+    """Whether both operands come from shared buffers of the mma's register type (the raw tile,
+    or the buffer a conversion once per CTA writes): the ISA arrangement then, which ldmatrix reads."""
+    return all(_dequantized_once(value, op_idx, side) or side.source in _READ_AS_IS.get(side.reg, ())
+               for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs)))
+
+
+STAGED_FP8_MAX_ACC_REGS = 64
+"""Accumulator registers per thread up to which promote-fp8 stages its e2m1 side (see _staged_fp8_plan)."""
+
+
+def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAttr, m: int, n: int) -> Plan:
+    """promote-fp8 with packed e2m1: convert it to e4m3 once per CTA where that lets ldmatrix read both sides.
+
+    Unpacked in registers, 4 packed bytes give 8 values, so both operands took kWidth 8 — an
+    arrangement no ldmatrix form delivers, and the fp8 side fell back to scalar ``ld.shared``
+    (the remarks showed it). A K-contiguous e2m1 tile converted into an e4m3 buffer is read like
+    an e4m3 input (kWidth 4). When the other side still needs kWidth 8 (an e2m1 tile not
+    contiguous along K), staging would only move the scalar loads, so the plan stays as it is.
+
+    The staged side reaches the mma as e4m3, twice the registers of the packed bytes it had, so
+    staging is kept to warp tiles of at most 64 accumulator registers per thread and to archs whose
+    fp8 mma is native: on sm_90 ptxas expands each fp8 mma into f16 HMMA with registers of its own,
+    and there the staged 128×128×64 8-warp tile spilled 16 B (2–5 % faster on the H200 all the
+    same) and the 128×256×64 one 200 B instead of 84 B (10–14 % slower); on sm_89 the 4-warp
+    128×128×128 tile (128 accumulators) spilled 712 B instead of 340 B (bench/RESULTS.md, run 148).
+    """
+    if plan.strategy is not Strategy.PROMOTE_FP8 or arch not in FP8_MMA_NATIVE_ARCHES:
+        return plan
+    warps_m, warps_n = mma.warps_per_cta[:2]
+    if (m // warps_m) * (n // warps_n) // 32 > STAGED_FP8_MAX_ACC_REGS:
+        return plan
+
+    def staged(side: OperandPlan) -> OperandPlan:
+        return replace(side, staged_fp8=True) if side.source is Format.E2M1 and not side.fold_scale else side
+
+    candidate = replace(plan, lhs=staged(plan.lhs), rhs=staged(plan.rhs))
+    return candidate if candidate != plan and _read_by_ldmatrix(dot, candidate) else plan
+
+
 def _k_width_values(plan: Plan) -> int:
     """Consecutive K values per thread in the registers the mma reads (same on both sides).
 
@@ -629,7 +677,7 @@ DEQUANT_RUN = 32
 
 def _dequantized_once(value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
     """Whether ``_dequantize_once`` handles this operand: a dequant-bf16 (or promote-int8
-    fp4/fp6 → s8) conversion of a K-contiguous tile whose K holds whole 32-value runs, a power
+    fp4/fp6 → s8, promote-fp8 fp4 → e4m3) conversion of a K-contiguous tile whose K holds whole 32-value runs, a power
     of two of them per row up to 32 — its scale, if any, folded into the values or left to the
     per-block rescale at the mma — or an fp4 operand packed along M/N, contiguous along it."""
     tensor = value.type
@@ -649,6 +697,9 @@ def _dequantized_once(value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
             return False
     elif side.reg is RegFormat.S8:  # promote-int8: e2m1 × 2 (e2m3 × 8) as exact s8; scales stay at the mma
         if side.source not in (Format.E2M1, Format.E2M3) or side.fold_scale:
+            return False
+    elif side.reg is RegFormat.E4M3:  # promote-fp8: packed e2m1 as e4m3 (exact); scales stay at the mma
+        if not side.staged_fp8:
             return False
     else:
         return False

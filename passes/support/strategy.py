@@ -78,6 +78,9 @@ class OperandPlan:
     """The operand's block scale is multiplied into the converted register values."""
     free_packed: bool = False
     """Packed fp4 along M (lhs) or N (rhs), not K: unpacked once per CTA along that dimension."""
+    staged_fp8: bool = False
+    """promote-fp8, packed e2m1: converted to e4m3 once per CTA into a shared buffer, which
+    ldmatrix reads in the ISA arrangement; qdot-accelerate-matmul sets it where the tile allows."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,11 @@ class Case:
 CASES = [
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-fp8", "f32.e4m3.e4m3.f32"),
+    # promote-fp8 converts a K-contiguous e2m1 tile to e4m3 once per CTA, read back by ldmatrix
+    # (the e2m1 side on A, on both sides, and without scales)
+    Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
+    Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
+    Case("e4m3", "e2m1", None, None, "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
     Case("e4m3", "e2m1", None, None, "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),

@@ -1,6 +1,6 @@
-// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' | filecheck %s
-// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-fp8}' | filecheck %s
-// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=promote-fp8}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,STAGED
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,REGS
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,STAGED
 // strategy=promote-fp8: fp4/fp6 become e4m3 in registers (exact), e5m2 stays e5m2, and the
 // fp8 mma runs them (native on sm_89, emulated by ptxas on sm_90, still legal there). Forced on
 // sm_120a it makes the same choices, output for output: an e4m3/e5m2 qgpu.mma (the plain fp8
@@ -8,9 +8,10 @@
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
-// Unscaled e4m3 × e2m1: the packed fp4 operand is loaded as 4 packed bytes (kWidth 4 bytes =
-// 8 values) and upcast to e4m3 with kWidth 8, which both sides then share. No fp4Padded
-// staging (that is the native path), no rescale.
+// Unscaled e4m3 × e2m1 where the fp4 tile is not K-contiguous (a function argument [K/2, N]):
+// the packed operand is loaded as 4 packed bytes (kWidth 4 bytes = 8 values) and upcast to
+// e4m3 with kWidth 8, which both sides then share. No fp4Padded staging (that is the native
+// path), no rescale.
 // CHECK-LABEL: func.func @e4m3_e2m1
 // CHECK-NOT:   fp4Padded
 // CHECK:       %[[AR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 8}>>
@@ -48,7 +49,9 @@ func.func @e4m3_e2m1_ue8m0(%a: tensor<32x64xf8E4M3FN>, %sa: tensor<32x2xf8E8M0FN
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
-// e2m1 × e2m1 with scales: both sides are upcast to e4m3 (not the packed mxf4 kinds).
+// e2m1 × e2m1 with scales: both sides are upcast to e4m3 (not the packed mxf4 kinds). B is
+// not K-contiguous, so both stay on the kWidth-8 register path: converting A once per CTA
+// would leave its e4m3 buffer to be read 8 wide, by scalar loads, all the same.
 // CHECK-LABEL: func.func @e2m1_e2m1_ue8m0
 // CHECK:       %[[AR:.*]] = qgpu.upcast %{{.*}} from = e2m1 to = e4m3 : {{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, {{.*}}kWidth = 8}>>
 // CHECK:       %[[BR:.*]] = qgpu.upcast %{{.*}} from = e2m1 to = e4m3 : {{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, {{.*}}kWidth = 8}>>
@@ -73,4 +76,52 @@ func.func @e5m2_e3m2(%a: tensor<32x64xf8E5M2>, %b: tensor<64x32xf6E3M2FN>, %acc:
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e5m2 rhs = e3m2 : tensor<32x64xf8E5M2> * tensor<64x32xf6E3M2FN> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
+}
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// e2m1 × e4m3 with the fp4 tile K-contiguous ([M, K/2]) where the fp8 mma is native (sm_89,
+// sm_120a): it is converted to e4m3 once per CTA (blocked runs of 32 values, the prmt table),
+// stored to a swizzled e4m3 buffer, and read from there like the e4m3 side, in the ISA
+// arrangement (kWidth 4), which ldmatrix delivers. The scales stay at the mma. On sm_90, where
+// ptxas expands the fp8 mma into f16 HMMA with registers of its own, the staged tiles spilled:
+// the fp4 side stays packed and is converted in registers (kWidth 8).
+// CHECK-LABEL: func.func @e2m1_k_contiguous
+// STAGED:       %[[RAW:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.blocked<{sizePerThread = [1, 16], {{.*}}}>>
+// STAGED-NEXT:  %[[UP:.*]] = qgpu.upcast %[[RAW]] from = e2m1 to = e4m3 : {{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.blocked<{sizePerThread = [1, 32], {{.*}}}>>
+// STAGED-NEXT:  %[[BUF:.*]] = qgpu.local_alloc %[[UP]] : {{.*}} -> !qgpu.memdesc<32x64xf8E4M3FN, #qgpu.shared<{{.*}}>>
+// STAGED-NEXT:  %[[AR:.*]] = qgpu.local_load %[[BUF]] : {{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
+// STAGED:       %[[BR:.*]] = qgpu.local_load %{{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
+// STAGED:       qgpu.mma %[[AR]], %[[BR]], %{{.*}} scale {{.*}} lhs = e4m3 rhs = e4m3 {qdot.strategy = "promote-fp8", rescale = "per_block"}
+// REGS:         %[[AP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
+// REGS-NEXT:    %[[AR:.*]] = qgpu.upcast %[[AP]] from = e2m1 to = e4m3 : {{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 8}>>
+// REGS:         %[[BR:.*]] = qgpu.local_load %{{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 8}>>
+// REGS:         qgpu.mma %[[AR]], %[[BR]], %{{.*}} scale {{.*}} lhs = e4m3 rhs = e4m3 {qdot.strategy = "promote-fp8", rescale = "per_block"}
+func.func @e2m1_k_contiguous(%a: tensor<32x32xi8>, %sa: tensor<32x2xf8E8M0FNU>, %b: tensor<64x32xf8E4M3FN>,
+                             %sb: tensor<32x2xf8E8M0FNU>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a scale %sa, %b scale %sb, %acc lhs = e2m1 rhs = e4m3
+     : tensor<32x32xi8>, tensor<32x2xf8E8M0FNU> * tensor<64x32xf8E4M3FN>, tensor<32x2xf8E8M0FNU> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// The same with a 64×64 warp tile: 128 accumulator registers per thread, more than the 64 up
+// to which the staged e4m3 fragments (twice the registers of the packed bytes) fit without
+// spilling, so the fp4 side is converted in registers on every arch.
+// CHECK-LABEL: func.func @e2m1_k_contiguous_wide_warp_tile
+// CHECK:       %[[AP:.*]] = qgpu.local_load %{{.*}} -> tensor<64x32xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
+// CHECK-NEXT:  %[[AR:.*]] = qgpu.upcast %[[AP]] from = e2m1 to = e4m3 : {{.*}} -> tensor<64x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 8}>>
+// CHECK:       qgpu.mma %[[AR]], %{{.*}}, %{{.*}} scale {{.*}} lhs = e4m3 rhs = e4m3 {qdot.strategy = "promote-fp8", rescale = "per_block"}
+func.func @e2m1_k_contiguous_wide_warp_tile(%a: tensor<64x32xi8>, %sa: tensor<64x2xf8E8M0FNU>, %b: tensor<64x64xf8E4M3FN>,
+                                            %sb: tensor<64x2xf8E8M0FNU>, %acc: tensor<64x64xf32, #bl>) -> tensor<64x64xf32, #bl>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a scale %sa, %b scale %sb, %acc lhs = e2m1 rhs = e4m3
+     : tensor<64x32xi8>, tensor<64x2xf8E8M0FNU> * tensor<64x64xf8E4M3FN>, tensor<64x2xf8E8M0FNU> -> tensor<64x64xf32, #bl>
+  func.return %d : tensor<64x64xf32, #bl>
 }

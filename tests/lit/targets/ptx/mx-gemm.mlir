@@ -2,6 +2,7 @@
 // RUN: qdot-translate %s --target ptx --arch sm_120a --pipeline 'qdot-accelerate-matmul{arch=sm_120a strategy=native},qdot-optimize-dot-operands,qdot-pipeline{num-stages=3},qdot-lower-local-load{arch=sm_120a ldmatrix=false},qdot-lower-mma,qdot-to-llvm{arch=sm_120a}' | filecheck %s --check-prefix=FALLBACK
 // RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s --check-prefix=SM90
 // RUN: qdot-translate %s --target ptx --arch sm_89 | filecheck %s --check-prefix=SM89
+// RUN: qdot-translate %s --target ptx --arch sm_89 | grep -c ldmatrix.sync.aligned.m8n8.x4.shared.b16 | filecheck %s --check-prefix=SM89-LDMATRIX
 // An MX GEMM tile, e4m3 (ue8m0) × e2m1 (ue8m0), 64×64×64 per step on 4 warps, compiled
 // for each target with the default strategy (ptxas accepts each: assemble.mlir).
 
@@ -38,7 +39,10 @@
 // SM90-NOT:    mma.sync
 // SM90-NOT:    e2m1
 
-// sm_89, promote-fp8: fp4 → e4m3, the fp8 mma once per scale block.
+// sm_89, promote-fp8: fp4 → e4m3, the fp8 mma once per scale block. The K-contiguous e2m1
+// tile is converted once per CTA into an e4m3 buffer, so both operands are read by ldmatrix
+// (8 x4 loads each per step) and the scales by vector loads.
+// SM89-LDMATRIX: {{^16$}}
 // SM89:        .target sm_89
 // SM89-COUNT-32: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // SM89-NOT:    mma.sync
