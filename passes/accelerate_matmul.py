@@ -197,7 +197,9 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold))
         _rewrite_block_dot(dot, plan, mma, point, q4k_fold)
         return
-    plan = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
+    plan, unstaged = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
+    if noting and unstaged:
+        remarks.remark(dot, AccelerateMatmulPass.name, f"e2m1 not converted to e4m3 once per CTA: {unstaged}")
     k_width = _k_width_values(plan)
     if _read_by_ldmatrix(dot, plan):
         # both operands come from shared buffers of the mma's type: the ISA arrangement, read by ldmatrix
@@ -569,7 +571,8 @@ STAGED_FP8_MAX_ACC_REGS = 64
 """Accumulator registers per thread up to which promote-fp8 stages its e2m1 side (see _staged_fp8_plan)."""
 
 
-def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAttr, m: int, n: int) -> Plan:
+def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAttr, m: int,
+                     n: int) -> tuple[Plan, str]:
     """promote-fp8 with packed e2m1: convert it to e4m3 once per CTA where that lets ldmatrix read both sides.
 
     Unpacked in registers, 4 packed bytes give 8 values, so both operands took kWidth 8 — an
@@ -581,21 +584,29 @@ def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAt
     The staged side reaches the mma as e4m3, twice the registers of the packed bytes it had, so
     staging is kept to warp tiles of at most 64 accumulator registers per thread and to archs whose
     fp8 mma is native: on sm_90 ptxas expands each fp8 mma into f16 HMMA with registers of its own,
-    and there the staged 128×128×64 8-warp tile spilled 16 B (2–5 % faster on the H200 all the
+    and there the staged 128×128×64 8-warp tile spilled 16 B (0–5 % faster on the H200 all the
     same) and the 128×256×64 one 200 B instead of 84 B (10–14 % slower); on sm_89 the 4-warp
     128×128×128 tile (128 accumulators) spilled 712 B instead of 340 B (bench/RESULTS.md, run 148).
+
+    Returns the plan and, where a packed e2m1 side stays in registers, why (for the remarks).
     """
-    if plan.strategy is not Strategy.PROMOTE_FP8 or arch not in FP8_MMA_NATIVE_ARCHES:
-        return plan
+    if plan.strategy is not Strategy.PROMOTE_FP8 or Format.E2M1 not in (plan.lhs.source, plan.rhs.source):
+        return plan, ""
+    if arch not in FP8_MMA_NATIVE_ARCHES:
+        return plan, f"ptxas emulates the fp8 mma on {arch} with registers of its own; staged tiles spilled there"
     warps_m, warps_n = mma.warps_per_cta[:2]
-    if (m // warps_m) * (n // warps_n) // 32 > STAGED_FP8_MAX_ACC_REGS:
-        return plan
+    acc_regs = (m // warps_m) * (n // warps_n) // 32
+    if acc_regs > STAGED_FP8_MAX_ACC_REGS:
+        return plan, (f"the {m // warps_m}x{n // warps_n} warp tile holds {acc_regs} accumulator registers per "
+                      f"thread (the e4m3 fragments fit beside at most {STAGED_FP8_MAX_ACC_REGS})")
 
     def staged(side: OperandPlan) -> OperandPlan:
         return replace(side, staged_fp8=True) if side.source is Format.E2M1 and not side.fold_scale else side
 
     candidate = replace(plan, lhs=staged(plan.lhs), rhs=staged(plan.rhs))
-    return candidate if candidate != plan and _read_by_ldmatrix(dot, candidate) else plan
+    if _read_by_ldmatrix(dot, candidate):
+        return candidate, ""
+    return plan, "an e2m1 tile not contiguous along K: both sides keep 8 values per thread either way"
 
 
 def _k_width_values(plan: Plan) -> int:

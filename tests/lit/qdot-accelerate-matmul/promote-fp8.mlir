@@ -1,6 +1,14 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,STAGED
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,REGS
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=promote-fp8}' | filecheck %s --check-prefixes=CHECK,STAGED
+// Why an e2m1 side is not converted once per CTA, as --remarks says it:
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' --remarks --verify-diagnostics | filecheck %s --check-prefix=WHY89
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-fp8}' --remarks --verify-diagnostics | filecheck %s --check-prefix=WHY90
+// WHY89: promote-fp8.mlir:[[# @LINE + 24]]:3: remark: qdot-accelerate-matmul: e2m1 not converted to e4m3 once per CTA: an e2m1 tile not contiguous along K: both sides keep 8 values per thread either way
+// WHY89: promote-fp8.mlir:[[# @LINE + 105]]:3: remark: qdot-accelerate-matmul: lhs e2m1 → e4m3: converted once per CTA into a shared buffer; rhs e4m3: no conversion, read as it is
+// WHY89: promote-fp8.mlir:[[# @LINE + 123]]:3: remark: qdot-accelerate-matmul: e2m1 not converted to e4m3 once per CTA: the 64x64 warp tile holds 128 accumulator registers per thread (the e4m3 fragments fit beside at most 64)
+// WHY90: promote-fp8.mlir:[[# @LINE + 103]]:3: remark: qdot-accelerate-matmul: e2m1 not converted to e4m3 once per CTA: ptxas emulates the fp8 mma on sm_90 with registers of its own; staged tiles spilled there
+
 // strategy=promote-fp8: fp4/fp6 become e4m3 in registers (exact), e5m2 stays e5m2, and the
 // fp8 mma runs them (native on sm_89, emulated by ptxas on sm_90, still legal there). Forced on
 // sm_120a it makes the same choices, output for output: an e4m3/e5m2 qgpu.mma (the plain fp8
