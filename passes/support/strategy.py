@@ -351,8 +351,10 @@ def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | Non
     compute = RegFormat.FP16 if Format.FP16 in (lhs, rhs) else RegFormat.BF16
     # Scales multiply exactly into bf16 values: ue8m0 is a power of two (exact while the
     # product stays in bf16's range), and ue4m3 (4 significant bits) times e2m1 (2 bits)
-    # needs at most 6 of bf16's 8. fp16 lacks the range, so fp16 compute rescales per block.
-    fold = compute is RegFormat.BF16
+    # needs at most 6 of bf16's 8. fp16 lacks ue8m0's range, so fp16 compute rescales those per
+    # block; NVFP4 (ue4m3, e2m1 data only) folds there too: |e2m1 · ue4m3| lies in [2^-10, 2688],
+    # normal fp16 with 6 of its 11 significant bits, so the product is exact.
+    fold = compute is RegFormat.BF16 or all(scale in (None, ScaleKind.UE4M3) for scale in (ls, rs))
     rescale = Rescale.NONE if fold or not (_has_scale(ls) or _has_scale(rs)) else Rescale.PER_BLOCK
     return Plan(Strategy.DEQUANT_BF16,
                 OperandPlan(lhs, compute, fold_scale=fold and _has_scale(ls)),

@@ -69,6 +69,10 @@ CASES = [
     Case("e2m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
     Case("e5m2", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
     Case("e2m1", "e2m1", "ue4m3", "ue4m3", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
+    # fp16 compute folds NVFP4's ue4m3 scales into the values (exact in fp16); ue8m0 ones it
+    # applies to the accumulator per block (their range is not fp16's)
+    Case("fp16", "e2m1", None, "ue4m3", "sm_90", "dequant-bf16", "f32.f16.f16.f32"),
+    Case("fp16", "e2m1", None, "ue8m0", "sm_90", "dequant-bf16", "f32.f16.f16.f32"),
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32", rhs_k_pack=False),
     Case("e4m3", "e2m1", None, None, "sm_90", "auto", "f32.bf16.bf16.f32", rhs_k_pack=False),
     # 3 stages of the 128×128×128 tile need 120832 B of shared memory, more than one sm_120 CTA
@@ -330,3 +334,48 @@ def test_promoted_accumulation_adds_each_k_step_in_f32(arch: str) -> None:
     promoted, chained = _chained(a, b, 64, True), _chained(a, b, 64, False)
     assert np.array_equal(c.view(np.uint32), promoted.view(np.uint32))
     assert np.sum(promoted.view(np.uint32) != chained.view(np.uint32)) > 100
+
+
+FP16_NVFP4_K_PACKED_N_MAJOR = """
+func.func @fp16_nvfp4(%a_ptr: !qdot.ptr<f16>, %b_ptr: !qdot.ptr<i8>, %sb_ptr: !qdot.ptr<f8E4M3FN>,
+                      %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %kb = arith.divui %k, %c2 : index
+  %ks = arith.divui %k, %c16 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f16> -> !qdot.desc<64x64xf16>
+  %b_desc = qdot.make_desc %b_ptr, [%kb, %n], [%n, %c1] : !qdot.ptr<i8> -> !qdot.desc<32x64xi8>
+  %sb_desc = qdot.make_desc %sb_ptr, [%n, %ks], [%ks, %c1] : !qdot.ptr<f8E4M3FN> -> !qdot.desc<64x4xf8E4M3FN>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<32x64xi8> -> tensor<32x64xi8>
+  %sb = qdot.load %sb_desc[%c0, %c0] : !qdot.desc<64x4xf8E4M3FN> -> tensor<64x4xf8E4M3FN>
+  %d = qdot.dot_scaled %a, %b scale %sb, %zero lhs = fp16 rhs = e2m1
+       : tensor<64x64xf16> * tensor<32x64xi8>, tensor<64x4xf8E4M3FN> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
+}
+"""
+
+
+def test_fp16_times_nvfp4_stored_n_major() -> None:
+    """fp16 × NVFP4 (ue4m3 per 16) with the e2m1 tile packed along K but N-major ([K/2, N], not
+    staged: converted in registers). It failed to compile ("kWidth = 2 is not valid for 8-bit
+    elements": a per-16 rescale kept the k16 tiles 4 values wide, half a packed register) until
+    fp16 compute folded ue4m3 scales into the values, which is exact (|e2m1 · ue4m3| ≥ 2^-10)."""
+    import compiler
+    from compiler.numerics import dot_scaled
+
+    kernel = compiler.compile(FP16_NVFP4_K_PACKED_N_MAJOR, arch="sm_90")
+    rng = np.random.default_rng(20261201)
+    a = rng.standard_normal((64, 64)).astype(np.float16)
+    b = rng.integers(0, 256, size=(32, 64), dtype=np.uint8)
+    sb = rng.integers(0x08, 0x7F, size=(64, 4), dtype=np.uint8)  # ue4m3 codes from subnormal up to 448
+    c = np.full((64, 64), np.nan, dtype=np.float32)
+    compiler.emulate(kernel, a, b.view(np.int8), sb, c, 64, 64, 64, grid=1)
+    want = dot_scaled(a, b, lhs="fp16", rhs="e2m1", b_scale=sb, b_scale_fmt="ue4m3")
+    assert np.linalg.norm(c - want) <= 1e-5 * np.linalg.norm(want)

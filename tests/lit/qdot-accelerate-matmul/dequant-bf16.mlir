@@ -79,3 +79,40 @@ func.func @fp16_e2m1(%a: tensor<32x64xf16>, %b: tensor<32x32xi8>, %acc: tensor<3
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = e2m1 : tensor<32x64xf16> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>
   func.return %d : tensor<32x32xf32, #bl>
 }
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// An fp16 operand makes the compute type fp16 (the f16 mma). NVFP4's ue4m3 scales fold into
+// the fp16 values as into bf16 ones — |e2m1 · ue4m3| lies in [2^-10, 2688], exact in fp16 — so
+// the mma takes no scales and no per-block rescale. The e2m1 tile here is packed along K but
+// N-major ([K/2, N], a function argument): converted in registers, 8 values wide on both sides.
+// (Rescaled per 16-value block it needed k16 tiles 4 values wide, half a packed register, and
+// failed to compile.)
+// CHECK-LABEL: func.func @fp16_nvfp4_n_major
+// CHECK:       %[[BP:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
+// CHECK:       %[[BR:.*]] = qgpu.upcast %[[BP]] scale %{{.*}} from = e2m1 to = fp16 : {{.*}} -> tensor<64x32xf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 8}>>
+// CHECK:       qgpu.mma %{{.*}}, %[[BR]], %{{.*}} lhs = fp16 rhs = fp16 {qdot.strategy = "dequant-bf16"} :
+func.func @fp16_nvfp4_n_major(%a: tensor<32x64xf16>, %b: tensor<32x32xi8>, %sb: tensor<32x4xf8E4M3FN>,
+                              %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b scale %sb, %acc lhs = fp16 rhs = e2m1
+     : tensor<32x64xf16> * tensor<32x32xi8>, tensor<32x4xf8E4M3FN> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// ue8m0 scales do not fit fp16's range (2^-127 … 2^127): with fp16 compute they are applied to
+// the f32 accumulator per 32-value block, and the mma takes them.
+// CHECK-LABEL: func.func @fp16_mxfp4
+// CHECK:       %[[BR:.*]] = qgpu.upcast %{{.*}} from = e2m1 to = fp16 : {{.*}} -> tensor<64x32xf16, #qgpu.dot_op<{opIdx = 1, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 8}>>
+// CHECK:       qgpu.mma %{{.*}}, %[[BR]], %{{.*}} scale %{{.*}}, %{{.*}} lhs = fp16 rhs = fp16 {qdot.strategy = "dequant-bf16", rescale = "per_block"} :
+func.func @fp16_mxfp4(%a: tensor<32x64xf16>, %b: tensor<32x32xi8>, %sb: tensor<32x2xf8E8M0FNU>,
+                      %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b scale %sb, %acc lhs = fp16 rhs = e2m1
+     : tensor<32x64xf16> * tensor<32x32xi8>, tensor<32x2xf8E8M0FNU> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
