@@ -4,6 +4,9 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_80 strategy=promote-fp8}' > %t.fp8-sm80
 // RUN: filecheck %s --check-prefix=FP8-SM80 < %t.fp8-sm80
 // RUN: grep -c ' error: ' %t.fp8-sm80 | filecheck %s --check-prefix=FP8-SM80-COUNT
+// RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_89 strategy=promote-fp8}' > %t.fp8-sm89
+// RUN: filecheck %s --check-prefix=FP8-SM89 < %t.fp8-sm89
+// RUN: grep -c ' error: ' %t.fp8-sm89 | filecheck %s --check-prefix=FP8-SM89-COUNT
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' > %t.int8
 // RUN: filecheck %s --check-prefix=INT8 < %t.int8
 // RUN: grep -c ' error: ' %t.int8 | filecheck %s --check-prefix=INT8-COUNT
@@ -26,6 +29,7 @@
 
 // NATIVE-SM90-COUNT: {{^8$}}
 // FP8-SM80-COUNT: {{^9$}}
+// FP8-SM89-COUNT: {{^6$}}
 // INT8-COUNT: {{^8$}}
 // NATIVE-COUNT: {{^6$}}
 // BF16-COUNT: {{^3$}}
@@ -56,6 +60,8 @@ func.func @e2m1_e5m2(%a: tensor<32x32xi8>, %b: tensor<64x32xf8E5M2>, %acc: tenso
 
 // -----
 
+// On sm_89, which has the fp8 mma, promote-fp8 gets as far as its operand check: bf16 is not an
+// fp8/fp6/fp4 format.
 func.func @bf16_bf16(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16 : tensor<32x64xbf16> * tensor<64x32xbf16> -> tensor<32x32xf32>
@@ -65,6 +71,7 @@ func.func @bf16_bf16(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>, %acc: tenso
 // NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
 // FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
 // INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); lhs is bf16
+// FP8-SM89: invalid.mlir:[[# @LINE - 7]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' takes fp8/fp6/fp4 operands; lhs is bf16
 
 // -----
 
@@ -75,6 +82,7 @@ func.func @i8_i8(%a: tensor<32x64xi8>, %b: tensor<64x32xi8>, %acc: tensor<32x32x
 }
 // FP8-SM80: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
 // BF16:     error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
+// FP8-SM89: invalid.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
 
 // -----
 
@@ -103,6 +111,7 @@ func.func @nvfp4_mixed(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: ten
 // NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
 // FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs the fp8 mma.sync of sm_89 or later; got sm_80
 // INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers after a power-of-two shift (e2m1, e2m3, i8, ggml quants); rhs is e4m3
+// FP8-SM89: invalid.mlir:[[# @LINE - 8]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' cannot apply scales per 16 values (NVFP4 ue4m3)
 
 // -----
 
@@ -117,6 +126,7 @@ func.func @n_packed(%a: tensor<32x64xf8E4M3FN>, %b: tensor<64x16xi8>, %acc: tens
 // NATIVE-SM90: error: 'qdot.dot_scaled' op strategy 'native' needs the kind::f8f6f4 mma.sync of sm_120a, sm_120f or sm_121a; got sm_90
 // FP8-SM80:    error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N): the promote-fp8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
 // INT8:        error: 'qdot.dot_scaled' op strategy 'promote-int8' needs fp4 packed along K (rhs packed along N): the promote-int8 mma fragments hold fp4 pairs along K; use 'dequant-bf16' (or 'auto')
+// FP8-SM89: invalid.mlir:[[# @LINE - 8]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (rhs packed along N)
 
 // -----
 
@@ -132,6 +142,7 @@ func.func @tile_too_small(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %acc: tenso
 // INT8:        error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
 // NATIVE:      error: 'qdot.dot_scaled' op the 16×8 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
 // BF16:        error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
+// FP8-SM89: invalid.mlir:[[# @LINE - 9]]:3: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
 
 // -----
 
@@ -148,3 +159,4 @@ func.func @tile_not_divisible(%a: tensor<48x32xi8>, %b: tensor<32x16xi8>, %acc: 
 // INT8:        error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
 // NATIVE:      error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
 // BF16:        error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
+// FP8-SM89: invalid.mlir:[[# @LINE - 9]]:3: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'

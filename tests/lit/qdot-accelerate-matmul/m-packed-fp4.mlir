@@ -1,5 +1,5 @@
-// RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s
-// RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_120a}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a}' | filecheck %s
 // fp4 packed along M (A is [M/2, K], stored as K rows of M/2 bytes, so M is its contiguous
 // dimension; compiler.templates.gemm_kernel with lhs_k_pack=False wrote this kernel): auto picks
 // dequant-bf16 on every arch, the tile is read in runs along M (order [0, 1]), the upcast
@@ -54,3 +54,41 @@ func.func @gemm_e2m1_e4m3_mpack_noscale_32x32x64_w1(%a_ptr: !qdot.ptr<i8>, %b_pt
   func.return
 }
 
+
+// -----
+
+// The same M-packed e2m1 with ue8m0 scales on both sides: the unpacking threads hold runs along
+// M, not whole 32-value K groups, so no scale can be folded into the values (neither upcast
+// takes one); strategy.py's _free_packed rescales the accumulator per K block instead.
+// CHECK-LABEL: func.func @gemm_e2m1_e4m3_mpack_scaled
+// CHECK:       qgpu.upcast %{{.*}} from = e2m1 to = bf16 : tensor<16x64xi8,
+// CHECK:       qgpu.upcast %{{.*}} from = e4m3 to = bf16 : tensor<64x32xf8E4M3FN,
+// CHECK:       qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16", rescale = "per_block"}
+func.func @gemm_e2m1_e4m3_mpack_scaled(%a_ptr: !qdot.ptr<i8>, %b_ptr: !qdot.ptr<f8E4M3FN>, %sa_ptr: !qdot.ptr<f8E8M0FNU>, %sb_ptr: !qdot.ptr<f8E8M0FNU>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 128 : i64})
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %mb = arith.divui %m, %c2 : index
+  %k_scales = arith.divui %k, %c32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%mb, %k], [%c1, %mb] : !qdot.ptr<i8> -> !qdot.desc<16x64xi8>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<f8E4M3FN> -> !qdot.desc<64x32xf8E4M3FN>
+  %sa_desc = qdot.make_desc %sa_ptr, [%m, %k_scales], [%k_scales, %c1] : !qdot.ptr<f8E8M0FNU> -> !qdot.desc<32x2xf8E8M0FNU>
+  %sb_desc = qdot.make_desc %sb_ptr, [%n, %k_scales], [%k_scales, %c1] : !qdot.ptr<f8E8M0FNU> -> !qdot.desc<32x2xf8E8M0FNU>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<32x32xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %acc = scf.for %kk = %c0 to %k step %c64 iter_args(%acc_i = %zero) -> (tensor<32x32xf32>) {
+    %kk_scales = arith.divui %kk, %c32 : index
+    %a = qdot.load %a_desc[%c0, %kk] : !qdot.desc<16x64xi8> -> tensor<16x64xi8>
+    %b = qdot.load %b_desc[%kk, %c0] : !qdot.desc<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+    %sa = qdot.load %sa_desc[%c0, %kk_scales] : !qdot.desc<32x2xf8E8M0FNU> -> tensor<32x2xf8E8M0FNU>
+    %sb = qdot.load %sb_desc[%c0, %kk_scales] : !qdot.desc<32x2xf8E8M0FNU> -> tensor<32x2xf8E8M0FNU>
+    %d = qdot.dot_scaled %a scale %sa, %b scale %sb, %acc_i lhs = e2m1 rhs = e4m3 {lhs_k_pack = false}
+         : tensor<16x64xi8>, tensor<32x2xf8E8M0FNU> * tensor<64x32xf8E4M3FN>, tensor<32x2xf8E8M0FNU> -> tensor<32x32xf32>
+    scf.yield %d : tensor<32x32xf32>
+  }
+  qdot.store %c_desc[%c0, %c0], %acc : !qdot.desc<32x32xf32>, tensor<32x32xf32>
+  func.return
+}

@@ -164,3 +164,155 @@ func.func @eight_warps_64_rows(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8
   qdot.store %c_desc[%c0, %c0], %acc : !qdot.desc<64x64xf32>, tensor<64x64xf32>
   func.return
 }
+
+// -----
+
+// fp16 × e2m1 with ue8m0 scales on B: fp16 lacks ue8m0's range, so dequant-bf16 computes in
+// fp16 and rescales the accumulator per 32-value block instead of folding the scales into the
+// values. wgmma has no per-block rescale (one instruction spans the whole K of the tile), so the
+// dot keeps mma.sync with its scale operands, on sm_90a too.
+// CHECK-LABEL: func.func @fp16_e2m1_per_block
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} scale %{{.*}}, %{{.*}} lhs = fp16 rhs = fp16 {qdot.strategy = "dequant-bf16", rescale = "per_block"}
+func.func @fp16_e2m1_per_block(%a_ptr: !qdot.ptr<f16>, %b_ptr: !qdot.ptr<i8>, %sb_ptr: !qdot.ptr<f8E8M0FNU>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f16> -> !qdot.desc<64x64xf16>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<i8> -> !qdot.desc<32x64xi8>
+  %ks = arith.divui %k, %c32 : index
+  %sb_desc = qdot.make_desc %sb_ptr, [%n, %ks], [%ks, %c1] : !qdot.ptr<f8E8M0FNU> -> !qdot.desc<64x2xf8E8M0FNU>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<32x64xi8> -> tensor<32x64xi8>
+  %sb = qdot.load %sb_desc[%c0, %c0] : !qdot.desc<64x2xf8E8M0FNU> -> tensor<64x2xf8E8M0FNU>
+  %d = qdot.dot_scaled %a, %b scale %sb, %acc lhs = fp16 rhs = e2m1
+     : tensor<64x64xf16> * tensor<32x64xi8>, tensor<64x2xf8E8M0FNU> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
+}
+
+// -----
+
+// A 64 × 512 bf16 tile: one wgmma spans the tile's N, and the instruction's N stops at 256, so
+// the dot keeps mma.sync.
+// CHECK-LABEL: func.func @n512
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} : {{.*}} -> tensor<64x512xf32, #qgpu.mma<{versionMajor = 2,
+func.func @n512(%a_ptr: !qdot.ptr<bf16>, %b_ptr: !qdot.ptr<bf16>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x64xbf16>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<bf16> -> !qdot.desc<64x512xbf16>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x512xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x512xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xbf16> -> tensor<64x64xbf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<64x512xbf16> -> tensor<64x512xbf16>
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16
+     : tensor<64x64xbf16> * tensor<64x512xbf16> -> tensor<64x512xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x512xf32>, tensor<64x512xf32>
+  func.return
+}
+
+// -----
+
+// bf16 B stored N-major (stride 1 along N): it would be staged N-contiguous, and the pass hands
+// wgmma only K-contiguous buffers (the K-major swizzled layout its descriptors describe), so the
+// dot keeps mma.sync.
+// CHECK-LABEL: func.func @b_n_major
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
+func.func @b_n_major(%a_ptr: !qdot.ptr<bf16>, %b_ptr: !qdot.ptr<bf16>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x64xbf16>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%n, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x64xbf16>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xbf16> -> tensor<64x64xbf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<64x64xbf16> -> tensor<64x64xbf16>
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16
+     : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
+}
+
+// -----
+
+// e2m1 packed along N (rhs_k_pack = false): the cooperative upcast unpacks it along N, its
+// contiguous dimension, into an N-contiguous bf16 buffer no wgmma descriptor reads: mma.sync.
+// (A free-packed side is refused as such, and its N-contiguous storage would refuse it too.)
+// CHECK-LABEL: func.func @e2m1_n_packed
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"}
+func.func @e2m1_n_packed(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f8E4M3FN> -> !qdot.desc<64x64xf8E4M3FN>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%n, %c1] : !qdot.ptr<i8> -> !qdot.desc<64x32xi8>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<64x32xi8> -> tensor<64x32xi8>
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 {rhs_k_pack = false}
+     : tensor<64x64xf8E4M3FN> * tensor<64x32xi8> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
+}
+
+// -----
+
+// K = 48: a 96-byte K row is no swizzle width (32, 64 or 128 bytes) and not a whole number of
+// 128-byte atoms, so no shared-memory descriptor describes the buffers: mma.sync.
+// CHECK-LABEL: func.func @k48
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} : tensor<64x48xbf16,
+func.func @k48(%a_ptr: !qdot.ptr<bf16>, %b_ptr: !qdot.ptr<bf16>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x48xbf16>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<bf16> -> !qdot.desc<48x64xbf16>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x48xbf16> -> tensor<64x48xbf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<48x64xbf16> -> tensor<48x64xbf16>
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16
+     : tensor<64x48xbf16> * tensor<48x64xbf16> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
+}
+
+// -----
+
+// i8 × i8 runs on the s8 mma (auto picks promote-int8): wgmma is taken here only for bf16 /
+// fp16 register formats (and an s8 buffer has no wgmma descriptor either), so the dot keeps
+// mma.sync.
+// CHECK-LABEL: func.func @i8_i8_s8
+// CHECK-NOT:   qgpu.warp_group_dot
+// CHECK:       qgpu.mma %{{.*}} lhs = s8 rhs = s8 {qdot.strategy = "promote-int8"}
+func.func @i8_i8_s8(%a_ptr: !qdot.ptr<i8>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot.ptr<i32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<i8> -> !qdot.desc<64x64xi8>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<i8> -> !qdot.desc<64x64xi8>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<i32> -> !qdot.desc<64x64xi32>
+  %acc = arith.constant dense<0> : tensor<64x64xi32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x64xi8> -> tensor<64x64xi8>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<64x64xi8> -> tensor<64x64xi8>
+  %d = qdot.dot_scaled %a, %b, %acc lhs = i8 rhs = i8
+     : tensor<64x64xi8> * tensor<64x64xi8> -> tensor<64x64xi32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xi32>, tensor<64x64xi32>
+  func.return
+}

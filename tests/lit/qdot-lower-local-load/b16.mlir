@@ -50,3 +50,22 @@ func.func @bf16_b_n_major(%m: !qgpu.memdesc<32x32xbf16, #sh>) -> tensor<32x32xbf
   %r = qgpu.local_load %m : !qgpu.memdesc<32x32xbf16, #sh> -> tensor<32x32xbf16, #b>
   func.return %r : tensor<32x32xbf16, #b>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+
+// A bf16 B operand [K, N] = [16, 8], K contiguous: one mma tile is only 2 registers per lane
+// (k pairs 2t, 2t+1 and 2t+8, 2t+9 of column g), so .x4 does not divide them and the pass
+// takes the next form, one .x2 without .trans (each of the 8 columns is a 16-byte row of K).
+// CHECK-LABEL: func.func @bf16_b_k_major_one_tile
+// CHECK:       %[[R0:.*]], %[[R1:.*]] = ptx.ldmatrix m8n8 x2 b16 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]], %[[R1]] : i32, i32 to tensor<16x8xbf16, #qgpu.dot_op<{opIdx = 1,
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-NOT:   ptx.ld_shared
+func.func @bf16_b_k_major_one_tile(%m: !qgpu.memdesc<16x8xbf16, #sh>) -> tensor<16x8xbf16, #b> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<16x8xbf16, #sh> -> tensor<16x8xbf16, #b>
+  func.return %r : tensor<16x8xbf16, #b>
+}

@@ -73,3 +73,22 @@ func.func @four_warps(%m: !qgpu.memdesc<64x64xi8, #kmajor>) -> tensor<64x64xi8, 
   %b = qgpu.local_load %m : !qgpu.memdesc<64x64xi8, #kmajor> -> tensor<64x64xi8, #bu>
   func.return %b : tensor<64x64xi8, #bu>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+#kmajor = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 2, order = [0, 1], fp4Padded = true}>
+
+// The smallest B operand, one mma tile: [K/2, N] = [16, 8] packed bytes (K = 32 fp4 values)
+// holds 2 registers per lane, which .x4 does not divide: the fp4 mode's .x2 reads its 16 padded
+// rows (two per column: K 0..15 and 16..31, 8 packed bytes each).
+// CHECK-LABEL: func.func @b_one_tile
+// CHECK:       %[[R0:.*]], %[[R1:.*]] = ptx.ldmatrix m8n16 x2 b8x16.b4x16_p64 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]], %[[R1]] : i32, i32 to tensor<16x8xi8, #qgpu.dot_op<{{.*}}fp4Unpacked = true}>>
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-NOT:   ptx.ld_shared
+func.func @b_one_tile(%m: !qgpu.memdesc<16x8xi8, #kmajor>) -> tensor<16x8xi8, #bu> {
+  %b = qgpu.local_load %m : !qgpu.memdesc<16x8xi8, #kmajor> -> tensor<16x8xi8, #bu>
+  func.return %b : tensor<16x8xi8, #bu>
+}

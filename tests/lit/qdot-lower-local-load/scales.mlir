@@ -2,7 +2,9 @@
 // Block scales read into the #qgpu.dot_scale layouts. The four lanes of a quad hold the same
 // rows' scales; ldmatrix .m8n8 .x2 .trans .b16 delivers exactly that when several row
 // addresses point at the same 16 bytes (tests/passes/test_local_load_equivalence.py checks
-// every byte). Over several warps no form fits and the scalar path reads them.
+// every byte). Over several warps no form fits and the scalar path reads them. A tile too
+// small for .x2 takes .x1 (.trans for A's rows g and g+8; without for B's columns 2t and 2t+1,
+// which the four lanes of a quad take side by side, as a non-transposed row delivers them).
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
@@ -45,4 +47,58 @@ func.func @scale_a_four_warps(%m: !qgpu.memdesc<128x4xf8E8M0FNU, #sh>) -> tensor
 func.func @forced_fallback(%m: !qgpu.memdesc<32x64xi8, #sh>) -> tensor<32x64xi8, #a> {
   %r = qgpu.local_load %m {fallback} : !qgpu.memdesc<32x64xi8, #sh> -> tensor<32x64xi8, #a>
   func.return %r : tensor<32x64xi8, #a>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 64, maxPhase = 1, order = [1, 0]}>
+
+// One mma tile of A scales, [16, 2]: lane g·4+t wants rows g and g+8, 32 bytes in all — the
+// halves g of two 16-byte rows, one 8×8 .b16 matrix read transposed: a single .x1 .trans.
+// CHECK-LABEL: func.func @scale_a_one_tile
+// CHECK:       %[[R0:.*]] = ptx.ldmatrix m8n8 x1 trans b16 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]] : i32 to tensor<16x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0,
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-NOT:   ptx.ld_shared
+func.func @scale_a_one_tile(%m: !qgpu.memdesc<16x2xf8E8M0FNU, #sh>) -> tensor<16x2xf8E8M0FNU, #sa> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<16x2xf8E8M0FNU, #sh> -> tensor<16x2xf8E8M0FNU, #sa>
+  func.return %r : tensor<16x2xf8E8M0FNU, #sa>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 64, maxPhase = 1, order = [1, 0]}>
+
+// B scales follow the accumulator columns 2t, 2t+1, which a non-transposed .b16 row delivers
+// (lane 4g+t gets bytes 4t..4t+3 of its row): 8 columns × 2 blocks are one 16-byte row that
+// all eight row addresses point at, a single .x1 ...
+// CHECK-LABEL: func.func @scale_b_one_tile
+// CHECK:       %[[R0:.*]] = ptx.ldmatrix m8n8 x1 b16 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]] : i32 to tensor<8x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1,
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-NOT:   ptx.ld_shared
+func.func @scale_b_one_tile(%m: !qgpu.memdesc<8x2xf8E8M0FNU, #sh>) -> tensor<8x2xf8E8M0FNU, #sb> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<8x2xf8E8M0FNU, #sh> -> tensor<8x2xf8E8M0FNU, #sb>
+  func.return %r : tensor<8x2xf8E8M0FNU, #sb>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#sh = #qgpu.shared<{vec = 16, perPhase = 64, maxPhase = 1, order = [1, 0]}>
+
+// ... and 16 columns (two n tiles) two such rows, one .x2 without .trans.
+// CHECK-LABEL: func.func @scale_b_two_tiles
+// CHECK:       %[[R0:.*]], %[[R1:.*]] = ptx.ldmatrix m8n8 x2 b16 %{{.*}}
+// CHECK-NEXT:  builtin.unrealized_conversion_cast %[[R0]], %[[R1]] : i32, i32 to tensor<16x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1,
+// CHECK-NOT:   ptx.ldmatrix
+// CHECK-NOT:   ptx.ld_shared
+func.func @scale_b_two_tiles(%m: !qgpu.memdesc<16x2xf8E8M0FNU, #sh>) -> tensor<16x2xf8E8M0FNU, #sb> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<16x2xf8E8M0FNU, #sh> -> tensor<16x2xf8E8M0FNU, #sb>
+  func.return %r : tensor<16x2xf8E8M0FNU, #sb>
 }

@@ -132,3 +132,51 @@ func.func @e4m3_ue8m0(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, 
      : tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>, tensor<8x1xf8E8M0FNU, #sb> -> tensor<16x8xf32, #mma>
   func.return %d : tensor<16x8xf32, #mma>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+
+// ue4m3 scales (NVFP4, one per 16 values) rescaled per block: dequant-bf16 of fp4 packed along
+// M or N, whose cooperative upcast cannot fold the scales into the values. A ue4m3 code is not a
+// power of two: it is decoded as an e4m3 float — code << 20 puts its 4 exponent and 3 mantissa
+// bits under f32's, a multiply by 2^120 rebiases the exponent (7 → 127; subnormal codes come out
+// right through the same multiply), and code 0x7F is NaN; none of ue8m0's decode (<< 23, the max
+// with 2^-127). The two decoded scales' product multiplies the block result into the accumulator.
+// CHECK-LABEL: func.func @bf16_ue4m3
+// CHECK:       %[[SA:.*]] = builtin.unrealized_conversion_cast %sa : {{.*}} to i32
+// CHECK:       %[[SB:.*]] = builtin.unrealized_conversion_cast %sb : {{.*}} to i32
+// CHECK:       %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:  %[[D0:.*]], %{{.*}}, %{{.*}}, %{{.*}} = ptx.mma_sync m16n8k16 f32.bf16.bf16.f32 A[{{.*}}] B[{{.*}}] C[%[[Z]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK-NEXT:  %[[FF:.*]] = arith.constant 255 : i32
+// CHECK-NEXT:  %[[CODE:.*]] = arith.andi %[[SA]], %[[FF]] : i32
+// CHECK-NEXT:  %[[K20:.*]] = arith.constant 20 : i32
+// CHECK-NEXT:  %[[BITS:.*]] = arith.shli %[[CODE]], %[[K20]] : i32
+// CHECK-NEXT:  %[[F:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:  %[[REBIAS:.*]] = arith.constant 1.329228e+36 : f32
+// CHECK-NEXT:  %[[SCALED:.*]] = arith.mulf %[[F]], %[[REBIAS]] : f32
+// CHECK-NEXT:  %[[K7F:.*]] = arith.constant 127 : i32
+// CHECK-NEXT:  %[[ISNAN:.*]] = arith.cmpi eq, %[[CODE]], %[[K7F]] : i32
+// CHECK-NEXT:  %[[NAN:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK-NEXT:  %[[SAF:.*]] = arith.select %[[ISNAN]], %[[NAN]], %[[SCALED]] : f32
+// CHECK-NEXT:  %[[CODEB:.*]] = arith.andi %[[SB]], %[[FF]] : i32
+// CHECK-NEXT:  %[[BITSB:.*]] = arith.shli %[[CODEB]], %[[K20]] : i32
+// CHECK-NEXT:  %[[FB:.*]] = arith.bitcast %[[BITSB]] : i32 to f32
+// CHECK-NEXT:  %[[SCALEDB:.*]] = arith.mulf %[[FB]], %[[REBIAS]] : f32
+// CHECK-NEXT:  %[[ISNANB:.*]] = arith.cmpi eq, %[[CODEB]], %[[K7F]] : i32
+// CHECK-NEXT:  %[[SBF:.*]] = arith.select %[[ISNANB]], %[[NAN]], %[[SCALEDB]] : f32
+// CHECK-NEXT:  %[[S:.*]] = arith.mulf %[[SAF]], %[[SBF]] : f32
+// CHECK-NEXT:  %[[X0:.*]] = arith.mulf %[[D0]], %[[S]] fastmath<contract> : f32
+// CHECK-NEXT:  arith.addf %[[X0]], %{{.*}} fastmath<contract> : f32
+// CHECK-NOT:   arith.maxnumf
+// CHECK:       func.return
+func.func @bf16_ue4m3(%a: tensor<16x16xbf16, #a>, %b: tensor<16x8xbf16, #b>, %c: tensor<16x8xf32, #mma>,
+                      %sa: tensor<16x1xf8E4M3FN, #sa>, %sb: tensor<8x1xf8E4M3FN, #sb>) -> tensor<16x8xf32, #mma> {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = bf16 rhs = bf16 {rescale = "per_block"}
+     : tensor<16x16xbf16, #a>, tensor<16x8xbf16, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E4M3FN, #sa>, tensor<8x1xf8E4M3FN, #sb> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}

@@ -1,6 +1,7 @@
 // RUN: qdot-opt %s --split-input-file -p qdot-lower-quantize | filecheck %s
-// The lanes strategy (tiles with fewer 32-value groups than threads): eight lanes per
-// group, lane l holding values l, l+8, l+16, l+24 (passes/lower_quantize.py).
+// The lanes strategy (tiles with fewer 32-value groups than threads, or whose staged wave
+// would need more than 48 KB of shared memory): eight lanes per group, lane l holding values
+// l, l+8, l+16, l+24 (passes/lower_quantize.py).
 
 // One q8_1_mmq block, one warp: the whole arithmetic of a group.
 // CHECK-LABEL: func.func @mmq_one_block
@@ -153,5 +154,55 @@ func.func @idle_slots(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1
   %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<3x32xf32> -> tensor<3x32xf32>
   %q = qdot.quantize %x format = q8_1 : tensor<3x32xf32> -> tensor<3x1x!qdot.block<q8_1>>
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<3x1x!qdot.block<q8_1>>, tensor<3x1x!qdot.block<q8_1>>
+  func.return
+}
+
+// -----
+
+// 512 groups for 16 warps would be staged (a group per thread), but a wave's buffer of 512
+// 144-byte rows is 72 KB, over the 48 KB of shared memory a kernel has without opting in:
+// the lanes strategy instead, 64 groups per step in 8 steps, no buffer, no cp.async.
+// CHECK-LABEL: func.func @sixteen_warps
+// CHECK-NOT:   qgpu.local_alloc
+// CHECK-NOT:   ptx.cp_async
+// CHECK:       %[[STEPS:.*]] = arith.constant 8 : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} {
+// CHECK-NOT:   ptx.cp_async
+// CHECK-COUNT-4: ptx.ld_global %{{.*}} if %{{.*}} : f32
+// CHECK:       ptx.shfl_sync bfly
+// CHECK-NOT:   ptx.ld_shared
+// CHECK:       ptx.st_global
+func.func @sixteen_warps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                         %kb: index) attributes {qdot.kernel, qdot.num_warps = 16 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x1024xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<16x8x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<16x1024xf32> -> tensor<16x1024xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<16x1024xf32> -> tensor<16x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<16x8x!qdot.block<q8_1_mmq>>, tensor<16x8x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// The limit itself: 11 warps' wave would take 352 · 144 = 50688 bytes, just over 48 KB (10 warps'
+// 46080 bytes fit: staged.mlir): lanes, 44 groups per step, 12 steps for the 512 groups.
+// CHECK-LABEL: func.func @eleven_warps
+// CHECK-NOT:   qgpu.local_alloc
+// CHECK-NOT:   ptx.cp_async
+// CHECK:       %[[STEPS:.*]] = arith.constant 12 : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} {
+// CHECK-NOT:   ptx.cp_async
+// CHECK:       ptx.shfl_sync bfly
+func.func @eleven_warps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                        %kb: index) attributes {qdot.kernel, qdot.num_warps = 11 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x1024xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<16x8x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<16x1024xf32> -> tensor<16x1024xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<16x1024xf32> -> tensor<16x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<16x8x!qdot.block<q8_1_mmq>>, tensor<16x8x!qdot.block<q8_1_mmq>>
   func.return
 }

@@ -245,3 +245,134 @@ func.func @l2_prefetch(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x8x!qdot.block<q8_1_mmq>>, tensor<1x8x!qdot.block<q8_1_mmq>>
   func.return
 }
+
+// -----
+
+// The largest wave that fits: 10 warps' 320 rows of 144 bytes are 46080 bytes, within the 48 KB
+// a kernel has without opting in (11 warps' are over it: the lanes strategy, lower.mlir). 512
+// groups take two waves.
+// CHECK-LABEL: func.func @ten_warps
+// CHECK:       qgpu.local_alloc : () -> !qgpu.memdesc<320x36xf32
+// CHECK:       %[[STEPS:.*]] = arith.constant 2 : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} {
+// CHECK:         ptx.cp_async cg
+// CHECK:         ptx.cp_async_commit
+// CHECK-NOT:     ptx.shfl_sync
+func.func @ten_warps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
+                     %kb: index) attributes {qdot.kernel, qdot.num_warps = 10 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x1024xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<16x8x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<16x1024xf32> -> tensor<16x1024xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<16x1024xf32> -> tensor<16x8x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<16x8x!qdot.block<q8_1_mmq>>, tensor<16x8x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// 48 groups (2 rows of 24) for 32 threads: the second wave has 16 groups, and threads 16-31
+// would quantize groups 48-63 — row 2, outside this program's tile (but maybe inside the
+// tensor: another program's blocks). Their stores are predicated off: group < 48.
+// CHECK-LABEL: func.func @ragged_wave
+// CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
+// CHECK:       %[[STEPS:.*]] = arith.constant 2 : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} {
+// CHECK:         %[[FIRST:.*]] = arith.shli %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    ptx.bar_sync
+// CHECK:         %[[GROUPS:.*]] = arith.constant 48 : i32
+// CHECK:         ptx.cp_async_wait 0
+// CHECK-NEXT:    ptx.bar_sync
+// CHECK-NEXT:    %[[GROUP:.*]] = arith.addi %[[FIRST]], %[[TID]] : i32
+// CHECK-NEXT:    %[[REAL:.*]] = arith.cmpi ult, %[[GROUP]], %[[GROUPS]] : i32
+// CHECK:         %[[WRITES:.*]] = arith.andi %[[REAL]], %{{.*}} : i1
+// CHECK:         ptx.st_global %{{.*}}, %{{.*}} if %[[WRITES]] : i32
+// CHECK-COUNT-4: ptx.st_global %{{.*}}, %{{.*}} if %[[WRITES]] : i64
+// CHECK-NOT:     ptx.st_global
+// CHECK:       }
+func.func @ragged_wave(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index,
+                       %k: index {qdot.divisibility = 16 : i64}, %kb: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<2x768xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<2x6x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<2x768xf32> -> tensor<2x768xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<2x768xf32> -> tensor<2x6x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<2x6x!qdot.block<q8_1_mmq>>, tensor<2x6x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// The copy's chunk iterations move by compile-time steps. 64 threads copy 8 groups per
+// iteration, 4 groups make a row: iteration i is 2i rows below iteration 0 in the same column,
+// so each iteration adds a row and a constant multiple of the row stride to iteration 0's
+// row and address, and every iteration reuses iteration 0's column (no per-iteration split of
+// the group number into row and column).
+// CHECK-LABEL: func.func @chunk_rows_apart
+// CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
+// CHECK:       %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:  %[[WG:.*]] = arith.shrui %[[TID]], %[[THREE]] : i32
+// CHECK:       %[[ROW0:.*]] = arith.shrui %[[WG]], %{{.*}} : i32
+// CHECK-NEXT:  %{{.*}} = arith.andi %[[WG]], %{{.*}} : i32
+// CHECK:       %[[START0:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:  arith.cmpi ult, %[[ROW0]], %[[M:.*]] : i32
+// CHECK:       %[[COL0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[ROW1:.*]] = arith.addi %[[ROW0]], %[[TWO:.*]] : i32
+// CHECK:       arith.cmpi ult, %[[ROW1]], %[[M]] : i32
+// CHECK-NEXT:  %[[START1:.*]] = arith.addi %[[START0]], %{{.*}} : i64
+// CHECK-COUNT-8: arith.cmpi ult, %[[COL0]], %{{.*}} : i32
+// CHECK:       ptx.cp_async_commit
+func.func @chunk_rows_apart(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index,
+                            %k: index {qdot.divisibility = 16 : i64}, %kb: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x128xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<16x1x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<16x128xf32> -> tensor<16x128xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<16x128xf32> -> tensor<16x1x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<16x1x!qdot.block<q8_1_mmq>>, tensor<16x1x!qdot.block<q8_1_mmq>>
+  func.return
+}
+
+// -----
+
+// The other compile-time step: 32 threads copy 4 groups per iteration and a row holds 8, so
+// iteration i is group (i % 2) · 4 of row i / 2: iteration 1 is 128 values right of iteration
+// 0 in the same row, iteration 2 one row below at iteration 0's column.
+// CHECK-LABEL: func.func @chunk_groups_apart
+// CHECK:       %[[TID:.*]] = ptx.special_reg tid.x
+// CHECK:       %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:  %[[WG:.*]] = arith.shrui %[[TID]], %[[THREE]] : i32
+// CHECK:       %[[ROW0:.*]] = arith.shrui %[[WG]], %{{.*}} : i32
+// CHECK-NEXT:  %{{.*}} = arith.andi %[[WG]], %{{.*}} : i32
+// CHECK:       %[[START0:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:  arith.cmpi ult, %[[ROW0]], %[[M:.*]] : i32
+// CHECK:       %[[COL0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[C128:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:  %[[COL1:.*]] = arith.addi %[[COL0]], %[[C128]] : i32
+// CHECK-NEXT:  %[[C576:.*]] = arith.constant 576 : i32
+// CHECK-NEXT:  %{{.*}} = arith.addi %{{.*}}, %[[C576]] : i32
+// CHECK-NEXT:  %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:  %[[ROW1:.*]] = arith.addi %[[ROW0]], %[[ONE]] : i32
+// CHECK:       arith.cmpi ult, %[[ROW1]], %[[M]] : i32
+// CHECK-NEXT:  %{{.*}} = arith.addi %[[START0]], %{{.*}} : i64
+// CHECK:       arith.cmpi ult, %[[COL0]], %{{.*}} : i32
+// CHECK:       arith.cmpi ult, %[[COL1]], %{{.*}} : i32
+// CHECK:       arith.cmpi ult, %[[COL0]], %{{.*}} : i32
+// CHECK:       ptx.cp_async_commit
+func.func @chunk_groups_apart(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index,
+                              %k: index {qdot.divisibility = 16 : i64}, %kb: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<4x256xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<4x2x!qdot.block<q8_1_mmq>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<4x256xf32> -> tensor<4x256xf32>
+  %q = qdot.quantize %x format = q8_1_mmq : tensor<4x256xf32> -> tensor<4x2x!qdot.block<q8_1_mmq>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<4x2x!qdot.block<q8_1_mmq>>, tensor<4x2x!qdot.block<q8_1_mmq>>
+  func.return
+}

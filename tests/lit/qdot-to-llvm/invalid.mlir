@@ -117,6 +117,23 @@ func.func @rank_one_store(%y: !qdot.ptr<i32>, %n: index) attributes {qdot.kernel
 
 // -----
 
+// cp.async copies runs of a row along the shared buffer's contiguous dimension (order[0]), so
+// the global tile must be contiguous there too: a column stride that is not the constant 1
+// (here the run-time %m, a transposed or strided view) is refused at the copy, not copied as
+// if it were 1.
+#sh = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @strided_columns(%a_ptr: !qdot.ptr<i8>, %m: index, %k: index {qdot.divisibility = 16 : i64})
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %m] : !qdot.ptr<i8> -> !qdot.desc<32x64xi8>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<32x64xi8, #sh, mutable>
+  qgpu.async_copy %a_desc[%c0, %c0], %s : !qdot.desc<32x64xi8>, !qgpu.memdesc<32x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op the global tile's contiguous dimension must match the shared buffer's (dimension 1 needs stride 1 in qdot.make_desc)
+
+// -----
+
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 
 func.func @addf_f16() attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
