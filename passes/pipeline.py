@@ -52,6 +52,7 @@ from dialects.qgpu.ops import (
     LocalAllocOp,
     MemDescIndexOp,
     MemDescTransOp,
+    WarpGroupDotOp,
     transposed_memdesc,
 )
 from dialects.qgpu.types import MemDescType
@@ -179,7 +180,10 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
         if noting:
             remarks.remark(loop, PipelinePass.name, f"not pipelined: {_not_stageable(loop)}")
         return
-    overlap = can_overlap(loop)
+    # a dot reading a tile the ring now stages keeps its wgmma synchronous: overlap_warp_group_dots
+    # needs both operands register-staged, and the ring slot would be overwritten under it
+    dot_tiles = {value.owner for op in loop.body.block.ops if isinstance(op, WarpGroupDotOp) for value in (op.a, op.b)}
+    overlap = can_overlap(loop) and not dot_tiles.intersection(allocs)
     if noting:
         tiles = ", ".join(_tile_name(alloc) for alloc in allocs)
         remarks.remark(loop, PipelinePass.name,

@@ -1,5 +1,6 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90a},qdot-pipeline{num-stages=3}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90a},qdot-pipeline{num-stages=1}' | filecheck %s --check-prefix=SYNC
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90a},qdot-pipeline{num-stages=3}' --remarks=qdot-pipeline --verify-diagnostics | filecheck %s --check-prefix=REMARK
 // A wgmma dot whose operands are register → shared buffers written in the loop and whose
 // accumulator is only carried runs one K step behind (passes/support/warp_group_pipeline.py):
 // the buffers become two-slot rings indexed by a slot the loop flips, the stores into them are
@@ -27,6 +28,7 @@
 // SYNC-NOT:    local_store
 // SYNC:        qgpu.warp_group_dot %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} :
 // SYNC-NOT:    warp_group_dot_wait
+// REMARK: wgmma-overlap.mlir:[[# @LINE + 17]]:3: remark: qdot-pipeline: 3 stages: {{.*}}; its wgmma runs one iteration behind
 func.func @overlap(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %sa_ptr: !qdot.ptr<f8E8M0FNU>,
               %sb_ptr: !qdot.ptr<f8E8M0FNU>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index,
               %k: index {qdot.divisibility = 128 : i64}) attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
