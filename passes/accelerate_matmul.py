@@ -391,6 +391,9 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             for part in (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min"):
                 view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
                 decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
+    formats = (sides[0][2], sides[1][2])
+    # only q4_K's dmin term reads the activations' block sums, and _fold_mma reads them itself
+    needs_fold = Format.Q4_K in formats and not fold_by_mma
     regs, scales, folds = [], [], []
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         qs_view = _insert(point, BlockPartOp(mem, "qs", first, count)).results[0]
@@ -409,10 +412,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         enc = DotScaleEncodingAttr(op_idx, mma)
         values = []
         for part in (scale_part, fold_part):
-            if part == fold_part and fold_by_mma:  # the fold goes through _fold_mma
-                values.append(None)
-                continue
-            if part == "s" and fmt is Format.Q8_0:
+            if part == fold_part and (not needs_fold or fmt is Format.Q8_0):  # q8_0 has no sums
                 values.append(None)
                 continue
             view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part, first, count)).results[0]
@@ -421,15 +421,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             values.append(_insert(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
         scales.append(values[0])
         folds.append(values[1])
-    formats = (sides[0][2], sides[1][2])
-    if Format.Q4_K in formats:
-        q4k = formats.index(Format.Q4_K)
-        if folds[1 - q4k] is None and not fold_by_mma:
-            emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
-        if fold_by_mma:
-            folds = [None, None]
-    else:
-        folds = [None, None]
+    if needs_fold and folds[1 - formats.index(Format.Q4_K)] is None:
+        emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
     return regs, scales, folds
 
 
