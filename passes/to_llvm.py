@@ -239,14 +239,16 @@ def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:
         elif isinstance(t, IndexType):
             kinds.append("index")
             new_inputs.append(t)
-        elif isinstance(t, IntegerType):
+        elif isinstance(t, IntegerType) and t.width.data in (32, 64):
             kinds.append(f"i{t.width.data}")
             new_inputs.append(t)
         elif isinstance(t, Float32Type):
             kinds.append("f32")
             new_inputs.append(t)
         else:
-            emit_error(func, f"kernel argument {arg.index} has type {t}; kernels take !qdot.ptr, index, iN and f32")
+            # (the launchers pass i32 and i64 scalars; a narrower one would need a parameter size of its own)
+            emit_error(func, f"kernel argument {arg.index} has type {t}; kernels take !qdot.ptr, index, i32, i64 "
+                             f"and f32")
     func.function_type = FunctionType.from_lists(new_inputs, list(func.function_type.outputs.data))
     func.attributes[ARG_KINDS_ATTR] = ArrayAttr([StringAttr(k) for k in kinds])
     return {}

@@ -27,7 +27,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from compiler.diagnostics import emit_error
+from compiler.diagnostics import dims_text, emit_error
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import SpecialRegOp
 from dialects.qgpu.distributed import REG_BYTES, CoordExpr, DistributedLayout, Source
@@ -47,12 +47,15 @@ def num_regs(tensor: TensorType) -> int:
 def to_regs(b: Builder, value: SSAValue) -> list[SSAValue]:
     """The registers of a distributed tensor (looking through a from_regs cast)."""
     owner = value.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1 and len(owner.inputs) > 0 \
-            and not isinstance(owner.inputs[0].type, TensorType):
-        return list(owner.inputs)
     tensor = value.type
     assert isinstance(tensor, TensorType)
     n = num_regs(tensor)
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1 and len(owner.inputs) > 0 \
+            and not isinstance(owner.inputs[0].type, TensorType):
+        if len(owner.inputs) != n:  # hand-written IR: a later index into the registers would fail inside a pass
+            emit_error(owner, f"this cast gives a {dims_text(tensor.get_shape())} tensor {len(owner.inputs)} "
+                              f"registers per thread; its layout holds {n}")
+        return list(owner.inputs)
     return b.cast([value], [reg_type(tensor)] * n)
 
 
