@@ -53,8 +53,9 @@ def to_regs(b: Builder, value: SSAValue) -> list[SSAValue]:
     if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1 and len(owner.inputs) > 0 \
             and not isinstance(owner.inputs[0].type, TensorType):
         if len(owner.inputs) != n:  # hand-written IR: a later index into the registers would fail inside a pass
-            emit_error(owner, f"this cast gives a {dims_text(tensor.get_shape())} tensor {len(owner.inputs)} "
-                              f"registers per thread; its layout holds {n}")
+            count = len(owner.inputs)
+            emit_error(owner, f"this cast gives a {dims_text(tensor.get_shape())} tensor {count} "
+                              f"register{'s' if count != 1 else ''} per thread; its layout holds {n}")
         return list(owner.inputs)
     return b.cast([value], [reg_type(tensor)] * n)
 
