@@ -37,6 +37,8 @@ CASES = [
     ("e2m3", "e2m1", "ue8m0", "ue8m0", "dequant-bf16"),
     ("bf16", "e2m1", None, "ue8m0", "dequant-bf16"),
     ("e2m1", "e2m1", "ue4m3", "ue4m3", "dequant-bf16"),
+    ("fp16", "e2m1", None, "ue4m3", "dequant-bf16"),  # fp16 compute, ue4m3 folded into the values
+    ("fp16", "e2m1", None, "ue8m0", "dequant-bf16"),  # fp16 compute, ue8m0 applied per block
     ("i8", "i8", None, None, "promote-int8"),
 ]
 FREE_PACKED = [  # e2m1 packed two per byte along N (B) or M (A): dequant-bf16, which auto picks
