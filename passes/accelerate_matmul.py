@@ -87,11 +87,11 @@ from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encodi
 from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
 from passes.support.strategy import (
+    FP8_MMA_NATIVE_ARCHES,
     STRATEGY_NAMES,
     OperandPlan,
     Plan,
     PlanError,
-    FP8_MMA_NATIVE_ARCHES,
     Strategy,
     auto_not_asked,
     auto_order,
@@ -681,9 +681,10 @@ DEQUANT_RUN = 32
 
 def _dequantized_once(value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
     """Whether ``_dequantize_once`` handles this operand: a dequant-bf16 (or promote-int8
-    fp4/fp6 → s8, promote-fp8 fp4 → e4m3) conversion of a K-contiguous tile whose K holds whole 32-value runs, a power
-    of two of them per row up to 32 — its scale, if any, folded into the values or left to the
-    per-block rescale at the mma — or an fp4 operand packed along M/N, contiguous along it."""
+    fp4/fp6 → s8, promote-fp8 fp4 → e4m3) conversion of a K-contiguous tile whose K holds
+    whole 32-value runs, a power of two of them per row up to 32 — its scale, if any, folded
+    into the values or left to the per-block rescale at the mma — or an fp4 operand packed
+    along M/N, contiguous along it."""
     tensor = value.type
     assert isinstance(tensor, TensorType)
     shape = tensor.get_shape()
