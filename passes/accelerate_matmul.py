@@ -571,14 +571,17 @@ def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAt
     Unpacked in registers, 4 packed bytes give 8 values, so both operands took kWidth 8 — an
     arrangement no ldmatrix form delivers, and the fp8 side fell back to scalar ``ld.shared``
     (the remarks showed it). A K-contiguous e2m1 tile converted into an e4m3 buffer is read like
-    an e4m3 input (kWidth 4). When the other side still needs kWidth 8 (an e2m1 tile not
-    contiguous along K), staging would only move the scalar loads, so the plan stays as it is.
+    an e4m3 input (kWidth 4), and so is the other side when its tile is contiguous along K (raw
+    fp8, or fp6 bytes converted in registers after an ldmatrix). Where an e2m1 tile cannot be
+    staged (not contiguous along K in whole 32-value runs) or the other side's tile is not
+    contiguous along K (read byte by byte either way), staging would only move the scalar
+    loads, so the plan stays as it is.
 
     The staged side reaches the mma as e4m3, twice the registers of the packed bytes it had, so
     staging is kept to warp tiles of at most 64 accumulator registers per thread and to archs whose
     fp8 mma is native: on sm_90 ptxas expands each fp8 mma into f16 HMMA with registers of its own,
-    and there the staged 128×128×64 8-warp tile spilled 16 B (0–5 % faster on the H200 all the
-    same) and the 128×256×64 one 200 B instead of 84 B (10–14 % slower); on sm_89 the 4-warp
+    and there the staged 128×128×64 8-warp tile spilled 16 B (3–4 % faster on the H200 all the
+    same, on average) and the 128×256×64 one 200 B instead of 84 B (10–14 % slower); on sm_89 the 4-warp
     128×128×128 tile (128 accumulators) spilled 712 B instead of 340 B (bench/RESULTS.md, run 148).
 
     Returns the plan and, where a packed e2m1 side stays in registers, why (for the remarks).
@@ -597,9 +600,21 @@ def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAt
         return replace(side, staged_fp8=True) if side.source is Format.E2M1 and not side.fold_scale else side
 
     candidate = replace(plan, lhs=staged(plan.lhs), rhs=staged(plan.rhs))
-    if _read_by_ldmatrix(dot, candidate):
-        return candidate, ""
-    return plan, "an e2m1 tile not contiguous along K: both sides keep 8 values per thread either way"
+    sides = ((0, dot.a, candidate.lhs), (1, dot.b, candidate.rhs))
+    if not all(_dequantized_once(value, op_idx, side) for op_idx, value, side in sides if side.staged_fp8):
+        return plan, "the e2m1 tile is not contiguous along K in whole 32-value runs"
+    if not all(_k_contiguous(value, op_idx) for op_idx, value, side in sides if not side.staged_fp8):
+        # its bytes are read one by one either way (8-bit ldmatrix has no transposed form)
+        return plan, "the other operand's tile is not contiguous along K, so ldmatrix cannot read it either way"
+    return candidate, ""
+
+
+def _k_contiguous(value: SSAValue, op_idx: int) -> bool:
+    """Whether an operand's tile is contiguous along K (a function argument: along its last dimension)."""
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    contiguous = contiguous_dim(value)
+    return (len(tensor.get_shape()) - 1 if contiguous is None else contiguous) == (1 if op_idx == 0 else 0)
 
 
 def _k_width_values(plan: Plan) -> int:
@@ -614,7 +629,7 @@ def _k_width_values(plan: Plan) -> int:
     """
     if plan.rescale is Rescale.HW or plan.strategy is Strategy.NATIVE:
         return 8 if (plan.lhs.fp4_packed_mma and plan.rhs.fp4_packed_mma) else 4
-    packed_unpack = any(p.source is Format.E2M1 for p in (plan.lhs, plan.rhs))
+    packed_unpack = any(p.source is Format.E2M1 and not p.staged_fp8 for p in (plan.lhs, plan.rhs))
     sixteen = plan.lhs.reg in (RegFormat.BF16, RegFormat.FP16)
     if sixteen:
         narrow = any(format_info(p.source).bits_per_value <= 8 for p in (plan.lhs, plan.rhs))

@@ -61,6 +61,7 @@ CASES = [
     Case("e2m1", "e4m3", "ue8m0", "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
     Case("e4m3", "e2m1", None, None, "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
+    Case("e2m3", "e2m1", "ue8m0", "ue8m0", "sm_89", "promote-fp8", "f32.e4m3.e4m3.f32", ldmatrix_arch=True),
     Case("e4m3", "e2m1", None, None, "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "promote-int8", "s32.s8.s8.s32"),
     Case("e2m1", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
@@ -379,3 +380,20 @@ def test_fp16_times_nvfp4_stored_n_major() -> None:
     compiler.emulate(kernel, a, b.view(np.int8), sb, c, 64, 64, 64, grid=1)
     want = dot_scaled(a, b, lhs="fp16", rhs="e2m1", b_scale=sb, b_scale_fmt="ue4m3")
     assert np.linalg.norm(c - want) <= 1e-5 * np.linalg.norm(want)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["sm_90", "sm_90a"])
+@pytest.mark.parametrize("rhs_scale", ["ue4m3", "ue8m0"])
+def test_promoted_fp16_chain(arch: str, rhs_scale: str) -> None:
+    """``GemmConfig(promote=True)`` with fp16 compute (an fp16 operand): fp16 × e2m1 with its
+    scales folded (ue4m3) or applied per block (ue8m0), each K step's dot from zero added to the
+    f32 sum, on mma.sync and on wgmma — what docs/numerics.md offers against the f16 chain's
+    long-K bias; checked against ``compiler.numerics`` on ragged shapes."""
+    case = Case("fp16", "e2m1", None, rhs_scale, arch, "dequant-bf16", "")
+    cfg = GemmConfig(lhs="fp16", rhs="e2m1", lhs_scale=None, rhs_scale=rhs_scale, block_k=64,
+                     num_warps=8 if arch == "sm_90a" else 4, promote=True, k_divisibility=32)
+    module = compile_case(case, cfg)
+    unpromoted = compile_case(case, dataclasses.replace(cfg, promote=False))
+    assert sum(op.name == "arith.addf" for op in module.walk()) > sum(op.name == "arith.addf" for op in unpromoted.walk())
+    _emulate_and_check(case, cfg, module, seed=20269)
