@@ -261,9 +261,7 @@ def _wgmma_buffer_type(value: SSAValue, op_idx: int, side: OperandPlan) -> MemDe
     assert isinstance(tensor, TensorType)
     shape = list(tensor.get_shape())
     k_dim = 1 if op_idx == 0 else 0
-    contiguous = contiguous_dim(value)
-    if contiguous is None:
-        contiguous = len(shape) - 1
+    contiguous = _staged_dim(value)
     if side.free_packed or contiguous != k_dim:
         return None
     out_elem = element_type(side.reg)
@@ -603,18 +601,10 @@ def _staged_fp8_plan(dot: DotScaledOp, plan: Plan, arch: str, mma: MmaEncodingAt
     sides = ((0, dot.a, candidate.lhs), (1, dot.b, candidate.rhs))
     if not all(_dequantized_once(value, op_idx, side) for op_idx, value, side in sides if side.staged_fp8):
         return plan, "the e2m1 tile is not contiguous along K in whole 32-value runs"
-    if not all(_k_contiguous(value, op_idx) for op_idx, value, side in sides if not side.staged_fp8):
+    if not all(_staged_dim(value) == (1 if op_idx == 0 else 0) for op_idx, value, side in sides if not side.staged_fp8):
         # its bytes are read one by one either way (8-bit ldmatrix has no transposed form)
         return plan, "the other operand's tile is not contiguous along K, so ldmatrix cannot read it either way"
     return candidate, ""
-
-
-def _k_contiguous(value: SSAValue, op_idx: int) -> bool:
-    """Whether an operand's tile is contiguous along K (a function argument: along its last dimension)."""
-    tensor = value.type
-    assert isinstance(tensor, TensorType)
-    contiguous = contiguous_dim(value)
-    return (len(tensor.get_shape()) - 1 if contiguous is None else contiguous) == (1 if op_idx == 0 else 0)
 
 
 def _k_width_values(plan: Plan) -> int:
@@ -656,10 +646,8 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
         src_k_width = k_width // 2
     else:
         src_k_width = k_width // values_per_elem
-    contiguous = contiguous_dim(value)
+    contiguous = _staged_dim(value)
     k_dim = 1 if op_idx == 0 else 0
-    if contiguous is None:
-        contiguous = len(shape) - 1
     order = [contiguous, 1 - contiguous]
     shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
     mem = _insert(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
@@ -704,9 +692,7 @@ def _dequantized_once(value: SSAValue, op_idx: int, side: OperandPlan) -> bool:
     assert isinstance(tensor, TensorType)
     shape = tensor.get_shape()
     k_dim = 1 if op_idx == 0 else 0
-    contiguous = contiguous_dim(value)
-    if contiguous is None:
-        contiguous = len(shape) - 1
+    contiguous = _staged_dim(value)
     if side.free_packed:  # unpacked along its contiguous free dimension, never with a folded scale
         return contiguous == 1 - k_dim and _whole_runs(shape[1 - k_dim], DEQUANT_RUN // 2)
     if contiguous != k_dim or side.fp4_unpacked:
@@ -856,6 +842,17 @@ def contiguous_dim(value: SSAValue) -> int | None:
     if isinstance(owner, LoadOp):
         return unit_stride_dim(owner.desc)
     return None
+
+
+def _staged_dim(value: SSAValue) -> int:
+    """The dimension an operand tile is staged contiguous along in shared memory: the global
+    tile's unit-stride one, or, where that is not known (a function argument), its last."""
+    contiguous = contiguous_dim(value)
+    if contiguous is not None:
+        return contiguous
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    return len(tensor.get_shape()) - 1
 
 
 # ---------------------------------------------------------------------------------------------
