@@ -16,6 +16,7 @@ import argparse
 import sys
 
 from compiler.kernel_cache import get_or_compile
+from compiler.numerics import SCALE_GROUP
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 
@@ -137,17 +138,18 @@ def measure(cupy, rng, kernel, cfg: GemmConfig, m: int, n: int, k: int) -> tuple
 
     a = _operand(cupy, rng, cfg.lhs, m, k)
     b_t = _operand(cupy, rng, cfg.rhs, n, k)
-    sa = rng.integers(120, 135, size=(m, k // 32), dtype=cupy.uint8)
-    sb = rng.integers(120, 135, size=(n, k // 32), dtype=cupy.uint8)
+    sa = _scales(cupy, rng, cfg.lhs_scale, m, k)
+    sb = _scales(cupy, rng, cfg.rhs_scale, n, k)
     bf16 = cfg.out == "bf16"
     c = cupy.full((m, n), 0xFFFF if bf16 else cupy.nan, dtype=cupy.uint16 if bf16 else cupy.float32)
+    args = [a, b_t, *(s for s in (sa, sb) if s is not None), c, m, n, k]
 
     def launch() -> None:
-        kernel.launch(a, b_t, sa, sb, c, m, n, k, grid=grid(cfg, m, n), sync=False)
+        kernel.launch(*args, grid=grid(cfg, m, n), sync=False)
 
     launch()
     cupy.cuda.get_current_stream().synchronize()
-    ref = gpu_dequant(cupy, cfg.lhs, a, sa, "ue8m0") @ gpu_dequant(cupy, cfg.rhs, b_t, sb, "ue8m0").T
+    ref = gpu_dequant(cupy, cfg.lhs, a, sa, cfg.lhs_scale) @ gpu_dequant(cupy, cfg.rhs, b_t, sb, cfg.rhs_scale).T
     # a bf16 C: its values as f32 (bf16 bits are the top half of an f32's); the error then
     # includes bf16's rounding (~2^-9 relative), so the pass mark is one bf16 ulp
     err = rel_err(cupy, (c.astype(cupy.uint32) << 16).view(cupy.float32) if bf16 else c, ref)
@@ -180,6 +182,9 @@ def run(quick: bool, only: str = "", references: bool = True) -> None:
 
 
 def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
+    if fmt in ("fp16", "bf16"):  # standard normal values (bf16: the top half of each f32's bits)
+        values = rng.standard_normal((rows, k), dtype=cupy.float32)
+        return values.astype(cupy.float16) if fmt == "fp16" else (values.view(cupy.uint32) >> 16).astype(cupy.uint16)
     if fmt == "e2m1":
         return rng.integers(0, 256, size=(rows, k // 2), dtype=cupy.uint8)
     codes = rng.integers(0, 256, size=(rows, k), dtype=cupy.uint8)
@@ -190,6 +195,14 @@ def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
     elif fmt in ("e2m3", "e3m2"):  # six bits per byte
         codes = codes & 0x3F
     return codes
+
+
+def _scales(cupy, rng, kind: str | None, rows: int, k: int):  # noqa: ANN001, ANN202
+    """Block scale codes near 1: ue8m0 2^-7 … 2^7 per 32 values, ue4m3 0.125 … 4 per 16; None without."""
+    if kind is None:
+        return None
+    low, high = (120, 135) if kind == "ue8m0" else (0x20, 0x48)
+    return rng.integers(low, high, size=(rows, k // SCALE_GROUP[kind]), dtype=cupy.uint8)
 
 
 def _triton(shapes: list) -> None:

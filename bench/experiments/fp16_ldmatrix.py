@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from compiler.templates import GemmConfig, gemm_kernel, grid
+from compiler.templates import GemmConfig, gemm_kernel
 
 KERNELS = [  # (label, config): sm_90, strategy auto, 3 stages
     ("fp16 x fp16 128x128x64 w8", GemmConfig(lhs="fp16", rhs="fp16", lhs_scale=None, rhs_scale=None, block_k=64,
@@ -31,19 +31,20 @@ KERNELS = [  # (label, config): sm_90, strategy auto, 3 stages
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (512, 4096, 4096)]
 
 
-def _compiled(cfg: GemmConfig):  # noqa: ANN202 - compiler.kernel_cache.CachedKernel
+def compiled(cfg: GemmConfig):  # noqa: ANN202 - compiler.kernel_cache.CachedKernel
+    """The kernel as this experiment (and fp16_nvfp4_fold) compiles it: sm_90, auto, 3 stages."""
     from compiler.kernel_cache import get_or_compile
 
     return get_or_compile(gemm_kernel(cfg), arch="sm_90", strategy="auto", num_stages=3)
 
 
-def prepare() -> None:
+def prepare(kernels: list = KERNELS) -> None:
     from pathlib import Path
 
     from compiler.kernel_cache import cache_dir, compiler_fingerprint
 
-    for label, cfg in KERNELS:
-        info = _compiled(cfg).kernels[0]
+    for label, cfg in kernels:
+        info = compiled(cfg).kernels[0]
         print(f"{label}: {info.shared_bytes} B shared, {info.num_warps} warps")
     Path(cache_dir(), "FINGERPRINT").write_text(compiler_fingerprint())
 
@@ -65,38 +66,24 @@ def resources() -> None:
               f"stores, {ptx.count('ldmatrix')} ldmatrix, {ptx.count('ld.shared')} ld.shared")
 
 
-def _operand(cupy, rng, fmt: str, rows: int, k: int):  # noqa: ANN001, ANN202
-    values = rng.standard_normal((rows, k), dtype=cupy.float32)
-    if fmt == "fp16":
-        return values.astype(cupy.float16)
-    return (values.view(cupy.uint32) >> 16).astype(cupy.uint16)  # bf16 bits: the top half of the f32's
-
-
-def run() -> None:
+def run(kernels: list = KERNELS) -> None:
+    """Each kernel at each shape, checked and timed by ``bench.mx_gemm.measure`` (fresh random
+    operands, a NaN-poisoned C, a float64 GEMM of the decoded operands on the GPU)."""
     import cupy
 
-    from bench.gpu_common import gpu_dequant, log, rel_err, time_launch
+    from bench.gpu_common import log
+    from bench.mx_gemm import measure
     from targets.ptx.runner import load
 
     build = os.environ.get("QDOT_COMPILER_FINGERPRINT", "?")
     rng = cupy.random.default_rng()
-    for label, cfg in KERNELS:
-        compiled = _compiled(cfg)
-        kernel = load(compiled.ptx, compiled.kernels[0])
+    for label, cfg in kernels:
+        cached = compiled(cfg)
+        kernel = load(cached.ptx, cached.kernels[0])
         for m, n, k in SHAPES:
-            a, b_t = _operand(cupy, rng, cfg.lhs, m, k), _operand(cupy, rng, cfg.rhs, n, k)
-            c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-
-            def launch() -> None:
-                kernel.launch(a, b_t, c, m, n, k, grid=grid(cfg, m, n), sync=False)  # noqa: B023
-
-            launch()
-            cupy.cuda.get_current_stream().synchronize()
-            ref = gpu_dequant(cupy, cfg.lhs, a, None, None) @ gpu_dequant(cupy, cfg.rhs, b_t, None, None).T
-            err = rel_err(cupy, c, ref)
-            us = time_launch(cupy, launch)
+            us, err, ok = measure(cupy, rng, kernel, cfg, m, n, k)
             log(f"build {build}  {label}  {m}x{n}x{k}: {us:9.1f} us  {2 * m * n * k / us / 1e6:6.1f} TFLOP/s  "
-                f"err {err:.2e}{'' if err <= 1e-5 else '  FAILED'}")
+                f"err {err:.2e}{'' if ok else '  FAILED'}")
 
 
 def main() -> None:
