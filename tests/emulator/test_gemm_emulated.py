@@ -370,8 +370,9 @@ def test_fp16_times_nvfp4_stored_n_major() -> None:
     fp16 compute folded ue4m3 scales into the values, which is exact (|e2m1 · ue4m3| ≥ 2^-10)."""
     import compiler
     from compiler.numerics import dot_scaled
+    from compiler.tools import find_ptxas
 
-    kernel = compiler.compile(FP16_NVFP4_K_PACKED_N_MAJOR, arch="sm_90")
+    kernel = compiler.compile(FP16_NVFP4_K_PACKED_N_MAJOR, arch="sm_90", verify=find_ptxas() is not None)  # ptxas -v
     rng = np.random.default_rng(20261201)
     a = rng.standard_normal((64, 64)).astype(np.float16)
     b = rng.integers(0, 256, size=(32, 64), dtype=np.uint8)

@@ -1,7 +1,8 @@
 """The template kernel kinds added since the first ptxas tests (the bf16 epilogue, paired f32
 stores, the magic-number MX rescale, stream-K, the zeroing quantize kernel, decode K steps of
 several super-blocks, programmatic dependent launch, persistent GEMMs, the 16-byte raw reads of
-the dequantize-once conversion, the staged f32 epilogue), through ptxas.
+the dequantize-once conversion, the staged f32 epilogue, promote-fp8's e4m3 staging on sm_89,
+fp16 × NVFP4 with folded scales), through ptxas.
 
 The emulator and the GPU suite check what these kernels compute; this checks, on any
 machine with ptxas, that the PTX qdot emits for each of them assembles for its target
@@ -30,6 +31,13 @@ pytestmark = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installe
 
 KERNELS = [
     # (id, source, arch, strategy, stages, a PTX instruction the kernel must contain)
+    # promote-fp8 on sm_89 with the e2m1 tile converted to e4m3 once per CTA: every operand by ldmatrix
+    ("gemm-promote-fp8-staged-sm89", gemm_kernel(GemmConfig(block_k=64, num_warps=8)), "sm_89", "promote-fp8", 3,
+     "ldmatrix.sync.aligned.m8n8.x4.shared.b16"),
+    # fp16 compute with NVFP4's ue4m3 scales folded into the values: the f16 mma, no per-block rescale
+    ("gemm-fp16-nvfp4-folded", gemm_kernel(GemmConfig(lhs="fp16", rhs="e2m1", lhs_scale=None, rhs_scale="ue4m3",
+                                                      block_k=64, num_warps=8)), "sm_90", "dequant-bf16", 3,
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
     ("gemm-bf16-out-sm90", gemm_kernel(GemmConfig(block_k=64, num_warps=8, out="bf16")), "sm_90", "dequant-bf16", 3,
      "st.global.b16"),
     ("gemm-bf16-out-pairs-sm90a",
