@@ -207,6 +207,10 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
             "q4_K", FormatKind.BLOCK, 4, 4, block_values=256, block_bytes=144,
             source="ggml-common.h block_q4_K: fp16 d, fp16 dmin, scales[12], qs[128]",
         ),
+        "q4_0": FormatInfo(
+            "q4_0", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,
+            source="ggml-common.h block_q4_0: fp16 d, uint8 qs[16] (value j low nibble, j + 16 high)",
+        ),
         "q8_0": FormatInfo(
             "q8_0", FormatKind.BLOCK, 8, 8, block_values=Q8_GROUP, block_bytes=34,
             source="ggml-common.h block_q8_0: fp16 d, int8 qs[32]",

@@ -4,6 +4,10 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
 
 * ``q8_0`` — ``block_q8_0`` (ggml ``src/ggml-common.h``): 32 values in 34 bytes,
   fp16 ``d`` then ``int8 qs[32]``. value_i = qs_i * d.
+* ``q4_0`` — ``block_q4_0``: 32 values in 18 bytes, fp16 ``d`` then ``uint8 qs[16]``:
+  byte ``qs[j]`` holds value j in its low nibble and value j + 16 in its high nibble,
+  each the code c (0..15) of value (c - 8) * d (``dequantize_row_q4_0``). Its fields are
+  ``Q8Fields`` with ``q = c - 8`` (-8..7), so its dequantization is q8_0's.
 * ``q8_1`` — ``block_q8_1``: 32 values in 36 bytes, fp16 ``d``, fp16 ``s``, ``int8
   qs[32]``. value_i = qs_i * d; ``s`` is a stored sum used by dot kernels for the
   q4_K min term (what it sums depends on the quantizer, see ``quantize.py``).
@@ -41,7 +45,7 @@ Q4K_SUBBLOCKS = 8
 
 @dataclass(frozen=True)
 class Q8Fields:
-    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks.
+    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, and of q4_0 (``q`` = its code - 8).
 
     ``d`` (and ``s``) have one entry per 32 values: shape ``(..., nblocks)`` for
     q8_0/q8_1 and ``(..., nblocks, 4)`` for q8_1_mmq. They hold the float32 values of
@@ -148,6 +152,10 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
         )
     if info.name == "q8_0":
         return Q8Fields(d=_read_fp16(blocks[..., 0:2])[..., 0], q=blocks[..., 2:].view(np.int8))
+    if info.name == "q4_0":
+        qs = blocks[..., 2:18]
+        codes = np.concatenate([qs & 0xF, qs >> 4], axis=-1)  # values 0..15, then 16..31
+        return Q8Fields(d=_read_fp16(blocks[..., 0:2])[..., 0], q=(codes.astype(np.int8) - 8).astype(np.int8))
     if info.name == "q8_1":
         ds = _read_fp16(blocks[..., 0:4])
         return Q8Fields(d=ds[..., 0], s=ds[..., 1], q=blocks[..., 4:].view(np.int8))
@@ -177,7 +185,12 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
         if not isinstance(fields, Q8Fields):
             raise ValueError(f"{info.name} blocks are packed from Q8Fields")
         qs = fields.q.astype(np.int8).view(np.uint8)
-        if info.name == "q8_0":
+        if info.name == "q4_0":
+            codes = fields.q.astype(np.int16) + 8
+            if codes.shape[-1] != info.block_values or (codes < 0).any() or (codes > 15).any():
+                raise ValueError("q4_0 quants are 32 values of -8..7 per block (code - 8)")
+            qs = (codes[..., :16] | (codes[..., 16:] << 4)).astype(np.uint8)
+        if info.name in ("q8_0", "q4_0"):
             parts = [_write_fp16(np.asarray(fields.d, dtype=np.float32)[..., None]), qs]
         else:
             if fields.s is None:

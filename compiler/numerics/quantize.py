@@ -24,10 +24,11 @@ Methods (``method=``):
   int32 and keeps the low byte: NaN -> 0, +Inf -> -1, -Inf -> 0, as seen on the
   H200) and ``d = 0``. This differs from ``"cuda"`` in d's last bit and in q/s for some
   blocks: llama.cpp's MMQ really sees these numbers.
-* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0`` and ``q4_K``:
+* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0`` and ``q4_K``:
   ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
   d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
-  and ``quantize_row_q4_K_ref`` (see ``q4k.py``). For ``q8_1_mmq`` it applies the
+  ``quantize_row_q4_0_ref`` (``d = max / -8`` of the value of largest magnitude, code
+  ``MIN(15, (int8_t)(x * id + 8.5f))``) and ``quantize_row_q4_K_ref`` (see ``q4k.py``). For ``q8_1_mmq`` it applies the
   q8_1 reference per 32 values.
 
 ``"cuda"`` and ``"cuda_mmq"`` were checked bit for bit against the kernels' arithmetic
@@ -68,6 +69,7 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "q8_1": (QuantizeMethod.CUDA, QuantizeMethod.REF),
     "q8_1_mmq": (QuantizeMethod.CUDA, QuantizeMethod.CUDA_MMQ, QuantizeMethod.REF),
     "q4_K": (QuantizeMethod.REF,),
+    "q4_0": (QuantizeMethod.REF,),
 }
 
 
@@ -121,6 +123,22 @@ def _q8_ref(x: NDArray[np.float32], with_sum: bool) -> Q8Fields:
     return Q8Fields(d=d, q=q, s=total.astype(np.float32) * d)
 
 
+def _q4_0_ref(x: NDArray[np.float32]) -> Q8Fields:
+    """ggml-quants.c ``quantize_row_q4_0_ref``: ``max`` is the first value of largest magnitude
+    (sign kept), ``d = max / -8``, ``id = d ? 1/d : 0``, code ``MIN(15, (int8_t)(x * id + 8.5f))``
+    (a C cast: truncation toward zero), stored as ``q = code - 8``."""
+    g = _groups(x)
+    first_max = np.argmax(np.abs(g), axis=-1)  # the first of equal magnitudes, as ``amax < |v|`` keeps it
+    peak = np.take_along_axis(g, first_max[..., None], axis=-1)[..., 0]
+    peak = np.where(np.abs(peak) > 0, peak, F32(0.0))  # ggml's max stays +0 in a zero block: d = -0
+    d = (peak / F32(-8.0)).astype(np.float32)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        inv = np.where(d != 0, F32(1.0) / d, F32(0)).astype(np.float32)
+        shifted = (g * inv[..., None]).astype(np.float32) + F32(8.5)
+    codes = np.minimum(_x86_float_to_int8(np.trunc(shifted)).astype(np.int16), 15)
+    return Q8Fields(d=d, q=(codes - 8).astype(np.int8))
+
+
 def _to_mmq(fields: Q8Fields) -> Q8Fields:
     """Per-32 fields (..., K/32) -> q8_1_mmq fields (..., K/128, 4)."""
     assert fields.s is not None
@@ -138,7 +156,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_K: ``"ref"``).
+    q8_0/q4_0/q4_K: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -161,6 +179,8 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
         raise ValueError(f"quantize({info.name!r}) needs finite inputs (ggml's quantizers do not define Inf/NaN)")
     if info.name == "q4_K":
         return pack_blocks("q4_K", quantize_q4_K_ref(x32))
+    if info.name == "q4_0":
+        return pack_blocks("q4_0", _q4_0_ref(x32))
     if chosen is QuantizeMethod.REF:
         fields = _q8_ref(x32, with_sum=info.name != "q8_0")
     elif chosen is QuantizeMethod.CUDA_MMQ:

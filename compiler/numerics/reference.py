@@ -7,7 +7,7 @@ Operands arrive as the IR's tensors hold them (``shared/DESIGN.md`` §2):
   K by default (lhs ``[M, K/2]``, rhs ``[K/2, N]``); ``lhs_k_pack=False`` packs lhs
   along M (``[M/2, K]``), ``rhs_k_pack=False`` packs rhs along N (``[K, N/2]``).
 * bf16: ``ml_dtypes.bfloat16`` arrays; fp16: ``np.float16`` arrays; i8: ``np.int8``.
-* q4_K, q8_0, q8_1, q8_1_mmq: uint8 with a trailing byte axis, lhs ``[M, K/bv, bytes]``,
+* q4_K, q4_0, q8_0, q8_1, q8_1_mmq: uint8 with a trailing byte axis, lhs ``[M, K/bv, bytes]``,
   rhs ``[K/bv, N, bytes]`` (bv = values per block); their scales are inside the blocks.
 
 External scales (float formats only): ``ue8m0`` one per 32 K-values (the OCP MX

@@ -1,12 +1,18 @@
 """Bit-exactness against vectors produced by ggml's own code (not by compiler.numerics).
 
 ``data/ggml_cpu_ref.txt`` holds the bytes that ggml's C functions
-``quantize_row_q8_0_ref``, ``quantize_row_q8_1_ref`` and ``quantize_row_q4_K_ref``
-wrote for the inputs of ``INPUT_CASES`` (ggml commit d99724f2, ``src/ggml-quants.c``
-compiled with ``gcc -O2 -ffp-contract=off`` on x86-64), and the SHA-256 of the
-float32 bytes that its ``dequantize_row_q4_K`` returned for them. q4_K covers
-``VALUES_PER_CASE`` values per case, q8_0/q8_1 the first ``Q8_VALUES``. The inputs come from
-``numpy.random.RandomState``, whose streams numpy keeps stable across versions.
+``quantize_row_q8_0_ref``, ``quantize_row_q8_1_ref``, ``quantize_row_q4_K_ref`` and
+``quantize_row_q4_0_ref`` wrote for the inputs of ``INPUT_CASES`` (ggml commit d99724f2,
+``src/ggml-quants.c`` compiled with ``gcc -O2 -ffp-contract=off`` on x86-64), and the
+SHA-256 of the float32 bytes that its ``dequantize_row_q4_K`` and ``dequantize_row_q4_0``
+returned for them. q4_K and q4_0 cover ``VALUES_PER_CASE`` values per case, q8_0/q8_1 the
+first ``Q8_VALUES``. The inputs come from ``numpy.random.RandomState``, whose streams numpy
+keeps stable across versions.
+
+``data/ggml_cpu_q4_0_edges.txt`` holds crafted float32 inputs and the q4_0 bytes (and
+dequantized SHA-256) that the same ggml build produced for them: exact and one-ulp rounding
+ties, non-power-of-two and fp16-subnormal scales, and sign ties, which no case of
+``INPUT_CASES`` reaches.
 
 ``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
 ``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
@@ -117,32 +123,49 @@ def cpu_ref() -> dict[tuple[str, str], bytes]:
 
 
 @functools.cache
+def q4_0_edges() -> dict[tuple[str, str], bytes]:
+    return _read_sections(DATA / "ggml_cpu_q4_0_edges.txt")
+
+
+@functools.cache
 def cuda() -> dict[tuple[str, str], bytes]:
     return _read_sections(DATA / "cuda_q8_1.txt")
 
 
 def test_vector_files_cover_every_case() -> None:
-    kinds = {"q8_0", "q8_1", "q4_K", "q4_K_dequant_sha256"}
+    kinds = {"q8_0", "q8_1", "q4_K", "q4_K_dequant_sha256", "q4_0", "q4_0_dequant_sha256"}
     assert {(c, k) for c in INPUT_CASES for k in kinds} == set(cpu_ref())
+    assert set(q4_0_edges()) == {("edges", k) for k in ("input", "q4_0", "q4_0_dequant_sha256")}
     assert {k for _, k in cuda()} == {"input", "q8_1", "q8_1_mmq"}
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))
-@pytest.mark.parametrize("fmt", ["q8_0", "q8_1", "q4_K"])
+@pytest.mark.parametrize("fmt", ["q8_0", "q8_1", "q4_K", "q4_0"])
 def test_quantize_ref_matches_ggml_c(case: str, fmt: str) -> None:
     x = case_input(case)
-    got = quantize(fmt, x if fmt == "q4_K" else x[:Q8_VALUES], method="ref")
+    got = quantize(fmt, x if fmt in ("q4_K", "q4_0") else x[:Q8_VALUES], method="ref")
     want = np.frombuffer(cpu_ref()[(case, fmt)], dtype=np.uint8)
-    block = {"q8_0": 34, "q8_1": 36, "q4_K": 144}[fmt]
+    block = {"q8_0": 34, "q8_1": 36, "q4_K": 144, "q4_0": 18}[fmt]
     differing = np.nonzero(np.any(got.reshape(-1, block) != want.reshape(-1, block), axis=1))[0]
     assert differing.size == 0, f"{fmt} blocks {differing.tolist()} differ from ggml for case {case}"
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))
-def test_dequantize_q4_K_matches_ggml_c(case: str) -> None:
-    raw = np.frombuffer(cpu_ref()[(case, "q4_K")], dtype=np.uint8)
-    got = dequantize("q4_K", raw).astype("<f4").tobytes()
-    assert hashlib.sha256(got).digest() == cpu_ref()[(case, "q4_K_dequant_sha256")]
+@pytest.mark.parametrize("fmt", ["q4_K", "q4_0"])
+def test_dequantize_matches_ggml_c(case: str, fmt: str) -> None:
+    raw = np.frombuffer(cpu_ref()[(case, fmt)], dtype=np.uint8)
+    got = dequantize(fmt, raw).astype("<f4").tobytes()
+    assert hashlib.sha256(got).digest() == cpu_ref()[(case, f"{fmt}_dequant_sha256")]
+
+
+def test_q4_0_edge_blocks_match_ggml_c() -> None:
+    x = np.frombuffer(q4_0_edges()[("edges", "input")], dtype="<f4").astype(np.float32)
+    want = np.frombuffer(q4_0_edges()[("edges", "q4_0")], dtype=np.uint8)
+    got = quantize("q4_0", x, method="ref")
+    differing = np.nonzero(np.any(got.reshape(-1, 18) != want.reshape(-1, 18), axis=1))[0]
+    assert differing.size == 0, f"q4_0 edge blocks {differing.tolist()} differ from ggml"
+    deq = dequantize("q4_0", want).astype("<f4").tobytes()
+    assert hashlib.sha256(deq).digest() == q4_0_edges()[("edges", "q4_0_dequant_sha256")]
 
 
 def _cuda_input() -> np.ndarray:
