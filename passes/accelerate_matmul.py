@@ -68,7 +68,7 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import Q4K_SCALE16, SCALE_BITS, BlockPartOp, part_spec
+from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SCALE_BITS, BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -331,7 +331,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
             mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
             result = _insert(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
         assert result is not None
-        int_formats = [RegFormat.U8 if fmt is Format.Q4_K else RegFormat.S8 for _, _, fmt in sides]
+        int_formats = [NIBBLE_UPCASTS[fmt][1] if fmt in NIBBLE_UPCASTS else RegFormat.S8 for _, _, fmt in sides]
         mma_op = _insert(point, MmaOp(regs[0], regs[1], result, *int_formats, scales[0], scales[1],
                                       rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1]))
         mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
@@ -350,6 +350,21 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
 Q4K_SCALE_PART = Q4K_SCALE16
 """q4_K's quants are upcast in place (``to = u8``: a high nibble as 16 · q, no shift), so their
 per-32 scale is the part that divides the odd sub-blocks' d · sc by 16 (exact)."""
+
+NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
+    Format.Q4_K: (RegFormat.Q4_K, RegFormat.U8),
+    Format.Q4_0: (RegFormat.Q4_0, RegFormat.S8),
+}
+"""The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
+place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8)."""
+
+BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
+    Format.Q4_K: (Q4K_SCALE_PART, "min"),
+    Format.Q4_0: (Q4_0_D16, None),
+    Format.Q8_0: ("d", None),
+}
+"""(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
+("d", "s"), the sums read only against q4_K's mins."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -399,18 +414,19 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         assert isinstance(view_type, MemDescType)
         loaded = _insert(point, LocalLoadOp(qs_view, TensorType(i8, view_type.get_shape(),
                                                                 DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
-        if fmt is Format.Q4_K:
+        if fmt in NIBBLE_UPCASTS:
             k_dim = 1 if op_idx == 0 else 0
             shape = list(view_type.get_shape())
             shape[k_dim] *= 2
-            loaded = _insert(point, UpcastOp(loaded, RegFormat.Q4_K, RegFormat.U8,
+            source, target = NIBBLE_UPCASTS[fmt]
+            loaded = _insert(point, UpcastOp(loaded, source, target,
                                              TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
         regs.append(loaded)
-        scale_part, fold_part = (Q4K_SCALE_PART, "min") if fmt is Format.Q4_K else ("d", "s")
+        scale_part, fold_part = BLOCK_SCALE_PARTS.get(fmt, ("d", "s"))
         enc = DotScaleEncodingAttr(op_idx, mma)
         values = []
         for part in (scale_part, fold_part):
-            if part == fold_part and (not needs_fold or fmt is Format.Q8_0):  # q8_0 has no sums
+            if part == fold_part and (not needs_fold or fold_part is None):  # q8_0 / q4_0 have no sums
                 values.append(None)
                 continue
             view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part, first, count)).results[0]
@@ -1145,13 +1161,18 @@ def _scale_route(plan: Plan) -> str:
     return "no scales"
 
 
+_BLOCK_QUANTS_REMARK = {
+    Format.Q4_K: "the packed nibbles masked to u8 at use",
+    Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
+}
+
+
 def _remark_operands(dot: DotScaledOp, plan: Plan) -> None:
     """How each operand reaches the mma (the staging and conversion decisions of ``_operand``)."""
     parts = []
     for op_idx, value, side in ((0, dot.a, plan.lhs), (1, dot.b, plan.rhs)):
         if format_info(side.source).is_block:
-            how = "whole blocks staged in shared memory, " + (
-                "the packed nibbles masked to u8 at use" if side.source is Format.Q4_K else "the int8 quants read as s8")
+            how = "whole blocks staged in shared memory, " + _BLOCK_QUANTS_REMARK.get(side.source, "the int8 quants read as s8")
         elif side.fp4_unpacked:
             how = "staged fp4Padded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"
         elif side.fp4_packed_mma:

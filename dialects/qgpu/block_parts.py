@@ -2,15 +2,16 @@
 
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
-34 per q8_0), and the mma operands read its fields through ``qgpu.block_part``:
+34 per q8_0, 18 per q4_0), and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
-  ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K (the 128 bytes of
-  nibbles, packed two values per byte; which value a nibble is, is the q4_K
-  interleave that ``qgpu.upcast from = q4_K`` knows);
+  ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K and q4_0 (the 128 / 16
+  bytes of nibbles, packed two values per byte; which value a nibble is, is the
+  interleave that ``qgpu.upcast from = q4_K`` / ``from = q4_0`` knows);
 * derived parts are computed when loaded, one f32 per 32 values: ``d`` and ``s``
   of q8_1 / q8_1_mmq (the fp16 scale and sum; q8_1_mmq keeps one pair per 32
-  values in its ``ds4`` header, llama.cpp's DS4 layout), ``d`` of q8_0, and of q4_K
+  values in its ``ds4`` header, llama.cpp's DS4 layout), ``d`` of q8_0, ``d16`` of
+  q4_0 (d / 16, the scale of its quants upcast to s8 as 16 · q), and of q4_K
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does.
 
@@ -69,6 +70,11 @@ Q8_1_DS, Q8_1_QS = 0, 4
 """block_q8_1: half2 ds, int8 qs[32]."""
 Q8_0_D, Q8_0_QS = 0, 2
 """block_q8_0: fp16 d, int8 qs[32]."""
+Q4_0_D, Q4_0_QS = 0, 2
+"""block_q4_0: fp16 d, uint8 qs[16] (value p in the low nibble of byte p, p + 16 in the high one)."""
+
+Q4_0_D16 = "d16"
+"""q4_0's scale for quants upcast to s8 (``qgpu.upcast from = q4_0``: 16 · (code − 8)): d / 16."""
 MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
 """block_q8_1_mmq (DS4): half2 ds4[4], the (d, s) of values 32i.. at byte 4i, then int8 qs[128]."""
 
@@ -81,6 +87,9 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_1, "s"): PartSpec(1, False, f32, Q8_1_DS + DS_S),
     (Format.Q8_0, "qs"): PartSpec(32, True, i8, Q8_0_QS),
     (Format.Q8_0, "d"): PartSpec(1, False, f32, Q8_0_D),
+    (Format.Q4_0, "qs"): PartSpec(16, True, i8, Q4_0_QS),
+    # d / 16: the upcast gives 16 · (code − 8) (a power of two: the fold rounds as with d)
+    (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place

@@ -17,7 +17,9 @@ value of ``to`` (``s8``: times ``S8_FACTOR[from]``, the smallest power of two th
 makes every value an integer — 2 for e2m1 as llama.cpp's ``kvalues_mxfp4``, 8 for
 e2m3; the factor is folded into the scales by whoever emits the upcast). q4_K upcasts to
 ``s8`` (each nibble shifted down) or ``u8`` (masked in place: a high nibble is 16 · q, which the
-scale of its 32-value block undoes — ``block_part`` ``scale16``).
+scale of its 32-value block undoes — ``block_part`` ``scale16``). q4_0 upcasts to ``s8`` as
+16 · (code − 8): each nibble masked into the high half of its byte with its top bit flipped, one
+logical operation per register (``block_part`` ``d16``, d / 16, undoes the 16).
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ class RegFormat(StrEnum):
     E2M1 = "e2m1"
     BF16 = "bf16"
     FP16 = "fp16"
+    Q4_0 = "q4_0"
+    """Raw q4_0 nibble bytes (``block_part`` ``qs``): byte p of a 32-value block holds value p in its
+    low nibble and value p + 16 in its high nibble, each as its code 0..15 (value + 8); only an
+    upcast reads it."""
     Q4_K = "q4_K"
     """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
     its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
@@ -62,6 +68,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.BF16: Format.BF16,
     RegFormat.FP16: Format.FP16,
     RegFormat.Q4_K: Format.E2M1,  # travels as packed i8, two 4-bit values per byte
+    RegFormat.Q4_0: Format.E2M1,  # the same
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -86,8 +93,10 @@ def values_per_element(fmt: RegFormat) -> int:
 def keeps_k_width(fmt: RegFormat) -> bool:
     """An upcast from ``fmt`` keeps kWidth (counted in values it equals the source's in bytes):
     q4_K's two values of a byte sit 32 apart in K, so a thread's bytes 4t..4t+3 give it
-    values 4t..4t+3 of two sub-blocks — the ISA arrangement on both sides."""
-    return fmt is RegFormat.Q4_K
+    values 4t..4t+3 of two sub-blocks — the ISA arrangement on both sides. q4_0's sit 16 apart
+    within a 32-value block, so bytes 4t..4t+3 of a block give values 4t..4t+3 and 16 + 4t..16 + 4t + 3
+    of it: the ISA arrangement again."""
+    return fmt in (RegFormat.Q4_K, RegFormat.Q4_0)
 
 
 def is_wide(fmt: RegFormat) -> bool:
@@ -122,11 +131,12 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 """The formats of the integer mma (s32 results)."""
 
 
-S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType({RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1})
+S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
+    {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
-    (RegFormat.Q4_K, RegFormat.U8),
+    (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

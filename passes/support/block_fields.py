@@ -2,7 +2,7 @@
 
 A ``qgpu.local_load`` of a derived ``#qgpu.block_part`` view (``d``/``s`` of q8_1 and
 q8_1_mmq, ``d`` of q8_0, ``scale``/``min`` of q4_K) produces one f32 per 32 values
-in a ``#qgpu.dot_scale`` layout. Each register needs the start of its block (affine
+in a ``#qgpu.dot_scale`` layout (``d16`` of q4_0: d / 16). Each register needs the start of its block (affine
 in the thread's lane and warp, like the raw views) and a field index fixed at
 compile time; the fp16 fields are widened exactly and q4_K's 6-bit scales and mins
 are unpacked as ggml's ``get_scale_min_k4`` does:
@@ -24,7 +24,7 @@ from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp
-from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
+from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
@@ -88,8 +88,8 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         index = pair
     assert spec.first_byte is not None
     half = _half(b, start, spec.first_byte + spec.pitch * index)
-    if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself
-        return half
+    if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, exact)
+        return b.mulf(half, b.fconst(1.0 / 16)) if part == Q4_0_D16 else half
     # q4_K's scale / min: d · sc or dmin · m of sub-block ``index``
     code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min")
     value = b.mulf(half, b.emit(arith.UIToFPOp(code, f32)))

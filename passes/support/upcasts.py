@@ -67,9 +67,10 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     mapping = _mapping(op, src_l, dst_l, packed)
     b = Builder.before(op)
     src = to_regs(b, op.src)
-    if op.source is RegFormat.Q4_K:
+    if op.source in (RegFormat.Q4_K, RegFormat.Q4_0):
         in_place = op.target is RegFormat.U8
-        out_q4 = [_q4k_register(b, src, [mapping[(reg, byte)] for byte in range(4)], in_place)
+        register = _q4k_register if op.source is RegFormat.Q4_K else _q4_0_register
+        out_q4 = [register(b, src, [mapping[(reg, byte)] for byte in range(4)], in_place)
                   for reg in range(dst_l.regs_per_thread)]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
         op.detach()
@@ -96,9 +97,10 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
         for reg, byte in dst_l.slots():
             coords = dst_l.coords(0, lane, reg, byte)
             assert coords is not None
-            if op.source is RegFormat.Q4_K:
+            if op.source in (RegFormat.Q4_K, RegFormat.Q4_0):
                 src_coords = list(coords)
-                src_coords[k_dim], nibble = q4k_nibble_of(coords[k_dim])
+                nibble_of = q4k_nibble_of if op.source is RegFormat.Q4_K else q4_0_nibble_of
+                src_coords[k_dim], nibble = nibble_of(coords[k_dim])
             elif packed:
                 src_coords = list(coords)
                 src_coords[k_dim] //= 2
@@ -126,6 +128,33 @@ def q4k_nibble_of(k: int) -> tuple[int, int]:
     chunk, within = divmod(k, 64)
     half, q = divmod(within, 32)
     return chunk * 32 + q, half
+
+
+def q4_0_nibble_of(k: int) -> tuple[int, int]:
+    """(byte of the ``qs`` bytes of consecutive blocks, nibble) holding value ``k``.
+
+    ggml packs a 32-value q4_0 block into 16 bytes: value ``p`` is the low nibble of byte ``p``,
+    value ``16 + p`` the high nibble of the same byte (dequantize_row_q4_0).
+    """
+    block, within = divmod(k, 32)
+    half, p = divmod(within, 16)
+    return block * 16 + p, half
+
+
+def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source], _in_place: bool = False) -> SSAValue:
+    """Four q4_0 values as s8 bytes 16 · (code − 8): the nibble moved to the high half of its byte
+    (a low nibble shifted up 4, a high one where it sits), masked, top bit flipped — 16 · code − 128
+    — one shift and one logical operation (``lop3``), or byte by byte when the four do not share
+    a source register and nibble in byte order."""
+    first = sources[0]
+    if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
+        word = src[first.reg] if first.nibble else b.shl(src[first.reg], 4)
+        return b.xor(b.and_(word, 0xF0F0F0F0), 0x80808080)
+    value = b.const(0)
+    for i, s in enumerate(sources):
+        code = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
+        value = b.or_(value, b.shl(b.xor(b.shl(code, 4), 0x80), 8 * i))
+    return value
 
 
 def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_place: bool = False) -> SSAValue:

@@ -19,6 +19,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument
 
 from compiler import numerics
+from compiler.format_table import FORMATS
 from compiler.cli.common import Chunk, build_pipeline, parse_module
 from compiler.registry import make_context, pass_factories
 from dialects.qdot.ops import DotScaledOp
@@ -27,7 +28,8 @@ ELEMENT_TYPES = {
     "fp16": "f16", "bf16": "bf16", "fp32": "f32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2",
     "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN", "e2m1": "i8",
 }
-BLOCK_VALUES = {"q4_K": 256, "q8_0": 32, "q8_1": 32}
+BLOCK_VALUES = {name: info.block_values for name, info in FORMATS.items() if info.is_block and name != "q8_1_mmq"}
+"""Values per block of the ggml formats a tile takes (the format table's; q8_1_mmq is an MMQ tile layout)."""
 SCALE_TYPES = {"ue8m0": ("f8E8M0FNU", 32), "ue4m3": ("f8E4M3FN", 16)}
 FULL_PIPELINE = "qdot-to-agx{form=%s},agx-allocate-registers,agx-hints-and-waits"
 """The AGX pipeline, ``%s`` standing for the form."""

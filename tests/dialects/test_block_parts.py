@@ -14,7 +14,7 @@ import pytest
 from compiler.numerics import Q4KFields, Q8Fields, pack_blocks
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
-from dialects.qgpu.block_parts import Q4K_SCALE16, SPECS, padded_sub_block
+from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SPECS, padded_sub_block
 
 _SC = np.array([3, 17, 33, 50, 5, 21, 40, 63], dtype=np.uint8)
 _M = np.array([7, 19, 35, 60, 2, 30, 45, 61], dtype=np.uint8)
@@ -28,6 +28,8 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields:
         return Q4KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q4)
     if fmt is Format.Q8_0:
         return Q8Fields(d=np.float32(1.5), q=q8)
+    if fmt is Format.Q4_0:
+        return Q8Fields(d=np.float32(1.5), q=_RNG.integers(-8, 8, size=32).astype(np.int8))
     if fmt is Format.Q8_1:
         return Q8Fields(d=np.float32(1.5), s=np.float32(-2.25), q=q8)
     return Q8Fields(d=np.array([1.0, 2.0, 3.0, 4.0], np.float32), s=np.array([5.0, 6.0, 7.0, 8.0], np.float32), q=q8)
@@ -55,7 +57,7 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     assert spec.first_byte is not None
     half = _half(block, spec.first_byte + spec.pitch * index)
     if codes is None:
-        return half
+        return half / 16 if part == Q4_0_D16 else half
     value = half * float(codes[index])
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
@@ -72,6 +74,8 @@ def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields, index: int) 
             "dmin": float(fields.dmin),
             "m_pad": 0.0 if position is None else float(fields.mins[position]),
         }[part]
+    if part == Q4_0_D16:
+        return float(fields.d) / 16
     assert fields.s is not None or part == "d"
     if part == "s_pad":
         position = padded_sub_block(index)
@@ -98,5 +102,7 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     if isinstance(fields, Q4KFields):  # byte 32c + l: value 64c + l low, 64c + 32 + l high
         chunks = qs.reshape(4, 32)
         assert np.array_equal(np.stack([chunks & 0xF, chunks >> 4], axis=1).ravel(), fields.q)
+    elif fmt is Format.Q4_0:  # byte p: value p low, p + 16 high, each as its code q + 8
+        assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]).astype(np.int8) - 8, fields.q)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)

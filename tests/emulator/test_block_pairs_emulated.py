@@ -4,7 +4,7 @@ The verifier's pairs (``dialects.qdot.formats.block_pairs_sorted()``: ggml's vec
 q8_1_mmq standing in for q8_1 on either side) are more than the MMQ kernels of
 ``compiler.mmq_template`` use (q8_1_mmq × q4_K), so each gets the same small kernel here: one
 16 × 16 tile, a K step of 256 values (one q4_K super-block, two q8_1_mmq blocks, eight q8_0 /
-q8_1 blocks), written for the pair from ``compiler.format_table``. The pipeline is the default
+q8_1 / q4_0 blocks), written for the pair from ``compiler.format_table``. The pipeline is the default
 one (``qdot-accelerate-matmul{arch=sm_90}`` picks ``promote-int8`` for blocks), so every pair
 runs on s8 / u8 mma.sync. Two checks per pair:
 
@@ -91,7 +91,7 @@ def quantized(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
     """Blocks of ``fmt`` whose fp16 scales (d, q4_K's dmin) are all 1 and whose other fields are
-    random: q8 quants in ±127, q8_1 sums integers in ±2048 (exact in fp16), q4_K 6-bit scales and
+    random: q8 quants in ±127, q4_0 quants in -8..7, q8_1 sums integers in ±2048 (exact in fp16), q4_K 6-bit scales and
     mins in 0..7 (so a 16 × 16 × 512 product stays below 2^24, exact in f32)."""
     info = FORMATS[fmt]
     blocks = K // info.block_values
@@ -104,9 +104,10 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
                            q=rng.integers(0, 16, (rows, blocks, 256), dtype=np.uint8))
     else:
         groups = (rows, blocks, 4) if fmt == "q8_1_mmq" else (rows, blocks)  # one (d, s) per 32 values
-        sums = None if fmt == "q8_0" else rng.integers(-2048, 2049, groups).astype(np.float32)
+        sums = None if fmt in ("q8_0", "q4_0") else rng.integers(-2048, 2049, groups).astype(np.float32)
+        low, high = (-8, 8) if fmt == "q4_0" else (-127, 128)  # q4_0: a code 0..15 minus 8
         fields = Q8Fields(d=np.ones(groups, np.float32), s=sums,
-                          q=rng.integers(-127, 128, (rows, blocks, info.block_values), dtype=np.int8))
+                          q=rng.integers(low, high, (rows, blocks, info.block_values), dtype=np.int8))
     return pack_blocks(fmt, fields).reshape(rows, blocks, info.block_bytes)
 
 
