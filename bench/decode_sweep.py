@@ -72,7 +72,7 @@ def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_B
 
     from bench.gpu_common import log, record, time_graph
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_q4k_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks
 
     rng = np.random.default_rng()
     flush = cupy.empty(256 << 20, dtype=cupy.uint8)
@@ -83,7 +83,7 @@ def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_B
         x = cupy.asarray(rng.standard_normal((1, k)).astype(np.float32))
         xq = cupy.empty((1, k // 128, 144), dtype=cupy.uint8)
         quantize.launch(x, xq, 1, k, grid=quantize_grid(1, k), sync=True)
-        operands[(n, k)] = (cupy.asarray(random_q4k_blocks(n, k, rng)), xq, cupy.zeros((1, n), cupy.float32))
+        operands[(n, k)] = (cupy.asarray(random_weight_blocks(n, k, rng)), xq, cupy.zeros((1, n), cupy.float32))
     for label, cfg, stages, compiled in compile_all(max_m, l2_prefetch, k_blocks):
         try:
             kernel = load(compiled.ptx, compiled.kernels[0])

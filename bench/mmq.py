@@ -1,4 +1,6 @@
-"""q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes.
+"""q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes
+(and the same kernels with q4_0 and q8_0 weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures beside
+them — the anchors have no q4_0).
 
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
     python -m bench.mmq               # on the GPU machine
@@ -24,6 +26,7 @@ graphs of 20 calls (Python cannot submit a 10 µs kernel faster than the GPU run
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 import numpy as np
 
@@ -41,6 +44,13 @@ LLAMA_US = {  # anchors.md, µs per MUL_MAT (quantization included): (n_rows, k)
     (4096, 14336): {1: 16.79, 2: 22.35, 3: 29.93, 4: 36.45, 5: 45.20, 8: 67.19, 512: 342.76},
     (32768, 8192): {1: 67.44, 8: 288.18},
 }
+LLAMA_Q8_0_US = {  # the same for q8_0 weights
+    (3584, 3584): {1: 8.11, 2: 8.01, 3: 8.72, 4: 10.44, 5: 11.52, 8: 14.42, 512: 80.30},
+    (4096, 4096): {1: 8.29, 2: 8.81, 3: 10.35, 4: 12.87, 5: 13.34, 8: 15.90, 512: 100.56},
+    (4096, 14336): {1: 22.88, 2: 25.22, 3: 31.16, 4: 34.50, 5: 39.98, 8: 47.28, 512: 302.12},
+    (32768, 8192): {1: 85.71, 8: 178.09},
+}
+LLAMA_BY_WEIGHTS = {"q4_K": LLAMA_US, "q8_0": LLAMA_Q8_0_US}
 
 PREFILL = [  # (label, config, stages)
     ("mmq 64x128 w4 s2 b2", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2), 2),
@@ -71,6 +81,20 @@ DECODE = [
      2),
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
+OTHER_WEIGHTS = [
+    (f"{label} {weights}", replace(cfg, weights=weights), stages)
+    for weights in ("q4_0", "q8_0")
+    for label, cfg, stages in (
+        PREFILL[0],
+        ("small_m 64 w2 splitk s2 pdl",
+         MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True), 2),
+        ("small_m 64 w2 splitk s2 m1 pdl l2p128",
+         MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+                   l2_prefetch=128), 2),
+    )
+]
+"""The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1) with the other
+weight blocks: eight 32-value blocks per K step, no dmin fold."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it
@@ -87,7 +111,7 @@ def compile_kernels(entries: list[tuple[str, MmqConfig, int]]) -> list:
 
 def compile_all() -> tuple[list, dict[bool, object]]:
     """The GEMM kernels, and the quantize kernels by whether they also zero Y."""
-    return compile_kernels(PREFILL + DECODE), compile_quantizers()
+    return compile_kernels(PREFILL + DECODE + OTHER_WEIGHTS), compile_quantizers()
 
 
 def compile_quantizers() -> dict[tuple[bool, bool], object]:
@@ -133,7 +157,7 @@ def run(quick: bool) -> None:
         kernel = load(compiled.ptx, compiled.kernels[0])
         info = compiled.kernels[0]
         shapes = [(m, n, k) for n, k in DECODE_SHAPES for m in DECODE_MS
-                  if m in LLAMA_US[(n, k)] and m <= cfg.max_m] if cfg.small_m else PREFILL_SHAPES
+                  if m in LLAMA_US[(n, k)] and m <= cfg.max_m] if cfg.small_m else PREFILL_SHAPES  # q4_K's shapes
         if quick:
             shapes = shapes[:2]
         for m, n, k in shapes:
@@ -148,9 +172,9 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     for the decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
     from bench.gpu_common import log, time_graph
     from compiler import numerics
-    from tests.gpu.mmq_harness import random_q4k_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks
 
-    w = cupy.asarray(random_q4k_blocks(n, k, rng))
+    w = cupy.asarray(random_weight_blocks(n, k, rng, cfg.weights))
     x_host = rng.standard_normal((m, k)).astype(np.float32)
     x = cupy.asarray(x_host)
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
@@ -181,22 +205,22 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     rows = min(m, 64)
     want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
     quant_ok = bool(np.array_equal(cupy.asnumpy(xq[:rows]), want))
-    ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
-                              use_block_sums=True)
+    ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs=cfg.weights,
+                              use_block_sums=cfg.weights == "q4_K")
     out = cupy.asnumpy(y[:rows]).astype(np.float64)
     err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
     us_total = time_graph(cupy, mul_mat)
     us_gemm = time_graph(cupy, gemm)
     us_kernel = time_graph(cupy, kernel_only)  # a split-K kernel accumulates into y here: timing only
     us_quant = time_graph(cupy, quantize_x)  # with the zeroing of Y where the kernel splits K
-    llama = LLAMA_US.get((n, k), {}).get(m)
+    llama = LLAMA_BY_WEIGHTS.get(cfg.weights, {}).get((n, k), {}).get(m)
     row = {"what": f"qdot {label} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
            "us_mul_mat": us_total, "us_gemm": us_gemm, "us_kernel": us_kernel, "us_quantize": us_quant,
            "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
            "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
            "shared_bytes": info.shared_bytes, "num_warps": info.num_warps, "llama_us": llama,
            "speedup_vs_llama": llama / us_total if llama else None}
-    weight_bytes = n * k // 256 * 144
+    weight_bytes = int(w.nbytes)
     if cfg.small_m:
         cold = _time_cold(cupy, mul_mat, flush)
         row.update({"us_mul_mat_l2_flushed": cold, "weight_GBs": weight_bytes / us_total / 1e3,

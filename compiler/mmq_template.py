@@ -1,7 +1,8 @@
 """llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K weights) in the qdot vocabulary.
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
-each, K contiguous), activations X are M rows of K/128 ``block_q8_1_mmq`` (what
+each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes) or
+``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X are M rows of K/128 ``block_q8_1_mmq`` (what
 ``qdot.quantize`` writes), and the output Y = X · Wᵀ is [M, N] f32 row-major, as
 ``ggml_mul_mat`` computes it.
 
@@ -22,17 +23,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.format_table import FORMATS
 from compiler.templates import grouped_tile_offsets
 
 Q4K_VALUES = 256
+"""Values per K step of every kernel here: one q4_K super-block, eight q4_0 / q8_0 blocks."""
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
+WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0")
+"""Weight blocks the kernels take (``MmqConfig.weights``)."""
 
 
 @dataclass(frozen=True)
 class MmqConfig:
     block_m: int = 64
     """Tokens per program (mmq) — ignored by small_m, whose n tile is the tokens."""
+    weights: str = "q4_K"
+    """The weights' ggml block format, one of ``WEIGHT_FORMATS``. q4_K is the design the seed
+    dissects (raw nibbles, the dmin fold); q4_0 and q8_0 (one fp16 d per 32 values, no mins)
+    go through the same kernels with eight blocks per K step: q4_0's nibbles are made s8
+    (16 · (code − 8)) at use, q8_0's quants read as they are."""
     block_n: int = 128
     """Weight rows per program."""
     num_warps: int = 4
@@ -106,13 +116,15 @@ class MmqConfig:
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
         pdl = "_pdl" if self.wait_previous_grid else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
-        return f"{kind}_q8_1_q4_K_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}{prefetch}"
+        return f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}{prefetch}"
 
     @property
     def needs_zeroed_output(self) -> bool:
         return self.split_k or self.stream_k
 
     def __post_init__(self) -> None:
+        if self.weights not in WEIGHT_FORMATS:
+            raise ValueError(f"MmqConfig: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {self.weights!r}")
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
         if not 1 <= self.max_m <= SMALL_M_MAX:
@@ -131,7 +143,7 @@ class MmqConfig:
 
 
 def mmq_kernel(cfg: MmqConfig) -> str:
-    """The MLIR text of one q8_1 × q4_K GEMM kernel (see the module docstring)."""
+    """The MLIR text of one q8_1 × weights GEMM kernel (see the module docstring)."""
     if cfg.small_m:
         return _small_m(cfg)
     return _stream_k(cfg) if cfg.stream_k else _mmq(cfg)
@@ -197,31 +209,69 @@ def _small_m_refusal(cfg: MmqConfig, m: int) -> str:
 
 
 _X = "!qdot.block<q8_1_mmq>"
-_W = "!qdot.block<q4_K>"
+
+
+@dataclass(frozen=True)
+class _Weights:
+    """How the kernel text names and indexes the weight blocks of ``cfg``: ``%kw`` is always the
+    K steps (256 values) of a row; weights of 32-value blocks have ``%kwb`` = K/32 blocks per row
+    and the K step's first block ``%kkw`` = 8 · step (q4_K: the super-block index itself)."""
+
+    fmt: str
+
+    @property
+    def type(self) -> str:
+        return f"!qdot.block<{self.fmt}>"
+
+    @property
+    def per_step(self) -> int:
+        return Q4K_VALUES // FORMATS[self.fmt].block_values
+
+    @property
+    def row_blocks(self) -> str:
+        return "%kw" if self.per_step == 1 else "%kwb"
+
+    def header(self) -> list[str]:
+        if self.per_step == 1:
+            return []
+        return [f"  %kwb = arith.divui %k, %c{Q4K_VALUES // self.per_step} : index"]
+
+    def consts(self) -> set[int]:
+        return set() if self.per_step == 1 else {self.per_step, Q4K_VALUES // self.per_step}
+
+    def first_block(self, step: str, indent: str) -> tuple[list[str], str]:
+        """(lines, SSA name) of the first weight block of K step ``step``."""
+        if self.per_step == 1:
+            return [], step
+        return [f"{indent}%kkw = arith.muli {step}, %c{self.per_step} : index"], "%kkw"
 
 
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
-    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{_W}>", "%y_ptr: !qdot.ptr<f32>",
+    weights = _Weights(cfg.weights)
+    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>", "%y_ptr: !qdot.ptr<f32>",
             "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
-    lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES})]
+    constants = consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES} | weights.consts()
+    lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(constants)]
     lines += [f"  %kx = arith.divui %k, %c{MMQ_VALUES} : index",
               f"  %kw = arith.divui %k, %c{Q4K_VALUES} : index"]
-    return lines
+    return lines + weights.header()
 
 
 def _mmq(cfg: MmqConfig) -> str:
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
-    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    weights = _Weights(cfg.weights)
+    w, kwb = weights.type, weights.row_blocks
+    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{w}"
     lines = _header(cfg, {bm, bn, g})
     lines += grouped_tile_offsets(bm, bn, g)
     lines += [
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
-        f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         *_mmq_k_loop(cfg, "%c0", "%kw", "  "),
@@ -236,13 +286,16 @@ def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str
     """The mmq K loop over super-blocks ``lower`` to ``upper`` of the tile at (%off_m, %off_n),
     from %zero to %acc."""
     bm, bn = cfg.block_m, cfg.block_n
-    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    weights = _Weights(cfg.weights)
+    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{weights.type}"
+    first_lines, first = weights.first_block("%kk", "  ")
     lines = [
         f"%acc = scf.for %kk = {lower} to {upper} step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
         "  %kkx = arith.muli %kk, %c2 : index",
+        *first_lines,
         f"  %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        f"  %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
-        "  %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K",
+        f"  %w = qdot.load %w_desc[{first}, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        f"  %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = {cfg.weights}",
         f"       : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
         f"  scf.yield %d : tensor<{bm}x{bn}xf32>",
         "}",
@@ -254,7 +307,9 @@ def _stream_k(cfg: MmqConfig) -> str:
     """The mmq kernel over a contiguous share of the (tile, super-block) iterations: one
     segment per output tile the share touches, each a K loop from ``k0`` to ``k1``."""
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
-    x_tile, w_tile = f"{bm}x2x{_X}", f"1x{bn}x{_W}"
+    weights = _Weights(cfg.weights)
+    w, kwb = weights.type, weights.row_blocks
+    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{w}"
     lines = _header(cfg, {bm, bn, g})
     lines += [
         "  %pid = qdot.program_id x",
@@ -274,7 +329,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         "  %tile_span = arith.subi %end_tile, %first_tile : index",
         "  %segments = arith.select %has_work, %tile_span, %c0 : index",
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
-        f"  %w_desc = qdot.make_desc %w_ptr, [%kw, %n], [%c1, %kw] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         "  scf.for %s = %c0 to %segments step %c1 {",
@@ -305,7 +360,10 @@ def _stream_k(cfg: MmqConfig) -> str:
 
 def _small_m(cfg: MmqConfig) -> str:
     bn, tokens, kb = cfg.block_n, SMALL_M_MAX, cfg.k_blocks
-    w_tile, x_tile = f"{bn}x{kb}x{_W}", f"{2 * kb}x{tokens}x{_X}"
+    weights = _Weights(cfg.weights)
+    w, kwb = weights.type, weights.row_blocks
+    first_lines, first = weights.first_block("%kk", "    ")
+    w_tile, x_tile = f"{bn}x{kb * weights.per_step}x{w}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
     lines = _header(cfg, {bn, tokens, cfg.max_m, kb})
     if not cfg.interleave_splits:
@@ -324,16 +382,17 @@ def _small_m(cfg: MmqConfig) -> str:
         "  %pid_k = qdot.program_id y",
         "  %splits = qdot.num_programs y",
         *k_range,
-        f"  %w_desc = qdot.make_desc %w_ptr, [%n, %kw], [%kw, %c1] : !qdot.ptr<{_W}> -> !qdot.desc<{w_tile}>",
+        f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
         f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
         f"  %acc = scf.for %kk = {k_lo} to {k_hi} step {k_step} iter_args(%acc_i = %zero) "
         f"-> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
-        f"    %w = qdot.load %w_desc[%off_n, %kk] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        *first_lines,
+        f"    %w = qdot.load %w_desc[%off_n, {first}] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        "    %d = qdot.dot_scaled %w, %x, %acc_i lhs = q4_K rhs = q8_1_mmq",
+        f"    %d = qdot.dot_scaled %w, %x, %acc_i lhs = {cfg.weights} rhs = q8_1_mmq",
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
         f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
         "  }",

@@ -185,7 +185,7 @@ def _run() -> None:
     from compiler import numerics
     from compiler.quantize_template import quantize_grid
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_q4k_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks
 
     module = cupy.RawModule(code=SOURCE, options=("-arch=sm_90", "-std=c++17"))
     copy_gbs = _copy_bandwidth(cupy)
@@ -203,7 +203,7 @@ def _run() -> None:
                           "us_kernel": row["us_kernel"], "us_mul_mat": row["us_mul_mat"],
                           "of_copy_kernel": weight_bytes / row["us_kernel"] / 1e3 / copy_gbs,
                           "of_copy_mul_mat": weight_bytes / row["us_mul_mat"] / 1e3 / copy_gbs}), flush=True)
-        w_host = random_q4k_blocks(n, k, rng)
+        w_host = random_weight_blocks(n, k, rng)
         x_host = rng.standard_normal((1, k)).astype(np.float32)
         xq_host = numerics.quantize("q8_1_mmq", x_host).reshape(1, k // 128, 144)
         ref = numerics.dot_scaled(xq_host, w_host.transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",

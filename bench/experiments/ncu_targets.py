@@ -39,14 +39,14 @@ def main() -> None:
     import cupy
 
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_q4k_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks
 
     quantizers = mmq.load_quantizers(quantizers_compiled)
     rng = np.random.default_rng(7)
     for label, m, n, k in ((DECODE, 1, 32768, 8192), (DECODE, 1, 4096, 14336), (PREFILL, 512, 4096, 14336)):
         _, cfg, _, compiled = q4k[label]
         kernel = load(compiled.ptx, compiled.kernels[0])
-        w = cupy.asarray(random_q4k_blocks(n, k, rng))
+        w = cupy.asarray(random_weight_blocks(n, k, rng))
         x = cupy.asarray(rng.standard_normal((m, k)).astype(np.float32))
         xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
         y = cupy.zeros((m, n), dtype=cupy.float32)

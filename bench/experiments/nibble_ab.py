@@ -59,7 +59,7 @@ def run(seed: int, path: str) -> None:
     from compiler import numerics
     from compiler.mmq_template import mmq_grid
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_q4k_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks
 
     outputs: dict[str, np.ndarray] = {}
     for index, (label, cfg, stages, shapes) in enumerate(KERNELS):
@@ -67,7 +67,7 @@ def run(seed: int, path: str) -> None:
         kernel = load(compiled.ptx, compiled.kernels[0])
         for m, n, k in shapes:
             rng = np.random.default_rng([seed, index, m, n, k])
-            w = random_q4k_blocks(n, k, rng)
+            w = random_weight_blocks(n, k, rng)
             x = numerics.quantize("q8_1_mmq", rng.standard_normal((m, k)).astype(np.float32))
             x = x.reshape(m, k // 128, 144)
             ref = numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K", use_block_sums=True)

@@ -1,4 +1,5 @@
-"""The q8_1 × q4_K kernels (compiler.mmq_template) compiled for sm_90 and run on the CPU emulator.
+"""The q8_1 × q4_K kernels (compiler.mmq_template) compiled for sm_90 and run on the CPU emulator
+(and the same kernels with q4_0 and q8_0 weights).
 
 Ragged shapes on purpose: M and N not multiples of the tile, so the zero-filled rows
 and the bounded stores are exercised; K spans several super-blocks so the K loop and
@@ -62,6 +63,34 @@ def test_mmq_kernel_matches_reference(case: MmqCase) -> None:
     reduces = sum(1 for op in module.walk() if op.name == "ptx.red_global_add")
     assert (reduces > 0) == case.cfg.split_k
     _emulate_and_check(module, case, seed=7)
+
+
+OTHER_WEIGHT_CASES = [
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights=w), m=40, n=72, k=768) for w in ("q4_0", "q8_0")
+] + [
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights=w), m=5, n=40, k=1280)
+    for w in ("q4_0", "q8_0")
+] + [
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q4_0"), m=1, n=72, k=768),
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True, weights="q4_0"),
+            m=40, n=72, k=768),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", OTHER_WEIGHT_CASES, ids=[c.id for c in OTHER_WEIGHT_CASES])
+def test_other_weights_match_reference(case: MmqCase) -> None:
+    """q4_0 and q8_0 weights in the same kernels: eight 32-value blocks per K step, each scaled by its
+    d (q4_0: d / 16 of its nibbles made s8 as 16 · (code − 8)), no dmin fold — an s8 × s8 mma."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    grid = (7, 1, 1) if case.cfg.stream_k else mmq_grid(case.cfg, case.m, case.n, case.k)
+    data = make_inputs(case, np.random.default_rng(9))
+    y = poisoned_output(case)
+    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k], grid)
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id}: relative error {err:.3e}"
 
 
 def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None:  # noqa: ANN001

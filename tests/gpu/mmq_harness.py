@@ -1,11 +1,11 @@
-"""Inputs, reference and check for the q8_1 × q4_K kernels of ``compiler.mmq_template``.
+"""Inputs, reference and check for the q8_1 × q4_K (q4_0, q8_0) kernels of ``compiler.mmq_template``.
 
 Shared by the GPU suite (tests/gpu/test_mmq_gpu.py) and the CPU emulator test
 (tests/emulator/test_mmq_emulated.py), so both check the same thing: random f32
 weights and activations quantized by ``compiler.numerics`` (ggml's block layouts),
 the kernel's Y = X · Wᵀ compared with the float64 meaning of llama.cpp's MMQ
 (``dot_scaled(..., use_block_sums=True)``: dequantized blocks, the q4_K min term
-taken with the q8_1 block sums), relative Frobenius error ≤ 1e-5.
+taken with the q8_1 block sums; q4_0 and q8_0 have no min term), relative Frobenius error ≤ 1e-5.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from compiler import numerics
+from compiler.format_table import FORMATS
 from compiler.mmq_template import MmqConfig
 
 TOLERANCE = 1e-5
@@ -34,22 +35,30 @@ class MmqCase:
         return f"{self.cfg.name}-s{self.stages}-{self.m}x{self.n}x{self.k}"
 
 
+def weight_shape(cfg: MmqConfig, n: int, k: int) -> tuple[int, int, int]:
+    """[N, K/bv, block bytes] of the weights' format (q4_K: [N, K/256, 144])."""
+    info = FORMATS[cfg.weights]
+    assert info.block_values is not None and info.block_bytes is not None
+    return n, k // info.block_values, info.block_bytes
+
+
 def make_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """x: [M, K/128, 144] q8_1_mmq, w: [N, K/256, 144] q4_K (ggml's row-major block arrays)."""
+    """x: [M, K/128, 144] q8_1_mmq, w: [N, K/256, 144] q4_K or the other weights' blocks (ggml's
+    row-major block arrays)."""
     w = rng.standard_normal((case.n, case.k)).astype(np.float32)
     # per-row scale spread, so d and dmin differ between rows and blocks
     w *= rng.uniform(0.1, 4.0, size=(case.n, 1)).astype(np.float32)
     w += rng.uniform(-0.5, 0.5, size=(case.n, case.k // 32)).repeat(32, axis=1).astype(np.float32)
     x = rng.standard_normal((case.m, case.k)).astype(np.float32)
     xq = numerics.quantize("q8_1_mmq", x)
-    wq = numerics.quantize("q4_K", w)
+    wq = numerics.quantize(case.cfg.weights, w)
     return {"x": np.ascontiguousarray(xq.reshape(case.m, case.k // 128, 144)),
-            "w": np.ascontiguousarray(wq.reshape(case.n, case.k // 256, 144)), "x_f32": x}
+            "w": np.ascontiguousarray(wq.reshape(weight_shape(case.cfg, case.n, case.k))), "x_f32": x}
 
 
 def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
-    return numerics.dot_scaled(data["x"], data["w"].transpose(1, 0, 2), lhs="q8_1_mmq", rhs="q4_K",
-                               use_block_sums=True)
+    return numerics.dot_scaled(data["x"], data["w"].transpose(1, 0, 2), lhs="q8_1_mmq", rhs=case.cfg.weights,
+                               use_block_sums=case.cfg.weights == "q4_K")
 
 
 def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
@@ -73,16 +82,22 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
     exact integer Σ q_x · q_w (|Σ| < 2^24 keeps it exact in f32), which checks the int8
     mma path, the nibble unpacking and the K-block order bit for bit."""
     x = np.zeros((case.m, case.k // 128, 144), dtype=np.uint8)
-    w = np.zeros((case.n, case.k // 256, 144), dtype=np.uint8)
     one = np.frombuffer(np.float16(1.0).tobytes(), dtype=np.uint8)
     x[..., 16:] = rng.integers(-127, 128, size=(case.m, case.k // 128, 128)).astype(np.int8).view(np.uint8)
     for i in range(4):  # ds4: d = 1, s = 0 for each 32 values
         x[..., 4 * i:4 * i + 2] = one
+    qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
+    if case.cfg.weights != "q4_K":  # d = 1, random codes; their values through numerics' own decoding
+        w = np.zeros(weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
+        w[..., 0:2] = one
+        w[..., 2:] = rng.integers(0, 256, size=w[..., 2:].shape, dtype=np.uint8)
+        qw = numerics.dequantize(case.cfg.weights, w.reshape(case.n, -1)).astype(np.int64)
+        return {"x": x, "w": w, "exact": qx @ qw.T}
+    w = np.zeros((case.n, case.k // 256, 144), dtype=np.uint8)
     w[..., 0:2] = one  # d = 1, dmin = 0
     w[..., 4:8] = 1  # sc = 1 for sub-blocks 0..3, and m = 0
     w[..., 12:16] = 1  # sub-blocks 4..7: sc low bits 1, m 0
     w[..., 16:] = rng.integers(0, 256, size=(case.n, case.k // 256, 128)).astype(np.uint8)
-    qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
     nib = w[..., 16:].reshape(case.n, case.k // 256, 4, 32)
     qw = np.concatenate([nib & 0xF, nib >> 4], axis=3).reshape(case.n, case.k).astype(np.int64)
     return {"x": x, "w": w, "exact": qx @ qw.T}
@@ -101,14 +116,19 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
     return cupy.asnumpy(y)
 
 
-def random_q4k_blocks(rows: int, k: int, rng: np.random.Generator) -> np.ndarray:
-    """Random ``block_q4_K`` bytes [rows, K/256, 144]: every byte pattern with finite fp16 d and
-    dmin is a valid block, so benchmarks need not run the (slow, CPU) quantizer on 100+ MB."""
-    blocks = rng.integers(0, 256, size=(rows, k // 256, 144), dtype=np.uint8)
-    dd = rng.uniform(1e-3, 1e-2, size=(rows, k // 256, 2)).astype(np.float16)
-    blocks[..., 0:4] = dd.view(np.uint8).reshape(rows, k // 256, 4)
+def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
+    """Random weight blocks [rows, K/bv, bytes] (``block_q4_K`` by default): every byte pattern with
+    finite fp16 scales (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
+    not run the (slow, CPU) quantizer on 100+ MB."""
+    info = FORMATS[weights]
+    assert info.block_values is not None and info.block_bytes is not None
+    shape = (rows, k // info.block_values, info.block_bytes)
+    scales = 2 if weights == "q4_K" else 1  # fp16 fields at the start of the block
+    blocks = rng.integers(0, 256, size=shape, dtype=np.uint8)
+    dd = rng.uniform(1e-3, 1e-2, size=(*shape[:2], scales)).astype(np.float16)
+    blocks[..., 0:2 * scales] = dd.view(np.uint8).reshape(*shape[:2], 2 * scales)
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "make_inputs", "poisoned_output", "random_q4k_blocks",
-           "reference", "run_mmq"]
+__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "make_inputs", "poisoned_output", "random_weight_blocks",
+           "reference", "run_mmq", "weight_shape"]

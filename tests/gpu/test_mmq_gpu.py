@@ -1,4 +1,5 @@
-"""GPU correctness of the q8_1 × q4_K kernels (issue 6): MMQ for M ≥ 9, the weights-once kernel for M ≤ 8.
+"""GPU correctness of the q8_1 × q4_K kernels (issue 6): MMQ for M ≥ 9, the weights-once kernel for M ≤ 8
+(and of the same kernels with q4_0 and q8_0 weights).
 
 Random f32 weights and activations quantized by ``compiler.numerics`` (ggml layouts),
 fresh each run, NaN-poisoned outputs, ragged N; compared with the float64 meaning of
@@ -8,6 +9,8 @@ quantize kernel that zeroes Y, then the kernel adding into it) on a NaN-poisoned
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -69,7 +72,10 @@ def test_mmq_odd_n_matches_reference(m: int, gpu) -> None:  # noqa: ANN001
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", (3, 200))
 def test_mmq_integer_part_is_exact(m: int, gpu) -> None:  # noqa: ANN001
-    case = _case(m)
+    _check_integer_part(_case(m), gpu)
+
+
+def _check_integer_part(case: MmqCase, gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_kernel
 
@@ -79,6 +85,30 @@ def test_mmq_integer_part_is_exact(m: int, gpu) -> None:  # noqa: ANN001
     out = run_mmq(case, data, cupy)
     assert np.array_equal(out.astype(np.int64), data["exact"]), \
         f"{case.id}: {int((out.astype(np.int64) != data['exact']).sum())} outputs differ from the exact integer dot"
+
+
+OTHER_WEIGHTS = ("q4_0", "q8_0")
+"""The weight blocks besides q4_K (``MmqConfig.weights``): eight 32-value blocks per K step."""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", OTHER_WEIGHTS)
+@pytest.mark.parametrize("m", (1, 8, 17, 512))
+def test_other_weights_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
+    """q4_0 and q8_0 weights in the prefill kernel (M ≥ 9) and the benchmark's decode kernels
+    (M = 1: the one-token one), ragged N, against the float64 meaning of their dequantized blocks."""
+    decode = replace(DECODE_BENCH_M1 if m == 1 else DECODE_BENCH, weights=weights)
+    prefill = replace(PREFILL, weights=weights)
+    _check_on_gpu(MmqCase(decode if m <= SMALL_M_MAX else prefill, m, N, K, stages=2 if m <= SMALL_M_MAX else 3), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", OTHER_WEIGHTS)
+@pytest.mark.parametrize("m", (3, 200))
+def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:  # noqa: ANN001
+    """d = 1 everywhere, random codes: Y is the exact integer dot of the quants (q4_0's 16 · (code − 8)
+    and its d / 16 included), bit for bit."""
+    _check_integer_part(MmqCase(replace(DECODE if m <= SMALL_M_MAX else PREFILL, weights=weights), m, N, K), gpu)
 
 
 @pytest.mark.gpu
