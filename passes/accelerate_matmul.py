@@ -395,15 +395,20 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
                     point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None]]:
     """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use), per-32-value
     scales and, without the mma fold, the dmin fold's factors."""
-    # q4_K scales are decoded into shared memory first: the register → shared stores and
-    # their barrier then precede every operand load of the step, so nothing has to be
-    # loaded early and kept live across them
+    # q4_K scales (and q4_0's / q8_0's d where many threads read each) are decoded into shared
+    # memory first: the register → shared stores and their barrier then precede every operand
+    # load of the step, so nothing has to be loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         if fmt is Format.Q4_K:
-            for part in (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min"):
-                view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
-                decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
+            parts: tuple[str, ...] = (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min")
+        elif fmt in (Format.Q4_0, Format.Q8_0) and _scale_readers(op_idx, mma) >= DECODE_ONCE_READERS:
+            parts = (BLOCK_SCALE_PARTS[fmt][0],)  # one fp16 d per block: widened (q4_0: / 16) once
+        else:
+            parts = ()
+        for part in parts:
+            view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
+            decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     formats = (sides[0][2], sides[1][2])
     # only q4_K's dmin term reads the activations' block sums, and _fold_mma reads them itself
     needs_fold = Format.Q4_K in formats and not fold_by_mma
@@ -490,12 +495,29 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     return fold.results[0]
 
 
+DECODE_ONCE_READERS = 8
+"""Threads reading each per-block d of a q4_0 / q8_0 side from which it pays to widen it once per
+CTA into an f32 buffer (``_decode_once``) rather than where it is read. Run 154 (H200): as the
+prefill's N side (8 lanes × 2 warps read each) 6–20 % faster; as the decode kernels' M side
+(4 lanes of one warp) up to 3.5 % slower, the stores and barrier not paid back."""
+
+
+def _scale_readers(op_idx: int, mma: MmaEncodingAttr) -> int:
+    """Threads holding the same per-block scale value in the mma's scale layouts: the
+    accumulator's rows are shared by the 4 lanes of a quad and every warp along N, its
+    columns by 8 lanes and every warp along M."""
+    warps_m, warps_n = mma.warps_per_cta
+    return 4 * warps_n if op_idx == 0 else 8 * warps_m
+
+
 def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
-    """Decode a q4_K scale/min view cooperatively into an f32 shared buffer.
+    """Decode a q4_K scale/min view (or q4_0's / q8_0's per-block d) cooperatively into an f32
+    shared buffer.
 
     In the mma layouts eight lanes (and every warp of an M row of warps) hold the
     same columns, so decoding the 6-bit scales where they are read would repeat the
-    work 16 times or more. Instead each thread decodes one column's eight sub-blocks
+    work 16 times or more (for an fp16 d the widening and q4_0's / 16: 320 → 80 instructions per
+    K step of the 64×128 prefill tile). Instead each thread decodes one column's eight sub-blocks
     (a blocked layout over [columns, sub-blocks], so the column's 12 scale bytes are
     read once; threads past the last column repeat the first ones), writes them to
     shared memory, and the mma operands

@@ -416,6 +416,12 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
             address = b.add(base, combine(b, thread, mask, const0))
             regs.append(b.emit(LdSharedOp(address, register)))
             continue
+        const0 = _word_offset(access, offsets, reg, elems, alignment=2)
+        if const0 is not None and register == i32:  # ggml blocks' quants at 2 mod 4 (q8_0, q4_0)
+            address = b.add(base, combine(b, thread, mask, const0))
+            low, high = (b.cast_int(b.emit(LdSharedOp(at, i16)), i32) for at in (address, b.add(address, 2)))
+            regs.append(b.or_(low, b.shl(high, 16)))
+            continue
         count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty
         # element by element
         value = b.const(0)
@@ -430,16 +436,18 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
     return regs
 
 
-def _word_offset(access: Access, offsets, reg: int, elems: int) -> int | None:  # noqa: ANN001 - LinearOffsets
+def _word_offset(access: Access, offsets, reg: int, elems: int,  # noqa: ANN001 - LinearOffsets
+                 alignment: int = 4) -> int | None:
     """The constant offset of register ``reg`` when, in every thread, it is 4 whole bytes side by
-    side at a 4-byte aligned address: one 32-bit load. None otherwise."""
+    side at an ``alignment``-byte aligned address: one 32-bit load (with 2, two 16-bit loads: the
+    quants of 34- and 18-byte ggml blocks start 2 bytes in). None otherwise."""
     per_reg = access.layout.elements_per_register
     if min(per_reg, elems - reg * per_reg) != per_reg:
         return None
     starts = [access.byte_offset(reg, byte, 0) for byte in range(4)]
     const0 = offsets.elem_part((reg * 4) // access.elem_bytes)
-    if any(starts[byte] != starts[0] + byte for byte in range(4)) or const0 % 4 \
-            or any(v % 4 for v in (*offsets.lane_bases, *offsets.warp_bases)):
+    if any(starts[byte] != starts[0] + byte for byte in range(4)) or const0 % alignment \
+            or any(v % alignment for v in (*offsets.lane_bases, *offsets.warp_bases)):
         return None
     return const0
 

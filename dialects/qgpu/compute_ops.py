@@ -43,6 +43,7 @@ from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
     INTEGER_FORMATS,
     keeps_k_width,
+    nibble_span,
     SMALL_FLOATS,
     RegFormat,
     RegFormatAttr,
@@ -495,6 +496,11 @@ class UpcastOp(IRDLOperation):
         want_shape[k] *= factor
         if list(dst_t.get_shape()) != want_shape:
             raise VerifyException(f"result shape must be {dims_text(want_shape)}, got {dims_text(dst_t.get_shape())}")
+        span = nibble_span(self.source)
+        if span is not None and res_enc.size_per_thread[k] % span:
+            raise VerifyException(
+                f"each thread's run of {res_enc.size_per_thread[k]} values along K must hold whole {span}-value "
+                f"{self.source} spans (a byte's two nibbles are {span // 2} values apart)")
         for name, t, fmt in (("source", src_t, self.source), ("result", dst_t, self.target)):
             if t.get_element_type() != element_type(fmt):
                 raise VerifyException(f"{name} format {fmt} travels in {element_type(fmt)} elements, "

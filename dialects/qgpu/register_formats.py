@@ -99,6 +99,14 @@ def keeps_k_width(fmt: RegFormat) -> bool:
     return fmt in (RegFormat.Q4_K, RegFormat.Q4_0)
 
 
+def nibble_span(fmt: RegFormat) -> int | None:
+    """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
+    64-value chunk, values p and p + 32; q4_0: a 32-value block, p and p + 16): an upcast needs
+    whole spans in a thread, or a byte's second value would belong to another thread. None for
+    formats whose bytes hold consecutive values."""
+    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32}.get(fmt)
+
+
 def is_wide(fmt: RegFormat) -> bool:
     """16-bit values (bf16, fp16): m16n8k16 tiles instead of m16n8k32."""
     return info(fmt).bits_per_value == 16

@@ -29,7 +29,7 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from compiler.format_table import FORMATS, ElementCoding, NanRule
 from dialects.ptx.attrs import CvtKind
-from dialects.ptx.ops import CvtOp, PrmtOp
+from dialects.ptx.ops import CvtOp, Lop3Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
 from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
@@ -46,6 +46,10 @@ E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
 # byte (sign-independent) and the high byte of the positive and of the negative value
 BF16_LO = (0xC0800000, 0xC0804000)
 BF16_HI_POS = (0x3F3F3F00, 0x40404040)
+Q4_0_LUT = (0xF0 & 0xCC) ^ 0xAA
+"""``lop3`` table of (a & b) ^ c: q4_0's nibble masked into the high half of its byte (b =
+0xF0F0F0F0), top bit flipped (c = 0x80808080). One instruction: ptxas does not fuse an ``and``
+and an ``xor`` of two immediates (a SASS LOP3 has one immediate slot) but keeps one mask in a register."""
 SIGN_BYTES = 0x9D8C
 """prmt selector of ``_fp4_quad_to_bf16``'s sign bytes: bytes 4, 0, 5, 1 of (x, x << 4), sign-replicated."""
 
@@ -149,7 +153,7 @@ def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source], _in_p
     first = sources[0]
     if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
         word = src[first.reg] if first.nibble else b.shl(src[first.reg], 4)
-        return b.xor(b.and_(word, 0xF0F0F0F0), 0x80808080)
+        return b.emit(Lop3Op(word, b.const(0xF0F0F0F0 - (1 << 32)), b.const(0x80808080 - (1 << 32)), Q4_0_LUT))
     value = b.const(0)
     for i, s in enumerate(sources):
         code = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
