@@ -141,7 +141,7 @@ def _pipeline(label: str, stages: int) -> str | None:
     return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold))
 
 
-def run(quick: bool) -> None:
+def run(quick: bool, only: str | None = None) -> None:
     import cupy
 
     from bench.gpu_common import log, record
@@ -151,7 +151,8 @@ def run(quick: bool) -> None:
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     from targets.ptx.runner import load
 
-    kernels, quantize_compiled = compile_all()
+    entries = [entry for entry in PREFILL + DECODE + OTHER_WEIGHTS if only is None or only in entry[0]]
+    kernels, quantize_compiled = compile_kernels(entries), compile_quantizers()
     quantizers, rng, flush = measuring_setup(cupy, quantize_compiled)
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
@@ -252,6 +253,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
+    parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT (e.g. ' q4_0')")
     args = parser.parse_args()
     if args.prepare:
         kernels, quantize = compile_all()
@@ -262,7 +264,7 @@ def main() -> None:
             print(f"quantize{' (zeroes Y)' if zero else ''}{' (pdl)' if pdl else ''}: "
                   f"smem {compiled.kernels[0].shared_bytes} B")
         return
-    run(args.quick)
+    run(args.quick, args.only)
 
 
 if __name__ == "__main__":
