@@ -25,7 +25,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
 
-from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.format_table import FORMATS
+from compiler.mmq_template import Q4K_VALUES, MmqConfig, mmq_kernel
 from compiler.pipelines import PTX_ARCHES
 from compiler.quantize_template import QuantizeConfig, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel
@@ -220,7 +221,7 @@ EXAMPLES: tuple[Example, ...] = (
         origin=Origin.QUANTIZE_TEMPLATE,
         builds=(Build("sm_120a"), Build("sm_90"), Build("sm_80")),
         measured="run 3 (the `quantize µs` column)",
-        note="the first half of llama.cpp's MUL_MAT: it writes the X operand of the two q4_K kernels",
+        note="the first half of llama.cpp's MUL_MAT: it writes the X operand of the q4_K and q4_0 kernels",
     ),
     Example(
         name="q4k_mmq",
@@ -235,6 +236,23 @@ EXAMPLES: tuple[Example, ...] = (
              "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB: "
              "`--arch sm_120a` is refused with both sizes); there, generate a smaller tile, e.g. "
              "`mmq_kernel(MmqConfig(block_m=64, block_n=64))`, or pass `--num-stages 2`",
+    ),
+    Example(
+        name="q4_0_mmq",
+        title="q4_0 × q8_1 prefill (MMQ)",
+        formats="q8_1_mmq × q4_0 → f32 (ggml blocks)",
+        config=MmqConfig(block_m=64, block_n=128, num_warps=8, weights="q4_0"),
+        origin=Origin.TEMPLATE,
+        builds=(Build("sm_90", runs="promote-int8", mma=_S8),
+                Build("sm_80", runs="promote-int8", mma=_S8)),
+        note="`q4k_mmq`'s tile with q4_0 weights (`MmqConfig(weights=\"q4_0\")`): eight 18-byte blocks per "
+             "256-value K step, their nibbles made s8 as 16 · (code − 8) at use and scaled by d / 16, an "
+             "s8 × s8 mma and no dmin fold. The GPU tests and bench/RESULTS.md (runs 152–155) run the template's "
+             "64×128 4-warp tile with q4_0 weights; this 8-warp one is checked on the CPU emulator (its README "
+             "snippet). Its 3-stage pipeline needs 108 KB of shared "
+             "memory, more than one CTA may have on sm_120a (99 KB; with `--num-stages 2` it fits but spills "
+             "16 B per thread); there, generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, "
+             "block_n=64, weights=\"q4_0\"))` (81 KB, no spills)",
     ),
     Example(
         name="q4k_decode",
@@ -304,12 +322,19 @@ def _gemm_header(ex: Example, cfg: GemmConfig) -> list[str]:
 
 
 def _mmq_header(ex: Example, cfg: MmqConfig) -> list[str]:
+    weights = FORMATS[cfg.weights]
+    assert weights.block_values is not None
+    per_step = Q4K_VALUES // weights.block_values  # weight blocks per K step
+    w_shape = f"[N, K/{weights.block_values}]"
+    step = (f"one {cfg.weights} super-block" if per_step == 1 else
+            f"{_COUNT_WORDS[per_step]} {cfg.weights} blocks")
+    k_note = step if per_step == 1 else f"{step}, one K step"
     lines = [f"{ex.title}: {ex.formats}.",
              "  Y [M, N] f32 = X · Wᵀ as ggml_mul_mat computes it; all arrays row-major, device pointers:",
              "    %x_ptr   X  [M, K/128] block_q8_1_mmq (144 B each; examples/quantize_q8_1_mmq.mlir writes them)",
-             "    %w_ptr   W  [N, K/256] block_q4_K (144 B each, ggml's layout)",
+             f"    %w_ptr   W  {w_shape:10s} block_{cfg.weights} ({weights.block_bytes} B each, ggml's layout)",
              "    %y_ptr   Y  [M, N]     f32, written" + (" (added into: zero it first)" if cfg.split_k else ""),
-             "    %m, %n, %k   index; K a multiple of 256 (one q4_K super-block)"]
+             f"    %m, %n, %k   index; K a multiple of {Q4K_VALUES} ({k_note})"]
     if cfg.small_m:
         lines += ["  M ≤ 8 tokens: the weights are the mma's M side and all tokens one n tile, so every",
                   "  weight byte is read from memory once whatever M is.",
@@ -321,12 +346,15 @@ def _mmq_header(ex: Example, cfg: MmqConfig) -> list[str]:
                       % cfg.block_n,
                       "  and add their partial sums into Y (red.global.add.f32)."]
     else:
-        lines += [f"  One program computes a {cfg.block_m}×{cfg.block_n} tile of Y, one q4_K super-block "
-                  f"(256 K-values) per step;",
+        lines += [f"  One program computes a {cfg.block_m}×{cfg.block_n} tile of Y, {step} "
+                  f"({Q4K_VALUES} K-values) per step;",
                   f"  grid = (ceil(M/{cfg.block_m}) · ceil(N/{cfg.block_n}), 1, 1) (compiler.mmq_template.mmq_grid), "
                   f"{ex.threads} threads ({cfg.num_warps} warps),",
                   "  dynamic shared memory = kernels[0].shared_bytes."]
     return lines
+
+
+_COUNT_WORDS = {2: "two", 4: "four", 8: "eight"}
 
 
 def header(ex: Example) -> str:

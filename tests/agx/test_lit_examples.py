@@ -18,7 +18,7 @@ from compiler import numerics
 from compiler.diagnostics import QdotError
 from targets.agx.doctable import DOCS
 from targets.agx.run import emulate
-from targets.agx.tiles import FULL_PIPELINE, compile_ir, dot_inputs
+from targets.agx.tiles import BLOCK_VALUES, FULL_PIPELINE, compile_ir, dot_inputs
 
 LIT = Path(__file__).parents[1] / "lit" / "qdot-to-agx"
 
@@ -56,7 +56,7 @@ def test_lowered_example_matches_dot_scaled(name: str, text: str, form: str) -> 
     arrays, reference = dot_inputs(funcs[0], seed=11)
     result = emulate(module, form, arrays)
     expected = numerics.dot_scaled(**reference)
-    if reference["lhs"] in ("q4_K", "q8_0", "q8_1"):  # dequantized to fp16: rounded values
+    if any(reference[side] in BLOCK_VALUES for side in ("lhs", "rhs")):  # dequantized to fp16: rounded values
         assert np.max(np.abs(result - expected)) <= 4e-3 * np.abs(expected).max()
     else:
         assert np.array_equal(result, expected.astype(np.float32))

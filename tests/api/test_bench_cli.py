@@ -173,6 +173,8 @@ EXPECTED = {
                 {"y_ptr"}),
     "q4k_decode": ({"x_ptr": M * K // 128 * Q_BLOCK_BYTES, "w_ptr": N * K // 256 * Q_BLOCK_BYTES,
                     "y_ptr": 4 * M * N}, {"y_ptr"}),
+    "q4_0_mmq": ({"x_ptr": M * K // 128 * Q_BLOCK_BYTES, "w_ptr": N * K // 32 * 18, "y_ptr": 4 * M * N},
+                 {"y_ptr"}),  # block_q4_0: 18 bytes per 32 values
     # K need not be a multiple of 128 here: the last block of a row is partly padding
     "quantize_q8_1_mmq": ({"x_ptr": 4 * M * (K + 40), "q_ptr": M * _cdiv(K + 40, 128) * Q_BLOCK_BYTES}, {"q_ptr"}),
 }
