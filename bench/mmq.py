@@ -173,7 +173,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     for the decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
     from bench.gpu_common import log, time_graph
     from compiler import numerics
-    from tests.gpu.mmq_harness import random_weight_blocks
+    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
 
     w = cupy.asarray(random_weight_blocks(n, k, rng, cfg.weights))
     x_host = rng.standard_normal((m, k)).astype(np.float32)
@@ -206,8 +206,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     rows = min(m, 64)
     want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
     quant_ok = bool(np.array_equal(cupy.asnumpy(xq[:rows]), want))
-    ref = numerics.dot_scaled(want, cupy.asnumpy(w).transpose(1, 0, 2), lhs="q8_1_mmq", rhs=cfg.weights,
-                              use_block_sums=cfg.weights == "q4_K")
+    ref = reference_of(want, cupy.asnumpy(w), cfg.weights)
     out = cupy.asnumpy(y[:rows]).astype(np.float64)
     err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
     us_total = time_graph(cupy, mul_mat)

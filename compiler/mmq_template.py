@@ -1,9 +1,9 @@
 """llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K weights) in the qdot vocabulary.
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
-each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes) or
-``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X are M rows of K/128 ``block_q8_1_mmq`` (what
-``qdot.quantize`` writes), and the output Y = X · Wᵀ is [M, N] f32 row-major, as
+each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes)
+or ``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X
+are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output Y = X · Wᵀ is [M, N] f32 row-major, as
 ``ggml_mul_mat`` computes it.
 
 Two kernels, chosen by M (seed 000):
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from compiler.format_table import FORMATS
 from compiler.templates import grouped_tile_offsets
 
-Q4K_VALUES = 256
+K_STEP_VALUES = 256
 """Values per K step of every kernel here: one q4_K super-block, eight q4_0 / q8_0 blocks."""
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
@@ -80,8 +80,8 @@ class MmqConfig:
     40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
-    """small_m: q4_K super-blocks per K step (one cp.async stage), so a weight row's bytes in one
-    copy are 144 · k_blocks contiguous bytes; a split covers a multiple of it. Runs of 576 bytes
+    """small_m: 256-value K steps (q4_K super-blocks) per cp.async stage, so a weight row's bytes
+    in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split covers a multiple of it. Runs of 576 bytes
     would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
     read and multiplied one super-block at a time (no spills), but the tile's shared memory — the
     8-token activation tile, the decoded scales of each slice — leaves fewer programs per SM:
@@ -101,8 +101,8 @@ class MmqConfig:
     for it to finish before its first memory access."""
     l2_prefetch: int = 0
     """The L2 prefetch-size hint of every ``cp.async`` of the kernel (``qdot.l2_prefetch``):
-    64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces,
-    one super-block per K step; with 128, L2 fetches the whole 128-byte lines from DRAM: the
+    64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces
+    (q8_0: 272), one K step of 256 values at a time; with 128, L2 fetches the whole 128-byte lines from DRAM: the
     one-token kernel (small_m, 64 rows, 2 warps, split-K, max_m = 1) is 6.5 % faster at N = 32768,
     K = 8192 and no different at the other decode shapes, and 256 is slower."""
 
@@ -164,7 +164,7 @@ def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_sp
     splits that keep the longest split as short: a split's K range is a chain of dependent
     steps, so 56 super-blocks in 16 splits (3 or 4 each) take as long as in 14 (4 each), which
     need fewer programs (run 55: 14.95 → 14.60 µs at M = 1, N = 4096, K = 14336)."""
-    blocks = k // Q4K_VALUES
+    blocks = k // K_STEP_VALUES
     splits = max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
     longest = -(-blocks // splits)
     return max(1, -(-blocks // longest)) if blocks else splits
@@ -194,7 +194,7 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
     tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
     if cfg.stream_k:
         slots = programs or STREAM_K_PROGRAMS * max(1, cfg.min_blocks_per_sm)
-        return (max(1, min(slots, tiles * (k // Q4K_VALUES))), 1, 1)
+        return (max(1, min(slots, tiles * (k // K_STEP_VALUES))), 1, 1)
     return (tiles, 1, 1)
 
 
@@ -225,7 +225,7 @@ class _Weights:
 
     @property
     def per_step(self) -> int:
-        return Q4K_VALUES // FORMATS[self.fmt].block_values
+        return K_STEP_VALUES // FORMATS[self.fmt].block_values
 
     @property
     def row_blocks(self) -> str:
@@ -234,10 +234,10 @@ class _Weights:
     def header(self) -> list[str]:
         if self.per_step == 1:
             return []
-        return [f"  %kwb = arith.divui %k, %c{Q4K_VALUES // self.per_step} : index"]
+        return [f"  %kwb = arith.divui %k, %c{K_STEP_VALUES // self.per_step} : index"]
 
     def consts(self) -> set[int]:
-        return set() if self.per_step == 1 else {self.per_step, Q4K_VALUES // self.per_step}
+        return set() if self.per_step == 1 else {self.per_step, K_STEP_VALUES // self.per_step}
 
     def first_block(self, step: str, indent: str) -> tuple[list[str], str]:
         """(lines, SSA name) of the first weight block of K step ``step``."""
@@ -255,10 +255,10 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
-    constants = consts | {0, 1, 2, MMQ_VALUES, Q4K_VALUES} | weights.consts()
+    constants = consts | {0, 1, 2, MMQ_VALUES, K_STEP_VALUES} | weights.consts()
     lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted(constants)]
     lines += [f"  %kx = arith.divui %k, %c{MMQ_VALUES} : index",
-              f"  %kw = arith.divui %k, %c{Q4K_VALUES} : index"]
+              f"  %kw = arith.divui %k, %c{K_STEP_VALUES} : index"]
     return lines + weights.header()
 
 

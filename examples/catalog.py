@@ -26,7 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from compiler.format_table import FORMATS
-from compiler.mmq_template import Q4K_VALUES, MmqConfig, mmq_kernel
+from compiler.mmq_template import K_STEP_VALUES, MmqConfig, mmq_kernel
 from compiler.pipelines import PTX_ARCHES
 from compiler.quantize_template import QuantizeConfig, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel
@@ -249,10 +249,10 @@ EXAMPLES: tuple[Example, ...] = (
              "256-value K step, their nibbles made s8 as 16 · (code − 8) at use and scaled by d / 16, an "
              "s8 × s8 mma and no dmin fold. The GPU tests and bench/RESULTS.md (runs 152–155) run the template's "
              "64×128 4-warp tile with q4_0 weights; this 8-warp one is checked on the CPU emulator (its README "
-             "snippet). Its 3-stage pipeline needs 108 KB of shared "
-             "memory, more than one CTA may have on sm_120a (99 KB; with `--num-stages 2` it fits but spills "
-             "16 B per thread); there, generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, "
-             "block_n=64, weights=\"q4_0\"))` (81 KB, no spills)",
+             "snippet). Its 3-stage pipeline needs 112 KB of shared "
+             "memory, more than one CTA may have on sm_120a (99 KB); there, pass `--num-stages 2` (76 KB, no "
+             "spills) or generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, block_n=64, "
+             "weights=\"q4_0\"))` (83 KB at 3 stages, no spills)",
     ),
     Example(
         name="q4k_decode",
@@ -324,7 +324,7 @@ def _gemm_header(ex: Example, cfg: GemmConfig) -> list[str]:
 def _mmq_header(ex: Example, cfg: MmqConfig) -> list[str]:
     weights = FORMATS[cfg.weights]
     assert weights.block_values is not None
-    per_step = Q4K_VALUES // weights.block_values  # weight blocks per K step
+    per_step = K_STEP_VALUES // weights.block_values  # weight blocks per K step
     w_shape = f"[N, K/{weights.block_values}]"
     step = (f"one {cfg.weights} super-block" if per_step == 1 else
             f"{_COUNT_WORDS[per_step]} {cfg.weights} blocks")
@@ -334,7 +334,7 @@ def _mmq_header(ex: Example, cfg: MmqConfig) -> list[str]:
              "    %x_ptr   X  [M, K/128] block_q8_1_mmq (144 B each; examples/quantize_q8_1_mmq.mlir writes them)",
              f"    %w_ptr   W  {w_shape:10s} block_{cfg.weights} ({weights.block_bytes} B each, ggml's layout)",
              "    %y_ptr   Y  [M, N]     f32, written" + (" (added into: zero it first)" if cfg.split_k else ""),
-             f"    %m, %n, %k   index; K a multiple of {Q4K_VALUES} ({k_note})"]
+             f"    %m, %n, %k   index; K a multiple of {K_STEP_VALUES} ({k_note})"]
     if cfg.small_m:
         lines += ["  M ≤ 8 tokens: the weights are the mma's M side and all tokens one n tile, so every",
                   "  weight byte is read from memory once whatever M is.",
@@ -347,7 +347,7 @@ def _mmq_header(ex: Example, cfg: MmqConfig) -> list[str]:
                       "  and add their partial sums into Y (red.global.add.f32)."]
     else:
         lines += [f"  One program computes a {cfg.block_m}×{cfg.block_n} tile of Y, {step} "
-                  f"({Q4K_VALUES} K-values) per step;",
+                  f"({K_STEP_VALUES} K-values) per step;",
                   f"  grid = (ceil(M/{cfg.block_m}) · ceil(N/{cfg.block_n}), 1, 1) (compiler.mmq_template.mmq_grid), "
                   f"{ex.threads} threads ({cfg.num_warps} warps),",
                   "  dynamic shared memory = kernels[0].shared_bytes."]

@@ -13,7 +13,9 @@ is the byte the layout wants there:
   ``fp4Unpacked`` operand (sm_100a / sm_120a families), the fp4 mode of seed 003;
 * ``.m8n8 .b16`` (and ``.trans``) for 8- and 16-bit operands;
 * otherwise the fallback: scalar ``ld.shared`` — whole 32-bit registers where the
-  four bytes are contiguous, single bytes otherwise, and for ``fp4Unpacked``
+  four bytes are contiguous and 4-byte aligned, two 16-bit halves where they are contiguous
+  and 2-byte aligned (the quants of q4_0's 18- and q8_0's 34-byte blocks), single bytes
+  otherwise, and for ``fp4Unpacked``
   destinations a 16-bit load whose two packed bytes are spread into four
   ``0000xxxx`` bytes (the same registers the fp4 ldmatrix produces).
 
@@ -419,7 +421,9 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
         const0 = _word_offset(access, offsets, reg, elems, alignment=2)
         if const0 is not None and register == i32:  # ggml blocks' quants at 2 mod 4 (q8_0, q4_0)
             address = b.add(base, combine(b, thread, mask, const0))
-            low, high = (b.cast_int(b.emit(LdSharedOp(at, i16)), i32) for at in (address, b.add(address, 2)))
+            # an XOR-swizzled thread part may flip bit 1 or carry past it: each half its own address
+            upper = b.add(address, 2) if mask == 0 else b.add(base, combine(b, thread, mask, const0 + 2))
+            low, high = (b.cast_int(b.emit(LdSharedOp(at, i16)), i32) for at in (address, upper))
             regs.append(b.or_(low, b.shl(high, 16)))
             continue
         count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty

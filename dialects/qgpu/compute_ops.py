@@ -42,6 +42,7 @@ from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
     INTEGER_FORMATS,
+    NIBBLE_K_WIDTH,
     keeps_k_width,
     nibble_span,
     SMALL_FLOATS,
@@ -453,6 +454,10 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(
                 f"result shape must be {dims_text(expected)} (the source {dims_text(src.shape)} with K times {factor}), "
                 f"got {dims_text(dst.shape)}")
+        if nibble_span(self.source) is not None and src.k_width != NIBBLE_K_WIDTH:
+            raise VerifyException(
+                f"a {self.source} upcast reads kWidth = {NIBBLE_K_WIDTH} (a thread's bytes 4t..4t+3 then hold its "
+                f"values of both halves of a span), got kWidth = {src.k_width}")
         width = src.k_width if keeps_k_width(self.source) else src.k_width * factor
         if dst.k_width != width:
             raise VerifyException(
@@ -497,9 +502,10 @@ class UpcastOp(IRDLOperation):
         if list(dst_t.get_shape()) != want_shape:
             raise VerifyException(f"result shape must be {dims_text(want_shape)}, got {dims_text(dst_t.get_shape())}")
         span = nibble_span(self.source)
-        if span is not None and res_enc.size_per_thread[k] % span:
+        run = min(res_enc.size_per_thread[k], dst_t.get_shape()[k])  # a layout larger than the tensor replicates
+        if span is not None and run % span:
             raise VerifyException(
-                f"each thread's run of {res_enc.size_per_thread[k]} values along K must hold whole {span}-value "
+                f"each thread's run of {run} values along K must hold whole {span}-value "
                 f"{self.source} spans (a byte's two nibbles are {span // 2} values apart)")
         for name, t, fmt in (("source", src_t, self.source), ("result", dst_t, self.target)):
             if t.get_element_type() != element_type(fmt):

@@ -99,6 +99,11 @@ def keeps_k_width(fmt: RegFormat) -> bool:
     return fmt in (RegFormat.Q4_K, RegFormat.Q4_0)
 
 
+NIBBLE_K_WIDTH = 4
+"""The kWidth of an mma operand read from q4_K / q4_0 nibbles: the s8 mma's own, at which a thread's
+source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_k_width``)."""
+
+
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
     64-value chunk, values p and p + 32; q4_0: a 32-value block, p and p + 16): an upcast needs

@@ -73,9 +73,9 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     src = to_regs(b, op.src)
     if op.source in (RegFormat.Q4_K, RegFormat.Q4_0):
         in_place = op.target is RegFormat.U8
-        register = _q4k_register if op.source is RegFormat.Q4_K else _q4_0_register
-        out_q4 = [register(b, src, [mapping[(reg, byte)] for byte in range(4)], in_place)
-                  for reg in range(dst_l.regs_per_thread)]
+        out_q4 = [_q4k_register(b, src, sources, in_place) if op.source is RegFormat.Q4_K
+                  else _q4_0_register(b, src, sources)
+                  for sources in ([mapping[(reg, byte)] for byte in range(4)] for reg in range(dst_l.regs_per_thread))]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
         op.detach()
         op.erase()
@@ -145,7 +145,7 @@ def q4_0_nibble_of(k: int) -> tuple[int, int]:
     return block * 16 + p, half
 
 
-def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source], _in_place: bool = False) -> SSAValue:
+def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
     """Four q4_0 values as s8 bytes 16 · (code − 8): the nibble moved to the high half of its byte
     (a low nibble shifted up 4, a high one where it sits), masked, top bit flipped — 16 · code − 128
     — one shift and one logical operation (``lop3``), or byte by byte when the four do not share

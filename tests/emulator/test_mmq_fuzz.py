@@ -1,6 +1,7 @@
 """Random q8_1 × q4_K kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
 
-``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — prefill tiles, warps,
+``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — weight formats (q4_K, and
+q4_0 / q8_0 half as often), prefill tiles, warps,
 ``group_m``, occupancy and stream-K grids; decode tiles, split-K with random split
 heuristics, ``max_m`` and ``k_blocks`` — crossed with pipeline depths, ``q4k-fold`` modes
 and targets, on random ragged shapes. The hand-picked cases of test_mmq_emulated.py cover
@@ -44,6 +45,7 @@ from tests.gpu.mmq_harness import MmqCase, check, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
 TILES = (16, 32, 64, 128)
+WEIGHTS = ("q4_K", "q4_K", "q4_0", "q8_0")
 
 
 @dataclass(frozen=True)
@@ -72,14 +74,16 @@ class Draw:
 def draw(rng: random.Random) -> Draw:
     k = 256 * rng.choice([1, 1, 2, 3, 4, 5, 8])
     if rng.random() < 0.5:  # decode
-        cfg = MmqConfig(small_m=True, block_n=rng.choice(TILES), num_warps=rng.choice([1, 2, 4]),
+        cfg = MmqConfig(small_m=True, weights=rng.choice(WEIGHTS), block_n=rng.choice(TILES),
+                        num_warps=rng.choice([1, 2, 4]),
                         split_k=rng.random() < 0.5, max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX)]),
                         k_blocks=rng.choice([1, 2, 4]), min_blocks_per_sm=rng.choice([0, 2]))
         m, n = rng.randint(1, SMALL_M_MAX), rng.randint(1, 200)
         launch = dict(target=rng.choice([1, 4, 16, 1024]), max_splits=rng.randint(1, 16),
                       min_blocks=rng.randint(1, 4)) if cfg.split_k else {}
     else:  # prefill
-        cfg = MmqConfig(block_m=rng.choice(TILES), block_n=rng.choice(TILES), num_warps=rng.choice([1, 2, 4, 8]),
+        cfg = MmqConfig(weights=rng.choice(WEIGHTS), block_m=rng.choice(TILES), block_n=rng.choice(TILES),
+                        num_warps=rng.choice([1, 2, 4, 8]),
                         group_m=rng.choice([1, 2, 8]), stream_k=rng.random() < 0.4,
                         min_blocks_per_sm=rng.choice([0, 2]))
         m, n = rng.randint(1, 150), rng.randint(1, 200)

@@ -57,8 +57,15 @@ def make_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray
 
 
 def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
-    return numerics.dot_scaled(data["x"], data["w"].transpose(1, 0, 2), lhs="q8_1_mmq", rhs=case.cfg.weights,
-                               use_block_sums=case.cfg.weights == "q4_K")
+    return reference_of(data["x"], data["w"], case.cfg.weights)
+
+
+def reference_of(x: np.ndarray, w: np.ndarray, weights: str) -> np.ndarray:
+    """The float64 meaning of Y = X · Wᵀ for q8_1_mmq blocks X [M, K/128, 144] and ``weights``
+    blocks W [N, K/bv, bytes]: q4_K's min term taken with the q8_1 block sums (llama.cpp's MMQ
+    meaning), q4_0 and q8_0 (no min) their dequantized blocks'."""
+    return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs="q8_1_mmq", rhs=weights,
+                               use_block_sums=weights == "q4_K")
 
 
 def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
@@ -131,4 +138,4 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
 
 
 __all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "make_inputs", "poisoned_output", "random_weight_blocks",
-           "reference", "run_mmq", "weight_shape"]
+           "reference", "reference_of", "run_mmq", "weight_shape"]

@@ -1,6 +1,8 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-lower-local-load{arch=sm_120a}' | filecheck %s
 // Layouts no ldmatrix form delivers fall back to scalar ld.shared: a whole 32-bit register
-// when its four bytes are contiguous in shared memory, single bytes otherwise.
+// when its four bytes are contiguous in shared memory, single bytes otherwise (two 16-bit
+// halves when they are contiguous at a 2-byte aligned place: q4_0-block-parts.mlir,
+// halves-swizzled.mlir).
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #a8 = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>

@@ -8,8 +8,10 @@
 // upcast's values need it: no plain `d`, which would silently scale by 16 too much). On a
 // blocked layout (cooperative conversion) each thread's run along K must hold whole nibble spans —
 // 32 values for q4_0, 64 for q4_K — since a byte's second nibble is 16 (32) values on: a shorter
-// run once passed the verifier and crashed qdot-to-llvm.
-// COUNT: {{^8$}}
+// run once passed the verifier and crashed qdot-to-llvm — so did a tensor narrower along K than
+// its layout's run (the layout replicates: the thread's run is the tensor's K). An mma operand
+// reads nibbles at kWidth 4 only, where a thread's bytes hold its values of both halves of a span.
+// COUNT: {{^10$}}
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
@@ -90,3 +92,23 @@ func.func @blocked_q4k_half_chunk(%x: tensor<32x16xi8, #src>) {
   func.return
 }
 // CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op each thread's run of 32 values along K must hold whole 64-value q4_K spans (a byte's two nibbles are 32 values apart)
+
+// -----
+
+#src = #qgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#dst = #qgpu.blocked<{sizePerThread = [1, 32], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @blocked_replicated_short_k(%x: tensor<32x8xi8, #src>) {
+  %u = qgpu.upcast %x from = q4_0 to = s8 : tensor<32x8xi8, #src> -> tensor<32x16xi8, #dst>
+  func.return
+}
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op each thread's run of 16 values along K must hold whole 32-value q4_0 spans (a byte's two nibbles are 16 values apart)
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>
+func.func @k_width_8(%x: tensor<16x64xi8, #a>) {
+  %u = qgpu.upcast %x from = q4_0 to = s8 : tensor<16x64xi8, #a> -> tensor<16x128xi8, #a>
+  func.return
+}
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op a q4_0 upcast reads kWidth = 4 (a thread's bytes 4t..4t+3 then hold its values of both halves of a span), got kWidth = 8
