@@ -96,7 +96,7 @@ def keeps_k_width(fmt: RegFormat) -> bool:
     values 4t..4t+3 of two sub-blocks — the ISA arrangement on both sides. q4_0's sit 16 apart
     within a 32-value block, so bytes 4t..4t+3 of a block give values 4t..4t+3 and 16 + 4t..16 + 4t + 3
     of it: the ISA arrangement again."""
-    return fmt in (RegFormat.Q4_K, RegFormat.Q4_0)
+    return nibble_span(fmt) is not None
 
 
 NIBBLE_K_WIDTH = 4

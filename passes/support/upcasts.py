@@ -35,7 +35,7 @@ from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
-from dialects.qgpu.register_formats import RegFormat
+from dialects.qgpu.register_formats import RegFormat, nibble_span
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
 
@@ -71,7 +71,7 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     mapping = _mapping(op, src_l, dst_l, packed)
     b = Builder.before(op)
     src = to_regs(b, op.src)
-    if op.source in (RegFormat.Q4_K, RegFormat.Q4_0):
+    if nibble_span(op.source) is not None:
         in_place = op.target is RegFormat.U8
         out_q4 = [_q4k_register(b, src, sources, in_place) if op.source is RegFormat.Q4_K
                   else _q4_0_register(b, src, sources)
@@ -101,10 +101,9 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
         for reg, byte in dst_l.slots():
             coords = dst_l.coords(0, lane, reg, byte)
             assert coords is not None
-            if op.source in (RegFormat.Q4_K, RegFormat.Q4_0):
+            if nibble_span(op.source) is not None:
                 src_coords = list(coords)
-                nibble_of = q4k_nibble_of if op.source is RegFormat.Q4_K else q4_0_nibble_of
-                src_coords[k_dim], nibble = nibble_of(coords[k_dim])
+                src_coords[k_dim], nibble = nibble_of(op.source, coords[k_dim])
             elif packed:
                 src_coords = list(coords)
                 src_coords[k_dim] //= 2
@@ -121,28 +120,20 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
     return found
 
 
-def q4k_nibble_of(k: int) -> tuple[int, int]:
-    """(byte of ``qs``, nibble) holding value ``k`` of a q4_K super-block.
+def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
+    """(byte of the ``qs`` bytes, nibble) holding value ``k`` of a ggml nibble format.
 
-    ggml packs each 64-value chunk into 32 bytes: value ``q`` of the chunk's first
-    half is the low nibble of byte ``q``, value ``32 + q`` the high nibble of the
-    same byte (dequantize_row_q4_K). So one 32-bit word of ``qs`` holds four
-    consecutive values of one 32-block and the same four of the next block.
+    ggml packs each span of ``nibble_span(fmt)`` values (q4_K: a 64-value chunk,
+    dequantize_row_q4_K; q4_0: a 32-value block, dequantize_row_q4_0) into half as many
+    bytes: value ``p`` of the span's first half is the low nibble of byte ``p``, the same
+    value of its second half the high nibble. So one 32-bit word holds four consecutive
+    values of each half.
     """
-    chunk, within = divmod(k, 64)
-    half, q = divmod(within, 32)
-    return chunk * 32 + q, half
-
-
-def q4_0_nibble_of(k: int) -> tuple[int, int]:
-    """(byte of the ``qs`` bytes of consecutive blocks, nibble) holding value ``k``.
-
-    ggml packs a 32-value q4_0 block into 16 bytes: value ``p`` is the low nibble of byte ``p``,
-    value ``16 + p`` the high nibble of the same byte (dequantize_row_q4_0).
-    """
-    block, within = divmod(k, 32)
-    half, p = divmod(within, 16)
-    return block * 16 + p, half
+    span = nibble_span(fmt)
+    assert span is not None
+    group, within = divmod(k, span)
+    half, p = divmod(within, span // 2)
+    return group * (span // 2) + p, half
 
 
 def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
