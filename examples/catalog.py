@@ -248,8 +248,8 @@ EXAMPLES: tuple[Example, ...] = (
         note="`q4k_mmq`'s tile with q4_0 weights (`MmqConfig(weights=\"q4_0\")`): eight 18-byte blocks per "
              "256-value K step, their nibbles made s8 as 16 · (code − 8) at use and scaled by d / 16, an "
              "s8 × s8 mma and no dmin fold. The GPU tests and bench/RESULTS.md (runs 152–155) run the template's "
-             "64×128 4-warp tile with q4_0 weights; this 8-warp one is checked on the CPU emulator (its README "
-             "snippet). Its 3-stage pipeline needs 112 KB of shared "
+             "64×128 4-warp tile with q4_0 weights; this 8-warp one runs in its README snippet, on the CPU "
+             "emulator and on the H200 (run 156). Its 3-stage pipeline needs 112 KB of shared "
              "memory, more than one CTA may have on sm_120a (99 KB); there, pass `--num-stages 2` (76 KB, no "
              "spills) or generate a smaller tile, e.g. `mmq_kernel(MmqConfig(block_m=64, block_n=64, "
              "weights=\"q4_0\"))` (83 KB at 3 stages, no spills)",
