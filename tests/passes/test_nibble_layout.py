@@ -1,0 +1,48 @@
+"""The upcast's nibble mapping (``passes.support.upcasts.nibble_of``) against ``compiler.numerics``.
+
+The lowering finds the byte and nibble of every value of a q4_K / q4_0 operand from the span rule
+of ``register_formats.nibble_span``; ``compiler.numerics`` reads ggml's layouts its own way
+(``block_fields``). Here blocks packed by numerics from distinct random codes are read back through
+``nibble_of``, byte by byte, so a wrong span, half or byte order picks a wrong code. The emulator
+and GPU tests check the same end to end, slowly; this fails first and says which value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.numerics import Q4KFields, Q8Fields, pack_blocks
+from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, SPECS
+from dialects.qdot.formats import Format
+from dialects.qgpu.register_formats import RegFormat
+from passes.support.upcasts import nibble_of
+
+_RNG = np.random.default_rng(11)
+
+
+def _blocks(fmt: Format, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(qs bytes of ``count`` consecutive blocks, each value's code 0..15 in value order)."""
+    if fmt is Format.Q4_K:
+        codes = _RNG.integers(0, 16, size=(count, 256)).astype(np.uint8)
+        ones = np.ones(count, np.float32)
+        fields = Q4KFields(d=ones, dmin=ones, scales=np.ones((count, 8), np.uint8),
+                           mins=np.zeros((count, 8), np.uint8), q=codes)
+        first = Q4K_QS
+    else:
+        codes = _RNG.integers(0, 16, size=(count, 32)).astype(np.uint8)
+        fields = Q8Fields(d=np.ones(count, np.float32), q=(codes.astype(np.int16) - 8).astype(np.int8))
+        first = Q4_0_QS
+    raw = pack_blocks(str(fmt), fields).reshape(count, -1)
+    size = SPECS[(fmt, "qs")].values_per_block
+    return raw[:, first:first + size].reshape(-1), codes.reshape(-1)
+
+
+@pytest.mark.parametrize("fmt,reg", [(Format.Q4_K, RegFormat.Q4_K), (Format.Q4_0, RegFormat.Q4_0)],
+                         ids=["q4_K", "q4_0"])
+def test_nibble_of_reads_what_numerics_packed(fmt: Format, reg: RegFormat) -> None:
+    qs, codes = _blocks(fmt, 3)
+    for k, want in enumerate(codes):
+        byte, nibble = nibble_of(reg, k)
+        got = (int(qs[byte]) >> (4 * nibble)) & 0xF
+        assert got == want, f"{fmt} value {k}: byte {byte} nibble {nibble} holds {got}, numerics packed {want}"
