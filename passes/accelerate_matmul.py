@@ -402,7 +402,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         if fmt is Format.Q4_K:
             parts: tuple[str, ...] = (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min")
-        elif fmt in (Format.Q4_0, Format.Q8_0) and _scale_readers(op_idx, mma) >= DECODE_ONCE_READERS:
+        elif fmt in (Format.Q4_0, Format.Q8_0) and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
             parts = (BLOCK_SCALE_PARTS[fmt][0],)  # one fp16 d per block: widened (q4_0: / 16) once
         else:
             parts = ()
@@ -505,12 +505,16 @@ kernels ran 1–6 % slower with it than without at the L2-resident shapes (runs 
 the stores and barrier are not paid back. 8 lies between the two measured cases."""
 
 
-def _scale_readers(op_idx: int, mma: MmaEncodingAttr) -> int:
-    """Threads holding the same per-block scale value in the mma's scale layouts: the
-    accumulator's rows are shared by the 4 lanes of a quad and every warp along N, its
-    columns by 8 lanes and every warp along M."""
-    warps_m, warps_n = mma.warps_per_cta
-    return 4 * warps_n if op_idx == 0 else 8 * warps_m
+def _scale_readers(mem: SSAValue, op_idx: int, mma: MmaEncodingAttr) -> int:
+    """Threads holding the same per-block scale of the staged block tile ``mem`` in the mma's
+    scale layout (``#qgpu.dot_scale``: the accumulator's rows are shared by the 4 lanes of a quad
+    and every warp along N, its columns by 8 lanes and every warp along M), asked of that layout."""
+    mem_type = mem.type
+    assert isinstance(mem_type, MemDescType)
+    k_dim = 1 if op_idx == 0 else 0
+    shape = mem_type.get_shape()  # one scale per block: [rows, blocks]
+    scales = TensorType(f32, [shape[1 - k_dim], shape[k_dim]], DotScaleEncodingAttr(op_idx, mma))
+    return len(distributed_layout(scales).owners((0, 0)))
 
 
 def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
