@@ -37,6 +37,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.qdot.formats import Format, format_info
+from dialects.qgpu.register_formats import S8_FACTOR, RegFormat
 from dialects.qgpu.syntax import Value, build_checked, parse_keyword_struct, print_keyword_struct
 
 
@@ -56,6 +57,9 @@ class PartSpec:
     q8_1_mmq's ``ds4``: 4); 0 where all values of the block share it (q4_K's d and dmin)."""
     codes_byte: int | None = None
     """q4_K parts made of 6-bit codes (sc or m, ``get_scale_min_k4``): byte of ``scales[12]``."""
+    divisor: int = 1
+    """Derived fp16 fields: a power of two the field is divided by when loaded (exact), to undo the
+    factor an upcast of the block's quants multiplies them by (q4_0's ``d16``: 16)."""
 
 
 Q4K_SCALE16 = "scale16"
@@ -89,7 +93,7 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_0, "d"): PartSpec(1, False, f32, Q8_0_D),
     (Format.Q4_0, "qs"): PartSpec(16, True, i8, Q4_0_QS),
     # d / 16: the upcast gives 16 · (code − 8) (a power of two: the fold rounds as with d)
-    (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D),
+    (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D, divisor=S8_FACTOR[RegFormat.Q4_0]),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place

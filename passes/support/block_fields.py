@@ -24,9 +24,8 @@ from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp
-from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, BlockPartLayout, padded_sub_block
+from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
-from dialects.qgpu.register_formats import S8_FACTOR, RegFormat
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, LinearOffsets, element_coords, elements_per_thread, from_regs
@@ -90,7 +89,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
     assert spec.first_byte is not None
     half = _half(b, start, spec.first_byte + spec.pitch * index)
     if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, exact)
-        return b.mulf(half, b.fconst(1.0 / S8_FACTOR[RegFormat.Q4_0])) if part == Q4_0_D16 else half
+        return b.mulf(half, b.fconst(1.0 / spec.divisor)) if spec.divisor != 1 else half
     # q4_K's scale / min: d · sc or dmin · m of sub-block ``index``
     code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min")
     value = b.mulf(half, b.emit(arith.UIToFPOp(code, f32)))

@@ -57,7 +57,7 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     assert spec.first_byte is not None
     half = _half(block, spec.first_byte + spec.pitch * index)
     if codes is None:
-        return half / 16 if part == Q4_0_D16 else half
+        return half / spec.divisor
     value = half * float(codes[index])
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
