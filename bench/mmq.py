@@ -82,19 +82,14 @@ DECODE = [
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 OTHER_WEIGHTS = [
-    (f"{label} {weights}", replace(cfg, weights=weights), stages)
+    (f"{label.replace(' fold=fma', '')} {weights}", replace(cfg, weights=weights), stages)
     for weights in ("q4_0", "q8_0")
-    for label, cfg, stages in (
-        PREFILL[0],
-        ("small_m 64 w2 splitk s2 pdl",
-         MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True), 2),
-        ("small_m 64 w2 splitk s2 m1 pdl l2p128",
-         MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
-                   l2_prefetch=128), 2),
-    )
+    for label, cfg, stages in PREFILL + DECODE
+    if label in ("mmq 64x128 w4 s2 b2", "small_m 64 w2 splitk s2 pdl",
+                 "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128")
 ]
 """The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1) with the other
-weight blocks: eight 32-value blocks per K step, no dmin fold."""
+weight blocks: eight 32-value blocks per K step, no dmin fold (so no ``fold=`` in their labels)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it
