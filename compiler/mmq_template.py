@@ -1,10 +1,10 @@
-"""llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K weights) in the qdot vocabulary.
+"""llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K, q4_0 or q8_0 weights) in the qdot vocabulary.
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
 each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes)
 or ``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X
-are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output Y = X · Wᵀ is [M, N] f32 row-major, as
-``ggml_mul_mat`` computes it.
+are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output
+Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it.
 
 Two kernels, chosen by M (seed 000):
 
@@ -81,8 +81,8 @@ class MmqConfig:
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
     """small_m: 256-value K steps (q4_K super-blocks) per cp.async stage, so a weight row's bytes
-    in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split covers a multiple of it. Runs of 576 bytes
-    would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
+    in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split
+    covers a multiple of it. Runs of 576 bytes would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
     read and multiplied one super-block at a time (no spills), but the tile's shared memory — the
     8-token activation tile, the decoded scales of each slice — leaves fewer programs per SM:
     2 and 4 run 1.2–2.0 × and 2.3–9.4 × slower (run 45), so 1 stays the default."""
@@ -102,8 +102,8 @@ class MmqConfig:
     l2_prefetch: int = 0
     """The L2 prefetch-size hint of every ``cp.async`` of the kernel (``qdot.l2_prefetch``):
     64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces
-    (q8_0: 272), one K step of 256 values at a time; with 128, L2 fetches the whole 128-byte lines from DRAM: the
-    one-token kernel (small_m, 64 rows, 2 warps, split-K, max_m = 1) is 6.5 % faster at N = 32768,
+    (q8_0: 272), one K step of 256 values at a time; with 128, L2 fetches the whole 128-byte lines
+    from DRAM: the one-token kernel (small_m, 64 rows, 2 warps, split-K, max_m = 1) is 6.5 % faster at N = 32768,
     K = 8192 and no different at the other decode shapes, and 256 is slower."""
 
     @property

@@ -216,6 +216,16 @@ def test_max_m_is_a_small_m_option() -> None:
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
 
 
+def test_weights_option() -> None:
+    """A weight format the kernels do not take is refused when the config is made; the others
+    name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
+    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, got 'q6_K'"):
+        MmqConfig(weights="q6_K")
+    assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
+    assert "%kwb" not in mmq_kernel(MmqConfig())
+    assert "%kkw = arith.muli %kk, %c8 : index" in mmq_kernel(MmqConfig(weights="q4_0"))
+
+
 def test_interleave_splits_option() -> None:
     """Split y of S reads K steps y, y + S, …: the loop starts at the program's y index and steps by
     the grid's y extent; the contiguous form is unchanged, and the option needs split-K."""
