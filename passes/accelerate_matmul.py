@@ -313,9 +313,12 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         shape = tensor.get_shape()
         contiguous = contiguous_dim(value)
         blocks_dim = 1 if op_idx == 0 else 0  # blocks run along K
-        if contiguous is not None and contiguous != blocks_dim:
+        if contiguous is not None and contiguous != blocks_dim and shape[blocks_dim] != 1:
+            # one block along K is its own contiguous run (a K step of one q4_K super-block):
+            # the rows may then lie anywhere, e.g. next to each other (MmqConfig(tiled_weights))
             emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} blocks must be contiguous along K in memory "
-                            f"(stride 1 on dimension {blocks_dim} of its descriptor)")
+                            f"(stride 1 on dimension {blocks_dim} of its descriptor) unless the tile is one block "
+                            "along K")
         order = [blocks_dim, 1 - blocks_dim]
         shared = SharedEncodingAttr(1, 1, 1, order)
         mem = _insert(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]

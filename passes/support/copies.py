@@ -98,15 +98,21 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     prefetch = l2_prefetch_hint(state.func)
     eb = tile.elem_bytes
     stride_unit = constant_value(tile.strides[cols_dim])
-    if stride_unit != 1:
+    one_wide = shared.tile_shape[cols_dim] == 1  # one element along the buffer's contiguous dimension
+    if stride_unit != 1 and not one_wide:
         emit_error(at, "the global tile's contiguous dimension must match the shared buffer's "
                        f"(dimension {cols_dim} needs stride 1 in qdot.make_desc)")
     rows = shared.tile_shape[rows_dim]
     row_bytes = shared.tile_shape[cols_dim] * eb
     align = min(ASSUMED_BASE_ALIGNMENT,
                 known_divisor(tile.strides[rows_dim]) * eb,
-                known_divisor(tile.offsets[cols_dim]) * eb)
+                known_divisor(tile.offsets[cols_dim]) * (1 if stride_unit == 1 else known_divisor(tile.strides[cols_dim]))
+                * eb)
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
+    if chunk is None and stride_unit != 1:
+        emit_error(at, f"a one-element-wide tile whose column stride is not 1 is copied element by element in "
+                       f"4-, 8- or 16-byte chunks: its {eb}-byte elements do not split into such chunks at "
+                       f"addresses known to be 4-byte aligned")
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
@@ -124,7 +130,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row_limit = _index(b, tile.dims[rows_dim])
     col_limit_bytes = b.mul(_index(b, tile.dims[cols_dim]), eb_i)
     stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb_i)
-    col_origin_bytes = b.mul(c_off, eb_i)
+    # the tile's column origin: c_off elements, each stride_cols apart (a one-element-wide tile
+    # may sit in a column of any stride; otherwise the stride is 1)
+    col_origin_bytes = b.mul(c_off, eb_i) if stride_unit == 1 else b.mul(b.mul(c_off, _index(b, tile.strides[cols_dim])), eb_i)
     tid_index = b.cast_int(ids.tid, IndexType())
     linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
     # Whole tiles along the contiguous dimension (its extent and the tile origin are multiples
@@ -134,6 +142,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     whole_cols = (known_divisor(tile.dims[cols_dim]) % tile_cols == 0
                   and known_divisor(tile.offsets[cols_dim]) % tile_cols == 0 and not shared.fp4_padded)
     tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
+    if stride_unit != 1 and tile_in is None:  # the clamp below counts column bytes from a unit stride
+        emit_error(at, "a one-element-wide tile whose column stride is not 1 must lie whole in its tensor's "
+                       "columns (not an fp4Padded buffer)")
+    packed = _packed_rows(tile, rows_dim, rows, row_bytes) and tile_in is not None
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -144,6 +156,15 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         else:
             row = b.udiv(q, chunks_per_row)
             cc = b.urem(q, chunks_per_row)
+        if packed:  # every row is in the tensor, and chunk q lies q · chunk bytes into the tile
+            address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(col_origin_bytes, b.mul(q, chunk)), i64)))
+            smem = (_linear_offset(b, state, linear, j) if linear is not None and (j + 1) * threads <= total
+                    else _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim))
+            src_bytes = b.emit(arith.IndexCastOp(b.select(tile_in, b.const(chunk, IndexType()),
+                                                          b.const(0, IndexType())), i32))
+            cache = CacheOp.CG if chunk == 16 else CacheOp.CA
+            b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
+            continue
         row_abs = b.add(r_off, row)
         col_bytes = b.add(col_origin_bytes, b.mul(cc, chunk))
         in_rows = b.cmp("ult", row_abs, row_limit)
@@ -178,6 +199,19 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
+
+
+def _packed_rows(tile: GlobalTile, rows_dim: int, rows: int, row_bytes: int) -> bool:
+    """Whether the tile is its tensor's rows from row 0, stored back to back (a row's bytes right
+    after the previous row's): then every row is in bounds and chunk q of the copy lies q · chunk
+    bytes into the tile — one base address plus constants for LLVM, where ``row · stride +
+    column`` with row = q / 9 and column = q % 9 (144-byte rows) is a 64-bit address per chunk,
+    each kept live across the K loop (24 more registers in the decode kernel with
+    ``MmqConfig(tiled_weights)``, whose weight tile is 64 q4_K blocks of one tensor column)."""
+    origin, extent = constant_value(tile.offsets[rows_dim]), constant_value(tile.dims[rows_dim])
+    stride = constant_value(tile.strides[rows_dim])
+    return (origin == 0 and isinstance(extent, int) and extent >= rows and isinstance(stride, int)
+            and stride * tile.elem_bytes == row_bytes)
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:

@@ -26,7 +26,7 @@ func.func @w_n_contiguous(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdo
   %d = qdot.dot_scaled %x, %w, %zero lhs = q8_1_mmq rhs = q4_0 : tensor<32x2x!qdot.block<q8_1_mmq>> * tensor<8x16x!qdot.block<q4_0>> -> tensor<32x16xf32>
   func.return
 }
-// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor)
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor) unless the tile is one block along K
 // BF16:  q4_0-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_0) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
 // FP8:   q4_0-invalid.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_0) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'promote-fp8'
 
@@ -45,7 +45,7 @@ func.func @w_lhs_n_contiguous(%w_ptr: !qdot.ptr<!qdot.block<q4_0>>, %x_ptr: !qdo
   %d = qdot.dot_scaled %w, %x, %zero lhs = q4_0 rhs = q8_1_mmq : tensor<16x8x!qdot.block<q4_0>> * tensor<2x8x!qdot.block<q8_1_mmq>> -> tensor<16x8xf32>
   func.return
 }
-// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor)
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor) unless the tile is one block along K
 // BF16:  q4_0-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q4_0 × q8_1_mmq) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
 // FP8:   q4_0-invalid.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op block formats (q4_0 × q8_1_mmq) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'promote-fp8'
 

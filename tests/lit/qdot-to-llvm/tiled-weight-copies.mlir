@@ -1,0 +1,189 @@
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
+// Global → shared copies of a one-element-wide tile whose column stride is not 1: the decode
+// kernel's weights with MmqConfig(tiled_weights=True) (compiler/mmq_template.py), repacked so
+// that a program's 64 weight rows of one K step — 64 q4_K blocks of 144 bytes — lie next to
+// each other: qdot.make_desc [64, cols] strides [1, 64], tile 64x1 at [0, col]. The shared
+// buffer's contiguous dimension (order[0] = 1) is one element wide, so its stride of 64 is no
+// obstacle: the column origin is col · 64 · 144 bytes (the stride taken into account, not col ·
+// 144 as for a stride of 1). When the tile is its tensor's rows from row 0 (constant origin 0,
+// a constant extent ≥ 64) stored back to back (row stride · 144 == the tile's 144-byte rows),
+// every row is in bounds and chunk q of the 9216-byte tile lies q · 16 bytes into it: each
+// cp.async's source is base + col origin + q · 16 — one base plus constants in a K loop — with
+// no per-row bounds test and no row select (row · stride + column with row = q / 9 and column =
+// q % 9 would be a 64-bit address per chunk kept live across the loop). 576 16-byte chunks
+// (cp.async.cg) over 64 threads: 9 per thread, exactly, so no clamp of the last chunk index.
+// Otherwise (a run-time row origin or extent, or rows not back to back) the copy is the general
+// one: the same strided column origin, and each chunk's row offset selected against the rows.
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// CHECK-LABEL: func.func @packed
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index)
+// CHECK-SAME:  qdot.shared_bytes = 9216 : i64
+//              the column origin: col · 64 (the column stride, a shift) · 144 (the block's bytes)
+// CHECK:       %[[EB:.*]] = arith.constant 144 : index
+// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
+// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
+// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
+// CHECK-NEXT:  %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
+//              the one bounds test: is the column inside the tensor
+// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
+// CHECK-NOT:   arith.cmpi
+// CHECK-NOT:   arith.select
+//              chunk 0 of this thread: q = tid, at base + origin + q · 16
+// CHECK:       %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT:  %[[Q0_BYTES:.*]] = arith.shli %[[TID]], %[[FOUR]] : index
+// CHECK-NEXT:  %[[OFF0:.*]] = arith.addi %[[ORIGIN]], %[[Q0_BYTES]] : index
+// CHECK-NEXT:  %[[OFF0_64:.*]] = arith.index_cast %[[OFF0]] : index to i64
+// CHECK-NEXT:  %[[SRC0:.*]] = arith.addi %[[PTR]], %[[OFF0_64]] : i64
+// CHECK-NOT:   arith.cmpi
+// CHECK:       %[[SIZE0:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
+// CHECK-NEXT:  %[[SIZE0_32:.*]] = arith.index_cast %[[SIZE0]] : index to i32
+// CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC0]], 16, %[[SIZE0_32]]
+//              chunk 1: q = tid + 64, at base + origin + q · 16
+// CHECK-NEXT:  %[[SIXTY_FOUR:.*]] = arith.constant 64 : index
+// CHECK-NEXT:  %[[Q1:.*]] = arith.addi %[[TID]], %[[SIXTY_FOUR]] : index
+// CHECK-NOT:   arith.cmpi
+// CHECK-NOT:   arith.select
+// CHECK:       %[[Q1_BYTES:.*]] = arith.shli %[[Q1]], %[[FOUR]] : index
+// CHECK-NEXT:  %[[OFF1:.*]] = arith.addi %[[ORIGIN]], %[[Q1_BYTES]] : index
+// CHECK-NEXT:  %[[OFF1_64:.*]] = arith.index_cast %[[OFF1]] : index to i64
+// CHECK-NEXT:  %[[SRC1:.*]] = arith.addi %[[PTR]], %[[OFF1_64]] : i64
+// CHECK-NOT:   arith.cmpi
+// CHECK:       %[[SIZE1:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
+// CHECK-NEXT:  %[[SIZE1_32:.*]] = arith.index_cast %[[SIZE1]] : index to i32
+// CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC1]], 16, %[[SIZE1_32]]
+//              chunks 2 to 8 alike (the last q = tid + 512 < 576: no arith.minui clamp)
+// CHECK-NOT:   arith.minui
+// CHECK-COUNT-7: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+
+// -----
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// A run-time row origin %r: rows r .. r + 63 may run past the 64 rows of the tensor, so the
+// copy is the general one — chunk q is row r + q / 9, column chunk q % 9 — with the column
+// origin still col · 64 · 144, each row's offset (row · 1 · 144) selected to 0 past the rows,
+// and the source size 16 only for a row and a column inside the tensor.
+// CHECK-LABEL: func.func @row_origin
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[R:[^:]*]]: index)
+// CHECK:       %[[ROWS:.*]] = arith.constant 64 : index
+// CHECK-NEXT:  %[[EB:.*]] = arith.constant 144 : index
+// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
+// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
+// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
+// CHECK:       %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
+// CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[CC:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[ROW_ABS:.*]] = arith.addi %[[R]], %[[ROW]] : index
+// CHECK:       %[[CC_BYTES:.*]] = arith.shli %[[CC]], %{{.*}} : index
+// CHECK-NEXT:  %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %[[CC_BYTES]] : index
+// CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW_ABS]], %[[ROWS]] : index
+// CHECK-NEXT:  %[[ROW_OFF:.*]] = arith.muli %[[ROW_ABS]], %[[EB]] : index
+// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[IN_ROW]], %[[ROW_OFF]], %[[ZERO]] : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL_BYTES]] : index
+// CHECK-NEXT:  %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[OFF64]] : i64
+// CHECK:       %[[OK:.*]] = arith.andi %[[IN_ROW]], %[[TILE_IN]] : i1
+// CHECK-NEXT:  %[[SIZE:.*]] = arith.select %[[OK]], %{{.*}}, %[[ZERO]] : index
+// CHECK-NEXT:  %[[SIZE32:.*]] = arith.index_cast %[[SIZE]] : index to i32
+// CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC]], 16, %[[SIZE32]]
+// CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index, %r: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%r, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+
+// -----
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// A run-time row extent %rows (the tile may have more rows than the tensor): from row 0, but
+// each row is tested against %rows and its offset selected — the general copy again.
+// CHECK-LABEL: func.func @row_extent
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[ROWS:[^:]*]]: index)
+// CHECK:       %[[EB:.*]] = arith.constant 144 : index
+// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
+// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
+// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
+// CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK:       %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %{{.*}} : index
+// CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+// CHECK-NEXT:  %[[ROW_OFF:.*]] = arith.muli %[[ROW]], %[[EB]] : index
+// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[IN_ROW]], %[[ROW_OFF]], %[[ZERO]] : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL_BYTES]] : index
+// CHECK-NEXT:  %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[OFF64]] : i64
+// CHECK:       ptx.cp_async cg %{{.*}}, %[[SRC]], 16, %{{.*}}
+// CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index, %rows: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %w_desc = qdot.make_desc %w_ptr, [%rows, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+
+// -----
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// Rows from row 0 of a constant extent but not back to back (row stride 2: 288 bytes apart,
+// twice the tile's 144-byte rows): chunk q is not q · 16 bytes into the tile, so each row's
+// offset is row · 288 (selected), and the column origin col · 128 · 144.
+// CHECK-LABEL: func.func @rows_apart
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index)
+// CHECK:       %[[EB:.*]] = arith.constant 144 : index
+// CHECK-NEXT:  %[[STRIDE_BYTES:.*]] = arith.constant 288 : index
+// CHECK-NEXT:  %[[SEVEN:.*]] = arith.constant 7 : index
+// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SEVEN]] : index
+// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
+// CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK:       %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %{{.*}} : index
+// CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW]], %{{.*}} : index
+// CHECK-NEXT:  %[[ROW_OFF:.*]] = arith.muli %[[ROW]], %[[STRIDE_BYTES]] : index
+// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[IN_ROW]], %[[ROW_OFF]], %[[ZERO]] : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL_BYTES]] : index
+// CHECK:       ptx.cp_async cg
+// CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c2, %c128] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
