@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from compiler.format_table import FORMATS
 from compiler.templates import grouped_tile_offsets
 
@@ -94,6 +96,14 @@ class MmqConfig:
     8; 7.65 → 7.24 µs at M = 8, 4096 × 4096), up to 3 % for the one-token kernel there with
     twice the splits, but 5 % slower for the one-token kernel at N = 32768, K = 8192, where the
     weights stream from HBM; so it is an option, not the default."""
+    tiled_weights: bool = False
+    """small_m, q4_K weights, one super-block per K step: W comes repacked by ``tile_weights``
+    (ggml's blocks, each unchanged, in another order: for each tile of ``block_n`` rows, its
+    super-blocks K step by K step, the tile's rows next to each other), so the bytes a program
+    copies per K step are one contiguous run (64 rows: 9216 bytes) instead of ``block_n`` runs
+    of 144 bytes a row apart — the access pattern run 41 measured as the decode stream's cap.
+    The caller repacks once (as llama.cpp's CPU backend repacks weights at load time); N is
+    padded to whole tiles there with zero blocks."""
     wait_previous_grid: bool = False
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
@@ -114,7 +124,7 @@ class MmqConfig:
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
-        pdl = "_pdl" if self.wait_previous_grid else ""
+        pdl = ("_wt" if self.tiled_weights else "") + ("_pdl" if self.wait_previous_grid else "")
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         return f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}{prefetch}"
 
@@ -137,6 +147,11 @@ class MmqConfig:
                              f"got {self.k_blocks}")
         if self.interleave_splits and not (self.small_m and self.split_k):
             raise ValueError("MmqConfig: interleave_splits is an option of the small_m kernel with split_k")
+        if self.tiled_weights and not (self.small_m and self.weights == "q4_K" and self.k_blocks == 1):
+            # a tile of one super-block per row is the only one whose rows may be contiguous:
+            # the block-dot lowering stages a wider tile K-contiguous
+            raise ValueError("MmqConfig: tiled_weights is an option of the small_m kernel with q4_K weights and "
+                             "k_blocks = 1")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -382,7 +397,7 @@ def _small_m(cfg: MmqConfig) -> str:
         "  %pid_k = qdot.program_id y",
         "  %splits = qdot.num_programs y",
         *k_range,
-        f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
+        *_weight_desc(cfg, w, w_tile, kwb),
         f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
@@ -390,7 +405,9 @@ def _small_m(cfg: MmqConfig) -> str:
         f"-> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
         *first_lines,
-        f"    %w = qdot.load %w_desc[%off_n, {first}] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        *([f"    %w_col = arith.addi %tile_first, {first} : index"] if cfg.tiled_weights else []),
+        f"    %w = qdot.load %w_desc[{'%c0, %w_col' if cfg.tiled_weights else f'%off_n, {first}'}] "
+        f": !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
         f"    %d = qdot.dot_scaled %w, %x, %acc_i lhs = {cfg.weights} rhs = q8_1_mmq",
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
@@ -402,6 +419,34 @@ def _small_m(cfg: MmqConfig) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
+    """``%w_desc`` over W as ggml lays it out ([N, K/256] blocks, K contiguous) or, with
+    ``tiled_weights``, over ``tile_weights``' order seen as a [block_n, tiles · K/256] matrix
+    with rows contiguous: column ``tile · K/256 + step`` holds step ``step`` of tile ``tile``'s
+    rows (``%tile_first`` is the program's first column)."""
+    if not cfg.tiled_weights:
+        return [f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>"]
+    bn = cfg.block_n
+    return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
+            f"  %w_cols = arith.muli %w_tiles, {kwb} : index",
+            f"  %tile_first = arith.muli %pid, {kwb} : index",
+            f"  %w_desc = qdot.make_desc %w_ptr, [%c{bn}, %w_cols], [%c1, %c{bn}] : !qdot.ptr<{w}> "
+            f"-> !qdot.desc<{w_tile}>"]
+
+
+def tile_weights(blocks, block_n: int):  # noqa: ANN001, ANN201
+    """W's q4_K blocks (a uint8 array [N, K/256, 144] or [N, K/256 · 144]) in the order of
+    ``MmqConfig(tiled_weights=True, block_n=block_n)``: [ceil(N / block_n), K/256, block_n, 144],
+    rows past N zero blocks (d = dmin = 0: they add nothing, and their outputs are not stored).
+    Each block's bytes are ggml's, unchanged."""
+    n = blocks.shape[0]
+    rows = blocks.reshape(n, -1, FORMATS["q4_K"].block_bytes)
+    tiles = -(-n // block_n)
+    padded = np.zeros((tiles * block_n, *rows.shape[1:]), dtype=np.uint8)
+    padded[:n] = rows
+    return np.ascontiguousarray(padded.reshape(tiles, block_n, *rows.shape[1:]).transpose(0, 2, 1, 3))
 
 
 def _contiguous_share(kb: int) -> list[str]:

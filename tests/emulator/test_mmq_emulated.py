@@ -16,11 +16,11 @@ import pytest
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, split_factor
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, split_factor, tile_weights
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
-from tests.gpu.mmq_harness import MmqCase, check, make_inputs, poisoned_output, reference
+from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, poisoned_output, reference
 
 CASES = [
     MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), m=40, n=72, k=768),
@@ -39,6 +39,11 @@ CASES = [
             n=40, k=1280),
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, interleave_splits=True), m=1,
             n=72, k=768),
+    # weights repacked by tile_weights (N = 72: the second 64-row tile is 8 rows and 56 zero blocks)
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True), m=1, n=72,
+            k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, interleave_splits=True,
+                      tiled_weights=True), m=5, n=40, k=1280),
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
@@ -98,7 +103,7 @@ def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None
     with ``compiler.numerics``."""
     data = make_inputs(case, np.random.default_rng(seed))
     y = poisoned_output(case)
-    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],
+    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
             mmq_grid(case.cfg, case.m, case.n, case.k))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}{what}: relative error {err:.3e}"
@@ -246,6 +251,37 @@ def test_interleave_splits_option() -> None:
     text = lit.read_text(encoding="utf-8")
     small = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, interleave_splits=True)
     assert text[text.index("func.func"):] == mmq_kernel(small)[mmq_kernel(small).index("func.func"):]
+
+
+def test_tiled_weights_option() -> None:
+    """The decode kernel with one q4_K super-block per K step only (the block-dot lowering stages a
+    wider tile K-contiguous); the weight descriptor is then the repacked [block_n, tiles · K/256]
+    matrix with rows contiguous, and the load's column the program's tile plus the K step."""
+    for bad in ({"small_m": False}, {"weights": "q8_0"}, {"k_blocks": 2}):
+        with pytest.raises(ValueError, match="tiled_weights is an option of the small_m kernel with q4_K weights "
+                                             "and k_blocks = 1"):
+            MmqConfig(**{"small_m": True, "tiled_weights": True, **bad})
+    cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, tiled_weights=True)
+    text = mmq_kernel(cfg)
+    assert cfg.name == "small_m_q8_1_q4_K_64_w2_splitk_wt"
+    assert "qdot.make_desc %w_ptr, [%c64, %w_cols], [%c1, %c64]" in text
+    assert "%tile_first = arith.muli %pid, %kw : index" in text
+    assert "%w = qdot.load %w_desc[%c0, %w_col]" in text
+    assert "%w_col" not in mmq_kernel(dataclasses.replace(cfg, tiled_weights=False))
+
+
+def test_tile_weights_order() -> None:
+    """Block (row r, step s) of ggml's [N, K/256, 144] lands at [r // rows, s, r % rows], unchanged;
+    the rows of the last tile past N are zero blocks."""
+    rng = np.random.default_rng(5)
+    w = rng.integers(0, 256, size=(40, 3, 144), dtype=np.uint8)
+    tiled = tile_weights(w, 16)
+    assert tiled.shape == (3, 3, 16, 144) and tiled.flags.c_contiguous
+    for r, s in ((0, 0), (17, 2), (39, 1)):
+        assert np.array_equal(tiled[r // 16, s, r % 16], w[r, s])
+    assert not tiled[2, :, 8:].any()
+    assert np.array_equal(tile_weights(w.reshape(40, -1), 16), tiled)
+    assert np.array_equal(tile_weights(w, 8).transpose(0, 2, 1, 3).reshape(40, 3, 144), w)
 
 
 def test_l2_prefetch_option() -> None:

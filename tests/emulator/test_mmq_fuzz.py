@@ -29,7 +29,7 @@ every failure as it comes, then a summary with the refusals grouped by message:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
 from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
 from tests.emulator.fuzz_loop import long_run
-from tests.gpu.mmq_harness import MmqCase, check, make_inputs, reference
+from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
 TILES = (16, 32, 64, 128)
@@ -78,6 +78,8 @@ def draw(rng: random.Random) -> Draw:
                         num_warps=rng.choice([1, 2, 4]),
                         split_k=rng.random() < 0.5, max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX)]),
                         k_blocks=rng.choice([1, 2, 4]), min_blocks_per_sm=rng.choice([0, 2]))
+        if cfg.weights == "q4_K" and cfg.k_blocks == 1 and rng.random() < 0.5:
+            cfg = replace(cfg, tiled_weights=True)  # W repacked by tile_weights
         m, n = rng.randint(1, SMALL_M_MAX), rng.randint(1, 200)
         launch = dict(target=rng.choice([1, 4, 16, 1024]), max_splits=rng.randint(1, 16),
                       min_blocks=rng.randint(1, 4)) if cfg.split_k else {}
@@ -120,7 +122,8 @@ def run(d: Draw, seed: int) -> str | None:
     untouched = y[d.rows:].copy()
     try:
         # the grid of the rows served: mmq_grid refuses M > max_m, the kernel must still bound it
-        emulate(module, d.cfg.name, [data["x"], data["w"], y, m, n, k], mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch)))
+        emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, m, n, k],
+                mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch)))
     except Exception as err:  # noqa: BLE001 - an out-of-bounds access, a race, ...: the kernel's bug
         return f"{d}: emulate raised {type(err).__name__}: {err}"
     ok, err = check(y[:d.rows], reference(case, data)[:d.rows])

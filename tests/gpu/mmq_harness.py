@@ -17,7 +17,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.mmq_template import MmqConfig
+from compiler.mmq_template import MmqConfig, tile_weights
 
 TOLERANCE = 1e-5
 
@@ -110,6 +110,12 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
     return {"x": x, "w": w, "exact": qx @ qw.T}
 
 
+def kernel_weights(cfg: MmqConfig, w: np.ndarray) -> np.ndarray:
+    """W as ``cfg``'s kernel reads it: ggml's row-major blocks, or ``tile_weights``' repacking of
+    them for ``tiled_weights`` (the reference always takes ggml's)."""
+    return tile_weights(w, cfg.block_n) if cfg.tiled_weights else w
+
+
 def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray:
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
@@ -118,7 +124,7 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
     compiled = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     kernel = load(compiled.ptx, compiled.kernels[0])
     y = cupy.asarray(poisoned_output(case))
-    kernel.launch(cupy.asarray(data["x"]), cupy.asarray(data["w"]), y, case.m, case.n, case.k,
+    kernel.launch(cupy.asarray(data["x"]), cupy.asarray(kernel_weights(case.cfg, data["w"])), y, case.m, case.n, case.k,
                   grid=mmq_grid(case.cfg, case.m, case.n, case.k))
     return cupy.asnumpy(y)
 
@@ -137,5 +143,5 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "make_inputs", "poisoned_output", "random_weight_blocks",
+__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output", "random_weight_blocks",
            "reference", "reference_of", "run_mmq", "weight_shape"]

@@ -27,8 +27,12 @@ DECODE_BENCH = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)  #
 DECODE_BENCH_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1)  # bench's M = 1 kernel
 DECODE_BENCH_IL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, interleave_splits=True)
 DECODE_BENCH_M1_IL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, interleave_splits=True)
-BENCH_DECODES = (DECODE_BENCH, DECODE_BENCH_M1, DECODE_BENCH_IL, DECODE_BENCH_M1_IL)
-"""The decode kernels bench/mmq.py times, with its 2 stages (the splits interleaved by K step or not)."""
+DECODE_BENCH_TILED = replace(DECODE_BENCH, tiled_weights=True)
+DECODE_BENCH_M1_TILED = replace(DECODE_BENCH_M1, tiled_weights=True)
+BENCH_DECODES = (DECODE_BENCH, DECODE_BENCH_M1, DECODE_BENCH_IL, DECODE_BENCH_M1_IL, DECODE_BENCH_TILED,
+                 DECODE_BENCH_M1_TILED)
+"""The decode kernels bench/mmq.py times, with its 2 stages (the splits interleaved by K step or not, the
+weights as ggml lays them out or repacked by ``tile_weights``)."""
 
 
 def _case(m: int, n: int = N, k: int = K, decode: MmqConfig = DECODE) -> MmqCase:
@@ -59,6 +63,20 @@ def _check_on_gpu(case: MmqCase, gpu) -> None:  # noqa: ANN001
                               "M=1-bench-m1-interleaved"])
 def test_mmq_matches_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
     _check_on_gpu(_case(m, decode=decode), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,decode", [(1, DECODE_BENCH_M1_TILED), (1, DECODE_BENCH_TILED), (5, DECODE_BENCH_TILED),
+                                      (8, DECODE_BENCH_TILED)])
+def test_tiled_weights_match_reference(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
+    """W repacked by ``tile_weights`` (N = 1000: the last 64-row tile is 40 rows and 24 zero blocks),
+    the reference on ggml's layout."""
+    _check_on_gpu(_case(m, decode=decode), gpu)
+
+
+@pytest.mark.gpu
+def test_tiled_weights_integer_part_is_exact(gpu) -> None:  # noqa: ANN001
+    _check_integer_part(_case(3, decode=DECODE_BENCH_TILED), gpu)
 
 
 @pytest.mark.gpu
