@@ -4,7 +4,9 @@ Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 byt
 each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes)
 or ``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X
 are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output
-Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it.
+Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it. The decode kernels can
+also read W repacked once by ``tile_weights`` (``MmqConfig(tiled_weights=True)``): the same
+blocks, a tile's rows of one K step next to each other.
 
 Two kernels, chosen by M (seed 000):
 
@@ -124,9 +126,11 @@ class MmqConfig:
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
-        pdl = ("_wt" if self.tiled_weights else "") + ("_pdl" if self.wait_previous_grid else "")
+        order = "_wt" if self.tiled_weights else ""
+        pdl = "_pdl" if self.wait_previous_grid else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
-        return f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{pdl}{prefetch}"
+        return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{order}{pdl}"
+                f"{prefetch}")
 
     @property
     def needs_zeroed_output(self) -> bool:
@@ -436,13 +440,19 @@ def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
             f"-> !qdot.desc<{w_tile}>"]
 
 
-def tile_weights(blocks, block_n: int):  # noqa: ANN001, ANN201
+def tile_weights(blocks: np.ndarray, block_n: int) -> np.ndarray:
     """W's q4_K blocks (a uint8 array [N, K/256, 144] or [N, K/256 · 144]) in the order of
     ``MmqConfig(tiled_weights=True, block_n=block_n)``: [ceil(N / block_n), K/256, block_n, 144],
     rows past N zero blocks (d = dmin = 0: they add nothing, and their outputs are not stored).
     Each block's bytes are ggml's, unchanged."""
+    size = FORMATS["q4_K"].block_bytes
+    assert size is not None
+    if blocks.dtype != np.uint8 or blocks.ndim not in (2, 3) or blocks.shape[-1] % size or block_n < 1 \
+            or (blocks.ndim == 3 and blocks.shape[-1] != size):
+        raise ValueError(f"tile_weights: expected q4_K blocks as uint8 [N, K/256, {size}] or [N, K/256 · {size}] "
+                         f"and block_n ≥ 1, got {blocks.dtype} {list(blocks.shape)} and block_n = {block_n}")
     n = blocks.shape[0]
-    rows = blocks.reshape(n, -1, FORMATS["q4_K"].block_bytes)
+    rows = blocks.reshape(n, -1, size)
     tiles = -(-n // block_n)
     padded = np.zeros((tiles * block_n, *rows.shape[1:]), dtype=np.uint8)
     padded[:n] = rows

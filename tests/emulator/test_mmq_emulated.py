@@ -282,6 +282,9 @@ def test_tile_weights_order() -> None:
     assert not tiled[2, :, 8:].any()
     assert np.array_equal(tile_weights(w.reshape(40, -1), 16), tiled)
     assert np.array_equal(tile_weights(w, 8).transpose(0, 2, 1, 3).reshape(40, 3, 144), w)
+    for bad in (w.astype(np.int16), w[..., :100], w.reshape(40, 3, 16, 9)):
+        with pytest.raises(ValueError, match="tile_weights: expected q4_K blocks as uint8"):
+            tile_weights(bad, 16)
 
 
 def test_l2_prefetch_option() -> None:
