@@ -15,7 +15,9 @@ programmatic dependent launch: it may start while the quantize kernel runs and w
 first thing (``MmqConfig(wait_previous_grid=True)``, ``quantize_kernel(launch_dependents=True)``). llama.cpp cannot be built on the GPU machine (no network),
 so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
 run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
-Checks before timing: the quantized activations of the first 64 rows equal
+The ``wt`` decode rows read W repacked by ``compiler.mmq_template.tile_weights``
+(``MmqConfig(tiled_weights=True)``: ggml's blocks, a tile's rows next to each other), repacked
+once before timing; their reference and the weight bytes counted are ggml's layout's. Checks before timing: the quantized activations of the first 64 rows equal
 ``compiler.numerics.quantize`` byte for byte, and the GEMM's first 64 output rows (all
 of them for M ≤ 8) match ``compiler.numerics.dot_scaled`` in float64. Decode timings
 are given back-to-back (weights may stay in the 50 MB L2, as in llama.cpp's loop) and
@@ -76,6 +78,11 @@ DECODE = [
     ("small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
                l2_prefetch=128), 2),
+    ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+               tiled_weights=True), 2),
+    ("small_m 64 w2 splitk s2 pdl wt",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, tiled_weights=True), 2),
     ("small_m 64 w2 splitk s2 pdl il",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, interleave_splits=True),
      2),
@@ -168,9 +175,11 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     for the decode kernels, MUL_MAT with L2 flushed. Returns the result row."""
     from bench.gpu_common import log, time_graph
     from compiler import numerics
-    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+    from tests.gpu.mmq_harness import kernel_weights, random_weight_blocks, reference_of
 
-    w = cupy.asarray(random_weight_blocks(n, k, rng, cfg.weights))
+    w_host = random_weight_blocks(n, k, rng, cfg.weights)
+    w = cupy.asarray(w_host)  # ggml's layout: the reference's, and the weight bytes counted
+    w_kernel = cupy.asarray(kernel_weights(cfg, w_host)) if cfg.tiled_weights else w  # repacked once, untimed
     x_host = rng.standard_normal((m, k)).astype(np.float32)
     x = cupy.asarray(x_host)
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
@@ -184,7 +193,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
         quantize.launch(*args, grid=quantize_grid(m, k), sync=False)
 
     def kernel_only() -> None:
-        kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False)
 
     def gemm() -> None:
         if cfg.needs_zeroed_output:
@@ -194,7 +203,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     def mul_mat() -> None:
         quantize_x()  # zeroes Y too where the kernel splits K
         # a pdl GEMM may start while the quantize kernel runs; it waits for it first thing
-        kernel.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=pdl)
+        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=pdl)
 
     mul_mat()
     cupy.cuda.get_current_stream().synchronize()

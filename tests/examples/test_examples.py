@@ -204,8 +204,10 @@ SNIPPETS = re.findall(r"```python\n(.*?)\n```", README.read_text(encoding="utf-8
 
 
 def _snippet_id(snippet: str) -> str:
+    """The example file a snippet runs, else the name its first line gives (``# name: …``)."""
     files = re.findall(r"examples/(\w+)\.mlir", snippet)
-    return files[-1] if files else snippet.splitlines()[0][:30]
+    named = re.match(r"# ([\w-]+):", snippet)
+    return files[-1] if files else named.group(1) if named else snippet.splitlines()[0][:30]
 
 
 def test_readme_shows_how_to_run_every_dot_example() -> None:
