@@ -10,7 +10,10 @@ followed by its 8 bytes of padding. Shared byte offsets come from the buffer's
 layout function (``SharedLayout.offset``), as linear maps over the bits of
 (chunk, lane, warp) when it composes linearly, else per chunk at run time.
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
-predicated byte loads and stores. In a kernel with ``qdot.l2_prefetch`` every cp.async
+predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
+stride = its row's bytes) is one run: chunk q is q · chunk bytes after its first row, bounded by
+the tensor's bytes (``_rows_back_to_back``); a tile one element wide along the buffer's
+contiguous dimension may have any column stride (each element is its own run). In a kernel with ``qdot.l2_prefetch`` every cp.async
 carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 """
 
@@ -145,7 +148,13 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     if stride_unit != 1 and tile_in is None:  # the clamp below counts column bytes from a unit stride
         emit_error(at, "a one-element-wide tile whose column stride is not 1 must lie whole in its tensor's "
                        "columns (not an fp4Padded buffer)")
-    packed = _packed_rows(tile, rows_dim, rows, row_bytes) and tile_in is not None
+    packed = _rows_back_to_back(tile, rows_dim, row_bytes) and tile_in is not None
+    inside = packed and _rows_inside(tile, rows_dim, rows)
+    if packed:  # the tile's rows follow each other: chunk q lies q · chunk bytes after its first
+        first_row = b.mul(r_off, row_bytes)
+        if not inside:
+            tensor_bytes = b.mul(row_limit, row_bytes)
+            last_chunk = b.sub(tensor_bytes, chunk)
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -156,11 +165,15 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         else:
             row = b.udiv(q, chunks_per_row)
             cc = b.urem(q, chunks_per_row)
-        if packed:  # every row is in the tensor, and chunk q lies q · chunk bytes into the tile
-            address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(col_origin_bytes, b.mul(q, chunk)), i64)))
+        if packed:
+            off, ok = b.add(first_row, b.mul(q, chunk)), tile_in
+            if not inside:  # a chunk past the tensor's last row copies nothing and names its last chunk
+                ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))
+                off = b.emit(arith.MinUIOp(off, last_chunk))
+            address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(col_origin_bytes, off), i64)))
             smem = (_linear_offset(b, state, linear, j) if linear is not None and (j + 1) * threads <= total
                     else _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim))
-            src_bytes = b.emit(arith.IndexCastOp(b.select(tile_in, b.const(chunk, IndexType()),
+            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
                                                           b.const(0, IndexType())), i32))
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
             b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
@@ -201,17 +214,23 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
 
 
-def _packed_rows(tile: GlobalTile, rows_dim: int, rows: int, row_bytes: int) -> bool:
-    """Whether the tile is its tensor's rows from row 0, stored back to back (a row's bytes right
-    after the previous row's): then every row is in bounds and chunk q of the copy lies q · chunk
-    bytes into the tile — one base address plus constants for LLVM, where ``row · stride +
-    column`` with row = q / 9 and column = q % 9 (144-byte rows) is a 64-bit address per chunk,
-    each kept live across the K loop (24 more registers in the decode kernel with
-    ``MmqConfig(tiled_weights)``, whose weight tile is 64 q4_K blocks of one tensor column)."""
-    origin, extent = constant_value(tile.offsets[rows_dim]), constant_value(tile.dims[rows_dim])
+def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:
+    """Whether each row of the tile starts where the previous one ends (row stride · element
+    bytes = the tile's row bytes: a tile as wide as its tensor's rows, or one element wide with
+    its rows next to each other). Then chunk q of the copy lies q · chunk bytes after the tile's
+    first byte, and LLVM sees every chunk's address as one base plus a constant, where
+    ``row · stride + column`` with row = q / 9 and column = q % 9 (144-byte rows) is a 64-bit
+    address per chunk, each kept live across the K loop (the decode kernels that read
+    ``MmqConfig(tiled_weights)``' order: 127–168 registers that way, 64–72 this way)."""
     stride = constant_value(tile.strides[rows_dim])
-    return (origin == 0 and isinstance(extent, int) and extent >= rows and isinstance(stride, int)
-            and stride * tile.elem_bytes == row_bytes)
+    return isinstance(stride, int) and stride * tile.elem_bytes == row_bytes
+
+
+def _rows_inside(tile: GlobalTile, rows_dim: int, rows: int) -> bool:
+    """Whether every row of the tile is in its tensor, known at compile time: the tile starts at
+    row 0 of a tensor of at least as many rows (no bounds test per chunk)."""
+    origin, extent = constant_value(tile.offsets[rows_dim]), constant_value(tile.dims[rows_dim])
+    return origin == 0 and isinstance(extent, int) and extent >= rows
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:

@@ -1,9 +1,10 @@
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_80}' | filecheck %s
-// The decode kernel of compiler/mmq_template.py with MmqConfig(tiled_weights=True) (small_m,
-// block_n = 64, 2 warps, split-K, max_m = 1), trimmed to the K loop: the q4_K weights are
-// repacked so that a program's 64 weight rows of one K step are contiguous — qdot.make_desc
-// [64, cols] strides [1, 64], a 64x1 tile at [0, tile_first + kk]. Stride 1 is then along N,
+// The decode kernel of compiler/mmq_template.py (small_m, block_n = 64, 2 warps, split-K,
+// max_m = 1), trimmed to the K loop, reading q4_K weights in tile_weights' order (a program's 64
+// weight rows of one K step contiguous) seen column-wise — qdot.make_desc [64, cols] strides
+// [1, 64], a 64x1 tile at [0, tile_first + kk] (MmqConfig(tiled_weights) reads the same bytes
+// K-contiguous, one row per block: that form needs nothing new here). Stride 1 is then along N,
 // not along K, which the raw-block staging otherwise refuses ("lhs blocks must be contiguous
 // along K in memory", q4k-invalid.mlir); but a tile of one block along K is its own contiguous
 // run, so the dot is accepted and rewritten exactly as for K-contiguous weights

@@ -36,7 +36,7 @@ func.func @w_n_contiguous(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdo
   %d = qdot.dot_scaled %x, %w, %zero lhs = q8_1_mmq rhs = q4_K : tensor<32x4x!qdot.block<q8_1_mmq>> * tensor<2x16x!qdot.block<q4_K>> -> tensor<32x16xf32>
   func.return
 }
-// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor) unless the tile is one block along K
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs blocks must be contiguous along K in memory (stride 1 on dimension 0 of its descriptor) unless the tile is one block along K and a block a whole number of 4-byte words (q4_K: 144 bytes)
 // BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
 
 // -----
@@ -54,12 +54,12 @@ func.func @x_m_contiguous(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdo
   %d = qdot.dot_scaled %x, %w, %zero lhs = q8_1_mmq rhs = q4_K : tensor<32x2x!qdot.block<q8_1_mmq>> * tensor<1x16x!qdot.block<q4_K>> -> tensor<32x16xf32>
   func.return
 }
-// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor) unless the tile is one block along K
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor) unless the tile is one block along K and a block a whole number of 4-byte words (q8_1_mmq: 144 bytes)
 // BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q8_1_mmq × q4_K) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'
 
 // -----
 
-// MmqConfig(tiled_weights)'s weight layout — strides [1, 64]: stride 1 along N, the 64 rows of
+// tile_weights' order read column-wise — strides [1, 64]: stride 1 along N, the 64 rows of
 // one K step next to each other — is accepted for a tile of one q4_K block along K
 // (mmq-tiled-weights.mlir), where each row's block is its own contiguous run. A tile of two
 // blocks along K in the same layout has its blocks 64 apart: still refused.
@@ -76,5 +76,5 @@ func.func @tiled_two_blocks(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %x_ptr: !qdot.
   %d = qdot.dot_scaled %w, %x, %zero lhs = q4_K rhs = q8_1_mmq : tensor<64x2x!qdot.block<q4_K>> * tensor<4x8x!qdot.block<q8_1_mmq>> -> tensor<64x8xf32>
   func.return
 }
-// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor) unless the tile is one block along K
+// CHECK: q4k-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs blocks must be contiguous along K in memory (stride 1 on dimension 1 of its descriptor) unless the tile is one block along K and a block a whole number of 4-byte words (q4_K: 144 bytes)
 // BF16:  q4k-invalid.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op block formats (q4_K × q8_1_mmq) carry their scales inside ggml blocks and take strategy 'promote-int8', not 'dequant-bf16'

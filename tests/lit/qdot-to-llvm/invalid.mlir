@@ -162,7 +162,7 @@ func.func @tensor_inside(%x: f32) -> f32 {
 // -----
 
 // A one-element-wide tile (along the shared buffer's contiguous dimension) may have a column
-// stride other than 1 — MmqConfig(tiled_weights)'s 64 rows of one K step, strides [1, 64] — but
+// stride other than 1 — tile_weights' 64 rows of one K step read column-wise, strides [1, 64] — but
 // it is then copied only in 4-, 8- or 16-byte cp.async chunks: q4_0 blocks are 18 bytes, so a
 // row is no whole number of chunks and a block not known 4-byte aligned. Refused at the copy,
 // not handed to the byte copy, whose addresses assume a column stride of 1.

@@ -1,8 +1,9 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
-// Global → shared copies of a one-element-wide tile whose column stride is not 1: the decode
-// kernel's weights with MmqConfig(tiled_weights=True) (compiler/mmq_template.py), repacked so
-// that a program's 64 weight rows of one K step — 64 q4_K blocks of 144 bytes — lie next to
-// each other: qdot.make_desc [64, cols] strides [1, 64], tile 64x1 at [0, col]. The shared
+// Global → shared copies of tiles whose rows lie back to back: the decode kernel's weights
+// repacked by tile_weights (compiler/mmq_template.py) so that a program's 64 weight rows of one
+// K step — 64 q4_K blocks of 144 bytes — lie next to each other. Read column-wise first:
+// qdot.make_desc [64, cols] strides [1, 64], tile 64x1 at [0, col], a one-element-wide tile whose
+// column stride is not 1. The shared
 // buffer's contiguous dimension (order[0] = 1) is one element wide, so its stride of 64 is no
 // obstacle: the column origin is col · 64 · 144 bytes (the stride taken into account, not col ·
 // 144 as for a stride of 1). When the tile is its tensor's rows from row 0 (constant origin 0,
@@ -12,8 +13,10 @@
 // no per-row bounds test and no row select (row · stride + column with row = q / 9 and column =
 // q % 9 would be a 64-bit address per chunk kept live across the loop). 576 16-byte chunks
 // (cp.async.cg) over 64 threads: 9 per thread, exactly, so no clamp of the last chunk index.
-// Otherwise (a run-time row origin or extent, or rows not back to back) the copy is the general
-// one: the same strided column origin, and each chunk's row offset selected against the rows.
+// With a run-time row origin or extent the rows are still back to back, so chunk q still lies
+// q · 16 bytes after the tile's first row, and its bounds test is one comparison of that byte
+// offset with the tensor's bytes (no division into rows). Rows not back to back take the
+// general copy: the same strided column origin, each chunk's row offset selected against the rows.
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
@@ -74,32 +77,33 @@ func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: inde
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
-// A run-time row origin %r: rows r .. r + 63 may run past the 64 rows of the tensor, so the
-// copy is the general one — chunk q is row r + q / 9, column chunk q % 9 — with the column
-// origin still col · 64 · 144, each row's offset (row · 1 · 144) selected to 0 past the rows,
-// and the source size 16 only for a row and a column inside the tensor.
+// A run-time row origin %r (the tiled decode kernel's: its descriptor is [tiles · K/256 · 64
+// rows, one step], the tile at row (tile · K/256 + step) · 64): rows r .. r + 63 may run past the
+// 64 rows of the tensor, so each chunk's byte offset r · 144 + q · 16 is compared with the
+// tensor's 9216 bytes — the source size 16 only inside it and inside the columns — and clamped
+// to the tensor's last chunk (a chunk past it names that address and copies nothing).
 // CHECK-LABEL: func.func @row_origin
 // CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[R:[^:]*]]: index)
-// CHECK:       %[[ROWS:.*]] = arith.constant 64 : index
-// CHECK-NEXT:  %[[EB:.*]] = arith.constant 144 : index
+// CHECK:       %[[EB:.*]] = arith.constant 144 : index
 // CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
 // CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
 // CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
-// CHECK:       %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
-// CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:  %[[CC:.*]] = arith.remui %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:  %[[ROW_ABS:.*]] = arith.addi %[[R]], %[[ROW]] : index
-// CHECK:       %[[CC_BYTES:.*]] = arith.shli %[[CC]], %{{.*}} : index
-// CHECK-NEXT:  %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %[[CC_BYTES]] : index
-// CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW_ABS]], %[[ROWS]] : index
-// CHECK-NEXT:  %[[ROW_OFF:.*]] = arith.muli %[[ROW_ABS]], %[[EB]] : index
-// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[IN_ROW]], %[[ROW_OFF]], %[[ZERO]] : index
-// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL_BYTES]] : index
-// CHECK-NEXT:  %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
-// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[OFF64]] : i64
-// CHECK:       %[[OK:.*]] = arith.andi %[[IN_ROW]], %[[TILE_IN]] : i1
-// CHECK-NEXT:  %[[SIZE:.*]] = arith.select %[[OK]], %{{.*}}, %[[ZERO]] : index
+// CHECK-NEXT:  %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
+// CHECK-NEXT:  %[[FIRST_ROW:.*]] = arith.muli %[[R]], %[[EB]] : index
+// CHECK-NEXT:  %[[TENSOR_BYTES:.*]] = arith.constant 9216 : index
+// CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[LAST:.*]] = arith.subi %[[TENSOR_BYTES]], %[[SIXTEEN]] : index
+// CHECK:       %[[Q_BYTES:.*]] = arith.shli %[[TID]], %{{.*}} : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[FIRST_ROW]], %[[Q_BYTES]] : index
+// CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[OFF]], %[[TENSOR_BYTES]] : index
+// CHECK-NEXT:  %[[OK:.*]] = arith.andi %[[IN]], %[[TILE_IN]] : i1
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.minui %[[OFF]], %[[LAST]] : index
+// CHECK-NEXT:  %[[AT:.*]] = arith.addi %[[ORIGIN]], %[[CLAMPED]] : index
+// CHECK-NEXT:  %[[AT64:.*]] = arith.index_cast %[[AT]] : index to i64
+// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[AT64]] : i64
+// CHECK-NOT:   arith.cmpi
+// CHECK:       %[[SIZE:.*]] = arith.select %[[OK]], %[[SIXTEEN]], %{{.*}} : index
 // CHECK-NEXT:  %[[SIZE32:.*]] = arith.index_cast %[[SIZE]] : index to i32
 // CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC]], 16, %[[SIZE32]]
 // CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
@@ -119,24 +123,20 @@ func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
-// A run-time row extent %rows (the tile may have more rows than the tensor): from row 0, but
-// each row is tested against %rows and its offset selected — the general copy again.
+// A run-time row extent %rows (the tile may have more rows than the tensor): from row 0, each
+// chunk's byte offset q · 16 compared with the tensor's %rows · 144 bytes.
 // CHECK-LABEL: func.func @row_extent
 // CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[ROWS:[^:]*]]: index)
 // CHECK:       %[[EB:.*]] = arith.constant 144 : index
-// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
-// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
-// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
-// CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
-// CHECK:       %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %{{.*}} : index
-// CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
-// CHECK-NEXT:  %[[ROW_OFF:.*]] = arith.muli %[[ROW]], %[[EB]] : index
-// CHECK-NEXT:  %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.select %[[IN_ROW]], %[[ROW_OFF]], %[[ZERO]] : index
-// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[CLAMPED]], %[[COL_BYTES]] : index
-// CHECK-NEXT:  %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
-// CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[OFF64]] : i64
-// CHECK:       ptx.cp_async cg %{{.*}}, %[[SRC]], 16, %{{.*}}
+// CHECK:       %[[TENSOR_BYTES:.*]] = arith.muli %[[ROWS]], %[[EB]] : index
+// CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[LAST:.*]] = arith.subi %[[TENSOR_BYTES]], %[[SIXTEEN]] : index
+// CHECK:       %[[Q_BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[Q_BYTES]], %[[TENSOR_BYTES]] : index
+// CHECK-NEXT:  %[[OK:.*]] = arith.andi %[[IN]], %{{.*}} : i1
+// CHECK-NEXT:  %[[CLAMPED:.*]] = arith.minui %[[Q_BYTES]], %[[LAST]] : index
+// CHECK:       %[[SIZE:.*]] = arith.select %[[OK]], %[[SIXTEEN]], %{{.*}} : index
+// CHECK:       ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
 func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index, %rows: index)
@@ -184,6 +184,37 @@ func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
   %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c2, %c128] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+
+// -----
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// The tiled decode kernel's form for q4_0 / q8_0 (and q4_K): K contiguous, each row one K step
+// of eight 18-byte q4_0 blocks (144 bytes) and the rows back to back ([rows, 8] strides [8, 1]),
+// the tile 64 rows at a run-time row. Its 9216 bytes are copied as one run: chunk q at
+// row · 144 + q · 16, bounded by the tensor's bytes.
+// CHECK-LABEL: func.func @steps_k_contiguous
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[ROWS:[^:]*]]: index, %[[ROW0:[^:]*]]: index)
+// CHECK:       %[[EB:.*]] = arith.constant 144 : index
+// CHECK:       %[[FIRST_ROW:.*]] = arith.muli %[[ROW0]], %[[EB]] : index
+// CHECK-NEXT:  %[[TENSOR_BYTES:.*]] = arith.muli %[[ROWS]], %[[EB]] : index
+// CHECK:       %[[Q_BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[FIRST_ROW]], %[[Q_BYTES]] : index
+// CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[OFF]], %[[TENSOR_BYTES]] : index
+// CHECK:       ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+func.func @steps_k_contiguous(%w_ptr: !qdot.ptr<!qdot.block<q4_0>>, %rows: index, %row0: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %w_desc = qdot.make_desc %w_ptr, [%rows, %c8], [%c8, %c1] : !qdot.ptr<!qdot.block<q4_0>> -> !qdot.desc<64x8x!qdot.block<q4_0>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x8x!qdot.block<q4_0>, #sh, mutable>
+  qgpu.async_copy %w_desc[%row0, %c0], %s : !qdot.desc<64x8x!qdot.block<q4_0>>, !qgpu.memdesc<64x8x!qdot.block<q4_0>, #sh, mutable>
   qgpu.async_commit
   func.return
 }
