@@ -93,10 +93,12 @@ OTHER_WEIGHTS = [
     for weights in ("q4_0", "q8_0")
     for label, cfg, stages in PREFILL + DECODE
     if label in ("mmq 64x128 w4 s2 b2", "small_m 64 w2 splitk s2 pdl",
-                 "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128")
+                 "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
+                 "small_m 64 w2 splitk s2 m1 fold=fma pdl wt")
 ]
-"""The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1) with the other
-weight blocks: eight 32-value blocks per K step, no dmin fold (so no ``fold=`` in their labels)."""
+"""The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1, reading ggml's
+layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks per K step, no dmin
+fold (so no ``fold=`` in their labels)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

@@ -99,13 +99,13 @@ class MmqConfig:
     twice the splits, but 5 % slower for the one-token kernel at N = 32768, K = 8192, where the
     weights stream from HBM; so it is an option, not the default."""
     tiled_weights: bool = False
-    """small_m, q4_K weights, one super-block per K step: W comes repacked by ``tile_weights``
+    """small_m with one K step per stage (``k_blocks = 1``): W comes repacked by ``tile_weights``
     (ggml's blocks, each unchanged, in another order: for each tile of ``block_n`` rows, its
-    super-blocks K step by K step, the tile's rows next to each other), so the bytes a program
-    copies per K step are one contiguous run (64 rows: 9216 bytes) instead of ``block_n`` runs
-    of 144 bytes a row apart — the access pattern run 41 measured as the decode stream's cap.
-    The caller repacks once (as llama.cpp's CPU backend repacks weights at load time); N is
-    padded to whole tiles there with zero blocks."""
+    256-value K steps one after the other, each step's rows next to each other), so the bytes a
+    program copies per K step are one contiguous run (64 rows of q4_K: 9216 bytes) instead of
+    ``block_n`` runs of 144 bytes (q8_0: 272) a row apart — the access pattern run 41 measured as
+    the decode stream's cap. The caller repacks once (as llama.cpp's CPU backend repacks weights
+    at load time); N is padded to whole tiles there with zero blocks."""
     wait_previous_grid: bool = False
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
@@ -151,11 +151,9 @@ class MmqConfig:
                              f"got {self.k_blocks}")
         if self.interleave_splits and not (self.small_m and self.split_k):
             raise ValueError("MmqConfig: interleave_splits is an option of the small_m kernel with split_k")
-        if self.tiled_weights and not (self.small_m and self.weights == "q4_K" and self.k_blocks == 1):
-            # a tile of one super-block per row is the only one whose rows may be contiguous:
-            # the block-dot lowering stages a wider tile K-contiguous
-            raise ValueError("MmqConfig: tiled_weights is an option of the small_m kernel with q4_K weights and "
-                             "k_blocks = 1")
+        if self.tiled_weights and not (self.small_m and self.k_blocks == 1):
+            # tile_weights groups the blocks of one 256-value K step per row
+            raise ValueError("MmqConfig: tiled_weights is an option of the small_m kernel with k_blocks = 1")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -408,9 +406,10 @@ def _small_m(cfg: MmqConfig) -> str:
         f"  %acc = scf.for %kk = {k_lo} to {k_hi} step {k_step} iter_args(%acc_i = %zero) "
         f"-> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
-        *first_lines,
-        *([f"    %w_col = arith.addi %tile_first, {first} : index"] if cfg.tiled_weights else []),
-        f"    %w = qdot.load %w_desc[{'%c0, %w_col' if cfg.tiled_weights else f'%off_n, {first}'}] "
+        *([] if cfg.tiled_weights else first_lines),
+        *(["    %w_step = arith.addi %tile_first, %kk : index", f"    %w_row = arith.muli %w_step, %c{bn} : index"]
+          if cfg.tiled_weights else []),
+        f"    %w = qdot.load %w_desc[{'%w_row, %c0' if cfg.tiled_weights else f'%off_n, {first}'}] "
         f": !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
         f"    %d = qdot.dot_scaled %w, %x, %acc_i lhs = {cfg.weights} rhs = q8_1_mmq",
@@ -426,33 +425,45 @@ def _small_m(cfg: MmqConfig) -> str:
 
 
 def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
-    """``%w_desc`` over W as ggml lays it out ([N, K/256] blocks, K contiguous) or, with
-    ``tiled_weights``, over ``tile_weights``' order seen as a [block_n, tiles · K/256] matrix
-    with rows contiguous: column ``tile · K/256 + step`` holds step ``step`` of tile ``tile``'s
-    rows (``%tile_first`` is the program's first column)."""
+    """``%w_desc`` over W as ggml lays it out ([N, K/256] super-blocks or [N, K/32] blocks, K
+    contiguous) or, with ``tiled_weights``, over ``tile_weights``' order seen as a matrix of
+    ``tiles · K/256 · block_n`` rows of one K step's blocks: row ``(tile · K/256 + step) · block_n
+    + r`` holds step ``step`` of row ``r`` of tile ``tile`` (``%tile_first``: the program's first
+    step). K stays the contiguous dimension, so the lowering is the ggml layout's; the tile's
+    rows are back to back, which its copy turns into one contiguous run."""
     if not cfg.tiled_weights:
         return [f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>"]
-    bn = cfg.block_n
+    bn, per_step = cfg.block_n, _Weights(cfg.weights).per_step
     return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
-            f"  %w_cols = arith.muli %w_tiles, {kwb} : index",
-            f"  %tile_first = arith.muli %pid, {kwb} : index",
-            f"  %w_desc = qdot.make_desc %w_ptr, [%c{bn}, %w_cols], [%c1, %c{bn}] : !qdot.ptr<{w}> "
+            "  %w_steps = arith.muli %w_tiles, %kw : index",
+            f"  %w_rows = arith.muli %w_steps, %c{bn} : index",
+            "  %tile_first = arith.muli %pid, %kw : index",
+            f"  %w_desc = qdot.make_desc %w_ptr, [%w_rows, %c{per_step}], [%c{per_step}, %c1] : !qdot.ptr<{w}> "
             f"-> !qdot.desc<{w_tile}>"]
 
 
-def tile_weights(blocks: np.ndarray, block_n: int) -> np.ndarray:
-    """W's q4_K blocks (a uint8 array [N, K/256, 144] or [N, K/256 · 144]) in the order of
-    ``MmqConfig(tiled_weights=True, block_n=block_n)``: [ceil(N / block_n), K/256, block_n, 144],
-    rows past N zero blocks (d = dmin = 0: they add nothing, and their outputs are not stored).
-    Each block's bytes are ggml's, unchanged."""
-    size = FORMATS["q4_K"].block_bytes
-    assert size is not None
-    if blocks.dtype != np.uint8 or blocks.ndim not in (2, 3) or blocks.shape[-1] % size or block_n < 1 \
-            or (blocks.ndim == 3 and blocks.shape[-1] != size):
-        raise ValueError(f"tile_weights: expected q4_K blocks as uint8 [N, K/256, {size}] or [N, K/256 · {size}] "
-                         f"and block_n ≥ 1, got {blocks.dtype} {list(blocks.shape)} and block_n = {block_n}")
+def tile_weights(blocks: np.ndarray, cfg: MmqConfig) -> np.ndarray:
+    """W's blocks (a uint8 array [N, K/bv, bytes] or [N, K/bv · bytes], ggml's row-major array of
+    ``cfg.weights`` blocks) in the order ``cfg`` (``tiled_weights=True``) reads:
+    [ceil(N / block_n), K/256, block_n, the bytes of one row's 256-value K step] (q4_K: one
+    144-byte super-block, q4_0: eight 18-byte blocks, q8_0: eight 34-byte ones), rows past N
+    zero blocks (d = 0: they add nothing, and their outputs are not stored). Each block's bytes
+    are ggml's, unchanged. It takes the config, not its ``block_n``, because an array of
+    another tile height has the same size and would be read without complaint."""
+    if not cfg.tiled_weights:
+        raise ValueError(f"tile_weights: {cfg.name} reads W in ggml's order (tiled_weights=False): pass W as it is")
+    size, values = FORMATS[cfg.weights].block_bytes, FORMATS[cfg.weights].block_values
+    assert size is not None and values is not None
+    step = K_STEP_VALUES // values * size
+    row_bytes = blocks.shape[1] * (blocks.shape[2] if blocks.ndim == 3 else 1) if blocks.ndim >= 2 else 0
+    if blocks.dtype != np.uint8 or blocks.ndim not in (2, 3) or (blocks.ndim == 3 and blocks.shape[2] != size) \
+            or not blocks.shape[0] or not row_bytes or row_bytes % step:
+        raise ValueError(f"tile_weights: expected {cfg.weights} blocks as uint8 [N, K/{values}, {size}] or "
+                         f"[N, K/{values} · {size}] with N ≥ 1 and K a multiple of {K_STEP_VALUES}, got "
+                         f"{blocks.dtype} {list(blocks.shape)}")
+    block_n = cfg.block_n
     n = blocks.shape[0]
-    rows = blocks.reshape(n, -1, size)
+    rows = blocks.reshape(n, -1, step)
     tiles = -(-n // block_n)
     padded = np.zeros((tiles * block_n, *rows.shape[1:]), dtype=np.uint8)
     padded[:n] = rows

@@ -44,6 +44,8 @@ CASES = [
             k=768),
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, interleave_splits=True,
                       tiled_weights=True), m=5, n=40, k=1280),
+    # one 64-row tile over N = 40 without splits: 24 zero rows of the repacked W, computed, not stored
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, tiled_weights=True), m=2, n=40, k=512),
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
@@ -79,6 +81,9 @@ OTHER_WEIGHT_CASES = [
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q4_0"), m=1, n=72, k=768),
     MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True, weights="q4_0"),
             m=40, n=72, k=768),
+] + [
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights=w, tiled_weights=True),
+            m=1, n=72, k=768) for w in ("q4_0", "q8_0")
 ]
 
 
@@ -93,7 +98,7 @@ def test_other_weights_match_reference(case: MmqCase) -> None:
     grid = (7, 1, 1) if case.cfg.stream_k else mmq_grid(case.cfg, case.m, case.n, case.k)
     data = make_inputs(case, np.random.default_rng(9))
     y = poisoned_output(case)
-    emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k], grid)
+    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k], grid)
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
 
@@ -254,37 +259,54 @@ def test_interleave_splits_option() -> None:
 
 
 def test_tiled_weights_option() -> None:
-    """The decode kernel with one q4_K super-block per K step only (the block-dot lowering stages a
-    wider tile K-contiguous); the weight descriptor is then the repacked [block_n, tiles · K/256]
-    matrix with rows contiguous, and the load's column the program's tile plus the K step."""
-    for bad in ({"small_m": False}, {"weights": "q8_0"}, {"k_blocks": 2}):
-        with pytest.raises(ValueError, match="tiled_weights is an option of the small_m kernel with q4_K weights "
-                                             "and k_blocks = 1"):
+    """The decode kernel with one K step per stage (``tile_weights`` groups one step's blocks per
+    row); the weight descriptor is then a matrix of tiles · K/256 · block_n rows of one step's
+    blocks, K contiguous, and the load's row the program's tile and K step times block_n."""
+    for bad in ({"small_m": False}, {"k_blocks": 2}):
+        with pytest.raises(ValueError, match="tiled_weights is an option of the small_m kernel with k_blocks = 1"):
             MmqConfig(**{"small_m": True, "tiled_weights": True, **bad})
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, tiled_weights=True)
     text = mmq_kernel(cfg)
     assert cfg.name == "small_m_q8_1_q4_K_64_w2_splitk_wt"
-    assert "qdot.make_desc %w_ptr, [%c64, %w_cols], [%c1, %c64]" in text
+    assert "qdot.make_desc %w_ptr, [%w_rows, %c1], [%c1, %c1]" in text
     assert "%tile_first = arith.muli %pid, %kw : index" in text
-    assert "%w = qdot.load %w_desc[%c0, %w_col]" in text
-    assert "%w_col" not in mmq_kernel(dataclasses.replace(cfg, tiled_weights=False))
+    assert "%w_row = arith.muli %w_step, %c64 : index" in text
+    assert "%w = qdot.load %w_desc[%w_row, %c0]" in text
+    eight = mmq_kernel(dataclasses.replace(cfg, weights="q8_0"))
+    assert "qdot.make_desc %w_ptr, [%w_rows, %c8], [%c8, %c1]" in eight and "%kkw" not in eight
+    assert "%w_row" not in mmq_kernel(dataclasses.replace(cfg, tiled_weights=False))
 
 
-def test_tile_weights_order() -> None:
-    """Block (row r, step s) of ggml's [N, K/256, 144] lands at [r // rows, s, r % rows], unchanged;
-    the rows of the last tile past N are zero blocks."""
+@pytest.mark.parametrize("weights,bv,size", [("q4_K", 256, 144), ("q4_0", 32, 18), ("q8_0", 32, 34)])
+def test_tile_weights_order(weights: str, bv: int, size: int) -> None:
+    """Block b of row r (ggml's [N, K/bv, bytes]) lands in tile r // rows, K step b // (256 / bv),
+    row r % rows, unchanged; the rows of the last tile past N are zero blocks."""
     rng = np.random.default_rng(5)
-    w = rng.integers(0, 256, size=(40, 3, 144), dtype=np.uint8)
-    tiled = tile_weights(w, 16)
-    assert tiled.shape == (3, 3, 16, 144) and tiled.flags.c_contiguous
-    for r, s in ((0, 0), (17, 2), (39, 1)):
-        assert np.array_equal(tiled[r // 16, s, r % 16], w[r, s])
+    per = 256 // bv
+    w = rng.integers(0, 256, size=(40, 3 * per, size), dtype=np.uint8)
+    cfg = MmqConfig(small_m=True, block_n=16, weights=weights, tiled_weights=True)
+    tiled = tile_weights(w, cfg)
+    assert tiled.shape == (3, 3, 16, per * size) and tiled.flags.c_contiguous
+    for r, b in ((0, 0), (17, 3 * per - 1), (39, per)):
+        step, within = divmod(b, per)
+        assert np.array_equal(tiled[r // 16, step, r % 16, within * size:(within + 1) * size], w[r, b])
     assert not tiled[2, :, 8:].any()
-    assert np.array_equal(tile_weights(w.reshape(40, -1), 16), tiled)
-    assert np.array_equal(tile_weights(w, 8).transpose(0, 2, 1, 3).reshape(40, 3, 144), w)
-    for bad in (w.astype(np.int16), w[..., :100], w.reshape(40, 3, 16, 9)):
+    assert np.array_equal(tile_weights(w.reshape(40, -1), cfg), tiled)
+    eight = tile_weights(w, dataclasses.replace(cfg, block_n=8))
+    assert np.array_equal(eight.transpose(0, 2, 1, 3).reshape(40, 3 * per, size), w)
+
+
+def test_tile_weights_refusals() -> None:
+    """What is not the config's blocks, or a config that reads ggml's order, is refused by name."""
+    cfg = MmqConfig(small_m=True, block_n=16, tiled_weights=True)
+    w = np.zeros((40, 3, 144), np.uint8)
+    for bad in (w.astype(np.int16), w[..., :100], w.reshape(40, 3, 16, 9), w[:, :1, :100], w[:0]):
         with pytest.raises(ValueError, match="tile_weights: expected q4_K blocks as uint8"):
-            tile_weights(bad, 16)
+            tile_weights(bad, cfg)
+    with pytest.raises(ValueError, match="tile_weights: expected q8_0 blocks .* K a multiple of 256"):
+        tile_weights(np.zeros((4, 7, 34), np.uint8), dataclasses.replace(cfg, weights="q8_0"))
+    with pytest.raises(ValueError, match=r"tile_weights: small_m_q8_1_q4_K_16_w4 reads W in ggml's order"):
+        tile_weights(w, dataclasses.replace(cfg, tiled_weights=False))
 
 
 def test_l2_prefetch_option() -> None:

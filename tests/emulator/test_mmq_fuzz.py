@@ -78,7 +78,7 @@ def draw(rng: random.Random) -> Draw:
                         num_warps=rng.choice([1, 2, 4]),
                         split_k=rng.random() < 0.5, max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX)]),
                         k_blocks=rng.choice([1, 2, 4]), min_blocks_per_sm=rng.choice([0, 2]))
-        if cfg.weights == "q4_K" and cfg.k_blocks == 1 and rng.random() < 0.5:
+        if cfg.k_blocks == 1 and rng.random() < 0.5:
             cfg = replace(cfg, tiled_weights=True)  # W repacked by tile_weights
         m, n = rng.randint(1, SMALL_M_MAX), rng.randint(1, 200)
         launch = dict(target=rng.choice([1, 4, 16, 1024]), max_splits=rng.randint(1, 16),

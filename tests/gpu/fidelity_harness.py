@@ -114,6 +114,10 @@ def cases(k: int = K) -> list[tuple[Kernel, object]]:
              mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1,
                                            l2_prefetch=128), 1, 72, 768),
              "fma", max_splits=3, min_blocks=1, target=1 << 20),
+        _mmq("q4_0 one-token split-K, weights repacked by tile_weights",
+             mmq_harness.MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1,
+                                           weights="q4_0", tiled_weights=True), 1, 72, 768),
+             max_splits=3, min_blocks=1, target=1 << 20),
     ]
 
 
@@ -126,7 +130,7 @@ def inputs(case: object, seed: int) -> tuple[list[np.ndarray], np.ndarray]:
         arrays = [data["a"], data["b_t"]] + [data[s] for s in ("sa", "sb") if s in data]
         return arrays, gemm_harness.poisoned_output(case.cfg, case.m, case.n)
     data = mmq_harness.make_inputs(case, rng)
-    return [data["x"], data["w"]], mmq_harness.poisoned_output(case)
+    return [data["x"], mmq_harness.kernel_weights(case.cfg, data["w"])], mmq_harness.poisoned_output(case)
 
 
 def _lowered(kernel: Kernel):  # noqa: ANN202 - the emulator's prepared kernel

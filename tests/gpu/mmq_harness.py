@@ -113,7 +113,7 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
 def kernel_weights(cfg: MmqConfig, w: np.ndarray) -> np.ndarray:
     """W as ``cfg``'s kernel reads it: ggml's row-major blocks, or ``tile_weights``' repacking of
     them for ``tiled_weights`` (the reference always takes ggml's)."""
-    return tile_weights(w, cfg.block_n) if cfg.tiled_weights else w
+    return tile_weights(w, cfg) if cfg.tiled_weights else w
 
 
 def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray:

@@ -122,6 +122,16 @@ def test_other_weights_match_reference(weights: str, m: int, gpu) -> None:  # no
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("weights", OTHER_WEIGHTS)
+@pytest.mark.parametrize("m", (1, 8))
+def test_other_weights_tiled_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
+    """The benchmark's decode kernels reading q4_0 / q8_0 weights repacked by ``tile_weights`` (N = 1000:
+    the last tile padded with zero blocks), against the float64 meaning of ggml's layout."""
+    decode = replace(DECODE_BENCH_M1 if m == 1 else DECODE_BENCH, weights=weights, tiled_weights=True)
+    _check_on_gpu(MmqCase(decode, m, N, K, stages=2), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", OTHER_WEIGHTS)
 @pytest.mark.parametrize("m", (3, 200))
 def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:  # noqa: ANN001
     """d = 1 everywhere, random codes: Y is the exact integer dot of the quants (q4_0's 16 · (code − 8)
