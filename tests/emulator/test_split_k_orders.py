@@ -21,7 +21,7 @@ SPLIT = [(kernel, case) for kernel, case in cases() if kernel.splits > 2]
 
 
 def test_the_fidelity_kernels_include_split_k_grids_of_three_and_four() -> None:
-    assert sorted(kernel.splits for kernel, _ in SPLIT) == [3, 4]
+    assert {3, 4} <= {kernel.splits for kernel, _ in SPLIT}
 
 
 @pytest.mark.parametrize("kernel, case", SPLIT, ids=[kernel.label for kernel, _ in SPLIT])
