@@ -432,7 +432,8 @@ def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
     step). K stays the contiguous dimension, so the lowering is the ggml layout's; the tile's
     rows are back to back, which its copy turns into one contiguous run."""
     if not cfg.tiled_weights:
-        return [f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>"]
+        return [f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> "
+                f"-> !qdot.desc<{w_tile}>"]
     bn, per_step = cfg.block_n, _Weights(cfg.weights).per_step
     return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
             "  %w_steps = arith.muli %w_tiles, %kw : index",

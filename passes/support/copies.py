@@ -13,8 +13,9 @@ Tiles whose addresses are not provably aligned to 4 bytes are copied with
 predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
 stride = its row's bytes) is one run: chunk q is q · chunk bytes after its first row, bounded by
 the tensor's bytes (``_rows_back_to_back``); a tile one element wide along the buffer's
-contiguous dimension may have any column stride (each element is its own run). In a kernel with ``qdot.l2_prefetch`` every cp.async
-carries that L2 prefetch-size hint (``l2_prefetch_hint``).
+contiguous dimension may have any column stride (each element is its own run). In a kernel
+with ``qdot.l2_prefetch`` every cp.async carries that L2 prefetch-size hint
+(``l2_prefetch_hint``).
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row_bytes = shared.tile_shape[cols_dim] * eb
     align = min(ASSUMED_BASE_ALIGNMENT,
                 known_divisor(tile.strides[rows_dim]) * eb,
-                known_divisor(tile.offsets[cols_dim]) * (1 if stride_unit == 1 else known_divisor(tile.strides[cols_dim]))
-                * eb)
+                known_divisor(tile.offsets[cols_dim]) * eb
+                * (1 if stride_unit == 1 else known_divisor(tile.strides[cols_dim])))
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is None and stride_unit != 1:
         emit_error(at, f"a one-element-wide tile whose column stride is not 1 is copied element by element in "
@@ -135,7 +136,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb_i)
     # the tile's column origin: c_off elements, each stride_cols apart (a one-element-wide tile
     # may sit in a column of any stride; otherwise the stride is 1)
-    col_origin_bytes = b.mul(c_off, eb_i) if stride_unit == 1 else b.mul(b.mul(c_off, _index(b, tile.strides[cols_dim])), eb_i)
+    col_origin_bytes = b.mul(c_off if stride_unit == 1 else b.mul(c_off, _index(b, tile.strides[cols_dim])), eb_i)
     tid_index = b.cast_int(ids.tid, IndexType())
     linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
     # Whole tiles along the contiguous dimension (its extent and the tile origin are multiples
