@@ -145,6 +145,12 @@ def _pipeline(label: str, stages: int) -> str | None:
     return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold))
 
 
+def selected(only: str | None) -> list[tuple[str, MmqConfig, int]]:
+    """The (label, config, stages) entries ``--only TEXT`` runs: those whose label contains TEXT, all
+    without it."""
+    return [entry for entry in PREFILL + DECODE + OTHER_WEIGHTS if only is None or only in entry[0]]
+
+
 def run(quick: bool, only: str | None = None) -> None:
     import cupy
 
@@ -155,8 +161,7 @@ def run(quick: bool, only: str | None = None) -> None:
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     from targets.ptx.runner import load
 
-    entries = [entry for entry in PREFILL + DECODE + OTHER_WEIGHTS if only is None or only in entry[0]]
-    kernels, quantize_compiled = compile_kernels(entries), compile_quantizers()
+    kernels, quantize_compiled = compile_kernels(selected(only)), compile_quantizers()
     quantizers, rng, flush = measuring_setup(cupy, quantize_compiled)
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])

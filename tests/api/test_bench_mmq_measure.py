@@ -1,0 +1,69 @@
+"""``bench.mmq``'s check-then-time step, run here with numpy standing in for CuPy and the PTX
+emulator for the GPU: the weights it draws (ggml's layout, repacked for a ``tiled_weights``
+kernel), the quantize kernel before the GEMM, the argument order and the float64 reference it
+compares against must agree with the kernel, or the row is not ``ok``; and ``--only``'s selection."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import bench.mmq as mmq
+import compiler
+from bench import gpu_common
+from compiler.mmq_template import MmqConfig, mmq_kernel
+
+
+class _NumpyAsCupy:
+    """The part of CuPy ``measure`` uses before it times anything, on the CPU."""
+
+    cuda = SimpleNamespace(get_current_stream=lambda: SimpleNamespace(synchronize=lambda: None))
+
+    @staticmethod
+    def asnumpy(array: np.ndarray) -> np.ndarray:
+        return np.asarray(array)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(np, name)
+
+
+class _Emulated:
+    """A compiled kernel launched on the PTX emulator, with the runner's ``launch`` signature."""
+
+    def __init__(self, kernel) -> None:  # noqa: ANN001
+        self.kernel = kernel
+
+    def launch(self, *args, grid, sync: bool = True, programmatic: bool = False) -> None:  # noqa: ANN001, ANN002
+        compiler.emulate(self.kernel, *args, grid=grid)
+
+
+@pytest.fixture
+def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every timing 1 µs without running anything: the check before them is what is tested."""
+    monkeypatch.setattr(gpu_common, "time_graph", lambda cupy, fn: 1.0)
+    monkeypatch.setattr(mmq, "_time_cold", lambda cupy, fn, flush: 1.0)
+
+
+@pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",
+                                   "small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt q8_0"])
+def test_measure_checks_the_decode_kernels(label: str, untimed: None) -> None:
+    _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
+    kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages, pipeline=mmq._pipeline(label, stages))
+    quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
+    info = SimpleNamespace(shared_bytes=0, num_warps=cfg.num_warps)
+    m = 1 if cfg.max_m == 1 else 3
+    row = mmq.measure(_NumpyAsCupy(), _Emulated(kernel), quantizers, label, cfg, stages, info, m, 72, 768,
+                      np.random.default_rng(3), None)
+    assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
+
+
+def test_only_selects_by_label() -> None:
+    assert mmq.selected(None) == mmq.PREFILL + mmq.DECODE + mmq.OTHER_WEIGHTS
+    tiled = mmq.selected(" wt")
+    assert tiled and all(cfg.tiled_weights for _, cfg, _ in tiled)
+    assert {cfg.weights for _, cfg, _ in tiled} == {"q4_K", "q4_0", "q8_0"}
+    assert all(cfg.weights == "q4_0" for _, cfg, _ in mmq.selected(" q4_0"))
+    assert mmq.selected("no such kernel") == []
+    assert MmqConfig(small_m=True) not in [cfg for _, cfg, _ in mmq.selected("mmq ")]
