@@ -84,6 +84,13 @@ KERNELS = [
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
+    # weights repacked by tile_weights: each K step's tile one run of 16-byte copies
+    ("decode-tiled-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True)),
+     "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
+    ("decode-tiled-q8_0-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q8_0", tiled_weights=True)),
+     "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
 ]
 
 
