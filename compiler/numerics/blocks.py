@@ -24,8 +24,10 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   ``dequantize_row_q4_K``: ``d1 = d * sc; m1 = dmin * m; y = d1 * q - m1`` in float32.
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
-needs 21 significand bits), so only the final subtraction of q4_K rounds, once,
-whether or not a compiler fuses it into an FMA.
+needs 21 significand bits; q6_K's fp16 * int8 * 6-bit 23), so only the final subtraction of
+q4_K rounds, once, whether or not a compiler fuses it into an FMA.
+
+Each format's byte positions are stated once, in ``BLOCK_LAYOUTS``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,55 @@ from compiler.numerics.formats import FormatInfo, block_format
 
 Q4K_SUBBLOCKS = 8
 """Sub-blocks of 32 values in a q4_K super-block, each with a 6-bit scale and min."""
+
+Q6K_SUBBLOCKS = 16
+"""Sub-blocks of 16 values in a q6_K super-block, each with an int8 scale."""
+
+
+@dataclass(frozen=True)
+class BlockField:
+    """One named field of a ggml block: ``count`` values of ``kind`` from byte ``byte`` on.
+
+    ``kind`` is ``"f16"`` (little-endian fp16, read as its float32 value), ``"u8"`` or ``"i8"``.
+    """
+
+    name: str
+    byte: int
+    count: int
+    kind: str
+
+    @property
+    def nbytes(self) -> int:
+        return self.count * (2 if self.kind == "f16" else 1)
+
+
+def _layout(*fields: tuple[str, int, int, str]) -> tuple[BlockField, ...]:
+    return tuple(BlockField(*f) for f in fields)
+
+
+BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
+    "q4_K": _layout(("d", 0, 1, "f16"), ("dmin", 2, 1, "f16"), ("scales", 4, 12, "u8"), ("qs", 16, 128, "u8")),
+    "q4_0": _layout(("d", 0, 1, "f16"), ("qs", 2, 16, "u8")),
+    "q8_0": _layout(("d", 0, 1, "f16"), ("qs", 2, 32, "i8")),
+    "q8_1": _layout(("d", 0, 1, "f16"), ("s", 2, 1, "f16"), ("qs", 4, 32, "i8")),
+    "q8_1_mmq": _layout(("ds4", 0, 8, "f16"), ("qs", 16, 128, "i8")),
+    "q6_K": _layout(("ql", 0, 128, "u8"), ("qh", 128, 64, "u8"), ("scales", 192, 16, "i8"), ("d", 208, 1, "f16")),
+}
+"""The byte layout of each block format, field by field in memory order, named as ggml names the
+fields (ggml-common.h; mmq.cuh for block_q8_1_mmq's ``half2 ds4[4]``): the one statement of where
+each field lies, read by :func:`block_fields`, written by :func:`pack_blocks` and by the benchmarks'
+random blocks (:func:`fp16_fields`). The lowering's own reading of the same layouts
+(``PartSpec`` in dialects/qgpu/block_parts.py) is checked against this one by tests."""
+
+
+def block_layout(fmt: str) -> tuple[BlockField, ...]:
+    return BLOCK_LAYOUTS[block_format(fmt).name]
+
+
+def fp16_fields(fmt: str) -> tuple[BlockField, ...]:
+    """The fp16 fields of ``fmt``'s blocks (d, dmin, s, ds4): where a random byte pattern can be a
+    NaN or Inf; every other byte of these formats may take any value."""
+    return tuple(f for f in block_layout(fmt) if f.kind == "f16")
 
 
 @dataclass(frozen=True)
@@ -74,7 +125,21 @@ class Q4KFields:
     q: NDArray[np.uint8]
 
 
-BlockFields = Q8Fields | Q4KFields
+@dataclass(frozen=True)
+class Q6KFields:
+    """Decoded fields of q6_K super-blocks.
+
+    ``d``: ``(..., nblocks)`` float32 value of the fp16 super-block scale.
+    ``scales``: ``(..., nblocks, 16)`` int8, the scale of values 16i..16i+15.
+    ``q``: ``(..., nblocks, 256)`` int8 in value order, the 6-bit code - 32 (-32..31).
+    """
+
+    d: NDArray[np.float32]
+    scales: NDArray[np.int8]
+    q: NDArray[np.int8]
+
+
+BlockFields = Q8Fields | Q4KFields | Q6KFields
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
@@ -107,6 +172,33 @@ def _write_fp16(values: NDArray[np.float32]) -> NDArray[np.uint8]:
     return out
 
 
+def _read_fields(fmt: str, blocks: NDArray[np.uint8]) -> dict[str, NDArray]:
+    """Each field of ``(..., nblocks, block_bytes)`` as ``(..., nblocks, count)``: fp16 fields as
+    float32 values, byte fields as uint8 / int8."""
+    out: dict[str, NDArray] = {}
+    for f in block_layout(fmt):
+        raw = blocks[..., f.byte:f.byte + f.nbytes]
+        out[f.name] = _read_fp16(raw) if f.kind == "f16" else raw.view(np.int8) if f.kind == "i8" else raw
+    return out
+
+
+def _write_fields(fmt: str, values: dict[str, ArrayLike]) -> NDArray[np.uint8]:
+    """Bytes ``(..., nblocks * block_bytes)`` of fields ``(..., [nblocks,] count)`` (fp16 fields rounded
+    to nearest even); leading axes broadcast against each other."""
+    info = block_format(fmt)
+    parts = []
+    for f in block_layout(fmt):
+        v = np.asarray(values[f.name])
+        part = _write_fp16(v.astype(np.float32)) if f.kind == "f16" else v.astype(np.int8 if f.kind == "i8" else np.uint8).view(np.uint8)
+        if part.shape[-1] != f.nbytes:
+            raise ValueError(f"{info.name} field {f.name} needs {f.count} values per block, got {v.shape[-1]}")
+        parts.append(part)
+    lead = np.broadcast_shapes(*(p.shape[:-1] for p in parts))
+    blocks = np.concatenate([np.broadcast_to(p, lead + p.shape[-1:]) for p in parts], axis=-1)
+    assert blocks.shape[-1] == info.block_bytes
+    return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (-1,)))
+
+
 def scale_min_k4(scales: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
     """ggml-quants.c ``get_scale_min_k4`` for all j: 12 packed bytes -> (sc[8], m[8]).
 
@@ -134,33 +226,61 @@ def pack_scale_min_k4(sc: NDArray[np.uint8], m: NDArray[np.uint8]) -> NDArray[np
     return np.concatenate([low, mid, high], axis=-1).astype(np.uint8)
 
 
+def _q6_K_codes(ql: NDArray[np.uint8], qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The 256 6-bit codes of q6_K blocks in value order, as ``dequantize_row_q6_K`` assembles them.
+
+    For half h (values 128h..128h+127) and l < 32, with L = ql[64h..], H = qh[32h..]: value
+    128h + 32i + l (i = 0..3) has low bits ``L[l] & 0xF``, ``L[l + 32] & 0xF``, ``L[l] >> 4``,
+    ``L[l + 32] >> 4`` and high bits ``(H[l] >> 2i) & 3``.
+    """
+    lead = ql.shape[:-1]
+    low = ql.reshape(lead + (2, 2, 32))  # (half, byte group of 32, l)
+    nibbles = np.stack([low & 0xF, low >> 4], axis=-3)  # (half, nibble, group, l): i = 2 * nibble + group
+    high = qh.reshape(lead + (2, 1, 32))
+    two_bits = np.stack([(high >> (2 * i)) & 3 for i in range(4)], axis=-3)[..., 0, :]  # (half, i, l)
+    codes = nibbles.reshape(lead + (2, 4, 32)) | (two_bits << 4)
+    return codes.reshape(lead + (256,)).astype(np.uint8)
+
+
+def _q6_K_bytes(codes: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Inverse of :func:`_q6_K_codes`: (ql[128], qh[64]) of 256 codes, as ``quantize_row_q6_K_ref`` packs."""
+    lead = codes.shape[:-1]
+    c = codes.reshape(lead + (2, 4, 32))  # (half, i, l)
+    low = c & 0xF
+    ql = np.concatenate([low[..., 0, :] | (low[..., 2, :] << 4), low[..., 1, :] | (low[..., 3, :] << 4)], axis=-1)
+    top = c >> 4
+    qh = top[..., 0, :] | (top[..., 1, :] << 2) | (top[..., 2, :] << 4) | (top[..., 3, :] << 6)
+    return ql.reshape(lead + (128,)).astype(np.uint8), qh.reshape(lead + (64,)).astype(np.uint8)
+
+
 def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     """Split ``(..., nblocks * block_bytes)`` bytes into the format's named fields."""
     info = block_format(fmt)
-    blocks = _as_blocks(info, raw)
+    f = _read_fields(info.name, _as_blocks(info, raw))
     if info.name == "q4_K":
-        sc, m = scale_min_k4(blocks[..., 4:16])
-        qs = blocks[..., 16:144].reshape(blocks.shape[:-1] + (4, 32))
+        sc, m = scale_min_k4(f["scales"])
+        qs = f["qs"].reshape(f["qs"].shape[:-1] + (4, 32))
         nibbles = np.stack([qs & 0xF, qs >> 4], axis=-2)  # (..., chunk, half, 32)
-        q = nibbles.reshape(blocks.shape[:-1] + (256,))
-        return Q4KFields(
-            d=_read_fp16(blocks[..., 0:2])[..., 0],
-            dmin=_read_fp16(blocks[..., 2:4])[..., 0],
-            scales=sc,
-            mins=m,
-            q=q,
-        )
-    if info.name == "q8_0":
-        return Q8Fields(d=_read_fp16(blocks[..., 0:2])[..., 0], q=blocks[..., 2:].view(np.int8))
+        return Q4KFields(d=f["d"][..., 0], dmin=f["dmin"][..., 0], scales=sc, mins=m,
+                         q=nibbles.reshape(qs.shape[:-2] + (256,)))
+    if info.name == "q6_K":
+        codes = _q6_K_codes(f["ql"], f["qh"])
+        return Q6KFields(d=f["d"][..., 0], scales=f["scales"], q=(codes.astype(np.int8) - 32).astype(np.int8))
     if info.name == "q4_0":
-        qs = blocks[..., 2:18]
+        qs = f["qs"]
         codes = np.concatenate([qs & 0xF, qs >> 4], axis=-1)  # values 0..15, then 16..31
-        return Q8Fields(d=_read_fp16(blocks[..., 0:2])[..., 0], q=(codes.astype(np.int8) - 8).astype(np.int8))
+        return Q8Fields(d=f["d"][..., 0], q=(codes.astype(np.int8) - 8).astype(np.int8))
+    if info.name == "q8_0":
+        return Q8Fields(d=f["d"][..., 0], q=f["qs"])
     if info.name == "q8_1":
-        ds = _read_fp16(blocks[..., 0:4])
-        return Q8Fields(d=ds[..., 0], s=ds[..., 1], q=blocks[..., 4:].view(np.int8))
-    ds = _read_fp16(blocks[..., 0:16])  # q8_1_mmq: d0 s0 d1 s1 d2 s2 d3 s3
-    return Q8Fields(d=ds[..., 0::2], s=ds[..., 1::2], q=blocks[..., 16:].view(np.int8))
+        return Q8Fields(d=f["d"][..., 0], s=f["s"][..., 0], q=f["qs"])
+    ds = f["ds4"]  # q8_1_mmq: d0 s0 d1 s1 d2 s2 d3 s3
+    return Q8Fields(d=ds[..., 0::2], s=ds[..., 1::2], q=f["qs"])
+
+
+def _expect(info: FormatInfo, fields: BlockFields, kind: type) -> None:
+    if not isinstance(fields, kind):
+        raise ValueError(f"{info.name} blocks are packed from {kind.__name__}")
 
 
 def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
@@ -169,39 +289,45 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     Float fields are rounded to fp16 (nearest even), as ggml stores them.
     """
     info = block_format(fmt)
-    assert info.block_bytes is not None
-    if info.name == "q4_K":
-        if not isinstance(fields, Q4KFields):
-            raise ValueError("q4_K blocks are packed from Q4KFields")
+    name = info.name
+    values: dict[str, ArrayLike]
+    if name == "q4_K":
+        _expect(info, fields, Q4KFields)
+        assert isinstance(fields, Q4KFields)
         q = fields.q.astype(np.uint8)
         if (q > 15).any():
             raise ValueError("q4_K quants are 4-bit codes (0..15)")
-        lead = q.shape[:-1]
-        chunks = q.reshape(lead + (4, 2, 32))
-        qs = (chunks[..., 0, :] | (chunks[..., 1, :] << 4)).reshape(lead + (128,))
-        dm = np.stack([fields.d, fields.dmin], axis=-1).astype(np.float32)
-        parts = [_write_fp16(dm), pack_scale_min_k4(fields.scales, fields.mins), qs]
-    else:
-        if not isinstance(fields, Q8Fields):
-            raise ValueError(f"{info.name} blocks are packed from Q8Fields")
-        qs = fields.q.astype(np.int8).view(np.uint8)
-        if info.name == "q4_0":
-            codes = fields.q.astype(np.int16) + 8
-            if codes.shape[-1] != info.block_values or (codes < 0).any() or (codes > 15).any():
-                raise ValueError("q4_0 quants are 32 values of -8..7 per block (code - 8)")
-            qs = (codes[..., :16] | (codes[..., 16:] << 4)).astype(np.uint8)
-        if info.name in ("q8_0", "q4_0"):
-            parts = [_write_fp16(np.asarray(fields.d, dtype=np.float32)[..., None]), qs]
-        else:
-            if fields.s is None:
-                raise ValueError(f"{info.name} blocks need the sums s")
-            ds = np.stack([fields.d, fields.s], axis=-1).astype(np.float32)
-            if info.name == "q8_1_mmq":
-                ds = ds.reshape(ds.shape[:-2] + (8,))
-            parts = [_write_fp16(ds), qs]
-    blocks = np.concatenate([np.broadcast_to(p, parts[-1].shape[:-1] + p.shape[-1:]) for p in parts], axis=-1)
-    assert blocks.shape[-1] == info.block_bytes
-    return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (-1,)))
+        chunks = q.reshape(q.shape[:-1] + (4, 2, 32))
+        qs = (chunks[..., 0, :] | (chunks[..., 1, :] << 4)).reshape(q.shape[:-1] + (128,))
+        values = {"d": np.asarray(fields.d, np.float32)[..., None], "dmin": np.asarray(fields.dmin, np.float32)[..., None],
+                  "scales": pack_scale_min_k4(fields.scales, fields.mins), "qs": qs}
+        return _write_fields(name, values)
+    if name == "q6_K":
+        _expect(info, fields, Q6KFields)
+        assert isinstance(fields, Q6KFields)
+        q = np.asarray(fields.q).astype(np.int16)
+        if q.shape[-1] != 256 or (q < -32).any() or (q > 31).any():
+            raise ValueError("q6_K quants are 256 values of -32..31 per block (code - 32)")
+        ql, qh = _q6_K_bytes((q + 32).astype(np.uint8))
+        return _write_fields(name, {"ql": ql, "qh": qh, "scales": np.asarray(fields.scales).astype(np.int8),
+                                    "d": np.asarray(fields.d, np.float32)[..., None]})
+    _expect(info, fields, Q8Fields)
+    assert isinstance(fields, Q8Fields)
+    qs = fields.q.astype(np.int8)
+    if name == "q4_0":
+        codes = fields.q.astype(np.int16) + 8
+        if codes.shape[-1] != info.block_values or (codes < 0).any() or (codes > 15).any():
+            raise ValueError("q4_0 quants are 32 values of -8..7 per block (code - 8)")
+        qs = (codes[..., :16] | (codes[..., 16:] << 4)).astype(np.uint8)
+    d = np.asarray(fields.d, dtype=np.float32)
+    if name in ("q8_0", "q4_0"):
+        return _write_fields(name, {"d": d[..., None], "qs": qs})
+    if fields.s is None:
+        raise ValueError(f"{name} blocks need the sums s")
+    ds = np.stack([d, np.asarray(fields.s, dtype=np.float32)], axis=-1)
+    if name == "q8_1_mmq":
+        return _write_fields(name, {"ds4": ds.reshape(ds.shape[:-2] + (8,)), "qs": qs})
+    return _write_fields(name, {"d": ds[..., 0:1], "s": ds[..., 1:2], "qs": qs})
 
 
 def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
@@ -216,6 +342,10 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         m1 = fields.dmin[..., None] * fields.mins.astype(np.float32)  # exact
         q = fields.q.reshape(fields.q.shape[:-1] + (Q4K_SUBBLOCKS, 32)).astype(np.float32)
         values = d1[..., None] * q - m1[..., None]
+    elif isinstance(fields, Q6KFields):
+        d16 = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
+        q = fields.q.reshape(fields.q.shape[:-1] + (Q6K_SUBBLOCKS, 16)).astype(np.float32)
+        values = d16[..., None] * q  # exact: 11 + 7 + 5 significant bits
     else:
         d = fields.d if info.name != "q8_1_mmq" else np.repeat(fields.d, Q8_GROUP, axis=-1)
         if info.name != "q8_1_mmq":

@@ -17,6 +17,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
+from compiler.numerics.blocks import fp16_fields
 from compiler.mmq_template import MmqConfig, tile_weights
 
 TOLERANCE = 1e-5
@@ -131,15 +132,19 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
 
 def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
     """Random weight blocks [rows, K/bv, bytes] (``block_q4_K`` by default): every byte pattern with
-    finite fp16 scales (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
+    finite fp16 fields (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
     not run the (slow, CPU) quantizer on 100+ MB."""
     info = FORMATS[weights]
     assert info.block_values is not None and info.block_bytes is not None
     shape = (rows, k // info.block_values, info.block_bytes)
-    scales = 2 if weights == "q4_K" else 1  # fp16 fields at the start of the block
     blocks = rng.integers(0, 256, size=shape, dtype=np.uint8)
-    dd = rng.uniform(1e-3, 1e-2, size=(*shape[:2], scales)).astype(np.float16)
-    blocks[..., 0:2 * scales] = dd.view(np.uint8).reshape(*shape[:2], 2 * scales)
+    fields = fp16_fields(weights)  # where compiler.numerics says the format keeps them
+    values = rng.uniform(1e-3, 1e-2, size=(*shape[:2], sum(f.count for f in fields))).astype("<f2")
+    first = 0
+    for field in fields:
+        part = values[..., first:first + field.count]
+        blocks[..., field.byte:field.byte + field.nbytes] = part.view(np.uint8).reshape(*shape[:2], field.nbytes)
+        first += field.count
     return blocks
 
 

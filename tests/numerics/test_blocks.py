@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q8Fields, block_fields, dequantize, pack_blocks
+from compiler.format_table import FORMATS
+from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, block_fields, dequantize, pack_blocks
+from compiler.numerics.blocks import BLOCK_LAYOUTS, fp16_fields
 
 
 def _fp16(bits: int) -> float:
@@ -116,12 +118,70 @@ def test_leading_axes_are_kept() -> None:
     np.testing.assert_array_equal(out[1, 2], dequantize("q8_0", raw[1, 2]))
 
 
-@pytest.mark.parametrize("fmt", ["q4_K", "q8_0", "q8_1", "q8_1_mmq"])
+def _q6_K_block(d_bits: int, scales: list[int], codes: list[int]) -> list[int]:
+    """A block_q6_K written byte by byte from ggml-common.h and ``quantize_row_q6_K_ref``'s packing loop."""
+    ql, qh = [0] * 128, [0] * 64
+    for half in range(2):
+        for l in range(32):
+            c = [codes[128 * half + 32 * i + l] for i in range(4)]
+            ql[64 * half + l] = (c[0] & 0xF) | ((c[2] & 0xF) << 4)
+            ql[64 * half + 32 + l] = (c[1] & 0xF) | ((c[3] & 0xF) << 4)
+            qh[32 * half + l] = (c[0] >> 4) | ((c[1] >> 4) << 2) | ((c[2] >> 4) << 4) | ((c[3] >> 4) << 6)
+    return ql + qh + [s & 0xFF for s in scales] + _le16(d_bits)
+
+
+def _q6_K_expected(d_bits: int, scales: list[int], codes: list[int]) -> list[float]:
+    """``dequantize_row_q6_K``'s loop: y[l + 32i] = d * sc[is + 2i] * q_i, is = l / 16, per 128-value half."""
+    d, out = _fp16(d_bits), [0.0] * 256
+    for half in range(2):
+        for l in range(32):
+            for i in range(4):
+                value = 128 * half + 32 * i + l
+                out[value] = d * scales[8 * half + l // 16 + 2 * i] * (codes[value] - 32)
+    return out
+
+
+def test_q6_K_dequantize_hand_built_blocks() -> None:
+    scales_a = [-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8]
+    scales_b = [(37 * i) % 256 - 128 for i in range(16)]
+    codes_a = [(7 * i + 3) % 64 for i in range(256)]
+    codes_b = [(i * 37) % 64 for i in range(256)]
+    blocks = [(0x3800, scales_a, codes_a), (0x1E3B, scales_b, codes_b), (0x0001, scales_a, codes_b)]
+    raw = np.array(sum((_q6_K_block(*b) for b in blocks), []), dtype=np.uint8)
+    assert raw.size == 3 * 210
+    want = np.array(sum((_q6_K_expected(*b) for b in blocks), []), dtype=np.float64).astype(np.float32)
+    np.testing.assert_array_equal(dequantize("q6_K", raw), want)
+    fields = block_fields("q6_K", raw)
+    assert isinstance(fields, Q6KFields)
+    assert fields.scales.tolist() == [scales_a, scales_b, scales_a]
+    assert fields.q[1].tolist() == [c - 32 for c in codes_b] and fields.d.tolist()[0] == _fp16(0x3800)
+    np.testing.assert_array_equal(pack_blocks("q6_K", fields), raw)
+
+
+@pytest.mark.parametrize("fmt", sorted(BLOCK_LAYOUTS))
+def test_block_layouts_tile_each_block(fmt: str) -> None:
+    """Fields in memory order, back to back, fill the format table's block size exactly."""
+    end = 0
+    for field in BLOCK_LAYOUTS[fmt]:
+        assert field.byte == end, f"{fmt} field {field.name} starts at {field.byte}, after a field ending at {end}"
+        end += field.nbytes
+    assert end == FORMATS[fmt].block_bytes
+    assert set(BLOCK_LAYOUTS) == {name for name, info in FORMATS.items() if info.is_block}
+    assert fp16_fields(fmt) and all(f.kind == "f16" for f in fp16_fields(fmt))
+
+
+@pytest.mark.parametrize("fmt", ["q4_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq"])
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
     nb = 5
-    if fmt == "q4_K":
-        fields: Q4KFields | Q8Fields = Q4KFields(
+    if fmt == "q6_K":
+        fields: Q4KFields | Q6KFields | Q8Fields = Q6KFields(
+            d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            scales=rng.integers(-128, 128, (2, nb, 16), dtype=np.int16).astype(np.int8),
+            q=rng.integers(-32, 32, (2, nb, 256), dtype=np.int16).astype(np.int8),
+        )
+    elif fmt == "q4_K":
+        fields = Q4KFields(
             d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             dmin=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             scales=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
@@ -165,3 +225,10 @@ def test_errors() -> None:
                     mins=np.zeros((1, 8), np.uint8), q=np.zeros((1, 256), np.uint8))
     with pytest.raises(ValueError, match="6-bit"):
         pack_blocks("q4_K", bad)
+    wide = Q6KFields(d=np.zeros(1, np.float32), scales=np.zeros((1, 16), np.int8), q=np.full((1, 256), 32, np.int8))
+    with pytest.raises(ValueError, match="-32..31"):
+        pack_blocks("q6_K", wide)
+    with pytest.raises(ValueError, match="packed from Q6KFields"):
+        pack_blocks("q6_K", Q8Fields(d=np.zeros(1, np.float32), q=np.zeros((1, 32), np.int8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 210 bytes, got 144"):
+        dequantize("q6_K", np.zeros(144, dtype=np.uint8))

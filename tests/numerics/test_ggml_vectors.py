@@ -14,6 +14,10 @@ dequantized SHA-256) that the same ggml build produced for them: exact and one-u
 ties, non-power-of-two and fp16-subnormal scales, and sign ties, which no case of
 ``INPUT_CASES`` reaches.
 
+``data/ggml_cpu_q6_K.txt`` holds what ggml's ``quantize_row_q6_K_ref`` and ``dequantize_row_q6_K``
+(same commit, gcc 12.2 -O2 -ffp-contract=off, x86-64) produced for every case of ``INPUT_CASES`` and
+for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold, fp16-subnormal d).
+
 ``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
 ``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
 ggml-cuda/quantize.cu, built with nvcc 13.0 for sm_90 without ``-use_fast_math``)
@@ -128,6 +132,11 @@ def q4_0_edges() -> dict[tuple[str, str], bytes]:
 
 
 @functools.cache
+def q6_K_ref() -> dict[tuple[str, str], bytes]:
+    return _read_sections(DATA / "ggml_cpu_q6_K.txt")
+
+
+@functools.cache
 def cuda() -> dict[tuple[str, str], bytes]:
     return _read_sections(DATA / "cuda_q8_1.txt")
 
@@ -137,6 +146,26 @@ def test_vector_files_cover_every_case() -> None:
     assert {(c, k) for c in INPUT_CASES for k in kinds} == set(cpu_ref())
     assert set(q4_0_edges()) == {("edges", k) for k in ("input", "q4_0", "q4_0_dequant_sha256")}
     assert {k for _, k in cuda()} == {"input", "q8_1", "q8_1_mmq"}
+    q6 = {(c, k) for c in INPUT_CASES for k in ("q6_K", "q6_K_dequant_sha256")}
+    assert set(q6_K_ref()) == q6 | {("edges", k) for k in ("input", "q6_K", "q6_K_dequant_sha256")}
+
+
+def _q6_K_case(case: str) -> tuple[np.ndarray, bytes, bytes]:
+    """(input, ggml's q6_K bytes, SHA-256 of ggml's dequantization of them) of one case."""
+    vectors = q6_K_ref()
+    x = (np.frombuffer(vectors[(case, "input")], dtype="<f4").astype(np.float32) if case == "edges"
+         else case_input(case))
+    return x, vectors[(case, "q6_K")], vectors[(case, "q6_K_dequant_sha256")]
+
+
+@pytest.mark.parametrize("case", [*INPUT_CASES, "edges"])
+def test_q6_K_matches_ggml_c(case: str) -> None:
+    x, want_bytes, want_sha = _q6_K_case(case)
+    want = np.frombuffer(want_bytes, dtype=np.uint8)
+    got = quantize("q6_K", x)
+    differing = np.nonzero(np.any(got.reshape(-1, 210) != want.reshape(-1, 210), axis=1))[0]
+    assert differing.size == 0, f"q6_K blocks {differing.tolist()} differ from ggml for case {case}"
+    assert hashlib.sha256(dequantize("q6_K", want).astype("<f4").tobytes()).digest() == want_sha
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q8Fields, block_fields, dequantize, quantize
+from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, block_fields, dequantize, quantize
 
 F32 = np.float32
 
@@ -190,6 +190,30 @@ def test_q4_K_leading_axes() -> None:
     raw = quantize("q4_K", x)
     assert raw.shape == (2, 3, 288)
     np.testing.assert_array_equal(raw[1, 2], quantize("q4_K", x[1, 2]))
+
+
+def test_q6_K_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(8)
+    x = (rng.standard_normal((4, 1024)) * rng.uniform(0.01, 3, (4, 1))).astype(np.float32)
+    raw = quantize("q6_K", x)
+    assert raw.shape == (4, 4 * 210)
+    err = dequantize("q6_K", raw) - x
+    assert np.sqrt(np.mean(err**2)) < 0.02 * x.std()
+    f = block_fields("q6_K", raw)
+    assert isinstance(f, Q6KFields)
+    # the scale of largest magnitude is the one that set d = max_scale / -128: code -128
+    assert (np.abs(f.scales.astype(np.int16)).max(axis=-1) == 128).all()
+    # every code is step 3's requantization, clamped to -32..31
+    d_sub = f.d[..., None] * f.scales.astype(F32)  # (4, 4, 16)
+    want = np.clip(np.rint(x.reshape(4, 4, 16, 16) / d_sub[..., None]), -32, 31)
+    np.testing.assert_array_equal(f.q.reshape(4, 4, 16, 16), want)
+    np.testing.assert_array_equal(raw[3], quantize("q6_K", x[3]))  # leading axes are independent rows
+
+
+def test_q6_K_zero_block_is_all_zero_bytes() -> None:
+    raw = quantize("q6_K", np.zeros((1, 256), dtype=np.float32))
+    assert not raw.any()  # ggml's memset; dequantized: d · sc · (0 - 32) = -0.0
+    assert np.all(dequantize("q6_K", raw) == 0)
 
 
 # ---------------------------------------------------------------- errors
