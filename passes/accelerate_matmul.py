@@ -68,7 +68,6 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qdot.types import BlockType
 from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SCALE_BITS, BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
@@ -314,17 +313,9 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         shape = tensor.get_shape()
         contiguous = contiguous_dim(value)
         blocks_dim = 1 if op_idx == 0 else 0  # blocks run along K
-        block = tensor.get_element_type()
-        assert isinstance(block, BlockType)
-        # one block along K is its own contiguous run (a K step of one q4_K super-block): the rows
-        # may then lie anywhere, e.g. next to each other (tile_weights' order read column-wise,
-        # strides [1, block_n]), if the copy can move each block alone in 4-byte pieces or larger
-        own_run = shape[blocks_dim] == 1 and block.info.element_bytes % 4 == 0
-        if contiguous is not None and contiguous != blocks_dim and not own_run:
+        if contiguous is not None and contiguous != blocks_dim:
             emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} blocks must be contiguous along K in memory "
-                            f"(stride 1 on dimension {blocks_dim} of its descriptor) unless the tile is one block "
-                            f"along K and a block a whole number of 4-byte words ({block.format.data.value}: "
-                            f"{block.info.element_bytes} bytes)")
+                            f"(stride 1 on dimension {blocks_dim} of its descriptor)")
         order = [blocks_dim, 1 - blocks_dim]
         shared = SharedEncodingAttr(1, 1, 1, order)
         mem = _insert(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]

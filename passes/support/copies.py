@@ -12,10 +12,8 @@ layout function (``SharedLayout.offset``), as linear maps over the bits of
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
 predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
 stride = its row's bytes) is one run: chunk q is q · chunk bytes after its first row, bounded by
-the tensor's bytes (``_rows_back_to_back``); a tile one element wide along the buffer's
-contiguous dimension may have any column stride (each element is its own run). In a kernel
-with ``qdot.l2_prefetch`` every cp.async carries that L2 prefetch-size hint
-(``l2_prefetch_hint``).
+the tensor's bytes (``_rows_back_to_back``). In a kernel with ``qdot.l2_prefetch`` every
+cp.async carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 """
 
 from __future__ import annotations
@@ -101,22 +99,15 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     rows_dim, cols_dim = _dims(shared)
     prefetch = l2_prefetch_hint(state.func)
     eb = tile.elem_bytes
-    stride_unit = constant_value(tile.strides[cols_dim])
-    one_wide = shared.tile_shape[cols_dim] == 1  # one element along the buffer's contiguous dimension
-    if stride_unit != 1 and not one_wide:
+    if constant_value(tile.strides[cols_dim]) != 1:
         emit_error(at, "the global tile's contiguous dimension must match the shared buffer's "
                        f"(dimension {cols_dim} needs stride 1 in qdot.make_desc)")
     rows = shared.tile_shape[rows_dim]
     row_bytes = shared.tile_shape[cols_dim] * eb
     align = min(ASSUMED_BASE_ALIGNMENT,
                 known_divisor(tile.strides[rows_dim]) * eb,
-                known_divisor(tile.offsets[cols_dim]) * eb
-                * (1 if stride_unit == 1 else known_divisor(tile.strides[cols_dim])))
+                known_divisor(tile.offsets[cols_dim]) * eb)
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
-    if chunk is None and stride_unit != 1:
-        emit_error(at, f"a one-element-wide tile whose column stride is not 1 is copied element by element in "
-                       f"4-, 8- or 16-byte chunks: its {eb}-byte elements do not split into such chunks at "
-                       f"addresses known to be 4-byte aligned")
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
@@ -134,9 +125,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row_limit = _index(b, tile.dims[rows_dim])
     col_limit_bytes = b.mul(_index(b, tile.dims[cols_dim]), eb_i)
     stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb_i)
-    # the tile's column origin: c_off elements, each stride_cols apart (a one-element-wide tile
-    # may sit in a column of any stride; otherwise the stride is 1)
-    col_origin_bytes = b.mul(c_off if stride_unit == 1 else b.mul(c_off, _index(b, tile.strides[cols_dim])), eb_i)
+    col_origin_bytes = b.mul(c_off, eb_i)
     tid_index = b.cast_int(ids.tid, IndexType())
     linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
     # Whole tiles along the contiguous dimension (its extent and the tile origin are multiples
@@ -146,9 +135,6 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     whole_cols = (known_divisor(tile.dims[cols_dim]) % tile_cols == 0
                   and known_divisor(tile.offsets[cols_dim]) % tile_cols == 0 and not shared.fp4_padded)
     tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
-    if stride_unit != 1 and tile_in is None:  # the clamp below counts column bytes from a unit stride
-        emit_error(at, "a one-element-wide tile whose column stride is not 1 must lie whole in its tensor's "
-                       "columns (not an fp4Padded buffer)")
     packed = _rows_back_to_back(tile, rows_dim, row_bytes) and tile_in is not None
     inside = packed and _rows_inside(tile, rows_dim, rows)
     if packed:  # the tile's rows follow each other: chunk q lies q · chunk bytes after its first
@@ -217,12 +203,12 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
 
 def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:
     """Whether each row of the tile starts where the previous one ends (row stride · element
-    bytes = the tile's row bytes: a tile as wide as its tensor's rows, or one element wide with
-    its rows next to each other). Then chunk q of the copy lies q · chunk bytes after the tile's
-    first byte, and LLVM sees every chunk's address as one base plus a constant, where
-    ``row · stride + column`` with row = q / 9 and column = q % 9 (144-byte rows) is a 64-bit
-    address per chunk, each kept live across the K loop (the decode kernels that read
-    ``MmqConfig(tiled_weights)``' order: 127–168 registers that way, 64–72 this way)."""
+    bytes = the tile's row bytes: a tile as wide as its tensor's rows). Then chunk q of the copy
+    lies q · chunk bytes after the tile's first byte, and LLVM sees every chunk's address as one
+    base plus a constant, where ``row · stride + column`` with row = q / 9 and column = q % 9
+    (144-byte rows) is a 64-bit address per chunk, each kept live across the K loop (the decode
+    kernels that read ``MmqConfig(tiled_weights)``' order: 127–168 registers that way, 64–72
+    this way)."""
     stride = constant_value(tile.strides[rows_dim])
     return isinstance(stride, int) and stride * tile.elem_bytes == row_bytes
 

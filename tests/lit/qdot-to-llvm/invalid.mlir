@@ -161,20 +161,19 @@ func.func @tensor_inside(%x: f32) -> f32 {
 
 // -----
 
-// A one-element-wide tile (along the shared buffer's contiguous dimension) may have a column
-// stride other than 1 — tile_weights' 64 rows of one K step read column-wise, strides [1, 64] — but
-// it is then copied only in 4-, 8- or 16-byte cp.async chunks: q4_0 blocks are 18 bytes, so a
-// row is no whole number of chunks and a block not known 4-byte aligned. Refused at the copy,
-// not handed to the byte copy, whose addresses assume a column stride of 1.
+// A tile one element wide along the shared buffer's contiguous dimension is no exception: 64
+// q4_K blocks of one K step next to each other read column-wise (strides [1, 64], a 64x1 tile
+// at [0, col]; tile_weights' order, which MmqConfig(tiled_weights) reads K-contiguous instead:
+// tiled-weight-copies.mlir) has a column stride of 64, refused at the copy like any other.
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-func.func @strided_one_wide_q4_0(%w_ptr: !qdot.ptr<!qdot.block<q4_0>>, %cols: index, %col: index)
+func.func @strided_one_wide(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_0>> -> !qdot.desc<64x1x!qdot.block<q4_0>>
-  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_0>, #sh, mutable>
-  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_0>>, !qgpu.memdesc<64x1x!qdot.block<q4_0>, #sh, mutable>
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   func.return
 }
-// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op a one-element-wide tile whose column stride is not 1 is copied element by element in 4-, 8- or 16-byte chunks: its 18-byte elements do not split into such chunks at addresses known to be 4-byte aligned
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op the global tile's contiguous dimension must match the shared buffer's (dimension 1 needs stride 1 in qdot.make_desc)

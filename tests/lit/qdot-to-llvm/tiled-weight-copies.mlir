@@ -1,57 +1,48 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' | filecheck %s
 // Global → shared copies of tiles whose rows lie back to back: the decode kernel's weights
-// repacked by tile_weights (compiler/mmq_template.py) so that a program's 64 weight rows of one
-// K step — 64 q4_K blocks of 144 bytes — lie next to each other. Read column-wise first:
-// qdot.make_desc [64, cols] strides [1, 64], tile 64x1 at [0, col], a one-element-wide tile whose
-// column stride is not 1. The shared
-// buffer's contiguous dimension (order[0] = 1) is one element wide, so its stride of 64 is no
-// obstacle: the column origin is col · 64 · 144 bytes (the stride taken into account, not col ·
-// 144 as for a stride of 1). When the tile is its tensor's rows from row 0 (constant origin 0,
-// a constant extent ≥ 64) stored back to back (row stride · 144 == the tile's 144-byte rows),
-// every row is in bounds and chunk q of the 9216-byte tile lies q · 16 bytes into it: each
-// cp.async's source is base + col origin + q · 16 — one base plus constants in a K loop — with
-// no per-row bounds test and no row select (row · stride + column with row = q / 9 and column =
-// q % 9 would be a 64-bit address per chunk kept live across the loop). 576 16-byte chunks
-// (cp.async.cg) over 64 threads: 9 per thread, exactly, so no clamp of the last chunk index.
-// With a run-time row origin or extent the rows are still back to back, so chunk q still lies
-// q · 16 bytes after the tile's first row, and its bounds test is one comparison of that byte
-// offset with the tensor's bytes (no division into rows). Rows not back to back take the
-// general copy: the same strided column origin, each chunk's row offset selected against the rows.
+// repacked by tile_weights (compiler/mmq_template.py) and read K-contiguous as a matrix of one K
+// step per row, so that a program's 64 weight rows of one K step — 64 q4_K blocks of 144 bytes —
+// lie next to each other: qdot.make_desc [rows, 1] strides [1, 1], a 64x1 tile at [row, 0]. When
+// the rows are back to back (row stride · 144 == the tile's 144-byte rows) and the tile is its
+// tensor's rows from row 0 (constant origin 0, a constant extent ≥ 64), every row is in bounds
+// and chunk q of the 9216-byte tile lies q · 16 bytes into it: each cp.async's source is base +
+// q · 16 — one base plus constants in a K loop — with no per-row bounds test and no row select
+// (row · stride + column with row = q / 9 and column = q % 9 would be a 64-bit address per
+// chunk kept live across the loop). 576 16-byte chunks (cp.async.cg) over 64 threads: 9 per
+// thread, exactly, so no clamp of the last chunk index. With a run-time row origin or extent the
+// rows are still back to back, so chunk q still lies q · 16 bytes after the tile's first row,
+// and its bounds test is one comparison of that byte offset with the tensor's bytes (no division
+// into rows). Rows not back to back take the general copy: each chunk's row offset selected
+// against the rows. (The same bytes read column-wise, strides [1, 64], are refused:
+// invalid.mlir.)
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
 // CHECK-LABEL: func.func @packed
-// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index)
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64)
 // CHECK-SAME:  qdot.shared_bytes = 9216 : i64
-//              the column origin: col · 64 (the column stride, a shift) · 144 (the block's bytes)
-// CHECK:       %[[EB:.*]] = arith.constant 144 : index
-// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
-// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
-// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
-// CHECK-NEXT:  %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
 //              the one bounds test: is the column inside the tensor
-// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
+// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %c0, %c1 : index
 // CHECK-NOT:   arith.cmpi
 // CHECK-NOT:   arith.select
-//              chunk 0 of this thread: q = tid, at base + origin + q · 16
+//              chunk 0 of this thread: q = tid, at base + q · 16
 // CHECK:       %[[SIXTEEN:.*]] = arith.constant 16 : index
 // CHECK-NEXT:  %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK-NEXT:  %[[Q0_BYTES:.*]] = arith.shli %[[TID]], %[[FOUR]] : index
-// CHECK-NEXT:  %[[OFF0:.*]] = arith.addi %[[ORIGIN]], %[[Q0_BYTES]] : index
-// CHECK-NEXT:  %[[OFF0_64:.*]] = arith.index_cast %[[OFF0]] : index to i64
+// CHECK-NEXT:  %[[OFF0_64:.*]] = arith.index_cast %[[Q0_BYTES]] : index to i64
 // CHECK-NEXT:  %[[SRC0:.*]] = arith.addi %[[PTR]], %[[OFF0_64]] : i64
 // CHECK-NOT:   arith.cmpi
 // CHECK:       %[[SIZE0:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
 // CHECK-NEXT:  %[[SIZE0_32:.*]] = arith.index_cast %[[SIZE0]] : index to i32
 // CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC0]], 16, %[[SIZE0_32]]
-//              chunk 1: q = tid + 64, at base + origin + q · 16
+//              chunk 1: q = tid + 64, at base + q · 16
 // CHECK-NEXT:  %[[SIXTY_FOUR:.*]] = arith.constant 64 : index
 // CHECK-NEXT:  %[[Q1:.*]] = arith.addi %[[TID]], %[[SIXTY_FOUR]] : index
 // CHECK-NOT:   arith.cmpi
 // CHECK-NOT:   arith.select
 // CHECK:       %[[Q1_BYTES:.*]] = arith.shli %[[Q1]], %[[FOUR]] : index
-// CHECK-NEXT:  %[[OFF1:.*]] = arith.addi %[[ORIGIN]], %[[Q1_BYTES]] : index
-// CHECK-NEXT:  %[[OFF1_64:.*]] = arith.index_cast %[[OFF1]] : index to i64
+// CHECK-NEXT:  %[[OFF1_64:.*]] = arith.index_cast %[[Q1_BYTES]] : index to i64
 // CHECK-NEXT:  %[[SRC1:.*]] = arith.addi %[[PTR]], %[[OFF1_64]] : i64
 // CHECK-NOT:   arith.cmpi
 // CHECK:       %[[SIZE1:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
@@ -61,14 +52,14 @@
 // CHECK-NOT:   arith.minui
 // CHECK-COUNT-7: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
-func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index)
+func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %c1], [%c1, %c1] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
-  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %c0], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_commit
   func.return
 }
@@ -77,19 +68,16 @@ func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: inde
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
-// A run-time row origin %r (the tiled decode kernel's: its descriptor is [tiles · K/256 · 64
-// rows, one step], the tile at row (tile · K/256 + step) · 64): rows r .. r + 63 may run past the
-// 64 rows of the tensor, so each chunk's byte offset r · 144 + q · 16 is compared with the
-// tensor's 9216 bytes — the source size 16 only inside it and inside the columns — and clamped
-// to the tensor's last chunk (a chunk past it names that address and copies nothing).
+// A run-time row origin %r (the tiled decode kernel's: the tile at row (tile · K/256 + step) ·
+// 64): rows r .. r + 63 may run past the 64 rows of the tensor, so each chunk's byte offset
+// r · 144 + q · 16 is compared with the tensor's 9216 bytes — the source size 16 only inside it
+// and inside the columns — and clamped to the tensor's last chunk (a chunk past it names that
+// address and copies nothing).
 // CHECK-LABEL: func.func @row_origin
-// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[R:[^:]*]]: index)
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[R:[^:]*]]: index)
 // CHECK:       %[[EB:.*]] = arith.constant 144 : index
-// CHECK-NEXT:  %[[SIX:.*]] = arith.constant 6 : index
-// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SIX]] : index
-// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
-// CHECK-NEXT:  %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
-// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %[[COL]], %[[COLS]] : index
+// CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %c0, %c1 : index
 // CHECK-NEXT:  %[[FIRST_ROW:.*]] = arith.muli %[[R]], %[[EB]] : index
 // CHECK-NEXT:  %[[TENSOR_BYTES:.*]] = arith.constant 9216 : index
 // CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
@@ -99,8 +87,7 @@ func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: inde
 // CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[OFF]], %[[TENSOR_BYTES]] : index
 // CHECK-NEXT:  %[[OK:.*]] = arith.andi %[[IN]], %[[TILE_IN]] : i1
 // CHECK-NEXT:  %[[CLAMPED:.*]] = arith.minui %[[OFF]], %[[LAST]] : index
-// CHECK-NEXT:  %[[AT:.*]] = arith.addi %[[ORIGIN]], %[[CLAMPED]] : index
-// CHECK-NEXT:  %[[AT64:.*]] = arith.index_cast %[[AT]] : index to i64
+// CHECK-NEXT:  %[[AT64:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
 // CHECK-NEXT:  %[[SRC:.*]] = arith.addi %[[PTR]], %[[AT64]] : i64
 // CHECK-NOT:   arith.cmpi
 // CHECK:       %[[SIZE:.*]] = arith.select %[[OK]], %[[SIXTEEN]], %{{.*}} : index
@@ -108,13 +95,14 @@ func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: inde
 // CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC]], 16, %[[SIZE32]]
 // CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
-func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index, %r: index)
+func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %r: index)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %c1], [%c1, %c1] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
-  qgpu.async_copy %w_desc[%r, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%r, %c0], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_commit
   func.return
 }
@@ -126,7 +114,7 @@ func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 // A run-time row extent %rows (the tile may have more rows than the tensor): from row 0, each
 // chunk's byte offset q · 16 compared with the tensor's %rows · 144 bytes.
 // CHECK-LABEL: func.func @row_extent
-// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index, %[[ROWS:[^:]*]]: index)
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[ROWS:[^:]*]]: index)
 // CHECK:       %[[EB:.*]] = arith.constant 144 : index
 // CHECK:       %[[TENSOR_BYTES:.*]] = arith.muli %[[ROWS]], %[[EB]] : index
 // CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
@@ -139,14 +127,13 @@ func.func @row_origin(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 // CHECK:       ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
-func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index, %rows: index)
+func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %rows: index)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %w_desc = qdot.make_desc %w_ptr, [%rows, %cols], [%c1, %c64] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %w_desc = qdot.make_desc %w_ptr, [%rows, %c1], [%c1, %c1] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
-  qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %c0], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_commit
   func.return
 }
@@ -155,16 +142,15 @@ func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
-// Rows from row 0 of a constant extent but not back to back (row stride 2: 288 bytes apart,
-// twice the tile's 144-byte rows): chunk q is not q · 16 bytes into the tile, so each row's
-// offset is row · 288 (selected), and the column origin col · 128 · 144.
+// Rows from row 0 of a constant extent but not back to back: rows of two blocks ([64, 2]
+// strides [2, 1], 288 bytes apart), the tile one block of each at a run-time column %col. Chunk
+// q is not q · 16 bytes into the tile, so each row's offset is row · 288 (selected), and the
+// column origin col · 144.
 // CHECK-LABEL: func.func @rows_apart
-// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COLS:[^:]*]]: index, %[[COL:[^:]*]]: index)
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[COL:[^:]*]]: index)
 // CHECK:       %[[EB:.*]] = arith.constant 144 : index
 // CHECK-NEXT:  %[[STRIDE_BYTES:.*]] = arith.constant 288 : index
-// CHECK-NEXT:  %[[SEVEN:.*]] = arith.constant 7 : index
-// CHECK-NEXT:  %[[COL_ELEMS:.*]] = arith.shli %[[COL]], %[[SEVEN]] : index
-// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL_ELEMS]], %[[EB]] : index
+// CHECK-NEXT:  %[[ORIGIN:.*]] = arith.muli %[[COL]], %[[EB]] : index
 // CHECK:       %[[ROW:.*]] = arith.divui %{{.*}}, %{{.*}} : index
 // CHECK:       %[[COL_BYTES:.*]] = arith.addi %[[ORIGIN]], %{{.*}} : index
 // CHECK-NEXT:  %[[IN_ROW:.*]] = arith.cmpi ult, %[[ROW]], %{{.*}} : index
@@ -175,13 +161,13 @@ func.func @row_extent(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 // CHECK:       ptx.cp_async cg
 // CHECK-COUNT-8: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
 // CHECK-NEXT:  ptx.cp_async_commit
-func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: index)
+func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %col: index)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-  %w_desc = qdot.make_desc %w_ptr, [%c64, %cols], [%c2, %c128] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
+  %w_desc = qdot.make_desc %w_ptr, [%c64, %c2], [%c2, %c1] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x1x!qdot.block<q4_K>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_copy %w_desc[%c0, %col], %s : !qdot.desc<64x1x!qdot.block<q4_K>>, !qgpu.memdesc<64x1x!qdot.block<q4_K>, #sh, mutable>
   qgpu.async_commit
@@ -192,7 +178,7 @@ func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, %col: 
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
-// The tiled decode kernel's form for q4_0 / q8_0 (and q4_K): K contiguous, each row one K step
+// The tiled decode kernel's form for q4_0 / q8_0: K contiguous, each row one K step
 // of eight 18-byte q4_0 blocks (144 bytes) and the rows back to back ([rows, 8] strides [8, 1]),
 // the tile 64 rows at a run-time row. Its 9216 bytes are copied as one run: chunk q at
 // row · 144 + q · 16, bounded by the tensor's bytes.
