@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
     f16,
     f32,
     i8,
+    i32,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -323,7 +324,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     fold_by_mma = _fold_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
     result: SSAValue | None = None
     for index, slices in enumerate(_k_slices(sides)):
-        regs, scales, folds = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
+        regs, scales, folds, subs = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
         if index == 0:
             _allocs_first(dot, point)
             acc_type = dot.acc.type
@@ -333,7 +334,8 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         assert result is not None
         int_formats = [NIBBLE_UPCASTS[fmt][1] if fmt in NIBBLE_UPCASTS else RegFormat.S8 for _, _, fmt in sides]
         mma_op = _insert(point, MmaOp(regs[0], regs[1], result, *int_formats, scales[0], scales[1],
-                                      rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1]))
+                                      rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1],
+                                      a_sub=subs[0], b_sub=subs[1]))
         mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
         # every ggml scale is an fp16 d (11 significant bits) or q4_K's d·sc (6-bit sc: 17), so
         # qdot-lower-mma may fold the s32 → f32 conversion into the scaling (its magic form)
@@ -361,10 +363,19 @@ place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (it
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
     Format.Q4_0: (Q4_0_D16, None),
+    Format.Q6_K: ("d", None),
     Format.Q8_0: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against q4_K's mins."""
+
+HIGH_BIT_PARTS: dict[Format, tuple[str, str, str]] = {Format.Q6_K: ("ql", "qh", "sc")}
+"""Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
+high``), and whose 16-value halves carry an integer scale of their own (the mma's ``lhs_sub`` /
+``rhs_sub``): q6_K's ql, qh and int8 scales."""
+
+SUPER_BLOCKS = (Format.Q4_K, Format.Q6_K)
+"""256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -378,23 +389,26 @@ def _k_slices(sides: list) -> list[Slices]:
     registers); else one step over everything."""
     whole: list[Slices] = [tuple((0, None) for _ in sides)]
     formats = [fmt for _, _, fmt in sides]
-    if Format.Q4_K not in formats:
+    super_block = next((fmt for fmt in formats if fmt in SUPER_BLOCKS), None)
+    if super_block is None:
         return whole
     k_blocks = []
     for op_idx, mem, _ in sides:
         mem_type = mem.type
         assert isinstance(mem_type, MemDescType)
         k_blocks.append(mem_type.get_shape()[1 if op_idx == 0 else 0])
-    steps = k_blocks[formats.index(Format.Q4_K)]
+    steps = k_blocks[formats.index(super_block)]
     if steps == 1 or any(blocks % steps for blocks in k_blocks):
         return whole
     return [tuple((step * blocks // steps, blocks // steps) for blocks in k_blocks) for step in range(steps)]
 
 
 def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncodingAttr, fold_by_mma: bool,
-                    point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None]]:
-    """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use), per-32-value
-    scales and, without the mma fold, the dmin fold's factors."""
+                    point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None],
+                                                 list[SSAValue | None]]:
+    """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use, q6_K's low and top
+    bits joined), per-32-value scales, without the mma fold the dmin fold's factors, and q6_K's
+    integer scales per 16 values."""
     # q4_K scales (and q4_0's / q8_0's d where many threads read each) are decoded into shared
     # memory first: the register → shared stores and their barrier then precede every operand
     # load of the step, so nothing has to be loaded early and kept live across them
@@ -412,16 +426,21 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     formats = (sides[0][2], sides[1][2])
     # only q4_K's dmin term reads the activations' block sums, and _fold_mma reads them itself
     needs_fold = Format.Q4_K in formats and not fold_by_mma
-    regs, scales, folds = [], [], []
+    regs, scales, folds, subs = [], [], [], []
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
-        qs_view = _insert(point, BlockPartOp(mem, "qs", first, count)).results[0]
-        view_type = qs_view.type
-        assert isinstance(view_type, MemDescType)
-        loaded = _insert(point, LocalLoadOp(qs_view, TensorType(i8, view_type.get_shape(),
-                                                                DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
-        if fmt in NIBBLE_UPCASTS:
+        low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
+        loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, point)
+        if high_part is not None:
             k_dim = 1 if op_idx == 0 else 0
-            shape = list(view_type.get_shape())
+            shape = list(_tensor_shape(loaded))
+            shape[k_dim] *= 2
+            high = _raw_operand(mem, high_part, first, count, op_idx, mma, point)
+            loaded = _insert(point, UpcastOp(loaded, RegFormat(fmt.value), RegFormat.S8,
+                                             TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
+                                             high=high)).results[0]
+        elif fmt in NIBBLE_UPCASTS:
+            k_dim = 1 if op_idx == 0 else 0
+            shape = list(_tensor_shape(loaded))
             shape[k_dim] *= 2
             source, target = NIBBLE_UPCASTS[fmt]
             loaded = _insert(point, UpcastOp(loaded, source, target,
@@ -440,9 +459,32 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             values.append(_insert(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
         scales.append(values[0])
         folds.append(values[1])
+        sub = None
+        if sub_part is not None:
+            view = _insert(point, BlockPartOp(mem, sub_part, first, count)).results[0]
+            vt = view.type
+            assert isinstance(vt, MemDescType)
+            sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
+        subs.append(sub)
     if needs_fold and folds[1 - formats.index(Format.Q4_K)] is None:
         emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
-    return regs, scales, folds
+    return regs, scales, folds, subs
+
+
+def _raw_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
+                 point: InsertPoint) -> SSAValue:
+    """A raw part of the staged blocks (bytes as they are) read into the s8 mma's operand layout."""
+    view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
+    view_type = view.type
+    assert isinstance(view_type, MemDescType)
+    return _insert(point, LocalLoadOp(view, TensorType(i8, view_type.get_shape(),
+                                                       DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
+
+
+def _tensor_shape(value: SSAValue) -> tuple[int, ...]:
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    return tuple(tensor.get_shape())
 
 
 def _fold_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
@@ -1193,6 +1235,8 @@ def _scale_route(plan: Plan) -> str:
 _BLOCK_QUANTS_REMARK = {
     Format.Q4_K: "the packed nibbles masked to u8 at use",
     Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
+    Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (code − 32) at use, its int8 scale per 16 values "
+                 "weighting the two m16n8k16 halves of each block",
 }
 
 

@@ -19,6 +19,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
   narrow — a power of two (ue8m0, MX) or of at most 22 significant bits (ggml's fp16-derived
   scales, ``qdot.scale_bits``) — the s8 form folds the conversion into the scaling
   (``_magic_rescale``): two FMAs per register instead of a conversion, a product and an FMA;
+* ``lhs_sub`` / ``rhs_sub`` (q6_K's int8 scale per 16 values): each k tile as two
+  ``m16n8k16 .s32.s8.s8.s32`` halves from a zero accumulator, summed in s32 weighted by their
+  factors, then converted and folded as above (never the magic form: the sum reaches 2^24);
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
@@ -166,10 +169,12 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
-    magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow
+    subs = _SubScales(b, mma, scales) if scales is not None and (mma.a_sub or mma.b_sub) else None
+    # the halves' weighted sum reaches 2^24 (q6_K: 2 · 16 · 32 · 128 · 128), past the magic form's 2^22
+    magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None
     if remarks.enabled(LowerMmaPass.name):
         remarks.remark(mma, LowerMmaPass.name, _remark(mma, inst, rep_k, c_layout, len(a_regs), len(b_regs), magic,
-                                                        folds is not None))
+                                                        folds is not None, subs is not None))
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -192,8 +197,11 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     continue
                 # each block starts from a zero accumulator (built once: the builder shares constants)
                 zero = b.const(0) if inst.sig.c_type is MmaType.S32 else b.fconst(0.0)
-                op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [zero] * 4))
-                for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
+                if subs is not None:
+                    parts = subs.weighted_sums(a_tile, b_tile, rm, rn, rk)
+                else:
+                    parts = list(b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [zero] * 4)).results)
+                for position, (i, part) in enumerate(zip(c_index, parts, strict=True)):
                     value = part if isinstance(part.type, Float32Type) else b.emit(arith.SIToFPOp(part, f32))
                     factor = scales.factor(rm, rn, position, rk)
                     acc[i] = b.fma(value, factor, acc[i])
@@ -209,7 +217,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
 
 
 def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: int, b_regs: int, magic: bool,
-            folds: bool) -> str:
+            folds: bool, subs: bool = False) -> str:
     """What ``_lower`` emits for one ``qgpu.mma``, counted per op: the instructions, the fp4 shift,
     how the block scales are applied."""
     count = rep_k * acc.rep_m * acc.rep_n
@@ -228,6 +236,9 @@ def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: i
             else "d converted to f32 and acc += d · sa · sb by FMA"))
     if folds:
         parts.append("q4_K dmin fold: one FMA per register and block")
+    if subs:
+        parts.append("each k tile as two m16n8k16 halves, summed in s32 weighted by the integer factors per 16 values "
+                     f"({'lhs' if mma.a_sub is not None else 'rhs'}_sub)")
     return "; ".join(parts)
 
 
@@ -379,6 +390,59 @@ class _BlockScales:
                 product = b.mulf(sa, sb)
             self._products[key] = product
         return self._products[key]
+
+
+class _SubScales:
+    """The integer factor of each 16-value half of a scale block (``lhs_sub`` / ``rhs_sub``).
+
+    An m16n8k32 s8 tile splits into two m16n8k16 ones without moving a register: A's registers
+    0-1 hold k 0-15 of its rows and 2-3 k 16-31, B's register 0 k 0-15 and 1 k 16-31, in both
+    shapes (PTX ISA 9.7.14.5.8/.10). So each half's exact s32 sum is weighted by its factor
+    (q6_K's int8 scale) and added in s32 — exact: |sum| ≤ 2 · 16 · 128 · 128 · 128 < 2^31 —
+    before the block's f32 scales apply once.
+    """
+
+    def __init__(self, b: Builder, mma: MmaOp, scales: "_BlockScales"):
+        self.b = b
+        self.scales = scales
+        self.sides = []
+        for value in (mma.a_sub, mma.b_sub):
+            if value is None:
+                self.sides.append(None)
+                continue
+            layout = distributed_layout(_tensor(value))
+            assert isinstance(layout, DotScaleLayout)
+            self.sides.append((layout, to_regs(b, value)))
+        self.sig = MmaSignature(MmaShape.M16N8K16, MmaType.S32, _PTX_TYPE[mma.lhs], _PTX_TYPE[mma.rhs], MmaType.S32)
+
+    def _factor(self, side: int, rep: int, half: int, block: int, which: int) -> SSAValue | None:
+        entry = self.sides[side]
+        if entry is None:
+            return None
+        layout, regs = entry
+        reg, _ = layout.element_slot(rep, half, 2 * block + which)
+        return regs[reg]
+
+    def weighted_sums(self, a_tile: list[SSAValue], b_tile: list[SSAValue], rm: int, rn: int,
+                      rk: int) -> list[SSAValue]:
+        """The four accumulator registers' block sums Σ_h f_h · (A_h · B_h) of one k tile, in s32."""
+        b = self.b
+        zero = b.const(0)
+        halves = [b.insert(MmaSyncOp(self.sig, a_tile[2 * h:2 * h + 2], b_tile[h:h + 1], [zero] * 4)).results
+                  for h in range(2)]
+        block = (rk * self.scales.tile_values) // self.scales.k_per_block
+        out = []
+        for position in range(4):
+            total = None
+            for h in range(2):
+                term = halves[h][position]
+                for factor in (self._factor(0, rm, position >> 1, block, h), self._factor(1, rn, position & 1, block, h)):
+                    if factor is not None:
+                        term = b.mul(term, factor)
+                total = term if total is None else b.add(total, term)
+            assert total is not None
+            out.append(total)
+        return out
 
 
 class _Folds:

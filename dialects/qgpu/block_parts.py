@@ -2,20 +2,26 @@
 
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
-34 per q8_0, 18 per q4_0), and the mma operands read its fields through ``qgpu.block_part``:
+34 per q8_0, 18 per q4_0, 210 per q6_K), and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
   ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K and q4_0 (the 128 / 16
   bytes of nibbles, packed two values per byte; which value a nibble is, is the
   interleave that ``qgpu.upcast from = q4_K`` / ``from = q4_0`` knows);
-* derived parts are computed when loaded, one f32 per 32 values: ``d`` and ``s``
+* q6_K's ``ql`` (128 bytes, the low four bits of each code, paired as q4_K's nibbles but 64
+  values apart) and ``qh`` (64 bytes, the top two bits of four codes 32 values apart per byte):
+  raw, combined by ``qgpu.upcast from = q6_K … high`` into s8 code − 32;
+* derived parts are computed when loaded, one f32 per 32 values (q6_K's ``sc``: one i32 per 16,
+  its int8 scale): ``d`` and ``s``
   of q8_1 / q8_1_mmq (the fp16 scale and sum; q8_1_mmq keeps one pair per 32
   values in its ``ds4`` header, llama.cpp's DS4 layout), ``d`` of q8_0, ``d16`` of
   q4_0 (d / 16, the scale of its quants upcast to s8 as 16 · q), and of q4_K
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
-  decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does.
+  decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does; q6_K's ``d`` is its
+  one fp16 d, per 32 values like every other block scale.
 
-Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128];
+Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q6_K:
+ql[128], qh[64], scales[16], d;
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
@@ -29,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, StringAttr, f16, f32, i8, i64
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, StringAttr, f16, f32, i8, i32, i64
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -50,8 +56,9 @@ class PartSpec:
     element: Attribute
     first_byte: int | None = 0
     """Raw parts: byte of value 0 inside the block (values follow contiguously). Derived
-    parts: byte of the fp16 field value 0 is read from or scaled by (``d``, ``s``, ``dmin``);
-    None where there is none (``m_pad``, a 6-bit code alone)."""
+    parts: byte of the fp16 field value 0 is read from or scaled by (``d``, ``s``, ``dmin``),
+    or of the int8 field of an i32 part (q6_K's ``sc``); None where there is none (``m_pad``,
+    a 6-bit code alone)."""
     pitch: int = 0
     """Derived parts: bytes from one value's fp16 field to the next one's (the (d, s) pairs of
     q8_1_mmq's ``ds4``: 4); 0 where all values of the block share it (q4_K's d and dmin)."""
@@ -81,6 +88,8 @@ Q4_0_D16 = "d16"
 """q4_0's scale for quants upcast to s8 (``qgpu.upcast from = q4_0``: 16 · (code − 8)): d / 16."""
 MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
 """block_q8_1_mmq (DS4): half2 ds4[4], the (d, s) of values 32i.. at byte 4i, then int8 qs[128]."""
+Q6K_QL, Q6K_QH, Q6K_SCALES, Q6K_D = 0, 128, 192, 208
+"""block_q6_K: uint8 ql[128] (low 4 bits), uint8 qh[64] (top 2 bits), int8 scales[16], fp16 d."""
 
 SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, MMQ_QS),
@@ -94,6 +103,12 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q4_0, "qs"): PartSpec(16, True, i8, Q4_0_QS),
     # d / 16: the upcast gives 16 · (code − 8) (a power of two: the fold rounds as with d)
     (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D, divisor=S8_FACTOR[RegFormat.Q4_0]),
+    (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
+    (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
+    # the super-block's d per 32 values (the mma's per-block scale), and the int8 scale of each
+    # 16 values as i32: the mma's integer factor per half block (``qgpu.mma … lhs_sub``)
+    (Format.Q6_K, "d"): PartSpec(8, False, f32, Q6K_D),
+    (Format.Q6_K, "sc"): PartSpec(16, False, i32, Q6K_SCALES, pitch=1),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place
@@ -111,7 +126,7 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
 }
 
 SCALE_BITS = 17
-"""Significant bits of every scale part: ``d`` is an fp16 (11 bits), q4_K's ``scale`` an fp16 d
+"""Significant bits of every f32 scale part: ``d`` is an fp16 (11 bits), q4_K's ``scale`` an fp16 d
 times a 6-bit sc (17), both exact in f32 — what lets qdot-lower-mma use its magic-number fold
 (``qdot.scale_bits`` on the block dot's ``qgpu.mma``)."""
 

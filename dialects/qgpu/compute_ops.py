@@ -41,6 +41,7 @@ from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr,
 from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
+    HIGH_BITS,
     INTEGER_FORMATS,
     NIBBLE_K_WIDTH,
     keeps_k_width,
@@ -196,6 +197,10 @@ class MmaOp(IRDLOperation):
     bits, which lets qdot-lower-mma fold the s32 → f32 conversion into the scaling for n ≤ 22.
     ``{qdot.exp = array<i64: ea, eb>}`` (qdot-accelerate-matmul's, for promote-int8) gives the
     power-of-two shift of each side's values that the fold divides out.
+    ``lhs_sub %sa`` / ``rhs_sub %sb`` (per_block, s8 / u8 only) are one side's integer factors per
+    16 values, i32 ``[M, K/16]`` / ``[N, K/16]`` in that side's scale layout: each 32-value block's
+    sum is then ``sub[2kb] · A₀B₀ + sub[2kb + 1] · A₁B₁`` over its two halves, exact in s32, before
+    its f32 scales apply — q6_K's int8 scale per 16 values (llama.cpp's MMQ applies it the same way).
     """
 
     name = "qgpu.mma"
@@ -208,6 +213,8 @@ class MmaOp(IRDLOperation):
     b_scale = opt_operand_def(TensorType)
     a_fold = opt_operand_def(TensorType)
     b_fold = opt_operand_def(TensorType)
+    a_sub = opt_operand_def(TensorType)
+    b_sub = opt_operand_def(TensorType)
     lhs_format = prop_def(RegFormatAttr, prop_name="lhs")
     rhs_format = prop_def(RegFormatAttr, prop_name="rhs")
     rescale = opt_prop_def(StringAttr)
@@ -217,22 +224,25 @@ class MmaOp(IRDLOperation):
     traits = traits_def(Pure())
     assembly_format = (
         "$a `,` $b `,` $c (`scale` $a_scale^ `,` $b_scale)? (`fold` $a_fold^ `,` $b_fold)?"
+        " (`lhs_sub` $a_sub^)? (`rhs_sub` $b_sub^)?"
         " `lhs` `=` $lhs `rhs` `=` $rhs attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) (`,` type($a_scale)^ `,` type($b_scale))?"
-        " (`fold` type($a_fold)^ `,` type($b_fold))? `->` type($result)"
+        " (`fold` type($a_fold)^ `,` type($b_fold))? (`lhs_sub` type($a_sub)^)? (`rhs_sub` type($b_sub)^)?"
+        " `->` type($result)"
     )
 
     def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, c: SSAValue | Operation,
                  lhs: RegFormat | str | RegFormatAttr, rhs: RegFormat | str | RegFormatAttr,
                  a_scale: SSAValue | Operation | None = None, b_scale: SSAValue | Operation | None = None,
                  rescale: Rescale | str | None = None, a_fold: SSAValue | Operation | None = None,
-                 b_fold: SSAValue | Operation | None = None):
+                 b_fold: SSAValue | Operation | None = None, a_sub: SSAValue | Operation | None = None,
+                 b_sub: SSAValue | Operation | None = None):
         acc = SSAValue.get(c)
         properties: dict[str, Attribute] = {"lhs": _format_attr(lhs), "rhs": _format_attr(rhs)}
         if rescale is not None:
             properties["rescale"] = StringAttr(str(Rescale(rescale)))
-        super().__init__(operands=[a, b, acc, a_scale, b_scale, a_fold, b_fold], result_types=[acc.type],
-                         properties=properties)
+        super().__init__(operands=[a, b, acc, a_scale, b_scale, a_fold, b_fold, a_sub, b_sub],
+                         result_types=[acc.type], properties=properties)
 
     @property
     def lhs(self) -> RegFormat:
@@ -288,6 +298,7 @@ class MmaOp(IRDLOperation):
         self._verify_accumulator(result.get_element_type())
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
+        self._verify_sub(m, n, k_a)
         self._verify_scale_bits()
         self._verify_exp()
 
@@ -329,6 +340,28 @@ class MmaOp(IRDLOperation):
                                       f"{_tensor(scale).encoding}, got {_tensor(value).encoding}")
             if scale is not None and _tensor(value).get_shape() != _tensor(scale).get_shape():
                 raise VerifyException(f"{name} must have the shape of the matching scale")
+
+    def _verify_sub(self, m: int, n: int, k: int) -> None:
+        """``lhs_sub`` / ``rhs_sub``: i32 factors per 16 values of one side, in its scale's layout."""
+        for name, value, rows, scale in (("lhs_sub", self.a_sub, m, self.a_scale), ("rhs_sub", self.b_sub, n, self.b_scale)):
+            if value is None:
+                continue
+            if self.rescale_mode != Rescale.PER_BLOCK or self.lhs not in INTEGER_FORMATS or \
+                    self.rhs not in INTEGER_FORMATS:
+                raise VerifyException(f"{name} splits each per-block s8 / u8 sum in two: it needs rescale = "
+                                      f"\"per_block\" and integer operands, got lhs = {self.lhs}, rhs = {self.rhs}")
+            tensor, scale_t = _tensor(value), _tensor(scale)
+            if tensor.get_element_type() != IntegerType(32):
+                raise VerifyException(f"{name} must hold i32 factors, got {tensor.get_element_type()}")
+            if k % 32 or scale_t.get_shape()[1] != k // 32:
+                raise VerifyException(f"{name} halves 32-value scale blocks: the scales must be per 32 values")
+            want = [rows, k // 16]
+            if list(tensor.get_shape()) != want:
+                raise VerifyException(f"{name} must have shape {dims_text(want)} (one factor per 16 values), "
+                                      f"got {dims_text(tensor.get_shape())}")
+            if tensor.encoding != scale_t.encoding:
+                raise VerifyException(f"{name} must have the layout of the matching scale, {scale_t.encoding}, "
+                                      f"got {tensor.encoding}")
 
     def _verify_accumulator(self, acc: Attribute) -> None:
         if acc == IntegerType(32):
@@ -391,28 +424,32 @@ class UpcastOp(IRDLOperation):
     whatever the element width). ``to = s8`` yields ``value · S8_FACTOR[from]``; q4_K
     ``to = u8`` yields each nibble masked in place (a high nibble as 16 · q). A
     ``scale`` (ue8m0 per 32 or ue4m3 per 16 values, ``#qgpu.dot_scale`` with the
-    same parent and opIdx) multiplies each value, for ``to = bf16`` / ``fp16`` only.
+    same parent and opIdx) multiplies each value, for ``to = bf16`` / ``fp16`` only. q6_K
+    (``from = q6_K``, its ``ql`` nibbles) takes the top two bits of every code from a ``high``
+    operand, its ``qh`` bytes: i8 with the same parent, opIdx and kWidth, K a quarter of the
+    result's (``register_formats.HIGH_BITS``).
     """
 
     name = "qgpu.upcast"
 
     src = operand_def(TensorType)
+    high = opt_operand_def(TensorType)
     scale = opt_operand_def(TensorType)
     from_format = prop_def(RegFormatAttr, prop_name="from")
     to_format = prop_def(RegFormatAttr, prop_name="to")
     result = result_def(TensorType)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
     assembly_format = (
-        "$src (`scale` $scale^)? `from` `=` $from `to` `=` $to attr-dict"
-        " `:` type($src) (`,` type($scale)^)? `->` type($result)"
+        "$src (`high` $high^)? (`scale` $scale^)? `from` `=` $from `to` `=` $to attr-dict"
+        " `:` type($src) (`high` type($high)^)? (`,` type($scale)^)? `->` type($result)"
     )
 
     def __init__(self, src: SSAValue | Operation, source: RegFormat | str | RegFormatAttr,
                  target: RegFormat | str | RegFormatAttr, result_type: TensorType[Attribute],
-                 scale: SSAValue | Operation | None = None):
-        super().__init__(operands=[src, scale], result_types=[result_type],
+                 scale: SSAValue | Operation | None = None, high: SSAValue | Operation | None = None):
+        super().__init__(operands=[src, high, scale], result_types=[result_type],
                          properties={"from": _format_attr(source), "to": _format_attr(target)})
 
     @property
@@ -440,7 +477,12 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(problem)
         result = _tensor(self.result)
         res_enc = result.encoding
+        if (self.high is None) != (self.source not in HIGH_BITS):
+            raise VerifyException(f"from = {self.source} takes a high operand (its codes' top bits)" if self.high is None
+                                  else f"only q6_K takes a high operand, got from = {self.source}")
         if isinstance(res_enc, BlockedEncodingAttr):
+            if self.high is not None:
+                raise VerifyException("a q6_K upcast converts mma operands (#qgpu.dot_op), not blocked tiles")
             self._verify_blocked(res_enc)
             return
         if not isinstance(res_enc, DotOperandEncodingAttr):
@@ -458,6 +500,14 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(
                 f"a {self.source} upcast reads kWidth = {NIBBLE_K_WIDTH} (a thread's bytes 4t..4t+3 then hold its "
                 f"values of both halves of a span), got kWidth = {src.k_width}")
+        if self.high is not None:
+            high = _check_dot_operand("high", self.high, res_enc.op_idx, res_enc.parent, RegFormat.S8)
+            want = list(dst.shape)
+            want[dst.k_dim] //= 8 // HIGH_BITS[self.source]
+            if list(high.shape) != want or high.k_width != NIBBLE_K_WIDTH:
+                raise VerifyException(f"high must be {dims_text(want)} with kWidth = {NIBBLE_K_WIDTH} (a quarter of the "
+                                      f"result's K: four codes' top bits per byte), got {dims_text(high.shape)} with "
+                                      f"kWidth = {high.k_width}")
         width = src.k_width if keeps_k_width(self.source) else src.k_width * factor
         if dst.k_width != width:
             raise VerifyException(

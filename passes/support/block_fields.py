@@ -5,7 +5,8 @@ q8_1_mmq, ``d`` of q8_0, ``scale``/``min`` of q4_K) produces one f32 per 32 valu
 in a ``#qgpu.dot_scale`` layout (``d16`` of q4_0: d / 16). Each register needs the start of its block (affine
 in the thread's lane and warp, like the raw views) and a field index fixed at
 compile time; the fp16 fields are widened exactly and q4_K's 6-bit scales and mins
-are unpacked as ggml's ``get_scale_min_k4`` does:
+are unpacked as ggml's ``get_scale_min_k4`` does (q6_K's ``sc``, i32 per 16 values, is its int8
+scale, sign-extended):
 
 * sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
 * j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
@@ -19,7 +20,7 @@ value i at ``first_byte + pitch·i``, the packed codes at ``codes_byte``.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import TensorType, f16, f32, i16, i32
+from xdsl.dialects.builtin import TensorType, f16, f32, i8, i16, i32
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
@@ -73,8 +74,13 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
 
 
 def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
-    """The field as f32 (f16 parts are exact in f32 and narrowed by the caller)."""
+    """The field as f32 (f16 parts are exact in f32 and narrowed by the caller), or as i32 for an
+    int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended)."""
     spec, part = shared.spec, shared.part
+    if spec.element == i32:
+        assert spec.first_byte is not None
+        byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
+        return b.emit(arith.ExtSIOp(byte, i32))
     if part == "m_pad":
         sub_block = padded_sub_block(index)
         if sub_block is None:

@@ -104,9 +104,11 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                        f"(dimension {cols_dim} needs stride 1 in qdot.make_desc)")
     rows = shared.tile_shape[rows_dim]
     row_bytes = shared.tile_shape[cols_dim] * eb
+    # byte offsets known to be multiples of these: their power-of-two parts bound the alignment
+    # (a 210-byte q6_K block times a row stride of unknown parity is 2-aligned, not 16-)
     align = min(ASSUMED_BASE_ALIGNMENT,
-                known_divisor(tile.strides[rows_dim]) * eb,
-                known_divisor(tile.offsets[cols_dim]) * eb)
+                _power_of_two_part(known_divisor(tile.strides[rows_dim]) * eb),
+                _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb))
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
@@ -199,6 +201,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
+
+
+def _power_of_two_part(value: int) -> int:
+    return value & -value
 
 
 def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:

@@ -8,6 +8,9 @@ functions (an upcast never moves values between threads); the conversions are:
 * e2m1 → bf16: two 8-entry byte tables (bf16 low and high byte of each magnitude)
   looked up with ``prmt``, the sign bytes made by a sign-replicating ``prmt`` and OR-ed
   in, interleaved, then × 2^(s-127) for the ue8m0 block scale (``mul.rn.bf16x2``, exact);
+* q6_K → s8 (code − 32): its ``ql`` nibble and its ``qh`` bit pair put side by side (one
+  ``lop3``), then + 0x60 and ^ 0x80 per byte (no carry between bytes), six instructions per
+  register of four values;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -35,7 +38,7 @@ from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
-from dialects.qgpu.register_formats import RegFormat, nibble_span
+from dialects.qgpu.register_formats import HIGH_BITS, RegFormat, nibble_span
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
 
@@ -71,6 +74,17 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     mapping = _mapping(op, src_l, dst_l, packed)
     b = Builder.before(op)
     src = to_regs(b, op.src)
+    if op.high is not None:
+        high_t = op.high.type
+        assert isinstance(high_t, TensorType)
+        high_map = _high_mapping(op, distributed_layout(high_t), dst_l)
+        high = to_regs(b, op.high)
+        out_q6 = [_q6k_register(b, src, high, [mapping[(reg, byte)] for byte in range(4)],
+                                [high_map[(reg, byte)] for byte in range(4)]) for reg in range(dst_l.regs_per_thread)]
+        op.result.replace_all_uses_with(from_regs(b, out_q6, dst_t))
+        op.detach()
+        op.erase()
+        return
     if nibble_span(op.source) is not None:
         in_place = op.target is RegFormat.U8
         out_q4 = [_q4k_register(b, src, sources, in_place) if op.source is RegFormat.Q4_K
@@ -120,6 +134,41 @@ def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], 
     return found
 
 
+def _high_mapping(op: UpcastOp, high_l, dst_l) -> dict[tuple[int, int], Source]:  # noqa: ANN001
+    """Destination (reg, byte) -> the ``high`` register, byte and bit pair (``Source.nibble``) of its code's top bits."""
+    k_dim = op.k_dim
+    found: dict[tuple[int, int], Source] = {}
+    for lane in (0, 5, 30):
+        for reg, byte in dst_l.slots():
+            coords = dst_l.coords(0, lane, reg, byte)
+            assert coords is not None
+            src_coords = list(coords)
+            src_coords[k_dim], pair = high_bits_of(op.source, coords[k_dim])
+            owners = [s for s in high_l.owners(tuple(src_coords)) if s.warp == 0 and s.lane == lane]
+            if not owners:
+                emit_error(op, f"upcast would move the top bits of value {tuple(coords)} between threads; the high "
+                               f"operand's layout must give every thread its own values' bits")
+            src = Source(owners[0].reg, owners[0].byte, pair)
+            if found.setdefault((reg, byte), src) != src:
+                emit_error(op, "upcast register mapping depends on the lane; unsupported layout pair")
+    return found
+
+
+def high_bits_of(fmt: RegFormat, k: int) -> tuple[int, int]:
+    """(byte of the ``qh`` bytes, bit pair) holding the top two bits of value ``k`` of q6_K.
+
+    ggml (``dequantize_row_q6_K``) keeps, per 128-value half super-block, 32 ``qh`` bytes: byte
+    ``l`` holds the top bits of values l, l + 32, l + 64 and l + 96 in its bit pairs 0..3. So one
+    32-bit word holds the top bits of four consecutive values of each of the four quarters.
+    """
+    assert fmt in HIGH_BITS
+    span = nibble_span(fmt)
+    assert span is not None
+    group, within = divmod(k, span)
+    pair, l = divmod(within, span // 4)
+    return group * (span // 4) + l, pair
+
+
 def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
     """(byte of the ``qs`` bytes, nibble) holding value ``k`` of a ggml nibble format.
 
@@ -134,6 +183,37 @@ def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
     group, within = divmod(k, span)
     half, p = divmod(within, span // 2)
     return group * (span // 2) + p, half
+
+
+Q6K_LOW_LUT = (0xF0 & 0xCC) | 0xAA
+"""``lop3`` table of (a & b) | c: q6_K's low four bits masked (b = 0x0F0F0F0F) and its top two, already
+masked into bits 4-5 (c), put beside them."""
+
+
+def _q6k_register(b: Builder, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
+                  highs: list[Source]) -> SSAValue:
+    """Four q6_K values as s8 bytes code − 32: the code's low four bits from ``ql`` (a nibble), its
+    top two from ``qh`` (bit pair i moved to bits 4-5), then − 32 per byte without carries between
+    bytes: (code + 0x60) ^ 0x80 (code + 96 stays below 256; flipping bit 7 subtracts 128 modulo
+    256). Word-wide when the four share their source registers, nibble and pair in byte order
+    (the mma layouts do), else byte by byte."""
+    lo0, hi0 = lows[0], highs[0]
+    if all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)) and \
+            all(s.reg == hi0.reg and s.nibble == hi0.nibble and s.byte == i for i, s in enumerate(highs)):
+        word = b.lshr(low[lo0.reg], 4 * lo0.nibble)
+        shift = 4 - 2 * hi0.nibble  # pair i sits at bits 2i..2i+1 of each byte
+        top = high[hi0.reg]
+        top = b.shl(top, shift) if shift >= 0 else b.lshr(top, -shift)
+        top = b.and_(top, 0x30303030)
+        codes = b.emit(Lop3Op(word, b.const(0x0F0F0F0F), top, Q6K_LOW_LUT))
+        return b.xor(b.add(codes, 0x60606060), 0x80808080 - (1 << 32))
+    value = b.const(0)
+    for i, (lo, hi) in enumerate(zip(lows, highs, strict=True)):
+        nib = b.and_(b.lshr(low[lo.reg], 8 * lo.byte + 4 * lo.nibble), 0xF)
+        top = b.and_(b.lshr(high[hi.reg], 8 * hi.byte + 2 * hi.nibble), 0x3)
+        code = b.or_(nib, b.shl(top, 4))
+        value = b.or_(value, b.shl(b.xor(b.add(code, 0x60), 0x80), 8 * i))
+    return value
 
 
 def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:

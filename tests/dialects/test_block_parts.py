@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import i32
 
-from compiler.numerics import Q4KFields, Q8Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, pack_blocks
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SPECS, padded_sub_block
@@ -21,8 +22,13 @@ _M = np.array([7, 19, 35, 60, 2, 30, 45, 61], dtype=np.uint8)
 _RNG = np.random.default_rng(7)
 
 
-def _fields(fmt: Format) -> Q8Fields | Q4KFields:
+_SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
+
+
+def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q6KFields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
+    if fmt is Format.Q6_K:
+        return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
     if fmt is Format.Q4_K:
         q4 = _RNG.integers(0, 16, size=256).astype(np.uint8)
         return Q4KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q4)
@@ -55,6 +61,8 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
             return float(codes[position])
         index = position
     assert spec.first_byte is not None
+    if spec.element == i32:  # an int8 field (q6_K's sc)
+        return float(block[spec.first_byte + spec.pitch * index:][:1].view(np.int8)[0])
     half = _half(block, spec.first_byte + spec.pitch * index)
     if codes is None:
         return half / spec.divisor
@@ -62,8 +70,10 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
 
-def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields, index: int) -> float:
+def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q6KFields, index: int) -> float:
     """The same value from ``compiler.numerics``' fields."""
+    if isinstance(fields, Q6KFields):
+        return {"d": float(fields.d), "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields):
         scale = float(fields.d) * float(fields.scales[index % 8])
         position = padded_sub_block(index)
@@ -91,7 +101,26 @@ def test_derived_part_bytes_match_ggml(fmt: Format, part: str) -> None:
         assert _read(fmt, part, block, index) == _expected(fmt, part, fields, index), (fmt, part, index)
 
 
-@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block])
+def test_q6_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
+    """ql's byte p of half h: value 128h + p (low nibble), + 64 (high); qh's byte l of half h: the top
+    two bits of values 128h + 32i + l in bit pair i — read here from the spec's bytes, against the
+    codes ``pack_blocks`` wrote."""
+    fields = _fields(Format.Q6_K)
+    assert isinstance(fields, Q6KFields)
+    block = pack_blocks("q6_K", fields)
+    ql_spec, qh_spec = SPECS[(Format.Q6_K, "ql")], SPECS[(Format.Q6_K, "qh")]
+    assert ql_spec.first_byte is not None and qh_spec.first_byte is not None
+    ql = block[ql_spec.first_byte:ql_spec.first_byte + ql_spec.values_per_block]
+    qh = block[qh_spec.first_byte:qh_spec.first_byte + qh_spec.values_per_block]
+    codes = fields.q.astype(np.int16) + 32
+    for v in range(256):
+        half, within = divmod(v, 128)
+        low = ql[64 * half + within % 64] >> (4 * (within // 64)) & 0xF
+        top = qh[32 * half + within % 32] >> (2 * (within // 32)) & 3
+        assert low | top << 4 == codes[v], v
+
+
+@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block and f is not Format.Q6_K])
 def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     spec = SPECS[(fmt, "qs")]
     assert spec.raw and spec.first_byte is not None

@@ -20,7 +20,7 @@ from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, split_factor,
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
-from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, poisoned_output, reference
+from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, kernel_weights, make_inputs, poisoned_output, reference
 
 CASES = [
     MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), m=40, n=72, k=768),
@@ -101,6 +101,41 @@ def test_other_weights_match_reference(case: MmqCase) -> None:
     emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k], grid)
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+Q6K_CASES = [
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q6_K"), m=40, n=72, k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, k_blocks=2, weights="q6_K"), m=3, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights="q6_K"), m=5, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q6_K"), m=1, n=72, k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q6_K", tiled_weights=True),
+            m=1, n=72, k=768),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q6K_CASES, ids=[c.id for c in Q6K_CASES])
+def test_q6_K_weights_match_reference(case: MmqCase) -> None:
+    """q6_K weights in the same kernels: one 210-byte super-block per K step, its ql nibbles and qh
+    bit pairs joined into s8 code − 32, each 32-value block's mma as two m16n8k16 halves weighted by
+    their int8 scales in s32, then scaled by d · d_x — no fold, no magic-number form."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q6K_CASES[::2], ids=[c.id for c in Q6K_CASES[::2]])
+def test_q6_K_integer_part_is_exact(case: MmqCase) -> None:
+    """d = 1, random codes and int8 scales: Y is the exact integer dot of the activations' quants with
+    sc · (code − 32), bit for bit (each half block's s32 sum times its scale, added in s32)."""
+    module = _compile(case.cfg)
+    data = integer_inputs(case, np.random.default_rng(11))
+    y = poisoned_output(case)
+    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
+            mmq_grid(case.cfg, case.m, case.n, case.k))
+    assert np.array_equal(y.astype(np.int64), data["exact"]), int((y.astype(np.int64) != data["exact"]).sum())
 
 
 def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None:  # noqa: ANN001
@@ -229,8 +264,8 @@ def test_max_m_is_a_small_m_option() -> None:
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
-    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, got 'q6_K'"):
-        MmqConfig(weights="q6_K")
+    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, got 'q5_K'"):
+        MmqConfig(weights="q5_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())
     assert "%kkw = arith.muli %kk, %c8 : index" in mmq_kernel(MmqConfig(weights="q4_0"))
@@ -277,7 +312,7 @@ def test_tiled_weights_option() -> None:
     assert "%w_row" not in mmq_kernel(dataclasses.replace(cfg, tiled_weights=False))
 
 
-@pytest.mark.parametrize("weights,bv,size", [("q4_K", 256, 144), ("q4_0", 32, 18), ("q8_0", 32, 34)])
+@pytest.mark.parametrize("weights,bv,size", [("q4_K", 256, 144), ("q4_0", 32, 18), ("q8_0", 32, 34), ("q6_K", 256, 210)])
 def test_tile_weights_order(weights: str, bv: int, size: int) -> None:
     """Block b of row r (ggml's [N, K/bv, bytes]) lands in tile r // rows, K step b // (256 / bv),
     row r % rows, unchanged; the rows of the last tile past N are zero blocks."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.numerics.blocks import fp16_fields
+from compiler.numerics.blocks import block_layout, fp16_fields
 from compiler.mmq_template import MmqConfig, tile_weights
 
 TOLERANCE = 1e-5
@@ -96,9 +96,13 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
         x[..., 4 * i:4 * i + 2] = one
     qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
     if case.cfg.weights != "q4_K":  # d = 1, random codes; their values through numerics' own decoding
-        w = np.zeros(weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
-        w[..., 0:2] = one
-        w[..., 2:] = rng.integers(0, 256, size=w[..., 2:].shape, dtype=np.uint8)
+        w = rng.integers(0, 256, size=weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
+        for field in fp16_fields(case.cfg.weights):
+            w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count)
+        if case.cfg.weights == "q6_K":  # int8 scales in -4..3: the sums stay far below 2^24
+            scales = next(f for f in block_layout("q6_K") if f.name == "scales")
+            w[..., scales.byte:scales.byte + scales.nbytes] = rng.integers(-4, 4, size=(*w.shape[:2], scales.count),
+                                                                           dtype=np.int8).view(np.uint8)
         qw = numerics.dequantize(case.cfg.weights, w.reshape(case.n, -1)).astype(np.int64)
         return {"x": x, "w": w, "exact": qx @ qw.T}
     w = np.zeros((case.n, case.k // 256, 144), dtype=np.uint8)

@@ -19,7 +19,7 @@
 // CHECK: qgpu.mma {{.*}} lhs = s8 rhs = s8 {rescale = "per_block"}
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "q4_0_parts"
 // CHECK-GENERIC: "qgpu.block_part"(%{{.*}}) <{part = "d16"}>
-// CHECK-GENERIC: "qgpu.upcast"(%{{.*}}) <{from = #qgpu<format q4_0>, to = #qgpu<format s8>}>
+// CHECK-GENERIC: "qgpu.upcast"(%{{.*}}) <{from = #qgpu<format q4_0>, to = #qgpu<format s8>, operandSegmentSizes = array<i32: 1, 0, 0>}>
 func.func @q4_0_parts(%m: !qgpu.memdesc<16x8x!qdot.block<q4_0>, #shared>, %x: tensor<16x128xi8, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>,
                       %b: tensor<256x8xi8, #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %c: tensor<16x8xf32, #mma>,
                       %sa: tensor<16x8xf32, #sa>, %sb: tensor<8x8xf32, #sb>) -> tensor<16x8xf32, #mma> {
