@@ -1,6 +1,6 @@
 """q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes
-(and the same kernels with q4_0 and q8_0 weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures beside
-them — the anchors have no q4_0).
+(and the same kernels with q4_0, q8_0 and q6_K weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures
+beside them — the anchors have no q4_0 or q6_K).
 
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
     python -m bench.mmq               # on the GPU machine
@@ -90,15 +90,15 @@ DECODE = [
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 OTHER_WEIGHTS = [
     (f"{label.replace(' fold=fma', '')} {weights}", replace(cfg, weights=weights), stages)
-    for weights in ("q4_0", "q8_0")
+    for weights in ("q4_0", "q8_0", "q6_K")
     for label, cfg, stages in PREFILL + DECODE
     if label in ("mmq 64x128 w4 s2 b2", "small_m 64 w2 splitk s2 pdl",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl wt")
 ]
 """The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1, reading ggml's
-layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks per K step, no dmin
-fold (so no ``fold=`` in their labels)."""
+layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks per K step (q4_0, q8_0)
+or one q6_K super-block, no dmin fold (so no ``fold=`` in their labels)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

@@ -12,7 +12,9 @@ layout function (``SharedLayout.offset``), as linear maps over the bits of
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
 predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
 stride = its row's bytes) is one run: chunk q is q · chunk bytes after its first row, bounded by
-the tensor's bytes (``_rows_back_to_back``). In a kernel with ``qdot.l2_prefetch`` every
+the tensor's bytes (``_rows_back_to_back``); when its rows are no whole number of chunks (q6_K's
+210-byte blocks) but the run, its start and the tensor's end are, the run is chunked as a whole
+(``_copy_run``). In a kernel with ``qdot.l2_prefetch`` every
 cp.async carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 """
 
@@ -110,6 +112,8 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                 _power_of_two_part(known_divisor(tile.strides[rows_dim]) * eb),
                 _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb))
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
+    if chunk is None and _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch):
+        return
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
@@ -205,6 +209,53 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
 
 def _power_of_two_part(value: int) -> int:
     return value & -value
+
+
+def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
+              num_warps: int, rows_dim: int, cols_dim: int, prefetch: int) -> bool:
+    """A tile whose rows lie back to back in global memory and in the buffer, copied as one run of
+    cp.async chunks when its rows are no whole number of them (tile_weights' order of q6_K blocks:
+    64 rows of 210 bytes are one 13440-byte run of 16-byte chunks, where a row alone is 2-aligned).
+    It needs the run's start, its length and the tensor's end aligned to the chunk (so no chunk
+    straddles the tensor's end), the whole tile in the tensor's columns, and an unswizzled buffer;
+    False (nothing emitted) otherwise."""
+    eb = tile.elem_bytes
+    rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
+    row_bytes = cols * eb
+    if shared.fp4_padded or not _rows_back_to_back(tile, rows_dim, row_bytes):
+        return False
+    if any(shared.offset(_coords(rows_dim, r, c)) != r * row_bytes + c * eb
+           for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1}):
+        return False
+    whole_cols = (known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0)
+    align = min(ASSUMED_BASE_ALIGNMENT, _power_of_two_part(known_divisor(tile.offsets[rows_dim]) * row_bytes),
+                _power_of_two_part(known_divisor(tile.dims[rows_dim]) * row_bytes))
+    run = rows * row_bytes
+    chunk = next((c for c in (16, 8, 4) if run % c == 0 and align % c == 0), None)
+    if chunk is None or not whole_cols:
+        return False
+    total, threads = run // chunk, 32 * num_warps
+    tid = b.cast_int(state.ids.tid, IndexType())
+    tile_in = b.cmp("ult", _index(b, tile.offsets[cols_dim]), _index(b, tile.dims[cols_dim]))
+    first = b.add(b.mul(_index(b, tile.offsets[rows_dim]), row_bytes), b.mul(_index(b, tile.offsets[cols_dim]), eb))
+    tensor_bytes = b.mul(_index(b, tile.dims[rows_dim]), row_bytes)
+    last_chunk = b.sub(tensor_bytes, chunk)
+    cache = CacheOp.CG if chunk == 16 else CacheOp.CA
+    for j in range(-(-total // threads)):
+        q = b.add(tid, j * threads) if j else tid
+        if (j + 1) * threads > total:  # threads past the run copy its last chunk again
+            q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
+        off = b.add(first, b.mul(q, chunk))
+        ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))  # a chunk past the tensor copies nothing
+        address = b.add(tile.base, b.emit(arith.IndexCastOp(b.emit(arith.MinUIOp(off, last_chunk)), i64)))
+        smem = b.add(smem_base, b.mul(b.cast_int(q, i32), chunk))
+        src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
+        b.insert(CpAsyncOp(smem, address, chunk, cache, src_bytes, prefetch))
+    return True
+
+
+def _coords(rows_dim: int, r: int, c: int) -> tuple[int, int]:
+    return (r, c) if rows_dim == 0 else (c, r)
 
 
 def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:

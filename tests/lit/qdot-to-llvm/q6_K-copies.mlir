@@ -74,3 +74,41 @@ func.func @k_multiple_of_512(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !
   qdot.store %yt_desc[%c0, %c0], %acc {reduce = "add"} : !qdot.desc<16x8xf32>, tensor<16x8xf32>
   func.return
 }
+
+// -----
+
+// W repacked by tile_weights and read K-contiguous (the tiled decode kernel's descriptor [rows, 1],
+// strides [1, 1], a 64x1 tile at a run-time row r = 64 · t): its rows lie back to back, so the 64
+// blocks are one 13440-byte run, and although a 210-byte row alone is only 2-aligned, the run's
+// start (r · 210, r a multiple of 64), its length and the tensor's end (rows · 210, rows a multiple
+// of 64) are multiples of 16: it goes by 16-byte cp.async, chunk q at r · 210 + q · 16, compared
+// with the tensor's bytes and clamped to its last chunk. 840 chunks over 64 threads: 14 per
+// thread, the last clamped to chunk 839 (no byte copies at all).
+// CHECK-LABEL: func.func @q6_K_run
+// CHECK:       %[[R210:.*]] = arith.muli %r, %{{.*}} : index
+// CHECK:       %[[END:.*]] = arith.muli %rows, %{{.*}} : index
+// CHECK-NEXT:  %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[LAST:.*]] = arith.subi %[[END]], %[[C16]] : index
+// CHECK:       %[[OFF:.*]] = arith.addi %[[R210]], %{{.*}} : index
+// CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[OFF]], %[[END]] : index
+// CHECK-NEXT:  arith.andi %[[IN]], %{{.*}} : i1
+// CHECK-NEXT:  %[[CLAMP:.*]] = arith.minui %[[OFF]], %[[LAST]] : index
+// CHECK-COUNT-13: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK:       %[[Q_LAST:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK:       ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+// CHECK-NOT:   ptx.ld_global
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @q6_K_run(%w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %t: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %rows = arith.muli %t, %c64 : index
+  %r = arith.muli %t, %c64 : index
+  %w_desc = qdot.make_desc %w_ptr, [%rows, %c1], [%c1, %c1] : !qdot.ptr<!qdot.block<q6_K>> -> !qdot.desc<64x1x!qdot.block<q6_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q6_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%r, %c0], %s : !qdot.desc<64x1x!qdot.block<q6_K>>, !qgpu.memdesc<64x1x!qdot.block<q6_K>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
