@@ -117,7 +117,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
-        _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, 2 if pairs else 1)
+        unit = 2 if pairs else 1
+        if not _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, unit):
+            _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, unit)
         return
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
@@ -387,6 +389,65 @@ def _pairs_contiguous(shared: SharedLayout, rows_dim: int, cols_dim: int, eb: in
             start = shared.offset(tuple(first)) + byte % eb
             if shared.offset(tuple(second)) + (byte + 1) % eb != start + 1 or start % 2:
                 return False
+    return True
+
+
+SEGMENT_PIECES = 8
+"""A synchronous copy of more pieces than this per thread goes row by row (``_segment_copy``)."""
+
+
+def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
+                  num_warps: int, rows_dim: int, cols_dim: int, unit: int) -> bool:
+    """A wide synchronous copy (ggml's q6_K rows: 210 bytes, 2-aligned) with each row's pieces
+    split among ``threads / rows`` threads, interleaved: a thread's pieces are one global and one
+    shared base plus constants, and each store follows its load. The element-wise order of
+    ``_byte_copy`` (piece q of the tile to thread q mod threads) gives every piece its own row and
+    column, so LLVM keeps one 64-bit address per piece alive across the K loop and the values of
+    the deferred stores to the end of the iteration: 105 of each per thread for a 64-row q6_K tile,
+    2–3 KB of spills. Needs the rows to divide the threads, a whole tile along the columns and rows
+    back to back in the buffer; False (nothing emitted) otherwise or for a small copy."""
+    eb = tile.elem_bytes
+    rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
+    row_bytes, threads = cols * eb, 32 * num_warps
+    if rows > threads or threads % rows or shared.fp4_padded:
+        return False
+    per_row = threads // rows
+    pieces = row_bytes // unit
+    per_thread = -(-pieces // per_row)
+    whole_cols = known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0
+    if per_thread <= SEGMENT_PIECES or not whole_cols:
+        return False
+    if any(shared.offset(_coords(rows_dim, r, c)) != r * row_bytes + c * eb
+           for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1}):
+        return False
+    tid = b.cast_int(state.ids.tid, IndexType())
+    row, part = (tid, None) if per_row == 1 else (b.udiv(tid, per_row), b.urem(tid, per_row))
+    row_abs = b.add(_index(b, tile.offsets[rows_dim]), row)
+    row_in = b.cmp("ult", row_abs, _index(b, tile.dims[rows_dim]))
+    c_off = _index(b, tile.offsets[cols_dim])
+    ok = b.emit(arith.AndIOp(row_in, b.cmp("ult", c_off, _index(b, tile.dims[cols_dim]))))
+    # a row past the tensor loads nothing but names row 0's address (as the cp.async copies do)
+    row_bytes_off = b.select(row_in, b.mul(row_abs, b.mul(_index(b, tile.strides[rows_dim]), eb)),
+                             b.const(0, IndexType()))
+    start = b.add(row_bytes_off, b.mul(c_off, eb))
+    srow = b.mul(b.cast_int(row, i32), row_bytes)
+    if part is not None:
+        start = b.add(start, b.mul(part, unit))
+        srow = b.add(srow, b.mul(b.cast_int(part, i32), unit))
+    gbase = b.add(tile.base, b.emit(arith.IndexCastOp(start, i64)))
+    sbase = b.add(smem_base, srow)
+    for i in range(per_thread):
+        piece = i * per_row  # this thread's is piece + part: past the row's last piece only in the last round
+        if piece + per_row > pieces:
+            last = b.const(pieces - 1, IndexType())
+            index = b.emit(arith.MinUIOp(b.add(part, piece), last)) if part is not None else last
+            g = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(row_bytes_off, b.add(b.mul(c_off, eb),
+                                                                                    b.mul(index, unit))), i64)))
+            sh = b.add(smem_base, b.add(b.mul(b.cast_int(row, i32), row_bytes), b.mul(b.cast_int(index, i32), unit)))
+        else:
+            g, sh = b.add(gbase, piece * unit), b.add(sbase, piece * unit)
+        value = b.emit(LdGlobalOp(g, i16 if unit == 2 else i8, ok))
+        b.insert(StSharedOp(sh, value))
     return True
 
 

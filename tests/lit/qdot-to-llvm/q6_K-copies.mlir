@@ -1,5 +1,6 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90},qdot-optimize-dot-operands,qdot-pipeline{num-stages=2},qdot-lower-local-load{arch=sm_90},qdot-lower-mma,qdot-to-llvm{arch=sm_90}' > %t
 // RUN: filecheck %s < %t
+// RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_90},qdot-optimize-dot-operands,qdot-pipeline{num-stages=2},qdot-lower-local-load{arch=sm_90},qdot-lower-mma,qdot-to-llvm{arch=sm_90}' --split-input-file | sed -n '/func.func @one_block_rows/,$p' > %t.seg
 // A global tile's rows start at row · stride · element bytes: the copy's chunks may be 4, 8 or 16
 // bytes only where that is provably a multiple of them — the power-of-two part of (the stride's known
 // divisor) × (the element's bytes), not the product itself. q6_K's 210-byte blocks make the
@@ -110,5 +111,58 @@ func.func @q6_K_run(%w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %t: index)
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x1x!qdot.block<q6_K>, #sh, mutable>
   qgpu.async_copy %w_desc[%r, %c0], %s : !qdot.desc<64x1x!qdot.block<q6_K>>, !qgpu.memdesc<64x1x!qdot.block<q6_K>, #sh, mutable>
   qgpu.async_commit
+  func.return
+}
+
+// -----
+
+// ggml's layout with one q6_K block per row and K step (the decode kernel's W tile, 16 rows; one
+// warp): a K step's blocks start 210 · step bytes into a row, 2-aligned for an odd step whatever
+// K is, so the tile goes 2 bytes at a time — row by row (`_segment_copy`): the 32 threads share
+// the 16 rows two by two (thread t: row t / 2, pieces t % 2, t % 2 + 2, …, interleaved), so a
+// thread's 53 pieces are one global and one shared base plus the constants 4, 8, … — no division
+// per piece — and each shared store follows its load (no value kept to the end of the
+// iteration). 53 per copy, twice (the prologue's and the loop's): 106 loads in all.
+// RUN: grep -c 'ptx.ld_global' %t.seg | filecheck %s --check-prefix=SEGMENT-COUNT
+// SEGMENT-COUNT: {{^106$}}
+// CHECK-LABEL: func.func @one_block_rows
+// CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:  %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[TID]], %[[C2]] : index
+// CHECK-NEXT:  %[[PART:.*]] = arith.remui %[[TID]], %[[C2]] : index
+// CHECK:       %[[G0:.*]] = arith.addi %w_ptr, %{{.*}} : i64
+// CHECK-NEXT:  %[[S0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[V0:.*]] = ptx.ld_global %[[G0]] if %{{.*}} : i16
+// CHECK-NEXT:  ptx.st_shared %[[S0]], %[[V0]] : i16
+// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:  %[[G1:.*]] = arith.addi %[[G0]], %[[C4]] : i64
+// CHECK-NEXT:  %[[C4S:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:  %[[S1:.*]] = arith.addi %[[S0]], %[[C4S]] : i32
+// CHECK-NEXT:  %[[V1:.*]] = ptx.ld_global %[[G1]] if %{{.*}} : i16
+// CHECK-NEXT:  ptx.st_shared %[[S1]], %[[V1]] : i16
+func.func @one_block_rows(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %y_ptr: !qdot.ptr<f32>,
+                           %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %kx = arith.divui %k, %c128 : index
+  %kw = arith.divui %k, %c256 : index
+  %w_desc = qdot.make_desc %w_ptr, [%n, %kw], [%kw, %c1] : !qdot.ptr<!qdot.block<q6_K>> -> !qdot.desc<16x1x!qdot.block<q6_K>>
+  %x_desc = qdot.make_desc %x_ptr, [%kx, %m], [%c1, %kx] : !qdot.ptr<!qdot.block<q8_1_mmq>> -> !qdot.desc<2x8x!qdot.block<q8_1_mmq>>
+  %yt_desc = qdot.make_desc %y_ptr, [%n, %m], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<16x8xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x8xf32>
+  %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<16x8xf32>) {
+    %kkx = arith.muli %kk, %c2 : index
+    %w = qdot.load %w_desc[%c0, %kk] : !qdot.desc<16x1x!qdot.block<q6_K>> -> tensor<16x1x!qdot.block<q6_K>>
+    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<2x8x!qdot.block<q8_1_mmq>> -> tensor<2x8x!qdot.block<q8_1_mmq>>
+    %d = qdot.dot_scaled %w, %x, %acc_i lhs = q6_K rhs = q8_1_mmq
+         : tensor<16x1x!qdot.block<q6_K>> * tensor<2x8x!qdot.block<q8_1_mmq>> -> tensor<16x8xf32>
+    scf.yield %d : tensor<16x8xf32>
+  }
+  qdot.store %yt_desc[%c0, %c0], %acc {reduce = "add"} : !qdot.desc<16x8xf32>, tensor<16x8xf32>
   func.return
 }
