@@ -394,60 +394,62 @@ def _pairs_contiguous(shared: SharedLayout, rows_dim: int, cols_dim: int, eb: in
 
 SEGMENT_PIECES = 8
 """A synchronous copy of more pieces than this per thread goes row by row (``_segment_copy``)."""
+ROW_LANES = 8
+"""Lanes per row in ``_segment_copy``: 16 contiguous bytes of 2-byte pieces per row and load."""
 
 
 def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
                   num_warps: int, rows_dim: int, cols_dim: int, unit: int) -> bool:
-    """A wide synchronous copy (ggml's q6_K rows: 210 bytes, 2-aligned) with each row's pieces
-    split among ``threads / rows`` threads, interleaved: a thread's pieces are one global and one
-    shared base plus constants, and each store follows its load. The element-wise order of
-    ``_byte_copy`` (piece q of the tile to thread q mod threads) gives every piece its own row and
-    column, so LLVM keeps one 64-bit address per piece alive across the K loop and the values of
-    the deferred stores to the end of the iteration: 105 of each per thread for a 64-row q6_K tile,
-    2–3 KB of spills. Needs the rows to divide the threads, a whole tile along the columns and rows
-    back to back in the buffer; False (nothing emitted) otherwise or for a small copy."""
+    """A wide synchronous copy (ggml's q6_K rows: 210 bytes, 2-aligned) row by row: ``ROW_LANES``
+    lanes per row, on consecutive pieces, so that a warp's load touches 32 / ROW_LANES rows (16
+    contiguous bytes each) instead of 32 — what bounds this copy is the L1 wavefronts per load —
+    and a thread holds the addresses of few rows (one per 32 / ROW_LANES rows of its warp: more, and
+    LLVM keeps them all live across the K loop). A thread's pieces of a row are one global and
+    one shared address plus constants, and each store follows its load. The element-wise order of ``_byte_copy`` (piece q of the tile to
+    thread q mod threads) gives every piece its own row and column: LLVM keeps an address per
+    piece alive across the K loop and the deferred stores' values to the end of the iteration —
+    105 of each per thread for a 64-row q6_K tile, 2–3 KB of spills. Needs the rows to be a
+    multiple of the warps, a whole tile along the columns and rows back to back in the buffer;
+    False (nothing emitted) otherwise or for a small copy."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes, threads = cols * eb, 32 * num_warps
-    if rows > threads or threads % rows or shared.fp4_padded:
-        return False
-    per_row = threads // rows
     pieces = row_bytes // unit
-    per_thread = -(-pieces // per_row)
     whole_cols = known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0
-    if per_thread <= SEGMENT_PIECES or not whole_cols:
+    groups = 32 // ROW_LANES  # rows a warp copies at once
+    if rows % (num_warps * groups) or shared.fp4_padded or -(-rows * pieces // threads) <= SEGMENT_PIECES \
+            or not whole_cols:
         return False
     if any(shared.offset(_coords(rows_dim, r, c)) != r * row_bytes + c * eb
            for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1}):
         return False
     tid = b.cast_int(state.ids.tid, IndexType())
-    row, part = (tid, None) if per_row == 1 else (b.udiv(tid, per_row), b.urem(tid, per_row))
-    row_abs = b.add(_index(b, tile.offsets[rows_dim]), row)
-    row_in = b.cmp("ult", row_abs, _index(b, tile.dims[rows_dim]))
+    lane, group, warp = b.urem(tid, ROW_LANES), b.urem(b.udiv(tid, ROW_LANES), groups), b.udiv(tid, 32)
     c_off = _index(b, tile.offsets[cols_dim])
-    ok = b.emit(arith.AndIOp(row_in, b.cmp("ult", c_off, _index(b, tile.dims[cols_dim]))))
-    # a row past the tensor loads nothing but names row 0's address (as the cp.async copies do)
-    row_bytes_off = b.select(row_in, b.mul(row_abs, b.mul(_index(b, tile.strides[rows_dim]), eb)),
-                             b.const(0, IndexType()))
-    start = b.add(row_bytes_off, b.mul(c_off, eb))
-    srow = b.mul(b.cast_int(row, i32), row_bytes)
-    if part is not None:
-        start = b.add(start, b.mul(part, unit))
-        srow = b.add(srow, b.mul(b.cast_int(part, i32), unit))
-    gbase = b.add(tile.base, b.emit(arith.IndexCastOp(start, i64)))
-    sbase = b.add(smem_base, srow)
-    for i in range(per_thread):
-        piece = i * per_row  # this thread's is piece + part: past the row's last piece only in the last round
-        if piece + per_row > pieces:
-            last = b.const(pieces - 1, IndexType())
-            index = b.emit(arith.MinUIOp(b.add(part, piece), last)) if part is not None else last
-            g = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(row_bytes_off, b.add(b.mul(c_off, eb),
-                                                                                    b.mul(index, unit))), i64)))
-            sh = b.add(smem_base, b.add(b.mul(b.cast_int(row, i32), row_bytes), b.mul(b.cast_int(index, i32), unit)))
-        else:
-            g, sh = b.add(gbase, piece * unit), b.add(sbase, piece * unit)
-        value = b.emit(LdGlobalOp(g, i16 if unit == 2 else i8, ok))
-        b.insert(StSharedOp(sh, value))
+    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim]))
+    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
+    lane_bytes = b.add(b.mul(c_off, eb), b.mul(lane, unit))
+    per_warp = rows // num_warps
+    for k in range(0, per_warp, groups):
+        row = b.add(b.mul(warp, per_warp), b.add(group, k))
+        row_abs = b.add(_index(b, tile.offsets[rows_dim]), row)
+        row_in = b.cmp("ult", row_abs, _index(b, tile.dims[rows_dim]))
+        ok = b.emit(arith.AndIOp(row_in, tile_in))
+        # a row past the tensor loads nothing but names row 0's address (as the cp.async copies do)
+        row_start = b.select(row_in, b.mul(row_abs, stride_bytes), b.const(0, IndexType()))
+        gbase = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(row_start, lane_bytes), i64)))
+        srow = b.mul(b.cast_int(row, i32), row_bytes)
+        sbase = b.add(smem_base, b.add(srow, b.mul(b.cast_int(lane, i32), unit)))
+        for p in range(-(-pieces // ROW_LANES)):
+            if ROW_LANES * (p + 1) > pieces:  # the last round: lanes past the row's end copy its last piece again
+                index = b.emit(arith.MinUIOp(b.add(lane, ROW_LANES * p), b.const(pieces - 1, IndexType())))
+                g = b.add(tile.base, b.emit(arith.IndexCastOp(
+                    b.add(row_start, b.add(b.mul(c_off, eb), b.mul(index, unit))), i64)))
+                sh = b.add(smem_base, b.add(srow, b.mul(b.cast_int(index, i32), unit)))
+            else:
+                g, sh = b.add(gbase, ROW_LANES * p * unit), b.add(sbase, ROW_LANES * p * unit)
+            value = b.emit(LdGlobalOp(g, i16 if unit == 2 else i8, ok))
+            b.insert(StSharedOp(sh, value))
     return True
 
 

@@ -118,26 +118,28 @@ func.func @q6_K_run(%w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %t: index)
 
 // ggml's layout with one q6_K block per row and K step (the decode kernel's W tile, 16 rows; one
 // warp): a K step's blocks start 210 · step bytes into a row, 2-aligned for an odd step whatever
-// K is, so the tile goes 2 bytes at a time — row by row (`_segment_copy`): the 32 threads share
-// the 16 rows two by two (thread t: row t / 2, pieces t % 2, t % 2 + 2, …, interleaved), so a
-// thread's 53 pieces are one global and one shared base plus the constants 4, 8, … — no division
-// per piece — and each shared store follows its load (no value kept to the end of the
-// iteration). 53 per copy, twice (the prologue's and the loop's): 106 loads in all.
+// K is, so the tile goes 2 bytes at a time — row by row (`_segment_copy`): 8 lanes per row on
+// consecutive pieces (a load instruction touches 4 rows, 16 contiguous bytes each, not 32 rows),
+// thread (lane l, group g) taking row g + 4k, pieces l, l + 8, … of it: per row one global and one
+// shared base plus the constants 16, 32, … — no division per piece — and each shared store right
+// after its load (no value kept to the end of the iteration). 4 rows × 14 pieces per copy, twice
+// (the prologue's and the loop's): 112 loads in all.
 // RUN: grep -c 'ptx.ld_global' %t.seg | filecheck %s --check-prefix=SEGMENT-COUNT
-// SEGMENT-COUNT: {{^106$}}
+// SEGMENT-COUNT: {{^112$}}
 // CHECK-LABEL: func.func @one_block_rows
 // CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
-// CHECK-NEXT:  %[[C2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[TID]], %[[C2]] : index
-// CHECK-NEXT:  %[[PART:.*]] = arith.remui %[[TID]], %[[C2]] : index
+// CHECK-NEXT:  %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:  %[[LANE:.*]] = arith.remui %[[TID]], %[[C8]] : index
+// CHECK-NEXT:  %[[G8:.*]] = arith.divui %[[TID]], %[[C8]] : index
+// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:  %[[GROUP:.*]] = arith.remui %[[G8]], %[[C4]] : index
 // CHECK:       %[[G0:.*]] = arith.addi %w_ptr, %{{.*}} : i64
-// CHECK-NEXT:  %[[S0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT:  %[[V0:.*]] = ptx.ld_global %[[G0]] if %{{.*}} : i16
-// CHECK-NEXT:  ptx.st_shared %[[S0]], %[[V0]] : i16
-// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i64
-// CHECK-NEXT:  %[[G1:.*]] = arith.addi %[[G0]], %[[C4]] : i64
-// CHECK-NEXT:  %[[C4S:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:  %[[S1:.*]] = arith.addi %[[S0]], %[[C4S]] : i32
+// CHECK:       %[[V0:.*]] = ptx.ld_global %[[G0]] if %{{.*}} : i16
+// CHECK-NEXT:  ptx.st_shared %[[S0:[^,]*]], %[[V0]] : i16
+// CHECK-NEXT:  %[[C16:.*]] = arith.constant 16 : i64
+// CHECK-NEXT:  %[[G1:.*]] = arith.addi %[[G0]], %[[C16]] : i64
+// CHECK-NEXT:  %[[C16S:.*]] = arith.constant 16 : i32
+// CHECK-NEXT:  %[[S1:.*]] = arith.addi %[[S0]], %[[C16S]] : i32
 // CHECK-NEXT:  %[[V1:.*]] = ptx.ld_global %[[G1]] if %{{.*}} : i16
 // CHECK-NEXT:  ptx.st_shared %[[S1]], %[[V1]] : i16
 func.func @one_block_rows(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %y_ptr: !qdot.ptr<f32>,
