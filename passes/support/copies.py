@@ -140,8 +140,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # of the tile, e.g. K with qdot.divisibility): one bounds test per tile instead of a clamp
     # per chunk, which keeps the per-chunk state LLVM hoists out of the K loop small.
     tile_cols = shared.tile_shape[cols_dim]
-    whole_cols = (known_divisor(tile.dims[cols_dim]) % tile_cols == 0
-                  and known_divisor(tile.offsets[cols_dim]) % tile_cols == 0 and not shared.fp4_padded)
+    whole_cols = _whole_cols(tile, cols_dim, tile_cols) and not shared.fp4_padded
     tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
     packed = _rows_back_to_back(tile, rows_dim, row_bytes) and tile_in is not None
     inside = packed and _rows_inside(tile, rows_dim, rows)
@@ -226,10 +225,9 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row_bytes = cols * eb
     if shared.fp4_padded or not _rows_back_to_back(tile, rows_dim, row_bytes):
         return False
-    if any(shared.offset(_coords(rows_dim, r, c)) != r * row_bytes + c * eb
-           for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1}):
+    if not _linear_rows(shared, rows_dim, eb):
         return False
-    whole_cols = (known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0)
+    whole_cols = _whole_cols(tile, cols_dim, cols)
     align = min(ASSUMED_BASE_ALIGNMENT, _power_of_two_part(known_divisor(tile.offsets[rows_dim]) * row_bytes),
                 _power_of_two_part(known_divisor(tile.dims[rows_dim]) * row_bytes))
     run = rows * row_bytes
@@ -256,8 +254,18 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     return True
 
 
-def _coords(rows_dim: int, r: int, c: int) -> tuple[int, int]:
-    return (r, c) if rows_dim == 0 else (c, r)
+def _linear_rows(shared: SharedLayout, rows_dim: int, eb: int) -> bool:
+    """Whether the buffer holds the tile's rows back to back, unswizzled: element (r, c) at
+    r · row bytes + c · element bytes (checked at the corners and the second row)."""
+    rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[1 - rows_dim]
+    return all(shared.offset((r, c) if rows_dim == 0 else (c, r)) == (r * cols + c) * eb
+               for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1})
+
+
+def _whole_cols(tile: GlobalTile, cols_dim: int, cols: int) -> bool:
+    """Whether the tile lies whole in or whole past its tensor's columns (extent and origin multiples
+    of the tile's columns, e.g. K with qdot.divisibility): one bounds test per tile."""
+    return known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0
 
 
 def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:
@@ -415,13 +423,12 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes, threads = cols * eb, 32 * num_warps
     pieces = row_bytes // unit
-    whole_cols = known_divisor(tile.dims[cols_dim]) % cols == 0 and known_divisor(tile.offsets[cols_dim]) % cols == 0
+    whole_cols = _whole_cols(tile, cols_dim, cols)
     groups = 32 // ROW_LANES  # rows a warp copies at once
     if rows % (num_warps * groups) or shared.fp4_padded or -(-rows * pieces // threads) <= SEGMENT_PIECES \
             or not whole_cols:
         return False
-    if any(shared.offset(_coords(rows_dim, r, c)) != r * row_bytes + c * eb
-           for r in {0, 1 % rows, rows - 1} for c in {0, cols - 1}):
+    if not _linear_rows(shared, rows_dim, eb):
         return False
     tid = b.cast_int(state.ids.tid, IndexType())
     lane, group, warp = b.urem(tid, ROW_LANES), b.urem(b.udiv(tid, ROW_LANES), groups), b.udiv(tid, 32)

@@ -109,46 +109,49 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
 
 
 def _mapping(op: UpcastOp, src_l, dst_l, packed: bool) -> dict[tuple[int, int], Source]:  # noqa: ANN001
+    """Destination (reg, byte) -> the source register, byte and nibble holding its value."""
     k_dim = op.k_dim
-    found: dict[tuple[int, int], Source] = {}
-    for lane in (0, 5, 30):
-        for reg, byte in dst_l.slots():
-            coords = dst_l.coords(0, lane, reg, byte)
-            assert coords is not None
-            if nibble_span(op.source) is not None:
-                src_coords = list(coords)
-                src_coords[k_dim], nibble = nibble_of(op.source, coords[k_dim])
-            elif packed:
-                src_coords = list(coords)
-                src_coords[k_dim] //= 2
-                nibble = coords[k_dim] % 2
-            else:
-                src_coords, nibble = list(coords), 0
-            owners = [s for s in src_l.owners(tuple(src_coords)) if s.warp == 0 and s.lane == lane]
-            if not owners:
-                emit_error(op, f"upcast would move value {tuple(coords)} between threads; the source and result "
-                               f"layouts must give every thread its own values")
-            src = Source(owners[0].reg, owners[0].byte, nibble)
-            if found.setdefault((reg, byte), src) != src:
-                emit_error(op, "upcast register mapping depends on the lane; unsupported layout pair")
-    return found
+
+    def locate(coords: tuple[int, ...]) -> tuple[list[int], int]:
+        src_coords = list(coords)
+        if nibble_span(op.source) is not None:
+            src_coords[k_dim], nibble = nibble_of(op.source, coords[k_dim])
+            return src_coords, nibble
+        if packed:
+            src_coords[k_dim] //= 2
+            return src_coords, coords[k_dim] % 2
+        return src_coords, 0
+
+    return _owned(op, src_l, dst_l, locate, "value", "the source and result layouts must give every thread its own values")
 
 
 def _high_mapping(op: UpcastOp, high_l, dst_l) -> dict[tuple[int, int], Source]:  # noqa: ANN001
     """Destination (reg, byte) -> the ``high`` register, byte and bit pair (``Source.nibble``) of its code's top bits."""
     k_dim = op.k_dim
+
+    def locate(coords: tuple[int, ...]) -> tuple[list[int], int]:
+        src_coords = list(coords)
+        src_coords[k_dim], pair = high_bits_of(op.source, coords[k_dim])
+        return src_coords, pair
+
+    return _owned(op, high_l, dst_l, locate, "the top bits of value",
+                  "the high operand's layout must give every thread its own values' bits")
+
+
+def _owned(op: UpcastOp, src_l, dst_l, locate, what: str, rule: str) -> dict[tuple[int, int], Source]:  # noqa: ANN001
+    """Destination (reg, byte) -> the slot of the same thread that ``locate`` (destination coordinates ->
+    source coordinates and sub-index) names, checked on three lanes: an upcast never moves values
+    between threads, and a mapping that differs between lanes is not one register program."""
     found: dict[tuple[int, int], Source] = {}
     for lane in (0, 5, 30):
         for reg, byte in dst_l.slots():
             coords = dst_l.coords(0, lane, reg, byte)
             assert coords is not None
-            src_coords = list(coords)
-            src_coords[k_dim], pair = high_bits_of(op.source, coords[k_dim])
-            owners = [s for s in high_l.owners(tuple(src_coords)) if s.warp == 0 and s.lane == lane]
+            src_coords, sub = locate(tuple(coords))
+            owners = [s for s in src_l.owners(tuple(src_coords)) if s.warp == 0 and s.lane == lane]
             if not owners:
-                emit_error(op, f"upcast would move the top bits of value {tuple(coords)} between threads; the high "
-                               f"operand's layout must give every thread its own values' bits")
-            src = Source(owners[0].reg, owners[0].byte, pair)
+                emit_error(op, f"upcast would move {what} {tuple(coords)} between threads; {rule}")
+            src = Source(owners[0].reg, owners[0].byte, sub)
             if found.setdefault((reg, byte), src) != src:
                 emit_error(op, "upcast register mapping depends on the lane; unsupported layout pair")
     return found
