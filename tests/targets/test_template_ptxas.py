@@ -86,7 +86,7 @@ KERNELS = [
      "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"),
     ("decode-q6_K-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q6_K")), "sm_90",
-     "promote-int8", 2, "ld.shared.s8"),
+     "promote-int8", 2, "cvt.s32.s8"),
     ("decode-tiled-q6_K-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q6_K", tiled_weights=True)),
      "sm_90", "promote-int8", 2, "mad.lo.s32"),
