@@ -306,7 +306,9 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
     mins) as f32 per 32 values, and let the s8 mma rescale per block with the dmin
-    correction as a rank-1 fold: acc += (d_a·d_b)·C − fold_a·fold_b."""
+    correction as a rank-1 fold: acc += (d_a·d_b)·C − fold_a·fold_b. q6_K's quants are
+    joined from two raw parts at use (``qgpu.upcast … high``) and its int8 scale per 16
+    values weights each half of a block's sum in s32 (the mma's ``lhs_sub`` / ``rhs_sub``)."""
     sides = []
     for op_idx, value, fmt in ((0, dot.a, plan.lhs.source), (1, dot.b, plan.rhs.source)):
         tensor = value.type

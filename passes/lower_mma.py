@@ -169,7 +169,8 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     hw = None
     if rescale is Rescale.HW:
         hw = _HwScales(b, state, mma, inst)
-    subs = _SubScales(b, mma, scales) if scales is not None and (mma.a_sub or mma.b_sub) else None
+    has_subs = mma.a_sub is not None or mma.b_sub is not None
+    subs = _SubScales(b, mma, scales) if scales is not None and has_subs else None
     # the halves' weighted sum reaches 2^24 (q6_K: 2 · 16 · 32 · 128 · 128), past the magic form's 2^22
     magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None
     if remarks.enabled(LowerMmaPass.name):
