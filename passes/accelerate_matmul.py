@@ -358,9 +358,11 @@ per-32 scale is the part that divides the odd sub-blocks' d · sc by 16 (exact).
 NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q4_K: (RegFormat.Q4_K, RegFormat.U8),
     Format.Q4_0: (RegFormat.Q4_0, RegFormat.S8),
+    Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
-place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8)."""
+place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
+q6_K's to s8 as code − 32 with its top bits from a second part (``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -432,21 +434,15 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
         loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, point)
-        if high_part is not None:
+        if fmt in NIBBLE_UPCASTS:  # two values per byte: the upcast doubles K
             k_dim = 1 if op_idx == 0 else 0
             shape = list(_tensor_shape(loaded))
             shape[k_dim] *= 2
-            high = _raw_operand(mem, high_part, first, count, op_idx, mma, point)
-            loaded = _insert(point, UpcastOp(loaded, RegFormat(fmt.value), RegFormat.S8,
-                                             TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
-                                             high=high)).results[0]
-        elif fmt in NIBBLE_UPCASTS:
-            k_dim = 1 if op_idx == 0 else 0
-            shape = list(_tensor_shape(loaded))
-            shape[k_dim] *= 2
+            high = _raw_operand(mem, high_part, first, count, op_idx, mma, point) if high_part else None
             source, target = NIBBLE_UPCASTS[fmt]
             loaded = _insert(point, UpcastOp(loaded, source, target,
-                                             TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)))).results[0]
+                                             TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
+                                             high=high)).results[0]
         regs.append(loaded)
         scale_part, fold_part = BLOCK_SCALE_PARTS.get(fmt, ("d", "s"))
         enc = DotScaleEncodingAttr(op_idx, mma)

@@ -315,6 +315,10 @@ class _BlockScales:
         """s is B's when a thread holds fewer columns than rows — fewer −MAGIC · s products (the
         decode kernels' few token columns against many weight rows)."""
 
+    def block_of(self, rk: int) -> int:
+        """The scale block (index along the scales' K) of k tile ``rk``."""
+        return (rk * self.tile_values) // self.k_per_block
+
     def _decode(self, side: str, rep: int, half: int, block: int) -> SSAValue | float:
         """One scale as f32 (lhs: times 2^-shift), or its value when known at compile time."""
         splat = self.sa_splat if side == "a" else self.sb_splat
@@ -348,7 +352,7 @@ class _BlockScales:
         NaN, never a wrong number; the scales ``qdot.scale_bits`` states (below 2^104 by its
         definition) need no such guard. t is None when it is 1.
         """
-        block = (rk * self.tile_values) // self.k_per_block
+        block = self.block_of(rk)
         sa = self._decode("a", rm, position >> 1, block)
         sb = self._decode("b", rn, position & 1, block)
         s_elem = self.sa_elem
@@ -374,7 +378,7 @@ class _BlockScales:
         return scale, neg_magic, sb
 
     def factor(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
-        block = (rk * self.tile_values) // self.k_per_block
+        block = self.block_of(rk)
         row_half, col_half = position >> 1, position & 1
         sa = self._decode("a", rm, row_half, block)
         sb = self._decode("b", rn, col_half, block)
@@ -431,7 +435,7 @@ class _SubScales:
         zero = b.const(0)
         halves = [b.insert(MmaSyncOp(self.sig, a_tile[2 * h:2 * h + 2], b_tile[h:h + 1], [zero] * 4)).results
                   for h in range(2)]
-        block = (rk * self.scales.tile_values) // self.scales.k_per_block
+        block = self.scales.block_of(rk)
         out = []
         for position in range(4):
             total = None
@@ -466,7 +470,7 @@ class _Folds:
 
     def terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue]:
         """(−fa, fb) of an accumulator register, for ``acc = fma(−fa, fb, acc)``."""
-        block = (rk * self.scales.tile_values) // self.scales.k_per_block
+        block = self.scales.block_of(rk)
         reg_a, _ = self.fa_layout.element_slot(rm, position >> 1, block)
         reg_b, _ = self.fb_layout.element_slot(rn, position & 1, block)
         if reg_a not in self._negated:

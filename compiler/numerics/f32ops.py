@@ -60,6 +60,13 @@ def sequential_sum(terms: NDArray[np.float32], start: float = 0.0) -> NDArray[np
     return acc
 
 
+def first_of_largest(values: NDArray[np.float32], axis: int = -1) -> NDArray[np.float32]:
+    """The first entry of largest magnitude along ``axis``, sign kept: what ggml's ``if (ax > amax)
+    { amax = ax; max = x[i]; }`` loops keep (the first of equal magnitudes, as ``argmax`` picks)."""
+    first = np.expand_dims(np.argmax(np.abs(values), axis=axis), axis)
+    return np.take_along_axis(values, first, axis=axis).squeeze(axis)
+
+
 def butterfly_sum(x: NDArray[np.float32], width: int) -> NDArray[np.float32]:
     """CUDA ``warp_reduce_sum<width>`` over the last axis (its length must be ``width``).
 

@@ -27,20 +27,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from compiler.numerics.blocks import Q6K_SUBBLOCKS, Q6KFields
-from compiler.numerics.f32ops import F32, fp16_bits, fp16_value, sequential_sum
+from compiler.numerics.f32ops import F32, first_of_largest, fp16_bits, fp16_value, sequential_sum
 
 QK_K = 256
 NMAX = 32
 SUB = QK_K // Q6K_SUBBLOCKS
 GROUP_MAX_EPS = F32(1e-15)
-
-
-def _first_of_largest(values: NDArray[np.float32], axis: int) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """(value, |value|) of the first entry of largest magnitude along ``axis``: C's ``if (ax > amax)``
-    loop keeps the first of equal magnitudes, as ``argmax`` does."""
-    first = np.expand_dims(np.argmax(np.abs(values), axis=axis), axis)
-    peak = np.take_along_axis(values, first, axis=axis).squeeze(axis)
-    return peak, np.abs(peak)
 
 
 def _levels(iscale: NDArray[np.float32], x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -58,7 +50,8 @@ def make_qx_quants(x: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray
 
     Returns (scale (S,), L (16, S) as float32 codes 0..63).
     """
-    peak, amax = _first_of_largest(x, axis=0)
+    peak = first_of_largest(x, axis=0)
+    amax = np.abs(peak)
     zero = amax < GROUP_MAX_EPS
     w = x * x
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -95,7 +88,8 @@ def _quantize(x: NDArray[np.float32]) -> Q6KFields:
     sub = np.ascontiguousarray(blocks.reshape(-1, SUB).T, dtype=np.float32)  # (16, S): loop axis first
     scales, codes = make_qx_quants(sub)
     scales = scales.reshape(-1, Q6K_SUBBLOCKS)  # (B, 16)
-    max_scale, max_abs = _first_of_largest(scales, axis=1)
+    max_scale = first_of_largest(scales, axis=1)
+    max_abs = np.abs(max_scale)
     empty = max_abs < GROUP_MAX_EPS
     iscale = (F32(-128) / max_scale).astype(np.float32)
     d = fp16_value(fp16_bits(F32(1) / iscale))

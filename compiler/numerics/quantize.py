@@ -51,7 +51,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from compiler.numerics.blocks import Q8_GROUP, Q8Fields, pack_blocks
-from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, roundf
+from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, first_of_largest, roundf
 from compiler.numerics.formats import block_format
 from compiler.numerics.q4k import quantize_q4_K_ref
 from compiler.numerics.q6k import quantize_q6_K_ref
@@ -131,8 +131,7 @@ def _q4_0_ref(x: NDArray[np.float32]) -> Q8Fields:
     (sign kept), ``d = max / -8``, ``id = d ? 1/d : 0``, code ``MIN(15, (int8_t)(x * id + 8.5f))``
     (a C cast: truncation toward zero), stored as ``q = code - 8``."""
     g = _groups(x)
-    first_max = np.argmax(np.abs(g), axis=-1)  # the first of equal magnitudes, as ``amax < |v|`` keeps it
-    peak = np.take_along_axis(g, first_max[..., None], axis=-1)[..., 0]
+    peak = first_of_largest(g)  # the first of equal magnitudes, as ``amax < |v|`` keeps it
     peak = np.where(np.abs(peak) > 0, peak, F32(0.0))  # ggml's max stays +0 in a zero block: d = -0
     d = (peak / F32(-8.0)).astype(np.float32)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):

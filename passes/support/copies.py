@@ -413,12 +413,13 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
     contiguous bytes each) instead of 32 — what bounds this copy is the L1 wavefronts per load —
     and a thread holds the addresses of few rows (one per 32 / ROW_LANES rows of its warp: more, and
     LLVM keeps them all live across the K loop). A thread's pieces of a row are one global and
-    one shared address plus constants, and each store follows its load. The element-wise order of ``_byte_copy`` (piece q of the tile to
-    thread q mod threads) gives every piece its own row and column: LLVM keeps an address per
-    piece alive across the K loop and the deferred stores' values to the end of the iteration —
-    105 of each per thread for a 64-row q6_K tile, 2–3 KB of spills. Needs the rows to be a
-    multiple of the warps, a whole tile along the columns and rows back to back in the buffer;
-    False (nothing emitted) otherwise or for a small copy."""
+    one shared address plus constants, and each store follows its load. The element-wise order
+    of ``_byte_copy`` (piece q of the tile to thread q mod threads) gives every piece its own row
+    and column: LLVM keeps an address per piece alive across the K loop and the deferred stores'
+    values to the end of the iteration — 105 of each per thread for a 64-row q6_K tile, 2–3 KB of
+    spills. Needs the rows to be a multiple of the warps times 32 / ROW_LANES, a whole tile along
+    the columns and rows back to back in the buffer; False (nothing emitted) otherwise or for a
+    small copy."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes, threads = cols * eb, 32 * num_warps
