@@ -1,4 +1,5 @@
-"""The upcast's nibble mapping (``passes.support.upcasts.nibble_of``) against ``compiler.numerics``.
+"""The upcast's nibble mapping (``passes.support.upcasts.nibble_of``, and q6_K's ``high_bits_of``)
+against ``compiler.numerics``.
 
 The lowering finds the byte and nibble of every value of a q4_K / q4_0 operand from the span rule
 of ``register_formats.nibble_span``; ``compiler.numerics`` reads ggml's layouts its own way
@@ -12,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q8Fields, pack_blocks
-from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, SPECS
+from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, pack_blocks
+from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, Q6K_QH, Q6K_QL, SPECS
 from dialects.qdot.formats import Format
 from dialects.qgpu.register_formats import RegFormat
-from passes.support.upcasts import nibble_of
+from passes.support.upcasts import high_bits_of, nibble_of
 
 _RNG = np.random.default_rng(11)
 
@@ -46,3 +47,20 @@ def test_nibble_of_reads_what_numerics_packed(fmt: Format, reg: RegFormat) -> No
         byte, nibble = nibble_of(reg, k)
         got = (int(qs[byte]) >> (4 * nibble)) & 0xF
         assert got == want, f"{fmt} value {k}: byte {byte} nibble {nibble} holds {got}, numerics packed {want}"
+
+
+def test_q6_K_low_and_top_bits_read_what_numerics_packed() -> None:
+    """Each q6_K code from its ql nibble (``nibble_of``, 128-value spans) and its qh bit pair
+    (``high_bits_of``), over three consecutive blocks' parts as the block views lay them out."""
+    count = 3
+    codes = _RNG.integers(0, 64, size=(count, 256)).astype(np.int16)
+    fields = Q6KFields(d=np.ones(count, np.float32), scales=np.ones((count, 16), np.int8),
+                       q=(codes - 32).astype(np.int8))
+    raw = pack_blocks("q6_K", fields).reshape(count, -1)
+    ql = raw[:, Q6K_QL:Q6K_QL + SPECS[(Format.Q6_K, "ql")].values_per_block].reshape(-1)
+    qh = raw[:, Q6K_QH:Q6K_QH + SPECS[(Format.Q6_K, "qh")].values_per_block].reshape(-1)
+    for k, want in enumerate(codes.reshape(-1)):
+        byte, nibble = nibble_of(RegFormat.Q6_K, k)
+        top_byte, pair = high_bits_of(RegFormat.Q6_K, k)
+        got = ((int(ql[byte]) >> (4 * nibble)) & 0xF) | (((int(qh[top_byte]) >> (2 * pair)) & 3) << 4)
+        assert got == want, f"q6_K value {k}: ql {byte}/{nibble}, qh {top_byte}/{pair} give {got}, numerics packed {want}"

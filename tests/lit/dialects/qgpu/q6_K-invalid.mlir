@@ -74,3 +74,30 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
   func.return
 }
 // CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs_sub must hold i32 factors, got f32{{$}}
+
+// -----
+
+// upcast: the top bits join mma operands only, not a cooperatively dequantized (blocked) tile
+#bl = #qgpu.blocked<{sizePerThread = [1, 32], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#bh = #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#bo = #qgpu.blocked<{sizePerThread = [1, 64], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%l: tensor<16x64xi8, #bl>, %h: tensor<16x16xi8, #bh>) {
+  %u = qgpu.upcast %l high %h from = q6_K to = s8 : tensor<16x64xi8, #bl> high tensor<16x16xi8, #bh> -> tensor<16x128xi8, #bo>
+  func.return
+}
+// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op a q6_K upcast converts mma operands (#qgpu.dot_op), not blocked tiles{{$}}
+
+// -----
+
+// mma: the factors sit where their side's scales do (the same #qgpu.dot_scale layout)
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#so = #qgpu.dot_scale<{opIdx = 1, parent = #mma, operand = true}>
+func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf32, #sa>, %sb: tensor<8x1xf32, #sb>, %s: tensor<8x2xi32, #so>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb rhs_sub %s lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> rhs_sub tensor<8x2xi32, #so> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op rhs_sub must have the layout of the matching scale, #qgpu.dot_scale<{opIdx = 1, parent = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>}>, got #qgpu.dot_scale<{{.*}}operand = true}>{{$}}
