@@ -15,9 +15,9 @@ Sources of the facts below:
   ``.ue4m3`` scale types); the OCP Microscaling Formats (MX) v1.0 spec §5.3 for
   the FP6/FP4 value sets and E8M0. Value tables: ``shared/reference/ptx.md`` §7.
 * bf16, fp16: IEEE 754 binary16 and the bfloat16 truncation of binary32.
-* q4_K, q6_K, q4_0, q8_0, q8_1: ``block_q4_K`` / ``block_q6_K`` / ``block_q4_0`` / ``block_q8_0`` / ``block_q8_1`` in ggml's
-  ``src/ggml-common.h``; q8_1_mmq: ``block_q8_1_mmq`` (DS4 layout) in
-  ``src/ggml-cuda/mmq.cuh``.
+* q4_K, q5_K, q6_K, q4_0, q8_0, q8_1: ``block_q4_K`` / ``block_q5_K`` / ``block_q6_K`` /
+  ``block_q4_0`` / ``block_q8_0`` / ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq:
+  ``block_q8_1_mmq`` (DS4 layout) in ``src/ggml-cuda/mmq.cuh``.
 """
 
 from __future__ import annotations
@@ -210,6 +210,10 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
         "q6_K": FormatInfo(
             "q6_K", FormatKind.BLOCK, 6, 6, block_values=256, block_bytes=210,
             source="ggml-common.h block_q6_K: uint8 ql[128], uint8 qh[64], int8 scales[16], fp16 d",
+        ),
+        "q5_K": FormatInfo(
+            "q5_K", FormatKind.BLOCK, 5, 5, block_values=256, block_bytes=176,
+            source="ggml-common.h block_q5_K: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]",
         ),
         "q4_0": FormatInfo(
             "q4_0", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,

@@ -17,7 +17,16 @@ straightforward float64 products).
 
 from __future__ import annotations
 
-from compiler.numerics.blocks import BlockFields, Q4KFields, Q6KFields, Q8Fields, block_fields, dequantize, pack_blocks
+from compiler.numerics.blocks import (
+    BlockFields,
+    Q4KFields,
+    Q5KFields,
+    Q6KFields,
+    Q8Fields,
+    block_fields,
+    dequantize,
+    pack_blocks,
+)
 from compiler.numerics.element import decode, encode, pack_fp4, unpack_fp4
 from compiler.numerics.formats import (
     ELEMENT_FORMATS,
@@ -42,6 +51,7 @@ __all__ = [
     "FormatKind",
     "NanRule",
     "Q4KFields",
+    "Q5KFields",
     "Q6KFields",
     "Q8Fields",
     "QuantizeMethod",

@@ -22,10 +22,17 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   ``qs[32c + l]`` holds value 64c + l in its low nibble (sub-block 2c) and value
   64c + 32 + l in its high nibble (sub-block 2c + 1). ggml-quants.c
   ``dequantize_row_q4_K``: ``d1 = d * sc; m1 = dmin * m; y = d1 * q - m1`` in float32.
+* ``q5_K`` — ``block_q5_K``: 256 values in 176 bytes, fp16 ``d``, fp16 ``dmin``, ``uint8
+  scales[12]`` (packed as q4_K's), ``uint8 qh[32]``, ``uint8 qs[128]``. Each 5-bit code's low
+  four bits lie in ``qs`` as q4_K's nibbles; its top bit is bit i of ``qh[l]`` for value 32i + l.
+  ``dequantize_row_q5_K``: q4_K's ``y = d1 * q - m1`` with the 5-bit q.
+* ``q6_K`` — ``block_q6_K``: 256 values in 210 bytes, ``uint8 ql[128]``, ``uint8 qh[64]``,
+  ``int8 scales[16]`` (one per 16 values), fp16 ``d`` last; ``y = d * sc * (code - 32)``.
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
-needs 21 significand bits; q6_K's fp16 * int8 * 6-bit 23), so only the final subtraction of
-q4_K rounds, once, whether or not a compiler fuses it into an FMA.
+needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23), so
+only the final subtraction of q4_K and q5_K rounds, once, whether or not a compiler fuses it
+into an FMA.
 
 Each format's byte positions are stated once, in ``BLOCK_LAYOUTS``.
 """
@@ -76,6 +83,8 @@ BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
     "q8_1": _layout(("d", 0, 1, "f16"), ("s", 2, 1, "f16"), ("qs", 4, 32, "i8")),
     "q8_1_mmq": _layout(("ds4", 0, 8, "f16"), ("qs", 16, 128, "i8")),
     "q6_K": _layout(("ql", 0, 128, "u8"), ("qh", 128, 64, "u8"), ("scales", 192, 16, "i8"), ("d", 208, 1, "f16")),
+    "q5_K": _layout(("d", 0, 1, "f16"), ("dmin", 2, 1, "f16"), ("scales", 4, 12, "u8"), ("qh", 16, 32, "u8"),
+                    ("qs", 48, 128, "u8")),
 }
 """The byte layout of each block format, field by field in memory order, named as ggml names the
 fields (ggml-common.h; mmq.cuh for block_q8_1_mmq's ``half2 ds4[4]``): the one statement of where
@@ -139,7 +148,23 @@ class Q6KFields:
     q: NDArray[np.int8]
 
 
-BlockFields = Q8Fields | Q4KFields | Q6KFields
+@dataclass(frozen=True)
+class Q5KFields:
+    """Decoded fields of q5_K super-blocks: q4_K's, with 5-bit codes.
+
+    ``d``, ``dmin``: ``(..., nblocks)`` float32 values of the fp16 fields.
+    ``scales``, ``mins``: ``(..., nblocks, 8)`` uint8 6-bit codes, sub-block order.
+    ``q``: ``(..., nblocks, 256)`` uint8 codes 0..31 in value order.
+    """
+
+    d: NDArray[np.float32]
+    dmin: NDArray[np.float32]
+    scales: NDArray[np.uint8]
+    mins: NDArray[np.uint8]
+    q: NDArray[np.uint8]
+
+
+BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
@@ -215,15 +240,42 @@ def scale_min_k4(scales: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[
 
 
 def pack_scale_min_k4(sc: NDArray[np.uint8], m: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """Inverse of :func:`scale_min_k4`, as ``quantize_row_q4_K_ref`` packs 6-bit codes."""
+    """Inverse of :func:`scale_min_k4`, as ``quantize_row_q4_K_ref`` (and ``_q5_K_ref``) pack 6-bit codes."""
     sc = sc.astype(np.uint8)
     m = m.astype(np.uint8)
     if (sc > 63).any() or (m > 63).any():
-        raise ValueError("q4_K scales and mins are 6-bit codes (0..63)")
+        raise ValueError("q4_K and q5_K scales and mins are 6-bit codes (0..63)")
     low = sc[..., 0:4] | ((sc[..., 4:8] >> 4) << 6)
     mid = m[..., 0:4] | ((m[..., 4:8] >> 4) << 6)
     high = (sc[..., 4:8] & 0xF) | ((m[..., 4:8] & 0xF) << 4)
     return np.concatenate([low, mid, high], axis=-1).astype(np.uint8)
+
+
+def _k_nibbles(qs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The 256 low nibbles of q4_K / q5_K ``qs[128]`` in value order: for 64-value chunk c, byte
+    ``qs[32c + l]`` holds value 64c + l in its low nibble and value 64c + 32 + l in its high one."""
+    chunks = qs.reshape(qs.shape[:-1] + (4, 1, 32))
+    nibbles = np.concatenate([chunks & 0xF, chunks >> 4], axis=-2)  # (..., chunk, half, 32)
+    return nibbles.reshape(qs.shape[:-1] + (256,)).astype(np.uint8)
+
+
+def _k_qs(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_k_nibbles`: ``qs[128]`` of the low four bits of 256 codes."""
+    chunks = (codes & 0xF).reshape(codes.shape[:-1] + (4, 2, 32))
+    return (chunks[..., 0, :] | (chunks[..., 1, :] << 4)).reshape(codes.shape[:-1] + (128,)).astype(np.uint8)
+
+
+def _q5_K_top_bits(qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The top (fifth) bit of each of q5_K's 256 codes in value order: bit i of ``qh[l]`` for value
+    32i + l (``dequantize_row_q5_K``'s masks ``u1``, ``u2`` = 1, 2 shifted left 2 per 64 values)."""
+    bits = (qh[..., None, :] >> np.arange(8, dtype=np.uint8)[:, None]) & 1  # (..., i, l)
+    return bits.reshape(qh.shape[:-1] + (256,)).astype(np.uint8)
+
+
+def _q5_K_qh(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_q5_K_top_bits`: ``qh[32]`` of 256 codes, as ``quantize_row_q5_K_ref`` sets it."""
+    top = ((codes >> 4) & 1).reshape(codes.shape[:-1] + (8, 32)).astype(np.uint8)
+    return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8)[:, None], axis=-2).astype(np.uint8)
 
 
 def _q6_K_codes(ql: NDArray[np.uint8], qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -257,12 +309,13 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     """Split ``(..., nblocks * block_bytes)`` bytes into the format's named fields."""
     info = block_format(fmt)
     f = _read_fields(info.name, _as_blocks(info, raw))
-    if info.name == "q4_K":
+    if info.name in ("q4_K", "q5_K"):
         sc, m = scale_min_k4(f["scales"])
-        qs = f["qs"].reshape(f["qs"].shape[:-1] + (4, 32))
-        nibbles = np.stack([qs & 0xF, qs >> 4], axis=-2)  # (..., chunk, half, 32)
-        return Q4KFields(d=f["d"][..., 0], dmin=f["dmin"][..., 0], scales=sc, mins=m,
-                         q=nibbles.reshape(qs.shape[:-2] + (256,)))
+        q = _k_nibbles(f["qs"])
+        if info.name == "q4_K":
+            return Q4KFields(d=f["d"][..., 0], dmin=f["dmin"][..., 0], scales=sc, mins=m, q=q)
+        return Q5KFields(d=f["d"][..., 0], dmin=f["dmin"][..., 0], scales=sc, mins=m,
+                         q=q | (_q5_K_top_bits(f["qh"]) << 4))
     if info.name == "q6_K":
         codes = _q6_K_codes(f["ql"], f["qh"])
         return Q6KFields(d=f["d"][..., 0], scales=f["scales"], q=(codes.astype(np.int8) - 32).astype(np.int8))
@@ -291,16 +344,18 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     info = block_format(fmt)
     name = info.name
     values: dict[str, ArrayLike]
-    if name == "q4_K":
-        _expect(info, fields, Q4KFields)
-        assert isinstance(fields, Q4KFields)
-        q = fields.q.astype(np.uint8)
-        if (q > 15).any():
-            raise ValueError("q4_K quants are 4-bit codes (0..15)")
-        chunks = q.reshape(q.shape[:-1] + (4, 2, 32))
-        qs = (chunks[..., 0, :] | (chunks[..., 1, :] << 4)).reshape(q.shape[:-1] + (128,))
+    if name in ("q4_K", "q5_K"):
+        kind, bits = (Q4KFields, 4) if name == "q4_K" else (Q5KFields, 5)
+        _expect(info, fields, kind)
+        assert isinstance(fields, Q4KFields | Q5KFields)
+        q = np.asarray(fields.q)
+        if q.shape[-1] != 256 or (q < 0).any() or (q >= 1 << bits).any():
+            raise ValueError(f"{name} quants are 256 {bits}-bit codes (0..{(1 << bits) - 1}) per block")
+        q = q.astype(np.uint8)
         values = {"d": np.asarray(fields.d, np.float32)[..., None], "dmin": np.asarray(fields.dmin, np.float32)[..., None],
-                  "scales": pack_scale_min_k4(fields.scales, fields.mins), "qs": qs}
+                  "scales": pack_scale_min_k4(fields.scales, fields.mins), "qs": _k_qs(q)}
+        if name == "q5_K":
+            values["qh"] = _q5_K_qh(q)
         return _write_fields(name, values)
     if name == "q6_K":
         _expect(info, fields, Q6KFields)
@@ -337,7 +392,7 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
     """
     info = block_format(fmt)
     fields = block_fields(fmt, raw)
-    if isinstance(fields, Q4KFields):
+    if isinstance(fields, Q4KFields | Q5KFields):
         d1 = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 8), exact
         m1 = fields.dmin[..., None] * fields.mins.astype(np.float32)  # exact
         q = fields.q.reshape(fields.q.shape[:-1] + (Q4K_SUBBLOCKS, 32)).astype(np.float32)

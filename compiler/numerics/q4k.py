@@ -24,6 +24,10 @@ scales for some blocks (about 1% of super-blocks of Gaussian data).
 Checked against ggml's own C (ggml-org/ggml d99724f2, ``gcc -O2 -ffp-contract=off``)
 on about 100,000 super-blocks of eleven input families, all bit-identical;
 ``tests/numerics/test_ggml_vectors.py`` keeps 80 of them as vectors.
+
+``quantize_row_q5_K_ref`` is the same function with 5-bit codes (``make_qkx2_quants(32, 31, ...,
+-0.5f, 0.1f, 15, false)``, requantized to 0..31): :func:`quantize_k_ref` is both, ``q5k.py``
+names q5_K's parameters and packs its fields.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ NMAX = 15
 RMIN = F32(-1.0)
 RDELTA = F32(0.1)
 NSTEP = 20
+"""q4_K's ``make_qkx2_quants(32, 15, ..., -1.f, 0.1f, 20, false)``: the code range 0..NMAX and the
+inverse scales ``(RMIN + RDELTA * is + NMAX) / (max - min)`` for is = 0..NSTEP."""
 
 
 def _weighted_error(
@@ -53,22 +59,31 @@ def _weighted_error(
     return sequential_sum(w * (diff * diff))
 
 
-def _levels(iscale: NDArray[np.float32], x: NDArray[np.float32], minimum: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``MAX(0, MIN(15, nearest_int(iscale*(x - min))))`` kept in float32.
+def _levels(
+    iscale: NDArray[np.float32], x: NDArray[np.float32], minimum: NDArray[np.float32], nmax: int
+) -> NDArray[np.float32]:
+    """``MAX(0, MIN(nmax, nearest_int(iscale*(x - min))))`` kept in float32.
 
-    float32 ``rint`` is ``nearest_int`` for the |v| <= 16 that occur here; clamping
-    in float gives the same integers without int conversions.
+    float32 ``rint`` is ``nearest_int`` for the |v| <= nmax + 1 that occur here (and for every
+    |v| <= 4194303, ggml's assertion); clamping in float gives the same integers without int
+    conversions.
     """
     v = x - minimum
     v *= iscale
     np.rint(v, out=v)
-    return np.clip(v, F32(0), F32(NMAX), out=v)
+    return np.clip(v, F32(0), F32(nmax), out=v)
 
 
 def make_qkx2_quants(
-    x: NDArray[np.float32], w: NDArray[np.float32]
+    x: NDArray[np.float32],
+    w: NDArray[np.float32],
+    nmax: int = NMAX,
+    rmin: np.float32 = RMIN,
+    rdelta: np.float32 = RDELTA,
+    nstep: int = NSTEP,
 ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
-    """``make_qkx2_quants(32, 15, x, w, L, &the_min, Laux, -1, 0.1, 20, false)``.
+    """``make_qkx2_quants(32, nmax, x, w, L, &the_min, Laux, rmin, rdelta, nstep, false)``; the
+    defaults are q4_K's (-1, 0.1, 20, nmax 15), q5_K passes (31, -0.5, 0.1, 15).
 
     ``x``, ``w``: (32, S) float32, the loop axis first, S independent sub-blocks.
     Returns (scale, the_min, L) with L (32, S) uint8.
@@ -83,15 +98,15 @@ def make_qkx2_quants(
         sum_x = sum_x + w[i] * x[i]
     flat = maximum == minimum
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        iscale = F32(NMAX) / (maximum - minimum)
+        iscale = F32(nmax) / (maximum - minimum)
         scale = F32(1.0) / iscale
-        levels = _levels(iscale, x, minimum)
+        levels = _levels(iscale, x, minimum, nmax)
         best_error = _weighted_error(w, x, scale, minimum, levels)
-        for step in range(NSTEP + 1):
+        for step in range(nstep + 1):
             # ggml reads the *current* min here: once a step improves the fit, later
             # steps search around the fitted min, not the data minimum.
-            iscale = ((RMIN + RDELTA * F32(step)) + F32(NMAX)) / (maximum - minimum)
-            aux = _levels(iscale, x, minimum)
+            iscale = ((F32(rmin) + F32(rdelta) * F32(step)) + F32(nmax)) / (maximum - minimum)
+            aux = _levels(iscale, x, minimum, nmax)
             wl = w * aux
             sum_l = sequential_sum(wl)
             sum_l2 = sequential_sum(wl * aux)
@@ -125,39 +140,42 @@ def quantize_q4_K_ref(x: NDArray[np.float32]) -> Q4KFields:
     values of the block) make ``63.f/max_scale`` overflow; ggml aborts there on the
     ``nearest_int`` assertion, and the bytes produced here for them are unspecified.
     """
+    return Q4KFields(*quantize_k_ref(x, NMAX, RMIN, RDELTA, NSTEP))
+
+
+def quantize_k_ref(
+    x: NDArray[np.float32], nmax: int, rmin: np.float32, rdelta: np.float32, nstep: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8]]:
+    """Steps 1-4 of ``quantize_row_q4_K_ref`` / ``quantize_row_q5_K_ref`` (module docstring) with
+    ``make_qkx2_quants(32, nmax, ..., rmin, rdelta, nstep, false)`` and codes 0..nmax, on float32
+    ``x`` (..., K), K % 256 == 0: (d, dmin, scales, mins, q) shaped as ``Q4KFields``' / ``Q5KFields``'."""
     with np.errstate(all="ignore"):
-        return _quantize_q4_K_ref(x)
-
-
-def _quantize_q4_K_ref(x: NDArray[np.float32]) -> Q4KFields:
-    lead = x.shape[:-1]
-    nb = x.shape[-1] // QK_K
-    flat = x.reshape(-1, QK_K)
-    # Super-blocks are independent; chunks keep the (32, S) work arrays in cache.
-    parts = [_quantize_chunk(flat[i : i + _CHUNK]) for i in range(0, max(flat.shape[0], 1), _CHUNK)]
-    return Q4KFields(
-        d=np.concatenate([p.d for p in parts]).reshape(lead + (nb,)),
-        dmin=np.concatenate([p.dmin for p in parts]).reshape(lead + (nb,)),
-        scales=np.concatenate([p.scales for p in parts]).reshape(lead + (nb, 8)),
-        mins=np.concatenate([p.mins for p in parts]).reshape(lead + (nb, 8)),
-        q=np.concatenate([p.q for p in parts]).reshape(lead + (nb, QK_K)),
-    )
+        lead = x.shape[:-1]
+        nb = x.shape[-1] // QK_K
+        flat = x.reshape(-1, QK_K)
+        # Super-blocks are independent; chunks keep the (32, S) work arrays in cache.
+        parts = [_quantize_chunk(flat[i : i + _CHUNK], nmax, rmin, rdelta, nstep)
+                 for i in range(0, max(flat.shape[0], 1), _CHUNK)]
+    d, dmin, ls, lm, q = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    per_block = lead + (nb,)
+    return (d.reshape(per_block), dmin.reshape(per_block), ls.reshape(per_block + (8,)), lm.reshape(per_block + (8,)),
+            q.reshape(per_block + (QK_K,)))
 
 
 _CHUNK = 2048
 """Super-blocks per vectorised step (16384 sub-blocks: 2 MiB per float32 work array)."""
 
 
-def _quantize_chunk(x: NDArray[np.float32]) -> Q4KFields:
-    """``quantize_row_q4_K_ref`` on (B, 256) float32 -> fields with leading axis B."""
-    lead = x.shape[:-1]
-    nb = x.shape[-1] // QK_K
+def _quantize_chunk(
+    x: NDArray[np.float32], nmax: int, rmin: np.float32, rdelta: np.float32, nstep: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8]]:
+    """:func:`quantize_k_ref` on (B, 256) float32 -> (d, dmin, scales, mins, q) with leading axis B."""
     # (S, 32) sub-blocks -> loop axis first: (32, S)
     sub = np.ascontiguousarray(x.reshape(-1, 32).T, dtype=np.float32)
     sum_x2 = sequential_sum(sub * sub)
     av_x = np.sqrt(sum_x2 / F32(32))
     weights = av_x + np.abs(sub)
-    scales, mins, levels = make_qkx2_quants(sub, weights)
+    scales, mins, levels = make_qkx2_quants(sub, weights, nmax, rmin, rdelta, nstep)
 
     per_block = (-1, QK_K // 32)  # (B, 8)
     scales = scales.reshape(per_block)
@@ -175,14 +193,8 @@ def _quantize_chunk(x: NDArray[np.float32]) -> Q4KFields:
     d_sub = (d[:, None] * ls.astype(np.float32)).reshape(-1)  # (S,)
     dm_sub = (dmin[:, None] * lm.astype(np.float32)).reshape(-1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        requant = np.clip(nearest_int((sub + dm_sub) / d_sub), 0, NMAX).astype(np.uint8)
+        requant = np.clip(nearest_int((sub + dm_sub) / d_sub), 0, nmax).astype(np.uint8)
     levels = np.where(d_sub != 0, requant, levels)
 
-    q = np.ascontiguousarray(levels.T).reshape(lead + (nb, QK_K))
-    return Q4KFields(
-        d=d.reshape(lead + (nb,)),
-        dmin=dmin.reshape(lead + (nb,)),
-        scales=ls.reshape(lead + (nb, 8)),
-        mins=lm.reshape(lead + (nb, 8)),
-        q=q,
-    )
+    q = np.ascontiguousarray(levels.T).reshape(-1, QK_K)
+    return d, dmin, ls, lm, q

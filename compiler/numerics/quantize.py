@@ -24,13 +24,14 @@ Methods (``method=``):
   int32 and keeps the low byte: NaN -> 0, +Inf -> -1, -Inf -> 0, as seen on the
   H200) and ``d = 0``. This differs from ``"cuda"`` in d's last bit and in q/s for some
   blocks: llama.cpp's MMQ really sees these numbers.
-* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_K`` and ``q6_K``:
+* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_K``, ``q5_K`` and
+  ``q6_K``:
   ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
   d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
   ``quantize_row_q4_0_ref`` (``d = max / -8`` of the value of largest magnitude, code
-  ``MIN(15, (int8_t)(x * id + 8.5f))``), ``quantize_row_q4_K_ref`` (see ``q4k.py``) and
-  ``quantize_row_q6_K_ref`` (see ``q6k.py``). For ``q8_1_mmq`` it applies the
-  q8_1 reference per 32 values.
+  ``MIN(15, (int8_t)(x * id + 8.5f))``), ``quantize_row_q4_K_ref`` (see ``q4k.py``),
+  ``quantize_row_q5_K_ref`` (see ``q5k.py``) and ``quantize_row_q6_K_ref`` (see ``q6k.py``).
+  For ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
 
 ``"cuda"`` and ``"cuda_mmq"`` were checked bit for bit against the kernels' arithmetic
 compiled with nvcc 13.0 (sm_90, IEEE division) and run on an H200, 1.7 million
@@ -54,6 +55,7 @@ from compiler.numerics.blocks import Q8_GROUP, Q8Fields, pack_blocks
 from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, first_of_largest, roundf
 from compiler.numerics.formats import block_format
 from compiler.numerics.q4k import quantize_q4_K_ref
+from compiler.numerics.q5k import quantize_q5_K_ref
 from compiler.numerics.q6k import quantize_q6_K_ref
 
 
@@ -73,6 +75,7 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "q4_K": (QuantizeMethod.REF,),
     "q4_0": (QuantizeMethod.REF,),
     "q6_K": (QuantizeMethod.REF,),
+    "q5_K": (QuantizeMethod.REF,),
 }
 
 
@@ -158,7 +161,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_0/q4_K/q6_K: ``"ref"``).
+    q8_0/q4_0/q4_K/q5_K/q6_K: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -181,6 +184,8 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
         raise ValueError(f"quantize({info.name!r}) needs finite inputs (ggml's quantizers do not define Inf/NaN)")
     if info.name == "q4_K":
         return pack_blocks("q4_K", quantize_q4_K_ref(x32))
+    if info.name == "q5_K":
+        return pack_blocks("q5_K", quantize_q5_K_ref(x32))
     if info.name == "q6_K":
         return pack_blocks("q6_K", quantize_q6_K_ref(x32))
     if info.name == "q4_0":

@@ -20,8 +20,8 @@ are fp16 x fp16 and q4_K's float32 dequantization x q8's 19 bits); only the K-su
 rounds, in float64, so i8 x i8 results are exact integers. NaN codes (e4m3 0x7F,
 ue8m0 0xFF, ...) propagate as IEEE NaN.
 
-``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel
-instead of dequantize-then-matmul: the q4_K min term -dmin*m*Σx is computed with the
+``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel (and q5_K x q8_1)
+instead of dequantize-then-matmul: the q4_K / q5_K min term -dmin*m*Σx is computed with the
 q8_1 block's stored sum ``s`` in place of ``d*Σq`` (``ggml-cuda/mmq-vec-dot.cuh``:
 ``sum += dmA.x*dsB.x*C + dmA.y*dsB.y``).
 """
@@ -31,12 +31,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.numerics.blocks import Q4KFields, Q8Fields, block_fields, dequantize
+from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, block_fields, dequantize
 from compiler.numerics.element import decode, unpack_fp4
 from compiler.numerics.formats import SCALE_GROUP, FormatKind, format_info
 
 _CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
 _SUM_PAIRS = ("q8_1", "q8_1_mmq")
+_MIN_FORMATS = ("q4_K", "q5_K")
+"""The K-quants with a dmin term (d * sc * q - dmin * m)."""
 
 
 def _shape(arr: NDArray) -> str:
@@ -152,11 +154,11 @@ def _apply_scale(values: NDArray[np.float64], scale: NDArray, scale_fmt: str) ->
 
 
 def _min_term(side: str, fmt: str, operand: NDArray) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """q4_K operand split for ``use_block_sums``: (d*sc*q as [rows, K], dmin*m as [rows, K/32])."""
+    """q4_K / q5_K operand split for ``use_block_sums``: (d*sc*q as [rows, K], dmin*m as [rows, K/32])."""
     blocks = operand if side == "lhs" else operand.transpose(1, 0, 2)
     rows = blocks.shape[0]
     fields = block_fields(fmt, blocks.reshape(rows, -1))
-    assert isinstance(fields, Q4KFields)
+    assert isinstance(fields, Q4KFields | Q5KFields)
     d1 = fields.d[..., None].astype(np.float64) * fields.scales  # (rows, nb, 8)
     q = fields.q.reshape(fields.q.shape[:-1] + (8, 32)).astype(np.float64)
     scaled = (d1[..., None] * q).reshape(rows, -1)
@@ -232,14 +234,14 @@ def dot_scaled(
 
 
 def _dot_with_block_sums(a: NDArray, b: NDArray, lhs: str, rhs: str) -> NDArray[np.float64]:
-    if lhs == "q4_K" and rhs in _SUM_PAIRS:
+    if lhs in _MIN_FORMATS and rhs in _SUM_PAIRS:
         scaled, mins = _min_term("lhs", lhs, a)
         sums = _stored_sums("rhs", rhs, b)
         return scaled @ _rows_by_k("rhs", rhs, b, True).T - mins @ sums.T
-    if rhs == "q4_K" and lhs in _SUM_PAIRS:
+    if rhs in _MIN_FORMATS and lhs in _SUM_PAIRS:
         scaled, mins = _min_term("rhs", rhs, b)
         sums = _stored_sums("lhs", lhs, a)
         return _rows_by_k("lhs", lhs, a, True) @ scaled.T - sums @ mins.T
     raise ValueError(
-        f"use_block_sums needs a q4_K operand and a q8_1 or q8_1_mmq operand, got lhs = {lhs}, rhs = {rhs}"
+        f"use_block_sums needs a q4_K or q5_K operand and a q8_1 or q8_1_mmq operand, got lhs = {lhs}, rhs = {rhs}"
     )

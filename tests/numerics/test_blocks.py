@@ -1,7 +1,8 @@
 """ggml block layouts and dequantization against blocks built byte by byte.
 
 The expected values are computed here from the formulas of ggml-quants.c
-(``dequantize_row_q4_K``, ``dequantize_row_q8_0``) with plain Python loops; every
+(``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q8_0``)
+with plain Python loops; every
 product is exact, so float32(exact float64 result) is the one correct rounding.
 """
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from compiler.format_table import FORMATS
-from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, block_fields, dequantize, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, block_fields, dequantize, pack_blocks
 from compiler.numerics.blocks import BLOCK_LAYOUTS, fp16_fields
 
 
@@ -118,6 +119,63 @@ def test_leading_axes_are_kept() -> None:
     np.testing.assert_array_equal(out[1, 2], dequantize("q8_0", raw[1, 2]))
 
 
+def _q5_K_block(d_bits: int, dmin_bits: int, codes: list[int]) -> list[int]:
+    """A block_q5_K written byte by byte from ggml-common.h (d, dmin, scales[12], qh[32], qs[128]) and
+    ``quantize_row_q5_K_ref``'s packing loop (masks m1, m2 = 1, 2, shifted left 2 per 64 values)."""
+    qh, ql = [0] * 32, [0] * 128
+    m1, m2 = 1, 2
+    for n in range(0, 256, 64):
+        for j in range(32):
+            l1, l2 = codes[n + j], codes[n + j + 32]
+            if l1 > 15:
+                l1 -= 16
+                qh[j] |= m1
+            if l2 > 15:
+                l2 -= 16
+                qh[j] |= m2
+            ql[n // 2 + j] = l1 | (l2 << 4)
+        m1, m2 = m1 << 2, m2 << 2
+    return _le16(d_bits) + _le16(dmin_bits) + SCALE_BYTES + qh + ql
+
+
+def _q5_K_expected(d_bits: int, dmin_bits: int, codes: list[int]) -> list[float]:
+    """``dequantize_row_q5_K``'s loop over the bytes of :func:`_q5_K_block`: per 64 values, d1 * ((ql[l] &
+    0xF) + (qh[l] & u1 ? 16 : 0)) - m1, then the high nibbles with u2, u1 and u2 shifted left 2."""
+    raw = _q5_K_block(d_bits, dmin_bits, codes)
+    qh, ql = raw[16:48], raw[48:176]
+    d, dmin = _fp16(d_bits), _fp16(dmin_bits)
+    out: list[float] = []
+    u1, u2 = 1, 2
+    for chunk in range(4):
+        lo, hi = 2 * chunk, 2 * chunk + 1
+        q = ql[32 * chunk : 32 * chunk + 32]
+        out += [d * SCALES[lo] * ((q[l] & 0xF) + (16 if qh[l] & u1 else 0)) - dmin * MINS[lo] for l in range(32)]
+        out += [d * SCALES[hi] * ((q[l] >> 4) + (16 if qh[l] & u2 else 0)) - dmin * MINS[hi] for l in range(32)]
+        u1, u2 = u1 << 2, u2 << 2
+    return out
+
+
+def test_q5_K_dequantize_hand_built_blocks() -> None:
+    codes_a = [(7 * i + 3) % 32 for i in range(256)]
+    codes_b = [(i * 37) % 32 for i in range(256)]
+    codes_c = [31 if i % 3 else 16 for i in range(256)]  # every top bit set: qh all ones
+    blocks = [(0x3800, 0x3400, codes_a), (0x1E3B, 0x2C51, codes_b), (0x0001, 0x8000 | 0x3C00, codes_c)]
+    raw = np.array(sum((_q5_K_block(*b) for b in blocks), []), dtype=np.uint8)
+    assert raw.size == 3 * 176 and raw[2 * 176 + 16 : 2 * 176 + 48].tolist() == [0xFF] * 32
+    want = np.array(sum((_q5_K_expected(*b) for b in blocks), []), dtype=np.float64).astype(np.float32)
+    # the C loop's value order is the codes' order: the expected values decode codes_a/b/c back
+    assert _q5_K_expected(0x3C00, 0, codes_a)[37] == SCALES[1] * codes_a[37]
+    got = dequantize("q5_K", raw)
+    assert got.dtype == np.float32 and got.shape == (768,)
+    np.testing.assert_array_equal(got, want)
+    fields = block_fields("q5_K", raw)
+    assert isinstance(fields, Q5KFields)
+    assert fields.q.tolist() == [codes_a, codes_b, codes_c]
+    assert fields.scales.tolist() == [SCALES] * 3 and fields.mins.tolist() == [MINS] * 3
+    assert fields.d.tolist() == [_fp16(b[0]) for b in blocks] and fields.dmin.tolist() == [_fp16(b[1]) for b in blocks]
+    np.testing.assert_array_equal(pack_blocks("q5_K", fields), raw)
+
+
 def _q6_K_block(d_bits: int, scales: list[int], codes: list[int]) -> list[int]:
     """A block_q6_K written byte by byte from ggml-common.h and ``quantize_row_q6_K_ref``'s packing loop."""
     ql, qh = [0] * 128, [0] * 64
@@ -170,23 +228,23 @@ def test_block_layouts_tile_each_block(fmt: str) -> None:
     assert fp16_fields(fmt) and all(f.kind == "f16" for f in fp16_fields(fmt))
 
 
-@pytest.mark.parametrize("fmt", ["q4_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq"])
+@pytest.mark.parametrize("fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq"])
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
     nb = 5
     if fmt == "q6_K":
-        fields: Q4KFields | Q6KFields | Q8Fields = Q6KFields(
+        fields: Q4KFields | Q5KFields | Q6KFields | Q8Fields = Q6KFields(
             d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             scales=rng.integers(-128, 128, (2, nb, 16), dtype=np.int16).astype(np.int8),
             q=rng.integers(-32, 32, (2, nb, 256), dtype=np.int16).astype(np.int8),
         )
-    elif fmt == "q4_K":
-        fields = Q4KFields(
+    elif fmt in ("q4_K", "q5_K"):
+        fields = (Q4KFields if fmt == "q4_K" else Q5KFields)(
             d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             dmin=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             scales=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
             mins=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
-            q=rng.integers(0, 16, (2, nb, 256), dtype=np.uint8),
+            q=rng.integers(0, 16 if fmt == "q4_K" else 32, (2, nb, 256), dtype=np.uint8),
         )
     else:
         per = 4 if fmt == "q8_1_mmq" else 1
@@ -197,7 +255,9 @@ def test_pack_and_read_fields_round_trip(fmt: str) -> None:
             q=rng.integers(-128, 128, (2, nb, 32 * per), dtype=np.int16).astype(np.int8),
         )
     raw = pack_blocks(fmt, fields)
+    assert raw.shape == (2, nb * FORMATS[fmt].block_bytes)
     back = block_fields(fmt, raw)
+    assert type(back) is type(fields)
     for name in fields.__dataclass_fields__:
         want = getattr(fields, name)
         if want is None:
@@ -232,3 +292,18 @@ def test_errors() -> None:
         pack_blocks("q6_K", Q8Fields(d=np.zeros(1, np.float32), q=np.zeros((1, 32), np.int8)))
     with pytest.raises(ValueError, match="last axis of nblocks \\* 210 bytes, got 144"):
         dequantize("q6_K", np.zeros(144, dtype=np.uint8))
+    five = Q5KFields(d=np.zeros(1, np.float32), dmin=np.zeros(1, np.float32), scales=np.zeros((1, 8), np.uint8),
+                     mins=np.zeros((1, 8), np.uint8), q=np.full((1, 256), 32, np.uint8))
+    with pytest.raises(ValueError, match="q5_K quants are 256 5-bit codes"):
+        pack_blocks("q5_K", five)
+    with pytest.raises(ValueError, match="q4_K quants are 256 4-bit codes"):
+        pack_blocks("q4_K", Q4KFields(d=five.d, dmin=five.dmin, scales=five.scales, mins=five.mins,
+                                      q=np.full((1, 256), 16, np.uint8)))
+    with pytest.raises(ValueError, match="q5_K blocks are packed from Q5KFields"):
+        pack_blocks("q5_K", Q4KFields(d=five.d, dmin=five.dmin, scales=five.scales, mins=five.mins,
+                                      q=np.zeros((1, 256), np.uint8)))
+    with pytest.raises(ValueError, match="6-bit"):
+        pack_blocks("q5_K", Q5KFields(d=five.d, dmin=five.dmin, scales=five.scales,
+                                      mins=np.full((1, 8), 64, np.uint8), q=np.zeros((1, 256), np.uint8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 176 bytes, got 144"):
+        dequantize("q5_K", np.zeros(144, dtype=np.uint8))

@@ -252,7 +252,7 @@ def _e4m3(shape: tuple[int, ...]) -> np.ndarray:
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), acc=np.zeros((N, M)), lhs="e4m3", rhs="e4m3"),
          r"acc must have shape \[M, N\] = \[16, 8\], got \[8, 16\]"),
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3", use_block_sums=True),
-         r"use_block_sums needs a q4_K operand and a q8_1 or q8_1_mmq operand"),
+         r"use_block_sums needs a q4_K or q5_K operand and a q8_1 or q8_1_mmq operand"),
         (dict(a=_e4m3((K,)), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3"), r"lhs e4m3 operand must be 2-D"),
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), lhs="e4m3", rhs="q9_K"), r"unknown format 'q9_K'"),
         (dict(a=np.zeros((M, K), np.uint16), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3"),

@@ -17,6 +17,10 @@ ties, non-power-of-two and fp16-subnormal scales, and sign ties, which no case o
 ``data/ggml_cpu_q6_K.txt`` holds what ggml's ``quantize_row_q6_K_ref`` and ``dequantize_row_q6_K``
 (same commit, gcc 12.2 -O2 -ffp-contract=off, x86-64) produced for every case of ``INPUT_CASES`` and
 for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold, fp16-subnormal d).
+``data/ggml_cpu_q5_K.txt`` likewise holds ``quantize_row_q5_K_ref`` and ``dequantize_row_q5_K``'s output
+(same commit and build) for every case and for 20 crafted edge super-blocks, named in its header
+(zero, constant and few-level blocks, fp16-subnormal and underflowing d and dmin, scales next to
+``63 / max_scale``'s overflow, sub-blocks whose 6-bit scale rounds to 0).
 
 ``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
 ``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
@@ -34,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler.numerics import dequantize, quantize
+from compiler.numerics import Q5KFields, block_fields, dequantize, format_info, quantize
 
 DATA = Path(__file__).parent / "data"
 
@@ -137,6 +141,11 @@ def q6_K_ref() -> dict[tuple[str, str], bytes]:
 
 
 @functools.cache
+def q5_K_ref() -> dict[tuple[str, str], bytes]:
+    return _read_sections(DATA / "ggml_cpu_q5_K.txt")
+
+
+@functools.cache
 def cuda() -> dict[tuple[str, str], bytes]:
     return _read_sections(DATA / "cuda_q8_1.txt")
 
@@ -146,26 +155,52 @@ def test_vector_files_cover_every_case() -> None:
     assert {(c, k) for c in INPUT_CASES for k in kinds} == set(cpu_ref())
     assert set(q4_0_edges()) == {("edges", k) for k in ("input", "q4_0", "q4_0_dequant_sha256")}
     assert {k for _, k in cuda()} == {"input", "q8_1", "q8_1_mmq"}
-    q6 = {(c, k) for c in INPUT_CASES for k in ("q6_K", "q6_K_dequant_sha256")}
-    assert set(q6_K_ref()) == q6 | {("edges", k) for k in ("input", "q6_K", "q6_K_dequant_sha256")}
+    for fmt, vectors in (("q5_K", q5_K_ref()), ("q6_K", q6_K_ref())):
+        per_case = {(c, k) for c in INPUT_CASES for k in (fmt, f"{fmt}_dequant_sha256")}
+        assert set(vectors) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
 
 
-def _q6_K_case(case: str) -> tuple[np.ndarray, bytes, bytes]:
-    """(input, ggml's q6_K bytes, SHA-256 of ggml's dequantization of them) of one case."""
-    vectors = q6_K_ref()
+_K_VECTORS = {"q5_K": q5_K_ref, "q6_K": q6_K_ref}
+
+
+def _k_case(fmt: str, case: str) -> tuple[np.ndarray, bytes, bytes]:
+    """(input, ggml's ``fmt`` bytes, SHA-256 of ggml's dequantization of them) of one case."""
+    vectors = _K_VECTORS[fmt]()
     x = (np.frombuffer(vectors[(case, "input")], dtype="<f4").astype(np.float32) if case == "edges"
          else case_input(case))
-    return x, vectors[(case, "q6_K")], vectors[(case, "q6_K_dequant_sha256")]
+    return x, vectors[(case, fmt)], vectors[(case, f"{fmt}_dequant_sha256")]
 
 
 @pytest.mark.parametrize("case", [*INPUT_CASES, "edges"])
-def test_q6_K_matches_ggml_c(case: str) -> None:
-    x, want_bytes, want_sha = _q6_K_case(case)
+@pytest.mark.parametrize("fmt", sorted(_K_VECTORS))
+def test_k_quants_match_ggml_c(fmt: str, case: str) -> None:
+    x, want_bytes, want_sha = _k_case(fmt, case)
+    size = format_info(fmt).block_bytes
+    assert size is not None
     want = np.frombuffer(want_bytes, dtype=np.uint8)
-    got = quantize("q6_K", x)
-    differing = np.nonzero(np.any(got.reshape(-1, 210) != want.reshape(-1, 210), axis=1))[0]
-    assert differing.size == 0, f"q6_K blocks {differing.tolist()} differ from ggml for case {case}"
-    assert hashlib.sha256(dequantize("q6_K", want).astype("<f4").tobytes()).digest() == want_sha
+    assert want.size == x.size // 256 * size > 0
+    got = quantize(fmt, x)
+    differing = np.nonzero(np.any(got.reshape(-1, size) != want.reshape(-1, size), axis=1))[0]
+    assert differing.size == 0, f"{fmt} blocks {differing.tolist()} differ from ggml for case {case}"
+    assert hashlib.sha256(dequantize(fmt, want).astype("<f4").tobytes()).digest() == want_sha
+
+
+def test_q5_K_edge_vectors_reach_their_edges() -> None:
+    """The crafted q5_K blocks of the vector file do reach the paths their header names (read from
+    ggml's bytes, not from ours)."""
+    x, raw, _ = _k_case("q5_K", "edges")
+    assert x.size == 20 * 256
+    f = block_fields("q5_K", np.frombuffer(raw, dtype=np.uint8))
+    assert isinstance(f, Q5KFields)
+    assert not np.frombuffer(raw, dtype=np.uint8)[:176].any()  # block 0: all zero bytes
+    subnormal = (f.d > 0) & (f.d < 2.0**-14)
+    assert subnormal.any() and ((f.dmin > 0) & (f.dmin < 2.0**-14)).any()
+    # d underflowed to 0 while dmin did not: step 1's codes stay (they are not all 0)
+    kept = (f.d == 0) & (f.dmin > 0) & f.q.any(axis=-1)
+    assert kept.any()
+    # a sub-block whose 6-bit scale rounded to 0 beside one that did not (d != 0): codes of step 1
+    assert ((f.d > 0) & (f.scales == 0).any(axis=-1) & (f.scales > 0).any(axis=-1)).any()
+    assert (f.dmin > 2.0**15).any() and (f.q == 31).any() and (f.q == 0).any()
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, block_fields, dequantize, quantize
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, block_fields, dequantize, quantize
 
 F32 = np.float32
 
@@ -190,6 +190,53 @@ def test_q4_K_leading_axes() -> None:
     raw = quantize("q4_K", x)
     assert raw.shape == (2, 3, 288)
     np.testing.assert_array_equal(raw[1, 2], quantize("q4_K", x[1, 2]))
+
+
+# ---------------------------------------------------------------- q5_K
+
+
+def _q5_K(x: np.ndarray) -> Q5KFields:
+    fields = block_fields("q5_K", quantize("q5_K", x))
+    assert isinstance(fields, Q5KFields)
+    return fields
+
+
+def test_q5_K_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(np.float32)
+    raw = quantize("q5_K", x)
+    assert raw.shape == (8, 4 * 176)
+    err = dequantize("q5_K", raw) - x
+    err4 = dequantize("q4_K", quantize("q4_K", x)) - x
+    # one more bit: about half q4_K's error (ratio ~0.5 for Gaussian data), and within 0.05 std
+    assert np.sqrt(np.mean(err**2)) < 0.6 * np.sqrt(np.mean(err4**2))
+    assert np.sqrt(np.mean(err**2)) < 0.05 * x.std()
+    f = _q5_K(x)
+    assert f.scales.max() <= 63 and f.mins.max() <= 63 and f.q.max() == 31
+    # the largest scale and min of each super-block are quantized to the top code 63
+    assert (f.scales.max(axis=-1) == 63).all() and (f.mins.max(axis=-1) == 63).all()
+    # every code is the requantization of step 4 of quantize_row_q5_K_ref, in float32, clamped to 0..31
+    d_sub = f.d[..., None] * f.scales.astype(F32)  # (8, 4, 8)
+    dm_sub = f.dmin[..., None] * f.mins.astype(F32)
+    want = np.clip(np.rint((x.reshape(8, 4, 8, 32) + dm_sub[..., None]) / d_sub[..., None]), 0, 31)
+    np.testing.assert_array_equal(f.q.reshape(8, 4, 8, 32), want)
+    np.testing.assert_array_equal(raw[3], quantize("q5_K", x[3]))  # leading axes are independent rows
+
+
+def test_q5_K_zero_and_constant_blocks() -> None:
+    x = np.zeros((3, 256), dtype=np.float32)
+    x[1] = -2.0
+    x[2] = 1.5
+    raw = quantize("q5_K", x)
+    assert raw.shape == (3, 176) and not raw[0].any()  # all-zero super-block: every byte 0
+    f = _q5_K(x)
+    # constant -2: max == min, no scale; every min is 2 -> code 63, dmin = fp16(2/63), codes 0
+    assert f.d[1, 0] == 0.0 and f.dmin[1, 0] == float(np.float16(F32(2) / F32(63)))
+    assert f.mins[1, 0].tolist() == [63] * 8 and not f.scales[1].any() and not f.q[1].any()
+    np.testing.assert_allclose(dequantize("q5_K", raw)[1], -2.0, rtol=2.0**-10)
+    # constant 1.5 > 0: min clamped to 0, so the top code 31 carries it and no min is stored
+    assert f.dmin[2, 0] == 0.0 and not f.mins[2].any() and (f.q[2] == 31).all() and (f.scales[2] == 63).all()
+    np.testing.assert_allclose(dequantize("q5_K", raw)[2], 1.5, rtol=2.0**-9)
 
 
 def test_q6_K_round_trip_error_and_rules() -> None:
