@@ -1,6 +1,6 @@
 """q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes
-(and the same kernels with q4_0, q8_0 and q6_K weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures
-beside them — the anchors have no q4_0 or q6_K).
+(and the same kernels with q4_0, q8_0, q6_K and q5_K weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures
+beside them — the anchors have no q4_0, q6_K or q5_K).
 
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
     python -m bench.mmq               # on the GPU machine
@@ -89,8 +89,9 @@ DECODE = [
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 OTHER_WEIGHTS = [
-    (f"{label.replace(' fold=fma', '')} {weights}", replace(cfg, weights=weights), stages)
-    for weights in ("q4_0", "q8_0", "q6_K")
+    (f"{label if weights == 'q5_K' else label.replace(' fold=fma', '')} {weights}", replace(cfg, weights=weights),
+     stages)
+    for weights in ("q4_0", "q8_0", "q6_K", "q5_K")
     for label, cfg, stages in PREFILL + DECODE
     if label in ("mmq 64x128 w4 s2 b2", "small_m 64 w2 splitk s2 pdl",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
@@ -98,7 +99,8 @@ OTHER_WEIGHTS = [
 ]
 """The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1, reading ggml's
 layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks per K step (q4_0, q8_0)
-or one q6_K super-block, no dmin fold (so no ``fold=`` in their labels)."""
+or one q6_K super-block, no dmin fold (so no ``fold=`` in their labels), or one q5_K super-block with q4_K's
+dmin fold (its labels keep q4_K's ``fold=``)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

@@ -34,7 +34,7 @@ K_STEP_VALUES = 256
 """Values per K step of every kernel here: one q4_K super-block, eight q4_0 / q8_0 blocks."""
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
-WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K")
+WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K", "q5_K")
 """Weight blocks the kernels take (``MmqConfig.weights``)."""
 
 

@@ -38,7 +38,7 @@ class PtxOptions:
     strategy: str = "auto"
     num_stages: int = 3
     q4k_fold: str = "auto"
-    """qdot-accelerate-matmul's ``q4k-fold`` (how the q4_K dmin term is applied); left out of
+    """qdot-accelerate-matmul's ``q4k-fold`` (how the q4_K / q5_K dmin term is applied); left out of
     the pipeline text when ``auto``."""
     epilogue: str = "direct"
     """qdot-to-llvm's ``epilogue`` (``staged``: an f32 C through shared memory); left out of

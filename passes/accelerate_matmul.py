@@ -25,7 +25,8 @@ the mma instructions themselves (``qdot-lower-mma``) and everything else
 ``promote-int8``…) is a diagnostic at the dot.
 
 Options: ``arch``, ``strategy`` (``auto`` by default) and ``q4k-fold`` (``auto``, ``mma`` or
-``fma``: how a q4_K × q8_1_mmq dot applies its dmin term; see ``AccelerateMatmulPass``).
+``fma``: how a q4_K × q8_1_mmq dot — or q5_K's, which has the same term — applies its dmin term;
+see ``AccelerateMatmulPass``).
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -117,7 +118,7 @@ class AccelerateMatmulPass(ModulePass):
     arch: str = "sm_90"
     strategy: str = "auto"
     q4k_fold: str = "auto"
-    """How a q4_K × q8_1_mmq dot applies the dmin term (``q4k-fold=``): ``mma``, one f16 mma
+    """How a q4_K (or q5_K) × q8_1_mmq dot applies the dmin term (``q4k-fold=``): ``mma``, one f16 mma
     per super-block over the block sums and mins staged in shared memory; ``fma``, one FMA per
     accumulator and 32-value block (no staging, no barriers); ``auto``, the one measured
     faster for the dot's shape (``_fold_by_mma``)."""
@@ -359,26 +360,34 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q4_K: (RegFormat.Q4_K, RegFormat.U8),
     Format.Q4_0: (RegFormat.Q4_0, RegFormat.S8),
     Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
+    Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
-q6_K's to s8 as code − 32 with its top bits from a second part (``HIGH_BIT_PARTS``)."""
+q6_K's to s8 as code − 32 and q5_K's as its code 0..31, each with its top bits from a second part
+(``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
+    Format.Q5_K: ("scale", "min"),
     Format.Q4_0: (Q4_0_D16, None),
     Format.Q6_K: ("d", None),
     Format.Q8_0: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
-("d", "s"), the sums read only against q4_K's mins."""
+("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
 
-HIGH_BIT_PARTS: dict[Format, tuple[str, str, str]] = {Format.Q6_K: ("ql", "qh", "sc")}
+MIN_FORMATS = (Format.Q4_K, Format.Q5_K)
+"""The K-quants with a dmin term (d · sc · q − dmin · m per 32 values): the rank-1 fold against the
+activations' block sums, by FMA or by one f16 mma per super-block (``_fold_mma``)."""
+
+HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql", "qh", "sc"),
+                                                             Format.Q5_K: ("qs", "qh", None)}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
-high``), and whose 16-value halves carry an integer scale of their own (the mma's ``lhs_sub`` /
-``rhs_sub``): q6_K's ql, qh and int8 scales."""
+high``), and the part of the integer scale of each 16-value half where there is one (the mma's
+``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q5_K's qs and qh (its scales are per 32)."""
 
-SUPER_BLOCKS = (Format.Q4_K, Format.Q6_K)
+SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 Slices = tuple[tuple[int, int | None], ...]
@@ -418,8 +427,10 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     # load of the step, so nothing has to be loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
-        if fmt is Format.Q4_K:
-            parts: tuple[str, ...] = (Q4K_SCALE_PART,) if fold_by_mma else (Q4K_SCALE_PART, "min")
+        if fmt in MIN_FORMATS:
+            scale_part, min_part = BLOCK_SCALE_PARTS[fmt]
+            assert min_part is not None
+            parts: tuple[str, ...] = (scale_part,) if fold_by_mma else (scale_part, min_part)
         elif fmt in (Format.Q4_0, Format.Q8_0) and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
             parts = (BLOCK_SCALE_PARTS[fmt][0],)  # one fp16 d per block: widened (q4_0: / 16) once
         else:
@@ -428,8 +439,9 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
             decoded[(op_idx, part)] = _decode_once(view, _num_warps(dot), point)
     formats = (sides[0][2], sides[1][2])
-    # only q4_K's dmin term reads the activations' block sums, and _fold_mma reads them itself
-    needs_fold = Format.Q4_K in formats and not fold_by_mma
+    # only a dmin term reads the activations' block sums, and _fold_mma reads them itself
+    minned = next((fmt for fmt in formats if fmt in MIN_FORMATS), None)
+    needs_fold = minned is not None and not fold_by_mma
     regs, scales, folds, subs = [], [], [], []
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
@@ -464,8 +476,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             assert isinstance(vt, MemDescType)
             sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
         subs.append(sub)
-    if needs_fold and folds[1 - formats.index(Format.Q4_K)] is None:
-        emit_error(dot, "q4_K pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
+    if needs_fold and minned is not None and folds[1 - formats.index(minned)] is None:
+        emit_error(dot, f"{minned} pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
     return regs, scales, folds, subs
 
 
@@ -486,17 +498,17 @@ def _tensor_shape(value: SSAValue) -> tuple[int, ...]:
 
 
 def _fold_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
-    """Whether the q4_K dmin term goes through ``_fold_mma`` (q4_K × q8_1_mmq only: the f16
-    mma needs q8_1_mmq's per-32 sums, exact in f16). ``auto`` takes it for both operand
+    """Whether the dmin term of q4_K or q5_K goes through ``_fold_mma`` (against q8_1_mmq only: the
+    f16 mma needs q8_1_mmq's per-32 sums, exact in f16). ``auto`` takes it for both operand
     orders, prefill (q8_1_mmq × q4_K) and decode (q4_K × q8_1_mmq)."""
-    if set(formats) != {Format.Q4_K, Format.Q8_1_MMQ}:
+    if not any(set(formats) == {fmt, Format.Q8_1_MMQ} for fmt in MIN_FORMATS):
         return False
     return q4k_fold != "fma"
 
 
 def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, warps: int,
               point: InsertPoint) -> SSAValue:
-    """q4_K's dmin term, −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
+    """The dmin term of q4_K (or q5_K), −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
 
     Per accumulator and 32-value block the rank-1 fold costs an FMA — as much as the
     rescale itself. Instead the eight (s_j, m_j) pairs of a super-block go through the
@@ -506,8 +518,9 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     eight sub-blocks, padded; see ``m_pad`` in dialects/qgpu/block_parts.py), scaled by
     −1 on the activation side and dmin on the weight side.
     """
-    parts = {Format.Q4_K: "m_pad", Format.Q8_1_MMQ: "s_pad"}
-    per_super_block = part_spec(Format.Q4_K, parts[Format.Q4_K]).values_per_block
+    minned = next(fmt for _, _, fmt in sides if fmt in MIN_FORMATS)
+    parts = {minned: "m_pad", Format.Q8_1_MMQ: "s_pad"}
+    per_super_block = part_spec(minned, parts[minned]).values_per_block
     # both decoded before either is read: the two copies share one barrier after their stores
     # (shared_stores.defer_trailing_barriers)
     decoded = [_decode_once(_insert(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
@@ -523,7 +536,7 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
         rows, k_values = vt.get_shape()[0 if op_idx == 0 else 1], vt.get_shape()[1 if op_idx == 0 else 0]
         # one scale per super-block: a tile of several along K has as many f16 mma k-blocks
         scale_type = TensorType(f32, [rows, k_values // per_super_block], DotScaleEncodingAttr(op_idx, mma))
-        if fmt is Format.Q4_K:
+        if fmt is minned:
             dmin = _insert(point, BlockPartOp(mem, "dmin", first, count)).results[0]
             scales.append(_insert(point, LocalLoadOp(dmin, scale_type)).results[0])
         else:
@@ -1214,10 +1227,11 @@ def _remark_warp_group(dot: DotScaledOp, plan: Plan, warps: int, n: int) -> None
 
 def _dmin_remark(plan: Plan, q4k_fold: str) -> str:
     formats = (plan.lhs.source, plan.rhs.source)
-    if Format.Q4_K not in formats:
+    minned = next((fmt for fmt in formats if fmt in MIN_FORMATS), None)
+    if minned is None:
         return ""
     by_mma = _fold_by_mma(formats, q4k_fold)
-    return f"; q4_K dmin term {'as an f16 mma per super-block' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
+    return f"; {minned} dmin term {'as an f16 mma per super-block' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
 
 
 def _scale_route(plan: Plan) -> str:
@@ -1235,6 +1249,7 @@ _BLOCK_QUANTS_REMARK = {
     Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
     Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (code − 32) at use, its int8 scale per 16 values "
                  "weighting the two m16n8k16 halves of each block",
+    Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
 }
 
 

@@ -2,7 +2,7 @@
 
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
-34 per q8_0, 18 per q4_0, 210 per q6_K), and the mma operands read its fields through ``qgpu.block_part``:
+34 per q8_0, 18 per q4_0, 210 per q6_K, 176 per q5_K), and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
   ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K and q4_0 (the 128 / 16
@@ -11,17 +11,20 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 * q6_K's ``ql`` (128 bytes, the low four bits of each code, paired as q4_K's nibbles but 64
   values apart) and ``qh`` (64 bytes, the top two bits of four codes 32 values apart per byte):
   raw, combined by ``qgpu.upcast from = q6_K … high`` into s8 code − 32;
+* q5_K's ``qs`` (128 bytes of low four bits, paired as q4_K's) and ``qh`` (32 bytes, the top bit
+  of eight codes 32 values apart per byte): raw, combined by ``qgpu.upcast from = q5_K … high``
+  into s8 codes 0..31;
 * derived parts are computed when loaded, one f32 per 32 values (q6_K's ``sc``: one i32 per 16,
   its int8 scale): ``d`` and ``s``
   of q8_1 / q8_1_mmq (the fp16 scale and sum; q8_1_mmq keeps one pair per 32
   values in its ``ds4`` header, llama.cpp's DS4 layout), ``d`` of q8_0, ``d16`` of
   q4_0 (d / 16, the scale of its quants upcast to s8 as 16 · q), and of q4_K
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
-  decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does; q6_K's ``d`` is its
-  one fp16 d, per 32 values like every other block scale.
+  decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
+  the same bytes); q6_K's ``d`` is its one fp16 d, per 32 values like every other block scale.
 
-Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q6_K:
-ql[128], qh[64], scales[16], d;
+Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
+d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
@@ -90,6 +93,8 @@ MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
 """block_q8_1_mmq (DS4): half2 ds4[4], the (d, s) of values 32i.. at byte 4i, then int8 qs[128]."""
 Q6K_QL, Q6K_QH, Q6K_SCALES, Q6K_D = 0, 128, 192, 208
 """block_q6_K: uint8 ql[128] (low 4 bits), uint8 qh[64] (top 2 bits), int8 scales[16], fp16 d."""
+Q5K_D, Q5K_DMIN, Q5K_SCALES, Q5K_QH, Q5K_QS = 0, 2, 4, 16, 48
+"""block_q5_K: fp16 d, fp16 dmin, uint8 scales[12] (packed as q4_K's), uint8 qh[32] (top bits), uint8 qs[128]."""
 
 SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q8_1_MMQ, "qs"): PartSpec(128, True, i8, MMQ_QS),
@@ -123,6 +128,14 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q4_K, "m_pad"): PartSpec(16, False, f16, None, codes_byte=Q4K_SCALES),
     (Format.Q4_K, "dmin"): PartSpec(1, False, f32, Q4K_DMIN),
     (Format.Q8_1_MMQ, "s_pad"): PartSpec(8, False, f16, MMQ_DS4 + DS_S, MMQ_DS4_PITCH),
+    # q5_K: q4_K's scales, mins and fold parts at their own offsets (its quants upcast to s8
+    # codes 0..31, not in place, so its per-32 scale is the plain d · sc)
+    (Format.Q5_K, "qs"): PartSpec(128, True, i8, Q5K_QS),
+    (Format.Q5_K, "qh"): PartSpec(32, True, i8, Q5K_QH),
+    (Format.Q5_K, "scale"): PartSpec(8, False, f32, Q5K_D, codes_byte=Q5K_SCALES),
+    (Format.Q5_K, "min"): PartSpec(8, False, f32, Q5K_DMIN, codes_byte=Q5K_SCALES),
+    (Format.Q5_K, "m_pad"): PartSpec(16, False, f16, None, codes_byte=Q5K_SCALES),
+    (Format.Q5_K, "dmin"): PartSpec(1, False, f32, Q5K_DMIN),
 }
 
 SCALE_BITS = 17

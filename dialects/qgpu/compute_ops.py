@@ -427,7 +427,8 @@ class UpcastOp(IRDLOperation):
     same parent and opIdx) multiplies each value, for ``to = bf16`` / ``fp16`` only. q6_K
     (``from = q6_K``, its ``ql`` nibbles) takes the top two bits of every code from a ``high``
     operand, its ``qh`` bytes: i8 with the same parent, opIdx and kWidth, K a quarter of the
-    result's (``register_formats.HIGH_BITS``).
+    result's; q5_K (its ``qs`` nibbles) the top bit, K an eighth of the result's
+    (``register_formats.HIGH_BITS``).
     """
 
     name = "qgpu.upcast"
@@ -478,11 +479,12 @@ class UpcastOp(IRDLOperation):
         result = _tensor(self.result)
         res_enc = result.encoding
         if (self.high is None) != (self.source not in HIGH_BITS):
+            takers = " and ".join(str(f) for f in HIGH_BITS)
             raise VerifyException(f"from = {self.source} takes a high operand (its codes' top bits)" if self.high is None
-                                  else f"only q6_K takes a high operand, got from = {self.source}")
+                                  else f"only {takers} take a high operand, got from = {self.source}")
         if isinstance(res_enc, BlockedEncodingAttr):
             if self.high is not None:
-                raise VerifyException("a q6_K upcast converts mma operands (#qgpu.dot_op), not blocked tiles")
+                raise VerifyException(f"a {self.source} upcast converts mma operands (#qgpu.dot_op), not blocked tiles")
             self._verify_blocked(res_enc)
             return
         if not isinstance(res_enc, DotOperandEncodingAttr):
@@ -503,11 +505,12 @@ class UpcastOp(IRDLOperation):
         if self.high is not None:
             high = _check_dot_operand("high", self.high, res_enc.op_idx, res_enc.parent, RegFormat.S8)
             want = list(dst.shape)
-            want[dst.k_dim] //= 8 // HIGH_BITS[self.source]
+            per_byte = 8 // HIGH_BITS[self.source]
+            want[dst.k_dim] //= per_byte
             if list(high.shape) != want or high.k_width != NIBBLE_K_WIDTH:
-                raise VerifyException(f"high must be {dims_text(want)} with kWidth = {NIBBLE_K_WIDTH} (a quarter of the "
-                                      f"result's K: four codes' top bits per byte), got {dims_text(high.shape)} with "
-                                      f"kWidth = {high.k_width}")
+                raise VerifyException(f"high must be {dims_text(want)} with kWidth = {NIBBLE_K_WIDTH} (the result's K / "
+                                      f"{per_byte}: {per_byte} codes' top bits per byte), got {dims_text(high.shape)} "
+                                      f"with kWidth = {high.k_width}")
         width = src.k_width if keeps_k_width(self.source) else src.k_width * factor
         if dst.k_width != width:
             raise VerifyException(

@@ -22,7 +22,9 @@ scale of its 32-value block undoes — ``block_part`` ``scale16``). q4_0 upcasts
 logical operation per register (``block_part`` ``d16``, d / 16, undoes the 16). q6_K upcasts to
 ``s8`` as code − 32 exactly, from two sources: its ``ql`` nibbles (the ``from`` operand, paired
 as q4_K's are but 64 values apart) and the top two bits of each code from its ``qh`` bytes (the
-``high`` operand, four values 32 apart per byte).
+``high`` operand, four values 32 apart per byte). q5_K upcasts to ``s8`` as its code 0..31: its
+``qs`` nibbles (paired as q4_K's) and the top bit of each code from its ``qh`` bytes (eight values 32
+apart per byte); its mins are a separate fold, as q4_K's.
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ class RegFormat(StrEnum):
     """Raw q6_K ``ql`` bytes (``block_part`` ``ql``): the low four bits of each value, byte p of a
     128-value span holding value p in its low nibble and value p + 64 in its high nibble (ggml's
     layout); an upcast adds the top two bits from the ``qh`` bytes (its ``high`` operand)."""
+    Q5_K = "q5_K"
+    """Raw q5_K ``qs`` bytes (``block_part`` ``qs``): the low four bits of each value, paired as q4_K's
+    nibbles (value p of a 64-value chunk low, p + 32 high); an upcast adds the top bit from the ``qh``
+    bytes (its ``high`` operand)."""
     Q4_K = "q4_K"
     """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
     its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
@@ -77,6 +83,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.Q4_K: Format.E2M1,  # travels as packed i8, two 4-bit values per byte
     RegFormat.Q4_0: Format.E2M1,  # the same
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
+    RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -115,15 +122,17 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
     64-value chunk, values p and p + 32; q4_0: a 32-value block, p and p + 16; q6_K's ql: a
-    128-value half super-block, p and p + 64): an upcast needs
+    128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
-    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q6_K: 128}.get(fmt)
+    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
 
 
-HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2})
+HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1})
 """Formats whose upcast takes each value's top bits from a second operand (``qgpu.upcast … high``), by
-bits per value: q6_K's ``qh`` holds the top two bits of four values per byte."""
+bits per value: q6_K's ``qh`` holds the top two bits of four values per byte, q5_K's the top bit of
+eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of its group's
+32 · 8 / bits values (``passes.support.upcasts.high_bits_of``)."""
 
 
 def is_wide(fmt: RegFormat) -> bool:
@@ -159,11 +168,13 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
-    {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 1})
+    {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 1,
+     RegFormat.Q5_K: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
+    (RegFormat.Q5_K, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

@@ -10,7 +10,8 @@ functions (an upcast never moves values between threads); the conversions are:
   in, interleaved, then × 2^(s-127) for the ue8m0 block scale (``mul.rn.bf16x2``, exact);
 * q6_K → s8 (code − 32): its ``ql`` nibble and its ``qh`` bit pair put side by side (one
   ``lop3``), then + 0x60 and ^ 0x80 per byte (no carry between bytes), six instructions per
-  register of four values;
+  register of four values; q5_K → s8 (its code 0..31) the same with one top bit and no offset,
+  four instructions;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, TensorType, f32, i32
@@ -79,9 +81,9 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         assert isinstance(high_t, TensorType)
         high_map = _high_mapping(op, distributed_layout(high_t), dst_l)
         high = to_regs(b, op.high)
-        out_q6 = [_q6k_register(b, src, high, [mapping[(reg, byte)] for byte in range(4)],
-                                [high_map[(reg, byte)] for byte in range(4)]) for reg in range(dst_l.regs_per_thread)]
-        op.result.replace_all_uses_with(from_regs(b, out_q6, dst_t))
+        out_two = [_high_register(b, op.source, src, high, [mapping[(reg, byte)] for byte in range(4)],
+                                  [high_map[(reg, byte)] for byte in range(4)]) for reg in range(dst_l.regs_per_thread)]
+        op.result.replace_all_uses_with(from_regs(b, out_two, dst_t))
         op.detach()
         op.erase()
         return
@@ -158,18 +160,18 @@ def _owned(op: UpcastOp, src_l, dst_l, locate, what: str, rule: str) -> dict[tup
 
 
 def high_bits_of(fmt: RegFormat, k: int) -> tuple[int, int]:
-    """(byte of the ``qh`` bytes, bit pair) holding the top two bits of value ``k`` of q6_K.
+    """(byte of the ``qh`` bytes, bit group) holding the top bits of value ``k`` (q6_K: a pair, q5_K: one bit).
 
-    ggml (``dequantize_row_q6_K``) keeps, per 128-value half super-block, 32 ``qh`` bytes: byte
-    ``l`` holds the top bits of values l, l + 32, l + 64 and l + 96 in its bit pairs 0..3. So one
-    32-bit word holds the top bits of four consecutive values of each of the four quarters.
+    ggml keeps 32 ``qh`` bytes per group of 32 · 8 / bits values (``HIGH_BITS``): byte ``l`` holds the
+    top bits of values l, l + 32, l + 64, … of its group in bit groups 0, 1, 2, … — q6_K
+    (``dequantize_row_q6_K``): four pairs per byte, 128-value groups; q5_K (``dequantize_row_q5_K``):
+    eight bits per byte, the whole 256-value super-block. So one 32-bit word holds the top bits of
+    four consecutive values of each 32-value stretch of a group.
     """
-    assert fmt in HIGH_BITS
-    span = nibble_span(fmt)
-    assert span is not None
-    group, within = divmod(k, span)
-    pair, l = divmod(within, span // 4)
-    return group * (span // 4) + l, pair
+    per_byte = 8 // HIGH_BITS[fmt]
+    group, within = divmod(k, 32 * per_byte)
+    bit_group, l = divmod(within, 32)
+    return group * 32 + l, bit_group
 
 
 def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
@@ -188,35 +190,51 @@ def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
     return group * (span // 2) + p, half
 
 
-Q6K_LOW_LUT = (0xF0 & 0xCC) | 0xAA
-"""``lop3`` table of (a & b) | c: q6_K's low four bits masked (b = 0x0F0F0F0F) and its top two, already
-masked into bits 4-5 (c), put beside them."""
+HIGH_LUT = (0xF0 & 0xCC) | 0xAA
+"""``lop3`` table of (a & b) | c: a code's low four bits masked (b = 0x0F0F0F0F) and its top bits, already
+masked into bits 4 and up (c), put beside them."""
+
+HIGH_OFFSET = MappingProxyType({RegFormat.Q6_K: 32, RegFormat.Q5_K: 0})
+"""What each code of a two-part format is stored above its value: q6_K's codes are value + 32, q5_K's
+are its values 0..31 (its mins are a separate fold)."""
 
 
-def _q6k_register(b: Builder, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
-                  highs: list[Source]) -> SSAValue:
-    """Four q6_K values as s8 bytes code − 32: the code's low four bits from ``ql`` (a nibble), its
-    top two from ``qh`` (bit pair i moved to bits 4-5), then − 32 per byte without carries between
-    bytes: (code + 0x60) ^ 0x80 (code + 96 stays below 256; flipping bit 7 subtracts 128 modulo
-    256). Word-wide when the four share their source registers, nibble and pair in byte order
-    (the mma layouts do), else byte by byte."""
+def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
+                   highs: list[Source]) -> SSAValue:
+    """Four codes of a two-part format as s8 bytes: the low four bits from a nibble, the top
+    ``HIGH_BITS[fmt]`` bits from ``qh`` (bit group i moved to bit 4 up), less ``HIGH_OFFSET[fmt]``
+    per byte without carries between bytes — q6_K: (code + 0x60) ^ 0x80 (code + 96 stays below 256;
+    flipping bit 7 subtracts 128 modulo 256). Word-wide when the four share their source
+    registers, nibble and bit group in byte order (the mma layouts do), else byte by byte."""
+    bits = HIGH_BITS[fmt]
+    top_mask = ((1 << bits) - 1) << 4
     lo0, hi0 = lows[0], highs[0]
     if all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)) and \
             all(s.reg == hi0.reg and s.nibble == hi0.nibble and s.byte == i for i, s in enumerate(highs)):
         word = b.lshr(low[lo0.reg], 4 * lo0.nibble)
-        shift = 4 - 2 * hi0.nibble  # pair i sits at bits 2i..2i+1 of each byte
+        shift = 4 - bits * hi0.nibble  # bit group i sits at bits bits·i.. of each byte
         top = high[hi0.reg]
         top = b.shl(top, shift) if shift >= 0 else b.lshr(top, -shift)
-        top = b.and_(top, 0x30303030)
-        codes = b.emit(Lop3Op(word, b.const(0x0F0F0F0F), top, Q6K_LOW_LUT))
-        return b.xor(b.add(codes, 0x60606060), 0x80808080 - (1 << 32))
+        top = b.and_(top, top_mask * 0x01010101)
+        codes = b.emit(Lop3Op(word, b.const(0x0F0F0F0F), top, HIGH_LUT))
+        return _less_offset(b, codes, fmt, 0x01010101)
     value = b.const(0)
     for i, (lo, hi) in enumerate(zip(lows, highs, strict=True)):
         nib = b.and_(b.lshr(low[lo.reg], 8 * lo.byte + 4 * lo.nibble), 0xF)
-        top = b.and_(b.lshr(high[hi.reg], 8 * hi.byte + 2 * hi.nibble), 0x3)
+        top = b.and_(b.lshr(high[hi.reg], 8 * hi.byte + bits * hi.nibble), (1 << bits) - 1)
         code = b.or_(nib, b.shl(top, 4))
-        value = b.or_(value, b.shl(b.xor(b.add(code, 0x60), 0x80), 8 * i))
+        value = b.or_(value, b.shl(_less_offset(b, code, fmt, 1), 8 * i))
     return value
+
+
+def _less_offset(b: Builder, codes: SSAValue, fmt: RegFormat, lanes: int) -> SSAValue:
+    """Each byte of ``codes`` (``lanes``: 0x01010101 for a word, 1 for a byte) less the format's
+    offset: 32 as + 96 then bit 7 flipped (no carry leaves a byte), nothing for q5_K."""
+    if HIGH_OFFSET[fmt] == 0:
+        return codes
+    assert HIGH_OFFSET[fmt] == 32
+    flip = 0x80 * lanes
+    return b.xor(b.add(codes, 0x60 * lanes), flip - (1 << 32) if flip >= 1 << 31 else flip)
 
 
 def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, pack_blocks
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SPECS, padded_sub_block
@@ -25,13 +25,16 @@ _RNG = np.random.default_rng(7)
 _SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
 
 
-def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q6KFields:
+def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
     if fmt is Format.Q6_K:
         return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
     if fmt is Format.Q4_K:
         q4 = _RNG.integers(0, 16, size=256).astype(np.uint8)
         return Q4KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q4)
+    if fmt is Format.Q5_K:
+        q5 = _RNG.integers(0, 32, size=256).astype(np.uint8)
+        return Q5KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q5)
     if fmt is Format.Q8_0:
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
@@ -70,11 +73,11 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
 
-def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q6KFields, index: int) -> float:
+def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields, index: int) -> float:
     """The same value from ``compiler.numerics``' fields."""
     if isinstance(fields, Q6KFields):
         return {"d": float(fields.d), "sc": float(fields.scales[index])}[part]
-    if isinstance(fields, Q4KFields):
+    if isinstance(fields, Q4KFields | Q5KFields):
         scale = float(fields.d) * float(fields.scales[index % 8])
         position = padded_sub_block(index)
         return {
@@ -120,6 +123,24 @@ def test_q6_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
         assert low | top << 4 == codes[v], v
 
 
+def test_q5_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
+    """qs as q4_K's (byte 32c + l: value 64c + l low, 64c + 32 + l high nibble); qh's byte l: the top
+    bit of values 32i + l in bit i — read here from the spec's bytes, against the codes ``pack_blocks``
+    wrote."""
+    fields = _fields(Format.Q5_K)
+    assert isinstance(fields, Q5KFields)
+    block = pack_blocks("q5_K", fields)
+    qs_spec, qh_spec = SPECS[(Format.Q5_K, "qs")], SPECS[(Format.Q5_K, "qh")]
+    assert qs_spec.first_byte is not None and qh_spec.first_byte is not None
+    qs = block[qs_spec.first_byte:qs_spec.first_byte + qs_spec.values_per_block]
+    qh = block[qh_spec.first_byte:qh_spec.first_byte + qh_spec.values_per_block]
+    for v in range(256):
+        chunk, within = divmod(v, 64)
+        low = qs[32 * chunk + within % 32] >> (4 * (within // 32)) & 0xF
+        top = qh[v % 32] >> (v // 32) & 1
+        assert low | top << 4 == fields.q[v], v
+
+
 @pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block and f is not Format.Q6_K])
 def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     spec = SPECS[(fmt, "qs")]
@@ -128,9 +149,9 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     fields = _fields(fmt)
     block = pack_blocks(str(fmt), fields)
     qs = block[spec.first_byte:spec.first_byte + spec.values_per_block]
-    if isinstance(fields, Q4KFields):  # byte 32c + l: value 64c + l low, 64c + 32 + l high
+    if isinstance(fields, Q4KFields | Q5KFields):  # byte 32c + l: value 64c + l low, 64c + 32 + l high
         chunks = qs.reshape(4, 32)
-        assert np.array_equal(np.stack([chunks & 0xF, chunks >> 4], axis=1).ravel(), fields.q)
+        assert np.array_equal(np.stack([chunks & 0xF, chunks >> 4], axis=1).ravel(), fields.q & 0xF)
     elif fmt is Format.Q4_0:  # byte p: value p low, p + 16 high, each as its code q + 8
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]).astype(np.int8) - 8, fields.q)
     else:

@@ -138,6 +138,42 @@ def test_q6_K_integer_part_is_exact(case: MmqCase) -> None:
     assert np.array_equal(y.astype(np.int64), data["exact"]), int((y.astype(np.int64) != data["exact"]).sum())
 
 
+Q5K_CASES = [
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q5_K"), m=40, n=72, k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, k_blocks=2, weights="q5_K"), m=3, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights="q5_K"), m=5, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q5_K"), m=1, n=72, k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q5_K", tiled_weights=True),
+            m=1, n=72, k=768),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q5K_CASES, ids=[c.id for c in Q5K_CASES])
+def test_q5_K_weights_match_reference(case: MmqCase) -> None:
+    """q5_K weights in the same kernels: one 176-byte super-block per K step, its qs nibbles and qh
+    bits joined into s8 codes 0..31, each 32-value block's s32 sum scaled by d · sc · d_x (the magic
+    form), and q4_K's dmin term as one f16 mma per super-block against the q8_1_mmq sums."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+                         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q5K_CASES[::2], ids=[c.id for c in Q5K_CASES[::2]])
+def test_q5_K_integer_part_is_exact(case: MmqCase) -> None:
+    """d = 1, sc = 1, m = 0, random 5-bit codes: Y is the exact integer dot of the activations' quants
+    with the codes, bit for bit (the qh bit of each value found where ggml puts it)."""
+    module = _compile(case.cfg)
+    data = integer_inputs(case, np.random.default_rng(13))
+    y = poisoned_output(case)
+    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
+            mmq_grid(case.cfg, case.m, case.n, case.k))
+    assert np.array_equal(y.astype(np.int64), data["exact"]), int((y.astype(np.int64) != data["exact"]).sum())
+
+
 def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None:  # noqa: ANN001
     """Run ``module`` on the emulator over fresh seeded inputs into a poisoned Y and compare
     with ``compiler.numerics``."""
@@ -264,8 +300,8 @@ def test_max_m_is_a_small_m_option() -> None:
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
-    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, got 'q5_K'"):
-        MmqConfig(weights="q5_K")
+    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, got 'q3_K'"):
+        MmqConfig(weights="q3_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())
     assert "%kkw = arith.muli %kk, %c8 : index" in mmq_kernel(MmqConfig(weights="q4_0"))
@@ -312,7 +348,8 @@ def test_tiled_weights_option() -> None:
     assert "%w_row" not in mmq_kernel(dataclasses.replace(cfg, tiled_weights=False))
 
 
-@pytest.mark.parametrize("weights,bv,size", [("q4_K", 256, 144), ("q4_0", 32, 18), ("q8_0", 32, 34), ("q6_K", 256, 210)])
+@pytest.mark.parametrize("weights,bv,size", [("q4_K", 256, 144), ("q4_0", 32, 18), ("q8_0", 32, 34), ("q6_K", 256, 210),
+                                               ("q5_K", 256, 176)])
 def test_tile_weights_order(weights: str, bv: int, size: int) -> None:
     """Block b of row r (ggml's [N, K/bv, bytes]) lands in tile r // rows, K step b // (256 / bv),
     row r % rows, unchanged; the rows of the last tile past N are zero blocks."""

@@ -13,14 +13,14 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, pack_blocks
 
 PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_0"), ("q4_0", "q8_1_mmq"),
-         ("q6_K", "q8_1"), ("q6_K", "q8_1_mmq"),
-         ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q6_K"), ("q8_1", "q8_1"), ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"),
-         ("q8_0", "q4_0"), ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"), ("q8_1_mmq", "q4_K"),
-         ("q8_1_mmq", "q4_0"), ("q8_1_mmq", "q6_K"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
-         ("q8_1_mmq", "q8_1_mmq")]
+         ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"), ("q6_K", "q8_1_mmq"),
+         ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q8_1"), ("q8_1", "q8_0"),
+         ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"),
+         ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"), ("q8_1_mmq", "q8_1"),
+         ("q8_1_mmq", "q8_0"), ("q8_1_mmq", "q8_1_mmq")]
 """The verifier's block pairs (``dialects.qdot.formats.block_pairs_sorted()``, which the emulator
 test holds this list to), as (lhs, rhs) format names."""
 
@@ -81,22 +81,23 @@ def quantized(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
     """Blocks of ``fmt`` whose fp16 scales (d, q4_K's dmin) are all 1 and whose other fields are
-    random: q8 quants in ±127, q4_0 quants in -8..7, q8_1 sums integers in ±2048 (exact in fp16), q4_K 6-bit scales and
-    mins in 0..7, q6_K quants in -32..31 and int8 scales in -8..7 (so a 16 × 16 × 512 product stays below 2^24, exact
+    random: q8 quants in ±127, q4_0 quants in -8..7, q8_1 sums integers in ±2048 (exact in fp16), q4_K and q5_K 6-bit
+    scales and mins in 0..7 (q5_K codes 0..31), q6_K quants in -32..31 and int8 scales in -8..7 (so a 16 × 16 × 512 product stays below 2^24, exact
     in f32)."""
     info = FORMATS[fmt]
     blocks = K // info.block_values
-    fields: Q4KFields | Q6KFields | Q8Fields
+    fields: Q4KFields | Q5KFields | Q6KFields | Q8Fields
     if fmt == "q6_K":
         fields = Q6KFields(d=np.ones((rows, blocks), np.float32),
                            scales=rng.integers(-8, 8, (rows, blocks, 16), dtype=np.int8),
                            q=rng.integers(-32, 32, (rows, blocks, 256), dtype=np.int8))
-    elif fmt == "q4_K":
+    elif fmt in ("q4_K", "q5_K"):
         sub_blocks = (rows, blocks, 8)
-        fields = Q4KFields(d=np.ones((rows, blocks), np.float32), dmin=np.ones((rows, blocks), np.float32),
-                           scales=rng.integers(0, 8, sub_blocks, dtype=np.uint8),
-                           mins=rng.integers(0, 8, sub_blocks, dtype=np.uint8),
-                           q=rng.integers(0, 16, (rows, blocks, 256), dtype=np.uint8))
+        kind = Q4KFields if fmt == "q4_K" else Q5KFields
+        fields = kind(d=np.ones((rows, blocks), np.float32), dmin=np.ones((rows, blocks), np.float32),
+                      scales=rng.integers(0, 8, sub_blocks, dtype=np.uint8),
+                      mins=rng.integers(0, 8, sub_blocks, dtype=np.uint8),
+                      q=rng.integers(0, 16 if fmt == "q4_K" else 32, (rows, blocks, 256), dtype=np.uint8))
     else:
         groups = (rows, blocks, 4) if fmt == "q8_1_mmq" else (rows, blocks)  # one (d, s) per 32 values
         sums = None if fmt in ("q8_0", "q4_0") else rng.integers(-2048, 2049, groups).astype(np.float32)
@@ -107,4 +108,4 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def reference(x: np.ndarray, w: np.ndarray, lhs: str, rhs: str) -> np.ndarray:
-    return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs=lhs, rhs=rhs, use_block_sums="q4_K" in (lhs, rhs))
+    return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs=lhs, rhs=rhs, use_block_sums=bool({"q4_K", "q5_K"} & {lhs, rhs}))

@@ -63,10 +63,14 @@ def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
 
 def reference_of(x: np.ndarray, w: np.ndarray, weights: str) -> np.ndarray:
     """The float64 meaning of Y = X · Wᵀ for q8_1_mmq blocks X [M, K/128, 144] and ``weights``
-    blocks W [N, K/bv, bytes]: q4_K's min term taken with the q8_1 block sums (llama.cpp's MMQ
-    meaning), q4_0 and q8_0 (no min) their dequantized blocks'."""
+    blocks W [N, K/bv, bytes]: q4_K's and q5_K's min term taken with the q8_1 block sums (llama.cpp's
+    MMQ meaning), the others (no min) their dequantized blocks'."""
     return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs="q8_1_mmq", rhs=weights,
-                               use_block_sums=weights == "q4_K")
+                               use_block_sums=weights in MIN_WEIGHTS)
+
+
+MIN_WEIGHTS = ("q4_K", "q5_K")
+"""Weight formats with a dmin term (d · sc · q − dmin · m)."""
 
 
 def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
@@ -99,10 +103,14 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
         w = rng.integers(0, 256, size=weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
         for field in fp16_fields(case.cfg.weights):
             w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count)
+        scales = next((f for f in block_layout(case.cfg.weights) if f.name == "scales"), None)
         if case.cfg.weights == "q6_K":  # int8 scales in -4..3: the sums stay far below 2^24
-            scales = next(f for f in block_layout("q6_K") if f.name == "scales")
+            assert scales is not None
             w[..., scales.byte:scales.byte + scales.nbytes] = rng.integers(-4, 4, size=(*w.shape[:2], scales.count),
                                                                            dtype=np.int8).view(np.uint8)
+        if case.cfg.weights == "q5_K":  # q4_K's packed scales: sc = 1 and m = 0 in all eight sub-blocks
+            assert scales is not None
+            w[..., scales.byte:scales.byte + scales.nbytes] = np.array([1] * 4 + [0] * 4 + [1] * 4, dtype=np.uint8)
         qw = numerics.dequantize(case.cfg.weights, w.reshape(case.n, -1)).astype(np.int64)
         return {"x": x, "w": w, "exact": qx @ qw.T}
     w = np.zeros((case.n, case.k // 256, 144), dtype=np.uint8)

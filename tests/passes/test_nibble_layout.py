@@ -1,4 +1,4 @@
-"""The upcast's nibble mapping (``passes.support.upcasts.nibble_of``, and q6_K's ``high_bits_of``)
+"""The upcast's nibble mapping (``passes.support.upcasts.nibble_of``, and q6_K's and q5_K's ``high_bits_of``)
 against ``compiler.numerics``.
 
 The lowering finds the byte and nibble of every value of a q4_K / q4_0 operand from the span rule
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q6KFields, Q8Fields, pack_blocks
-from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, Q6K_QH, Q6K_QL, SPECS
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, pack_blocks
+from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, Q5K_QH, Q5K_QS, Q6K_QH, Q6K_QL, SPECS
 from dialects.qdot.formats import Format
 from dialects.qgpu.register_formats import RegFormat
 from passes.support.upcasts import high_bits_of, nibble_of
@@ -64,3 +64,21 @@ def test_q6_K_low_and_top_bits_read_what_numerics_packed() -> None:
         top_byte, pair = high_bits_of(RegFormat.Q6_K, k)
         got = ((int(ql[byte]) >> (4 * nibble)) & 0xF) | (((int(qh[top_byte]) >> (2 * pair)) & 3) << 4)
         assert got == want, f"q6_K value {k}: ql {byte}/{nibble}, qh {top_byte}/{pair} give {got}, numerics packed {want}"
+
+
+def test_q5_K_low_and_top_bits_read_what_numerics_packed() -> None:
+    """Each q5_K code from its qs nibble (``nibble_of``, q4_K's 64-value spans) and its qh bit
+    (``high_bits_of``: eight per byte, one 256-value group), over three consecutive blocks' parts."""
+    count = 3
+    codes = _RNG.integers(0, 32, size=(count, 256)).astype(np.uint8)
+    ones = np.ones(count, np.float32)
+    fields = Q5KFields(d=ones, dmin=ones, scales=np.ones((count, 8), np.uint8), mins=np.zeros((count, 8), np.uint8),
+                       q=codes)
+    raw = pack_blocks("q5_K", fields).reshape(count, -1)
+    qs = raw[:, Q5K_QS:Q5K_QS + SPECS[(Format.Q5_K, "qs")].values_per_block].reshape(-1)
+    qh = raw[:, Q5K_QH:Q5K_QH + SPECS[(Format.Q5_K, "qh")].values_per_block].reshape(-1)
+    for k, want in enumerate(codes.reshape(-1)):
+        byte, nibble = nibble_of(RegFormat.Q5_K, k)
+        top_byte, bit = high_bits_of(RegFormat.Q5_K, k)
+        got = ((int(qs[byte]) >> (4 * nibble)) & 0xF) | (((int(qh[top_byte]) >> bit) & 1) << 4)
+        assert got == want, f"q5_K value {k}: qs {byte}/{nibble}, qh {top_byte}/{bit} give {got}, numerics packed {want}"

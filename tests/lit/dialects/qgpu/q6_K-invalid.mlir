@@ -1,5 +1,5 @@
 // The qgpu verifier rules of q6_K's two new operands, one case each, reported at the op: the upcast's
-// `high` (the codes' top bits: q6_K takes it, nothing else does, a quarter of the result's K) and the
+// `high` (the codes' top bits: q6_K and q5_K take it, nothing else does; q6_K's a quarter of the result's K) and the
 // mma's `lhs_sub` / `rhs_sub` (i32 factors per 16 values, per-block s8 only, in the scale's layout).
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
@@ -21,7 +21,7 @@ func.func @f(%l: tensor<128x8xi8, #b>, %h: tensor<64x8xi8, #b>) {
   %u = qgpu.upcast %l high %h from = q4_K to = s8 : tensor<128x8xi8, #b> high tensor<64x8xi8, #b> -> tensor<256x8xi8, #b>
   func.return
 }
-// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op only q6_K takes a high operand, got from = q4_K{{$}}
+// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op only q6_K and q5_K take a high operand, got from = q4_K{{$}}
 
 // -----
 
@@ -32,7 +32,7 @@ func.func @f(%l: tensor<128x8xi8, #b>, %h: tensor<128x8xi8, #b>) {
   %u = qgpu.upcast %l high %h from = q6_K to = s8 : tensor<128x8xi8, #b> high tensor<128x8xi8, #b> -> tensor<256x8xi8, #b>
   func.return
 }
-// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op high must be [64, 8] with kWidth = 4 (a quarter of the result's K: four codes' top bits per byte), got [128, 8] with kWidth = 4{{$}}
+// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op high must be [64, 8] with kWidth = 4 (the result's K / 4: 4 codes' top bits per byte), got [128, 8] with kWidth = 4{{$}}
 
 // -----
 
