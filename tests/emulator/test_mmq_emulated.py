@@ -103,14 +103,22 @@ def test_other_weights_match_reference(case: MmqCase) -> None:
     assert ok, f"{case.id}: relative error {err:.3e}"
 
 
-Q6K_CASES = [
-    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q6_K"), m=40, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, k_blocks=2, weights="q6_K"), m=3, n=40, k=1280),
-    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights="q6_K"), m=5, n=40, k=1280),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q6_K"), m=1, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q6_K", tiled_weights=True),
-            m=1, n=72, k=768),
-]
+def _super_block_cases(weights: str) -> list[MmqCase]:
+    """One prefill and four decode kernels (two super-blocks per stage, split-K, one-token, repacked
+    weights) reading 256-value ``weights`` super-blocks."""
+    return [
+        MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights=weights), m=40, n=72, k=768),
+        MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, k_blocks=2, weights=weights), m=3, n=40, k=1280),
+        MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights=weights), m=5, n=40, k=1280),
+        MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights=weights), m=1, n=72,
+                k=768),
+        MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights=weights,
+                          tiled_weights=True), m=1, n=72, k=768),
+    ]
+
+
+Q6K_CASES = _super_block_cases("q6_K")
+Q5K_CASES = _super_block_cases("q5_K")
 
 
 @pytest.mark.slow
@@ -126,29 +134,6 @@ def test_q6_K_weights_match_reference(case: MmqCase) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", Q6K_CASES[::2], ids=[c.id for c in Q6K_CASES[::2]])
-def test_q6_K_integer_part_is_exact(case: MmqCase) -> None:
-    """d = 1, random codes and int8 scales: Y is the exact integer dot of the activations' quants with
-    sc · (code − 32), bit for bit (each half block's s32 sum times its scale, added in s32)."""
-    module = _compile(case.cfg)
-    data = integer_inputs(case, np.random.default_rng(11))
-    y = poisoned_output(case)
-    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
-            mmq_grid(case.cfg, case.m, case.n, case.k))
-    assert np.array_equal(y.astype(np.int64), data["exact"]), int((y.astype(np.int64) != data["exact"]).sum())
-
-
-Q5K_CASES = [
-    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q5_K"), m=40, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, k_blocks=2, weights="q5_K"), m=3, n=40, k=1280),
-    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights="q5_K"), m=5, n=40, k=1280),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q5_K"), m=1, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q5_K", tiled_weights=True),
-            m=1, n=72, k=768),
-]
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("case", Q5K_CASES, ids=[c.id for c in Q5K_CASES])
 def test_q5_K_weights_match_reference(case: MmqCase) -> None:
     """q5_K weights in the same kernels: one 176-byte super-block per K step, its qs nibbles and qh
@@ -161,13 +146,18 @@ def test_q5_K_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=12)
 
 
+INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("case", Q5K_CASES[::2], ids=[c.id for c in Q5K_CASES[::2]])
-def test_q5_K_integer_part_is_exact(case: MmqCase) -> None:
-    """d = 1, sc = 1, m = 0, random 5-bit codes: Y is the exact integer dot of the activations' quants
-    with the codes, bit for bit (the qh bit of each value found where ggml puts it)."""
+@pytest.mark.parametrize("case", INTEGER_CASES, ids=[c.id for c in INTEGER_CASES])
+def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
+    """d = 1 and random codes (q6_K: random int8 scales in -4..3; q5_K: sc = 1, m = 0): Y is the exact
+    integer dot of the activations' quants with sc · (code − 32) or the 5-bit codes, bit for bit —
+    each half block's s32 sum times its scale, added in s32; each value's qh bits found where ggml
+    puts them."""
     module = _compile(case.cfg)
-    data = integer_inputs(case, np.random.default_rng(13))
+    data = integer_inputs(case, np.random.default_rng(11))
     y = poisoned_output(case)
     emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
             mmq_grid(case.cfg, case.m, case.n, case.k))

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, pack_blocks
-from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, Q5K_QH, Q5K_QS, Q6K_QH, Q6K_QL, SPECS
+from dialects.qgpu.block_parts import Q4_0_QS, Q4K_QS, SPECS
 from dialects.qdot.formats import Format
-from dialects.qgpu.register_formats import RegFormat
+from dialects.qgpu.register_formats import HIGH_BITS, RegFormat
 from passes.support.upcasts import high_bits_of, nibble_of
 
 _RNG = np.random.default_rng(11)
@@ -49,36 +49,26 @@ def test_nibble_of_reads_what_numerics_packed(fmt: Format, reg: RegFormat) -> No
         assert got == want, f"{fmt} value {k}: byte {byte} nibble {nibble} holds {got}, numerics packed {want}"
 
 
-def test_q6_K_low_and_top_bits_read_what_numerics_packed() -> None:
-    """Each q6_K code from its ql nibble (``nibble_of``, 128-value spans) and its qh bit pair
-    (``high_bits_of``), over three consecutive blocks' parts as the block views lay them out."""
-    count = 3
-    codes = _RNG.integers(0, 64, size=(count, 256)).astype(np.int16)
-    fields = Q6KFields(d=np.ones(count, np.float32), scales=np.ones((count, 16), np.int8),
-                       q=(codes - 32).astype(np.int8))
-    raw = pack_blocks("q6_K", fields).reshape(count, -1)
-    ql = raw[:, Q6K_QL:Q6K_QL + SPECS[(Format.Q6_K, "ql")].values_per_block].reshape(-1)
-    qh = raw[:, Q6K_QH:Q6K_QH + SPECS[(Format.Q6_K, "qh")].values_per_block].reshape(-1)
-    for k, want in enumerate(codes.reshape(-1)):
-        byte, nibble = nibble_of(RegFormat.Q6_K, k)
-        top_byte, pair = high_bits_of(RegFormat.Q6_K, k)
-        got = ((int(ql[byte]) >> (4 * nibble)) & 0xF) | (((int(qh[top_byte]) >> (2 * pair)) & 3) << 4)
-        assert got == want, f"q6_K value {k}: ql {byte}/{nibble}, qh {top_byte}/{pair} give {got}, numerics packed {want}"
-
-
-def test_q5_K_low_and_top_bits_read_what_numerics_packed() -> None:
-    """Each q5_K code from its qs nibble (``nibble_of``, q4_K's 64-value spans) and its qh bit
-    (``high_bits_of``: eight per byte, one 256-value group), over three consecutive blocks' parts."""
-    count = 3
-    codes = _RNG.integers(0, 32, size=(count, 256)).astype(np.uint8)
+@pytest.mark.parametrize("fmt,reg,low_part", [(Format.Q6_K, RegFormat.Q6_K, "ql"), (Format.Q5_K, RegFormat.Q5_K, "qs")],
+                         ids=["q6_K", "q5_K"])
+def test_low_and_top_bits_read_what_numerics_packed(fmt: Format, reg: RegFormat, low_part: str) -> None:
+    """Each code of a two-part format from its low nibble (``nibble_of``: q6_K's 128-value spans,
+    q5_K's q4_K-like 64) and its top bits in ``qh`` (``high_bits_of``: q6_K's bit pairs, q5_K's single
+    bits), over three consecutive blocks' parts as the block views lay them out."""
+    count, bits = 3, HIGH_BITS[reg]
+    codes = _RNG.integers(0, 16 << bits, size=(count, 256))
     ones = np.ones(count, np.float32)
-    fields = Q5KFields(d=ones, dmin=ones, scales=np.ones((count, 8), np.uint8), mins=np.zeros((count, 8), np.uint8),
-                       q=codes)
-    raw = pack_blocks("q5_K", fields).reshape(count, -1)
-    qs = raw[:, Q5K_QS:Q5K_QS + SPECS[(Format.Q5_K, "qs")].values_per_block].reshape(-1)
-    qh = raw[:, Q5K_QH:Q5K_QH + SPECS[(Format.Q5_K, "qh")].values_per_block].reshape(-1)
+    fields = (Q6KFields(d=ones, scales=np.ones((count, 16), np.int8), q=(codes - 32).astype(np.int8))
+              if fmt is Format.Q6_K else
+              Q5KFields(d=ones, dmin=ones, scales=np.ones((count, 8), np.uint8), mins=np.zeros((count, 8), np.uint8),
+                        q=codes.astype(np.uint8)))
+    raw = pack_blocks(str(fmt), fields).reshape(count, -1)
+    parts = [(SPECS[(fmt, part)].first_byte, SPECS[(fmt, part)].values_per_block) for part in (low_part, "qh")]
+    low, qh = (raw[:, first:first + size].reshape(-1) for first, size in parts)
     for k, want in enumerate(codes.reshape(-1)):
-        byte, nibble = nibble_of(RegFormat.Q5_K, k)
-        top_byte, bit = high_bits_of(RegFormat.Q5_K, k)
-        got = ((int(qs[byte]) >> (4 * nibble)) & 0xF) | (((int(qh[top_byte]) >> bit) & 1) << 4)
-        assert got == want, f"q5_K value {k}: qs {byte}/{nibble}, qh {top_byte}/{bit} give {got}, numerics packed {want}"
+        byte, nibble = nibble_of(reg, k)
+        top_byte, group = high_bits_of(reg, k)
+        top = (int(qh[top_byte]) >> (bits * group)) & ((1 << bits) - 1)
+        got = ((int(low[byte]) >> (4 * nibble)) & 0xF) | top << 4
+        assert got == want, (f"{fmt} value {k}: {low_part} {byte}/{nibble}, qh {top_byte}/{group} give {got}, "
+                             f"numerics packed {want}")
