@@ -1,12 +1,13 @@
-"""llama.cpp-style quantized GEMM kernels (q8_1 activations × q4_K, q4_0 or q8_0 weights) in the qdot vocabulary.
+"""llama.cpp-style quantized GEMM kernels (q8_1 activations × ggml weight blocks) in the qdot vocabulary.
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
-each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/32 ``block_q4_0`` (18 bytes)
-or ``block_q8_0`` (34 bytes), read eight blocks (256 values) per K step — activations X
+each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/256 ``block_q5_K`` (176 bytes) or
+``block_q6_K`` (210), or K/32 ``block_q4_0`` (18 bytes) or ``block_q8_0`` (34 bytes), read
+eight blocks (256 values) per K step — activations X
 are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output
-Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it. The decode kernels can
-also read W repacked once by ``tile_weights`` (``MmqConfig(tiled_weights=True)``): the same
-blocks, a tile's rows of one K step next to each other.
+Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it. Every kernel can also
+read W repacked once by ``tile_weights`` (``MmqConfig(tiled_weights=True)``): the same blocks, a
+tile's rows of one K step next to each other.
 
 Two kernels, chosen by M (seed 000):
 
@@ -99,13 +100,15 @@ class MmqConfig:
     twice the splits, but 5 % slower for the one-token kernel at N = 32768, K = 8192, where the
     weights stream from HBM; so it is an option, not the default."""
     tiled_weights: bool = False
-    """small_m with one K step per stage (``k_blocks = 1``): W comes repacked by ``tile_weights``
+    """Any kernel with one K step per stage (``k_blocks = 1``): W comes repacked by ``tile_weights``
     (ggml's blocks, each unchanged, in another order: for each tile of ``block_n`` rows, its
     256-value K steps one after the other, each step's rows next to each other), so the bytes a
     program copies per K step are one contiguous run (64 rows of q4_K: 9216 bytes) instead of
     ``block_n`` runs of 144 bytes (q8_0: 272) a row apart — the access pattern run 41 measured as
     the decode stream's cap. The caller repacks once (as llama.cpp's CPU backend repacks weights
-    at load time); N is padded to whole tiles there with zero blocks."""
+    at load time); N is padded to whole tiles there with zero blocks. The order depends on
+    ``block_n``: the prefill kernel (128 weight rows per tile) reads another one than the decode
+    kernels (64)."""
     wait_previous_grid: bool = False
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
@@ -151,9 +154,9 @@ class MmqConfig:
                              f"got {self.k_blocks}")
         if self.interleave_splits and not (self.small_m and self.split_k):
             raise ValueError("MmqConfig: interleave_splits is an option of the small_m kernel with split_k")
-        if self.tiled_weights and not (self.small_m and self.k_blocks == 1):
+        if self.tiled_weights and self.k_blocks != 1:
             # tile_weights groups the blocks of one 256-value K step per row
-            raise ValueError("MmqConfig: tiled_weights is an option of the small_m kernel with k_blocks = 1")
+            raise ValueError("MmqConfig: tiled_weights needs k_blocks = 1 (one K step per stage)")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -288,7 +291,7 @@ def _mmq(cfg: MmqConfig) -> str:
     lines += grouped_tile_offsets(bm, bn, g)
     lines += [
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
-        f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
+        *_mmq_weight_desc(cfg, w, w_tile, kwb),
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         *_mmq_k_loop(cfg, "%c0", "%kw", "  "),
@@ -306,12 +309,19 @@ def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str
     weights = _Weights(cfg.weights)
     x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{weights.type}"
     first_lines, first = weights.first_block("%kk", "  ")
+    if cfg.tiled_weights:  # the tile's rows of step %kk: row %off_n · K/256 + %kk · block_n of the tiled matrix
+        first_lines = [f"%w_tile_row = arith.muli %off_n, %kw : index", f"%w_step = arith.muli %kk, %c{bn} : index",
+                       "%w_row = arith.addi %w_tile_row, %w_step : index"]
+        first_lines = ["  " + line for line in first_lines]
+        w_at = "%c0, %w_row"
+    else:
+        w_at = f"{first}, %off_n"
     lines = [
         f"%acc = scf.for %kk = {lower} to {upper} step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
         "  %kkx = arith.muli %kk, %c2 : index",
         *first_lines,
         f"  %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        f"  %w = qdot.load %w_desc[{first}, %off_n] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        f"  %w = qdot.load %w_desc[{w_at}] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
         f"  %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = {cfg.weights}",
         f"       : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
         f"  scf.yield %d : tensor<{bm}x{bn}xf32>",
@@ -346,7 +356,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         "  %tile_span = arith.subi %end_tile, %first_tile : index",
         "  %segments = arith.select %has_work, %tile_span, %c0 : index",
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
-        f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>",
+        *_mmq_weight_desc(cfg, w, w_tile, kwb),
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         "  scf.for %s = %c0 to %segments step %c1 {",
@@ -440,6 +450,21 @@ def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
             f"  %w_rows = arith.muli %w_steps, %c{bn} : index",
             "  %tile_first = arith.muli %pid, %kw : index",
             f"  %w_desc = qdot.make_desc %w_ptr, [%w_rows, %c{per_step}], [%c{per_step}, %c1] : !qdot.ptr<{w}> "
+            f"-> !qdot.desc<{w_tile}>"]
+
+
+def _mmq_weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
+    """The prefill kernels' ``%w_desc``, W read as [K/bv, N] (the dot's rhs, K contiguous): over
+    ggml's layout, or with ``tiled_weights`` over ``tile_weights``' order as [blocks of a K step,
+    tiles · K/256 · block_n rows] — row ``(tile · K/256 + step) · block_n + r`` holds step ``step``
+    of row ``r`` of tile ``tile``, so a program's tile of one step is one contiguous run."""
+    if not cfg.tiled_weights:
+        return [f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>"]
+    bn, per_step = cfg.block_n, _Weights(cfg.weights).per_step
+    return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
+            "  %w_steps = arith.muli %w_tiles, %kw : index",
+            f"  %w_rows = arith.muli %w_steps, %c{bn} : index",
+            f"  %w_desc = qdot.make_desc %w_ptr, [%c{per_step}, %w_rows], [%c1, %c{per_step}] : !qdot.ptr<{w}> "
             f"-> !qdot.desc<{w_tile}>"]
 
 

@@ -46,6 +46,8 @@ CASES = [
                       tiled_weights=True), m=5, n=40, k=1280),
     # one 64-row tile over N = 40 without splits: 24 zero rows of the repacked W, computed, not stored
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, tiled_weights=True), m=2, n=40, k=512),
+    # the prefill kernels reading W repacked (64-column tiles: the second is 8 columns and 56 zero blocks)
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, tiled_weights=True), m=40, n=72, k=768),
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
@@ -189,23 +191,25 @@ STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("programs,what", [
-    (7, "shares of 2 super-blocks: most tiles split between two programs"),
-    (5, "shares of 3 = one whole tile each"),
-    (2, "shares of 6: two whole tiles each, one segment after another"),
-    (13, "more programs than iterations: the last has no work"),
+@pytest.mark.parametrize("programs,what,cfg", [
+    (7, "shares of 2 super-blocks: most tiles split between two programs", STREAM_K),
+    (5, "shares of 3 = one whole tile each", STREAM_K),
+    (2, "shares of 6: two whole tiles each, one segment after another", STREAM_K),
+    (13, "more programs than iterations: the last has no work", STREAM_K),
+    (7, "W repacked by tile_weights (the second 64-column tile 8 columns and 56 zero blocks)",
+     dataclasses.replace(STREAM_K, tiled_weights=True)),
 ])
-def test_stream_k_matches_reference(programs: int, what: str) -> None:
+def test_stream_k_matches_reference(programs: int, what: str, cfg: MmqConfig) -> None:
     """Stream-K over 4 tiles × 3 super-blocks: whatever the grid, each (tile, super-block)
     iteration is computed by one program, whole tiles are stored and the pieces of split
     ones added (Y zeroed first); the emulator's checks cover the shared buffers each program
     reuses from one segment to the next."""
-    case = MmqCase(STREAM_K, m=40, n=72, k=768)
-    module = _compile(STREAM_K)
+    case = MmqCase(cfg, m=40, n=72, k=768)
+    module = _compile(cfg)
     data = make_inputs(case, np.random.default_rng(programs))
     y = poisoned_output(case)
     assert (y == 0).all()  # a stream-K kernel adds into Y
-    emulate(module, STREAM_K.name, [data["x"], data["w"], y, case.m, case.n, case.k], (programs, 1, 1))
+    emulate(module, cfg.name, [data["x"], kernel_weights(cfg, data["w"]), y, case.m, case.n, case.k], (programs, 1, 1))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id} on {programs} programs ({what}): relative error {err:.3e}"
 
@@ -320,12 +324,17 @@ def test_interleave_splits_option() -> None:
 
 
 def test_tiled_weights_option() -> None:
-    """The decode kernel with one K step per stage (``tile_weights`` groups one step's blocks per
-    row); the weight descriptor is then a matrix of tiles · K/256 · block_n rows of one step's
-    blocks, K contiguous, and the load's row the program's tile and K step times block_n."""
-    for bad in ({"small_m": False}, {"k_blocks": 2}):
-        with pytest.raises(ValueError, match="tiled_weights is an option of the small_m kernel with k_blocks = 1"):
-            MmqConfig(**{"small_m": True, "tiled_weights": True, **bad})
+    """Kernels with one K step per stage (``tile_weights`` groups one step's blocks per row); the
+    weight descriptor is then a matrix of tiles · K/256 · block_n rows of one step's blocks, K
+    contiguous, and the load's row the program's tile and K step times block_n — the decode
+    kernel's W is its lhs ([rows, K]), the prefill kernel's its rhs ([K, rows])."""
+    with pytest.raises(ValueError, match="tiled_weights needs k_blocks = 1"):
+        MmqConfig(small_m=True, tiled_weights=True, k_blocks=2)
+    prefill = mmq_kernel(MmqConfig(tiled_weights=True))
+    assert "qdot.make_desc %w_ptr, [%c1, %w_rows], [%c1, %c1]" in prefill
+    assert "%w_row = arith.addi %w_tile_row, %w_step : index" in prefill
+    assert "%w = qdot.load %w_desc[%c0, %w_row]" in prefill
+    assert "%w_row" not in mmq_kernel(MmqConfig())
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, tiled_weights=True)
     text = mmq_kernel(cfg)
     assert cfg.name == "small_m_q8_1_q4_K_64_w2_splitk_wt"

@@ -79,6 +79,25 @@ def test_tiled_weights_integer_part_is_exact(gpu) -> None:  # noqa: ANN001
     _check_integer_part(_case(3, decode=DECODE_BENCH_TILED), gpu)
 
 
+PREFILL_BENCH_TILED = MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2, tiled_weights=True)
+"""bench/mmq.py's prefill kernel reading W repacked by ``tile_weights`` (128-row tiles), 2 stages."""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q5_K", "q8_0"))
+@pytest.mark.parametrize("m", (17, 512))
+def test_prefill_tiled_weights_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
+    """The prefill kernel reading W repacked (N = 1000: the last 128-row tile is 104 rows and 24 zero
+    blocks), against the float64 meaning of ggml's layout."""
+    _check_on_gpu(MmqCase(replace(PREFILL_BENCH_TILED, weights=weights), m, N, K, stages=2), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K"))
+def test_prefill_tiled_weights_integer_part_is_exact(weights: str, gpu) -> None:  # noqa: ANN001
+    _check_integer_part(MmqCase(replace(PREFILL_BENCH_TILED, weights=weights), 200, N, K, stages=2), gpu)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", (17, 512))
 def test_mmq_odd_n_matches_reference(m: int, gpu) -> None:  # noqa: ANN001
@@ -97,7 +116,7 @@ def _check_integer_part(case: MmqCase, gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_kernel
 
-    get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8")
+    get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     cupy = gpu()
     data = integer_inputs(case, np.random.default_rng())
     out = run_mmq(case, data, cupy)

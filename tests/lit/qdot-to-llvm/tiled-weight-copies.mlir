@@ -14,7 +14,7 @@
 // and its bounds test is one comparison of that byte offset with the tensor's bytes (no division
 // into rows). Rows not back to back take the general copy: each chunk's row offset selected
 // against the rows. (The same bytes read column-wise, strides [1, 64], are refused:
-// invalid.mlir.)
+// invalid.mlir.) The last case is the tiled prefill kernel's W, read as its rhs.
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
@@ -201,6 +201,41 @@ func.func @steps_k_contiguous(%w_ptr: !qdot.ptr<!qdot.block<q4_0>>, %rows: index
   %w_desc = qdot.make_desc %w_ptr, [%rows, %c8], [%c8, %c1] : !qdot.ptr<!qdot.block<q4_0>> -> !qdot.desc<64x8x!qdot.block<q4_0>>
   %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x8x!qdot.block<q4_0>, #sh, mutable>
   qgpu.async_copy %w_desc[%row0, %c0], %s : !qdot.desc<64x8x!qdot.block<q4_0>>, !qgpu.memdesc<64x8x!qdot.block<q4_0>, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+
+// -----
+
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+
+// The tiled prefill kernel's form (W its rhs, read as [1, rows] strides [1, 1]: K contiguous, each
+// column one K step of one q6_K block, a program's 128 columns of one step back to back): one run of
+// 128 · 210 = 26880 bytes. q6_K's 210-byte blocks alone are 2-aligned, but the run's start (row ·
+// 210 with row a multiple of 128 there: the tile · K/256 + step times 128) and the tensor's end
+// (rows a multiple of 128: whole tiles) are 16-byte multiples, so the run is copied in 16-byte
+// cp.async.cg — 1680 chunks over 128 threads, 14 per thread (the last ones clamped and empty) —
+// never in 2-byte pieces (q6_K-copies.mlir).
+// CHECK-LABEL: func.func @prefill_columns
+// CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[ROWS:[^:]*]]: index {qdot.divisibility = 128 : i64}, %[[ROW0:[^:]*]]: index {qdot.divisibility = 128 : i64})
+// CHECK:       %[[EB:.*]] = arith.constant 210 : index
+// CHECK-NEXT:  %[[FIRST_ROW:.*]] = arith.muli %[[ROW0]], %[[EB]] : index
+// CHECK:       %[[TENSOR_BYTES:.*]] = arith.muli %[[ROWS]], %[[EB]] : index
+// CHECK:       %[[Q_BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[FIRST_ROW]], %[[Q_BYTES]] : index
+// CHECK-NEXT:  %[[IN:.*]] = arith.cmpi ult, %[[OFF]], %[[TENSOR_BYTES]] : index
+// CHECK:       ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-COUNT-13: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  ptx.cp_async_commit
+// CHECK-NOT:   ptx.ld_global
+func.func @prefill_columns(%w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %rows: index {qdot.divisibility = 128 : i64},
+                           %row0: index {qdot.divisibility = 128 : i64})
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w_desc = qdot.make_desc %w_ptr, [%c1, %rows], [%c1, %c1] : !qdot.ptr<!qdot.block<q6_K>> -> !qdot.desc<1x128x!qdot.block<q6_K>>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<1x128x!qdot.block<q6_K>, #sh, mutable>
+  qgpu.async_copy %w_desc[%c0, %row0], %s : !qdot.desc<1x128x!qdot.block<q6_K>>, !qgpu.memdesc<1x128x!qdot.block<q6_K>, #sh, mutable>
   qgpu.async_commit
   func.return
 }
