@@ -64,6 +64,11 @@ PREFILL = [  # (label, config, stages)
     ("mmq 128x128 w8 s2 streamk", MmqConfig(block_m=128, block_n=128, num_warps=8, stream_k=True), 2),
     ("mmq 64x128 w4 s2 b2 streamk", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2,
                                              stream_k=True), 2),
+    ("mmq 64x128 w4 s2 b2 wt", MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks_per_sm=2,
+                                         tiled_weights=True), 2),
+    ("mmq 128x64 w4 s2 b2", MmqConfig(block_m=128, block_n=64, num_warps=4, min_blocks_per_sm=2), 2),
+    ("mmq 128x64 w4 s2 b2 wt", MmqConfig(block_m=128, block_n=64, num_warps=4, min_blocks_per_sm=2,
+                                         tiled_weights=True), 2),
 ]
 DECODE = [
     ("small_m 64 w2 splitk s2", MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 2),
@@ -93,7 +98,7 @@ OTHER_WEIGHTS = [
      stages)
     for weights in ("q4_0", "q8_0", "q6_K", "q5_K")
     for label, cfg, stages in PREFILL + DECODE
-    if label in ("mmq 64x128 w4 s2 b2", "small_m 64 w2 splitk s2 pdl",
+    if label in ("mmq 64x128 w4 s2 b2", "mmq 64x128 w4 s2 b2 wt", "mmq 128x64 w4 s2 b2 wt", "small_m 64 w2 splitk s2 pdl",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl wt")
 ]
