@@ -64,7 +64,7 @@ SIGN_BYTES = 0x9D8C
 class Source:
     reg: int
     byte: int
-    nibble: int  # 0/1 for packed e2m1, else 0
+    nibble: int  # 0/1: the nibble (packed e2m1, ggml nibbles), else 0; a high operand's bit group (high_bits_of)
 
 
 def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
