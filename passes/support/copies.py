@@ -11,10 +11,9 @@ layout function (``SharedLayout.offset``), as linear maps over the bits of
 (chunk, lane, warp) when it composes linearly, else per chunk at run time.
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
 predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
-stride = its row's bytes) is one run: chunk q is q · chunk bytes after its first row, bounded by
-the tensor's bytes (``_rows_back_to_back``); when its rows are no whole number of chunks (q6_K's
-210-byte blocks) but the run, its start and the tensor's end are, the run is chunked as a whole
-(``_copy_run``). In a kernel with ``qdot.l2_prefetch`` every
+stride = its row's bytes) and in an unswizzled buffer is one run (``_copy_run``): chunk q is
+q · chunk bytes after its first byte, bounded by the tensor's bytes, whether or not a row is a
+whole number of chunks (q6_K's 210-byte blocks are not). In a kernel with ``qdot.l2_prefetch`` every
 cp.async carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 """
 
@@ -111,9 +110,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     align = min(ASSUMED_BASE_ALIGNMENT,
                 _power_of_two_part(known_divisor(tile.strides[rows_dim]) * eb),
                 _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb))
-    chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
-    if chunk is None and _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch):
+    if _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch):
         return
+    chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
@@ -142,13 +141,6 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     tile_cols = shared.tile_shape[cols_dim]
     whole_cols = _whole_cols(tile, cols_dim, tile_cols) and not shared.fp4_padded
     tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
-    packed = _rows_back_to_back(tile, rows_dim, row_bytes) and tile_in is not None
-    inside = packed and _rows_inside(tile, rows_dim, rows)
-    if packed:  # the tile's rows follow each other: chunk q lies q · chunk bytes after its first
-        first_row = b.mul(r_off, row_bytes)
-        if not inside:
-            tensor_bytes = b.mul(row_limit, row_bytes)
-            last_chunk = b.sub(tensor_bytes, chunk)
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -159,19 +151,6 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         else:
             row = b.udiv(q, chunks_per_row)
             cc = b.urem(q, chunks_per_row)
-        if packed:
-            off, ok = b.add(first_row, b.mul(q, chunk)), tile_in
-            if not inside:  # a chunk past the tensor's last row copies nothing and names its last chunk
-                ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))
-                off = b.emit(arith.MinUIOp(off, last_chunk))
-            address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(col_origin_bytes, off), i64)))
-            smem = (_linear_offset(b, state, linear, j) if linear is not None and (j + 1) * threads <= total
-                    else _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim))
-            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
-                                                          b.const(0, IndexType())), i32))
-            cache = CacheOp.CG if chunk == 16 else CacheOp.CA
-            b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
-            continue
         row_abs = b.add(r_off, row)
         col_bytes = b.add(col_origin_bytes, b.mul(cc, chunk))
         in_rows = b.cmp("ult", row_abs, row_limit)
@@ -215,11 +194,13 @@ def _power_of_two_part(value: int) -> int:
 def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
               num_warps: int, rows_dim: int, cols_dim: int, prefetch: int) -> bool:
     """A tile whose rows lie back to back in global memory and in the buffer, copied as one run of
-    cp.async chunks when its rows are no whole number of them (tile_weights' order of q6_K blocks:
-    64 rows of 210 bytes are one 13440-byte run of 16-byte chunks, where a row alone is 2-aligned).
-    It needs the run's start, its length and the tensor's end aligned to the chunk (so no chunk
-    straddles the tensor's end), the whole tile in the tensor's columns, and an unswizzled buffer;
-    False (nothing emitted) otherwise."""
+    cp.async chunks: chunk q lies q · chunk bytes after the tile's first byte in both, whether or not
+    a row is a whole number of chunks (tile_weights' order: 64 rows of 144-byte q4_K blocks are one
+    9216-byte run of 16-byte chunks, 64 rows of 210-byte q6_K blocks one 13440-byte run, where such a
+    row alone is 2-aligned), with one bound, the tensor's bytes. It needs the run's start, its
+    length and the tensor's end aligned to the chunk (so no chunk straddles the tensor's end), the
+    whole tile in the tensor's columns, and an unswizzled buffer; False (nothing emitted)
+    otherwise."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes = cols * eb
@@ -278,13 +259,6 @@ def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:
     this way)."""
     stride = constant_value(tile.strides[rows_dim])
     return isinstance(stride, int) and stride * tile.elem_bytes == row_bytes
-
-
-def _rows_inside(tile: GlobalTile, rows_dim: int, rows: int) -> bool:
-    """Whether every row of the tile is in its tensor, known at compile time: the tile starts at
-    row 0 of a tensor of at least as many rows (no bounds test per chunk)."""
-    origin, extent = constant_value(tile.offsets[rows_dim]), constant_value(tile.dims[rows_dim])
-    return origin == 0 and isinstance(extent, int) and extent >= rows
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:

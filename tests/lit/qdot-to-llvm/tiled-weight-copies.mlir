@@ -3,55 +3,54 @@
 // repacked by tile_weights (compiler/mmq_template.py) and read K-contiguous as a matrix of one K
 // step per row, so that a program's 64 weight rows of one K step — 64 q4_K blocks of 144 bytes —
 // lie next to each other: qdot.make_desc [rows, 1] strides [1, 1], a 64x1 tile at [row, 0]. When
-// the rows are back to back (row stride · 144 == the tile's 144-byte rows) and the tile is its
-// tensor's rows from row 0 (constant origin 0, a constant extent ≥ 64), every row is in bounds
-// and chunk q of the 9216-byte tile lies q · 16 bytes into it: each cp.async's source is base +
-// q · 16 — one base plus constants in a K loop — with no per-row bounds test and no row select
-// (row · stride + column with row = q / 9 and column = q % 9 would be a 64-bit address per
-// chunk kept live across the loop). 576 16-byte chunks (cp.async.cg) over 64 threads: 9 per
-// thread, exactly, so no clamp of the last chunk index. With a run-time row origin or extent the
-// rows are still back to back, so chunk q still lies q · 16 bytes after the tile's first row,
-// and its bounds test is one comparison of that byte offset with the tensor's bytes (no division
-// into rows). Rows not back to back take the general copy: each chunk's row offset selected
-// against the rows. (The same bytes read column-wise, strides [1, 64], are refused:
+// the rows are back to back (row stride · 144 == the tile's 144-byte rows) and so is the
+// unswizzled buffer, the tile is one run (copies.py `_copy_run`, whatever a row is in chunks):
+// chunk q of the 9216-byte tile lies q · 16 bytes into it in global and in shared memory — each
+// cp.async's source is base + q · 16, one base plus constants in a K loop, its destination
+// q · 16 — with one bounds test, that byte offset against the tensor's bytes (a chunk past them
+// copies nothing and names the tensor's last chunk), and no division into rows (row · stride +
+// column with row = q / 9 and column = q % 9 would be a 64-bit address per chunk kept live across
+// the loop). 576 16-byte chunks (cp.async.cg) over 64 threads: 9 per thread, exactly, so no clamp
+// of the last chunk index. Rows not back to back take the general copy: each chunk's row offset
+// selected against the rows. (The same bytes read column-wise, strides [1, 64], are refused:
 // invalid.mlir.) The last case is the tiled prefill kernel's W, read as its rhs.
 
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
+// The tile is its whole tensor (64 rows from row 0): the bound is the constant 9216.
 // CHECK-LABEL: func.func @packed
 // CHECK-SAME:  (%[[PTR:[^:]*]]: i64)
 // CHECK-SAME:  qdot.shared_bytes = 9216 : i64
 // CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
-//              the one bounds test: is the column inside the tensor
+//              the column test: is the tile inside the tensor's columns
 // CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %c0, %c1 : index
-// CHECK-NOT:   arith.cmpi
-// CHECK-NOT:   arith.select
+// CHECK:       %[[TENSOR_BYTES:.*]] = arith.constant 9216 : index
+// CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[LAST:.*]] = arith.subi %[[TENSOR_BYTES]], %[[SIXTEEN]] : index
 //              chunk 0 of this thread: q = tid, at base + q · 16
-// CHECK:       %[[SIXTEEN:.*]] = arith.constant 16 : index
 // CHECK-NEXT:  %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK-NEXT:  %[[Q0_BYTES:.*]] = arith.shli %[[TID]], %[[FOUR]] : index
-// CHECK-NEXT:  %[[OFF0_64:.*]] = arith.index_cast %[[Q0_BYTES]] : index to i64
+// CHECK-NEXT:  %[[IN0:.*]] = arith.cmpi ult, %[[Q0_BYTES]], %[[TENSOR_BYTES]] : index
+// CHECK-NEXT:  %[[OK0:.*]] = arith.andi %[[IN0]], %[[TILE_IN]] : i1
+// CHECK-NEXT:  %[[AT0:.*]] = arith.minui %[[Q0_BYTES]], %[[LAST]] : index
+// CHECK-NEXT:  %[[OFF0_64:.*]] = arith.index_cast %[[AT0]] : index to i64
 // CHECK-NEXT:  %[[SRC0:.*]] = arith.addi %[[PTR]], %[[OFF0_64]] : i64
-// CHECK-NOT:   arith.cmpi
-// CHECK:       %[[SIZE0:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
+//              its destination: q · 16 into the buffer
+// CHECK-NEXT:  %[[TID32:.*]] = arith.index_cast %[[TID]] : index to i32
+// CHECK-NEXT:  %[[FOUR32:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:  %[[DST0:.*]] = arith.shli %[[TID32]], %[[FOUR32]] : i32
+// CHECK-NEXT:  %[[SIZE0:.*]] = arith.select %[[OK0]], %[[SIXTEEN]], %{{.*}} : index
 // CHECK-NEXT:  %[[SIZE0_32:.*]] = arith.index_cast %[[SIZE0]] : index to i32
-// CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC0]], 16, %[[SIZE0_32]]
+// CHECK-NEXT:  ptx.cp_async cg %[[DST0]], %[[SRC0]], 16, %[[SIZE0_32]]
 //              chunk 1: q = tid + 64, at base + q · 16
 // CHECK-NEXT:  %[[SIXTY_FOUR:.*]] = arith.constant 64 : index
 // CHECK-NEXT:  %[[Q1:.*]] = arith.addi %[[TID]], %[[SIXTY_FOUR]] : index
-// CHECK-NOT:   arith.cmpi
-// CHECK-NOT:   arith.select
-// CHECK:       %[[Q1_BYTES:.*]] = arith.shli %[[Q1]], %[[FOUR]] : index
-// CHECK-NEXT:  %[[OFF1_64:.*]] = arith.index_cast %[[Q1_BYTES]] : index to i64
-// CHECK-NEXT:  %[[SRC1:.*]] = arith.addi %[[PTR]], %[[OFF1_64]] : i64
-// CHECK-NOT:   arith.cmpi
-// CHECK:       %[[SIZE1:.*]] = arith.select %[[TILE_IN]], %[[SIXTEEN]], %{{.*}} : index
-// CHECK-NEXT:  %[[SIZE1_32:.*]] = arith.index_cast %[[SIZE1]] : index to i32
-// CHECK-NEXT:  ptx.cp_async cg %{{.*}}, %[[SRC1]], 16, %[[SIZE1_32]]
-//              chunks 2 to 8 alike (the last q = tid + 512 < 576: no arith.minui clamp)
-// CHECK-NOT:   arith.minui
-// CHECK-COUNT-7: ptx.cp_async cg %{{.*}}, %{{.*}}, 16, %{{.*}}
+// CHECK-NEXT:  %[[Q1_BYTES:.*]] = arith.shli %[[Q1]], %[[FOUR]] : index
+// CHECK-NEXT:  arith.cmpi ult, %[[Q1_BYTES]], %[[TENSOR_BYTES]] : index
+// CHECK-COUNT-8: ptx.cp_async cg
 // CHECK-NEXT:  ptx.cp_async_commit
+// CHECK-NOT:   arith.divui
+// CHECK-NOT:   arith.remui
 func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>)
     attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
@@ -75,10 +74,11 @@ func.func @packed(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>)
 // address and copies nothing).
 // CHECK-LABEL: func.func @row_origin
 // CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[R:[^:]*]]: index)
-// CHECK:       %[[EB:.*]] = arith.constant 144 : index
 // CHECK:       %[[TID:.*]] = arith.index_cast %{{.*}} : i32 to index
 // CHECK-NEXT:  %[[TILE_IN:.*]] = arith.cmpi ult, %c0, %c1 : index
+// CHECK-NEXT:  %[[EB:.*]] = arith.constant 144 : index
 // CHECK-NEXT:  %[[FIRST_ROW:.*]] = arith.muli %[[R]], %[[EB]] : index
+// CHECK-NEXT:  arith.constant 0 : index
 // CHECK-NEXT:  %[[TENSOR_BYTES:.*]] = arith.constant 9216 : index
 // CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : index
 // CHECK-NEXT:  %[[LAST:.*]] = arith.subi %[[TENSOR_BYTES]], %[[SIXTEEN]] : index
@@ -185,7 +185,8 @@ func.func @rows_apart(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %col: index)
 // CHECK-LABEL: func.func @steps_k_contiguous
 // CHECK-SAME:  (%[[PTR:[^:]*]]: i64, %[[ROWS:[^:]*]]: index, %[[ROW0:[^:]*]]: index)
 // CHECK:       %[[EB:.*]] = arith.constant 144 : index
-// CHECK:       %[[FIRST_ROW:.*]] = arith.muli %[[ROW0]], %[[EB]] : index
+// CHECK-NEXT:  %[[FIRST_ROW:.*]] = arith.muli %[[ROW0]], %[[EB]] : index
+// CHECK-NEXT:  arith.constant 0 : index
 // CHECK-NEXT:  %[[TENSOR_BYTES:.*]] = arith.muli %[[ROWS]], %[[EB]] : index
 // CHECK:       %[[Q_BYTES:.*]] = arith.shli %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:  %[[OFF:.*]] = arith.addi %[[FIRST_ROW]], %[[Q_BYTES]] : index
