@@ -70,7 +70,7 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SCALE_BITS, BlockPartOp, part_spec
+from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, Q6K_D4, SCALE_BITS, BlockPartOp, part_spec
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -364,14 +364,14 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
-q6_K's to s8 as code − 32 and q5_K's as its code 0..31, each with its top bits from a second part
+q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
 (``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
     Format.Q5_K: ("scale", "min"),
     Format.Q4_0: (Q4_0_D16, None),
-    Format.Q6_K: ("d", None),
+    Format.Q6_K: (Q6K_D4, None),
     Format.Q8_0: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
@@ -1247,7 +1247,7 @@ def _scale_route(plan: Plan) -> str:
 _BLOCK_QUANTS_REMARK = {
     Format.Q4_K: "the packed nibbles masked to u8 at use",
     Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
-    Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (code − 32) at use, its int8 scale per 16 values "
+    Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (4 · (code − 32)) at use, its int8 scale per 16 values "
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
 }

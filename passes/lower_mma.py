@@ -21,7 +21,8 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
   (``_magic_rescale``): two FMAs per register instead of a conversion, a product and an FMA;
 * ``lhs_sub`` / ``rhs_sub`` (q6_K's int8 scale per 16 values): each k tile as two
   ``m16n8k16 .s32.s8.s8.s32`` halves from a zero accumulator, summed in s32 weighted by their
-  factors, then converted and folded as above (never the magic form: the sum reaches 2^24);
+  factors, then converted and folded as above (never the magic form: the sum reaches 2^26, exact in f32
+  as a multiple of 4 — q6_K's s8 values are 4 · (code − 32));
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
@@ -171,7 +172,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
         hw = _HwScales(b, state, mma, inst)
     has_subs = mma.a_sub is not None or mma.b_sub is not None
     subs = _SubScales(b, mma, scales) if scales is not None and has_subs else None
-    # the halves' weighted sum reaches 2^24 (q6_K: 2 · 16 · 32 · 128 · 128), past the magic form's 2^22
+    # the halves' weighted sum reaches 2^26 (q6_K: 2 · 16 · 128 · 128 · 128), past the magic form's 2^22
     magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None
     if remarks.enabled(LowerMmaPass.name):
         remarks.remark(mma, LowerMmaPass.name, _remark(mma, inst, rep_k, c_layout, len(a_regs), len(b_regs), magic,

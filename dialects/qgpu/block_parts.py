@@ -10,7 +10,7 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
   interleave that ``qgpu.upcast from = q4_K`` / ``from = q4_0`` knows);
 * q6_K's ``ql`` (128 bytes, the low four bits of each code, paired as q4_K's nibbles but 64
   values apart) and ``qh`` (64 bytes, the top two bits of four codes 32 values apart per byte):
-  raw, combined by ``qgpu.upcast from = q6_K … high`` into s8 code − 32;
+  raw, combined by ``qgpu.upcast from = q6_K … high`` into s8 4 · (code − 32);
 * q5_K's ``qs`` (128 bytes of low four bits, paired as q4_K's) and ``qh`` (32 bytes, the top bit
   of eight codes 32 values apart per byte): raw, combined by ``qgpu.upcast from = q5_K … high``
   into s8 codes 0..31;
@@ -21,7 +21,7 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
   q4_0 (d / 16, the scale of its quants upcast to s8 as 16 · q), and of q4_K
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
-  the same bytes); q6_K's ``d`` is its one fp16 d, per 32 values like every other block scale.
+  the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale.
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
@@ -89,6 +89,8 @@ Q4_0_D, Q4_0_QS = 0, 2
 
 Q4_0_D16 = "d16"
 """q4_0's scale for quants upcast to s8 (``qgpu.upcast from = q4_0``: 16 · (code − 8)): d / 16."""
+Q6K_D4 = "d4"
+"""q6_K's scale for quants upcast to s8 (``qgpu.upcast from = q6_K``: 4 · (code − 32)): d / 4."""
 MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
 """block_q8_1_mmq (DS4): half2 ds4[4], the (d, s) of values 32i.. at byte 4i, then int8 qs[128]."""
 Q6K_QL, Q6K_QH, Q6K_SCALES, Q6K_D = 0, 128, 192, 208
@@ -110,9 +112,10 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D, divisor=S8_FACTOR[RegFormat.Q4_0]),
     (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
     (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
-    # the super-block's d per 32 values (the mma's per-block scale), and the int8 scale of each
-    # 16 values as i32: the mma's integer factor per half block (``qgpu.mma … lhs_sub``)
-    (Format.Q6_K, "d"): PartSpec(8, False, f32, Q6K_D),
+    # the super-block's d / 4 per 32 values (the mma's per-block scale; the upcast gives 4 · (code − 32),
+    # a power of two: the fold rounds as with d), and the int8 scale of each 16 values as i32: the
+    # mma's integer factor per half block (``qgpu.mma … lhs_sub``)
+    (Format.Q6_K, Q6K_D4): PartSpec(8, False, f32, Q6K_D, divisor=S8_FACTOR[RegFormat.Q6_K]),
     (Format.Q6_K, "sc"): PartSpec(16, False, i32, Q6K_SCALES, pitch=1),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),

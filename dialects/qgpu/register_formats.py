@@ -20,9 +20,10 @@ e2m3; the factor is folded into the scales by whoever emits the upcast). q4_K up
 scale of its 32-value block undoes — ``block_part`` ``scale16``). q4_0 upcasts to ``s8`` as
 16 · (code − 8): each nibble masked into the high half of its byte with its top bit flipped, one
 logical operation per register (``block_part`` ``d16``, d / 16, undoes the 16). q6_K upcasts to
-``s8`` as code − 32 exactly, from two sources: its ``ql`` nibbles (the ``from`` operand, paired
-as q4_K's are but 64 values apart) and the top two bits of each code from its ``qh`` bytes (the
-``high`` operand, four values 32 apart per byte). q5_K upcasts to ``s8`` as its code 0..31: its
+``s8`` as 4 · (code − 32) exactly — the 6-bit code placed at bits 2-7 of its byte, top bit flipped —
+from two sources: its ``ql`` nibbles (the ``from`` operand, paired as q4_K's are but 64 values
+apart) and the top two bits of each code from its ``qh`` bytes (the ``high`` operand, four values
+32 apart per byte); ``block_part`` ``d4``, d / 4, undoes the 4. q5_K upcasts to ``s8`` as its code 0..31: its
 ``qs`` nibbles (paired as q4_K's) and the top bit of each code from its ``qh`` bytes (eight values 32
 apart per byte); its mins are a separate fold, as q4_K's.
 """
@@ -168,7 +169,7 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
-    {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 1,
+    {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
      RegFormat.Q5_K: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({

@@ -8,10 +8,10 @@ functions (an upcast never moves values between threads); the conversions are:
 * e2m1 → bf16: two 8-entry byte tables (bf16 low and high byte of each magnitude)
   looked up with ``prmt``, the sign bytes made by a sign-replicating ``prmt`` and OR-ed
   in, interleaved, then × 2^(s-127) for the ue8m0 block scale (``mul.rn.bf16x2``, exact);
-* q6_K → s8 (code − 32): its ``ql`` nibble and its ``qh`` bit pair put side by side (one
-  ``lop3``), then + 0x60 and ^ 0x80 per byte (no carry between bytes), six instructions per
-  register of four values; q5_K → s8 (its code 0..31) the same with one top bit and no offset,
-  four instructions;
+* q6_K → s8 (4 · (code − 32)): its ``ql`` nibble and its ``qh`` bit pair shifted to bits 2-5 and
+  6-7 of each byte, the pair masked with bit 7 flipped (one ``lop3``) and joined (another): four
+  instructions per register of four values (the scale, d / 4, undoes the 4); q5_K → s8 (its code
+  0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -191,50 +191,57 @@ def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
 
 
 HIGH_LUT = (0xF0 & 0xCC) | 0xAA
-"""``lop3`` table of (a & b) | c: a code's low four bits masked (b = 0x0F0F0F0F) and its top bits, already
-masked into bits 4 and up (c), put beside them."""
+"""``lop3`` table of (a & b) | c: a code's low four bits masked into place (b) and its top bits,
+already masked into place (c), put beside them."""
 
-HIGH_OFFSET = MappingProxyType({RegFormat.Q6_K: 32, RegFormat.Q5_K: 0})
-"""What each code of a two-part format is stored above its value: q6_K's codes are value + 32, q5_K's
-are its values 0..31 (its mins are a separate fold)."""
+FLIP_LUT = (0xF0 & 0xCC) ^ 0xAA
+"""``lop3`` table of (a & b) ^ c: the top bits masked into place (b), the byte's bit 7 flipped (c)."""
+
+HIGH_PLACEMENT = MappingProxyType({RegFormat.Q6_K: (2, 0x80), RegFormat.Q5_K: (0, 0)})
+"""Where each two-part format's code sits in its s8 byte, and which bits are then flipped: q6_K's
+6-bit code at bits 2-7 with bit 7 flipped — (code << 2) − 128 = 4 · (code − 32), ``S8_FACTOR`` 4 —
+q5_K's 5-bit code at bits 0-4 as it is (its mins are a separate fold)."""
 
 
 def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
                    highs: list[Source]) -> SSAValue:
-    """Four codes of a two-part format as s8 bytes: the low four bits from a nibble, the top
-    ``HIGH_BITS[fmt]`` bits from ``qh`` (bit group i moved to bit 4 up), less ``HIGH_OFFSET[fmt]``
-    per byte without carries between bytes — q6_K: (code + 0x60) ^ 0x80 (code + 96 stays below 256;
-    flipping bit 7 subtracts 128 modulo 256). Word-wide when the four share their source
-    registers, nibble and bit group in byte order (the mma layouts do), else byte by byte."""
+    """Four codes of a two-part format as s8 bytes (``HIGH_PLACEMENT``): the low four bits from a
+    nibble, the top ``HIGH_BITS[fmt]`` from ``qh`` (bit group i), each shifted into place and
+    masked — the top bits' mask and the flip one ``lop3``, the join another, no carries between
+    bytes. Word-wide when the four share their source registers, nibble and bit group in byte order
+    (the mma layouts do), else byte by byte."""
     bits = HIGH_BITS[fmt]
-    top_mask = ((1 << bits) - 1) << 4
+    place, flip = HIGH_PLACEMENT[fmt]
+    low_mask, top_mask = 0xF << place, ((1 << bits) - 1) << (place + 4)
     lo0, hi0 = lows[0], highs[0]
     if all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)) and \
             all(s.reg == hi0.reg and s.nibble == hi0.nibble and s.byte == i for i, s in enumerate(highs)):
-        word = b.lshr(low[lo0.reg], 4 * lo0.nibble)
-        shift = 4 - bits * hi0.nibble  # bit group i sits at bits bits·i.. of each byte
-        top = high[hi0.reg]
-        top = b.shl(top, shift) if shift >= 0 else b.lshr(top, -shift)
-        top = b.and_(top, top_mask * 0x01010101)
-        codes = b.emit(Lop3Op(word, b.const(0x0F0F0F0F), top, HIGH_LUT))
-        return _less_offset(b, codes, fmt, 0x01010101)
+        word = _shift(b, low[lo0.reg], place - 4 * lo0.nibble)
+        top = _shift(b, high[hi0.reg], place + 4 - bits * hi0.nibble)  # bit group i sits at bits bits·i..
+        if flip:
+            top = b.emit(Lop3Op(top, _word(b, top_mask), _word(b, flip), FLIP_LUT))
+        else:
+            top = b.and_(top, top_mask * 0x01010101)
+        return b.emit(Lop3Op(word, _word(b, low_mask), top, HIGH_LUT))
     value = b.const(0)
     for i, (lo, hi) in enumerate(zip(lows, highs, strict=True)):
         nib = b.and_(b.lshr(low[lo.reg], 8 * lo.byte + 4 * lo.nibble), 0xF)
         top = b.and_(b.lshr(high[hi.reg], 8 * hi.byte + bits * hi.nibble), (1 << bits) - 1)
         code = b.or_(nib, b.shl(top, 4))
-        value = b.or_(value, b.shl(_less_offset(b, code, fmt, 1), 8 * i))
+        byte = b.xor(b.shl(code, place), flip) if flip else code
+        value = b.or_(value, b.shl(byte, 8 * i))
     return value
 
 
-def _less_offset(b: Builder, codes: SSAValue, fmt: RegFormat, lanes: int) -> SSAValue:
-    """Each byte of ``codes`` (``lanes``: 0x01010101 for a word, 1 for a byte) less the format's
-    offset: 32 as + 96 then bit 7 flipped (no carry leaves a byte), nothing for q5_K."""
-    if HIGH_OFFSET[fmt] == 0:
-        return codes
-    assert HIGH_OFFSET[fmt] == 32
-    flip = 0x80 * lanes
-    return b.xor(b.add(codes, 0x60 * lanes), flip - (1 << 32) if flip >= 1 << 31 else flip)
+def _shift(b: Builder, value: SSAValue, left: int) -> SSAValue:
+    """``value`` shifted left by ``left`` bits (right by −left); none for 0."""
+    return b.shl(value, left) if left >= 0 else b.lshr(value, -left)
+
+
+def _word(b: Builder, byte: int) -> SSAValue:
+    """``byte`` in each byte of an i32 constant."""
+    word = byte * 0x01010101
+    return b.const(word - (1 << 32) if word >= 1 << 31 else word)
 
 
 def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:

@@ -76,7 +76,7 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
 def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields, index: int) -> float:
     """The same value from ``compiler.numerics``' fields."""
     if isinstance(fields, Q6KFields):
-        return {"d": float(fields.d), "sc": float(fields.scales[index])}[part]
+        return {"d4": float(fields.d) / 4, "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields | Q5KFields):
         scale = float(fields.d) * float(fields.scales[index % 8])
         position = padded_sub_block(index)

@@ -13,8 +13,9 @@
 // * the tile is staged raw, unswizzled, blocks contiguous along K, like every ggml block;
 // * its quants are two raw views, `ql` (128 bytes per block) and `qh` (64), each loaded into the
 //   ISA arrangement with kWidth 4; `qgpu.upcast from = q6_K to = s8` takes ql as its source and qh
-//   as its `high` operand and gives K = 2 × ql's = 4 × qh's s8 values (code − 32, exact);
-// * its per-32 scale is the part `d` (the super-block's fp16 d, one f32 per 32 values in the
+//   as its `high` operand and gives K = 2 × ql's = 4 × qh's s8 values (4 · (code − 32), exact);
+// * its per-32 scale is the part `d4` (the super-block's fp16 d / 4 — the upcast's s8 values are
+//   4 · (code − 32) — one f32 per 32 values in the
 //   #qgpu.dot_scale layout of its side), and its int8 scales the part `sc`: i32 per 16 values in the
 //   same layout, the mma's `lhs_sub` / `rhs_sub` — the integer factor of each half of a 32-value
 //   block (qdot-lower-mma splits the k tile in two m16n8k16 halves; see sub-scales.mlir there);
@@ -32,14 +33,14 @@
 // CHECK-NEXT:    %[[HV:.*]] = qgpu.block_part %[[WS]] {part = "qh"} : {{.*}} -> !qgpu.memdesc<64x16xi8, #qgpu.block_part<{format = "q6_K", part = "qh", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[H:.*]] = qgpu.local_load %[[HV]] : {{.*}} -> tensor<64x16xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[W:.*]] = qgpu.upcast %[[L]] high %[[H]] from = q6_K to = s8 : tensor<128x16xi8, {{.*}}> high tensor<64x16xi8, {{.*}}> -> tensor<256x16xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
-// CHECK-NEXT:    %[[DV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q6_K", part = "d", blocks = 1, valueDim = 0}>>
+// CHECK-NEXT:    %[[DV:.*]] = qgpu.block_part %[[WS]] {part = "d4"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q6_K", part = "d4", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[D:.*]] = qgpu.local_load %[[DV]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[SV:.*]] = qgpu.block_part %[[WS]] {part = "sc"} : {{.*}} -> !qgpu.memdesc<16x16xi32, #qgpu.block_part<{format = "q6_K", part = "sc", blocks = 1, valueDim = 0}>>
 // CHECK-NEXT:    %[[S:.*]] = qgpu.local_load %[[SV]] : {{.*}} -> tensor<16x16xi32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[R:.*]] = qgpu.mma %{{.*}}, %[[W]], %{{.*}} scale %[[XD]], %[[D]] rhs_sub %[[S]] lhs = s8 rhs = s8 {qdot.strategy = "promote-int8", qdot.scale_bits = 17 : i64, rescale = "per_block"}
 // CHECK-NEXT:    scf.yield %[[R]]
 // REMARK: mmq-q6_K.mlir:[[# @LINE + 20]]:5: remark: qdot-accelerate-matmul: strategy promote-int8 for q8_1_mmq × q6_K: ggml block formats run on the s8 mma per 32-value block, llama.cpp's MMQ
-// REMARK: mmq-q6_K.mlir:[[# @LINE + 19]]:5: remark: qdot-accelerate-matmul: lhs q8_1_mmq → s8: whole blocks staged in shared memory, the int8 quants read as s8; rhs q6_K → s8: whole blocks staged in shared memory, the ql nibbles and qh bit pairs joined into s8 (code − 32) at use, its int8 scale per 16 values weighting the two m16n8k16 halves of each block
+// REMARK: mmq-q6_K.mlir:[[# @LINE + 19]]:5: remark: qdot-accelerate-matmul: lhs q8_1_mmq → s8: whole blocks staged in shared memory, the int8 quants read as s8; rhs q6_K → s8: whole blocks staged in shared memory, the ql nibbles and qh bit pairs joined into s8 (4 · (code − 32)) at use, its int8 scale per 16 values weighting the two m16n8k16 halves of each block
 func.func @mmq_q6_K(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %y_ptr: !qdot.ptr<f32>,
                     %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
@@ -79,7 +80,7 @@ func.func @mmq_q6_K(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<
 // CHECK-NEXT:    %[[HV:.*]] = qgpu.block_part %[[WS]] {part = "qh"} : {{.*}} -> !qgpu.memdesc<16x64xi8, #qgpu.block_part<{format = "q6_K", part = "qh", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[H:.*]] = qgpu.local_load %[[HV]] : {{.*}} -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[W:.*]] = qgpu.upcast %[[L]] high %[[H]] from = q6_K to = s8 : {{.*}} -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
-// CHECK-NEXT:    qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q6_K", part = "d", blocks = 1, valueDim = 1}>>
+// CHECK-NEXT:    qgpu.block_part %[[WS]] {part = "d4"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q6_K", part = "d4", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[D:.*]] = qgpu.local_load %{{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:    qgpu.block_part %[[WS]] {part = "sc"} : {{.*}} -> !qgpu.memdesc<16x16xi32, #qgpu.block_part<{format = "q6_K", part = "sc", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[S:.*]] = qgpu.local_load %{{.*}} -> tensor<16x16xi32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>

@@ -11,8 +11,9 @@
 // * `sc` (i32 per 16 values, the mma's integer factor) is the int8 scale itself: one signed byte load
 //   (`ld_shared : i8`) at 192 + its index and a sign extension (extsi) per value — 16 per column, a
 //   thread's two accumulator columns 2t, 2t + 1: 32 in all;
-// * `d` (the per-32 scale) is the block's fp16 d at byte 208, widened exactly, for each of the 8
-//   32-value blocks of a column (no multiply: the s8 values are code − 32 themselves).
+// * `d4` (the per-32 scale) is the block's fp16 d at byte 208, widened exactly and divided by 4
+//   (× 0.25, exact), for each of the 8 32-value blocks of a column: the upcast's s8 values are
+//   4 · (code − 32).
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
@@ -20,7 +21,7 @@
 #sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
 #ql = #qgpu.block_part<{format = "q6_K", part = "ql", blocks = 1, valueDim = 0}>
 #sc = #qgpu.block_part<{format = "q6_K", part = "sc", blocks = 1, valueDim = 0}>
-#d = #qgpu.block_part<{format = "q6_K", part = "d", blocks = 1, valueDim = 0}>
+#d = #qgpu.block_part<{format = "q6_K", part = "d4", blocks = 1, valueDim = 0}>
 
 // q6_K as the rhs (the prefill kernel's W), one super-block per column, columns 210 bytes apart.
 // CHECK-LABEL: func.func @q6_K_parts
@@ -52,14 +53,15 @@
 // CHECK-NEXT:  %[[DA:.*]] = arith.addi %{{.*}}, %[[C208]] : i32
 // CHECK-NEXT:  %[[DH:.*]] = ptx.ld_shared %[[DA]] : i16
 // CHECK-NEXT:  %[[DF:.*]] = arith.bitcast %[[DH]] : i16 to f16
-// CHECK-NEXT:  arith.extf %[[DF]] : f16 to f32
-// CHECK-NOT:   arith.mulf
+// CHECK-NEXT:  %[[DW:.*]] = arith.extf %[[DF]] : f16 to f32
+// CHECK-NEXT:  %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-NEXT:  arith.mulf %[[DW]], %[[QUARTER]] : f32
 func.func @q6_K_parts(%m: !qgpu.memdesc<1x8x!qdot.block<q6_K>, #sh>) -> (tensor<128x8xi8, #b>, tensor<8x16xi32, #sb>, tensor<8x8xf32, #sb>) {
   %qlv = qgpu.block_part %m {part = "ql"} : !qgpu.memdesc<1x8x!qdot.block<q6_K>, #sh> -> !qgpu.memdesc<128x8xi8, #ql>
   %ql = qgpu.local_load %qlv : !qgpu.memdesc<128x8xi8, #ql> -> tensor<128x8xi8, #b>
   %scv = qgpu.block_part %m {part = "sc"} : !qgpu.memdesc<1x8x!qdot.block<q6_K>, #sh> -> !qgpu.memdesc<8x16xi32, #sc>
   %sc = qgpu.local_load %scv : !qgpu.memdesc<8x16xi32, #sc> -> tensor<8x16xi32, #sb>
-  %dv = qgpu.block_part %m {part = "d"} : !qgpu.memdesc<1x8x!qdot.block<q6_K>, #sh> -> !qgpu.memdesc<8x8xf32, #d>
+  %dv = qgpu.block_part %m {part = "d4"} : !qgpu.memdesc<1x8x!qdot.block<q6_K>, #sh> -> !qgpu.memdesc<8x8xf32, #d>
   %d = qgpu.local_load %dv : !qgpu.memdesc<8x8xf32, #d> -> tensor<8x8xf32, #sb>
   func.return %ql, %sc, %d : tensor<128x8xi8, #b>, tensor<8x16xi32, #sb>, tensor<8x8xf32, #sb>
 }

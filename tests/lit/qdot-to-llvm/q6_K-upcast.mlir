@@ -1,21 +1,22 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-llvm' > %t
 // RUN: filecheck %s < %t
 // RUN: grep -c 'ptx.lop3 .* lut 0xea$' %t | filecheck %s --check-prefix=LOP3-COUNT
-// RUN: grep -c 'arith.addi .*, %[0-9]* : i32$' %t | filecheck %s --check-prefix=ADD-COUNT
-// RUN: not grep -e 'arith.ori' %t
+// RUN: grep -c 'ptx.lop3 .* lut 0x6a$' %t | filecheck %s --check-prefix=LOP3-COUNT
+// RUN: not grep -e 'arith.ori' -e 'arith.addi' -e 'arith.xori' -e 'arith.andi' %t
 // qgpu.upcast from = q6_K to = s8 … high: a q6_K code's low four bits come from its `ql` bytes (a
 // nibble: per 128-value half, byte p holds value p in its low nibble and value p + 64 in its high
 // one) and its top two from its `qh` bytes (byte l holds the top bits of values l, l + 32, l + 64,
-// l + 96 in bit pairs 0..3). In the mma's K-contiguous layouts (kWidth 4) both sources keep a
-// thread's own values, four per register, in byte order, so each destination register is made
-// word-wide: the ql register (shifted right 4 for a high nibble), the qh register shifted so bit pair
-// i lands at bits 4-5 (left 4 for i = 0, left 2 for 1, none for 2, right 2 for 3) and masked there
-// (0x30303030 = 808464432), both joined by one `ptx.lop3 lut 0xea` — (a & b) | c with b = 0x0F0F0F0F
-// (252645135) — then code − 32 per byte without carries between bytes: + 0x60606060 (1616928864;
-// code + 96 < 256) and ^ 0x80808080 (−2139062144). One lop3 and one add per destination register
-// (16 of each), never the byte-by-byte fallback (no ori).
+// l + 96 in bit pairs 0..3). The s8 value is 4 · (code − 32) — the 6-bit code at bits 2-7 of its
+// byte with bit 7 flipped, (code << 2) − 128 — whose 4 the scale (d / 4, block part `d4`) undoes.
+// In the mma's K-contiguous layouts (kWidth 4) both sources keep a thread's own values, four per
+// register, in byte order, so each destination register is made word-wide: the ql register shifted
+// so its nibble lands at bits 2-5 (left 2 for a low nibble, right 2 for a high one), the qh register
+// shifted so bit pair i lands at bits 6-7 (left 6 for i = 0, 4 for 1, 2 for 2, none for 3), masked
+// there with bit 7 flipped in one `ptx.lop3 lut 0x6a` — (a & b) ^ c with b = 0xC0C0C0C0
+// (−1061109568) and c = 0x80808080 (−2139062144) — and joined by one `ptx.lop3 lut 0xea` —
+// (a & b) | c with b = 0x3C3C3C3C (1010580540). Two lop3 per destination register (16 of each), no
+// add or xor (no carries to keep inside a byte), never the byte-by-byte fallback (no ori).
 // LOP3-COUNT: {{^16$}}
-// ADD-COUNT: {{^16$}}
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
@@ -26,38 +27,37 @@
 // qh k tile j / 4, pair i.
 // CHECK-LABEL: func.func @rhs
 // CHECK-SAME:  (%[[L0:[^:]*]]: i32, %[[L1:[^:]*]]: i32, %[[L2:[^:]*]]: i32, %[[L3:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[H0:[^:]*]]: i32, %[[H1:[^:]*]]: i32
-// value 0..3 + 4t (quarter 0): ql register 0's low nibbles, qh register 0's pair 0 moved up 4
-// CHECK:       %[[C4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:  %[[T0:.*]] = arith.shli %[[H0]], %[[C4]] : i32
-// CHECK-NEXT:  %[[M:.*]] = arith.constant 808464432 : i32
-// CHECK-NEXT:  %[[P0:.*]] = arith.andi %[[T0]], %[[M]] : i32
-// CHECK-NEXT:  %[[LOW:.*]] = arith.constant 252645135 : i32
-// CHECK-NEXT:  %[[J0:.*]] = ptx.lop3 %[[L0]], %[[LOW]], %[[P0]] lut 0xea{{$}}
-// CHECK-NEXT:  %[[C96:.*]] = arith.constant 1616928864 : i32
-// CHECK-NEXT:  %[[A0:.*]] = arith.addi %[[J0]], %[[C96]] : i32
+// value 0..3 + 4t (quarter 0): ql register 0's low nibbles moved up 2, qh register 0's pair 0 up 6
+// CHECK:       %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:  %[[A0:.*]] = arith.shli %[[L0]], %[[C2]] : i32
+// CHECK-NEXT:  %[[C6:.*]] = arith.constant 6 : i32
+// CHECK-NEXT:  %[[T0:.*]] = arith.shli %[[H0]], %[[C6]] : i32
+// CHECK-NEXT:  %[[TOP:.*]] = arith.constant -1061109568 : i32
 // CHECK-NEXT:  %[[FLIP:.*]] = arith.constant -2139062144 : i32
-// CHECK-NEXT:  %[[O0:.*]] = arith.xori %[[A0]], %[[FLIP]] : i32
+// CHECK-NEXT:  %[[P0:.*]] = ptx.lop3 %[[T0]], %[[TOP]], %[[FLIP]] lut 0x6a{{$}}
+// CHECK-NEXT:  %[[LOW:.*]] = arith.constant 1010580540 : i32
+// CHECK-NEXT:  %[[O0:.*]] = ptx.lop3 %[[A0]], %[[LOW]], %[[P0]] lut 0xea{{$}}
 // values 16..19 + 4t: ql and qh registers 1, the same pair
-// CHECK-NEXT:  %[[T1:.*]] = arith.shli %[[H1]], %[[C4]] : i32
-// CHECK-NEXT:  %[[P1:.*]] = arith.andi %[[T1]], %[[M]] : i32
-// CHECK-NEXT:  ptx.lop3 %[[L1]], %[[LOW]], %[[P1]] lut 0xea{{$}}
-// CHECK-NEXT:  arith.addi
-// CHECK-NEXT:  arith.xori
-// quarter 1 (values 32..63): ql registers 2-3 (bytes 32..63), qh pair 1 moved up 2
-// CHECK-NEXT:  %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT:  %[[T2:.*]] = arith.shli %[[H0]], %[[C2]] : i32
-// CHECK-NEXT:  %[[P2:.*]] = arith.andi %[[T2]], %[[M]] : i32
-// CHECK-NEXT:  ptx.lop3 %[[L2]], %[[LOW]], %[[P2]] lut 0xea{{$}}
-// CHECK:       ptx.lop3 %[[L3]], %[[LOW]], %{{.*}} lut 0xea{{$}}
-// quarter 2 (values 64..95): ql registers 0-1 again, high nibbles; qh pair 2 where it sits
-// CHECK:       %[[S4:.*]] = arith.shrui %[[L0]], %[[C4]] : i32
-// CHECK-NEXT:  %[[P4:.*]] = arith.andi %[[H0]], %[[M]] : i32
-// CHECK-NEXT:  ptx.lop3 %[[S4]], %[[LOW]], %[[P4]] lut 0xea{{$}}
-// quarter 3 (values 96..127): ql registers 2-3's high nibbles; qh pair 3 moved down 2
-// CHECK:       %[[S6:.*]] = arith.shrui %[[L2]], %[[C4]] : i32
-// CHECK-NEXT:  %[[T6:.*]] = arith.shrui %[[H0]], %[[C2]] : i32
-// CHECK-NEXT:  %[[P6:.*]] = arith.andi %[[T6]], %[[M]] : i32
-// CHECK-NEXT:  ptx.lop3 %[[S6]], %[[LOW]], %[[P6]] lut 0xea{{$}}
+// CHECK-NEXT:  %[[A1:.*]] = arith.shli %[[L1]], %[[C2]] : i32
+// CHECK-NEXT:  %[[T1:.*]] = arith.shli %[[H1]], %[[C6]] : i32
+// CHECK-NEXT:  %[[P1:.*]] = ptx.lop3 %[[T1]], %[[TOP]], %[[FLIP]] lut 0x6a{{$}}
+// CHECK-NEXT:  ptx.lop3 %[[A1]], %[[LOW]], %[[P1]] lut 0xea{{$}}
+// quarter 1 (values 32..63): ql registers 2-3 (bytes 32..63), qh pair 1 moved up 4
+// CHECK-NEXT:  %[[A2:.*]] = arith.shli %[[L2]], %[[C2]] : i32
+// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:  %[[T2:.*]] = arith.shli %[[H0]], %[[C4]] : i32
+// CHECK-NEXT:  %[[P2:.*]] = ptx.lop3 %[[T2]], %[[TOP]], %[[FLIP]] lut 0x6a{{$}}
+// CHECK-NEXT:  ptx.lop3 %[[A2]], %[[LOW]], %[[P2]] lut 0xea{{$}}
+// CHECK:       ptx.lop3 %{{.*}}, %[[LOW]], %{{.*}} lut 0xea{{$}}
+// quarter 2 (values 64..95): ql registers 0-1 again, high nibbles moved down 2; qh pair 2 up 2
+// CHECK-NEXT:  %[[A4:.*]] = arith.shrui %[[L0]], %[[C2]] : i32
+// CHECK-NEXT:  %[[T4:.*]] = arith.shli %[[H0]], %[[C2]] : i32
+// CHECK-NEXT:  %[[P4:.*]] = ptx.lop3 %[[T4]], %[[TOP]], %[[FLIP]] lut 0x6a{{$}}
+// CHECK-NEXT:  ptx.lop3 %[[A4]], %[[LOW]], %[[P4]] lut 0xea{{$}}
+// quarter 3 (values 96..127): ql registers 2-3's high nibbles; qh pair 3 where it sits
+// CHECK:       %[[A6:.*]] = arith.shrui %[[L2]], %[[C2]] : i32
+// CHECK-NEXT:  %[[P6:.*]] = ptx.lop3 %[[H0]], %[[TOP]], %[[FLIP]] lut 0x6a{{$}}
+// CHECK-NEXT:  ptx.lop3 %[[A6]], %[[LOW]], %[[P6]] lut 0xea{{$}}
 // CHECK:       "test.op"(%[[O0]],
 // CHECK-NOT:   qgpu.upcast
 func.func @rhs(%l0: i32, %l1: i32, %l2: i32, %l3: i32, %l4: i32, %l5: i32, %l6: i32, %l7: i32,
