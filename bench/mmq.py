@@ -32,6 +32,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
@@ -94,8 +95,8 @@ DECODE = [
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
 OTHER_WEIGHTS = [
-    (f"{label if weights == 'q5_K' else label.replace(' fold=fma', '')} {weights}", replace(cfg, weights=weights),
-     stages)
+    (f"{label if FORMATS[weights].min_term else label.replace(' fold=fma', '')} {weights}",
+     replace(cfg, weights=weights), stages)
     for weights in ("q4_0", "q8_0", "q6_K", "q5_K")
     for label, cfg, stages in PREFILL + DECODE
     if label in ("mmq 64x128 w4 s2 b2", "mmq 64x128 w4 s2 b2 wt", "mmq 128x64 w4 s2 b2 wt", "small_m 64 w2 splitk s2 pdl",

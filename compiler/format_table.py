@@ -134,6 +134,9 @@ class FormatInfo:
     ml_dtypes_name: str | None = None
     """The matching ``ml_dtypes`` type, used only by tests as an independent oracle."""
     source: str = ""
+    min_term: bool = False
+    """A block format whose values are ``d · sc · q − dmin · m`` per 32 (q4_K, q5_K): a dot takes the
+    ``dmin · m`` part against the other side's block sums (llama.cpp's MMQ; qdot's rank-1 fold)."""
 
     @property
     def is_block(self) -> bool:
@@ -205,7 +208,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
         "i8": FormatInfo("i8", FormatKind.INTEGER, 8, 8, source="two's-complement int8"),
         "q4_K": FormatInfo(
             "q4_K", FormatKind.BLOCK, 4, 4, block_values=256, block_bytes=144,
-            source="ggml-common.h block_q4_K: fp16 d, fp16 dmin, scales[12], qs[128]",
+            source="ggml-common.h block_q4_K: fp16 d, fp16 dmin, scales[12], qs[128]", min_term=True,
         ),
         "q6_K": FormatInfo(
             "q6_K", FormatKind.BLOCK, 6, 6, block_values=256, block_bytes=210,
@@ -213,7 +216,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
         ),
         "q5_K": FormatInfo(
             "q5_K", FormatKind.BLOCK, 5, 5, block_values=256, block_bytes=176,
-            source="ggml-common.h block_q5_K: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]",
+            source="ggml-common.h block_q5_K: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]", min_term=True,
         ),
         "q4_0": FormatInfo(
             "q4_0", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,

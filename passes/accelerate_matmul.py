@@ -65,6 +65,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from compiler import remarks
 from compiler.diagnostics import emit_error
+from compiler.format_table import FORMATS
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
@@ -377,9 +378,10 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
 
-MIN_FORMATS = (Format.Q4_K, Format.Q5_K)
-"""The K-quants with a dmin term (d · sc · q − dmin · m per 32 values): the rank-1 fold against the
-activations' block sums, by FMA or by one f16 mma per super-block (``_fold_mma``)."""
+MIN_FORMATS = tuple(fmt for fmt in Format if FORMATS[fmt.value].min_term)
+"""The K-quants with a dmin term (d · sc · q − dmin · m per 32 values, ``FormatInfo.min_term``: q4_K,
+q5_K): the rank-1 fold against the activations' block sums, by FMA or by one f16 mma per super-block
+(``_fold_mma``)."""
 
 HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql", "qh", "sc"),
                                                              Format.Q5_K: ("qs", "qh", None)}

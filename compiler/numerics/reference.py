@@ -33,12 +33,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, block_fields, dequantize
 from compiler.numerics.element import decode, unpack_fp4
-from compiler.numerics.formats import SCALE_GROUP, FormatKind, format_info
+from compiler.numerics.formats import FORMATS, SCALE_GROUP, FormatKind, format_info
 
 _CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
 _SUM_PAIRS = ("q8_1", "q8_1_mmq")
-_MIN_FORMATS = ("q4_K", "q5_K")
-"""The K-quants with a dmin term (d * sc * q - dmin * m)."""
+_MIN_FORMATS = tuple(name for name, info in FORMATS.items() if info.min_term)
+"""The K-quants with a dmin term (d * sc * q - dmin * m): q4_K, q5_K."""
 
 
 def _shape(arr: NDArray) -> str:

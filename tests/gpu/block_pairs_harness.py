@@ -108,4 +108,4 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def reference(x: np.ndarray, w: np.ndarray, lhs: str, rhs: str) -> np.ndarray:
-    return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs=lhs, rhs=rhs, use_block_sums=bool({"q4_K", "q5_K"} & {lhs, rhs}))
+    return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs=lhs, rhs=rhs, use_block_sums=FORMATS[lhs].min_term or FORMATS[rhs].min_term)

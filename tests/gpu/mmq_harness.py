@@ -66,11 +66,7 @@ def reference_of(x: np.ndarray, w: np.ndarray, weights: str) -> np.ndarray:
     blocks W [N, K/bv, bytes]: q4_K's and q5_K's min term taken with the q8_1 block sums (llama.cpp's
     MMQ meaning), the others (no min) their dequantized blocks'."""
     return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs="q8_1_mmq", rhs=weights,
-                               use_block_sums=weights in MIN_WEIGHTS)
-
-
-MIN_WEIGHTS = ("q4_K", "q5_K")
-"""Weight formats with a dmin term (d · sc · q − dmin · m)."""
+                               use_block_sums=FORMATS[weights].min_term)
 
 
 def check(out: np.ndarray, ref: np.ndarray) -> tuple[bool, float]:
