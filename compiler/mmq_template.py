@@ -309,13 +309,11 @@ def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str
     weights = _Weights(cfg.weights)
     x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{weights.type}"
     first_lines, first = weights.first_block("%kk", "  ")
+    w_at = f"{first}, %off_n"
     if cfg.tiled_weights:  # the tile's rows of step %kk: row %off_n · K/256 + %kk · block_n of the tiled matrix
-        first_lines = [f"%w_tile_row = arith.muli %off_n, %kw : index", f"%w_step = arith.muli %kk, %c{bn} : index",
-                       "%w_row = arith.addi %w_tile_row, %w_step : index"]
-        first_lines = ["  " + line for line in first_lines]
+        first_lines = ["  %w_tile_row = arith.muli %off_n, %kw : index", f"  %w_step = arith.muli %kk, %c{bn} : index",
+                       "  %w_row = arith.addi %w_tile_row, %w_step : index"]
         w_at = "%c0, %w_row"
-    else:
-        w_at = f"{first}, %off_n"
     lines = [
         f"%acc = scf.for %kk = {lower} to {upper} step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
         "  %kkx = arith.muli %kk, %c2 : index",
@@ -444,10 +442,8 @@ def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
     if not cfg.tiled_weights:
         return [f"  %w_desc = qdot.make_desc %w_ptr, [%n, {kwb}], [{kwb}, %c1] : !qdot.ptr<{w}> "
                 f"-> !qdot.desc<{w_tile}>"]
-    bn, per_step = cfg.block_n, _Weights(cfg.weights).per_step
-    return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
-            "  %w_steps = arith.muli %w_tiles, %kw : index",
-            f"  %w_rows = arith.muli %w_steps, %c{bn} : index",
+    per_step = _Weights(cfg.weights).per_step
+    return [*_tiled_rows(cfg.block_n),
             "  %tile_first = arith.muli %pid, %kw : index",
             f"  %w_desc = qdot.make_desc %w_ptr, [%w_rows, %c{per_step}], [%c{per_step}, %c1] : !qdot.ptr<{w}> "
             f"-> !qdot.desc<{w_tile}>"]
@@ -460,12 +456,18 @@ def _mmq_weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]
     of row ``r`` of tile ``tile``, so a program's tile of one step is one contiguous run."""
     if not cfg.tiled_weights:
         return [f"  %w_desc = qdot.make_desc %w_ptr, [{kwb}, %n], [%c1, {kwb}] : !qdot.ptr<{w}> -> !qdot.desc<{w_tile}>"]
-    bn, per_step = cfg.block_n, _Weights(cfg.weights).per_step
-    return [f"  %w_tiles = arith.ceildivui %n, %c{bn} : index",
-            "  %w_steps = arith.muli %w_tiles, %kw : index",
-            f"  %w_rows = arith.muli %w_steps, %c{bn} : index",
+    per_step = _Weights(cfg.weights).per_step
+    return [*_tiled_rows(cfg.block_n),
             f"  %w_desc = qdot.make_desc %w_ptr, [%c{per_step}, %w_rows], [%c1, %c{per_step}] : !qdot.ptr<{w}> "
             f"-> !qdot.desc<{w_tile}>"]
+
+
+def _tiled_rows(block_n: int) -> list[str]:
+    """``%w_rows``: the rows of ``tile_weights``' order seen as a matrix of one K step's blocks per
+    row — ⌈N / block_n⌉ tiles of K/256 steps of ``block_n`` rows."""
+    return [f"  %w_tiles = arith.ceildivui %n, %c{block_n} : index",
+            "  %w_steps = arith.muli %w_tiles, %kw : index",
+            f"  %w_rows = arith.muli %w_steps, %c{block_n} : index"]
 
 
 def tile_weights(blocks: np.ndarray, cfg: MmqConfig) -> np.ndarray:

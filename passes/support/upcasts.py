@@ -252,7 +252,7 @@ def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SS
     first = sources[0]
     if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
         word = src[first.reg] if first.nibble else b.shl(src[first.reg], 4)
-        return b.emit(Lop3Op(word, b.const(0xF0F0F0F0 - (1 << 32)), b.const(0x80808080 - (1 << 32)), Q4_0_LUT))
+        return b.emit(Lop3Op(word, _word(b, 0xF0), _word(b, 0x80), Q4_0_LUT))
     value = b.const(0)
     for i, s in enumerate(sources):
         code = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
