@@ -135,6 +135,20 @@ def test_staged_epilogue_assembles(cfg: GemmConfig, arch: str, stages: int) -> N
     assert "st.global.v2.b32" not in kernel.ptx
 
 
+def test_prefill_reads_repacked_q6_K_in_16_byte_copies() -> None:
+    """The prefill kernel with q6_K weights: in ggml's order a K step's 210-byte blocks start 2-aligned
+    and are loaded 2 bytes at a time (``ld.global.b16``); repacked by ``tile_weights`` (a program's
+    128 rows of a step one 26880-byte run) there is no global load but cp.async — and ptxas takes both."""
+    ptx = {}
+    for tiled in (False, True):
+        kernel = qdot_compile(mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q6_K", tiled_weights=tiled)),
+                              arch="sm_90", strategy="promote-int8", num_stages=2, verify=True)
+        assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
+        ptx[tiled] = kernel.ptx
+    assert "ld.global.b16" in ptx[False]
+    assert "ld.global" not in ptx[True] and "cp.async.cg.shared.global" in ptx[True]
+
+
 def test_persistent_tile_arithmetic_is_32_bit() -> None:
     """A 64-bit division is a subroutine call in SASS; in the persistent loop, which carries a
     whole accumulator tile, its calling convention made ptxas spill 5 KB of registers on the
