@@ -15,9 +15,10 @@ Sources of the facts below:
   ``.ue4m3`` scale types); the OCP Microscaling Formats (MX) v1.0 spec §5.3 for
   the FP6/FP4 value sets and E8M0. Value tables: ``shared/reference/ptx.md`` §7.
 * bf16, fp16: IEEE 754 binary16 and the bfloat16 truncation of binary32.
-* q4_K, q5_K, q6_K, q4_0, q8_0, q8_1: ``block_q4_K`` / ``block_q5_K`` / ``block_q6_K`` /
-  ``block_q4_0`` / ``block_q8_0`` / ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq:
-  ``block_q8_1_mmq`` (DS4 layout) in ``src/ggml-cuda/mmq.cuh``.
+* q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, q8_0, q8_1: ``block_q4_K`` / ``block_q5_K`` /
+  ``block_q6_K`` / ``block_q4_0`` / ``block_q4_1`` / ``block_q5_0`` / ``block_q5_1`` / ``block_q8_0`` /
+  ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq: ``block_q8_1_mmq`` (DS4 layout) in
+  ``src/ggml-cuda/mmq.cuh``.
 """
 
 from __future__ import annotations
@@ -135,8 +136,10 @@ class FormatInfo:
     """The matching ``ml_dtypes`` type, used only by tests as an independent oracle."""
     source: str = ""
     min_term: bool = False
-    """A block format whose values are ``d · sc · q − dmin · m`` per 32 (q4_K, q5_K): a dot takes the
-    ``dmin · m`` part against the other side's block sums (llama.cpp's MMQ; qdot's rank-1 fold)."""
+    """A block format whose values carry an offset per 32 beside the scaled code, ``d · sc · q − dmin ·
+    m`` (q4_K, q5_K: subtracted) or ``d · q + m`` (q4_1, q5_1: added): a dot takes the offset part
+    against the other side's block sums, with its sign (llama.cpp's MMQ and ``vec_dot_q4_1_q8_1``;
+    qdot's rank-1 fold; ``numerics.dot_scaled(..., use_block_sums=True)``)."""
 
     @property
     def is_block(self) -> bool:
@@ -221,6 +224,19 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
         "q4_0": FormatInfo(
             "q4_0", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,
             source="ggml-common.h block_q4_0: fp16 d, uint8 qs[16] (value j low nibble, j + 16 high)",
+        ),
+        "q4_1": FormatInfo(
+            "q4_1", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=20,
+            source="ggml-common.h block_q4_1: fp16 d, fp16 m, uint8 qs[16] (value j low nibble, j + 16 high)",
+            min_term=True,
+        ),
+        "q5_0": FormatInfo(
+            "q5_0", FormatKind.BLOCK, 5, 5, block_values=Q8_GROUP, block_bytes=22,
+            source="ggml-common.h block_q5_0: fp16 d, uint8 qh[4] (bit j: value j's fifth bit), uint8 qs[16]",
+        ),
+        "q5_1": FormatInfo(
+            "q5_1", FormatKind.BLOCK, 5, 5, block_values=Q8_GROUP, block_bytes=24,
+            source="ggml-common.h block_q5_1: fp16 d, fp16 m, uint8 qh[4], uint8 qs[16]", min_term=True,
         ),
         "q8_0": FormatInfo(
             "q8_0", FormatKind.BLOCK, 8, 8, block_values=Q8_GROUP, block_bytes=34,

@@ -8,6 +8,14 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   byte ``qs[j]`` holds value j in its low nibble and value j + 16 in its high nibble,
   each the code c (0..15) of value (c - 8) * d (``dequantize_row_q4_0``). Its fields are
   ``Q8Fields`` with ``q = c - 8`` (-8..7), so its dequantization is q8_0's.
+* ``q5_0`` — ``block_q5_0``: 32 values in 22 bytes, fp16 ``d``, ``uint8 qh[4]``, ``uint8 qs[16]``.
+  Each 5-bit code c has its low four bits in ``qs`` as q4_0's nibbles and its top bit in bit j of
+  ``qh`` read as a little-endian uint32, for value j; value (c - 16) * d (``dequantize_row_q5_0``).
+  Its fields are ``Q8Fields`` with ``q = c - 16`` (-16..15), as q4_0's.
+* ``q4_1`` — ``block_q4_1``: 32 values in 20 bytes, fp16 ``d``, fp16 ``m``, ``uint8 qs[16]`` (q4_0's
+  nibbles); value c * d + m (``dequantize_row_q4_1``). ``Q41Fields``.
+* ``q5_1`` — ``block_q5_1``: 32 values in 24 bytes, fp16 ``d``, fp16 ``m``, then q5_0's ``qh[4]``
+  and ``qs[16]``; value c * d + m (``dequantize_row_q5_1``). ``Q51Fields``.
 * ``q8_1`` — ``block_q8_1``: 32 values in 36 bytes, fp16 ``d``, fp16 ``s``, ``int8
   qs[32]``. value_i = qs_i * d; ``s`` is a stored sum used by dot kernels for the
   q4_K min term (what it sums depends on the quantizer, see ``quantize.py``).
@@ -30,9 +38,9 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   ``int8 scales[16]`` (one per 16 values), fp16 ``d`` last; ``y = d * sc * (code - 32)``.
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
-needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23), so
-only the final subtraction of q4_K and q5_K rounds, once, whether or not a compiler fuses it
-into an FMA.
+needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23, q4_1's and
+q5_1's fp16 * 5-bit at most 16), so only the final subtraction of q4_K and q5_K, and the final
+addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler fuses it into an FMA.
 
 Each format's byte positions are stated once, in ``BLOCK_LAYOUTS``.
 """
@@ -79,6 +87,9 @@ def _layout(*fields: tuple[str, int, int, str]) -> tuple[BlockField, ...]:
 BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
     "q4_K": _layout(("d", 0, 1, "f16"), ("dmin", 2, 1, "f16"), ("scales", 4, 12, "u8"), ("qs", 16, 128, "u8")),
     "q4_0": _layout(("d", 0, 1, "f16"), ("qs", 2, 16, "u8")),
+    "q4_1": _layout(("d", 0, 1, "f16"), ("m", 2, 1, "f16"), ("qs", 4, 16, "u8")),
+    "q5_0": _layout(("d", 0, 1, "f16"), ("qh", 2, 4, "u8"), ("qs", 6, 16, "u8")),
+    "q5_1": _layout(("d", 0, 1, "f16"), ("m", 2, 1, "f16"), ("qh", 4, 4, "u8"), ("qs", 8, 16, "u8")),
     "q8_0": _layout(("d", 0, 1, "f16"), ("qs", 2, 32, "i8")),
     "q8_1": _layout(("d", 0, 1, "f16"), ("s", 2, 1, "f16"), ("qs", 4, 32, "i8")),
     "q8_1_mmq": _layout(("ds4", 0, 8, "f16"), ("qs", 16, 128, "i8")),
@@ -98,14 +109,15 @@ def block_layout(fmt: str) -> tuple[BlockField, ...]:
 
 
 def fp16_fields(fmt: str) -> tuple[BlockField, ...]:
-    """The fp16 fields of ``fmt``'s blocks (d, dmin, s, ds4): where a random byte pattern can be a
+    """The fp16 fields of ``fmt``'s blocks (d, dmin, m, s, ds4): where a random byte pattern can be a
     NaN or Inf; every other byte of these formats may take any value."""
     return tuple(f for f in block_layout(fmt) if f.kind == "f16")
 
 
 @dataclass(frozen=True)
 class Q8Fields:
-    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, and of q4_0 (``q`` = its code - 8).
+    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, and of q4_0 and q5_0 (``q`` = their code - 8,
+    code - 16).
 
     ``d`` (and ``s``) have one entry per 32 values: shape ``(..., nblocks)`` for
     q8_0/q8_1 and ``(..., nblocks, 4)`` for q8_1_mmq. They hold the float32 values of
@@ -164,7 +176,33 @@ class Q5KFields:
     q: NDArray[np.uint8]
 
 
-BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields
+@dataclass(frozen=True)
+class Q41Fields:
+    """Decoded fields of q4_1 blocks: value = d * q + m.
+
+    ``d``, ``m``: ``(..., nblocks)`` float32 values of the fp16 fields.
+    ``q``: ``(..., nblocks, 32)`` uint8 codes 0..15 in value order.
+    """
+
+    d: NDArray[np.float32]
+    m: NDArray[np.float32]
+    q: NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Q51Fields:
+    """Decoded fields of q5_1 blocks: q4_1's, with 5-bit codes.
+
+    ``d``, ``m``: ``(..., nblocks)`` float32 values of the fp16 fields.
+    ``q``: ``(..., nblocks, 32)`` uint8 codes 0..31 in value order.
+    """
+
+    d: NDArray[np.float32]
+    m: NDArray[np.float32]
+    q: NDArray[np.uint8]
+
+
+BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
@@ -278,6 +316,31 @@ def _q5_K_qh(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8)[:, None], axis=-2).astype(np.uint8)
 
 
+def _legacy_nibbles(qs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The 32 low nibbles of q4_0 / q4_1 / q5_0 / q5_1 ``qs[16]`` in value order: byte ``qs[j]`` holds
+    value j in its low nibble and value j + 16 in its high one."""
+    return np.concatenate([qs & 0xF, qs >> 4], axis=-1).astype(np.uint8)
+
+
+def _legacy_qs(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_legacy_nibbles`: ``qs[16]`` of the low four bits of 32 codes."""
+    low = codes & 0xF
+    return (low[..., :16] | (low[..., 16:] << 4)).astype(np.uint8)
+
+
+def _q5_top_bits(qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The top (fifth) bit of each of q5_0's / q5_1's 32 codes in value order: bit j of ``qh[4]`` read as
+    a little-endian uint32 (``dequantize_row_q5_0``'s ``(qh >> j) << 4 & 0x10``), bit j % 8 of byte j / 8."""
+    bits = (qh[..., :, None] >> np.arange(8, dtype=np.uint8)) & 1  # (..., byte, bit)
+    return bits.reshape(qh.shape[:-1] + (32,)).astype(np.uint8)
+
+
+def _q5_qh(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_q5_top_bits`: ``qh[4]`` of 32 codes, as ``quantize_row_q5_0_ref`` sets it."""
+    top = ((codes >> 4) & 1).reshape(codes.shape[:-1] + (4, 8)).astype(np.uint8)
+    return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8), axis=-1).astype(np.uint8)
+
+
 def _q6_K_codes(ql: NDArray[np.uint8], qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The 256 6-bit codes of q6_K blocks in value order, as ``dequantize_row_q6_K`` assembles them.
 
@@ -305,6 +368,12 @@ def _q6_K_bytes(codes: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np
     return ql.reshape(lead + (128,)).astype(np.uint8), qh.reshape(lead + (64,)).astype(np.uint8)
 
 
+LEGACY_FORMATS = ("q4_0", "q4_1", "q5_0", "q5_1")
+"""ggml's legacy 32-value blocks with 4- and 5-bit codes: one nibble layout (:func:`_legacy_nibbles`),
+the fifth bits in ``qh`` (:func:`_q5_top_bits`); the ``_1`` ones add ``m``, the ``_0`` ones centre the
+code (``code - 2^(bits - 1)``)."""
+
+
 def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     """Split ``(..., nblocks * block_bytes)`` bytes into the format's named fields."""
     info = block_format(fmt)
@@ -319,10 +388,16 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     if info.name == "q6_K":
         codes = _q6_K_codes(f["ql"], f["qh"])
         return Q6KFields(d=f["d"][..., 0], scales=f["scales"], q=(codes.astype(np.int8) - 32).astype(np.int8))
-    if info.name == "q4_0":
-        qs = f["qs"]
-        codes = np.concatenate([qs & 0xF, qs >> 4], axis=-1)  # values 0..15, then 16..31
-        return Q8Fields(d=f["d"][..., 0], q=(codes.astype(np.int8) - 8).astype(np.int8))
+    if info.name in LEGACY_FORMATS:
+        codes = _legacy_nibbles(f["qs"])
+        if "qh" in f:
+            codes |= _q5_top_bits(f["qh"]) << 4
+        if info.name == "q4_1":
+            return Q41Fields(d=f["d"][..., 0], m=f["m"][..., 0], q=codes)
+        if info.name == "q5_1":
+            return Q51Fields(d=f["d"][..., 0], m=f["m"][..., 0], q=codes)
+        centre = 1 << (info.bits - 1)  # q4_0: code - 8, q5_0: code - 16
+        return Q8Fields(d=f["d"][..., 0], q=(codes.astype(np.int8) - centre).astype(np.int8))
     if info.name == "q8_0":
         return Q8Fields(d=f["d"][..., 0], q=f["qs"])
     if info.name == "q8_1":
@@ -334,6 +409,28 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
 def _expect(info: FormatInfo, fields: BlockFields, kind: type) -> None:
     if not isinstance(fields, kind):
         raise ValueError(f"{info.name} blocks are packed from {kind.__name__}")
+
+
+def _pack_legacy(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
+    """:func:`pack_blocks` of q4_0 / q5_0 (``Q8Fields``, centred codes) and q4_1 / q5_1 (``Q41Fields`` /
+    ``Q51Fields``, codes 0..2^bits - 1)."""
+    name, top = info.name, (1 << info.bits) - 1
+    kind = {"q4_1": Q41Fields, "q5_1": Q51Fields}.get(name, Q8Fields)
+    _expect(info, fields, kind)
+    assert isinstance(fields, Q8Fields | Q41Fields | Q51Fields)
+    centre = 0 if isinstance(fields, Q41Fields | Q51Fields) else 1 << (info.bits - 1)
+    codes = np.asarray(fields.q).astype(np.int16) + centre
+    if codes.shape[-1] != info.block_values or (codes < 0).any() or (codes > top).any():
+        if centre == 0:
+            raise ValueError(f"{name} quants are 32 codes 0..{top} per block")
+        raise ValueError(f"{name} quants are 32 values of {-centre}..{top - centre} per block (code - {centre})")
+    codes = codes.astype(np.uint8)
+    values: dict[str, ArrayLike] = {"d": np.asarray(fields.d, np.float32)[..., None], "qs": _legacy_qs(codes)}
+    if isinstance(fields, Q41Fields | Q51Fields):
+        values["m"] = np.asarray(fields.m, np.float32)[..., None]
+    if info.bits == 5:
+        values["qh"] = _q5_qh(codes)
+    return _write_fields(name, values)
 
 
 def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
@@ -366,16 +463,13 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
         ql, qh = _q6_K_bytes((q + 32).astype(np.uint8))
         return _write_fields(name, {"ql": ql, "qh": qh, "scales": np.asarray(fields.scales).astype(np.int8),
                                     "d": np.asarray(fields.d, np.float32)[..., None]})
+    if name in LEGACY_FORMATS:
+        return _pack_legacy(info, fields)
     _expect(info, fields, Q8Fields)
     assert isinstance(fields, Q8Fields)
     qs = fields.q.astype(np.int8)
-    if name == "q4_0":
-        codes = fields.q.astype(np.int16) + 8
-        if codes.shape[-1] != info.block_values or (codes < 0).any() or (codes > 15).any():
-            raise ValueError("q4_0 quants are 32 values of -8..7 per block (code - 8)")
-        qs = (codes[..., :16] | (codes[..., 16:] << 4)).astype(np.uint8)
     d = np.asarray(fields.d, dtype=np.float32)
-    if name in ("q8_0", "q4_0"):
+    if name == "q8_0":
         return _write_fields(name, {"d": d[..., None], "qs": qs})
     if fields.s is None:
         raise ValueError(f"{name} blocks need the sums s")
@@ -401,6 +495,8 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         d16 = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
         q = fields.q.reshape(fields.q.shape[:-1] + (Q6K_SUBBLOCKS, 16)).astype(np.float32)
         values = d16[..., None] * q  # exact: 11 + 7 + 5 significant bits
+    elif isinstance(fields, Q41Fields | Q51Fields):
+        values = fields.q.astype(np.float32) * fields.d[..., None] + fields.m[..., None]  # x0*d exact, + m rounds
     else:
         d = fields.d if info.name != "q8_1_mmq" else np.repeat(fields.d, Q8_GROUP, axis=-1)
         if info.name != "q8_1_mmq":

@@ -67,6 +67,16 @@ def first_of_largest(values: NDArray[np.float32], axis: int = -1) -> NDArray[np.
     return np.take_along_axis(values, first, axis=axis).squeeze(axis)
 
 
+def first_min_max(values: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The first smallest and the first largest entry along the last axis: what ggml's ``if (v < min)
+    min = v; if (v > max) max = v;`` loops keep. Which zero they keep, -0.0 or +0.0, is stored:
+    ``fp16(min)`` is q4_1's and q5_1's ``m``, and ``max - min`` of a constant block is +0 only when both
+    are the same entry (``np.min``/``np.max`` may return either zero)."""
+    lowest = np.take_along_axis(values, np.argmin(values, axis=-1)[..., None], axis=-1)[..., 0]
+    highest = np.take_along_axis(values, np.argmax(values, axis=-1)[..., None], axis=-1)[..., 0]
+    return lowest, highest
+
+
 def butterfly_sum(x: NDArray[np.float32], width: int) -> NDArray[np.float32]:
     """CUDA ``warp_reduce_sum<width>`` over the last axis (its length must be ``width``).
 

@@ -24,14 +24,17 @@ Methods (``method=``):
   int32 and keeps the low byte: NaN -> 0, +Inf -> -1, -Inf -> 0, as seen on the
   H200) and ``d = 0``. This differs from ``"cuda"`` in d's last bit and in q/s for some
   blocks: llama.cpp's MMQ really sees these numbers.
-* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_K``, ``q5_K`` and
-  ``q6_K``:
+* ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_1``, ``q5_0``,
+  ``q5_1``, ``q4_K``, ``q5_K`` and ``q6_K``:
   ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
   d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
   ``quantize_row_q4_0_ref`` (``d = max / -8`` of the value of largest magnitude, code
-  ``MIN(15, (int8_t)(x * id + 8.5f))``), ``quantize_row_q4_K_ref`` (see ``q4k.py``),
-  ``quantize_row_q5_K_ref`` (see ``q5k.py``) and ``quantize_row_q6_K_ref`` (see ``q6k.py``).
-  For ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
+  ``MIN(15, (int8_t)(x * id + 8.5f))``) and ``quantize_row_q5_0_ref`` (the same with 16:
+  ``d = max / -16``, ``MIN(31, (int8_t)(x * id + 16.5f))``), ``quantize_row_q4_1_ref`` (``d = (max -
+  min) / 15``, ``m = min``, code ``MIN(15, (int8_t)((x - min) * id + 0.5f))``) and
+  ``quantize_row_q5_1_ref`` (``/ 31``, ``(uint8_t)((x - min) * id + 0.5f)``), ``quantize_row_q4_K_ref``
+  (see ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``) and ``quantize_row_q6_K_ref`` (see
+  ``q6k.py``). For ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
 
 ``"cuda"`` and ``"cuda_mmq"`` were checked bit for bit against the kernels' arithmetic
 compiled with nvcc 13.0 (sm_90, IEEE division) and run on an H200, 1.7 million
@@ -51,8 +54,8 @@ from enum import StrEnum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.numerics.blocks import Q8_GROUP, Q8Fields, pack_blocks
-from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, first_of_largest, roundf
+from compiler.numerics.blocks import Q8_GROUP, Q8Fields, Q41Fields, Q51Fields, pack_blocks
+from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, first_min_max, first_of_largest, roundf
 from compiler.numerics.formats import block_format
 from compiler.numerics.q4k import quantize_q4_K_ref
 from compiler.numerics.q5k import quantize_q5_K_ref
@@ -74,6 +77,9 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "q8_1_mmq": (QuantizeMethod.CUDA, QuantizeMethod.CUDA_MMQ, QuantizeMethod.REF),
     "q4_K": (QuantizeMethod.REF,),
     "q4_0": (QuantizeMethod.REF,),
+    "q4_1": (QuantizeMethod.REF,),
+    "q5_0": (QuantizeMethod.REF,),
+    "q5_1": (QuantizeMethod.REF,),
     "q6_K": (QuantizeMethod.REF,),
     "q5_K": (QuantizeMethod.REF,),
 }
@@ -129,19 +135,40 @@ def _q8_ref(x: NDArray[np.float32], with_sum: bool) -> Q8Fields:
     return Q8Fields(d=d, q=q, s=total.astype(np.float32) * d)
 
 
-def _q4_0_ref(x: NDArray[np.float32]) -> Q8Fields:
-    """ggml-quants.c ``quantize_row_q4_0_ref``: ``max`` is the first value of largest magnitude
-    (sign kept), ``d = max / -8``, ``id = d ? 1/d : 0``, code ``MIN(15, (int8_t)(x * id + 8.5f))``
-    (a C cast: truncation toward zero), stored as ``q = code - 8``."""
+def _q0_ref(x: NDArray[np.float32], bits: int) -> Q8Fields:
+    """ggml-quants.c ``quantize_row_q4_0_ref`` (``bits`` 4) and ``quantize_row_q5_0_ref`` (5), with the
+    centre c = 2^(bits - 1) (8, 16): ``max`` is the first value of largest magnitude (sign kept), ``d =
+    max / -c``, ``id = d ? 1/d : 0``, code ``MIN(2c - 1, (int8_t)(x * id + (c + 0.5f)))`` (a C cast:
+    truncation toward zero), stored as ``q = code - c``."""
+    centre = 1 << (bits - 1)
     g = _groups(x)
     peak = first_of_largest(g)  # the first of equal magnitudes, as ``amax < |v|`` keeps it
     peak = np.where(np.abs(peak) > 0, peak, F32(0.0))  # ggml's max stays +0 in a zero block: d = -0
-    d = (peak / F32(-8.0)).astype(np.float32)
+    d = (peak / F32(-centre)).astype(np.float32)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         inv = np.where(d != 0, F32(1.0) / d, F32(0)).astype(np.float32)
-        shifted = (g * inv[..., None]).astype(np.float32) + F32(8.5)
-    codes = np.minimum(_x86_float_to_int8(np.trunc(shifted)).astype(np.int16), 15)
-    return Q8Fields(d=d, q=(codes - 8).astype(np.int8))
+        shifted = (g * inv[..., None]).astype(np.float32) + F32(centre + 0.5)
+    codes = np.minimum(_x86_float_to_int8(np.trunc(shifted)).astype(np.int16), 2 * centre - 1)
+    return Q8Fields(d=d, q=(codes - centre).astype(np.int8))
+
+
+def _q1_ref(x: NDArray[np.float32], bits: int) -> Q41Fields | Q51Fields:
+    """ggml-quants.c ``quantize_row_q4_1_ref`` (``bits`` 4) and ``quantize_row_q5_1_ref`` (5): ``min`` and
+    ``max`` are the first smallest and largest values, ``d = (max - min) / (2^bits - 1)``, ``id = d ? 1/d :
+    0``, ``m = min``, and the code is ``v = (x - min) * id + 0.5f`` truncated: q4_1 ``MIN(15, (int8_t)v)``,
+    q5_1 ``(uint8_t)v`` unclamped (``x - min <= max - min`` keeps v below 2^bits whenever id is finite;
+    an id that overflowed to Inf, d below 2^-128, makes v Inf or NaN, which x86 converts to code 0)."""
+    top = (1 << bits) - 1
+    g = _groups(x)
+    lowest, highest = first_min_max(g)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        d = ((highest - lowest) / F32(top)).astype(np.float32)  # Inf when max - min overflows
+        inv = np.where(d != 0, F32(1.0) / d, F32(0)).astype(np.float32)
+        shifted = ((g - lowest[..., None]) * inv[..., None]).astype(np.float32) + F32(0.5)
+    wrapped = _x86_float_to_int8(np.trunc(shifted))
+    if bits == 4:
+        return Q41Fields(d=d, m=lowest, q=np.minimum(wrapped.astype(np.int16), top).astype(np.uint8))
+    return Q51Fields(d=d, m=lowest, q=wrapped.view(np.uint8))
 
 
 def _to_mmq(fields: Q8Fields) -> Q8Fields:
@@ -161,7 +188,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_0/q4_K/q5_K/q6_K: ``"ref"``).
+    q8_0/q4_0/q4_1/q5_0/q5_1/q4_K/q5_K/q6_K: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -188,8 +215,10 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
         return pack_blocks("q5_K", quantize_q5_K_ref(x32))
     if info.name == "q6_K":
         return pack_blocks("q6_K", quantize_q6_K_ref(x32))
-    if info.name == "q4_0":
-        return pack_blocks("q4_0", _q4_0_ref(x32))
+    if info.name in ("q4_0", "q5_0"):
+        return pack_blocks(info.name, _q0_ref(x32, info.bits))
+    if info.name in ("q4_1", "q5_1"):
+        return pack_blocks(info.name, _q1_ref(x32, info.bits))
     if chosen is QuantizeMethod.REF:
         fields = _q8_ref(x32, with_sum=info.name != "q8_0")
     elif chosen is QuantizeMethod.CUDA_MMQ:

@@ -7,8 +7,9 @@ Operands arrive as the IR's tensors hold them (``shared/DESIGN.md`` §2):
   K by default (lhs ``[M, K/2]``, rhs ``[K/2, N]``); ``lhs_k_pack=False`` packs lhs
   along M (``[M/2, K]``), ``rhs_k_pack=False`` packs rhs along N (``[K, N/2]``).
 * bf16: ``ml_dtypes.bfloat16`` arrays; fp16: ``np.float16`` arrays; i8: ``np.int8``.
-* q4_K, q4_0, q8_0, q8_1, q8_1_mmq: uint8 with a trailing byte axis, lhs ``[M, K/bv, bytes]``,
-  rhs ``[K/bv, N, bytes]`` (bv = values per block); their scales are inside the blocks.
+* the ggml blocks (q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, q8_0, q8_1, q8_1_mmq): uint8 with a
+  trailing byte axis, lhs ``[M, K/bv, bytes]``, rhs ``[K/bv, N, bytes]`` (bv = values per block);
+  their scales are inside the blocks.
 
 External scales (float formats only): ``ue8m0`` one per 32 K-values (the OCP MX
 formats; ``a_scale [M, K/32]``, ``b_scale [N, K/32]``), or ``ue4m3`` one per 16
@@ -20,10 +21,14 @@ are fp16 x fp16 and q4_K's float32 dequantization x q8's 19 bits); only the K-su
 rounds, in float64, so i8 x i8 results are exact integers. NaN codes (e4m3 0x7F,
 ue8m0 0xFF, ...) propagate as IEEE NaN.
 
-``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel (and q5_K x q8_1)
-instead of dequantize-then-matmul: the q4_K / q5_K min term -dmin*m*Σx is computed with the
-q8_1 block's stored sum ``s`` in place of ``d*Σq`` (``ggml-cuda/mmq-vec-dot.cuh``:
-``sum += dmA.x*dsB.x*C + dmA.y*dsB.y``).
+``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel (and q5_K's, q4_1's and
+q5_1's) instead of dequantize-then-matmul: the offset term of each 32 values, -dmin*m*Σx for q4_K /
+q5_K and +m*Σx for q4_1 / q5_1, is computed with the q8_1 block's stored sum ``s`` in place of
+``d*Σq``: per block d_w*d_x*Σq_w*q_x + offset*s. The sign is the dequantization's. llama.cpp's MMQ
+adds ``dmA.y*dsB.y`` for all four (``ggml-cuda/mmq-vec-dot.cuh``: ``sum += dmA.x*dsB.x*C + dmA.y*dsB.y``),
+having loaded q4_K's pair as ``half2(d, -dmin) * half2(sc, m)`` and q4_1's as the stored ``(d, m)``
+(``mmq-load-tiles.cuh``); its MMVQ ``vec_dot_q4_1_q8_1_impl`` (``vecdotq.cuh``) returns ``sumi * d4d8 +
+m4s8``.
 """
 
 from __future__ import annotations
@@ -31,14 +36,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, block_fields, dequantize
+from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, Q41Fields, Q51Fields, block_fields, dequantize
 from compiler.numerics.element import decode, unpack_fp4
 from compiler.numerics.formats import FORMATS, SCALE_GROUP, FormatKind, format_info
 
 _CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
 _SUM_PAIRS = ("q8_1", "q8_1_mmq")
 _MIN_FORMATS = tuple(name for name, info in FORMATS.items() if info.min_term)
-"""The K-quants with a dmin term (d * sc * q - dmin * m): q4_K, q5_K."""
+"""The block formats with an offset per 32 values: q4_K, q5_K (d * sc * q - dmin * m), q4_1, q5_1
+(d * q + m)."""
 
 
 def _shape(arr: NDArray) -> str:
@@ -154,16 +160,21 @@ def _apply_scale(values: NDArray[np.float64], scale: NDArray, scale_fmt: str) ->
 
 
 def _min_term(side: str, fmt: str, operand: NDArray) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """q4_K / q5_K operand split for ``use_block_sums``: (d*sc*q as [rows, K], dmin*m as [rows, K/32])."""
+    """A q4_K / q5_K / q4_1 / q5_1 operand split for ``use_block_sums``: (the scaled codes as [rows, K],
+    the signed offset of each 32 values as [rows, K/32]): (d*sc*q, -dmin*m) for q4_K / q5_K, (d*q, +m)
+    for q4_1 / q5_1, so that value = scaled + offset for both."""
     blocks = operand if side == "lhs" else operand.transpose(1, 0, 2)
     rows = blocks.shape[0]
     fields = block_fields(fmt, blocks.reshape(rows, -1))
+    if isinstance(fields, Q41Fields | Q51Fields):
+        scaled = fields.d[..., None].astype(np.float64) * fields.q  # (rows, nb, 32)
+        return scaled.reshape(rows, -1), fields.m.astype(np.float64)
     assert isinstance(fields, Q4KFields | Q5KFields)
     d1 = fields.d[..., None].astype(np.float64) * fields.scales  # (rows, nb, 8)
     q = fields.q.reshape(fields.q.shape[:-1] + (8, 32)).astype(np.float64)
     scaled = (d1[..., None] * q).reshape(rows, -1)
-    mins = (fields.dmin[..., None].astype(np.float64) * fields.mins).reshape(rows, -1)
-    return scaled, mins
+    offsets = -(fields.dmin[..., None].astype(np.float64) * fields.mins).reshape(rows, -1)
+    return scaled, offsets
 
 
 def _stored_sums(side: str, fmt: str, operand: NDArray) -> NDArray[np.float64]:
@@ -235,13 +246,14 @@ def dot_scaled(
 
 def _dot_with_block_sums(a: NDArray, b: NDArray, lhs: str, rhs: str) -> NDArray[np.float64]:
     if lhs in _MIN_FORMATS and rhs in _SUM_PAIRS:
-        scaled, mins = _min_term("lhs", lhs, a)
+        scaled, offsets = _min_term("lhs", lhs, a)
         sums = _stored_sums("rhs", rhs, b)
-        return scaled @ _rows_by_k("rhs", rhs, b, True).T - mins @ sums.T
+        return scaled @ _rows_by_k("rhs", rhs, b, True).T + offsets @ sums.T
     if rhs in _MIN_FORMATS and lhs in _SUM_PAIRS:
-        scaled, mins = _min_term("rhs", rhs, b)
+        scaled, offsets = _min_term("rhs", rhs, b)
         sums = _stored_sums("lhs", lhs, a)
-        return _rows_by_k("lhs", lhs, a, True) @ scaled.T - sums @ mins.T
+        return _rows_by_k("lhs", lhs, a, True) @ scaled.T + sums @ offsets.T
+    offset_formats = ", ".join(_MIN_FORMATS[:-1]) + f" or {_MIN_FORMATS[-1]}"
     raise ValueError(
-        f"use_block_sums needs a q4_K or q5_K operand and a q8_1 or q8_1_mmq operand, got lhs = {lhs}, rhs = {rhs}"
+        f"use_block_sums needs a {offset_formats} operand and a q8_1 or q8_1_mmq operand, got lhs = {lhs}, rhs = {rhs}"
     )

@@ -1,9 +1,10 @@
 """ggml block layouts and dequantization against blocks built byte by byte.
 
 The expected values are computed here from the formulas of ggml-quants.c
-(``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q8_0``)
-with plain Python loops; every
-product is exact, so float32(exact float64 result) is the one correct rounding.
+(``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q8_0``,
+``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``) with plain Python loops; every
+product is exact, and so is q4_1's and q5_1's float64 sum x0*d + m (fp16 operands span at most 41 bits),
+so float32(exact float64 result) is the one correct rounding.
 """
 
 from __future__ import annotations
@@ -12,8 +13,18 @@ import numpy as np
 import pytest
 
 from compiler.format_table import FORMATS
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, block_fields, dequantize, pack_blocks
-from compiler.numerics.blocks import BLOCK_LAYOUTS, fp16_fields
+from compiler.numerics import (
+    Q4KFields,
+    Q5KFields,
+    Q6KFields,
+    Q8Fields,
+    Q41Fields,
+    Q51Fields,
+    block_fields,
+    dequantize,
+    pack_blocks,
+)
+from compiler.numerics.blocks import BLOCK_LAYOUTS, BlockFields, fp16_fields
 
 
 def _fp16(bits: int) -> float:
@@ -216,6 +227,75 @@ def test_q6_K_dequantize_hand_built_blocks() -> None:
     np.testing.assert_array_equal(pack_blocks("q6_K", fields), raw)
 
 
+def _legacy_block(fmt: str, d_bits: int, m_bits: int, codes: list[int]) -> list[int]:
+    """A block_q4_1 / block_q5_0 / block_q5_1 written byte by byte from ggml-common.h (d, [m,] [qh[4],]
+    qs[16]) and the packing loop of ``quantize_row_<fmt>_ref``: ``qs[j] = (xi0 & 0x0F) | (xi1 & 0x0F) << 4``,
+    ``qh |= ((xi0 & 0x10) >> 4) << j`` and ``<< (j + 16)`` for xi1, stored by ``memcpy`` (little-endian)."""
+    qs, qh = [0] * 16, 0
+    for j in range(16):
+        xi0, xi1 = codes[j], codes[j + 16]
+        qs[j] = (xi0 & 0x0F) | ((xi1 & 0x0F) << 4)
+        qh |= ((xi0 & 0x10) >> 4) << j
+        qh |= ((xi1 & 0x10) >> 4) << (j + 16)
+    head = _le16(d_bits) + (_le16(m_bits) if fmt != "q5_0" else [])
+    return head + (list(qh.to_bytes(4, "little")) if fmt != "q4_1" else []) + qs
+
+
+def _legacy_expected(fmt: str, raw: list[int]) -> list[float]:
+    """The loop of ``dequantize_row_<fmt>`` over the bytes of :func:`_legacy_block`: ``xh_0 = ((qh >> j)
+    << 4) & 0x10``, ``xh_1 = (qh >> (j + 12)) & 0x10``; q5_0 ``y = (x - 16) * d``, q4_1 / q5_1 ``y = x * d
+    + m``."""
+    d = _fp16(raw[0] | raw[1] << 8)
+    m = _fp16(raw[2] | raw[3] << 8) if fmt != "q5_0" else 0.0
+    qh = int.from_bytes(bytes(raw[-20:-16]), "little") if fmt != "q4_1" else 0
+    qs = raw[-16:]
+    out = [0.0] * 32
+    for j in range(16):
+        x0 = (qs[j] & 0x0F) | (((qh >> j) << 4) & 0x10)
+        x1 = (qs[j] >> 4) | ((qh >> (j + 12)) & 0x10)
+        if fmt == "q5_0":
+            out[j], out[j + 16] = (x0 - 16) * d, (x1 - 16) * d
+        else:
+            out[j], out[j + 16] = x0 * d + m, x1 * d + m
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["q4_1", "q5_0", "q5_1"])
+def test_legacy_dequantize_hand_built_blocks(fmt: str) -> None:
+    top = 15 if fmt == "q4_1" else 31
+    codes_a = [(7 * i + 3) % (top + 1) for i in range(32)]
+    codes_b = [(i * 37) % (top + 1) for i in range(32)]
+    codes_c = [top if i % 3 else 16 % (top + 1) for i in range(32)]  # q5: every top bit set, qh all ones
+    # d: 0.5, a long mantissa, the least subnormal, negative twice; m: 0.25, -10, -0.0, 1000, -0.0
+    blocks = [(0x3800, 0x3400, codes_a), (0x1E3B, 0xC900, codes_b), (0x0001, 0x8000, codes_c),
+              (0xB400, 0x63D0, codes_a), (0xB400, 0x8000, codes_b)]
+    raw = [_legacy_block(fmt, *b) for b in blocks]
+    size = FORMATS[fmt].block_bytes
+    assert all(len(r) == size for r in raw)
+    if fmt != "q4_1":
+        assert raw[2][-20:-16] == [0xFF] * 4
+    want = np.array(sum((_legacy_expected(fmt, r) for r in raw), []), dtype=np.float64).astype(np.float32)
+    got = dequantize(fmt, np.array(sum(raw, []), dtype=np.uint8))
+    assert got.dtype == np.float32 and got.shape == (160,)
+    np.testing.assert_array_equal(got, want)
+    # signed zeros too: q5_0's (16 - 16) * -0.25 and q4_1's / q5_1's 0 * -0.25 + -0.0 are -0.0
+    assert (np.signbit(want) & (want == 0)).any()
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    # the C loop's value order is the codes' order (d = 1, m = 0)
+    centre = 16 if fmt == "q5_0" else 0
+    assert _legacy_expected(fmt, _legacy_block(fmt, 0x3C00, 0, codes_b))[21] == codes_b[21] - centre
+    fields = block_fields(fmt, np.array(sum(raw, []), dtype=np.uint8))
+    if fmt == "q5_0":
+        assert isinstance(fields, Q8Fields) and fields.s is None
+        assert fields.q.tolist() == [[c - 16 for c in b[2]] for b in blocks]
+    else:
+        assert isinstance(fields, Q41Fields if fmt == "q4_1" else Q51Fields)
+        assert fields.q.tolist() == [b[2] for b in blocks]
+        assert fields.m.tolist() == [_fp16(b[1]) for b in blocks]
+    assert fields.d.tolist() == [_fp16(b[0]) for b in blocks]
+    np.testing.assert_array_equal(pack_blocks(fmt, fields), np.array(sum(raw, []), dtype=np.uint8))
+
+
 @pytest.mark.parametrize("fmt", sorted(BLOCK_LAYOUTS))
 def test_block_layouts_tile_each_block(fmt: str) -> None:
     """Fields in memory order, back to back, fill the format table's block size exactly."""
@@ -228,12 +308,13 @@ def test_block_layouts_tile_each_block(fmt: str) -> None:
     assert fp16_fields(fmt) and all(f.kind == "f16" for f in fp16_fields(fmt))
 
 
-@pytest.mark.parametrize("fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq"])
+@pytest.mark.parametrize("fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1"])
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
     nb = 5
+    fields: BlockFields
     if fmt == "q6_K":
-        fields: Q4KFields | Q5KFields | Q6KFields | Q8Fields = Q6KFields(
+        fields = Q6KFields(
             d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             scales=rng.integers(-128, 128, (2, nb, 16), dtype=np.int16).astype(np.int8),
             q=rng.integers(-32, 32, (2, nb, 256), dtype=np.int16).astype(np.int8),
@@ -246,6 +327,16 @@ def test_pack_and_read_fields_round_trip(fmt: str) -> None:
             mins=rng.integers(0, 64, (2, nb, 8), dtype=np.uint8),
             q=rng.integers(0, 16 if fmt == "q4_K" else 32, (2, nb, 256), dtype=np.uint8),
         )
+    elif fmt in ("q4_1", "q5_1"):
+        fields = (Q41Fields if fmt == "q4_1" else Q51Fields)(
+            d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            m=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            q=rng.integers(0, 16 if fmt == "q4_1" else 32, (2, nb, 32), dtype=np.uint8),
+        )
+    elif fmt in ("q4_0", "q5_0"):
+        centre = 8 if fmt == "q4_0" else 16
+        fields = Q8Fields(d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+                          q=rng.integers(-centre, centre, (2, nb, 32), dtype=np.int16).astype(np.int8))
     else:
         per = 4 if fmt == "q8_1_mmq" else 1
         shape = (2, nb, per) if per > 1 else (2, nb)
@@ -307,3 +398,18 @@ def test_errors() -> None:
                                       mins=np.full((1, 8), 64, np.uint8), q=np.zeros((1, 256), np.uint8)))
     with pytest.raises(ValueError, match="last axis of nblocks \\* 176 bytes, got 144"):
         dequantize("q5_K", np.zeros(144, dtype=np.uint8))
+    zero = np.zeros(1, np.float32)
+    with pytest.raises(ValueError, match="q4_1 quants are 32 codes 0..15 per block"):
+        pack_blocks("q4_1", Q41Fields(d=zero, m=zero, q=np.full((1, 32), 16, np.uint8)))
+    with pytest.raises(ValueError, match="q5_1 quants are 32 codes 0..31 per block"):
+        pack_blocks("q5_1", Q51Fields(d=zero, m=zero, q=np.full((1, 32), 32, np.uint8)))
+    with pytest.raises(ValueError, match=r"q5_0 quants are 32 values of -16..15 per block \(code - 16\)"):
+        pack_blocks("q5_0", Q8Fields(d=zero, q=np.full((1, 32), 16, np.int8)))
+    with pytest.raises(ValueError, match=r"q4_0 quants are 32 values of -8..7 per block \(code - 8\)"):
+        pack_blocks("q4_0", Q8Fields(d=zero, q=np.full((1, 32), -9, np.int8)))
+    with pytest.raises(ValueError, match="q5_1 blocks are packed from Q51Fields"):
+        pack_blocks("q5_1", Q41Fields(d=zero, m=zero, q=np.zeros((1, 32), np.uint8)))
+    with pytest.raises(ValueError, match="q5_0 blocks are packed from Q8Fields"):
+        pack_blocks("q5_0", Q51Fields(d=zero, m=zero, q=np.zeros((1, 32), np.uint8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 24 bytes, got 22"):
+        dequantize("q5_1", np.zeros(22, dtype=np.uint8))

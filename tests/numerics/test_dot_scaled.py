@@ -13,7 +13,17 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q8Fields, block_fields, dequantize, dot_scaled, format_info, quantize
+from compiler.numerics import (
+    Q4KFields,
+    Q8Fields,
+    Q41Fields,
+    Q51Fields,
+    block_fields,
+    dequantize,
+    dot_scaled,
+    format_info,
+    quantize,
+)
 
 M, N, K = 16, 8, 64
 ML = {
@@ -158,7 +168,7 @@ def test_nan_codes_propagate() -> None:
     assert nan.sum() == N + M - 1
 
 
-BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq"]
+BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1"]
 
 
 def _block_operand(rng: np.random.Generator, fmt: str, rows: int, k: int, side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -224,6 +234,47 @@ def test_block_sums_follow_the_mmq_formula(q8: str, q4_side: str) -> None:
     assert not np.allclose(got, plain, rtol=1e-9, atol=0)
 
 
+@pytest.mark.parametrize("q8", ["q8_1", "q8_1_mmq"])
+@pytest.mark.parametrize("w_side", ["lhs", "rhs"])
+@pytest.mark.parametrize("fmt", ["q4_1", "q5_1"])
+def test_block_sums_add_the_q4_1_q5_1_min(fmt: str, w_side: str, q8: str) -> None:
+    """q4_1 / q5_1 values are d * q + m: the block sums enter with a plus sign, where q4_K's dmin * m
+    is subtracted; what llama.cpp's q4_1 x q8_1 dot computes, d_w * d_x * Σq_w*q_x + m * s per 32."""
+    rng = np.random.default_rng(12)
+    k, rows_w, rows_x = 256, 4, 3
+    raw_w = quantize(fmt, (rng.standard_normal((rows_w, k)) + 0.7).astype(np.float32))
+    raw_x = quantize(q8, rng.standard_normal((rows_x, k)).astype(np.float32), method="ref")  # s = fp16(d * Σq)
+    fw = block_fields(fmt, raw_w)
+    fx = block_fields(q8, raw_x)
+    assert isinstance(fw, Q41Fields | Q51Fields) and isinstance(fx, Q8Fields) and fx.s is not None
+    nb = k // 32
+    d_x, s_x = fx.d.reshape(rows_x, nb).astype(np.float64), fx.s.reshape(rows_x, nb).astype(np.float64)
+    q_x = fx.q.reshape(rows_x, nb, 32).astype(np.int64)
+    q_w = fw.q.astype(np.int64)
+    assert (fw.m != 0).all()
+    want = np.zeros((rows_w, rows_x))
+    for r_w in range(rows_w):
+        for r_x in range(rows_x):
+            for j in range(nb):
+                integer = int(q_w[r_w, j] @ q_x[r_x, j])
+                want[r_w, r_x] += float(fw.d[r_w, j]) * d_x[r_x, j] * integer + float(fw.m[r_w, j]) * s_x[r_x, j]
+    blocks_w = raw_w.reshape(rows_w, nb, -1)
+    blocks_x = raw_x.reshape(rows_x, k // format_info(q8).block_values, -1)
+    if w_side == "lhs":
+        got = dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs=fmt, rhs=q8, use_block_sums=True)
+    else:
+        got = dot_scaled(blocks_x, blocks_w.transpose(1, 0, 2), lhs=q8, rhs=fmt, use_block_sums=True).T
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    # the exact dequantized dot (d * q + m in float64, times d_x * q_x) differs from it by m * (s - d_x * Σq_x)
+    # per block: the q8_1 sum's fp16 rounding alone, never the 2 * m * s a wrong sign would add
+    exact_w = (fw.d[..., None].astype(np.float64) * q_w + fw.m[..., None]).reshape(rows_w, k)
+    exact = exact_w @ (d_x[..., None] * q_x).reshape(rows_x, k).T
+    sum_rounding = s_x - d_x * q_x.sum(axis=-1)  # (rows_x, nb)
+    assert (np.abs(sum_rounding) <= np.abs(d_x * q_x.sum(axis=-1)) * 2.0**-10).all() and sum_rounding.any()
+    np.testing.assert_allclose(got - exact, fw.m.astype(np.float64) @ sum_rounding.T, rtol=1e-9, atol=1e-12)
+    assert np.abs(got - exact).max() < 1e-3 * np.abs(fw.m.astype(np.float64) @ s_x.T).max()
+
+
 def _e4m3(shape: tuple[int, ...]) -> np.ndarray:
     return np.zeros(shape, dtype=np.uint8)
 
@@ -252,7 +303,7 @@ def _e4m3(shape: tuple[int, ...]) -> np.ndarray:
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), acc=np.zeros((N, M)), lhs="e4m3", rhs="e4m3"),
          r"acc must have shape \[M, N\] = \[16, 8\], got \[8, 16\]"),
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3", use_block_sums=True),
-         r"use_block_sums needs a q4_K or q5_K operand and a q8_1 or q8_1_mmq operand"),
+         r"use_block_sums needs a q4_K, q5_K, q4_1 or q5_1 operand and a q8_1 or q8_1_mmq operand"),
         (dict(a=_e4m3((K,)), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3"), r"lhs e4m3 operand must be 2-D"),
         (dict(a=_e4m3((M, K)), b=_e4m3((K, N)), lhs="e4m3", rhs="q9_K"), r"unknown format 'q9_K'"),
         (dict(a=np.zeros((M, K), np.uint16), b=_e4m3((K, N)), lhs="e4m3", rhs="e4m3"),

@@ -16,6 +16,10 @@ from compiler.numerics import ELEMENT_FORMATS, FORMATS, SCALE_GROUP, FormatKind,
         ("q8_0", 32, 34, Fraction(17, 2)),
         ("q8_1", 32, 36, Fraction(9)),
         ("q8_1_mmq", 128, 144, Fraction(9)),
+        ("q4_0", 32, 18, Fraction(9, 2)),
+        ("q4_1", 32, 20, Fraction(5)),
+        ("q5_0", 32, 22, Fraction(11, 2)),
+        ("q5_1", 32, 24, Fraction(6)),
     ],
 )
 def test_block_sizes_match_ggml_structs(name: str, values: int, nbytes: int, bits_per_value: Fraction) -> None:
@@ -59,6 +63,11 @@ def test_element_formats_and_scale_groups() -> None:
     assert set(ELEMENT_FORMATS) <= set(FORMATS)
     assert dict(SCALE_GROUP) == {"ue8m0": 32, "ue4m3": 16}
     assert format_info("i8").kind is FormatKind.INTEGER
+
+
+def test_min_term_formats() -> None:
+    """The blocks whose values carry an offset per 32 (−dmin · m for the K-quants, + m for the ``_1`` ones)."""
+    assert {name for name, info in FORMATS.items() if info.min_term} == {"q4_K", "q5_K", "q4_1", "q5_1"}
 
 
 def test_unknown_format_is_a_value_error() -> None:

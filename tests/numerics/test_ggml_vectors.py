@@ -21,6 +21,11 @@ for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold
 (same commit and build) for every case and for 20 crafted edge super-blocks, named in its header
 (zero, constant and few-level blocks, fp16-subnormal and underflowing d and dmin, scales next to
 ``63 / max_scale``'s overflow, sub-blocks whose 6-bit scale rounds to 0).
+``data/ggml_cpu_q4_1.txt``, ``data/ggml_cpu_q5_0.txt`` and ``data/ggml_cpu_q5_1.txt`` hold what
+``quantize_row_q4_1_ref`` / ``_q5_0_ref`` / ``_q5_1_ref`` and the matching ``dequantize_row_*`` produced
+(same commit and build) for every case and for about 20 crafted 32-value edge blocks each, named in each
+header (signed-zero and constant blocks, rounding ties and one ulp either side, codes that x / d or the
+fp16 d would change, fp16-subnormal, flushed and overflowing d and m, 1/d overflowing to Inf).
 
 ``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
 ``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
@@ -38,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler.numerics import Q5KFields, block_fields, dequantize, format_info, quantize
+from compiler.numerics import Q5KFields, Q8Fields, Q41Fields, Q51Fields, block_fields, dequantize, format_info, quantize
 
 DATA = Path(__file__).parent / "data"
 
@@ -136,13 +141,9 @@ def q4_0_edges() -> dict[tuple[str, str], bytes]:
 
 
 @functools.cache
-def q6_K_ref() -> dict[tuple[str, str], bytes]:
-    return _read_sections(DATA / "ggml_cpu_q6_K.txt")
-
-
-@functools.cache
-def q5_K_ref() -> dict[tuple[str, str], bytes]:
-    return _read_sections(DATA / "ggml_cpu_q5_K.txt")
+def format_vectors(fmt: str) -> dict[tuple[str, str], bytes]:
+    """``data/ggml_cpu_<fmt>.txt``: every case and the crafted edges of one format."""
+    return _read_sections(DATA / f"ggml_cpu_{fmt}.txt")
 
 
 @functools.cache
@@ -155,30 +156,32 @@ def test_vector_files_cover_every_case() -> None:
     assert {(c, k) for c in INPUT_CASES for k in kinds} == set(cpu_ref())
     assert set(q4_0_edges()) == {("edges", k) for k in ("input", "q4_0", "q4_0_dequant_sha256")}
     assert {k for _, k in cuda()} == {"input", "q8_1", "q8_1_mmq"}
-    for fmt, vectors in (("q5_K", q5_K_ref()), ("q6_K", q6_K_ref())):
+    for fmt in VECTOR_FORMATS:
         per_case = {(c, k) for c in INPUT_CASES for k in (fmt, f"{fmt}_dequant_sha256")}
-        assert set(vectors) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
+        assert set(format_vectors(fmt)) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
 
 
-_K_VECTORS = {"q5_K": q5_K_ref, "q6_K": q6_K_ref}
+VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q5_K", "q6_K")
+"""The formats with a vector file of their own, ``data/ggml_cpu_<fmt>.txt``."""
 
 
-def _k_case(fmt: str, case: str) -> tuple[np.ndarray, bytes, bytes]:
+def _format_case(fmt: str, case: str) -> tuple[np.ndarray, bytes, bytes]:
     """(input, ggml's ``fmt`` bytes, SHA-256 of ggml's dequantization of them) of one case."""
-    vectors = _K_VECTORS[fmt]()
+    vectors = format_vectors(fmt)
     x = (np.frombuffer(vectors[(case, "input")], dtype="<f4").astype(np.float32) if case == "edges"
          else case_input(case))
     return x, vectors[(case, fmt)], vectors[(case, f"{fmt}_dequant_sha256")]
 
 
 @pytest.mark.parametrize("case", [*INPUT_CASES, "edges"])
-@pytest.mark.parametrize("fmt", sorted(_K_VECTORS))
-def test_k_quants_match_ggml_c(fmt: str, case: str) -> None:
-    x, want_bytes, want_sha = _k_case(fmt, case)
-    size = format_info(fmt).block_bytes
+@pytest.mark.parametrize("fmt", VECTOR_FORMATS)
+def test_format_vectors_match_ggml_c(fmt: str, case: str) -> None:
+    x, want_bytes, want_sha = _format_case(fmt, case)
+    info = format_info(fmt)
+    size = info.block_bytes
     assert size is not None
     want = np.frombuffer(want_bytes, dtype=np.uint8)
-    assert want.size == x.size // 256 * size > 0
+    assert want.size == x.size // info.block_values * size > 0
     got = quantize(fmt, x)
     differing = np.nonzero(np.any(got.reshape(-1, size) != want.reshape(-1, size), axis=1))[0]
     assert differing.size == 0, f"{fmt} blocks {differing.tolist()} differ from ggml for case {case}"
@@ -188,7 +191,7 @@ def test_k_quants_match_ggml_c(fmt: str, case: str) -> None:
 def test_q5_K_edge_vectors_reach_their_edges() -> None:
     """The crafted q5_K blocks of the vector file do reach the paths their header names (read from
     ggml's bytes, not from ours)."""
-    x, raw, _ = _k_case("q5_K", "edges")
+    x, raw, _ = _format_case("q5_K", "edges")
     assert x.size == 20 * 256
     f = block_fields("q5_K", np.frombuffer(raw, dtype=np.uint8))
     assert isinstance(f, Q5KFields)
@@ -201,6 +204,42 @@ def test_q5_K_edge_vectors_reach_their_edges() -> None:
     # a sub-block whose 6-bit scale rounded to 0 beside one that did not (d != 0): codes of step 1
     assert ((f.d > 0) & (f.scales == 0).any(axis=-1) & (f.scales > 0).any(axis=-1)).any()
     assert (f.dmin > 2.0**15).any() and (f.q == 31).any() and (f.q == 0).any()
+
+
+@pytest.mark.parametrize("fmt", ["q4_1", "q5_1"])
+def test_q4_1_q5_1_edge_vectors_reach_their_edges(fmt: str) -> None:
+    """The crafted blocks do reach the paths their headers name (read from ggml's bytes, not from ours)."""
+    x, raw, _ = _format_case(fmt, "edges")
+    f = block_fields(fmt, np.frombuffer(raw, dtype=np.uint8))
+    assert isinstance(f, Q41Fields | Q51Fields) and x.size == 32 * f.d.size
+    top = (1 << format_info(fmt).bits) - 1
+    assert ((f.m == 0) & np.signbit(f.m)).any() and ((f.m == 0) & ~np.signbit(f.m) & (f.d == 0)).any()
+    assert ((f.d > 0) & (f.d < 2.0**-14)).any() and ((f.m > 0) & (f.m < 2.0**-14)).any()
+    assert ((f.d == 0) & f.q.any(axis=-1)).any()  # d flushed to 0 in fp16, codes of the float32 d kept
+    assert (f.m == -np.inf).any() and (f.d > 2.0**15).any() and (f.q == top).any()
+    # the tie block (d = 1, min 0): k + 0.5 rounds up, where rounding half to even would not
+    ties = x.reshape(-1, 32)[7]
+    assert f.d[7] == 1 and f.m[7] == 0
+    np.testing.assert_array_equal(f.q[7], np.floor(ties + 0.5))
+    assert (f.q[7] != np.rint(ties)).any()
+
+
+def test_q5_0_edge_vectors_reach_their_edges() -> None:
+    """As for q4_1 and q5_1: the q5_0 edge blocks reach what the header names, in ggml's bytes."""
+    x, raw, _ = _format_case("q5_0", "edges")
+    f = block_fields("q5_0", np.frombuffer(raw, dtype=np.uint8))
+    assert isinstance(f, Q8Fields) and x.size == 32 * f.d.size
+    blocks = x.reshape(-1, 32)
+    assert ((f.d == 0) & np.signbit(f.d) & ~blocks.any(axis=-1)).any()  # a zero block: max stays +0, d = -0
+    assert ((f.d == 0) & (f.q != -16).any(axis=-1)).any()  # d flushed to 0 in fp16, codes kept
+    assert ((np.abs(f.d) > 0) & (np.abs(f.d) < 2.0**-14)).any() and (np.abs(f.d) > 2.0**15).any()
+    # code 31 reached only through MIN(31, ...): the value of opposite sign and the peak's magnitude
+    clamped = (f.q == 15) & (np.abs(blocks) == np.abs(blocks).max(axis=-1, keepdims=True))
+    assert clamped.any()
+    # the tie block (d = 1): x * id + 16.5f truncated rounds k + 0.5 up
+    assert f.d[2] == 1
+    np.testing.assert_array_equal(f.q[2], np.floor(blocks[2] + 0.5))
+    assert (f.q[2] != np.rint(blocks[2])).any()
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))

@@ -9,7 +9,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, block_fields, dequantize, quantize
+from compiler.numerics import (
+    Q4KFields,
+    Q5KFields,
+    Q6KFields,
+    Q8Fields,
+    Q41Fields,
+    Q51Fields,
+    block_fields,
+    dequantize,
+    quantize,
+)
 
 F32 = np.float32
 
@@ -261,6 +271,81 @@ def test_q6_K_zero_block_is_all_zero_bytes() -> None:
     raw = quantize("q6_K", np.zeros((1, 256), dtype=np.float32))
     assert not raw.any()  # ggml's memset; dequantized: d · sc · (0 - 32) = -0.0
     assert np.all(dequantize("q6_K", raw) == 0)
+
+
+# ---------------------------------------------------------------- q4_1, q5_1, q5_0
+
+
+def _type1(fmt: str, x: np.ndarray) -> Q41Fields | Q51Fields:
+    fields = block_fields(fmt, quantize(fmt, np.asarray(x, dtype=np.float32)))
+    assert isinstance(fields, Q41Fields | Q51Fields)
+    return fields
+
+
+@pytest.mark.parametrize(("fmt", "top"), [("q4_1", 15), ("q5_1", 31)])
+def test_q4_1_q5_1_halves_round_up_from_the_min(fmt: str, top: int) -> None:
+    # min -1, max top - 1: d = 1 and m = -1 exactly; x - min = k + 0.5 -> (k + 0.5) * 1 + 0.5f truncated: k + 1
+    x = _block(-1.0, top - 1.0, -0.5, 0.5, 1.5, 2.5, fill=-1.0)
+    f = _type1(fmt, x)
+    assert (f.d.tolist(), f.m.tolist()) == ([1.0], [-1.0])
+    assert f.q[0, :6].tolist() == [0, top, 1, 2, 3, 4] and not f.q[0, 6:].any()
+    np.testing.assert_array_equal(dequantize(fmt, quantize(fmt, x))[:2], [-1.0, top - 1.0])
+
+
+@pytest.mark.parametrize(("fmt", "top"), [("q4_1", 15), ("q5_1", 31)])
+def test_q4_1_q5_1_quantize_with_the_f32_d_and_min(fmt: str, top: int) -> None:
+    x = np.random.default_rng(10).standard_normal((6, 256)).astype(F32) * F32(3) + F32(1)
+    f = _type1(fmt, x)
+    g = x.reshape(6, 8, 32)
+    lo, hi = g.min(axis=-1), g.max(axis=-1)
+    d = (hi - lo) / F32(top)  # float32, before fp16: the codes use it, the block stores fp16(d), fp16(min)
+    np.testing.assert_array_equal(f.d, d.astype(np.float16).astype(F32))
+    np.testing.assert_array_equal(f.m, lo.astype(np.float16).astype(F32))
+    want = np.floor((g - lo[..., None]) * (F32(1) / d)[..., None] + F32(0.5))
+    np.testing.assert_array_equal(f.q, np.minimum(want, top))
+    assert (f.q.max(axis=-1) == top).all() and (f.q.min(axis=-1) == 0).all()
+    # the error is half a step plus the fp16 roundings of d (times top) and of m
+    err = np.abs(dequantize(fmt, quantize(fmt, x)).reshape(6, 8, 32) - g)
+    bound = d * (0.5 + top * 2.0**-11) + np.abs(lo) * 2.0**-11 + 1e-6
+    assert (err.max(axis=-1) <= bound).all()
+
+
+@pytest.mark.parametrize("fmt", ["q4_1", "q5_1"])
+def test_q4_1_q5_1_constant_and_signed_zero_blocks(fmt: str) -> None:
+    x = np.zeros((4, 32), dtype=F32)
+    x[1] = -2.5
+    x[2, 0] = -0.0  # the first smallest of equal zeros is kept: m = -0.0 (``if (v < min)``)
+    x[3, 1:] = -0.0
+    raw = quantize(fmt, x)
+    f = block_fields(fmt, raw)
+    assert isinstance(f, Q41Fields | Q51Fields)
+    assert not raw[0].any() and not f.d.any() and not f.q.any()
+    assert f.m[:, 0].tolist() == [0.0, -2.5, 0.0, 0.0]
+    assert np.signbit(f.m[:, 0]).tolist() == [False, True, True, False]
+    np.testing.assert_array_equal(dequantize(fmt, raw)[1], -2.5)
+
+
+def test_q5_0_is_q4_0_with_sixteen_levels() -> None:
+    # max -16 (the first of largest magnitude): d = 1; x * 1 + 16.5f truncated rounds halves up
+    x = _block(-16.0, 15.5, -15.5, 2.5, -2.5, 0.5, -0.5, 16.0)
+    f = _fields("q5_0", x)
+    assert f.d.tolist() == [1.0] and f.s is None
+    # 15.5 -> 32.0 and 16 -> 32.5 clamp to code 31 (q = 15); -15.5 -> 1.0 (q = -15)
+    assert f.q[0, :8].tolist() == [-16, 15, -15, 3, -2, 1, 0, 15]
+    assert _fields("q5_0", -x).d.tolist() == [-1.0]  # the first peak's sign is d's: +16 -> d = -1
+    # a zero block: ggml's max stays +0, d = +0 / -16 = -0.0; every code 16 (q = 0): qh all ones
+    zero = quantize("q5_0", np.zeros(32, dtype=F32))
+    assert zero.tolist() == [0x00, 0x80] + [0xFF] * 4 + [0x00] * 16
+
+
+def test_q5_0_round_trip_error() -> None:
+    x = np.random.default_rng(11).standard_normal((8, 512)).astype(F32)
+    err = dequantize("q5_0", quantize("q5_0", x)) - x
+    amax = np.abs(x.reshape(-1, 32)).max(axis=1)
+    # half a step of amax / 16, plus d's fp16 rounding times 16; the clamped code 31 is a full step off
+    assert (np.abs(err).reshape(-1, 32).max(axis=1) <= amax / 16 * (1 + 16 * 2.0**-11) + 1e-6).all()
+    err4 = dequantize("q4_0", quantize("q4_0", x)) - x
+    assert np.sqrt(np.mean(err**2)) < 0.6 * np.sqrt(np.mean(err4**2))  # one more bit: about half q4_0's
 
 
 # ---------------------------------------------------------------- errors
