@@ -71,7 +71,7 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, Q6K_D4, SCALE_BITS, BlockPartOp, part_spec
+from dialects.qgpu.block_parts import FOLD_K, Q4_0_D16, Q4K_SCALE16, Q6K_D4, SCALE_BITS, BlockPartOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -122,7 +122,8 @@ class AccelerateMatmulPass(ModulePass):
     """How a q4_K (or q5_K) × q8_1_mmq dot applies the dmin term (``q4k-fold=``): ``mma``, one f16 mma
     per super-block over the block sums and mins staged in shared memory; ``fma``, one FMA per
     accumulator and 32-value block (no staging, no barriers); ``auto``, the one measured
-    faster for the dot's shape (``_fold_by_mma``)."""
+    faster for the dot's shape (``_fold_by_mma``); q4_1's m term goes either way too. Against
+    q8_1 (not q8_1_mmq) the term is always an FMA per block."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -360,37 +361,45 @@ per-32 scale is the part that divides the odd sub-blocks' d · sc by 16 (exact).
 NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q4_K: (RegFormat.Q4_K, RegFormat.U8),
     Format.Q4_0: (RegFormat.Q4_0, RegFormat.S8),
+    Format.Q4_1: (RegFormat.Q4_1, RegFormat.U8),
     Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
     Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
-q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
+q4_1's to u8 codes 0..15 (its m a separate fold), q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
 (``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
     Format.Q5_K: ("scale", "min"),
     Format.Q4_0: (Q4_0_D16, None),
+    Format.Q4_1: ("d", "min"),
     Format.Q6_K: (Q6K_D4, None),
     Format.Q8_0: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
 
+SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
+"""256-value weight blocks: a tile of several along K is read one super-block at a time."""
+
+ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q8_0)
+"""32-value weight blocks with one fp16 d (q4_1: and m) each: widened where they are read unless many
+threads read each (``DECODE_ONCE_READERS``)."""
+
 MIN_FORMATS = tuple(fmt for fmt in Format if FORMATS[fmt.value].min_term)
-"""The K-quants with a dmin term (d · sc · q − dmin · m per 32 values, ``FormatInfo.min_term``: q4_K,
-q5_K): the rank-1 fold against the activations' block sums, by FMA or by one f16 mma per super-block
-(``_fold_mma``)."""
+"""The blocks with a min term (``FormatInfo.min_term``: q4_K and q5_K, d · sc · q − dmin · m per 32
+values; q4_1, d · q + m): the rank-1 fold against the activations' block sums, by FMA or by one f16
+mma per K step (``_fold_mma``)."""
+
+
 
 HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql", "qh", "sc"),
                                                              Format.Q5_K: ("qs", "qh", None)}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
 ``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q5_K's qs and qh (its scales are per 32)."""
-
-SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
-"""256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -429,12 +438,12 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     # load of the step, so nothing has to be loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
-        if fmt in MIN_FORMATS:
-            scale_part, min_part = BLOCK_SCALE_PARTS[fmt]
-            assert min_part is not None
-            parts: tuple[str, ...] = (scale_part,) if fold_by_mma else (scale_part, min_part)
-        elif fmt in (Format.Q4_0, Format.Q8_0) and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
-            parts = (BLOCK_SCALE_PARTS[fmt][0],)  # one fp16 d per block: widened (q4_0: / 16) once
+        scale_part, min_part = BLOCK_SCALE_PARTS.get(fmt, ("d", None))
+        fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
+        if fmt in MIN_FORMATS and fmt in SUPER_BLOCKS:  # 6-bit codes unpacked: always once
+            parts: tuple[str, ...] = (scale_part, *fold_parts)
+        elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
+            parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's m) per block: widened once
         else:
             parts = ()
         for part in parts:
@@ -518,11 +527,13 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     products exact in the f32 accumulator, and only dmin·(Σ s·m) is left per element,
     once per super-block: ``qgpu.mma`` with ``rescale = "per_block"`` over K = 16 (the
     eight sub-blocks, padded; see ``m_pad`` in dialects/qgpu/block_parts.py), scaled by
-    −1 on the activation side and dmin on the weight side.
+    −1 on the activation side and dmin on the weight side. q4_1's + Σ_j s_j·m_j goes the same
+    way: its eight blocks of a K step pair (−m_j, 0) with q8_1_mmq's (s_j, 0) (``s_pair``), scaled
+    by 1 on its side.
     """
     minned = next(fmt for _, _, fmt in sides if fmt in MIN_FORMATS)
-    parts = {minned: "m_pad", Format.Q8_1_MMQ: "s_pad"}
-    per_super_block = part_spec(minned, parts[minned]).values_per_block
+    super_block = minned in SUPER_BLOCKS
+    parts = {minned: "m_pad", Format.Q8_1_MMQ: "s_pad" if super_block else "s_pair"}
     # both decoded before either is read: the two copies share one barrier after their stores
     # (shared_stores.defer_trailing_barriers)
     decoded = [_decode_once(_insert(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
@@ -536,22 +547,22 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
         operands.append(_insert(point, LocalLoadOp(view, TensorType(f16, vt.get_shape(),
                                                                     DotOperandEncodingAttr(op_idx, mma, 2)))).results[0])
         rows, k_values = vt.get_shape()[0 if op_idx == 0 else 1], vt.get_shape()[1 if op_idx == 0 else 0]
-        # one scale per super-block: a tile of several along K has as many f16 mma k-blocks
-        scale_type = TensorType(f32, [rows, k_values // per_super_block], DotScaleEncodingAttr(op_idx, mma))
-        if fmt is minned:
+        # one scale per K step: a tile of several along K has as many f16 mma k-blocks
+        scale_type = TensorType(f32, [rows, k_values // FOLD_K], DotScaleEncodingAttr(op_idx, mma))
+        if fmt is minned and super_block:
             dmin = _insert(point, BlockPartOp(mem, "dmin", first, count)).results[0]
             scales.append(_insert(point, LocalLoadOp(dmin, scale_type)).results[0])
-        else:
-            minus_one = DenseIntOrFPElementsAttr.from_list(scale_type, [-1.0])
-            scales.append(_insert(point, arith.ConstantOp(minus_one)).results[0])
+        else:  # −1 on the sums' side; q4_1's m_pad is −m already, so its side is 1
+            sign = DenseIntOrFPElementsAttr.from_list(scale_type, [1.0 if fmt is minned else -1.0])
+            scales.append(_insert(point, arith.ConstantOp(sign)).results[0])
     fold = _insert(point, MmaOp(operands[0], operands[1], acc, RegFormat.FP16, RegFormat.FP16, scales[0], scales[1],
                                 rescale=Rescale.PER_BLOCK))
-    fold.attributes["qdot.fold"] = _str_attr("dmin")
+    fold.attributes["qdot.fold"] = _str_attr("dmin" if super_block else "m")
     return fold.results[0]
 
 
 DECODE_ONCE_READERS = 8
-"""Threads reading each per-block d of a q4_0 / q8_0 side from which it is widened once per CTA
+"""Threads reading each per-block d of a q4_0 / q4_1 / q8_0 side from which it is widened once per CTA
 into an f32 buffer (``_decode_once``) rather than where it is read. As the prefill's N side
 (8 lanes × 2 warps read each) it takes 288 of 2158 instructions out of the K step, and the
 prefill ran 6–20 % faster with it and this session's two other q4_0 / q8_0 changes (run 154;
@@ -1233,7 +1244,8 @@ def _dmin_remark(plan: Plan, q4k_fold: str) -> str:
     if minned is None:
         return ""
     by_mma = _fold_by_mma(formats, q4k_fold)
-    return f"; {minned} dmin term {'as an f16 mma per super-block' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
+    term, step = ("dmin term", "super-block") if minned in SUPER_BLOCKS else ("m term", "K step")
+    return f"; {minned} {term} {f'as an f16 mma per {step}' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
 
 
 def _scale_route(plan: Plan) -> str:
@@ -1249,6 +1261,7 @@ def _scale_route(plan: Plan) -> str:
 _BLOCK_QUANTS_REMARK = {
     Format.Q4_K: "the packed nibbles masked to u8 at use",
     Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
+    Format.Q4_1: "the packed nibbles made u8 (codes 0..15) at use",
     Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (4 · (code − 32)) at use, its int8 scale per 16 values "
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
@@ -1276,8 +1289,9 @@ def _remark_operands(dot: DotScaledOp, plan: Plan) -> None:
         if side.exp:
             how += f", times 2^{side.exp}"
         name = "lhs" if op_idx == 0 else "rhs"
-        if str(side.source) != str(side.reg):
-            parts.append(f"{name} {side.source} → {side.reg}: {how}")
+        reg = NIBBLE_UPCASTS[side.source][1] if side.source in NIBBLE_UPCASTS else side.reg  # q4_K, q4_1: u8
+        if str(side.source) != str(reg):
+            parts.append(f"{name} {side.source} → {reg}: {how}")
         elif how == "read as it is":
             parts.append(f"{name} {side.source}: no conversion, read as it is")
         else:  # the format stays, its arrangement changes (fp4Padded / packed)

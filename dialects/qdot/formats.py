@@ -57,6 +57,7 @@ class Format(StrEnum):
     I8 = "i8"
     Q4_K = "q4_K"
     Q4_0 = "q4_0"
+    Q4_1 = "q4_1"
     Q5_K = "q5_K"
     Q6_K = "q6_K"
     Q8_1 = "q8_1"
@@ -155,6 +156,7 @@ FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
         # ggml blocks travel as !qdot.block<fmt>; their layouts: dialects/qgpu/block_parts.py
         Format.Q4_K: _view(Format.Q4_K, None, takes_scale=False),
         Format.Q4_0: _view(Format.Q4_0, None, takes_scale=False),
+        Format.Q4_1: _view(Format.Q4_1, None, takes_scale=False),
         Format.Q5_K: _view(Format.Q5_K, None, takes_scale=False),
         Format.Q6_K: _view(Format.Q6_K, None, takes_scale=False),
         Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
@@ -188,6 +190,8 @@ BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
         (Format.Q8_1, Format.Q4_K),
         (Format.Q4_0, Format.Q8_1),
         (Format.Q8_1, Format.Q4_0),
+        (Format.Q4_1, Format.Q8_1),
+        (Format.Q8_1, Format.Q4_1),
         (Format.Q5_K, Format.Q8_1),
         (Format.Q8_1, Format.Q5_K),
         (Format.Q6_K, Format.Q8_1),

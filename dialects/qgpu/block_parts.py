@@ -2,10 +2,10 @@
 
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
-34 per q8_0, 18 per q4_0, 210 per q6_K, 176 per q5_K), and the mma operands read its fields through ``qgpu.block_part``:
+34 per q8_0, 18 per q4_0, 20 per q4_1, 210 per q6_K, 176 per q5_K), and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
-  ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K and q4_0 (the 128 / 16
+  ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K, q4_0 and q4_1 (the 128 / 16
   bytes of nibbles, packed two values per byte; which value a nibble is, is the
   interleave that ``qgpu.upcast from = q4_K`` / ``from = q4_0`` knows);
 * q6_K's ``ql`` (128 bytes, the low four bits of each code, paired as q4_K's nibbles but 64
@@ -21,11 +21,12 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
   q4_0 (d / 16, the scale of its quants upcast to s8 as 16 · q), and of q4_K
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
-  the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale.
+  the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale;
+  q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads).
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
-block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]) and llama.cpp's mmq.cuh
+block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
 (passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
@@ -69,7 +70,8 @@ class PartSpec:
     """q4_K parts made of 6-bit codes (sc or m, ``get_scale_min_k4``): byte of ``scales[12]``."""
     divisor: int = 1
     """Derived fp16 fields: a power of two the field is divided by when loaded (exact), to undo the
-    factor an upcast of the block's quants multiplies them by (q4_0's ``d16``: 16)."""
+    factor an upcast of the block's quants multiplies them by (q4_0's ``d16``: 16), or −1 for a
+    field that enters with the other sign (q4_1's ``min``: its m is added, q4_K's dmin · m subtracted)."""
 
 
 Q4K_SCALE16 = "scale16"
@@ -86,6 +88,9 @@ Q8_0_D, Q8_0_QS = 0, 2
 """block_q8_0: fp16 d, int8 qs[32]."""
 Q4_0_D, Q4_0_QS = 0, 2
 """block_q4_0: fp16 d, uint8 qs[16] (value p in the low nibble of byte p, p + 16 in the high one)."""
+
+Q4_1_D, Q4_1_M, Q4_1_QS = 0, 2, 4
+"""block_q4_1: fp16 d, fp16 m, uint8 qs[16] (paired as q4_0's); value = d · code + m."""
 
 Q4_0_D16 = "d16"
 """q4_0's scale for quants upcast to s8 (``qgpu.upcast from = q4_0``: 16 · (code − 8)): d / 16."""
@@ -110,6 +115,15 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q4_0, "qs"): PartSpec(16, True, i8, Q4_0_QS),
     # d / 16: the upcast gives 16 · (code − 8) (a power of two: the fold rounds as with d)
     (Format.Q4_0, Q4_0_D16): PartSpec(1, False, f32, Q4_0_D, divisor=S8_FACTOR[RegFormat.Q4_0]),
+    # q4_1: its codes upcast to u8 as they are (scale d), its + m per block taken against the other
+    # side's sums by the fold, which subtracts its ``min`` part (q4_K's dmin · m): hence −m (exact)
+    (Format.Q4_1, "qs"): PartSpec(16, True, i8, Q4_1_QS),
+    (Format.Q4_1, "d"): PartSpec(1, False, f32, Q4_1_D),
+    (Format.Q4_1, "min"): PartSpec(1, False, f32, Q4_1_M, divisor=-1),
+    # q4_1's m term as the f16 mma fold: two k-slots per block, (−m, 0), against q8_1_mmq's ``s_pair``
+    # — (s, 0) per 32 values — so that a K step's eight blocks fill one k16 (fp16 m is exact in f16)
+    (Format.Q4_1, "m_pad"): PartSpec(2, False, f16, Q4_1_M, divisor=-1),
+    (Format.Q8_1_MMQ, "s_pair"): PartSpec(8, False, f16, MMQ_DS4 + DS_S, MMQ_DS4_PITCH),
     (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
     (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
     # the super-block's d / 4 per 32 values (the mma's per-block scale; the upcast gives 4 · (code − 32),
@@ -148,6 +162,10 @@ times a 6-bit sc (17), both exact in f32 — what lets qdot-lower-mma use its ma
 
 FOLD_PAD = 8
 """Padded positions per q8_1_mmq block in ``s_pad`` / per half super-block in ``m_pad`` (4 real)."""
+
+FOLD_K = 2 * FOLD_PAD
+"""k-slots of one f16 mma of the min fold: a K step of 256 values (a K-quant's super-block, eight
+q4_1 blocks), whichever way its parts are padded."""
 
 
 def padded_sub_block(index: int) -> int | None:
@@ -314,7 +332,7 @@ def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> 
                            encoding.value_dim, encoding.first_block)
 
 
-__all__ = ["FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
+__all__ = ["FOLD_K", "FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
            "padded_sub_block", "part_spec",
            "ArrayAttr"]
 

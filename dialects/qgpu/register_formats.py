@@ -25,7 +25,8 @@ from two sources: its ``ql`` nibbles (the ``from`` operand, paired as q4_K's are
 apart) and the top two bits of each code from its ``qh`` bytes (the ``high`` operand, four values
 32 apart per byte); ``block_part`` ``d4``, d / 4, undoes the 4. q5_K upcasts to ``s8`` as its code 0..31: its
 ``qs`` nibbles (paired as q4_K's) and the top bit of each code from its ``qh`` bytes (eight values 32
-apart per byte); its mins are a separate fold, as q4_K's.
+apart per byte); its mins are a separate fold, as q4_K's. q4_1 upcasts to ``u8`` as its code 0..15 (q4_0's
+nibble pairs, each shifted down and masked): its m is a separate fold against the other side's sums.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class RegFormat(StrEnum):
     """Raw q4_0 nibble bytes (``block_part`` ``qs``): byte p of a 32-value block holds value p in its
     low nibble and value p + 16 in its high nibble, each as its code 0..15 (value + 8); only an
     upcast reads it."""
+    Q4_1 = "q4_1"
+    """Raw q4_1 nibble bytes (``block_part`` ``qs``), paired as q4_0's (value p of a 32-value block low,
+    p + 16 high), each its code 0..15; only an upcast reads it."""
     Q6_K = "q6_K"
     """Raw q6_K ``ql`` bytes (``block_part`` ``ql``): the low four bits of each value, byte p of a
     128-value span holding value p in its low nibble and value p + 64 in its high nibble (ggml's
@@ -83,6 +87,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.FP16: Format.FP16,
     RegFormat.Q4_K: Format.E2M1,  # travels as packed i8, two 4-bit values per byte
     RegFormat.Q4_0: Format.E2M1,  # the same
+    RegFormat.Q4_1: Format.E2M1,  # the same
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
 })
@@ -122,11 +127,12 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
-    64-value chunk, values p and p + 32; q4_0: a 32-value block, p and p + 16; q6_K's ql: a
+    64-value chunk, values p and p + 32; q4_0 and q4_1: a 32-value block, p and p + 16; q6_K's ql: a
     128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
-    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
+    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q6_K: 128,
+            RegFormat.Q5_K: 64}.get(fmt)
 
 
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1})
@@ -170,12 +176,12 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
-     RegFormat.Q5_K: 1})
+     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
-    (RegFormat.Q5_K, RegFormat.S8),
+    (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })
@@ -187,7 +193,8 @@ def upcast_problem(source: RegFormat, target: RegFormat) -> str | None:
         return None
     targets = sorted(str(to) for f, to in UPCASTS if f == source)
     if not targets:
-        return f"from = {source} cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2"
+        sources = ", ".join(sorted({str(f) for f, _ in UPCASTS}))
+        return f"from = {source} cannot be upcast: the sources are {sources}"
     return f"from = {source} to = {target} is not an exact conversion; {source} upcasts to {', '.join(targets)}"
 
 

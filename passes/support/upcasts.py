@@ -12,6 +12,8 @@ functions (an upcast never moves values between threads); the conversions are:
   6-7 of each byte, the pair masked with bit 7 flipped (one ``lop3``) and joined (another): four
   instructions per register of four values (the scale, d / 4, undoes the 4); q5_K → s8 (its code
   0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four;
+* q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
+  sits); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -88,8 +90,9 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         op.erase()
         return
     if nibble_span(op.source) is not None:
-        in_place = op.target is RegFormat.U8
-        out_q4 = [_q4k_register(b, src, sources, in_place) if op.source is RegFormat.Q4_K
+        in_place = op.source is RegFormat.Q4_K and op.target is RegFormat.U8  # q4_1's u8 codes are shifted down
+        # q4_1 is q4_0's nibble pairs read as q4_K's are (codes 0..15 as u8: its m is a separate fold)
+        out_q4 = [_q4k_register(b, src, sources, in_place) if op.source in (RegFormat.Q4_K, RegFormat.Q4_1)
                   else _q4_0_register(b, src, sources)
                   for sources in ([mapping[(reg, byte)] for byte in range(4)] for reg in range(dst_l.regs_per_thread))]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, pack_blocks
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SPECS, padded_sub_block
@@ -25,7 +25,7 @@ _RNG = np.random.default_rng(7)
 _SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
 
 
-def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields:
+def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
     if fmt is Format.Q6_K:
         return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
@@ -35,6 +35,8 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields:
     if fmt is Format.Q5_K:
         q5 = _RNG.integers(0, 32, size=256).astype(np.uint8)
         return Q5KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q5)
+    if fmt is Format.Q4_1:
+        return Q41Fields(d=np.float32(1.5), m=np.float32(-0.625), q=_RNG.integers(0, 16, size=32).astype(np.uint8))
     if fmt is Format.Q8_0:
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
@@ -55,7 +57,11 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     if spec.codes_byte is not None:
         sc, m = scale_min_k4(block[spec.codes_byte:spec.codes_byte + 12])
         codes = m if part in ("min", "m_pad") else sc
-    if part in ("m_pad", "s_pad"):
+    if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # q4_1's (−m, 0), q8_1_mmq's (s, 0) pairs
+        if index % 2:
+            return 0.0
+        index //= 2
+    elif part in ("m_pad", "s_pad"):
         position = padded_sub_block(index)
         if position is None:
             return 0.0
@@ -73,8 +79,11 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
 
-def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields, index: int) -> float:
+def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields,
+              index: int) -> float:
     """The same value from ``compiler.numerics``' fields."""
+    if isinstance(fields, Q41Fields):  # value = d · code + m; the fold subtracts its min parts: −m
+        return {"d": float(fields.d), "min": -float(fields.m), "m_pad": 0.0 if index % 2 else -float(fields.m)}[part]
     if isinstance(fields, Q6KFields):
         return {"d4": float(fields.d) / 4, "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields | Q5KFields):
@@ -90,6 +99,8 @@ def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields |
     if part == Q4_0_D16:
         return float(fields.d) / 16
     assert fields.s is not None or part == "d"
+    if part == "s_pair":
+        return 0.0 if index % 2 else float(np.atleast_1d(fields.s)[index // 2])
     if part == "s_pad":
         position = padded_sub_block(index)
         return 0.0 if position is None else float(np.atleast_1d(fields.s)[position])
@@ -154,5 +165,8 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
         assert np.array_equal(np.stack([chunks & 0xF, chunks >> 4], axis=1).ravel(), fields.q & 0xF)
     elif fmt is Format.Q4_0:  # byte p: value p low, p + 16 high, each as its code q + 8
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]).astype(np.int8) - 8, fields.q)
+    elif isinstance(fields, Q41Fields):  # as q4_0's, each its code
+        assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]), fields.q)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)
+

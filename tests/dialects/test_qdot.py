@@ -135,12 +135,14 @@ def test_scale_kinds() -> None:
 
 
 def test_pairings() -> None:
-    assert len(BLOCK_PAIRS) == 27
+    assert len(BLOCK_PAIRS) == 31
     assert is_supported_pair(Format.Q6_K, Format.Q8_1_MMQ) and is_supported_pair(Format.Q8_1, Format.Q6_K)
     assert not is_supported_pair(Format.Q6_K, Format.Q8_0) and not is_supported_pair(Format.Q6_K, Format.Q4_K)
     assert is_supported_pair(Format.Q5_K, Format.Q8_1) and is_supported_pair(Format.Q8_1_MMQ, Format.Q5_K)
     assert not is_supported_pair(Format.Q5_K, Format.Q8_0) and not is_supported_pair(Format.Q5_K, Format.Q5_K)
     assert is_supported_pair(Format.Q4_K, Format.Q8_1_MMQ)
+    assert is_supported_pair(Format.Q4_1, Format.Q8_1) and is_supported_pair(Format.Q8_1_MMQ, Format.Q4_1)
+    assert not is_supported_pair(Format.Q4_1, Format.Q8_0) and not is_supported_pair(Format.Q4_1, Format.Q4_0)
     assert is_supported_pair(Format.Q8_1_MMQ, Format.Q8_1)
     assert not is_supported_pair(Format.Q4_K, Format.Q4_K)
     assert is_supported_pair(Format.Q8_1_MMQ, Format.Q4_0) and is_supported_pair(Format.Q4_0, Format.Q8_0)
@@ -398,7 +400,7 @@ def test_format_attr_prints_standalone() -> None:
 
 
 def test_bad_block_name_is_a_parse_error_listing_choices() -> None:
-    choices = "`q4_K`, `q4_0`, `q5_K`, `q6_K`, `q8_1`, `q8_0`, `q8_1_mmq`"
+    choices = "`q4_K`, `q4_0`, `q4_1`, `q5_K`, `q6_K`, `q8_1`, `q8_0`, `q8_1_mmq`"
     with pytest.raises(ParseError, match=f"expected a block format: one of {choices}, got `q5_0`"):
         _parse("func.func @f(%x: tensor<4x!qdot.block<q5_0>>) { func.return }")
 

@@ -1,11 +1,12 @@
-"""Inputs, reference and check for the q8_1 × q4_K (q4_0, q8_0) kernels of ``compiler.mmq_template``.
+"""Inputs, reference and check for the q8_1 × q4_K (q4_0, q4_1, q8_0, q5_K, q6_K) kernels of ``compiler.mmq_template``.
 
 Shared by the GPU suite (tests/gpu/test_mmq_gpu.py) and the CPU emulator test
 (tests/emulator/test_mmq_emulated.py), so both check the same thing: random f32
 weights and activations quantized by ``compiler.numerics`` (ggml's block layouts),
 the kernel's Y = X · Wᵀ compared with the float64 meaning of llama.cpp's MMQ
 (``dot_scaled(..., use_block_sums=True)``: dequantized blocks, the q4_K min term
-taken with the q8_1 block sums; q4_0 and q8_0 have no min term), relative Frobenius error ≤ 1e-5.
+taken with the q8_1 block sums, as is q4_1's + m; q4_0 and q8_0 have no min term), relative
+Frobenius error ≤ 1e-5.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
 
 def reference_of(x: np.ndarray, w: np.ndarray, weights: str) -> np.ndarray:
     """The float64 meaning of Y = X · Wᵀ for q8_1_mmq blocks X [M, K/128, 144] and ``weights``
-    blocks W [N, K/bv, bytes]: q4_K's and q5_K's min term taken with the q8_1 block sums (llama.cpp's
-    MMQ meaning), the others (no min) their dequantized blocks'."""
+    blocks W [N, K/bv, bytes]: q4_K's, q5_K's and q4_1's min term taken with the q8_1 block sums
+    (llama.cpp's MMQ meaning), the others (no min) their dequantized blocks'."""
     return numerics.dot_scaled(x, w.transpose(1, 0, 2), lhs="q8_1_mmq", rhs=weights,
                                use_block_sums=FORMATS[weights].min_term)
 
@@ -97,8 +98,8 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
     qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
     if case.cfg.weights != "q4_K":  # d = 1, random codes; their values through numerics' own decoding
         w = rng.integers(0, 256, size=weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
-        for field in fp16_fields(case.cfg.weights):
-            w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count)
+        for field in fp16_fields(case.cfg.weights):  # d = 1; q4_1's m = 0 (its term is the sums', 0 here)
+            w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count) if field.name != "m" else 0
         scales = next((f for f in block_layout(case.cfg.weights) if f.name == "scales"), None)
         if case.cfg.weights == "q6_K":  # int8 scales in -4..3: the sums stay far below 2^24
             assert scales is not None
