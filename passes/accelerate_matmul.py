@@ -71,7 +71,7 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import FOLD_K, Q4_0_D16, Q4K_SCALE16, Q6K_D4, SCALE_BITS, BlockPartOp
+from dialects.qgpu.block_parts import FOLD_K, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, Q6K_D4, SCALE_BITS, BlockPartOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -362,12 +362,15 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q4_K: (RegFormat.Q4_K, RegFormat.U8),
     Format.Q4_0: (RegFormat.Q4_0, RegFormat.S8),
     Format.Q4_1: (RegFormat.Q4_1, RegFormat.U8),
+    Format.Q5_0: (RegFormat.Q5_0, RegFormat.S8),
+    Format.Q5_1: (RegFormat.Q5_1, RegFormat.U8),
     Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
     Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
-q4_1's to u8 codes 0..15 (its m a separate fold), q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
+q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code − 16) and q5_1's to u8 codes
+0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
 (``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
@@ -375,17 +378,22 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q5_K: ("scale", "min"),
     Format.Q4_0: (Q4_0_D16, None),
     Format.Q4_1: ("d", "min"),
+    Format.Q5_0: (Q5_0_D8, None),
+    Format.Q5_1: ("d", "min"),
     Format.Q6_K: (Q6K_D4, None),
     Format.Q8_0: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
 
+WORD_HIGHS = (Format.Q5_0, Format.Q5_1)
+"""Blocks whose fifth bits come as one 32-bit ``qh`` word per 32 values (``register_formats.HIGH_WORDS``)."""
+
 SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
-ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q8_0)
-"""32-value weight blocks with one fp16 d (q4_1: and m) each: widened where they are read unless many
+ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0)
+"""32-value weight blocks with one fp16 d (q4_1, q5_1: and m) each: widened where they are read unless many
 threads read each (``DECODE_ONCE_READERS``)."""
 
 MIN_FORMATS = tuple(fmt for fmt in Format if FORMATS[fmt.value].min_term)
@@ -396,10 +404,13 @@ mma per K step (``_fold_mma``)."""
 
 
 HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql", "qh", "sc"),
-                                                             Format.Q5_K: ("qs", "qh", None)}
+                                                             Format.Q5_K: ("qs", "qh", None),
+                                                             Format.Q5_0: ("qs", "qh", None),
+                                                             Format.Q5_1: ("qs", "qh", None)}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
-``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q5_K's qs and qh (its scales are per 32)."""
+``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q5_K's qs and qh (its scales are per 32); q5_0's
+and q5_1's qs and the block's qh word (an i32 per block, loaded as the block scales are: ``HIGH_WORDS``)."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -461,7 +472,15 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             k_dim = 1 if op_idx == 0 else 0
             shape = list(_tensor_shape(loaded))
             shape[k_dim] *= 2
-            high = _raw_operand(mem, high_part, first, count, op_idx, mma, point) if high_part else None
+            high = None
+            if fmt in WORD_HIGHS:  # one qh word per block, held by the threads of its operand values
+                view = _insert(point, BlockPartOp(mem, "qh", first, count)).results[0]
+                vt = view.type
+                assert isinstance(vt, MemDescType)
+                words = TensorType(i32, vt.get_shape(), DotScaleEncodingAttr(op_idx, mma, operand=True))
+                high = _insert(point, LocalLoadOp(view, words)).results[0]
+            elif high_part:
+                high = _raw_operand(mem, high_part, first, count, op_idx, mma, point)
             source, target = NIBBLE_UPCASTS[fmt]
             loaded = _insert(point, UpcastOp(loaded, source, target,
                                              TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
@@ -1262,6 +1281,8 @@ _BLOCK_QUANTS_REMARK = {
     Format.Q4_K: "the packed nibbles masked to u8 at use",
     Format.Q4_0: "the packed nibbles made s8 (16 · (code − 8)) at use",
     Format.Q4_1: "the packed nibbles made u8 (codes 0..15) at use",
+    Format.Q5_0: "the packed nibbles and the qh word's bits joined into s8 (8 · (code − 16)) at use",
+    Format.Q5_1: "the packed nibbles and the qh word's bits joined into u8 (codes 0..31) at use",
     Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (4 · (code − 32)) at use, its int8 scale per 16 values "
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",

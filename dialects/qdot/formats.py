@@ -58,6 +58,8 @@ class Format(StrEnum):
     Q4_K = "q4_K"
     Q4_0 = "q4_0"
     Q4_1 = "q4_1"
+    Q5_0 = "q5_0"
+    Q5_1 = "q5_1"
     Q5_K = "q5_K"
     Q6_K = "q6_K"
     Q8_1 = "q8_1"
@@ -157,6 +159,8 @@ FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
         Format.Q4_K: _view(Format.Q4_K, None, takes_scale=False),
         Format.Q4_0: _view(Format.Q4_0, None, takes_scale=False),
         Format.Q4_1: _view(Format.Q4_1, None, takes_scale=False),
+        Format.Q5_0: _view(Format.Q5_0, None, takes_scale=False),
+        Format.Q5_1: _view(Format.Q5_1, None, takes_scale=False),
         Format.Q5_K: _view(Format.Q5_K, None, takes_scale=False),
         Format.Q6_K: _view(Format.Q6_K, None, takes_scale=False),
         Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
@@ -192,12 +196,18 @@ BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
         (Format.Q8_1, Format.Q4_0),
         (Format.Q4_1, Format.Q8_1),
         (Format.Q8_1, Format.Q4_1),
+        (Format.Q5_0, Format.Q8_1),
+        (Format.Q8_1, Format.Q5_0),
+        (Format.Q5_1, Format.Q8_1),
+        (Format.Q8_1, Format.Q5_1),
         (Format.Q5_K, Format.Q8_1),
         (Format.Q8_1, Format.Q5_K),
         (Format.Q6_K, Format.Q8_1),
         (Format.Q8_1, Format.Q6_K),
         (Format.Q4_0, Format.Q8_0),
         (Format.Q8_0, Format.Q4_0),
+        (Format.Q5_0, Format.Q8_0),
+        (Format.Q8_0, Format.Q5_0),
         (Format.Q8_0, Format.Q8_1),
         (Format.Q8_1, Format.Q8_0),
         (Format.Q8_0, Format.Q8_0),

@@ -2,7 +2,7 @@
 
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
-34 per q8_0, 18 per q4_0, 20 per q4_1, 210 per q6_K, 176 per q5_K), and the mma operands read its fields through ``qgpu.block_part``:
+34 per q8_0, 18 per q4_0, 20 per q4_1, 22 per q5_0, 24 per q5_1, 210 per q6_K, 176 per q5_K), and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
   ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K, q4_0 and q4_1 (the 128 / 16
@@ -22,11 +22,14 @@ elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
   the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale;
-  q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads).
+  q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads); q5_0's and q5_1's
+  ``qh``, the block's 32-bit word of fifth bits as an i32, q5_0's ``d8`` (d / 8) and q5_1's ``d``,
+  ``min`` and ``m_pad`` as q4_1's.
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
-block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]) and llama.cpp's mmq.cuh
+block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]; block_q5_0: d, qh[4],
+qs[16]; block_q5_1: d, m, qh[4], qs[16]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
 (passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
@@ -68,6 +71,9 @@ class PartSpec:
     q8_1_mmq's ``ds4``: 4); 0 where all values of the block share it (q4_K's d and dmin)."""
     codes_byte: int | None = None
     """q4_K parts made of 6-bit codes (sc or m, ``get_scale_min_k4``): byte of ``scales[12]``."""
+    field_bytes: int = 1
+    """i32 parts: the width of the integer field — q6_K's ``sc``, one int8, sign-extended; q5_0's and
+    q5_1's ``qh``, a 32-bit word (two 16-bit loads where the blocks leave it 2-aligned)."""
     divisor: int = 1
     """Derived fp16 fields: a power of two the field is divided by when loaded (exact), to undo the
     factor an upcast of the block's quants multiplies them by (q4_0's ``d16``: 16), or −1 for a
@@ -92,8 +98,15 @@ Q4_0_D, Q4_0_QS = 0, 2
 Q4_1_D, Q4_1_M, Q4_1_QS = 0, 2, 4
 """block_q4_1: fp16 d, fp16 m, uint8 qs[16] (paired as q4_0's); value = d · code + m."""
 
+Q5_0_D, Q5_0_QH, Q5_0_QS = 0, 2, 6
+"""block_q5_0: fp16 d, uint8 qh[4] (bit j: the fifth bit of value j), uint8 qs[16] (paired as q4_0's)."""
+Q5_1_D, Q5_1_M, Q5_1_QH, Q5_1_QS = 0, 2, 4, 8
+"""block_q5_1: fp16 d, fp16 m, uint8 qh[4], uint8 qs[16]; value = d · code + m."""
+
 Q4_0_D16 = "d16"
 """q4_0's scale for quants upcast to s8 (``qgpu.upcast from = q4_0``: 16 · (code − 8)): d / 16."""
+Q5_0_D8 = "d8"
+"""q5_0's scale for codes upcast to s8 (``qgpu.upcast from = q5_0``: 8 · (code − 16)): d / 8."""
 Q6K_D4 = "d4"
 """q6_K's scale for quants upcast to s8 (``qgpu.upcast from = q6_K``: 4 · (code − 32)): d / 4."""
 MMQ_DS4, MMQ_DS4_PITCH, MMQ_QS = 0, 4, 16
@@ -124,6 +137,16 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     # — (s, 0) per 32 values — so that a K step's eight blocks fill one k16 (fp16 m is exact in f16)
     (Format.Q4_1, "m_pad"): PartSpec(2, False, f16, Q4_1_M, divisor=-1),
     (Format.Q8_1_MMQ, "s_pair"): PartSpec(8, False, f16, MMQ_DS4 + DS_S, MMQ_DS4_PITCH),
+    # q5_0 / q5_1: q4_0's nibbles and the block's qh word, one i32 per 32 values (the upcast's high
+    # operand); q5_0's d / 8 (its codes upcast as 8 · (code − 16)), q5_1's d and m as q4_1's
+    (Format.Q5_0, "qs"): PartSpec(16, True, i8, Q5_0_QS),
+    (Format.Q5_0, "qh"): PartSpec(1, False, i32, Q5_0_QH, field_bytes=4),
+    (Format.Q5_0, Q5_0_D8): PartSpec(1, False, f32, Q5_0_D, divisor=S8_FACTOR[RegFormat.Q5_0]),
+    (Format.Q5_1, "qs"): PartSpec(16, True, i8, Q5_1_QS),
+    (Format.Q5_1, "qh"): PartSpec(1, False, i32, Q5_1_QH, field_bytes=4),
+    (Format.Q5_1, "d"): PartSpec(1, False, f32, Q5_1_D),
+    (Format.Q5_1, "min"): PartSpec(1, False, f32, Q5_1_M, divisor=-1),
+    (Format.Q5_1, "m_pad"): PartSpec(2, False, f16, Q5_1_M, divisor=-1),
     (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
     (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
     # the super-block's d / 4 per 32 values (the mma's per-block scale; the upcast gives 4 · (code − 32),

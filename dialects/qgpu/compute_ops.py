@@ -42,6 +42,7 @@ from dialects.qgpu.layouts import DotOperandLayout, distributed_layout
 from dialects.qgpu.memory_ops import check_layout
 from dialects.qgpu.register_formats import (
     HIGH_BITS,
+    HIGH_WORDS,
     INTEGER_FORMATS,
     NIBBLE_K_WIDTH,
     keeps_k_width,
@@ -428,7 +429,8 @@ class UpcastOp(IRDLOperation):
     (``from = q6_K``, its ``ql`` nibbles) takes the top two bits of every code from a ``high``
     operand, its ``qh`` bytes: i8 with the same parent, opIdx and kWidth, K a quarter of the
     result's; q5_K (its ``qs`` nibbles) the top bit, K an eighth of the result's
-    (``register_formats.HIGH_BITS``).
+    (``register_formats.HIGH_BITS``). q5_0 and q5_1 take theirs from one i32 ``qh`` word per 32-value
+    block, in the #qgpu.dot_scale layout of the result's parent and side (``HIGH_WORDS``).
     """
 
     name = "qgpu.upcast"
@@ -478,8 +480,8 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(problem)
         result = _tensor(self.result)
         res_enc = result.encoding
-        if (self.high is None) != (self.source not in HIGH_BITS):
-            takers = " and ".join(str(f) for f in HIGH_BITS)
+        if (self.high is None) != (self.source not in HIGH_BITS and self.source not in HIGH_WORDS):
+            takers = ", ".join(sorted(str(f) for f in (*HIGH_BITS, *HIGH_WORDS)))
             raise VerifyException(f"from = {self.source} takes a high operand (its codes' top bits)" if self.high is None
                                   else f"only {takers} take a high operand, got from = {self.source}")
         if isinstance(res_enc, BlockedEncodingAttr):
@@ -502,7 +504,18 @@ class UpcastOp(IRDLOperation):
             raise VerifyException(
                 f"a {self.source} upcast reads kWidth = {NIBBLE_K_WIDTH} (a thread's bytes 4t..4t+3 then hold its "
                 f"values of both halves of a span), got kWidth = {src.k_width}")
-        if self.high is not None:
+        if self.high is not None and self.source in HIGH_WORDS:
+            high_t = _tensor(self.high)
+            enc = high_t.encoding
+            want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // 32)
+            if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != res_enc.op_idx or enc.parent != \
+                    res_enc.parent or not enc.operand_side or high_t.get_element_type() != IntegerType(32) or \
+                    high_t.get_shape() != want:
+                raise VerifyException(
+                    f"high of from = {self.source} must be the blocks' qh words: i32 of shape {dims_text(want)} (one per "
+                    f"32 values) in #qgpu.dot_scale<{{opIdx = {res_enc.op_idx}, parent = ..., operand = true}}> of the "
+                    f"result's parent (the threads of the operand's values), got {high_t}")
+        elif self.high is not None:
             high = _check_dot_operand("high", self.high, res_enc.op_idx, res_enc.parent, RegFormat.S8)
             want = list(dst.shape)
             per_byte = 8 // HIGH_BITS[self.source]

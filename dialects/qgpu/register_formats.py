@@ -27,6 +27,10 @@ apart) and the top two bits of each code from its ``qh`` bytes (the ``high`` ope
 ``qs`` nibbles (paired as q4_K's) and the top bit of each code from its ``qh`` bytes (eight values 32
 apart per byte); its mins are a separate fold, as q4_K's. q4_1 upcasts to ``u8`` as its code 0..15 (q4_0's
 nibble pairs, each shifted down and masked): its m is a separate fold against the other side's sums.
+q5_0 upcasts to ``s8`` as 8 · (code − 16) — the 5-bit code at bits 3-7 of its byte, top bit flipped —
+and q5_1 to ``u8`` as its code 0..31, each from q4_0's nibble pairs and the fifth bit of every code
+from the block's 32-bit ``qh`` word (``HIGH_WORDS``); ``block_part`` ``d8``, d / 8, undoes q5_0's 8,
+and q5_1's m is q4_1's fold.
 """
 
 from __future__ import annotations
@@ -62,6 +66,11 @@ class RegFormat(StrEnum):
     Q4_1 = "q4_1"
     """Raw q4_1 nibble bytes (``block_part`` ``qs``), paired as q4_0's (value p of a 32-value block low,
     p + 16 high), each its code 0..15; only an upcast reads it."""
+    Q5_0 = "q5_0"
+    """Raw q5_0 ``qs`` bytes (``block_part`` ``qs``), paired as q4_0's: the low four bits of each code;
+    an upcast adds the fifth from the block's ``qh`` word (its ``high`` operand, ``HIGH_WORDS``)."""
+    Q5_1 = "q5_1"
+    """Raw q5_1 ``qs`` bytes, as q5_0's (its codes unsigned, its m a separate fold)."""
     Q6_K = "q6_K"
     """Raw q6_K ``ql`` bytes (``block_part`` ``ql``): the low four bits of each value, byte p of a
     128-value span holding value p in its low nibble and value p + 64 in its high nibble (ggml's
@@ -88,6 +97,8 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.Q4_K: Format.E2M1,  # travels as packed i8, two 4-bit values per byte
     RegFormat.Q4_0: Format.E2M1,  # the same
     RegFormat.Q4_1: Format.E2M1,  # the same
+    RegFormat.Q5_0: Format.E2M1,  # its qs bytes: the same
+    RegFormat.Q5_1: Format.E2M1,  # the same
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
 })
@@ -127,12 +138,12 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
-    64-value chunk, values p and p + 32; q4_0 and q4_1: a 32-value block, p and p + 16; q6_K's ql: a
+    64-value chunk, values p and p + 32; q4_0, q4_1, q5_0 and q5_1: a 32-value block, p and p + 16; q6_K's ql: a
     128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
-    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q6_K: 128,
-            RegFormat.Q5_K: 64}.get(fmt)
+    return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
+            RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
 
 
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1})
@@ -140,6 +151,13 @@ HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFor
 bits per value: q6_K's ``qh`` holds the top two bits of four values per byte, q5_K's the top bit of
 eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of its group's
 32 · 8 / bits values (``passes.support.upcasts.high_bits_of``)."""
+
+
+HIGH_WORDS: frozenset[RegFormat] = frozenset({RegFormat.Q5_0, RegFormat.Q5_1})
+"""Formats whose upcast takes each code's fifth bit from its block's 32-bit ``qh`` word (bit j: value j
+of the 32-value block, ``dequantize_row_q5_0``): the ``high`` operand is one i32 per block in the
+#qgpu.dot_scale layout of the result (each thread holds the words of its values' blocks), and which
+bits of it a register takes depends on the thread's place along K (``passes.support.upcasts``)."""
 
 
 def is_wide(fmt: RegFormat) -> bool:
@@ -176,12 +194,13 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
-     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1})
+     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
-    (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8),
+    (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8), (RegFormat.Q5_0, RegFormat.S8),
+    (RegFormat.Q5_1, RegFormat.U8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

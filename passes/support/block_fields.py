@@ -75,8 +75,16 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
 
 def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
     """The field as f32 (f16 parts are exact in f32 and narrowed by the caller), or as i32 for an
-    int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended)."""
+    int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended) or a word (q5_0's / q5_1's ``qh``)."""
     spec, part = shared.spec, shared.part
+    if spec.element == i32 and spec.field_bytes == 4:  # q5_0 / q5_1's qh word
+        assert spec.first_byte is not None
+        at = b.add(start, spec.first_byte + spec.pitch * index)
+        if shared.block_bytes % 4 == 0 and spec.first_byte % 4 == 0:
+            return b.emit(LdSharedOp(at, i32))
+        low = b.cast_int(b.emit(LdSharedOp(at, i16)), i32)  # q5_0's 22-byte blocks: 2-aligned
+        high = b.cast_int(b.emit(LdSharedOp(b.add(at, 2), i16)), i32)
+        return b.or_(low, b.shl(high, 16))
     if spec.element == i32:
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))

@@ -11,7 +11,9 @@ functions (an upcast never moves values between threads); the conversions are:
 * q6_K → s8 (4 · (code − 32)): its ``ql`` nibble and its ``qh`` bit pair shifted to bits 2-5 and
   6-7 of each byte, the pair masked with bit 7 flipped (one ``lop3``) and joined (another): four
   instructions per register of four values (the scale, d / 4, undoes the 4); q5_K → s8 (its code
-  0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four;
+  0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four; q5_0 → s8
+  (8 · (code − 16)) and q5_1 → u8 (code): q4_0's nibbles and the fifth bits from the block's 32-bit
+  qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
   sits); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
@@ -42,7 +44,7 @@ from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
-from dialects.qgpu.register_formats import HIGH_BITS, RegFormat, nibble_span
+from dialects.qgpu.register_formats import HIGH_BITS, HIGH_WORDS, RegFormat, nibble_span
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
 
@@ -78,6 +80,12 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
     mapping = _mapping(op, src_l, dst_l, packed)
     b = Builder.before(op)
     src = to_regs(b, op.src)
+    if op.high is not None and op.source in HIGH_WORDS:
+        out_words = _word_high_registers(b, op, src, mapping, dst_l, state)
+        op.result.replace_all_uses_with(from_regs(b, out_words, dst_t))
+        op.detach()
+        op.erase()
+        return
     if op.high is not None:
         high_t = op.high.type
         assert isinstance(high_t, TensorType)
@@ -234,6 +242,74 @@ def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[S
         byte = b.xor(b.shl(code, place), flip) if flip else code
         value = b.or_(value, b.shl(byte, 8 * i))
     return value
+
+
+WORD_PLACEMENT = MappingProxyType({RegFormat.Q5_0: (3, 0x80), RegFormat.Q5_1: (0, 0)})
+"""Where q5_0's and q5_1's 5-bit code sits in its byte and which bits are then flipped: q5_0's at bits
+3-7 with bit 7 flipped — (code << 3) − 128 = 8 · (code − 16), ``S8_FACTOR`` 8 — q5_1's at bits 0-4 as
+it is (its m is a separate fold)."""
+
+SPREAD = 0x00204081
+"""× this spreads bits 0-3 of a word to bits 0, 8, 16 and 24 (1 + 2^7 + 2^14 + 2^21: the sixteen
+partial products land on distinct bits, so nothing carries into those four)."""
+
+
+def _word_high_registers(b: Builder, op: UpcastOp, src: list[SSAValue], mapping: dict[tuple[int, int], Source],
+                         dst_l, state: FunctionState) -> list[SSAValue]:  # noqa: ANN001
+    """q5_0 / q5_1 codes as bytes: q4_0's nibble pairs (``mapping``) and, from the block's ``qh`` word
+    (``op.high``, one i32 per 32 values in the dot-scale layout), bit j for value j. A register holds
+    four values k..k+3 of one block; k mod 32 is 4 · (lane mod 4), plus 16 for a high-nibble
+    register, in the mma operand layouts — the one lane-dependent shift, taken once per thread and
+    block word. Per register: the four bits isolated (a shift and a mask), spread to the top of each
+    byte by one multiply, masked (and flipped: q5_0's − 16) by one ``lop3`` and joined to the masked
+    nibbles by another."""
+    high_t = op.high.type
+    assert isinstance(high_t, TensorType) and op.high is not None
+    high_l = distributed_layout(high_t)
+    words = to_regs(b, op.high)
+    k_dim = op.k_dim
+    place, flip = WORD_PLACEMENT[op.source]
+    low_mask, top_bit = 0xF << place, 1 << (place + 4)
+    lane_shift = state.per_thread(("q5 qh lane shift",), lambda eb, ids: eb.shl(eb.and_(ids.lane, 3), 2))
+    shifted: dict[int, SSAValue] = {}
+    out = []
+    for reg in range(dst_l.regs_per_thread):
+        lows = [mapping[(reg, byte)] for byte in range(4)]
+        lo0 = lows[0]
+        if not all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)):
+            emit_error(op, f"a {op.source} register must hold four consecutive values of one nibble half; "
+                           "unsupported layout")
+        word_reg, offset = _qh_slot(op, dst_l, high_l, reg, k_dim)
+        if word_reg not in shifted:  # the thread's bits of the block: 4 · (lane mod 4) on
+            shifted[word_reg] = b.lshr(words[word_reg], lane_shift)
+        bits = b.and_(_shift(b, shifted[word_reg], -offset), 0xF)
+        top = b.mul(bits, SPREAD * top_bit)
+        top = b.emit(Lop3Op(top, _word(b, top_bit), _word(b, flip), FLIP_LUT)) if flip else b.and_(top, top_bit * 0x01010101)
+        nibbles = _shift(b, src[lo0.reg], place - 4 * lo0.nibble)
+        out.append(b.emit(Lop3Op(nibbles, _word(b, low_mask), top, HIGH_LUT)))
+    return out
+
+
+def _qh_slot(op: UpcastOp, dst_l, high_l, reg: int, k_dim: int) -> tuple[int, int]:  # noqa: ANN001
+    """(register of the ``qh`` word of ``reg``'s block, the register's bit offset past 4 · (lane mod 4)),
+    both the same on every lane (checked), or a diagnostic."""
+    found = None
+    for lane in range(32):
+        coords = dst_l.coords(0, lane, reg, 0)
+        assert coords is not None
+        k, mn = coords[k_dim], coords[1 - k_dim]
+        owners = [s for s in high_l.owners((mn, k // 32)) if s.warp == 0 and s.lane == lane]
+        if not owners:
+            emit_error(op, f"the qh word of value {tuple(coords)} is not held by its thread; the high operand must "
+                           "be in the dot-scale layout of the result's side")
+        slot = (owners[0].reg, k % 32 - 4 * (lane % 4))
+        if found is None:
+            found = slot
+        elif slot != found:
+            emit_error(op, "the qh bits a register takes depend on the lane otherwise than by 4 · (lane mod 4); "
+                           "unsupported layout")
+    assert found is not None
+    return found
 
 
 def _shift(b: Builder, value: SSAValue, left: int) -> SSAValue:

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, pack_blocks
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
-from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, SPECS, padded_sub_block
+from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block
 
 _SC = np.array([3, 17, 33, 50, 5, 21, 40, 63], dtype=np.uint8)
 _M = np.array([7, 19, 35, 60, 2, 30, 45, 61], dtype=np.uint8)
@@ -25,7 +25,7 @@ _RNG = np.random.default_rng(7)
 _SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
 
 
-def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields:
+def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
     if fmt is Format.Q6_K:
         return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
@@ -37,6 +37,10 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fi
         return Q5KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q5)
     if fmt is Format.Q4_1:
         return Q41Fields(d=np.float32(1.5), m=np.float32(-0.625), q=_RNG.integers(0, 16, size=32).astype(np.uint8))
+    if fmt is Format.Q5_1:
+        return Q51Fields(d=np.float32(1.5), m=np.float32(-0.625), q=_RNG.integers(0, 32, size=32).astype(np.uint8))
+    if fmt is Format.Q5_0:  # q: code − 16
+        return Q8Fields(d=np.float32(1.5), q=_RNG.integers(-16, 16, size=32).astype(np.int8))
     if fmt is Format.Q8_0:
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
@@ -70,6 +74,8 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
             return float(codes[position])
         index = position
     assert spec.first_byte is not None
+    if spec.element == i32 and spec.field_bytes == 4:  # a little-endian word (q5_0's / q5_1's qh)
+        return float(block[spec.first_byte:spec.first_byte + 4].view("<u4")[0])
     if spec.element == i32:  # an int8 field (q6_K's sc)
         return float(block[spec.first_byte + spec.pitch * index:][:1].view(np.int8)[0])
     half = _half(block, spec.first_byte + spec.pitch * index)
@@ -79,10 +85,15 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     return value / 16 if part == Q4K_SCALE16 and index % 2 else value
 
 
-def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields,
+def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields,
               index: int) -> float:
     """The same value from ``compiler.numerics``' fields."""
-    if isinstance(fields, Q41Fields):  # value = d · code + m; the fold subtracts its min parts: −m
+    if part == "qh":  # bit j: the fifth bit of value j's code
+        codes = fields.q.astype(np.int64) + (16 if fmt is Format.Q5_0 else 0)
+        return float(sum(int(c >> 4 & 1) << j for j, c in enumerate(codes)))
+    if part == Q5_0_D8:
+        return float(fields.d) / 8
+    if isinstance(fields, Q41Fields | Q51Fields):  # value = d · code + m; the fold subtracts its min parts: −m
         return {"d": float(fields.d), "min": -float(fields.m), "m_pad": 0.0 if index % 2 else -float(fields.m)}[part]
     if isinstance(fields, Q6KFields):
         return {"d4": float(fields.d) / 4, "sc": float(fields.scales[index])}[part]
@@ -167,6 +178,9 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]).astype(np.int8) - 8, fields.q)
     elif isinstance(fields, Q41Fields):  # as q4_0's, each its code
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]), fields.q)
+    elif isinstance(fields, Q51Fields) or fmt is Format.Q5_0:  # as q4_0's, the low four bits of each code
+        codes = fields.q.astype(np.int64) + (16 if fmt is Format.Q5_0 else 0)
+        assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]), codes & 0xF)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)
 

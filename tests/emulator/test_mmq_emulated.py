@@ -148,23 +148,32 @@ def test_q5_K_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=12)
 
 
-Q4_1_CASES = [
-    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q4_1"), m=40, n=72, k=768),
-    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q4_1", tiled_weights=True), m=40, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights="q4_1"), m=5, n=40, k=1280),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q4_1"), m=1, n=72, k=768),
-    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q4_1",
-                      tiled_weights=True), m=1, n=72, k=768),
-]
+def _block_cases(weights: str) -> list[MmqCase]:
+    """Two prefill kernels (ggml's order, repacked) and three decode kernels (split-K, one-token, repacked)
+    reading eight 32-value ``weights`` blocks per K step."""
+    return [
+        MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights=weights), m=40, n=72, k=768),
+        MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights=weights, tiled_weights=True), m=40, n=72, k=768),
+        MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, weights=weights), m=5, n=40, k=1280),
+        MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights=weights), m=1, n=72,
+                k=768),
+        MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights=weights,
+                          tiled_weights=True), m=1, n=72, k=768),
+    ]
+
+
+MINNED_CASES = _block_cases("q4_1") + _block_cases("q5_1")
+Q5_0_CASES = _block_cases("q5_0")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fold", ["auto", "fma"])
-@pytest.mark.parametrize("case", Q4_1_CASES, ids=[c.id for c in Q4_1_CASES])
-def test_q4_1_weights_match_reference(case: MmqCase, fold: str) -> None:
-    """q4_1 weights in the same kernels: eight 20-byte blocks per K step, their nibbles made u8 codes
-    (an s8 × u8 mma), each block's s32 sum scaled by d · d_x (the magic form), and its + m taken
-    against the q8_1_mmq sums — one f16 mma per K step, or with ``q4k-fold=fma`` an FMA per block."""
+@pytest.mark.parametrize("case", MINNED_CASES, ids=[c.id for c in MINNED_CASES])
+def test_q4_1_and_q5_1_weights_match_reference(case: MmqCase, fold: str) -> None:
+    """q4_1 and q5_1 weights in the same kernels: eight 20- / 24-byte blocks per K step, their codes made
+    u8 (q5_1's fifth bit from the block's qh word: an s8 × u8 mma), each block's s32 sum scaled by
+    d · d_x (the magic form), and the + m taken against the q8_1_mmq sums — one f16 mma per K step, or
+    with ``q4k-fold=fma`` an FMA per block."""
     module = _compile(case.cfg, q4k_fold=fold)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     integer = ("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32" if case.cfg.small_m
@@ -174,13 +183,25 @@ def test_q4_1_weights_match_reference(case: MmqCase, fold: str) -> None:
     _emulate_and_check(module, case, seed=13, what=f" fold={fold}")
 
 
-INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2] + Q4_1_CASES[::2]
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q5_0_CASES, ids=[c.id for c in Q5_0_CASES])
+def test_q5_0_weights_match_reference(case: MmqCase) -> None:
+    """q5_0 weights: eight 22-byte blocks per K step (2-aligned: their quants and qh words read in 16-bit
+    halves), codes made s8 8 · (code − 16) from the nibbles and the qh word's bits, scaled by d / 8 —
+    an s8 × s8 mma, no fold."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=14)
+
+
+INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", INTEGER_CASES, ids=[c.id for c in INTEGER_CASES])
 def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
-    """d = 1 and random codes (q6_K: random int8 scales in -4..3; q5_K: sc = 1, m = 0; q4_1: m = 0): Y is the exact
+    """d = 1 and random codes (q6_K: random int8 scales in -4..3; q5_K: sc = 1, m = 0; q4_1, q5_1: m = 0): Y is the exact
     integer dot of the activations' quants with sc · (code − 32) or the 5-bit codes, bit for bit —
     each half block's s32 sum times its scale, added in s32; each value's qh bits found where ggml
     puts them."""
@@ -320,7 +341,7 @@ def test_max_m_is_a_small_m_option() -> None:
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
-    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, got 'q3_K'"):
+    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, got 'q3_K'"):
         MmqConfig(weights="q3_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())

@@ -13,14 +13,16 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, pack_blocks
+from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, pack_blocks
 
 PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_0"), ("q4_0", "q8_1_mmq"),
-         ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"),
-         ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"), ("q6_K", "q8_1_mmq"),
-         ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q8_1"),
-         ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"),
-         ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"), ("q8_1_mmq", "q4_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"),
+         ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"), ("q5_0", "q8_1"), ("q5_0", "q8_0"), ("q5_0", "q8_1_mmq"),
+         ("q5_1", "q8_1"), ("q5_1", "q8_1_mmq"), ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"),
+         ("q6_K", "q8_1_mmq"), ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_0"),
+         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q8_1"), ("q8_1", "q8_0"),
+         ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q5_0"), ("q8_0", "q8_1"), ("q8_0", "q8_0"),
+         ("q8_0", "q8_1_mmq"), ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"), ("q8_1_mmq", "q4_1"),
+         ("q8_1_mmq", "q5_0"), ("q8_1_mmq", "q5_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"),
          ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"), ("q8_1_mmq", "q8_1_mmq")]
 """The verifier's block pairs (``dialects.qdot.formats.block_pairs_sorted()``, which the emulator
 test holds this list to), as (lhs, rhs) format names."""
@@ -82,17 +84,18 @@ def quantized(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
     """Blocks of ``fmt`` whose fp16 scales (d, q4_K's dmin) are all 1 and whose other fields are
-    random: q8 quants in ±127, q4_0 quants in -8..7, q4_1 codes 0..15 and m in ±64, q8_1 sums integers in ±2048
+    random: q8 quants in ±127, q4_0 quants in -8..7, q5_0's in -16..15, q4_1 codes 0..15 (q5_1 0..31) and m in
+    ±64, q8_1 sums integers in ±2048
     (exact in fp16), q4_K and q5_K 6-bit
     scales and mins in 0..7 (q5_K codes 0..31), q6_K quants in -32..31 and int8 scales in -8..7 (so a 16 × 16 × 512 product stays below 2^24, exact
     in f32)."""
     info = FORMATS[fmt]
     blocks = K // info.block_values
-    fields: Q4KFields | Q5KFields | Q6KFields | Q8Fields | Q41Fields
-    if fmt == "q4_1":  # d = 1, m integers in ±64 (exact in fp16: its sums with the q8_1 sums stay integers)
-        fields = Q41Fields(d=np.ones((rows, blocks), np.float32),
-                           m=rng.integers(-64, 65, (rows, blocks)).astype(np.float32),
-                           q=rng.integers(0, 16, (rows, blocks, 32), dtype=np.uint8))
+    fields: Q4KFields | Q5KFields | Q6KFields | Q8Fields | Q41Fields | Q51Fields
+    if fmt in ("q4_1", "q5_1"):  # d = 1, m integers in ±64 (exact in fp16: its sums with the q8_1 sums stay integers)
+        fields = (Q41Fields if fmt == "q4_1" else Q51Fields)(
+            d=np.ones((rows, blocks), np.float32), m=rng.integers(-64, 65, (rows, blocks)).astype(np.float32),
+            q=rng.integers(0, 16 if fmt == "q4_1" else 32, (rows, blocks, 32), dtype=np.uint8))
     elif fmt == "q6_K":
         fields = Q6KFields(d=np.ones((rows, blocks), np.float32),
                            scales=rng.integers(-8, 8, (rows, blocks, 16), dtype=np.int8),
@@ -106,8 +109,8 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
                       q=rng.integers(0, 16 if fmt == "q4_K" else 32, (rows, blocks, 256), dtype=np.uint8))
     else:
         groups = (rows, blocks, 4) if fmt == "q8_1_mmq" else (rows, blocks)  # one (d, s) per 32 values
-        sums = None if fmt in ("q8_0", "q4_0") else rng.integers(-2048, 2049, groups).astype(np.float32)
-        low, high = (-8, 8) if fmt == "q4_0" else (-127, 128)  # q4_0: a code 0..15 minus 8
+        sums = None if fmt in ("q8_0", "q4_0", "q5_0") else rng.integers(-2048, 2049, groups).astype(np.float32)
+        low, high = {"q4_0": (-8, 8), "q5_0": (-16, 16)}.get(fmt, (-127, 128))  # a code 0..15 (0..31) minus 8 (16)
         fields = Q8Fields(d=np.ones(groups, np.float32), s=sums,
                           q=rng.integers(low, high, (rows, blocks, info.block_values), dtype=np.int8))
     return pack_blocks(fmt, fields).reshape(rows, blocks, info.block_bytes)

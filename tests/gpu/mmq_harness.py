@@ -98,7 +98,7 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
     qx = x[..., 16:].view(np.int8).reshape(case.m, case.k).astype(np.int64)
     if case.cfg.weights != "q4_K":  # d = 1, random codes; their values through numerics' own decoding
         w = rng.integers(0, 256, size=weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
-        for field in fp16_fields(case.cfg.weights):  # d = 1; q4_1's m = 0 (its term is the sums', 0 here)
+        for field in fp16_fields(case.cfg.weights):  # d = 1; q4_1's and q5_1's m = 0 (its term is the sums', 0 here)
             w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count) if field.name != "m" else 0
         scales = next((f for f in block_layout(case.cfg.weights) if f.name == "scales"), None)
         if case.cfg.weights == "q6_K":  # int8 scales in -4..3: the sums stay far below 2^24
