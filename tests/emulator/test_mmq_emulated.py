@@ -167,18 +167,21 @@ Q5_0_CASES = _block_cases("q5_0")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fold", ["auto", "fma"])
+@pytest.mark.parametrize("fold", ["auto", "fma", "mma"])
 @pytest.mark.parametrize("case", MINNED_CASES, ids=[c.id for c in MINNED_CASES])
 def test_q4_1_and_q5_1_weights_match_reference(case: MmqCase, fold: str) -> None:
     """q4_1 and q5_1 weights in the same kernels: eight 20- / 24-byte blocks per K step, their codes made
     u8 (q5_1's fifth bit from the block's qh word: an s8 × u8 mma), each block's s32 sum scaled by
-    d · d_x (the magic form), and the + m taken against the q8_1_mmq sums — one f16 mma per K step, or
-    with ``q4k-fold=fma`` an FMA per block."""
+    d · d_x (the magic form), and the + m taken against the q8_1_mmq sums — one f16 mma per K step
+    (``auto`` in the prefill order, ``q4k-fold=mma`` in both) or an FMA per block (``auto`` as the
+    decode kernels' lhs, ``q4k-fold=fma``)."""
     module = _compile(case.cfg, q4k_fold=fold)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     integer = ("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32" if case.cfg.small_m
                else "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")
-    fold_mma = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"} if fold == "auto" else set()
+    # auto: the f16 mma fold in the prefill order only (weights the rhs), an FMA per block as the decode lhs
+    fold_mma = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"} if fold == "mma" or (
+        fold == "auto" and not case.cfg.small_m) else set()
     assert mnemonics == {integer} | fold_mma, sorted(mnemonics)
     _emulate_and_check(module, case, seed=13, what=f" fold={fold}")
 

@@ -99,7 +99,8 @@ KERNELS = [
     ("decode-tiled-q5_K-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q5_K", tiled_weights=True)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
-    # q4_1 weights: codes made u8 (and + shift), its + m by the f16 fold mma against q8_1_mmq's sums
+    # q4_1 weights: codes made u8 (and + shift), its + m by the f16 fold mma against q8_1_mmq's sums in the
+    # prefill, by FMA as the decode kernels' lhs
     ("mmq-q4_1-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q4_1")), "sm_90", "promote-int8", 2,
      "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32"),
     ("decode-q4_1-weights",
@@ -107,7 +108,7 @@ KERNELS = [
      "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     ("decode-tiled-q4_1-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q4_1", tiled_weights=True)),
-     "sm_90", "promote-int8", 2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+     "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
     # q5_0 / q5_1 weights: q4_0's nibbles joined with the qh word's bits (a multiply spreads them), q5_0
     # s8 × s8 with no fold, q5_1 u8 with q4_1's m fold
     ("mmq-q5_0-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q5_0")), "sm_90", "promote-int8", 2,

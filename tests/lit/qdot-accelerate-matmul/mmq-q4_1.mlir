@@ -1,6 +1,7 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_80}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 q4k-fold=fma}' | filecheck %s --check-prefix=FMA
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 q4k-fold=mma}' | filecheck %s --check-prefix=FOLD-MMA
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90}' --remarks --verify-diagnostics | filecheck %s --check-prefix=REMARK
 //
 // ggml's q4_1 (block_q4_1: fp16 d, fp16 m, 16 bytes of nibbles paired as q4_0's; 32 values per
@@ -12,8 +13,9 @@
 // * its + m is a min term, as q4_K's − dmin · m: against q8_1_mmq one f16 mma per K step, the
 //   eight blocks' `m_pad` — (−m, 0) per block — against the activations' `s_pair` — (s, 0) per 32
 //   values, padded the same way — scaled by 1 on the q4_1 side and −1 on the sums' side
-//   (qdot.fold = "m"); against q8_1 (or with q4k-fold=fma) the `min` part (−m, f32) and the
-//   q8_1 `s` become the mma's fold operands, an FMA per accumulator and block;
+//   (qdot.fold = "m") — in the prefill order (q4_1 the rhs); as the decode kernels' lhs, against q8_1
+//   or with q4k-fold=fma the `min` part (−m, f32) and the `s` sums become the mma's fold operands,
+//   an FMA per accumulator and block (q4k-fold=mma asks for the f16 mma in either order);
 // * its d (and, for the FMA fold, min) are widened once per CTA where 8 threads or more read each
 //   (the prefill's N side), read at use where 4 do (the decode kernels' M side), as q4_0's d16.
 
@@ -77,7 +79,9 @@ func.func @mmq_q4_1(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<
 // -----
 
 // The decode kernel (small_m, split-K): q4_1 is the lhs and each d is read by one quad only, so it
-// is read from the block view at use; the m term's f16 mma has the q4_1 side as its A operand.
+// is read from the block view at use, as is its min (−m); under `auto` the m term is an FMA per
+// block against q8_1_mmq's `s` (run 181: 1.2 × faster than the f16 mma fold in this order), and
+// q4k-fold=mma still makes it the f16 mma, with the q4_1 side as its A operand (FOLD-MMA prefix).
 // CHECK-LABEL: func.func @small_m_q4_1
 // CHECK:       %[[WS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<16x8x!qdot.block<q4_1>>)
 // CHECK-NEXT:  %[[XS:.*]] = qgpu.local_alloc
@@ -86,11 +90,21 @@ func.func @mmq_q4_1(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<
 // CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %{{.*}} from = q4_1 to = u8 : tensor<16x128xi8, {{.*}}> -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0,
 // CHECK-NEXT:  %[[WDV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_1", part = "d", blocks = 8, valueDim = 1}>>
 // CHECK-NEXT:  %[[WD:.*]] = qgpu.local_load %[[WDV]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0,
-// CHECK:       %[[R:.*]] = qgpu.mma %[[WU]], %{{.*}}, %{{.*}} scale %[[WD]], %{{.*}} lhs = u8 rhs = s8
-// CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_1", part = "m_pad", blocks = 8, valueDim = 1}>>
-// CHECK:       qgpu.block_part %[[XS]] {part = "s_pair"} : {{.*}} -> !qgpu.memdesc<8x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pair", blocks = 2, valueDim = 0}>>
-// CHECK:       %[[F:.*]] = qgpu.mma %{{.*}}, %{{.*}}, %[[R]] scale %{{.*}}, %{{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "m", rescale = "per_block"}
-// CHECK-NEXT:  scf.yield %[[F]]
+// CHECK-NEXT:  %[[WMV:.*]] = qgpu.block_part %[[WS]] {part = "min"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_1", part = "min", blocks = 8, valueDim = 1}>>
+// CHECK-NEXT:  %[[WM:.*]] = qgpu.local_load %[[WMV]]
+// CHECK:       qgpu.block_part %[[XS]] {part = "s"}
+// CHECK-NEXT:  %[[XSUM:.*]] = qgpu.local_load
+// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[WU]], %{{.*}}, %{{.*}} scale %[[WD]], %{{.*}} fold %[[WM]], %[[XSUM]] lhs = u8 rhs = s8
+// CHECK-NEXT:  scf.yield %[[R]]
+// FOLD-MMA-LABEL:   func.func @small_m_q4_1
+// FOLD-MMA:      %[[WS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<16x8x!qdot.block<q4_1>>)
+// FOLD-MMA-NEXT: %[[XS:.*]] = qgpu.local_alloc
+// FOLD-MMA:      %[[R:.*]] = qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = u8 rhs = s8
+// FOLD-MMA-NEXT: qgpu.block_part %[[WS]] {part = "m_pad"} : {{.*}} -> !qgpu.memdesc<16x16xf16, #qgpu.block_part<{format = "q4_1", part = "m_pad", blocks = 8, valueDim = 1}>>
+// FOLD-MMA:      qgpu.block_part %[[XS]] {part = "s_pair"} : {{.*}} -> !qgpu.memdesc<8x16xf16, #qgpu.block_part<{format = "q8_1_mmq", part = "s_pair", blocks = 2, valueDim = 0}>>
+// FOLD-MMA:      %[[F:.*]] = qgpu.mma %{{.*}}, %{{.*}}, %[[R]] scale %{{.*}}, %{{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "m", rescale = "per_block"}
+// FOLD-MMA-NEXT: scf.yield %[[F]]
+// REMARK: mmq-q4_1.mlir:[[# @LINE + 29]]:5: remark: {{.*}}q4_1 m term as an FMA per block (q4k-fold=auto)
 func.func @small_m_q4_1(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q4_1>>, %y_ptr: !qdot.ptr<f32>,
                         %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {

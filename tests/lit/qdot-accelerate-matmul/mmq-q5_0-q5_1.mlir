@@ -10,8 +10,9 @@
 //   the #qgpu.dot_scale layout of the operand (`operand = true`: the threads that hold the block's
 //   values), the upcast's `high` operand: qgpu.upcast … high … from = q5_0 to = s8 (8 · (code − 16),
 //   an s8 × s8 mma, scale `d8` = d / 8) or from = q5_1 to = u8 (codes 0..31, s8 × u8, scale `d`);
-// * q5_0 has no min term: no fold, no second mma, no sums read; q5_1's + m is q4_1's fold — against
-//   q8_1_mmq one f16 mma per K step over `m_pad` (−m, 0) and `s_pair` (s, 0);
+// * q5_0 has no min term: no fold, no second mma, no sums read; q5_1's + m is q4_1's fold — as the
+//   decode kernels' lhs an FMA per block against the sums `s` (in the prefill order one f16 mma per
+//   K step over `m_pad` (−m, 0) and `s_pair` (s, 0), as in mmq-q4_1.mlir);
 // * a per-block fp16 scale is widened once per CTA where 8 threads or more read each (the prefill's
 //   N side), read at use where 4 do (the decode kernels' M side), as q4_0's d16.
 
@@ -64,7 +65,7 @@ func.func @mmq_q5_0(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<
 // -----
 
 // The decode kernel with q5_1 weights (W the lhs, one quad reads each d: read at use): its codes
-// made u8 with their qh words, then q4_1's m fold.
+// made u8 with their qh words, then q4_1's m term as an FMA per block (`auto` in this order: run 181).
 // CHECK-LABEL: func.func @small_m_q5_1
 // CHECK:       %[[WS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<16x8x!qdot.block<q5_1>>)
 // CHECK-NEXT:  %[[XS:.*]] = qgpu.local_alloc
@@ -74,12 +75,14 @@ func.func @mmq_q5_0(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<
 // CHECK-NEXT:  %[[WH:.*]] = qgpu.local_load %{{.*}} -> tensor<16x8xi32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], operand = true}>>
 // CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %[[WQ]] high %[[WH]] from = q5_1 to = u8 : {{.*}} -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q5_1", part = "d", blocks = 8, valueDim = 1}>>
-// CHECK:       %[[R:.*]] = qgpu.mma %[[WU]], %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = u8 rhs = s8
-// CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "m_pad"}
-// CHECK:       qgpu.block_part %[[XS]] {part = "s_pair"}
-// CHECK:       %[[F:.*]] = qgpu.mma %{{.*}}, %{{.*}}, %[[R]] scale %{{.*}}, %{{.*}} lhs = fp16 rhs = fp16 {qdot.fold = "m", rescale = "per_block"}
-// CHECK-NEXT:  scf.yield %[[F]]
-// REMARK: mmq-q5_0-q5_1.mlir:[[# @LINE + 29]]:5: remark: {{.*}}q5_1 m term as an f16 mma per K step (q4k-fold=auto)
+// CHECK-NEXT:  %[[WD:.*]] = qgpu.local_load
+// CHECK-NEXT:  qgpu.block_part %[[WS]] {part = "min"}
+// CHECK-NEXT:  %[[WM:.*]] = qgpu.local_load
+// CHECK:       qgpu.block_part %[[XS]] {part = "s"}
+// CHECK-NEXT:  %[[XSUM:.*]] = qgpu.local_load
+// CHECK-NEXT:  %[[R:.*]] = qgpu.mma %[[WU]], %{{.*}}, %{{.*}} scale %[[WD]], %{{.*}} fold %[[WM]], %[[XSUM]] lhs = u8 rhs = s8
+// CHECK-NEXT:  scf.yield %[[R]]
+// REMARK: mmq-q5_0-q5_1.mlir:[[# @LINE + 29]]:5: remark: {{.*}}q5_1 m term as an FMA per block (q4k-fold=auto)
 func.func @small_m_q5_1(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q5_1>>, %y_ptr: !qdot.ptr<f32>,
                         %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
