@@ -49,10 +49,9 @@ class MmqConfig:
     dissects (raw nibbles, the dmin fold); q4_0 and q8_0 (one fp16 d per 32 values, no mins)
     go through the same kernels with eight blocks per K step: q4_0's nibbles are made s8
     (16 · (code − 8)) at use, q8_0's quants read as they are; q4_1's (one fp16 d and m per 32
-    values) are made u8 codes and its m folded against the activations' sums (by f16 mma in the prefill,
-    by FMA in the decode kernels); q5_0's
-    and q5_1's take the fifth bit of each code from their block's qh word (q5_0: s8 8 · (code − 16),
-    q5_1: u8 codes and q4_1's m)."""
+    values) are made u8 codes and its m folded against the activations' sums (by f16 mma in the
+    prefill, by FMA in the decode kernels); q5_0's and q5_1's take the fifth bit of each code from
+    their block's qh word (q5_0: s8 8 · (code − 16), q5_1: u8 codes and q4_1's m)."""
     block_n: int = 128
     """Weight rows per program."""
     num_warps: int = 4

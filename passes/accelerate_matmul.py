@@ -370,7 +370,8 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
 q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code − 16) and q5_1's to u8 codes
-0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its code 0..31, each with its top bits from a second part
+0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
+code 0..31, each with its top bits from a second part
 (``HIGH_BIT_PARTS``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
@@ -398,7 +399,7 @@ threads read each (``DECODE_ONCE_READERS``)."""
 
 MIN_FORMATS = tuple(fmt for fmt in Format if FORMATS[fmt.value].min_term)
 """The blocks with a min term (``FormatInfo.min_term``: q4_K and q5_K, d · sc · q − dmin · m per 32
-values; q4_1, d · q + m): the rank-1 fold against the activations' block sums, by FMA or by one f16
+values; q4_1 and q5_1, d · q + m): the rank-1 fold against the activations' block sums, by FMA or by one f16
 mma per K step (``_fold_mma``)."""
 
 
@@ -454,7 +455,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         if fmt in MIN_FORMATS and fmt in SUPER_BLOCKS:  # 6-bit codes unpacked: always once
             parts: tuple[str, ...] = (scale_part, *fold_parts)
         elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
-            parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's m) per block: widened once
+            parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's / q5_1's m) per block: widened once
         else:
             parts = ()
         for part in parts:
@@ -553,7 +554,7 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     eight sub-blocks, padded; see ``m_pad`` in dialects/qgpu/block_parts.py), scaled by
     −1 on the activation side and dmin on the weight side. q4_1's + Σ_j s_j·m_j goes the same
     way: its eight blocks of a K step pair (−m_j, 0) with q8_1_mmq's (s_j, 0) (``s_pair``), scaled
-    by 1 on its side.
+    by 1 on its side (q5_1's alike).
     """
     minned = next(fmt for _, _, fmt in sides if fmt in MIN_FORMATS)
     super_block = minned in SUPER_BLOCKS
@@ -586,7 +587,7 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
 
 
 DECODE_ONCE_READERS = 8
-"""Threads reading each per-block d of a q4_0 / q4_1 / q8_0 side from which it is widened once per CTA
+"""Threads reading each per-block d of a 32-value block side (``ONE_D_FORMATS``) from which it is widened once per CTA
 into an f32 buffer (``_decode_once``) rather than where it is read. As the prefill's N side
 (8 lanes × 2 warps read each) it takes 288 of 2158 instructions out of the K step, and the
 prefill ran 6–20 % faster with it and this session's two other q4_0 / q8_0 changes (run 154;

@@ -89,7 +89,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
         return b.emit(arith.ExtSIOp(byte, i32))
-    if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # q4_1's (−m, 0) and q8_1_mmq's (s, 0) pairs
+    if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # (−m, 0) of q4_1 / q5_1, (s, 0) of q8_1_mmq
         if index % 2:
             return b.fconst(0.0)
         index //= 2
@@ -106,7 +106,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         index = pair
     assert spec.first_byte is not None
     half = _half(b, start, spec.first_byte + spec.pitch * index)
-    if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, q4_1's min: −m, exact)
+    if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, q4_1's / q5_1's min: −m, exact)
         return b.mulf(half, b.fconst(1.0 / spec.divisor)) if spec.divisor != 1 else half
     # q4_K's scale / min: d · sc or dmin · m of sub-block ``index``
     code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min")

@@ -284,7 +284,10 @@ def _word_high_registers(b: Builder, op: UpcastOp, src: list[SSAValue], mapping:
             shifted[word_reg] = b.lshr(words[word_reg], lane_shift)
         bits = b.and_(_shift(b, shifted[word_reg], -offset), 0xF)
         top = b.mul(bits, SPREAD * top_bit)
-        top = b.emit(Lop3Op(top, _word(b, top_bit), _word(b, flip), FLIP_LUT)) if flip else b.and_(top, top_bit * 0x01010101)
+        if flip:
+            top = b.emit(Lop3Op(top, _word(b, top_bit), _word(b, flip), FLIP_LUT))
+        else:
+            top = b.and_(top, top_bit * 0x01010101)
         nibbles = _shift(b, src[lo0.reg], place - 4 * lo0.nibble)
         out.append(b.emit(Lop3Op(nibbles, _word(b, low_mask), top, HIGH_LUT)))
     return out
