@@ -1,6 +1,6 @@
 """q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes
-(and the same kernels with q4_0, q8_0, q6_K and q5_K weights, ``OTHER_WEIGHTS``; llama.cpp's q8_0 figures
-beside them — the anchors have no q4_0, q6_K or q5_K).
+(and the same kernels with q4_0, q8_0, q6_K, q5_K, q4_1, q5_0 and q5_1 weights, ``OTHER_WEIGHTS``;
+llama.cpp's q8_0 figures beside them — the anchors have no other).
 
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
     python -m bench.mmq               # on the GPU machine
@@ -23,6 +23,9 @@ of them for M ≤ 8) match ``compiler.numerics.dot_scaled`` in float64. Decode t
 are given back-to-back (weights may stay in the 50 MB L2, as in llama.cpp's loop) and
 with L2 flushed before every launch (what HBM delivers). Back-to-back timings run as CUDA
 graphs of 20 calls (Python cannot submit a 10 µs kernel faster than the GPU runs it).
+The split-K decode kernels' split count is ``split_factor``'s with the programs the GPU holds at
+once (``resident=``, from the kernel's shared memory and the device; since run 185): a grid that
+would leave a short second wave takes another split count.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import numpy as np
 from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]
@@ -200,6 +203,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     x = cupy.asarray(x_host)
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    if cfg.small_m and cfg.split_k and not split:  # no short second wave (split_factor, runs 184–185)
+        split = {"resident": resident_of(cupy, info)}
     grid = mmq_grid(cfg, m, n, k, **split)
     quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
     pdl = cfg.wait_previous_grid
@@ -249,6 +254,13 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     log(f"{label:24s} M={m:4d} N={n:5d} K={k:5d} grid {grid}: mul_mat {us_total:8.2f} us (gemm {us_gemm:7.2f}, "
         f"kernel {us_kernel:7.2f}, quantize {us_quant:5.2f})  llama {llama}  err {err:.1e} quant_exact {quant_ok}")
     return row
+
+
+def resident_of(cupy, info) -> int:  # noqa: ANN001
+    """``compiler.mmq_template.resident_programs`` of a compiled kernel on the current GPU."""
+    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    return resident_programs(info.shared_bytes, props["multiProcessorCount"], props["sharedMemPerMultiprocessor"],
+                             props.get("reservedSharedMemPerBlock", 1024), threads=32 * info.num_warps)
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001

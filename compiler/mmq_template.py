@@ -182,16 +182,43 @@ MIN_BLOCKS_PER_SPLIT = 2
 
 
 def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_splits: int = MAX_SPLITS,
-                 min_blocks: int = MIN_BLOCKS_PER_SPLIT) -> int:
+                 min_blocks: int = MIN_BLOCKS_PER_SPLIT, resident: int | None = None) -> int:
     """K splits for ``tiles`` weight-row tiles: up to ``target`` programs, at least
     ``min_blocks`` super-blocks per split, at most ``max_splits`` splits — and then the fewest
     splits that keep the longest split as short: a split's K range is a chain of dependent
     steps, so 56 super-blocks in 16 splits (3 or 4 each) take as long as in 14 (4 each), which
-    need fewer programs (run 55: 14.95 → 14.60 µs at M = 1, N = 4096, K = 14336)."""
+    need fewer programs (run 55: 14.95 → 14.60 µs at M = 1, N = 4096, K = 14336).
+
+    ``resident``, the programs the GPU holds at once (``resident_programs``): where that grid
+    would overflow them, a second wave of a few programs runs alone at the end; the split count
+    is then the one of least ``waves · (longest split + WAVE_OVERHEAD_STEPS)`` (fewest splits on a
+    tie). Run 184, N = 32768, K = 8192 (32 super-blocks, 512 tiles): q6_K's one-token kernel (7
+    programs per SM, 924 resident) took 60.2 / 77.0 / 61.0 / 65.5 µs in 1 / 2 / 3 / 4 splits, q5_1's
+    61.4 / 62.4 / 56.3 / 59.0 — the model's order for both, 3 splits; q4_K (9 per SM) and q5_0 (8)
+    hold 1024 programs at once and keep 2."""
     blocks = k // K_STEP_VALUES
     splits = max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
     longest = -(-blocks // splits)
-    return max(1, -(-blocks // longest)) if blocks else splits
+    splits = max(1, -(-blocks // longest)) if blocks else splits
+    if resident is None or tiles * splits <= resident:
+        return splits
+    candidates = range(1, max(1, min(max_splits, blocks // min_blocks)) + 1)
+    return min(candidates, key=lambda s: (-(-tiles * s // resident) * (-(-blocks // s) + WAVE_OVERHEAD_STEPS), s))
+
+
+WAVE_OVERHEAD_STEPS = 3
+"""A program's start and end (prologue, pipeline fill, the split-K store) in K steps of its chain,
+for ``split_factor``'s wave model: fitted to run 184's eight q6_K / q5_1 rows (2 or 4 order them
+the same way)."""
+
+
+def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_per_program: int = 1024,
+                      threads: int = 64, threads_per_sm: int = 2048, programs_per_sm: int = 32) -> int:
+    """Programs of a kernel the GPU holds at once, by its shared memory (what bounds these kernels),
+    threads and the per-SM program limit: H200 (``cudaDeviceProp``): 132 SMs, 233472 B of shared
+    memory per SM, 1024 of them reserved per program; registers are not counted."""
+    by_shared = shared_per_sm // (shared_bytes + reserved_per_program) if shared_bytes else programs_per_sm
+    return sms * max(1, min(by_shared, threads_per_sm // threads, programs_per_sm))
 
 
 STREAM_K_PROGRAMS = 132
@@ -203,7 +230,8 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
              **split: int) -> tuple[int, int, int]:
     """The launch grid of ``cfg`` for Y[m, n] += X[m, k] · W[n, k]ᵀ. ``split`` overrides
     ``split_factor``'s defaults (a run-time choice: the kernel reads its split count from
-    the grid); ``programs`` the size of a stream-K grid (default: ``STREAM_K_PROGRAMS`` times
+    the grid) — ``resident=resident_programs(...)`` lets it avoid a short second wave;
+    ``programs`` the size of a stream-K grid (default: ``STREAM_K_PROGRAMS`` times
     ``min_blocks_per_sm``, or once without it, at most one per iteration).
 
     A small_m grid runs over weight rows (and K splits) only, the same for every M ≤ max_m, so

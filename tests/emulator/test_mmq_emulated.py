@@ -16,7 +16,7 @@ import pytest
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, split_factor, tile_weights
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs, split_factor, tile_weights
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
@@ -287,6 +287,25 @@ def test_split_k_grid_balances_the_splits() -> None:
     assert mmq_grid(decode, 1, 3584, 3584) == (56, 7, 1)
     assert split_factor(4, 768) == 1  # 3 super-blocks, at least 2 per split
     assert split_factor(64, 14336, target=1 << 20, max_splits=19, min_blocks=1) == 19  # 3 each
+
+
+def test_split_k_grid_avoids_a_short_second_wave() -> None:
+    """With the programs the GPU holds at once (``resident``), a grid that would overflow them by a
+    few takes the split count of least waves · (longest split + a program's overhead): the H200's
+    132 SMs hold 8 one-token programs of 27136 B of shared memory each (1056: q4_K's 1024 fit, 2
+    splits stay), 7 of 31488 B (q6_K: 924, so 3 splits, 1536 programs in two full-ish waves), 5 of
+    39424 B (q8_0: 660, one split, and 10 at K = 14336 where 14 would overflow). Grids that fit keep
+    the default (run 185)."""
+    h200 = {"sms": 132, "shared_per_sm": 233472}
+    assert [resident_programs(smem, **h200) for smem in (27136, 29184, 31488, 39424)] == [1056, 924, 924, 660]
+    assert resident_programs(0, **h200) == 132 * 32  # no shared memory: the per-SM program limit
+    assert resident_programs(4096, **h200, threads=256) == 132 * 8  # 2048 threads per SM
+    decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
+    for resident, big, long_k in ((1056, 2, 14), (924, 3, 14), (660, 1, 10)):
+        assert mmq_grid(decode, 1, 32768, 8192, resident=resident) == (512, big, 1)
+        assert mmq_grid(decode, 1, 4096, 14336, resident=resident) == (64, long_k, 1)
+        assert mmq_grid(decode, 1, 4096, 4096, resident=resident) == (64, 8, 1)
+    assert split_factor(512, 8192, resident=1 << 20) == split_factor(512, 8192) == 2
 
 
 SMALL_M_GRID_CONFIGS = [
