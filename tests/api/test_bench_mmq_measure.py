@@ -13,13 +13,19 @@ import pytest
 import bench.mmq as mmq
 import compiler
 from bench import gpu_common
-from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+
+
+H200 = {"multiProcessorCount": 132, "sharedMemPerMultiprocessor": 233472, "reservedSharedMemPerBlock": 1024}
+"""The device properties ``bench.mmq.resident_of`` reads (an H200's)."""
 
 
 class _NumpyAsCupy:
     """The part of CuPy ``measure`` uses before it times anything, on the CPU."""
 
-    cuda = SimpleNamespace(get_current_stream=lambda: SimpleNamespace(synchronize=lambda: None))
+    cuda = SimpleNamespace(get_current_stream=lambda: SimpleNamespace(synchronize=lambda: None),
+                           Device=lambda: SimpleNamespace(id=0),
+                           runtime=SimpleNamespace(getDeviceProperties=lambda device: H200))
 
     @staticmethod
     def asnumpy(array: np.ndarray) -> np.ndarray:
@@ -48,15 +54,20 @@ def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",
                                    "small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt q8_0"])
-def test_measure_checks_the_decode_kernels(label: str, untimed: None) -> None:
+def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The row is checked, and the split-K grid is chosen with the programs the device holds at once
+    (``resident``: here 31488 B of shared memory, 7 programs per SM of an H200)."""
     _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
     kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages, pipeline=mmq._pipeline(label, stages))
     quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
-    info = SimpleNamespace(shared_bytes=0, num_warps=cfg.num_warps)
+    info = SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps)
+    grids = []
+    monkeypatch.setattr(mmq, "mmq_grid", lambda *args, **split: grids.append(split) or mmq_grid(*args, **split))
     m = 1 if cfg.max_m == 1 else 3
     row = mmq.measure(_NumpyAsCupy(), _Emulated(kernel), quantizers, label, cfg, stages, info, m, 72, 768,
                       np.random.default_rng(3), None)
     assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
+    assert grids == [{"resident": 132 * 7}]
 
 
 def test_only_selects_by_label() -> None:
