@@ -196,6 +196,8 @@ def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_sp
     programs per SM, 924 resident) took 60.2 / 77.0 / 61.0 / 65.5 µs in 1 / 2 / 3 / 4 splits, q5_1's
     61.4 / 62.4 / 56.3 / 59.0 — the model's order for both, 3 splits; q4_K (9 per SM) and q5_0 (8)
     hold 1024 programs at once and keep 2."""
+    if resident is not None and resident < 1:
+        raise ValueError(f"split_factor: resident must be the programs the GPU holds at once (≥ 1), got {resident}")
     blocks = k // K_STEP_VALUES
     splits = max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
     longest = -(-blocks // splits)
@@ -217,6 +219,9 @@ def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_
     """Programs of a kernel the GPU holds at once, by its shared memory (what bounds these kernels),
     threads and the per-SM program limit: H200 (``cudaDeviceProp``): 132 SMs, 233472 B of shared
     memory per SM, 1024 of them reserved per program; registers are not counted."""
+    if sms < 1 or shared_per_sm < 1 or threads < 1 or shared_bytes < 0:
+        raise ValueError(f"resident_programs: got shared_bytes = {shared_bytes}, sms = {sms}, shared_per_sm = "
+                         f"{shared_per_sm}, threads = {threads}")
     by_shared = shared_per_sm // (shared_bytes + reserved_per_program) if shared_bytes else programs_per_sm
     return sms * max(1, min(by_shared, threads_per_sm // threads, programs_per_sm))
 

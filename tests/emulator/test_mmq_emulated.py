@@ -306,6 +306,10 @@ def test_split_k_grid_avoids_a_short_second_wave() -> None:
         assert mmq_grid(decode, 1, 4096, 14336, resident=resident) == (64, long_k, 1)
         assert mmq_grid(decode, 1, 4096, 4096, resident=resident) == (64, 8, 1)
     assert split_factor(512, 8192, resident=1 << 20) == split_factor(512, 8192) == 2
+    with pytest.raises(ValueError, match="resident must be the programs the GPU holds at once"):
+        mmq_grid(decode, 1, 32768, 8192, resident=0)
+    with pytest.raises(ValueError, match="resident_programs: got shared_bytes = 1024, sms = 0"):
+        resident_programs(1024, 0, 233472)
 
 
 SMALL_M_GRID_CONFIGS = [
