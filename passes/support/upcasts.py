@@ -91,8 +91,8 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         assert isinstance(high_t, TensorType)
         high_map = _high_mapping(op, distributed_layout(high_t), dst_l)
         high = to_regs(b, op.high)
-        out_two = [_high_register(b, op.source, src, high, [mapping[(reg, byte)] for byte in range(4)],
-                                  [high_map[(reg, byte)] for byte in range(4)]) for reg in range(dst_l.regs_per_thread)]
+        out_two = [_high_register(b, op.source, src, high, _word_sources(op, mapping, reg),
+                                  _word_sources(op, high_map, reg)) for reg in range(dst_l.regs_per_thread)]
         op.result.replace_all_uses_with(from_regs(b, out_two, dst_t))
         op.detach()
         op.erase()
@@ -102,7 +102,7 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         # q4_1 is q4_0's nibble pairs read as q4_K's are (codes 0..15 as u8: its m is a separate fold)
         out_q4 = [_q4k_register(b, src, sources, in_place) if op.source in (RegFormat.Q4_K, RegFormat.Q4_1)
                   else _q4_0_register(b, src, sources)
-                  for sources in ([mapping[(reg, byte)] for byte in range(4)] for reg in range(dst_l.regs_per_thread))]
+                  for sources in (_word_sources(op, mapping, reg) for reg in range(dst_l.regs_per_thread))]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
         op.detach()
         op.erase()
@@ -170,6 +170,20 @@ def _owned(op: UpcastOp, src_l, dst_l, locate, what: str, rule: str) -> dict[tup
     return found
 
 
+def _word_sources(op: UpcastOp, mapping: dict[tuple[int, int], Source], reg: int) -> list[Source]:
+    """The sources of destination register ``reg``'s four bytes, which the nibble upcasts take word-wide:
+    one source register, one nibble (or bit group), bytes in order. The verifier's layouts (kWidth 4 on
+    a dot operand; whole spans per thread on a blocked one) always give that — no test, fuzzer or
+    benchmark kernel ever built another (checked with the old byte-by-byte path trapped: the suite,
+    decode fuzz seed 95) — so another is a diagnostic, not a slow path nobody runs."""
+    sources = [mapping[(reg, byte)] for byte in range(4)]
+    first = sources[0]
+    if not all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
+        emit_error(op, f"a {op.source} register must hold four consecutive values of one nibble half (or bit "
+                       "group) of one source register; unsupported layout")
+    return sources
+
+
 def high_bits_of(fmt: RegFormat, k: int) -> tuple[int, int]:
     """(byte of the ``qh`` bytes, bit group) holding the top bits of value ``k`` (q6_K: a pair, q5_K: one bit).
 
@@ -219,29 +233,19 @@ def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[S
     """Four codes of a two-part format as s8 bytes (``HIGH_PLACEMENT``): the low four bits from a
     nibble, the top ``HIGH_BITS[fmt]`` from ``qh`` (bit group i), each shifted into place and
     masked — the top bits' mask and the flip one ``lop3``, the join another, no carries between
-    bytes. Word-wide when the four share their source registers, nibble and bit group in byte order
-    (the mma layouts do), else byte by byte."""
+    bytes; word-wide: the four share their source registers, nibble and bit group in byte order
+    (``_word_sources``)."""
     bits = HIGH_BITS[fmt]
     place, flip = HIGH_PLACEMENT[fmt]
     low_mask, top_mask = 0xF << place, ((1 << bits) - 1) << (place + 4)
     lo0, hi0 = lows[0], highs[0]
-    if all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)) and \
-            all(s.reg == hi0.reg and s.nibble == hi0.nibble and s.byte == i for i, s in enumerate(highs)):
-        word = _shift(b, low[lo0.reg], place - 4 * lo0.nibble)
-        top = _shift(b, high[hi0.reg], place + 4 - bits * hi0.nibble)  # bit group i sits at bits bits·i..
-        if flip:
-            top = b.emit(Lop3Op(top, _word(b, top_mask), _word(b, flip), FLIP_LUT))
-        else:
-            top = b.and_(top, top_mask * 0x01010101)
-        return b.emit(Lop3Op(word, _word(b, low_mask), top, HIGH_LUT))
-    value = b.const(0)
-    for i, (lo, hi) in enumerate(zip(lows, highs, strict=True)):
-        nib = b.and_(b.lshr(low[lo.reg], 8 * lo.byte + 4 * lo.nibble), 0xF)
-        top = b.and_(b.lshr(high[hi.reg], 8 * hi.byte + bits * hi.nibble), (1 << bits) - 1)
-        code = b.or_(nib, b.shl(top, 4))
-        byte = b.xor(b.shl(code, place), flip) if flip else code
-        value = b.or_(value, b.shl(byte, 8 * i))
-    return value
+    word = _shift(b, low[lo0.reg], place - 4 * lo0.nibble)
+    top = _shift(b, high[hi0.reg], place + 4 - bits * hi0.nibble)  # bit group i sits at bits bits·i..
+    if flip:
+        top = b.emit(Lop3Op(top, _word(b, top_mask), _word(b, flip), FLIP_LUT))
+    else:
+        top = b.and_(top, top_mask * 0x01010101)
+    return b.emit(Lop3Op(word, _word(b, low_mask), top, HIGH_LUT))
 
 
 WORD_PLACEMENT = MappingProxyType({RegFormat.Q5_0: (3, 0x80), RegFormat.Q5_1: (0, 0)})
@@ -274,11 +278,7 @@ def _word_high_registers(b: Builder, op: UpcastOp, src: list[SSAValue], mapping:
     shifted: dict[int, SSAValue] = {}
     out = []
     for reg in range(dst_l.regs_per_thread):
-        lows = [mapping[(reg, byte)] for byte in range(4)]
-        lo0 = lows[0]
-        if not all(s.reg == lo0.reg and s.nibble == lo0.nibble and s.byte == i for i, s in enumerate(lows)):
-            emit_error(op, f"a {op.source} register must hold four consecutive values of one nibble half; "
-                           "unsupported layout")
+        lo0 = _word_sources(op, mapping, reg)[0]
         word_reg, offset = _qh_slot(op, dst_l, high_l, reg, k_dim)
         if word_reg not in shifted:  # the thread's bits of the block: 4 · (lane mod 4) on
             shifted[word_reg] = b.lshr(words[word_reg], lane_shift)
@@ -329,37 +329,20 @@ def _word(b: Builder, byte: int) -> SSAValue:
 def _q4_0_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
     """Four q4_0 values as s8 bytes 16 · (code − 8): the nibble moved to the high half of its byte
     (a low nibble shifted up 4, a high one where it sits), masked, top bit flipped — 16 · code − 128
-    — one shift and one logical operation (``lop3``), or byte by byte when the four do not share
-    a source register and nibble in byte order."""
+    — one shift and one logical operation (``lop3``) on the four's one source word (``_word_sources``)."""
     first = sources[0]
-    if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
-        word = src[first.reg] if first.nibble else b.shl(src[first.reg], 4)
-        return b.emit(Lop3Op(word, _word(b, 0xF0), _word(b, 0x80), Q4_0_LUT))
-    value = b.const(0)
-    for i, s in enumerate(sources):
-        code = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
-        value = b.or_(value, b.shl(b.xor(b.shl(code, 4), 0x80), 8 * i))
-    return value
+    word = src[first.reg] if first.nibble else b.shl(src[first.reg], 4)
+    return b.emit(Lop3Op(word, _word(b, 0xF0), _word(b, 0x80), Q4_0_LUT))
 
 
 def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_place: bool = False) -> SSAValue:
-    """Four q4_K nibbles as bytes: one shift and one 0x0F0F0F0F mask when the four share a
-    source register and nibble and keep their byte order (the mma layouts do), else byte by
-    byte. ``in_place`` (``to = u8``): each nibble masked where it sits — a high nibble is 16 · q
-    and needs no shift (0xF0F0F0F0), which saves the shift of half the registers."""
+    """Four q4_K (or q4_1) nibbles as bytes: one shift and one 0x0F0F0F0F mask of the four's one
+    source word (``_word_sources``). ``in_place`` (``to = u8``): each nibble masked where it sits — a
+    high nibble is 16 · q and needs no shift (0xF0F0F0F0), which saves the shift of half the registers."""
     first = sources[0]
-    if all(s.reg == first.reg and s.nibble == first.nibble and s.byte == i for i, s in enumerate(sources)):
-        if in_place:
-            return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
-        return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
-    value = b.const(0)
-    for i, s in enumerate(sources):
-        if in_place:
-            byte = b.and_(b.lshr(src[s.reg], 8 * s.byte), 0xF0 if s.nibble else 0x0F)
-        else:
-            byte = b.and_(b.lshr(src[s.reg], 8 * s.byte + 4 * s.nibble), 0xF)
-        value = b.or_(value, b.shl(byte, 8 * i))
-    return value
+    if in_place:
+        return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
+    return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
 
 
 class _Scales:
