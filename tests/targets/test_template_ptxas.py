@@ -108,14 +108,14 @@ KERNELS = [
      "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     ("decode-tiled-q4_1-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q4_1", tiled_weights=True)),
-     "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
+     "sm_90", "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     # q5_0 / q5_1 weights: q4_0's nibbles joined with the qh word's bits (a multiply spreads them), q5_0
     # s8 × s8 with no fold, q5_1 u8 with q4_1's m fold
     ("mmq-q5_0-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q5_0")), "sm_90", "promote-int8", 2,
-     "mul.lo.s32"),
+     ", 270549120;"),  # × 0x10204080: the fifth bits spread to bit 7 of each byte
     ("decode-q5_0-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q5_0")), "sm_90",
-     "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"),
+     "promote-int8", 2, ", 270549120;"),
     ("mmq-q5_1-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q5_1")), "sm_90", "promote-int8", 2,
      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
     ("decode-tiled-q5_1-weights",
