@@ -83,7 +83,7 @@ from dialects.qgpu.encodings import (
 )
 from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
-from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
+from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, element_type
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
@@ -387,7 +387,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
 
-WORD_HIGHS = (Format.Q5_0, Format.Q5_1)
+WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIGH_WORDS)
 """Blocks whose fifth bits come as one 32-bit ``qh`` word per 32 values (``register_formats.HIGH_WORDS``)."""
 
 SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
@@ -475,7 +475,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             shape[k_dim] *= 2
             high = None
             if fmt in WORD_HIGHS:  # one qh word per block, held by the threads of its operand values
-                view = _insert(point, BlockPartOp(mem, "qh", first, count)).results[0]
+                assert high_part is not None
+                view = _insert(point, BlockPartOp(mem, high_part, first, count)).results[0]
                 vt = view.type
                 assert isinstance(vt, MemDescType)
                 words = TensorType(i32, vt.get_shape(), DotScaleEncodingAttr(op_idx, mma, operand=True))

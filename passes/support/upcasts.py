@@ -222,10 +222,12 @@ already masked into place (c), put beside them."""
 FLIP_LUT = (0xF0 & 0xCC) ^ 0xAA
 """``lop3`` table of (a & b) ^ c: the top bits masked into place (b), the byte's bit 7 flipped (c)."""
 
-HIGH_PLACEMENT = MappingProxyType({RegFormat.Q6_K: (2, 0x80), RegFormat.Q5_K: (0, 0)})
-"""Where each two-part format's code sits in its s8 byte, and which bits are then flipped: q6_K's
-6-bit code at bits 2-7 with bit 7 flipped — (code << 2) − 128 = 4 · (code − 32), ``S8_FACTOR`` 4 —
-q5_K's 5-bit code at bits 0-4 as it is (its mins are a separate fold)."""
+HIGH_PLACEMENT = MappingProxyType({RegFormat.Q6_K: (2, 0x80), RegFormat.Q5_K: (0, 0), RegFormat.Q5_0: (3, 0x80),
+                                   RegFormat.Q5_1: (0, 0)})
+"""Where each two-part format's code sits in its byte, and which bits are then flipped: q6_K's 6-bit
+code at bits 2-7 with bit 7 flipped — (code << 2) − 128 = 4 · (code − 32), ``S8_FACTOR`` 4 — q5_0's
+5-bit code at bits 3-7 with bit 7 flipped — (code << 3) − 128 = 8 · (code − 16), ``S8_FACTOR`` 8 —
+q5_K's and q5_1's 5-bit codes at bits 0-4 as they are (their mins are a separate fold)."""
 
 
 def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
@@ -248,11 +250,6 @@ def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[S
     return b.emit(Lop3Op(word, _word(b, low_mask), top, HIGH_LUT))
 
 
-WORD_PLACEMENT = MappingProxyType({RegFormat.Q5_0: (3, 0x80), RegFormat.Q5_1: (0, 0)})
-"""Where q5_0's and q5_1's 5-bit code sits in its byte and which bits are then flipped: q5_0's at bits
-3-7 with bit 7 flipped — (code << 3) − 128 = 8 · (code − 16), ``S8_FACTOR`` 8 — q5_1's at bits 0-4 as
-it is (its m is a separate fold)."""
-
 SPREAD = 0x00204081
 """× this spreads bits 0-3 of a word to bits 0, 8, 16 and 24 (1 + 2^7 + 2^14 + 2^21: the sixteen
 partial products land on distinct bits, so nothing carries into those four)."""
@@ -272,7 +269,7 @@ def _word_high_registers(b: Builder, op: UpcastOp, src: list[SSAValue], mapping:
     high_l = distributed_layout(high_t)
     words = to_regs(b, op.high)
     k_dim = op.k_dim
-    place, flip = WORD_PLACEMENT[op.source]
+    place, flip = HIGH_PLACEMENT[op.source]
     low_mask, top_bit = 0xF << place, 1 << (place + 4)
     lane_shift = state.per_thread(("q5 qh lane shift",), lambda eb, ids: eb.shl(eb.and_(ids.lane, 3), 2))
     shifted: dict[int, SSAValue] = {}
