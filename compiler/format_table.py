@@ -19,6 +19,8 @@ Sources of the facts below:
   ``block_q6_K`` / ``block_q4_0`` / ``block_q4_1`` / ``block_q5_0`` / ``block_q5_1`` / ``block_q8_0`` /
   ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq: ``block_q8_1_mmq`` (DS4 layout) in
   ``src/ggml-cuda/mmq.cuh``.
+* mxfp4: ``block_mxfp4`` and ``kvalues_mxfp4`` (= ``kvalues_fp4``) in ggml's ``src/ggml-common.h``, its
+  scale's decoding ``ggml_e8m0_to_fp32_half`` in ``src/ggml-impl.h``.
 """
 
 from __future__ import annotations
@@ -158,6 +160,11 @@ class FormatInfo:
 Q8_GROUP = 32
 """Values per (d, s) pair in all q8 formats: one q8_0 / q8_1 block, a quarter of q8_1_mmq's."""
 
+MXFP4_KVALUES: tuple[int, ...] = (0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12)
+"""ggml's ``kvalues_mxfp4`` (ggml-common.h, = ``kvalues_fp4``): the integer value of each 4-bit mxfp4
+code, twice its e2m1 value (code 8, e2m1's -0, is 0). A block's value is ``kvalue * 2^(e - 128)``: its
+E8M0 scale 2^(e - 127) halved to match (``ggml_e8m0_to_fp32_half``)."""
+
 _PTX = "PTX ISA 9.0 §5.2.3"
 _MX = "OCP MX v1.0 §5.3"
 
@@ -238,6 +245,10 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
             "q5_1", FormatKind.BLOCK, 5, 5, block_values=Q8_GROUP, block_bytes=24,
             source="ggml-common.h block_q5_1: fp16 d, fp16 m, uint8 qh[4], uint8 qs[16]", min_term=True,
         ),
+        "mxfp4": FormatInfo(
+            "mxfp4", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=17,
+            source="ggml-common.h block_mxfp4: uint8 e (E8M0), uint8 qs[16] (e2m1 codes, value j low, j + 16 high)",
+        ),
         "q8_0": FormatInfo(
             "q8_0", FormatKind.BLOCK, 8, 8, block_values=Q8_GROUP, block_bytes=34,
             source="ggml-common.h block_q8_0: fp16 d, int8 qs[32]",
@@ -291,6 +302,7 @@ def block_format(name: str) -> FormatInfo:
 __all__ = [
     "ELEMENT_FORMATS",
     "FORMATS",
+    "MXFP4_KVALUES",
     "Q8_GROUP",
     "SCALE_GROUP",
     "ElementCoding",

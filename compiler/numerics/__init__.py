@@ -8,7 +8,8 @@ straightforward float64 products).
 * ``formats``   — ``FORMATS`` / ``format_info(name)``: bits, values and bytes per block (the table
   of ``compiler/format_table.py``, re-exported).
 * ``element``   — ``decode``, ``encode``, ``pack_fp4``, ``unpack_fp4`` (small floats).
-* ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts).
+* ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts); ``e8m0_half`` and
+  ``MXFP4_KVALUES``, mxfp4's scale and code values.
 * ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding.
 * ``reference`` — ``dot_scaled``: the float64 meaning of ``qdot.dot_scaled``.
 * ``tensor_core`` — ``tensor_core_dot``: what one floating-point mma.sync / wgmma of an H200
@@ -17,6 +18,7 @@ straightforward float64 products).
 
 from __future__ import annotations
 
+from compiler.format_table import MXFP4_KVALUES
 from compiler.numerics.blocks import (
     BlockFields,
     Q4KFields,
@@ -27,6 +29,7 @@ from compiler.numerics.blocks import (
     Q51Fields,
     block_fields,
     dequantize,
+    e8m0_half,
     pack_blocks,
 )
 from compiler.numerics.element import decode, encode, pack_fp4, unpack_fp4
@@ -46,6 +49,7 @@ from compiler.numerics.reference import dot_scaled
 __all__ = [
     "ELEMENT_FORMATS",
     "FORMATS",
+    "MXFP4_KVALUES",
     "SCALE_GROUP",
     "BlockFields",
     "ElementCoding",
@@ -63,6 +67,7 @@ __all__ = [
     "decode",
     "dequantize",
     "dot_scaled",
+    "e8m0_half",
     "encode",
     "format_info",
     "pack_blocks",

@@ -16,6 +16,11 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   nibbles); value c * d + m (``dequantize_row_q4_1``). ``Q41Fields``.
 * ``q5_1`` — ``block_q5_1``: 32 values in 24 bytes, fp16 ``d``, fp16 ``m``, then q5_0's ``qh[4]``
   and ``qs[16]``; value c * d + m (``dequantize_row_q5_1``). ``Q51Fields``.
+* ``mxfp4`` — ``block_mxfp4``: 32 values in 17 bytes (no padding), ``uint8 e`` (an E8M0 exponent)
+  then ``uint8 qs[16]`` (q4_0's nibbles); code c (0..15) means ``kvalues_mxfp4[c] * 2^(e - 128)``
+  (``dequantize_row_mxfp4``: the kvalue, twice c's e2m1 value, times ``ggml_e8m0_to_fp32_half(e)``,
+  half the E8M0 scale 2^(e - 127)). Its fields are ``Q8Fields`` with ``d = 2^(e - 128)`` (subnormal
+  for e < 2) and ``q`` = the kvalue (-12..12; codes 0 and 8 are both 0, packed as code 0).
 * ``q8_1`` — ``block_q8_1``: 32 values in 36 bytes, fp16 ``d``, fp16 ``s``, ``int8
   qs[32]``. value_i = qs_i * d; ``s`` is a stored sum used by dot kernels for the
   q4_K min term (what it sums depends on the quantizer, see ``quantize.py``).
@@ -39,8 +44,10 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
 needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23, q4_1's and
-q5_1's fp16 * 5-bit at most 16), so only the final subtraction of q4_K and q5_K, and the final
-addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler fuses it into an FMA.
+q5_1's fp16 * 5-bit at most 16, mxfp4's kvalue * power of two 4), so only the final subtraction of
+q4_K and q5_K, and the final addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler
+fuses it into an FMA. mxfp4's product overflows to ±Inf where ggml's does: kvalue * 2^(e - 128) >= 2^128
+(e >= 253 with |kvalue| >= 8, e = 254 with |kvalue| >= 4, e = 255 with |kvalue| >= 2).
 
 Each format's byte positions are stated once, in ``BLOCK_LAYOUTS``.
 """
@@ -52,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.format_table import Q8_GROUP
+from compiler.format_table import MXFP4_KVALUES, Q8_GROUP
 from compiler.numerics.f32ops import fp16_bits, fp16_value
 from compiler.numerics.formats import FormatInfo, block_format
 
@@ -90,6 +97,7 @@ BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
     "q4_1": _layout(("d", 0, 1, "f16"), ("m", 2, 1, "f16"), ("qs", 4, 16, "u8")),
     "q5_0": _layout(("d", 0, 1, "f16"), ("qh", 2, 4, "u8"), ("qs", 6, 16, "u8")),
     "q5_1": _layout(("d", 0, 1, "f16"), ("m", 2, 1, "f16"), ("qh", 4, 4, "u8"), ("qs", 8, 16, "u8")),
+    "mxfp4": _layout(("e", 0, 1, "u8"), ("qs", 1, 16, "u8")),
     "q8_0": _layout(("d", 0, 1, "f16"), ("qs", 2, 32, "i8")),
     "q8_1": _layout(("d", 0, 1, "f16"), ("s", 2, 1, "f16"), ("qs", 4, 32, "i8")),
     "q8_1_mmq": _layout(("ds4", 0, 8, "f16"), ("qs", 16, 128, "i8")),
@@ -110,14 +118,16 @@ def block_layout(fmt: str) -> tuple[BlockField, ...]:
 
 def fp16_fields(fmt: str) -> tuple[BlockField, ...]:
     """The fp16 fields of ``fmt``'s blocks (d, dmin, m, s, ds4): where a random byte pattern can be a
-    NaN or Inf; every other byte of these formats may take any value."""
+    NaN or Inf; every other byte of these formats may take any value. mxfp4 has none (its exponent byte
+    decodes to a finite power of two for all 256 values, though e >= 253 makes the larger codes' values
+    overflow to ±Inf, see the module docstring)."""
     return tuple(f for f in block_layout(fmt) if f.kind == "f16")
 
 
 @dataclass(frozen=True)
 class Q8Fields:
-    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, and of q4_0 and q5_0 (``q`` = their code - 8,
-    code - 16).
+    """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, of q4_0 and q5_0 (``q`` = their code - 8,
+    code - 16), and of mxfp4 (``q`` = the code's kvalue, ``d`` = 2^(e - 128): a power of two, not fp16).
 
     ``d`` (and ``s``) have one entry per 32 values: shape ``(..., nblocks)`` for
     q8_0/q8_1 and ``(..., nblocks, 4)`` for q8_1_mmq. They hold the float32 values of
@@ -341,6 +351,55 @@ def _q5_qh(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8), axis=-1).astype(np.uint8)
 
 
+MXFP4_KVALUE_ARRAY: NDArray[np.int8] = np.array(MXFP4_KVALUES, dtype=np.int8)
+"""``MXFP4_KVALUES`` (compiler/format_table.py, ggml's ``kvalues_mxfp4``) as int8, indexed by code."""
+MXFP4_KVALUE_ARRAY.flags.writeable = False
+
+_MXFP4_CODE_OF = {v: MXFP4_KVALUES.index(v) for v in MXFP4_KVALUES}
+"""kvalue -> its code; 0 -> code 0, the one ggml's quantizer picks (``best_index_mxfp4`` keeps the
+first of equal errors, and code 8 comes after code 0)."""
+
+
+def e8m0_half(e: ArrayLike) -> NDArray[np.float32]:
+    """ggml-impl.h ``ggml_e8m0_to_fp32_half`` (``GGML_E8M0_TO_FP32_HALF``) of uint8 exponents: the float32
+    2^(e - 128), half the E8M0 value 2^(e - 127). Built from its bits as ggml does: ``0x00200000 << e``
+    for e < 2 (the subnormals 2^-128, 2^-127), else ``(e - 1) << 23``. No NaN: e = 255 is 2^127."""
+    codes = np.asarray(e)
+    if codes.dtype != np.uint8:
+        raise ValueError(f"E8M0 exponents must be uint8, got dtype {codes.dtype}")
+    wide = codes.astype(np.uint32)
+    bits = np.where(wide < 2, np.uint32(0x00200000) << wide, (wide - np.uint32(1)) << np.uint32(23))
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def _e8m0_half_exponent(name: str, d: ArrayLike) -> NDArray[np.uint8]:
+    """The exponent byte e of each ``d = 2^(e - 128)`` (inverse of :func:`e8m0_half`); ``ValueError`` naming
+    the first d that is not such a power of two (e in 0..255: 2^-128 .. 2^127)."""
+    d32 = np.asarray(d, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        mantissa, exponent = np.frexp(d32)  # d = mantissa * 2^exponent, mantissa in [0.5, 1)
+    e = exponent.astype(np.int64) - 1 + 128
+    ok = (mantissa == 0.5) & (e >= 0) & (e <= 255)
+    if not ok.all():
+        bad = float(d32[~ok].flat[0]) if d32.ndim else float(d32)
+        raise ValueError(f"{name} d must be a power of two 2^(e - 128) with e in 0..255 (2^-128 .. 2^127), got {bad!r}")
+    return e.astype(np.uint8)
+
+
+def _mxfp4_codes(name: str, q: ArrayLike) -> NDArray[np.uint8]:
+    """The code of each kvalue in ``q`` (``ValueError`` for any other value), 0 as code 0."""
+    values = np.asarray(q).astype(np.int16)
+    table = np.full(25, -1, dtype=np.int16)  # kvalue + 12 -> code
+    for value, code in _MXFP4_CODE_OF.items():
+        table[value + 12] = code
+    inside = (values >= -12) & (values <= 12)
+    codes = np.where(inside, table[np.clip(values, -12, 12) + 12], -1)
+    if values.shape[-1:] != (Q8_GROUP,) or (codes < 0).any():
+        kv = ", ".join(str(v) for v in sorted(_MXFP4_CODE_OF))
+        raise ValueError(f"{name} quants are 32 kvalues per block, each one of {kv}")
+    return codes.astype(np.uint8)
+
+
 def _q6_K_codes(ql: NDArray[np.uint8], qh: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The 256 6-bit codes of q6_K blocks in value order, as ``dequantize_row_q6_K`` assembles them.
 
@@ -398,6 +457,9 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
             return Q51Fields(d=f["d"][..., 0], m=f["m"][..., 0], q=codes)
         centre = 1 << (info.bits - 1)  # q4_0: code - 8, q5_0: code - 16
         return Q8Fields(d=f["d"][..., 0], q=(codes.astype(np.int8) - centre).astype(np.int8))
+    if info.name == "mxfp4":
+        codes = _legacy_nibbles(f["qs"])
+        return Q8Fields(d=e8m0_half(f["e"][..., 0]), q=MXFP4_KVALUE_ARRAY[codes])
     if info.name == "q8_0":
         return Q8Fields(d=f["d"][..., 0], q=f["qs"])
     if info.name == "q8_1":
@@ -436,7 +498,8 @@ def _pack_legacy(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
 def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     """Bytes ``(..., nblocks * block_bytes)`` of ``fields``; inverse of :func:`block_fields`.
 
-    Float fields are rounded to fp16 (nearest even), as ggml stores them.
+    Float fields are rounded to fp16 (nearest even), as ggml stores them; mxfp4's ``d`` must be a power
+    of two 2^(e - 128) and its ``q`` kvalues (``ValueError`` otherwise).
     """
     info = block_format(fmt)
     name = info.name
@@ -467,6 +530,9 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
         return _pack_legacy(info, fields)
     _expect(info, fields, Q8Fields)
     assert isinstance(fields, Q8Fields)
+    if name == "mxfp4":
+        e = _e8m0_half_exponent(name, fields.d)
+        return _write_fields(name, {"e": e[..., None], "qs": _legacy_qs(_mxfp4_codes(name, fields.q))})
     qs = fields.q.astype(np.int8)
     d = np.asarray(fields.d, dtype=np.float32)
     if name == "q8_0":
@@ -501,6 +567,7 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         d = fields.d if info.name != "q8_1_mmq" else np.repeat(fields.d, Q8_GROUP, axis=-1)
         if info.name != "q8_1_mmq":
             d = d[..., None]
-        values = fields.q.astype(np.float32) * d
+        with np.errstate(over="ignore"):  # mxfp4 with e >= 253: ±Inf, as in ggml's float32 product
+            values = fields.q.astype(np.float32) * d
     lead = values.shape[: fields.q.ndim - 2]
     return np.ascontiguousarray(values, dtype=np.float32).reshape(lead + (-1,))

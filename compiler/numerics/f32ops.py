@@ -7,10 +7,13 @@ sums (``np.sum`` is pairwise), CUDA's xor-shuffle warp reduction, and fp16 stora
 (``GGML_FP32_TO_FP16`` and ``__float2half_rn`` both round to nearest even).
 Each lives here once. All of them take and return float32 arrays; numpy's float32
 ``+ - * /`` and ``sqrt`` are correctly rounded IEEE operations, as in C on x86-64
-(SSE, no excess precision) and in CUDA without ``-use_fast_math``.
+(SSE, no excess precision) and in CUDA without ``-use_fast_math``. One libm function is
+reproduced too: ``floorf(log2f(x))`` (mxfp4's exponent), as glibc computes it.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -75,6 +78,46 @@ def first_min_max(values: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDA
     lowest = np.take_along_axis(values, np.argmin(values, axis=-1)[..., None], axis=-1)[..., 0]
     highest = np.take_along_axis(values, np.argmax(values, axis=-1)[..., None], axis=-1)[..., 0]
     return lowest, highest
+
+
+def _log2f_floor_starts() -> NDArray[np.float32]:
+    """For k = -149 .. 128, the smallest float32 x with ``floorf(log2f(x)) == k``.
+
+    A correctly rounded ``log2f`` returns the integer k for every x whose log2 lies within half a
+    float32 spacing below k (the spacing of the floats just below k): x >= 2^(k - h_k), h_k that half
+    spacing. That bound is computed in float64 (``2^-h`` to 1 ulp; the nearest float32 lies at least
+    0.8% of a float32 ulp from it) and rounded up to float32. For k <= 2 no float32 below 2^k is that
+    close; for k = 128 the 44 largest finite floats round up (to 128).
+    """
+    starts = []
+    for k in range(-149, 129):
+        below = np.nextafter(np.float32(k), np.float32(-np.inf))
+        half_gap = (float(k) - float(below)) / 2.0
+        bound = math.ldexp(math.exp2(-half_gap), k)
+        start = np.float32(bound)
+        if float(start) < bound:
+            start = np.nextafter(start, np.float32(np.inf))
+        starts.append(start)
+    out = np.array(starts, dtype=np.float32)
+    out.flags.writeable = False
+    return out
+
+
+_LOG2F_FLOOR_STARTS = _log2f_floor_starts()
+
+
+def floor_log2f(x: NDArray[np.float32]) -> NDArray[np.int64]:
+    """C ``floorf(log2f(x))`` for positive finite float32 x, as glibc's ``log2f`` (2.36, x86-64) gives it.
+
+    That ``log2f`` is correctly rounded wherever it decides the floor: for x a few ulps below a power of
+    two 2^k it returns k itself, not the float below k, so the floor is k, one more than log2's. This
+    happens for 7456 float32s, those in ``[2^(k - h_k), 2^k)`` (:func:`_log2f_floor_starts`): none below
+    2^1, 2^2 or 2^-1, one below 2^3, 2^4, 2^-2 and 2^-3, then doubling with |k| up to 44 floats below
+    each 2^k for 64 < |k| <= 128 (fewer again below 2^-126, where the floats are subnormal). Checked on
+    every positive finite float32 against ``floorf(log2f(x))`` compiled by gcc 12.2 -O2 with glibc 2.36.
+    """
+    values = np.asarray(x, dtype=np.float32)
+    return np.searchsorted(_LOG2F_FLOOR_STARTS, values, side="right").astype(np.int64) - 150
 
 
 def butterfly_sum(x: NDArray[np.float32], width: int) -> NDArray[np.float32]:

@@ -25,7 +25,7 @@ Methods (``method=``):
   H200) and ``d = 0``. This differs from ``"cuda"`` in d's last bit and in q/s for some
   blocks: llama.cpp's MMQ really sees these numbers.
 * ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_1``, ``q5_0``,
-  ``q5_1``, ``q4_K``, ``q5_K`` and ``q6_K``:
+  ``q5_1``, ``mxfp4``, ``q4_K``, ``q5_K`` and ``q6_K``:
   ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
   d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
   ``quantize_row_q4_0_ref`` (``d = max / -8`` of the value of largest magnitude, code
@@ -33,8 +33,10 @@ Methods (``method=``):
   ``d = max / -16``, ``MIN(31, (int8_t)(x * id + 16.5f))``), ``quantize_row_q4_1_ref`` (``d = (max -
   min) / 15``, ``m = min``, code ``MIN(15, (int8_t)((x - min) * id + 0.5f))``) and
   ``quantize_row_q5_1_ref`` (``/ 31``, ``(uint8_t)((x - min) * id + 0.5f)``), ``quantize_row_q4_K_ref``
-  (see ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``) and ``quantize_row_q6_K_ref`` (see
-  ``q6k.py``). For ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
+  (see ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``), ``quantize_row_q6_K_ref`` (see
+  ``q6k.py``) and ``quantize_row_mxfp4_ref`` (``e = (uint8_t)(floorf(log2f(amax)) - 2 + 127)``, ``d =
+  2^(e - 128)``, each code the first of the 16 with the least ``fabsf(kvalue * d - x)``). For
+  ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
 
 ``"cuda"`` and ``"cuda_mmq"`` were checked bit for bit against the kernels' arithmetic
 compiled with nvcc 13.0 (sm_90, IEEE division) and run on an H200, 1.7 million
@@ -45,6 +47,10 @@ Inf and NaN inputs are outside every ggml quantizer's contract and raise
 ``ValueError``. Finite inputs whose block arithmetic overflows (|x| near FLT_MAX)
 or underflows (amax below ~1e-36, where 1/d or 127/amax is Inf) follow the
 float32 IEEE result and the target's float-to-int8 conversion, as noted per method.
+mxfp4's exponent for amax below 2^-125 (less the 44 subnormals just below it, whose ``log2f`` rounds
+up to -125) is the negative float ``floorf(log2f(amax)) + 125`` converted to ``uint8_t``, undefined in
+C; x86-64 gcc converts through int32 (``cvttss2si``) and keeps the low byte, so e wraps to 232..255 (d
+= 2^104 .. 2^127) and every code of the block is 0. ``quantize`` does the same (``_mxfp4_ref``).
 """
 
 from __future__ import annotations
@@ -54,8 +60,17 @@ from enum import StrEnum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.numerics.blocks import Q8_GROUP, Q8Fields, Q41Fields, Q51Fields, pack_blocks
-from compiler.numerics.f32ops import F32, butterfly_sum, cuda_float_to_int8, first_min_max, first_of_largest, roundf
+from compiler.numerics.blocks import (MXFP4_KVALUE_ARRAY, Q8_GROUP, Q8Fields, Q41Fields, Q51Fields, e8m0_half,
+                                      pack_blocks)
+from compiler.numerics.f32ops import (
+    F32,
+    butterfly_sum,
+    cuda_float_to_int8,
+    first_min_max,
+    first_of_largest,
+    floor_log2f,
+    roundf,
+)
 from compiler.numerics.formats import block_format
 from compiler.numerics.q4k import quantize_q4_K_ref
 from compiler.numerics.q5k import quantize_q5_K_ref
@@ -80,6 +95,7 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "q4_1": (QuantizeMethod.REF,),
     "q5_0": (QuantizeMethod.REF,),
     "q5_1": (QuantizeMethod.REF,),
+    "mxfp4": (QuantizeMethod.REF,),
     "q6_K": (QuantizeMethod.REF,),
     "q5_K": (QuantizeMethod.REF,),
 }
@@ -171,6 +187,31 @@ def _q1_ref(x: NDArray[np.float32], bits: int) -> Q41Fields | Q51Fields:
     return Q51Fields(d=d, m=lowest, q=wrapped.view(np.uint8))
 
 
+def _mxfp4_ref(x: NDArray[np.float32]) -> Q8Fields:
+    """ggml-quants.c ``quantize_row_mxfp4_ref``: ``amax`` = the largest |x| of the block; ``e = amax > 0 ?
+    (uint8_t)(floorf(log2f(amax)) - 2 + 127) : 0`` (glibc's ``log2f``: :func:`floor_log2f`; below 2^-125
+    the negative float converts as x86 does, through int32, keeping the low byte); ``d =
+    GGML_E8M0_TO_FP32_HALF(e)`` = 2^(e - 128); each code is ``best_index_mxfp4(x, d)``, the first i of
+    0..15 with the least ``fabsf(kvalues_mxfp4[i] * d - x)`` in float32 (a strict ``<``: of equal errors
+    the first code, so ties go to the smaller magnitude and code 8, a second 0, is never chosen). The
+    product is exact or overflows to Inf (never chosen); the subtraction rounds, as in C."""
+    g = _groups(x)
+    amax = np.max(np.abs(g), axis=-1)
+    floor_log2 = floor_log2f(np.where(amax > 0, amax, F32(1)))
+    e = np.where(amax > 0, (floor_log2 - 2 + 127) & 0xFF, 0).astype(np.uint8)  # x86: low byte of int32
+    d = e8m0_half(e)
+    kvalues = MXFP4_KVALUE_ARRAY.astype(np.float32)
+    with np.errstate(over="ignore"):
+        best_err = np.abs(kvalues[0] * d[..., None] - g)
+        code = np.zeros(g.shape, dtype=np.uint8)
+        for i in range(1, 16):
+            err = np.abs(kvalues[i] * d[..., None] - g)  # kvalue * d: exact, or ±Inf for e >= 253
+            better = err < best_err
+            code[better] = i
+            best_err = np.where(better, err, best_err)
+    return Q8Fields(d=d, q=MXFP4_KVALUE_ARRAY[code])
+
+
 def _to_mmq(fields: Q8Fields) -> Q8Fields:
     """Per-32 fields (..., K/32) -> q8_1_mmq fields (..., K/128, 4)."""
     assert fields.s is not None
@@ -188,7 +229,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_0/q4_1/q5_0/q5_1/q4_K/q5_K/q6_K: ``"ref"``).
+    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q4_K/q5_K/q6_K: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -219,6 +260,8 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
         return pack_blocks(info.name, _q0_ref(x32, info.bits))
     if info.name in ("q4_1", "q5_1"):
         return pack_blocks(info.name, _q1_ref(x32, info.bits))
+    if info.name == "mxfp4":
+        return pack_blocks("mxfp4", _mxfp4_ref(x32))
     if chosen is QuantizeMethod.REF:
         fields = _q8_ref(x32, with_sum=info.name != "q8_0")
     elif chosen is QuantizeMethod.CUDA_MMQ:

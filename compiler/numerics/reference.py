@@ -7,9 +7,10 @@ Operands arrive as the IR's tensors hold them (``shared/DESIGN.md`` §2):
   K by default (lhs ``[M, K/2]``, rhs ``[K/2, N]``); ``lhs_k_pack=False`` packs lhs
   along M (``[M/2, K]``), ``rhs_k_pack=False`` packs rhs along N (``[K, N/2]``).
 * bf16: ``ml_dtypes.bfloat16`` arrays; fp16: ``np.float16`` arrays; i8: ``np.int8``.
-* the ggml blocks (q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, q8_0, q8_1, q8_1_mmq): uint8 with a
+* the ggml blocks (q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, mxfp4, q8_0, q8_1, q8_1_mmq): uint8 with a
   trailing byte axis, lhs ``[M, K/bv, bytes]``, rhs ``[K/bv, N, bytes]`` (bv = values per block);
-  their scales are inside the blocks.
+  their scales are inside the blocks (mxfp4's is its exponent byte: d = 2^(e - 128), times kvalues
+  that are twice the e2m1 values; the product is an MX e2m1 value with its ue8m0 scale e).
 
 External scales (float formats only): ``ue8m0`` one per 32 K-values (the OCP MX
 formats; ``a_scale [M, K/32]``, ``b_scale [N, K/32]``), or ``ue4m3`` one per 16
@@ -18,8 +19,10 @@ K-chunk j is multiplied by scale[m, j], as PTX ISA 9.0 §9.7.14.3 defines block 
 
 Every decoded value and every product is exact in float64 (the widest significands
 are fp16 x fp16 and q4_K's float32 dequantization x q8's 19 bits); only the K-sum
-rounds, in float64, so i8 x i8 results are exact integers. NaN codes (e4m3 0x7F,
-ue8m0 0xFF, ...) propagate as IEEE NaN.
+rounds, in float64, so i8 x i8 results are exact integers. A block without a min term (q4_0, q5_0,
+mxfp4, q8_0) against q8_0 / q8_1 thus gives, per 32 values and up to that sum's rounding, d_w * d_x
+times the integer dot of q_w and q_x (llama.cpp's ``vec_dot_*_q8_1``; for mxfp4 ``d = e8m0_to_fp32(e) *
+0.5f * d8``, the same d for e < 255). NaN codes (e4m3 0x7F, ue8m0 0xFF, ...) propagate as IEEE NaN.
 
 ``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel (and q5_K's, q4_1's and
 q5_1's) instead of dequantize-then-matmul: the offset term of each 32 values, -dmin*m*Σx for q4_K /

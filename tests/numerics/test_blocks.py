@@ -2,12 +2,16 @@
 
 The expected values are computed here from the formulas of ggml-quants.c
 (``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q8_0``,
-``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``) with plain Python loops; every
-product is exact, and so is q4_1's and q5_1's float64 sum x0*d + m (fp16 operands span at most 41 bits),
-so float32(exact float64 result) is the one correct rounding.
+``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``, ``dequantize_row_mxfp4``) with
+plain Python loops; every product is exact, and so is q4_1's and q5_1's float64 sum x0*d + m (fp16 operands
+span at most 41 bits), so float32(exact float64 result) is the one correct rounding (for mxfp4 also where
+it overflows float32: ±Inf, as ggml's float32 product).
 """
 
 from __future__ import annotations
+
+import re
+import struct
 
 import numpy as np
 import pytest
@@ -21,7 +25,9 @@ from compiler.numerics import (
     Q41Fields,
     Q51Fields,
     block_fields,
+    decode,
     dequantize,
+    e8m0_half,
     pack_blocks,
 )
 from compiler.numerics.blocks import BLOCK_LAYOUTS, BlockFields, fp16_fields
@@ -296,6 +302,74 @@ def test_legacy_dequantize_hand_built_blocks(fmt: str) -> None:
     np.testing.assert_array_equal(pack_blocks(fmt, fields), np.array(sum(raw, []), dtype=np.uint8))
 
 
+# ggml-common.h kvalues_mxfp4, written out again here (not read from the code under test)
+KVALUES_MXFP4 = [0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12]
+
+
+def _e8m0_half_c(e: int) -> float:
+    """ggml-impl.h ``ggml_e8m0_to_fp32_half``: the float with bits ``0x00200000 << e`` for e < 2, else
+    ``(e - 1) << 23``."""
+    bits = 0x00200000 << e if e < 2 else (e - 1) << 23
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _mxfp4_block(e: int, codes: list[int]) -> list[int]:
+    """A block_mxfp4 byte by byte (ggml-common.h: uint8 e, then qs[16]; no padding) with
+    ``quantize_row_mxfp4_ref``'s packing ``qs[j] = x0 | x1 << 4`` of codes j and j + 16."""
+    return [e] + [codes[j] | (codes[j + 16] << 4) for j in range(16)]
+
+
+def _mxfp4_expected(raw: list[int]) -> list[float]:
+    """The loop of ``dequantize_row_mxfp4``: ``y[j] = kvalues[qs[j] & 0x0F] * d``, ``y[j + 16] =
+    kvalues[qs[j] >> 4] * d``, d = ``GGML_E8M0_TO_FP32_HALF(e)``; each product in float64, exact."""
+    d = _e8m0_half_c(raw[0])
+    out = [0.0] * 32
+    for j in range(16):
+        out[j] = KVALUES_MXFP4[raw[1 + j] & 0x0F] * d
+        out[j + 16] = KVALUES_MXFP4[raw[1 + j] >> 4] * d
+    return out
+
+
+def test_e8m0_half_is_ggml_bit_pattern() -> None:
+    e = np.arange(256, dtype=np.uint8)
+    got = e8m0_half(e)
+    assert got.dtype == np.float32
+    assert got.tolist() == [_e8m0_half_c(int(i)) for i in e] == [2.0 ** (int(i) - 128) for i in e]
+    # half the ue8m0 value of the same byte (which has a NaN at 0xFF, where ggml's half decode has 2^127)
+    np.testing.assert_array_equal(got[:255], decode("ue8m0", e[:255]) / 2)
+    assert got[255] == 2.0**127 and np.isnan(decode("ue8m0", e[255:])).all()
+    with pytest.raises(ValueError, match="E8M0 exponents must be uint8, got dtype int64"):
+        e8m0_half(np.arange(3))
+
+
+def test_mxfp4_dequantize_hand_built_blocks() -> None:
+    all_codes = list(range(16)) * 2
+    mixed = [(5 * i + 3) % 16 for i in range(32)]
+    # e: subnormal d (0, 1), the least normal (2), d = 1 (128), the largest the quantizer writes (252, 253),
+    # and 254 / 255, where ggml's half decode is 2^126 / 2^127 and the larger kvalues overflow to ±Inf
+    blocks = [(0, all_codes), (1, mixed), (2, all_codes), (128, mixed), (128, all_codes), (200, mixed),
+              (252, all_codes), (253, all_codes), (254, mixed), (255, all_codes)]
+    raw = [_mxfp4_block(e, codes) for e, codes in blocks]
+    assert all(len(r) == FORMATS["mxfp4"].block_bytes == 17 for r in raw)
+    with np.errstate(over="ignore"):
+        want = np.array(sum((_mxfp4_expected(r) for r in raw), []), dtype=np.float64).astype(np.float32)
+    got = dequantize("mxfp4", np.array(sum(raw, []), dtype=np.uint8))
+    assert got.dtype == np.float32 and got.shape == (320,)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # codes 0 and 8 are both +0
+    assert np.isinf(got).sum() == np.isinf(want).sum() > 0 and not np.isinf(got[:224]).any()
+    assert np.isinf(got[224:256]).sum() == 8  # e = 253: 8 * 2^125 = 2^128 and 12 * 2^125, both signs, twice
+    # the C loop's value order: value 21 is the high nibble of qs[5] (d = 1)
+    assert _mxfp4_expected(_mxfp4_block(128, mixed))[21] == KVALUES_MXFP4[mixed[21]]
+    fields = block_fields("mxfp4", np.array(sum(raw, []), dtype=np.uint8))
+    assert isinstance(fields, Q8Fields) and fields.s is None
+    assert fields.d.dtype == np.float32 and fields.d.tolist() == [2.0 ** (e - 128) for e, _ in blocks]
+    assert fields.q.dtype == np.int8 and fields.q.tolist() == [[KVALUES_MXFP4[c] for c in codes] for _, codes in blocks]
+    # packing writes kvalue 0 as code 0: the bytes come back with every code 8 (ggml's -0) as code 0
+    canonical = [_mxfp4_block(e, [0 if c == 8 else c for c in codes]) for e, codes in blocks]
+    np.testing.assert_array_equal(pack_blocks("mxfp4", fields), np.array(sum(canonical, []), dtype=np.uint8))
+
+
 @pytest.mark.parametrize("fmt", sorted(BLOCK_LAYOUTS))
 def test_block_layouts_tile_each_block(fmt: str) -> None:
     """Fields in memory order, back to back, fill the format table's block size exactly."""
@@ -305,10 +379,13 @@ def test_block_layouts_tile_each_block(fmt: str) -> None:
         end += field.nbytes
     assert end == FORMATS[fmt].block_bytes
     assert set(BLOCK_LAYOUTS) == {name for name, info in FORMATS.items() if info.is_block}
-    assert fp16_fields(fmt) and all(f.kind == "f16" for f in fp16_fields(fmt))
+    assert all(f.kind == "f16" for f in fp16_fields(fmt))
+    assert bool(fp16_fields(fmt)) == (fmt != "mxfp4")  # mxfp4's scale is a byte exponent, never NaN
 
 
-@pytest.mark.parametrize("fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1"])
+@pytest.mark.parametrize(
+    "fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1", "mxfp4"]
+)
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
     nb = 5
@@ -333,6 +410,11 @@ def test_pack_and_read_fields_round_trip(fmt: str) -> None:
             m=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             q=rng.integers(0, 16 if fmt == "q4_1" else 32, (2, nb, 32), dtype=np.uint8),
         )
+    elif fmt == "mxfp4":
+        e = rng.integers(0, 256, (2, nb))
+        e[0, :3] = [0, 1, 255]
+        fields = Q8Fields(d=np.ldexp(np.float32(1), e - 128).astype(np.float32),
+                          q=np.array(KVALUES_MXFP4, np.int8)[rng.integers(0, 16, (2, nb, 32))])
     elif fmt in ("q4_0", "q5_0"):
         centre = 8 if fmt == "q4_0" else 16
         fields = Q8Fields(d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
@@ -413,3 +495,18 @@ def test_errors() -> None:
         pack_blocks("q5_0", Q51Fields(d=zero, m=zero, q=np.zeros((1, 32), np.uint8)))
     with pytest.raises(ValueError, match="last axis of nblocks \\* 24 bytes, got 22"):
         dequantize("q5_1", np.zeros(22, dtype=np.uint8))
+    kv = np.zeros((1, 32), np.int8)
+    power = r"mxfp4 d must be a power of two 2\^\(e - 128\) with e in 0..255 \(2\^-128 .. 2\^127\), got"
+    for d in (3.0, 0.0, -1.0, 2.0**-129, 2.0**128, np.inf, np.nan):
+        with pytest.raises(ValueError, match=f"{power} {re.escape(repr(d))}" if np.isfinite(d) else power):
+            pack_blocks("mxfp4", Q8Fields(d=np.array([1.0, d]), q=np.zeros((2, 32), np.int8)))
+    for bad_q in (5, 7, 13, -5, 24):
+        kv[0, 3] = bad_q
+        with pytest.raises(ValueError, match="mxfp4 quants are 32 kvalues per block, each one of -12, -8, .*, 8, 12"):
+            pack_blocks("mxfp4", Q8Fields(d=np.float32([1.0]), q=kv))
+    with pytest.raises(ValueError, match="mxfp4 quants are 32 kvalues per block"):
+        pack_blocks("mxfp4", Q8Fields(d=np.float32([1.0]), q=np.zeros((1, 16), np.int8)))
+    with pytest.raises(ValueError, match="mxfp4 blocks are packed from Q8Fields"):
+        pack_blocks("mxfp4", Q41Fields(d=zero, m=zero, q=np.zeros((1, 32), np.uint8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 17 bytes, got 18"):
+        dequantize("mxfp4", np.zeros(18, dtype=np.uint8))

@@ -22,6 +22,7 @@ from compiler.numerics import (
     dequantize,
     dot_scaled,
     format_info,
+    pack_fp4,
     quantize,
 )
 
@@ -168,7 +169,7 @@ def test_nan_codes_propagate() -> None:
     assert nan.sum() == N + M - 1
 
 
-BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1"]
+BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1", "mxfp4"]
 
 
 def _block_operand(rng: np.random.Generator, fmt: str, rows: int, k: int, side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -273,6 +274,58 @@ def test_block_sums_add_the_q4_1_q5_1_min(fmt: str, w_side: str, q8: str) -> Non
     assert (np.abs(sum_rounding) <= np.abs(d_x * q_x.sum(axis=-1)) * 2.0**-10).all() and sum_rounding.any()
     np.testing.assert_allclose(got - exact, fw.m.astype(np.float64) @ sum_rounding.T, rtol=1e-9, atol=1e-12)
     assert np.abs(got - exact).max() < 1e-3 * np.abs(fw.m.astype(np.float64) @ s_x.T).max()
+
+
+@pytest.mark.parametrize("q8", ["q8_0", "q8_1", "q8_1_mmq"])
+@pytest.mark.parametrize("w_side", ["lhs", "rhs"])
+def test_mxfp4_dot_is_an_integer_dot_per_block(w_side: str, q8: str) -> None:
+    """mxfp4 x q8: per 32 values d_w * d_x * Σ kvalue * q_x, d_w = 2^(e - 128), what llama.cpp's
+    ``vec_dot_mxfp4_q8_1`` computes (``d = e8m0_to_fp32(e) * 0.5f * d8``, the same d); no min, no block sum."""
+    rng = np.random.default_rng(15)
+    k, rows_w, rows_x = 256, 4, 3
+    w = rng.standard_normal((rows_w, k)).astype(np.float32) * np.float32(3)
+    w[1] *= np.float32(2.0**-100)  # small exponents (e near 25) beside ordinary ones
+    raw_w = quantize("mxfp4", w)
+    raw_x = quantize(q8, rng.standard_normal((rows_x, k)).astype(np.float32), method="ref")
+    fw, fx = block_fields("mxfp4", raw_w), block_fields(q8, raw_x)
+    assert isinstance(fw, Q8Fields) and isinstance(fx, Q8Fields)
+    nb = k // 32
+    d_x = fx.d.reshape(rows_x, nb).astype(np.float64)
+    q_x = fx.q.reshape(rows_x, nb, 32).astype(np.int64)
+    blocks_w = raw_w.reshape(rows_w, nb, 17)
+    want = np.zeros((rows_w, rows_x))
+    for r_w in range(rows_w):
+        for r_x in range(rows_x):
+            for j in range(nb):
+                integer = int(fw.q[r_w, j].astype(np.int64) @ q_x[r_x, j])
+                e8m0 = 2.0 ** (int(blocks_w[r_w, j, 0]) - 127)  # the exponent byte as E8M0, then * 0.5
+                want[r_w, r_x] += e8m0 * 0.5 * d_x[r_x, j] * integer
+    blocks_x = raw_x.reshape(rows_x, k // format_info(q8).block_values, -1)
+    if w_side == "lhs":
+        got = dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs="mxfp4", rhs=q8)
+    else:
+        got = dot_scaled(blocks_x, blocks_w.transpose(1, 0, 2), lhs=q8, rhs="mxfp4").T
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
+    assert 0 < np.abs(got[1]).min() and np.abs(got[1]).max() < 2.0**-90
+    if q8 != "q8_0":
+        with pytest.raises(ValueError, match="use_block_sums needs a q4_K, q5_K, q4_1 or q5_1 operand"):
+            dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs="mxfp4", rhs=q8, use_block_sums=True)
+
+
+def test_mxfp4_is_e2m1_with_its_exponent_as_ue8m0() -> None:
+    """An mxfp4 block is an OCP MX e2m1 block: its codes are e2m1 codes (kvalue = 2 * e2m1 value) and its
+    exponent byte, read as a ue8m0 scale 2^(e - 127), undoes the doubling. Repacked as e2m1 along K (values
+    2i, 2i + 1 per byte, where mxfp4 pairs i and i + 16) with ``a_scale = e``, dot_scaled agrees exactly."""
+    rng = np.random.default_rng(16)
+    k = 128
+    w = rng.standard_normal((M, k)).astype(np.float32) * np.exp2(rng.integers(-20, 20, (M, 1))).astype(np.float32)
+    raw = quantize("mxfp4", w).reshape(M, k // 32, 17)
+    codes = np.concatenate([raw[..., 1:] & 0xF, raw[..., 1:] >> 4], axis=-1).reshape(M, k)  # value order
+    e = raw[..., 0]
+    assert e.min() > 0 and e.max() < 255
+    x = quantize("q8_0", rng.standard_normal((N, k)).astype(np.float32)).reshape(N, k // 32, 34).transpose(1, 0, 2)
+    mx = dot_scaled(pack_fp4(codes, axis=1), x, lhs="e2m1", rhs="q8_0", a_scale=e, a_scale_fmt="ue8m0")
+    np.testing.assert_array_equal(dot_scaled(raw, x, lhs="mxfp4", rhs="q8_0"), mx)
 
 
 def _e4m3(shape: tuple[int, ...]) -> np.ndarray:

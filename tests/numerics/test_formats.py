@@ -6,7 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from compiler.numerics import ELEMENT_FORMATS, FORMATS, SCALE_GROUP, FormatKind, format_info
+import numpy as np
+
+from compiler.numerics import ELEMENT_FORMATS, FORMATS, MXFP4_KVALUES, SCALE_GROUP, FormatKind, decode, format_info
 
 
 @pytest.mark.parametrize(
@@ -20,6 +22,7 @@ from compiler.numerics import ELEMENT_FORMATS, FORMATS, SCALE_GROUP, FormatKind,
         ("q4_1", 32, 20, Fraction(5)),
         ("q5_0", 32, 22, Fraction(11, 2)),
         ("q5_1", 32, 24, Fraction(6)),
+        ("mxfp4", 32, 17, Fraction(17, 4)),
     ],
 )
 def test_block_sizes_match_ggml_structs(name: str, values: int, nbytes: int, bits_per_value: Fraction) -> None:
@@ -68,6 +71,15 @@ def test_element_formats_and_scale_groups() -> None:
 def test_min_term_formats() -> None:
     """The blocks whose values carry an offset per 32 (−dmin · m for the K-quants, + m for the ``_1`` ones)."""
     assert {name for name, info in FORMATS.items() if info.min_term} == {"q4_K", "q5_K", "q4_1", "q5_1"}
+
+
+def test_mxfp4_kvalues_are_doubled_e2m1() -> None:
+    """ggml's kvalues_mxfp4 is code c's e2m1 value times two (e2m1's -0, code 8, is 0), so a block's value
+    kvalue * 2^(e - 128) is the MX value e2m1(c) * 2^(e - 127) of the same code and ue8m0 scale."""
+    info = format_info("mxfp4")
+    assert (info.bits, info.container_bits, info.min_term, info.coding) == (4, 4, False, None)
+    doubled = 2 * decode("e2m1", np.arange(16, dtype=np.uint8))
+    assert list(MXFP4_KVALUES) == doubled.tolist() == [0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12]
 
 
 def test_unknown_format_is_a_value_error() -> None:

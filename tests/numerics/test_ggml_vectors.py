@@ -26,6 +26,11 @@ for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold
 (same commit and build) for every case and for about 20 crafted 32-value edge blocks each, named in each
 header (signed-zero and constant blocks, rounding ties and one ulp either side, codes that x / d or the
 fp16 d would change, fp16-subnormal, flushed and overflowing d and m, 1/d overflowing to Inf).
+``data/ggml_cpu_mxfp4.txt`` holds what ``quantize_row_mxfp4_ref`` and ``dequantize_row_mxfp4`` produced (same
+commit and build, glibc 2.36's ``log2f``) for every case and for 70 crafted edge blocks named in its header
+(zero and signed-zero blocks, ties between kvalues and one ulp either side at normal and subnormal d, amax
+at and 1-3 ulps below powers of two, where ``log2f`` rounds up or not, the largest floats, and amax below
+2^-125, where the ``uint8_t`` exponent wraps).
 
 ``data/cuda_q8_1.txt`` holds inputs and the blocks that llama.cpp's CUDA kernels
 ``quantize_q8_1`` and ``quantize_mmq_q8_1<DS4>`` (their arithmetic transcribed from
@@ -161,7 +166,7 @@ def test_vector_files_cover_every_case() -> None:
         assert set(format_vectors(fmt)) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
 
 
-VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q5_K", "q6_K")
+VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q5_K", "q6_K", "mxfp4")
 """The formats with a vector file of their own, ``data/ggml_cpu_<fmt>.txt``."""
 
 
@@ -240,6 +245,39 @@ def test_q5_0_edge_vectors_reach_their_edges() -> None:
     assert f.d[2] == 1
     np.testing.assert_array_equal(f.q[2], np.floor(blocks[2] + 0.5))
     assert (f.q[2] != np.rint(blocks[2])).any()
+
+
+def test_mxfp4_edge_vectors_reach_their_edges() -> None:
+    """The crafted mxfp4 blocks reach what the header names, read from ggml's bytes (not ours)."""
+    x, raw, _ = _format_case("mxfp4", "edges")
+    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 17)
+    inputs = x.reshape(-1, 32)
+    assert len(blocks) == len(inputs) == 70
+    e = blocks[:, 0].astype(int)
+    codes = np.concatenate([blocks[:, 1:] & 0xF, blocks[:, 1:] >> 4], axis=-1)
+    kv = np.array([0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12])[codes]
+    every_file = np.concatenate([np.frombuffer(format_vectors("mxfp4")[(c, "mxfp4")], np.uint8) for c in INPUT_CASES])
+    every = np.concatenate([every_file.reshape(-1, 17), blocks])[:, 1:]
+    assert not ((every & 0xF) == 8).any() and not ((every >> 4) == 8).any()  # ggml never writes code 8 (-0)
+    assert not blocks[:2].any()  # zero and signed-zero blocks: e = 0, every code 0
+    # ties (d = 1, 2^20, 2^-20, subnormal 2^-128): the smaller magnitude; one ulp away: the larger
+    for i, scale in ((2, 1.0), (5, 2.0**20), (8, 2.0**-128), (11, 2.0**-127), (12, 2.0**-126), (13, 2.0**124)):
+        assert e[i] == round(np.log2(scale)) + 128
+        assert kv[i, 1:15].tolist() == [0, 1, 2, 3, 4, 6, 8, 0, -1, -2, -3, -4, -6, -8]
+    for i in (4, 7, 10):
+        assert kv[i, 1:15].tolist() == [1, 2, 3, 4, 6, 8, 12, -1, -2, -3, -4, -6, -8, -12]
+    # log2f rounds amax a few ulps below 2^k up to k (edges 15-62: amax = |first value|)
+    amax = np.abs(inputs).max(axis=1).astype(np.float64)
+    exact_floor = np.floor(np.log2(np.where(amax > 0, amax, 1)))
+    rounded_up = np.nonzero((amax > 0) & (e != (exact_floor.astype(int) + 125) % 256))[0]
+    assert set(rounded_up.tolist()) >= {24, 28, 29, 32, 33, 34, 36, 40, 44, 48, 49, 52, 56, 59, 61, 63, 65, 66}
+    assert not {20, 25, 30, 45, 50, 60, 62, 64} & set(rounded_up.tolist())
+    assert (e[rounded_up] == (exact_floor[rounded_up].astype(int) + 126) % 256).all()
+    # the largest floats: e = 253, 8 * 2^125 overflows, FLT_MAX takes code 5 (6 * 2^125)
+    assert e[63] == e[65] == 253 and (codes[65] % 8 == 5).all() and e[64] == 252
+    # amax < 2^-125: the exponent wraps (x86's int32 conversion of a negative float, low byte), codes 0
+    assert e[[55, 62, 67, 68, 69]].tolist() == [255, 255, 232, 251, 255] and e[61] == 0
+    assert not codes[[55, 56, 57, 58, 62, 67, 68, 69]].any()
 
 
 @pytest.mark.parametrize("case", list(INPUT_CASES))

@@ -348,6 +348,125 @@ def test_q5_0_round_trip_error() -> None:
     assert np.sqrt(np.mean(err**2)) < 0.6 * np.sqrt(np.mean(err4**2))  # one more bit: about half q4_0's
 
 
+# ---------------------------------------------------------------- mxfp4
+
+KV = [0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12]  # ggml-common.h kvalues_mxfp4
+
+
+def _mxfp4(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(e, codes in value order) of ``quantize("mxfp4", x)``, read from the bytes."""
+    raw = quantize("mxfp4", np.asarray(x, dtype=F32)).reshape(-1, 17)
+    return raw[:, 0], np.concatenate([raw[:, 1:] & 0xF, raw[:, 1:] >> 4], axis=-1)
+
+
+def test_mxfp4_scale_and_nearest_kvalue() -> None:
+    # amax 6: floor(log2 6) = 2, e = 2 - 2 + 127 = 127, d = 2^(127 - 128) = 0.5: values kvalue / 2, e2m1's
+    x = _block(6.0, -6.0, 0.5, -1.5, 3.0, 0.7, -2.2, 4.9, 5.1, 0.0, -0.0, 1e-30)
+    e, codes = _mxfp4(x)
+    assert e.tolist() == [127]
+    assert [KV[c] / 2 for c in codes[0, :12]] == [6, -6, 0.5, -1.5, 3, 0.5, -2, 4, 6, 0, 0, 0]
+    assert (codes != 8).all()  # -0.0 and tiny negatives take code 0, the first of the two zeros
+    f = _fields("mxfp4", x)
+    assert f.d.tolist() == [0.5] and f.s is None and f.q[0, :2].tolist() == [12, -12]
+    # amax 12: floor(log2 12) = 3, e = 128, d = 1, the kvalues themselves (7 is a tie: 6)
+    e, codes = _mxfp4(_block(8.0, 7.5, -12.0, 11.0, 9.9, 7.0))
+    assert e.tolist() == [128] and [KV[c] for c in codes[0, :6]] == [8, 8, -12, 12, 8, 6]
+
+
+def test_mxfp4_ties_go_to_the_smaller_magnitude() -> None:
+    # d = 1 (amax 12): every midpoint of neighbouring kvalues; best_index_mxfp4 keeps the first of equal
+    # errors, and codes 0..7 (and 8..15) run from small to large magnitude
+    ties = [0.5, 1.5, 2.5, 3.5, 5.0, 7.0, 10.0]
+    x = _block(12.0, *ties, *(-t for t in ties))
+    e, codes = _mxfp4(x)
+    assert e.tolist() == [128]
+    assert [KV[c] for c in codes[0, 1:15]] == [0, 1, 2, 3, 4, 6, 8, 0, -1, -2, -3, -4, -6, -8]
+    # one ulp away from zero, the larger magnitude
+    away = [np.nextafter(F32(t), F32(np.copysign(np.inf, t))) for t in (*ties, *(-t for t in ties))]
+    _, codes = _mxfp4(_block(12.0, *away))
+    assert [KV[c] for c in codes[0, 1:15]] == [1, 2, 3, 4, 6, 8, 12, -1, -2, -3, -4, -6, -8, -12]
+
+
+def test_mxfp4_exponent_takes_glibc_log2f_rounding() -> None:
+    """floorf(log2f(amax)): log2f rounds a few floats below 2^k up to k itself (correctly rounded, the float
+    below k is farther); how many: 0 below 2^2, 1 below 2^3 and 2^-2, 2 below 2^5, 5 below 2^9, 44 below
+    2^-125 and 2^128 (ggml's C, tests/numerics/data/ggml_cpu_mxfp4.txt, edges 15-64)."""
+    def e_of(amax: float | np.float32, below: int = 0) -> int:
+        a = F32(amax)
+        for _ in range(below):
+            a = np.nextafter(a, F32(0))
+        return int(_mxfp4(_block(a))[0][0])
+
+    assert [e_of(4.0, m) for m in range(3)] == [127, 126, 126]
+    assert [e_of(8.0, m) for m in range(3)] == [128, 128, 127]
+    assert [e_of(32.0, m) for m in range(4)] == [130, 130, 130, 129]
+    assert [e_of(512.0, m) for m in (1, 5, 6)] == [134, 134, 133]
+    assert [e_of(0.25, m) for m in range(3)] == [123, 123, 122]
+    # the largest floats: log2f(FLT_MAX) rounds to 128, e = 253 (d = 2^125); 8 * d = 2^128 is Inf, so the
+    # block's largest value is 6 * d = 1.5 * 2^127, FLT_MAX's code 5
+    fmax = np.finfo(F32).max
+    assert e_of(fmax) == e_of(fmax, 43) == 253 and e_of(fmax, 44) == 252
+    e, codes = _mxfp4(_block(fmax, -fmax, 1.0))
+    assert e.tolist() == [253] and codes[0, :3].tolist() == [5, 13, 0]
+    assert dequantize("mxfp4", quantize("mxfp4", _block(fmax)))[0] == F32(1.5 * 2.0**127)
+
+
+def test_floor_log2f_differs_from_the_exact_floor_on_7456_floats() -> None:
+    """floor_log2f's table against the counts of an exhaustive run of gcc 12.2 / glibc 2.36 ``floorf(log2f(x))``
+    over every positive finite float32: it exceeds the exact floor on 7456 floats, the n(k) just below each
+    2^k; nowhere else does it differ."""
+    from compiler.numerics.f32ops import _LOG2F_FLOOR_STARTS, floor_log2f
+
+    ks = np.arange(-149, 129)
+    tops = np.where(ks < 128, np.ldexp(1.0, np.minimum(ks, 127)).astype(F32).view(np.uint32), 0x7F800000)
+    rounded_up = dict(zip(ks.tolist(), (tops.astype(np.int64) - _LOG2F_FLOOR_STARTS.view(np.uint32)).tolist()))
+    assert sum(rounded_up.values()) == 7456
+    assert [rounded_up[k] for k in (1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 128)] == \
+        [0, 0, 1, 1, 2, 2, 5, 5, 11, 11, 22, 22, 44, 44]
+    assert [rounded_up[k] for k in (0, -1, -2, -3, -4, -8, -16, -32, -64, -125, -126, -127, -128, -131, -132)] == \
+        [0, 0, 1, 1, 2, 5, 11, 22, 44, 44, 22, 11, 11, 1, 0]
+    # elsewhere the exact floor: random floats of every binade, normal and subnormal
+    bits = np.random.default_rng(14).integers(1, 0x7F800000, 200_000).astype(np.uint32)
+    x = bits.view(F32)
+    exact = np.floor(np.log2(x.astype(np.float64))).astype(np.int64)
+    got = floor_log2f(x)
+    assert ((got == exact) | ((got == exact + 1) & (x >= _LOG2F_FLOOR_STARTS[got + 149]))).all()
+    assert (floor_log2f(np.ldexp(F32(1), np.arange(-149, 128)).astype(F32)) == np.arange(-149, 128)).all()
+
+
+def test_mxfp4_tiny_blocks_wrap_the_exponent_as_x86() -> None:
+    """amax < 2^-125: floorf(log2f(amax)) + 125 < 0, and ``(uint8_t)`` of a negative float (undefined in C)
+    is what gcc emits on x86-64: cvttss2si to int32, the low byte. e wraps to 232..255, d = 2^(e - 128) is
+    huge, and every code is 0: the block dequantizes to zeros."""
+    sub = F32(2.0**-149)
+    cases = {F32(2.0**-125): 0, np.nextafter(F32(2.0**-125), F32(0)): 0, F32(2.0**-124): 1, F32(2.0**-123): 2,
+             F32(1.5 * 2.0**-126): 255, F32(2.0**-130): 251, sub: 232}
+    for amax, e in cases.items():
+        got_e, codes = _mxfp4(_block(amax, -amax / F32(3), sub))
+        assert got_e.tolist() == [e], amax
+        if e >= 232:
+            assert not codes.any() and not dequantize("mxfp4", quantize("mxfp4", _block(amax))).any()
+        else:
+            assert codes[0, 0] == 6  # amax = 8 d (e = 0, 1: d = 2^-128, 2^-127, subnormal): kvalue 8
+    below = F32(2.0**-125)
+    for _ in range(45):
+        below = np.nextafter(below, F32(0))
+    assert _mxfp4(_block(below))[0].tolist() == [255]  # 45 ulps below: log2f no longer rounds up to -125
+
+
+def test_mxfp4_round_trip_error() -> None:
+    x = np.random.default_rng(13).standard_normal((8, 512)).astype(F32) * F32(3)
+    f = _fields("mxfp4", x)
+    amax = np.abs(x.reshape(-1, 32)).max(axis=1)
+    d = f.d.reshape(-1)
+    # d = 2^(floor(log2 amax) - 3): amax / 16 < d <= amax / 8
+    assert ((amax / 16 < d) & (d <= amax / 8)).all()
+    err = np.abs(dequantize("mxfp4", quantize("mxfp4", x)) - x).reshape(-1, 32).max(axis=1)
+    # half the widest gap (8 -> 12: 2d), or the clamp of values above 12 d (amax < 16 d)
+    assert (err <= np.maximum(2 * d, amax - 12 * d)).all()
+    assert not (f.q == 0).all(axis=-1).any()
+
+
 # ---------------------------------------------------------------- errors
 
 
@@ -362,3 +481,9 @@ def test_errors() -> None:
         quantize("q8_1", np.full(32, np.inf, dtype=np.float32))
     with pytest.raises(ValueError, match="not a block format"):
         quantize("e4m3", np.zeros(32, dtype=np.float32))
+    with pytest.raises(ValueError, match="finite"):
+        quantize("mxfp4", np.array([np.nan] + [0.0] * 31, dtype=np.float32))
+    with pytest.raises(ValueError, match="supports method 'ref', got 'cuda'"):
+        quantize("mxfp4", np.zeros(32, dtype=np.float32), method="cuda")
+    with pytest.raises(ValueError, match="K to be a multiple of 32, got K = 16"):
+        quantize("mxfp4", np.zeros(16, dtype=np.float32))
