@@ -366,13 +366,14 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q5_1: (RegFormat.Q5_1, RegFormat.U8),
     Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
     Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
+    Format.MXFP4: (RegFormat.MXFP4, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
 q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code − 16) and q5_1's to u8 codes
 0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
 code 0..31, each with its top bits from a second part
-(``HIGH_BIT_PARTS``)."""
+(``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -383,6 +384,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q5_1: ("d", "min"),
     Format.Q6_K: (Q6K_D4, None),
     Format.Q8_0: ("d", None),
+    Format.MXFP4: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
@@ -393,9 +395,9 @@ WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIG
 SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
-ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0)
-"""32-value weight blocks with one fp16 d (q4_1, q5_1: and m) each: widened where they are read unless many
-threads read each (``DECODE_ONCE_READERS``)."""
+ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4)
+"""32-value weight blocks with one fp16 d (q4_1, q5_1: and m; mxfp4: an exponent byte) each: widened where they
+are read unless many threads read each (``DECODE_ONCE_READERS``)."""
 
 MIN_FORMATS = tuple(fmt for fmt in Format if FORMATS[fmt.value].min_term)
 """The blocks with a min term (``FormatInfo.min_term``: q4_K and q5_K, d · sc · q − dmin · m per 32
@@ -1293,6 +1295,7 @@ _BLOCK_QUANTS_REMARK = {
     Format.Q6_K: "the ql nibbles and qh bit pairs joined into s8 (4 · (code − 32)) at use, its int8 scale per 16 values "
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
+    Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
 }
 
 

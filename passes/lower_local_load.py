@@ -14,8 +14,9 @@ is the byte the layout wants there:
 * ``.m8n8 .b16`` (and ``.trans``) for 8- and 16-bit operands;
 * otherwise the fallback: scalar ``ld.shared`` — whole 32-bit registers where the
   four bytes are contiguous and 4-byte aligned, two 16-bit halves where they are contiguous
-  and 2-byte aligned (the quants of q4_0's 18- and q8_0's 34-byte blocks), single bytes
-  otherwise, and for ``fp4Unpacked``
+  and 2-byte aligned (the quants of q4_0's 18- and q8_0's 34-byte blocks), the two aligned
+  words around four contiguous bytes at 1 or 3 mod 4 joined by one ``prmt`` (mxfp4's 17-byte blocks,
+  unswizzled), single bytes otherwise, and for ``fp4Unpacked``
   destinations a 16-bit load whose two packed bytes are spread into four
   ``0000xxxx`` bytes (the same registers the fp4 ldmatrix produces).
 
@@ -425,6 +426,15 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
             upper = b.add(address, 2) if mask == 0 else b.add(base, combine(b, thread, mask, const0 + 2))
             low, high = (b.cast_int(b.emit(LdSharedOp(at, i16)), i32) for at in (address, upper))
             regs.append(b.or_(low, b.shl(high, 16)))
+            continue
+        const0 = _word_offset(access, offsets, reg, elems, alignment=1)
+        if const0 is not None and register == i32 and mask == 0 \
+                and not any(v % 4 for v in (*offsets.lane_bases, *offsets.warp_bases)):
+            # 4 bytes at 1 or 3 mod 4 in every thread (mxfp4's 17-byte blocks): the two aligned words
+            # around them, the four picked by one prmt
+            shift = const0 % 4
+            words = [b.emit(LdSharedOp(b.add(base, b.add(thread, const0 - shift + 4 * i)), i32)) for i in (0, 1)]
+            regs.append(b.emit(PrmtOp(words[0], words[1], b.const(0x3210 + 0x1111 * shift))))
             continue
         count = min(per_reg, elems - reg * per_reg)  # the last register of a blocked layout may be part-empty
         # element by element

@@ -30,7 +30,9 @@ nibble pairs, each shifted down and masked): its m is a separate fold against th
 q5_0 upcasts to ``s8`` as 8 · (code − 16) — the 5-bit code at bits 3-7 of its byte, top bit flipped —
 and q5_1 to ``u8`` as its code 0..31, each from q4_0's nibble pairs and the fifth bit of every code
 from the block's 32-bit ``qh`` word (``HIGH_WORDS``); ``block_part`` ``d8``, d / 8, undoes q5_0's 8,
-and q5_1's m is q4_1's fold.
+and q5_1's m is q4_1's fold. ggml's mxfp4 upcasts to ``s8`` as its ``kvalues_mxfp4`` entry (twice the e2m1
+value, −12..12) through the e2m1 table, from q4_0's nibble pairs; its ``block_part`` ``d`` is ggml's
+``e8m0_to_fp32_half`` of the block's exponent byte, so the factor is 1 against that d.
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ class RegFormat(StrEnum):
     an upcast adds the fifth from the block's ``qh`` word (its ``high`` operand, ``HIGH_WORDS``)."""
     Q5_1 = "q5_1"
     """Raw q5_1 ``qs`` bytes, as q5_0's (its codes unsigned, its m a separate fold)."""
+    MXFP4 = "mxfp4"
+    """Raw ggml mxfp4 nibble bytes (``block_part`` ``qs``), paired as q4_0's (value p of a 32-value block
+    low, p + 16 high), each an e2m1 code; only an upcast reads it (llama.cpp's ``kvalues_mxfp4`` lookup)."""
     Q6_K = "q6_K"
     """Raw q6_K ``ql`` bytes (``block_part`` ``ql``): the low four bits of each value, byte p of a
     128-value span holding value p in its low nibble and value p + 64 in its high nibble (ggml's
@@ -99,6 +104,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.Q4_1: Format.E2M1,  # the same
     RegFormat.Q5_0: Format.E2M1,  # its qs bytes: the same
     RegFormat.Q5_1: Format.E2M1,  # the same
+    RegFormat.MXFP4: Format.E2M1,  # the same
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
 })
@@ -138,12 +144,12 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
-    64-value chunk, values p and p + 32; q4_0, q4_1, q5_0 and q5_1: a 32-value block, p and p + 16; q6_K's ql: a
+    64-value chunk, values p and p + 32; q4_0, q4_1, q5_0, q5_1 and mxfp4: a 32-value block, p and p + 16; q6_K's ql: a
     128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
-            RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
+            RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
 
 
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1})
@@ -194,13 +200,13 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
-     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1})
+     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1, RegFormat.MXFP4: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
     (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8), (RegFormat.Q5_0, RegFormat.S8),
-    (RegFormat.Q5_1, RegFormat.U8),
+    (RegFormat.Q5_1, RegFormat.U8), (RegFormat.MXFP4, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

@@ -1,12 +1,12 @@
 """Loading the derived fields of ggml blocks (scales, sums, mins) from shared memory as f32.
 
 A ``qgpu.local_load`` of a derived ``#qgpu.block_part`` view (``d``/``s`` of q8_1 and
-q8_1_mmq, ``d`` of q8_0, ``scale``/``min`` of q4_K) produces one f32 per 32 values
+q8_1_mmq, ``d`` of q8_0 and of mxfp4, ``scale``/``min`` of q4_K) produces one f32 per 32 values
 in a ``#qgpu.dot_scale`` layout (``d16`` of q4_0: d / 16). Each register needs the start of its block (affine
 in the thread's lane and warp, like the raw views) and a field index fixed at
-compile time; the fp16 fields are widened exactly and q4_K's 6-bit scales and mins
-are unpacked as ggml's ``get_scale_min_k4`` does (q6_K's ``sc``, i32 per 16 values, is its int8
-scale, sign-extended):
+compile time; the fp16 fields are widened exactly, mxfp4's exponent byte e becomes 2^(e − 128), and
+q4_K's 6-bit scales and mins are unpacked as ggml's ``get_scale_min_k4`` does (q6_K's ``sc``, i32 per
+16 values, is its int8 scale, sign-extended):
 
 * sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
 * j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
@@ -105,6 +105,8 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
             return b.fconst(0.0)
         index = pair
     assert spec.first_byte is not None
+    if spec.e8m0_half:  # mxfp4's d: 2^(e − 128) from its exponent byte
+        return _e8m0_half(b, start, spec.first_byte + spec.pitch * index)
     half = _half(b, start, spec.first_byte + spec.pitch * index)
     if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, q4_1's / q5_1's min: −m, exact)
         return b.mulf(half, b.fconst(1.0 / spec.divisor)) if spec.divisor != 1 else half
@@ -119,6 +121,16 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
 def _half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
     bits = b.emit(LdSharedOp(b.add(start, byte), i16))
     return b.emit(arith.ExtFOp(b.emit(arith.BitcastOp(bits, f16)), f32))
+
+
+def _e8m0_half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
+    """2^(e − 128) of the E8M0 byte e, as ggml's ``e8m0_to_fp32_half`` builds its bits: (e − 1) << 23
+    (a normal float) for e ≥ 2, the subnormals 2^-128 and 2^-127 (0x00200000 << e) below."""
+    e = b.cast_int(b.emit(LdSharedOp(b.add(start, byte), i8)), i32)  # zero-extended
+    normal = b.shl(b.sub(e, 1), 23)
+    small = b.shl(b.const(0x00200000), b.and_(e, 1))  # e & 1 = e where chosen; a shift by e >= 32 is poison
+    bits = b.select(b.cmp("ult", e, 2), small, normal)
+    return b.emit(arith.BitcastOp(bits, f32))
 
 
 def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int) -> SSAValue:

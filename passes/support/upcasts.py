@@ -16,6 +16,8 @@ functions (an upcast never moves values between threads); the conversions are:
   qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
   sits); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
+* mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): the e2m1 table of R1 on a source word's
+  eight nibbles at once, then its low and high nibbles' bytes gathered: two registers per 13 instructions;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -94,6 +96,14 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         out_two = [_high_register(b, op.source, src, high, _word_sources(op, mapping, reg),
                                   _word_sources(op, high_map, reg)) for reg in range(dst_l.regs_per_thread)]
         op.result.replace_all_uses_with(from_regs(b, out_two, dst_t))
+        op.detach()
+        op.erase()
+        return
+    if op.source is RegFormat.MXFP4:
+        looked_up: dict[int, tuple[SSAValue, SSAValue]] = {}  # source register → its (low, high) nibbles' s8
+        out_mx = [_mxfp4_register(b, src, _word_sources(op, mapping, reg), looked_up)
+                  for reg in range(dst_l.regs_per_thread)]
+        op.result.replace_all_uses_with(from_regs(b, out_mx, dst_t))
         op.detach()
         op.erase()
         return
@@ -340,6 +350,33 @@ def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_pla
     if in_place:
         return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
     return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
+
+
+def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],
+                    looked_up: dict[int, tuple[SSAValue, SSAValue]]) -> SSAValue:
+    """Four mxfp4 values as s8 bytes, ggml's ``kvalues_mxfp4`` of their e2m1 codes (twice the value).
+
+    A source word holds a thread's values p..p + 3 in its low nibbles and p + 16..p + 19 in its high
+    ones — the two registers the thread needs of that block — so both are made at once, as llama.cpp's
+    ``get_int_from_table_16`` does: the word's eight nibbles in place order looked up in the signed
+    16-entry table (``S8_TABLE``: ``prmt`` selects each byte by a nibble's low three bits from the
+    codes 0-7 and the codes 8-15 words, a third ``prmt`` picks between the two by its top bit; four
+    nibbles per three), then the low nibbles' and the high nibbles' bytes gathered (two ``prmt``).
+    Thirteen instructions per eight values."""
+    first = sources[0]
+    if first.reg not in looked_up:
+        word = src[first.reg]
+        idx = b.and_(word, 0x77777777)
+        pick = b.or_(b.lshr(b.and_(word, 0x88888888), 1), 0x32103210)  # byte 4-7 (codes 8-15) by the top bit
+        halves = []
+        for select, choose in ((idx, pick), (b.lshr(idx, 16), b.lshr(pick, 16))):  # prmt reads 4 nibbles
+            lo = b.emit(PrmtOp(b.const(S8_TABLE[0]), b.const(S8_TABLE[1]), select))
+            hi = b.emit(PrmtOp(b.const(S8_TABLE[2]), b.const(S8_TABLE[3]), select))
+            halves.append(b.emit(PrmtOp(lo, hi, choose)))
+        # halves: the values of nibbles 0-3 and 4-7 in place order (low, high, low, high of bytes 0, 1 / 2, 3)
+        looked_up[first.reg] = (b.emit(PrmtOp(halves[0], halves[1], b.const(0x6420))),
+                                b.emit(PrmtOp(halves[0], halves[1], b.const(0x7531))))
+    return looked_up[first.reg][first.nibble]
 
 
 class _Scales:

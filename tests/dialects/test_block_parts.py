@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, pack_blocks
+from compiler.numerics import (MXFP4_KVALUES, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, e8m0_half,
+                               pack_blocks)
 from compiler.numerics.blocks import scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block
@@ -45,6 +46,8 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fi
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
         return Q8Fields(d=np.float32(1.5), q=_RNG.integers(-8, 8, size=32).astype(np.int8))
+    if fmt is Format.MXFP4:  # d = 2^(e − 128) for e = 125; q: ggml's kvalues
+        return Q8Fields(d=np.float32(0.125), q=_RNG.choice(np.array(MXFP4_KVALUES, np.int8), size=32))
     if fmt is Format.Q8_1:
         return Q8Fields(d=np.float32(1.5), s=np.float32(-2.25), q=q8)
     return Q8Fields(d=np.array([1.0, 2.0, 3.0, 4.0], np.float32), s=np.array([5.0, 6.0, 7.0, 8.0], np.float32), q=q8)
@@ -74,6 +77,8 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
             return float(codes[position])
         index = position
     assert spec.first_byte is not None
+    if spec.e8m0_half:  # mxfp4's exponent byte e: 2^(e − 128)
+        return float(e8m0_half(block[spec.first_byte:spec.first_byte + 1])[0])
     if spec.element == i32 and spec.field_bytes == 4:  # a little-endian word (q5_0's / q5_1's qh)
         return float(block[spec.first_byte:spec.first_byte + 4].view("<u4")[0])
     if spec.element == i32:  # an int8 field (q6_K's sc)
@@ -181,6 +186,8 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     elif isinstance(fields, Q51Fields) or fmt is Format.Q5_0:  # as q4_0's, the low four bits of each code
         codes = fields.q.astype(np.int64) + (16 if fmt is Format.Q5_0 else 0)
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]), codes & 0xF)
+    elif fmt is Format.MXFP4:  # as q4_0's, each the e2m1 code of its kvalue
+        assert np.array_equal(np.array(MXFP4_KVALUES, np.int8)[np.concatenate([qs & 0xF, qs >> 4])], fields.q)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)
 

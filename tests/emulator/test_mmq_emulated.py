@@ -198,7 +198,22 @@ def test_q5_0_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=14)
 
 
-INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
+MXFP4_CASES = _block_cases("mxfp4")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", MXFP4_CASES, ids=[c.id for c in MXFP4_CASES])
+def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
+    """ggml's mxfp4 weights: eight 17-byte blocks per K step (their quants at every alignment: words at
+    1 and 3 mod 4 from the two aligned words around them), e2m1 codes looked up as s8 kvalues, each
+    block's s32 sum scaled by 2^(e − 128) · d_x — an s8 × s8 mma, no fold."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=15)
+
+
+INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2] + MXFP4_CASES[::2]
 
 
 @pytest.mark.slow
@@ -367,7 +382,8 @@ def test_max_m_is_a_small_m_option() -> None:
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
-    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, got 'q3_K'"):
+    with pytest.raises(ValueError,
+                       match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, got 'q3_K'"):
         MmqConfig(weights="q3_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())

@@ -121,6 +121,13 @@ KERNELS = [
     ("decode-tiled-q5_1-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q5_1", tiled_weights=True)),
      "sm_90", "promote-int8", 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
+    # mxfp4 weights: e2m1 codes looked up as s8 by prmt from two table words (the kvalues of codes 0-3, 4-7),
+    # 17-byte blocks read at every alignment (two aligned words and a prmt at 1 and 3 mod 4)
+    ("mmq-mxfp4-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="mxfp4")), "sm_90", "promote-int8", 2,
+     ", 50462976, 201852420, "),
+    ("decode-tiled-mxfp4-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="mxfp4",
+                          tiled_weights=True)), "sm_90", "promote-int8", 2, ", 50462976, 201852420, "),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
