@@ -16,8 +16,10 @@ functions (an upcast never moves values between threads); the conversions are:
   qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
   sits); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
-* mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): the e2m1 table of R1 on a source word's
-  eight nibbles at once, then its low and high nibbles' bytes gathered: two registers per 13 instructions;
+* mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): a source word's eight nibbles looked up at
+  once in R1's table of positive codes, with and without their sign bits flipped (prmt's sign-replicating
+  selector bit gives 0 for the other sign), subtracted bytewise, then its low and high nibbles' bytes
+  gathered: two registers per 13 instructions;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -52,6 +54,8 @@ from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to
 
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
+MAGNITUDES = S8_TABLE[:2]
+"""The kvalues of e2m1 codes 0-7 (their magnitudes, twice the e2m1 value): ggml mxfp4's table, signless."""
 E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
 # bf16 of the e2m1 values by 3-bit magnitude code (0, .5, 1, 1.5, 2, 3, 4, 6): the low
 # byte (sign-independent) and the high byte of the positive and of the negative value
@@ -357,25 +361,32 @@ def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],
     """Four mxfp4 values as s8 bytes, ggml's ``kvalues_mxfp4`` of their e2m1 codes (twice the value).
 
     A source word holds a thread's values p..p + 3 in its low nibbles and p + 16..p + 19 in its high
-    ones — the two registers the thread needs of that block — so both are made at once, as llama.cpp's
-    ``get_int_from_table_16`` does: the word's eight nibbles in place order looked up in the signed
-    16-entry table (``S8_TABLE``: ``prmt`` selects each byte by a nibble's low three bits from the
-    codes 0-7 and the codes 8-15 words, a third ``prmt`` picks between the two by its top bit; four
-    nibbles per three), then the low nibbles' and the high nibbles' bytes gathered (two ``prmt``).
-    Thirteen instructions per eight values."""
+    ones — the two registers the thread needs of that block — so both are made at once, from the word's
+    eight nibbles in place order (prmt reads four selector nibbles: the upper four shifted down 16):
+
+    * ``prmt`` of the magnitude table (``MAGNITUDES``: the kvalues of codes 0-7) with the codes as they
+      are gives each code's magnitude where the code is positive, and 0 where its top bit (the sign)
+      makes prmt replicate the top bit of a table byte, which is 0; with the codes' top bits flipped,
+      the magnitude where the code is negative and 0 elsewhere;
+    * so per byte the value is the first minus the second, computed in one 32-bit subtraction with
+      0x80 added to every byte first (magnitudes are at most 12: no borrow crosses a byte), and the
+      0x80 taken out by an xor after the low and the high nibbles' bytes are gathered (two ``prmt``).
+
+    Thirteen instructions per eight values, against one table of two words (llama.cpp's
+    ``get_int_from_table_16`` takes the same count from two tables and a third ``prmt`` per four; that
+    form was 5 % more SASS instructions in the decode kernel's K step)."""
     first = sources[0]
     if first.reg not in looked_up:
         word = src[first.reg]
-        idx = b.and_(word, 0x77777777)
-        pick = b.or_(b.lshr(b.and_(word, 0x88888888), 1), 0x32103210)  # byte 4-7 (codes 8-15) by the top bit
-        halves = []
-        for select, choose in ((idx, pick), (b.lshr(idx, 16), b.lshr(pick, 16))):  # prmt reads 4 nibbles
-            lo = b.emit(PrmtOp(b.const(S8_TABLE[0]), b.const(S8_TABLE[1]), select))
-            hi = b.emit(PrmtOp(b.const(S8_TABLE[2]), b.const(S8_TABLE[3]), select))
-            halves.append(b.emit(PrmtOp(lo, hi, choose)))
-        # halves: the values of nibbles 0-3 and 4-7 in place order (low, high, low, high of bytes 0, 1 / 2, 3)
-        looked_up[first.reg] = (b.emit(PrmtOp(halves[0], halves[1], b.const(0x6420))),
-                                b.emit(PrmtOp(halves[0], halves[1], b.const(0x7531))))
+        flipped = b.xor(word, _word(b, 0x88))
+        biased = []  # 0x80 + the value, per byte, of nibbles 0-3 and of nibbles 4-7
+        for positive, negative in ((word, flipped), (b.lshr(word, 16), b.lshr(flipped, 16))):
+            pos = b.emit(PrmtOp(b.const(MAGNITUDES[0]), b.const(MAGNITUDES[1]), positive))
+            neg = b.emit(PrmtOp(b.const(MAGNITUDES[0]), b.const(MAGNITUDES[1]), negative))
+            biased.append(b.sub(b.add(pos, _word(b, 0x80)), neg))
+        low = b.emit(PrmtOp(biased[0], biased[1], b.const(0x6420)))  # bytes 0, 2, 4, 6: the low nibbles'
+        high = b.emit(PrmtOp(biased[0], biased[1], b.const(0x7531)))
+        looked_up[first.reg] = (b.xor(low, _word(b, 0x80)), b.xor(high, _word(b, 0x80)))
     return looked_up[first.reg][first.nibble]
 
 
