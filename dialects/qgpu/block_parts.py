@@ -3,8 +3,7 @@
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 34 per q8_0, 18 per q4_0, 20 per q4_1, 22 per q5_0, 24 per q5_1, 17 per mxfp4, 210 per q6_K, 176 per q5_K),
-and the
-mma operands read its fields through ``qgpu.block_part``:
+and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
   ``qs`` of q8_1 / q8_1_mmq / q8_0 (int8 quants) and of q4_K, q4_0 and q4_1 (the 128 / 16

@@ -31,7 +31,7 @@ q5_0 upcasts to ``s8`` as 8 · (code − 16) — the 5-bit code at bits 3-7 of i
 and q5_1 to ``u8`` as its code 0..31, each from q4_0's nibble pairs and the fifth bit of every code
 from the block's 32-bit ``qh`` word (``HIGH_WORDS``); ``block_part`` ``d8``, d / 8, undoes q5_0's 8,
 and q5_1's m is q4_1's fold. ggml's mxfp4 upcasts to ``s8`` as its ``kvalues_mxfp4`` entry (twice the e2m1
-value, −12..12) through the e2m1 table, from q4_0's nibble pairs; its ``block_part`` ``d`` is ggml's
+value, −12..12), looked up by ``prmt`` from q4_0's nibble pairs; its ``block_part`` ``d`` is ggml's
 ``e8m0_to_fp32_half`` of the block's exponent byte, so the factor is 1 against that d.
 """
 
@@ -144,8 +144,8 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
-    64-value chunk, values p and p + 32; q4_0, q4_1, q5_0, q5_1 and mxfp4: a 32-value block, p and p + 16; q6_K's ql: a
-    128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
+    64-value chunk, values p and p + 32; q4_0, q4_1, q5_0, q5_1 and mxfp4: a 32-value block, p and p + 16;
+    q6_K's ql: a 128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,

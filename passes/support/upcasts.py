@@ -374,7 +374,8 @@ def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],
 
     Thirteen instructions per eight values, against one table of two words (llama.cpp's
     ``get_int_from_table_16`` takes the same count from two tables and a third ``prmt`` per four; that
-    form was 5 % more SASS instructions in the decode kernel's K step)."""
+    form, this function's first, was 5 % more SASS instructions in the decode kernel's K step, as ptxas
+    copies each table word from a uniform register before every lookup, and 5 % slower: run 187)."""
     first = sources[0]
     if first.reg not in looked_up:
         word = src[first.reg]
