@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import Float32Type, TensorType, f32, i32
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
-from compiler.format_table import FORMATS, ElementCoding, NanRule
+from compiler.format_table import FORMATS, MXFP4_KVALUES, ElementCoding, NanRule
 from dialects.ptx.attrs import CvtKind
 from dialects.ptx.ops import CvtOp, Lop3Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
@@ -54,8 +54,9 @@ from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to
 
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
-MAGNITUDES = S8_TABLE[:2]
-"""The kvalues of e2m1 codes 0-7 (their magnitudes, twice the e2m1 value): ggml mxfp4's table, signless."""
+MAGNITUDES = tuple(int.from_bytes(bytes(MXFP4_KVALUES[i:i + 4]), "little") for i in (0, 4))
+"""The kvalues of e2m1 codes 0-7 (their magnitudes, twice the e2m1 value) as two prmt table words, taken
+from the format table's ``MXFP4_KVALUES`` (R1's ``S8_TABLE[:2]``, the same bytes)."""
 E4M3_TABLE = (0x3C383000, 0x4C484440, 0xBCB8B080, 0xCCC8C4C0)
 # bf16 of the e2m1 values by 3-bit magnitude code (0, .5, 1, 1.5, 2, 3, 4, 6): the low
 # byte (sign-independent) and the high byte of the positive and of the negative value

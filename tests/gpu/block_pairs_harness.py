@@ -13,7 +13,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.numerics import Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, pack_blocks
+from compiler.numerics import MXFP4_KVALUES, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, pack_blocks
 
 PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_0"), ("q4_0", "q8_1_mmq"),
          ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"), ("q5_0", "q8_1"), ("q5_0", "q8_0"), ("q5_0", "q8_1_mmq"),
@@ -115,8 +115,7 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
         low, high = {"q4_0": (-8, 8), "q5_0": (-16, 16)}.get(fmt, (-127, 128))  # a code 0..15 (0..31) minus 8 (16)
         q = rng.integers(low, high, (rows, blocks, info.block_values), dtype=np.int8)
         if fmt == "mxfp4":  # d = 2^(128 - 128), each value one of ggml's kvalues
-            q = rng.choice(np.array([0, 1, 2, 3, 4, 6, 8, 12, -1, -2, -3, -4, -6, -8, -12], np.int8),
-                           (rows, blocks, info.block_values))
+            q = rng.choice(np.array(MXFP4_KVALUES, np.int8), (rows, blocks, info.block_values))
         fields = Q8Fields(d=np.ones(groups, np.float32), s=sums, q=q)
     return pack_blocks(fmt, fields).reshape(rows, blocks, info.block_bytes)
 

@@ -101,8 +101,9 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
         w = rng.integers(0, 256, size=weight_shape(case.cfg, case.n, case.k), dtype=np.uint8)
         for field in fp16_fields(case.cfg.weights):  # d = 1; q4_1's and q5_1's m = 0 (its term is the sums', 0 here)
             w[..., field.byte:field.byte + field.nbytes] = np.tile(one, field.count) if field.name != "m" else 0
-        if case.cfg.weights == "mxfp4":  # its exponent byte: d = 2^(128 - 128) = 1
-            w[..., 0] = 128
+        exponent = next((f for f in block_layout(case.cfg.weights) if f.name == "e"), None)
+        if exponent is not None:  # mxfp4's exponent byte: d = 2^(128 - 128) = 1
+            w[..., exponent.byte] = 128
         scales = next((f for f in block_layout(case.cfg.weights) if f.name == "scales"), None)
         if case.cfg.weights == "q6_K":  # int8 scales in -4..3: the sums stay far below 2^24
             assert scales is not None
@@ -157,8 +158,9 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
         part = values[..., first:first + field.count]
         blocks[..., field.byte:field.byte + field.nbytes] = part.view(np.uint8).reshape(*shape[:2], field.nbytes)
         first += field.count
-    if weights == "mxfp4":  # its exponent byte: d = 2^(e - 128) from 2^-10 to 2^-7, as the fp16 scales above
-        blocks[..., 0] = rng.integers(118, 122, size=shape[:2], dtype=np.uint8)
+    exponent = next((f for f in block_layout(weights) if f.name == "e"), None)
+    if exponent is not None:  # mxfp4's exponent byte: d = 2^(e - 128) from 2^-10 to 2^-7, as the fp16 scales above
+        blocks[..., exponent.byte] = rng.integers(118, 122, size=shape[:2], dtype=np.uint8)
     return blocks
 
 
