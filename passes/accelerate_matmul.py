@@ -456,7 +456,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
         if fmt in MIN_FORMATS and fmt in SUPER_BLOCKS:  # 6-bit codes unpacked: always once
             parts: tuple[str, ...] = (scale_part, *fold_parts)
-        elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= DECODE_ONCE_READERS:
+        elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= decode_once_readers(fmt):
             parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's / q5_1's m) per block: widened once
         else:
             parts = ()
@@ -597,6 +597,17 @@ prefill ran 6–20 % faster with it and this session's two other q4_0 / q8_0 cha
 each change alone was not timed); as the decode kernels' M side (4 lanes of one warp) those
 kernels ran 1–6 % slower with it than without at the L2-resident shapes (runs 154 and 155):
 the stores and barrier are not paid back. 8 lies between the two measured cases."""
+
+DECODE_ONCE_READERS_OF = {Format.MXFP4: 4}
+"""Formats whose d costs more to decode where it is read than an fp16's one widening, with their own
+``DECODE_ONCE_READERS``: mxfp4's 2^(e − 128) is six instructions per read (``block_fields._e8m0_half``),
+paid back already by the 4 lanes of the decode kernels' M side — run 189: the decode kernels 2–14 % faster
+at the goal shapes (the one-token K step 1021 → 947 SASS instructions), 2–3 % slower only at the small
+L2-resident ones, as q4_0's were."""
+
+
+def decode_once_readers(fmt: Format) -> int:
+    return DECODE_ONCE_READERS_OF.get(fmt, DECODE_ONCE_READERS)
 
 
 def _scale_readers(mem: SSAValue, op_idx: int, mma: MmaEncodingAttr) -> int:

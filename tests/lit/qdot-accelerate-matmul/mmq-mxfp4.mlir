@@ -22,8 +22,10 @@
 //   no block sum of the other side and no rank-1 fold;
 // * its scale is the derived part `d` (2^(e − 128), ggml's e8m0_to_fp32_half, which undoes the
 //   kvalues' factor 2), one f32 per 32 values in the #qgpu.dot_scale layout of its side, decoded once
-//   per CTA where 8 threads or more read each value (the prefill's N side), read where it is used
-//   on the decode kernels' M side (4 lanes of a quad);
+//   per CTA wherever 4 threads or more read each value — so on the prefill's N side (8 lanes × the
+//   warps along M) and on the decode kernels' M side (the 4 lanes of a quad) alike, where an fp16 d
+//   (q4_0's, q8_0's) is widened where it is read below 8 readers (DECODE_ONCE_READERS_OF: the E8M0
+//   decode costs more per read than an fp16 widening; run 189 measured the decode kernels 2–14 % faster);
 // * one s8 × s8 mma with rescale = per_block and qdot.scale_bits = 17, no fold operands.
 
 //   even from a q8_1 partner, whose sums only q4_K's dmin term reads.
@@ -104,8 +106,9 @@ func.func @mmq_mxfp4(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr
 // 16-row weight tile: mxfp4 is the lhs, so its chain moves to opIdx 0 — the qs view runs along
 // dimension 1 (valueDim = 1), the upcast doubles K along dimension 1, d is the lhs scale —
 // and X's quants and d are read K-major (valueDim = 0) for opIdx 1. With mxfp4 on M and one warp
-// (along N) each d is read by the 4 lanes of a quad only: not decoded once, no blocked load,
-// the scale loaded from the block view right where the mma needs it. The split-K store keeps
+// (along N) each d is read by the 4 lanes of a quad only — enough for mxfp4 (an fp16 d there is
+// read where it is used, mmq-q4_0.mlir): decoded once right after the allocs, a blocked load of
+// the `d` view (a row's 8 blocks per thread) stored to an f32 buffer. The split-K store keeps
 // {reduce = "add"} and takes the mma layout directly.
 // CHECK-LABEL: func.func @small_m_mxfp4
 // CHECK-NOT:   qgpu.convert_layout
@@ -114,13 +117,14 @@ func.func @mmq_mxfp4(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr
 // CHECK:         %[[X:.*]] = qdot.load %x_desc
 // CHECK-NEXT:    %[[WS:.*]] = qgpu.local_alloc %[[W]] : (tensor<16x8x!qdot.block<mxfp4>>) -> !qgpu.memdesc<16x8x!qdot.block<mxfp4>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
 // CHECK-NEXT:    %[[XS:.*]] = qgpu.local_alloc %[[X]] : (tensor<2x8x!qdot.block<q8_1_mmq>>) -> !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
+// CHECK-NEXT:    %[[WDV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "mxfp4", part = "d", blocks = 8, valueDim = 1}>>
+// CHECK-NEXT:    %[[WDR:.*]] = qgpu.local_load %[[WDV]] : {{.*}} -> tensor<16x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
+// CHECK-NEXT:    %[[WDS:.*]] = qgpu.local_alloc %[[WDR]] : (tensor<16x8xf32, #qgpu.blocked<{{[^>]*}}>>) -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[WQV:.*]] = qgpu.block_part %[[WS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<16x128xi8, #qgpu.block_part<{format = "mxfp4", part = "qs", blocks = 8, valueDim = 1}>>
 // CHECK-NEXT:    %[[WQ:.*]] = qgpu.local_load %[[WQV]] : {{.*}} -> tensor<16x128xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = mxfp4 to = s8 : tensor<16x128xi8, {{.*}}> -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
-// d straight from the block view, in the lhs scale layout (no blocked load, no f32 buffer: the
-// allocs, operand loads and mma are back to back):
-// CHECK-NEXT:    %[[WDV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "mxfp4", part = "d", blocks = 8, valueDim = 1}>>
-// CHECK-NEXT:    %[[WD:.*]] = qgpu.local_load %[[WDV]] : {{.*}} -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
+// d from the decoded f32 buffer, in the lhs scale layout:
+// CHECK-NEXT:    %[[WD:.*]] = qgpu.local_load %[[WDS]] : !qgpu.memdesc<16x8xf32, #qgpu.shared<{{[^>]*}}>> -> tensor<16x8xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:    %[[XQV:.*]] = qgpu.block_part %[[XS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0}>>
 // CHECK-NEXT:    %[[XQ:.*]] = qgpu.local_load %[[XQV]] : {{.*}} -> tensor<256x8xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[XDV:.*]] = qgpu.block_part %[[XS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<8x8xf32, #qgpu.block_part<{format = "q8_1_mmq", part = "d", blocks = 2, valueDim = 0}>>
@@ -170,21 +174,23 @@ func.func @small_m_mxfp4(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot
 // -----
 
 // mxfp4 weights (lhs) × q8_0: neither side has block sums; the q8_0 side keeps its plain `d`
-// and raw s8 quants (no upcast), the mxfp4 side gets the upcast and d. One warp: both sides of
-// the decode-once rule in one dot — the rhs q8_0's d (8 lanes per value) is decoded once, first
-// thing after the allocs, and its scale operand read from the f32 buffer; the lhs mxfp4's d
-// (4 lanes of a quad, 1 warp along N) is read from its block view where the mma needs it.
+// and raw s8 quants (no upcast), the mxfp4 side gets the upcast and d. One warp: both d decoded
+// once, each by its own threshold — the lhs mxfp4's (4 lanes of a quad, 1 warp along N: mxfp4's 4)
+// first, then the rhs q8_0's (8 lanes per value: the fp16 formats' 8), both right after the allocs,
+// and each scale operand read from its f32 buffer.
 // CHECK-LABEL: func.func @mxfp4_q8_0
 // CHECK:       %[[WS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<16x4x!qdot.block<mxfp4>>) -> !qgpu.memdesc<16x4x!qdot.block<mxfp4>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
 // CHECK-NEXT:  %[[XS:.*]] = qgpu.local_alloc %{{.*}} : (tensor<4x32x!qdot.block<q8_0>>) -> !qgpu.memdesc<4x32x!qdot.block<q8_0>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
+// CHECK-NEXT:  %[[WDV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x4xf32, #qgpu.block_part<{format = "mxfp4", part = "d", blocks = 4, valueDim = 1}>>
+// CHECK-NEXT:  %[[WDR:.*]] = qgpu.local_load %[[WDV]] : {{.*}} -> tensor<16x4xf32, #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
+// CHECK-NEXT:  %[[WDS:.*]] = qgpu.local_alloc %[[WDR]] : {{.*}} -> !qgpu.memdesc<16x4xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:  %[[XDV:.*]] = qgpu.block_part %[[XS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<32x4xf32, #qgpu.block_part<{format = "q8_0", part = "d", blocks = 4, valueDim = 0}>>
 // CHECK-NEXT:  %[[XDR:.*]] = qgpu.local_load %[[XDV]] : {{.*}} -> tensor<32x4xf32, #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
 // CHECK-NEXT:  %[[XDS:.*]] = qgpu.local_alloc %[[XDR]] : {{.*}} -> !qgpu.memdesc<32x4xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:  %[[WQV:.*]] = qgpu.block_part %[[WS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<16x64xi8, #qgpu.block_part<{format = "mxfp4", part = "qs", blocks = 4, valueDim = 1}>>
 // CHECK-NEXT:  %[[WQ:.*]] = qgpu.local_load %[[WQV]] : {{.*}} -> tensor<16x64xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
 // CHECK-NEXT:  %[[WU:.*]] = qgpu.upcast %[[WQ]] from = mxfp4 to = s8 : tensor<16x64xi8, {{.*}}> -> tensor<16x128xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
-// CHECK-NEXT:  %[[WDV:.*]] = qgpu.block_part %[[WS]] {part = "d"} : {{.*}} -> !qgpu.memdesc<16x4xf32, #qgpu.block_part<{format = "mxfp4", part = "d", blocks = 4, valueDim = 1}>>
-// CHECK-NEXT:  %[[WD:.*]] = qgpu.local_load %[[WDV]] : {{.*}} -> tensor<16x4xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
+// CHECK-NEXT:  %[[WD:.*]] = qgpu.local_load %[[WDS]] : !qgpu.memdesc<16x4xf32, #qgpu.shared<{{[^>]*}}>> -> tensor<16x4xf32, #qgpu.dot_scale<{opIdx = 0, parent = [[MMA]]}>>
 // CHECK-NEXT:  %[[XQV:.*]] = qgpu.block_part %[[XS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<128x32xi8, #qgpu.block_part<{format = "q8_0", part = "qs", blocks = 4, valueDim = 0}>>
 // CHECK-NEXT:  %[[XQ:.*]] = qgpu.local_load %[[XQV]] : {{.*}} -> tensor<128x32xi8, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:  %[[XD:.*]] = qgpu.local_load %[[XDS]] : !qgpu.memdesc<32x4xf32, #qgpu.shared<{{[^>]*}}>> -> tensor<32x4xf32, #qgpu.dot_scale<{opIdx = 1, parent = [[MMA]]}>>
