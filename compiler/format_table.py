@@ -15,10 +15,10 @@ Sources of the facts below:
   ``.ue4m3`` scale types); the OCP Microscaling Formats (MX) v1.0 spec §5.3 for
   the FP6/FP4 value sets and E8M0. Value tables: ``shared/reference/ptx.md`` §7.
 * bf16, fp16: IEEE 754 binary16 and the bfloat16 truncation of binary32.
-* q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, q8_0, q8_1: ``block_q4_K`` / ``block_q5_K`` /
-  ``block_q6_K`` / ``block_q4_0`` / ``block_q4_1`` / ``block_q5_0`` / ``block_q5_1`` / ``block_q8_0`` /
-  ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq: ``block_q8_1_mmq`` (DS4 layout) in
-  ``src/ggml-cuda/mmq.cuh``.
+* q2_K, q3_K, q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, q8_0, q8_1: ``block_q2_K`` / ``block_q3_K`` /
+  ``block_q4_K`` / ``block_q5_K`` / ``block_q6_K`` / ``block_q4_0`` / ``block_q4_1`` / ``block_q5_0`` /
+  ``block_q5_1`` / ``block_q8_0`` / ``block_q8_1`` in ggml's ``src/ggml-common.h``; q8_1_mmq:
+  ``block_q8_1_mmq`` (DS4 layout) in ``src/ggml-cuda/mmq.cuh``.
 * mxfp4: ``block_mxfp4`` and ``kvalues_mxfp4`` (= ``kvalues_fp4``) in ggml's ``src/ggml-common.h``, its
   scale's decoding ``ggml_e8m0_to_fp32_half`` in ``src/ggml-impl.h``.
 """
@@ -141,7 +141,8 @@ class FormatInfo:
     """A block format whose values carry an offset per 32 beside the scaled code, ``d · sc · q − dmin ·
     m`` (q4_K, q5_K: subtracted) or ``d · q + m`` (q4_1, q5_1: added): a dot takes the offset part
     against the other side's block sums, with its sign (llama.cpp's MMQ and ``vec_dot_q4_1_q8_1``;
-    qdot's rank-1 fold; ``numerics.dot_scaled(..., use_block_sums=True)``)."""
+    qdot's rank-1 fold; ``numerics.dot_scaled(..., use_block_sums=True)``). q2_K's min is one per 16
+    values, which a per-32 block sum cannot carry: it is not one of these."""
 
     @property
     def is_block(self) -> bool:
@@ -227,6 +228,15 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
         "q5_K": FormatInfo(
             "q5_K", FormatKind.BLOCK, 5, 5, block_values=256, block_bytes=176,
             source="ggml-common.h block_q5_K: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]", min_term=True,
+        ),
+        "q2_K": FormatInfo(
+            "q2_K", FormatKind.BLOCK, 2, 2, block_values=256, block_bytes=84,
+            source="ggml-common.h block_q2_K: uint8 scales[16] (4-bit scale | 4-bit min << 4), uint8 qs[64], fp16 d,"
+                   " fp16 dmin",
+        ),
+        "q3_K": FormatInfo(
+            "q3_K", FormatKind.BLOCK, 3, 3, block_values=256, block_bytes=110,
+            source="ggml-common.h block_q3_K: uint8 hmask[32], uint8 qs[64], uint8 scales[12] (16 6-bit), fp16 d",
         ),
         "q4_0": FormatInfo(
             "q4_0", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,

@@ -21,6 +21,8 @@ from __future__ import annotations
 from compiler.format_table import MXFP4_KVALUES
 from compiler.numerics.blocks import (
     BlockFields,
+    Q2KFields,
+    Q3KFields,
     Q4KFields,
     Q5KFields,
     Q6KFields,
@@ -56,6 +58,8 @@ __all__ = [
     "FormatInfo",
     "FormatKind",
     "NanRule",
+    "Q2KFields",
+    "Q3KFields",
     "Q4KFields",
     "Q5KFields",
     "Q6KFields",

@@ -41,11 +41,22 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   ``dequantize_row_q5_K``: q4_K's ``y = d1 * q - m1`` with the 5-bit q.
 * ``q6_K`` — ``block_q6_K``: 256 values in 210 bytes, ``uint8 ql[128]``, ``uint8 qh[64]``,
   ``int8 scales[16]`` (one per 16 values), fp16 ``d`` last; ``y = d * sc * (code - 32)``.
+* ``q2_K`` — ``block_q2_K``: 256 values in 84 bytes, ``uint8 scales[16]`` (per 16 values: the 4-bit
+  scale in the low nibble, the 4-bit min in the high one), ``uint8 qs[64]``, fp16 ``d``, fp16 ``dmin``.
+  For 128-value half h, byte ``qs[32h + l]`` holds value 128h + 32i + l in bits 2i..2i+1 (i = 0..3).
+  ``dequantize_row_q2_K``: ``dl = d * (sc & 0xF); ml = dmin * (sc >> 4); y = dl * q - ml``.
+* ``q3_K`` — ``block_q3_K``: 256 values in 110 bytes, ``uint8 hmask[32]``, ``uint8 qs[64]``, ``uint8
+  scales[12]``, fp16 ``d``. Each 3-bit code has its low two bits in ``qs`` as q2_K's and its top bit in
+  bit i of ``hmask[l]`` for value 32i + l; sixteen 6-bit scale codes (one per 16 values) lie in
+  ``scales``: the low nibbles of codes j and j + 8 in byte j (j < 8), the top two bits of codes k, k + 4,
+  k + 8, k + 12 in bits 0-1, 2-3, 4-5, 6-7 of byte 8 + k. ``dequantize_row_q3_K``: ``dl = d * (sc -
+  32); y = dl * (low - (top ? 0 : 4))``.
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
-needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23, q4_1's and
+needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23, q2_K's fp16 *
+4-bit * 2-bit 17, q3_K's fp16 * 6-bit * 3-bit 20, q4_1's and
 q5_1's fp16 * 5-bit at most 16, mxfp4's kvalue * power of two 4), so only the final subtraction of
-q4_K and q5_K, and the final addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler
+q4_K, q5_K and q2_K, and the final addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler
 fuses it into an FMA. mxfp4's product overflows to ±Inf where ggml's does: kvalue * 2^(e - 128) >= 2^128
 (e >= 253 with |kvalue| >= 8, e = 254 with |kvalue| >= 4, e = 255 with |kvalue| >= 2).
 
@@ -68,6 +79,12 @@ Q4K_SUBBLOCKS = 8
 
 Q6K_SUBBLOCKS = 16
 """Sub-blocks of 16 values in a q6_K super-block, each with an int8 scale."""
+
+Q2K_SUBBLOCKS = 16
+"""Sub-blocks of 16 values in a q2_K super-block, each with a 4-bit scale and a 4-bit min."""
+
+Q3K_SUBBLOCKS = 16
+"""Sub-blocks of 16 values in a q3_K super-block, each with a 6-bit scale."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +121,8 @@ BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
     "q6_K": _layout(("ql", 0, 128, "u8"), ("qh", 128, 64, "u8"), ("scales", 192, 16, "i8"), ("d", 208, 1, "f16")),
     "q5_K": _layout(("d", 0, 1, "f16"), ("dmin", 2, 1, "f16"), ("scales", 4, 12, "u8"), ("qh", 16, 32, "u8"),
                     ("qs", 48, 128, "u8")),
+    "q2_K": _layout(("scales", 0, 16, "u8"), ("qs", 16, 64, "u8"), ("d", 80, 1, "f16"), ("dmin", 82, 1, "f16")),
+    "q3_K": _layout(("hmask", 0, 32, "u8"), ("qs", 32, 64, "u8"), ("scales", 96, 12, "u8"), ("d", 108, 1, "f16")),
 }
 """The byte layout of each block format, field by field in memory order, named as ggml names the
 fields (ggml-common.h; mmq.cuh for block_q8_1_mmq's ``half2 ds4[4]``): the one statement of where
@@ -187,6 +206,38 @@ class Q5KFields:
 
 
 @dataclass(frozen=True)
+class Q2KFields:
+    """Decoded fields of q2_K super-blocks: value = d * scale * q - dmin * min, per 16 values.
+
+    ``d``, ``dmin``: ``(..., nblocks)`` float32 values of the fp16 fields.
+    ``scales``, ``mins``: ``(..., nblocks, 16)`` uint8 4-bit codes (the low and high nibbles of
+    ``scales[16]``), the scale and min of values 16i..16i+15.
+    ``q``: ``(..., nblocks, 256)`` uint8 codes 0..3 in value order.
+    """
+
+    d: NDArray[np.float32]
+    dmin: NDArray[np.float32]
+    scales: NDArray[np.uint8]
+    mins: NDArray[np.uint8]
+    q: NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Q3KFields:
+    """Decoded fields of q3_K super-blocks: value = d * scale * q, per 16 values.
+
+    ``d``: ``(..., nblocks)`` float32 value of the fp16 super-block scale.
+    ``scales``: ``(..., nblocks, 16)`` int8, the 6-bit scale code - 32 (-32..31) of values 16i..16i+15.
+    ``q``: ``(..., nblocks, 256)`` int8 in value order, the 3-bit code - 4 (-4..3): the two bits of
+    ``qs`` less 4 where the ``hmask`` bit is clear.
+    """
+
+    d: NDArray[np.float32]
+    scales: NDArray[np.int8]
+    q: NDArray[np.int8]
+
+
+@dataclass(frozen=True)
 class Q41Fields:
     """Decoded fields of q4_1 blocks: value = d * q + m.
 
@@ -212,7 +263,7 @@ class Q51Fields:
     q: NDArray[np.uint8]
 
 
-BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields
+BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q2KFields | Q3KFields | Q41Fields | Q51Fields
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
@@ -427,6 +478,55 @@ def _q6_K_bytes(codes: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np
     return ql.reshape(lead + (128,)).astype(np.uint8), qh.reshape(lead + (64,)).astype(np.uint8)
 
 
+def _crumbs(qs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The 256 two-bit fields of q2_K / q3_K ``qs[64]`` in value order: for 128-value half h, bits 2i..2i+1
+    of byte ``qs[32h + l]`` hold value 128h + 32i + l (``dequantize_row_q2_K``'s ``shift``, 2 per 32)."""
+    halves = qs.reshape(qs.shape[:-1] + (2, 1, 32))
+    fields = (halves >> (2 * np.arange(4, dtype=np.uint8))[:, None]) & 3  # (..., h, i, l)
+    return fields.reshape(qs.shape[:-1] + (256,)).astype(np.uint8)
+
+
+def _crumb_qs(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_crumbs`: ``qs[64]`` of the low two bits of 256 codes, as ``quantize_row_q2_K_ref``
+    and ``quantize_row_q3_K_ref`` pack them."""
+    parts = (codes & 3).reshape(codes.shape[:-1] + (2, 4, 32)).astype(np.uint8)
+    qs = parts[..., 0, :] | (parts[..., 1, :] << 2) | (parts[..., 2, :] << 4) | (parts[..., 3, :] << 6)
+    return qs.reshape(codes.shape[:-1] + (64,)).astype(np.uint8)
+
+
+def _q3_K_top_bits(hmask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The top (third) bit of each of q3_K's 256 codes in value order: bit i of ``hmask[l]`` for value
+    32i + l (``dequantize_row_q3_K``'s mask ``m``, shifted left once per 32 values)."""
+    bits = (hmask[..., None, :] >> np.arange(8, dtype=np.uint8)[:, None]) & 1  # (..., i, l)
+    return bits.reshape(hmask.shape[:-1] + (256,)).astype(np.uint8)
+
+
+def _q3_K_hmask(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_q3_K_top_bits`: ``hmask[32]`` of 256 3-bit codes, as ``quantize_row_q3_K_ref`` sets it."""
+    top = ((codes >> 2) & 1).reshape(codes.shape[:-1] + (8, 32)).astype(np.uint8)
+    return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8)[:, None], axis=-2).astype(np.uint8)
+
+
+def _q3_K_scale_codes(scales: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The sixteen 6-bit scale codes of q3_K ``scales[12]``, as ``dequantize_row_q3_K``'s ``kmask1`` /
+    ``kmask2`` shuffle unpacks them: code j has the low nibble of byte j (j < 8) or the high nibble of
+    byte j - 8, and bits 2(j / 4)..2(j / 4) + 1 of byte 8 + j % 4 on top."""
+    low = np.concatenate([scales[..., 0:8] & 0xF, scales[..., 0:8] >> 4], axis=-1)  # (..., 16)
+    tops = scales[..., 8:12]
+    high = np.concatenate([(tops >> (2 * g)) & 3 for g in range(4)], axis=-1)  # j = 4g + k: byte 8 + k, bits 2g
+    return (low | (high << 4)).astype(np.uint8)
+
+
+def _q3_K_scale_bytes(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_q3_K_scale_codes`: ``scales[12]`` of sixteen 6-bit codes, as
+    ``quantize_row_q3_K_ref`` packs them."""
+    low = codes & 0xF
+    nibbles = low[..., 0:8] | (low[..., 8:16] << 4)
+    top = (codes >> 4).reshape(codes.shape[:-1] + (4, 4))  # (..., g, k): code 4g + k
+    tops = top[..., 0, :] | (top[..., 1, :] << 2) | (top[..., 2, :] << 4) | (top[..., 3, :] << 6)
+    return np.concatenate([nibbles, tops], axis=-1).astype(np.uint8)
+
+
 LEGACY_FORMATS = ("q4_0", "q4_1", "q5_0", "q5_1")
 """ggml's legacy 32-value blocks with 4- and 5-bit codes: one nibble layout (:func:`_legacy_nibbles`),
 the fifth bits in ``qh`` (:func:`_q5_top_bits`); the ``_1`` ones add ``m``, the ``_0`` ones centre the
@@ -447,6 +547,13 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     if info.name == "q6_K":
         codes = _q6_K_codes(f["ql"], f["qh"])
         return Q6KFields(d=f["d"][..., 0], scales=f["scales"], q=(codes.astype(np.int8) - 32).astype(np.int8))
+    if info.name == "q2_K":
+        return Q2KFields(d=f["d"][..., 0], dmin=f["dmin"][..., 0], scales=f["scales"] & 0xF, mins=f["scales"] >> 4,
+                         q=_crumbs(f["qs"]))
+    if info.name == "q3_K":
+        codes = _crumbs(f["qs"]) | (_q3_K_top_bits(f["hmask"]) << 2)
+        scales = (_q3_K_scale_codes(f["scales"]).astype(np.int8) - 32).astype(np.int8)
+        return Q3KFields(d=f["d"][..., 0], scales=scales, q=(codes.astype(np.int8) - 4).astype(np.int8))
     if info.name in LEGACY_FORMATS:
         codes = _legacy_nibbles(f["qs"])
         if "qh" in f:
@@ -495,6 +602,38 @@ def _pack_legacy(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
     return _write_fields(name, values)
 
 
+def _pack_q2_K(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
+    """:func:`pack_blocks` of q2_K (``Q2KFields``: 4-bit scales and mins, codes 0..3)."""
+    _expect(info, fields, Q2KFields)
+    assert isinstance(fields, Q2KFields)
+    q = np.asarray(fields.q)
+    if q.shape[-1] != 256 or (q < 0).any() or (q > 3).any():
+        raise ValueError("q2_K quants are 256 2-bit codes (0..3) per block")
+    sc, m = np.asarray(fields.scales), np.asarray(fields.mins)
+    if sc.shape[-1] != 16 or m.shape[-1] != 16 or not ((0 <= sc) & (sc <= 15) & (0 <= m) & (m <= 15)).all():
+        raise ValueError("q2_K scales and mins are 16 4-bit codes (0..15) per block")
+    return _write_fields(info.name, {"scales": sc.astype(np.uint8) | (m.astype(np.uint8) << 4),
+                                     "qs": _crumb_qs(q.astype(np.uint8)),
+                                     "d": np.asarray(fields.d, np.float32)[..., None],
+                                     "dmin": np.asarray(fields.dmin, np.float32)[..., None]})
+
+
+def _pack_q3_K(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
+    """:func:`pack_blocks` of q3_K (``Q3KFields``: scales code - 32, quants code - 4)."""
+    _expect(info, fields, Q3KFields)
+    assert isinstance(fields, Q3KFields)
+    q = np.asarray(fields.q).astype(np.int16)
+    if q.shape[-1] != 256 or (q < -4).any() or (q > 3).any():
+        raise ValueError("q3_K quants are 256 values of -4..3 per block (code - 4)")
+    sc = np.asarray(fields.scales).astype(np.int16)
+    if sc.shape[-1] != 16 or (sc < -32).any() or (sc > 31).any():
+        raise ValueError("q3_K scales are 16 values of -32..31 per block (6-bit code - 32)")
+    codes = (q + 4).astype(np.uint8)
+    return _write_fields(info.name, {"hmask": _q3_K_hmask(codes), "qs": _crumb_qs(codes),
+                                     "scales": _q3_K_scale_bytes((sc + 32).astype(np.uint8)),
+                                     "d": np.asarray(fields.d, np.float32)[..., None]})
+
+
 def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     """Bytes ``(..., nblocks * block_bytes)`` of ``fields``; inverse of :func:`block_fields`.
 
@@ -526,6 +665,10 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
         ql, qh = _q6_K_bytes((q + 32).astype(np.uint8))
         return _write_fields(name, {"ql": ql, "qh": qh, "scales": np.asarray(fields.scales).astype(np.int8),
                                     "d": np.asarray(fields.d, np.float32)[..., None]})
+    if name == "q2_K":
+        return _pack_q2_K(info, fields)
+    if name == "q3_K":
+        return _pack_q3_K(info, fields)
     if name in LEGACY_FORMATS:
         return _pack_legacy(info, fields)
     _expect(info, fields, Q8Fields)
@@ -561,6 +704,15 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         d16 = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
         q = fields.q.reshape(fields.q.shape[:-1] + (Q6K_SUBBLOCKS, 16)).astype(np.float32)
         values = d16[..., None] * q  # exact: 11 + 7 + 5 significant bits
+    elif isinstance(fields, Q2KFields):
+        dl = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
+        ml = fields.dmin[..., None] * fields.mins.astype(np.float32)  # exact
+        q = fields.q.reshape(fields.q.shape[:-1] + (Q2K_SUBBLOCKS, 16)).astype(np.float32)
+        values = dl[..., None] * q - ml[..., None]
+    elif isinstance(fields, Q3KFields):
+        dl = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
+        q = fields.q.reshape(fields.q.shape[:-1] + (Q3K_SUBBLOCKS, 16)).astype(np.float32)
+        values = dl[..., None] * q  # exact: 11 + 6 + 3 significant bits
     elif isinstance(fields, Q41Fields | Q51Fields):
         values = fields.q.astype(np.float32) * fields.d[..., None] + fields.m[..., None]  # x0*d exact, + m rounds
     else:

@@ -53,10 +53,11 @@ def _weighted_error(
     scale: NDArray[np.float32],
     minimum: NDArray[np.float32],
     levels: NDArray[np.float32],
+    use_mad: bool = False,
 ) -> NDArray[np.float32]:
-    """``Σ w * (scale*l + min - x)²`` left to right (``use_mad`` false)."""
+    """``Σ w * (scale*l + min - x)²`` left to right, or ``Σ w * |scale*l + min - x|`` with ``use_mad``."""
     diff = (scale * levels + minimum) - x
-    return sequential_sum(w * (diff * diff))
+    return sequential_sum(w * (np.abs(diff) if use_mad else diff * diff))
 
 
 def _levels(
@@ -81,12 +82,14 @@ def make_qkx2_quants(
     rmin: np.float32 = RMIN,
     rdelta: np.float32 = RDELTA,
     nstep: int = NSTEP,
+    use_mad: bool = False,
 ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
-    """``make_qkx2_quants(32, nmax, x, w, L, &the_min, Laux, rmin, rdelta, nstep, false)``; the
-    defaults are q4_K's (-1, 0.1, 20, nmax 15), q5_K passes (31, -0.5, 0.1, 15).
+    """``make_qkx2_quants(n, nmax, x, w, L, &the_min, Laux, rmin, rdelta, nstep, use_mad)``; the
+    defaults are q4_K's (-1, 0.1, 20, nmax 15, false), q5_K passes (31, -0.5, 0.1, 15, false), q2_K
+    (n = 16: 3, -0.5, 0.1, 15, true: the error is Σ w * |diff|).
 
-    ``x``, ``w``: (32, S) float32, the loop axis first, S independent sub-blocks.
-    Returns (scale, the_min, L) with L (32, S) uint8.
+    ``x``, ``w``: (n, S) float32, the loop axis first, S independent sub-blocks.
+    Returns (scale, the_min, L) with L (n, S) uint8.
     """
     minimum = np.minimum(np.min(x, axis=0), F32(0))  # "if (min > 0) min = 0"
     maximum = np.max(x, axis=0)
@@ -101,7 +104,7 @@ def make_qkx2_quants(
         iscale = F32(nmax) / (maximum - minimum)
         scale = F32(1.0) / iscale
         levels = _levels(iscale, x, minimum, nmax)
-        best_error = _weighted_error(w, x, scale, minimum, levels)
+        best_error = _weighted_error(w, x, scale, minimum, levels, use_mad)
         for step in range(nstep + 1):
             # ggml reads the *current* min here: once a step improves the fit, later
             # steps search around the fitted min, not the data minimum.
@@ -117,7 +120,7 @@ def make_qkx2_quants(
             clamp = this_min > 0
             this_min = np.where(clamp, F32(0), this_min)
             this_scale = np.where(clamp, sum_xl / sum_l2, this_scale)
-            cur_error = _weighted_error(w, x, this_scale, this_min, aux)
+            cur_error = _weighted_error(w, x, this_scale, this_min, aux, use_mad)
             better = (det > 0) & (cur_error < best_error) & ~flat
             np.copyto(levels, aux, where=better)
             best_error = np.where(better, cur_error, best_error)

@@ -25,16 +25,17 @@ Methods (``method=``):
   H200) and ``d = 0``. This differs from ``"cuda"`` in d's last bit and in q/s for some
   blocks: llama.cpp's MMQ really sees these numbers.
 * ``"ref"`` — ggml-quants.c's CPU references, the default for ``q8_0``, ``q4_0``, ``q4_1``, ``q5_0``,
-  ``q5_1``, ``mxfp4``, ``q4_K``, ``q5_K`` and ``q6_K``:
+  ``q5_1``, ``mxfp4``, ``q2_K``, ``q3_K``, ``q4_K``, ``q5_K`` and ``q6_K``:
   ``quantize_row_q8_0_ref`` / ``quantize_row_q8_1_ref`` (``d = amax / 127``, ``id =
   d ? 1/d : 0``, ``q = roundf(x * id)``; q8_1 also stores ``s = fp16((float)Σq * d)``)
   ``quantize_row_q4_0_ref`` (``d = max / -8`` of the value of largest magnitude, code
   ``MIN(15, (int8_t)(x * id + 8.5f))``) and ``quantize_row_q5_0_ref`` (the same with 16:
   ``d = max / -16``, ``MIN(31, (int8_t)(x * id + 16.5f))``), ``quantize_row_q4_1_ref`` (``d = (max -
   min) / 15``, ``m = min``, code ``MIN(15, (int8_t)((x - min) * id + 0.5f))``) and
-  ``quantize_row_q5_1_ref`` (``/ 31``, ``(uint8_t)((x - min) * id + 0.5f)``), ``quantize_row_q4_K_ref``
-  (see ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``), ``quantize_row_q6_K_ref`` (see
-  ``q6k.py``) and ``quantize_row_mxfp4_ref`` (``e = (uint8_t)(floorf(log2f(amax)) - 2 + 127)``, ``d =
+  ``quantize_row_q5_1_ref`` (``/ 31``, ``(uint8_t)((x - min) * id + 0.5f)``), ``quantize_row_q2_K_ref``
+  (see ``q2k.py``), ``quantize_row_q3_K_ref`` (see ``q3k.py``), ``quantize_row_q4_K_ref`` (see
+  ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``), ``quantize_row_q6_K_ref`` (see ``q6k.py``)
+  and ``quantize_row_mxfp4_ref`` (``e = (uint8_t)(floorf(log2f(amax)) - 2 + 127)``, ``d =
   2^(e - 128)``, each code the first of the 16 with the least ``fabsf(kvalue * d - x)``). For
   ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
 
@@ -72,6 +73,8 @@ from compiler.numerics.f32ops import (
     roundf,
 )
 from compiler.numerics.formats import block_format
+from compiler.numerics.q2k import quantize_q2_K_ref
+from compiler.numerics.q3k import quantize_q3_K_ref
 from compiler.numerics.q4k import quantize_q4_K_ref
 from compiler.numerics.q5k import quantize_q5_K_ref
 from compiler.numerics.q6k import quantize_q6_K_ref
@@ -98,6 +101,8 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "mxfp4": (QuantizeMethod.REF,),
     "q6_K": (QuantizeMethod.REF,),
     "q5_K": (QuantizeMethod.REF,),
+    "q2_K": (QuantizeMethod.REF,),
+    "q3_K": (QuantizeMethod.REF,),
 }
 
 
@@ -229,7 +234,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q4_K/q5_K/q6_K: ``"ref"``).
+    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q2_K/q3_K/q4_K/q5_K/q6_K: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -250,6 +255,10 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
     x32 = values.astype(np.float32)
     if not np.isfinite(x32).all():
         raise ValueError(f"quantize({info.name!r}) needs finite inputs (ggml's quantizers do not define Inf/NaN)")
+    if info.name == "q2_K":
+        return pack_blocks("q2_K", quantize_q2_K_ref(x32))
+    if info.name == "q3_K":
+        return pack_blocks("q3_K", quantize_q3_K_ref(x32))
     if info.name == "q4_K":
         return pack_blocks("q4_K", quantize_q4_K_ref(x32))
     if info.name == "q5_K":

@@ -1,7 +1,8 @@
 """ggml block layouts and dequantization against blocks built byte by byte.
 
 The expected values are computed here from the formulas of ggml-quants.c
-(``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q8_0``,
+(``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q2_K``,
+``dequantize_row_q3_K``, ``dequantize_row_q8_0``,
 ``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``, ``dequantize_row_mxfp4``) with
 plain Python loops; every product is exact, and so is q4_1's and q5_1's float64 sum x0*d + m (fp16 operands
 span at most 41 bits), so float32(exact float64 result) is the one correct rounding (for mxfp4 also where
@@ -18,6 +19,8 @@ import pytest
 
 from compiler.format_table import FORMATS
 from compiler.numerics import (
+    Q2KFields,
+    Q3KFields,
     Q4KFields,
     Q5KFields,
     Q6KFields,
@@ -233,6 +236,121 @@ def test_q6_K_dequantize_hand_built_blocks() -> None:
     np.testing.assert_array_equal(pack_blocks("q6_K", fields), raw)
 
 
+def _q2_K_block(scale_bytes: list[int], codes: list[int], d_bits: int, dmin_bits: int) -> list[int]:
+    """A block_q2_K written byte by byte from ggml-common.h (scales[16], qs[64], d, dmin) and
+    ``quantize_row_q2_K_ref``'s packing loop."""
+    qs = [0] * 64
+    for j in range(0, 256, 128):
+        for l in range(32):
+            c = [codes[j + l + 32 * i] for i in range(4)]
+            qs[j // 4 + l] = c[0] | (c[1] << 2) | (c[2] << 4) | (c[3] << 6)
+    return scale_bytes + qs + _le16(d_bits) + _le16(dmin_bits)
+
+
+def _q2_K_expected(raw: list[int]) -> list[float]:
+    """``dequantize_row_q2_K``'s loop over the bytes of a block: per 128 values and shift 0, 2, 4, 6, two
+    scale bytes, 16 values each from ``q[l]`` and ``q[l + 16]``."""
+    scales, q, d, dmin = raw[:16], raw[16:80], _fp16(raw[80] | raw[81] << 8), _fp16(raw[82] | raw[83] << 8)
+    out: list[float] = []
+    is_ = 0
+    for n in range(2):
+        for shift in range(0, 8, 2):
+            for half in range(2):
+                sc = scales[is_]
+                is_ += 1
+                dl, ml = d * (sc & 0xF), dmin * (sc >> 4)
+                out += [dl * ((q[32 * n + 16 * half + l] >> shift) & 3) - ml for l in range(16)]
+    return out
+
+
+def test_q2_K_dequantize_hand_built_blocks() -> None:
+    scales_a = [(i * 0x37 + 5) & 0xFF for i in range(16)]
+    scales_b = [0xF0, 0x0F, 0xFF, 0x00] * 4
+    codes_a = [(7 * i + 3) % 4 for i in range(256)]
+    codes_b = [(i * i) % 4 for i in range(256)]
+    blocks = [(scales_a, codes_a, 0x3800, 0x3400), (scales_b, codes_b, 0x1E3B, 0x2C51),
+              (scales_a, codes_b, 0x0001, 0x8000 | 0x3C00)]
+    raw = sum((_q2_K_block(*b) for b in blocks), [])
+    want = np.array(sum((_q2_K_expected(raw[84 * i : 84 * i + 84]) for i in range(3)), []), dtype=np.float64)
+    raw_array = np.array(raw, dtype=np.uint8)
+    np.testing.assert_array_equal(dequantize("q2_K", raw_array), want.astype(np.float32))
+    fields = block_fields("q2_K", raw_array)
+    assert isinstance(fields, Q2KFields)
+    assert fields.q.tolist() == [codes_a, codes_b, codes_b]
+    assert fields.scales[0].tolist() == [b & 0xF for b in scales_a]
+    assert fields.mins[1].tolist() == [b >> 4 for b in scales_b]
+    assert fields.d.tolist()[1] == _fp16(0x1E3B) and fields.dmin.tolist()[2] == _fp16(0xBC00)
+    np.testing.assert_array_equal(pack_blocks("q2_K", fields), raw_array)
+
+
+def _q3_K_block(sc_codes: list[int], codes: list[int], d_bits: int) -> list[int]:
+    """A block_q3_K written byte by byte from ggml-common.h (hmask[32], qs[64], scales[12], d) and
+    ``quantize_row_q3_K_ref``'s packing loops (6-bit scale codes 0..63, 3-bit codes 0..7)."""
+    scales = [0] * 12
+    for j, code in enumerate(sc_codes):
+        if j < 8:
+            scales[j] = code & 0xF
+        else:
+            scales[j - 8] |= (code & 0xF) << 4
+        scales[j % 4 + 8] |= (code >> 4) << (2 * (j // 4))
+    hmask, low = [0] * 32, list(codes)
+    m, hm = 0, 1
+    for j in range(256):
+        if low[j] > 3:
+            hmask[m] |= hm
+            low[j] -= 4
+        m += 1
+        if m == 32:
+            m, hm = 0, hm << 1
+    qs = [0] * 64
+    for j in range(0, 256, 128):
+        for l in range(32):
+            qs[j // 4 + l] = low[j + l] | (low[j + l + 32] << 2) | (low[j + l + 64] << 4) | (low[j + l + 96] << 6)
+    return hmask + qs + scales + _le16(d_bits)
+
+
+def _q3_K_expected(raw: list[int]) -> list[float]:
+    """``dequantize_row_q3_K``'s loop: the kmask1 / kmask2 shuffle of the 12 scale bytes as four uint32
+    words, then per 128 values and shift 0, 2, 4, 6 two scales of 16 values, ``hm`` bit m shifted left per 32."""
+    hmask, q, sb, d = raw[:32], raw[32:96], raw[96:108], _fp16(raw[108] | raw[109] << 8)
+    aux = list(struct.unpack("<3I", bytes(sb))) + [0]
+    tmp, kmask1, kmask2 = aux[2], 0x03030303, 0x0F0F0F0F
+    aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4)
+    aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4)
+    aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4)
+    aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4)
+    scales = list(struct.unpack("<16b", struct.pack("<4I", *aux)))
+    out: list[float] = []
+    is_, m = 0, 1
+    for n in range(2):
+        for shift in range(0, 8, 2):
+            for half in range(2):
+                dl = d * (scales[is_] - 32)
+                is_ += 1
+                base = 32 * n + 16 * half
+                out += [dl * (((q[base + l] >> shift) & 3) - (0 if hmask[16 * half + l] & m else 4)) for l in range(16)]
+            m <<= 1
+    return out
+
+
+def test_q3_K_dequantize_hand_built_blocks() -> None:
+    sc_a = [(i * 37 + 11) % 64 for i in range(16)]
+    sc_b = [0, 63, 32, 31, 33, 1, 62, 16, 48, 15, 47, 0, 63, 5, 58, 32]
+    codes_a = [(7 * i + 3) % 8 for i in range(256)]
+    codes_b = [(i * i + i // 3) % 8 for i in range(256)]
+    blocks = [(sc_a, codes_a, 0x3800), (sc_b, codes_b, 0x1E3B), (sc_b, codes_a, 0x8001)]
+    raw = sum((_q3_K_block(*b) for b in blocks), [])
+    want = np.array(sum((_q3_K_expected(raw[110 * i : 110 * i + 110]) for i in range(3)), []), dtype=np.float64)
+    raw_array = np.array(raw, dtype=np.uint8)
+    np.testing.assert_array_equal(dequantize("q3_K", raw_array), want.astype(np.float32))
+    fields = block_fields("q3_K", raw_array)
+    assert isinstance(fields, Q3KFields)
+    assert fields.q.tolist() == [[c - 4 for c in codes] for codes in (codes_a, codes_b, codes_a)]
+    assert fields.scales.tolist() == [[c - 32 for c in sc] for sc in (sc_a, sc_b, sc_b)]
+    assert fields.d.tolist() == [_fp16(0x3800), _fp16(0x1E3B), _fp16(0x8001)]
+    np.testing.assert_array_equal(pack_blocks("q3_K", fields), raw_array)
+
+
 def _legacy_block(fmt: str, d_bits: int, m_bits: int, codes: list[int]) -> list[int]:
     """A block_q4_1 / block_q5_0 / block_q5_1 written byte by byte from ggml-common.h (d, [m,] [qh[4],]
     qs[16]) and the packing loop of ``quantize_row_<fmt>_ref``: ``qs[j] = (xi0 & 0x0F) | (xi1 & 0x0F) << 4``,
@@ -384,7 +502,7 @@ def test_block_layouts_tile_each_block(fmt: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "fmt", ["q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1", "mxfp4"]
+    "fmt", ["q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1", "mxfp4"]
 )
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
@@ -395,6 +513,20 @@ def test_pack_and_read_fields_round_trip(fmt: str) -> None:
             d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
             scales=rng.integers(-128, 128, (2, nb, 16), dtype=np.int16).astype(np.int8),
             q=rng.integers(-32, 32, (2, nb, 256), dtype=np.int16).astype(np.int8),
+        )
+    elif fmt == "q2_K":
+        fields = Q2KFields(
+            d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            dmin=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            scales=rng.integers(0, 16, (2, nb, 16), dtype=np.uint8),
+            mins=rng.integers(0, 16, (2, nb, 16), dtype=np.uint8),
+            q=rng.integers(0, 4, (2, nb, 256), dtype=np.uint8),
+        )
+    elif fmt == "q3_K":
+        fields = Q3KFields(
+            d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+            scales=rng.integers(-32, 32, (2, nb, 16), dtype=np.int16).astype(np.int8),
+            q=rng.integers(-4, 4, (2, nb, 256), dtype=np.int16).astype(np.int8),
         )
     elif fmt in ("q4_K", "q5_K"):
         fields = (Q4KFields if fmt == "q4_K" else Q5KFields)(
@@ -480,6 +612,21 @@ def test_errors() -> None:
                                       mins=np.full((1, 8), 64, np.uint8), q=np.zeros((1, 256), np.uint8)))
     with pytest.raises(ValueError, match="last axis of nblocks \\* 176 bytes, got 144"):
         dequantize("q5_K", np.zeros(144, dtype=np.uint8))
+    two = Q2KFields(d=five.d, dmin=five.dmin, scales=np.zeros((1, 16), np.uint8), mins=np.zeros((1, 16), np.uint8),
+                    q=np.full((1, 256), 4, np.uint8))
+    with pytest.raises(ValueError, match=r"q2_K quants are 256 2-bit codes \(0..3\)"):
+        pack_blocks("q2_K", two)
+    with pytest.raises(ValueError, match=r"q2_K scales and mins are 16 4-bit codes \(0..15\)"):
+        pack_blocks("q2_K", Q2KFields(d=five.d, dmin=five.dmin, scales=np.full((1, 16), 16, np.uint8),
+                                      mins=two.mins, q=np.zeros((1, 256), np.uint8)))
+    with pytest.raises(ValueError, match="q2_K blocks are packed from Q2KFields"):
+        pack_blocks("q2_K", five)
+    with pytest.raises(ValueError, match=r"q3_K quants are 256 values of -4..3 per block \(code - 4\)"):
+        pack_blocks("q3_K", Q3KFields(d=five.d, scales=np.zeros((1, 16), np.int8), q=np.full((1, 256), 4, np.int8)))
+    with pytest.raises(ValueError, match=r"q3_K scales are 16 values of -32..31"):
+        pack_blocks("q3_K", Q3KFields(d=five.d, scales=np.full((1, 16), 32, np.int8), q=np.zeros((1, 256), np.int8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 110 bytes, got 84"):
+        dequantize("q3_K", np.zeros(84, dtype=np.uint8))
     zero = np.zeros(1, np.float32)
     with pytest.raises(ValueError, match="q4_1 quants are 32 codes 0..15 per block"):
         pack_blocks("q4_1", Q41Fields(d=zero, m=zero, q=np.full((1, 32), 16, np.uint8)))

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from compiler.numerics import (
+    Q2KFields,
+    Q3KFields,
     Q4KFields,
     Q8Fields,
     Q41Fields,
@@ -169,7 +171,7 @@ def test_nan_codes_propagate() -> None:
     assert nan.sum() == N + M - 1
 
 
-BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1", "mxfp4"]
+BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1", "mxfp4", "q2_K", "q3_K"]
 
 
 def _block_operand(rng: np.random.Generator, fmt: str, rows: int, k: int, side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -310,6 +312,42 @@ def test_mxfp4_dot_is_an_integer_dot_per_block(w_side: str, q8: str) -> None:
     if q8 != "q8_0":
         with pytest.raises(ValueError, match="use_block_sums needs a q4_K, q5_K, q4_1 or q5_1 operand"):
             dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs="mxfp4", rhs=q8, use_block_sums=True)
+
+
+@pytest.mark.parametrize("q8", ["q8_0", "q8_1"])
+@pytest.mark.parametrize("w_side", ["lhs", "rhs"])
+@pytest.mark.parametrize("fmt", ["q2_K", "q3_K"])
+def test_q2_K_q3_K_dot_is_an_integer_dot_per_16(fmt: str, w_side: str, q8: str) -> None:
+    """q2_K / q3_K x q8: per 16 values d * sc * d_x * Σ q_w * q_x (q3_K: q = code - 4), less q2_K's
+    dmin * m * d_x * Σ q_x: ggml's ``vec_dot_q2_K_q8_K`` / ``vec_dot_q3_K_q8_K`` with q8's d per 32."""
+    rng = np.random.default_rng(16)
+    k, rows_w, rows_x = 512, 4, 3
+    raw_w = quantize(fmt, rng.standard_normal((rows_w, k)).astype(np.float32))
+    raw_x = quantize(q8, rng.standard_normal((rows_x, k)).astype(np.float32), method="ref")
+    fw, fx = block_fields(fmt, raw_w), block_fields(q8, raw_x)
+    assert isinstance(fw, Q2KFields | Q3KFields) and isinstance(fx, Q8Fields)
+    groups = k // 16
+    d_x = np.repeat(fx.d.reshape(rows_x, k // 32).astype(np.float64), 2, axis=1)  # per 16
+    q_x = fx.q.reshape(rows_x, groups, 16).astype(np.int64)
+    q_w = fw.q.reshape(rows_w, groups, 16).astype(np.int64)
+    d_w = np.repeat(fw.d.astype(np.float64), 16, axis=1) * fw.scales.reshape(rows_w, groups)
+    want = np.zeros((rows_w, rows_x))
+    for r_w in range(rows_w):
+        for r_x in range(rows_x):
+            for j in range(groups):
+                want[r_w, r_x] += d_w[r_w, j] * d_x[r_x, j] * int(q_w[r_w, j] @ q_x[r_x, j])
+                if isinstance(fw, Q2KFields):
+                    m = float(fw.dmin[r_w, j // 16]) * int(fw.mins[r_w, j // 16, j % 16])
+                    want[r_w, r_x] -= m * d_x[r_x, j] * int(q_x[r_x, j].sum())
+    info = format_info(fmt)
+    assert info.block_bytes is not None and not info.min_term  # q2_K's min is per 16: no block-sum form
+    blocks_w = raw_w.reshape(rows_w, k // 256, info.block_bytes)
+    blocks_x = raw_x.reshape(rows_x, k // 32, -1)
+    if w_side == "lhs":
+        got = dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs=fmt, rhs=q8)
+    else:
+        got = dot_scaled(blocks_x, blocks_w.transpose(1, 0, 2), lhs=q8, rhs=fmt).T
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
 def test_mxfp4_is_e2m1_with_its_exponent_as_ue8m0() -> None:

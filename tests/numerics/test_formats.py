@@ -83,8 +83,8 @@ def test_mxfp4_kvalues_are_doubled_e2m1() -> None:
 
 
 def test_unknown_format_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="unknown format 'q3_K'.*known formats: e2m1"):
-        format_info("q3_K")
+    with pytest.raises(ValueError, match="unknown format 'iq2_xxs'.*known formats: e2m1"):
+        format_info("iq2_xxs")
 
 
 def test_table_is_read_only() -> None:

@@ -21,6 +21,11 @@ for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold
 (same commit and build) for every case and for 20 crafted edge super-blocks, named in its header
 (zero, constant and few-level blocks, fp16-subnormal and underflowing d and dmin, scales next to
 ``63 / max_scale``'s overflow, sub-blocks whose 6-bit scale rounds to 0).
+``data/ggml_cpu_q2_K.txt`` and ``data/ggml_cpu_q3_K.txt`` hold what ``quantize_row_q2_K_ref`` /
+``quantize_row_q3_K_ref`` and ``dequantize_row_q2_K`` / ``dequantize_row_q3_K`` produced (same commit and
+build) for every case and for 22 crafted edge super-blocks each, named in each header (zero, constant and
+few-level blocks, fp16-subnormal and underflowing d and dmin, 4- and 6-bit scales that round to 0 or tie,
+q3_K's 1e-15 threshold and its sign tie between scales, sums in float32 subnormals, d near fp16's largest).
 ``data/ggml_cpu_q4_1.txt``, ``data/ggml_cpu_q5_0.txt`` and ``data/ggml_cpu_q5_1.txt`` hold what
 ``quantize_row_q4_1_ref`` / ``_q5_0_ref`` / ``_q5_1_ref`` and the matching ``dequantize_row_*`` produced
 (same commit and build) for every case and for about 20 crafted 32-value edge blocks each, named in each
@@ -48,7 +53,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler.numerics import Q5KFields, Q8Fields, Q41Fields, Q51Fields, block_fields, dequantize, format_info, quantize
+from compiler.numerics import (
+    Q2KFields,
+    Q3KFields,
+    Q5KFields,
+    Q8Fields,
+    Q41Fields,
+    Q51Fields,
+    block_fields,
+    dequantize,
+    format_info,
+    quantize,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -166,7 +182,7 @@ def test_vector_files_cover_every_case() -> None:
         assert set(format_vectors(fmt)) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
 
 
-VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q5_K", "q6_K", "mxfp4")
+VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q2_K", "q3_K", "q5_K", "q6_K", "mxfp4")
 """The formats with a vector file of their own, ``data/ggml_cpu_<fmt>.txt``."""
 
 
@@ -209,6 +225,48 @@ def test_q5_K_edge_vectors_reach_their_edges() -> None:
     # a sub-block whose 6-bit scale rounded to 0 beside one that did not (d != 0): codes of step 1
     assert ((f.d > 0) & (f.scales == 0).any(axis=-1) & (f.scales > 0).any(axis=-1)).any()
     assert (f.dmin > 2.0**15).any() and (f.q == 31).any() and (f.q == 0).any()
+
+
+def test_q2_K_edge_vectors_reach_their_edges() -> None:
+    """The crafted q2_K blocks reach the paths their header names (read from ggml's bytes, not ours)."""
+    x, raw, _ = _format_case("q2_K", "edges")
+    blocks = np.frombuffer(raw, dtype=np.uint8)
+    f = block_fields("q2_K", blocks)
+    assert isinstance(f, Q2KFields) and x.size == 22 * 256 == 256 * f.d.size
+    assert not blocks[:84].any()  # block 0: all zero bytes
+    # constant 2.5: the min clamped to 0, every code 3; constant -1.75: max == min, d = 0, every min 15
+    assert (f.q[1] == 3).all() and f.dmin[1] == 0 and (f.scales[1] == 15).all()
+    assert f.d[2] == 0 and (f.mins[2] == 15).all() and not f.q[2].any()
+    assert ((f.d > 0) & (f.d < 2.0**-14)).any() and ((f.dmin > 0) & (f.dmin < 2.0**-14)).any()
+    # d underflowed to 0 in fp16 (with and without dmin): step 1's codes stay (they are not all 0)
+    assert f.d[13] == 0 and f.dmin[13] > 0 and f.q[13].any()
+    assert f.d[14] == f.dmin[14] == 0 and f.q[14].any()
+    # the loud sub-block: every other 4-bit scale 0, their codes those of step 1
+    assert (f.scales[16] == 0).sum() == 15 and f.q[16].reshape(16, 16)[f.scales[16] == 0].any()
+    # 15 * scale / max_scale = k + 0.5: nearest_int rounds the ties to even
+    assert f.scales[19].tolist() == [0, 2, 2, 4, 4, 6, 6, 8, 9, 10, 10, 12, 12, 14, 14, 15]
+    assert f.dmin[18] > 2.0**15 and f.d[18] > 2.0**14
+
+
+def test_q3_K_edge_vectors_reach_their_edges() -> None:
+    """The crafted q3_K blocks reach the paths their header names (read from ggml's bytes, not ours)."""
+    x, raw, _ = _format_case("q3_K", "edges")
+    blocks = np.frombuffer(raw, dtype=np.uint8)
+    f = block_fields("q3_K", blocks)
+    assert isinstance(f, Q3KFields) and x.size == 22 * 256 == 256 * f.d.size
+    assert not blocks[:110].any()  # block 0: all zero bytes (L 0, not the centre 4; d = +0)
+    # sub-blocks below 1e-15: scale code 32 (0) and L 0 (q = -4) beside scaled ones
+    below = f.scales[6] == 0
+    assert below.sum() == 11 and (f.q[6].reshape(16, 16)[below] == -4).all()
+    # amax = float(1e-15) is not below the threshold: step 1's codes stay; one ulp below: L 0
+    assert f.scales[7, 0] == f.scales[7, 1] == 0
+    assert f.q[7, :16].tolist() == [-4, 2, -1, 3] * 4 and (f.q[7, 16:32] == -4).all()
+    assert f.d[8] == 0 and (f.q[8] != -4).any()  # d underflowed: step 1's codes
+    assert (f.d[9] != 0) and abs(f.d[9]) < 2.0**-14
+    # equal |scale|, opposite signs: the first sets d (code 0, -32), the second clamps to 31
+    assert f.scales[10, 2] == -32 and f.scales[10, 9] == 31
+    assert (f.scales[13] == 0).sum() == 15 and (f.q[13].reshape(16, 16)[f.scales[13] == 0] != -4).any()
+    assert abs(f.d[16]) > 2.0**15
 
 
 @pytest.mark.parametrize("fmt", ["q4_1", "q5_1"])

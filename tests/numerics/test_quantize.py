@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from compiler.numerics import (
+    Q2KFields,
+    Q3KFields,
     Q4KFields,
     Q5KFields,
     Q6KFields,
@@ -18,6 +20,7 @@ from compiler.numerics import (
     Q51Fields,
     block_fields,
     dequantize,
+    pack_blocks,
     quantize,
 )
 
@@ -271,6 +274,71 @@ def test_q6_K_zero_block_is_all_zero_bytes() -> None:
     raw = quantize("q6_K", np.zeros((1, 256), dtype=np.float32))
     assert not raw.any()  # ggml's memset; dequantized: d · sc · (0 - 32) = -0.0
     assert np.all(dequantize("q6_K", raw) == 0)
+
+
+# ---------------------------------------------------------------- q2_K, q3_K
+
+
+def test_q2_K_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(10)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(np.float32)
+    raw = quantize("q2_K", x)
+    assert raw.shape == (8, 4 * 84)
+    err = dequantize("q2_K", raw) - x
+    err3 = dequantize("q3_K", quantize("q3_K", x)) - x
+    # two bits and a min: about twice q3_K's error on Gaussian data (0.29 of the std here)
+    assert np.sqrt(np.mean(err**2)) < 0.32 * x.std() and np.sqrt(np.mean(err3**2)) < 0.6 * np.sqrt(np.mean(err**2))
+    f = block_fields("q2_K", raw)
+    assert isinstance(f, Q2KFields)
+    # the largest scale and min of each super-block are the top 4-bit code 15
+    assert (f.scales.max(axis=-1) == 15).all() and (f.mins.max(axis=-1) == 15).all()
+    # every code is step 3's requantization in float32, clamped to 0..3
+    d_sub = f.d[..., None] * f.scales.astype(F32)  # (8, 4, 16)
+    dm_sub = f.dmin[..., None] * f.mins.astype(F32)
+    assert (d_sub != 0).all()
+    want = np.clip(np.rint((x.reshape(8, 4, 16, 16) + dm_sub[..., None]) / d_sub[..., None]), 0, 3)
+    np.testing.assert_array_equal(f.q.reshape(8, 4, 16, 16), want)
+    np.testing.assert_array_equal(raw[3], quantize("q2_K", x[3]))  # leading axes are independent rows
+
+
+def test_q3_K_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(np.float32)
+    raw = quantize("q3_K", x)
+    assert raw.shape == (8, 4 * 110)
+    err = dequantize("q3_K", raw) - x
+    err4 = dequantize("q4_K", quantize("q4_K", x)) - x
+    assert np.sqrt(np.mean(err**2)) < 0.16 * x.std() and np.sqrt(np.mean(err4**2)) < 0.6 * np.sqrt(np.mean(err**2))
+    f = block_fields("q3_K", raw)
+    assert isinstance(f, Q3KFields)
+    # the scale of largest magnitude set d = max_scale / -32: its code is 0 (scale -32)
+    assert (np.abs(f.scales.astype(np.int16)).max(axis=-1) == 32).all()
+    d_sub = f.d[..., None] * f.scales.astype(F32)  # (8, 4, 16)
+    assert (d_sub != 0).all()
+    want = np.clip(np.rint(x.reshape(8, 4, 16, 16) / d_sub[..., None]), -4, 3)
+    np.testing.assert_array_equal(f.q.reshape(8, 4, 16, 16), want)
+    np.testing.assert_array_equal(raw[5], quantize("q3_K", x[5]))
+
+
+@pytest.mark.parametrize("fmt", ["q2_K", "q3_K"])
+def test_q2_K_q3_K_zero_block_is_all_zero_bytes(fmt: str) -> None:
+    """q2_K: no scale and no min, d = dmin = +0, codes 0; q3_K: ``make_q3_quants`` leaves L 0 below 1e-15
+    (not the centre 4), every scale code 0 (``memset``), d = +0."""
+    raw = quantize(fmt, np.zeros((2, 256), dtype=np.float32))
+    assert not raw.any()
+    assert np.all(dequantize(fmt, raw) == 0)
+
+
+def test_q3_K_sub_blocks_below_threshold_keep_code_0() -> None:
+    """Sub-blocks with amax < 1e-15 get scale 0 (code 32) and L 0 (q = -4), beside scaled ones."""
+    x = np.zeros(256, dtype=np.float32)
+    x[16:32] = np.linspace(-1, 1, 16, dtype=np.float32)
+    x[48:64] = F32(9e-16)
+    f = block_fields("q3_K", quantize("q3_K", x))
+    assert isinstance(f, Q3KFields)
+    assert f.scales[0, 0] == f.scales[0, 3] == 0 and f.scales[0, 1] == -32
+    assert (f.q[0, :16] == -4).all() and (f.q[0, 48:64] == -4).all()
+    np.testing.assert_array_equal(dequantize("q3_K", pack_blocks("q3_K", f))[48:64], 0)
 
 
 # ---------------------------------------------------------------- q4_1, q5_1, q5_0
