@@ -71,7 +71,7 @@ from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.kernel import LoadOp, StoreOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
-from dialects.qgpu.block_parts import FOLD_K, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, Q6K_D4, SCALE_BITS, BlockPartOp
+from dialects.qgpu.block_parts import FOLD_K, Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, Q6K_D4, SCALE_BITS, BlockPartOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
     BlockedEncodingAttr,
@@ -83,7 +83,7 @@ from dialects.qgpu.encodings import (
 )
 from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
-from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, element_type
+from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, element_type, values_per_element
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
@@ -367,12 +367,13 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q6_K: (RegFormat.Q6_K, RegFormat.S8),
     Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
     Format.MXFP4: (RegFormat.MXFP4, RegFormat.S8),
+    Format.Q3_K: (RegFormat.Q3_K, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
 q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code − 16) and q5_1's to u8 codes
 0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
-code 0..31, each with its top bits from a second part
+code 0..31 and q3_K's (2-bit fields, four per byte) as 32 · (code − 4), each with its top bits from a second part
 (``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
@@ -383,6 +384,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q5_0: (Q5_0_D8, None),
     Format.Q5_1: ("d", "min"),
     Format.Q6_K: (Q6K_D4, None),
+    Format.Q3_K: (Q3K_D32, None),
     Format.Q8_0: ("d", None),
     Format.MXFP4: ("d", None),
 }
@@ -392,7 +394,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
 WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIGH_WORDS)
 """Blocks whose fifth bits come as one 32-bit ``qh`` word per 32 values (``register_formats.HIGH_WORDS``)."""
 
-SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K)
+SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4)
@@ -409,11 +411,17 @@ mma per K step (``_fold_mma``)."""
 HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql", "qh", "sc"),
                                                              Format.Q5_K: ("qs", "qh", None),
                                                              Format.Q5_0: ("qs", "qh", None),
-                                                             Format.Q5_1: ("qs", "qh", None)}
+                                                             Format.Q5_1: ("qs", "qh", None),
+                                                             Format.Q3_K: ("qs", "hmask", "sc")}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
-``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q5_K's qs and qh (its scales are per 32); q5_0's
+``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q3_K's qs, hmask and 6-bit scales; q5_K's qs and qh (its scales are per 32); q5_0's
 and q5_1's qs and the block's qh word (an i32 per block, loaded as the block scales are: ``HIGH_WORDS``)."""
+
+PACKED_SUB_SCALES = (Format.Q3_K,)
+"""Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
+``scales[12]``, seven instructions each to unpack where read, by every thread of its row (q6_K's int8 one is a
+single sign-extending load): unpacked once per CTA into an i32 buffer (``_decode_once``), as q4_K's scales are."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -456,6 +464,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
         if fmt in MIN_FORMATS and fmt in SUPER_BLOCKS:  # 6-bit codes unpacked: always once
             parts: tuple[str, ...] = (scale_part, *fold_parts)
+        elif fmt in PACKED_SUB_SCALES:  # q3_K's 6-bit scales per 16 values: unpacked once too
+            parts = (HIGH_BIT_PARTS[fmt][2],)
         elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= decode_once_readers(fmt):
             parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's / q5_1's m) per block: widened once
         else:
@@ -471,10 +481,10 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
         loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, point)
-        if fmt in NIBBLE_UPCASTS:  # two values per byte: the upcast doubles K
+        if fmt in NIBBLE_UPCASTS:  # two values per byte (q3_K: four): the upcast doubles (quadruples) K
             k_dim = 1 if op_idx == 0 else 0
             shape = list(_tensor_shape(loaded))
-            shape[k_dim] *= 2
+            shape[k_dim] *= values_per_element(NIBBLE_UPCASTS[fmt][0])
             high = None
             if fmt in WORD_HIGHS:  # one qh word per block, held by the threads of its operand values
                 assert high_part is not None
@@ -505,7 +515,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         folds.append(values[1])
         sub = None
         if sub_part is not None:
-            view = _insert(point, BlockPartOp(mem, sub_part, first, count)).results[0]
+            view = decoded.get((op_idx, sub_part)) or _insert(point, BlockPartOp(mem, sub_part, first, count)).results[0]
             vt = view.type
             assert isinstance(vt, MemDescType)
             sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
@@ -1307,6 +1317,8 @@ _BLOCK_QUANTS_REMARK = {
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
     Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
+    Format.Q3_K: "the qs bit pairs and hmask bits joined into s8 (32 · (code − 4)) at use, its 6-bit scale per 16 "
+                 "values weighting the two m16n8k16 halves of each block",
 }
 
 

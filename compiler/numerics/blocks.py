@@ -507,7 +507,7 @@ def _q3_K_hmask(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.bitwise_or.reduce(top << np.arange(8, dtype=np.uint8)[:, None], axis=-2).astype(np.uint8)
 
 
-def _q3_K_scale_codes(scales: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def q3_K_scale_codes(scales: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The sixteen 6-bit scale codes of q3_K ``scales[12]``, as ``dequantize_row_q3_K``'s ``kmask1`` /
     ``kmask2`` shuffle unpacks them: code j has the low nibble of byte j (j < 8) or the high nibble of
     byte j - 8, and bits 2(j / 4)..2(j / 4) + 1 of byte 8 + j % 4 on top."""
@@ -518,7 +518,7 @@ def _q3_K_scale_codes(scales: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 def _q3_K_scale_bytes(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """Inverse of :func:`_q3_K_scale_codes`: ``scales[12]`` of sixteen 6-bit codes, as
+    """Inverse of :func:`q3_K_scale_codes`: ``scales[12]`` of sixteen 6-bit codes, as
     ``quantize_row_q3_K_ref`` packs them."""
     low = codes & 0xF
     nibbles = low[..., 0:8] | (low[..., 8:16] << 4)
@@ -552,7 +552,7 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
                          q=_crumbs(f["qs"]))
     if info.name == "q3_K":
         codes = _crumbs(f["qs"]) | (_q3_K_top_bits(f["hmask"]) << 2)
-        scales = (_q3_K_scale_codes(f["scales"]).astype(np.int8) - 32).astype(np.int8)
+        scales = (q3_K_scale_codes(f["scales"]).astype(np.int8) - 32).astype(np.int8)
         return Q3KFields(d=f["d"][..., 0], scales=scales, q=(codes.astype(np.int8) - 4).astype(np.int8))
     if info.name in LEGACY_FORMATS:
         codes = _legacy_nibbles(f["qs"])

@@ -429,7 +429,8 @@ class UpcastOp(IRDLOperation):
     (``from = q6_K``, its ``ql`` nibbles) takes the top two bits of every code from a ``high``
     operand, its ``qh`` bytes: i8 with the same parent, opIdx and kWidth, K a quarter of the
     result's; q5_K (its ``qs`` nibbles) the top bit, K an eighth of the result's
-    (``register_formats.HIGH_BITS``). q5_0 and q5_1 take theirs from one i32 ``qh`` word per 32-value
+    (``register_formats.HIGH_BITS``), as q3_K does (its ``qs`` bytes hold four 2-bit fields each: the
+    result's K is four times the source's, ``register_formats.LOW_BITS``). q5_0 and q5_1 take theirs from one i32 ``qh`` word per 32-value
     block, in the #qgpu.dot_scale layout of the result's parent and side (``HIGH_WORDS``).
     """
 
@@ -501,9 +502,10 @@ class UpcastOp(IRDLOperation):
                 f"result shape must be {dims_text(expected)} (the source {dims_text(src.shape)} with K times {factor}), "
                 f"got {dims_text(dst.shape)}")
         if nibble_span(self.source) is not None and src.k_width != NIBBLE_K_WIDTH:
+            parts = "both halves" if factor == 2 else f"all {factor} parts"
             raise VerifyException(
                 f"a {self.source} upcast reads kWidth = {NIBBLE_K_WIDTH} (a thread's bytes 4t..4t+3 then hold its "
-                f"values of both halves of a span), got kWidth = {src.k_width}")
+                f"values of {parts} of a span), got kWidth = {src.k_width}")
         if self.high is not None and self.source in HIGH_WORDS:
             high_t = _tensor(self.high)
             enc = high_t.encoding

@@ -32,7 +32,12 @@ and q5_1 to ``u8`` as its code 0..31, each from q4_0's nibble pairs and the fift
 from the block's 32-bit ``qh`` word (``HIGH_WORDS``); ``block_part`` ``d8``, d / 8, undoes q5_0's 8,
 and q5_1's m is q4_1's fold. ggml's mxfp4 upcasts to ``s8`` as its ``kvalues_mxfp4`` entry (twice the e2m1
 value, −12..12), looked up by ``prmt`` from q4_0's nibble pairs; its ``block_part`` ``d`` is ggml's
-``e8m0_to_fp32_half`` of the block's exponent byte, so the factor is 1 against that d.
+``e8m0_to_fp32_half`` of the block's exponent byte, so the factor is 1 against that d. q3_K upcasts to
+``s8`` as 32 · (code − 4) — the 3-bit code at bits 5-7 of its byte, top bit flipped — from its ``qs``
+bytes (the ``from`` operand: four 2-bit fields per byte, values 32 apart in a 128-value span, ``LOW_BITS``)
+and the top bit of each code from its ``hmask`` bytes (the ``high`` operand, laid out as q5_K's ``qh``);
+``block_part`` ``d32``, d / 32, undoes the 32, and its 6-bit scale per 16 values weights each half block in
+s32 as q6_K's int8 one does.
 """
 
 from __future__ import annotations
@@ -84,6 +89,10 @@ class RegFormat(StrEnum):
     """Raw q5_K ``qs`` bytes (``block_part`` ``qs``): the low four bits of each value, paired as q4_K's
     nibbles (value p of a 64-value chunk low, p + 32 high); an upcast adds the top bit from the ``qh``
     bytes (its ``high`` operand)."""
+    Q3_K = "q3_K"
+    """Raw q3_K ``qs`` bytes (``block_part`` ``qs``): the low two bits of each value, byte p of a 128-value
+    span holding values p, p + 32, p + 64 and p + 96 in its bits 0-1, 2-3, 4-5 and 6-7 (ggml's layout); an
+    upcast adds the top bit from the ``hmask`` bytes (its ``high`` operand)."""
     Q4_K = "q4_K"
     """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
     its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
@@ -107,6 +116,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.MXFP4: Format.E2M1,  # the same
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
+    RegFormat.Q3_K: Format.E2M1,  # its qs bytes: packed i8 too, four values per byte (LOW_BITS)
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -123,9 +133,20 @@ def element_type(fmt: RegFormat) -> TypeAttribute:
     return info(fmt).element_type
 
 
+LOW_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q3_K: 2})
+"""Bits per value of the raw ``from`` bytes of an upcast where they are not 4 (a nibble): q3_K's ``qs``,
+four 2-bit fields per byte."""
+
+
+def low_bits(fmt: RegFormat) -> int:
+    """Bits per value in the bytes of a ggml packed format (``nibble_span``): 4, or ``LOW_BITS``'."""
+    return LOW_BITS.get(fmt, 4)
+
+
 def values_per_element(fmt: RegFormat) -> int:
-    """Values per tensor element: 2 for packed e2m1, else 1."""
-    return info(fmt).values_per_element
+    """Values per tensor element: 2 for packed e2m1 and the ggml nibble formats, 4 for q3_K's 2-bit fields,
+    else 1."""
+    return 8 // LOW_BITS[fmt] if fmt in LOW_BITS else info(fmt).values_per_element
 
 
 def keeps_k_width(fmt: RegFormat) -> bool:
@@ -145,17 +166,18 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
     64-value chunk, values p and p + 32; q4_0, q4_1, q5_0, q5_1 and mxfp4: a 32-value block, p and p + 16;
-    q6_K's ql: a 128-value half super-block, p and p + 64; q5_K's qs: as q4_K): an upcast needs
+    q6_K's ql: a 128-value half super-block, p and p + 64; q5_K's qs: as q4_K) — or q3_K its bytes' four
+    2-bit fields (a 128-value half super-block, p, p + 32, p + 64, p + 96): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
-            RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64}.get(fmt)
+            RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64, RegFormat.Q3_K: 128}.get(fmt)
 
 
-HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1})
+HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1, RegFormat.Q3_K: 1})
 """Formats whose upcast takes each value's top bits from a second operand (``qgpu.upcast … high``), by
-bits per value: q6_K's ``qh`` holds the top two bits of four values per byte, q5_K's the top bit of
-eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of its group's
+bits per value: q6_K's ``qh`` holds the top two bits of four values per byte, q5_K's ``qh`` and q3_K's
+``hmask`` the top bit of eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of its group's
 32 · 8 / bits values (``passes.support.upcasts.high_bits_of``)."""
 
 
@@ -200,13 +222,14 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
-     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1, RegFormat.MXFP4: 1})
+     RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1, RegFormat.MXFP4: 1,
+     RegFormat.Q3_K: 32})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
     (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8), (RegFormat.Q5_0, RegFormat.S8),
-    (RegFormat.Q5_1, RegFormat.U8), (RegFormat.MXFP4, RegFormat.S8),
+    (RegFormat.Q5_1, RegFormat.U8), (RegFormat.MXFP4, RegFormat.S8), (RegFormat.Q3_K, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

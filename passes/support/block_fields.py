@@ -6,7 +6,8 @@ in a ``#qgpu.dot_scale`` layout (``d16`` of q4_0: d / 16). Each register needs t
 in the thread's lane and warp, like the raw views) and a field index fixed at
 compile time; the fp16 fields are widened exactly, mxfp4's exponent byte e becomes 2^(e − 128), and
 q4_K's 6-bit scales and mins are unpacked as ggml's ``get_scale_min_k4`` does (q6_K's ``sc``, i32 per
-16 values, is its int8 scale, sign-extended):
+16 values, is its int8 scale, sign-extended; q3_K's is its 6-bit scale − 32, unpacked as
+``dequantize_row_q3_K`` does — see ``_q3k_scale``):
 
 * sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
 * j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
@@ -85,6 +86,8 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         low = b.cast_int(b.emit(LdSharedOp(at, i16)), i32)  # q5_0's 22-byte blocks: 2-aligned
         high = b.cast_int(b.emit(LdSharedOp(b.add(at, 2), i16)), i32)
         return b.or_(low, b.shl(high, 16))
+    if spec.element == i32 and spec.codes_byte is not None:  # q3_K's sc
+        return b.sub(_q3k_scale(b, start, spec.codes_byte, index), 32)
     if spec.element == i32:
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
@@ -137,6 +140,18 @@ def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int) -> SSAValu
     """Byte ``i`` of ``scales`` (at ``codes_byte``), from an aligned 32-bit load (shared by the fields of a block)."""
     word = b.emit(LdSharedOp(b.add(start, codes_byte + 4 * (i // 4)), i32))
     return b.and_(b.lshr(word, 8 * (i % 4)), 0xFF)
+
+
+def _q3k_scale(b: Builder, start: SSAValue, codes_byte: int, s: int) -> SSAValue:
+    """q3_K's 6-bit scale ``s`` (0..15) of ``scales[12]`` at ``codes_byte``, as ``dequantize_row_q3_K``'s
+    ``aux`` words build it: the low four bits from the nibble s // 8 of byte s mod 8, the top two from
+    bits 2 · (s // 4) of byte 8 + s mod 4. Byte loads: the 110-byte blocks leave ``scales`` 2-aligned."""
+    def byte(i: int) -> SSAValue:
+        return b.cast_int(b.emit(LdSharedOp(b.add(start, codes_byte + i), i8)), i32)  # zero-extended
+
+    low = b.and_(b.lshr(byte(s % 8), 4 * (s // 8)), 15)
+    high = b.and_(b.lshr(byte(8 + s % 4), 2 * (s // 4)), 3)
+    return b.or_(low, b.shl(high, 4))
 
 
 def _q4k_scale_or_min(b: Builder, start: SSAValue, codes_byte: int, j: int, is_min: bool) -> SSAValue:

@@ -11,7 +11,9 @@ functions (an upcast never moves values between threads); the conversions are:
 * q6_K → s8 (4 · (code − 32)): its ``ql`` nibble and its ``qh`` bit pair shifted to bits 2-5 and
   6-7 of each byte, the pair masked with bit 7 flipped (one ``lop3``) and joined (another): four
   instructions per register of four values (the scale, d / 4, undoes the 4); q5_K → s8 (its code
-  0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four; q5_0 → s8
+  0..31): nibble and top bit at bits 0-3 and 4, masked and joined, three or four; q3_K → s8
+  (32 · (code − 4)): its 2-bit field and its ``hmask`` bit shifted to bits 5-6 and 7, joined as q6_K's
+  are; q5_0 → s8
   (8 · (code − 16)) and q5_1 → u8 (code): q4_0's nibbles and the fifth bits from the block's 32-bit
   qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
@@ -48,7 +50,7 @@ from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
-from dialects.qgpu.register_formats import HIGH_BITS, HIGH_WORDS, RegFormat, nibble_span
+from dialects.qgpu.register_formats import HIGH_BITS, HIGH_WORDS, RegFormat, low_bits, nibble_span, values_per_element
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
 
@@ -215,19 +217,22 @@ def high_bits_of(fmt: RegFormat, k: int) -> tuple[int, int]:
 
 
 def nibble_of(fmt: RegFormat, k: int) -> tuple[int, int]:
-    """(byte of the ``qs`` bytes, nibble) holding value ``k`` of a ggml nibble format.
+    """(byte of the ``qs`` bytes, nibble) holding value ``k`` of a ggml nibble format — or, for q3_K,
+    (byte, 2-bit field).
 
     ggml packs each span of ``nibble_span(fmt)`` values (q4_K: a 64-value chunk,
     dequantize_row_q4_K; q4_0: a 32-value block, dequantize_row_q4_0) into half as many
     bytes: value ``p`` of the span's first half is the low nibble of byte ``p``, the same
-    value of its second half the high nibble. So one 32-bit word holds four consecutive
-    values of each half.
+    value of its second half the high nibble. q3_K packs its 128-value spans into a quarter as many
+    (dequantize_row_q3_K): value ``p`` of the span's quarter i in bits 2i, 2i + 1 of byte ``p``. So one
+    32-bit word holds four consecutive values of each half (quarter).
     """
     span = nibble_span(fmt)
     assert span is not None
+    per_byte = values_per_element(fmt)
     group, within = divmod(k, span)
-    half, p = divmod(within, span // 2)
-    return group * (span // 2) + p, half
+    part, p = divmod(within, span // per_byte)
+    return group * (span // per_byte) + p, part
 
 
 HIGH_LUT = (0xF0 & 0xCC) | 0xAA
@@ -238,26 +243,28 @@ FLIP_LUT = (0xF0 & 0xCC) ^ 0xAA
 """``lop3`` table of (a & b) ^ c: the top bits masked into place (b), the byte's bit 7 flipped (c)."""
 
 HIGH_PLACEMENT = MappingProxyType({RegFormat.Q6_K: (2, 0x80), RegFormat.Q5_K: (0, 0), RegFormat.Q5_0: (3, 0x80),
-                                   RegFormat.Q5_1: (0, 0)})
+                                   RegFormat.Q5_1: (0, 0), RegFormat.Q3_K: (5, 0x80)})
 """Where each two-part format's code sits in its byte, and which bits are then flipped: q6_K's 6-bit
-code at bits 2-7 with bit 7 flipped — (code << 2) − 128 = 4 · (code − 32), ``S8_FACTOR`` 4 — q5_0's
+code at bits 2-7 with bit 7 flipped — (code << 2) − 128 = 4 · (code − 32), ``S8_FACTOR`` 4 — q3_K's
+3-bit code at bits 5-7 with bit 7 flipped — (code << 5) − 128 = 32 · (code − 4), ``S8_FACTOR`` 32 — q5_0's
 5-bit code at bits 3-7 with bit 7 flipped — (code << 3) − 128 = 8 · (code − 16), ``S8_FACTOR`` 8 —
 q5_K's and q5_1's 5-bit codes at bits 0-4 as they are (their mins are a separate fold)."""
 
 
-def _high_register(b: Builder, fmt: RegFormat, low: list[SSAValue], high: list[SSAValue], lows: list[Source],
+def _high_register(b: Builder, fmt: RegFormat, low_regs: list[SSAValue], high: list[SSAValue], lows: list[Source],
                    highs: list[Source]) -> SSAValue:
     """Four codes of a two-part format as s8 bytes (``HIGH_PLACEMENT``): the low four bits from a
-    nibble, the top ``HIGH_BITS[fmt]`` from ``qh`` (bit group i), each shifted into place and
+    nibble (q3_K: two from a 2-bit field, ``low_bits``), the top ``HIGH_BITS[fmt]`` from ``qh`` (bit
+    group i), each shifted into place and
     masked — the top bits' mask and the flip one ``lop3``, the join another, no carries between
     bytes; word-wide: the four share their source registers, nibble and bit group in byte order
     (``_word_sources``)."""
-    bits = HIGH_BITS[fmt]
+    bits, low = HIGH_BITS[fmt], low_bits(fmt)
     place, flip = HIGH_PLACEMENT[fmt]
-    low_mask, top_mask = 0xF << place, ((1 << bits) - 1) << (place + 4)
+    low_mask, top_mask = ((1 << low) - 1) << place, ((1 << bits) - 1) << (place + low)
     lo0, hi0 = lows[0], highs[0]
-    word = _shift(b, low[lo0.reg], place - 4 * lo0.nibble)
-    top = _shift(b, high[hi0.reg], place + 4 - bits * hi0.nibble)  # bit group i sits at bits bits·i..
+    word = _shift(b, low_regs[lo0.reg], place - low * lo0.nibble)
+    top = _shift(b, high[hi0.reg], place + low - bits * hi0.nibble)  # bit group i sits at bits bits·i..
     if flip:
         top = b.emit(Lop3Op(top, _word(b, top_mask), _word(b, flip), FLIP_LUT))
     else:

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import (MXFP4_KVALUES, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields, e8m0_half,
-                               pack_blocks)
-from compiler.numerics.blocks import scale_min_k4
+from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields,
+                               e8m0_half, pack_blocks)
+from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
 from dialects.qdot.formats import Format, format_info
-from dialects.qgpu.block_parts import Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block
+from dialects.qgpu.block_parts import Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block
 
 _SC = np.array([3, 17, 33, 50, 5, 21, 40, 63], dtype=np.uint8)
 _M = np.array([7, 19, 35, 60, 2, 30, 45, 61], dtype=np.uint8)
@@ -24,12 +24,16 @@ _RNG = np.random.default_rng(7)
 
 
 _SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
+_SC3 = np.array([-32, 31, -1, 0, 1, 16, -16, 3, 17, -17, 30, -30, 5, 6, 7, 8], dtype=np.int8)
+"""q3_K's sixteen scales (6-bit code − 32), distinct and at both ends."""
 
 
 def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
     if fmt is Format.Q6_K:
         return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
+    if fmt is Format.Q3_K:
+        return Q3KFields(d=np.float32(1.5), scales=_SC3, q=_RNG.integers(-4, 4, size=256).astype(np.int8))
     if fmt is Format.Q4_K:
         q4 = _RNG.integers(0, 16, size=256).astype(np.uint8)
         return Q4KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC, mins=_M, q=q4)
@@ -61,6 +65,8 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     """Value ``index`` of a derived part, read from the bytes the spec names."""
     spec = SPECS[(fmt, part)]
     codes = None
+    if spec.codes_byte is not None and spec.element == i32:  # q3_K's sc: its 6-bit code − 32
+        return float(q3_K_scale_codes(block[spec.codes_byte:spec.codes_byte + 12])[index]) - 32
     if spec.codes_byte is not None:
         sc, m = scale_min_k4(block[spec.codes_byte:spec.codes_byte + 12])
         codes = m if part in ("min", "m_pad") else sc
@@ -102,6 +108,8 @@ def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields |
         return {"d": float(fields.d), "min": -float(fields.m), "m_pad": 0.0 if index % 2 else -float(fields.m)}[part]
     if isinstance(fields, Q6KFields):
         return {"d4": float(fields.d) / 4, "sc": float(fields.scales[index])}[part]
+    if isinstance(fields, Q3KFields):
+        return {Q3K_D32: float(fields.d) / 32, "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields | Q5KFields):
         scale = float(fields.d) * float(fields.scales[index % 8])
         position = padded_sub_block(index)
@@ -168,7 +176,26 @@ def test_q5_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
         assert low | top << 4 == fields.q[v], v
 
 
-@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block and f is not Format.Q6_K])
+def test_q3_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
+    """qs's byte 32h + l: the low two bits of values 128h + 32i + l in bit pair i; hmask's byte l: the top
+    bit of values 32i + l in bit i (as q5_K's qh) — read here from the spec's bytes, against the codes
+    ``pack_blocks`` wrote (code = q + 4)."""
+    fields = _fields(Format.Q3_K)
+    assert isinstance(fields, Q3KFields)
+    block = pack_blocks("q3_K", fields)
+    qs_spec, hm_spec = SPECS[(Format.Q3_K, "qs")], SPECS[(Format.Q3_K, "hmask")]
+    assert qs_spec.first_byte is not None and hm_spec.first_byte is not None
+    qs = block[qs_spec.first_byte:qs_spec.first_byte + qs_spec.values_per_block]
+    hmask = block[hm_spec.first_byte:hm_spec.first_byte + hm_spec.values_per_block]
+    codes = fields.q.astype(np.int16) + 4
+    for v in range(256):
+        half, within = divmod(v, 128)
+        low = qs[32 * half + within % 32] >> (2 * (within // 32)) & 3
+        top = hmask[v % 32] >> (v // 32) & 1
+        assert low | top << 2 == codes[v], v
+
+
+@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block and f not in (Format.Q6_K, Format.Q3_K)])
 def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     spec = SPECS[(fmt, "qs")]
     assert spec.raw and spec.first_byte is not None

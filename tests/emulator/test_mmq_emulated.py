@@ -121,6 +121,7 @@ def _super_block_cases(weights: str) -> list[MmqCase]:
 
 Q6K_CASES = _super_block_cases("q6_K")
 Q5K_CASES = _super_block_cases("q5_K")
+Q3K_CASES = _super_block_cases("q3_K")
 
 
 @pytest.mark.slow
@@ -133,6 +134,18 @@ def test_q6_K_weights_match_reference(case: MmqCase) -> None:
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
     _emulate_and_check(module, case, seed=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q3K_CASES, ids=[c.id for c in Q3K_CASES])
+def test_q3_K_weights_match_reference(case: MmqCase) -> None:
+    """q3_K weights in the same kernels: one 110-byte super-block per K step (2-aligned), its qs bit pairs
+    and hmask bits joined into s8 32 · (code − 4), each 32-value block's mma as two m16n8k16 halves
+    weighted by their 6-bit scales − 32 in s32, then scaled by d / 32 · d_x — q6_K's plan."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=16)
 
 
 @pytest.mark.slow
@@ -213,13 +226,13 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=15)
 
 
-INTEGER_CASES = Q6K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2] + MXFP4_CASES[::2]
+INTEGER_CASES = Q6K_CASES[::2] + Q3K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2] + MXFP4_CASES[::2]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", INTEGER_CASES, ids=[c.id for c in INTEGER_CASES])
 def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
-    """d = 1 and random codes (q6_K: random int8 scales in -4..3; q5_K: sc = 1, m = 0; q4_1, q5_1: m = 0): Y is the exact
+    """d = 1 and random codes (q6_K: random int8 scales in -4..3, q3_K 6-bit ones − 32 in -4..3; q5_K: sc = 1, m = 0; q4_1, q5_1: m = 0): Y is the exact
     integer dot of the activations' quants with sc · (code − 32) or the 5-bit codes, bit for bit —
     each half block's s32 sum times its scale, added in s32; each value's qh bits found where ggml
     puts them."""
@@ -383,8 +396,8 @@ def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
     with pytest.raises(ValueError,
-                       match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, got 'q3_K'"):
-        MmqConfig(weights="q3_K")
+                       match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, q3_K, got 'q2_K'"):
+        MmqConfig(weights="q2_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())
     assert "%kkw = arith.muli %kk, %c8 : index" in mmq_kernel(MmqConfig(weights="q4_0"))

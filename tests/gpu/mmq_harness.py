@@ -1,4 +1,4 @@
-"""Inputs, reference and check for the q8_1 × q4_K (q4_0, q4_1, q5_0, q5_1, q8_0, q5_K, q6_K, mxfp4) kernels of
+"""Inputs, reference and check for the q8_1 × q4_K (q4_0, q4_1, q5_0, q5_1, q8_0, q5_K, q6_K, q3_K, mxfp4) kernels of
 ``compiler.mmq_template``.
 
 Shared by the GPU suite (tests/gpu/test_mmq_gpu.py) and the CPU emulator test
@@ -109,6 +109,12 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
             assert scales is not None
             w[..., scales.byte:scales.byte + scales.nbytes] = rng.integers(-4, 4, size=(*w.shape[:2], scales.count),
                                                                            dtype=np.int8).view(np.uint8)
+        if case.cfg.weights == "q3_K":  # 6-bit scale codes 28..35 (scales -4..3), as q6_K's: far below 2^24
+            assert scales is not None
+            codes = numerics.block_fields("q3_K", w.reshape(case.n, -1)).q  # the random quants as they are
+            sc = rng.integers(-4, 4, size=(*codes.shape[:-1], 16), dtype=np.int8)
+            w = numerics.pack_blocks("q3_K", numerics.Q3KFields(d=np.ones(codes.shape[:-1], np.float32), scales=sc,
+                                                                 q=codes)).reshape(w.shape)
         if case.cfg.weights == "q5_K":  # q4_K's packed scales: sc = 1 and m = 0 in all eight sub-blocks
             assert scales is not None
             w[..., scales.byte:scales.byte + scales.nbytes] = np.array([1] * 4 + [0] * 4 + [1] * 4, dtype=np.uint8)

@@ -128,6 +128,13 @@ KERNELS = [
     ("decode-tiled-mxfp4-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="mxfp4",
                           tiled_weights=True)), "sm_90", "promote-int8", 2, ", 50462976, 201852420, "),
+    # q3_K weights: 2-bit fields and hmask bits joined into s8 32 · (code − 4) (the low bits masked by
+    # 0x60606060), each 32-value block as two m16n8k16 halves weighted by the 6-bit scales − 32 in s32
+    ("mmq-q3_K-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q3_K")), "sm_90", "promote-int8", 2,
+     "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"),
+    ("decode-tiled-q3_K-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q3_K",
+                          tiled_weights=True)), "sm_90", "promote-int8", 2, "1616928864"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),

@@ -21,7 +21,7 @@ func.func @f(%l: tensor<128x8xi8, #b>, %h: tensor<64x8xi8, #b>) {
   %u = qgpu.upcast %l high %h from = q4_K to = s8 : tensor<128x8xi8, #b> high tensor<64x8xi8, #b> -> tensor<256x8xi8, #b>
   func.return
 }
-// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op only q5_0, q5_1, q5_K, q6_K take a high operand, got from = q4_K{{$}}
+// CHECK: q6_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op only q3_K, q5_0, q5_1, q5_K, q6_K take a high operand, got from = q4_K{{$}}
 
 // -----
 
