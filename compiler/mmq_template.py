@@ -2,8 +2,8 @@
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
 each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/256 ``block_q5_K`` (176 bytes),
-``block_q6_K`` (210) or ``block_q3_K`` (110), or K/32 ``block_q4_0`` (18 bytes), ``block_q4_1`` (20), ``block_q5_0`` (22),
-``block_q5_1`` (24), ``block_q8_0`` (34) or ``block_mxfp4`` (17), read
+``block_q6_K`` (210) or ``block_q3_K`` (110), or K/32 ``block_q4_0`` (18 bytes), ``block_q4_1`` (20),
+``block_q5_0`` (22), ``block_q5_1`` (24), ``block_q8_0`` (34) or ``block_mxfp4`` (17), read
 eight blocks (256 values) per K step — activations X
 are M rows of K/128 ``block_q8_1_mmq`` (what ``qdot.quantize`` writes), and the output
 Y = X · Wᵀ is [M, N] f32 row-major, as ``ggml_mul_mat`` computes it. Every kernel can also

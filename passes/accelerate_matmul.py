@@ -415,8 +415,9 @@ HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql",
                                                              Format.Q3_K: ("qs", "hmask", "sc")}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
-``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q3_K's qs, hmask and 6-bit scales; q5_K's qs and qh (its scales are per 32); q5_0's
-and q5_1's qs and the block's qh word (an i32 per block, loaded as the block scales are: ``HIGH_WORDS``)."""
+``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q3_K's qs, hmask and 6-bit scales; q5_K's qs and
+qh (its scales are per 32); q5_0's and q5_1's qs and the block's qh word (an i32 per block, loaded as the
+block scales are: ``HIGH_WORDS``)."""
 
 PACKED_SUB_SCALES = (Format.Q3_K,)
 """Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
@@ -515,7 +516,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         folds.append(values[1])
         sub = None
         if sub_part is not None:
-            view = decoded.get((op_idx, sub_part)) or _insert(point, BlockPartOp(mem, sub_part, first, count)).results[0]
+            view = decoded.get((op_idx, sub_part)) or \
+                _insert(point, BlockPartOp(mem, sub_part, first, count)).results[0]
             vt = view.type
             assert isinstance(vt, MemDescType)
             sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]

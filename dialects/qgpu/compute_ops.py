@@ -430,8 +430,9 @@ class UpcastOp(IRDLOperation):
     operand, its ``qh`` bytes: i8 with the same parent, opIdx and kWidth, K a quarter of the
     result's; q5_K (its ``qs`` nibbles) the top bit, K an eighth of the result's
     (``register_formats.HIGH_BITS``), as q3_K does (its ``qs`` bytes hold four 2-bit fields each: the
-    result's K is four times the source's, ``register_formats.LOW_BITS``). q5_0 and q5_1 take theirs from one i32 ``qh`` word per 32-value
-    block, in the #qgpu.dot_scale layout of the result's parent and side (``HIGH_WORDS``).
+    result's K is four times the source's, ``register_formats.LOW_BITS``). q5_0 and q5_1 take theirs
+    from one i32 ``qh`` word per 32-value block, in the #qgpu.dot_scale layout of the result's parent and
+    side (``HIGH_WORDS``).
     """
 
     name = "qgpu.upcast"

@@ -177,8 +177,8 @@ def nibble_span(fmt: RegFormat) -> int | None:
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1, RegFormat.Q3_K: 1})
 """Formats whose upcast takes each value's top bits from a second operand (``qgpu.upcast … high``), by
 bits per value: q6_K's ``qh`` holds the top two bits of four values per byte, q5_K's ``qh`` and q3_K's
-``hmask`` the top bit of eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of its group's
-32 · 8 / bits values (``passes.support.upcasts.high_bits_of``)."""
+``hmask`` the top bit of eight. Either way byte l of a 32-byte group holds values l, l + 32, l + 64, … of
+its group's 32 · 8 / bits values (``passes.support.upcasts.high_bits_of``)."""
 
 
 HIGH_WORDS: frozenset[RegFormat] = frozenset({RegFormat.Q5_0, RegFormat.Q5_1})

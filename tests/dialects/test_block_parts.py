@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields,
-                               e8m0_half, pack_blocks)
+from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
+                               Q51Fields, e8m0_half, pack_blocks)
 from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block

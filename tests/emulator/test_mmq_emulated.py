@@ -226,16 +226,17 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=15)
 
 
-INTEGER_CASES = Q6K_CASES[::2] + Q3K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2] + MXFP4_CASES[::2]
+INTEGER_CASES = (Q6K_CASES[::2] + Q3K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
+                 + MXFP4_CASES[::2])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", INTEGER_CASES, ids=[c.id for c in INTEGER_CASES])
 def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
-    """d = 1 and random codes (q6_K: random int8 scales in -4..3, q3_K 6-bit ones − 32 in -4..3; q5_K: sc = 1, m = 0; q4_1, q5_1: m = 0): Y is the exact
-    integer dot of the activations' quants with sc · (code − 32) or the 5-bit codes, bit for bit —
-    each half block's s32 sum times its scale, added in s32; each value's qh bits found where ggml
-    puts them."""
+    """d = 1 and random codes (q6_K: random int8 scales in -4..3, q3_K 6-bit ones − 32 in -4..3; q5_K: sc = 1,
+    m = 0; q4_1, q5_1: m = 0): Y is the exact integer dot of the activations' quants with sc · (code − 32),
+    sc · (code − 4) or the 5-bit codes, bit for bit — each half block's s32 sum times its scale, added in s32;
+    each value's qh (hmask) bits found where ggml puts them."""
     module = _compile(case.cfg)
     data = integer_inputs(case, np.random.default_rng(11))
     y = poisoned_output(case)
@@ -395,8 +396,8 @@ def test_max_m_is_a_small_m_option() -> None:
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
-    with pytest.raises(ValueError,
-                       match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, q3_K, got 'q2_K'"):
+    with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, "
+                                         "mxfp4, q3_K, got 'q2_K'"):
         MmqConfig(weights="q2_K")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())

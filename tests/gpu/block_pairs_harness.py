@@ -13,20 +13,20 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS
-from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields, Q51Fields,
-                               pack_blocks)
+from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
+                               Q51Fields, pack_blocks)
 
 PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_0"), ("q4_0", "q8_1_mmq"),
          ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"), ("q5_0", "q8_1"), ("q5_0", "q8_0"), ("q5_0", "q8_1_mmq"),
          ("q5_1", "q8_1"), ("q5_1", "q8_1_mmq"), ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"),
-         ("q6_K", "q8_1_mmq"), ("q3_K", "q8_1"), ("q3_K", "q8_1_mmq"), ("mxfp4", "q8_1"), ("mxfp4", "q8_0"), ("mxfp4", "q8_1_mmq"), ("q8_1", "q4_K"),
-         ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_0"), ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"),
-         ("q8_1", "q3_K"), ("q8_1", "mxfp4"), ("q8_1", "q8_1"), ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"),
-         ("q8_0", "q5_0"), ("q8_0", "mxfp4"), ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"),
-         ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"), ("q8_1_mmq", "q4_1"), ("q8_1_mmq", "q5_0"),
-         ("q8_1_mmq", "q5_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"), ("q8_1_mmq", "q3_K"),
-         ("q8_1_mmq", "mxfp4"),
-         ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"), ("q8_1_mmq", "q8_1_mmq")]
+         ("q6_K", "q8_1_mmq"), ("q3_K", "q8_1"), ("q3_K", "q8_1_mmq"), ("mxfp4", "q8_1"), ("mxfp4", "q8_0"),
+         ("mxfp4", "q8_1_mmq"), ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_0"),
+         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q3_K"), ("q8_1", "mxfp4"), ("q8_1", "q8_1"),
+         ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q5_0"), ("q8_0", "mxfp4"),
+         ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"), ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"),
+         ("q8_1_mmq", "q4_1"), ("q8_1_mmq", "q5_0"), ("q8_1_mmq", "q5_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"),
+         ("q8_1_mmq", "q3_K"), ("q8_1_mmq", "mxfp4"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
+         ("q8_1_mmq", "q8_1_mmq")]
 """The verifier's block pairs (``dialects.qdot.formats.block_pairs_sorted()``, which the emulator
 test holds this list to), as (lhs, rhs) format names."""
 

@@ -128,8 +128,8 @@ OTHER_WEIGHTS = ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4"
 """The weight blocks besides q4_K (``MmqConfig.weights``): eight 32-value blocks per K step (q4_0, q8_0;
 q4_1, with a + m per block folded as q4_K's dmin term; q5_0 and q5_1, q4_0's and q4_1's with a fifth bit
 per value from the block's qh word; mxfp4, e2m1 codes looked up as s8 and an E8M0 exponent per block), or one
-256-value super-block whose int8 scales weight each 16 values
-(q6_K; q3_K, 3-bit codes from two bit fields and 6-bit scales), or q4_K's super-block with a fifth bit per value (q5_K)."""
+256-value super-block whose int8 scales weight each 16 values (q6_K; q3_K, 3-bit codes from two bit fields
+and 6-bit scales), or q4_K's super-block with a fifth bit per value (q5_K)."""
 
 
 @pytest.mark.gpu
