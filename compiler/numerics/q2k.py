@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from compiler.numerics.blocks import Q2K_SUBBLOCKS, Q2KFields
 from compiler.numerics.f32ops import F32, fp16_bits, fp16_value, nearest_int
-from compiler.numerics.q4k import make_qkx2_quants
+from compiler.numerics.q4k import by_chunks, make_qkx2_quants
 
 QK_K = 256
 SUB = QK_K // Q2K_SUBBLOCKS
@@ -46,19 +46,10 @@ NSTEP = 15
 Q4SCALE = F32(15)
 """q2_K's ``make_qkx2_quants(16, 3, ..., -0.5f, 0.1f, 15, true)`` and its ``q4scale = 15.f``."""
 
-_CHUNK = 2048
-"""Super-blocks per vectorised step (32768 sub-blocks: 2 MiB per (16, S) float32 work array)."""
-
-
 def quantize_q2_K_ref(x: NDArray[np.float32]) -> Q2KFields:
     """Fields of ``quantize_row_q2_K_ref`` for float32 ``x`` of shape (..., K), K % 256 == 0."""
-    lead = x.shape[:-1]
-    nb = x.shape[-1] // QK_K
-    flat = x.reshape(-1, QK_K)
-    with np.errstate(all="ignore"):
-        parts = [_quantize_chunk(flat[i : i + _CHUNK]) for i in range(0, max(flat.shape[0], 1), _CHUNK)]
-    d, dmin, scale_bytes, q = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    per_block = lead + (nb,)
+    d, dmin, scale_bytes, q = by_chunks(x, _quantize_chunk)
+    per_block = x.shape[:-1] + (x.shape[-1] // QK_K,)
     scale_bytes = scale_bytes.reshape(per_block + (Q2K_SUBBLOCKS,))
     return Q2KFields(d=d.reshape(per_block), dmin=dmin.reshape(per_block), scales=scale_bytes & 0xF,
                      mins=scale_bytes >> 4, q=q.reshape(per_block + (QK_K,)))

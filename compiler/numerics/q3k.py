@@ -35,16 +35,13 @@ from numpy.typing import NDArray
 
 from compiler.numerics.blocks import Q3K_SUBBLOCKS, Q3KFields
 from compiler.numerics.f32ops import F32, first_of_largest, fp16_bits, fp16_value, sequential_sum
+from compiler.numerics.q4k import by_chunks
 
 QK_K = 256
 SUB = QK_K // Q3K_SUBBLOCKS
 NMAX = 4
 NTRY = 5
 GROUP_MAX_EPS = F32(1e-15)
-
-_CHUNK = 2048
-"""Super-blocks per vectorised step (32768 sub-blocks: 2 MiB per (16, S) float32 work array)."""
-
 
 def _levels(values: NDArray[np.float32]) -> NDArray[np.float32]:
     """``MAX(-4, MIN(3, nearest_int(v)))`` kept in float32 (exact integers)."""
@@ -84,13 +81,8 @@ def make_q3_quants(x: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray
 
 def quantize_q3_K_ref(x: NDArray[np.float32]) -> Q3KFields:
     """Fields of ``quantize_row_q3_K_ref`` for float32 ``x`` of shape (..., K), K % 256 == 0."""
-    lead = x.shape[:-1]
-    nb = x.shape[-1] // QK_K
-    flat = x.reshape(-1, QK_K)
-    with np.errstate(all="ignore"):
-        parts = [_quantize_chunk(flat[i : i + _CHUNK]) for i in range(0, max(flat.shape[0], 1), _CHUNK)]
-    d, scales, q = (np.concatenate([p[i] for p in parts]) for i in range(3))
-    per_block = lead + (nb,)
+    d, scales, q = by_chunks(x, _quantize_chunk)
+    per_block = x.shape[:-1] + (x.shape[-1] // QK_K,)
     return Q3KFields(d=d.reshape(per_block), scales=scales.reshape(per_block + (Q3K_SUBBLOCKS,)),
                      q=q.reshape(per_block + (QK_K,)))
 

@@ -152,21 +152,24 @@ def quantize_k_ref(
     """Steps 1-4 of ``quantize_row_q4_K_ref`` / ``quantize_row_q5_K_ref`` (module docstring) with
     ``make_qkx2_quants(32, nmax, ..., rmin, rdelta, nstep, false)`` and codes 0..nmax, on float32
     ``x`` (..., K), K % 256 == 0: (d, dmin, scales, mins, q) shaped as ``Q4KFields``' / ``Q5KFields``'."""
-    with np.errstate(all="ignore"):
-        lead = x.shape[:-1]
-        nb = x.shape[-1] // QK_K
-        flat = x.reshape(-1, QK_K)
-        # Super-blocks are independent; chunks keep the (32, S) work arrays in cache.
-        parts = [_quantize_chunk(flat[i : i + _CHUNK], nmax, rmin, rdelta, nstep)
-                 for i in range(0, max(flat.shape[0], 1), _CHUNK)]
-    d, dmin, ls, lm, q = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    per_block = lead + (nb,)
+    per_block = x.shape[:-1] + (x.shape[-1] // QK_K,)
+    d, dmin, ls, lm, q = by_chunks(x, lambda chunk: _quantize_chunk(chunk, nmax, rmin, rdelta, nstep))
     return (d.reshape(per_block), dmin.reshape(per_block), ls.reshape(per_block + (8,)), lm.reshape(per_block + (8,)),
             q.reshape(per_block + (QK_K,)))
 
 
-_CHUNK = 2048
-"""Super-blocks per vectorised step (16384 sub-blocks: 2 MiB per float32 work array)."""
+CHUNK = 2048
+"""Super-blocks per vectorised step (16384 sub-blocks of 16 values or 8192 of 32: 2 MiB per float32 work array)."""
+
+
+def by_chunks(x: NDArray[np.float32], quantize_chunk) -> tuple[NDArray, ...]:  # noqa: ANN001 - (B, 256) -> arrays
+    """``quantize_chunk`` (super-blocks (B, 256) float32 -> per-super-block arrays, leading axis B) over the
+    super-blocks of ``x`` (..., K), ``CHUNK`` at a time, floating-point warnings silenced, the results
+    concatenated. Super-blocks are independent; chunks keep the work arrays in cache."""
+    flat = x.reshape(-1, QK_K)
+    with np.errstate(all="ignore"):
+        parts = [quantize_chunk(flat[i : i + CHUNK]) for i in range(0, max(flat.shape[0], 1), CHUNK)]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
 
 
 def _quantize_chunk(
