@@ -421,8 +421,8 @@ block scales are: ``HIGH_WORDS``)."""
 
 PACKED_SUB_SCALES = (Format.Q3_K,)
 """Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
-``scales[12]``, seven instructions each to unpack where read, by every thread of its row (q6_K's int8 one is a
-single sign-extending load): unpacked once per CTA into an i32 buffer (``_decode_once``), as q4_K's scales are."""
+``scales[12]``, two byte loads and seven to nine more instructions each to unpack where read, by every thread
+of its row (q6_K's int8 one is a single sign-extending load): unpacked once per CTA into an i32 buffer (``_decode_once``), as q4_K's scales are."""
 
 Slices = tuple[tuple[int, int | None], ...]
 """Per side of a block dot: (first block, block count) along K of the staged tile (count None:
@@ -635,8 +635,8 @@ def _scale_readers(mem: SSAValue, op_idx: int, mma: MmaEncodingAttr) -> int:
 
 
 def _decode_once(view: SSAValue, warps: int, point: InsertPoint) -> SSAValue:
-    """Decode a q4_K scale/min view (or q4_0's / q8_0's per-block d) cooperatively into an f32
-    shared buffer.
+    """Decode a q4_K scale/min view (or a 32-value block's d: q4_0's, q8_0's, mxfp4's; or q3_K's i32
+    scales per 16 values) cooperatively into a shared buffer of the view's element type.
 
     In the mma layouts eight lanes (and every warp of an M row of warps) hold the
     same columns, so decoding the 6-bit scales where they are read would repeat the

@@ -19,7 +19,7 @@
 //   its 6-bit scales the part `sc` (code − 32, i32 per 16 values), the mma's `lhs_sub` / `rhs_sub` as
 //   q6_K's int8 ones are — but unpacked from scales[12] once per CTA, first thing after the allocs (a
 //   blocked load of the `sc` view, a row's 16 scales per thread, stored to an i32 buffer), not where
-//   each of its readers needs it (seven instructions per value);
+//   each of its readers needs it (two byte loads and seven to nine more instructions per value);
 // * one s8 × s8 mma, rescale = per_block, qdot.scale_bits = 17, no fold operands, no `s` read.
 
 // The prefill kernel of compiler/mmq_template.py with MmqConfig(weights="q3_K"), trimmed to one
