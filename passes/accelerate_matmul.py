@@ -329,7 +329,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
     fold_by_mma = _fold_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
     result: SSAValue | None = None
     for index, slices in enumerate(_k_slices(sides)):
-        regs, scales, folds, subs = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
+        regs, scales, folds, subs, mins = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
         if index == 0:
             _allocs_first(dot, point)
             acc_type = dot.acc.type
@@ -340,7 +340,7 @@ def _rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point
         int_formats = [NIBBLE_UPCASTS[fmt][1] if fmt in NIBBLE_UPCASTS else RegFormat.S8 for _, _, fmt in sides]
         mma_op = _insert(point, MmaOp(regs[0], regs[1], result, *int_formats, scales[0], scales[1],
                                       rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1],
-                                      a_sub=subs[0], b_sub=subs[1]))
+                                      a_sub=subs[0], b_sub=subs[1], a_min=mins[0], b_min=mins[1]))
         mma_op.attributes["qdot.strategy"] = _str_attr(plan.strategy.value)
         # every ggml scale is an fp16 d (11 significant bits) or q4_K's d·sc (6-bit sc: 17), so
         # qdot-lower-mma may fold the s32 → f32 conversion into the scaling (its magic form)
@@ -368,13 +368,15 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q5_K: (RegFormat.Q5_K, RegFormat.S8),
     Format.MXFP4: (RegFormat.MXFP4, RegFormat.S8),
     Format.Q3_K: (RegFormat.Q3_K, RegFormat.S8),
+    Format.Q2_K: (RegFormat.Q2_K, RegFormat.U8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
 q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code − 16) and q5_1's to u8 codes
 0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
 code 0..31 and q3_K's (2-bit fields, four per byte) as 32 · (code − 4), each with its top bits from a second part
-(``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup)."""
+(``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup); q2_K's 2-bit
+codes (q3_K's low bits alone) to u8 codes 0..3 (its mins per 16 values: ``MINS_PER_16``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -385,16 +387,18 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q5_1: ("d", "min"),
     Format.Q6_K: (Q6K_D4, None),
     Format.Q3_K: (Q3K_D32, None),
+    Format.Q2_K: ("d", "dmin"),
     Format.Q8_0: ("d", None),
     Format.MXFP4: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
-("d", "s"), the sums read only against the mins of ``MIN_FORMATS``."""
+("d", "s"), the sums read only against the mins of ``MIN_FORMATS`` (against q2_K: ("d", "d"), see
+``MINS_PER_16``)."""
 
 WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIGH_WORDS)
 """Blocks whose fifth bits come as one 32-bit ``qh`` word per 32 values (``register_formats.HIGH_WORDS``)."""
 
-SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K)
+SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K, Format.Q2_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4)
@@ -412,12 +416,21 @@ HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql",
                                                              Format.Q5_K: ("qs", "qh", None),
                                                              Format.Q5_0: ("qs", "qh", None),
                                                              Format.Q5_1: ("qs", "qh", None),
-                                                             Format.Q3_K: ("qs", "hmask", "sc")}
+                                                             Format.Q3_K: ("qs", "hmask", "sc"),
+                                                             Format.Q2_K: ("qs", None, "sc")}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
 ``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q3_K's qs, hmask and 6-bit scales; q5_K's qs and
 qh (its scales are per 32); q5_0's and q5_1's qs and the block's qh word (an i32 per block, loaded as the
-block scales are: ``HIGH_WORDS``)."""
+block scales are: ``HIGH_WORDS``); q2_K's qs alone (its codes are whole) and 4-bit scales."""
+
+MINS_PER_16: dict[Format, str] = {Format.Q2_K: "mn"}
+"""Blocks with a min per 16 values, and its i32 part: q2_K's value is d · sc · q − dmin · m per 16 values,
+and q8_1 keeps one sum per 32, so its min term cannot be the rank-1 fold of ``MIN_FORMATS``. Its mins go
+to the mma as ``lhs_min`` / ``rhs_min`` (in the operand scale layout): a second s8 mma per k tile takes
+Σ_k m[k/16] · a_k of the activations' int8 values, which the fold scales by dmin (the block's ``dmin`` part)
+and the activations' d (their ``d`` part, read a second time as the fold factor) — llama.cpp's MMQ takes
+this sum per 16 values with dp4a instead."""
 
 PACKED_SUB_SCALES = (Format.Q3_K,)
 """Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
@@ -452,7 +465,7 @@ def _k_slices(sides: list) -> list[Slices]:
 
 def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncodingAttr, fold_by_mma: bool,
                     point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None],
-                                                 list[SSAValue | None]]:
+                                                 list[SSAValue | None], list[SSAValue | None]]:
     """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use, q6_K's low and top
     bits joined), per-32-value scales, without the mma fold the dmin fold's factors, and q6_K's
     integer scales per 16 values."""
@@ -478,7 +491,10 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     # only a dmin term reads the activations' block sums, and _fold_mma reads them itself
     minned = next((fmt for fmt in formats if fmt in MIN_FORMATS), None)
     needs_fold = minned is not None and not fold_by_mma
-    regs, scales, folds, subs = [], [], [], []
+    per16 = next((fmt for fmt in formats if fmt in MINS_PER_16), None)
+    if per16 is not None:
+        minned, needs_fold = per16, True
+    regs, scales, folds, subs, mins = [], [], [], [], []
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
         loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, point)
@@ -501,12 +517,15 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
                                              TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
                                              high=high)).results[0]
         regs.append(loaded)
-        scale_part, fold_part = BLOCK_SCALE_PARTS.get(fmt, ("d", "s"))
+        scale_part, fold_part = BLOCK_SCALE_PARTS.get(fmt, ("d", "d" if per16 is not None else "s"))
         enc = DotScaleEncodingAttr(op_idx, mma)
-        values = []
-        for part in (scale_part, fold_part):
-            if part == fold_part and (not needs_fold or fold_part is None):  # q8_0 / q4_0 have no sums
+        values: list[SSAValue | None] = []
+        for index, part in enumerate((scale_part, fold_part)):
+            if index == 1 and (not needs_fold or fold_part is None):  # q8_0 / q4_0 have no sums
                 values.append(None)
+                continue
+            if index == 1 and part == scale_part:  # the activations' d, the fold factor of q2_K's mins
+                values.append(values[0])
                 continue
             view = decoded.get((op_idx, part)) or _insert(point, BlockPartOp(mem, part, first, count)).results[0]
             vt = view.type
@@ -522,9 +541,17 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             assert isinstance(vt, MemDescType)
             sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
         subs.append(sub)
+        minimum = None
+        if fmt in MINS_PER_16:  # in the operand scale layout: each operand register's row / column
+            view = _insert(point, BlockPartOp(mem, MINS_PER_16[fmt], first, count)).results[0]
+            vt = view.type
+            assert isinstance(vt, MemDescType)
+            operand_enc = DotScaleEncodingAttr(op_idx, mma, operand=True)
+            minimum = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), operand_enc))).results[0]
+        mins.append(minimum)
     if needs_fold and minned is not None and folds[1 - formats.index(minned)] is None:
         emit_error(dot, f"{minned} pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
-    return regs, scales, folds, subs
+    return regs, scales, folds, subs, mins
 
 
 def _raw_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
@@ -1321,6 +1348,8 @@ _BLOCK_QUANTS_REMARK = {
     Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
     Format.Q3_K: "the qs bit pairs and hmask bits joined into s8 (32 · (code − 4)) at use, its 6-bit scale per 16 "
                  "values weighting the two m16n8k16 halves of each block",
+    Format.Q2_K: "the qs bit pairs made u8 (codes 0..3) at use, its 4-bit scale per 16 values weighting the two "
+                 "m16n8k16 halves of each block, its 4-bit min per 16 values a second mma against the other side",
 }
 
 

@@ -23,6 +23,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
   ``m16n8k16 .s32.s8.s8.s32`` halves from a zero accumulator, summed in s32 weighted by their
   factors, then converted and folded as above (never the magic form: the sum reaches 2^26, exact in f32
   as a multiple of 4 — q6_K's s8 values are 4 · (code − 32));
+* ``lhs_min`` / ``rhs_min`` (q2_K's 4-bit min per 16 values): one more m16n8k32 per k tile whose
+  min-side operand is each 16-value half's min broadcast to its four bytes (``_Mins``); its s32 sum,
+  converted, times −fa · fb is the fold term (q4_K's per-32 fold has the activations' block sum for it);
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
@@ -172,11 +175,14 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
         hw = _HwScales(b, state, mma, inst)
     has_subs = mma.a_sub is not None or mma.b_sub is not None
     subs = _SubScales(b, mma, scales) if scales is not None and has_subs else None
+    mins = _Mins(b, mma, inst.sig, a_layout, b_layout) if folds is not None and (
+        mma.a_min is not None or mma.b_min is not None) else None
     # the halves' weighted sum reaches 2^26 (q6_K: 2 · 16 · 128 · 128 · 128), past the magic form's 2^22
-    magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None
+    magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None \
+        and mins is None
     if remarks.enabled(LowerMmaPass.name):
         remarks.remark(mma, LowerMmaPass.name, _remark(mma, inst, rep_k, c_layout, len(a_regs), len(b_regs), magic,
-                                                        folds is not None, subs is not None))
+                                                        folds is not None, subs is not None, mins is not None))
     for rk in range(rep_k):
         for rm in range(c_layout.rep_m):
             for rn in range(c_layout.rep_n):
@@ -203,11 +209,15 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     parts = subs.weighted_sums(a_tile, b_tile, rm, rn, rk)
                 else:
                     parts = list(b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [zero] * 4)).results)
+                min_sums = mins.sums(a_tile, b_tile, rm, rn, rk) if mins is not None else None
                 for position, (i, part) in enumerate(zip(c_index, parts, strict=True)):
                     value = part if isinstance(part.type, Float32Type) else b.emit(arith.SIToFPOp(part, f32))
                     factor = scales.factor(rm, rn, position, rk)
                     acc[i] = b.fma(value, factor, acc[i])
-                    if folds is not None:
+                    if folds is not None and min_sums is not None:
+                        min_sum = b.emit(arith.SIToFPOp(min_sums[position], f32))
+                        acc[i] = b.fma(min_sum, folds.product(rm, rn, position, rk), acc[i])
+                    elif folds is not None:
                         acc[i] = b.fma(*folds.terms(rm, rn, position, rk), acc[i])
     out = from_regs(b, acc, _tensor(mma.result))
     mma.result.replace_all_uses_with(out)
@@ -219,7 +229,7 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
 
 
 def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: int, b_regs: int, magic: bool,
-            folds: bool, subs: bool = False) -> str:
+            folds: bool, subs: bool = False, mins: bool = False) -> str:
     """What ``_lower`` emits for one ``qgpu.mma``, counted per op: the instructions, the fp4 shift,
     how the block scales are applied."""
     count = rep_k * acc.rep_m * acc.rep_n
@@ -236,7 +246,11 @@ def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: i
         parts.append("per-block rescale from a zero accumulator: " + (
             "the s32 → f32 conversion folded into the scaling (magic 1.5·2^23, two FMAs per register)" if magic
             else "d converted to f32 and acc += d · sa · sb by FMA"))
-    if folds:
+    if folds and mins:
+        parts.append(f"the min per 16 values ({'lhs' if mma.a_min is not None else 'rhs'}_min) as a second "
+                     "m16n8k32 per k tile, its operand each half's min broadcast to four bytes; its s32 sum "
+                     "converted and folded as fa · fb by FMA")
+    elif folds:
         parts.append("q4_K dmin fold: one FMA per register and block")
     if subs:
         parts.append("each k tile as two m16n8k16 halves, summed in s32 weighted by the integer factors per 16 values "
@@ -468,6 +482,7 @@ class _Folds:
         self.scales = scales
         self.b = b
         self._negated: dict[int, SSAValue] = {}
+        self._products: dict[tuple[int, int], SSAValue] = {}
 
     def terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue]:
         """(−fa, fb) of an accumulator register, for ``acc = fma(−fa, fb, acc)``."""
@@ -477,6 +492,76 @@ class _Folds:
         if reg_a not in self._negated:
             self._negated[reg_a] = self.b.emit(arith.NegfOp(self.fa_regs[reg_a]))
         return self._negated[reg_a], self.fb_regs[reg_b]
+
+    def product(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
+        """−fa · fb of an accumulator register, once per pair of fold registers: the factor of a min
+        sum (``_Mins``), which takes the place of the implicit 1 of ``terms``."""
+        block = self.scales.block_of(rk)
+        reg_a, _ = self.fa_layout.element_slot(rm, position >> 1, block)
+        reg_b, _ = self.fb_layout.element_slot(rn, position & 1, block)
+        key = (reg_a, reg_b)
+        if key not in self._products:
+            neg_a, fb = self.terms(rm, rn, position, rk)
+            self._products[key] = self.b.mulf(neg_a, fb)
+        return self._products[key]
+
+
+class _Mins:
+    """``lhs_min`` / ``rhs_min``: the fold term's integer sum Σ_k min[k/16] · other[k] per k tile.
+
+    The min side's operand registers are replaced by its mins: each register of an s8 m16n8k32 operand
+    holds four consecutive k of one 16-value half (A: registers 0-1 k 0-15, 2-3 k 16-31; B: 0 and 1), so
+    ``min · 0x01010101`` stands for it — the mins arrive in the operand scale layout (``operand = true``),
+    which puts each register's row (A) or column (B) in the thread that holds it — and one more mma from a
+    zero accumulator gives the sum, exact in s32 (|sum| ≤ 32 · 255 · 128).
+    """
+
+    def __init__(self, b: Builder, mma: MmaOp, sig: MmaSignature, a: DotOperandLayout, b_op: DotOperandLayout):
+        self.b = b
+        self.sig = sig
+        self.side = 0 if mma.a_min is not None else 1
+        value = mma.a_min if self.side == 0 else mma.b_min
+        assert value is not None
+        self.layout = distributed_layout(_tensor(value))
+        self.regs = to_regs(b, value)
+        self.operand = a if self.side == 0 else b_op
+        self._broadcast: dict[int, SSAValue] = {}
+        self.mma = mma
+
+    def _min_register(self, reg: int) -> int:
+        """The register of the mins that holds operand register ``reg``'s (row or column, half): the same in
+        every lane (checked), or a diagnostic."""
+        k_dim = 1 if self.side == 0 else 0
+        found = None
+        for lane in range(32):
+            coords = [self.operand.coords(0, lane, reg, byte) for byte in range(4)]
+            assert all(c is not None for c in coords)
+            spots = {(c[1 - k_dim], c[k_dim] // 16) for c in coords if c is not None}
+            owners = [s for s in self.layout.owners(next(iter(spots))) if s.warp == 0 and s.lane == lane]
+            if len(spots) != 1 or not owners:
+                raise LayoutError("a min operand register must hold four values of one 16-value half whose min "
+                                  "its thread holds; unsupported operand layout")
+            if found is None:
+                found = owners[0].reg
+            elif owners[0].reg != found:
+                raise LayoutError("the min register of an operand register depends on the lane; unsupported layout")
+        assert found is not None
+        return found
+
+    def _operand(self, reg: int) -> SSAValue:
+        slot = self._min_register(reg)
+        if slot not in self._broadcast:
+            self._broadcast[slot] = self.b.mul(self.regs[slot], 0x01010101)
+        return self._broadcast[slot]
+
+    def sums(self, a_tile: list[SSAValue], b_tile: list[SSAValue], rm: int, rn: int, rk: int) -> list[SSAValue]:
+        """The four accumulator registers' Σ_k min · other of k tile ``rk``, in s32."""
+        if self.side == 0:
+            a_tile = [self._operand(r) for r in self.operand.tile_registers(rm, rk)]
+        else:
+            b_tile = [self._operand(r) for r in self.operand.tile_registers(rn, rk)]
+        zero = self.b.const(0)
+        return list(self.b.insert(MmaSyncOp(self.sig, a_tile, b_tile, [zero] * 4)).results)
 
 
 def _narrow_side(splat: float | None, elem, stated: bool = False) -> bool:  # noqa: ANN001

@@ -63,6 +63,7 @@ class Format(StrEnum):
     Q5_K = "q5_K"
     Q6_K = "q6_K"
     Q3_K = "q3_K"
+    Q2_K = "q2_K"
     MXFP4 = "mxfp4"
     Q8_1 = "q8_1"
     Q8_0 = "q8_0"
@@ -166,6 +167,7 @@ FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
         Format.Q5_K: _view(Format.Q5_K, None, takes_scale=False),
         Format.Q6_K: _view(Format.Q6_K, None, takes_scale=False),
         Format.Q3_K: _view(Format.Q3_K, None, takes_scale=False),
+        Format.Q2_K: _view(Format.Q2_K, None, takes_scale=False),
         Format.MXFP4: _view(Format.MXFP4, None, takes_scale=False),
         Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
         Format.Q8_0: _view(Format.Q8_0, None, takes_scale=False),
@@ -210,6 +212,8 @@ BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
         (Format.Q8_1, Format.Q6_K),
         (Format.Q3_K, Format.Q8_1),
         (Format.Q8_1, Format.Q3_K),
+        (Format.Q2_K, Format.Q8_1),
+        (Format.Q8_1, Format.Q2_K),
         (Format.MXFP4, Format.Q8_1),
         (Format.Q8_1, Format.MXFP4),
         (Format.MXFP4, Format.Q8_0),

@@ -3,7 +3,7 @@
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 34 per q8_0, 18 per q4_0, 20 per q4_1, 22 per q5_0, 24 per q5_1, 17 per mxfp4, 210 per q6_K, 176 per q5_K,
-110 per q3_K),
+110 per q3_K, 84 per q2_K),
 and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
@@ -19,6 +19,8 @@ and the mma operands read its fields through ``qgpu.block_part``:
 * q3_K's ``qs`` (64 bytes, the low two bits of each code, four codes 32 values apart per byte) and
   ``hmask`` (32 bytes, the top bit of eight codes 32 values apart per byte, as q5_K's ``qh``): raw,
   combined by ``qgpu.upcast from = q3_K … high`` into s8 32 · (code − 4);
+* q2_K's ``qs`` (64 bytes laid out as q3_K's, each 2-bit field a whole code): raw, made u8 codes 0..3 by
+  ``qgpu.upcast from = q2_K``;
 * derived parts are computed when loaded, one f32 per 32 values (q6_K's ``sc``: one i32 per 16,
   its int8 scale; q3_K's ``sc`` likewise, its 6-bit scale − 32, unpacked from ``scales[12]``): ``d`` and ``s``
   of q8_1 / q8_1_mmq (the fp16 scale and sum; q8_1_mmq keeps one pair per 32
@@ -27,7 +29,8 @@ and the mma operands read its fields through ``qgpu.block_part``:
   ``scale`` = d·sc and ``min`` = dmin·m for each 32-value sub-block, with sc and m
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
   the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale (q3_K's
-  ``d32``: d / 32);
+  ``d32``: d / 32; q2_K's ``d`` and ``dmin``, the fp16 fields as they are, and its ``sc`` and ``mn``, the
+  low and high nibble of each of its ``scales[16]`` as i32, one per 16 values);
   q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads); q5_0's and q5_1's
   ``qh``, the block's 32-bit word of fifth bits as an i32, q5_0's ``d8`` (d / 8) and q5_1's ``d``,
   ``min`` and ``m_pad`` as q4_1's; mxfp4's ``qs`` (raw, q4_0's nibble pairs of e2m1 codes) and ``d``, its
@@ -35,7 +38,7 @@ and the mma operands read its fields through ``qgpu.block_part``:
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
-block_q3_K: hmask[32], qs[64], scales[12], d;
+block_q3_K: hmask[32], qs[64], scales[12], d; block_q2_K: scales[16], qs[64], d, dmin;
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]; block_q5_0: d, qh[4],
 qs[16]; block_q5_1: d, m, qh[4], qs[16]; block_mxfp4: e, qs[16]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
@@ -80,6 +83,9 @@ class PartSpec:
     codes_byte: int | None = None
     """Parts made of 6-bit codes packed in ``scales[12]``, at this byte: q4_K's / q5_K's sc or m
     (``get_scale_min_k4``; f32 / f16 parts), q3_K's scale − 32 (its i32 ``sc``)."""
+    nibble: int | None = None
+    """i32 parts of one 4-bit field of a byte, zero-extended: 0 the low nibble, 1 the high one (q2_K's ``sc``
+    and ``mn``, its scale and min per 16 values)."""
     field_bytes: int = 1
     """i32 parts: the width of the integer field — q6_K's ``sc``, one int8, sign-extended; q5_0's and
     q5_1's ``qh``, a 32-bit word (two 16-bit loads where the blocks leave it 2-aligned)."""
@@ -131,6 +137,9 @@ Q6K_QL, Q6K_QH, Q6K_SCALES, Q6K_D = 0, 128, 192, 208
 Q3K_HMASK, Q3K_QS, Q3K_SCALES, Q3K_D = 0, 32, 96, 108
 """block_q3_K: uint8 hmask[32] (top bits), uint8 qs[64] (low 2 bits), uint8 scales[12] (sixteen 6-bit), fp16 d;
 110 bytes, 2-aligned."""
+Q2K_SCALES, Q2K_QS, Q2K_D, Q2K_DMIN = 0, 16, 80, 82
+"""block_q2_K: uint8 scales[16] (scale | min << 4 per 16 values), uint8 qs[64] (2-bit codes, as q3_K's low
+bits), fp16 d, fp16 dmin; 84 bytes, 4-aligned."""
 Q3K_D32 = "d32"
 """q3_K's scale for quants upcast to s8 (``qgpu.upcast from = q3_K``: 32 · (code − 4)): d / 32."""
 Q5K_D, Q5K_DMIN, Q5K_SCALES, Q5K_QH, Q5K_QS = 0, 2, 4, 16, 48
@@ -184,6 +193,14 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q3_K, "hmask"): PartSpec(32, True, i8, Q3K_HMASK),
     (Format.Q3_K, Q3K_D32): PartSpec(8, False, f32, Q3K_D, divisor=S8_FACTOR[RegFormat.Q3_K]),
     (Format.Q3_K, "sc"): PartSpec(16, False, i32, None, codes_byte=Q3K_SCALES),
+    # q2_K: its 2-bit codes (u8 0..3 when upcast), d and dmin per 32 values (the mma's block scale and
+    # the fold factor of its min term), its 4-bit scale and min of each 16 values as i32 (``lhs_sub`` and
+    # ``lhs_min`` of the mma: the min weights a second s8 mma against the activations)
+    (Format.Q2_K, "qs"): PartSpec(64, True, i8, Q2K_QS),
+    (Format.Q2_K, "d"): PartSpec(8, False, f32, Q2K_D),
+    (Format.Q2_K, "dmin"): PartSpec(8, False, f32, Q2K_DMIN),
+    (Format.Q2_K, "sc"): PartSpec(16, False, i32, Q2K_SCALES, pitch=1, nibble=0),
+    (Format.Q2_K, "mn"): PartSpec(16, False, i32, Q2K_SCALES, pitch=1, nibble=1),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place

@@ -202,6 +202,11 @@ class MmaOp(IRDLOperation):
     16 values, i32 ``[M, K/16]`` / ``[N, K/16]`` in that side's scale layout: each 32-value block's
     sum is then ``sub[2kb] · A₀B₀ + sub[2kb + 1] · A₁B₁`` over its two halves, exact in s32, before
     its f32 scales apply — q6_K's int8 scale per 16 values (llama.cpp's MMQ applies it the same way).
+    ``lhs_min %ma`` / ``rhs_min %mb`` (with a fold, s8 / u8 only; one side) are that side's integer min per
+    16 values, i32 ``[M, K/16]`` / ``[N, K/16]`` in its *operand* scale layout (``#qgpu.dot_scale<…,
+    operand = true>``): the fold term of each 32-value block is then ``fa · fb · Σ_k min[k/16] · other[k]``
+    — a second s8 mma, its operand each half's min broadcast to the half's 16 values, instead of
+    ``fa · fb`` alone: q2_K's dmin · m per 16 values against the activations (q8_1 keeps only per-32 sums).
     """
 
     name = "qgpu.mma"
@@ -216,6 +221,8 @@ class MmaOp(IRDLOperation):
     b_fold = opt_operand_def(TensorType)
     a_sub = opt_operand_def(TensorType)
     b_sub = opt_operand_def(TensorType)
+    a_min = opt_operand_def(TensorType)
+    b_min = opt_operand_def(TensorType)
     lhs_format = prop_def(RegFormatAttr, prop_name="lhs")
     rhs_format = prop_def(RegFormatAttr, prop_name="rhs")
     rescale = opt_prop_def(StringAttr)
@@ -225,10 +232,11 @@ class MmaOp(IRDLOperation):
     traits = traits_def(Pure())
     assembly_format = (
         "$a `,` $b `,` $c (`scale` $a_scale^ `,` $b_scale)? (`fold` $a_fold^ `,` $b_fold)?"
-        " (`lhs_sub` $a_sub^)? (`rhs_sub` $b_sub^)?"
+        " (`lhs_sub` $a_sub^)? (`rhs_sub` $b_sub^)? (`lhs_min` $a_min^)? (`rhs_min` $b_min^)?"
         " `lhs` `=` $lhs `rhs` `=` $rhs attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) (`,` type($a_scale)^ `,` type($b_scale))?"
         " (`fold` type($a_fold)^ `,` type($b_fold))? (`lhs_sub` type($a_sub)^)? (`rhs_sub` type($b_sub)^)?"
+        " (`lhs_min` type($a_min)^)? (`rhs_min` type($b_min)^)?"
         " `->` type($result)"
     )
 
@@ -237,12 +245,13 @@ class MmaOp(IRDLOperation):
                  a_scale: SSAValue | Operation | None = None, b_scale: SSAValue | Operation | None = None,
                  rescale: Rescale | str | None = None, a_fold: SSAValue | Operation | None = None,
                  b_fold: SSAValue | Operation | None = None, a_sub: SSAValue | Operation | None = None,
-                 b_sub: SSAValue | Operation | None = None):
+                 b_sub: SSAValue | Operation | None = None, a_min: SSAValue | Operation | None = None,
+                 b_min: SSAValue | Operation | None = None):
         acc = SSAValue.get(c)
         properties: dict[str, Attribute] = {"lhs": _format_attr(lhs), "rhs": _format_attr(rhs)}
         if rescale is not None:
             properties["rescale"] = StringAttr(str(Rescale(rescale)))
-        super().__init__(operands=[a, b, acc, a_scale, b_scale, a_fold, b_fold, a_sub, b_sub],
+        super().__init__(operands=[a, b, acc, a_scale, b_scale, a_fold, b_fold, a_sub, b_sub, a_min, b_min],
                          result_types=[acc.type], properties=properties)
 
     @property
@@ -300,6 +309,7 @@ class MmaOp(IRDLOperation):
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
         self._verify_sub(m, n, k_a)
+        self._verify_min(mma, m, n, k_a)
         self._verify_scale_bits()
         self._verify_exp()
 
@@ -363,6 +373,34 @@ class MmaOp(IRDLOperation):
             if tensor.encoding != scale_t.encoding:
                 raise VerifyException(f"{name} must have the layout of the matching scale, {scale_t.encoding}, "
                                       f"got {tensor.encoding}")
+
+    def _verify_min(self, mma: MmaEncodingAttr, m: int, n: int, k: int) -> None:
+        """``lhs_min`` / ``rhs_min``: one side's i32 min per 16 values, in its operand scale layout, which
+        weights the fold term by a second s8 mma against the other side."""
+        given = [(name, value, op_idx, rows) for name, value, op_idx, rows in
+                 (("lhs_min", self.a_min, 0, m), ("rhs_min", self.b_min, 1, n)) if value is not None]
+        if not given:
+            return
+        if len(given) > 1:
+            raise VerifyException("lhs_min and rhs_min: a min per 16 values weights the other side's values; "
+                                  "give it on one side only")
+        name, value, op_idx, rows = given[0]
+        if self.a_fold is None:
+            raise VerifyException(f"{name} weights the fold term: it needs fold operands (fa · fb scale its sum)")
+        if self.lhs not in INTEGER_FORMATS or self.rhs not in INTEGER_FORMATS:
+            raise VerifyException(f"{name} is the operand of a second s8 mma: it needs integer operands, got "
+                                  f"lhs = {self.lhs}, rhs = {self.rhs}")
+        tensor = _tensor(value)
+        if tensor.get_element_type() != IntegerType(32):
+            raise VerifyException(f"{name} must hold i32 mins, got {tensor.get_element_type()}")
+        want = [rows, k // 16]
+        if k % 32 or list(tensor.get_shape()) != want:
+            raise VerifyException(f"{name} must have shape {dims_text(want)} (one min per 16 values), "
+                                  f"got {dims_text(tensor.get_shape())}")
+        expected = DotScaleEncodingAttr(op_idx, mma, operand=True)
+        if tensor.encoding != expected:
+            raise VerifyException(f"{name} must be in its side's operand scale layout, {expected}, "
+                                  f"got {tensor.encoding}")
 
     def _verify_accumulator(self, acc: Attribute) -> None:
         if acc == IntegerType(32):

@@ -37,7 +37,9 @@ value, −12..12), looked up by ``prmt`` from q4_0's nibble pairs; its ``block_p
 bytes (the ``from`` operand: four 2-bit fields per byte, values 32 apart in a 128-value span, ``LOW_BITS``)
 and the top bit of each code from its ``hmask`` bytes (the ``high`` operand, laid out as q5_K's ``qh``);
 ``block_part`` ``d32``, d / 32, undoes the 32, and its 6-bit scale per 16 values weights each half block in
-s32 as q6_K's int8 one does.
+s32 as q6_K's int8 one does. q2_K upcasts to ``u8`` as its code 0..3 (one shift and one mask of its ``qs``
+bytes, laid out as q3_K's); its 4-bit scale per 16 values weights each half block in s32 as q3_K's does, and its
+min per 16 values is a second s8 mma (``qgpu.mma … rhs_min``) against the activations.
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ class RegFormat(StrEnum):
     """Raw q3_K ``qs`` bytes (``block_part`` ``qs``): the low two bits of each value, byte p of a 128-value
     span holding values p, p + 32, p + 64 and p + 96 in its bits 0-1, 2-3, 4-5 and 6-7 (ggml's layout); an
     upcast adds the top bit from the ``hmask`` bytes (its ``high`` operand)."""
+    Q2_K = "q2_K"
+    """Raw q2_K ``qs`` bytes (``block_part`` ``qs``): each value's whole 2-bit code, laid out as q3_K's low
+    bits (byte p of a 128-value span: values p, p + 32, p + 64, p + 96 in bits 0-1, 2-3, 4-5, 6-7)."""
     Q4_K = "q4_K"
     """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
     its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
@@ -117,6 +122,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.Q6_K: Format.E2M1,  # its ql bytes: the same
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
     RegFormat.Q3_K: Format.E2M1,  # its qs bytes: packed i8 too, four values per byte (LOW_BITS)
+    RegFormat.Q2_K: Format.E2M1,  # the same
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -133,9 +139,9 @@ def element_type(fmt: RegFormat) -> TypeAttribute:
     return info(fmt).element_type
 
 
-LOW_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q3_K: 2})
-"""Bits per value of the raw ``from`` bytes of an upcast where they are not 4 (a nibble): q3_K's ``qs``,
-four 2-bit fields per byte."""
+LOW_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q3_K: 2, RegFormat.Q2_K: 2})
+"""Bits per value of the raw ``from`` bytes of an upcast where they are not 4 (a nibble): q3_K's and q2_K's
+``qs``, four 2-bit fields per byte."""
 
 
 def low_bits(fmt: RegFormat) -> int:
@@ -166,12 +172,13 @@ source bytes 4t..4t+3 hold exactly its values of both halves of a span (``keeps_
 def nibble_span(fmt: RegFormat) -> int | None:
     """Values along K over which a ggml nibble format pairs its bytes' two nibbles (q4_K: a
     64-value chunk, values p and p + 32; q4_0, q4_1, q5_0, q5_1 and mxfp4: a 32-value block, p and p + 16;
-    q6_K's ql: a 128-value half super-block, p and p + 64; q5_K's qs: as q4_K) — or q3_K its bytes' four
+    q6_K's ql: a 128-value half super-block, p and p + 64; q5_K's qs: as q4_K) — or q3_K (q2_K) its bytes' four
     2-bit fields (a 128-value half super-block, p, p + 32, p + 64, p + 96): an upcast needs
     whole spans in a thread, or a byte's second value would belong to another thread. None for
     formats whose bytes hold consecutive values."""
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
-            RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64, RegFormat.Q3_K: 128}.get(fmt)
+            RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64, RegFormat.Q3_K: 128,
+            RegFormat.Q2_K: 128}.get(fmt)
 
 
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1, RegFormat.Q3_K: 1})
@@ -223,13 +230,14 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
      RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1, RegFormat.MXFP4: 1,
-     RegFormat.Q3_K: 32})
+     RegFormat.Q3_K: 32, RegFormat.Q2_K: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
     (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8), (RegFormat.Q5_0, RegFormat.S8),
     (RegFormat.Q5_1, RegFormat.U8), (RegFormat.MXFP4, RegFormat.S8), (RegFormat.Q3_K, RegFormat.S8),
+    (RegFormat.Q2_K, RegFormat.U8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

@@ -91,6 +91,9 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
     if spec.element == i32:
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
+        if spec.nibble is not None:  # q2_K's scale (low nibble) or min (high nibble), zero-extended
+            code = b.cast_int(byte, i32)
+            return b.lshr(code, 4) if spec.nibble else b.and_(code, 15)
         return b.emit(arith.ExtSIOp(byte, i32))
     if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # (−m, 0) of q4_1 / q5_1, (s, 0) of q8_1_mmq
         if index % 2:

@@ -17,7 +17,7 @@ functions (an upcast never moves values between threads); the conversions are:
   (8 · (code − 16)) and q5_1 → u8 (code): q4_0's nibbles and the fifth bits from the block's 32-bit
   qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
-  sits); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
+  sits); q2_K → u8 (code 0..3): its 2-bit field shifted down and masked; q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
 * mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): a source word's eight nibbles looked up at
   once in R1's table of positive codes, with and without their sign bits flipped (prmt's sign-replicating
   selector bit gives 0 for the other sign), subtracted bytewise, then its low and high nibbles' bytes
@@ -118,6 +118,7 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         in_place = op.source is RegFormat.Q4_K and op.target is RegFormat.U8  # q4_1's u8 codes are shifted down
         # q4_1 is q4_0's nibble pairs read as q4_K's are (codes 0..15 as u8: its m is a separate fold)
         out_q4 = [_q4k_register(b, src, sources, in_place) if op.source in (RegFormat.Q4_K, RegFormat.Q4_1)
+                  else _q2k_register(b, src, sources) if op.source is RegFormat.Q2_K
                   else _q4_0_register(b, src, sources)
                   for sources in (_word_sources(op, mapping, reg) for reg in range(dst_l.regs_per_thread))]
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
@@ -362,6 +363,13 @@ def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_pla
     if in_place:
         return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
     return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
+
+
+def _q2k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:
+    """Four q2_K codes as u8 bytes 0..3: the four's 2-bit field (``nibble_of``: the same in each byte of
+    the one source word) shifted down and masked with 0x03030303 — one mask alone for field 0."""
+    first = sources[0]
+    return b.and_(b.lshr(src[first.reg], 2 * first.nibble), 0x03030303)
 
 
 def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
-from compiler.numerics import (MXFP4_KVALUES, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
+from compiler.numerics import (MXFP4_KVALUES, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, e8m0_half, pack_blocks)
 from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
 from dialects.qdot.formats import Format, format_info
@@ -26,12 +26,18 @@ _RNG = np.random.default_rng(7)
 _SC6 = np.array([-128, 127, -1, 0, 1, 64, -64, 3, 17, -17, 100, -100, 5, 6, 7, 8], dtype=np.int8)
 _SC3 = np.array([-32, 31, -1, 0, 1, 16, -16, 3, 17, -17, 30, -30, 5, 6, 7, 8], dtype=np.int8)
 """q3_K's sixteen scales (6-bit code − 32), distinct and at both ends."""
+_SC2 = np.array([0, 15, 1, 14, 2, 13, 3, 12, 4, 11, 5, 10, 6, 9, 7, 8], dtype=np.uint8)
+_M2 = np.array([15, 0, 7, 8, 1, 14, 2, 13, 9, 6, 3, 12, 5, 10, 4, 11], dtype=np.uint8)
+"""q2_K's sixteen 4-bit scales and mins, each at both ends, no scale equal to its min."""
 
 
 def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields:
     q8 = _RNG.integers(-127, 128, size=format_info(fmt).values_per_element).astype(np.int8)
     if fmt is Format.Q6_K:
         return Q6KFields(d=np.float32(1.5), scales=_SC6, q=_RNG.integers(-32, 32, size=256).astype(np.int8))
+    if fmt is Format.Q2_K:
+        return Q2KFields(d=np.float32(1.5), dmin=np.float32(0.75), scales=_SC2, mins=_M2,
+                         q=_RNG.integers(0, 4, size=256).astype(np.uint8))
     if fmt is Format.Q3_K:
         return Q3KFields(d=np.float32(1.5), scales=_SC3, q=_RNG.integers(-4, 4, size=256).astype(np.int8))
     if fmt is Format.Q4_K:
@@ -87,6 +93,8 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
         return float(e8m0_half(block[spec.first_byte:spec.first_byte + 1])[0])
     if spec.element == i32 and spec.field_bytes == 4:  # a little-endian word (q5_0's / q5_1's qh)
         return float(block[spec.first_byte:spec.first_byte + 4].view("<u4")[0])
+    if spec.element == i32 and spec.nibble is not None:  # q2_K's 4-bit scale (low nibble) or min (high)
+        return float(block[spec.first_byte + spec.pitch * index] >> (4 * spec.nibble) & 0xF)
     if spec.element == i32:  # an int8 field (q6_K's sc)
         return float(block[spec.first_byte + spec.pitch * index:][:1].view(np.int8)[0])
     half = _half(block, spec.first_byte + spec.pitch * index)
@@ -108,6 +116,9 @@ def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields |
         return {"d": float(fields.d), "min": -float(fields.m), "m_pad": 0.0 if index % 2 else -float(fields.m)}[part]
     if isinstance(fields, Q6KFields):
         return {"d4": float(fields.d) / 4, "sc": float(fields.scales[index])}[part]
+    if isinstance(fields, Q2KFields):
+        return {"d": float(fields.d), "dmin": float(fields.dmin), "sc": float(fields.scales[index]),
+                "mn": float(fields.mins[index])}[part]
     if isinstance(fields, Q3KFields):
         return {Q3K_D32: float(fields.d) / 32, "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields | Q5KFields):
@@ -195,7 +206,23 @@ def test_q3_K_raw_parts_hold_the_codes_where_numerics_puts_them() -> None:
         assert low | top << 2 == codes[v], v
 
 
-@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block and f not in (Format.Q6_K, Format.Q3_K)])
+def test_q2_K_raw_quants_hold_the_codes_where_numerics_puts_them() -> None:
+    """qs's byte 32h + l: the codes of values 128h + 32i + l in bit pair i (q3_K's low bits, here whole
+    codes), read from the spec's bytes against the codes ``pack_blocks`` wrote; d and dmin follow them."""
+    fields = _fields(Format.Q2_K)
+    assert isinstance(fields, Q2KFields)
+    block = pack_blocks("q2_K", fields)
+    spec = SPECS[(Format.Q2_K, "qs")]
+    assert spec.first_byte is not None
+    qs = block[spec.first_byte:spec.first_byte + spec.values_per_block]
+    for v in range(256):
+        half, within = divmod(v, 128)
+        assert qs[32 * half + within % 32] >> (2 * (within // 32)) & 3 == fields.q[v], v
+    assert spec.first_byte + spec.values_per_block == SPECS[(Format.Q2_K, "d")].first_byte
+
+
+@pytest.mark.parametrize("fmt", [f for f in Format if format_info(f).is_block
+                                 and f not in (Format.Q6_K, Format.Q3_K, Format.Q2_K)])
 def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
     spec = SPECS[(fmt, "qs")]
     assert spec.raw and spec.first_byte is not None

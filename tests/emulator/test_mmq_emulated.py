@@ -122,6 +122,7 @@ def _super_block_cases(weights: str) -> list[MmqCase]:
 Q6K_CASES = _super_block_cases("q6_K")
 Q5K_CASES = _super_block_cases("q5_K")
 Q3K_CASES = _super_block_cases("q3_K")
+Q2K_CASES = _super_block_cases("q2_K")
 
 
 @pytest.mark.slow
@@ -146,6 +147,22 @@ def test_q3_K_weights_match_reference(case: MmqCase) -> None:
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
     _emulate_and_check(module, case, seed=16)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", Q2K_CASES, ids=[c.id for c in Q2K_CASES])
+def test_q2_K_weights_match_reference(case: MmqCase) -> None:
+    """q2_K weights in the same kernels: one 84-byte super-block per K step, its 2-bit codes made u8, each
+    32-value block's mma as two m16n8k16 halves weighted by their 4-bit scales in s32 and scaled by d · d_x,
+    and its 4-bit mins per 16 values a third, m16n8k32 mma against the activations' int8 values (the min
+    broadcast as the weight operand), folded by −dmin · d_x. The reference dequantizes both sides."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    weights_first = case.cfg.small_m
+    integer = "u8.s8" if weights_first else "s8.u8"
+    assert mnemonics == {f"mma.sync.aligned.m16n8k16.row.col.s32.{integer}.s32",
+                         f"mma.sync.aligned.m16n8k32.row.col.s32.{integer}.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=17)
 
 
 @pytest.mark.slow
@@ -226,7 +243,7 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=15)
 
 
-INTEGER_CASES = (Q6K_CASES[::2] + Q3K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
+INTEGER_CASES = (Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
                  + MXFP4_CASES[::2])
 
 
@@ -397,8 +414,8 @@ def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
     with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, "
-                                         "mxfp4, q3_K, got 'q2_K'"):
-        MmqConfig(weights="q2_K")
+                                         "mxfp4, q3_K, q2_K, got 'q8_1'"):
+        MmqConfig(weights="q8_1")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())
     assert "%kkw = arith.muli %kk, %c8 : index" in mmq_kernel(MmqConfig(weights="q4_0"))

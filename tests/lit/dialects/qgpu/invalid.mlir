@@ -740,7 +740,7 @@ func.func @f(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8x
 #b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
 #sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
 func.func @f(%a: tensor<16x32xf8E4M3FN, #a>, %b: tensor<32x8xf8E4M3FN, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x1xf8E8M0FNU, #sa>) {
-  %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
+  %d = "qgpu.mma"(%a, %b, %c, %sa) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e4m3>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>}> : (tensor<16x32xf8E4M3FN, #a>, tensor<32x8xf8E4M3FN, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf8E8M0FNU, #sa>) -> tensor<16x8xf32, #mma>
   func.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op scales come in pairs: give both the lhs and the rhs scale, or neither
@@ -764,7 +764,7 @@ func.func @f(%x: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWid
   %u = qgpu.upcast %x from = bf16 to = fp16 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   func.return
 }
-// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2, mxfp4, q3_K, q4_0, q4_1, q4_K, q5_0, q5_1, q5_K, q6_K
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2, mxfp4, q2_K, q3_K, q4_0, q4_1, q4_K, q5_0, q5_1, q5_K, q6_K
 
 // -----
 

@@ -92,7 +92,7 @@ func.func @memory(%t: tensor<64x128xi8, #blocked>, %desc: !qdot.desc<64x128xi8>,
 // CHECK-LABEL: func.func @mma_s8
 // CHECK: %[[D:.*]] = qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} lhs = s8 rhs = s8 : tensor<64x64xi8, {{.*}}>, tensor<64x32xi8, {{.*}}>, tensor<64x32xi32, {{.*}}> -> tensor<64x32xi32, #qgpu.mma<{{.*}}>>
 // CHECK: qgpu.convert_layout %[[D]] : tensor<64x32xi32, #qgpu.mma<{{.*}}>> -> tensor<64x32xi32, #qgpu.blocked<{{.*}}>>
-// CHECK-GENERIC: "qgpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}) <{lhs = #qgpu<format s8>, rhs = #qgpu<format s8>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>}>
+// CHECK-GENERIC: "qgpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}) <{lhs = #qgpu<format s8>, rhs = #qgpu<format s8>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0>}>
 // CHECK-GENERIC: "qgpu.convert_layout"(%{{.*}})
 func.func @mma_s8(%a: tensor<64x64xi8, #a>, %b: tensor<64x32xi8, #b>, %c: tensor<64x32xi32, #mma>) -> tensor<64x32xi32, #blocked> {
   %d = qgpu.mma %a, %b, %c lhs = s8 rhs = s8 : tensor<64x64xi8, #a>, tensor<64x32xi8, #b>, tensor<64x32xi32, #mma> -> tensor<64x32xi32, #mma>
@@ -111,7 +111,7 @@ func.func @mma_s8(%a: tensor<64x64xi8, #a>, %b: tensor<64x32xi8, #b>, %c: tensor
 // Native sm_120a mixed e4m3 x e2m1 with ue8m0 scales applied by the instruction.
 // CHECK-LABEL: func.func @mma_scaled_hw
 // CHECK: qgpu.mma %{{.*}}, %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e4m3 rhs = e2m1 {rescale = "hw"} : tensor<64x64xf8E4M3FN, {{.*}}>, tensor<32x32xi8, #qgpu.dot_op<{{.*}}fp4Unpacked = true}>>, tensor<64x32xf32, {{.*}}>, tensor<64x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 0, {{.*}}>>, tensor<32x2xf8E8M0FNU, #qgpu.dot_scale<{opIdx = 1, {{.*}}operand = true}>> -> tensor<64x32xf32
-// CHECK-GENERIC: "qgpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e2m1>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0>}>
+// CHECK-GENERIC: "qgpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{lhs = #qgpu<format e4m3>, rhs = #qgpu<format e2m1>, rescale = "hw", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>}>
 func.func @mma_scaled_hw(%a: tensor<64x64xf8E4M3FN, #a>, %b: tensor<32x32xi8, #bu>, %c: tensor<64x32xf32, #mma>,
                          %sa: tensor<64x2xf8E8M0FNU, #sa>, %sb: tensor<32x2xf8E8M0FNU, #sb>) -> tensor<64x32xf32, #mma> {
   %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = e4m3 rhs = e2m1 {rescale = "hw"}
