@@ -376,7 +376,7 @@ q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code −
 0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
 code 0..31 and q3_K's (2-bit fields, four per byte) as 32 · (code − 4), each with its top bits from a second part
 (``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup); q2_K's 2-bit
-codes (q3_K's low bits alone) to u8 codes 0..3 (its mins per 16 values: ``MINS_PER_16``)."""
+codes (q3_K's low bits alone) to u8 sc · code (``SCALED_CODES``; its mins per 16 values: ``MINS_PER_16``)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -416,13 +416,18 @@ HIGH_BIT_PARTS: dict[Format, tuple[str, str, str | None]] = {Format.Q6_K: ("ql",
                                                              Format.Q5_K: ("qs", "qh", None),
                                                              Format.Q5_0: ("qs", "qh", None),
                                                              Format.Q5_1: ("qs", "qh", None),
-                                                             Format.Q3_K: ("qs", "hmask", "sc"),
-                                                             Format.Q2_K: ("qs", None, "sc")}
+                                                             Format.Q3_K: ("qs", "hmask", "sc")}
 """Blocks whose quants come in two raw parts, low bits and top bits, joined at use (``qgpu.upcast …
 high``), and the part of the integer scale of each 16-value half where there is one (the mma's
 ``lhs_sub`` / ``rhs_sub``): q6_K's ql, qh and int8 scales; q3_K's qs, hmask and 6-bit scales; q5_K's qs and
 qh (its scales are per 32); q5_0's and q5_1's qs and the block's qh word (an i32 per block, loaded as the
-block scales are: ``HIGH_WORDS``); q2_K's qs alone (its codes are whole) and 4-bit scales."""
+block scales are: ``HIGH_WORDS``)."""
+
+SCALED_CODES: dict[Format, str] = {Format.Q2_K: "sc"}
+"""Blocks whose integer scale per 16 values the upcast multiplies into the codes (``qgpu.upcast … scale``,
+``register_formats.INTEGER_SCALED``), and its i32 part: q2_K's 4-bit scale times its 2-bit code stays below
+256, so each 32-value block is one u8 mma whose sum the magic form converts — where q3_K's 6-bit scale − 32
+times its code does not fit a byte, and its two half-block sums are weighted in s32 (``lhs_sub``)."""
 
 MINS_PER_16: dict[Format, str] = {Format.Q2_K: "mn"}
 """Blocks with a min per 16 values, and its i32 part: q2_K's value is d · sc · q − dmin · m per 16 values,
@@ -512,10 +517,12 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
                 high = _insert(point, LocalLoadOp(view, words)).results[0]
             elif high_part:
                 high = _raw_operand(mem, high_part, first, count, op_idx, mma, point)
+            code_scale = _per_16_operand(mem, SCALED_CODES[fmt], first, count, op_idx, mma, point) \
+                if fmt in SCALED_CODES else None
             source, target = NIBBLE_UPCASTS[fmt]
             loaded = _insert(point, UpcastOp(loaded, source, target,
                                              TensorType(i8, shape, DotOperandEncodingAttr(op_idx, mma, 4)),
-                                             high=high)).results[0]
+                                             scale=code_scale, high=high)).results[0]
         regs.append(loaded)
         scale_part, fold_part = BLOCK_SCALE_PARTS.get(fmt, ("d", "d" if per16 is not None else "s"))
         enc = DotScaleEncodingAttr(op_idx, mma)
@@ -541,17 +548,22 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             assert isinstance(vt, MemDescType)
             sub = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
         subs.append(sub)
-        minimum = None
-        if fmt in MINS_PER_16:  # in the operand scale layout: each operand register's row / column
-            view = _insert(point, BlockPartOp(mem, MINS_PER_16[fmt], first, count)).results[0]
-            vt = view.type
-            assert isinstance(vt, MemDescType)
-            operand_enc = DotScaleEncodingAttr(op_idx, mma, operand=True)
-            minimum = _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), operand_enc))).results[0]
-        mins.append(minimum)
+        mins.append(_per_16_operand(mem, MINS_PER_16[fmt], first, count, op_idx, mma, point)
+                    if fmt in MINS_PER_16 else None)
     if needs_fold and minned is not None and folds[1 - formats.index(minned)] is None:
         emit_error(dot, f"{minned} pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
     return regs, scales, folds, subs, mins
+
+
+def _per_16_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
+                    point: InsertPoint) -> SSAValue:
+    """An i32 part per 16 values (q2_K's scales and mins) in the operand scale layout: each operand
+    register's row (A) or column (B) in the thread that holds it (``passes.support.group_registers``)."""
+    view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
+    vt = view.type
+    assert isinstance(vt, MemDescType)
+    operand_enc = DotScaleEncodingAttr(op_idx, mma, operand=True)
+    return _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), operand_enc))).results[0]
 
 
 def _raw_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
@@ -1348,8 +1360,8 @@ _BLOCK_QUANTS_REMARK = {
     Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
     Format.Q3_K: "the qs bit pairs and hmask bits joined into s8 (32 · (code − 4)) at use, its 6-bit scale per 16 "
                  "values weighting the two m16n8k16 halves of each block",
-    Format.Q2_K: "the qs bit pairs made u8 (codes 0..3) at use, its 4-bit scale per 16 values weighting the two "
-                 "m16n8k16 halves of each block, its 4-bit min per 16 values a second mma against the other side",
+    Format.Q2_K: "the qs bit pairs made u8 (codes 0..3) at use and multiplied by their 4-bit scale per 16 values, "
+                 "its 4-bit min per 16 values a second mma against the other side",
 }
 
 

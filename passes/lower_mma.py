@@ -24,8 +24,9 @@ emits one ``mma.sync`` per (m tile, n tile, k tile) of the layouts
   factors, then converted and folded as above (never the magic form: the sum reaches 2^26, exact in f32
   as a multiple of 4 — q6_K's s8 values are 4 · (code − 32));
 * ``lhs_min`` / ``rhs_min`` (q2_K's 4-bit min per 16 values): one more m16n8k32 per k tile whose
-  min-side operand is each 16-value half's min broadcast to its four bytes (``_Mins``); its s32 sum,
-  converted, times −fa · fb is the fold term (q4_K's per-32 fold has the activations' block sum for it);
+  min-side operand is each 16-value half's min broadcast to its four bytes (``_Mins``); its s32 sum
+  times −fa · fb is the fold term (q4_K's per-32 fold has the activations' block sum for it), in the
+  magic form when ``qdot.scale_bits`` says the scales and fold factors are narrow (the sum is below 2^20);
 * ``rescale = "hw"``: the scale registers and byte/thread selectors of the
   block-scaled forms (reference/ptx.md §4.3): A's scale comes from the even/odd lane
   of each quad pair (rows g / g+8, thread-id-a = 0), B's from lane 4g.
@@ -75,6 +76,7 @@ from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
 from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait, warp_group_remark
 from passes.support.distributed import FunctionState, from_regs, to_regs
+from passes.support.group_registers import group_register
 
 _PTX_TYPE = {
     RegFormat.S8: MmaType.S8, RegFormat.U8: MmaType.U8, RegFormat.E4M3: MmaType.E4M3, RegFormat.E5M2: MmaType.E5M2,
@@ -178,8 +180,9 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
     mins = _Mins(b, mma, inst.sig, a_layout, b_layout) if folds is not None and (
         mma.a_min is not None or mma.b_min is not None) else None
     # the halves' weighted sum reaches 2^26 (q6_K: 2 · 16 · 128 · 128 · 128), past the magic form's 2^22
+    # with mins, the fold factors go through the magic form too: qdot.scale_bits speaks for them
     magic = scales is not None and inst.sig.c_type is MmaType.S32 and scales.narrow and subs is None \
-        and mins is None
+        and (mins is None or scales.stated)
     if remarks.enabled(LowerMmaPass.name):
         remarks.remark(mma, LowerMmaPass.name, _remark(mma, inst, rep_k, c_layout, len(a_regs), len(b_regs), magic,
                                                         folds is not None, subs is not None, mins is not None))
@@ -198,9 +201,13 @@ def _lower(mma: MmaOp, state: FunctionState) -> None:
                     continue
                 if magic:
                     op = b.insert(MmaSyncOp(inst.sig, a_tile, b_tile, [b.const(MAGIC_BITS)] * 4))
+                    magic_mins = mins.sums(a_tile, b_tile, rm, rn, rk, MAGIC_BITS) if mins is not None else None
                     for position, (i, part) in enumerate(zip(c_index, op.results, strict=True)):
                         acc[i] = _magic_rescale(b, part, scales.magic_terms(rm, rn, position, rk), acc[i])
-                        if folds is not None:
+                        if folds is not None and magic_mins is not None:
+                            acc[i] = _magic_rescale(b, magic_mins[position], folds.magic_terms(rm, rn, position, rk),
+                                                    acc[i])
+                        elif folds is not None:
                             acc[i] = b.fma(*folds.terms(rm, rn, position, rk), acc[i])
                     continue
                 # each block starts from a zero accumulator (built once: the builder shares constants)
@@ -249,7 +256,7 @@ def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: i
     if folds and mins:
         parts.append(f"the min per 16 values ({'lhs' if mma.a_min is not None else 'rhs'}_min) as a second "
                      "m16n8k32 per k tile, its operand each half's min broadcast to four bytes; its s32 sum "
-                     "converted and folded as fa · fb by FMA")
+                     + ("folded by −fa · fb in the magic form" if magic else "converted and folded by −fa · fb by FMA"))
     elif folds:
         parts.append("q4_K dmin fold: one FMA per register and block")
     if subs:
@@ -322,6 +329,8 @@ class _BlockScales:
         self._magic: dict[SSAValue | float, tuple[SSAValue, SSAValue]] = {}
         bits = mma.attributes.get("qdot.scale_bits")
         stated = isinstance(bits, IntegerAttr) and bits.value.data <= NARROW_SCALE_BITS
+        self.stated = stated
+        """``qdot.scale_bits`` says every f32 scale (and fold factor) is narrow enough for the magic form."""
         self.narrow = all(_narrow_side(splat, elem, stated)
                           for splat, elem in ((self.sa_splat, self.sa_elem), (self.sb_splat, self.sb_elem)))
         """Every scale has few enough significant bits for ``magic_terms`` (see NARROW_SCALE_BITS):
@@ -483,6 +492,7 @@ class _Folds:
         self.b = b
         self._negated: dict[int, SSAValue] = {}
         self._products: dict[tuple[int, int], SSAValue] = {}
+        self._magic: dict[tuple[str, int], tuple[SSAValue, SSAValue]] = {}
 
     def terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue]:
         """(−fa, fb) of an accumulator register, for ``acc = fma(−fa, fb, acc)``."""
@@ -492,6 +502,24 @@ class _Folds:
         if reg_a not in self._negated:
             self._negated[reg_a] = self.b.emit(arith.NegfOp(self.fa_regs[reg_a]))
         return self._negated[reg_a], self.fb_regs[reg_b]
+
+    def magic_terms(self, rm: int, rn: int, position: int, rk: int) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """(s, −MAGIC · s, t) with s · t = −fa · fb, for ``_magic_rescale`` of a min sum (``_Mins``): s the
+        negated factor of the side with fewer registers (fewer −MAGIC · s products), exact as
+        ``qdot.scale_bits`` states for the fold factors too."""
+        block = self.scales.block_of(rk)
+        reg_a, _ = self.fa_layout.element_slot(rm, position >> 1, block)
+        reg_b, _ = self.fb_layout.element_slot(rn, position & 1, block)
+        pairs = [("a", reg_a, self.fa_regs[reg_a]), ("b", reg_b, self.fb_regs[reg_b])]
+        if len(self.fb_regs) < len(self.fa_regs):
+            pairs.reverse()
+        (side, reg, value), (_, _, other) = pairs
+        key = (side, reg)
+        if key not in self._magic:
+            b = self.b
+            self._magic[key] = (b.emit(arith.NegfOp(value)), b.mulf(value, b.fconst(MAGIC)))
+        scale, neg_magic = self._magic[key]
+        return scale, neg_magic, other
 
     def product(self, rm: int, rn: int, position: int, rk: int) -> SSAValue:
         """−fa · fb of an accumulator register, once per pair of fold registers: the factor of a min
@@ -522,46 +550,30 @@ class _Mins:
         self.side = 0 if mma.a_min is not None else 1
         value = mma.a_min if self.side == 0 else mma.b_min
         assert value is not None
-        self.layout = distributed_layout(_tensor(value))
+        layout = distributed_layout(_tensor(value))
+        assert isinstance(layout, DotScaleLayout)
+        self.layout = layout
         self.regs = to_regs(b, value)
         self.operand = a if self.side == 0 else b_op
         self._broadcast: dict[int, SSAValue] = {}
         self.mma = mma
 
-    def _min_register(self, reg: int) -> int:
-        """The register of the mins that holds operand register ``reg``'s (row or column, half): the same in
-        every lane (checked), or a diagnostic."""
-        k_dim = 1 if self.side == 0 else 0
-        found = None
-        for lane in range(32):
-            coords = [self.operand.coords(0, lane, reg, byte) for byte in range(4)]
-            assert all(c is not None for c in coords)
-            spots = {(c[1 - k_dim], c[k_dim] // 16) for c in coords if c is not None}
-            owners = [s for s in self.layout.owners(next(iter(spots))) if s.warp == 0 and s.lane == lane]
-            if len(spots) != 1 or not owners:
-                raise LayoutError("a min operand register must hold four values of one 16-value half whose min "
-                                  "its thread holds; unsupported operand layout")
-            if found is None:
-                found = owners[0].reg
-            elif owners[0].reg != found:
-                raise LayoutError("the min register of an operand register depends on the lane; unsupported layout")
-        assert found is not None
-        return found
-
     def _operand(self, reg: int) -> SSAValue:
-        slot = self._min_register(reg)
+        slot = group_register(self.operand, self.layout, reg)
         if slot not in self._broadcast:
             self._broadcast[slot] = self.b.mul(self.regs[slot], 0x01010101)
         return self._broadcast[slot]
 
-    def sums(self, a_tile: list[SSAValue], b_tile: list[SSAValue], rm: int, rn: int, rk: int) -> list[SSAValue]:
-        """The four accumulator registers' Σ_k min · other of k tile ``rk``, in s32."""
+    def sums(self, a_tile: list[SSAValue], b_tile: list[SSAValue], rm: int, rn: int, rk: int,
+             start: int = 0) -> list[SSAValue]:
+        """The four accumulator registers' Σ_k min · other of k tile ``rk`` in s32, plus ``start``
+        (``MAGIC_BITS`` for the magic form)."""
         if self.side == 0:
             a_tile = [self._operand(r) for r in self.operand.tile_registers(rm, rk)]
         else:
             b_tile = [self._operand(r) for r in self.operand.tile_registers(rn, rk)]
-        zero = self.b.const(0)
-        return list(self.b.insert(MmaSyncOp(self.sig, a_tile, b_tile, [zero] * 4)).results)
+        first = self.b.const(start)
+        return list(self.b.insert(MmaSyncOp(self.sig, a_tile, b_tile, [first] * 4)).results)
 
 
 def _narrow_side(splat: float | None, elem, stated: bool = False) -> bool:  # noqa: ANN001

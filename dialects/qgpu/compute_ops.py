@@ -44,6 +44,7 @@ from dialects.qgpu.register_formats import (
     HIGH_BITS,
     HIGH_WORDS,
     INTEGER_FORMATS,
+    INTEGER_SCALED,
     NIBBLE_K_WIDTH,
     keeps_k_width,
     nibble_span,
@@ -470,7 +471,9 @@ class UpcastOp(IRDLOperation):
     (``register_formats.HIGH_BITS``), as q3_K does (its ``qs`` bytes hold four 2-bit fields each: the
     result's K is four times the source's, ``register_formats.LOW_BITS``). q5_0 and q5_1 take theirs
     from one i32 ``qh`` word per 32-value block, in the #qgpu.dot_scale layout of the result's parent and
-    side (``HIGH_WORDS``).
+    side (``HIGH_WORDS``). q2_K (``to = u8``, its codes 0..3) may take an integer ``scale``: i32 per 16 values
+    in that operand scale layout, multiplied into each code (``INTEGER_SCALED``: its 4-bit scales, at most
+    15 · 3 = 45, exact in a byte; a factor that does not keep the product below 256 wraps).
     """
 
     name = "qgpu.upcast"
@@ -569,7 +572,9 @@ class UpcastOp(IRDLOperation):
         if dst.k_width != width:
             raise VerifyException(
                 f"result kWidth must be {width} (source kWidth = {src.k_width} of {self.source}), got {dst.k_width}")
-        if self.scale is not None:
+        if self.scale is not None and self.source in INTEGER_SCALED:
+            self._verify_integer_scale(res_enc, dst)
+        elif self.scale is not None:
             if self.target not in (RegFormat.BF16, RegFormat.FP16):
                 raise VerifyException(f"a scale needs to = bf16 or fp16, got to = {self.target}")
             rows = dst.shape[dst.mn_dim]
@@ -585,6 +590,19 @@ class UpcastOp(IRDLOperation):
             only = scale_info(kind).only_format if kind is not None else None
             if only == Format.E2M1 and self.source != RegFormat.E2M1:
                 raise VerifyException(f"ue4m3 scales (per {group}) scale e2m1 only, got from = {self.source}")
+
+    def _verify_integer_scale(self, res_enc: DotOperandEncodingAttr, dst: DotOperandLayout) -> None:
+        """q2_K's 4-bit scale per 16 values, multiplied into its u8 codes (``INTEGER_SCALED``)."""
+        scale_t = _tensor(self.scale)
+        want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // 16)
+        enc = scale_t.encoding
+        if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != res_enc.op_idx or enc.parent != \
+                res_enc.parent or not enc.operand_side or scale_t.get_element_type() != IntegerType(32) or \
+                scale_t.get_shape() != want:
+            raise VerifyException(
+                f"scale of from = {self.source} must be its integer scales: i32 of shape {dims_text(want)} (one per "
+                f"16 values) in #qgpu.dot_scale<{{opIdx = {res_enc.op_idx}, parent = ..., operand = true}}> of the "
+                f"result's parent (the threads of the operand's values), got {scale_t}")
 
     def _verify_blocked(self, res_enc: BlockedEncodingAttr) -> None:
         """Cooperative dequantization: every thread converts a run of values along K in

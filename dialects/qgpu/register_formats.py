@@ -38,8 +38,8 @@ bytes (the ``from`` operand: four 2-bit fields per byte, values 32 apart in a 12
 and the top bit of each code from its ``hmask`` bytes (the ``high`` operand, laid out as q5_K's ``qh``);
 ``block_part`` ``d32``, d / 32, undoes the 32, and its 6-bit scale per 16 values weights each half block in
 s32 as q6_K's int8 one does. q2_K upcasts to ``u8`` as its code 0..3 (one shift and one mask of its ``qs``
-bytes, laid out as q3_K's); its 4-bit scale per 16 values weights each half block in s32 as q3_K's does, and its
-min per 16 values is a second s8 mma (``qgpu.mma … rhs_min``) against the activations.
+bytes, laid out as q3_K's) times its 4-bit scale per 16 values, which the same upcast multiplies in
+(``INTEGER_SCALED``); its min per 16 values is a second s8 mma (``qgpu.mma … rhs_min``) against the activations.
 """
 
 from __future__ import annotations
@@ -179,6 +179,12 @@ def nibble_span(fmt: RegFormat) -> int | None:
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
             RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64, RegFormat.Q3_K: 128,
             RegFormat.Q2_K: 128}.get(fmt)
+
+
+INTEGER_SCALED: frozenset[RegFormat] = frozenset({RegFormat.Q2_K})
+"""Formats whose upcast may multiply an integer factor per 16 values into each code (``qgpu.upcast … scale``,
+i32 in the operand scale layout): q2_K's 4-bit scales times its codes 0..3, at most 45, exact in u8 — one
+multiply per register of four values, which spares the mma the two half-block sums q3_K's scales need."""
 
 
 HIGH_BITS: Mapping[RegFormat, int] = MappingProxyType({RegFormat.Q6_K: 2, RegFormat.Q5_K: 1, RegFormat.Q3_K: 1})

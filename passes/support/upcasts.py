@@ -17,7 +17,8 @@ functions (an upcast never moves values between threads); the conversions are:
   (8 · (code − 16)) and q5_1 → u8 (code): q4_0's nibbles and the fifth bits from the block's 32-bit
   qh word, spread to their bytes by a multiply, five or six per register;
 * q4_K → s8 / u8 and q4_1 → u8: each nibble shifted down and masked (q4_K in place: masked where it
-  sits); q2_K → u8 (code 0..3): its 2-bit field shifted down and masked; q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
+  sits); q2_K → u8 (code 0..3): its 2-bit field shifted down and masked, times its 4-bit scale where it
+  has one (a ``scale`` operand: one multiply per register); q4_0 → s8 (16 · (code − 8)): masked into the high half of its byte, top bit flipped;
 * mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): a source word's eight nibbles looked up at
   once in R1's table of positive codes, with and without their sign bits flipped (prmt's sign-replicating
   selector bit gives 0 for the other sign), subtracted bytewise, then its low and high nibbles' bytes
@@ -48,11 +49,13 @@ from dialects.ptx.ops import CvtOp, Lop3Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
 from dialects.qgpu.distributed import BitField, CoordExpr
 from dialects.qgpu.encodings import BlockedEncodingAttr, DotOperandEncodingAttr
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import UpcastOp
 from dialects.qgpu.register_formats import HIGH_BITS, HIGH_WORDS, RegFormat, low_bits, nibble_span, values_per_element
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
+from passes.support.group_registers import group_register
 
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
@@ -121,6 +124,8 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
                   else _q2k_register(b, src, sources) if op.source is RegFormat.Q2_K
                   else _q4_0_register(b, src, sources)
                   for sources in (_word_sources(op, mapping, reg) for reg in range(dst_l.regs_per_thread))]
+        if op.scale is not None:  # q2_K's integer scale per 16 values, multiplied into four codes at once
+            out_q4 = _integer_scaled(b, op, out_q4, dst_l)
         op.result.replace_all_uses_with(from_regs(b, out_q4, dst_t))
         op.detach()
         op.erase()
@@ -363,6 +368,20 @@ def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_pla
     if in_place:
         return b.and_(src[first.reg], 0xF0F0F0F0 if first.nibble else 0x0F0F0F0F)
     return b.and_(b.lshr(src[first.reg], 4 * first.nibble), 0x0F0F0F0F)
+
+
+def _integer_scaled(b: Builder, op: UpcastOp, regs: list[SSAValue], dst_l) -> list[SSAValue]:  # noqa: ANN001
+    """Each register of four u8 codes times its 16 values' integer scale (``INTEGER_SCALED``): one 32-bit
+    multiply, as no byte's product reaches 256 (q2_K: 15 · 3) and so none carries into the next."""
+    scale_t = op.scale.type if op.scale is not None else None
+    assert isinstance(scale_t, TensorType)
+    scale_l = distributed_layout(scale_t)
+    factors = to_regs(b, op.scale)
+    try:
+        slots = [group_register(dst_l, scale_l, reg) for reg in range(len(regs))]
+    except LayoutError as err:
+        emit_error(op, str(err))
+    return [b.mul(value, factors[slot]) for value, slot in zip(regs, slots, strict=True)]
 
 
 def _q2k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:

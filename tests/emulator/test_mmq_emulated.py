@@ -152,16 +152,17 @@ def test_q3_K_weights_match_reference(case: MmqCase) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", Q2K_CASES, ids=[c.id for c in Q2K_CASES])
 def test_q2_K_weights_match_reference(case: MmqCase) -> None:
-    """q2_K weights in the same kernels: one 84-byte super-block per K step, its 2-bit codes made u8, each
-    32-value block's mma as two m16n8k16 halves weighted by their 4-bit scales in s32 and scaled by d · d_x,
-    and its 4-bit mins per 16 values a third, m16n8k32 mma against the activations' int8 values (the min
-    broadcast as the weight operand), folded by −dmin · d_x. The reference dequantizes both sides."""
+    """q2_K weights in the same kernels: one 84-byte super-block per K step, its 2-bit codes made u8 and
+    multiplied by their 4-bit scale per 16 values (at most 45) at use, each 32-value block one m16n8k32 scaled
+    by d · d_x in the magic form, and its 4-bit mins per 16 values a second m16n8k32 against the activations'
+    int8 values (the min broadcast as the weight operand), folded by −dmin · d_x. The reference dequantizes
+    both sides."""
     module = _compile(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
-    weights_first = case.cfg.small_m
-    integer = "u8.s8" if weights_first else "s8.u8"
-    assert mnemonics == {f"mma.sync.aligned.m16n8k16.row.col.s32.{integer}.s32",
-                         f"mma.sync.aligned.m16n8k32.row.col.s32.{integer}.s32"}, sorted(mnemonics)
+    integer = "u8.s8" if case.cfg.small_m else "s8.u8"  # q2_K the lhs of the decode kernels
+    assert mnemonics == {f"mma.sync.aligned.m16n8k32.row.col.s32.{integer}.s32"}, sorted(mnemonics)
+    mmas = sum(1 for op in module.walk() if op.name == "ptx.mma_sync")
+    assert mmas % 2 == 0  # each block's two: the scaled codes' and the mins'
     _emulate_and_check(module, case, seed=17)
 
 

@@ -84,7 +84,7 @@ PREFILL_BENCH_TILED = MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q5_K", "q8_0", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K"))
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q5_K", "q8_0", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K"))
 @pytest.mark.parametrize("m", (17, 512))
 def test_prefill_tiled_weights_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
     """The prefill kernel reading W repacked (N = 1000: the last 128-row tile is 104 rows and 24 zero
@@ -124,12 +124,12 @@ def _check_integer_part(case: MmqCase, gpu) -> None:  # noqa: ANN001
         f"{case.id}: {int((out.astype(np.int64) != data['exact']).sum())} outputs differ from the exact integer dot"
 
 
-OTHER_WEIGHTS = ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K")
+OTHER_WEIGHTS = ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K")
 """The weight blocks besides q4_K (``MmqConfig.weights``): eight 32-value blocks per K step (q4_0, q8_0;
 q4_1, with a + m per block folded as q4_K's dmin term; q5_0 and q5_1, q4_0's and q4_1's with a fifth bit
 per value from the block's qh word; mxfp4, e2m1 codes looked up as s8 and an E8M0 exponent per block), or one
 256-value super-block whose int8 scales weight each 16 values (q6_K; q3_K, 3-bit codes from two bit fields
-and 6-bit scales), or q4_K's super-block with a fifth bit per value (q5_K)."""
+and 6-bit scales; q2_K, 2-bit codes, 4-bit scales and 4-bit mins per 16 values, the mins a second mma), or q4_K's super-block with a fifth bit per value (q5_K)."""
 
 
 @pytest.mark.gpu
@@ -161,7 +161,8 @@ def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:
     """d = 1 everywhere, random codes: Y is the exact integer dot of the quants (q4_0's 16 · (code − 8)
     and its d / 16 included; q6_K's int8 scales, in -4..3, weighting each 16 values; q5_K's 5-bit codes with
     sc = 1, m = 0; q4_1's and q5_1's codes with m = 0, q5_0's 8 · (code − 16) and its d / 8; mxfp4's kvalues
-    with e = 128; q3_K's 32 · (code − 4), its scales in -4..3 and its d / 32), bit for bit."""
+    with e = 128; q3_K's 32 · (code − 4), its scales in -4..3 and its d / 32; q2_K's codes with random 4-bit
+    scales and mins, d = dmin = 1: the min mma's sum exact too), bit for bit."""
     _check_integer_part(MmqCase(replace(DECODE if m <= SMALL_M_MAX else PREFILL, weights=weights), m, N, K), gpu)
 
 
