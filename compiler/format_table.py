@@ -21,6 +21,8 @@ Sources of the facts below:
   ``block_q8_1_mmq`` (DS4 layout) in ``src/ggml-cuda/mmq.cuh``.
 * mxfp4: ``block_mxfp4`` and ``kvalues_mxfp4`` (= ``kvalues_fp4``) in ggml's ``src/ggml-common.h``, its
   scale's decoding ``ggml_e8m0_to_fp32_half`` in ``src/ggml-impl.h``.
+* iq4_nl, iq4_xs: ``block_iq4_nl`` (``QK4_NL`` = 32), ``block_iq4_xs`` and ``kvalues_iq4nl`` in ggml's
+  ``src/ggml-common.h``.
 """
 
 from __future__ import annotations
@@ -166,6 +168,12 @@ MXFP4_KVALUES: tuple[int, ...] = (0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6
 code, twice its e2m1 value (code 8, e2m1's -0, is 0). A block's value is ``kvalue * 2^(e - 128)``: its
 E8M0 scale 2^(e - 127) halved to match (``ggml_e8m0_to_fp32_half``)."""
 
+IQ4NL_KVALUES: tuple[int, ...] = (-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113)
+"""ggml's ``kvalues_iq4nl`` (ggml-common.h): the int8 value of each 4-bit iq4_nl / iq4_xs code, a
+non-linear grid denser near 0, increasing with the code (so ggml's ``best_index_int8`` can bisect it)
+and without a 0 (code 8, kvalue 1, is nearest). A value is ``d * kvalue`` (iq4_nl) or ``d * (ls - 32)
+* kvalue`` (iq4_xs)."""
+
 _PTX = "PTX ISA 9.0 §5.2.3"
 _MX = "OCP MX v1.0 §5.3"
 
@@ -259,6 +267,15 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
             "mxfp4", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=17,
             source="ggml-common.h block_mxfp4: uint8 e (E8M0), uint8 qs[16] (e2m1 codes, value j low, j + 16 high)",
         ),
+        "iq4_nl": FormatInfo(
+            "iq4_nl", FormatKind.BLOCK, 4, 4, block_values=Q8_GROUP, block_bytes=18,
+            source="ggml-common.h block_iq4_nl: fp16 d, uint8 qs[16] (kvalues_iq4nl codes, value j low, j + 16 high)",
+        ),
+        "iq4_xs": FormatInfo(
+            "iq4_xs", FormatKind.BLOCK, 4, 4, block_values=256, block_bytes=136,
+            source="ggml-common.h block_iq4_xs: fp16 d, uint16 scales_h (2 bits per 32), uint8 scales_l[4] (4 bits"
+                   " per 32), uint8 qs[128] (kvalues_iq4nl codes, q4_0's nibbles per 32)",
+        ),
         "q8_0": FormatInfo(
             "q8_0", FormatKind.BLOCK, 8, 8, block_values=Q8_GROUP, block_bytes=34,
             source="ggml-common.h block_q8_0: fp16 d, int8 qs[32]",
@@ -312,6 +329,7 @@ def block_format(name: str) -> FormatInfo:
 __all__ = [
     "ELEMENT_FORMATS",
     "FORMATS",
+    "IQ4NL_KVALUES",
     "MXFP4_KVALUES",
     "Q8_GROUP",
     "SCALE_GROUP",

@@ -9,8 +9,9 @@ straightforward float64 products).
   of ``compiler/format_table.py``, re-exported).
 * ``element``   — ``decode``, ``encode``, ``pack_fp4``, ``unpack_fp4`` (small floats).
 * ``blocks``    — ``dequantize``, ``block_fields``, ``pack_blocks`` (ggml layouts); ``e8m0_half`` and
-  ``MXFP4_KVALUES``, mxfp4's scale and code values.
-* ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding.
+  ``MXFP4_KVALUES``, mxfp4's scale and code values; ``IQ4NL_KVALUES``, iq4_nl's and iq4_xs's code values.
+* ``quantize``  — ``quantize(fmt, x, method=...)`` with ggml's / llama.cpp CUDA's rounding (the K-quant
+  and iq4 searches in ``q2k`` .. ``q6k`` and ``iq4nl``).
 * ``reference`` — ``dot_scaled``: the float64 meaning of ``qdot.dot_scaled``.
 * ``tensor_core`` — ``tensor_core_dot``: what one floating-point mma.sync / wgmma of an H200
   computes, bit for bit (measured; the emulator's arithmetic for those instructions).
@@ -18,9 +19,10 @@ straightforward float64 products).
 
 from __future__ import annotations
 
-from compiler.format_table import MXFP4_KVALUES
+from compiler.format_table import IQ4NL_KVALUES, MXFP4_KVALUES
 from compiler.numerics.blocks import (
     BlockFields,
+    IQ4XSFields,
     Q2KFields,
     Q3KFields,
     Q4KFields,
@@ -51,12 +53,14 @@ from compiler.numerics.reference import dot_scaled
 __all__ = [
     "ELEMENT_FORMATS",
     "FORMATS",
+    "IQ4NL_KVALUES",
     "MXFP4_KVALUES",
     "SCALE_GROUP",
     "BlockFields",
     "ElementCoding",
     "FormatInfo",
     "FormatKind",
+    "IQ4XSFields",
     "NanRule",
     "Q2KFields",
     "Q3KFields",

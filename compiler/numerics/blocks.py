@@ -51,11 +51,20 @@ Layouts (little-endian, as ggml writes them on every platform it runs on):
   ``scales``: the low nibbles of codes j and j + 8 in byte j (j < 8), the top two bits of codes k, k + 4,
   k + 8, k + 12 in bits 0-1, 2-3, 4-5, 6-7 of byte 8 + k. ``dequantize_row_q3_K``: ``dl = d * (sc -
   32); y = dl * (low - (top ? 0 : 4))``.
+* ``iq4_nl`` — ``block_iq4_nl``: 32 values in 18 bytes, q4_0's layout (fp16 ``d``, ``uint8 qs[16]``,
+  value j in the low nibble of byte j, j + 16 in the high one), but code c means ``kvalues_iq4nl[c]``
+  (``IQ4NL_KVALUES``, a non-linear int8 grid from -127 to 113): ``y = d * kvalue``
+  (``dequantize_row_iq4_nl``). Its fields are ``Q8Fields`` with ``q`` = the kvalue.
+* ``iq4_xs`` — ``block_iq4_xs``: 256 values in 136 bytes, fp16 ``d``, ``uint16 scales_h``, ``uint8
+  scales_l[4]``, ``uint8 qs[128]``. Sub-block ib (32 values) has the 6-bit scale code ls with its low
+  four bits in nibble ib % 2 of ``scales_l[ib / 2]`` and its top two in bits 2ib..2ib+1 of ``scales_h``
+  (little-endian), and its codes in ``qs[16ib .. 16ib + 15]`` as one iq4_nl block's.
+  ``dequantize_row_iq4_xs``: ``dl = d * (ls - 32); y = dl * kvalue``. ``IQ4XSFields``.
 
 Every product in these dequantizations is exact in float32 (fp16 * 6-bit * 4-bit
 needs 21 significand bits, q5_K's fp16 * 6-bit * 5-bit 22, q6_K's fp16 * int8 * 6-bit 23, q2_K's fp16 *
-4-bit * 2-bit 17, q3_K's fp16 * 6-bit * 3-bit 20, q4_1's and
-q5_1's fp16 * 5-bit at most 16, mxfp4's kvalue * power of two 4), so only the final subtraction of
+4-bit * 2-bit 17, q3_K's fp16 * 6-bit * 3-bit 20, iq4_nl's fp16 * int8 18, iq4_xs's fp16 * 6-bit * int8 24,
+q4_1's and q5_1's fp16 * 5-bit at most 16, mxfp4's kvalue * power of two 4), so only the final subtraction of
 q4_K, q5_K and q2_K, and the final addition of q4_1's and q5_1's m, rounds, once, whether or not a compiler
 fuses it into an FMA. mxfp4's product overflows to ±Inf where ggml's does: kvalue * 2^(e - 128) >= 2^128
 (e >= 253 with |kvalue| >= 8, e = 254 with |kvalue| >= 4, e = 255 with |kvalue| >= 2).
@@ -70,7 +79,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from compiler.format_table import MXFP4_KVALUES, Q8_GROUP
+from compiler.format_table import IQ4NL_KVALUES, MXFP4_KVALUES, Q8_GROUP
 from compiler.numerics.f32ops import fp16_bits, fp16_value
 from compiler.numerics.formats import FormatInfo, block_format
 
@@ -85,6 +94,9 @@ Q2K_SUBBLOCKS = 16
 
 Q3K_SUBBLOCKS = 16
 """Sub-blocks of 16 values in a q3_K super-block, each with a 6-bit scale."""
+
+IQ4XS_SUBBLOCKS = 8
+"""Sub-blocks of 32 values in an iq4_xs super-block, each with a 6-bit scale."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +135,12 @@ BLOCK_LAYOUTS: dict[str, tuple[BlockField, ...]] = {
                     ("qs", 48, 128, "u8")),
     "q2_K": _layout(("scales", 0, 16, "u8"), ("qs", 16, 64, "u8"), ("d", 80, 1, "f16"), ("dmin", 82, 1, "f16")),
     "q3_K": _layout(("hmask", 0, 32, "u8"), ("qs", 32, 64, "u8"), ("scales", 96, 12, "u8"), ("d", 108, 1, "f16")),
+    "iq4_nl": _layout(("d", 0, 1, "f16"), ("qs", 2, 16, "u8")),
+    "iq4_xs": _layout(("d", 0, 1, "f16"), ("scales_h", 2, 2, "u8"), ("scales_l", 4, 4, "u8"), ("qs", 8, 128, "u8")),
 }
 """The byte layout of each block format, field by field in memory order, named as ggml names the
-fields (ggml-common.h; mmq.cuh for block_q8_1_mmq's ``half2 ds4[4]``): the one statement of where
+fields (ggml-common.h; mmq.cuh for block_q8_1_mmq's ``half2 ds4[4]``; iq4_xs's ``uint16 scales_h`` as its
+two little-endian bytes): the one statement of where
 each field lies, read by :func:`block_fields`, written by :func:`pack_blocks` and by the benchmarks'
 random blocks (:func:`fp16_fields`). The lowering's own reading of the same layouts
 (``PartSpec`` in dialects/qgpu/block_parts.py) is checked against this one by tests."""
@@ -146,7 +161,8 @@ def fp16_fields(fmt: str) -> tuple[BlockField, ...]:
 @dataclass(frozen=True)
 class Q8Fields:
     """Decoded fields of q8_0 / q8_1 / q8_1_mmq blocks, of q4_0 and q5_0 (``q`` = their code - 8,
-    code - 16), and of mxfp4 (``q`` = the code's kvalue, ``d`` = 2^(e - 128): a power of two, not fp16).
+    code - 16), of mxfp4 (``q`` = the code's kvalue, ``d`` = 2^(e - 128): a power of two, not fp16) and of
+    iq4_nl (``q`` = the code's kvalue, -127..113).
 
     ``d`` (and ``s``) have one entry per 32 values: shape ``(..., nblocks)`` for
     q8_0/q8_1 and ``(..., nblocks, 4)`` for q8_1_mmq. They hold the float32 values of
@@ -238,6 +254,20 @@ class Q3KFields:
 
 
 @dataclass(frozen=True)
+class IQ4XSFields:
+    """Decoded fields of iq4_xs super-blocks: value = d * scale * q, per 32 values.
+
+    ``d``: ``(..., nblocks)`` float32 value of the fp16 super-block scale.
+    ``scales``: ``(..., nblocks, 8)`` int8, the 6-bit scale code - 32 (-32..31) of values 32i..32i+31.
+    ``q``: ``(..., nblocks, 256)`` int8 in value order, each code's ``kvalues_iq4nl`` entry (-127..113).
+    """
+
+    d: NDArray[np.float32]
+    scales: NDArray[np.int8]
+    q: NDArray[np.int8]
+
+
+@dataclass(frozen=True)
 class Q41Fields:
     """Decoded fields of q4_1 blocks: value = d * q + m.
 
@@ -263,7 +293,7 @@ class Q51Fields:
     q: NDArray[np.uint8]
 
 
-BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q2KFields | Q3KFields | Q41Fields | Q51Fields
+BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q2KFields | Q3KFields | IQ4XSFields | Q41Fields | Q51Fields
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
@@ -527,6 +557,59 @@ def _q3_K_scale_bytes(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.concatenate([nibbles, tops], axis=-1).astype(np.uint8)
 
 
+IQ4NL_KVALUE_ARRAY: NDArray[np.int8] = np.array(IQ4NL_KVALUES, dtype=np.int8)
+"""``IQ4NL_KVALUES`` (compiler/format_table.py, ggml's ``kvalues_iq4nl``) as int8, indexed by code."""
+IQ4NL_KVALUE_ARRAY.flags.writeable = False
+
+
+def _iq4nl_codes(name: str, q: ArrayLike, count: int) -> NDArray[np.uint8]:
+    """The code of each kvalue in ``q`` (``count`` per block; ``ValueError`` for any other value). The 16
+    kvalues are distinct, so unlike mxfp4's every code comes back as it was read."""
+    values = np.asarray(q).astype(np.int16)
+    table = np.full(256, -1, dtype=np.int16)  # kvalue + 128 -> code
+    table[IQ4NL_KVALUE_ARRAY.astype(np.int16) + 128] = np.arange(16)
+    inside = (values >= -128) & (values <= 127)
+    codes = np.where(inside, table[np.clip(values, -128, 127) + 128], -1)
+    if values.shape[-1:] != (count,) or (codes < 0).any():
+        kv = ", ".join(map(str, IQ4NL_KVALUES))
+        raise ValueError(f"{name} quants are {count} kvalues per block, each one of {kv}")
+    return codes.astype(np.uint8)
+
+
+def _iq4_xs_scale_codes(scales_h: NDArray[np.uint8], scales_l: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The eight 6-bit scale codes ls of iq4_xs blocks, as ``dequantize_row_iq4_xs`` reads them:
+    ``((scales_l[ib/2] >> 4*(ib%2)) & 0xf) | (((scales_h >> 2*ib) & 3) << 4)``."""
+    low = np.stack([scales_l & 0xF, scales_l >> 4], axis=-1).reshape(scales_l.shape[:-1] + (IQ4XS_SUBBLOCKS,))
+    word = scales_h[..., 0].astype(np.uint16) | (scales_h[..., 1].astype(np.uint16) << 8)
+    high = (word[..., None] >> (2 * np.arange(IQ4XS_SUBBLOCKS, dtype=np.uint16))) & 3
+    return (low | (high << 4)).astype(np.uint8)
+
+
+def _iq4_xs_scale_bytes(codes: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Inverse of :func:`_iq4_xs_scale_codes`: (``scales_h`` as two little-endian bytes, ``scales_l[4]``),
+    as ``quantize_row_iq4_nl_impl`` packs them."""
+    low = (codes & 0xF).reshape(codes.shape[:-1] + (4, 2))
+    scales_l = low[..., 0] | (low[..., 1] << 4)
+    high = (codes >> 4).astype(np.uint16) << (2 * np.arange(IQ4XS_SUBBLOCKS, dtype=np.uint16))
+    word = np.bitwise_or.reduce(high, axis=-1)
+    scales_h = np.stack([word & 0xFF, word >> 8], axis=-1)
+    return scales_h.astype(np.uint8), scales_l.astype(np.uint8)
+
+
+def _iq4_nibbles(qs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The codes of iq4_nl ``qs[16]`` or iq4_xs ``qs[128]`` in value order: each 16 bytes are one 32-value
+    block with q4_0's nibbles (value j low in byte j, j + 16 high)."""
+    per_block = qs.reshape(qs.shape[:-1] + (qs.shape[-1] // 16, 16))
+    return _legacy_nibbles(per_block).reshape(qs.shape[:-1] + (2 * qs.shape[-1],))
+
+
+def _iq4_qs(codes: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Inverse of :func:`_iq4_nibbles` (``quantize_row_iq4_nl_impl``'s ``q4[16*i + j] = L[32*i + j] |
+    L[32*i + 16 + j] << 4``)."""
+    per_block = codes.reshape(codes.shape[:-1] + (codes.shape[-1] // Q8_GROUP, Q8_GROUP))
+    return _legacy_qs(per_block).reshape(codes.shape[:-1] + (codes.shape[-1] // 2,))
+
+
 LEGACY_FORMATS = ("q4_0", "q4_1", "q5_0", "q5_1")
 """ggml's legacy 32-value blocks with 4- and 5-bit codes: one nibble layout (:func:`_legacy_nibbles`),
 the fifth bits in ``qh`` (:func:`_q5_top_bits`); the ``_1`` ones add ``m``, the ``_0`` ones centre the
@@ -567,6 +650,11 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     if info.name == "mxfp4":
         codes = _legacy_nibbles(f["qs"])
         return Q8Fields(d=e8m0_half(f["e"][..., 0]), q=MXFP4_KVALUE_ARRAY[codes])
+    if info.name == "iq4_nl":
+        return Q8Fields(d=f["d"][..., 0], q=IQ4NL_KVALUE_ARRAY[_iq4_nibbles(f["qs"])])
+    if info.name == "iq4_xs":
+        scales = (_iq4_xs_scale_codes(f["scales_h"], f["scales_l"]).astype(np.int8) - 32).astype(np.int8)
+        return IQ4XSFields(d=f["d"][..., 0], scales=scales, q=IQ4NL_KVALUE_ARRAY[_iq4_nibbles(f["qs"])])
     if info.name == "q8_0":
         return Q8Fields(d=f["d"][..., 0], q=f["qs"])
     if info.name == "q8_1":
@@ -634,11 +722,24 @@ def _pack_q3_K(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
                                      "d": np.asarray(fields.d, np.float32)[..., None]})
 
 
+def _pack_iq4_xs(info: FormatInfo, fields: BlockFields) -> NDArray[np.uint8]:
+    """:func:`pack_blocks` of iq4_xs (``IQ4XSFields``: scales code - 32, quants kvalues)."""
+    _expect(info, fields, IQ4XSFields)
+    assert isinstance(fields, IQ4XSFields)
+    sc = np.asarray(fields.scales).astype(np.int16)
+    if sc.shape[-1] != IQ4XS_SUBBLOCKS or (sc < -32).any() or (sc > 31).any():
+        raise ValueError("iq4_xs scales are 8 values of -32..31 per block (6-bit code - 32)")
+    scales_h, scales_l = _iq4_xs_scale_bytes((sc + 32).astype(np.uint8))
+    return _write_fields(info.name, {"d": np.asarray(fields.d, np.float32)[..., None], "scales_h": scales_h,
+                                     "scales_l": scales_l, "qs": _iq4_qs(_iq4nl_codes(info.name, fields.q, 256))})
+
+
 def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     """Bytes ``(..., nblocks * block_bytes)`` of ``fields``; inverse of :func:`block_fields`.
 
     Float fields are rounded to fp16 (nearest even), as ggml stores them; mxfp4's ``d`` must be a power
-    of two 2^(e - 128) and its ``q`` kvalues (``ValueError`` otherwise).
+    of two 2^(e - 128) and its ``q`` kvalues, iq4_nl's and iq4_xs's ``q`` entries of ``kvalues_iq4nl``
+    (``ValueError`` otherwise).
     """
     info = block_format(fmt)
     name = info.name
@@ -669,6 +770,8 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
         return _pack_q2_K(info, fields)
     if name == "q3_K":
         return _pack_q3_K(info, fields)
+    if name == "iq4_xs":
+        return _pack_iq4_xs(info, fields)
     if name in LEGACY_FORMATS:
         return _pack_legacy(info, fields)
     _expect(info, fields, Q8Fields)
@@ -676,6 +779,9 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
     if name == "mxfp4":
         e = _e8m0_half_exponent(name, fields.d)
         return _write_fields(name, {"e": e[..., None], "qs": _legacy_qs(_mxfp4_codes(name, fields.q))})
+    if name == "iq4_nl":
+        codes = _iq4nl_codes(name, fields.q, Q8_GROUP)
+        return _write_fields(name, {"d": np.asarray(fields.d, np.float32)[..., None], "qs": _legacy_qs(codes)})
     qs = fields.q.astype(np.int8)
     d = np.asarray(fields.d, dtype=np.float32)
     if name == "q8_0":
@@ -713,6 +819,10 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         dl = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 16), exact
         q = fields.q.reshape(fields.q.shape[:-1] + (Q3K_SUBBLOCKS, 16)).astype(np.float32)
         values = dl[..., None] * q  # exact: 11 + 6 + 3 significant bits
+    elif isinstance(fields, IQ4XSFields):
+        dl = fields.d[..., None] * fields.scales.astype(np.float32)  # (..., nb, 8), exact
+        q = fields.q.reshape(fields.q.shape[:-1] + (IQ4XS_SUBBLOCKS, 32)).astype(np.float32)
+        values = dl[..., None] * q  # exact: 11 + 6 + 7 significant bits
     elif isinstance(fields, Q41Fields | Q51Fields):
         values = fields.q.astype(np.float32) * fields.d[..., None] + fields.m[..., None]  # x0*d exact, + m rounds
     else:

@@ -36,8 +36,15 @@ Methods (``method=``):
   (see ``q2k.py``), ``quantize_row_q3_K_ref`` (see ``q3k.py``), ``quantize_row_q4_K_ref`` (see
   ``q4k.py``), ``quantize_row_q5_K_ref`` (see ``q5k.py``), ``quantize_row_q6_K_ref`` (see ``q6k.py``)
   and ``quantize_row_mxfp4_ref`` (``e = (uint8_t)(floorf(log2f(amax)) - 2 + 127)``, ``d =
-  2^(e - 128)``, each code the first of the 16 with the least ``fabsf(kvalue * d - x)``). For
-  ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
+  2^(e - 128)``, each code the first of the 16 with the least ``fabsf(kvalue * d - x)``),
+  ``quantize_row_iq4_xs_ref`` (see ``iq4nl.py``) and, not iq4_nl's default, ``quantize_row_iq4_nl_ref``
+  (``iq4nl.py``: no scale search, and a block below 1e-15 keeps the codes of the row's previous block,
+  each row of ``x`` being one call). For ``q8_1_mmq`` it applies the q8_1 reference per 32 values.
+* ``"chunk"`` (``iq4_nl`` only, its default) — ggml's ``quantize_iq4_nl(..., quant_weights = NULL)``, what
+  ``ggml_quantize_chunk`` (llama-quantize without an importance matrix) writes into model files: the
+  scale search of ``quantize_row_iq4_nl_impl`` with ntry 7 and weights x², then every code requantized
+  with the float32 scale found, which is stored as fp16 (see ``iq4nl.py``). For the other formats
+  ggml's ``quantize_<fmt>(..., NULL)`` is their ``_ref`` function, so ``"ref"`` covers it.
 
 ``"cuda"`` and ``"cuda_mmq"`` were checked bit for bit against the kernels' arithmetic
 compiled with nvcc 13.0 (sm_90, IEEE division) and run on an H200, 1.7 million
@@ -73,6 +80,7 @@ from compiler.numerics.f32ops import (
     roundf,
 )
 from compiler.numerics.formats import block_format
+from compiler.numerics.iq4nl import quantize_iq4_nl, quantize_iq4_xs
 from compiler.numerics.q2k import quantize_q2_K_ref
 from compiler.numerics.q3k import quantize_q3_K_ref
 from compiler.numerics.q4k import quantize_q4_K_ref
@@ -86,6 +94,7 @@ class QuantizeMethod(StrEnum):
     CUDA = "cuda"
     CUDA_MMQ = "cuda_mmq"
     REF = "ref"
+    CHUNK = "chunk"
 
 
 _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
@@ -103,6 +112,8 @@ _METHODS: dict[str, tuple[QuantizeMethod, ...]] = {
     "q5_K": (QuantizeMethod.REF,),
     "q2_K": (QuantizeMethod.REF,),
     "q3_K": (QuantizeMethod.REF,),
+    "iq4_nl": (QuantizeMethod.CHUNK, QuantizeMethod.REF),
+    "iq4_xs": (QuantizeMethod.REF,),
 }
 
 
@@ -233,8 +244,8 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
     """ggml blocks ``(..., K/block_values * block_bytes)`` of float values ``(..., K)``.
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
-    docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``,
-    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q2_K/q3_K/q4_K/q5_K/q6_K: ``"ref"``).
+    docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``, iq4_nl: ``"chunk"``,
+    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q2_K/q3_K/q4_K/q5_K/q6_K/iq4_xs: ``"ref"``).
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]
@@ -255,6 +266,10 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
     x32 = values.astype(np.float32)
     if not np.isfinite(x32).all():
         raise ValueError(f"quantize({info.name!r}) needs finite inputs (ggml's quantizers do not define Inf/NaN)")
+    if info.name == "iq4_nl":
+        return pack_blocks("iq4_nl", quantize_iq4_nl(x32, search=chosen is QuantizeMethod.CHUNK))
+    if info.name == "iq4_xs":
+        return pack_blocks("iq4_xs", quantize_iq4_xs(x32))
     if info.name == "q2_K":
         return pack_blocks("q2_K", quantize_q2_K_ref(x32))
     if info.name == "q3_K":

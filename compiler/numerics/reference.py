@@ -7,8 +7,9 @@ Operands arrive as the IR's tensors hold them (``shared/DESIGN.md`` §2):
   K by default (lhs ``[M, K/2]``, rhs ``[K/2, N]``); ``lhs_k_pack=False`` packs lhs
   along M (``[M/2, K]``), ``rhs_k_pack=False`` packs rhs along N (``[K, N/2]``).
 * bf16: ``ml_dtypes.bfloat16`` arrays; fp16: ``np.float16`` arrays; i8: ``np.int8``.
-* the ggml blocks (q2_K, q3_K, q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, mxfp4, q8_0, q8_1, q8_1_mmq): uint8
-  with a trailing byte axis, lhs ``[M, K/bv, bytes]``, rhs ``[K/bv, N, bytes]`` (bv = values per block);
+* the ggml blocks (q2_K, q3_K, q4_K, q5_K, q6_K, q4_0, q4_1, q5_0, q5_1, mxfp4, iq4_nl, iq4_xs, q8_0, q8_1,
+  q8_1_mmq): uint8 with a trailing byte axis, lhs ``[M, K/bv, bytes]``, rhs ``[K/bv, N, bytes]`` (bv = values
+  per block);
   their scales are inside the blocks (mxfp4's is its exponent byte: d = 2^(e - 128), times kvalues
   that are twice the e2m1 values; the product is an MX e2m1 value with its ue8m0 scale e).
 
@@ -25,6 +26,8 @@ times the integer dot of q_w and q_x (llama.cpp's ``vec_dot_*_q8_1``; for mxfp4 
 0.5f * d8``, the same d for e < 255). q2_K and q3_K, with a scale per 16 values, give per 16 values d *
 sc * d_x times the integer dot (q3_K's q = code - 4), less q2_K's dmin * m * d_x * Σq_x (ggml's
 ``vec_dot_q2_K_q8_K`` / ``vec_dot_q3_K_q8_K``); q2_K's min, one per 16, has no ``use_block_sums`` form.
+iq4_nl and iq4_xs give per 32 values d_w * d_x times the integer dot of the kvalues and q_x, d_w = d or
+d * (ls - 32) (``vec_dot_iq4_nl_q8_0``; ``vec_dot_iq4_xs_q8_K``, whose q8_K has one d_x per 256).
 NaN codes (e4m3 0x7F, ue8m0 0xFF, ...) propagate as IEEE NaN.
 
 ``use_block_sums=True`` gives the meaning of llama.cpp's MMQ q4_K x q8_1 kernel (and q5_K's, q4_1's and

@@ -3,7 +3,8 @@
 The expected values are computed here from the formulas of ggml-quants.c
 (``dequantize_row_q4_K``, ``dequantize_row_q5_K``, ``dequantize_row_q6_K``, ``dequantize_row_q2_K``,
 ``dequantize_row_q3_K``, ``dequantize_row_q8_0``,
-``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``, ``dequantize_row_mxfp4``) with
+``dequantize_row_q4_1``, ``dequantize_row_q5_0``, ``dequantize_row_q5_1``, ``dequantize_row_mxfp4``,
+``dequantize_row_iq4_nl``, ``dequantize_row_iq4_xs``) with
 plain Python loops; every product is exact, and so is q4_1's and q5_1's float64 sum x0*d + m (fp16 operands
 span at most 41 bits), so float32(exact float64 result) is the one correct rounding (for mxfp4 also where
 it overflows float32: ±Inf, as ggml's float32 product).
@@ -19,6 +20,7 @@ import pytest
 
 from compiler.format_table import FORMATS
 from compiler.numerics import (
+    IQ4XSFields,
     Q2KFields,
     Q3KFields,
     Q4KFields,
@@ -488,6 +490,83 @@ def test_mxfp4_dequantize_hand_built_blocks() -> None:
     np.testing.assert_array_equal(pack_blocks("mxfp4", fields), np.array(sum(canonical, []), dtype=np.uint8))
 
 
+KVALUES_IQ4NL = [-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113]
+"""ggml-common.h ``kvalues_iq4nl``, restated here from the header."""
+
+
+def _iq4_nl_block(d_bits: int, codes: list[int]) -> list[int]:
+    """A block_iq4_nl (fp16 d, qs[16]) from ``quantize_row_iq4_nl_impl``'s packing loop:
+    ``q4[j] = L[j] | (L[16 + j] << 4)``."""
+    return _le16(d_bits) + [codes[j] | (codes[16 + j] << 4) for j in range(16)]
+
+
+def _iq4_nl_expected(raw: list[int]) -> list[float]:
+    """``dequantize_row_iq4_nl``: ``y[j] = d * kvalues_iq4nl[qs[j] & 0xf]``, ``y[j + 16]`` the high nibble."""
+    d, qs = _fp16(raw[0] | raw[1] << 8), raw[2:18]
+    return [d * KVALUES_IQ4NL[b & 0xF] for b in qs] + [d * KVALUES_IQ4NL[b >> 4] for b in qs]
+
+
+def test_iq4_nl_dequantize_hand_built_blocks() -> None:
+    codes_a = [(5 * i + 3) % 16 for i in range(32)]
+    codes_b = list(range(16)) + list(range(15, -1, -1))
+    blocks = [(0x3C00, codes_a), (0xB555, codes_b), (0x0001, codes_a), (0x7BFF, codes_b), (0x8000, codes_b)]
+    raw = [_iq4_nl_block(*b) for b in blocks]
+    want = np.array(sum((_iq4_nl_expected(r) for r in raw), []), dtype=np.float64)
+    raw_array = np.array(sum(raw, []), dtype=np.uint8)
+    got = dequantize("iq4_nl", raw_array)
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # d = -0: -0 for positive kvalues
+    assert got[2 * 32 + 1] == 2.0**-24 * KVALUES_IQ4NL[codes_a[1]]  # fp16-subnormal d: exact
+    fields = block_fields("iq4_nl", raw_array)
+    assert isinstance(fields, Q8Fields) and fields.s is None
+    assert fields.q.tolist() == [[KVALUES_IQ4NL[c] for c in codes] for _, codes in blocks]
+    assert fields.d.tolist() == [_fp16(bits) for bits, _ in blocks]
+    np.testing.assert_array_equal(pack_blocks("iq4_nl", fields), raw_array)  # 16 distinct kvalues: bijective
+
+
+def _iq4_xs_block(d_bits: int, ls: list[int], codes: list[int]) -> list[int]:
+    """A block_iq4_xs (fp16 d, uint16 scales_h, scales_l[4], qs[128]) as ``quantize_row_iq4_nl_impl`` packs
+    it: ``scales_l[ib/2]`` low nibble for even ib, high for odd; ``scales_h |= (l >> 4) << 2*ib``."""
+    scales_h, scales_l = 0, [0] * 4
+    for ib, l in enumerate(ls):
+        scales_l[ib // 2] |= (l & 0xF) << (4 * (ib % 2))
+        scales_h |= (l >> 4) << (2 * ib)
+    qs = [codes[32 * i + j] | (codes[32 * i + 16 + j] << 4) for i in range(8) for j in range(16)]
+    return _le16(d_bits) + _le16(scales_h) + scales_l + qs
+
+
+def _iq4_xs_expected(raw: list[int]) -> list[float]:
+    """``dequantize_row_iq4_xs``'s loop over the bytes of a block."""
+    d, scales_h, scales_l, qs = _fp16(raw[0] | raw[1] << 8), raw[2] | raw[3] << 8, raw[4:8], raw[8:136]
+    out: list[float] = []
+    for ib in range(8):
+        ls = ((scales_l[ib // 2] >> 4 * (ib % 2)) & 0xF) | (((scales_h >> 2 * ib) & 3) << 4)
+        dl = d * (ls - 32)
+        sub = qs[16 * ib : 16 * ib + 16]
+        out += [dl * KVALUES_IQ4NL[b & 0xF] for b in sub] + [dl * KVALUES_IQ4NL[b >> 4] for b in sub]
+    return out
+
+
+def test_iq4_xs_dequantize_hand_built_blocks() -> None:
+    ls_a = [0, 63, 32, 31, 33, 1, 47, 16]
+    ls_b = [(7 * i + 5) % 64 for i in range(8)]
+    codes_a = [(5 * i + 3) % 16 for i in range(256)]
+    codes_b = [(i * i + i // 7) % 16 for i in range(256)]
+    blocks = [(0x3800, ls_a, codes_a), (0x1E3B, ls_b, codes_b), (0x8001, ls_a, codes_b), (0x7BFF, ls_b, codes_a)]
+    raw = [_iq4_xs_block(*b) for b in blocks]
+    want = np.array(sum((_iq4_xs_expected(r) for r in raw), []), dtype=np.float64)
+    raw_array = np.array(sum(raw, []), dtype=np.uint8)
+    np.testing.assert_array_equal(dequantize("iq4_xs", raw_array), want.astype(np.float32))
+    fields = block_fields("iq4_xs", raw_array)
+    assert isinstance(fields, IQ4XSFields)
+    assert fields.scales.tolist() == [[l - 32 for l in ls] for _, ls, _ in blocks]
+    assert fields.q.tolist() == [[KVALUES_IQ4NL[c] for c in codes] for _, _, codes in blocks]
+    assert fields.d.tolist() == [_fp16(bits) for bits, _, _ in blocks]
+    # ls_a by hand: top bit pairs 0 3 2 1 2 0 2 1 -> scales_h 0x626C; low nibbles 0 F 0 F 1 1 F 0
+    assert raw[0][2:8] == [0x6C, 0x62, 0xF0, 0xF0, 0x11, 0x0F]
+    np.testing.assert_array_equal(pack_blocks("iq4_xs", fields), raw_array)
+
+
 @pytest.mark.parametrize("fmt", sorted(BLOCK_LAYOUTS))
 def test_block_layouts_tile_each_block(fmt: str) -> None:
     """Fields in memory order, back to back, fill the format table's block size exactly."""
@@ -502,7 +581,9 @@ def test_block_layouts_tile_each_block(fmt: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "fmt", ["q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1", "mxfp4"]
+    "fmt",
+    ["q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "q8_0", "q8_1", "q8_1_mmq", "q4_0", "q4_1", "q5_0", "q5_1", "mxfp4",
+     "iq4_nl", "iq4_xs"],
 )
 def test_pack_and_read_fields_round_trip(fmt: str) -> None:
     rng = np.random.default_rng(len(fmt))
@@ -547,6 +628,13 @@ def test_pack_and_read_fields_round_trip(fmt: str) -> None:
         e[0, :3] = [0, 1, 255]
         fields = Q8Fields(d=np.ldexp(np.float32(1), e - 128).astype(np.float32),
                           q=np.array(KVALUES_MXFP4, np.int8)[rng.integers(0, 16, (2, nb, 32))])
+    elif fmt == "iq4_nl":
+        fields = Q8Fields(d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+                          q=np.array(KVALUES_IQ4NL, np.int8)[rng.integers(0, 16, (2, nb, 32))])
+    elif fmt == "iq4_xs":
+        fields = IQ4XSFields(d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
+                             scales=rng.integers(-32, 32, (2, nb, 8), dtype=np.int16).astype(np.int8),
+                             q=np.array(KVALUES_IQ4NL, np.int8)[rng.integers(0, 16, (2, nb, 256))])
     elif fmt in ("q4_0", "q5_0"):
         centre = 8 if fmt == "q4_0" else 16
         fields = Q8Fields(d=rng.standard_normal((2, nb)).astype(np.float16).astype(np.float32),
@@ -657,3 +745,15 @@ def test_errors() -> None:
         pack_blocks("mxfp4", Q41Fields(d=zero, m=zero, q=np.zeros((1, 32), np.uint8)))
     with pytest.raises(ValueError, match="last axis of nblocks \\* 17 bytes, got 18"):
         dequantize("mxfp4", np.zeros(18, dtype=np.uint8))
+    for bad_q in (0, -128, 127, 2, 112):
+        kv[0, 3] = bad_q
+        with pytest.raises(ValueError, match="iq4_nl quants are 32 kvalues per block, each one of -127, -104, .*, 113"):
+            pack_blocks("iq4_nl", Q8Fields(d=np.float32([1.0]), q=kv))
+    with pytest.raises(ValueError, match="iq4_xs quants are 256 kvalues per block"):
+        pack_blocks("iq4_xs", IQ4XSFields(d=zero, scales=np.zeros((1, 8), np.int8), q=np.ones((1, 32), np.int8)))
+    with pytest.raises(ValueError, match=r"iq4_xs scales are 8 values of -32..31 per block \(6-bit code - 32\)"):
+        pack_blocks("iq4_xs", IQ4XSFields(d=zero, scales=np.full((1, 8), 32, np.int8), q=np.ones((1, 256), np.int8)))
+    with pytest.raises(ValueError, match="iq4_xs blocks are packed from IQ4XSFields"):
+        pack_blocks("iq4_xs", Q8Fields(d=zero, q=np.ones((1, 256), np.int8)))
+    with pytest.raises(ValueError, match="last axis of nblocks \\* 136 bytes, got 144"):
+        dequantize("iq4_xs", np.zeros(144, dtype=np.uint8))

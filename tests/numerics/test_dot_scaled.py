@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from compiler.numerics import (
+    IQ4XSFields,
     Q2KFields,
     Q3KFields,
     Q4KFields,
@@ -171,7 +172,7 @@ def test_nan_codes_propagate() -> None:
     assert nan.sum() == N + M - 1
 
 
-BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1", "mxfp4", "q2_K", "q3_K"]
+BLOCKS = ["q4_K", "q8_0", "q8_1", "q8_1_mmq", "q4_1", "q5_0", "q5_1", "mxfp4", "q2_K", "q3_K", "iq4_nl", "iq4_xs"]
 
 
 def _block_operand(rng: np.random.Generator, fmt: str, rows: int, k: int, side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -348,6 +349,44 @@ def test_q2_K_q3_K_dot_is_an_integer_dot_per_16(fmt: str, w_side: str, q8: str) 
     else:
         got = dot_scaled(blocks_x, blocks_w.transpose(1, 0, 2), lhs=q8, rhs=fmt).T
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("q8", ["q8_0", "q8_1"])
+@pytest.mark.parametrize("w_side", ["lhs", "rhs"])
+@pytest.mark.parametrize("fmt", ["iq4_nl", "iq4_xs"])
+def test_iq4_dot_is_an_integer_dot_per_32(fmt: str, w_side: str, q8: str) -> None:
+    """iq4_nl / iq4_xs x q8: per 32 values d_w * d_x * Σ kvalue * q_x, d_w = d (iq4_nl) or d * (ls - 32)
+    (iq4_xs): ggml's ``vec_dot_iq4_nl_q8_0`` / ``vec_dot_iq4_xs_q8_K`` with q8's d per 32; no min, no block
+    sum."""
+    rng = np.random.default_rng(22)
+    k, rows_w, rows_x = 512, 4, 3
+    raw_w = quantize(fmt, rng.standard_normal((rows_w, k)).astype(np.float32))
+    raw_x = quantize(q8, rng.standard_normal((rows_x, k)).astype(np.float32), method="ref")
+    fw, fx = block_fields(fmt, raw_w), block_fields(q8, raw_x)
+    assert isinstance(fw, Q8Fields | IQ4XSFields) and isinstance(fx, Q8Fields)
+    nb = k // 32
+    d_w = fw.d.astype(np.float64) if isinstance(fw, Q8Fields) else (
+        np.repeat(fw.d.astype(np.float64), 8, axis=1) * fw.scales.reshape(rows_w, nb))
+    d_x = fx.d.reshape(rows_x, nb).astype(np.float64)
+    q_w = fw.q.reshape(rows_w, nb, 32).astype(np.int64)
+    q_x = fx.q.reshape(rows_x, nb, 32).astype(np.int64)
+    want = np.zeros((rows_w, rows_x))
+    for r_w in range(rows_w):
+        for r_x in range(rows_x):
+            for j in range(nb):
+                want[r_w, r_x] += d_w[r_w, j] * d_x[r_x, j] * int(q_w[r_w, j] @ q_x[r_x, j])
+    info = format_info(fmt)
+    assert info.block_bytes is not None and not info.min_term
+    blocks_w = raw_w.reshape(rows_w, k // info.block_values, info.block_bytes)
+    blocks_x = raw_x.reshape(rows_x, nb, -1)
+    if w_side == "lhs":
+        got = dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs=fmt, rhs=q8)
+    else:
+        got = dot_scaled(blocks_x, blocks_w.transpose(1, 0, 2), lhs=q8, rhs=fmt).T
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    if q8 == "q8_1":
+        with pytest.raises(ValueError, match="use_block_sums needs a q4_K, q5_K, q4_1 or q5_1 operand"):
+            dot_scaled(blocks_w, blocks_x.transpose(1, 0, 2), lhs=fmt, rhs=q8, use_block_sums=True)
 
 
 def test_mxfp4_is_e2m1_with_its_exponent_as_ue8m0() -> None:

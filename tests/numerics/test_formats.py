@@ -8,7 +8,16 @@ import pytest
 
 import numpy as np
 
-from compiler.numerics import ELEMENT_FORMATS, FORMATS, MXFP4_KVALUES, SCALE_GROUP, FormatKind, decode, format_info
+from compiler.numerics import (
+    ELEMENT_FORMATS,
+    FORMATS,
+    IQ4NL_KVALUES,
+    MXFP4_KVALUES,
+    SCALE_GROUP,
+    FormatKind,
+    decode,
+    format_info,
+)
 
 
 @pytest.mark.parametrize(
@@ -23,6 +32,8 @@ from compiler.numerics import ELEMENT_FORMATS, FORMATS, MXFP4_KVALUES, SCALE_GRO
         ("q5_0", 32, 22, Fraction(11, 2)),
         ("q5_1", 32, 24, Fraction(6)),
         ("mxfp4", 32, 17, Fraction(17, 4)),
+        ("iq4_nl", 32, 18, Fraction(9, 2)),
+        ("iq4_xs", 256, 136, Fraction(17, 4)),
     ],
 )
 def test_block_sizes_match_ggml_structs(name: str, values: int, nbytes: int, bits_per_value: Fraction) -> None:
@@ -80,6 +91,17 @@ def test_mxfp4_kvalues_are_doubled_e2m1() -> None:
     assert (info.bits, info.container_bits, info.min_term, info.coding) == (4, 4, False, None)
     doubled = 2 * decode("e2m1", np.arange(16, dtype=np.uint8))
     assert list(MXFP4_KVALUES) == doubled.tolist() == [0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12]
+
+
+def test_iq4nl_kvalues_are_a_sorted_int8_grid() -> None:
+    """ggml's kvalues_iq4nl: 16 distinct int8 levels in increasing order (its ``best_index_int8`` bisects
+    them), denser near 0 and without 0 itself; iq4_nl and iq4_xs share them."""
+    assert IQ4NL_KVALUES == (-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113)
+    assert list(IQ4NL_KVALUES) == sorted(set(IQ4NL_KVALUES)) and 0 not in IQ4NL_KVALUES
+    gaps = np.diff(IQ4NL_KVALUES)
+    assert gaps[7] == 11 and gaps.max() == 24 and gaps.min() == 11
+    for name in ("iq4_nl", "iq4_xs"):
+        assert (format_info(name).bits, format_info(name).min_term) == (4, False)
 
 
 def test_unknown_format_is_a_value_error() -> None:

@@ -26,6 +26,14 @@ for crafted edge inputs (zero blocks, scales at and below ggml's 1e-15 threshold
 build) for every case and for 22 crafted edge super-blocks each, named in each header (zero, constant and
 few-level blocks, fp16-subnormal and underflowing d and dmin, 4- and 6-bit scales that round to 0 or tie,
 q3_K's 1e-15 threshold and its sign tie between scales, sums in float32 subnormals, d near fp16's largest).
+``data/ggml_cpu_iq4_nl.txt`` and ``data/ggml_cpu_iq4_xs.txt`` hold what ``quantize_iq4_nl`` (quant_weights NULL,
+``quantize`` method ``"chunk"``) / ``quantize_row_iq4_xs_ref`` and ``dequantize_row_iq4_nl`` / ``_iq4_xs`` produced
+(same commit and build) for every case and for 32 crafted blocks / 22 crafted super-blocks, named in each header
+(zero, constant and few-level blocks, amax at and one ulp below 1e-15, exact ties between kvalues and one ulp
+either side, fp16-subnormal, flushed and overflowing d, sums in float32 subnormals, sub-block scales that round
+to 0 or clamp). ``data/ggml_cpu_iq4_nl_ref.txt`` holds ``quantize_row_iq4_nl_ref``'s bytes (method ``"ref"``)
+for the same inputs, less case zero_blocks (its leading blocks below 1e-15 take their codes from uninitialized
+memory in C); its edge blocks, one call, show such blocks keeping the codes of the row's block before them.
 ``data/ggml_cpu_q4_1.txt``, ``data/ggml_cpu_q5_0.txt`` and ``data/ggml_cpu_q5_1.txt`` hold what
 ``quantize_row_q4_1_ref`` / ``_q5_0_ref`` / ``_q5_1_ref`` and the matching ``dequantize_row_*`` produced
 (same commit and build) for every case and for about 20 crafted 32-value edge blocks each, named in each
@@ -54,6 +62,8 @@ import numpy as np
 import pytest
 
 from compiler.numerics import (
+    IQ4NL_KVALUES,
+    IQ4XSFields,
     Q2KFields,
     Q3KFields,
     Q5KFields,
@@ -182,7 +192,7 @@ def test_vector_files_cover_every_case() -> None:
         assert set(format_vectors(fmt)) == per_case | {("edges", k) for k in ("input", fmt, f"{fmt}_dequant_sha256")}
 
 
-VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q2_K", "q3_K", "q5_K", "q6_K", "mxfp4")
+VECTOR_FORMATS = ("q4_1", "q5_0", "q5_1", "q2_K", "q3_K", "q5_K", "q6_K", "mxfp4", "iq4_nl", "iq4_xs")
 """The formats with a vector file of their own, ``data/ggml_cpu_<fmt>.txt``."""
 
 
@@ -267,6 +277,91 @@ def test_q3_K_edge_vectors_reach_their_edges() -> None:
     assert f.scales[10, 2] == -32 and f.scales[10, 9] == 31
     assert (f.scales[13] == 0).sum() == 15 and (f.q[13].reshape(16, 16)[f.scales[13] == 0] != -4).any()
     assert abs(f.d[16]) > 2.0**15
+
+
+@functools.cache
+def iq4_nl_ref() -> dict[tuple[str, str], bytes]:
+    """``data/ggml_cpu_iq4_nl_ref.txt``: ``quantize_row_iq4_nl_ref``'s bytes (every case but zero_blocks)."""
+    return _read_sections(DATA / "ggml_cpu_iq4_nl_ref.txt")
+
+
+REF_CASES = [c for c in INPUT_CASES if c != "zero_blocks"]
+"""zero_blocks starts with blocks below 1e-15, whose ``quantize_row_iq4_nl_ref`` codes are uninitialized in C."""
+
+
+def test_iq4_nl_ref_file_covers_every_defined_case() -> None:
+    kinds = ("iq4_nl", "iq4_nl_dequant_sha256")
+    assert set(iq4_nl_ref()) == {(c, k) for c in REF_CASES for k in kinds} | {("edges", k) for k in ("input", *kinds)}
+
+
+@pytest.mark.parametrize("case", [*REF_CASES, "edges"])
+def test_iq4_nl_ref_vectors_match_ggml_c(case: str) -> None:
+    """``quantize("iq4_nl", x, method="ref")`` is ``quantize_row_iq4_nl_ref`` on x as one row."""
+    vectors = iq4_nl_ref()
+    x = np.frombuffer(vectors[("edges", "input")], "<f4").astype(np.float32) if case == "edges" else case_input(case)
+    want = np.frombuffer(vectors[(case, "iq4_nl")], dtype=np.uint8)
+    got = quantize("iq4_nl", x, method="ref")
+    differing = np.nonzero(np.any(got.reshape(-1, 18) != want.reshape(-1, 18), axis=1))[0]
+    assert differing.size == 0, f"iq4_nl ref blocks {differing.tolist()} differ from ggml for case {case}"
+    assert hashlib.sha256(dequantize("iq4_nl", want).astype("<f4").tobytes()).digest() == vectors[
+        (case, "iq4_nl_dequant_sha256")]
+    if case != "edges":
+        assert not np.array_equal(got, quantize("iq4_nl", x))  # the search of "chunk" is another quantizer
+
+
+KV_IQ4 = np.array(IQ4NL_KVALUES, dtype=np.int8)
+
+
+def test_iq4_nl_edge_vectors_reach_their_edges() -> None:
+    """The crafted iq4_nl blocks reach the paths the headers name, in ggml's bytes: "chunk"
+    (``quantize_iq4_nl``) requantizes a block below 1e-15 to code 8, "ref" keeps the row's earlier codes."""
+    x, raw, _ = _format_case("iq4_nl", "edges")
+    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 18)
+    ref_raw = np.frombuffer(iq4_nl_ref()[("edges", "iq4_nl")], dtype=np.uint8)
+    f, r = block_fields("iq4_nl", blocks.reshape(-1)), block_fields("iq4_nl", ref_raw)
+    assert isinstance(f, Q8Fields) and isinstance(r, Q8Fields) and x.size == 32 * 32 == 32 * f.d.size
+    # below 1e-15 (zeros, signed zeros, 9e-16, one ulp under float(1e-15)) and blocks 28-29: d = +0, code 8
+    for i in (1, 2, 3, 4, 28, 29):
+        assert blocks[i].tobytes() == bytes(2) + bytes([0x88] * 16)
+        assert (r.d[i] == 0) and not np.signbit(r.d[i])
+    np.testing.assert_array_equal(r.q[1:5], np.broadcast_to(r.q[0], (4, 32)))  # ref: block 0's codes
+    np.testing.assert_array_equal(r.q[28:30], np.broadcast_to(r.q[27], (2, 32)))
+    assert (dequantize("iq4_nl", ref_raw).reshape(-1, 32)[1] == 0).all()  # -0 where block 0's kvalue < 0
+    assert np.signbit(dequantize("iq4_nl", ref_raw).reshape(-1, 32)[1]).any()
+    # amax exactly float(1e-15) is not below the threshold: d flushes to 0 in fp16, the codes do not
+    assert f.d[5] == 0 and (f.q[5] != 1).any()
+    # ref, d = 1 at step 2: each midpoint between kvalues goes up; one ulp below it down, one above it up
+    assert r.q[11, 1:16].tolist() == KV_IQ4[1:].tolist()
+    assert r.q[12, 1:16].tolist() == KV_IQ4[:15].tolist() and r.q[12, 16:31].tolist() == KV_IQ4[1:].tolist()
+    # the kvalues themselves: both quantizers fit d = 1 exactly (d = 1/4 for them / 4)
+    for q in (f, r):
+        assert q.d[13] == 1 and q.q[13].tolist() == KV_IQ4.tolist() + KV_IQ4[::-1].tolist() and q.d[14] == 0.25
+    assert 0 < abs(f.d[16]) < 2.0**-14 and f.d[17] == 0 and (f.q[17] != 1).any()  # subnormal, flushed
+    assert 2.0**15 < abs(f.d[19]) < np.inf and np.isinf(f.d[20]) and np.isinf(r.d[20])
+    # ref maps max to kvalue -127 (d = max / -127 at step 2), so its d has max's opposite sign; chunk's either
+    values = x.reshape(-1, 32)
+    peak = values[np.arange(32), np.argmax(np.abs(values), axis=1)]
+    scaled = r.d != 0
+    assert (np.sign(r.d[scaled]) == -np.sign(peak[scaled])).all() and (np.sign(f.d) == np.sign(peak)).any()
+
+
+def test_iq4_xs_edge_vectors_reach_their_edges() -> None:
+    """The crafted iq4_xs super-blocks reach the paths the header names (read from ggml's bytes, not ours)."""
+    x, raw, _ = _format_case("iq4_xs", "edges")
+    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 136)
+    f = block_fields("iq4_xs", blocks.reshape(-1))
+    assert isinstance(f, IQ4XSFields) and x.size == 22 * 256 == 256 * f.d.size
+    # all zero: d = -max_scale/32 = -0, every scale code 32 (scales_h 0xAAAA), every code 8
+    assert blocks[0].tobytes() == bytes([0x00, 0x80, 0xAA, 0xAA]) + bytes(4) + bytes([0x88] * 128)
+    # the sub-block of largest |scale| sets d: its code is 0 (scale -32) in every super-block but the zero one
+    assert ((f.scales == -32).any(axis=-1) == (np.arange(22) != 0)).all()
+    # zero sub-blocks and those whose scale rounds to 0: scale code 32, every code 8
+    for i, zero in ((3, [0, 1, 3, 4, 5, 6, 7]), (6, [0, 1, 2, 3, 4, 5, 7]), (15, [0, 1, 2, 3, 4])):
+        assert (f.scales[i, zero] == 0).all() and (f.q[i].reshape(8, 32)[zero] == 1).all()
+    assert 0 < abs(f.d[7]) < 2.0**-14 and f.d[8] == 0 and (f.q[8] != 1).any()  # subnormal; flushed, codes kept
+    assert 2.0**15 < abs(f.d[10]) < np.inf and np.isinf(f.d[11])
+    # opposite signs, near-equal magnitudes: -32 for the larger, +32 clamped to 31 for the other
+    assert f.scales[21, 5] == -32 and f.scales[21, 2] == 31
 
 
 @pytest.mark.parametrize("fmt", ["q4_1", "q5_1"])

@@ -6,10 +6,14 @@ test_ggml_vectors.py; here each rule gets a case small enough to check by hand.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from compiler.numerics import (
+    IQ4NL_KVALUES,
+    IQ4XSFields,
     Q2KFields,
     Q3KFields,
     Q4KFields,
@@ -535,6 +539,130 @@ def test_mxfp4_round_trip_error() -> None:
     assert not (f.q == 0).all(axis=-1).any()
 
 
+# ---------------------------------------------------------------- iq4_nl, iq4_xs
+
+KV_IQ4 = np.array(IQ4NL_KVALUES, dtype=F32)
+
+
+def _best_index_int8_c(x: np.float32) -> int:
+    """ggml-quants.c ``best_index_int8(16, kvalues_iq4nl, x)`` transcribed line by line (float32 scalars)."""
+    if x <= KV_IQ4[0]:
+        return 0
+    if x >= KV_IQ4[15]:
+        return 15
+    ml, mu = 0, 15
+    while mu - ml > 1:
+        mav = (ml + mu) // 2
+        if x < KV_IQ4[mav]:
+            mu = mav
+        else:
+            ml = mav
+    return mu - 1 if x - KV_IQ4[mu - 1] < KV_IQ4[mu] - x else mu
+
+
+def test_best_index_int8_is_ggml_bisection() -> None:
+    """The table lookup of iq4nl.best_index_int8 against the C bisection: 400 floats around every kvalue and
+    every midpoint between neighbours (where the float32 differences decide), zeros, subnormals, NaN, ±Inf
+    and random floats of every magnitude."""
+    from compiler.numerics.iq4nl import best_index_int8
+
+    centres = np.concatenate([KV_IQ4, (KV_IQ4[:-1] + KV_IQ4[1:]) / F32(2)]).astype(F32)
+    steps = np.arange(-200, 201, dtype=np.int32)
+    near = (centres.view(np.int32)[:, None] + steps).view(F32).reshape(-1)
+    rng = np.random.default_rng(21)
+    wide = (rng.standard_normal(20000) * 10.0 ** rng.uniform(-45, 38, 20000)).astype(F32)
+    special = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1e-45, -1e-45, 3.4e38, -3.4e38], dtype=F32)
+    x = np.concatenate([near, wide, special, rng.uniform(-140, 140, 20000).astype(F32)])
+    want = [_best_index_int8_c(v) for v in x]
+    assert best_index_int8(x).tolist() == want
+    assert best_index_int8(centres[16:]).tolist() == list(range(1, 16))  # a midpoint goes up
+
+
+def test_iq4_nl_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(17)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(F32)
+    rms = {m: float(np.sqrt(np.mean((dequantize("iq4_nl", quantize("iq4_nl", x, method=m)) - x) ** 2)))
+           for m in ("chunk", "ref")}
+    q4_0 = float(np.sqrt(np.mean((dequantize("q4_0", quantize("q4_0", x)) - x) ** 2)))
+    # the non-linear grid beats q4_0's even steps on Gaussian data, the scale search beats none
+    assert rms["chunk"] < rms["ref"] < q4_0 and rms["chunk"] < 0.92 * q4_0 and rms["chunk"] < 0.08 * x.std()
+    assert quantize("iq4_nl", x).shape == (8, 32 * 18)
+    np.testing.assert_array_equal(quantize("iq4_nl", x)[3], quantize("iq4_nl", x[3]))
+    # ref: codes of id = 1/(max/-127) (the bisection, value by value), so max takes -127 and d max's other sign
+    row = x[0, :256]
+    f = _fields("iq4_nl", row, method="ref")
+    blocks = row.reshape(8, 32)
+    peak = blocks[np.arange(8), np.argmax(np.abs(blocks), axis=1)]
+    inverse = F32(1) / (peak / F32(-127))
+    codes = [[_best_index_int8_c(inverse[b] * v) for v in blocks[b]] for b in range(8)]
+    np.testing.assert_array_equal(f.q, KV_IQ4[codes])
+    assert (np.sign(f.d) == -np.sign(peak)).all()
+
+
+def test_iq4_nl_fits_scaled_kvalues_exactly() -> None:
+    """Values on the grid (the kvalues times 1/4, max -31.75 first): both quantizers find d = 1/4 and
+    every code (chunk: the try with id = (0 - 127)/max = 4)."""
+    x = np.concatenate([KV_IQ4, KV_IQ4[::-1]]) / F32(4)
+    for method in ("chunk", "ref"):
+        f = _fields("iq4_nl", x, method=method)
+        assert f.d.tolist() == [0.25] and f.q[0].tolist() == np.concatenate([KV_IQ4, KV_IQ4[::-1]]).tolist()
+        np.testing.assert_array_equal(dequantize("iq4_nl", quantize("iq4_nl", x, method=method)), x)
+
+
+def test_iq4_nl_blocks_below_threshold() -> None:
+    """amax < 1e-15: d = +0. chunk requantizes with id = 0 (every code 8, kvalue 1); ref leaves ggml's
+    codes array as the row's previous block left it, and here code 8 before a row's first scaled block."""
+    normal = np.random.default_rng(19).standard_normal(32).astype(F32)
+    tiny = np.full(32, 9e-16, dtype=F32)
+    rows = np.stack([np.concatenate([normal, np.zeros(32, F32), tiny]),
+                     np.concatenate([tiny, normal, np.zeros(32, F32)])])
+    chunk = quantize("iq4_nl", rows).reshape(2, 3, 18)
+    assert chunk[0, 1].tobytes() == chunk[0, 2].tobytes() == chunk[1, 0].tobytes() == bytes(2) + bytes([0x88] * 16)
+    f = block_fields("iq4_nl", quantize("iq4_nl", rows, method="ref"))
+    assert isinstance(f, Q8Fields)
+    assert (f.d == 0).tolist() == [[False, True, True], [True, False, True]] and not np.signbit(f.d[f.d == 0]).any()
+    np.testing.assert_array_equal(f.q[0, 1], f.q[0, 0])
+    np.testing.assert_array_equal(f.q[0, 2], f.q[0, 0])
+    np.testing.assert_array_equal(f.q[1, 2], f.q[1, 1])
+    assert (f.q[1, 0] == 1).all()  # rows are separate calls: row 1's leading block does not see row 0's codes
+
+
+def test_iq4_xs_round_trip_error_and_rules() -> None:
+    rng = np.random.default_rng(18)
+    x = (rng.standard_normal((8, 1024)) * rng.uniform(0.01, 3, (8, 1))).astype(F32)
+    raw = quantize("iq4_xs", x)
+    assert raw.shape == (8, 4 * 136)
+    err = dequantize("iq4_xs", raw) - x
+    assert np.sqrt(np.mean(err**2)) < 0.08 * x.std()
+    f = block_fields("iq4_xs", raw)
+    assert isinstance(f, IQ4XSFields)
+    # the sub-block of largest |scale| sets d = -max_scale/32: its scale is -32 in every super-block
+    assert (f.scales == -32).any(axis=-1).all()
+    np.testing.assert_array_equal(raw[5], quantize("iq4_xs", x[5]))
+
+
+def test_iq4_xs_zero_super_block() -> None:
+    """Every scale 0: d = -0/32 = -0 (fp16 0x8000), scale code l + 32 = 32 (scales_h 0xAAAA, scales_l 0),
+    codes best_index_int8(0) = 8; a zero sub-block beside scaled ones gets the same code and scale."""
+    raw = quantize("iq4_xs", np.zeros(256, dtype=F32))
+    assert raw.tobytes() == bytes([0x00, 0x80, 0xAA, 0xAA]) + bytes(4) + bytes([0x88] * 128)
+    x = np.zeros(256, dtype=F32)
+    x[32:64] = np.linspace(-1, 1, 32, dtype=F32)
+    f = block_fields("iq4_xs", quantize("iq4_xs", x))
+    assert isinstance(f, IQ4XSFields)
+    assert f.scales[0].tolist() == [0, -32, 0, 0, 0, 0, 0, 0] and (f.q[0, :32] == 1).all() and (f.q[0, 64:] == 1).all()
+
+
+def test_iq4_quantize_is_fast_enough() -> None:
+    """A 1000 x 4096 weight matrix in seconds: the 15 trial scales per 32 values run on all blocks at once."""
+    x = np.random.default_rng(20).standard_normal((1000, 4096)).astype(F32)
+    for fmt in ("iq4_nl", "iq4_xs"):
+        start = time.perf_counter()
+        quantize(fmt, x)
+        elapsed = time.perf_counter() - start
+        assert elapsed < 10.0, f"{fmt} took {elapsed:.1f} s"
+
+
 # ---------------------------------------------------------------- errors
 
 
@@ -555,3 +683,9 @@ def test_errors() -> None:
         quantize("mxfp4", np.zeros(32, dtype=np.float32), method="cuda")
     with pytest.raises(ValueError, match="K to be a multiple of 32, got K = 16"):
         quantize("mxfp4", np.zeros(16, dtype=np.float32))
+    with pytest.raises(ValueError, match="quantize\\('iq4_nl'\\) supports method 'chunk', 'ref', got 'cuda'"):
+        quantize("iq4_nl", np.zeros(32, dtype=np.float32), method="cuda")
+    with pytest.raises(ValueError, match="quantize\\('iq4_xs'\\) supports method 'ref', got 'chunk'"):
+        quantize("iq4_xs", np.zeros(256, dtype=np.float32), method="chunk")
+    with pytest.raises(ValueError, match="K to be a multiple of 256, got K = 32"):
+        quantize("iq4_xs", np.zeros(32, dtype=np.float32))
