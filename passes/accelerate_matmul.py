@@ -425,12 +425,12 @@ block scales are: ``HIGH_WORDS``)."""
 
 SCALED_CODES: dict[Format, str] = {Format.Q2_K: "sc"}
 """Blocks whose integer scale per 16 values the upcast multiplies into the codes (``qgpu.upcast … scale``,
-``register_formats.INTEGER_SCALED``), and its i32 part: q2_K's 4-bit scale times its 2-bit code stays below
+``register_formats.INTEGER_SCALED``), and its i8 part: q2_K's 4-bit scale times its 2-bit code stays below
 256, so each 32-value block is one u8 mma whose sum the magic form converts — where q3_K's 6-bit scale − 32
 times its code does not fit a byte, and its two half-block sums are weighted in s32 (``lhs_sub``)."""
 
 MINS_PER_16: dict[Format, str] = {Format.Q2_K: "mn"}
-"""Blocks with a min per 16 values, and its i32 part: q2_K's value is d · sc · q − dmin · m per 16 values,
+"""Blocks with a min per 16 values, and its i8 part: q2_K's value is d · sc · q − dmin · m per 16 values,
 and q8_1 keeps one sum per 32, so its min term cannot be the rank-1 fold of ``MIN_FORMATS``. Its mins go
 to the mma as ``lhs_min`` / ``rhs_min`` (in the operand scale layout): a second s8 mma per k tile takes
 Σ_k m[k/16] · a_k of the activations' int8 values, which the fold scales by dmin (the block's ``dmin`` part)
@@ -557,13 +557,13 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
 
 def _per_16_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
                     point: InsertPoint) -> SSAValue:
-    """An i32 part per 16 values (q2_K's scales and mins) in the operand scale layout: each operand
+    """An i8 part per 16 values (q2_K's scales and mins, four to a register) in the operand scale layout: each operand
     register's row (A) or column (B) in the thread that holds it (``passes.support.group_registers``)."""
     view = _insert(point, BlockPartOp(mem, part, first, count)).results[0]
     vt = view.type
     assert isinstance(vt, MemDescType)
     operand_enc = DotScaleEncodingAttr(op_idx, mma, operand=True)
-    return _insert(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), operand_enc))).results[0]
+    return _insert(point, LocalLoadOp(view, TensorType(i8, vt.get_shape(), operand_enc))).results[0]
 
 
 def _raw_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,

@@ -64,6 +64,7 @@ from xdsl.rewriter import Rewriter
 from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
+from dialects.ptx.ops import PrmtOp
 from dialects.ptx.mma import MmaSignature, MmaSyncOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
 from dialects.qgpu.encodings import DotOperandEncodingAttr
@@ -76,7 +77,7 @@ from dialects.qgpu.warp_group_dot import WarpGroupDotOp, WarpGroupDotWaitOp
 from passes.support.builder import Builder
 from passes.support.warp_group import lower_warp_group_dot, lower_warp_group_wait, warp_group_remark
 from passes.support.distributed import FunctionState, from_regs, to_regs
-from passes.support.group_registers import group_register
+from passes.support.group_registers import group_slot
 
 _PTX_TYPE = {
     RegFormat.S8: MmaType.S8, RegFormat.U8: MmaType.U8, RegFormat.E4M3: MmaType.E4M3, RegFormat.E5M2: MmaType.E5M2,
@@ -250,13 +251,15 @@ def _remark(mma: MmaOp, inst: Instruction, rep_k: int, acc: MmaLayout, a_regs: i
     if rescale is Rescale.HW:
         parts.append(f"block scales to the instruction, {inst.blocks_per_tile} per k tile and row")
     elif rescale is Rescale.PER_BLOCK:
-        parts.append("per-block rescale from a zero accumulator: " + (
-            "the s32 → f32 conversion folded into the scaling (magic 1.5·2^23, two FMAs per register)" if magic
-            else "d converted to f32 and acc += d · sa · sb by FMA"))
+        parts.append("per-block rescale: " + (
+            "each block's mma from the bits of 1.5·2^23, the s32 → f32 conversion folded into the scaling (two "
+            "FMAs per register)" if magic else "each block's mma from a zero accumulator, its sum converted to f32 "
+            "and acc += d · sa · sb by FMA"))
     if folds and mins:
         parts.append(f"the min per 16 values ({'lhs' if mma.a_min is not None else 'rhs'}_min) as a second "
-                     "m16n8k32 per k tile, its operand each half's min broadcast to four bytes; its s32 sum "
-                     + ("folded by −fa · fb in the magic form" if magic else "converted and folded by −fa · fb by FMA"))
+                     f"m16n8k32 per k tile ({count} more), its operand each half's min repeated in four bytes; its "
+                     "s32 sum " + ("folded by −fa · fb in the magic form (two more FMAs per register)" if magic
+                                   else "converted and folded by −fa · fb by FMA"))
     elif folds:
         parts.append("q4_K dmin fold: one FMA per register and block")
     if subs:
@@ -539,7 +542,7 @@ class _Mins:
 
     The min side's operand registers are replaced by its mins: each register of an s8 m16n8k32 operand
     holds four consecutive k of one 16-value half (A: registers 0-1 k 0-15, 2-3 k 16-31; B: 0 and 1), so
-    ``min · 0x01010101`` stands for it — the mins arrive in the operand scale layout (``operand = true``),
+    its min repeated in four bytes stands for it — the mins arrive in the operand scale layout (``operand = true``),
     which puts each register's row (A) or column (B) in the thread that holds it — and one more mma from a
     zero accumulator gives the sum, exact in s32 (|sum| ≤ 32 · 255 · 128).
     """
@@ -559,9 +562,12 @@ class _Mins:
         self.mma = mma
 
     def _operand(self, reg: int) -> SSAValue:
-        slot = group_register(self.operand, self.layout, reg)
+        """The min of operand register ``reg``'s four values in each of its bytes: one ``prmt`` that
+        repeats its byte of the mins' register."""
+        slot = group_slot(self.operand, self.layout, reg)
         if slot not in self._broadcast:
-            self._broadcast[slot] = self.b.mul(self.regs[slot], 0x01010101)
+            word, byte = self.regs[slot[0]], slot[1]
+            self._broadcast[slot] = self.b.emit(PrmtOp(word, word, self.b.const(byte * 0x1111)))
         return self._broadcast[slot]
 
     def sums(self, a_tile: list[SSAValue], b_tile: list[SSAValue], rm: int, rn: int, rk: int,

@@ -30,7 +30,7 @@ and the mma operands read its fields through ``qgpu.block_part``:
   decoded from the 12 packed bytes as ggml's ``get_scale_min_k4`` does (q5_K's the same, from
   the same bytes); q6_K's ``d4`` is its one fp16 d / 4, per 32 values like every other block scale (q3_K's
   ``d32``: d / 32; q2_K's ``d`` and ``dmin``, the fp16 fields as they are, and its ``sc`` and ``mn``, the
-  low and high nibble of each of its ``scales[16]`` as i32, one per 16 values);
+  low and high nibble of each of its ``scales[16]`` as i8, one per 16 values, four to a register);
   q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads); q5_0's and q5_1's
   ``qh``, the block's 32-bit word of fifth bits as an i32, q5_0's ``d8`` (d / 8) and q5_1's ``d``,
   ``min`` and ``m_pad`` as q4_1's; mxfp4's ``qs`` (raw, q4_0's nibble pairs of e2m1 codes) and ``d``, its
@@ -84,8 +84,9 @@ class PartSpec:
     """Parts made of 6-bit codes packed in ``scales[12]``, at this byte: q4_K's / q5_K's sc or m
     (``get_scale_min_k4``; f32 / f16 parts), q3_K's scale − 32 (its i32 ``sc``)."""
     nibble: int | None = None
-    """i32 parts of one 4-bit field of a byte, zero-extended: 0 the low nibble, 1 the high one (q2_K's ``sc``
-    and ``mn``, its scale and min per 16 values)."""
+    """i8 parts of one 4-bit field of a byte: 0 the low nibble, 1 the high one (q2_K's ``sc`` and ``mn``, its
+    scale and min per 16 values), four to a register — one 32-bit load and a mask where the four are
+    consecutive bytes (``block_fields._nibble_word``)."""
     field_bytes: int = 1
     """i32 parts: the width of the integer field — q6_K's ``sc``, one int8, sign-extended; q5_0's and
     q5_1's ``qh``, a 32-bit word (two 16-bit loads where the blocks leave it 2-aligned)."""
@@ -194,13 +195,13 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     (Format.Q3_K, Q3K_D32): PartSpec(8, False, f32, Q3K_D, divisor=S8_FACTOR[RegFormat.Q3_K]),
     (Format.Q3_K, "sc"): PartSpec(16, False, i32, None, codes_byte=Q3K_SCALES),
     # q2_K: its 2-bit codes (u8 0..3 when upcast), d and dmin per 32 values (the mma's block scale and
-    # the fold factor of its min term), its 4-bit scale and min of each 16 values as i32 (``lhs_sub`` and
-    # ``lhs_min`` of the mma: the min weights a second s8 mma against the activations)
+    # the fold factor of its min term), its 4-bit scale and min of each 16 values as bytes, four per
+    # register (the upcast's integer scale; the mma's ``lhs_min``, a second s8 mma against the activations)
     (Format.Q2_K, "qs"): PartSpec(64, True, i8, Q2K_QS),
     (Format.Q2_K, "d"): PartSpec(8, False, f32, Q2K_D),
     (Format.Q2_K, "dmin"): PartSpec(8, False, f32, Q2K_DMIN),
-    (Format.Q2_K, "sc"): PartSpec(16, False, i32, Q2K_SCALES, pitch=1, nibble=0),
-    (Format.Q2_K, "mn"): PartSpec(16, False, i32, Q2K_SCALES, pitch=1, nibble=1),
+    (Format.Q2_K, "sc"): PartSpec(16, False, i8, Q2K_SCALES, pitch=1, nibble=0),
+    (Format.Q2_K, "mn"): PartSpec(16, False, i8, Q2K_SCALES, pitch=1, nibble=1),
     (Format.Q4_K, "qs"): PartSpec(128, True, i8, Q4K_QS),
     (Format.Q4_K, "scale"): PartSpec(8, False, f32, Q4K_D, codes_byte=Q4K_SCALES),
     # d · sc of sub-block j, divided by 16 for odd j: the scale of q4_K values upcast in place

@@ -58,6 +58,9 @@ from dialects.qgpu.register_formats import (
     values_per_element,
 )
 
+_PARTS_OF_BYTE = {2: "two nibbles", 4: "four 2-bit fields"}
+"""How the values of one packed byte are named in a diagnostic, by values per byte."""
+
 PER_BLOCK_SCALE_TYPES = ("f32", "f16", "bf16")
 """Scale element types accepted besides ue8m0/ue4m3 when the rescale happens in f32 (per_block)."""
 
@@ -195,8 +198,9 @@ class MmaOp(IRDLOperation):
     ``#qgpu.dot_scale`` layouts, shaped ``[M, K/g]`` and ``[N, K/g]``; ``rescale``
     says how they apply (``"hw"``: the instruction's ``.block_scale`` operands,
     sm_120a; ``"per_block"``: one mma per group and an f32 fold; reference/ptx.md §4, §6.4).
-    ``{qdot.scale_bits = n}`` (per_block only) says each f32 scale has at most n significant
-    bits, which lets qdot-lower-mma fold the s32 → f32 conversion into the scaling for n ≤ 22.
+    ``{qdot.scale_bits = n}`` (per_block only) says each f32 scale (and, with mins, each fold factor) has
+    at most n significant bits, which lets qdot-lower-mma fold the s32 → f32 conversion into the scaling
+    for n ≤ 22.
     ``{qdot.exp = array<i64: ea, eb>}`` (qdot-accelerate-matmul's, for promote-int8) gives the
     power-of-two shift of each side's values that the fold divides out.
     ``lhs_sub %sa`` / ``rhs_sub %sb`` (per_block, s8 / u8 only) are one side's integer factors per
@@ -204,7 +208,7 @@ class MmaOp(IRDLOperation):
     sum is then ``sub[2kb] · A₀B₀ + sub[2kb + 1] · A₁B₁`` over its two halves, exact in s32, before
     its f32 scales apply — q6_K's int8 scale per 16 values (llama.cpp's MMQ applies it the same way).
     ``lhs_min %ma`` / ``rhs_min %mb`` (with a fold, s8 / u8 only; one side) are that side's integer min per
-    16 values, i32 ``[M, K/16]`` / ``[N, K/16]`` in its *operand* scale layout (``#qgpu.dot_scale<…,
+    16 values, i8 ``[M, K/16]`` / ``[N, K/16]`` (bytes of the side's own format) in its *operand* scale layout (``#qgpu.dot_scale<…,
     operand = true>``): the fold term of each 32-value block is then ``fa · fb · Σ_k min[k/16] · other[k]``
     — a second s8 mma, its operand each half's min broadcast to the half's 16 values, instead of
     ``fa · fb`` alone: q2_K's dmin · m per 16 values against the activations (q8_1 keeps only per-32 sums).
@@ -324,8 +328,9 @@ class MmaOp(IRDLOperation):
         if values is None or len(values) != 2 or not all(0 <= v <= 24 for v in values):
             raise VerifyException(f"qdot.exp must be array<i64: ea, eb>, two shifts from 0 to 24, got {exp}")
     def _verify_scale_bits(self) -> None:
-        """``{qdot.scale_bits = n}``: every f32 scale has at most n significant bits (and is below
-        2^104), which qdot-lower-mma trusts to take its magic-number rescale (n ≤ 22)."""
+        """``{qdot.scale_bits = n}``: every f32 scale — and, with ``lhs_min`` / ``rhs_min``, every fold
+        factor — has at most n significant bits (and is below 2^104), which qdot-lower-mma trusts to take its
+        magic-number rescale (n ≤ 22)."""
         bits = self.attributes.get("qdot.scale_bits")
         if bits is None:
             return
@@ -376,7 +381,7 @@ class MmaOp(IRDLOperation):
                                       f"got {tensor.encoding}")
 
     def _verify_min(self, mma: MmaEncodingAttr, m: int, n: int, k: int) -> None:
-        """``lhs_min`` / ``rhs_min``: one side's i32 min per 16 values, in its operand scale layout, which
+        """``lhs_min`` / ``rhs_min``: one side's i8 min per 16 values, in its operand scale layout, which
         weights the fold term by a second s8 mma against the other side."""
         given = [(name, value, op_idx, rows) for name, value, op_idx, rows in
                  (("lhs_min", self.a_min, 0, m), ("rhs_min", self.b_min, 1, n)) if value is not None]
@@ -391,9 +396,15 @@ class MmaOp(IRDLOperation):
         if self.lhs not in INTEGER_FORMATS or self.rhs not in INTEGER_FORMATS:
             raise VerifyException(f"{name} is the operand of a second s8 mma: it needs integer operands, got "
                                   f"lhs = {self.lhs}, rhs = {self.rhs}")
+        operand = _check_dot_operand(name.split("_")[0], self.a if op_idx == 0 else self.b, op_idx, mma,
+                                     self.lhs if op_idx == 0 else self.rhs)
+        if operand.k_width != 4:
+            raise VerifyException(f"{name} repeats a min over each operand register's four values: the "
+                                  f"{name.split('_')[0]} operand needs kWidth = 4, got kWidth = {operand.k_width}")
         tensor = _tensor(value)
-        if tensor.get_element_type() != IntegerType(32):
-            raise VerifyException(f"{name} must hold i32 mins, got {tensor.get_element_type()}")
+        if tensor.get_element_type() != IntegerType(8):
+            raise VerifyException(f"{name} must hold i8 mins (one byte each, the operand's values), "
+                                  f"got {tensor.get_element_type()}")
         want = [rows, k // 16]
         if k % 32 or list(tensor.get_shape()) != want:
             raise VerifyException(f"{name} must have shape {dims_text(want)} (one min per 16 values), "
@@ -471,7 +482,7 @@ class UpcastOp(IRDLOperation):
     (``register_formats.HIGH_BITS``), as q3_K does (its ``qs`` bytes hold four 2-bit fields each: the
     result's K is four times the source's, ``register_formats.LOW_BITS``). q5_0 and q5_1 take theirs
     from one i32 ``qh`` word per 32-value block, in the #qgpu.dot_scale layout of the result's parent and
-    side (``HIGH_WORDS``). q2_K (``to = u8``, its codes 0..3) may take an integer ``scale``: i32 per 16 values
+    side (``HIGH_WORDS``). q2_K (``to = u8``, its codes 0..3) may take an integer ``scale``: i8 per 16 values
     in that operand scale layout, multiplied into each code (``INTEGER_SCALED``: its 4-bit scales, at most
     15 · 3 = 45, exact in a byte; a factor that does not keep the product below 256 wraps).
     """
@@ -597,10 +608,10 @@ class UpcastOp(IRDLOperation):
         want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // 16)
         enc = scale_t.encoding
         if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != res_enc.op_idx or enc.parent != \
-                res_enc.parent or not enc.operand_side or scale_t.get_element_type() != IntegerType(32) or \
+                res_enc.parent or not enc.operand_side or scale_t.get_element_type() != IntegerType(8) or \
                 scale_t.get_shape() != want:
             raise VerifyException(
-                f"scale of from = {self.source} must be its integer scales: i32 of shape {dims_text(want)} (one per "
+                f"scale of from = {self.source} must be its integer scales: i8 of shape {dims_text(want)} (one per "
                 f"16 values) in #qgpu.dot_scale<{{opIdx = {res_enc.op_idx}, parent = ..., operand = true}}> of the "
                 f"result's parent (the threads of the operand's values), got {scale_t}")
 
@@ -631,7 +642,8 @@ class UpcastOp(IRDLOperation):
         if span is not None and run % span:
             raise VerifyException(
                 f"each thread's run of {run} values along K must hold whole {span}-value "
-                f"{self.source} spans (a byte's two nibbles are {span // 2} values apart)")
+                f"{self.source} spans (a byte's {_PARTS_OF_BYTE[values_per_element(self.source)]} are "
+                f"{span // values_per_element(self.source)} values apart)")
         for name, t, fmt in (("source", src_t, self.source), ("result", dst_t, self.target)):
             if t.get_element_type() != element_type(fmt):
                 raise VerifyException(f"{name} format {fmt} travels in {element_type(fmt)} elements, "

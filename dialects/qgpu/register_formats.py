@@ -183,7 +183,7 @@ def nibble_span(fmt: RegFormat) -> int | None:
 
 INTEGER_SCALED: frozenset[RegFormat] = frozenset({RegFormat.Q2_K})
 """Formats whose upcast may multiply an integer factor per 16 values into each code (``qgpu.upcast … scale``,
-i32 in the operand scale layout): q2_K's 4-bit scales times its codes 0..3, at most 45, exact in u8 — one
+i8 in the operand scale layout): q2_K's 4-bit scales times its codes 0..3, at most 45, exact in u8 — one
 multiply per register of four values, which spares the mma the two half-block sums q3_K's scales need."""
 
 

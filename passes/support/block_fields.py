@@ -38,7 +38,7 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     assert isinstance(tensor, TensorType)
     layout = distributed_layout(tensor)
     element = tensor.get_element_type()
-    if element != shared.spec.element or layout.elem_bytes not in (2, 4):
+    if element != shared.spec.element or layout.elem_bytes not in (1, 2, 4):
         emit_error(load, f"part '{shared.part}' of {shared.format} loads as {shared.spec.element} registers, "
                          f"got {tensor}")
     elems = elements_per_thread(layout)
@@ -60,6 +60,14 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     b = Builder.before(load)
     base = b.cast([load.src], [i32])[0]
     thread = state.per_thread(("offsets", *starts.key), lambda eb, ids: starts.thread_part(eb, ids))
+    if layout.elem_bytes == 1:  # q2_K's 4-bit scales or mins: four consecutive fields per register
+        regs = [_nibble_word(load, b, shared, b.add(base, thread),
+                             [(starts.elem_part(e), index_of(e, 0, 0)) for e in range(first, min(first + 4, elems))])
+                for first in range(0, elems, 4)]
+        load.result.replace_all_uses_with(from_regs(b, regs, tensor))
+        load.detach()
+        load.erase()
+        return
     values = []
     for elem in range(elems):
         start = b.add(base, b.add(thread, starts.elem_part(elem)))
@@ -72,6 +80,26 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     load.result.replace_all_uses_with(from_regs(b, regs, tensor))
     load.detach()
     load.erase()
+
+
+def _nibble_word(load: LocalLoadOp, b: Builder, shared: BlockPartLayout, thread_start: SSAValue,
+                 fields: list[tuple[int, int]]) -> SSAValue:
+    """One register of byte fields (q2_K's ``sc`` / ``mn``: a nibble of each ``scales`` byte) from the
+    fields' (block offset, index) pairs, which must be four consecutive bytes of one block at a 4-aligned
+    place — the 16 groups of a super-block, four per register, as every q2_K view is: one 32-bit load and
+    one mask (and a shift for the high nibbles) serve all four."""
+    spec = shared.spec
+    assert spec.first_byte is not None and spec.nibble is not None
+    offset, index = fields[0]
+    place = offset + spec.first_byte + spec.pitch * index
+    consecutive = len(fields) == 4 and spec.pitch == 1 and all(f == (offset, index + i) for i, f in enumerate(fields))
+    # the thread's own part of the address is whole rows and blocks of the buffer, so multiples of
+    # block_bytes: 4-aligned with it
+    if not consecutive or shared.block_bytes % 4 or place % 4:
+        emit_error(load, f"part '{shared.part}' of {shared.format} loads four consecutive bytes of one block per "
+                         "register, 4-aligned; this layout puts others together")
+    word = b.emit(LdSharedOp(b.add(thread_start, place), i32))
+    return b.and_(b.lshr(word, 4 * spec.nibble), 0x0F0F0F0F)
 
 
 def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
@@ -91,9 +119,6 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
     if spec.element == i32:
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
-        if spec.nibble is not None:  # q2_K's scale (low nibble) or min (high nibble), zero-extended
-            code = b.cast_int(byte, i32)
-            return b.lshr(code, 4) if spec.nibble else b.and_(code, 15)
         return b.emit(arith.ExtSIOp(byte, i32))
     if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # (−m, 0) of q4_1 / q5_1, (s, 0) of q8_1_mmq
         if index % 2:

@@ -1,11 +1,11 @@
-"""Which register of a per-16-values i32 tensor goes with each register of an mma operand.
+"""Which byte of a per-16-values i8 tensor goes with each register of an mma operand.
 
 q2_K's integer factors per 16 values — its 4-bit scale, which its upcast multiplies into the codes,
-and its 4-bit min, which ``qgpu.mma … lhs_min`` broadcasts into a second mma's operand — arrive as
-i32 ``[rows, K/16]`` in the operand scale layout (``#qgpu.dot_scale<…, operand = true>``). Each
-register of an s8 / u8 mma operand (kWidth 4) holds four consecutive k of one row (A) or column (B),
-so one factor serves it; this asks the two layout functions which, instead of restating the ISA's
-fragment arrangement.
+and its 4-bit min, which ``qgpu.mma … lhs_min`` repeats into a second mma's operand — arrive as
+i8 ``[rows, K/16]`` in the operand scale layout (``#qgpu.dot_scale<…, operand = true>``), four to a
+register. Each register of an s8 / u8 mma operand (kWidth 4) holds four consecutive k of one row (A)
+or column (B), so one factor serves it; this asks the two layout functions which, instead of restating
+the ISA's fragment arrangement.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ GROUP = 16
 """Values per integer factor."""
 
 
-def group_register(operand: DotOperandLayout, groups: DotScaleLayout, reg: int) -> int:
-    """The register of ``groups`` holding the factor of operand register ``reg``'s four values: the same
-    in every lane (checked), else a ``LayoutError``."""
+def group_slot(operand: DotOperandLayout, groups: DotScaleLayout, reg: int) -> tuple[int, int]:
+    """(register, byte) of ``groups`` holding the factor of operand register ``reg``'s four values: the
+    same in every lane (checked), else a ``LayoutError``."""
     k_dim = operand.k_dim
     found = None
     for lane in range(32):
@@ -35,9 +35,10 @@ def group_register(operand: DotOperandLayout, groups: DotScaleLayout, reg: int) 
         if not owners:
             raise LayoutError(f"the factor of operand register {reg} is not held by its thread: the factors must be "
                               "in the operand scale layout of the operand's side")
+        slot = (owners[0].reg, owners[0].byte)
         if found is None:
-            found = owners[0].reg
-        elif owners[0].reg != found:
-            raise LayoutError(f"the factor register of operand register {reg} depends on the lane; unsupported layout")
+            found = slot
+        elif slot != found:
+            raise LayoutError(f"the factor slot of operand register {reg} depends on the lane; unsupported layout")
     assert found is not None
     return found

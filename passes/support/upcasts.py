@@ -55,7 +55,7 @@ from dialects.qgpu.ops import UpcastOp
 from dialects.qgpu.register_formats import HIGH_BITS, HIGH_WORDS, RegFormat, low_bits, nibble_span, values_per_element
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, from_regs, sum_of_bits, to_regs
-from passes.support.group_registers import group_register
+from passes.support.group_registers import group_slot
 
 # R1 tables (reference/ptx.md §6.3): codes 0-3, 4-7, 8-11, 12-15
 S8_TABLE = (0x03020100, 0x0C080604, 0xFDFEFF00, 0xF4F8FAFC)
@@ -371,17 +371,22 @@ def _q4k_register(b: Builder, src: list[SSAValue], sources: list[Source], in_pla
 
 
 def _integer_scaled(b: Builder, op: UpcastOp, regs: list[SSAValue], dst_l) -> list[SSAValue]:  # noqa: ANN001
-    """Each register of four u8 codes times its 16 values' integer scale (``INTEGER_SCALED``): one 32-bit
-    multiply, as no byte's product reaches 256 (q2_K: 15 · 3) and so none carries into the next."""
+    """Each register of four u8 codes times its 16 values' integer scale (``INTEGER_SCALED``): the scale's
+    byte moved to the bottom of a word by one ``prmt`` (once per scale), then one 32-bit multiply, as no
+    byte's product reaches 256 (q2_K: 15 · 3) and so none carries into the next."""
     scale_t = op.scale.type if op.scale is not None else None
     assert isinstance(scale_t, TensorType)
     scale_l = distributed_layout(scale_t)
     factors = to_regs(b, op.scale)
     try:
-        slots = [group_register(dst_l, scale_l, reg) for reg in range(len(regs))]
+        slots = [group_slot(dst_l, scale_l, reg) for reg in range(len(regs))]
     except LayoutError as err:
         emit_error(op, str(err))
-    return [b.mul(value, factors[slot]) for value, slot in zip(regs, slots, strict=True)]
+    scalars: dict[tuple[int, int], SSAValue] = {}
+    for reg, byte in slots:  # byte j alone: selector 0x444j takes the zero word's byte for the other three
+        if (reg, byte) not in scalars:
+            scalars[(reg, byte)] = b.emit(PrmtOp(factors[reg], b.const(0), b.const(0x4440 | byte)))
+    return [b.mul(value, scalars[slot]) for value, slot in zip(regs, slots, strict=True)]
 
 
 def _q2k_register(b: Builder, src: list[SSAValue], sources: list[Source]) -> SSAValue:

@@ -93,7 +93,7 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
         return float(e8m0_half(block[spec.first_byte:spec.first_byte + 1])[0])
     if spec.element == i32 and spec.field_bytes == 4:  # a little-endian word (q5_0's / q5_1's qh)
         return float(block[spec.first_byte:spec.first_byte + 4].view("<u4")[0])
-    if spec.element == i32 and spec.nibble is not None:  # q2_K's 4-bit scale (low nibble) or min (high)
+    if spec.nibble is not None:  # q2_K's 4-bit scale (low nibble) or min (high), one byte each
         return float(block[spec.first_byte + spec.pitch * index] >> (4 * spec.nibble) & 0xF)
     if spec.element == i32:  # an int8 field (q6_K's sc)
         return float(block[spec.first_byte + spec.pitch * index:][:1].view(np.int8)[0])

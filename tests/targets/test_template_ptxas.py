@@ -135,13 +135,14 @@ KERNELS = [
     ("decode-tiled-q3_K-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q3_K",
                           tiled_weights=True)), "sm_90", "promote-int8", 2, "1616928864"),
-    # q2_K weights: u8 codes 0..3, the 4-bit scales weighting two m16n8k16 halves and the 4-bit mins per 16
-    # values a third, m16n8k32 mma whose weight operand is each half's min broadcast (min · 0x01010101)
+    # q2_K weights: u8 codes 0..3 times their 4-bit scale (s8 × u8 as the prefill's rhs, u8 × s8 as the decode
+    # kernels' lhs), and the 4-bit mins per 16 values a second m16n8k32 whose operand repeats each min (prmt)
     ("mmq-q2_K-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="q2_K")), "sm_90", "promote-int8", 2,
      "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32"),
     ("decode-tiled-q2_K-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q2_K",
-                          tiled_weights=True)), "sm_90", "promote-int8", 2, "16843009"),
+                          tiled_weights=True)), "sm_90", "promote-int8", 2,
+     "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),
