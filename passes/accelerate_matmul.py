@@ -369,6 +369,7 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.MXFP4: (RegFormat.MXFP4, RegFormat.S8),
     Format.Q3_K: (RegFormat.Q3_K, RegFormat.S8),
     Format.Q2_K: (RegFormat.Q2_K, RegFormat.U8),
+    Format.IQ4_NL: (RegFormat.IQ4_NL, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
@@ -376,7 +377,8 @@ q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code −
 0..31 with their fifth bits from the block's qh word, q6_K's to s8 as 4 · (code − 32) and q5_K's as its
 code 0..31 and q3_K's (2-bit fields, four per byte) as 32 · (code − 4), each with its top bits from a second part
 (``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup); q2_K's 2-bit
-codes (q3_K's low bits alone) to u8 sc · code (``SCALED_CODES``; its mins per 16 values: ``MINS_PER_16``)."""
+codes (q3_K's low bits alone) to u8 sc · code (``SCALED_CODES``; its mins per 16 values: ``MINS_PER_16``);
+iq4_nl's codes to s8 as ggml's ``kvalues_iq4nl`` (a 16-entry table lookup)."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -390,6 +392,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q2_K: ("d", "dmin"),
     Format.Q8_0: ("d", None),
     Format.MXFP4: ("d", None),
+    Format.IQ4_NL: ("d", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS`` (against q2_K: ("d", "d"), see
@@ -401,7 +404,7 @@ WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIG
 SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K, Format.Q2_K)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
-ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4)
+ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4, Format.IQ4_NL)
 """32-value weight blocks with one fp16 d (q4_1, q5_1: and m; mxfp4: an exponent byte) each: widened where they
 are read unless many threads read each (``DECODE_ONCE_READERS``)."""
 
@@ -1358,6 +1361,7 @@ _BLOCK_QUANTS_REMARK = {
                  "weighting the two m16n8k16 halves of each block",
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
     Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
+    Format.IQ4_NL: "the packed nibbles looked up as s8 in kvalues_iq4nl at use",
     Format.Q3_K: "the qs bit pairs and hmask bits joined into s8 (32 · (code − 4)) at use, its 6-bit scale per 16 "
                  "values weighting the two m16n8k16 halves of each block",
     Format.Q2_K: "the qs bit pairs made u8 (codes 0..3) at use and multiplied by their 4-bit scale per 16 values, "

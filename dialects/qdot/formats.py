@@ -64,6 +64,7 @@ class Format(StrEnum):
     Q6_K = "q6_K"
     Q3_K = "q3_K"
     Q2_K = "q2_K"
+    IQ4_NL = "iq4_nl"
     MXFP4 = "mxfp4"
     Q8_1 = "q8_1"
     Q8_0 = "q8_0"
@@ -168,6 +169,7 @@ FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
         Format.Q6_K: _view(Format.Q6_K, None, takes_scale=False),
         Format.Q3_K: _view(Format.Q3_K, None, takes_scale=False),
         Format.Q2_K: _view(Format.Q2_K, None, takes_scale=False),
+        Format.IQ4_NL: _view(Format.IQ4_NL, None, takes_scale=False),
         Format.MXFP4: _view(Format.MXFP4, None, takes_scale=False),
         Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
         Format.Q8_0: _view(Format.Q8_0, None, takes_scale=False),
@@ -218,6 +220,10 @@ BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
         (Format.Q8_1, Format.MXFP4),
         (Format.MXFP4, Format.Q8_0),
         (Format.Q8_0, Format.MXFP4),
+        (Format.IQ4_NL, Format.Q8_1),
+        (Format.Q8_1, Format.IQ4_NL),
+        (Format.IQ4_NL, Format.Q8_0),
+        (Format.Q8_0, Format.IQ4_NL),
         (Format.Q4_0, Format.Q8_0),
         (Format.Q8_0, Format.Q4_0),
         (Format.Q5_0, Format.Q8_0),

@@ -3,7 +3,7 @@
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 34 per q8_0, 18 per q4_0, 20 per q4_1, 22 per q5_0, 24 per q5_1, 17 per mxfp4, 210 per q6_K, 176 per q5_K,
-110 per q3_K, 84 per q2_K),
+110 per q3_K, 84 per q2_K, 18 per iq4_nl),
 and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
@@ -34,13 +34,14 @@ and the mma operands read its fields through ``qgpu.block_part``:
   q4_1's ``d`` and ``min`` (its fp16 m, negated: the fold subtracts what it reads); q5_0's and q5_1's
   ``qh``, the block's 32-bit word of fifth bits as an i32, q5_0's ``d8`` (d / 8) and q5_1's ``d``,
   ``min`` and ``m_pad`` as q4_1's; mxfp4's ``qs`` (raw, q4_0's nibble pairs of e2m1 codes) and ``d``, its
-  exponent byte e as 2^(e − 128) (ggml's ``e8m0_to_fp32_half``).
+  exponent byte e as 2^(e − 128) (ggml's ``e8m0_to_fp32_half``); iq4_nl's ``qs`` (raw, q4_0's nibble pairs of
+  ``kvalues_iq4nl`` indices) and ``d``.
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
 block_q3_K: hmask[32], qs[64], scales[12], d; block_q2_K: scales[16], qs[64], d, dmin;
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]; block_q5_0: d, qh[4],
-qs[16]; block_q5_1: d, m, qh[4], qs[16]; block_mxfp4: e, qs[16]) and llama.cpp's mmq.cuh
+qs[16]; block_q5_1: d, m, qh[4], qs[16]; block_mxfp4: e, qs[16]; block_iq4_nl: d, qs[16]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
 (passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
@@ -122,6 +123,8 @@ Q5_0_D, Q5_0_QH, Q5_0_QS = 0, 2, 6
 Q5_1_D, Q5_1_M, Q5_1_QH, Q5_1_QS = 0, 2, 4, 8
 """block_q5_1: fp16 d, fp16 m, uint8 qh[4], uint8 qs[16]; value = d · code + m."""
 
+IQ4NL_D, IQ4NL_QS = 0, 2
+"""block_iq4_nl: fp16 d, uint8 qs[16] (paired as q4_0's, each an index into ``kvalues_iq4nl``); 18 bytes."""
 MXFP4_E, MXFP4_QS = 0, 1
 """block_mxfp4: uint8 e (E8M0), uint8 qs[16] (paired as q4_0's, each an e2m1 code); 17 bytes, unaligned."""
 
@@ -181,6 +184,9 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     # and the exponent byte as ggml's d = 2^(e − 128), half the E8M0 scale, which undoes the twice
     (Format.MXFP4, "qs"): PartSpec(16, True, i8, MXFP4_QS),
     (Format.MXFP4, "d"): PartSpec(1, False, f32, MXFP4_E, e8m0_half=True),
+    # iq4_nl: q4_0's layout, each nibble an index into kvalues_iq4nl (upcast to s8 as the kvalue), d as it is
+    (Format.IQ4_NL, "qs"): PartSpec(16, True, i8, IQ4NL_QS),
+    (Format.IQ4_NL, "d"): PartSpec(1, False, f32, IQ4NL_D),
     (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
     (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
     # the super-block's d / 4 per 32 values (the mma's per-block scale; the upcast gives 4 · (code − 32),

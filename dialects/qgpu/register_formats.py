@@ -40,6 +40,8 @@ and the top bit of each code from its ``hmask`` bytes (the ``high`` operand, lai
 s32 as q6_K's int8 one does. q2_K upcasts to ``u8`` as its code 0..3 (one shift and one mask of its ``qs``
 bytes, laid out as q3_K's) times its 4-bit scale per 16 values, which the same upcast multiplies in
 (``INTEGER_SCALED``); its min per 16 values is a second s8 mma (``qgpu.mma … rhs_min``) against the activations.
+ggml's iq4_nl upcasts to ``s8`` as its ``kvalues_iq4nl`` entry (−127..113, not symmetric), looked up by ``prmt``
+in a 16-byte table from q4_0's nibble pairs; its ``block_part`` ``d`` is the block's fp16 d.
 """
 
 from __future__ import annotations
@@ -98,6 +100,9 @@ class RegFormat(StrEnum):
     Q2_K = "q2_K"
     """Raw q2_K ``qs`` bytes (``block_part`` ``qs``): each value's whole 2-bit code, laid out as q3_K's low
     bits (byte p of a 128-value span: values p, p + 32, p + 64, p + 96 in bits 0-1, 2-3, 4-5, 6-7)."""
+    IQ4_NL = "iq4_nl"
+    """Raw ggml iq4_nl nibble bytes (``block_part`` ``qs``), paired as q4_0's (value p of a 32-value block
+    low, p + 16 high), each an index into ``kvalues_iq4nl``; only an upcast reads it (a table lookup)."""
     Q4_K = "q4_K"
     """Raw q4_K nibble bytes (``block_part`` ``qs``): byte p of a 64-value chunk holds value p in
     its low nibble and value p + 32 in its high nibble (ggml's layout); only an upcast reads it."""
@@ -123,6 +128,7 @@ _QDOT_FORMAT: Mapping[RegFormat, Format] = MappingProxyType({
     RegFormat.Q5_K: Format.E2M1,  # its qs bytes: the same
     RegFormat.Q3_K: Format.E2M1,  # its qs bytes: packed i8 too, four values per byte (LOW_BITS)
     RegFormat.Q2_K: Format.E2M1,  # the same
+    RegFormat.IQ4_NL: Format.E2M1,  # packed i8, two values per byte
 })
 
 SMALL_FLOATS: frozenset[RegFormat] = frozenset(
@@ -178,7 +184,7 @@ def nibble_span(fmt: RegFormat) -> int | None:
     formats whose bytes hold consecutive values."""
     return {RegFormat.Q4_K: 64, RegFormat.Q4_0: 32, RegFormat.Q4_1: 32, RegFormat.Q5_0: 32, RegFormat.Q5_1: 32,
             RegFormat.MXFP4: 32, RegFormat.Q6_K: 128, RegFormat.Q5_K: 64, RegFormat.Q3_K: 128,
-            RegFormat.Q2_K: 128}.get(fmt)
+            RegFormat.Q2_K: 128, RegFormat.IQ4_NL: 32}.get(fmt)
 
 
 INTEGER_SCALED: frozenset[RegFormat] = frozenset({RegFormat.Q2_K})
@@ -236,14 +242,14 @@ INTEGER_FORMATS: frozenset[RegFormat] = frozenset({RegFormat.S8, RegFormat.U8})
 S8_FACTOR: Mapping[RegFormat, int] = MappingProxyType(
     {RegFormat.E2M1: 2, RegFormat.E2M3: 8, RegFormat.Q4_K: 1, RegFormat.Q4_0: 16, RegFormat.Q6_K: 4,
      RegFormat.Q5_K: 1, RegFormat.Q4_1: 1, RegFormat.Q5_0: 8, RegFormat.Q5_1: 1, RegFormat.MXFP4: 1,
-     RegFormat.Q3_K: 32, RegFormat.Q2_K: 1})
+     RegFormat.Q3_K: 32, RegFormat.Q2_K: 1, RegFormat.IQ4_NL: 1})
 
 UPCASTS: frozenset[tuple[RegFormat, RegFormat]] = frozenset({
     (RegFormat.E2M1, RegFormat.S8), (RegFormat.E2M3, RegFormat.S8), (RegFormat.Q4_K, RegFormat.S8),
     (RegFormat.Q4_K, RegFormat.U8), (RegFormat.Q4_0, RegFormat.S8), (RegFormat.Q6_K, RegFormat.S8),
     (RegFormat.Q5_K, RegFormat.S8), (RegFormat.Q4_1, RegFormat.U8), (RegFormat.Q5_0, RegFormat.S8),
     (RegFormat.Q5_1, RegFormat.U8), (RegFormat.MXFP4, RegFormat.S8), (RegFormat.Q3_K, RegFormat.S8),
-    (RegFormat.Q2_K, RegFormat.U8),
+    (RegFormat.Q2_K, RegFormat.U8), (RegFormat.IQ4_NL, RegFormat.S8),
     (RegFormat.E2M1, RegFormat.E4M3), (RegFormat.E2M3, RegFormat.E4M3), (RegFormat.E3M2, RegFormat.E4M3),
     *((f, to) for f in SMALL_FLOATS for to in (RegFormat.BF16, RegFormat.FP16)),
 })

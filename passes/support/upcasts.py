@@ -22,7 +22,9 @@ functions (an upcast never moves values between threads); the conversions are:
 * mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): a source word's eight nibbles looked up at
   once in R1's table of positive codes, with and without their sign bits flipped (prmt's sign-replicating
   selector bit gives 0 for the other sign), subtracted bytewise, then its low and high nibbles' bytes
-  gathered: two registers per 13 instructions;
+  gathered: two registers per 13 instructions; iq4_nl → s8 (ggml's ``kvalues_iq4nl``): each four codes looked
+  up in the table's two halves and the half picked per byte by a third ``prmt``, then gathered as mxfp4's,
+  thirteen instructions per two registers too;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -43,7 +45,7 @@ from xdsl.dialects.builtin import Float32Type, TensorType, f32, i32
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
-from compiler.format_table import FORMATS, MXFP4_KVALUES, ElementCoding, NanRule
+from compiler.format_table import FORMATS, IQ4NL_KVALUES, MXFP4_KVALUES, ElementCoding, NanRule
 from dialects.ptx.attrs import CvtKind
 from dialects.ptx.ops import CvtOp, Lop3Op, PrmtOp
 from dialects.qdot.formats import ScaleKind, scale_kind_of
@@ -109,9 +111,10 @@ def lower_upcast(op: UpcastOp, state: FunctionState) -> None:
         op.detach()
         op.erase()
         return
-    if op.source is RegFormat.MXFP4:
+    if op.source in (RegFormat.MXFP4, RegFormat.IQ4_NL):
         looked_up: dict[int, tuple[SSAValue, SSAValue]] = {}  # source register → its (low, high) nibbles' s8
-        out_mx = [_mxfp4_register(b, src, _word_sources(op, mapping, reg), looked_up)
+        register = _mxfp4_register if op.source is RegFormat.MXFP4 else _iq4nl_register
+        out_mx = [register(b, src, _word_sources(op, mapping, reg), looked_up)
                   for reg in range(dst_l.regs_per_thread)]
         op.result.replace_all_uses_with(from_regs(b, out_mx, dst_t))
         op.detach()
@@ -429,6 +432,40 @@ def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],
         high = b.emit(PrmtOp(biased[0], biased[1], b.const(0x7531)))
         looked_up[first.reg] = (b.xor(low, _word(b, 0x80)), b.xor(high, _word(b, 0x80)))
     return looked_up[first.reg][first.nibble]
+
+
+IQ4NL_TABLE = tuple(int.from_bytes(bytes(v & 0xFF for v in IQ4NL_KVALUES[i:i + 4]), "little") for i in range(0, 16, 4))
+"""``kvalues_iq4nl`` (the format table's ``IQ4NL_KVALUES``) as four prmt table words, codes 0-3, 4-7, 8-11, 12-15."""
+
+
+def _iq4nl_register(b: Builder, src: list[SSAValue], sources: list[Source],
+                    looked_up: dict[int, tuple[SSAValue, SSAValue]]) -> SSAValue:
+    """Four iq4_nl values as s8 bytes, ggml's ``kvalues_iq4nl`` of their codes.
+
+    The table has 16 entries and no symmetry (mxfp4's sign trick does not apply), so, as llama.cpp's
+    ``get_int_from_table_16``: each four codes of a source word (its eight nibbles in place order, the
+    upper four shifted down 16) are looked up in entries 0-7 and in entries 8-15 with their top bits
+    masked off (a selector's bit 3 would replicate a sign), and a third ``prmt`` picks, per byte, the
+    second lookup where the code's top bit is set (selector i + 4 for byte i); then the low and the high
+    nibbles' bytes are gathered as ``_mxfp4_register`` gathers them. Thirteen instructions per eight values."""
+    first = sources[0]
+    if first.reg not in looked_up:
+        word = src[first.reg]
+        index = b.and_(word, 0x77777777)
+        pick = b.or_(b.and_(b.lshr(word, 1), 0x44444444), 0x32103210)  # byte i: i, or i + 4 where bit 3 is set
+        values = []
+        for codes, picks in ((index, pick), (b.lshr(index, 16), b.lshr(pick, 16))):
+            low = b.emit(PrmtOp(b.const(_signed(IQ4NL_TABLE[0])), b.const(_signed(IQ4NL_TABLE[1])), codes))
+            high = b.emit(PrmtOp(b.const(_signed(IQ4NL_TABLE[2])), b.const(_signed(IQ4NL_TABLE[3])), codes))
+            values.append(b.emit(PrmtOp(low, high, picks)))
+        looked_up[first.reg] = (b.emit(PrmtOp(values[0], values[1], b.const(0x6420))),
+                                b.emit(PrmtOp(values[0], values[1], b.const(0x7531))))
+    return looked_up[first.reg][first.nibble]
+
+
+def _signed(word: int) -> int:
+    """A 32-bit word as the signed i32 constant that holds its bits."""
+    return word - (1 << 32) if word >= 1 << 31 else word
 
 
 class _Scales:

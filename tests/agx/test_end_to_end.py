@@ -66,7 +66,8 @@ def test_exact_tiles_match_dot_scaled_bit_for_bit(tile: Tile, form: str) -> None
                                   Tile(8, 16, 64, "q5_0", "q8_0"), Tile(16, 8, 64, "q8_1", "q5_1"),
                                   Tile(8, 16, 64, "mxfp4", "q8_1"), Tile(16, 8, 64, "q8_0", "mxfp4"),
                                   Tile(8, 16, 256, "q3_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q3_K"),
-                                  Tile(8, 16, 256, "q2_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q2_K")],
+                                  Tile(8, 16, 256, "q2_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q2_K"),
+                                  Tile(8, 16, 64, "iq4_nl", "q8_1"), Tile(16, 8, 64, "q8_0", "iq4_nl")],
                          ids=_name)
 def test_block_formats_dequantized_first(tile: Tile, dequant: str) -> None:
     module = compile_ir(tile_ir(tile), f"qdot-to-agx{{dequant-type={dequant}}},agx-allocate-registers,"

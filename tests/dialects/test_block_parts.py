@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import i32
 
+from compiler.format_table import IQ4NL_KVALUES
 from compiler.numerics import (MXFP4_KVALUES, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, e8m0_half, pack_blocks)
 from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
@@ -56,6 +57,8 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fi
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
         return Q8Fields(d=np.float32(1.5), q=_RNG.integers(-8, 8, size=32).astype(np.int8))
+    if fmt is Format.IQ4_NL:  # q: kvalues_iq4nl entries
+        return Q8Fields(d=np.float32(1.5), q=_RNG.choice(np.array(IQ4NL_KVALUES, np.int8), size=32))
     if fmt is Format.MXFP4:  # d = 2^(e − 128) for e = 125; q: ggml's kvalues
         return Q8Fields(d=np.float32(0.125), q=_RNG.choice(np.array(MXFP4_KVALUES, np.int8), size=32))
     if fmt is Format.Q8_1:
@@ -242,6 +245,8 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
         assert np.array_equal(np.concatenate([qs & 0xF, qs >> 4]), codes & 0xF)
     elif fmt is Format.MXFP4:  # as q4_0's, each the e2m1 code of its kvalue
         assert np.array_equal(np.array(MXFP4_KVALUES, np.int8)[np.concatenate([qs & 0xF, qs >> 4])], fields.q)
+    elif fmt is Format.IQ4_NL:  # as q4_0's, each the index of its kvalue in kvalues_iq4nl
+        assert np.array_equal(np.array(IQ4NL_KVALUES, np.int8)[np.concatenate([qs & 0xF, qs >> 4])], fields.q)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)
 

@@ -230,6 +230,19 @@ def test_q5_0_weights_match_reference(case: MmqCase) -> None:
 
 
 MXFP4_CASES = _block_cases("mxfp4")
+IQ4NL_CASES = _block_cases("iq4_nl")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", IQ4NL_CASES, ids=[c.id for c in IQ4NL_CASES])
+def test_iq4_nl_weights_match_reference(case: MmqCase) -> None:
+    """ggml's iq4_nl weights: eight 18-byte blocks per K step (2-aligned, as q4_0's), each code looked up as
+    s8 in kvalues_iq4nl (two table halves and a third prmt picking per byte), each block's s32 sum scaled by
+    d · d_x — an s8 × s8 mma, no fold."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=18)
 
 
 @pytest.mark.slow
@@ -244,7 +257,7 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=15)
 
 
-INTEGER_CASES = (Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
+INTEGER_CASES = (IQ4NL_CASES[::2] + Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
                  + MXFP4_CASES[::2])
 
 
@@ -415,7 +428,7 @@ def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
     with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, "
-                                         "mxfp4, q3_K, q2_K, got 'q8_1'"):
+                                         "mxfp4, q3_K, q2_K, iq4_nl, got 'q8_1'"):
         MmqConfig(weights="q8_1")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from compiler import numerics
-from compiler.format_table import FORMATS
+from compiler.format_table import FORMATS, IQ4NL_KVALUES
 from compiler.numerics import (MXFP4_KVALUES, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, pack_blocks)
 
@@ -20,13 +20,13 @@ PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_
          ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"), ("q5_0", "q8_1"), ("q5_0", "q8_0"), ("q5_0", "q8_1_mmq"),
          ("q5_1", "q8_1"), ("q5_1", "q8_1_mmq"), ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"),
          ("q6_K", "q8_1_mmq"), ("q3_K", "q8_1"), ("q3_K", "q8_1_mmq"), ("q2_K", "q8_1"), ("q2_K", "q8_1_mmq"),
-         ("mxfp4", "q8_1"), ("mxfp4", "q8_0"),
+         ("iq4_nl", "q8_1"), ("iq4_nl", "q8_0"), ("iq4_nl", "q8_1_mmq"), ("mxfp4", "q8_1"), ("mxfp4", "q8_0"),
          ("mxfp4", "q8_1_mmq"), ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_0"),
-         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q3_K"), ("q8_1", "q2_K"), ("q8_1", "mxfp4"), ("q8_1", "q8_1"),
-         ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q5_0"), ("q8_0", "mxfp4"),
+         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q3_K"), ("q8_1", "q2_K"), ("q8_1", "iq4_nl"), ("q8_1", "mxfp4"), ("q8_1", "q8_1"),
+         ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q5_0"), ("q8_0", "iq4_nl"), ("q8_0", "mxfp4"),
          ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"), ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"),
          ("q8_1_mmq", "q4_1"), ("q8_1_mmq", "q5_0"), ("q8_1_mmq", "q5_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"),
-         ("q8_1_mmq", "q3_K"), ("q8_1_mmq", "q2_K"), ("q8_1_mmq", "mxfp4"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
+         ("q8_1_mmq", "q3_K"), ("q8_1_mmq", "q2_K"), ("q8_1_mmq", "iq4_nl"), ("q8_1_mmq", "mxfp4"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
          ("q8_1_mmq", "q8_1_mmq")]
 """The verifier's block pairs (``dialects.qdot.formats.block_pairs_sorted()``, which the emulator
 test holds this list to), as (lhs, rhs) format names."""
@@ -88,7 +88,8 @@ def quantized(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
 
 def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
     """Blocks of ``fmt`` whose fp16 scales (d, q4_K's dmin) are all 1 and whose other fields are
-    random: q8 quants in ±127, q4_0 quants in -8..7, q5_0's in -16..15, mxfp4's ggml kvalues (its d 2^0), q4_1
+    random: q8 quants in ±127, q4_0 quants in -8..7, q5_0's in -16..15, mxfp4's and iq4_nl's ggml kvalues (mxfp4's
+    d 2^0), q4_1
     codes 0..15 (q5_1 0..31) and m in ±64, q8_1 sums integers in ±2048
     (exact in fp16), q4_K and q5_K 6-bit
     scales and mins in 0..7 (q5_K codes 0..31), q6_K quants in -32..31 and int8 scales in -8..7, q3_K quants in
@@ -123,12 +124,13 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
                       q=rng.integers(0, 16 if fmt == "q4_K" else 32, (rows, blocks, 256), dtype=np.uint8))
     else:
         groups = (rows, blocks, 4) if fmt == "q8_1_mmq" else (rows, blocks)  # one (d, s) per 32 values
-        no_sums = fmt in ("q8_0", "q4_0", "q5_0", "mxfp4")
+        no_sums = fmt in ("q8_0", "q4_0", "q5_0", "mxfp4", "iq4_nl")
         sums = None if no_sums else rng.integers(-2048, 2049, groups).astype(np.float32)
         low, high = {"q4_0": (-8, 8), "q5_0": (-16, 16)}.get(fmt, (-127, 128))  # a code 0..15 (0..31) minus 8 (16)
         q = rng.integers(low, high, (rows, blocks, info.block_values), dtype=np.int8)
-        if fmt == "mxfp4":  # d = 2^(128 - 128), each value one of ggml's kvalues
-            q = rng.choice(np.array(MXFP4_KVALUES, np.int8), (rows, blocks, info.block_values))
+        if fmt in ("mxfp4", "iq4_nl"):  # d = 1 (mxfp4: 2^(128 - 128)), each value one of ggml's kvalues
+            table = MXFP4_KVALUES if fmt == "mxfp4" else IQ4NL_KVALUES
+            q = rng.choice(np.array(table, np.int8), (rows, blocks, info.block_values))
         fields = Q8Fields(d=np.ones(groups, np.float32), s=sums, q=q)
     return pack_blocks(fmt, fields).reshape(rows, blocks, info.block_bytes)
 

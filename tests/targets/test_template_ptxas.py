@@ -143,6 +143,11 @@ KERNELS = [
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="q2_K",
                           tiled_weights=True)), "sm_90", "promote-int8", 2,
      "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
+    # iq4_nl weights: each code looked up in kvalues_iq4nl by two prmt of the table's halves and a third
+    # picking per byte (selectors 0x3210 + 4 where a code's top bit is set)
+    ("decode-tiled-iq4_nl-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="iq4_nl",
+                          tiled_weights=True)), "sm_90", "promote-int8", 2, "839922192"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),

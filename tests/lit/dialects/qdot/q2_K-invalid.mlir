@@ -11,7 +11,7 @@ func.func @q2_K_q8_0(%a: tensor<16x2x!qdot.block<q2_K>>, %b: tensor<16x64x!qdot.
   %d = qdot.dot_scaled %a, %b, %c lhs = q2_K rhs = q8_0 : tensor<16x2x!qdot.block<q2_K>> * tensor<16x64x!qdot.block<q8_0>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: q2_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q2_K, rhs = q8_0 (supported: {{.*}}q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, mxfp4 × q8_1, {{.*}}q8_1 × q3_K, q8_1 × q2_K, q8_1 × mxfp4, {{.*}}q8_1_mmq × q3_K, q8_1_mmq × q2_K, q8_1_mmq × mxfp4, {{.*}})
+// CHECK: q2_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q2_K, rhs = q8_0 (supported: {{.*}}q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, iq4_nl × q8_1, {{.*}}q8_1 × q3_K, q8_1 × q2_K, q8_1 × iq4_nl, {{.*}}q8_1_mmq × q3_K, q8_1_mmq × q2_K, q8_1_mmq × iq4_nl, {{.*}})
 
 // -----
 

@@ -9,7 +9,7 @@ func.func @q3_K_q8_0(%a: tensor<16x2x!qdot.block<q3_K>>, %b: tensor<16x64x!qdot.
   %d = qdot.dot_scaled %a, %b, %c lhs = q3_K rhs = q8_0 : tensor<16x2x!qdot.block<q3_K>> * tensor<16x64x!qdot.block<q8_0>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: q3_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q3_K, rhs = q8_0 (supported: {{.*}}q6_K × q8_1_mmq, q3_K × q8_1, q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, mxfp4 × q8_1, {{.*}})
+// CHECK: q3_K-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q3_K, rhs = q8_0 (supported: {{.*}}q6_K × q8_1_mmq, q3_K × q8_1, q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, iq4_nl × q8_1, {{.*}})
 
 // -----
 

@@ -764,7 +764,7 @@ func.func @f(%x: tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWid
   %u = qgpu.upcast %x from = bf16 to = fp16 : tensor<16x16xbf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<16x16xf16, #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   func.return
 }
-// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2, mxfp4, q2_K, q3_K, q4_0, q4_1, q4_K, q5_0, q5_1, q5_K, q6_K
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op from = bf16 cannot be upcast: the sources are e2m1, e2m3, e3m2, e4m3, e5m2, iq4_nl, mxfp4, q2_K, q3_K, q4_0, q4_1, q4_K, q5_0, q5_1, q5_K, q6_K
 
 // -----
 
