@@ -22,9 +22,9 @@ functions (an upcast never moves values between threads); the conversions are:
 * mxfp4 → s8 (ggml's ``kvalues_mxfp4``, twice the e2m1 value): a source word's eight nibbles looked up at
   once in R1's table of positive codes, with and without their sign bits flipped (prmt's sign-replicating
   selector bit gives 0 for the other sign), subtracted bytewise, then its low and high nibbles' bytes
-  gathered: two registers per 13 instructions; iq4_nl → s8 (ggml's ``kvalues_iq4nl``): each four codes looked
+  gathered: two registers per 15 operations; iq4_nl → s8 (ggml's ``kvalues_iq4nl``): each four codes looked
   up in the table's two halves and the half picked per byte by a third ``prmt``, then gathered as mxfp4's,
-  thirteen instructions per two registers too;
+  14 operations per two registers;
 * e4m3 → bf16: §6.3 R2 (the e4m3 bits placed in a bf16, × 2^120), × the block scale;
 * anything else: per value, the code's exponent and mantissa placed in an f32 and
   rebiased by an exact multiply, × the scale, then packed (``cvt.rn.bf16x2.f32``,
@@ -415,10 +415,12 @@ def _mxfp4_register(b: Builder, src: list[SSAValue], sources: list[Source],
       0x80 added to every byte first (magnitudes are at most 12: no borrow crosses a byte), and the
       0x80 taken out by an xor after the low and the high nibbles' bytes are gathered (two ``prmt``).
 
-    Thirteen instructions per eight values, against one table of two words (llama.cpp's
-    ``get_int_from_table_16`` takes the same count from two tables and a third ``prmt`` per four; that
-    form, this function's first, was 5 % more SASS instructions in the decode kernel's K step, as ptxas
-    copies each table word from a uniform register before every lookup, and 5 % slower: run 187)."""
+    Fifteen operations per eight values (an xor, two shifts, four ``prmt``, two adds and two subtractions
+    — which ptxas may join into three-operand adds —, two gathering ``prmt`` and two xors), against one table
+    of two words (llama.cpp's ``get_int_from_table_16``, fourteen from two tables and a third ``prmt`` per
+    four — ``_iq4nl_register`` — was this function's first form: 5 % more SASS instructions in the decode
+    kernel's K step, as ptxas copies each table word from a uniform register before every lookup, and 5 %
+    slower: run 187)."""
     first = sources[0]
     if first.reg not in looked_up:
         word = src[first.reg]
@@ -447,7 +449,9 @@ def _iq4nl_register(b: Builder, src: list[SSAValue], sources: list[Source],
     upper four shifted down 16) are looked up in entries 0-7 and in entries 8-15 with their top bits
     masked off (a selector's bit 3 would replicate a sign), and a third ``prmt`` picks, per byte, the
     second lookup where the code's top bit is set (selector i + 4 for byte i); then the low and the high
-    nibbles' bytes are gathered as ``_mxfp4_register`` gathers them. Thirteen instructions per eight values."""
+    nibbles' bytes are gathered as ``_mxfp4_register`` gathers them. Fourteen operations per eight values:
+    a mask, a shift, a mask and an or for the selectors, two shifts for the upper four, six table ``prmt``
+    and two gathering ones."""
     first = sources[0]
     if first.reg not in looked_up:
         word = src[first.reg]
