@@ -58,6 +58,22 @@ from dialects.qgpu.register_formats import (
     values_per_element,
 )
 
+def _per_group_problem(value: SSAValue | None, res_enc: DotOperandEncodingAttr, dst: DotOperandLayout, group: int,
+                       element: Attribute) -> str | None:
+    """What is wrong with an upcast's per-``group``-values operand (q5_0's qh words, q2_K's scales), which
+    must sit in the operand scale layout of the result's parent and side — the threads of the operand's
+    values — or None."""
+    tensor = _tensor(value)
+    enc = tensor.encoding
+    want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // group)
+    if isinstance(enc, DotScaleEncodingAttr) and enc.op_idx == res_enc.op_idx and enc.parent == res_enc.parent and \
+            enc.operand_side and tensor.get_element_type() == element and tensor.get_shape() == want:
+        return None
+    return (f"{element} of shape {dims_text(want)} (one per {group} values) in #qgpu.dot_scale<{{opIdx = "
+            f"{res_enc.op_idx}, parent = ..., operand = true}}> of the result's parent (the threads of the operand's "
+            f"values), got {tensor}")
+
+
 _PARTS_OF_BYTE = {2: "two nibbles", 4: "four 2-bit fields"}
 """How the values of one packed byte are named in a diagnostic, by values per byte."""
 
@@ -560,16 +576,9 @@ class UpcastOp(IRDLOperation):
                 f"a {self.source} upcast reads kWidth = {NIBBLE_K_WIDTH} (a thread's bytes 4t..4t+3 then hold its "
                 f"values of {parts} of a span), got kWidth = {src.k_width}")
         if self.high is not None and self.source in HIGH_WORDS:
-            high_t = _tensor(self.high)
-            enc = high_t.encoding
-            want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // 32)
-            if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != res_enc.op_idx or enc.parent != \
-                    res_enc.parent or not enc.operand_side or high_t.get_element_type() != IntegerType(32) or \
-                    high_t.get_shape() != want:
-                raise VerifyException(
-                    f"high of from = {self.source} must be the blocks' qh words: i32 of shape {dims_text(want)} (one per "
-                    f"32 values) in #qgpu.dot_scale<{{opIdx = {res_enc.op_idx}, parent = ..., operand = true}}> of the "
-                    f"result's parent (the threads of the operand's values), got {high_t}")
+            problem = _per_group_problem(self.high, res_enc, dst, 32, IntegerType(32))
+            if problem:
+                raise VerifyException(f"high of from = {self.source} must be the blocks' qh words: {problem}")
         elif self.high is not None:
             high = _check_dot_operand("high", self.high, res_enc.op_idx, res_enc.parent, RegFormat.S8)
             want = list(dst.shape)
@@ -604,16 +613,9 @@ class UpcastOp(IRDLOperation):
 
     def _verify_integer_scale(self, res_enc: DotOperandEncodingAttr, dst: DotOperandLayout) -> None:
         """q2_K's 4-bit scale per 16 values, multiplied into its u8 codes (``INTEGER_SCALED``)."""
-        scale_t = _tensor(self.scale)
-        want = (dst.shape[dst.mn_dim], dst.shape[dst.k_dim] // 16)
-        enc = scale_t.encoding
-        if not isinstance(enc, DotScaleEncodingAttr) or enc.op_idx != res_enc.op_idx or enc.parent != \
-                res_enc.parent or not enc.operand_side or scale_t.get_element_type() != IntegerType(8) or \
-                scale_t.get_shape() != want:
-            raise VerifyException(
-                f"scale of from = {self.source} must be its integer scales: i8 of shape {dims_text(want)} (one per "
-                f"16 values) in #qgpu.dot_scale<{{opIdx = {res_enc.op_idx}, parent = ..., operand = true}}> of the "
-                f"result's parent (the threads of the operand's values), got {scale_t}")
+        problem = _per_group_problem(self.scale, res_enc, dst, 16, IntegerType(8))
+        if problem:
+            raise VerifyException(f"scale of from = {self.source} must be its integer scales: {problem}")
 
     def _verify_blocked(self, res_enc: BlockedEncodingAttr) -> None:
         """Cooperative dequantization: every thread converts a run of values along K in
