@@ -437,8 +437,8 @@ MINS_PER_16: dict[Format, str] = {Format.Q2_K: "mn"}
 and q8_1 keeps one sum per 32, so its min term cannot be the rank-1 fold of ``MIN_FORMATS``. Its mins go
 to the mma as ``lhs_min`` / ``rhs_min`` (in the operand scale layout): a second s8 mma per k tile takes
 Σ_k m[k/16] · a_k of the activations' int8 values, which the fold scales by dmin (the block's ``dmin`` part)
-and the activations' d (their ``d`` part, read a second time as the fold factor) — llama.cpp's MMQ takes
-this sum per 16 values with dp4a instead."""
+and the activations' d (the same value as their scale, given to the mma again as their fold operand) —
+llama.cpp's MMQ takes this sum per 16 values with dp4a instead."""
 
 PACKED_SUB_SCALES = (Format.Q3_K,)
 """Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
