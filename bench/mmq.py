@@ -1,5 +1,5 @@
 """q8_1 × q4_K GEMM benchmark (issue 6): qdot's MMQ and weights-once kernels on llama.cpp's shapes
-(and the same kernels with q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, q3_K, q2_K and iq4_nl weights, ``OTHER_WEIGHTS``;
+(and the same kernels with q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, mxfp4, q3_K, q2_K, iq4_nl and iq4_xs weights, ``OTHER_WEIGHTS``;
 llama.cpp's q8_0 figures beside them — the anchors have no other).
 
     python -m bench.mmq --prepare     # here: compile every kernel into the cache
@@ -100,7 +100,7 @@ DECODE = [
 OTHER_WEIGHTS = [
     (f"{label if FORMATS[weights].min_term else label.replace(' fold=fma', '')} {weights}",
      replace(cfg, weights=weights), stages)
-    for weights in ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl")
+    for weights in ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl", "iq4_xs")
     for label, cfg, stages in PREFILL + DECODE
     if label in ("mmq 64x128 w4 s2 b2", "mmq 64x128 w4 s2 b2 wt", "mmq 128x64 w4 s2 b2 wt", "small_m 64 w2 splitk s2 pdl",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
@@ -111,7 +111,8 @@ layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks
 or one q6_K super-block, no dmin fold (so no ``fold=`` in their labels), or one q5_K super-block with q4_K's
 dmin fold (its labels keep q4_K's ``fold=``), or eight q4_1 / q5_1 blocks, whose + m is folded as q4_K's
 dmin term (their labels keep ``fold=`` too), or eight q5_0 or mxfp4 blocks (no min), or one q3_K super-block
-(q6_K's plan, no min), or one q2_K super-block (its mins per 16 values a second mma, no ``fold=``), or eight iq4_nl blocks (no min)."""
+(q6_K's plan, no min), or one q2_K super-block (its mins per 16 values a second mma, no ``fold=``), or eight iq4_nl blocks (no min), or one iq4_xs super-block (iq4_nl's codes, a packed 6-bit scale per 32
+values, no min)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

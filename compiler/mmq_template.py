@@ -2,7 +2,8 @@
 
 Memory layouts are ggml's: weights W are N rows of K/256 ``block_q4_K`` (144 bytes
 each, K contiguous) — or, with ``MmqConfig(weights=...)``, K/256 ``block_q5_K`` (176 bytes),
-``block_q6_K`` (210), ``block_q3_K`` (110) or ``block_q2_K`` (84), or K/32 ``block_q4_0`` (18 bytes),
+``block_q6_K`` (210), ``block_q3_K`` (110), ``block_q2_K`` (84) or ``block_iq4_xs`` (136), or K/32
+``block_q4_0`` (18 bytes),
 ``block_q4_1`` (20), ``block_q5_0`` (22), ``block_q5_1`` (24), ``block_q8_0`` (34), ``block_mxfp4`` (17) or
 ``block_iq4_nl`` (18), read
 eight blocks (256 values) per K step — activations X
@@ -37,7 +38,8 @@ K_STEP_VALUES = 256
 """Values per K step of every kernel here: one q4_K super-block, eight 32-value blocks (q4_0 … q8_0)."""
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
-WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl")
+WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl",
+                  "iq4_xs")
 """Weight blocks the kernels take (``MmqConfig.weights``)."""
 
 
@@ -58,7 +60,8 @@ class MmqConfig:
     s32 as q6_K's int8 one is; q2_K's 2-bit codes are u8 0..3 with q3_K's per-16 weighting by their 4-bit
     scale, and their 4-bit min per 16 values is a second s8 mma against the activations (``qgpu.mma …
     lhs_min``), scaled by dmin and the activations' d; iq4_nl's codes (q4_0's nibble pairs) are looked up as
-    s8 in ggml's ``kvalues_iq4nl``, scaled by the block's fp16 d."""
+    s8 in ggml's ``kvalues_iq4nl``, scaled by the block's fp16 d; iq4_xs's the same, eight such spans per
+    super-block, each scaled by d · (ls − 32) from its packed 6-bit ls."""
     block_n: int = 128
     """Weight rows per program."""
     num_warps: int = 4

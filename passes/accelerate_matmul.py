@@ -370,6 +370,7 @@ NIBBLE_UPCASTS: dict[Format, tuple[RegFormat, RegFormat]] = {
     Format.Q3_K: (RegFormat.Q3_K, RegFormat.S8),
     Format.Q2_K: (RegFormat.Q2_K, RegFormat.U8),
     Format.IQ4_NL: (RegFormat.IQ4_NL, RegFormat.S8),
+    Format.IQ4_XS: (RegFormat.IQ4_NL, RegFormat.S8),
 }
 """The blocks whose quants are nibbles, packed in shared memory and upcast at use: q4_K's to u8 in
 place (its dmin term is a separate fold), q4_0's to s8 as 16 · (code − 8) (its −8 is exact in s8),
@@ -378,7 +379,8 @@ q4_1's to u8 codes 0..15 (its m a separate fold), q5_0's to s8 as 8 · (code −
 code 0..31 and q3_K's (2-bit fields, four per byte) as 32 · (code − 4), each with its top bits from a second part
 (``HIGH_BIT_PARTS``); mxfp4's e2m1 codes to s8 as ggml's ``kvalues_mxfp4`` (a table lookup); q2_K's 2-bit
 codes (q3_K's low bits alone) to u8 sc · code (``SCALED_CODES``; its mins per 16 values: ``MINS_PER_16``);
-iq4_nl's codes to s8 as ggml's ``kvalues_iq4nl`` (a 16-entry table lookup)."""
+iq4_nl's codes to s8 as ggml's ``kvalues_iq4nl`` (a 16-entry table lookup), and iq4_xs's (the same nibble
+pairs per 32 values) the same way."""
 
 BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q4_K: (Q4K_SCALE_PART, "min"),
@@ -393,6 +395,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
     Format.Q8_0: ("d", None),
     Format.MXFP4: ("d", None),
     Format.IQ4_NL: ("d", None),
+    Format.IQ4_XS: ("scale", None),
 }
 """(per-32 scale, rank-1 fold factor) parts of each weight-side block; others (q8_1, q8_1_mmq):
 ("d", "s"), the sums read only against the mins of ``MIN_FORMATS`` (against q2_K: ("d", "d"), see
@@ -401,7 +404,7 @@ BLOCK_SCALE_PARTS: dict[Format, tuple[str, str | None]] = {
 WORD_HIGHS = tuple(fmt for fmt, (reg, _) in NIBBLE_UPCASTS.items() if reg in HIGH_WORDS)
 """Blocks whose fifth bits come as one 32-bit ``qh`` word per 32 values (``register_formats.HIGH_WORDS``)."""
 
-SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K, Format.Q2_K)
+SUPER_BLOCKS = (Format.Q4_K, Format.Q5_K, Format.Q6_K, Format.Q3_K, Format.Q2_K, Format.IQ4_XS)
 """256-value weight blocks: a tile of several along K is read one super-block at a time."""
 
 ONE_D_FORMATS = (Format.Q4_0, Format.Q4_1, Format.Q5_0, Format.Q5_1, Format.Q8_0, Format.MXFP4, Format.IQ4_NL)
@@ -439,6 +442,11 @@ to the mma as ``lhs_min`` / ``rhs_min`` (in the operand scale layout): a second 
 Σ_k m[k/16] · a_k of the activations' int8 values, which the fold scales by dmin (the block's ``dmin`` part)
 and the activations' d (the same value as their scale, given to the mma again as their fold operand) —
 llama.cpp's MMQ takes this sum per 16 values with dp4a instead."""
+
+PACKED_SCALES = (Format.IQ4_XS,)
+"""Blocks without a min whose per-32 scale is a packed 6-bit code — iq4_xs's ls, a nibble and two bits of two
+fields, eight instructions and two loads to join and scale where read — unpacked once per CTA into an f32
+buffer (``_decode_once``), as q4_K's scales are (which its ``MIN_FORMATS`` membership decides)."""
 
 PACKED_SUB_SCALES = (Format.Q3_K,)
 """Blocks whose integer scale per 16 values (``HIGH_BIT_PARTS``' third part) is packed — q3_K's 6-bit codes in
@@ -484,7 +492,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         scale_part, min_part = BLOCK_SCALE_PARTS.get(fmt, ("d", None))
         fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
-        if fmt in MIN_FORMATS and fmt in SUPER_BLOCKS:  # 6-bit codes unpacked: always once
+        if (fmt in MIN_FORMATS and fmt in SUPER_BLOCKS) or fmt in PACKED_SCALES:  # 6-bit codes unpacked: always once
             parts: tuple[str, ...] = (scale_part, *fold_parts)
         elif fmt in PACKED_SUB_SCALES:  # q3_K's 6-bit scales per 16 values: unpacked once too
             parts = (HIGH_BIT_PARTS[fmt][2],)
@@ -1362,6 +1370,7 @@ _BLOCK_QUANTS_REMARK = {
     Format.Q5_K: "the qs nibbles and qh bits joined into s8 (codes 0..31) at use",
     Format.MXFP4: "the packed e2m1 nibbles looked up as s8 (ggml's kvalues, twice the value) at use",
     Format.IQ4_NL: "the packed nibbles looked up as s8 in kvalues_iq4nl at use",
+    Format.IQ4_XS: "the packed nibbles looked up as s8 in kvalues_iq4nl at use, d · (ls − 32) per 32 values",
     Format.Q3_K: "the qs bit pairs and hmask bits joined into s8 (32 · (code − 4)) at use, its 6-bit scale per 16 "
                  "values weighting the two m16n8k16 halves of each block",
     Format.Q2_K: "the qs bit pairs made u8 (codes 0..3) at use and multiplied by their 4-bit scale per 16 values, "

@@ -65,6 +65,7 @@ class Format(StrEnum):
     Q3_K = "q3_K"
     Q2_K = "q2_K"
     IQ4_NL = "iq4_nl"
+    IQ4_XS = "iq4_xs"
     MXFP4 = "mxfp4"
     Q8_1 = "q8_1"
     Q8_0 = "q8_0"
@@ -170,6 +171,7 @@ FORMAT_INFO: Mapping[Format, FormatInfo] = MappingProxyType(
         Format.Q3_K: _view(Format.Q3_K, None, takes_scale=False),
         Format.Q2_K: _view(Format.Q2_K, None, takes_scale=False),
         Format.IQ4_NL: _view(Format.IQ4_NL, None, takes_scale=False),
+        Format.IQ4_XS: _view(Format.IQ4_XS, None, takes_scale=False),
         Format.MXFP4: _view(Format.MXFP4, None, takes_scale=False),
         Format.Q8_1: _view(Format.Q8_1, None, takes_scale=False),
         Format.Q8_0: _view(Format.Q8_0, None, takes_scale=False),
@@ -224,6 +226,8 @@ BLOCK_PAIRS: frozenset[tuple[Format, Format]] = _with_mmq_variants(
         (Format.Q8_1, Format.IQ4_NL),
         (Format.IQ4_NL, Format.Q8_0),
         (Format.Q8_0, Format.IQ4_NL),
+        (Format.IQ4_XS, Format.Q8_1),
+        (Format.Q8_1, Format.IQ4_XS),
         (Format.Q4_0, Format.Q8_0),
         (Format.Q8_0, Format.Q4_0),
         (Format.Q5_0, Format.Q8_0),

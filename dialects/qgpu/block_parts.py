@@ -3,7 +3,7 @@
 A tile of ggml blocks is staged raw (``qgpu.local_alloc`` of ``!qdot.block<...>``
 elements: 144 bytes per q4_K super-block, 144 per q8_1_mmq block, 36 per q8_1,
 34 per q8_0, 18 per q4_0, 20 per q4_1, 22 per q5_0, 24 per q5_1, 17 per mxfp4, 210 per q6_K, 176 per q5_K,
-110 per q3_K, 84 per q2_K, 18 per iq4_nl),
+110 per q3_K, 84 per q2_K, 18 per iq4_nl, 136 per iq4_xs),
 and the mma operands read its fields through ``qgpu.block_part``:
 
 * raw parts are bytes at fixed places in each block, read as they are:
@@ -35,13 +35,16 @@ and the mma operands read its fields through ``qgpu.block_part``:
   ``qh``, the block's 32-bit word of fifth bits as an i32, q5_0's ``d8`` (d / 8) and q5_1's ``d``,
   ``min`` and ``m_pad`` as q4_1's; mxfp4's ``qs`` (raw, q4_0's nibble pairs of e2m1 codes) and ``d``, its
   exponent byte e as 2^(e − 128) (ggml's ``e8m0_to_fp32_half``); iq4_nl's ``qs`` (raw, q4_0's nibble pairs of
-  ``kvalues_iq4nl`` indices) and ``d``.
+  ``kvalues_iq4nl`` indices) and ``d``; iq4_xs's ``qs`` (raw, eight 32-value spans of iq4_nl's nibble pairs) and
+  ``scale``, d · (ls − 32) per 32 values, its 6-bit ls joined from a nibble of ``scales_l`` and two bits of
+  ``scales_h`` as ggml's ``dequantize_row_iq4_xs`` does.
 
 Byte positions follow ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128]; block_q5_K:
 d, dmin, scales[12], qh[32], qs[128]; block_q6_K: ql[128], qh[64], scales[16], d;
 block_q3_K: hmask[32], qs[64], scales[12], d; block_q2_K: scales[16], qs[64], d, dmin;
 block_q8_1: d, s, qs[32]; block_q8_0: d, qs[32]; block_q4_1: d, m, qs[16]; block_q5_0: d, qh[4],
-qs[16]; block_q5_1: d, m, qh[4], qs[16]; block_mxfp4: e, qs[16]; block_iq4_nl: d, qs[16]) and llama.cpp's mmq.cuh
+qs[16]; block_q5_1: d, m, qh[4], qs[16]; block_mxfp4: e, qs[16]; block_iq4_nl: d, qs[16];
+block_iq4_xs: d, scales_h, scales_l[4], qs[128]) and llama.cpp's mmq.cuh
 (block_q8_1_mmq: half2 ds4[4], then qs[128]); each ``PartSpec`` says where its part
 reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
 (passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
@@ -95,6 +98,10 @@ class PartSpec:
     """Derived fp16 fields: a power of two the field is divided by when loaded (exact), to undo the
     factor an upcast of the block's quants multiplies them by (q4_0's ``d16``: 16), or −1 for a
     field that enters with the other sign (q4_1's ``min``: its m is added, q4_K's dmin · m subtracted)."""
+    split_codes: bool = False
+    """f32 parts whose 6-bit code j is split over two fields (iq4_xs's ``scale``): its low four bits the nibble
+    j of the 32-bit ``scales_l`` word at ``codes_byte`` + 2, its top two bits 2j of the 16-bit ``scales_h`` at
+    ``codes_byte``; the value is the fp16 field at ``first_byte`` times (code − 32)."""
     e8m0_half: bool = False
     """Derived f32 parts read from one E8M0 exponent byte e instead of an fp16 field (ggml mxfp4's ``e``):
     2^(e − 128), ggml's ``e8m0_to_fp32_half`` (subnormal for e < 2), exact in f32."""
@@ -125,6 +132,9 @@ Q5_1_D, Q5_1_M, Q5_1_QH, Q5_1_QS = 0, 2, 4, 8
 
 IQ4NL_D, IQ4NL_QS = 0, 2
 """block_iq4_nl: fp16 d, uint8 qs[16] (paired as q4_0's, each an index into ``kvalues_iq4nl``); 18 bytes."""
+IQ4XS_D, IQ4XS_SCALES_H, IQ4XS_SCALES_L, IQ4XS_QS = 0, 2, 4, 8
+"""block_iq4_xs: fp16 d, uint16 scales_h (bits 2j, 2j + 1: the top of sub-block j's 6-bit ls), uint8 scales_l[4]
+(nibble j: its low four bits), uint8 qs[128] (per 32 values iq4_nl's 16 bytes); 136 bytes, 8-aligned."""
 MXFP4_E, MXFP4_QS = 0, 1
 """block_mxfp4: uint8 e (E8M0), uint8 qs[16] (paired as q4_0's, each an e2m1 code); 17 bytes, unaligned."""
 
@@ -187,6 +197,10 @@ SPECS: dict[tuple[Format, str], PartSpec] = {
     # iq4_nl: q4_0's layout, each nibble an index into kvalues_iq4nl (upcast to s8 as the kvalue), d as it is
     (Format.IQ4_NL, "qs"): PartSpec(16, True, i8, IQ4NL_QS),
     (Format.IQ4_NL, "d"): PartSpec(1, False, f32, IQ4NL_D),
+    # iq4_xs: eight iq4_nl nibble spans per super-block, each with its d · (ls − 32) (at most 11 + 5 significant
+    # bits: SCALE_BITS holds)
+    (Format.IQ4_XS, "qs"): PartSpec(128, True, i8, IQ4XS_QS),
+    (Format.IQ4_XS, "scale"): PartSpec(8, False, f32, IQ4XS_D, codes_byte=IQ4XS_SCALES_H, split_codes=True),
     (Format.Q6_K, "ql"): PartSpec(128, True, i8, Q6K_QL),
     (Format.Q6_K, "qh"): PartSpec(64, True, i8, Q6K_QH),
     # the super-block's d / 4 per 32 values (the mma's per-block scale; the upcast gives 4 · (code − 32),

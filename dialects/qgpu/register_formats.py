@@ -41,7 +41,8 @@ s32 as q6_K's int8 one does. q2_K upcasts to ``u8`` as its code 0..3 (one shift 
 bytes, laid out as q3_K's) times its 4-bit scale per 16 values, which the same upcast multiplies in
 (``INTEGER_SCALED``); its min per 16 values is a second s8 mma (``qgpu.mma … rhs_min``) against the activations.
 ggml's iq4_nl upcasts to ``s8`` as its ``kvalues_iq4nl`` entry (−127..113, not symmetric), looked up by ``prmt``
-in a 16-byte table from q4_0's nibble pairs; its ``block_part`` ``d`` is the block's fp16 d.
+in a 16-byte table from q4_0's nibble pairs; its ``block_part`` ``d`` is the block's fp16 d. iq4_xs's ``qs`` are
+eight such 32-value spans per super-block (``IQ4_NL`` too), scaled by d · (ls − 32) per span.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ in the thread's lane and warp, like the raw views) and a field index fixed at
 compile time; the fp16 fields are widened exactly, mxfp4's exponent byte e becomes 2^(e − 128), and
 q4_K's 6-bit scales and mins are unpacked as ggml's ``get_scale_min_k4`` does (q6_K's ``sc``, i32 per
 16 values, is its int8 scale, sign-extended; q3_K's is its 6-bit scale − 32, unpacked as
-``dequantize_row_q3_K`` does — see ``_q3k_scale``):
+``dequantize_row_q3_K`` does — see ``_q3k_scale``; iq4_xs's ``scale`` is d · (ls − 32), see ``_iq4xs_scale``):
 
 * sub-block j < 4: ``sc = q[j] & 63``, ``m = q[j + 4] & 63``;
 * j ≥ 4: ``sc = (q[j + 4] & 15) | (q[j - 4] >> 6) << 4``, ``m = (q[j + 4] >> 4) | (q[j] >> 6) << 4``
@@ -116,6 +116,10 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         return b.or_(low, b.shl(high, 16))
     if spec.element == i32 and spec.codes_byte is not None:  # q3_K's sc
         return b.sub(_q3k_scale(b, start, spec.codes_byte, index), 32)
+    if spec.split_codes:  # iq4_xs's scale: d · (ls − 32)
+        assert spec.first_byte is not None and spec.codes_byte is not None
+        signed = b.sub(_iq4xs_scale(b, start, spec.codes_byte, index), 32)
+        return b.mulf(_half(b, start, spec.first_byte), b.emit(arith.SIToFPOp(signed, f32)))
     if spec.element == i32:
         assert spec.first_byte is not None
         byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
@@ -179,6 +183,18 @@ def _q3k_scale(b: Builder, start: SSAValue, codes_byte: int, s: int) -> SSAValue
 
     low = b.and_(b.lshr(byte(s % 8), 4 * (s // 8)), 15)
     high = b.and_(b.lshr(byte(8 + s % 4), 2 * (s // 4)), 3)
+    return b.or_(low, b.shl(high, 4))
+
+
+def _iq4xs_scale(b: Builder, start: SSAValue, codes_byte: int, j: int) -> SSAValue:
+    """iq4_xs's 6-bit ls of sub-block ``j`` (0..7), as ``dequantize_row_iq4_xs`` joins it: the nibble j % 2 of
+    ``scales_l[j / 2]`` — nibble j of the little-endian ``scales_l`` word, 4-aligned at ``codes_byte`` + 2 in the
+    4-aligned 136-byte blocks — and bits 2j, 2j + 1 of the 16-bit ``scales_h`` at ``codes_byte``. The two loads
+    are the same for every j of a block (shared where a thread decodes all eight)."""
+    low_word = b.emit(LdSharedOp(b.add(start, codes_byte + 2), i32))
+    high_half = b.cast_int(b.emit(LdSharedOp(b.add(start, codes_byte), i16)), i32)  # zero-extended
+    low = b.and_(b.lshr(low_word, 4 * j), 15)
+    high = b.and_(b.lshr(high_half, 2 * j), 3)
     return b.or_(low, b.shl(high, 4))
 
 

@@ -67,7 +67,8 @@ def test_exact_tiles_match_dot_scaled_bit_for_bit(tile: Tile, form: str) -> None
                                   Tile(8, 16, 64, "mxfp4", "q8_1"), Tile(16, 8, 64, "q8_0", "mxfp4"),
                                   Tile(8, 16, 256, "q3_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q3_K"),
                                   Tile(8, 16, 256, "q2_K", "q8_1"), Tile(16, 8, 256, "q8_1", "q2_K"),
-                                  Tile(8, 16, 64, "iq4_nl", "q8_1"), Tile(16, 8, 64, "q8_0", "iq4_nl")],
+                                  Tile(8, 16, 64, "iq4_nl", "q8_1"), Tile(16, 8, 64, "q8_0", "iq4_nl"),
+                                  Tile(8, 16, 256, "iq4_xs", "q8_1"), Tile(16, 8, 256, "q8_1", "iq4_xs")],
                          ids=_name)
 def test_block_formats_dequantized_first(tile: Tile, dequant: str) -> None:
     module = compile_ir(tile_ir(tile), f"qdot-to-agx{{dequant-type={dequant}}},agx-allocate-registers,"

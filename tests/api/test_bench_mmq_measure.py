@@ -75,7 +75,7 @@ def test_only_selects_by_label() -> None:
     tiled = mmq.selected(" wt")
     assert tiled and all(cfg.tiled_weights for _, cfg, _ in tiled)
     assert {cfg.weights for _, cfg, _ in tiled} == {"q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1",
-                                                    "mxfp4", "q3_K", "q2_K", "iq4_nl"}
+                                                    "mxfp4", "q3_K", "q2_K", "iq4_nl", "iq4_xs"}
     assert all(cfg.weights == "q4_0" for _, cfg, _ in mmq.selected(" q4_0"))
     assert mmq.selected("no such kernel") == []
     assert MmqConfig(small_m=True) not in [cfg for _, cfg, _ in mmq.selected("mmq ")]

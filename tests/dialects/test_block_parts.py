@@ -13,7 +13,7 @@ import pytest
 from xdsl.dialects.builtin import i32
 
 from compiler.format_table import IQ4NL_KVALUES
-from compiler.numerics import (MXFP4_KVALUES, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
+from compiler.numerics import (MXFP4_KVALUES, IQ4XSFields, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, e8m0_half, pack_blocks)
 from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
 from dialects.qdot.formats import Format, format_info
@@ -30,6 +30,8 @@ _SC3 = np.array([-32, 31, -1, 0, 1, 16, -16, 3, 17, -17, 30, -30, 5, 6, 7, 8], d
 _SC2 = np.array([0, 15, 1, 14, 2, 13, 3, 12, 4, 11, 5, 10, 6, 9, 7, 8], dtype=np.uint8)
 _M2 = np.array([15, 0, 7, 8, 1, 14, 2, 13, 9, 6, 3, 12, 5, 10, 4, 11], dtype=np.uint8)
 """q2_K's sixteen 4-bit scales and mins, each at both ends, no scale equal to its min."""
+_SCXS = np.array([-32, 31, -1, 0, 1, 16, -17, 5], dtype=np.int8)
+"""iq4_xs's eight scales (6-bit ls − 32), distinct, at both ends and across the top bits' boundaries."""
 
 
 def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fields | Q51Fields:
@@ -57,6 +59,8 @@ def _fields(fmt: Format) -> Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q41Fi
         return Q8Fields(d=np.float32(1.5), q=q8)
     if fmt is Format.Q4_0:
         return Q8Fields(d=np.float32(1.5), q=_RNG.integers(-8, 8, size=32).astype(np.int8))
+    if fmt is Format.IQ4_XS:  # q: kvalues_iq4nl entries
+        return IQ4XSFields(d=np.float32(1.5), scales=_SCXS, q=_RNG.choice(np.array(IQ4NL_KVALUES, np.int8), size=256))
     if fmt is Format.IQ4_NL:  # q: kvalues_iq4nl entries
         return Q8Fields(d=np.float32(1.5), q=_RNG.choice(np.array(IQ4NL_KVALUES, np.int8), size=32))
     if fmt is Format.MXFP4:  # d = 2^(e − 128) for e = 125; q: ggml's kvalues
@@ -74,6 +78,11 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     """Value ``index`` of a derived part, read from the bytes the spec names."""
     spec = SPECS[(fmt, part)]
     codes = None
+    if spec.split_codes:  # iq4_xs's scale: d · (ls − 32), ls's low four bits in scales_l, top two in scales_h
+        assert spec.codes_byte is not None and spec.first_byte is not None
+        scales_h = int(block[spec.codes_byte:spec.codes_byte + 2].view("<u2")[0])
+        low = int(block[spec.codes_byte + 2 + index // 2]) >> (4 * (index % 2)) & 0xF
+        return _half(block, spec.first_byte) * float((low | (scales_h >> (2 * index) & 3) << 4) - 32)
     if spec.codes_byte is not None and spec.element == i32:  # q3_K's sc: its 6-bit code − 32
         return float(q3_K_scale_codes(block[spec.codes_byte:spec.codes_byte + 12])[index]) - 32
     if spec.codes_byte is not None:
@@ -122,6 +131,8 @@ def _expected(fmt: Format, part: str, fields: Q8Fields | Q4KFields | Q5KFields |
     if isinstance(fields, Q2KFields):
         return {"d": float(fields.d), "dmin": float(fields.dmin), "sc": float(fields.scales[index]),
                 "mn": float(fields.mins[index])}[part]
+    if isinstance(fields, IQ4XSFields):
+        return {"scale": float(fields.d) * float(fields.scales[index])}[part]
     if isinstance(fields, Q3KFields):
         return {Q3K_D32: float(fields.d) / 32, "sc": float(fields.scales[index])}[part]
     if isinstance(fields, Q4KFields | Q5KFields):
@@ -247,6 +258,10 @@ def test_raw_quants_fill_the_block_to_its_end(fmt: Format) -> None:
         assert np.array_equal(np.array(MXFP4_KVALUES, np.int8)[np.concatenate([qs & 0xF, qs >> 4])], fields.q)
     elif fmt is Format.IQ4_NL:  # as q4_0's, each the index of its kvalue in kvalues_iq4nl
         assert np.array_equal(np.array(IQ4NL_KVALUES, np.int8)[np.concatenate([qs & 0xF, qs >> 4])], fields.q)
+    elif fmt is Format.IQ4_XS:  # iq4_nl's 16 bytes per 32 values, eight times
+        spans = qs.reshape(8, 16)
+        codes = np.concatenate([spans & 0xF, spans >> 4], axis=1).ravel()
+        assert np.array_equal(np.array(IQ4NL_KVALUES, np.int8)[codes], fields.q)
     else:
         assert np.array_equal(qs.view(np.int8), fields.q)
 

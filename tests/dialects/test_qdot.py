@@ -122,7 +122,7 @@ def test_format_table_imports_without_numpy() -> None:
 
 def test_unknown_format_name() -> None:
     with pytest.raises(ValueError):
-        format_info("iq4_xs")
+        format_info("iq3_xxs")
 
 
 def test_scale_kinds() -> None:
@@ -135,7 +135,7 @@ def test_scale_kinds() -> None:
 
 
 def test_pairings() -> None:
-    assert len(BLOCK_PAIRS) == 61
+    assert len(BLOCK_PAIRS) == 65
     assert is_supported_pair(Format.Q6_K, Format.Q8_1_MMQ) and is_supported_pair(Format.Q8_1, Format.Q6_K)
     assert not is_supported_pair(Format.Q6_K, Format.Q8_0) and not is_supported_pair(Format.Q6_K, Format.Q4_K)
     assert is_supported_pair(Format.Q5_K, Format.Q8_1) and is_supported_pair(Format.Q8_1_MMQ, Format.Q5_K)
@@ -153,6 +153,8 @@ def test_pairings() -> None:
     assert not is_supported_pair(Format.Q2_K, Format.Q8_0) and not is_supported_pair(Format.Q2_K, Format.Q3_K)
     assert is_supported_pair(Format.IQ4_NL, Format.Q8_0) and is_supported_pair(Format.Q8_1_MMQ, Format.IQ4_NL)
     assert not is_supported_pair(Format.IQ4_NL, Format.Q4_0) and not is_supported_pair(Format.IQ4_NL, Format.IQ4_NL)
+    assert is_supported_pair(Format.IQ4_XS, Format.Q8_1_MMQ) and is_supported_pair(Format.Q8_1, Format.IQ4_XS)
+    assert not is_supported_pair(Format.IQ4_XS, Format.Q8_0) and not is_supported_pair(Format.IQ4_XS, Format.IQ4_NL)
     assert is_supported_pair(Format.Q8_1_MMQ, Format.Q8_1)
     assert not is_supported_pair(Format.Q4_K, Format.Q4_K)
     assert is_supported_pair(Format.Q8_1_MMQ, Format.Q4_0) and is_supported_pair(Format.Q4_0, Format.Q8_0)
@@ -410,9 +412,9 @@ def test_format_attr_prints_standalone() -> None:
 
 
 def test_bad_block_name_is_a_parse_error_listing_choices() -> None:
-    choices = "`q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`"
-    with pytest.raises(ParseError, match=f"expected a block format: one of {choices}, got `iq4_xs`"):
-        _parse("func.func @f(%x: tensor<4x!qdot.block<iq4_xs>>) { func.return }")
+    choices = "`q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `iq4_xs`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`"
+    with pytest.raises(ParseError, match=f"expected a block format: one of {choices}, got `iq3_xxs`"):
+        _parse("func.func @f(%x: tensor<4x!qdot.block<iq3_xxs>>) { func.return }")
 
 
 def test_dialect_lists_everything() -> None:

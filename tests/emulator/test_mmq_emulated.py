@@ -123,6 +123,7 @@ Q6K_CASES = _super_block_cases("q6_K")
 Q5K_CASES = _super_block_cases("q5_K")
 Q3K_CASES = _super_block_cases("q3_K")
 Q2K_CASES = _super_block_cases("q2_K")
+IQ4XS_CASES = _super_block_cases("iq4_xs")
 
 
 @pytest.mark.slow
@@ -246,6 +247,18 @@ def test_iq4_nl_weights_match_reference(case: MmqCase) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("case", IQ4XS_CASES, ids=[c.id for c in IQ4XS_CASES])
+def test_iq4_xs_weights_match_reference(case: MmqCase) -> None:
+    """ggml's iq4_xs weights: one 136-byte super-block per K step, its codes looked up as iq4_nl's (eight
+    32-value spans of q4_0's nibble pairs), each 32-value block's s32 sum scaled by d · (ls − 32) · d_x, the
+    6-bit ls joined from scales_l and scales_h once per CTA — an s8 × s8 mma, no fold."""
+    module = _compile(case.cfg)
+    mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
+    assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
+    _emulate_and_check(module, case, seed=19)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("case", MXFP4_CASES, ids=[c.id for c in MXFP4_CASES])
 def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     """ggml's mxfp4 weights: eight 17-byte blocks per K step (their quants at every alignment: words at
@@ -257,7 +270,7 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=15)
 
 
-INTEGER_CASES = (IQ4NL_CASES[::2] + Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
+INTEGER_CASES = (IQ4XS_CASES[::2] + IQ4NL_CASES[::2] + Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
                  + MXFP4_CASES[::2])
 
 

@@ -1,7 +1,7 @@
 """Random q8_1 × q4_K kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
 
 ``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — weight formats (q4_K, and
-q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl half as often), prefill tiles, warps,
+q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill tiles, warps,
 ``group_m``, occupancy and stream-K grids; decode tiles, split-K with random split
 heuristics, ``max_m`` and ``k_blocks``; W in ggml's order or repacked (``tiled_weights``) — crossed with pipeline depths, ``q4k-fold`` modes
 and targets, on random ragged shapes. The hand-picked cases of test_mmq_emulated.py cover
@@ -45,7 +45,8 @@ from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, r
 
 ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
 TILES = (16, 32, 64, 128)
-WEIGHTS = ("q4_K", "q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl")
+WEIGHTS = ("q4_K", "q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl",
+           "iq4_xs")
 
 
 @dataclass(frozen=True)

@@ -13,20 +13,23 @@ import numpy as np
 
 from compiler import numerics
 from compiler.format_table import FORMATS, IQ4NL_KVALUES
-from compiler.numerics import (MXFP4_KVALUES, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
+from compiler.numerics import (MXFP4_KVALUES, IQ4XSFields, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, pack_blocks)
 
 PAIRS = [("q4_K", "q8_1"), ("q4_K", "q8_1_mmq"), ("q4_0", "q8_1"), ("q4_0", "q8_0"), ("q4_0", "q8_1_mmq"),
          ("q4_1", "q8_1"), ("q4_1", "q8_1_mmq"), ("q5_0", "q8_1"), ("q5_0", "q8_0"), ("q5_0", "q8_1_mmq"),
          ("q5_1", "q8_1"), ("q5_1", "q8_1_mmq"), ("q5_K", "q8_1"), ("q5_K", "q8_1_mmq"), ("q6_K", "q8_1"),
          ("q6_K", "q8_1_mmq"), ("q3_K", "q8_1"), ("q3_K", "q8_1_mmq"), ("q2_K", "q8_1"), ("q2_K", "q8_1_mmq"),
-         ("iq4_nl", "q8_1"), ("iq4_nl", "q8_0"), ("iq4_nl", "q8_1_mmq"), ("mxfp4", "q8_1"), ("mxfp4", "q8_0"),
+         ("iq4_nl", "q8_1"), ("iq4_nl", "q8_0"), ("iq4_nl", "q8_1_mmq"), ("iq4_xs", "q8_1"), ("iq4_xs", "q8_1_mmq"),
+         ("mxfp4", "q8_1"), ("mxfp4", "q8_0"),
          ("mxfp4", "q8_1_mmq"), ("q8_1", "q4_K"), ("q8_1", "q4_0"), ("q8_1", "q4_1"), ("q8_1", "q5_0"),
-         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q3_K"), ("q8_1", "q2_K"), ("q8_1", "iq4_nl"), ("q8_1", "mxfp4"), ("q8_1", "q8_1"),
+         ("q8_1", "q5_1"), ("q8_1", "q5_K"), ("q8_1", "q6_K"), ("q8_1", "q3_K"), ("q8_1", "q2_K"), ("q8_1", "iq4_nl"), ("q8_1", "iq4_xs"),
+         ("q8_1", "mxfp4"), ("q8_1", "q8_1"),
          ("q8_1", "q8_0"), ("q8_1", "q8_1_mmq"), ("q8_0", "q4_0"), ("q8_0", "q5_0"), ("q8_0", "iq4_nl"), ("q8_0", "mxfp4"),
          ("q8_0", "q8_1"), ("q8_0", "q8_0"), ("q8_0", "q8_1_mmq"), ("q8_1_mmq", "q4_K"), ("q8_1_mmq", "q4_0"),
          ("q8_1_mmq", "q4_1"), ("q8_1_mmq", "q5_0"), ("q8_1_mmq", "q5_1"), ("q8_1_mmq", "q5_K"), ("q8_1_mmq", "q6_K"),
-         ("q8_1_mmq", "q3_K"), ("q8_1_mmq", "q2_K"), ("q8_1_mmq", "iq4_nl"), ("q8_1_mmq", "mxfp4"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
+         ("q8_1_mmq", "q3_K"), ("q8_1_mmq", "q2_K"), ("q8_1_mmq", "iq4_nl"), ("q8_1_mmq", "iq4_xs"),
+         ("q8_1_mmq", "mxfp4"), ("q8_1_mmq", "q8_1"), ("q8_1_mmq", "q8_0"),
          ("q8_1_mmq", "q8_1_mmq")]
 """The verifier's block pairs (``dialects.qdot.formats.block_pairs_sorted()``, which the emulator
 test holds this list to), as (lhs, rhs) format names."""
@@ -93,11 +96,12 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
     codes 0..15 (q5_1 0..31) and m in ±64, q8_1 sums integers in ±2048
     (exact in fp16), q4_K and q5_K 6-bit
     scales and mins in 0..7 (q5_K codes 0..31), q6_K quants in -32..31 and int8 scales in -8..7, q3_K quants in
-    -4..3 and scales in -8..7, q2_K codes 0..3 and 4-bit scales and mins in 0..15 (d and dmin 1) — so a
+    -4..3 and scales in -8..7, q2_K codes 0..3 and 4-bit scales and mins in 0..15 (d and dmin 1), iq4_xs kvalues
+    and scales (ls − 32) in -2..2 — so a
     16 × 16 × 512 product stays below 2^24, exact in f32."""
     info = FORMATS[fmt]
     blocks = K // info.block_values
-    fields: Q2KFields | Q3KFields | Q4KFields | Q5KFields | Q6KFields | Q8Fields | Q41Fields | Q51Fields
+    fields: IQ4XSFields | Q2KFields | Q3KFields | Q4KFields | Q5KFields | Q6KFields | Q8Fields | Q41Fields | Q51Fields
     if fmt in ("q4_1", "q5_1"):  # d = 1, m integers in ±64 (exact in fp16: its sums with the q8_1 sums stay integers)
         fields = (Q41Fields if fmt == "q4_1" else Q51Fields)(
             d=np.ones((rows, blocks), np.float32), m=rng.integers(-64, 65, (rows, blocks)).astype(np.float32),
@@ -115,6 +119,10 @@ def unit_scaled(fmt: str, rows: int, rng: np.random.Generator) -> np.ndarray:
                            scales=rng.integers(0, 16, (rows, blocks, 16), dtype=np.uint8),
                            mins=rng.integers(0, 16, (rows, blocks, 16), dtype=np.uint8),
                            q=rng.integers(0, 4, (rows, blocks, 256), dtype=np.uint8))
+    elif fmt == "iq4_xs":
+        fields = IQ4XSFields(d=np.ones((rows, blocks), np.float32),
+                             scales=rng.integers(-2, 3, (rows, blocks, 8), dtype=np.int8),
+                             q=rng.choice(np.array(IQ4NL_KVALUES, np.int8), (rows, blocks, 256)))
     elif fmt in ("q4_K", "q5_K"):
         sub_blocks = (rows, blocks, 8)
         kind = Q4KFields if fmt == "q4_K" else Q5KFields

@@ -115,6 +115,11 @@ def integer_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndar
             sc = rng.integers(-4, 4, size=(*codes.shape[:-1], 16), dtype=np.int8)
             w = numerics.pack_blocks("q3_K", numerics.Q3KFields(d=np.ones(codes.shape[:-1], np.float32), scales=sc,
                                                                  q=codes)).reshape(w.shape)
+        if case.cfg.weights == "iq4_xs":  # 6-bit ls 28..35 (scales -4..3), as q3_K's: far below 2^24
+            fields = numerics.block_fields("iq4_xs", w.reshape(case.n, -1))  # the random codes' kvalues
+            sc = rng.integers(-4, 4, size=fields.scales.shape, dtype=np.int8)
+            w = numerics.pack_blocks("iq4_xs", numerics.IQ4XSFields(d=np.ones(fields.d.shape, np.float32), scales=sc,
+                                                                    q=fields.q)).reshape(w.shape)
         if case.cfg.weights == "q5_K":  # q4_K's packed scales: sc = 1 and m = 0 in all eight sub-blocks
             assert scales is not None
             w[..., scales.byte:scales.byte + scales.nbytes] = np.array([1] * 4 + [0] * 4 + [1] * 4, dtype=np.uint8)

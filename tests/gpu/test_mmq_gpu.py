@@ -84,7 +84,8 @@ PREFILL_BENCH_TILED = MmqConfig(block_m=64, block_n=128, num_warps=4, min_blocks
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q5_K", "q8_0", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl"))
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q5_K", "q8_0", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl",
+                                     "iq4_xs"))
 @pytest.mark.parametrize("m", (17, 512))
 def test_prefill_tiled_weights_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
     """The prefill kernel reading W repacked (N = 1000: the last 128-row tile is 104 rows and 24 zero
@@ -124,13 +125,14 @@ def _check_integer_part(case: MmqCase, gpu) -> None:  # noqa: ANN001
         f"{case.id}: {int((out.astype(np.int64) != data['exact']).sum())} outputs differ from the exact integer dot"
 
 
-OTHER_WEIGHTS = ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl")
+OTHER_WEIGHTS = ("q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl", "iq4_xs")
 """The weight blocks besides q4_K (``MmqConfig.weights``): eight 32-value blocks per K step (q4_0, q8_0;
 q4_1, with a + m per block folded as q4_K's dmin term; q5_0 and q5_1, q4_0's and q4_1's with a fifth bit
 per value from the block's qh word; mxfp4, e2m1 codes looked up as s8 and an E8M0 exponent per block; iq4_nl,
 codes looked up as s8 in kvalues_iq4nl and an fp16 d per block), or one
 256-value super-block whose int8 scales weight each 16 values (q6_K; q3_K, 3-bit codes from two bit fields
-and 6-bit scales; q2_K, 2-bit codes, 4-bit scales and 4-bit mins per 16 values, the mins a second mma), or q4_K's super-block with a fifth bit per value (q5_K)."""
+and 6-bit scales; q2_K, 2-bit codes, 4-bit scales and 4-bit mins per 16 values, the mins a second mma), or q4_K's super-block with a fifth bit per value (q5_K), or iq4_nl's codes with d · (ls − 32) per 32 values
+(iq4_xs)."""
 
 
 @pytest.mark.gpu

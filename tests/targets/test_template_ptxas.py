@@ -148,6 +148,12 @@ KERNELS = [
     ("decode-tiled-iq4_nl-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="iq4_nl",
                           tiled_weights=True)), "sm_90", "promote-int8", 2, "839922192"),
+    # iq4_xs weights: iq4_nl's lookup, and each 32 values' d · (ls − 32) from the packed 6-bit ls, once per CTA
+    ("decode-tiled-iq4_xs-weights",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, weights="iq4_xs",
+                          tiled_weights=True)), "sm_90", "promote-int8", 2, "839922192"),
+    ("mmq-iq4_xs-weights", mmq_kernel(MmqConfig(min_blocks_per_sm=2, weights="iq4_xs")), "sm_90", "promote-int8", 2,
+     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"),
     ("decode-l2-prefetch",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, l2_prefetch=128)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global.L2::128B"),

@@ -216,7 +216,7 @@ func.func @unknown_format(%a: tensor<128x64xbf16>, %b: tensor<64x32xbf16>, %c: t
   %d = qdot.dot_scaled %a, %b, %c lhs = e9m9 rhs = bf16 : tensor<128x64xbf16> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
 }
-// CHECK: invalid.mlir:[[# @LINE - 3]]:41: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `mxfp4`, `q8_1`, `q8_0`, or `q8_1_mmq`.
+// CHECK: invalid.mlir:[[# @LINE - 3]]:41: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `iq4_xs`, `mxfp4`, `q8_1`, `q8_0`, or `q8_1_mmq`.
 
 // -----
 

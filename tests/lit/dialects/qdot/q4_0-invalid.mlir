@@ -29,7 +29,7 @@ func.func @q4_0_q4_0(%a: tensor<16x8x!qdot.block<q4_0>>, %b: tensor<8x64x!qdot.b
   %d = qdot.dot_scaled %a, %b, %c lhs = q4_0 rhs = q4_0 : tensor<16x8x!qdot.block<q4_0>> * tensor<8x64x!qdot.block<q4_0>> -> tensor<16x64xf32>
   func.return %d : tensor<16x64xf32>
 }
-// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_0, rhs = q4_0 (supported: q4_K × q8_1, q4_K × q8_1_mmq, q4_0 × q8_1, q4_0 × q8_0, q4_0 × q8_1_mmq, q4_1 × q8_1, q4_1 × q8_1_mmq, q5_0 × q8_1, q5_0 × q8_0, q5_0 × q8_1_mmq, q5_1 × q8_1, q5_1 × q8_1_mmq, q5_K × q8_1, q5_K × q8_1_mmq, q6_K × q8_1, q6_K × q8_1_mmq, q3_K × q8_1, q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, iq4_nl × q8_1, iq4_nl × q8_0, iq4_nl × q8_1_mmq, mxfp4 × q8_1, mxfp4 × q8_0, mxfp4 × q8_1_mmq, q8_1 × q4_K, q8_1 × q4_0, {{.*}}, q8_0 × q4_0, {{.*}}, q8_1_mmq × q4_0, {{.*}})
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op unsupported block pair lhs = q4_0, rhs = q4_0 (supported: q4_K × q8_1, q4_K × q8_1_mmq, q4_0 × q8_1, q4_0 × q8_0, q4_0 × q8_1_mmq, q4_1 × q8_1, q4_1 × q8_1_mmq, q5_0 × q8_1, q5_0 × q8_0, q5_0 × q8_1_mmq, q5_1 × q8_1, q5_1 × q8_1_mmq, q5_K × q8_1, q5_K × q8_1_mmq, q6_K × q8_1, q6_K × q8_1_mmq, q3_K × q8_1, q3_K × q8_1_mmq, q2_K × q8_1, q2_K × q8_1_mmq, iq4_nl × q8_1, iq4_nl × q8_0, iq4_nl × q8_1_mmq, iq4_xs × q8_1, iq4_xs × q8_1_mmq, mxfp4 × q8_1, mxfp4 × q8_0, mxfp4 × q8_1_mmq, q8_1 × q4_K, q8_1 × q4_0, {{.*}}, q8_0 × q4_0, {{.*}}, q8_1_mmq × q4_0, {{.*}})
 
 // -----
 

@@ -1,17 +1,17 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
 // Malformed qdot types and enum attributes: each is rejected with the rule it breaks.
 
-func.func @unknown_block(%x: tensor<4x!qdot.block<iq4_xs>>) {
+func.func @unknown_block(%x: tensor<4x!qdot.block<iq3_xxs>>) {
   func.return
 }
-// CHECK: types-invalid.mlir:[[# @LINE - 3]]:51: error: expected a block format: one of `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`, got `iq4_xs`
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:51: error: expected a block format: one of `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `iq4_xs`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`, got `iq3_xxs`
 
 // -----
 
 func.func @element_format_is_no_block(%x: tensor<4x!qdot.block<e4m3>>) {
   func.return
 }
-// CHECK: types-invalid.mlir:[[# @LINE - 3]]:64: error: expected a block format: one of `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`, got `e4m3`
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:64: error: expected a block format: one of `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `iq4_xs`, `mxfp4`, `q8_1`, `q8_0`, `q8_1_mmq`, got `e4m3`
 
 // -----
 
@@ -51,10 +51,10 @@ func.func @desc_zero(%p: !qdot.desc<0x64xf32>) {
 // -----
 
 func.func @format_attr() {
-  "test.op"() {f = #qdot<format iq4_xs>} : () -> ()
+  "test.op"() {f = #qdot<format iq3_xxs>} : () -> ()
   func.return
 }
-// CHECK: types-invalid.mlir:[[# @LINE - 3]]:33: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `mxfp4`, `q8_1`, `q8_0`, or `q8_1_mmq`.
+// CHECK: types-invalid.mlir:[[# @LINE - 3]]:33: error: Expected `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`, `bf16`, `fp16`, `i8`, `q4_K`, `q4_0`, `q4_1`, `q5_0`, `q5_1`, `q5_K`, `q6_K`, `q3_K`, `q2_K`, `iq4_nl`, `iq4_xs`, `mxfp4`, `q8_1`, `q8_0`, or `q8_1_mmq`.
 
 // -----
 
