@@ -188,9 +188,11 @@ def _q3k_scale(b: Builder, start: SSAValue, codes_byte: int, s: int) -> SSAValue
 
 def _iq4xs_scale(b: Builder, start: SSAValue, codes_byte: int, j: int) -> SSAValue:
     """iq4_xs's 6-bit ls of sub-block ``j`` (0..7), as ``dequantize_row_iq4_xs`` joins it: the nibble j % 2 of
-    ``scales_l[j / 2]`` — nibble j of the little-endian ``scales_l`` word, 4-aligned at ``codes_byte`` + 2 in the
-    4-aligned 136-byte blocks — and bits 2j, 2j + 1 of the 16-bit ``scales_h`` at ``codes_byte``. The two loads
-    are the same for every j of a block (shared where a thread decodes all eight)."""
+    ``scales_l[j / 2]`` — nibble j of the little-endian ``scales_l`` word, 4-aligned at ``codes_byte`` + 2 in
+    the 4-aligned 136-byte blocks — and bits 2j, 2j + 1 of the 16-bit ``scales_h`` at ``codes_byte``. The two
+    loads are the same for every j of a block: emitted per j here, they are one word and, with d, one
+    ``ld.shared.v2.b16`` in the PTX of a thread that decodes all eight (``_decode_once``; lit
+    targets/ptx/mmq-iq4_xs.mlir)."""
     low_word = b.emit(LdSharedOp(b.add(start, codes_byte + 2), i32))
     high_half = b.cast_int(b.emit(LdSharedOp(b.add(start, codes_byte), i16)), i32)  # zero-extended
     low = b.and_(b.lshr(low_word, 4 * j), 15)
