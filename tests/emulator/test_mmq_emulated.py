@@ -441,7 +441,7 @@ def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
     with pytest.raises(ValueError, match="weights must be one of q4_K, q4_0, q8_0, q6_K, q5_K, q4_1, q5_0, q5_1, "
-                                         "mxfp4, q3_K, q2_K, iq4_nl, got 'q8_1'"):
+                                         "mxfp4, q3_K, q2_K, iq4_nl, iq4_xs, got 'q8_1'"):
         MmqConfig(weights="q8_1")
     assert MmqConfig(weights="q8_0").name == "mmq_q8_1_q8_0_64x128_w4"
     assert "%kwb" not in mmq_kernel(MmqConfig())
