@@ -68,6 +68,7 @@ def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatc
                       np.random.default_rng(3), None)
     assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
     assert grids == [{"resident": 132 * 7}]
+    assert row["us_mul_mat_no_pdl"] == 1.0  # every label here launches its GEMM programmatically: timed both ways
 
 
 def test_only_selects_by_label() -> None:
