@@ -12,7 +12,9 @@ GEMM alone is reported too. Where the GEMM splits K, MUL_MAT's quantize kernel a
 Y (``quantize_kernel(zero_output=True)``), so that a call is two kernels, not a memset and two
 kernels; "GEMM" is then the memset and the GEMM. The ``pdl`` decode rows launch the GEMM with
 programmatic dependent launch: it may start while the quantize kernel runs and waits for it
-first thing (``MmqConfig(wait_previous_grid=True)``, ``quantize_kernel(launch_dependents=True)``). llama.cpp cannot be built on the GPU machine (no network),
+first thing (``MmqConfig(wait_previous_grid=True)``, ``quantize_kernel(launch_dependents=True)``); their
+MUL_MAT is also timed launched plainly ("no pdl"), since an early launch of a one-wave grid with room left on
+the SMs sometimes costs up to 20 % (runs 196–198). llama.cpp cannot be built on the GPU machine (no network),
 so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
 run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
 The ``wt`` decode rows read W repacked by ``compiler.mmq_template.tile_weights``
