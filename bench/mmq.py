@@ -33,6 +33,7 @@ would leave a short second wave takes another split count.
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -40,7 +41,7 @@ import numpy as np
 from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs, spread_shared_bytes
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]
@@ -215,6 +216,12 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     grid = mmq_grid(cfg, m, n, k, **split)
     quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
     pdl = cfg.wait_previous_grid
+    # a programmatic launch of a one-wave grid is capped at ⌈grid / SMs⌉ programs per SM (runs 196–199);
+    # with QDOT_BENCH_SPREAD=1 (an option: measured on its own, runs 197 and 199, not yet as the default)
+    spread = info.shared_bytes
+    if pdl and os.environ.get("QDOT_BENCH_SPREAD", "0") != "0":
+        sms, shared_per_sm, reserved = _device_shared(cupy)
+        spread = spread_shared_bytes(info.shared_bytes, grid[0] * grid[1] * grid[2], sms, shared_per_sm, reserved)
 
     def quantize_x() -> None:
         args = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
@@ -231,7 +238,10 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     def mul_mat() -> None:
         quantize_x()  # zeroes Y too where the kernel splits K
         # a pdl GEMM may start while the quantize kernel runs; it waits for it first thing
-        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=pdl)
+        if pdl:
+            kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=spread)
+        else:
+            kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False)
 
     def mul_mat_no_pdl() -> None:  # the same two kernels, the GEMM launched when the quantize kernel has ended
         quantize_x()
@@ -256,7 +266,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
            "us_quantize": us_quant,
            "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
            "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
-           "shared_bytes": info.shared_bytes, "num_warps": info.num_warps, "llama_us": llama,
+           "shared_bytes": info.shared_bytes, "launch_shared_bytes": spread, "num_warps": info.num_warps,
+           "llama_us": llama,
            "speedup_vs_llama": llama / us_total if llama else None}
     weight_bytes = int(w.nbytes)
     if cfg.small_m:
@@ -272,9 +283,15 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
 
 def resident_of(cupy, info) -> int:  # noqa: ANN001
     """``compiler.mmq_template.resident_programs`` of a compiled kernel on the current GPU."""
+    sms, shared_per_sm, reserved = _device_shared(cupy)
+    return resident_programs(info.shared_bytes, sms, shared_per_sm, reserved, threads=32 * info.num_warps)
+
+
+def _device_shared(cupy) -> tuple[int, int, int]:  # noqa: ANN001
+    """(SMs, shared memory per SM, shared memory reserved per program) of the current GPU."""
     props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-    return resident_programs(info.shared_bytes, props["multiProcessorCount"], props["sharedMemPerMultiprocessor"],
-                             props.get("reservedSharedMemPerBlock", 1024), threads=32 * info.num_warps)
+    return (props["multiProcessorCount"], props["sharedMemPerMultiprocessor"],
+            props.get("reservedSharedMemPerBlock", 1024))
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001

@@ -53,13 +53,21 @@ class LoadedKernel:
     block: tuple[int, int, int]
 
     def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True,
-               programmatic: bool = False) -> None:
+               programmatic: bool = False, shared_bytes: int | None = None) -> None:
         """``programmatic``: allow the launch to start before the previous kernel of the stream
-        ends (programmatic dependent launch, sm_90+); only for a kernel that waits for it."""
+        ends (programmatic dependent launch, sm_90+); only for a kernel that waits for it.
+        ``shared_bytes``: launch with more dynamic shared memory than the kernel needs, so that fewer
+        of its programs fit on an SM (``compiler.mmq_template.spread_shared_bytes``)."""
         cupy = require_cupy()
         if programmatic and not self.info.waits_previous_grid:
             raise ValueError(f"kernel '{self.info.name}' does not wait for the previous grid "
                              "(qdot.wait_previous_grid), so a programmatic launch could race that kernel")
+        shared = self.info.shared_bytes if shared_bytes is None else shared_bytes
+        if shared < self.info.shared_bytes:
+            raise ValueError(f"kernel '{self.info.name}' needs {self.info.shared_bytes} B of shared memory per CTA; "
+                             f"a launch with {shared} B would overrun it")
+        if shared > max(self.info.shared_bytes, 48 * 1024):
+            _allow_shared(self.function, shared, self.info.name)
         if len(args) != len(self.info.arg_kinds):
             raise TypeError(
                 f"kernel '{self.info.name}' takes {len(self.info.arg_kinds)} arguments "
@@ -82,11 +90,11 @@ class LoadedKernel:
             from targets.ptx.programmatic_launch import launch_programmatic
 
             handle = (stream or cupy.cuda.get_current_stream()).ptr
-            launch_programmatic(self.function.kernel.ptr, grid3, self.block, self.info.shared_bytes, handle,
+            launch_programmatic(self.function.kernel.ptr, grid3, self.block, shared, handle,
                                 self.info.arg_kinds, [a.data.ptr if isinstance(a, cupy.ndarray) else a
                                                       for a in converted], self.info.name)
         else:
-            self.function(grid3, self.block, tuple(converted), shared_mem=self.info.shared_bytes, stream=stream)
+            self.function(grid3, self.block, tuple(converted), shared_mem=shared, stream=stream)
         if sync:
             (stream or cupy.cuda.get_current_stream()).synchronize()
 
@@ -103,13 +111,19 @@ def load(ptx: str, info: KernelInfo) -> LoadedKernel:
     finally:
         os.unlink(path)
     if info.shared_bytes > 48 * 1024:
-        device = cupy.cuda.Device()
-        limit = device.attributes["MaxSharedMemoryPerBlockOptin"]
-        if info.shared_bytes > limit:  # the driver's answer would be a bare CUDA_ERROR_INVALID_VALUE
-            raise ValueError(f"kernel '{info.name}' needs {info.shared_bytes} B of shared memory per CTA; "
-                             f"device {device.id} allows at most {limit} B (fewer stages or a smaller tile fit)")
-        function.max_dynamic_shared_size_bytes = info.shared_bytes
+        _allow_shared(function, info.shared_bytes, info.name)
     return LoadedKernel(info, function, (32 * info.num_warps, 1, 1))
+
+
+def _allow_shared(function: Any, shared_bytes: int, name: str) -> None:
+    """Let ``function`` launch with ``shared_bytes`` of dynamic shared memory (past 48 KiB it must opt in)."""
+    cupy = require_cupy()
+    device = cupy.cuda.Device()
+    limit = device.attributes["MaxSharedMemoryPerBlockOptin"]
+    if shared_bytes > limit:  # the driver's answer would be a bare CUDA_ERROR_INVALID_VALUE
+        raise ValueError(f"kernel '{name}' needs {shared_bytes} B of shared memory per CTA; "
+                         f"device {device.id} allows at most {limit} B (fewer stages or a smaller tile fit)")
+    function.max_dynamic_shared_size_bytes = shared_bytes
 
 
 def run_with_host_arrays(kernel: LoadedKernel, args: Sequence[Any], grid: Sequence[int] | int) -> None:

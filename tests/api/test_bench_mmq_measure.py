@@ -13,7 +13,7 @@ import pytest
 import bench.mmq as mmq
 import compiler
 from bench import gpu_common
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, spread_shared_bytes
 
 
 H200 = {"multiProcessorCount": 132, "sharedMemPerMultiprocessor": 233472, "reservedSharedMemPerBlock": 1024}
@@ -40,8 +40,12 @@ class _Emulated:
 
     def __init__(self, kernel) -> None:  # noqa: ANN001
         self.kernel = kernel
+        self.programmatic_shared: set[int | None] = set()
 
-    def launch(self, *args, grid, sync: bool = True, programmatic: bool = False) -> None:  # noqa: ANN001, ANN002
+    def launch(self, *args, grid, sync: bool = True, programmatic: bool = False,  # noqa: ANN001, ANN002
+               shared_bytes: int | None = None) -> None:
+        if programmatic:
+            self.programmatic_shared.add(shared_bytes)
         compiler.emulate(self.kernel, *args, grid=grid)
 
 
@@ -64,11 +68,31 @@ def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatc
     grids = []
     monkeypatch.setattr(mmq, "mmq_grid", lambda *args, **split: grids.append(split) or mmq_grid(*args, **split))
     m = 1 if cfg.max_m == 1 else 3
-    row = mmq.measure(_NumpyAsCupy(), _Emulated(kernel), quantizers, label, cfg, stages, info, m, 72, 768,
+    gemm = _Emulated(kernel)
+    monkeypatch.setenv("QDOT_BENCH_SPREAD", "1")  # the option; off by default
+    row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, m, 72, 768,
                       np.random.default_rng(3), None)
     assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
     assert grids == [{"resident": 132 * 7}]
     assert row["us_mul_mat_no_pdl"] == 1.0  # every label here launches its GEMM programmatically: timed both ways
+    # its programmatic launches capped at ⌈programs / SMs⌉ per SM: here 1, the grid being a few programs
+    programs = int(np.prod(mmq_grid(cfg, m, 72, 768, resident=132 * 7)))
+    assert gemm.programmatic_shared == {row["launch_shared_bytes"]}
+    assert row["launch_shared_bytes"] == spread_shared_bytes(31488, programs, 132, 233472, 1024) > 233472 // 2 - 1024
+
+
+def test_measure_launches_as_compiled_by_default(untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``QDOT_BENCH_SPREAD=1`` a programmatic launch takes the kernel's own shared memory."""
+    label = "small_m 64 w2 splitk s2 pdl wt q8_0"
+    _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
+    kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages)
+    quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
+    monkeypatch.delenv("QDOT_BENCH_SPREAD", raising=False)
+    gemm = _Emulated(kernel)
+    row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages,
+                      SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps), 3, 72, 768,
+                      np.random.default_rng(4), None)
+    assert row["ok"] and row["launch_shared_bytes"] == 31488 and gemm.programmatic_shared == {31488}
 
 
 def test_only_selects_by_label() -> None:

@@ -16,7 +16,8 @@ import pytest
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs, split_factor, tile_weights
+from compiler.mmq_template import (MmqConfig, mmq_grid, mmq_kernel, resident_programs, split_factor,
+                                   spread_shared_bytes, tile_weights)
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
@@ -383,6 +384,23 @@ def test_split_k_grid_avoids_a_short_second_wave() -> None:
         mmq_grid(decode, 1, 32768, 8192, resident=0)
     with pytest.raises(ValueError, match="resident_programs: got shared_bytes = 1024, sms = 0"):
         resident_programs(1024, 0, 233472)
+
+
+def test_spread_shared_bytes_caps_a_one_wave_grid() -> None:
+    """The least dynamic shared memory (in 128-byte steps) at which an SM no longer takes more than ⌈programs /
+    132⌉ programs of a one-wave grid; as it is where the kernel's own already caps them or the grid takes
+    more than one wave (runs 196–199)."""
+    h200 = {"sms": 132, "shared_per_sm": 233472}
+    fits = lambda size: 233472 // (size + 1024)  # noqa: E731
+    # iq4_xs's one-token kernel (24064 B: 9 per SM) at 32768 x 8192, 1024 programs: 8 per SM
+    assert spread_shared_bytes(24064, 1024, **h200) == 24960 and fits(24960) == 8 and fits(24960 - 128) == 9
+    assert spread_shared_bytes(27136, 1024, **h200) == 27136  # q4_K's: 8 per SM already
+    assert fits(spread_shared_bytes(27136, 896, **h200)) == 7  # 4096 x 14336: 7 of 8
+    assert spread_shared_bytes(31488, 1536, **h200) == 31488  # two waves: not capped
+    assert spread_shared_bytes(15360, 1, **h200) == 115840  # one program: one per SM (116736 − 1024, up to 128 B)
+    assert fits(spread_shared_bytes(15360, 1, **h200)) == 1
+    with pytest.raises(ValueError, match="spread_shared_bytes: got shared_bytes = 1024, programs = 0"):
+        spread_shared_bytes(1024, 0, **h200)
 
 
 SMALL_M_GRID_CONFIGS = [
