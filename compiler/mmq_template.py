@@ -242,19 +242,18 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     than ⌈programs / sms⌉ of them: ``shared_bytes`` where that is already so, else the smallest multiple of
     ``granularity`` above it at which one program more no longer fits on an SM.
 
-    A programmatic launch of such a grid with room left on the SMs sometimes packs its programs unevenly, and
-    the decode kernels bound by their instructions per SM (iq4_xs's, iq4_nl's, mxfp4's table lookups) then take
-    up to 20 % longer; capped this way they do not (runs 196–199: at 32768 × 8192 iq4_xs's one-token MUL_MAT
-    67.5 → 55.8 µs, q4_K's unchanged; the least padding that caps changes nothing at 4096 × 14336, where padding
-    to 32 KB and more slowed every kernel 5–15 %). Only a grid that fits at once is capped: a larger one
-    runs in waves whatever its placement."""
+    A programmatic launch of such a grid with room left on the SMs sometimes lands unevenly, and the decode
+    kernels bound by their instructions per SM (iq4_xs's, iq4_nl's, mxfp4's table lookups) then take up to 20 %
+    longer; capped they do not (run 197, padded to 28160 B at 32768 × 8192: iq4_xs's one-token MUL_MAT 67.5 →
+    55.8 µs, q4_K's unchanged). The least padding is asked for because size itself costs: 32 KB and more per
+    program slowed every kernel 5–15 % at 4096 × 14336, where the least padding that caps changed nothing
+    (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
+    ⌈programs / sms⌉ per SM) is left as it is."""
     if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:
         raise ValueError(f"spread_shared_bytes: got shared_bytes = {shared_bytes}, programs = {programs}, "
                          f"sms = {sms}, shared_per_sm = {shared_per_sm}")
     cap = -(-programs // sms)
-    if shared_per_sm // (shared_bytes + reserved_per_program) <= cap:
-        return shared_bytes
-    if cap * (shared_bytes + reserved_per_program) > shared_per_sm:  # more than one wave: not capped
+    if shared_per_sm // (shared_bytes + reserved_per_program) <= cap:  # capped already, or more than one wave
         return shared_bytes
     least = shared_per_sm // (cap + 1) - reserved_per_program + 1  # one program more no longer fits
     return max(shared_bytes, -(-least // granularity) * granularity)
