@@ -246,8 +246,8 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     kernels bound by their instructions per SM (iq4_xs's, iq4_nl's, mxfp4's table lookups) then take up to 20 %
     longer; capped they do not (run 197, padded to 28160 B at 32768 × 8192: iq4_xs's one-token MUL_MAT 67.5 →
     55.8 µs, q4_K's unchanged). The least padding is asked for because size itself costs: 32 KB and more per
-    program slowed every kernel 5–15 % at 4096 × 14336, where the least padding that caps changed nothing
-    (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
+    program slowed every kernel 5–15 % at 4096 × 14336, where a padding just past the threshold (28224 B, 7 per
+    SM) changed nothing (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
     ⌈programs / sms⌉ per SM) is left as it is."""
     if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:
         raise ValueError(f"spread_shared_bytes: got shared_bytes = {shared_bytes}, programs = {programs}, "
