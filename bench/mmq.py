@@ -312,7 +312,13 @@ def _time_cold(cupy, launch, flush, reps: int = 20) -> float:  # noqa: ANN001
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="environment:\n"
+               "  OUT                   where the result rows go (results.jsonl; default /tmp/qdot_bench)\n"
+               "  QDOT_KERNEL_CACHE     the kernel cache --prepare fills and the GPU run reads\n"
+               "  QDOT_BENCH_SPREAD=1   cap a programmatically launched one-wave grid at ceil(grid / SMs)\n"
+               "                        programs per SM (compiler.mmq_template.spread_shared_bytes; runs 196-199)")
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT (e.g. ' q4_0')")

@@ -104,3 +104,13 @@ def test_only_selects_by_label() -> None:
     assert all(cfg.weights == "q4_0" for _, cfg, _ in mmq.selected(" q4_0"))
     assert mmq.selected("no such kernel") == []
     assert MmqConfig(small_m=True) not in [cfg for _, cfg, _ in mmq.selected("mmq ")]
+
+
+def test_help_names_the_environment(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--help`` says which environment variables the benchmark reads, the spread option among them."""
+    monkeypatch.setattr("sys.argv", ["bench.mmq", "--help"])
+    with pytest.raises(SystemExit) as exit_info:
+        mmq.main()
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=1", "spread_shared_bytes"))
