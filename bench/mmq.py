@@ -238,10 +238,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     def mul_mat() -> None:
         quantize_x()  # zeroes Y too where the kernel splits K
         # a pdl GEMM may start while the quantize kernel runs; it waits for it first thing
-        if pdl:
-            kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=spread)
-        else:
-            kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False)
+        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=pdl, shared_bytes=spread)
 
     def mul_mat_no_pdl() -> None:  # the same two kernels, the GEMM launched when the quantize kernel has ended
         quantize_x()

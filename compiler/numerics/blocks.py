@@ -576,7 +576,7 @@ def _iq4nl_codes(name: str, q: ArrayLike, count: int) -> NDArray[np.uint8]:
     return codes.astype(np.uint8)
 
 
-def _iq4_xs_scale_codes(scales_h: NDArray[np.uint8], scales_l: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def iq4_xs_scale_codes(scales_h: NDArray[np.uint8], scales_l: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The eight 6-bit scale codes ls of iq4_xs blocks, as ``dequantize_row_iq4_xs`` reads them:
     ``((scales_l[ib/2] >> 4*(ib%2)) & 0xf) | (((scales_h >> 2*ib) & 3) << 4)``."""
     low = np.stack([scales_l & 0xF, scales_l >> 4], axis=-1).reshape(scales_l.shape[:-1] + (IQ4XS_SUBBLOCKS,))
@@ -586,7 +586,7 @@ def _iq4_xs_scale_codes(scales_h: NDArray[np.uint8], scales_l: NDArray[np.uint8]
 
 
 def _iq4_xs_scale_bytes(codes: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """Inverse of :func:`_iq4_xs_scale_codes`: (``scales_h`` as two little-endian bytes, ``scales_l[4]``),
+    """Inverse of :func:`iq4_xs_scale_codes`: (``scales_h`` as two little-endian bytes, ``scales_l[4]``),
     as ``quantize_row_iq4_nl_impl`` packs them."""
     low = (codes & 0xF).reshape(codes.shape[:-1] + (4, 2))
     scales_l = low[..., 0] | (low[..., 1] << 4)
@@ -653,7 +653,7 @@ def block_fields(fmt: str, raw: ArrayLike) -> BlockFields:
     if info.name == "iq4_nl":
         return Q8Fields(d=f["d"][..., 0], q=IQ4NL_KVALUE_ARRAY[_iq4_nibbles(f["qs"])])
     if info.name == "iq4_xs":
-        scales = (_iq4_xs_scale_codes(f["scales_h"], f["scales_l"]).astype(np.int8) - 32).astype(np.int8)
+        scales = (iq4_xs_scale_codes(f["scales_h"], f["scales_l"]).astype(np.int8) - 32).astype(np.int8)
         return IQ4XSFields(d=f["d"][..., 0], scales=scales, q=IQ4NL_KVALUE_ARRAY[_iq4_nibbles(f["qs"])])
     if info.name == "q8_0":
         return Q8Fields(d=f["d"][..., 0], q=f["qs"])

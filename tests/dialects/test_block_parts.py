@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import i32
 from compiler.format_table import IQ4NL_KVALUES
 from compiler.numerics import (MXFP4_KVALUES, IQ4XSFields, Q2KFields, Q3KFields, Q4KFields, Q5KFields, Q6KFields, Q8Fields, Q41Fields,
                                Q51Fields, e8m0_half, pack_blocks)
-from compiler.numerics.blocks import q3_K_scale_codes, scale_min_k4
+from compiler.numerics.blocks import iq4_xs_scale_codes, q3_K_scale_codes, scale_min_k4
 from dialects.qdot.formats import Format, format_info
 from dialects.qgpu.block_parts import Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, SPECS, padded_sub_block
 
@@ -80,9 +80,9 @@ def _read(fmt: Format, part: str, block: np.ndarray, index: int) -> float:
     codes = None
     if spec.split_codes:  # iq4_xs's scale: d · (ls − 32), ls's low four bits in scales_l, top two in scales_h
         assert spec.codes_byte is not None and spec.first_byte is not None
-        scales_h = int(block[spec.codes_byte:spec.codes_byte + 2].view("<u2")[0])
-        low = int(block[spec.codes_byte + 2 + index // 2]) >> (4 * (index % 2)) & 0xF
-        return _half(block, spec.first_byte) * float((low | (scales_h >> (2 * index) & 3) << 4) - 32)
+        codes = iq4_xs_scale_codes(block[spec.codes_byte:spec.codes_byte + 2],
+                                   block[spec.codes_byte + 2:spec.codes_byte + 6])
+        return _half(block, spec.first_byte) * float(int(codes[index]) - 32)
     if spec.codes_byte is not None and spec.element == i32:  # q3_K's sc: its 6-bit code − 32
         return float(q3_K_scale_codes(block[spec.codes_byte:spec.codes_byte + 12])[index]) - 32
     if spec.codes_byte is not None:
