@@ -13,8 +13,10 @@ Y (``quantize_kernel(zero_output=True)``), so that a call is two kernels, not a 
 kernels; "GEMM" is then the memset and the GEMM. The ``pdl`` decode rows launch the GEMM with
 programmatic dependent launch: it may start while the quantize kernel runs and waits for it
 first thing (``MmqConfig(wait_previous_grid=True)``, ``quantize_kernel(launch_dependents=True)``); their
-MUL_MAT is also timed launched plainly ("no pdl"), since an early launch of a one-wave grid with room left on
-the SMs sometimes costs up to 20 % (runs 196–198). llama.cpp cannot be built on the GPU machine (no network),
+MUL_MAT is also timed launched plainly ("no pdl"). A programmatic launch of a one-wave grid takes the
+runner's default, dynamic shared memory padded so that an SM holds at most ⌈grid / SMs⌉ of its programs:
+launched early with room left on the SMs, such a grid sometimes landed unevenly and took up to 20 % longer
+(runs 196–198); capped, none was slower (run 200). llama.cpp cannot be built on the GPU machine (no network),
 so its figures are the anchors measured on an H200 (shared/reference/anchors.md); this
 run measures the device-to-device copy bandwidth, the HBM reference of the decode goal.
 The ``wt`` decode rows read W repacked by ``compiler.mmq_template.tile_weights``
@@ -41,8 +43,9 @@ import numpy as np
 from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs, spread_shared_bytes
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs
 from compiler.quantize_template import quantize_grid, quantize_kernel
+from targets.ptx.runner import device_shared
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]
 DECODE_SHAPES = [(4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584)]
@@ -198,8 +201,9 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     where the GEMM needs it), the GEMM with its zeroing (a memset), the kernel alone and,
     for the decode kernels, MUL_MAT with L2 flushed. A kernel launched programmatically (``pdl``)
     is also timed in a MUL_MAT launched plainly (``us_mul_mat_no_pdl``): a programmatic launch of a
-    one-wave grid with room left on the SMs sometimes costs up to 20 % (runs 196–197), and that
-    column is the one that does not depend on it. Returns the result row."""
+    one-wave grid with room left on the SMs sometimes cost up to 20 % (runs 196–197) before the runner
+    capped its programs per SM by default, and that column is the one that does not depend on where an
+    early launch lands. Returns the result row."""
     from bench.gpu_common import log, time_graph
     from compiler import numerics
     from tests.gpu.mmq_harness import kernel_weights, random_weight_blocks, reference_of
@@ -216,12 +220,9 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     grid = mmq_grid(cfg, m, n, k, **split)
     quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
     pdl = cfg.wait_previous_grid
-    # a programmatic launch of a one-wave grid is capped at ⌈grid / SMs⌉ programs per SM (runs 196–199);
-    # with QDOT_BENCH_SPREAD=1 (an option: measured on its own, runs 197 and 199, not yet as the default)
-    spread = info.shared_bytes
-    if pdl and os.environ.get("QDOT_BENCH_SPREAD", "0") != "0":
-        sms, shared_per_sm, reserved = _device_shared(cupy)
-        spread = spread_shared_bytes(info.shared_bytes, grid[0] * grid[1] * grid[2], sms, shared_per_sm, reserved)
+    # the runner's default for a programmatic launch: a one-wave grid capped at ⌈grid / SMs⌉ programs per SM
+    # (runs 196–200); QDOT_BENCH_SPREAD=0 launches it with the kernel's own shared memory
+    spread = kernel.shared_bytes_for(grid, pdl and os.environ.get("QDOT_BENCH_SPREAD", "1") != "0")
 
     def quantize_x() -> None:
         args = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
@@ -280,15 +281,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
 
 def resident_of(cupy, info) -> int:  # noqa: ANN001
     """``compiler.mmq_template.resident_programs`` of a compiled kernel on the current GPU."""
-    sms, shared_per_sm, reserved = _device_shared(cupy)
+    sms, shared_per_sm, reserved = device_shared(cupy)
     return resident_programs(info.shared_bytes, sms, shared_per_sm, reserved, threads=32 * info.num_warps)
-
-
-def _device_shared(cupy) -> tuple[int, int, int]:  # noqa: ANN001
-    """(SMs, shared memory per SM, shared memory reserved per program) of the current GPU."""
-    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-    return (props["multiProcessorCount"], props["sharedMemPerMultiprocessor"],
-            props.get("reservedSharedMemPerBlock", 1024))
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
@@ -314,8 +308,9 @@ def main() -> None:
         epilog="environment:\n"
                "  OUT                   where the result rows go (results.jsonl; default /tmp/qdot_bench)\n"
                "  QDOT_KERNEL_CACHE     the kernel cache --prepare fills and the GPU run reads\n"
-               "  QDOT_BENCH_SPREAD=1   cap a programmatically launched one-wave grid at ceil(grid / SMs)\n"
-               "                        programs per SM (compiler.mmq_template.spread_shared_bytes; runs 196-199)")
+               "  QDOT_BENCH_SPREAD=0   launch a programmatic one-wave grid with the kernel's own shared memory,\n"
+               "                        not the runner's default cap of ceil(grid / SMs) programs per SM\n"
+               "                        (compiler.mmq_template.spread_shared_bytes; runs 196-200)")
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT (e.g. ' q4_0')")

@@ -248,7 +248,8 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     55.8 µs, q4_K's unchanged). The least padding is asked for because size itself costs: 32 KB and more per
     program slowed every kernel 5–15 % at 4096 × 14336, where a padding just past the threshold (28224 B, 7 per
     SM) changed nothing (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
-    ⌈programs / sms⌉ per SM) is left as it is."""
+    ⌈programs / sms⌉ per SM) is left as it is. The runner pads every programmatic launch so by default
+    (``LoadedKernel.shared_bytes_for``): in run 200 none of 44 decode MUL_MATs was slower for it."""
     if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:
         raise ValueError(f"spread_shared_bytes: got shared_bytes = {shared_bytes}, programs = {programs}, "
                          f"sms = {sms}, shared_per_sm = {shared_per_sm}")

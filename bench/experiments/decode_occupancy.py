@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 
 from bench.mmq import compile_kernels, compile_quantizers
 from compiler.mmq_template import MmqConfig
@@ -53,6 +54,7 @@ def main() -> None:
     from bench.mmq import measure, measuring_setup
     from targets.ptx.runner import load
 
+    os.environ["QDOT_BENCH_SPREAD"] = "0"  # each cap as padded here, not the runner's later default on top
     quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
     label, cfg, stages, kernel = compiled[0]
     info = kernel.kernels[0]

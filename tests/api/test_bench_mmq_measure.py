@@ -14,6 +14,8 @@ import bench.mmq as mmq
 import compiler
 from bench import gpu_common
 from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, spread_shared_bytes
+from targets.ptx import runner
+from targets.ptx.runner import LoadedKernel
 
 
 H200 = {"multiProcessorCount": 132, "sharedMemPerMultiprocessor": 233472, "reservedSharedMemPerBlock": 1024}
@@ -36,10 +38,14 @@ class _NumpyAsCupy:
 
 
 class _Emulated:
-    """A compiled kernel launched on the PTX emulator, with the runner's ``launch`` signature."""
+    """A compiled kernel launched on the PTX emulator, with the runner's ``launch`` signature and its
+    ``shared_bytes_for`` (the runner's own, on ``H200``'s properties: see the ``untimed`` fixture)."""
 
-    def __init__(self, kernel) -> None:  # noqa: ANN001
+    shared_bytes_for = LoadedKernel.shared_bytes_for
+
+    def __init__(self, kernel, info=None) -> None:  # noqa: ANN001
         self.kernel = kernel
+        self.info = info or kernel.kernels[0]
         self.programmatic_shared: set[int | None] = set()
 
     def launch(self, *args, grid, sync: bool = True, programmatic: bool = False,  # noqa: ANN001, ANN002
@@ -54,6 +60,8 @@ def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every timing 1 µs without running anything: the check before them is what is tested."""
     monkeypatch.setattr(gpu_common, "time_graph", lambda cupy, fn: 1.0)
     monkeypatch.setattr(mmq, "_time_cold", lambda cupy, fn, flush: 1.0)
+    device_shared = runner.device_shared
+    monkeypatch.setattr(runner, "device_shared", lambda cupy=None: device_shared(_NumpyAsCupy()))
 
 
 @pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",
@@ -68,8 +76,8 @@ def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatc
     grids = []
     monkeypatch.setattr(mmq, "mmq_grid", lambda *args, **split: grids.append(split) or mmq_grid(*args, **split))
     m = 1 if cfg.max_m == 1 else 3
-    gemm = _Emulated(kernel)
-    monkeypatch.setenv("QDOT_BENCH_SPREAD", "1")  # the option; off by default
+    gemm = _Emulated(kernel, info)
+    monkeypatch.delenv("QDOT_BENCH_SPREAD", raising=False)  # the runner's default: spread
     row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, m, 72, 768,
                       np.random.default_rng(3), None)
     assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
@@ -81,16 +89,16 @@ def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatc
     assert row["launch_shared_bytes"] == spread_shared_bytes(31488, programs, 132, 233472, 1024) > 233472 // 2 - 1024
 
 
-def test_measure_launches_as_compiled_by_default(untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without ``QDOT_BENCH_SPREAD=1`` a programmatic launch takes the kernel's own shared memory."""
+def test_measure_launches_as_compiled_when_told(untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``QDOT_BENCH_SPREAD=0`` a programmatic launch takes the kernel's own shared memory."""
     label = "small_m 64 w2 splitk s2 pdl wt q8_0"
     _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
     kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages)
     quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
-    monkeypatch.delenv("QDOT_BENCH_SPREAD", raising=False)
-    gemm = _Emulated(kernel)
-    row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages,
-                      SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps), 3, 72, 768,
+    monkeypatch.setenv("QDOT_BENCH_SPREAD", "0")
+    info = SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps)
+    gemm = _Emulated(kernel, info)
+    row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, 3, 72, 768,
                       np.random.default_rng(4), None)
     assert row["ok"] and row["launch_shared_bytes"] == 31488 and gemm.programmatic_shared == {31488}
 
@@ -113,4 +121,4 @@ def test_help_names_the_environment(capsys: pytest.CaptureFixture[str], monkeypa
         mmq.main()
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
-    assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=1", "spread_shared_bytes"))
+    assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=0", "spread_shared_bytes"))
