@@ -115,7 +115,9 @@ def activations(m: int, k: int, rng: np.random.Generator) -> np.ndarray:
             half = rng.standard_normal(GROUP // 2) * np.float32(2.0**20)
             noise = rng.standard_normal(GROUP // 2)
             g[:] = np.concatenate([half, -rng.permutation(half) + noise])[rng.permutation(GROUP)]
-        # kinds 9, 10: plain normal values
+        elif kind == 9:  # some values ±0 among normal ones: the lowering divides d by d for them
+            g[rng.permutation(GROUP)[:int(rng.integers(1, GROUP))]] = rng.choice([0.0, -0.0])
+        # kind 10: plain normal values
     return np.ascontiguousarray(x[:, :k])
 
 

@@ -49,8 +49,11 @@
 // CHECK-NEXT:  %[[SAT:.*]] = arith.constant -1.500000e+00 : f32
 // CHECK-NEXT:  %[[HALF:.*]] = arith.constant 0.49999997 : f32
 // CHECK-NEXT:  %[[UP:.*]] = arith.select %[[DZERO]], %[[SAT]], %[[HALF]] : f32
-// q = trunc(x / d + copysign(0.49999997, x)) = roundf(x / d): x / d, not x * (1/d).
-// CHECK-NEXT:  %[[QUOT:.*]] = arith.divf %[[V0]], %[[DIV]] : f32
+// q = trunc(x / d + copysign(0.49999997, x)) = roundf(x / d): x / d, not x * (1/d); a zero x
+// divides d by d instead (div.rn.f32's fast path; 1 - 0.49999997 truncates to 0, as 0 / d does).
+// CHECK-NEXT:  %[[XZERO:.*]] = arith.cmpf oeq, %[[V0]], %[[ZERO]] : f32
+// CHECK-NEXT:  %[[NUM:.*]] = arith.select %[[XZERO]], %[[DIV]], %[[V0]] : f32
+// CHECK-NEXT:  %[[QUOT:.*]] = arith.divf %[[NUM]], %[[DIV]] : f32
 // CHECK-NEXT:  %[[POS:.*]] = arith.cmpf ogt, %[[V0]], %[[ZERO]] : f32
 // CHECK-NEXT:  %[[MHALF:.*]] = arith.constant -0.49999997 : f32
 // CHECK-NEXT:  %[[OFF:.*]] = arith.select %[[POS]], %[[UP]], %[[MHALF]] : f32
