@@ -17,9 +17,14 @@ One kernel serves every M. The grid is 2-D (``quantize_grid``): x walks K in til
 per thread, which ``qdot-lower-quantize`` stages through shared memory with 16-byte
 copies (its ``staged`` strategy: few instructions per value, for bandwidth). For
 M ≤ ``small_m`` a program quantizes 1 × ``block_k`` values, eight lanes per group (the
-``lanes`` strategy: many programs for few rows, for latency), chosen by a uniform
-``scf.if`` on M; ``quantize_grid`` sizes y the same way. No program divides its id:
-the 2-D grid gives the K tile and the row tile directly.
+``lanes`` strategy: many programs for few rows, for latency). Between the two, while
+M · K ≤ ``mid_values``, a program quantizes a ``mid_rows`` × ``mid_block_k`` tile (8 × 128
+by default: 32 groups, the lanes strategy again), which is faster there: in run 207 X of
+M = 33–512 up to 2^21 values quantized in 0.63–0.84 × the staged tile's time (the q4_K prefill
+MUL_MAT at M = 512 1.4–2.2 % faster at K = 3584 / 4096), where run 202 had it 1.05–1.1 × slower
+on larger X. The tile is chosen by uniform ``scf.if``s on
+M and M · K; ``quantize_grid`` (``QuantizeConfig.tile_for``) sizes the grid the same way. No
+program divides its id: the 2-D grid gives the K tile and the row tile directly.
 """
 
 from __future__ import annotations
@@ -31,12 +36,30 @@ QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
 module cannot import: the GPU machine builds kernel sources without xDSL installed)."""
 MAX_GRID_Y = 65535
 """CUDA's limit on gridDim.y: row tiles per launch."""
+MID_ROWS, MID_BLOCK_K, MID_VALUES = 8, 128, 1 << 21
+"""The default mid tile (``QuantizeConfig.mid_rows``, ``mid_block_k``, ``mid_values``)."""
 
 
 def _dispatches(rows_per_program: int, small_m: int) -> bool:
     """Whether a kernel with these tiles chooses a one-row tile for M ≤ small_m (the kernel's
     ``scf.if`` and ``quantize_grid`` must agree)."""
     return small_m > 0 and rows_per_program > 1
+
+
+def _mid_dispatches(rows_per_program: int, block_k: int, mid_rows: int, mid_block_k: int, mid_values: int) -> bool:
+    """Whether a kernel with these tiles chooses the mid tile for M > small_m and M · K ≤ mid_values."""
+    return mid_values > 0 and (mid_rows, mid_block_k) != (rows_per_program, block_k)
+
+
+def _tile(m: int, k: int, rows_per_program: int, block_k: int, small_m: int, mid_rows: int, mid_block_k: int,
+          mid_values: int) -> tuple[int, int]:
+    """(rows, K values) of the tile a kernel with these tiles takes for X [m, k]: the choice its
+    ``scf.if``s make at run time, which the grid must match."""
+    if _dispatches(rows_per_program, small_m) and m <= small_m:
+        return 1, block_k
+    if _mid_dispatches(rows_per_program, block_k, mid_rows, mid_block_k, mid_values) and m * k <= mid_values:
+        return mid_rows, mid_block_k
+    return rows_per_program, block_k
 
 
 @dataclass(frozen=True)
@@ -56,6 +79,13 @@ class QuantizeConfig:
     launch_dependents: bool = False
     """Start with ``griddepcontrol.launch_dependents`` (``qdot.launch_dependents``, sm_90+): the
     GEMM after it, launched with ``programmatic=True``, is scheduled while this kernel runs."""
+    mid_rows: int = MID_ROWS
+    """Rows per program of the mid tile (M > small_m, M · K ≤ mid_values)."""
+    mid_block_k: int = MID_BLOCK_K
+    """K values per program of the mid tile; 8 × 128 is 32 groups, eight lanes each on 4 warps."""
+    mid_values: int = MID_VALUES
+    """Largest M · K quantized with the mid tile; 0: never (run 202: 8 × 128 beat 8 × 512 up to
+    M = 512, K = 4096, and lost at 512 × 8192; run 207 timed the kernel with it)."""
 
     def __post_init__(self) -> None:
         if self.fmt not in QUANTIZE_FORMATS:
@@ -68,6 +98,10 @@ class QuantizeConfig:
                              f"(the {self.fmt} block), got {self.block_k}")
         if self.small_m < 0:
             raise ValueError(f"quantize_kernel: small_m must be 0 or more, got {self.small_m}")
+        if self.mid_rows < 1 or self.mid_block_k < 1 or self.mid_block_k % self.block_values or self.mid_values < 0:
+            raise ValueError(f"quantize_kernel: the mid tile needs mid_rows ≥ 1, mid_block_k a positive multiple of "
+                             f"{self.block_values} and mid_values ≥ 0, got {self.mid_rows}, {self.mid_block_k} "
+                             f"and {self.mid_values}")
 
     @property
     def block_values(self) -> int:
@@ -81,8 +115,20 @@ class QuantizeConfig:
         return _dispatches(self.rows_per_program, self.small_m)
 
     @property
+    def mid_dispatches(self) -> bool:
+        """Whether the kernel has a mid tile for M > small_m and M · K ≤ mid_values."""
+        return _mid_dispatches(self.rows_per_program, self.block_k, self.mid_rows, self.mid_block_k,
+                               self.mid_values)
+
+    def tile_for(self, m: int, k: int) -> tuple[int, int]:
+        """(rows, K values) of the tile the kernel takes for X [m, k]."""
+        return _tile(m, k, self.rows_per_program, self.block_k, self.small_m, self.mid_rows, self.mid_block_k,
+                     self.mid_values)
+
+    @property
     def name(self) -> str:
         small = f"_m{self.small_m}" if self.dispatches else ""
+        small += f"_mid{self.mid_rows}x{self.mid_block_k}le{self.mid_values}" if self.mid_dispatches else ""
         zero = "_zero_y" if self.zero_output else ""
         pdl = "_pdl" if self.launch_dependents else ""
         return f"quantize_{self.fmt}_{self.rows_per_program}x{self.block_k}_w{self.num_warps}{small}{zero}{pdl}"
@@ -95,21 +141,28 @@ class QuantizeConfig:
 
 def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: int = 512,
                     num_warps: int = 4, small_m: int = 32, zero_output: bool = False,
-                    launch_dependents: bool = False) -> str:
+                    launch_dependents: bool = False, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
+                    mid_values: int = MID_VALUES) -> str:
     """The MLIR text of one quantize kernel: ``(x: ptr f32, q: ptr blocks, M, K)``, or with
     ``zero_output`` ``(x, q, y: ptr f32, M, K, N)``, which also zeroes Y [M, N]."""
-    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m, zero_output, launch_dependents)
+    cfg = QuantizeConfig(fmt, rows_per_program, block_k, num_warps, small_m, zero_output, launch_dependents,
+                         mid_rows, mid_block_k, mid_values)
     bk, bv = cfg.block_k, cfg.block_values
     block = f"!qdot.block<{cfg.fmt}>"
-    consts = sorted({1, cfg.rows_per_program, bk, bv, bk // bv} | ({cfg.small_m} if cfg.dispatches else set())
+    tiles = {(cfg.rows_per_program, bk)} | ({(1, bk)} if cfg.dispatches else set()) \
+        | ({(cfg.mid_rows, cfg.mid_block_k)} if cfg.mid_dispatches else set())
+    consts = sorted({1, bv} | {c for rows, tk in tiles for c in (rows, tk, tk // bv)}
+                    | ({cfg.small_m} if cfg.dispatches else set())
+                    | ({cfg.mid_values} if cfg.mid_dispatches else set())
                     | ({cfg.zero_cols} if zero_output else set()))
-    grid = (f"grid = (ceil(K/{bk}), M <= {cfg.small_m} ? M : ceil(M/{cfg.rows_per_program}))" if cfg.dispatches
-            else f"grid = (ceil(K/{bk}), ceil(M/{cfg.rows_per_program}))")
+    choice = [*([f"1x{bk} when M <= {cfg.small_m}"] if cfg.dispatches else []),
+              *([f"{cfg.mid_rows}x{cfg.mid_block_k} when M*K <= {cfg.mid_values}"] if cfg.mid_dispatches else [])]
     lines = [
         f"// {cfg.fmt} quantization of f32 activations (generated by compiler/quantize_template.py).",
         f"//   X [M, K] f32 row-major  ->  Q [M, ceil(K/{bv})] {cfg.fmt} blocks row-major",
         f"// One program per {cfg.rows_per_program}x{bk} tile"
-        + (f" (1x{bk} when M <= {cfg.small_m})" if cfg.dispatches else "") + f", {grid} (quantize_grid).",
+        + (f" ({', else '.join(choice)})" if choice else "")
+        + ", grid = (ceil(K/tile K), ceil(M/tile rows)) (quantize_grid).",
         *([f"// It also zeroes Y [M, N] f32: the programs of a row tile store zeros over its rows, "
            f"{cfg.zero_cols} columns at a time."] if zero_output else []),
         f"func.func @{cfg.name}(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<{block}>, "
@@ -122,40 +175,60 @@ def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: i
         "  %pid_k = qdot.program_id x",
         "  %pid_m = qdot.program_id y",
         *(["  %programs_k = qdot.num_programs x"] if zero_output else []),
-        f"  %off_k = arith.muli %pid_k, %c{bk} : index",
-        f"  %off_kb = arith.muli %pid_k, %c{bk // bv} : index",
         f"  %kb = arith.ceildivui %k, %c{bv} : index",
     ]
+    many_rows = _tile_chain(cfg, cfg.rows_per_program, bk, "")
+    if cfg.mid_dispatches:  # M * K <= mid_values: the mid tile (M > small_m here, where there is a one-row tile)
+        many_rows = [f"%values = arith.muli %m, %k : index",
+                     f"%mid = arith.cmpi ule, %values, %c{cfg.mid_values} : index",
+                     "scf.if %mid {",
+                     *_indent(_tile_chain(cfg, cfg.mid_rows, cfg.mid_block_k, "_mid")),
+                     "} else {",
+                     *_indent(many_rows),
+                     "}"]
     if cfg.dispatches:
-        lines += [
-            f"  %one_row = arith.cmpi ule, %m, %c{cfg.small_m} : index",
-            "  scf.if %one_row {",
-            *_chain(cfg, 1, "%pid_m", "    ", "_row"),
-            "  } else {",
-            f"    %off_m = arith.muli %pid_m, %c{cfg.rows_per_program} : index",
-            *_chain(cfg, cfg.rows_per_program, "%off_m", "    "),
-            "  }",
-        ]
+        lines += _indent([
+            f"%one_row = arith.cmpi ule, %m, %c{cfg.small_m} : index",
+            "scf.if %one_row {",
+            *_indent(_tile_chain(cfg, 1, bk, "_row", off_m="%pid_m")),
+            "} else {",
+            *_indent(many_rows),
+            "}",
+        ])
     else:
-        lines += [f"  %off_m = arith.muli %pid_m, %c{cfg.rows_per_program} : index",
-                  *_chain(cfg, cfg.rows_per_program, "%off_m", "  ")]
+        lines += _indent(many_rows)
     lines += ["  func.return", "}"]
     return "\n".join(lines) + "\n"
 
 
-def _chain(cfg: QuantizeConfig, rows: int, off_m: str, indent: str, suffix: str = "") -> list[str]:
-    """make_desc, load, quantize, store of one ``rows`` × block_k tile at row ``off_m``."""
-    bk, bv = cfg.block_k, cfg.block_values
+def _indent(lines: list[str]) -> list[str]:
+    return ["  " + line for line in lines]
+
+
+def _tile_chain(cfg: QuantizeConfig, rows: int, bk: int, suffix: str, off_m: str | None = None) -> list[str]:
+    """The offsets of a ``rows`` × ``bk`` tile (program y's rows, program x's K values), then its chain."""
+    bv = cfg.block_values
+    offsets = [f"%off_k{suffix} = arith.muli %pid_k, %c{bk} : index",
+               f"%off_kb{suffix} = arith.muli %pid_k, %c{bk // bv} : index"]
+    if off_m is None:
+        off_m = f"%off_m{suffix}"
+        offsets.append(f"{off_m} = arith.muli %pid_m, %c{rows} : index")
+    return offsets + _chain(cfg, rows, bk, off_m, suffix)
+
+
+def _chain(cfg: QuantizeConfig, rows: int, bk: int, off_m: str, suffix: str = "") -> list[str]:
+    """make_desc, load, quantize, store of one ``rows`` × ``bk`` tile at row ``off_m``."""
+    bv = cfg.block_values
     block = f"!qdot.block<{cfg.fmt}>"
     x_tile = f"{rows}x{bk}xf32"
     q_tile = f"{rows}x{bk // bv}x{block}"
-    xd, qd, x, q = (f"%{name}{suffix}" for name in ("x_desc", "q_desc", "x", "q"))
+    xd, qd, x, q, off_k, off_kb = (f"%{name}{suffix}" for name in ("x_desc", "q_desc", "x", "q", "off_k", "off_kb"))
     lines = [
         f"{xd} = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<{x_tile}>",
         f"{qd} = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<{block}> -> !qdot.desc<{q_tile}>",
-        f"{x} = qdot.load {xd}[{off_m}, %off_k] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        f"{x} = qdot.load {xd}[{off_m}, {off_k}] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
         f"{q} = qdot.quantize {x} format = {cfg.fmt} : tensor<{x_tile}> -> tensor<{q_tile}>",
-        f"qdot.store {qd}[{off_m}, %off_kb], {q} : !qdot.desc<{q_tile}>, tensor<{q_tile}>",
+        f"qdot.store {qd}[{off_m}, {off_kb}], {q} : !qdot.desc<{q_tile}>, tensor<{q_tile}>",
     ]
     if cfg.zero_output:
         zc = cfg.zero_cols
@@ -170,14 +243,16 @@ def _chain(cfg: QuantizeConfig, rows: int, off_m: str, indent: str, suffix: str 
             f"  qdot.store {yd}[{off_m}, {j}], {zero} : !qdot.desc<{y_tile}>, tensor<{y_tile}>",
             "}",
         ]
-    return [indent + line for line in lines]
+    return lines
 
 
 def quantize_grid(m: int, k: int, rows_per_program: int = 8, block_k: int = 512,
-                  small_m: int = 32) -> tuple[int, int, int]:
-    """Launch grid of ``quantize_kernel`` (same ``rows_per_program`` / ``block_k`` / ``small_m``) for X [M, K]."""
-    rows = 1 if _dispatches(rows_per_program, small_m) and m <= small_m else rows_per_program
-    grid = (-(-k // block_k), -(-m // rows), 1)
+                  small_m: int = 32, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
+                  mid_values: int = MID_VALUES) -> tuple[int, int, int]:
+    """Launch grid of ``quantize_kernel`` (same tiles: ``rows_per_program`` / ``block_k`` / ``small_m`` /
+    ``mid_*``) for X [M, K]: the tile its ``scf.if``s choose for these M and K (``QuantizeConfig.tile_for``)."""
+    rows, tile_k = _tile(m, k, rows_per_program, block_k, small_m, mid_rows, mid_block_k, mid_values)
+    grid = (-(-k // tile_k), -(-m // rows), 1)
     if grid[1] > MAX_GRID_Y:
         raise ValueError(f"quantize_grid: M = {m} needs {grid[1]} row tiles of {rows}, more than gridDim.y "
                          f"allows ({MAX_GRID_Y}); use a larger rows_per_program")

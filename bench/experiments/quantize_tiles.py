@@ -15,6 +15,11 @@ to M = 32, ``small_m=32``) at every M the GEMMs are timed at, and in the form th
 
     PYTHONPATH=$PWD python bench/experiments/quantize_tiles.py candidates-prepare   # here
     PYTHONPATH=$PWD python bench/experiments/quantize_tiles.py candidates           # on the GPU machine
+
+Run 205 (``default``): the same shapes for the kernel before and after the mid tile (8 × 128 while
+M · K ≤ 2^21, ``QuantizeConfig.mid_values``) became the default: ``default-prepare`` here, ``default`` there.
+
+All of them build their kernels as they were then (``mid_values=0``) unless they say otherwise.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import sys
 import numpy as np
 
 from compiler.kernel_cache import get_or_compile
-from compiler.quantize_template import quantize_grid, quantize_kernel
+from compiler.quantize_template import MID_VALUES, quantize_grid, quantize_kernel
 
 SHAPES = [(512, 3584), (512, 4096), (512, 14336)]
 TILES = [(rows, block_k, warps) for rows in (1, 2, 4, 8, 16, 32) for block_k in (128, 256, 512, 1024, 2048)
@@ -36,7 +41,7 @@ map onto the threads, and ``prepare`` says which."""
 CANDIDATES = [(8, 512, 4), (2, 512, 1), (4, 256, 1), (4, 512, 2), (8, 256, 2), (8, 128, 4), (8, 256, 4),
               (16, 256, 4), (4, 256, 2)]
 """(rows_per_program, block_k, num_warps) of run 202: bench.mmq's first, then run 201's fastest of each kind."""
-CANDIDATE_SHAPES = [(m, k) for m in (1, 8, 32, 33, 64, 512) for k in (3584, 4096, 8192, 14336)]
+CANDIDATE_SHAPES = [(m, k) for m in (1, 8, 32, 33, 64, 128, 256, 512) for k in (3584, 4096, 8192, 14336)]
 ZEROING_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (8, 4096, 14336), (8, 32768, 8192), (1, 4096, 4096),
                   (1, 3584, 3584)]
 """(M, N, K) of the decode MUL_MATs, whose quantize kernel also zeroes Y [M, N]."""
@@ -44,9 +49,16 @@ ZEROING_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (8, 4096, 14336), (8, 3276
 
 def candidate_kernels() -> list[tuple[tuple[int, int, int], bool, object]]:
     """(tile, zeroes Y, compiled) for each candidate: as bench.mmq's plain and zeroing (pdl) quantizers."""
-    return [(tile, zero, get_or_compile(quantize_kernel("q8_1_mmq", *tile, small_m=32, zero_output=zero,
-                                                        launch_dependents=zero), arch="sm_90"))
-            for tile in CANDIDATES for zero in (False, True)]
+    return [(tile, zero, get_or_compile(quantize_kernel("q8_1_mmq", *tile[:3], small_m=32, zero_output=zero,
+                                                        launch_dependents=zero, mid_values=tile[3]), arch="sm_90"))
+            for tile in _candidates() for zero in (False, True)]
+
+
+def _candidates() -> list[tuple[int, int, int, int]]:
+    """(rows, block_k, warps, mid_values): run 202's tiles without the later mid tile, or run 205's two kernels."""
+    if "default" in sys.argv[1]:
+        return [(8, 512, 4, 0), (8, 512, 4, MID_VALUES)]
+    return [(*tile, 0) for tile in CANDIDATES]
 
 
 def candidates() -> None:
@@ -65,11 +77,11 @@ def candidates() -> None:
         want = numerics.quantize("q8_1_mmq", x_host).reshape(m, k // 128, 144)
         y = cupy.full((m, n), cupy.nan, dtype=cupy.float32) if n else None
         for rep in range(3):
-            for (rows, block_k, warps), zero, kernel in (loaded if rep % 2 == 0 else loaded[::-1]):
+            for (rows, block_k, warps, mid), zero, kernel in (loaded if rep % 2 == 0 else loaded[::-1]):
                 if zero != (n is not None):
                     continue
                 xq = cupy.full((m, k // 128, 144), 0xAB, dtype=cupy.uint8)
-                grid = quantize_grid(m, k, rows, block_k, small_m=32)
+                grid = quantize_grid(m, k, rows, block_k, small_m=32, mid_values=mid)
                 args = (x, xq, y, m, k, n) if zero else (x, xq, m, k)
 
                 def quantize(kernel=kernel, args=args, grid=grid) -> None:  # noqa: ANN001
@@ -81,7 +93,7 @@ def candidates() -> None:
                 cupy.cuda.get_current_stream().synchronize()
                 exact = bool(np.array_equal(cupy.asnumpy(xq), want)) and (not zero or not bool(cupy.any(y)))
                 us = time_graph(cupy, quantize)
-                tag = f"{rows}x{block_k} w{warps}"
+                tag = f"{rows}x{block_k} w{warps}" + (f" mid 8x128 to {mid}" if mid else "")
                 shape = f"M={m} K={k}" + (f" N={n} (zeroes Y)" if zero else "")
                 log(f"{shape} {tag} grid {grid}: {us:6.2f} us exact {exact}")
                 record({"experiment": "quantize_candidates", "rep": rep, "shape": shape, "tile": tag, "grid": grid,
@@ -92,11 +104,12 @@ def compiled_tiles() -> list[tuple[tuple[int, int, int, int], object]]:
     """The candidates that compile (a refusal is a ``QdotError``: the tile does not fit the threads)."""
     from compiler.diagnostics import QdotError
 
-    out = [((8, 512, 4, 32), get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90"))]  # bench.mmq's, with M ≤ 32 rows
+    out = [((8, 512, 4, 32), get_or_compile(quantize_kernel("q8_1_mmq", mid_values=0), arch="sm_90"))]  # bench.mmq's then
     for rows, block_k, warps in TILES:
         try:
             out.append(((rows, block_k, warps, 0),
-                        get_or_compile(quantize_kernel("q8_1_mmq", rows, block_k, warps, small_m=0), arch="sm_90")))
+                        get_or_compile(quantize_kernel("q8_1_mmq", rows, block_k, warps, small_m=0, mid_values=0),
+                                                       arch="sm_90")))
         except (QdotError, ValueError) as err:
             if sys.argv[1:] == ["prepare"]:
                 print(f"refused {rows}x{block_k} w{warps}: {str(err).splitlines()[0][:160]}")
@@ -104,11 +117,11 @@ def compiled_tiles() -> list[tuple[tuple[int, int, int, int], object]]:
 
 
 def main() -> None:
-    if sys.argv[1:] == ["candidates-prepare"]:
+    if sys.argv[1:] in (["candidates-prepare"], ["default-prepare"]):
         for tile, zero, compiled in candidate_kernels():
             print("compiled", tile, zero, compiled.kernels[0].name, compiled.kernels[0].shared_bytes)
         return
-    if sys.argv[1:] == ["candidates"]:
+    if sys.argv[1:] in (["candidates"], ["default"]):
         candidates()
         return
     tiles = compiled_tiles()
@@ -137,7 +150,7 @@ def main() -> None:
         for rep in range(2):
             for (rows, block_k, warps, small_m), kernel in (loaded if rep == 0 else loaded[::-1]):
                 xq = cupy.full((m, k // 128, 144), 0xAB, dtype=cupy.uint8)
-                grid = quantize_grid(m, k, rows, block_k, small_m=small_m)
+                grid = quantize_grid(m, k, rows, block_k, small_m=small_m, mid_values=0)
 
                 def quantize(kernel=kernel, xq=xq, grid=grid) -> None:  # noqa: ANN001
                     kernel.launch(x, xq, m, k, grid=grid, sync=False)

@@ -24,7 +24,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.kernel_cache import get_or_compile
-from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_kernel
+from compiler.quantize_template import MID_VALUES, QuantizeConfig, quantize_grid, quantize_kernel
 
 POISON = 0xAB
 EXTRA_ROWS = 2
@@ -45,11 +45,13 @@ class QuantizeCase:
     arch: str = "sm_90"
     zero_n: int = 0
     """N of the f32 output Y [M, N] the kernel also zeroes; 0: the kernel without zeroing."""
+    mid_values: int = MID_VALUES
+    """The kernel's ``mid_values``: 0 leaves out its mid tile (a case of the staged 8 × 512 tile at small M · K)."""
 
     @property
     def config(self) -> QuantizeConfig:
         return QuantizeConfig(self.fmt, self.rows_per_program, self.block_k, self.num_warps, self.small_m,
-                              zero_output=self.zero_n > 0)
+                              zero_output=self.zero_n > 0, mid_values=self.mid_values)
 
     @property
     def label(self) -> str:
@@ -67,12 +69,13 @@ class QuantizeCase:
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        return quantize_grid(self.m, self.k, self.rows_per_program, self.block_k, self.small_m)
+        return quantize_grid(self.m, self.k, self.rows_per_program, self.block_k, self.small_m,
+                             mid_values=self.mid_values)
 
     def source(self) -> str:
         cfg = self.config
         return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps, cfg.small_m,
-                               cfg.zero_output)
+                               cfg.zero_output, mid_values=cfg.mid_values)
 
     def arguments(self, x: Any, q: Any, y: Any) -> list[Any]:
         """The kernel's arguments: (x, q, M, K), or (x, q, y, M, K, N) for a zeroing kernel."""

@@ -23,8 +23,8 @@ import pytest
 from tests.gpu.quantize_harness import QuantizeCase, activations, check, check_zeroed, reference, run_case
 
 CASES = [
-    # the default kernel: one row per program (lanes strategy) for M <= 32, 8x512 tiles
-    # staged through shared memory above
+    # the default kernel: one row per program (lanes strategy) for M <= 32, then 8x128 tiles (lanes)
+    # while M * K <= 2^21, 8x512 tiles staged through shared memory above
     QuantizeCase("q8_1_mmq", 1, 4096),
     QuantizeCase("q8_1_mmq", 1, 14336),
     QuantizeCase("q8_1_mmq", 7, 1000),  # ragged K: the last block is padded with zeros
@@ -33,8 +33,11 @@ CASES = [
     QuantizeCase("q8_1_mmq", 512, 4096),
     QuantizeCase("q8_1_mmq", 512, 11008),
     QuantizeCase("q8_1_mmq", 512, 14336),
-    QuantizeCase("q8_1_mmq", 37, 1000),  # staged: ragged rows and K
-    QuantizeCase("q8_1_mmq", 35, 998),  # staged, K not a multiple of 4: 4-byte copies
+    QuantizeCase("q8_1_mmq", 37, 1000),  # the mid tile (8x128, lanes) while M * K <= 2^21: ragged rows and K
+    QuantizeCase("q8_1_mmq", 35, 998),  # the mid tile, K not a multiple of 4
+    QuantizeCase("q8_1_mmq", 37, 1000, mid_values=0),  # staged: ragged rows and K
+    QuantizeCase("q8_1_mmq", 35, 998, mid_values=0),  # staged, K not a multiple of 4: 4-byte copies
+    QuantizeCase("q8_1_mmq", 37, 1000, mid_values=1 << 14),  # the default kernel's three tiles, here its 8x512
     QuantizeCase("q8_1", 1, 4096),
     QuantizeCase("q8_1", 7, 300),
     QuantizeCase("q8_1", 512, 4096),
@@ -42,17 +45,18 @@ CASES = [
     QuantizeCase("q8_1", 3, 5),  # K shorter than one block
     QuantizeCase("q8_1", 33, 5),
     # other tiles
-    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16),  # two staged waves
-    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4),  # run-time chunk rows
-    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096),  # one row of 128 groups
-    QuantizeCase("q8_1_mmq", 7, 1000, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
-    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # idle lanes in the last step
+    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16, mid_values=0),  # two staged waves
+    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4, mid_values=0),  # run-time chunk rows
+    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096, mid_values=0),  # one row of 128 groups
+    QuantizeCase("q8_1_mmq", 7, 1000, rows_per_program=4, block_k=256, num_warps=2, small_m=0, mid_values=0),  # lanes loop
+    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0, mid_values=0),  # idle lanes in the last step
     # the kernel that also zeroes Y [M, N] (the decode MUL_MAT's): the bench's decode shapes, a
     # ragged N, more row tiles than one, and an N wider than the programs of a row cover in one step
     QuantizeCase("q8_1_mmq", 1, 14336, zero_n=4096),
     QuantizeCase("q8_1_mmq", 8, 8192, zero_n=32768),
     QuantizeCase("q8_1_mmq", 5, 1000, zero_n=1001),
     QuantizeCase("q8_1_mmq", 40, 640, zero_n=3000),
+    QuantizeCase("q8_1_mmq", 40, 640, zero_n=3000, mid_values=0),
 ]
 
 

@@ -41,30 +41,37 @@ from tests.gpu.quantize_harness import (
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "quantize_q8_1_mmq.mlir"
 
 CASES = [
-    # the default kernel (8x512 tiles, one-row tiles for M <= 32): both strategies
+    # the default kernel (one-row tiles for M <= 32, 8x128 while M * K <= 2^21, 8x512 above): both strategies
     QuantizeCase("q8_1_mmq", 1, 4096),  # lanes
     QuantizeCase("q8_1_mmq", 7, 1000),  # lanes, ragged K: the last block is padded with zeros
-    QuantizeCase("q8_1_mmq", 32, 640),  # the largest M of the lanes strategy
-    QuantizeCase("q8_1_mmq", 33, 640),  # the smallest M of the staged one: a tile of one row
-    QuantizeCase("q8_1_mmq", 37, 1000),  # staged, 16-byte copies, ragged rows and K
-    QuantizeCase("q8_1_mmq", 35, 998),  # staged, K not a multiple of 4: the 4-byte copies
-    QuantizeCase("q8_1_mmq", 512, 128),  # staged, three quarters of every tile past K
-    QuantizeCase("q8_1", 41, 300),  # staged, 4-byte quant stores into 36-byte blocks
-    QuantizeCase("q8_1", 33, 5),  # staged, K shorter than one block
+    QuantizeCase("q8_1_mmq", 32, 640),  # the largest M of the one-row tile
+    QuantizeCase("q8_1_mmq", 33, 640),  # the mid tile (lanes): ragged rows
+    QuantizeCase("q8_1_mmq", 37, 1000),  # the mid tile: ragged rows and K
+    QuantizeCase("q8_1", 41, 300),  # the mid tile, q8_1's 36-byte blocks
+    QuantizeCase("q8_1_mmq", 37, 1000, mid_values=1 << 14),  # M * K past mid_values: the 8x512 tile of the same kernel
+    QuantizeCase("q8_1_mmq", 20, 1000, mid_values=1 << 14),  # and its one-row tile
+    # the 8x512 tile without a mid tile (mid_values = 0): the staged strategy at small M * K
+    QuantizeCase("q8_1_mmq", 33, 640, mid_values=0),  # the smallest M of the staged one: a tile of one row
+    QuantizeCase("q8_1_mmq", 37, 1000, mid_values=0),  # staged, 16-byte copies, ragged rows and K
+    QuantizeCase("q8_1_mmq", 35, 998, mid_values=0),  # staged, K not a multiple of 4: the 4-byte copies
+    QuantizeCase("q8_1_mmq", 512, 128, mid_values=0),  # staged, three quarters of every tile past K
+    QuantizeCase("q8_1", 41, 300, mid_values=0),  # staged, 4-byte quant stores into 36-byte blocks
+    QuantizeCase("q8_1", 33, 5, mid_values=0),  # staged, K shorter than one block
     QuantizeCase("q8_1", 7, 300),  # lanes
     QuantizeCase("q8_1", 3, 5),  # lanes, K shorter than one block
     # other tiles: every way the staged copy and the lanes loop walk them
-    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16),  # staged, two waves (barrier between)
-    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4),  # 20 groups per row:
+    QuantizeCase("q8_1_mmq", 70, 1024, rows_per_program=16, mid_values=0),  # staged, two waves (barrier between)
+    QuantizeCase("q8_1_mmq", 45, 1300, rows_per_program=8, block_k=640, small_m=4, mid_values=0),  # 20 groups per row:
     # chunk rows computed at run time, and a second wave with idle threads
-    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096),  # staged, one row of 128 groups
-    QuantizeCase("q8_1", 9, 2000, rows_per_program=2, block_k=1024, num_warps=2, small_m=0),  # 64 threads
-    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0),  # lanes loop
-    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0),  # lanes, idle slots
+    QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096, mid_values=0),  # staged, one row of 128 groups
+    QuantizeCase("q8_1", 9, 2000, rows_per_program=2, block_k=1024, num_warps=2, small_m=0, mid_values=0),  # 64 threads
+    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0, mid_values=0),  # lanes loop
+    QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0, mid_values=0),  # lanes, idle slots
     # the kernels that also zero Y [M, N]: one-row and 8-row tiles, a ragged N, an N that
     # needs several steps of the programs of a row, an N below one zero tile
     QuantizeCase("q8_1_mmq", 3, 1000, zero_n=1001),
-    QuantizeCase("q8_1_mmq", 34, 640, zero_n=2100),
+    QuantizeCase("q8_1_mmq", 34, 640, zero_n=2100),  # the mid tile's 20 programs of a row
+    QuantizeCase("q8_1_mmq", 34, 640, zero_n=2100, mid_values=0),  # the 8x512 tile's 2
     QuantizeCase("q8_1_mmq", 2, 256, zero_n=7),
 ]
 
@@ -191,23 +198,32 @@ def test_example_is_the_template_output() -> None:
 def test_grid_covers_every_tile() -> None:
     assert quantize_grid(7, 1000) == (2, 7, 1)  # one row per program up to small_m = 32
     assert quantize_grid(32, 4096) == (8, 32, 1)
-    assert quantize_grid(33, 4096) == (8, 5, 1)  # then 8 rows
+    assert quantize_grid(33, 4096) == (32, 5, 1)  # then 8 rows of 128 values while M * K <= 2^21
+    assert quantize_grid(512, 4096) == (32, 64, 1)
+    assert quantize_grid(512, 4097) == (9, 64, 1)  # then 8 rows of 512
     assert quantize_grid(512, 14336) == (28, 64, 1)
-    assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0) == (3, 2, 1)
-    assert quantize_grid(5, 640, rows_per_program=1, block_k=256) == (3, 5, 1)
+    assert quantize_grid(33, 4096, mid_values=0) == (8, 5, 1)
+    assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0, mid_values=0) == (3, 2, 1)
+    assert quantize_grid(5, 640, rows_per_program=1, block_k=256, mid_values=0) == (3, 5, 1)
+    assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0) == (5, 1, 1)  # the mid tile 8x128
 
 
 def test_grid_refuses_too_many_row_tiles() -> None:
     with pytest.raises(ValueError, match="more than gridDim.y allows"):
-        quantize_grid(65536, 128, rows_per_program=1)
+        quantize_grid(65536, 128, rows_per_program=1, mid_values=0)
 
 
-def test_kernel_dispatches_on_m_only_with_two_tiles() -> None:
-    """The one-row tile is an scf.if on M; a kernel whose tile is one row has nothing to choose."""
-    assert "scf.if %one_row" in quantize_kernel()
-    assert "scf.if" not in quantize_kernel(rows_per_program=1)
-    assert "scf.if" not in quantize_kernel(small_m=0)
-    assert QuantizeConfig(small_m=0).name == "quantize_q8_1_mmq_8x512_w4"
+def test_kernel_dispatches_on_m_and_m_times_k_only_with_other_tiles() -> None:
+    """The one-row tile is an scf.if on M, the mid tile one on M · K; a kernel without another tile
+    has nothing to choose."""
+    assert "scf.if %one_row" in quantize_kernel() and "scf.if %mid" in quantize_kernel()
+    assert "scf.if %one_row" not in quantize_kernel(rows_per_program=1)
+    assert "scf.if" not in quantize_kernel(small_m=0, mid_values=0)
+    assert "scf.if" not in quantize_kernel(rows_per_program=8, block_k=128, small_m=0)  # the mid tile is the tile
+    assert QuantizeConfig(small_m=0, mid_values=0).name == "quantize_q8_1_mmq_8x512_w4"
+    assert QuantizeConfig().name == "quantize_q8_1_mmq_8x512_w4_m32_mid8x128le2097152"
+    assert QuantizeConfig().tile_for(32, 1 << 20) == (1, 512)
+    assert QuantizeConfig().tile_for(33, 4096) == (8, 128) and QuantizeConfig().tile_for(512, 8192) == (8, 512)
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -215,6 +231,8 @@ def test_kernel_dispatches_on_m_only_with_two_tiles() -> None:
     ({"block_k": 96}, "block_k must be a positive multiple of 128"),
     ({"rows_per_program": 0}, "must be positive"),
     ({"small_m": -1}, "small_m must be 0 or more"),
+    ({"mid_block_k": 96}, "mid_block_k a positive multiple of 128"),
+    ({"mid_values": -1}, "mid_values ≥ 0"),
 ])
 def test_config_rejects_bad_requests(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):

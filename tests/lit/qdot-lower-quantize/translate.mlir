@@ -7,7 +7,7 @@
 // No half-to-even rounding (cvt.rni), no flush to zero, no approximate division anywhere
 // (the grep above).
 
-// CHECK:       .visible .entry quantize_q8_1_mmq_8x512_w4_m32(
+// CHECK:       .visible .entry quantize_q8_1_mmq_8x512_w4_m32_mid8x128le2097152(
 // CHECK:       .maxntid 128
 // M <= 32, the lanes strategy: four scalar loads, xor shuffles 4, 2, 1 for amax and the sum.
 // CHECK-COUNT-4: ld.global.b32
@@ -24,7 +24,15 @@
 // CHECK:       cvt.rn.f16x2.f32
 // CHECK:       st.global.b32
 // CHECK-COUNT-4: st.global.b8
-// M > 32, the staged strategy: 4-byte copies when K is not a multiple of 4 ...
+// M > 32 and M * K <= 2^21, the 8x128 tile: the lanes strategy again (32 groups for 128 threads).
+// CHECK:       ld.global.b32
+// CHECK:       shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK:       div.rn.f32 {{.*}}, 0f42FE0000;
+// CHECK-COUNT-4: div.rn.f32
+// CHECK:       st.global.b32
+// CHECK-COUNT-4: st.global.b8
+// CHECK-NOT:   ld.shared
+// M * K > 2^21, the 8x512 tile and the staged strategy: 4-byte copies when K is not a multiple of 4 ...
 // CHECK:       cp.async.ca.shared.global {{.*}}, 4, {{.*}};
 // ... else 16-byte ones, 144 bytes per group apart (16 groups = 2304 bytes per iteration).
 // CHECK:       cp.async.cg.shared.global {{\[}}[[DST:%r[0-9]+]]{{\]}}, [{{.*}}], 16, {{.*}};
