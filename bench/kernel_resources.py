@@ -13,22 +13,20 @@ Run it with ``QDOT_KERNEL_CACHE=.devrun/kernels QDOT_COMPILER_FINGERPRINT=$(cat
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import re
-import sys
 
+from compiler.occupancy import programs_per_sm
 from targets.ptx.ptxas import assemble
 
-SM_REGISTERS, SM_SHARED, CTA_RESERVED, SM_WARPS, SM_CTAS = 65536, 233472, 1024, 64, 32
+BENCHES = ("mmq", "mx_gemm")
+"""The benchmarks whose kernels it describes (each module's ``compile_all``)."""
 
 
 def occupancy(registers: int, warps: int, shared: int) -> tuple[int, str]:
-    """Resident CTAs per SM and the resource that limits them."""
-    per_warp = -(-registers * 32 // 256) * 256
-    limits = {"registers": SM_REGISTERS // (per_warp * warps), "warps": SM_WARPS // warps, "CTAs": SM_CTAS,
-              "shared memory": SM_SHARED // (shared + CTA_RESERVED)}
-    limiter = min(limits, key=limits.get)
-    return limits[limiter], limiter
+    """Resident CTAs per SM on an H200 and the resource that limits them (``compiler.occupancy``)."""
+    return programs_per_sm(shared, 32 * warps, registers)
 
 
 def main(benches: list[str]) -> None:
@@ -48,5 +46,13 @@ def main(benches: list[str]) -> None:
                   f"{ptxas.spill_stores} / {ptxas.spill_loads} | {shared} | {ctas} | {limiter} |")
 
 
+def parse_args(argv: list[str] | None = None) -> list[str]:
+    parser = argparse.ArgumentParser(prog="python -m bench.kernel_resources",
+                                     description=__doc__.split("\n\n")[0] + " Prints a Markdown table.")
+    parser.add_argument("benches", nargs="+", choices=BENCHES, metavar="BENCH",
+                        help=f"the benchmarks whose kernels to describe: {', '.join(BENCHES)}")
+    return parser.parse_args(argv).benches
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(parse_args())

@@ -43,9 +43,8 @@ import numpy as np
 from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel, resident_programs
+from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
 from compiler.quantize_template import quantize_grid, quantize_kernel
-from targets.ptx.runner import device_shared
 
 PREFILL_SHAPES = [(512, 3584, 3584), (512, 4096, 4096), (512, 4096, 14336)]
 DECODE_SHAPES = [(4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584)]
@@ -216,7 +215,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
     if cfg.small_m and cfg.split_k and not split:  # no short second wave (split_factor, runs 184–185)
-        split = {"resident": resident_of(cupy, info)}
+        split = {"resident": kernel.resident_programs()}  # by its shared memory and registers
     grid = mmq_grid(cfg, m, n, k, **split)
     quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
     pdl = cfg.wait_previous_grid
@@ -277,12 +276,6 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
         f"({f'no pdl {us_no_pdl:7.2f}, ' if pdl else ''}gemm {us_gemm:7.2f}, "
         f"kernel {us_kernel:7.2f}, quantize {us_quant:5.2f})  llama {llama}  err {err:.1e} quant_exact {quant_ok}")
     return row
-
-
-def resident_of(cupy, info) -> int:  # noqa: ANN001
-    """``compiler.mmq_template.resident_programs`` of a compiled kernel on the current GPU."""
-    sms, shared_per_sm, reserved = device_shared(cupy)
-    return resident_programs(info.shared_bytes, sms, shared_per_sm, reserved, threads=32 * info.num_warps)
 
 
 def _copy_bandwidth(cupy) -> float:  # noqa: ANN001

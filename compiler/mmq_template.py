@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from compiler import occupancy
 from compiler.format_table import FORMATS
 from compiler.templates import grouped_tile_offsets
 
@@ -225,22 +226,30 @@ the same way)."""
 
 
 def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_per_program: int = 1024,
-                      threads: int = 64, threads_per_sm: int = 2048, programs_per_sm: int = 32) -> int:
-    """Programs of a kernel the GPU holds at once, by its shared memory (what bounds these kernels),
-    threads and the per-SM program limit: H200 (``cudaDeviceProp``): 132 SMs, 233472 B of shared
-    memory per SM, 1024 of them reserved per program; registers are not counted."""
-    if sms < 1 or shared_per_sm < 1 or threads < 1 or shared_bytes < 0:
+                      threads: int = 64, threads_per_sm: int = 2048, programs_per_sm: int = 32,
+                      registers: int = 0) -> int:
+    """Programs of a kernel the GPU holds at once: ``sms`` times what one SM holds by its shared memory,
+    threads, registers (per thread as ptxas allocates them; 0: not counted) and the per-SM program limit
+    (``compiler.occupancy.programs_per_sm``). H200 (``cudaDeviceProp``): 132 SMs, 233472 B of shared
+    memory per SM, 1024 of them reserved per program. The runner's ``LoadedKernel.resident_programs``
+    passes a loaded kernel's own registers: the q2_K, q5_K and lookup-format decode kernels are bound by
+    them, not by shared memory."""
+    if sms < 1 or shared_per_sm < 1 or threads < 1 or shared_bytes < 0 or registers < 0:
         raise ValueError(f"resident_programs: got shared_bytes = {shared_bytes}, sms = {sms}, shared_per_sm = "
-                         f"{shared_per_sm}, threads = {threads}")
-    by_shared = shared_per_sm // (shared_bytes + reserved_per_program) if shared_bytes else programs_per_sm
-    return sms * max(1, min(by_shared, threads_per_sm // threads, programs_per_sm))
+                         f"{shared_per_sm}, threads = {threads}, registers = {registers}")
+    per_sm, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
+                                          reserved_per_program=reserved_per_program,
+                                          threads_per_sm=threads_per_sm, programs_limit=programs_per_sm)
+    return sms * per_sm
 
 
 def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_sm: int,
-                        reserved_per_program: int = 1024, granularity: int = 128) -> int:
+                        reserved_per_program: int = 1024, granularity: int = 128, *, threads: int = 0,
+                        registers: int = 0) -> int:
     """The dynamic shared memory to launch a one-wave grid of ``programs`` with so that no SM can take more
-    than ⌈programs / sms⌉ of them: ``shared_bytes`` where that is already so, else the smallest multiple of
-    ``granularity`` above it at which one program more no longer fits on an SM.
+    than ⌈programs / sms⌉ of them: ``shared_bytes`` where that is already so — by shared memory, or by
+    ``threads`` per program and ``registers`` per thread where given (0: not counted) —, else the smallest
+    multiple of ``granularity`` above it at which one program more no longer fits on an SM.
 
     A programmatic launch of such a grid with room left on the SMs sometimes lands unevenly, and the decode
     kernels bound by their instructions per SM (iq4_xs's, iq4_nl's, mxfp4's table lookups) then take up to 20 %
@@ -248,13 +257,16 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     55.8 µs, q4_K's unchanged). The least padding is asked for because size itself costs: 32 KB and more per
     program slowed every kernel 5–15 % at 4096 × 14336, where a padding just past the threshold (28224 B, 7 per
     SM) changed nothing (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
-    ⌈programs / sms⌉ per SM) is left as it is. The runner pads every programmatic launch so by default
+    ⌈programs / sms⌉ per SM) is left as it is, and so is a kernel whose registers already cap it (q2_K's
+    ggml-order decode kernels: 6 per SM). The runner pads every programmatic launch so by default
     (``LoadedKernel.shared_bytes_for``): in run 200 none of 44 decode MUL_MATs was slower for it."""
     if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:
         raise ValueError(f"spread_shared_bytes: got shared_bytes = {shared_bytes}, programs = {programs}, "
                          f"sms = {sms}, shared_per_sm = {shared_per_sm}")
     cap = -(-programs // sms)
-    if shared_per_sm // (shared_bytes + reserved_per_program) <= cap:  # capped already, or more than one wave
+    held, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
+                                        reserved_per_program=reserved_per_program)
+    if held <= cap:  # capped already, or more than one wave
         return shared_bytes
     least = shared_per_sm // (cap + 1) - reserved_per_program + 1  # one program more no longer fits
     return max(shared_bytes, -(-least // granularity) * granularity)

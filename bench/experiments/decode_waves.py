@@ -49,7 +49,7 @@ def main() -> None:
     for rep in range(2):
         for label, cfg, stages, compiled in (kernels if rep == 0 else kernels[::-1]):
             kernel = load(compiled.ptx, compiled.kernels[0])
-            resident = b.resident_of(cupy, compiled.kernels[0])
+            resident = kernel.resident_programs()
             for (n, k), targets in SPLITS.items():
                 for target in (targets if which == "splits" else ("default", "resident")):
                     split = {"target": target} if isinstance(target, int) else {}

@@ -35,7 +35,7 @@ def main() -> None:  # noqa: C901, PLR0915
         x = cupy.asarray(rng.standard_normal((m, k)).astype(np.float32))
         xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
         y = cupy.zeros((m, n), dtype=cupy.float32)
-        grid = mmq_grid(cfg, m, n, k, resident=mmq.resident_of(cupy, info))
+        grid = mmq_grid(cfg, m, n, k, resident=kernel.resident_programs())
         q = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
         qargs = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
         def quant(): q.launch(*qargs, grid=quantize_grid(m, k), sync=False)

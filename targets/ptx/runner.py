@@ -55,6 +55,7 @@ class LoadedKernel:
     allowed_shared: int = 48 * 1024
     """The dynamic shared memory the function may launch with, raised by ``_allow_shared`` once per size
     (asking the device at every launch would cost more than a decode kernel takes)."""
+    _registers: int | None = None
 
     def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True,
                programmatic: bool = False, shared_bytes: int | None = None) -> None:
@@ -116,7 +117,27 @@ class LoadedKernel:
 
         sms, shared_per_sm, reserved = device_shared()
         programs = grid if isinstance(grid, int) else math.prod(grid)
-        return spread_shared_bytes(self.info.shared_bytes, programs, sms, shared_per_sm, reserved)
+        return spread_shared_bytes(self.info.shared_bytes, programs, sms, shared_per_sm, reserved,
+                                   threads=32 * self.info.num_warps, registers=self.registers)
+
+    @property
+    def registers(self) -> int:
+        """Registers per thread of the loaded function, as the driver allocated them (what ptxas -v
+        reports; 0 where the function does not say)."""
+        if self._registers is None:
+            self._registers = int(getattr(self.function, "num_regs", 0) or 0)
+        return self._registers
+
+    def resident_programs(self, shared_bytes: int | None = None) -> int:
+        """Programs of this kernel the current GPU holds at once, launched with ``shared_bytes`` of dynamic
+        shared memory (default: its own): ``compiler.mmq_template.resident_programs`` with this device's
+        shared memory and this function's registers — what ``mmq_grid(..., resident=…)`` takes."""
+        from compiler.mmq_template import resident_programs
+
+        sms, shared_per_sm, reserved = device_shared()
+        shared = self.info.shared_bytes if shared_bytes is None else shared_bytes
+        return resident_programs(shared, sms, shared_per_sm, reserved, threads=32 * self.info.num_warps,
+                                 registers=self.registers)
 
 
 def device_shared(cupy: Any = None) -> tuple[int, int, int]:

@@ -19,7 +19,7 @@ from targets.ptx.runner import LoadedKernel
 
 
 H200 = {"multiProcessorCount": 132, "sharedMemPerMultiprocessor": 233472, "reservedSharedMemPerBlock": 1024}
-"""The device properties ``bench.mmq.resident_of`` reads (an H200's)."""
+"""The device properties ``LoadedKernel.resident_programs`` reads (an H200's)."""
 
 
 class _NumpyAsCupy:
@@ -42,10 +42,12 @@ class _Emulated:
     ``shared_bytes_for`` (the runner's own, on ``H200``'s properties: see the ``untimed`` fixture)."""
 
     shared_bytes_for = LoadedKernel.shared_bytes_for
+    resident_programs = LoadedKernel.resident_programs
 
-    def __init__(self, kernel, info=None) -> None:  # noqa: ANN001
+    def __init__(self, kernel, info=None, registers: int = 0) -> None:  # noqa: ANN001
         self.kernel = kernel
         self.info = info or kernel.kernels[0]
+        self.registers = registers  # the loaded function's, which the runner asks the driver for
         self.programmatic_shared: set[int | None] = set()
 
     def launch(self, *args, grid, sync: bool = True, programmatic: bool = False,  # noqa: ANN001, ANN002
@@ -64,11 +66,14 @@ def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "device_shared", lambda cupy=None: device_shared(_NumpyAsCupy()))
 
 
-@pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",
-                                   "small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt q8_0"])
-def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("label,registers,per_sm", [("small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", 0, 7),
+                                                     ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", 96, 7),
+                                                     ("small_m 64 w2 splitk s2 pdl wt q8_0", 160, 6)])
+def test_measure_checks_the_decode_kernels(label: str, registers: int, per_sm: int, untimed: None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The row is checked, and the split-K grid is chosen with the programs the device holds at once
-    (``resident``: here 31488 B of shared memory, 7 programs per SM of an H200)."""
+    (``resident``: here 31488 B of shared memory, 7 programs per SM of an H200 — 6 where the loaded
+    function's 160 registers per thread bound them, 7 where 96 do not)."""
     _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
     kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages, pipeline=mmq._pipeline(label, stages))
     quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
@@ -76,15 +81,15 @@ def test_measure_checks_the_decode_kernels(label: str, untimed: None, monkeypatc
     grids = []
     monkeypatch.setattr(mmq, "mmq_grid", lambda *args, **split: grids.append(split) or mmq_grid(*args, **split))
     m = 1 if cfg.max_m == 1 else 3
-    gemm = _Emulated(kernel, info)
+    gemm = _Emulated(kernel, info, registers)
     monkeypatch.delenv("QDOT_BENCH_SPREAD", raising=False)  # the runner's default: spread
     row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, m, 72, 768,
                       np.random.default_rng(3), None)
     assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
-    assert grids == [{"resident": 132 * 7}]
+    assert grids == [{"resident": 132 * per_sm}]
     assert row["us_mul_mat_no_pdl"] == 1.0  # every label here launches its GEMM programmatically: timed both ways
     # its programmatic launches capped at ⌈programs / SMs⌉ per SM: here 1, the grid being a few programs
-    programs = int(np.prod(mmq_grid(cfg, m, 72, 768, resident=132 * 7)))
+    programs = int(np.prod(mmq_grid(cfg, m, 72, 768, resident=132 * per_sm)))
     assert gemm.programmatic_shared == {row["launch_shared_bytes"]}
     assert row["launch_shared_bytes"] == spread_shared_bytes(31488, programs, 132, 233472, 1024) > 233472 // 2 - 1024
 

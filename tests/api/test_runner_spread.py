@@ -19,9 +19,11 @@ def on_an_h200(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "device_shared", lambda cupy=None: H200)
 
 
-def _kernel(shared_bytes: int) -> LoadedKernel:
-    info = SimpleNamespace(name="k", shared_bytes=shared_bytes, waits_previous_grid=True)
-    return LoadedKernel(info, function=None, block=(64, 1, 1))
+def _kernel(shared_bytes: int, registers: int = 0) -> LoadedKernel:
+    """A decode kernel's launch record (2 warps); ``registers`` per thread as the driver reports them
+    (``num_regs`` of the loaded function; 0: it says nothing, so only shared memory counts)."""
+    info = SimpleNamespace(name="k", shared_bytes=shared_bytes, waits_previous_grid=True, num_warps=2)
+    return LoadedKernel(info, function=SimpleNamespace(num_regs=registers), block=(64, 1, 1))
 
 
 def test_a_plain_launch_takes_the_kernels_own_shared_memory(on_an_h200: None) -> None:
@@ -40,3 +42,20 @@ def test_a_programmatic_one_wave_grid_is_capped_at_its_share_per_sm(on_an_h200: 
 def test_a_grid_already_capped_or_of_two_waves_keeps_its_shared_memory(on_an_h200: None) -> None:
     assert _kernel(27136).shared_bytes_for((512, 2, 1), programmatic=True) == 27136  # q4_K's: 8 per SM already
     assert _kernel(31488).shared_bytes_for((512, 3, 1), programmatic=True) == 31488  # 1536 programs: two waves
+
+
+def test_registers_that_cap_already_leave_shared_memory_as_it_is(on_an_h200: None) -> None:
+    # q2_K's ggml-order one-token decode (15360 B, 166 registers): 6 per SM by registers where shared memory
+    # would allow 14; at 4096 x 14336 a grid of 792 programs is already capped at 6, padding it to 32 KB (the
+    # size run 199 found slow) would change nothing
+    assert _kernel(15360, registers=166).shared_bytes_for(792, programmatic=True) == 15360
+    assert _kernel(15360).shared_bytes_for(792, programmatic=True) == 32384  # what shared memory alone would ask
+    # registers that allow more than the cap: padded as before (8 per SM allowed, 4 wanted)
+    assert _kernel(15360, registers=128).shared_bytes_for(528, programmatic=True) == 45696
+
+
+def test_resident_programs_counts_the_loaded_functions_registers(on_an_h200: None) -> None:
+    assert _kernel(15360, registers=166).resident_programs() == 132 * 6
+    assert _kernel(15360, registers=80).resident_programs() == 132 * 12
+    assert _kernel(15360).resident_programs() == 132 * 14  # the driver said nothing: shared memory alone
+    assert _kernel(15360, registers=80).resident_programs(shared_bytes=40000) == 132 * 5

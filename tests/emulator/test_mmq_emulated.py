@@ -374,6 +374,7 @@ def test_split_k_grid_avoids_a_short_second_wave() -> None:
     assert [resident_programs(smem, **h200) for smem in (27136, 29184, 31488, 39424)] == [1056, 924, 924, 660]
     assert resident_programs(0, **h200) == 132 * 32  # no shared memory: the per-SM program limit
     assert resident_programs(4096, **h200, threads=256) == 132 * 8  # 2048 threads per SM
+    assert resident_programs(15360, **h200, registers=166) == 132 * 6  # q2_K's decode: its registers bound it
     decode = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
     for resident, big, long_k in ((1056, 2, 14), (924, 3, 14), (660, 1, 10)):
         assert mmq_grid(decode, 1, 32768, 8192, resident=resident) == (512, big, 1)

@@ -262,3 +262,34 @@ def test_programmatic_launch_needs_a_kernel_that_waits(gpu) -> None:  # noqa: AN
     y = cupy.zeros((1, 64), dtype=cupy.float32)
     with pytest.raises(ValueError, match="does not wait for the previous grid"):
         kernel.launch(y, y, y, 1, 64, 256, grid=(1, 1, 1), programmatic=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 pdl q2_K", "small_m 64 w2 splitk s2 pdl wt q2_K",
+                                   "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"])
+def test_resident_programs_is_the_drivers_occupancy(label: str, gpu) -> None:  # noqa: ANN001
+    """``LoadedKernel.resident_programs`` (shared memory and the loaded function's registers) is what the
+    driver's occupancy calculator says for this GPU, for decode kernels bound by registers (q2_K's ggml-order
+    kernel) and by shared memory; and the shared memory a programmatic launch is padded to caps the programs
+    per SM at ⌈grid / SMs⌉ by the driver's count too."""
+    import bench.mmq as mmq
+    from targets.ptx.runner import device_shared, load
+
+    (_, _, _, compiled), = mmq.compile_kernels([entry for entry in mmq.selected(label) if entry[0] == label])
+    cupy = gpu()
+    kernel = load(compiled.ptx, compiled.kernels[0])
+    sms = device_shared(cupy)[0]
+    threads = 32 * kernel.info.num_warps
+
+    def driver(shared: int) -> int:
+        if shared > kernel.allowed_shared:
+            kernel.function.max_dynamic_shared_size_bytes = kernel.allowed_shared = shared
+        return cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.function.kernel.ptr, threads, shared)
+
+    assert kernel.registers > 0
+    assert kernel.resident_programs() == sms * driver(kernel.info.shared_bytes)
+    for programs in (sms * 4, sms * 6, sms * 7 - 5):
+        padded = kernel.shared_bytes_for(programs, programmatic=True)
+        held = driver(padded)
+        assert held <= -(-programs // sms), (programs, padded, held)
+        assert kernel.resident_programs(padded) == sms * held

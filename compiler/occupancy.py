@@ -1,0 +1,55 @@
+"""How many programs of one kernel an SM holds at once: the one model the split-K grids
+(``mmq_grid(..., resident=…)``), the runner's spread of programmatic launches and
+``bench.kernel_resources``' table all count with.
+
+The rule is the CUDA occupancy calculator's for sm_90: each resource bounds the programs per SM on
+its own, and the least bound wins. Registers are allocated per warp in units of 256 (a thread's
+count rounded up to a multiple of 8), shared memory per program with 1 KiB more that the driver
+reserves, and an SM takes at most 2048 threads and 32 programs. The figures are an H200's
+(``cudaDeviceProp``: 132 SMs, 233472 B of shared memory and 65536 registers per SM); the runner
+passes the device's own shared memory figures.
+
+Registers matter for the decode kernels whose per-thread count is high for their 64 threads: q2_K's
+ggml-order kernels (160–166 registers) fit 6 programs per SM where their 15360 B of shared memory
+would allow 14, so a model that counted shared memory only overestimated the programs resident at
+once by more than 2 × — and padded their programmatic launches to cap what registers already cap.
+"""
+
+from __future__ import annotations
+
+SHARED_PER_SM = 233472
+RESERVED_PER_PROGRAM = 1024
+REGISTERS_PER_SM = 65536
+REGISTER_UNIT = 256
+"""Registers are allocated to a warp in units of this many (8 per thread)."""
+THREADS_PER_SM = 2048
+PROGRAMS_PER_SM = 32
+
+
+def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
+                    shared_per_sm: int = SHARED_PER_SM, reserved_per_program: int = RESERVED_PER_PROGRAM,
+                    registers_per_sm: int = REGISTERS_PER_SM, threads_per_sm: int = THREADS_PER_SM,
+                    programs_limit: int = PROGRAMS_PER_SM) -> tuple[int, str]:
+    """(programs an SM holds at once, the resource that bounds them: "shared memory", "registers",
+    "threads" or "programs"). ``threads``: per program, 0 if not counted; ``registers``: per thread as
+    ptxas allocates them, 0 if not counted; ``shared_bytes`` 0 counts no shared memory. At least 1: a
+    kernel that fits no SM is refused at launch, not here."""
+    if min(shared_bytes, threads, registers) < 0 or shared_per_sm < 1:
+        raise ValueError(f"programs_per_sm: got shared_bytes = {shared_bytes}, threads = {threads}, "
+                         f"registers = {registers}, shared_per_sm = {shared_per_sm}")
+    limits: dict[str, int] = {}
+    if threads and registers:
+        warps = -(-threads // 32)
+        per_warp = -(-registers * 32 // REGISTER_UNIT) * REGISTER_UNIT
+        limits["registers"] = registers_per_sm // (per_warp * warps)
+    if threads:
+        limits["threads"] = threads_per_sm // threads
+    limits["programs"] = programs_limit
+    if shared_bytes:
+        limits["shared memory"] = shared_per_sm // (shared_bytes + reserved_per_program)
+    limiter = min(limits, key=limits.__getitem__)  # on a tie the first of this order, as bench tables always had
+    return max(1, limits[limiter]), limiter
+
+
+__all__ = ["PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM", "SHARED_PER_SM", "THREADS_PER_SM",
+           "programs_per_sm"]

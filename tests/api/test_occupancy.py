@@ -1,0 +1,33 @@
+"""``compiler.occupancy``: the programs per SM the split-K grids, the runner's spread and
+``bench.kernel_resources`` count with — the CUDA occupancy calculator's rule for an H200 SM."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.kernel_resources import occupancy
+from compiler.occupancy import programs_per_sm
+
+
+@pytest.mark.parametrize("shared,threads,registers,expected", [
+    (27136, 64, 109, (8, "shared memory")),   # q4_K's one-token decode: 109 → 112 registers allow 9
+    (15360, 64, 166, (6, "registers")),       # q2_K's: 166 → 168 registers, 10752 per program
+    (15360, 64, 160, (6, "registers")),       # 160 is already a multiple of 8: still 6 (10240 → 6.4)
+    (15360, 64, 77, (12, "registers")),       # 77 → 80: 5120 per program
+    (83968, 128, 255, (2, "registers")),      # the prefill tile: 255 → 256, 32768 per program
+    (27392, 64, 114, (8, "registers")),       # a tie (8 by each) names registers, as bench tables did
+    (0, 1024, 0, (2, "threads")),             # 2048 threads per SM
+    (0, 32, 16, (32, "programs")),            # the per-SM program limit
+    (120000, 0, 0, (1, "shared memory")),     # threads and registers not counted
+])
+def test_programs_per_sm(shared: int, threads: int, registers: int, expected: tuple[int, str]) -> None:
+    assert programs_per_sm(shared, threads, registers) == expected
+
+
+def test_kernel_resources_counts_the_same() -> None:
+    assert occupancy(166, 2, 15360) == programs_per_sm(15360, 64, 166) == (6, "registers")
+
+
+def test_bad_figures_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="programs_per_sm: got shared_bytes = -1"):
+        programs_per_sm(-1)
