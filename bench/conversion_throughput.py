@@ -12,9 +12,10 @@ unit), measured with CUDA events at the SM clock nvidia-smi reports as the maxim
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 
-from bench.gpu_common import log, record, time_launch
+from bench.gpu_common import gpu_or_exit, log, record, time_launch
 
 CHAINS = 8
 ITERS = 4096
@@ -46,7 +47,9 @@ def _source(body: str) -> str:
 
 
 def main() -> None:
-    import cupy
+    argparse.ArgumentParser(prog="python -m bench.conversion_throughput", description=__doc__.split("\n\n")[0],
+                            epilog="Runs on the GPU machine (CuPy, nvidia-smi); rows go to $OUT/results.jsonl.").parse_args()
+    cupy = gpu_or_exit("python -m bench.conversion_throughput")
 
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
     clock_mhz = int(subprocess.run(["nvidia-smi", "--query-gpu=clocks.max.sm", "--format=csv,noheader,nounits"],

@@ -68,9 +68,9 @@ def compile_all(max_m: int | None = None, l2_prefetch: int = 0, k_blocks: tuple[
 
 
 def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_BLOCKS) -> None:
-    import cupy
+    from bench.gpu_common import gpu_or_exit, log, record, time_graph
 
-    from bench.gpu_common import log, record, time_graph
+    cupy = gpu_or_exit("python -m bench.decode_sweep")
     from targets.ptx.runner import load
     from tests.gpu.mmq_harness import random_weight_blocks
 

@@ -19,9 +19,21 @@ import numpy as np
 from compiler import numerics
 from targets.ptx.timing import time_graph, time_launch  # the one definitions; bench/ scripts import them from here
 
-__all__ = ["OUT", "decode_table", "gpu_dequant", "log", "record", "rel_err", "time_graph", "time_launch"]
+__all__ = ["OUT", "decode_table", "gpu_dequant", "gpu_or_exit", "log", "record", "rel_err", "time_graph", "time_launch"]
 
 OUT = os.environ.get("OUT", "/tmp/qdot_bench")
+
+
+def gpu_or_exit(tool: str) -> Any:
+    """CuPy with a usable device, or exit with one line that says what is missing (status 1): these scripts
+    time kernels on the GPU machine, and on the CPU machine their ``--prepare`` / ``prepare`` step is the one
+    that runs."""
+    from targets.ptx.runner import GpuUnavailable, require_cupy
+
+    try:
+        return require_cupy()
+    except GpuUnavailable as err:
+        raise SystemExit(f"{tool}: error: this step runs on a GPU: {err}") from None
 
 
 def log(*parts: Any) -> None:

@@ -171,9 +171,9 @@ def selected(only: str | None) -> list[tuple[str, MmqConfig, int]]:
 
 
 def run(quick: bool, only: str | None = None) -> None:
-    import cupy
+    from bench.gpu_common import gpu_or_exit, log, record
 
-    from bench.gpu_common import log, record
+    cupy = gpu_or_exit("python -m bench.mmq")
 
     copy_gbs = _copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})

@@ -158,9 +158,9 @@ def measure(cupy, rng, kernel, cfg: GemmConfig, m: int, n: int, k: int) -> tuple
 
 
 def run(quick: bool, only: str = "", references: bool = True) -> None:
-    import cupy
+    from bench.gpu_common import gpu_or_exit, log, record
 
-    from bench.gpu_common import log, record
+    cupy = gpu_or_exit("python -m bench.mx_gemm")
     from targets.ptx.runner import load
 
     rng = cupy.random.default_rng()

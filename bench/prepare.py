@@ -9,6 +9,7 @@ process) even if sources change meanwhile, and ``FINGERPRINT`` records it for
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import sys
@@ -34,5 +35,24 @@ def main(benches: list[str]) -> int:
     return 0
 
 
+def parse_args(argv: list[str] | None = None) -> list[str]:
+    parser = argparse.ArgumentParser(prog="python -m bench.prepare", description=__doc__.split("\n\n")[0],
+                                     epilog="environment: QDOT_KERNEL_CACHE, the cache directory to fill "
+                                            "(default .devrun/kernels). It first compiles every kernel of the "
+                                            "GPU tests (pytest tests/gpu: they skip without a GPU, after compiling).")
+    parser.add_argument("benches", nargs="*", metavar="BENCH",
+                        help="modules under bench/ with a compile_all() whose kernels to compile too: mmq, mx_gemm, "
+                             "decode_sweep, experiments.emulator_vs_gpu, ...")
+    benches = parser.parse_args(argv).benches
+    for name in benches:
+        try:
+            module = importlib.import_module(f"bench.{name}")
+        except ImportError as err:
+            parser.error(f"no benchmark bench.{name}: {err}")
+        if not callable(getattr(module, "compile_all", None)):
+            parser.error(f"bench.{name} has no compile_all() to compile its kernels with")
+    return benches
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(parse_args()))

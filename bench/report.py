@@ -6,8 +6,8 @@ a figure there is checked.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 
 
 def _fmt(value: object, digits: int = 1) -> str:
@@ -67,12 +67,17 @@ def sweep_table(rows: list[dict]) -> list[str]:
 
 def main(paths: list[str]) -> None:
     for path in paths:
-        with open(path) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
+        try:
+            with open(path) as f:
+                rows = [json.loads(line) for line in f if line.strip()]
+        except (OSError, json.JSONDecodeError) as err:
+            raise SystemExit(f"python -m bench.report: error: {path}: {err}") from None
         print(f"### {path}\n")
         print(table(rows))
         print()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m bench.report", description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", metavar="RESULTS", help="results files (JSON lines) of GPU runs")
+    main(parser.parse_args().paths)

@@ -1,0 +1,60 @@
+"""The ``python -m bench.<script>`` entry points as a user meets them: ``--help`` explains and exits 0
+without doing the work (``bench.prepare --help`` used to start compiling), bad arguments get one line and
+a non-zero status, and a GPU step run on a machine without one says so in one line — never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ("compile_latency", "conversion_throughput", "decode_sweep", "kernel_resources", "mmq", "mx_gemm",
+           "ncu_summary", "prepare", "report", "sass_census")
+
+
+def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QDOT_KERNEL_CACHE": "/nonexistent/qdot-cache-not-used"}
+    return subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_help_explains_and_does_nothing_else(script: str) -> None:
+    done = _run(f"bench.{script}", "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:") and "Traceback" not in done.stderr, (done.stdout[:200], done.stderr)
+    assert "kernel cache ready" not in done.stdout
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("bench.prepare", "no_such_bench"), "error: no benchmark bench.no_such_bench"),
+    (("bench.prepare", "gpu_common"), "error: bench.gpu_common has no compile_all()"),
+    (("bench.kernel_resources", "no_such_bench"), "invalid choice: 'no_such_bench'"),
+    (("bench.report", "/nonexistent/results.jsonl"), "error: /nonexistent/results.jsonl: [Errno 2]"),
+])
+def test_bad_arguments_get_one_line(argv: tuple[str, ...], message: str) -> None:
+    done = _run(*argv)
+    assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def _has_gpu() -> bool:
+    from targets.ptx.runner import GpuUnavailable, require_cupy
+
+    try:
+        require_cupy()
+    except GpuUnavailable:
+        return False
+    return True
+
+
+@pytest.mark.skipif(_has_gpu(), reason="with a GPU these would run the benchmarks (checked on the CPU machine)")
+@pytest.mark.parametrize("script", ["mmq", "mx_gemm", "decode_sweep", "conversion_throughput"])
+def test_a_gpu_step_without_a_gpu_says_so(script: str) -> None:
+    done = _run(f"bench.{script}")
+    assert done.returncode == 1, done.stderr
+    assert f"python -m bench.{script}: error: this step runs on a GPU" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
