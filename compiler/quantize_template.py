@@ -36,6 +36,10 @@ QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
 module cannot import: the GPU machine builds kernel sources without xDSL installed)."""
 MAX_GRID_Y = 65535
 """CUDA's limit on gridDim.y: row tiles per launch."""
+ROWS_PER_PROGRAM, BLOCK_K, NUM_WARPS, SMALL_M = 8, 512, 4, 32
+"""The default staged tile, its warps and the largest M of the one-row tile (``QuantizeConfig``'s
+``rows_per_program``, ``block_k``, ``num_warps``, ``small_m``; ``quantize_kernel``'s and ``quantize_grid``'s
+defaults, which must agree with it)."""
 MID_ROWS, MID_BLOCK_K, MID_VALUES = 8, 128, 1 << 21
 """The default mid tile (``QuantizeConfig.mid_rows``, ``mid_block_k``, ``mid_values``)."""
 
@@ -65,12 +69,12 @@ def _tile(m: int, k: int, rows_per_program: int, block_k: int, small_m: int, mid
 @dataclass(frozen=True)
 class QuantizeConfig:
     fmt: str = "q8_1_mmq"
-    rows_per_program: int = 8
+    rows_per_program: int = ROWS_PER_PROGRAM
     """Rows per program when M > small_m; 8 rows of 512 values are 128 groups, one per thread of 4 warps."""
-    block_k: int = 512
+    block_k: int = BLOCK_K
     """K values per program; a multiple of the block (128 values for q8_1_mmq)."""
-    num_warps: int = 4
-    small_m: int = 32
+    num_warps: int = NUM_WARPS
+    small_m: int = SMALL_M
     """Largest M quantized one row per program (the lanes strategy); 0: never."""
     zero_output: bool = False
     """Also zero an f32 output Y [M, N] (arguments ``y`` and ``n`` added): a split-K GEMM adds
@@ -139,8 +143,8 @@ class QuantizeConfig:
         return 4 * 32 * self.num_warps
 
 
-def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = 8, block_k: int = 512,
-                    num_warps: int = 4, small_m: int = 32, zero_output: bool = False,
+def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = ROWS_PER_PROGRAM, block_k: int = BLOCK_K,
+                    num_warps: int = NUM_WARPS, small_m: int = SMALL_M, zero_output: bool = False,
                     launch_dependents: bool = False, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
                     mid_values: int = MID_VALUES) -> str:
     """The MLIR text of one quantize kernel: ``(x: ptr f32, q: ptr blocks, M, K)``, or with
@@ -246,8 +250,8 @@ def _chain(cfg: QuantizeConfig, rows: int, bk: int, off_m: str, suffix: str = ""
     return lines
 
 
-def quantize_grid(m: int, k: int, rows_per_program: int = 8, block_k: int = 512,
-                  small_m: int = 32, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
+def quantize_grid(m: int, k: int, rows_per_program: int = ROWS_PER_PROGRAM, block_k: int = BLOCK_K,
+                  small_m: int = SMALL_M, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
                   mid_values: int = MID_VALUES) -> tuple[int, int, int]:
     """Launch grid of ``quantize_kernel`` (same tiles: ``rows_per_program`` / ``block_k`` / ``small_m`` /
     ``mid_*``) for X [M, K]: the tile its ``scf.if``s choose for these M and K (``QuantizeConfig.tile_for``)."""

@@ -13,6 +13,8 @@ reconcile-unrealized-casts; the emulator does not execute casts.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from pathlib import Path
 
 import numpy as np
@@ -206,6 +208,17 @@ def test_grid_covers_every_tile() -> None:
     assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0, mid_values=0) == (3, 2, 1)
     assert quantize_grid(5, 640, rows_per_program=1, block_k=256, mid_values=0) == (3, 5, 1)
     assert quantize_grid(5, 640, rows_per_program=4, block_k=256, small_m=0) == (5, 1, 1)  # the mid tile 8x128
+
+
+def test_the_three_signatures_share_one_set_of_defaults() -> None:
+    """``QuantizeConfig``, ``quantize_kernel`` and ``quantize_grid`` default to the same tiles (the module's
+    constants): a grid sized with other tiles than the kernel's would leave rows unwritten."""
+    config = QuantizeConfig()
+    for function in (quantize_kernel, quantize_grid):
+        for name, parameter in inspect.signature(function).parameters.items():
+            if hasattr(config, name) and parameter.default is not inspect.Parameter.empty:
+                assert parameter.default == getattr(config, name), (function.__name__, name)
+    assert quantize_kernel() == quantize_kernel(**{f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
 
 
 def test_grid_refuses_too_many_row_tiles() -> None:
