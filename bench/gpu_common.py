@@ -19,7 +19,7 @@ import numpy as np
 from compiler import numerics
 from targets.ptx.timing import time_graph, time_launch  # the one definitions; bench/ scripts import them from here
 
-__all__ = ["OUT", "decode_table", "gpu_dequant", "gpu_or_exit", "log", "record", "rel_err", "time_graph", "time_launch"]
+__all__ = ["OUT", "decode_table", "gpu_dequant", "gpu_or_exit", "log", "record", "rel_err", "row_line", "time_graph", "time_launch"]
 
 OUT = os.environ.get("OUT", "/tmp/qdot_bench")
 
@@ -45,6 +45,17 @@ def record(row: dict) -> None:
     with open(os.path.join(OUT, "results.jsonl"), "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
     print("RESULT", json.dumps(row, sort_keys=True), flush=True)
+
+
+def row_line(kernel: str, row: dict, **fields: Any) -> None:
+    """Print one ``bench.mmq.measure`` row as the experiments' ``ROW {json}`` summary line: the kernel,
+    ``fields`` (the variant), the shape, the check and the times in µs (2 decimals)."""
+    summary = {"kernel": kernel, **fields, "shape": row["shape"], "ok": row["ok"], "grid": row["grid"]}
+    if "launch_shared_bytes" in row:
+        summary["launch_shared"] = row["launch_shared_bytes"]
+    summary.update({"mul_mat": round(row["us_mul_mat"], 2), "no_pdl": round(row["us_mul_mat_no_pdl"], 2),
+                    "kernel_us": round(row["us_kernel"], 2), "quantize_us": round(row["us_quantize"], 2)})
+    print("ROW", json.dumps(summary), flush=True)
 
 
 def decode_table(fmt: str) -> np.ndarray:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 
 from bench.mmq import PREFILL, PREFILL_SHAPES, compile_kernels, compile_quantizers
 
@@ -40,7 +39,7 @@ def main() -> None:
         return
     import cupy
 
-    from bench.gpu_common import record
+    from bench.gpu_common import record, row_line
     from bench.mmq import measure, measuring_setup
     from targets.ptx.runner import load
 
@@ -52,10 +51,7 @@ def main() -> None:
                 row = measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush)
                 row.update({"experiment": "prefill_stream_k", "rep": rep})
                 record(row)
-                print("ROW", json.dumps({"kernel": label, "shape": row["shape"], "grid": row["grid"], "ok": row["ok"],
-                                         "mul_mat": round(row["us_mul_mat"], 2),
-                                         "kernel_us": round(row["us_kernel"], 2),
-                                         "quantize_us": round(row["us_quantize"], 2)}), flush=True)
+                row_line(label, row)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 
 import bench.mmq as mmq
 from compiler.mmq_template import mmq_grid
@@ -40,7 +39,7 @@ def main() -> None:
         return
     import cupy
 
-    from bench.gpu_common import log, record
+    from bench.gpu_common import log, record, row_line
     from targets.ptx.runner import load
 
     log(f"copy bandwidth {mmq._copy_bandwidth(cupy):.0f} GB/s")
@@ -67,11 +66,7 @@ def main() -> None:
                 row.update({"experiment": "resident_registers", "variant": name, "rep": rep,
                             "registers": now.registers, "launch": launches[name]})
                 record(row)
-                print("ROW", json.dumps({"kernel": label, "variant": name, "shape": row["shape"], "ok": row["ok"],
-                                         "grid": row["grid"], "launch_shared": row["launch_shared_bytes"],
-                                         "mul_mat": round(row["us_mul_mat"], 2),
-                                         "no_pdl": round(row["us_mul_mat_no_pdl"], 2),
-                                         "kernel_us": round(row["us_kernel"], 2)}), flush=True)
+                row_line(label, row, variant=name)
 
 
 if __name__ == "__main__":

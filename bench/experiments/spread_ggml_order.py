@@ -15,7 +15,6 @@ against ``compiler.numerics`` first (``bench.mmq.measure``), interleaved, twice.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 import bench.mmq as mmq
@@ -38,7 +37,7 @@ def main() -> None:
     quantizers_compiled = mmq.compile_quantizers()
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, log, record
+    from bench.gpu_common import gpu_or_exit, log, record, row_line
     from targets.ptx.runner import load
 
     cupy = gpu_or_exit("python -m bench.experiments.spread_ggml_order")
@@ -61,11 +60,7 @@ def main() -> None:
                 row.update({"experiment": "spread_ggml_order", "spread": spread, "rep": rep,
                             "registers": kernel.registers})
                 record(row)
-                print("ROW", json.dumps({"kernel": label, "spread": spread, "shape": row["shape"], "ok": row["ok"],
-                                         "grid": row["grid"], "launch_shared": row["launch_shared_bytes"],
-                                         "mul_mat": round(row["us_mul_mat"], 2),
-                                         "no_pdl": round(row["us_mul_mat_no_pdl"], 2),
-                                         "kernel_us": round(row["us_kernel"], 2)}), flush=True)
+                row_line(label, row, spread=spread)
 
 
 if __name__ == "__main__":

@@ -58,3 +58,18 @@ def test_a_gpu_step_without_a_gpu_says_so(script: str) -> None:
     assert done.returncode == 1, done.stderr
     assert f"python -m bench.{script}: error: this step runs on a GPU" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_row_line_summarises_a_measured_row(capsys: pytest.CaptureFixture[str]) -> None:
+    """The experiments' one-line summary of a ``bench.mmq.measure`` row (what RESULTS.md tables are read from)."""
+    import json
+
+    from bench.gpu_common import row_line
+
+    row = {"shape": "M=1 N=64 K=256", "ok": True, "grid": (1, 1, 1), "launch_shared_bytes": 24960,
+           "us_mul_mat": 1.234, "us_mul_mat_no_pdl": 1.5, "us_kernel": 1.0, "us_quantize": 0.25}
+    row_line("small_m", row, variant="now")
+    line = capsys.readouterr().out
+    assert line.startswith("ROW ") and json.loads(line[4:]) == {
+        "kernel": "small_m", "variant": "now", "shape": "M=1 N=64 K=256", "ok": True, "grid": [1, 1, 1],
+        "launch_shared": 24960, "mul_mat": 1.23, "no_pdl": 1.5, "kernel_us": 1.0, "quantize_us": 0.25}
