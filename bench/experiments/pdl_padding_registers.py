@@ -1,0 +1,84 @@
+"""Experiment: why a padding that changes no cap cost register-bound decode kernels 15 % (run 209).
+
+    python -m bench.experiments.pdl_padding_registers --prepare   # here: fill the kernel cache
+    python -m bench.experiments.pdl_padding_registers             # on the GPU machine
+
+Run 209: mxfp4's and iq4_xs's ggml-order M ≤ 8 decode kernels (128 registers: 8 programs per SM whatever their
+shared memory up to 28 KB) took 82.5 µs per programmatic MUL_MAT at N = 32768, K = 8192 padded from 24064 to
+24960 B, 70.3 unpadded; run 210: iq4_nl's (86 registers, 9 per SM by shared memory) padded to the same 24960 B
+was 3 % faster than unpadded. Here each kernel at several dynamic shared memory sizes, its MUL_MAT with the
+programmatic launch and with a plain one, and the kernel alone, median of ``time_graph``; the output of every
+padded programmatic launch compared with the plain unpadded one's (two K splits added into zeros: the same bits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+import numpy as np
+
+import bench.mmq as mmq
+from compiler.mmq_template import mmq_grid
+
+LABELS = ("small_m 64 w2 splitk s2 pdl mxfp4", "small_m 64 w2 splitk s2 pdl iq4_xs", "small_m 64 w2 splitk s2 pdl iq4_nl")
+M, N, K = 1, 32768, 8192
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    args = parser.parse_args()
+    kernels = mmq.compile_kernels([entry for entry in mmq.selected(None) if entry[0] in LABELS])
+    quantizers_compiled = mmq.compile_quantizers()
+    if args.prepare:
+        return
+    from bench.gpu_common import gpu_or_exit, log, time_graph
+    from compiler.quantize_template import quantize_grid
+    from targets.ptx.runner import LoadedKernel, device_shared, load
+    from tests.gpu.mmq_harness import kernel_weights, random_weight_blocks
+
+    cupy = gpu_or_exit("python -m bench.experiments.pdl_padding_registers")
+    quantizers, rng, _flush = mmq.measuring_setup(cupy, quantizers_compiled)
+    sms, smem_sm, reserved = device_shared(cupy)
+    for label, cfg, _stages, compiled in kernels:
+        base = load(compiled.ptx, compiled.kernels[0])
+        grid = mmq_grid(cfg, M, N, K, resident=base.resident_programs())
+        w = cupy.asarray(kernel_weights(cfg, random_weight_blocks(N, K, rng, cfg.weights)))
+        x = cupy.asarray(rng.standard_normal((M, K)).astype(np.float32))
+        xq = cupy.empty((M, K // 128, 144), dtype=cupy.uint8)
+        y = cupy.zeros((M, N), dtype=cupy.float32)
+        quantize = quantizers[(True, True)]
+        own = base.info.shared_bytes
+        sizes = sorted({own, own + 128, own + 512, smem_sm // 9 - reserved + 1, smem_sm // 8 - reserved,
+                        smem_sm // 8 - reserved + 128, smem_sm // 7 - reserved, smem_sm // 6 - reserved})
+        log(f"{label}: {base.registers} registers, grid {grid}, {base.resident_programs() // sms} per SM as compiled")
+        reference = None
+        for size in [s for s in sizes if s >= own]:
+            kern = LoadedKernel(dataclasses.replace(base.info, shared_bytes=size), base.function, base.block,
+                                _registers=base.registers)
+
+            def mul_mat(programmatic: bool, kern: LoadedKernel = kern) -> None:
+                quantize.launch(x, xq, y, M, K, N, grid=quantize_grid(M, K), sync=False, programmatic=False)
+                kern.launch(xq, w, y, M, N, K, grid=grid, sync=False, programmatic=programmatic, shared_bytes=size)
+
+            mul_mat(programmatic=True)
+            cupy.cuda.get_current_stream().synchronize()
+            out = cupy.asnumpy(y)
+            if reference is None:
+                mul_mat(programmatic=False)
+                cupy.cuda.get_current_stream().synchronize()
+                reference = cupy.asnumpy(y)
+            same = bool(np.array_equal(out, reference))
+            times = [time_graph(cupy, lambda: mul_mat(True)), time_graph(cupy, lambda: mul_mat(False)),
+                     time_graph(cupy, lambda kern=kern: kern.launch(xq, w, y, M, N, K, grid=grid, sync=False,
+                                                                    shared_bytes=size))]
+            per_sm = min(smem_sm // (size + reserved), base.resident_programs() // sms)
+            log(f"  {size:6d} B ({per_sm}/SM, {per_sm * (size + reserved)} B per SM): pdl {times[0]:6.2f}  plain "
+                f"{times[1]:6.2f}  kernel {times[2]:6.2f}  output as unpadded plain: {same}")
+        del w, x, xq, y
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+if __name__ == "__main__":
+    main()
