@@ -259,7 +259,8 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     SM) changed nothing (run 199, launched plainly). A grid of more than one wave (``shared_bytes`` already allows no more than
     ⌈programs / sms⌉ per SM) is left as it is, and so is a kernel whose registers already cap it (q2_K's
     ggml-order decode kernels: 6 per SM) — where a padding lowers no cap it can still cost: 128 bytes cost
-    mxfp4's and iq4_xs's 128-register decode kernels 18 % (runs 209 and 212, cause not known). The runner pads
+    mxfp4's and iq4_xs's 128-register decode kernels 18 %, pushing 8 programs past 196 KB per SM and so the SM's
+    L1 from 60 to 28 KB (runs 209, 212–213: the shared-memory carve-out). The runner pads
     every programmatic launch so by default (``LoadedKernel.shared_bytes_for``): in runs 200 and 210 none of 66
     decode MUL_MATs padded so was more than 0.9 % slower for it."""
     if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:

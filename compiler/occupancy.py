@@ -4,8 +4,8 @@
 
 The rule is the CUDA occupancy calculator's for sm_90: each resource bounds the programs per SM on
 its own, and the least bound wins. Registers are allocated per warp in units of 256 (a thread's
-count rounded up to a multiple of 8), shared memory per program with 1 KiB more that the driver
-reserves, and an SM takes at most 2048 threads and 32 programs. The figures are an H200's
+count rounded up to a multiple of 8), shared memory per program in units of 128 bytes with 1 KiB more
+that the driver reserves, and an SM takes at most 2048 threads and 32 programs. The figures are an H200's
 (``cudaDeviceProp``: 132 SMs, 233472 B of shared memory and 65536 registers per SM); the runner
 passes the device's own shared memory figures.
 
@@ -22,6 +22,9 @@ RESERVED_PER_PROGRAM = 1024
 REGISTERS_PER_SM = 65536
 REGISTER_UNIT = 256
 """Registers are allocated to a warp in units of this many (8 per thread)."""
+SHARED_UNIT = 128
+"""Shared memory is allocated to a program in units of this many bytes (run 213: the driver holds 6 programs of
+32329 B per SM, 6 × (32384 + 1024) B, where 7 × (32329 + 1024) B would fit)."""
 THREADS_PER_SM = 2048
 PROGRAMS_PER_SM = 32
 
@@ -46,10 +49,11 @@ def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
         limits["threads"] = threads_per_sm // threads
     limits["programs"] = programs_limit
     if shared_bytes:
-        limits["shared memory"] = shared_per_sm // (shared_bytes + reserved_per_program)
+        allocated = -(-shared_bytes // SHARED_UNIT) * SHARED_UNIT
+        limits["shared memory"] = shared_per_sm // (allocated + reserved_per_program)
     limiter = min(limits, key=limits.__getitem__)  # on a tie the first of this order, as bench tables always had
     return max(1, limits[limiter]), limiter
 
 
-__all__ = ["PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM", "SHARED_PER_SM", "THREADS_PER_SM",
-           "programs_per_sm"]
+__all__ = ["PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM", "SHARED_PER_SM", "SHARED_UNIT",
+           "THREADS_PER_SM", "programs_per_sm"]

@@ -19,6 +19,9 @@ from compiler.occupancy import programs_per_sm
     (0, 1024, 0, (2, "threads")),             # 2048 threads per SM
     (0, 32, 16, (32, "programs")),            # the per-SM program limit
     (120000, 0, 0, (1, "shared memory")),     # threads and registers not counted
+    (32329, 64, 128, (6, "shared memory")),   # allocated in 128-byte units: 6 × (32384 + 1024), as the driver said
+    (32257, 64, 128, (6, "shared memory")),   # the same allocation
+    (32256, 64, 128, (7, "shared memory")),   # 7 × (32256 + 1024) = 232960 fits
 ])
 def test_programs_per_sm(shared: int, threads: int, registers: int, expected: tuple[int, str]) -> None:
     assert programs_per_sm(shared, threads, registers) == expected
