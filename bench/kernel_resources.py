@@ -5,8 +5,10 @@
 ptxas -v, for the kernel's own ``.target`` (sm_90, or sm_90a for the wgmma kernels), gives
 registers, spill bytes and static shared memory; the kernels' dynamic shared memory comes
 from the compiler's metadata. Occupancy is computed the way
-the CUDA occupancy calculator does for an H200 SM: 65 536 registers allocated per warp in
-units of 256, 228 KiB of shared memory with 1 KiB reserved per CTA, 64 warps, 32 CTAs.
+the CUDA occupancy calculator does for an H200 SM (``compiler.occupancy``): 65 536 registers allocated per warp
+in units of 256, 228 KiB of shared memory in 128-byte units with 1 KiB reserved per CTA, 64 warps, 32 CTAs; the
+last column is the shared-memory configuration those CTAs take and the L1 it leaves (runs 212–214: some decode
+kernels need the larger L1).
 Run it with ``QDOT_KERNEL_CACHE=.devrun/kernels QDOT_COMPILER_FINGERPRINT=$(cat
 .devrun/kernels/FINGERPRINT)`` to describe exactly the kernels a GPU run measured.
 """
@@ -17,7 +19,7 @@ import argparse
 import importlib
 import re
 
-from compiler.occupancy import programs_per_sm
+from compiler.occupancy import L1_AND_SHARED_KB, carveout_kb, programs_per_sm
 from targets.ptx.ptxas import assemble
 
 BENCHES = ("mmq", "mx_gemm")
@@ -30,8 +32,9 @@ def occupancy(registers: int, warps: int, shared: int) -> tuple[int, str]:
 
 
 def main(benches: list[str]) -> None:
-    print("| kernel | stages | warps | registers | spills st/ld (B) | shared (B) | CTAs/SM | limited by |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| kernel | stages | warps | registers | spills st/ld (B) | shared (B) | CTAs/SM | limited by | "
+          "shared / L1 (KB) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in benches:
         kernels = importlib.import_module(f"bench.{name}").compile_all()
         entries = kernels[0] if isinstance(kernels, tuple) else kernels
@@ -42,8 +45,10 @@ def main(benches: list[str]) -> None:
             ptxas = assemble(compiled.ptx, target.group(1) if target else "sm_90").kernel(info.name)
             shared = info.shared_bytes + ptxas.shared_bytes  # dynamic (compiler) + static (ptxas)
             ctas, limiter = occupancy(ptxas.registers, info.num_warps, shared)
+            carveout = carveout_kb(ctas, shared)
             print(f"| {label} | {stages} | {info.num_warps} | {ptxas.registers} | "
-                  f"{ptxas.spill_stores} / {ptxas.spill_loads} | {shared} | {ctas} | {limiter} |")
+                  f"{ptxas.spill_stores} / {ptxas.spill_loads} | {shared} | {ctas} | {limiter} | "
+                  f"{carveout} / {L1_AND_SHARED_KB - carveout} |")
 
 
 def parse_args(argv: list[str] | None = None) -> list[str]:

@@ -4,7 +4,8 @@
 
 The rule is the CUDA occupancy calculator's for sm_90: each resource bounds the programs per SM on
 its own, and the least bound wins. Registers are allocated per warp in units of 256 (a thread's
-count rounded up to a multiple of 8), shared memory per program in units of 128 bytes with 1 KiB more
+count rounded up to a multiple of 8) and to whole warps of each of the SM's four sub-partitions, shared memory
+per program in units of 128 bytes with 1 KiB more
 that the driver reserves, and an SM takes at most 2048 threads and 32 programs. The figures are an H200's
 (``cudaDeviceProp``: 132 SMs, 233472 B of shared memory and 65536 registers per SM); the runner
 passes the device's own shared memory figures.
@@ -22,11 +23,18 @@ RESERVED_PER_PROGRAM = 1024
 REGISTERS_PER_SM = 65536
 REGISTER_UNIT = 256
 """Registers are allocated to a warp in units of this many (8 per thread)."""
+WARP_GROUP = 4
+"""An SM's register file is four sub-partitions', each holding whole warps: the warps registers allow per SM are
+a multiple of 4 (run 214: the driver holds 6 two-warp programs of 135 or 137 registers per SM — 15 warps' worth
+of registers, 12 warps — where 65536 / (2 × 4352) would say 7)."""
 SHARED_UNIT = 128
 """Shared memory is allocated to a program in units of this many bytes (run 213: the driver holds 6 programs of
 32329 B per SM, 6 × (32384 + 1024) B, where 7 × (32329 + 1024) B would fit)."""
 THREADS_PER_SM = 2048
 PROGRAMS_PER_SM = 32
+CARVEOUTS_KB = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
+"""The shared-memory sizes an sm_90 SM can be configured with; the rest of its 256 KB is L1."""
+L1_AND_SHARED_KB = 256
 
 
 def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
@@ -44,7 +52,7 @@ def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
     if threads and registers:
         warps = -(-threads // 32)
         per_warp = -(-registers * 32 // REGISTER_UNIT) * REGISTER_UNIT
-        limits["registers"] = registers_per_sm // (per_warp * warps)
+        limits["registers"] = registers_per_sm // per_warp // WARP_GROUP * WARP_GROUP // warps
     if threads:
         limits["threads"] = threads_per_sm // threads
     limits["programs"] = programs_limit
@@ -55,5 +63,15 @@ def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
     return max(1, limits[limiter]), limiter
 
 
-__all__ = ["PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM", "SHARED_PER_SM", "SHARED_UNIT",
-           "THREADS_PER_SM", "programs_per_sm"]
+def carveout_kb(programs: int, shared_bytes: int, reserved_per_program: int = RESERVED_PER_PROGRAM) -> int:
+    """The shared-memory configuration (KB) an SM takes for ``programs`` programs of ``shared_bytes`` each with
+    no preference set: the smallest that holds them (runs 212–213 saw the driver choose so; L1 is what is left of
+    256 KB). It matters: mxfp4's and iq4_xs's ggml-order decode kernels ran 18 % slower at 228 KB (28 KB of L1)
+    than at 196 KB (60 KB) with the same 8 programs per SM."""
+    allocated = -(-shared_bytes // SHARED_UNIT) * SHARED_UNIT if shared_bytes else 0
+    need = programs * (allocated + reserved_per_program) if shared_bytes else 0
+    return next((kb for kb in CARVEOUTS_KB if kb * 1024 >= need), CARVEOUTS_KB[-1])
+
+
+__all__ = ["CARVEOUTS_KB", "L1_AND_SHARED_KB", "PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM",
+           "SHARED_PER_SM", "SHARED_UNIT", "THREADS_PER_SM", "WARP_GROUP", "carveout_kb", "programs_per_sm"]

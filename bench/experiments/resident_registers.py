@@ -32,8 +32,9 @@ def decode_entries() -> list[tuple[str, object, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT")
     args = parser.parse_args()
-    kernels = mmq.compile_kernels(decode_entries())
+    kernels = mmq.compile_kernels([e for e in decode_entries() if args.only is None or args.only in e[0]])
     quantizers_compiled = mmq.compile_quantizers()
     if args.prepare:
         return

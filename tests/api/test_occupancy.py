@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bench.kernel_resources import occupancy
-from compiler.occupancy import programs_per_sm
+from compiler.occupancy import carveout_kb, programs_per_sm
 
 
 @pytest.mark.parametrize("shared,threads,registers,expected", [
-    (27136, 64, 109, (8, "shared memory")),   # q4_K's one-token decode: 109 → 112 registers allow 9
+    (27136, 64, 109, (8, "registers")),       # q4_K's one-token decode: 109 → 112, 18 warps → 16: 8 (a tie)
+    (24064, 64, 135, (6, "registers")),       # run 214, the driver: 135 → 136, 15 warps → 12 warps: 6, not 7
+    (24064, 64, 137, (6, "registers")),       # the same for 137 (iq4_xs's one-token ggml-order kernel)
     (15360, 64, 166, (6, "registers")),       # q2_K's: 166 → 168 registers, 10752 per program
     (15360, 64, 160, (6, "registers")),       # 160 is already a multiple of 8: still 6 (10240 → 6.4)
     (15360, 64, 77, (12, "registers")),       # 77 → 80: 5120 per program
@@ -34,3 +36,16 @@ def test_kernel_resources_counts_the_same() -> None:
 def test_bad_figures_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="programs_per_sm: got shared_bytes = -1"):
         programs_per_sm(-1)
+
+
+@pytest.mark.parametrize("programs,shared,expected", [
+    (8, 24064, 196),   # run 213: 8 × 25088 = 200704 B, exactly 196 KB — 60 KB of L1
+    (8, 24192, 228),   # 128 bytes more: 8 programs no longer fit 196 KB — 28 KB of L1, 18 % slower (run 212)
+    (6, 32329, 196),   # allocated as 32384: 6 × 33408 = 200448 B
+    (7, 31488, 228),   # q5_K's / q6_K's decode kernels at 7 per SM (run 214: 5–9 % faster alone at 6 and 196 KB)
+    (2, 83968, 196),   # the prefill tile: 2 × 84992 = 169984 B, past 164 KB
+    (1, 0, 0),         # no shared memory
+])
+def test_carveout_is_the_smallest_configuration_that_holds_the_programs(programs: int, shared: int,
+                                                                         expected: int) -> None:
+    assert carveout_kb(programs, shared) == expected
