@@ -266,11 +266,12 @@ def test_programmatic_launch_needs_a_kernel_that_waits(gpu) -> None:  # noqa: AN
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("label", ["small_m 64 w2 splitk s2 pdl q2_K", "small_m 64 w2 splitk s2 pdl wt q2_K",
-                                   "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"])
+                                   "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",
+                                   "small_m 64 w2 splitk s2 m1 pdl l2p128 mxfp4"])  # 135 registers: 6 per SM, not 7
 def test_resident_programs_is_the_drivers_occupancy(label: str, gpu) -> None:  # noqa: ANN001
     """``LoadedKernel.resident_programs`` (shared memory and the loaded function's registers) is what the
     driver's occupancy calculator says for this GPU, for decode kernels bound by registers (q2_K's ggml-order
-    kernel) and by shared memory; and the shared memory a programmatic launch is padded to caps the programs
+    kernel; mxfp4's one-token one, whose registers allow 15 warps of which an SM holds 12) and by shared memory; and the shared memory a programmatic launch is padded to caps the programs
     per SM at ⌈grid / SMs⌉ by the driver's count too."""
     import bench.mmq as mmq
     from targets.ptx.runner import device_shared, load
