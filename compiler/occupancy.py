@@ -2,13 +2,13 @@
 (``mmq_grid(..., resident=…)``), the runner's spread of programmatic launches and
 ``bench.kernel_resources``' table all count with.
 
-The rule is the CUDA occupancy calculator's for sm_90: each resource bounds the programs per SM on
-its own, and the least bound wins. Registers are allocated per warp in units of 256 (a thread's
-count rounded up to a multiple of 8) and to whole warps of each of the SM's four sub-partitions, shared memory
-per program in units of 128 bytes with 1 KiB more
-that the driver reserves, and an SM takes at most 2048 threads and 32 programs. The figures are an H200's
-(``cudaDeviceProp``: 132 SMs, 233472 B of shared memory and 65536 registers per SM); the runner
-passes the device's own shared memory figures.
+The rule is the CUDA occupancy calculator's for sm_90: each resource bounds the programs per SM on its own, and
+the least bound wins. Registers are allocated per warp in units of 256 (a thread's count rounded up to a multiple
+of 8), to whole warps of each of the SM's four sub-partitions; shared memory per program in units of 128 bytes,
+with 1 KiB more that the driver reserves; and an SM takes at most 2048 threads and 32 programs. The figures are
+an H200's (``cudaDeviceProp``: 132 SMs, 233472 B of shared memory and 65536 registers per SM); the runner passes
+the device's own shared memory figures. Runs 209 and 214 held the model to the driver's
+``cuOccupancyMaxActiveBlocksPerMultiprocessor`` for every decode kernel of ``bench.mmq``.
 
 Registers matter for the decode kernels whose per-thread count is high for their 64 threads: q2_K's
 ggml-order kernels (160–166 registers) fit 6 programs per SM where their 15360 B of shared memory
