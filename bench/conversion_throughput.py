@@ -47,8 +47,11 @@ def _source(body: str) -> str:
 
 
 def main() -> None:
-    argparse.ArgumentParser(prog="python -m bench.conversion_throughput", description=__doc__.split("\n\n")[0],
-                            epilog="Runs on the GPU machine (CuPy, nvidia-smi); rows go to $OUT/results.jsonl.").parse_args()
+    parser = argparse.ArgumentParser(prog="python -m bench.conversion_throughput",
+                                     description=__doc__.split("\n\n")[0],
+                                     epilog="Runs on the GPU machine (CuPy, nvidia-smi); "
+                                            "rows go to $OUT/results.jsonl.")
+    parser.parse_args()
     cupy = gpu_or_exit("python -m bench.conversion_throughput")
 
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]

@@ -19,7 +19,8 @@ import numpy as np
 from compiler import numerics
 from targets.ptx.timing import time_graph, time_launch  # the one definitions; bench/ scripts import them from here
 
-__all__ = ["OUT", "decode_table", "gpu_dequant", "gpu_or_exit", "log", "record", "rel_err", "row_line", "time_graph", "time_launch"]
+__all__ = ["OUT", "decode_table", "gpu_dequant", "gpu_or_exit", "log", "record", "rel_err", "row_line", "time_graph",
+           "time_launch"]
 
 OUT = os.environ.get("OUT", "/tmp/qdot_bench")
 

@@ -27,7 +27,7 @@ import bench.mmq as mmq
 from compiler.format_table import FORMATS
 from compiler.mmq_template import mmq_grid
 
-LABELS = ("small_m 64 w2 splitk s2 pdl mxfp4", "small_m 64 w2 splitk s2 pdl iq4_xs", "small_m 64 w2 splitk s2 pdl iq4_nl")
+LABELS = tuple(f"small_m 64 w2 splitk s2 pdl {weights}" for weights in ("mxfp4", "iq4_xs", "iq4_nl"))
 M, N, K = 1, 32768, 8192
 CARVEOUTS = (-1, 85, 100)
 """85 % of 228 KB rounds up to the 196 KB configuration (60 KB of L1), 100 is 228 KB (28 KB of L1)."""
