@@ -183,7 +183,7 @@ def quantize_kernel(fmt: str = "q8_1_mmq", rows_per_program: int = ROWS_PER_PROG
     ]
     many_rows = _tile_chain(cfg, cfg.rows_per_program, bk, "")
     if cfg.mid_dispatches:  # M * K <= mid_values: the mid tile (M > small_m here, where there is a one-row tile)
-        many_rows = [f"%values = arith.muli %m, %k : index",
+        many_rows = ["%values = arith.muli %m, %k : index",
                      f"%mid = arith.cmpi ule, %values, %c{cfg.mid_values} : index",
                      "scf.if %mid {",
                      *_indent(_tile_chain(cfg, cfg.mid_rows, cfg.mid_block_k, "_mid")),

@@ -6,7 +6,7 @@
 ``resident_programs`` counted shared memory, threads and the per-SM program limit, not registers, and
 ``spread_shared_bytes`` padded a programmatic one-wave grid by shared memory alone. Several decode kernels
 are bound by their registers (``bench.kernel_resources mmq``: q2_K's ggml-order kernels 6 programs per SM
-where shared memory allows 14, q5_K's one-token ggml-order kernel 6 for 7, mxfp4's, q3_K's and iq4_xs's 7–8
+where shared memory allows 14, q5_K's one-token ggml-order kernel 6 for 7, mxfp4's, q3_K's and iq4_xs's 6–8
 for 9), so their split count could leave a second wave the model did not see, and their launches were
 padded to cap what registers capped already. For every decode kernel of ``bench.mmq`` and every decode
 shape where the grid or the launch's shared memory differs, this times the MUL_MAT as before (the same
