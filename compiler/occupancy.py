@@ -73,5 +73,16 @@ def carveout_kb(programs: int, shared_bytes: int, reserved_per_program: int = RE
     return next((kb for kb in CARVEOUTS_KB if kb * 1024 >= need), CARVEOUTS_KB[-1])
 
 
+def carveout_percent(kb: int, shared_per_sm: int = SHARED_PER_SM) -> int:
+    """The preferred carve-out (``CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT``, percent of the SM's
+    largest shared-memory configuration) that gives the ``kb`` configuration: the driver takes the smallest
+    configuration at least that large, so the floor of the percentage (run 213: 85 % gave 196 KB of 228)."""
+    largest = shared_per_sm // 1024
+    if kb not in CARVEOUTS_KB or kb > largest:
+        raise ValueError(f"carveout_percent: {kb} KB is not one of the configurations {CARVEOUTS_KB} up to {largest}")
+    return kb * 100 // largest
+
+
 __all__ = ["CARVEOUTS_KB", "L1_AND_SHARED_KB", "PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM",
-           "SHARED_PER_SM", "SHARED_UNIT", "THREADS_PER_SM", "WARP_GROUP", "carveout_kb", "programs_per_sm"]
+           "SHARED_PER_SM", "SHARED_UNIT", "THREADS_PER_SM", "WARP_GROUP", "carveout_kb", "carveout_percent",
+           "programs_per_sm"]

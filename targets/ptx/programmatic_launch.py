@@ -17,6 +17,9 @@ from typing import Any
 
 CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
 """``CUlaunchAttributeID`` of the attribute (cuda.h, CUDA 12 and 13)."""
+CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14
+"""``CUlaunchAttributeID`` of a launch's preferred shared-memory carve-out, in percent of the largest
+configuration (cuda.h, CUDA 12.4 and later; it takes precedence over the function's attribute)."""
 
 
 class _LaunchAttribute(ctypes.Structure):
@@ -49,17 +52,23 @@ def _driver() -> Any:
 
 
 def launch_programmatic(function: int, grid: Sequence[int], block: Sequence[int], shared_bytes: int, stream: int,
-                        arg_kinds: Sequence[str], args: Sequence[Any], name: str) -> None:
+                        arg_kinds: Sequence[str], args: Sequence[Any], name: str, carveout: int | None = None) -> None:
     """Launch ``function`` (a ``CUfunction`` handle) on ``stream`` (a ``CUstream``, 0 for the
     legacy default) with programmatic stream serialization allowed. ``args`` are already
-    checked against ``arg_kinds``: device pointers as integers, scalars as Python numbers."""
+    checked against ``arg_kinds``: device pointers as integers, scalars as Python numbers.
+    ``carveout``: the shared-memory carve-out to prefer for this launch, percent (0–100) of the largest."""
     values = [_C_TYPES[kind](value) for kind, value in zip(arg_kinds, args, strict=True)]
     params = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p)
                                                          for v in values])
-    attribute = _LaunchAttribute(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
-    attribute.value[0] = 1  # programmaticStreamSerializationAllowed, an int at offset 0 (little-endian)
+    attributes = (_LaunchAttribute * 2)(_LaunchAttribute(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION),
+                                        _LaunchAttribute(CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT))
+    attributes[0].value[0] = 1  # programmaticStreamSerializationAllowed, an int at offset 0 (little-endian)
+    if carveout is not None:
+        if not 0 <= carveout <= 100:
+            raise ValueError(f"launch of '{name}': a shared-memory carve-out is a percentage (0-100), got {carveout}")
+        attributes[1].value[0] = carveout  # sharedMemCarveout, an unsigned int at offset 0
     config = _LaunchConfig((ctypes.c_uint * 3)(*grid), (ctypes.c_uint * 3)(*block), shared_bytes,
-                           ctypes.c_void_p(stream or None), ctypes.pointer(attribute), 1)
+                           ctypes.c_void_p(stream or None), attributes, 1 if carveout is None else 2)
     driver = _driver()
     status = driver.cuLaunchKernelEx(ctypes.byref(config), ctypes.c_void_p(function), params, None)
     if status != 0:

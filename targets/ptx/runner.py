@@ -58,15 +58,21 @@ class LoadedKernel:
     _registers: int | None = None
 
     def launch(self, *args: Any, grid: Sequence[int] | int, stream: Any = None, sync: bool = True,
-               programmatic: bool = False, shared_bytes: int | None = None) -> None:
+               programmatic: bool = False, shared_bytes: int | None = None, carveout: int | None = None) -> None:
         """``programmatic``: allow the launch to start before the previous kernel of the stream
         ends (programmatic dependent launch, sm_90+); only for a kernel that waits for it.
         ``shared_bytes``: the dynamic shared memory to launch with, at least the kernel's; by default
-        ``shared_bytes_for(grid, programmatic)`` (a programmatic one-wave grid is spread)."""
+        ``shared_bytes_for(grid, programmatic)`` (a programmatic one-wave grid is spread). ``carveout``: the
+        shared-memory configuration this launch prefers, in percent of the largest
+        (``compiler.occupancy.carveout_percent``; programmatic launches only, through the launch attribute); by
+        default the driver's choice — run 217 found capping a grid by the carve-out no faster than padding."""
         cupy = require_cupy()
         if programmatic and not self.info.waits_previous_grid:
             raise ValueError(f"kernel '{self.info.name}' does not wait for the previous grid "
                              "(qdot.wait_previous_grid), so a programmatic launch could race that kernel")
+        if carveout is not None and not programmatic:
+            raise ValueError(f"kernel '{self.info.name}': a shared-memory carve-out is set per launch only with "
+                             "programmatic=True (the launch that takes attributes)")
         grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
         shared = self.shared_bytes_for(grid3, programmatic) if shared_bytes is None else shared_bytes
         if shared < self.info.shared_bytes:
@@ -98,7 +104,7 @@ class LoadedKernel:
             handle = (stream or cupy.cuda.get_current_stream()).ptr
             launch_programmatic(self.function.kernel.ptr, grid3, self.block, shared, handle,
                                 self.info.arg_kinds, [a.data.ptr if isinstance(a, cupy.ndarray) else a
-                                                      for a in converted], self.info.name)
+                                                      for a in converted], self.info.name, carveout=carveout)
         else:
             self.function(grid3, self.block, tuple(converted), shared_mem=shared, stream=stream)
         if sync:

@@ -59,3 +59,18 @@ def test_resident_programs_counts_the_loaded_functions_registers(on_an_h200: Non
     assert _kernel(15360, registers=80).resident_programs() == 132 * 12
     assert _kernel(15360).resident_programs() == 132 * 14  # the driver said nothing: shared memory alone
     assert _kernel(15360, registers=80).resident_programs(shared_bytes=40000) == 132 * 5
+
+
+def test_a_carveout_is_set_only_on_a_programmatic_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cuLaunchKernelEx takes the attribute; CuPy's launch has none, so a plain launch would drop it silently
+    monkeypatch.setattr(runner, "require_cupy", lambda: None)
+    with pytest.raises(ValueError, match="carve-out is set per launch only with programmatic=True"):
+        _kernel(23040).launch(grid=1, carveout=85)
+
+
+@pytest.mark.parametrize("carveout", [-1, 101])
+def test_a_carveout_outside_0_to_100_percent_is_refused_before_the_driver(carveout: int) -> None:
+    from targets.ptx.programmatic_launch import launch_programmatic
+
+    with pytest.raises(ValueError, match=rf"carve-out is a percentage \(0-100\), got {carveout}"):
+        launch_programmatic(0, (1, 1, 1), (64, 1, 1), 0, 0, [], [], "k", carveout=carveout)

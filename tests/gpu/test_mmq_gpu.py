@@ -271,8 +271,9 @@ def test_programmatic_launch_needs_a_kernel_that_waits(gpu) -> None:  # noqa: AN
 def test_resident_programs_is_the_drivers_occupancy(label: str, gpu) -> None:  # noqa: ANN001
     """``LoadedKernel.resident_programs`` (shared memory and the loaded function's registers) is what the
     driver's occupancy calculator says for this GPU, for decode kernels bound by registers (q2_K's ggml-order
-    kernel; mxfp4's one-token one, whose registers allow 15 warps of which an SM holds 12) and by shared memory; and the shared memory a programmatic launch is padded to caps the programs
-    per SM at ⌈grid / SMs⌉ by the driver's count too."""
+    kernel; mxfp4's one-token one, whose registers allow 15 warps of which an SM holds 12) and by shared memory;
+    and the shared memory a programmatic launch is padded to caps the programs per SM at ⌈grid / SMs⌉ by the
+    driver's count too."""
     import bench.mmq as mmq
     from targets.ptx.runner import device_shared, load
 
