@@ -218,13 +218,16 @@ DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, m
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,decode", [(1, DECODE_PDL_M1), (8, DECODE_PDL)], ids=["M=1-m1", "M=8"])
-def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, gpu) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("m,decode,carveout", [(1, DECODE_PDL_M1, None), (8, DECODE_PDL, None), (8, DECODE_PDL, 85)],
+                         ids=["M=1-m1", "M=8", "M=8-carveout85"])
+def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carveout: int | None,
+                                                 gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
     launch early (``launch_dependents``), the GEMM waits for it (``wait_previous_grid``) before
     reading X or adding into the Y it zeroes. Twelve calls back to back on one stream, the input
     alternating between two activations, without synchronising: a GEMM that did not wait would
-    read the other call's activations or add before the zeroing, and the last call's Y shows it."""
+    read the other call's activations or add before the zeroing, and the last call's Y shows it.
+    ``carveout``: the launch also carries a preferred shared-memory configuration (85 %: 196 KB)."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
@@ -243,7 +246,8 @@ def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, gpu)
     assert kernel.info.waits_previous_grid
     for call in range(12):
         quantizer.launch(xs[call % 2], xq, y, m, K, N, grid=quantize_grid(m, K), sync=False)
-        kernel.launch(xq, w, y, m, N, K, grid=mmq_grid(decode, m, N, K), sync=False, programmatic=True)
+        kernel.launch(xq, w, y, m, N, K, grid=mmq_grid(decode, m, N, K), sync=False, programmatic=True,
+                      carveout=carveout)
     cupy.cuda.get_current_stream().synchronize()
     last = {**inputs[1], "w": inputs[0]["w"]}
     ok, err = check(cupy.asnumpy(y), reference(case, last))
