@@ -220,8 +220,9 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     quantize = quantizers[(cfg.needs_zeroed_output, cfg.wait_previous_grid)]
     pdl = cfg.wait_previous_grid
     # the runner's default for a programmatic launch: a one-wave grid capped at ⌈grid / SMs⌉ programs per SM
-    # (runs 196–200); QDOT_BENCH_SPREAD=0 launches it with the kernel's own shared memory
-    spread = kernel.shared_bytes_for(grid, pdl and os.environ.get("QDOT_BENCH_SPREAD", "1") != "0")
+    # (runs 196–200), a longer one a program per SM fewer where that leaves more than 28 KB of L1 (runs 219–220);
+    # QDOT_BENCH_SPREAD=0 launches it with the kernel's own shared memory and the driver's configuration
+    spread, carveout = kernel.spread_for(grid, pdl and os.environ.get("QDOT_BENCH_SPREAD", "1") != "0")
 
     def quantize_x() -> None:
         args = (x, xq, y, m, k, n) if cfg.needs_zeroed_output else (x, xq, m, k)
@@ -238,7 +239,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     def mul_mat() -> None:
         quantize_x()  # zeroes Y too where the kernel splits K
         # a pdl GEMM may start while the quantize kernel runs; it waits for it first thing
-        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=pdl, shared_bytes=spread)
+        kernel.launch(xq, w_kernel, y, m, n, k, grid=grid, sync=False, programmatic=pdl, shared_bytes=spread,
+                      carveout=carveout)
 
     def mul_mat_no_pdl() -> None:  # the same two kernels, the GEMM launched when the quantize kernel has ended
         quantize_x()
@@ -263,7 +265,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
            "us_quantize": us_quant,
            "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
            "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
-           "shared_bytes": info.shared_bytes, "launch_shared_bytes": spread, "num_warps": info.num_warps,
+           "shared_bytes": info.shared_bytes, "launch_shared_bytes": spread, "launch_carveout": carveout, "num_warps": info.num_warps,
            "llama_us": llama,
            "speedup_vs_llama": llama / us_total if llama else None}
     weight_bytes = int(w.nbytes)
@@ -301,9 +303,11 @@ def main() -> None:
         epilog="environment:\n"
                "  OUT                   where the result rows go (results.jsonl; default /tmp/qdot_bench)\n"
                "  QDOT_KERNEL_CACHE     the kernel cache --prepare fills and the GPU run reads\n"
-               "  QDOT_BENCH_SPREAD=0   launch a programmatic one-wave grid with the kernel's own shared memory,\n"
-               "                        not the runner's default cap of ceil(grid / SMs) programs per SM\n"
-               "                        (compiler.mmq_template.spread_shared_bytes; runs 196-200)")
+               "  QDOT_BENCH_SPREAD=0   launch a programmatic grid with the kernel's own shared memory and the\n"
+               "                        driver's configuration, not the runner's default: a one-wave grid capped\n"
+               "                        at ceil(grid / SMs) programs per SM (runs 196-200), a longer one a program\n"
+               "                        per SM fewer where that leaves more than 28 KB of L1 (runs 219-220;\n"
+               "                        compiler.mmq_template.spread_launch)")
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT (e.g. ' q4_0')")

@@ -275,6 +275,30 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     return max(shared_bytes, -(-least // granularity) * granularity)
 
 
+def spread_launch(shared_bytes: int, programs: int, sms: int, shared_per_sm: int, reserved_per_program: int = 1024,
+                  *, threads: int = 0, registers: int = 0) -> tuple[int, int | None]:
+    """(dynamic shared memory, shared-memory configuration in KB to prefer, or None for the driver's choice) for a
+    programmatic launch of ``programs``. One wave: ``spread_shared_bytes``' cap at ⌈programs / sms⌉ per SM, the
+    driver's configuration (runs 216–217: capping by the configuration instead was no faster). More than one wave,
+    where the programs an SM holds put it in its largest configuration (228 KB of shared memory, 28 KB of L1) and
+    one program fewer fits a smaller one: that one — the kernel's own shared memory then fills it, as the smallest
+    configuration holding one program fewer cannot hold one more. Run 220: q5_K's, q5_1's and q6_K's decode
+    kernels (7 per SM at 29184–31488 B) at N = 32768, K = 8192 (512 × 3 programs, two waves), 6 per SM under
+    196 KB: 0.924–1.000 × the MUL_MAT time over 17 (kernel, M) pairs; kernels already under a smaller
+    configuration lost 8–12 % with one program fewer (6 → 5 per SM at 164 / 196 KB: mxfp4's, iq4_xs's and q5_K's
+    register-bound one-token kernels)."""
+    held, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
+                                        reserved_per_program=reserved_per_program)
+    if programs <= held * sms:
+        return spread_shared_bytes(shared_bytes, programs, sms, shared_per_sm, reserved_per_program,
+                                   threads=threads, registers=registers), None
+    largest = shared_per_sm // 1024
+    if held < 2 or occupancy.carveout_kb(held, shared_bytes, reserved_per_program) < largest:
+        return shared_bytes, None
+    fewer = occupancy.carveout_kb(held - 1, shared_bytes, reserved_per_program)
+    return shared_bytes, fewer if fewer < largest else None
+
+
 STREAM_K_PROGRAMS = 132
 """Programs of a stream-K grid per resident program per SM: the H200's SM count (a run-time
 choice: the kernel reads the count from the grid)."""

@@ -62,10 +62,10 @@ class LoadedKernel:
         """``programmatic``: allow the launch to start before the previous kernel of the stream
         ends (programmatic dependent launch, sm_90+); only for a kernel that waits for it.
         ``shared_bytes``: the dynamic shared memory to launch with, at least the kernel's; by default
-        ``shared_bytes_for(grid, programmatic)`` (a programmatic one-wave grid is spread). ``carveout``: the
-        shared-memory configuration this launch prefers, in percent of the largest
-        (``compiler.occupancy.carveout_percent``; programmatic launches only, through the launch attribute); by
-        default the driver's choice — run 217 found capping a grid by the carve-out no faster than padding."""
+        ``spread_for(grid, programmatic)``'s. ``carveout``: the shared-memory configuration this launch prefers,
+        in percent of the largest (``compiler.occupancy.carveout_percent``; programmatic launches only, through
+        the launch attribute); by default ``spread_for``'s where ``shared_bytes`` is not given, else the
+        driver's choice."""
         cupy = require_cupy()
         if programmatic and not self.info.waits_previous_grid:
             raise ValueError(f"kernel '{self.info.name}' does not wait for the previous grid "
@@ -74,7 +74,11 @@ class LoadedKernel:
             raise ValueError(f"kernel '{self.info.name}': a shared-memory carve-out is set per launch only with "
                              "programmatic=True (the launch that takes attributes)")
         grid3 = (grid, 1, 1) if isinstance(grid, int) else tuple(grid) + (1,) * (3 - len(grid))
-        shared = self.shared_bytes_for(grid3, programmatic) if shared_bytes is None else shared_bytes
+        if shared_bytes is None:
+            shared, spread_carveout = self.spread_for(grid3, programmatic)
+            carveout = spread_carveout if carveout is None else carveout
+        else:
+            shared = shared_bytes
         if shared < self.info.shared_bytes:
             raise ValueError(f"kernel '{self.info.name}' needs {self.info.shared_bytes} B of shared memory per CTA; "
                              f"a launch with {shared} B would overrun it")
@@ -111,20 +115,28 @@ class LoadedKernel:
             (stream or cupy.cuda.get_current_stream()).synchronize()
 
     def shared_bytes_for(self, grid: Sequence[int] | int, programmatic: bool) -> int:
-        """The dynamic shared memory ``launch`` gives ``grid`` when not told: the kernel's own, except
-        that a programmatic launch of a one-wave grid is padded so that no SM of this GPU takes more
-        than ⌈programs / SMs⌉ of its programs (``compiler.mmq_template.spread_shared_bytes``). Launched
-        early, such a grid with room left on the SMs sometimes lands unevenly, and a kernel bound by its
-        instructions per SM then takes up to 20 % longer (runs 196–197); capped, none of 44 decode MUL_MATs
-        at the four decode shapes was more than 0.9 % slower, and some were up to 18 % faster (run 200)."""
+        """The dynamic shared memory ``launch`` gives ``grid`` when not told (``spread_for``'s first part)."""
+        return self.spread_for(grid, programmatic)[0]
+
+    def spread_for(self, grid: Sequence[int] | int, programmatic: bool) -> tuple[int, int | None]:
+        """(dynamic shared memory, preferred shared-memory carve-out in percent or None) that ``launch`` gives
+        ``grid`` when not told: the kernel's own and the driver's choice, except for a programmatic launch
+        (``compiler.mmq_template.spread_launch``). A one-wave grid is padded so that no SM of this GPU takes
+        more than ⌈programs / SMs⌉ of its programs: launched early, such a grid with room left on the SMs
+        sometimes lands unevenly, and a kernel bound by its instructions per SM then takes up to 20 % longer
+        (runs 196–197); capped, none of 44 decode MUL_MATs at the four decode shapes was more than 0.9 % slower,
+        and some were up to 18 % faster (run 200). A grid of more than one wave runs one program per SM fewer
+        under a smaller shared-memory configuration where there is one, for the L1 that frees (run 219)."""
         if not programmatic:
-            return self.info.shared_bytes
-        from compiler.mmq_template import spread_shared_bytes
+            return self.info.shared_bytes, None
+        from compiler.mmq_template import spread_launch
+        from compiler.occupancy import carveout_percent
 
         sms, shared_per_sm, reserved = device_shared()
         programs = grid if isinstance(grid, int) else math.prod(grid)
-        return spread_shared_bytes(self.info.shared_bytes, programs, sms, shared_per_sm, reserved,
-                                   threads=32 * self.info.num_warps, registers=self.registers)
+        shared, config = spread_launch(self.info.shared_bytes, programs, sms, shared_per_sm, reserved,
+                                       threads=32 * self.info.num_warps, registers=self.registers)
+        return shared, None if config is None else carveout_percent(config, shared_per_sm)
 
     @property
     def registers(self) -> int:

@@ -39,9 +39,10 @@ class _NumpyAsCupy:
 
 class _Emulated:
     """A compiled kernel launched on the PTX emulator, with the runner's ``launch`` signature and its
-    ``shared_bytes_for`` (the runner's own, on ``H200``'s properties: see the ``untimed`` fixture)."""
+    ``spread_for`` (the runner's own, on ``H200``'s properties: see the ``untimed`` fixture)."""
 
     shared_bytes_for = LoadedKernel.shared_bytes_for
+    spread_for = LoadedKernel.spread_for
     resident_programs = LoadedKernel.resident_programs
 
     def __init__(self, kernel, info=None, registers: int = 0) -> None:  # noqa: ANN001
@@ -49,11 +50,13 @@ class _Emulated:
         self.info = info or kernel.kernels[0]
         self.registers = registers  # the loaded function's, which the runner asks the driver for
         self.programmatic_shared: set[int | None] = set()
+        self.programmatic_carveouts: set[int | None] = set()
 
     def launch(self, *args, grid, sync: bool = True, programmatic: bool = False,  # noqa: ANN001, ANN002
-               shared_bytes: int | None = None) -> None:
+               shared_bytes: int | None = None, carveout: int | None = None) -> None:
         if programmatic:
             self.programmatic_shared.add(shared_bytes)
+            self.programmatic_carveouts.add(carveout)
         compiler.emulate(self.kernel, *args, grid=grid)
 
 
@@ -92,6 +95,7 @@ def test_measure_checks_the_decode_kernels(label: str, registers: int, per_sm: i
     programs = int(np.prod(mmq_grid(cfg, m, 72, 768, resident=132 * per_sm)))
     assert gemm.programmatic_shared == {row["launch_shared_bytes"]}
     assert row["launch_shared_bytes"] == spread_shared_bytes(31488, programs, 132, 233472, 1024) > 233472 // 2 - 1024
+    assert gemm.programmatic_carveouts == {row["launch_carveout"]} == {None}  # one wave: the driver's configuration
 
 
 def test_measure_launches_as_compiled_when_told(untimed: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,6 +110,7 @@ def test_measure_launches_as_compiled_when_told(untimed: None, monkeypatch: pyte
     row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, 3, 72, 768,
                       np.random.default_rng(4), None)
     assert row["ok"] and row["launch_shared_bytes"] == 31488 and gemm.programmatic_shared == {31488}
+    assert row["launch_carveout"] is None and gemm.programmatic_carveouts == {None}
 
 
 def test_only_selects_by_label() -> None:
@@ -126,4 +131,4 @@ def test_help_names_the_environment(capsys: pytest.CaptureFixture[str], monkeypa
         mmq.main()
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
-    assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=0", "spread_shared_bytes"))
+    assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=0", "spread_launch"))

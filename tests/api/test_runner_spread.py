@@ -74,3 +74,19 @@ def test_a_carveout_outside_0_to_100_percent_is_refused_before_the_driver(carveo
 
     with pytest.raises(ValueError, match=rf"carve-out is a percentage \(0-100\), got {carveout}"):
         launch_programmatic(0, (1, 1, 1), (64, 1, 1), 0, 0, [], [], "k", carveout=carveout)
+
+
+def test_a_grid_of_more_than_one_wave_runs_a_program_per_sm_fewer_for_more_l1(on_an_h200: None) -> None:
+    # q5_K's decode kernel (31488 B): 7 per SM need the 228 KB configuration, 6 fit 196 KB (60 KB of L1); at
+    # N = 32768, K = 8192 its 512 x 3 programs take two waves either way (run 220: up to 7.6 % faster so)
+    kernel = _kernel(31488)
+    assert kernel.spread_for((512, 3, 1), programmatic=True) == (31488, 85)
+    assert kernel.spread_for((512, 3, 1), programmatic=False) == (31488, None)
+    # q4_K's (27136 B, 8 per SM at 228 KB, 7 at 196 KB): 1024 programs are one wave, spread as before
+    assert _kernel(27136).spread_for((512, 2, 1), programmatic=True) == (27136, None)
+    # q8_0's 39424 B: 5 per SM at 228 KB, 4 at 164 KB (71 % of 228)
+    assert _kernel(39424).spread_for(1000, programmatic=True) == (39424, 71)
+    # an SM already in a smaller configuration keeps its programs: mxfp4's one-token kernel, 6 per SM by its
+    # 135 registers, 24064 B in 164 KB (92 KB of L1) — 5 per SM under 132 KB were 10 % slower (run 220)
+    assert _kernel(24064, registers=135).spread_for((512, 3, 1), programmatic=True) == (24064, None)
+    assert _kernel(15360, registers=166).spread_for(1000, programmatic=True) == (15360, None)  # q2_K's: 100 KB

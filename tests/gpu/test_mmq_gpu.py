@@ -18,6 +18,7 @@ import pytest
 from compiler.mmq_template import SMALL_M_MAX, MmqConfig
 from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, make_inputs, reference, run_mmq
 
+CARVEOUT_ATTRIBUTE = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
 N, K = 1000, 3584  # ragged N (not a multiple of the 64/128-row weight tiles); K = 14 super-blocks
 MS = (1, 2, 3, 5, 8, 9, 17, 512, 1000)
 PREFILL = MmqConfig()
@@ -299,3 +300,13 @@ def test_resident_programs_is_the_drivers_occupancy(label: str, gpu) -> None:  #
         held = driver(padded)
         assert held <= -(-programs // sms), (programs, padded, held)
         assert kernel.resident_programs(padded) == sms * held
+    # a grid of more than one wave: where the runner prefers a smaller shared-memory configuration, the driver
+    # holds one program per SM fewer under it (the percentage names the configuration the model means)
+    held = driver(kernel.info.shared_bytes)
+    shared, carveout = kernel.spread_for(sms * (held + 1), programmatic=True)
+    if carveout is not None:
+        cupy.cuda.driver.funcSetAttribute(kernel.function.kernel.ptr, CARVEOUT_ATTRIBUTE, carveout)
+        try:
+            assert driver(shared) == held - 1, (shared, carveout)
+        finally:
+            cupy.cuda.driver.funcSetAttribute(kernel.function.kernel.ptr, CARVEOUT_ATTRIBUTE, -1)
