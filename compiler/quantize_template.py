@@ -29,6 +29,7 @@ program divides its id: the 2-D grid gives the K tile and the row tile directly.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
@@ -128,6 +129,17 @@ class QuantizeConfig:
         """(rows, K values) of the tile the kernel takes for X [m, k]."""
         return _tile(m, k, self.rows_per_program, self.block_k, self.small_m, self.mid_rows, self.mid_block_k,
                      self.mid_values)
+
+    def source(self) -> str:
+        """The kernel's MLIR text (``quantize_kernel`` with these fields)."""
+        return quantize_kernel(**dataclasses.asdict(self))
+
+    def grid(self, m: int, k: int) -> tuple[int, int, int]:
+        """The launch grid of this kernel for X [m, k] (``quantize_grid`` with these tiles): one object for both,
+        so a kernel built with other tiles than the defaults cannot be launched with the default grid — which
+        would leave rows unquantized without a word."""
+        return quantize_grid(m, k, self.rows_per_program, self.block_k, self.small_m, self.mid_rows,
+                             self.mid_block_k, self.mid_values)
 
     @property
     def name(self) -> str:

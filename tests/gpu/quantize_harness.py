@@ -24,7 +24,7 @@ import numpy as np
 
 from compiler import numerics
 from compiler.kernel_cache import get_or_compile
-from compiler.quantize_template import MID_VALUES, QuantizeConfig, quantize_grid, quantize_kernel
+from compiler.quantize_template import MID_VALUES, QuantizeConfig
 
 POISON = 0xAB
 EXTRA_ROWS = 2
@@ -69,13 +69,10 @@ class QuantizeCase:
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        return quantize_grid(self.m, self.k, self.rows_per_program, self.block_k, self.small_m,
-                             mid_values=self.mid_values)
+        return self.config.grid(self.m, self.k)
 
     def source(self) -> str:
-        cfg = self.config
-        return quantize_kernel(cfg.fmt, cfg.rows_per_program, cfg.block_k, cfg.num_warps, cfg.small_m,
-                               cfg.zero_output, mid_values=cfg.mid_values)
+        return self.config.source()
 
     def arguments(self, x: Any, q: Any, y: Any) -> list[Any]:
         """The kernel's arguments: (x, q, M, K), or (x, q, y, M, K, N) for a zeroing kernel."""

@@ -221,6 +221,19 @@ def test_the_three_signatures_share_one_set_of_defaults() -> None:
     assert quantize_kernel() == quantize_kernel(**{f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
 
 
+def test_a_config_gives_its_kernel_and_its_grid_together() -> None:
+    """``QuantizeConfig.source`` and ``.grid`` take the tiles from one object: with other tiles than the defaults
+    the default grid would be wrong (here 2 × 5 programs of one row for a kernel that takes 2-row tiles)."""
+    config = QuantizeConfig(rows_per_program=4, block_k=256, small_m=0, mid_rows=2, mid_block_k=256, mid_values=4096)
+    assert config.source() == quantize_kernel(rows_per_program=4, block_k=256, small_m=0, mid_rows=2, mid_block_k=256,
+                                              mid_values=4096)
+    assert config.grid(5, 640) == (3, 3, 1) != quantize_grid(5, 640) == (2, 5, 1)  # the mid tile, 2 x 256
+    assert config.grid(100, 640) == (3, 25, 1)  # M * K past mid_values: 4 x 256
+    for m, k in ((5, 640), (100, 640), (1, 4096)):
+        rows, tile_k = config.tile_for(m, k)
+        assert config.grid(m, k) == (-(-k // tile_k), -(-m // rows), 1)
+
+
 def test_grid_refuses_too_many_row_tiles() -> None:
     with pytest.raises(ValueError, match="more than gridDim.y allows"):
         quantize_grid(65536, 128, rows_per_program=1, mid_values=0)
