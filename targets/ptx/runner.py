@@ -125,8 +125,10 @@ class LoadedKernel:
         more than ⌈programs / SMs⌉ of its programs: launched early, such a grid with room left on the SMs
         sometimes lands unevenly, and a kernel bound by its instructions per SM then takes up to 20 % longer
         (runs 196–197); capped, none of 44 decode MUL_MATs at the four decode shapes was more than 0.9 % slower,
-        and some were up to 18 % faster (run 200). A grid of more than one wave runs one program per SM fewer
-        under a smaller shared-memory configuration where there is one, for the L1 that frees (run 219)."""
+        and some were up to 18 % faster (run 200). A grid of more than one wave whose programs would put the SM
+        in its largest shared-memory configuration (28 KB of L1 on an H200) runs one program per SM fewer under
+        a smaller one, for the L1 that frees (runs 219–220: up to 7.6 % faster; where the SM was already in a
+        smaller configuration, a program fewer cost 8–12 %, so it is not asked there)."""
         if not programmatic:
             return self.info.shared_bytes, None
         from compiler.mmq_template import spread_launch
