@@ -64,8 +64,9 @@ def launch_programmatic(function: int, grid: Sequence[int], block: Sequence[int]
                                         _LaunchAttribute(CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT))
     attributes[0].value[0] = 1  # programmaticStreamSerializationAllowed, an int at offset 0 (little-endian)
     if carveout is not None:
-        if not 0 <= carveout <= 100:
-            raise ValueError(f"launch of '{name}': a shared-memory carve-out is a percentage (0-100), got {carveout}")
+        if isinstance(carveout, bool) or not isinstance(carveout, int) or not 0 <= carveout <= 100:
+            raise ValueError(f"launch of '{name}': a shared-memory carve-out is a percentage (an integer 0-100), "
+                             f"got {carveout!r}")
         attributes[1].value[0] = carveout  # sharedMemCarveout, an unsigned int at offset 0
     config = _LaunchConfig((ctypes.c_uint * 3)(*grid), (ctypes.c_uint * 3)(*block), shared_bytes,
                            ctypes.c_void_p(stream or None), attributes, 1 if carveout is None else 2)

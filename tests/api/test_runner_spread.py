@@ -68,11 +68,11 @@ def test_a_carveout_is_set_only_on_a_programmatic_launch(monkeypatch: pytest.Mon
         _kernel(23040).launch(grid=1, carveout=85)
 
 
-@pytest.mark.parametrize("carveout", [-1, 101])
-def test_a_carveout_outside_0_to_100_percent_is_refused_before_the_driver(carveout: int) -> None:
+@pytest.mark.parametrize("carveout", [-1, 101, 85.5, "85", True])
+def test_a_carveout_outside_0_to_100_percent_is_refused_before_the_driver(carveout: object) -> None:
     from targets.ptx.programmatic_launch import launch_programmatic
 
-    with pytest.raises(ValueError, match=rf"carve-out is a percentage \(0-100\), got {carveout}"):
+    with pytest.raises(ValueError, match=rf"carve-out is a percentage \(an integer 0-100\), got {carveout!r}"):
         launch_programmatic(0, (1, 1, 1), (64, 1, 1), 0, 0, [], [], "k", carveout=carveout)
 
 
