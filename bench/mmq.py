@@ -265,7 +265,8 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
            "us_quantize": us_quant,
            "tflops_mul_mat": 2.0 * m * n * k / us_total / 1e6, "rel_err_first_rows": err,
            "quantize_bit_exact": quant_ok, "ok": err <= 1e-5 and quant_ok,
-           "shared_bytes": info.shared_bytes, "launch_shared_bytes": spread, "launch_carveout": carveout, "num_warps": info.num_warps,
+           "shared_bytes": info.shared_bytes, "launch_shared_bytes": spread, "launch_carveout": carveout,
+           "num_warps": info.num_warps,
            "llama_us": llama,
            "speedup_vs_llama": llama / us_total if llama else None}
     weight_bytes = int(w.nbytes)

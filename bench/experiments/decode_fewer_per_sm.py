@@ -108,7 +108,8 @@ def _variants(cupy, quantize, label: str, cfg, compiled, x, m: int, n: int, k: i
         cupy.cuda.get_current_stream().synchronize()
         ok = bool((y == 0).all())
         us_mul_mat, us_kernel = time_graph(cupy, mul_mat), time_graph(cupy, gemm)
-        where = f"{size} B, {carveout} %" if size else "runner's launch: {} B, {} %".format(*base.spread_for(grid, True))
+        launched = (size, carveout) if size else base.spread_for(grid, True)
+        where = f"{'' if size else 'runner: '}{launched[0]} B, {launched[1]} %"
         log(f"  {name:8s} grid {grid} ({where}): mul_mat {us_mul_mat:7.2f} kernel {us_kernel:7.2f} us  zero {ok}")
     del w, xq, y
 
