@@ -37,6 +37,12 @@ CARVEOUTS_KB = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
 L1_AND_SHARED_KB = 256
 
 
+def allocated_shared(shared_bytes: int) -> int:
+    """The shared memory the driver allocates a program asking ``shared_bytes``: whole ``SHARED_UNIT``s (without
+    the ``RESERVED_PER_PROGRAM`` it adds)."""
+    return -(-shared_bytes // SHARED_UNIT) * SHARED_UNIT
+
+
 def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
                     shared_per_sm: int = SHARED_PER_SM, reserved_per_program: int = RESERVED_PER_PROGRAM,
                     registers_per_sm: int = REGISTERS_PER_SM, threads_per_sm: int = THREADS_PER_SM,
@@ -57,8 +63,7 @@ def programs_per_sm(shared_bytes: int, threads: int = 0, registers: int = 0, *,
         limits["threads"] = threads_per_sm // threads
     limits["programs"] = programs_limit
     if shared_bytes:
-        allocated = -(-shared_bytes // SHARED_UNIT) * SHARED_UNIT
-        limits["shared memory"] = shared_per_sm // (allocated + reserved_per_program)
+        limits["shared memory"] = shared_per_sm // (allocated_shared(shared_bytes) + reserved_per_program)
     limiter = min(limits, key=limits.__getitem__)  # on a tie the first of this order, as bench tables always had
     return max(1, limits[limiter]), limiter
 
@@ -68,8 +73,7 @@ def carveout_kb(programs: int, shared_bytes: int, reserved_per_program: int = RE
     no preference set: the smallest that holds them (runs 212–213 saw the driver choose so; L1 is what is left of
     256 KB). It matters: mxfp4's and iq4_xs's ggml-order decode kernels ran 18 % slower at 228 KB (28 KB of L1)
     than at 196 KB (60 KB) with the same 8 programs per SM."""
-    allocated = -(-shared_bytes // SHARED_UNIT) * SHARED_UNIT if shared_bytes else 0
-    need = programs * (allocated + reserved_per_program) if shared_bytes else 0
+    need = programs * (allocated_shared(shared_bytes) + reserved_per_program) if shared_bytes else 0
     return next((kb for kb in CARVEOUTS_KB if kb * 1024 >= need), CARVEOUTS_KB[-1])
 
 
@@ -84,5 +88,5 @@ def carveout_percent(kb: int, shared_per_sm: int = SHARED_PER_SM) -> int:
 
 
 __all__ = ["CARVEOUTS_KB", "L1_AND_SHARED_KB", "PROGRAMS_PER_SM", "REGISTERS_PER_SM", "RESERVED_PER_PROGRAM",
-           "SHARED_PER_SM", "SHARED_UNIT", "THREADS_PER_SM", "WARP_GROUP", "carveout_kb", "carveout_percent",
-           "programs_per_sm"]
+           "SHARED_PER_SM", "SHARED_UNIT", "THREADS_PER_SM", "WARP_GROUP", "allocated_shared", "carveout_kb",
+           "carveout_percent", "programs_per_sm"]

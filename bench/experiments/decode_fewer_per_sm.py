@@ -30,18 +30,10 @@ import dataclasses
 
 import bench.mmq as mmq
 from compiler.format_table import FORMATS
-from compiler.mmq_template import mmq_grid
-from compiler.occupancy import SHARED_UNIT, carveout_kb, carveout_percent, programs_per_sm
+from compiler.mmq_template import mmq_grid, spread_shared_bytes
+from compiler.occupancy import carveout_kb, carveout_percent, programs_per_sm
 
 ROUNDS = 2
-
-
-def capped_size(own: int, cap: int, config_bytes: int, reserved: int, *, threads: int, registers: int) -> int:
-    """The least dynamic shared memory ≥ ``own`` at which a ``config_bytes`` configuration holds ≤ ``cap``."""
-    size = own
-    while programs_per_sm(size, threads, registers, shared_per_sm=config_bytes, reserved_per_program=reserved)[0] > cap:
-        size = -(-size // SHARED_UNIT) * SHARED_UNIT + SHARED_UNIT
-    return size
 
 
 def main() -> None:
@@ -87,7 +79,9 @@ def _variants(cupy, quantize, label: str, cfg, compiled, x, m: int, n: int, k: i
         grid = mmq_grid(cfg, m, n, k, resident=per_sm * sms)
         cap = min(per_sm, -(-grid[0] * grid[1] // sms))
         config = carveout_kb(cap, own)
-        size = capped_size(own, cap, config * 1024, reserved, threads=threads, registers=base.registers)
+        # the least padding at which the configuration holds ≤ cap: spread_shared_bytes for a grid of cap per SM
+        size = spread_shared_bytes(own, cap * sms, sms, config * 1024, reserved, threads=threads,
+                                   registers=base.registers)
         variants.append((f"fewer {fewer}", grid, size, carveout_percent(config, smem_sm)))
     log(f"{label} M={m} N={n} K={k}: {own} B, {base.registers} registers, {held}/SM by {limiter} "
         f"({carveout_kb(held, own)} KB)")

@@ -25,7 +25,7 @@ import numpy as np
 
 import bench.mmq as mmq
 from compiler.format_table import FORMATS
-from compiler.occupancy import SHARED_UNIT
+from compiler.occupancy import allocated_shared
 from compiler.mmq_template import mmq_grid
 
 LABELS = tuple(f"small_m 64 w2 splitk s2 pdl {weights}" for weights in ("mxfp4", "iq4_xs", "iq4_nl"))
@@ -91,7 +91,7 @@ def main() -> None:
                      time_graph(cupy, lambda kern=kern: kern.launch(xq, w, y, M, N, K, grid=grid, sync=False,
                                                                     shared_bytes=size))]
             per_sm = kern.resident_programs() // sms  # compiler.occupancy: shared memory in 128-byte units too
-            per_sm_bytes = per_sm * (-(-size // SHARED_UNIT) * SHARED_UNIT + reserved)
+            per_sm_bytes = per_sm * (allocated_shared(size) + reserved)
             log(f"  {size:6d} B ({per_sm}/SM, {per_sm_bytes} B per SM): pdl {times[0]:6.2f}  plain "
                 f"{times[1]:6.2f}  kernel {times[2]:6.2f}  output as unpadded plain: {same}")
         del w, x, xq, y
