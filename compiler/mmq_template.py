@@ -244,7 +244,8 @@ def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_
 
 
 def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_sm: int,
-                        reserved_per_program: int = 1024, granularity: int = 128, *, threads: int = 0,
+                        reserved_per_program: int = occupancy.RESERVED_PER_PROGRAM,
+                        granularity: int = occupancy.SHARED_UNIT, *, threads: int = 0,
                         registers: int = 0) -> int:
     """The dynamic shared memory to launch a one-wave grid of ``programs`` with so that no SM can take more
     than ⌈programs / sms⌉ of them: ``shared_bytes`` where that is already so — by shared memory, or by
@@ -275,7 +276,8 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     return max(shared_bytes, -(-least // granularity) * granularity)
 
 
-def spread_launch(shared_bytes: int, programs: int, sms: int, shared_per_sm: int, reserved_per_program: int = 1024,
+def spread_launch(shared_bytes: int, programs: int, sms: int, shared_per_sm: int,
+                  reserved_per_program: int = occupancy.RESERVED_PER_PROGRAM,
                   *, threads: int = 0, registers: int = 0) -> tuple[int, int | None]:
     """(dynamic shared memory, shared-memory configuration in KB to prefer, or None for the driver's choice) for a
     programmatic launch of ``programs``. One wave: ``spread_shared_bytes``' cap at ⌈programs / sms⌉ per SM, the
