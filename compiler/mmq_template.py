@@ -136,6 +136,13 @@ class MmqConfig:
     from DRAM: the one-token kernel (small_m, 64 rows, 2 warps, split-K, max_m = 1) is 6.5 % faster at N = 32768,
     K = 8192 and no different at the other decode shapes, and 256 is slower."""
 
+    k_divisibility: int = K_STEP_VALUES
+    """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses
+    another K at launch): 256, or a larger power of two. With 512 and ``k_blocks = 2`` a row's two
+    K steps of q6_K (210-byte blocks) or q3_K (110) are 4-aligned, so W in ggml's order is copied by
+    4-byte cp.async instead of synchronous 2-byte loads (every model dimension of the benchmark's shapes
+    is a multiple of 512)."""
+
     @property
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
@@ -147,8 +154,9 @@ class MmqConfig:
         order = "_wt" if self.tiled_weights else ""
         pdl = "_pdl" if self.wait_previous_grid else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
-        return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{occupancy}{order}{pdl}"
-                f"{prefetch}")
+        k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
+        return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
+                f"{pdl}{prefetch}")
 
     @property
     def needs_zeroed_output(self) -> bool:
@@ -172,6 +180,9 @@ class MmqConfig:
         if self.tiled_weights and self.k_blocks != 1:
             # tile_weights groups the blocks of one 256-value K step per row
             raise ValueError("MmqConfig: tiled_weights needs k_blocks = 1 (one K step per stage)")
+        k_div = self.k_divisibility
+        if k_div < K_STEP_VALUES or k_div & (k_div - 1):
+            raise ValueError(f"MmqConfig: k_divisibility must be a power of two ≥ {K_STEP_VALUES}, got {k_div}")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -381,7 +392,7 @@ class _Weights:
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     weights = _Weights(cfg.weights)
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>", "%y_ptr: !qdot.ptr<f32>",
-            "%m: index", "%n: index", "%k: index {qdot.divisibility = 256 : i64}"]
+            "%m: index", "%n: index", f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""

@@ -113,6 +113,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     if _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch):
         return
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
+    if chunk is not None and -(-rows * (row_bytes // chunk) // (32 * num_warps)) > ASYNC_SEGMENT_CHUNKS \
+            and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk, prefetch,
+                              async_chunk=True):
+        return
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
@@ -376,13 +380,21 @@ def _pairs_contiguous(shared: SharedLayout, rows_dim: int, cols_dim: int, eb: in
 
 SEGMENT_PIECES = 8
 """A synchronous copy of more pieces than this per thread goes row by row (``_segment_copy``)."""
+ASYNC_SEGMENT_CHUNKS = 32
+"""A cp.async copy of more chunks than this per thread goes row by row too (``_segment_copy`` with
+``async_chunk``): the chunk-per-thread order gives each of a thread's chunks its own row, and LLVM
+keeps every one of those 64-bit addresses live across the K loop — two 420-byte rows of q6_K blocks
+(``MmqConfig(k_blocks=2, k_divisibility=512)``, 4-byte chunks, 105 per thread) spilled 824 bytes at
+255 registers that way. Copies of up to 17 chunks per thread (q8_0's 272-byte rows) keep that order."""
 ROW_LANES = 8
-"""Lanes per row in ``_segment_copy``: 16 contiguous bytes of 2-byte pieces per row and load."""
+"""Lanes per row in ``_segment_copy``: 16 contiguous bytes of 2-byte pieces per row and load (32 of
+4-byte cp.async chunks)."""
 
 
 def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-                  num_warps: int, rows_dim: int, cols_dim: int, unit: int) -> bool:
-    """A wide synchronous copy (ggml's q6_K rows: 210 bytes, 2-aligned) row by row: ``ROW_LANES``
+                  num_warps: int, rows_dim: int, cols_dim: int, unit: int, prefetch: int | None = None,
+                  async_chunk: bool = False) -> bool:
+    """A wide copy (ggml's q6_K rows: 210 bytes, 2-aligned) row by row: ``ROW_LANES``
     lanes per row, on consecutive pieces, so that a warp's load touches 32 / ROW_LANES rows (16
     contiguous bytes each) instead of 32 — what bounds this copy is the L1 wavefronts per load —
     and a thread holds the addresses of few rows (one per 32 / ROW_LANES rows of its warp: more, and
@@ -393,15 +405,16 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
     values to the end of the iteration — 105 of each per thread for a 64-row q6_K tile, 2–3 KB of
     spills. Needs the rows to be a multiple of the warps times 32 / ROW_LANES, a whole tile along
     the columns and rows back to back in the buffer; False (nothing emitted) otherwise or for a
-    small copy."""
+    small copy. With ``async_chunk`` the pieces are ``unit``-byte cp.async chunks (rows 4-aligned:
+    two q6_K blocks when K is a multiple of 512), a piece past the tensor zero-filled."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes, threads = cols * eb, 32 * num_warps
     pieces = row_bytes // unit
     whole_cols = _whole_cols(tile, cols_dim, cols)
     groups = 32 // ROW_LANES  # rows a warp copies at once
-    if rows % (num_warps * groups) or shared.fp4_padded or -(-rows * pieces // threads) <= SEGMENT_PIECES \
-            or not whole_cols:
+    small = -(-rows * pieces // threads) <= (ASYNC_SEGMENT_CHUNKS if async_chunk else SEGMENT_PIECES)
+    if rows % (num_warps * groups) or shared.fp4_padded or small or not whole_cols:
         return False
     if not _linear_rows(shared, rows_dim, eb):
         return False
@@ -417,6 +430,9 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
         row_abs = b.add(_index(b, tile.offsets[rows_dim]), row)
         row_in = b.cmp("ult", row_abs, _index(b, tile.dims[rows_dim]))
         ok = b.emit(arith.AndIOp(row_in, tile_in))
+        if async_chunk:  # a row past the tensor copies nothing: zero-filled
+            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(unit, IndexType()), b.const(0, IndexType())),
+                                                 i32))
         # a row past the tensor loads nothing but names row 0's address (as the cp.async copies do)
         row_start = b.select(row_in, b.mul(row_abs, stride_bytes), b.const(0, IndexType()))
         gbase = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(row_start, lane_bytes), i64)))
@@ -430,6 +446,9 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
                 sh = b.add(smem_base, b.add(srow, b.mul(b.cast_int(index, i32), unit)))
             else:
                 g, sh = b.add(gbase, ROW_LANES * p * unit), b.add(sbase, ROW_LANES * p * unit)
+            if async_chunk:
+                b.insert(CpAsyncOp(sh, g, unit, CacheOp.CG if unit == 16 else CacheOp.CA, src_bytes, prefetch))
+                continue
             value = b.emit(LdGlobalOp(g, i16 if unit == 2 else i8, ok))
             b.insert(StSharedOp(sh, value))
     return True

@@ -139,6 +139,32 @@ def test_q6_K_weights_match_reference(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=10)
 
 
+def _aligned_pair_cases(weights: str) -> list[MmqCase]:
+    """Two 2-aligned super-blocks per K step with K a multiple of 512 (``k_divisibility``): each row's pair
+    starts 4-aligned and is copied by 4-byte cp.async, row by row; N ragged (rows past it zero-filled), K
+    split in two and three (a split's share a whole number of pairs)."""
+    pairs = {"small_m": True, "k_blocks": 2, "k_divisibility": 512, "weights": weights}
+    return [MmqCase(MmqConfig(block_n=32, num_warps=2, split_k=True, max_m=1, **pairs), m=1, n=40, k=1536),
+            MmqCase(MmqConfig(block_n=16, num_warps=1, split_k=True, **pairs), m=5, n=40, k=2560),
+            MmqCase(MmqConfig(block_n=64, num_warps=2, **pairs), m=3, n=72, k=1024)]
+
+
+ALIGNED_PAIR_CASES = _aligned_pair_cases("q6_K") + _aligned_pair_cases("q3_K")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ALIGNED_PAIR_CASES, ids=[c.id for c in ALIGNED_PAIR_CASES])
+def test_aligned_pairs_of_2_aligned_blocks(case: MmqCase) -> None:
+    """q6_K's 210-byte and q3_K's 110-byte blocks in ggml's order, two per K step with K a multiple of 512:
+    every weight byte arrives by 4-byte cp.async (the emulator refuses a misaligned one), none by the
+    2-byte synchronous copy the kernels take at K a multiple of 256 only."""
+    module = _compile(case.cfg)
+    sizes = {op.size.value.data for op in module.walk() if isinstance(op, CpAsyncOp)}
+    assert 4 in sizes, sorted(sizes)
+    assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
+    _emulate_and_check(module, case, seed=23)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", Q3K_CASES, ids=[c.id for c in Q3K_CASES])
 def test_q3_K_weights_match_reference(case: MmqCase) -> None:
@@ -454,6 +480,18 @@ def test_max_m_is_a_small_m_option() -> None:
         MmqConfig(small_m=True, k_blocks=3)
     assert "%m_bound" not in mmq_kernel(MmqConfig(small_m=True))
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
+
+
+def test_k_divisibility_option() -> None:
+    """The K the kernel assumes a multiple of: named in the kernel (``_kd512``), stated on ``%k``; a value
+    that is not a power of two from 256 up is refused when the config is made."""
+    cfg = MmqConfig(small_m=True, k_blocks=2, k_divisibility=512, weights="q6_K")
+    assert cfg.name == "small_m_q8_1_q6_K_128_w4_kb2_kd512"
+    assert "%k: index {qdot.divisibility = 512 : i64}" in mmq_kernel(cfg)
+    assert "%k: index {qdot.divisibility = 256 : i64}" in mmq_kernel(MmqConfig(small_m=True))
+    for bad in (128, 768):
+        with pytest.raises(ValueError, match=f"k_divisibility must be a power of two ≥ 256, got {bad}"):
+            MmqConfig(k_divisibility=bad)
 
 
 def test_weights_option() -> None:

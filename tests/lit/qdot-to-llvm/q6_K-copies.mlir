@@ -8,7 +8,14 @@
 // blocks. With K a multiple of 256 only, K/256 may be odd and a row start only 2-aligned: the tile
 // is copied in 2-byte pieces (synchronous ld.global of i16), never in 4-byte cp.async (which the
 // emulator reports misaligned); with K a multiple of 512 every row starts 4-aligned and the tile
-// goes by 4-byte cp.async.
+// goes by 4-byte cp.async. That is 105 chunks per row, 52.5 per thread of the warp: more than
+// ASYNC_SEGMENT_CHUNKS (32), so row by row as the 2-byte copy below (8 lanes on consecutive chunks of
+// a row, 4 rows per instruction; a chunk-per-thread order gave every chunk its own row address, all
+// kept live across the K loop): 4 rows × 14 chunks per thread and copy, twice (prologue and loop),
+// each row's source size (4, or 0 past the tensor) chosen once.
+// RUN: sed -n '/func.func @k_multiple_of_512/,/func.func @q6_K_run/p' %t | grep -c 'ptx.cp_async ca' \
+// RUN:   | filecheck %s --check-prefix=PAIRS-COUNT
+// PAIRS-COUNT: {{^112$}}
 
 // CHECK-LABEL: func.func @k_multiple_of_256
 // CHECK-NOT:   ptx.cp_async ca {{.*}}, 4
@@ -46,7 +53,15 @@ func.func @k_multiple_of_256(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !
 
 // CHECK-LABEL: func.func @k_multiple_of_512
 // CHECK-NOT:   ptx.ld_global {{.*}} : i16
-// CHECK:       ptx.cp_async ca %{{.*}}, %{{.*}}, 4
+// CHECK:       %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK:       %[[SRC:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[SRC32:.*]] = arith.index_cast %[[SRC]] : index to i32
+// CHECK:       ptx.cp_async ca %[[S0:.*]], %[[G0:.*]], 4, %[[SRC32]]
+// CHECK-NEXT:  %[[C32:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:  %[[G1:.*]] = arith.addi %[[G0]], %[[C32]] : i64
+// CHECK-NEXT:  %[[C32S:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[S1:.*]] = arith.addi %[[S0]], %[[C32S]] : i32
+// CHECK-NEXT:  ptx.cp_async ca %[[S1]], %[[G1]], 4, %[[SRC32]]
 // CHECK-NOT:   ptx.ld_global {{.*}} : i16
 // CHECK:       func.return
 func.func @k_multiple_of_512(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q6_K>>, %y_ptr: !qdot.ptr<f32>,

@@ -1,0 +1,71 @@
+"""Experiment (run 222): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
+    python -m bench.experiments.decode_aligned_pairs --prepare   # here: fill the kernel cache
+    python -m bench.experiments.decode_aligned_pairs             # on the GPU machine
+In ggml's order q6_K's 210-byte and q3_K's 110-byte super-blocks are only 2-aligned, so the decode kernels copy
+them with synchronous 2-byte loads and stores (``passes/support/copies.py``'s ``_segment_copy``): q6_K's one-token
+decode reads its weights at 37 % of copy bandwidth at 32768 × 8192 there, 2.4 × the time of the same kernel over
+``tile_weights``' order. Where K is a multiple of 512 (``MmqConfig(k_divisibility=512)``), two consecutive
+super-blocks of a row (420 or 220 bytes) start 4-aligned, so a stage of ``k_blocks = 2`` is copied by 4-byte
+cp.async, row by row (``ASYNC_SEGMENT_CHUNKS``). Each stage is then twice the bytes, so a 64-row tile holds fewer
+programs per SM; 32 and 16 rows are timed too. Every kernel through ``bench.mmq.measure`` (checked against
+``compiler.numerics`` on fresh random data first), at the four decode shapes (all K multiples of 512), M = 1 and,
+for the M ≤ 8 kernels, 8; ``ROUNDS`` rounds, the kernels interleaved.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import bench.mmq as mmq
+from compiler.mmq_template import MmqConfig
+
+ROUNDS = 2
+_ONE_TOKEN = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+                       l2_prefetch=128)
+_UP_TO_8 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
+
+
+def entries(weights: str) -> list[tuple[str, MmqConfig, int]]:
+    """(label, config, stages): the ggml-order kernels of ``bench.mmq`` (one K step per stage), their two-step
+    4-aligned forms at 64, 32 and 16 rows, and the repacked kernels for reference."""
+    pairs = {"k_blocks": 2, "k_divisibility": 512}
+    out = []
+    for tag, base in (("m1 pdl l2p128", _ONE_TOKEN), ("pdl", _UP_TO_8)):
+        out.append((f"ggml {tag} {weights}", replace(base, weights=weights), 2))
+        for rows, warps in ((64, 2), (32, 2), (16, 1)):
+            out.append((f"ggml {tag} kb2 kd512 {rows} w{warps} {weights}",
+                        replace(base, weights=weights, block_n=rows, num_warps=warps, **pairs), 2))
+        out.append((f"wt {tag} {weights}", replace(base, weights=weights, tiled_weights=True, l2_prefetch=0), 2))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("--weights", default="q6_K,q3_K", help="comma-separated weight formats (q6_K,q3_K)")
+    args = parser.parse_args()
+    kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w)])
+    quantizers_compiled = mmq.compile_quantizers()
+    if args.prepare:
+        return
+    from bench.gpu_common import gpu_or_exit, log, record
+    from targets.ptx.runner import load
+
+    cupy = gpu_or_exit("python -m bench.experiments.decode_aligned_pairs")
+    quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
+    loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
+    for label, _cfg, _stages, kernel, info in loaded:
+        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    for round_ in range(ROUNDS):
+        for n, k in mmq.DECODE_SHAPES:
+            for m in (1, 8):
+                for label, cfg, stages, kernel, info in loaded:
+                    if m <= cfg.max_m:
+                        row = mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush)
+                        record({**row, "round": round_})
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+if __name__ == "__main__":
+    main()
