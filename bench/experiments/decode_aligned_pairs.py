@@ -44,6 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--weights", default="q6_K,q3_K", help="comma-separated weight formats (q6_K,q3_K)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds over the kernels (default {ROUNDS})")
     args = parser.parse_args()
     kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w)])
     quantizers_compiled = mmq.compile_quantizers()
@@ -57,7 +58,7 @@ def main() -> None:
     loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
     for label, _cfg, _stages, kernel, info in loaded:
         log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
-    for round_ in range(ROUNDS):
+    for round_ in range(args.rounds):
         for n, k in mmq.DECODE_SHAPES:
             for m in (1, 8):
                 for label, cfg, stages, kernel, info in loaded:

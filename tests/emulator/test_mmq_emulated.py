@@ -494,6 +494,19 @@ def test_k_divisibility_option() -> None:
             MmqConfig(k_divisibility=bad)
 
 
+def test_k_divisibility_is_checked_at_launch() -> None:
+    """A K the kernel was not compiled for (five super-blocks, for K a multiple of 512) is refused before the
+    launch — the runner and the emulator ask the same ``check_divisibility`` — not read misaligned."""
+    from compiler.api import compile as compile_kernel
+
+    cfg = MmqConfig(small_m=True, block_n=16, num_warps=1, k_blocks=2, k_divisibility=512, weights="q6_K")
+    info = compile_kernel(mmq_kernel(cfg), arch="sm_90", num_stages=2).kernels[0]
+    info.check_divisibility([0, 0, 0, 1, 40, 1024])
+    with pytest.raises(ValueError, match=r"argument 5 of 'small_m_q8_1_q6_K_16_w1_kb2_kd512' must be a multiple "
+                                         r"of 512 \(the kernel was compiled with qdot.divisibility = 512\), got 1280"):
+        info.check_divisibility([0, 0, 0, 1, 40, 1280])
+
+
 def test_weights_option() -> None:
     """A weight format the kernels do not take is refused when the config is made; the others
     name their kernels and index eight 32-value blocks per K step (q4_K's text has no %kwb)."""
