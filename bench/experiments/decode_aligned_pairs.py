@@ -1,6 +1,7 @@
-"""Experiment (run 222): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
+"""Experiment (runs 222–224): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
     python -m bench.experiments.decode_aligned_pairs --prepare   # here: fill the kernel cache
-    python -m bench.experiments.decode_aligned_pairs             # on the GPU machine
+    python -m bench.experiments.decode_aligned_pairs             # on the GPU machine (runs 222–223, per --weights)
+    python -m bench.experiments.decode_aligned_pairs --more      # run 224: kb4 kd1024, 64 rows on 4 warps
 In ggml's order q6_K's 210-byte and q3_K's 110-byte super-blocks are only 2-aligned, so the decode kernels copy
 them with synchronous 2-byte loads and stores (``passes/support/copies.py``'s ``_segment_copy``): q6_K's one-token
 decode reads its weights at 37 % of copy bandwidth at 32768 × 8192 there, 2.4 × the time of the same kernel over
@@ -10,6 +11,11 @@ cp.async, row by row (``ASYNC_SEGMENT_CHUNKS``). Each stage is then twice the by
 programs per SM; 32 and 16 rows are timed too. Every kernel through ``bench.mmq.measure`` (checked against
 ``compiler.numerics`` on fresh random data first), at the four decode shapes (all K multiples of 512), M = 1 and,
 for the M ≤ 8 kernels, 8; ``ROUNDS`` rounds, the kernels interleaved.
+
+Runs 222–223 (bench/RESULTS.md): the 64-row two-step form is 1.13–1.35 × faster than one step per stage for q6_K,
+1.03–1.21 × for q3_K, and faster than the 32- and 16-row forms almost everywhere; run 224: four warps on 64 rows
+0.99–1.12 × its time, four steps per stage (K a multiple of 1024, 8-byte chunks) 1.02–1.69 ×. ``bench.mmq`` keeps
+the 64-row two-step kernels.
 """
 
 from __future__ import annotations
@@ -26,16 +32,20 @@ _ONE_TOKEN = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_
 _UP_TO_8 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 
 
-def entries(weights: str) -> list[tuple[str, MmqConfig, int]]:
+def entries(weights: str, more: bool = False) -> list[tuple[str, MmqConfig, int]]:
     """(label, config, stages): the ggml-order kernels of ``bench.mmq`` (one K step per stage), their two-step
-    4-aligned forms at 64, 32 and 16 rows, and the repacked kernels for reference."""
-    pairs = {"k_blocks": 2, "k_divisibility": 512}
+    4-aligned forms at 64, 32 and 16 rows, and the repacked kernels for reference; ``more`` (run 224): four
+    warps on 64 rows, and four super-blocks per stage with K a multiple of 1024 (8-aligned, 8-byte cp.async)."""
+    shapes = [(2, 512, 64, 2), (2, 512, 32, 2), (2, 512, 16, 1)]
+    if more:
+        shapes = [(2, 512, 64, 2), (2, 512, 64, 4), (4, 1024, 64, 2), (4, 1024, 32, 2), (4, 1024, 16, 1)]
     out = []
     for tag, base in (("m1 pdl l2p128", _ONE_TOKEN), ("pdl", _UP_TO_8)):
         out.append((f"ggml {tag} {weights}", replace(base, weights=weights), 2))
-        for rows, warps in ((64, 2), (32, 2), (16, 1)):
-            out.append((f"ggml {tag} kb2 kd512 {rows} w{warps} {weights}",
-                        replace(base, weights=weights, block_n=rows, num_warps=warps, **pairs), 2))
+        for kb, k_div, rows, warps in shapes:
+            out.append((f"ggml {tag} kb{kb} kd{k_div} {rows} w{warps} {weights}",
+                        replace(base, weights=weights, block_n=rows, num_warps=warps, k_blocks=kb,
+                                k_divisibility=k_div), 2))
         out.append((f"wt {tag} {weights}", replace(base, weights=weights, tiled_weights=True, l2_prefetch=0), 2))
     return out
 
@@ -45,8 +55,9 @@ def main() -> None:
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--weights", default="q6_K,q3_K", help="comma-separated weight formats (q6_K,q3_K)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds over the kernels (default {ROUNDS})")
+    parser.add_argument("--more", action="store_true", help="run 224's forms (kb4 kd1024, 64 rows on 4 warps)")
     args = parser.parse_args()
-    kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w)])
+    kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w, args.more)])
     quantizers_compiled = mmq.compile_quantizers()
     if args.prepare:
         return
@@ -54,6 +65,9 @@ def main() -> None:
     from targets.ptx.runner import load
 
     cupy = gpu_or_exit("python -m bench.experiments.decode_aligned_pairs")
+    copy_gbs = mmq._copy_bandwidth(cupy)
+    record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
+    log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
     loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
     for label, _cfg, _stages, kernel, info in loaded:
@@ -62,7 +76,7 @@ def main() -> None:
         for n, k in mmq.DECODE_SHAPES:
             for m in (1, 8):
                 for label, cfg, stages, kernel, info in loaded:
-                    if m <= cfg.max_m:
+                    if m <= cfg.max_m and k % cfg.k_divisibility == 0:
                         row = mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush)
                         record({**row, "round": round_})
             cupy.get_default_memory_pool().free_all_blocks()
