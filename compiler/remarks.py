@@ -44,7 +44,10 @@ class Remarks:
         from compiler.diagnostics import location_of
 
         where = location_of(op)
-        self._found.append((_sort_key(where), len(self._found), f"{where}: remark: {pass_name}: {message}"))
+        line = f"{where}: remark: {pass_name}: {message}"
+        if any(text == line for _, _, text in self._found):
+            return  # the same decision at the same place (a pipeline's prologue copy and its loop's): said once
+        self._found.append((_sort_key(where), len(self._found), line))
 
     def lines(self) -> tuple[str, ...]:
         """Each remark as one line, in the order of the operations they are at (their source

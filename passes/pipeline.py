@@ -144,7 +144,9 @@ def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point
         offsets = _clone_offsets(list(load.offsets), slice_ops, iv, k, point)
         dst = MemDescIndexOp(buf, stage)
         Rewriter.insert_op(dst, point)
-        Rewriter.insert_op(AsyncCopyOp(load.desc, offsets, dst.result), point)
+        copy = AsyncCopyOp(load.desc, offsets, dst.result)
+        copy.location = load.location  # where qdot-to-llvm's remark on the copy's form points
+        Rewriter.insert_op(copy, point)
     Rewriter.insert_op(AsyncCommitOp(), point)
 
 

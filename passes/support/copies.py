@@ -19,6 +19,7 @@ cp.async carries that L2 prefetch-size hint (``l2_prefetch_hint``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import IndexType, TensorType, i8, i16, i32, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CacheOp
 from dialects.ptx.ops import CpAsyncOp, LdGlobalOp, StSharedOp
@@ -39,6 +41,9 @@ from passes.support.distributed import FunctionState, LinearOffsets
 
 ASSUMED_BASE_ALIGNMENT = 16
 """Kernel pointer arguments must be 16-byte aligned (cudaMalloc gives 256)."""
+REMARKS_PASS = "qdot-to-llvm"
+"""The pass whose decisions a copy's and an epilogue's forms are, which their remarks are filed under (its
+``ToLLVMPass.name``; that module imports this one and ``stores``)."""
 
 
 def element_bytes(element_type) -> int:  # noqa: ANN001
@@ -107,27 +112,41 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row_bytes = shared.tile_shape[cols_dim] * eb
     # byte offsets known to be multiples of these: their power-of-two parts bound the alignment
     # (a 210-byte q6_K block times a row stride of unknown parity is 2-aligned, not 16-)
-    align = min(ASSUMED_BASE_ALIGNMENT,
-                _power_of_two_part(known_divisor(tile.strides[rows_dim]) * eb),
-                _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb))
-    if _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch):
+    stride_align = _power_of_two_part(known_divisor(tile.strides[rows_dim]) * eb)
+    offset_align = _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb)
+    align = min(ASSUMED_BASE_ALIGNMENT, stride_align, offset_align)
+    threads = 32 * num_warps
+    run_chunk = _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch)
+    if run_chunk is not None:
+        run = rows * row_bytes
+        _remark(at, tile, shared, lambda: f"one contiguous run of {run} B (rows back to back) by {run_chunk}-byte "
+                                          f"cp.async, {-(-run // run_chunk // threads)} per thread")
         return
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
-    if chunk is not None and -(-rows * (row_bytes // chunk) // (32 * num_warps)) > ASYNC_SEGMENT_CHUNKS \
+    if chunk is not None and -(-rows * (row_bytes // chunk) // threads) > ASYNC_SEGMENT_CHUNKS \
             and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk, prefetch,
                               async_chunk=True):
+        why = _why_not(2 * chunk, row_bytes, stride_align, offset_align)
+        _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async row by row, {ROW_LANES} lanes per row, "
+                                          f"{row_bytes // chunk} chunks per row; not {2 * chunk}-byte: {why}")
         return
     if chunk is None:
         pairs = (row_bytes % 2 == 0 and align % 2 == 0 and known_divisor(tile.dims[cols_dim]) * eb % 2 == 0
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
         unit = 2 if pairs else 1
+        order = "row by row"
         if not _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, unit):
+            order = "piece by piece"
             _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, unit)
+        _remark(at, tile, shared, lambda: f"synchronous {unit}-byte loads and shared stores, {order}; no cp.async: "
+                                          f"{_why_not(4, row_bytes, stride_align, offset_align)}")
         return
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
-    threads = 32 * num_warps
     iterations = -(-total // threads)
+    _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async, {iterations} per thread"
+                                      + ("" if chunk == 16 else f"; not {2 * chunk}-byte: "
+                                         f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}"))
     ids = state.ids
     # global pieces, as index arithmetic
     r_off = _index(b, tile.offsets[rows_dim])
@@ -196,29 +215,29 @@ def _power_of_two_part(value: int) -> int:
 
 
 def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-              num_warps: int, rows_dim: int, cols_dim: int, prefetch: int) -> bool:
+              num_warps: int, rows_dim: int, cols_dim: int, prefetch: int | None) -> int | None:
     """A tile whose rows lie back to back in global memory and in the buffer, copied as one run of
     cp.async chunks: chunk q lies q · chunk bytes after the tile's first byte in both, whether or not
     a row is a whole number of chunks (tile_weights' order: 64 rows of 144-byte q4_K blocks are one
     9216-byte run of 16-byte chunks, 64 rows of 210-byte q6_K blocks one 13440-byte run, where such a
     row alone is 2-aligned), with one bound, the tensor's bytes. It needs the run's start, its
     length and the tensor's end aligned to the chunk (so no chunk straddles the tensor's end), the
-    whole tile in the tensor's columns, and an unswizzled buffer; False (nothing emitted)
-    otherwise."""
+    whole tile in the tensor's columns, and an unswizzled buffer; returns the chunk's bytes, or None
+    (nothing emitted) otherwise."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes = cols * eb
     if shared.fp4_padded or not _rows_back_to_back(tile, rows_dim, row_bytes):
-        return False
+        return None
     if not _linear_rows(shared, rows_dim, eb):
-        return False
+        return None
     whole_cols = _whole_cols(tile, cols_dim, cols)
     align = min(ASSUMED_BASE_ALIGNMENT, _power_of_two_part(known_divisor(tile.offsets[rows_dim]) * row_bytes),
                 _power_of_two_part(known_divisor(tile.dims[rows_dim]) * row_bytes))
     run = rows * row_bytes
     chunk = next((c for c in (16, 8, 4) if run % c == 0 and align % c == 0), None)
     if chunk is None or not whole_cols:
-        return False
+        return None
     total, threads = run // chunk, 32 * num_warps
     tid = b.cast_int(state.ids.tid, IndexType())
     tile_in = b.cmp("ult", _index(b, tile.offsets[cols_dim]), _index(b, tile.dims[cols_dim]))
@@ -236,7 +255,28 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         smem = b.add(smem_base, b.mul(b.cast_int(q, i32), chunk))
         src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
         b.insert(CpAsyncOp(smem, address, chunk, cache, src_bytes, prefetch))
-    return True
+    return chunk
+
+
+def _remark(at: Operation, tile: GlobalTile, shared: SharedLayout, message: Callable[[], str]) -> None:
+    """qdot-to-llvm's remark on how a global → shared copy was lowered, at the op that asked for it."""
+    if remarks.enabled(REMARKS_PASS):
+        shape = "x".join(str(d) for d in shared.tile_shape)
+        element = tile.make_desc.result.type.element_type
+        remarks.remark(at, REMARKS_PASS, lambda: f"copy of a {shape}x{element} tile: {message()}")
+
+
+def _why_not(wider: int, row_bytes: int, stride_align: int, offset_align: int) -> str:
+    """Why a copy of ``row_bytes``-byte rows cannot go in ``wider``-byte chunks: the rows' length, or what
+    bounds the alignment of a row's first byte (the row stride's and the column offset's known divisors)."""
+    if row_bytes % wider:
+        return f"its {row_bytes}-byte rows are not a multiple of {wider} B"
+    if stride_align < wider:
+        return (f"a row starts only {stride_align}-aligned, its stride known only as a multiple of {stride_align} B "
+                "(qdot.divisibility on the values it is computed from says more)")
+    if offset_align < wider:
+        return f"the tile's first column is known only as a multiple of {offset_align} B"
+    return f"rows {min(stride_align, offset_align, ASSUMED_BASE_ALIGNMENT)}-aligned"
 
 
 def _linear_rows(shared: SharedLayout, rows_dim: int, eb: int) -> bool:

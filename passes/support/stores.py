@@ -32,7 +32,7 @@ from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.layouts import distributed_layout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
-from passes.support.copies import element_bytes, global_tile
+from passes.support.copies import REMARKS_PASS, element_bytes, global_tile
 from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs, side_by_side, to_regs
 from passes.support.staged_stores import StagingPlan, lower_staged_store, staging_decision
 
@@ -162,10 +162,6 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     op.detach()
     op.erase()
 
-
-REMARKS_PASS = "qdot-to-llvm"
-"""The pass whose decision the epilogue's form is, which its remarks are filed under (its
-``ToLLVMPass.name``; that module imports this one)."""
 
 
 def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: bool, layout_pairs: bool,

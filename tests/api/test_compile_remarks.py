@@ -22,12 +22,15 @@ def test_compile_keeps_the_remarks_located_in_ir_order() -> None:
     assert kernel.remarks and all(isinstance(line, str) and " remark: " in line for line in kernel.remarks)
     assert all(line.startswith(f"{MX}:") for line in kernel.remarks)
     dot = f"{MX}:56:5: remark: "
-    assert f"{dot}qdot-accelerate-matmul: strategy native for e4m3 × e2m1: auto on sm_120a" in kernel.remarks[2]
+    assert any(line.startswith(f"{dot}qdot-accelerate-matmul: strategy native for e4m3 × e2m1: auto on sm_120a")
+               for line in kernel.remarks)
+    assert f"{MX}:52:5: remark: qdot-to-llvm: copy of a 128x64xf8E4M3FN tile: 16-byte cp.async" in "\n".join(
+        kernel.remarks)
     assert any(line.startswith(f"{dot}qdot-lower-local-load: rhs operand 32x128xi8 (kWidth 2, fp4Unpacked): 8 × "
                                "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64") for line in kernel.remarks)
     lines = [int(line.split(":")[1]) for line in kernel.remarks]
-    assert lines == sorted(lines)  # the kernel (line 14), the loop (49), the dot (56), the store (61)
-    assert lines[0] == 14 and 49 in lines and lines[-1] == 61
+    assert lines == sorted(lines)  # the kernel (14), the loop (49), its loads (52–55), the dot (56), the store (61)
+    assert lines[0] == 14 and 49 in lines and 52 in lines and lines[-1] == 61
 
 
 def test_remarks_change_nothing_in_the_artifact() -> None:
@@ -43,6 +46,18 @@ def test_remarks_of_the_agx_pipeline() -> None:
     assert [line.split(" remark: ")[1].split(":")[0] for line in kernel.remarks] == [
         "agx-allocate-registers", "agx-hints-and-waits"]
     assert kernel.data == compiler.compile(AGX, target="agx3b").data
+
+
+def test_the_same_remark_at_the_same_place_is_kept_once() -> None:
+    """A pipelined copy is lowered twice (the prologue's and the loop's) to the same decision at the same
+    qdot.load: said once; the same words at another place, or other words at the same place, are kept."""
+    found = remarks.Remarks()
+    with remarks.collecting(found):
+        for _ in range(2):
+            remarks.remark(None, "qdot-to-llvm", "copy of a 4x8 tile: 16-byte cp.async, 9 per thread")
+        remarks.remark(None, "qdot-to-llvm", "copy of a 4x8 tile: 4-byte cp.async, 36 per thread")
+    assert found.lines() == ("<unknown>: remark: qdot-to-llvm: copy of a 4x8 tile: 16-byte cp.async, 9 per thread",
+                             "<unknown>: remark: qdot-to-llvm: copy of a 4x8 tile: 4-byte cp.async, 36 per thread")
 
 
 def test_remarks_must_be_a_bool() -> None:

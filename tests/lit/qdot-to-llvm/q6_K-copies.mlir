@@ -17,6 +17,18 @@
 // RUN:   | filecheck %s --check-prefix=PAIRS-COUNT
 // PAIRS-COUNT: {{^112$}}
 
+// --remarks=qdot-to-llvm says which form each copy took and why not a wider one, once per copy (the
+// pipeline's prologue copy and its loop's make the same decision), at the qdot.load it stages.
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90},qdot-optimize-dot-operands,qdot-pipeline{num-stages=2},qdot-lower-local-load{arch=sm_90},qdot-lower-mma,qdot-to-llvm{arch=sm_90}' --remarks=qdot-to-llvm 2>&1 | grep 'remark: qdot-to-llvm: copy' | filecheck %s --check-prefix=REMARK
+// REMARK:      q6_K-copies.mlir:[[# @LINE + 31]]:5: remark: qdot-to-llvm: copy of a 16x2x!qdot.block<q6_K> tile: synchronous 2-byte loads and shared stores, piece by piece; no cp.async: a row starts only 2-aligned, its stride known only as a multiple of 2 B (qdot.divisibility on the values it is computed from says more)
+// REMARK-NEXT: q6_K-copies.mlir:[[# @LINE + 31]]:5: remark: qdot-to-llvm: copy of a 4x8x!qdot.block<q8_1_mmq> tile: 16-byte cp.async, 9 per thread
+// REMARK-NEXT: q6_K-copies.mlir:{{[0-9]+}}:5: remark: qdot-to-llvm: copy of a 16x2x!qdot.block<q6_K> tile: 4-byte cp.async row by row, 8 lanes per row, 105 chunks per row; not 8-byte: its 420-byte rows are not a multiple of 8 B
+// REMARK-NEXT: q6_K-copies.mlir:{{[0-9]+}}:5: remark: qdot-to-llvm: copy of a 4x8x!qdot.block<q8_1_mmq> tile: 16-byte cp.async, 9 per thread
+// REMARK-NEXT: q6_K-copies.mlir:{{[0-9]+}}:3: remark: qdot-to-llvm: copy of a 64x1x!qdot.block<q6_K> tile: one contiguous run of 13440 B (rows back to back) by 16-byte cp.async, 14 per thread
+// REMARK-NEXT: q6_K-copies.mlir:{{[0-9]+}}:5: remark: qdot-to-llvm: copy of a 16x1x!qdot.block<q6_K> tile: synchronous 2-byte loads and shared stores, row by row; no cp.async: its 210-byte rows are not a multiple of 4 B
+// REMARK-NEXT: q6_K-copies.mlir:{{[0-9]+}}:5: remark: qdot-to-llvm: copy of a 2x8x!qdot.block<q8_1_mmq> tile: 16-byte cp.async, 5 per thread
+// REMARK-NOT:  remark
+
 // CHECK-LABEL: func.func @k_multiple_of_256
 // CHECK-NOT:   ptx.cp_async ca {{.*}}, 4
 // CHECK:       ptx.ld_global %{{.*}} if %{{.*}} : i16
