@@ -10,7 +10,9 @@ super-blocks of a row (420 or 220 bytes) start 4-aligned, so a stage of ``k_bloc
 cp.async, row by row (``ASYNC_SEGMENT_CHUNKS``). Each stage is then twice the bytes, so a 64-row tile holds fewer
 programs per SM; 32 and 16 rows are timed too. Every kernel through ``bench.mmq.measure`` (checked against
 ``compiler.numerics`` on fresh random data first), at the four decode shapes (all K multiples of 512), M = 1 and,
-for the M ≤ 8 kernels, 8; ``ROUNDS`` rounds, the kernels interleaved.
+for the M ≤ 8 kernels, 8; ``ROUNDS`` rounds, the kernels interleaved. ``--weights mxfp4,iq4_xs,q2_K`` (run 225):
+the same forms for blocks that are aligned but not to 16 bytes per K step (136 and 84 bytes: 8- and 4-byte
+cp.async), whose two-step rows (272 and 168 bytes) allow 16- and 8-byte chunks.
 
 Runs 222–223 (bench/RESULTS.md): the 64-row two-step form is 1.13–1.35 × faster than one step per stage for q6_K,
 1.03–1.21 × for q3_K, and faster than the 32- and 16-row forms almost everywhere; run 224: four warps on 64 rows
