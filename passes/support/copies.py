@@ -427,8 +427,8 @@ keeps every one of those 64-bit addresses live across the K loop — two 420-byt
 (``MmqConfig(k_blocks=2, k_divisibility=512)``, 4-byte chunks, 105 per thread) spilled 824 bytes at
 255 registers that way. Copies of up to 17 chunks per thread (q8_0's 272-byte rows) keep that order."""
 ROW_LANES = 8
-"""Lanes per row in ``_segment_copy``: 16 contiguous bytes of 2-byte pieces per row and load (32 of
-4-byte cp.async chunks)."""
+"""Lanes per row in ``_segment_copy``: a load covers 16 contiguous bytes of a row in 2-byte pieces, a
+cp.async 32 in 4-byte chunks."""
 
 
 def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
