@@ -149,7 +149,7 @@ def _aligned_pair_cases(weights: str) -> list[MmqCase]:
             MmqCase(MmqConfig(block_n=64, num_warps=2, **pairs), m=3, n=72, k=1024)]
 
 
-ALIGNED_PAIR_CASES = _aligned_pair_cases("q6_K") + _aligned_pair_cases("q3_K")
+ALIGNED_PAIR_CASES = _aligned_pair_cases("q6_K") + _aligned_pair_cases("q3_K") + _aligned_pair_cases("q2_K")
 
 
 @pytest.mark.slow
@@ -157,10 +157,11 @@ ALIGNED_PAIR_CASES = _aligned_pair_cases("q6_K") + _aligned_pair_cases("q3_K")
 def test_aligned_pairs_of_2_aligned_blocks(case: MmqCase) -> None:
     """q6_K's 210-byte and q3_K's 110-byte blocks in ggml's order, two per K step with K a multiple of 512:
     every weight byte arrives by 4-byte cp.async (the emulator refuses a misaligned one), none by the
-    2-byte synchronous copy the kernels take at K a multiple of 256 only."""
+    2-byte synchronous copy the kernels take at K a multiple of 256 only; q2_K's 84-byte blocks, 4-aligned
+    one by one, by 8-byte cp.async in pairs."""
     module = _compile(case.cfg)
     sizes = {op.size.value.data for op in module.walk() if isinstance(op, CpAsyncOp)}
-    assert 4 in sizes, sorted(sizes)
+    assert (8 if case.cfg.weights == "q2_K" else 4) in sizes, sorted(sizes)
     assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
     _emulate_and_check(module, case, seed=23)
 

@@ -171,19 +171,19 @@ def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("weights", ("q6_K", "q3_K"))
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
 @pytest.mark.parametrize("m", (1, 8))
 def test_aligned_pairs_match_reference(weights: str, m: int, gpu) -> None:  # noqa: ANN001
-    """The benchmark's ggml-order decode kernels for q6_K and q3_K with two super-blocks per stage and K a
+    """The benchmark's ggml-order decode kernels for q6_K, q3_K and q2_K with two super-blocks per stage and K a
     multiple of 512 (K = 3584: 7 pairs, split among programs a whole number of pairs each), W copied by
-    4-byte cp.async, ragged N, against the float64 meaning of the blocks."""
+    4-byte cp.async (q2_K: 8-byte), ragged N, against the float64 meaning of the blocks."""
     base = DECODE_BENCH_M1 if m == 1 else DECODE_BENCH
     decode = replace(base, weights=weights, k_blocks=2, k_divisibility=512)
     _check_on_gpu(MmqCase(decode, m, N, K, stages=2), gpu)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("weights", ("q6_K", "q3_K"))
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
 def test_aligned_pairs_integer_part_is_exact(weights: str, gpu) -> None:  # noqa: ANN001
     _check_integer_part(MmqCase(replace(DECODE_BENCH, weights=weights, k_blocks=2, k_divisibility=512), 3, N, K,
                                 stages=2), gpu)
