@@ -1,4 +1,4 @@
-"""Experiment (runs 222–224): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
+"""Experiment (runs 222–226): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
     python -m bench.experiments.decode_aligned_pairs --prepare   # here: fill the kernel cache
     python -m bench.experiments.decode_aligned_pairs             # on the GPU machine (runs 222–223, per --weights)
     python -m bench.experiments.decode_aligned_pairs --more      # run 224: kb4 kd1024, 64 rows on 4 warps
@@ -16,8 +16,9 @@ cp.async), whose two-step rows (272 and 168 bytes) allow 16- and 8-byte chunks.
 
 Runs 222–223 (bench/RESULTS.md): the 64-row two-step form is 1.13–1.35 × faster than one step per stage for q6_K,
 1.03–1.21 × for q3_K, and faster than the 32- and 16-row forms almost everywhere; run 224: four warps on 64 rows
-0.99–1.12 × its time, four steps per stage (K a multiple of 1024, 8-byte chunks) 1.02–1.69 ×. ``bench.mmq`` keeps
-the 64-row two-step kernels.
+0.99–1.12 × its time, four steps per stage (K a multiple of 1024, 8-byte chunks) 1.02–1.69 ×; runs 225–226: mxfp4
+and iq4_xs 0.95–1.16 × (issue-bound), q2_K 0.91–1.01 ×. ``bench.mmq`` keeps the 64-row two-step kernels of q6_K,
+q3_K and q2_K.
 """
 
 from __future__ import annotations
