@@ -111,10 +111,10 @@ OTHER_WEIGHTS = [
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128", "small_m 64 w2 splitk s2 pdl wt",
                  "small_m 64 w2 splitk s2 m1 fold=fma pdl wt")
 ] + [
-    (f"{label.replace(' fold=fma', '')} kb2 kd512 {weights}",
+    (f"{label.replace(' fold=fma', '').replace(' s2 ', f' s{stages} ')} kb2 kd512 {weights}",
      replace(cfg, weights=weights, k_blocks=2, k_divisibility=512), stages)
-    for weights in ("q6_K", "q3_K", "q2_K")
-    for label, cfg, stages in DECODE
+    for weights, stages in (("q6_K", 1), ("q3_K", 1), ("q2_K", 2))
+    for label, cfg, _ in DECODE
     if label in ("small_m 64 w2 splitk s2 pdl", "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128")
 ]
 """The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1, reading ggml's
@@ -125,8 +125,9 @@ dmin term (their labels keep ``fold=`` too), or eight q5_0 or mxfp4 blocks (no m
 (q6_K's plan, no min), or one q2_K super-block (its mins per 16 values a second mma, no ``fold=``), or eight iq4_nl blocks (no min), or one iq4_xs super-block (iq4_nl's codes, a packed 6-bit scale per 32
 values, no min); and q6_K's, q3_K's and q2_K's ggml-order decode kernels with two super-blocks per stage and K a
 multiple of 512 (``kb2 kd512``: q6_K's and q3_K's pairs 4-aligned, copied by 4-byte cp.async where one block
-goes 2 bytes at a time, runs 222–223: 1.03–1.35 × faster; q2_K's 8-aligned, by 8-byte chunks instead of 4,
-run 225: 0.91–1.01 × the one-block kernels' time)."""
+goes 2 bytes at a time, in one stage — runs 222–223 and 227: 1.40–1.48 × faster for q6_K's one-token kernel —;
+q2_K's 8-aligned, by 8-byte chunks instead of 4, two stages, runs 225–226: 0.91–1.01 × the one-block kernels'
+time)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

@@ -107,7 +107,8 @@ class MmqConfig:
     8-token activation tile, the decoded scales of each slice — leaves fewer programs per SM:
     2 and 4 run 1.2–2.0 × and 2.3–9.4 × slower (run 45), so 1 stays the default. The exception is W whose
     blocks are 2-aligned in ggml's order (q6_K, q3_K): with ``k_divisibility = 512`` two blocks per stage are
-    copied by 4-byte cp.async instead of 2 bytes at a time, 1.03–1.35 × faster (runs 222–223)."""
+    copied by 4-byte cp.async instead of 2 bytes at a time — compiled with one stage (7 programs per SM, not 3),
+    1.13–1.49 × faster (runs 222–227)."""
     interleave_splits: bool = False
     """small_m with split_k: program (x, y) of a grid with S splits reads K steps y, y + S, y + 2S, …
     instead of the y-th contiguous S-th of K, so the S programs of a row tile, which start

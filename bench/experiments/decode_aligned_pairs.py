@@ -1,7 +1,8 @@
-"""Experiment (runs 222–226): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
+"""Experiment (runs 222–227): ggml-order q6_K / q3_K decode with two K steps per stage copied by 4-byte cp.async.
     python -m bench.experiments.decode_aligned_pairs --prepare   # here: fill the kernel cache
     python -m bench.experiments.decode_aligned_pairs             # on the GPU machine (runs 222–223, per --weights)
     python -m bench.experiments.decode_aligned_pairs --more      # run 224: kb4 kd1024, 64 rows on 4 warps
+    python -m bench.experiments.decode_aligned_pairs --one-stage # run 227: the 64-row form in one stage
 In ggml's order q6_K's 210-byte and q3_K's 110-byte super-blocks are only 2-aligned, so the decode kernels copy
 them with synchronous 2-byte loads and stores (``passes/support/copies.py``'s ``_segment_copy``): q6_K's one-token
 decode reads its weights at 37 % of copy bandwidth at 32768 × 8192 there, 2.4 × the time of the same kernel over
@@ -17,8 +18,9 @@ cp.async), whose two-step rows (272 and 168 bytes) allow 16- and 8-byte chunks.
 Runs 222–223 (bench/RESULTS.md): the 64-row two-step form is 1.13–1.35 × faster than one step per stage for q6_K,
 1.03–1.21 × for q3_K, and faster than the 32- and 16-row forms almost everywhere; run 224: four warps on 64 rows
 0.99–1.12 × its time, four steps per stage (K a multiple of 1024, 8-byte chunks) 1.02–1.69 ×; runs 225–226: mxfp4
-and iq4_xs 0.95–1.16 × (issue-bound), q2_K 0.91–1.01 ×. ``bench.mmq`` keeps the 64-row two-step kernels of q6_K,
-q3_K and q2_K.
+and iq4_xs 0.95–1.16 × (issue-bound), q2_K 0.91–1.01 ×; run 227: q6_K's and q3_K's 64-row form in one stage
+0.79–0.99 × its two-stage time. ``bench.mmq`` keeps the 64-row two-step kernels of q6_K and q3_K (one stage) and
+q2_K (two).
 """
 
 from __future__ import annotations
@@ -35,20 +37,25 @@ _ONE_TOKEN = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_
 _UP_TO_8 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 
 
-def entries(weights: str, more: bool = False) -> list[tuple[str, MmqConfig, int]]:
+def entries(weights: str, more: bool = False, one_stage: bool = False) -> list[tuple[str, MmqConfig, int]]:
     """(label, config, stages): the ggml-order kernels of ``bench.mmq`` (one K step per stage), their two-step
     4-aligned forms at 64, 32 and 16 rows, and the repacked kernels for reference; ``more`` (run 224): four
-    warps on 64 rows, and four super-blocks per stage with K a multiple of 1024 (8-aligned, 8-byte cp.async)."""
-    shapes = [(2, 512, 64, 2), (2, 512, 32, 2), (2, 512, 16, 1)]
+    warps on 64 rows, and four super-blocks per stage with K a multiple of 1024 (8-aligned, 8-byte cp.async);
+    ``one_stage`` (run 227): the 64-row two-step form with one stage (half its shared memory: 7 programs per SM
+    instead of 3, no copy of the next step in flight within a program)."""
+    shapes = [(2, 512, 64, 2, 2), (2, 512, 32, 2, 2), (2, 512, 16, 1, 2)]
     if more:
-        shapes = [(2, 512, 64, 2), (2, 512, 64, 4), (4, 1024, 64, 2), (4, 1024, 32, 2), (4, 1024, 16, 1)]
+        shapes = [(2, 512, 64, 2, 2), (2, 512, 64, 4, 2), (4, 1024, 64, 2, 2), (4, 1024, 32, 2, 2),
+                  (4, 1024, 16, 1, 2)]
+    if one_stage:
+        shapes = [(2, 512, 64, 2, 2), (2, 512, 64, 2, 1)]
     out = []
     for tag, base in (("m1 pdl l2p128", _ONE_TOKEN), ("pdl", _UP_TO_8)):
         out.append((f"ggml {tag} {weights}", replace(base, weights=weights), 2))
-        for kb, k_div, rows, warps in shapes:
-            out.append((f"ggml {tag} kb{kb} kd{k_div} {rows} w{warps} {weights}",
+        for kb, k_div, rows, warps, stages in shapes:
+            out.append((f"ggml {tag} kb{kb} kd{k_div} {rows} w{warps}{' s1' if stages == 1 else ''} {weights}",
                         replace(base, weights=weights, block_n=rows, num_warps=warps, k_blocks=kb,
-                                k_divisibility=k_div), 2))
+                                k_divisibility=k_div), stages))
         out.append((f"wt {tag} {weights}", replace(base, weights=weights, tiled_weights=True, l2_prefetch=0), 2))
     return out
 
@@ -59,8 +66,9 @@ def main() -> None:
     parser.add_argument("--weights", default="q6_K,q3_K", help="comma-separated weight formats (q6_K,q3_K)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds over the kernels (default {ROUNDS})")
     parser.add_argument("--more", action="store_true", help="run 224's forms (kb4 kd1024, 64 rows on 4 warps)")
+    parser.add_argument("--one-stage", action="store_true", help="run 227's: the 64-row two-step form in one stage")
     args = parser.parse_args()
-    kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w, args.more)])
+    kernels = mmq.compile_kernels([e for w in args.weights.split(",") for e in entries(w, args.more, args.one_stage)])
     quantizers_compiled = mmq.compile_quantizers()
     if args.prepare:
         return

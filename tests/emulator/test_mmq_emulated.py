@@ -55,10 +55,10 @@ CASES = [
 ]
 
 
-def _compile(cfg: MmqConfig, q4k_fold: str = "auto"):  # noqa: ANN202 - xDSL ModuleOp
+def _compile(cfg: MmqConfig, q4k_fold: str = "auto", num_stages: int = 3):  # noqa: ANN202 - xDSL ModuleOp
     ctx = registry.make_context()
     module = parse_module(ctx, split_chunks(mmq_kernel(cfg), False)[0], f"{cfg.name}.mlir")
-    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", q4k_fold=q4k_fold))
+    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", q4k_fold=q4k_fold, num_stages=num_stages))
     build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     return module
 
@@ -164,6 +164,16 @@ def test_aligned_pairs_of_2_aligned_blocks(case: MmqCase) -> None:
     assert (8 if case.cfg.weights == "q2_K" else 4) in sizes, sorted(sizes)
     assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
     _emulate_and_check(module, case, seed=23)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K"))
+def test_aligned_pairs_in_one_stage(weights: str) -> None:
+    """The form bench.mmq times for q6_K and q3_K (run 227: 0.79–0.99 × the two-stage one's time): each
+    step's copy waited for in the same iteration and its one buffer reused by the next — six steps per
+    program here (no K split), N ragged."""
+    cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, max_m=1, k_blocks=2, k_divisibility=512, weights=weights)
+    _emulate_and_check(_compile(cfg, num_stages=1), MmqCase(cfg, m=1, n=72, k=3072, stages=1), seed=24)
 
 
 @pytest.mark.slow
