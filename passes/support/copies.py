@@ -123,9 +123,8 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                                           f"cp.async, {-(-run // run_chunk // threads)} per thread")
         return
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
-    if chunk is not None and -(-rows * (row_bytes // chunk) // threads) > ASYNC_SEGMENT_CHUNKS \
-            and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk, prefetch,
-                              async_chunk=True):
+    if chunk is not None and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk,
+                                           prefetch, async_chunk=True):
         why = _why_not(2 * chunk, row_bytes, stride_align, offset_align)
         _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async row by row, {ROW_LANES} lanes per row, "
                                           f"{row_bytes // chunk} chunks per row; not {2 * chunk}-byte: {why}")
@@ -268,15 +267,14 @@ def _remark(at: Operation, tile: GlobalTile, shared: SharedLayout, message: Call
 
 def _why_not(wider: int, row_bytes: int, stride_align: int, offset_align: int) -> str:
     """Why a copy of ``row_bytes``-byte rows cannot go in ``wider``-byte chunks: the rows' length, or what
-    bounds the alignment of a row's first byte (the row stride's and the column offset's known divisors)."""
+    bounds the alignment of a row's first byte (the row stride's and the column offset's known divisors; the
+    copy asks only when one of the three stops ``wider``, so the last is the column offset)."""
     if row_bytes % wider:
         return f"its {row_bytes}-byte rows are not a multiple of {wider} B"
     if stride_align < wider:
         return (f"a row starts only {stride_align}-aligned, its stride known only as a multiple of {stride_align} B "
                 "(qdot.divisibility on the values it is computed from says more)")
-    if offset_align < wider:
-        return f"the tile's first column is known only as a multiple of {offset_align} B"
-    return f"rows {min(stride_align, offset_align, ASSUMED_BASE_ALIGNMENT)}-aligned"
+    return f"the tile's first column is known only as a multiple of {offset_align} B"
 
 
 def _linear_rows(shared: SharedLayout, rows_dim: int, eb: int) -> bool:
