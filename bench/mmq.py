@@ -125,7 +125,7 @@ dmin term (their labels keep ``fold=`` too), or eight q5_0 or mxfp4 blocks (no m
 (q6_K's plan, no min), or one q2_K super-block (its mins per 16 values a second mma, no ``fold=``), or eight iq4_nl blocks (no min), or one iq4_xs super-block (iq4_nl's codes, a packed 6-bit scale per 32
 values, no min); and q6_K's, q3_K's and q2_K's ggml-order decode kernels with two super-blocks per stage and K a
 multiple of 512 (``kb2 kd512``: q6_K's and q3_K's pairs 4-aligned, copied by 4-byte cp.async where one block
-goes 2 bytes at a time, in one stage — runs 222–223 and 227: 1.40–1.48 × faster for q6_K's one-token kernel —;
+goes 2 bytes at a time, in one stage — runs 222–223 and 227: 1.40–1.49 × faster for q6_K's one-token kernel —;
 q2_K's 8-aligned, by 8-byte chunks instead of 4, two stages, runs 225–226: 0.91–1.01 × the one-block kernels'
 time)."""
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
