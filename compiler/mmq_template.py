@@ -100,7 +100,7 @@ class MmqConfig:
     40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
-    """small_m: 256-value K steps (q4_K super-blocks) per cp.async stage, so a weight row's bytes
+    """256-value K steps (q4_K super-blocks) per cp.async stage (small_m and mmq, not stream_k), so a weight row's bytes
     in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split
     covers a multiple of it. Runs of 576 bytes would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
     read and multiplied one super-block at a time (no spills), but the tile's shared memory — the
@@ -108,7 +108,8 @@ class MmqConfig:
     2 and 4 run 1.2–2.0 × and 2.3–9.4 × slower (run 45), so 1 stays the default. The exception is W whose
     blocks are 2-aligned in ggml's order (q6_K, q3_K): with ``k_divisibility = 512`` two blocks per stage are
     copied by 4-byte cp.async instead of 2 bytes at a time — compiled with one stage (7 programs per SM, not 3),
-    1.13–1.49 × faster (runs 222–227)."""
+    1.13–1.49 × faster (runs 222–227). The mmq kernel takes the option too (the same 4-byte copies of q6_K's and q3_K's
+    pairs; a stage twice the activation tile's bytes as well)."""
     interleave_splits: bool = False
     """small_m with split_k: program (x, y) of a grid with S splits reads K steps y, y + S, y + 2S, …
     instead of the y-th contiguous S-th of K, so the S programs of a row tile, which start
@@ -174,10 +175,12 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_MAX}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
             raise ValueError("MmqConfig: max_m is an option of the small_m kernel")
-        if self.k_blocks < 1 or self.k_blocks & (self.k_blocks - 1) or (self.k_blocks != 1 and not self.small_m):
+        if self.k_blocks < 1 or self.k_blocks & (self.k_blocks - 1):
             # the layouts of a K step hold powers of two (3 blocks: sizePerThread [1, 24], refused)
-            raise ValueError("MmqConfig: k_blocks is an option of the small_m kernel, a power of two, "
-                             f"got {self.k_blocks}")
+            raise ValueError(f"MmqConfig: k_blocks must be a power of two, got {self.k_blocks}")
+        if self.k_blocks != 1 and self.stream_k:
+            # a stream-K share starts at any K step, not only at the first of a stage's
+            raise ValueError("MmqConfig: k_blocks > 1 is an option of the small_m and mmq kernels, not of stream_k")
         if self.interleave_splits and not (self.small_m and self.split_k):
             raise ValueError("MmqConfig: interleave_splits is an option of the small_m kernel with split_k")
         if self.tiled_weights and self.k_blocks != 1:
@@ -412,8 +415,8 @@ def _mmq(cfg: MmqConfig) -> str:
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
     weights = _Weights(cfg.weights)
     w, kwb = weights.type, weights.row_blocks
-    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{w}"
-    lines = _header(cfg, {bm, bn, g})
+    x_tile, w_tile = f"{bm}x{2 * cfg.k_blocks}x{_X}", f"{cfg.k_blocks * weights.per_step}x{bn}x{w}"
+    lines = _header(cfg, {bm, bn, g, cfg.k_blocks})
     lines += grouped_tile_offsets(bm, bn, g)
     lines += [
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
@@ -430,10 +433,10 @@ def _mmq(cfg: MmqConfig) -> str:
 
 def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str]:
     """The mmq K loop over super-blocks ``lower`` to ``upper`` of the tile at (%off_m, %off_n),
-    from %zero to %acc."""
-    bm, bn = cfg.block_m, cfg.block_n
+    ``k_blocks`` of them per step, from %zero to %acc."""
+    bm, bn, kb = cfg.block_m, cfg.block_n, cfg.k_blocks
     weights = _Weights(cfg.weights)
-    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{weights.type}"
+    x_tile, w_tile = f"{bm}x{2 * kb}x{_X}", f"{kb * weights.per_step}x{bn}x{weights.type}"
     first_lines, first = weights.first_block("%kk", "  ")
     w_at = f"{first}, %off_n"
     if cfg.tiled_weights:  # the tile's rows of step %kk: row %off_n · K/256 + %kk · block_n of the tiled matrix
@@ -441,7 +444,7 @@ def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str
                        "  %w_row = arith.addi %w_tile_row, %w_step : index"]
         w_at = "%c0, %w_row"
     lines = [
-        f"%acc = scf.for %kk = {lower} to {upper} step %c1 iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
+        f"%acc = scf.for %kk = {lower} to {upper} step %c{kb} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
         "  %kkx = arith.muli %kk, %c2 : index",
         *first_lines,
         f"  %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",

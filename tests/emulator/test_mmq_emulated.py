@@ -166,10 +166,33 @@ def test_aligned_pairs_of_2_aligned_blocks(case: MmqCase) -> None:
     _emulate_and_check(module, case, seed=23)
 
 
+PREFILL_PAIR_CASES = [
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, k_blocks=2, k_divisibility=512, weights=w), m=40, n=72,
+            k=1536, stages=s) for w, s in (("q6_K", 1), ("q3_K", 2), ("q2_K", 2), ("q4_K", 2))
+] + [  # K of three steps: the second stage's second step lies past K, read as zeros
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, k_blocks=2, weights="q6_K"), m=40, n=72, k=768, stages=2),
+    MmqCase(MmqConfig(block_m=16, block_n=32, num_warps=2, k_blocks=4, weights="q4_0"), m=20, n=40, k=1280, stages=2),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("weights", ("q6_K", "q3_K"))
+@pytest.mark.parametrize("case", PREFILL_PAIR_CASES, ids=[c.id for c in PREFILL_PAIR_CASES])
+def test_prefill_with_several_steps_per_stage(case: MmqCase) -> None:
+    """The prefill kernel with two (four) K steps per stage: with K a multiple of 512 q6_K's and q3_K's pairs are
+    copied by 4-byte cp.async, q2_K's by 8-byte (no synchronous copy left); q4_K's dmin fold per step; a K that
+    is not a multiple of the stage's steps (no ``k_divisibility``) ends in a stage half past K, its blocks zeros."""
+    module = _compile(case.cfg, num_stages=case.stages)
+    if case.cfg.k_divisibility == 512 and case.cfg.weights != "q4_K":
+        sizes = {op.size.value.data for op in module.walk() if isinstance(op, CpAsyncOp)}
+        assert (8 if case.cfg.weights == "q2_K" else 4) in sizes, sorted(sizes)
+        assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
+    _emulate_and_check(module, case, seed=25)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
 def test_aligned_pairs_in_one_stage(weights: str) -> None:
-    """The form bench.mmq times for q6_K and q3_K (run 227: 0.79–0.99 × the two-stage one's time): each
+    """The form bench.mmq times for q6_K and q3_K (run 227: 0.79–0.99 × the two-stage one's time), and q2_K's: each
     step's copy waited for in the same iteration and its one buffer reused by the next — six steps per
     program here (no K split), N ragged."""
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, max_m=1, k_blocks=2, k_divisibility=512, weights=weights)
@@ -487,8 +510,10 @@ def test_max_m_is_a_small_m_option() -> None:
         MmqConfig(small_m=True, max_m=9)
     with pytest.raises(ValueError, match="max_m is an option of the small_m kernel"):
         MmqConfig(max_m=1)
-    with pytest.raises(ValueError, match="k_blocks is an option of the small_m kernel, a power of two, got 3"):
+    with pytest.raises(ValueError, match="k_blocks must be a power of two, got 3"):
         MmqConfig(small_m=True, k_blocks=3)
+    with pytest.raises(ValueError, match="k_blocks > 1 is an option of the small_m and mmq kernels, not of stream_k"):
+        MmqConfig(stream_k=True, k_blocks=2)
     assert "%m_bound" not in mmq_kernel(MmqConfig(small_m=True))
     assert "%m_bound = arith.minui %m, %c1" in mmq_kernel(MmqConfig(small_m=True, max_m=1))
 

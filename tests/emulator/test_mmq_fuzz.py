@@ -2,7 +2,7 @@
 
 ``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — weight formats (q4_K, and
 q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill tiles, warps,
-``group_m``, occupancy and stream-K grids; decode tiles, split-K with random split
+``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; W in ggml's order or repacked (``tiled_weights``) — crossed with pipeline depths, ``q4k-fold`` modes
 and targets, on random ragged shapes. The hand-picked cases of test_mmq_emulated.py cover
 each option once; the bugs this fuzz is for live where options meet: a K step of several
@@ -89,6 +89,8 @@ def draw(rng: random.Random) -> Draw:
                         num_warps=rng.choice([1, 2, 4, 8]),
                         group_m=rng.choice([1, 2, 8]), stream_k=rng.random() < 0.4,
                         min_blocks_per_sm=rng.choice([0, 2]), tiled_weights=rng.random() < 0.3)
+        if not (cfg.stream_k or cfg.tiled_weights) and rng.random() < 0.3:
+            cfg = replace(cfg, k_blocks=rng.choice([2, 4]))  # several K steps per stage
         m, n = rng.randint(1, 150), rng.randint(1, 200)
         launch = {"programs": rng.randint(1, 20)} if cfg.stream_k else {}
     if rng.random() < 0.3:  # the kernel told K is a multiple of more (2-aligned blocks in 4-aligned pairs)

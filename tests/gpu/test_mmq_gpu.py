@@ -184,9 +184,37 @@ def test_aligned_pairs_match_reference(weights: str, m: int, gpu) -> None:  # no
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
+@pytest.mark.parametrize("m", (1, 8))
+def test_aligned_pairs_in_one_stage(weights: str, m: int, gpu) -> None:  # noqa: ANN001
+    """The same kernels compiled with one stage, the form ``bench.mmq`` times for q6_K and q3_K (7 programs per SM
+    where two stages hold 3): no copy of the next pair in flight, the barrier before each copy the only guard of the
+    tile still being read."""
+    base = DECODE_BENCH_M1 if m == 1 else DECODE_BENCH
+    decode = replace(base, weights=weights, k_blocks=2, k_divisibility=512)
+    _check_on_gpu(MmqCase(decode, m, N, K, stages=1), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
 def test_aligned_pairs_integer_part_is_exact(weights: str, gpu) -> None:  # noqa: ANN001
     _check_integer_part(MmqCase(replace(DECODE_BENCH, weights=weights, k_blocks=2, k_divisibility=512), 3, N, K,
                                 stages=2), gpu)
+
+
+_PREFILL_PAIR = replace(PREFILL_BENCH_TILED, tiled_weights=False, k_blocks=2, k_divisibility=512)
+PREFILL_PAIRS = [  # bench/experiments/prefill_aligned_pairs.py's two-step forms: (config, stages)
+    (_PREFILL_PAIR, 1), (replace(_PREFILL_PAIR, min_blocks_per_sm=0), 2), (replace(_PREFILL_PAIR, block_n=64), 2),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K"))
+@pytest.mark.parametrize("pairs", PREFILL_PAIRS, ids=[f"{cfg.block_n}-s{stages}" for cfg, stages in PREFILL_PAIRS])
+def test_prefill_pairs_match_reference(weights: str, pairs: tuple[MmqConfig, int], gpu) -> None:  # noqa: ANN001
+    """The prefill kernel with two super-blocks per stage and K a multiple of 512 (K = 3584: 7 pairs), W in ggml's
+    order by 4-byte cp.async, ragged M and N, against the float64 meaning of the blocks."""
+    cfg, stages = pairs
+    _check_on_gpu(MmqCase(replace(cfg, weights=weights), 200, N, K, stages=stages), gpu)
 
 
 @pytest.mark.gpu
