@@ -102,6 +102,12 @@ DECODE = [
      2),
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
+SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
+"""The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
+ggml's order, 1.02–1.27 × repacked; every other format 0.69–1.04 ×). Their 16-value sub-blocks make each k32 step
+two k16 mma whose s32 sums are weighted apart (q2_K: and a third mma for its mins); the 64 × 128 tile spills (28–176
+bytes in ggml's order, up to 88 repacked) where 64 × 64 does not, and it has half the programs (224 at N = 3584, one
+partial wave of 2 per SM). Which of these the time goes to is not measured."""
 OTHER_WEIGHTS = [
     (f"{label if FORMATS[weights].min_term else label.replace(' fold=fma', '')} {weights}",
      replace(cfg, weights=weights), stages)
@@ -116,6 +122,10 @@ OTHER_WEIGHTS = [
     for weights, stages in (("q6_K", 1), ("q3_K", 1), ("q2_K", 2))
     for label, cfg, _ in DECODE
     if label in ("small_m 64 w2 splitk s2 pdl", "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128")
+] + [
+    (f"mmq 64x64 w4 s2 b2{' wt' if tiled else ''} {weights}",
+     MmqConfig(block_m=64, block_n=64, num_warps=4, min_blocks_per_sm=2, weights=weights, tiled_weights=tiled), 2)
+    for weights in SUB_BLOCK_WEIGHTS for tiled in (False, True)
 ]
 """The goal kernels of q4_K (the prefill one; the decode ones for M ≤ 8 and for M = 1, reading ggml's
 layout or ``tile_weights``') with the other weight blocks: eight 32-value blocks per K step (q4_0, q8_0)
@@ -127,7 +137,8 @@ values, no min); and q6_K's, q3_K's and q2_K's ggml-order decode kernels with tw
 multiple of 512 (``kb2 kd512``: q6_K's and q3_K's pairs 4-aligned, copied by 4-byte cp.async where one block
 goes 2 bytes at a time, in one stage — runs 222–223 and 227: 1.40–1.49 × faster for q6_K's one-token kernel —;
 q2_K's 8-aligned, by 8-byte chunks instead of 4, two stages, runs 225–226: 0.91–1.01 × the one-block kernels'
-time)."""
+time); and the prefill kernel on a 64 × 64 tile for the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``)."""
+
 QUANTIZERS = {(zero, pdl): quantize_kernel("q8_1_mmq", zero_output=zero, launch_dependents=pdl)
               for zero, pdl in ((False, False), (True, False), (False, True), (True, True))}
 """MUL_MAT's first kernel, by (whether it also zeroes Y — where the GEMM splits K —, whether it

@@ -2,7 +2,7 @@
     python -m bench.experiments.decode_aligned_pairs --prepare   # here: fill the kernel cache
     python -m bench.experiments.decode_aligned_pairs             # on the GPU machine (runs 222–223, per --weights)
     python -m bench.experiments.decode_aligned_pairs --more      # run 224: kb4 kd1024, 64 rows on 4 warps
-    python -m bench.experiments.decode_aligned_pairs --one-stage # run 227: the 64-row form in one stage
+    python -m bench.experiments.decode_aligned_pairs --one-stage # run 227 (run 228: --weights q2_K): one stage
 In ggml's order q6_K's 210-byte and q3_K's 110-byte super-blocks are only 2-aligned, so the decode kernels copy
 them with synchronous 2-byte loads and stores (``passes/support/copies.py``'s ``_segment_copy``): q6_K's one-token
 decode reads its weights at 37 % of copy bandwidth at 32768 × 8192 there, 2.4 × the time of the same kernel over
@@ -19,8 +19,8 @@ Runs 222–223 (bench/RESULTS.md): the 64-row two-step form is 1.13–1.35 × fa
 1.03–1.21 × for q3_K, and faster than the 32- and 16-row forms almost everywhere; run 224: four warps on 64 rows
 0.99–1.12 × its time, four steps per stage (K a multiple of 1024, 8-byte chunks) 1.02–1.69 ×; runs 225–226: mxfp4
 and iq4_xs 0.95–1.16 × (issue-bound), q2_K 0.91–1.01 ×; run 227: q6_K's and q3_K's 64-row form in one stage
-0.79–0.99 × its two-stage time. ``bench.mmq`` keeps the 64-row two-step kernels of q6_K and q3_K (one stage) and
-q2_K (two).
+0.79–0.99 × its two-stage time; run 228: q2_K's in one stage 0.97–1.14 × its two-stage time (slower where its weights
+stream from HBM). ``bench.mmq`` keeps the 64-row two-step kernels of q6_K and q3_K (one stage) and q2_K (two).
 """
 
 from __future__ import annotations

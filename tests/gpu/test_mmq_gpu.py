@@ -201,6 +201,16 @@ def test_aligned_pairs_integer_part_is_exact(weights: str, gpu) -> None:  # noqa
                                 stages=2), gpu)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
+@pytest.mark.parametrize("tiled", (False, True), ids=("ggml", "wt"))
+def test_sub_block_prefill_tile_matches_reference(weights: str, tiled: bool, gpu) -> None:  # noqa: ANN001
+    """bench/mmq.py's prefill kernel for the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``): a 64 × 64 tile,
+    W in ggml's order or repacked for it, ragged M and N."""
+    cfg = replace(PREFILL_BENCH_TILED, block_n=64, weights=weights, tiled_weights=tiled)
+    _check_on_gpu(MmqCase(cfg, 200, N, K, stages=2), gpu)
+
+
 _PREFILL_PAIR = replace(PREFILL_BENCH_TILED, tiled_weights=False, k_blocks=2, k_divisibility=512)
 PREFILL_PAIRS = [  # bench/experiments/prefill_aligned_pairs.py's two-step forms: (config, stages)
     (_PREFILL_PAIR, 1), (replace(_PREFILL_PAIR, min_blocks_per_sm=0), 2), (replace(_PREFILL_PAIR, block_n=64), 2),
