@@ -43,6 +43,7 @@ import numpy as np
 from compiler.format_table import FORMATS
 from compiler.kernel_cache import get_or_compile
 from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.mmq_choice import ALIGNED_PAIRS, SUB_BLOCK_WEIGHTS
 from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
@@ -102,12 +103,6 @@ DECODE = [
      2),
 ]
 """A decode kernel runs the shapes' M up to its ``max_m``: the ``m1`` ones serve M = 1 only."""
-SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
-"""The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
-ggml's order, 1.02–1.27 × repacked; every other format 0.69–1.04 ×). Their 16-value sub-blocks make each k32 step
-two k16 mma whose s32 sums are weighted apart (q2_K: and a third mma for its mins); the 64 × 128 tile spills (28–176
-bytes in ggml's order, up to 88 repacked) where 64 × 64 does not, and it has half the programs (224 at N = 3584, one
-partial wave of 2 per SM). Which of these the time goes to is not measured."""
 OTHER_WEIGHTS = [
     (f"{label if FORMATS[weights].min_term else label.replace(' fold=fma', '')} {weights}",
      replace(cfg, weights=weights), stages)
@@ -119,7 +114,7 @@ OTHER_WEIGHTS = [
 ] + [
     (f"{label.replace(' fold=fma', '').replace(' s2 ', f' s{stages} ')} kb2 kd512 {weights}",
      replace(cfg, weights=weights, k_blocks=2, k_divisibility=512), stages)
-    for weights, stages in (("q6_K", 1), ("q3_K", 1), ("q2_K", 2))
+    for weights, stages in ALIGNED_PAIRS.items()
     for label, cfg, _ in DECODE
     if label in ("small_m 64 w2 splitk s2 pdl", "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128")
 ] + [

@@ -1,0 +1,76 @@
+"""Which q8_1 × ggml-weights kernel to compile for a MUL_MAT: the benchmarks' findings as one function.
+
+``compiler.mmq_template`` takes any ``MmqConfig``; which one is fast depends on M, the weight format,
+whether W was repacked (``tile_weights``) and what K is a multiple of, and the answers live in
+``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count ``bench.mmq`` measured
+fastest on the H200 (sm_90) for each case, so a caller does not have to read the runs:
+
+* M ≥ 9 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
+  q4_K; the other formats inherit it), except the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``),
+  whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230). Measured at M = 512.
+* M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
+  zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
+  and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
+  elsewhere). In ggml's order q6_K's and q3_K's 2-aligned super-blocks go two per stage by 4-byte cp.async where
+  K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages
+  (``ALIGNED_PAIRS``; runs 225–226, 228).
+
+What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y, the
+activation quantize kernel, and a programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with
+``quantize_kernel(..., launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch
+protocol ``bench.mmq`` follows. Other GPUs were not measured; the choices compile for any sm_80+ target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
+
+SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
+"""The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
+ggml's order, 1.02–1.27 × repacked; every other format 0.69–1.04 ×). Their 16-value sub-blocks make each k32 step
+two k16 mma whose s32 sums are weighted apart (q2_K: and a third mma for its mins); the 64 × 128 tile spills (28–176
+bytes in ggml's order, up to 88 repacked) where 64 × 64 does not, and it has half the programs (224 at N = 3584, one
+partial wave of 2 per SM). Which of these the time goes to is not measured."""
+ALIGNED_PAIRS = {"q6_K": 1, "q3_K": 1, "q2_K": 2}
+"""Weights whose ggml-order decode reads two super-blocks per stage where K is a multiple of 512, and the stage
+count it is fastest with: q6_K's 210- and q3_K's 110-byte blocks, only 2-aligned alone, are 4-aligned in pairs
+(1.13–1.49 × in one stage, runs 222–227); q2_K's 84-byte ones 8-aligned (0.91–1.01 × the one-block time in two
+stages, runs 225–226; one stage 0.97–1.14 × that, run 228)."""
+PAIR_K_DIVISIBILITY = 512
+"""What K must be a multiple of for ``ALIGNED_PAIRS``' kernels (``MmqConfig.k_divisibility``)."""
+
+
+@dataclass(frozen=True)
+class MmqChoice:
+    """A kernel configuration and the pipeline depth to compile it with (``compiler.compile(mmq_kernel(cfg),
+    arch=…, num_stages=num_stages)``)."""
+
+    cfg: MmqConfig
+    num_stages: int
+
+
+def choose_mmq(weights: str, m: int, k: int, tiled_weights: bool = False) -> MmqChoice:
+    """The fastest measured kernel for Y[M, N] = X · Wᵀ with ``weights`` blocks (see the module docstring).
+
+    ``tiled_weights``: W repacked by ``tile_weights`` for the returned ``cfg`` (its ``block_n``), so repack after
+    choosing. ``k`` only decides whether the ggml-order decode of ``ALIGNED_PAIRS`` may assume K a multiple of 512.
+    Raises ``ValueError`` for a format the kernels do not take, M < 1, or a K that is not a positive multiple of
+    256 (every kernel's K step)."""
+    if weights not in WEIGHT_FORMATS:
+        raise ValueError(f"choose_mmq: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {weights!r}")
+    if m < 1:
+        raise ValueError(f"choose_mmq: M must be at least 1, got {m}")
+    if k < 1 or k % 256:
+        raise ValueError(f"choose_mmq: K must be a positive multiple of 256, got {k}")
+    if m > SMALL_M_MAX:
+        block_n = 64 if weights in SUB_BLOCK_WEIGHTS else 128
+        return MmqChoice(MmqConfig(block_m=64, block_n=block_n, num_warps=4, min_blocks_per_sm=2, weights=weights,
+                                   tiled_weights=tiled_weights), 2)
+    cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1 if m == 1 else SMALL_M_MAX,
+                    weights=weights, tiled_weights=tiled_weights,
+                    l2_prefetch=128 if m == 1 and not tiled_weights else 0)
+    if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
+        return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), ALIGNED_PAIRS[weights])
+    return MmqChoice(cfg, 2)
