@@ -100,16 +100,17 @@ class MmqConfig:
     40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
-    """256-value K steps (q4_K super-blocks) per cp.async stage (small_m and mmq, not stream_k), so a weight row's bytes
-    in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split
+    """256-value K steps (q4_K super-blocks) per cp.async stage (small_m and mmq, not stream_k), so a weight
+    row's bytes in one copy are 144 · k_blocks contiguous bytes (q4_0: the same, q8_0: 272 · k_blocks); a split
     covers a multiple of it. Runs of 576 bytes would lift the copies' ceiling from 73–78 % to 91 % of copy bandwidth (run 41), and the step is
     read and multiplied one super-block at a time (no spills), but the tile's shared memory — the
     8-token activation tile, the decoded scales of each slice — leaves fewer programs per SM:
     2 and 4 run 1.2–2.0 × and 2.3–9.4 × slower (run 45), so 1 stays the default. The exception is W whose
     blocks are 2-aligned in ggml's order (q6_K, q3_K): with ``k_divisibility = 512`` two blocks per stage are
     copied by 4-byte cp.async instead of 2 bytes at a time — compiled with one stage (7 programs per SM, not 3),
-    1.13–1.49 × faster (runs 222–227). The mmq kernel takes the option too (the same 4-byte copies of q6_K's and q3_K's
-    pairs; a stage twice the activation tile's bytes as well)."""
+    1.13–1.49 × faster (runs 222–227). The mmq kernel takes the option too (the same 4-byte copies of q6_K's and
+    q3_K's pairs), but its stage holds twice the activation tile's bytes as well and loses a stage or programs per
+    SM for it: 0.48–1.03 × as fast (run 228)."""
     interleave_splits: bool = False
     """small_m with split_k: program (x, y) of a grid with S splits reads K steps y, y + S, y + 2S, …
     instead of the y-th contiguous S-th of K, so the S programs of a row tile, which start
