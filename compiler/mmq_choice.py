@@ -7,7 +7,12 @@ fastest on the H200 (sm_90) for each case, so a caller does not have to read the
 
 * M ≥ 9 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
   q4_K; the other formats inherit it), except the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``),
-  whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230). Measured at M = 512.
+  whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230; both measured at M = 512). Where that grid has at
+  most ``STREAM_K_PROGRAMS`` tiles (one per SM: M ≤ 256 at N = 4096 on 64 × 128), the same tile in stream-K
+  (``stream_k``: two programs per SM share the (tile, K step) iterations): each program of the plain grid walks
+  the whole K while most SMs idle, and stream-K is 1.92–5.96 × faster at 32 tiles, 1.24–3.23 × at 64 and
+  0.87–1.75 × at 128 (runs 232–234, every format, both orders, N = 4096, K = 4096 and 14336); above, the plain grid
+  (run 233: stream-K 0.93–1.00 × at 256 tiles; 5–6 % slower at M = 512, N = 3584, runs 32 and 208).
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
@@ -15,7 +20,8 @@ fastest on the H200 (sm_90) for each case, so a caller does not have to read the
   K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages
   (``ALIGNED_PAIRS``; runs 225–226, 228).
 
-What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y, the
+What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y (split-K
+and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the
 activation quantize kernel, and a programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with
 ``quantize_kernel(..., launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch
 protocol ``bench.mmq`` follows. Other GPUs were not measured; the choices compile for any sm_80+ target.
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
+from compiler.mmq_template import SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -51,23 +57,25 @@ class MmqChoice:
     num_stages: int
 
 
-def choose_mmq(weights: str, m: int, k: int, tiled_weights: bool = False) -> MmqChoice:
+def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> MmqChoice:
     """The fastest measured kernel for Y[M, N] = X · Wᵀ with ``weights`` blocks (see the module docstring).
 
     ``tiled_weights``: W repacked by ``tile_weights`` for the returned ``cfg`` (its ``block_n``), so repack after
-    choosing. ``k`` only decides whether the ggml-order decode of ``ALIGNED_PAIRS`` may assume K a multiple of 512.
-    Raises ``ValueError`` for a format the kernels do not take, M < 1, or a K that is not a positive multiple of
-    256 (every kernel's K step)."""
+    choosing. ``n`` decides between the plain and the stream-K prefill grid; ``k`` whether the ggml-order decode of
+    ``ALIGNED_PAIRS`` may assume K a multiple of 512. Raises ``ValueError`` for a format the kernels do not take,
+    M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step)."""
     if weights not in WEIGHT_FORMATS:
         raise ValueError(f"choose_mmq: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {weights!r}")
-    if m < 1:
-        raise ValueError(f"choose_mmq: M must be at least 1, got {m}")
+    if m < 1 or n < 1:
+        raise ValueError(f"choose_mmq: M and N must be at least 1, got M = {m}, N = {n}")
     if k < 1 or k % 256:
         raise ValueError(f"choose_mmq: K must be a positive multiple of 256, got {k}")
     if m > SMALL_M_MAX:
-        block_n = 64 if weights in SUB_BLOCK_WEIGHTS else 128
-        return MmqChoice(MmqConfig(block_m=64, block_n=block_n, num_warps=4, min_blocks_per_sm=2, weights=weights,
-                                   tiled_weights=tiled_weights), 2)
+        block_m, block_n = 64, 64 if weights in SUB_BLOCK_WEIGHTS else 128
+        tiles = -(-m // block_m) * -(-n // block_n)
+        return MmqChoice(MmqConfig(block_m=block_m, block_n=block_n, num_warps=4, min_blocks_per_sm=2,
+                                   weights=weights, tiled_weights=tiled_weights,
+                                   stream_k=tiles <= STREAM_K_PROGRAMS), 2)
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1 if m == 1 else SMALL_M_MAX,
                     weights=weights, tiled_weights=tiled_weights,
                     l2_prefetch=128 if m == 1 and not tiled_weights else 0)

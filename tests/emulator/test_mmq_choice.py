@@ -1,5 +1,6 @@
-"""``compiler.mmq_choice.choose_mmq``: every choice is a kernel ``bench.mmq`` times, and the chosen kernels compute
-the right thing on the emulator (fresh seeded inputs, a NaN-poisoned Y where the kernel stores, float64 reference)."""
+"""``compiler.mmq_choice.choose_mmq``: every choice is a kernel ``bench.mmq`` or the mid-M experiment timed, and the
+chosen kernels compute the right thing on the emulator (fresh seeded inputs, a NaN-poisoned Y where the kernel
+stores, float64 reference)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import bench.experiments.mid_m as mid_m
 import bench.mmq as mmq
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
@@ -23,43 +25,54 @@ def _without_launch_protocol(cfg: MmqConfig) -> MmqConfig:
     return replace(cfg, wait_previous_grid=False)
 
 
-BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages in mmq.selected(None)}
+BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages in
+               [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True)]}
+"""The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
+runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
 def test_every_choice_is_a_benchmarked_kernel(weights: str) -> None:
-    """For M = 1, 2–8 and ≥ 9, both orders of W, K a multiple of 512 or not: the choice is one of the kernels
-    whose rows in bench/RESULTS.md it rests on."""
-    for m in (1, 5, 512):
-        for tiled in (False, True):
-            for k in (4096, 3840):
-                choice = choose_mmq(weights, m, k, tiled_weights=tiled)
-                assert (choice.cfg, choice.num_stages) in BENCHMARKED, (weights, m, tiled, k, choice)
+    """For M = 1, 2–8, 9–256 and 512, both orders of W, K a multiple of 512 or not: the choice is one of the
+    kernels whose rows in bench/RESULTS.md it rests on."""
+    for m in (1, 5, 16, 128, 512):
+        for n in (4096, 3584):
+            for tiled in (False, True):
+                for k in (4096, 3840):
+                    choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)
+                    assert (choice.cfg, choice.num_stages) in BENCHMARKED, (weights, m, n, tiled, k, choice)
 
 
 def test_choices_by_case() -> None:
-    """The rules themselves: the prefill tile by format, the one-token kernel and its L2 hint in ggml's order, the
-    aligned pairs only where K allows them and W is in ggml's order."""
-    prefill = choose_mmq("q4_K", 512, 4096)
+    """The rules themselves: the prefill tile by format, stream-K while the plain grid has at most one tile per SM,
+    the one-token kernel and its L2 hint in ggml's order, the aligned pairs only where K allows them and W is in
+    ggml's order."""
+    prefill = choose_mmq("q4_K", 512, 4096, 4096)
     assert (prefill.cfg.block_m, prefill.cfg.block_n, prefill.cfg.min_blocks_per_sm, prefill.num_stages) == (64, 128,
                                                                                                            2, 2)
+    assert not prefill.cfg.stream_k  # 256 tiles
+    assert choose_mmq("q4_K", 256, 4096, 4096).cfg.stream_k  # 128 tiles
+    assert not choose_mmq("q4_K", 257, 4096, 4096).cfg.stream_k  # 160
+    assert choose_mmq("q4_K", 9, 4096, 4096).cfg.needs_zeroed_output  # stream-K adds into Y
     for weights in SUB_BLOCK_WEIGHTS:
-        assert choose_mmq(weights, 9, 4096, tiled_weights=True).cfg.block_n == 64
-    one = choose_mmq("q4_K", 1, 14336)
+        assert choose_mmq(weights, 9, 4096, 4096, tiled_weights=True).cfg.block_n == 64
+        assert not choose_mmq(weights, 256, 4096, 4096).cfg.stream_k  # 256 tiles of 64 × 64
+    one = choose_mmq("q4_K", 1, 4096, 14336)
     assert one.cfg.small_m and one.cfg.max_m == 1 and one.cfg.l2_prefetch == 128 and one.cfg.needs_zeroed_output
-    assert choose_mmq("q4_K", 1, 14336, tiled_weights=True).cfg.l2_prefetch == 0
-    assert choose_mmq("q4_K", 8, 14336).cfg.max_m == 8
+    assert choose_mmq("q4_K", 1, 4096, 14336, tiled_weights=True).cfg.l2_prefetch == 0
+    assert choose_mmq("q4_K", 8, 4096, 14336).cfg.max_m == 8
     for weights, stages in ALIGNED_PAIRS.items():
-        pairs = choose_mmq(weights, 1, 14336)
+        pairs = choose_mmq(weights, 1, 4096, 14336)
         assert (pairs.cfg.k_blocks, pairs.cfg.k_divisibility, pairs.num_stages) == (2, 512, stages)
-        assert choose_mmq(weights, 1, 14336 - 256).cfg.k_blocks == 1  # 55 super-blocks: no pairs
-        assert choose_mmq(weights, 1, 14336, tiled_weights=True).cfg.k_blocks == 1
+        assert choose_mmq(weights, 1, 4096, 14336 - 256).cfg.k_blocks == 1  # 55 super-blocks: no pairs
+        assert choose_mmq(weights, 1, 4096, 14336, tiled_weights=True).cfg.k_blocks == 1
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("q8_1", 1, 4096), "weights must be one of q4_K, q4_0"),
-    (("q4_K", 0, 4096), "M must be at least 1, got 0"),
-    (("q4_K", 1, 4000), "K must be a positive multiple of 256, got 4000"),
+    (("q8_1", 1, 64, 4096), "weights must be one of q4_K, q4_0"),
+    (("q4_K", 0, 64, 4096), "M and N must be at least 1, got M = 0, N = 64"),
+    (("q4_K", 1, 0, 4096), "M and N must be at least 1, got M = 1, N = 0"),
+    (("q4_K", 1, 64, 4000), "K must be a positive multiple of 256, got 4000"),
 ])
 def test_refusals(args: tuple, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -78,11 +91,11 @@ def _compile(choice: MmqChoice):  # noqa: ANN202 - xDSL ModuleOp
 @pytest.mark.parametrize(("weights", "m", "n", "k", "tiled"), [
     ("q6_K", 1, 72, 1024, False),   # aligned pairs in one stage, the one-token form
     ("q2_K", 5, 72, 1536, False),   # aligned pairs in two stages
-    ("q3_K", 40, 72, 768, True),    # the 64 × 64 prefill tile, repacked
-    ("iq4_xs", 40, 72, 512, False),  # the 64 × 128 prefill tile
+    ("q3_K", 40, 72, 768, True),    # the 64 × 64 prefill tile, repacked, stream-K (2 tiles)
+    ("iq4_xs", 40, 72, 512, False),  # the 64 × 128 prefill tile, stream-K
 ])
 def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, tiled: bool) -> None:
-    choice = choose_mmq(weights, m, k, tiled_weights=tiled)
+    choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)
     case = MmqCase(choice.cfg, m, n, k, choice.num_stages)
     data = make_inputs(case, np.random.default_rng(31))
     y = np.zeros((m, n), np.float32) if choice.cfg.needs_zeroed_output else np.full((m, n), np.nan, np.float32)
