@@ -2,8 +2,8 @@
 
 ``compiler.mmq_template`` takes any ``MmqConfig``; which one is fast depends on M, the weight format,
 whether W was repacked (``tile_weights``) and what K is a multiple of, and the answers live in
-``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count ``bench.mmq`` measured
-fastest on the H200 (sm_90) for each case, so a caller does not have to read the runs:
+``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
+(sm_90) for each case (``bench.mmq`` and the experiments it names), so a caller does not have to read the runs:
 
 * M ≥ 9 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
   q4_K; the other formats inherit it), except the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``),
@@ -20,11 +20,11 @@ fastest on the H200 (sm_90) for each case, so a caller does not have to read the
   K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages
   (``ALIGNED_PAIRS``; runs 225–226, 228).
 
-What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y (split-K
-and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the
-activation quantize kernel, and a programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with
-``quantize_kernel(..., launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch
-protocol ``bench.mmq`` follows. Other GPUs were not measured; the choices compile for any sm_80+ target.
+What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y
+(split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the activation quantize kernel, and a
+programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
+launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
+follows. Other GPUs were not measured.
 """
 
 from __future__ import annotations
