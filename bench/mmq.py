@@ -172,6 +172,18 @@ def measuring_setup(cupy, quantizers_compiled: dict[tuple[bool, bool], object]) 
     return load_quantizers(quantizers_compiled), np.random.default_rng(), cupy.empty(256 << 20, dtype=cupy.uint8)
 
 
+def load_kernels(kernels: list) -> list[tuple]:
+    """``compile_kernels``' entries loaded on the GPU as (label, config, stages, loaded kernel, kernel info), each
+    logged with its shared memory, registers and resident programs (the experiments' first lines)."""
+    from bench.gpu_common import log
+    from targets.ptx.runner import load
+
+    loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
+    for label, _cfg, _stages, kernel, info in loaded:
+        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    return loaded
+
+
 def _pipeline(label: str, stages: int) -> str | None:
     """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold; else the default pipeline."""
     fold = next((word.split("=")[1] for word in label.split() if word.startswith("fold=")), None)

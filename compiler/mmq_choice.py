@@ -25,13 +25,19 @@ What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from th
 programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
 follows. Other GPUs were not measured.
+
+From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights]`` prints the chosen kernel's IR,
+headed by comments that name the configuration, the stage count and the launch grid, for ``qdot-translate`` or
+``qdot-opt`` to read (``… | qdot-translate --num-stages S``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import argparse
+import sys
+from dataclasses import dataclass, fields, replace
 
-from compiler.mmq_template import SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig
+from compiler.mmq_template import SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -82,3 +88,48 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), ALIGNED_PAIRS[weights])
     return MmqChoice(cfg, 2)
+
+
+def _config_text(cfg: MmqConfig) -> str:
+    """``MmqConfig(…)`` with the fields that differ from their defaults, as a caller would write it."""
+    changed = [f"{f.name}={getattr(cfg, f.name)!r}" for f in fields(MmqConfig) if getattr(cfg, f.name) != f.default]
+    return f"MmqConfig({', '.join(changed)})"
+
+
+def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> str:
+    """The chosen kernel's IR (``mmq_kernel``) under comment lines that say how to compile and launch it."""
+    choice = choose_mmq(weights, m, n, k, tiled_weights)
+    cfg = choice.cfg
+    zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
+    header = [f"// choose_mmq({weights!r}, M={m}, N={n}, K={k}, tiled_weights={tiled_weights})",
+              f"// {_config_text(cfg)}",
+              f"// compile with --num-stages {choice.num_stages}: qdot-translate FILE --arch sm_90 "
+              f"--num-stages {choice.num_stages}",
+              f"// launch on grid {mmq_grid(cfg, m, n, k)} (mmq_grid){zeroed}"]
+    if tiled_weights:
+        header.append(f"// W repacked by tile_weights for block_n = {cfg.block_n}")
+    return "\n".join(header) + "\n" + mmq_kernel(cfg)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m compiler.mmq_choice",
+        description="Print the q8_1 × ggml-weights kernel measured fastest on the H200 for a weight format and a "
+                    "MUL_MAT shape (Y[M, N] = X[M, K] · W[N, K]ᵀ), as qdot IR with its configuration, stage count "
+                    "and grid in comments.",
+        epilog="example: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2")
+    parser.add_argument("weights", help=f"the weights' ggml block format: {', '.join(WEIGHT_FORMATS)}")
+    parser.add_argument("m", type=int, help="tokens (rows of X and Y)")
+    parser.add_argument("n", type=int, help="weight rows (columns of Y)")
+    parser.add_argument("k", type=int, help="the reduction length, a multiple of 256")
+    parser.add_argument("--tiled-weights", action="store_true", help="W repacked once by tile_weights")
+    args = parser.parse_args(argv)
+    try:
+        sys.stdout.write(choice_text(args.weights, args.m, args.n, args.k, args.tiled_weights))
+    except ValueError as err:
+        parser.exit(1, f"{parser.prog}: error: {str(err).removeprefix('choose_mmq: ')}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -73,16 +73,13 @@ def main() -> None:
     if args.prepare:
         return
     from bench.gpu_common import gpu_or_exit, log, record
-    from targets.ptx.runner import load
 
     cupy = gpu_or_exit("python -m bench.experiments.decode_aligned_pairs")
     copy_gbs = mmq._copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
-    for label, _cfg, _stages, kernel, info in loaded:
-        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    loaded = mmq.load_kernels(kernels)
     for round_ in range(args.rounds):
         for n, k in mmq.DECODE_SHAPES:
             for m in (1, 8):

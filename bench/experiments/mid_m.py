@@ -79,14 +79,11 @@ def main() -> None:
     ms = REPACKED_MS if args.repacked else FORMAT_MS if args.formats else MS
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, log, record
-    from targets.ptx.runner import load
+    from bench.gpu_common import gpu_or_exit, record
 
     cupy = gpu_or_exit("python -m bench.experiments.mid_m")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
-    for label, _cfg, _stages, kernel, info in loaded:
-        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    loaded = mmq.load_kernels(kernels)
     for n, k in SHAPES:
         for label, cfg, stages, kernel, info in loaded:
             for m in (8,) if cfg.small_m else ms:

@@ -51,14 +51,11 @@ def main() -> None:
     kernels, quantizers_compiled = compile_all(args.weights)
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, log, record
-    from targets.ptx.runner import load
+    from bench.gpu_common import gpu_or_exit, record
 
     cupy = gpu_or_exit("python -m bench.experiments.prefill_aligned_pairs")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
-    for label, _cfg, _stages, kernel, info in loaded:
-        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    loaded = mmq.load_kernels(kernels)
     for round_ in range(args.rounds):
         for m, n, k in mmq.PREFILL_SHAPES:
             for label, cfg, stages, kernel, info in loaded:

@@ -229,7 +229,8 @@ def test_numerics_doc_snippets_run(snippet: str, monkeypatch: pytest.MonkeyPatch
 
 
 SHELL_BLOCKS = [("README.md", "## A worked example"), ("examples/README.md", "## Compile"),
-                ("docs/wgmma.md", "# The wgmma path (sm_90a)"), ("docs/tools.md", "## Try it")]
+                ("docs/wgmma.md", "# The wgmma path (sm_90a)"), ("docs/tools.md", "## Try it"),
+                ("docs/tools.md", "## Which q8_1 × ggml-weights kernel")]
 
 
 @needs_ptxas

@@ -1,0 +1,37 @@
+// RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | filecheck %s --check-prefix=STREAMK
+// RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2 | filecheck %s --check-prefix=PTX
+// RUN: python -m compiler.mmq_choice q4_K 512 4096 4096 | filecheck %s --check-prefix=PLAIN
+// RUN: python -m compiler.mmq_choice q6_K 1 4096 14336 | filecheck %s --check-prefix=PAIRS
+// RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
+// RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
+// RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
+// `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
+// stage count and grid in comments, as IR qdot-translate reads: stream-K while the prefill grid has at most one
+// tile per SM (M = 16: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
+// stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
+// one-line error, not a traceback.
+
+// STREAMK:      // choose_mmq('q4_K', M=16, N=4096, K=14336, tiled_weights=False)
+// STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
+// STREAMK-NEXT: // compile with --num-stages 2: qdot-translate FILE --arch sm_90 --num-stages 2
+// STREAMK-NEXT: // launch on grid (264, 1, 1) (mmq_grid); Y zeroed first: the kernel adds into it
+// STREAMK-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_b2(
+
+// PTX: .entry mmq_q8_1_q4_K_64x128_w4_streamk_b2(
+// PTX-DAG: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
+// PTX-DAG: red.global.add.f32
+
+// PLAIN:      // MmqConfig(min_blocks_per_sm=2)
+// PLAIN:      // launch on grid (256, 1, 1) (mmq_grid)
+// PLAIN-NOT:  Y zeroed
+// PLAIN:      func.func @mmq_q8_1_q4_K_64x128_w4_b2(
+
+// PAIRS:      // MmqConfig(weights='q6_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, k_blocks=2, l2_prefetch=128, k_divisibility=512)
+// PAIRS-NEXT: // compile with --num-stages 1
+// PAIRS:      %k: index {qdot.divisibility = 512 : i64}
+
+// TILED:      // MmqConfig(weights='q2_K', block_n=64, min_blocks_per_sm=2, stream_k=True, tiled_weights=True)
+// TILED:      // W repacked by tile_weights for block_n = 64
+
+// BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
+// BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
