@@ -77,11 +77,10 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     if k < 1 or k % 256:
         raise ValueError(f"choose_mmq: K must be a positive multiple of 256, got {k}")
     if m > SMALL_M_MAX:
-        block_m, block_n = 64, 64 if weights in SUB_BLOCK_WEIGHTS else 128
-        tiles = -(-m // block_m) * -(-n // block_n)
-        return MmqChoice(MmqConfig(block_m=block_m, block_n=block_n, num_warps=4, min_blocks_per_sm=2,
-                                   weights=weights, tiled_weights=tiled_weights,
-                                   stream_k=tiles <= STREAM_K_PROGRAMS), 2)
+        plain = MmqConfig(block_m=64, block_n=64 if weights in SUB_BLOCK_WEIGHTS else 128, num_warps=4,
+                          min_blocks_per_sm=2, weights=weights, tiled_weights=tiled_weights)
+        tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
+        return MmqChoice(replace(plain, stream_k=tiles <= STREAM_K_PROGRAMS), 2)
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1 if m == 1 else SMALL_M_MAX,
                     weights=weights, tiled_weights=tiled_weights,
                     l2_prefetch=128 if m == 1 and not tiled_weights else 0)

@@ -416,7 +416,7 @@ def _mmq(cfg: MmqConfig) -> str:
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
     weights = _Weights(cfg.weights)
     w, kwb = weights.type, weights.row_blocks
-    x_tile, w_tile = f"{bm}x{2 * cfg.k_blocks}x{_X}", f"{cfg.k_blocks * weights.per_step}x{bn}x{w}"
+    x_tile, w_tile = _mmq_tiles(cfg)
     lines = _header(cfg, {bm, bn, g, cfg.k_blocks})
     lines += grouped_tile_offsets(bm, bn, g)
     lines += [
@@ -432,12 +432,20 @@ def _mmq(cfg: MmqConfig) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _mmq_tiles(cfg: MmqConfig) -> tuple[str, str]:
+    """The mmq kernels' tile types of one K step (``k_blocks`` super-blocks): X's [block_m, 2 · k_blocks] q8_1_mmq
+    blocks and W's [k_blocks · blocks per super-block, block_n] (W read as [K/bv, N])."""
+    weights = _Weights(cfg.weights)
+    return (f"{cfg.block_m}x{2 * cfg.k_blocks}x{_X}",
+            f"{cfg.k_blocks * weights.per_step}x{cfg.block_n}x{weights.type}")
+
+
 def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str]:
     """The mmq K loop over super-blocks ``lower`` to ``upper`` of the tile at (%off_m, %off_n),
     ``k_blocks`` of them per step, from %zero to %acc."""
     bm, bn, kb = cfg.block_m, cfg.block_n, cfg.k_blocks
     weights = _Weights(cfg.weights)
-    x_tile, w_tile = f"{bm}x{2 * kb}x{_X}", f"{kb * weights.per_step}x{bn}x{weights.type}"
+    x_tile, w_tile = _mmq_tiles(cfg)
     first_lines, first = weights.first_block("%kk", "  ")
     w_at = f"{first}, %off_n"
     if cfg.tiled_weights:  # the tile's rows of step %kk: row %off_n · K/256 + %kk · block_n of the tiled matrix
@@ -464,7 +472,7 @@ def _stream_k(cfg: MmqConfig) -> str:
     bm, bn, g = cfg.block_m, cfg.block_n, cfg.group_m
     weights = _Weights(cfg.weights)
     w, kwb = weights.type, weights.row_blocks
-    x_tile, w_tile = f"{bm}x2x{_X}", f"{weights.per_step}x{bn}x{w}"
+    x_tile, w_tile = _mmq_tiles(cfg)
     lines = _header(cfg, {bm, bn, g})
     lines += [
         "  %pid = qdot.program_id x",

@@ -20,6 +20,7 @@ import argparse
 from dataclasses import replace
 
 import bench.mmq as mmq
+from compiler.mmq_choice import SUB_BLOCK_WEIGHTS
 from compiler.mmq_template import MmqConfig
 
 FORMATS = ("q4_K", "q6_K", "q3_K", "q2_K", "q5_K", "q4_0", "q8_0", "q4_1", "q5_0", "q5_1", "mxfp4", "iq4_nl", "iq4_xs")
@@ -33,7 +34,6 @@ def entries(weights: str) -> list[tuple[str, MmqConfig, int]]:
             for wt in (False, True) for bn in (128, 64)]
 
 
-SUB_BLOCK_FORMATS = ("q6_K", "q3_K", "q2_K")
 _SMALL = replace(_TILE, block_n=64)
 _MORE = [("64x64 w4 s2 b2", _SMALL, 2), ("64x64 w4 s2 b3", replace(_SMALL, min_blocks_per_sm=3), 2),
          ("64x64 w4 s3 b2", _SMALL, 3), ("32x128 w4 s2 b2", replace(_TILE, block_m=32), 2),
@@ -60,18 +60,15 @@ def main() -> None:
     parser.add_argument("--weights", help="comma-separated weight formats (all; with --more q6_K,q3_K,q2_K)")
     parser.add_argument("--more", action="store_true", help="run 230's smaller tiles for the sub-block formats")
     args = parser.parse_args()
-    weights = args.weights or ",".join(SUB_BLOCK_FORMATS if args.more else FORMATS)
+    weights = args.weights or ",".join(SUB_BLOCK_WEIGHTS if args.more else FORMATS)
     kernels, quantizers_compiled = compile_all(weights, args.more)
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, log, record
-    from targets.ptx.runner import load
+    from bench.gpu_common import gpu_or_exit, record
 
     cupy = gpu_or_exit("python -m bench.experiments.prefill_tile_by_format")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    for label, cfg, stages, compiled in kernels:
-        kernel, info = load(compiled.ptx, compiled.kernels[0]), compiled.kernels[0]
-        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+    for label, cfg, stages, kernel, info in mmq.load_kernels(kernels):
         for m, n, k in mmq.PREFILL_SHAPES:
             record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
         cupy.get_default_memory_pool().free_all_blocks()

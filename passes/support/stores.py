@@ -163,7 +163,6 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     op.erase()
 
 
-
 def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: bool, layout_pairs: bool,
                    tested: bool, not_staged: Callable[[], str] | None) -> str:
     """``not_staged``: under ``epilogue=staged``, why this store is not staged."""
