@@ -19,7 +19,8 @@ Two kernels, chosen by M (seed 000):
 * ``small_m`` (M ≤ 8, decode): the weights are the mma's M side and the tokens its
   N side (an 8-wide n tile holds all of them), the grid runs over weight rows only,
   so every weight byte is read from global memory exactly once whatever M is; the
-  output tile is Yᵀ, stored through a transposed descriptor.
+  output tile is Yᵀ, stored through a transposed descriptor. ``max_m`` widens its n
+  tile to 16, 32 or 64 tokens for 9 ≤ M ≤ 64, the weights still read once.
 
 Both are ordinary ``qdot.dot_scaled`` kernels; what makes them MMQ is the lowering
 (``promote-int8``: raw nibbles in shared memory, the q4_K dmin fold at accumulate).
@@ -39,6 +40,10 @@ K_STEP_VALUES = 256
 """Values per K step of every kernel here: one q4_K super-block, eight 32-value blocks (q4_0 … q8_0)."""
 MMQ_VALUES = 128
 SMALL_M_MAX = 8
+"""The M ≤ 8 decode kernel's tokens (issue 6): ``MmqConfig.max_m``'s default, its mma's n tile."""
+SMALL_M_WIDEST = 64
+"""The most tokens a small_m kernel's n tile takes (``MmqConfig.max_m``): 64 tokens on 4 warps is 180
+registers without spills on sm_90 (2 warps: 255 and spills)."""
 WEIGHT_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K", "q5_K", "q4_1", "q5_0", "q5_1", "mxfp4", "q3_K", "q2_K", "iq4_nl",
                   "iq4_xs")
 """Weight blocks the kernels take (``MmqConfig.weights``)."""
@@ -89,15 +94,16 @@ class MmqConfig:
     three or more programs may differ in its last bits from launch to launch (the additions'
     order); without stream-K the output is reproducible."""
     max_m: int = SMALL_M_MAX
-    """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_MAX`` (its mma's n tile holds
-    8 tokens and the grid has no M dimension, so no value serves more). ``mmq_grid`` refuses an
-    M above it; launched on a grid built by hand with a larger M, the kernel computes rows
-    min(M, max_m) of Y and leaves the others as they were. The caller picks the kernel by M:
-    this one for M ≤ max_m, the mmq kernel (``small_m = False``) for M ≥ 9. The mma's n tile
-    stays 8 tokens, but with max_m = 1 the bound tells the compiler that the columns of odd
-    tokens are never stored, and ptxas drops their per-32-value rescale: 724 → 593 SASS
-    instructions per warp and super-block in the benchmark's decode kernel (0–8 % faster, runs 38 and
-    40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
+    """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
+    ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
+    else the power of two ≥ max_m — and the grid has no M dimension, so every token of the tile is multiplied by
+    each weight byte read once. ``mmq_grid`` refuses an M above max_m; launched on a grid built by hand with a
+    larger M, the kernel computes rows min(M, max_m) of Y and leaves the others as they were. The widened tiles
+    (16, 32, 64 tokens) serve 9 ≤ M ≤ 64 with the weights still read once, where the prefill kernel's grid of
+    ⌈M/64⌉ · ⌈N/128⌉ programs is a few programs walking all of K (runs 232–235). With max_m = 1 the bound
+    tells the compiler that the columns of odd tokens are never stored, and ptxas drops their per-32-value
+    rescale: 724 → 593 SASS instructions per warp and super-block in the benchmark's decode kernel (0–8 % faster,
+    runs 38 and 40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
     tokens 2t and 2t + 1, so any bound ≥ 2 leaves every column live)."""
     k_blocks: int = 1
     """256-value K steps (q4_K super-blocks) per cp.async stage (small_m and mmq, not stream_k), so a weight
@@ -172,8 +178,8 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {self.weights!r}")
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
-        if not 1 <= self.max_m <= SMALL_M_MAX:
-            raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_MAX}, got {self.max_m}")
+        if not 1 <= self.max_m <= SMALL_M_WIDEST:
+            raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
             raise ValueError("MmqConfig: max_m is an option of the small_m kernel")
         if self.k_blocks < 1 or self.k_blocks & (self.k_blocks - 1):
@@ -334,8 +340,8 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
 
     A small_m grid runs over weight rows (and K splits) only, the same for every M ≤ max_m, so
     each weight byte is read once whatever M is (seed 000 §12.4); it raises ``ValueError`` for
-    M > ``cfg.max_m``, whose rows max_m.. the kernel would leave unwritten: M ≥ 9 needs the mmq
-    kernel, a smaller M a small_m config with a larger max_m."""
+    M > ``cfg.max_m``, whose rows max_m.. the kernel would leave unwritten: M > 64 needs the mmq
+    kernel, a smaller M a small_m config with a larger max_m (or the mmq kernel)."""
     if cfg.small_m:
         if m > cfg.max_m:
             raise ValueError(_small_m_refusal(cfg, m))
@@ -352,10 +358,11 @@ def _small_m_refusal(cfg: MmqConfig, m: int) -> str:
     unwritten = f"row {cfg.max_m}" if m == cfg.max_m + 1 else f"rows {cfg.max_m}..{m - 1}"
     what = (f"mmq_grid: {cfg.name} (small_m, max_m = {cfg.max_m}) serves M ≤ {cfg.max_m}, got M = {m}: "
             f"{unwritten} of Y would be left unwritten; ")
-    if m > SMALL_M_MAX:
-        return what + (f"use the mmq kernel (MmqConfig(small_m=False)) for M ≥ {SMALL_M_MAX + 1}: max_m cannot "
-                       f"exceed SMALL_M_MAX = {SMALL_M_MAX}, the tokens of the mma's n tile")
-    return what + f"use a small_m config with max_m ≥ {m} (at most SMALL_M_MAX = {SMALL_M_MAX}, the default)"
+    if m > SMALL_M_WIDEST:
+        return what + (f"use the mmq kernel (MmqConfig(small_m=False)) for M > {SMALL_M_WIDEST}: max_m cannot "
+                       f"exceed SMALL_M_WIDEST = {SMALL_M_WIDEST}")
+    return what + (f"use a small_m config with max_m ≥ {m} (at most SMALL_M_WIDEST = {SMALL_M_WIDEST}) or the mmq "
+                   "kernel (MmqConfig(small_m=False))")
 
 
 _X = "!qdot.block<q8_1_mmq>"
@@ -522,7 +529,7 @@ def _stream_k(cfg: MmqConfig) -> str:
 
 
 def _small_m(cfg: MmqConfig) -> str:
-    bn, tokens, kb = cfg.block_n, SMALL_M_MAX, cfg.k_blocks
+    bn, tokens, kb = cfg.block_n, small_m_tokens(cfg.max_m), cfg.k_blocks
     weights = _Weights(cfg.weights)
     w, kwb = weights.type, weights.row_blocks
     first_lines, first = weights.first_block("%kk", "    ")
@@ -568,6 +575,12 @@ def _small_m(cfg: MmqConfig) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def small_m_tokens(max_m: int) -> int:
+    """The tokens of a small_m kernel's n tile (its activation tile and accumulator): 8 — the mma's n — up to
+    8, else the power of two ≥ ``max_m`` (the layouts of a tile hold powers of two)."""
+    return max(SMALL_M_MAX, 1 << (max_m - 1).bit_length())
 
 
 def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:

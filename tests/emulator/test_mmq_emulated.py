@@ -49,6 +49,12 @@ CASES = [
     MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, tiled_weights=True), m=2, n=40, k=512),
     # the prefill kernels reading W repacked (64-column tiles: the second is 8 columns and 56 zero blocks)
     MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, tiled_weights=True), m=40, n=72, k=768),
+    # the n tile widened past 8 tokens (max_m): 16 for M = 12, 64 on 4 warps for M = 40 over repacked W, the
+    # weights still read once by a grid with no M dimension
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=16), m=12, n=72, k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True, max_m=64, tiled_weights=True), m=40, n=72,
+            k=768),
+    MmqCase(MmqConfig(small_m=True, block_n=32, num_warps=2, max_m=32, k_blocks=2), m=17, n=40, k=1280),
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
@@ -489,12 +495,15 @@ def test_small_m_grid_does_not_depend_on_m(cfg: MmqConfig) -> None:
 
 @pytest.mark.parametrize("cfg,m,advice", [
     (MmqConfig(small_m=True, block_n=16, num_warps=1), 12,
-     r"got M = 12: rows 8\.\.11 of Y would be left unwritten; use the mmq kernel \(MmqConfig\(small_m=False\)\) "
-     r"for M ≥ 9: max_m cannot exceed SMALL_M_MAX = 8"),
-    (MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 9, r"row 8 of Y .* use the mmq kernel"),
+     r"got M = 12: rows 8\.\.11 of Y would be left unwritten; use a small_m config with max_m ≥ 12 \(at most "
+     r"SMALL_M_WIDEST = 64\) or the mmq kernel \(MmqConfig\(small_m=False\)\)"),
+    (MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True), 9, r"row 8 of Y .* max_m ≥ 9 .* mmq kernel"),
+    (MmqConfig(small_m=True, block_n=64, num_warps=4, split_k=True, max_m=64), 65,
+     r"row 64 of Y .* use the mmq kernel \(MmqConfig\(small_m=False\)\) for M > 64: max_m cannot exceed "
+     r"SMALL_M_WIDEST = 64"),
     (MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1), 2,
      r"serves M ≤ 1, got M = 2: row 1 of Y would be left unwritten; use a small_m config with max_m ≥ 2"),
-    (MmqConfig(small_m=True, max_m=3), 8, r"rows 3\.\.7 of Y .* max_m ≥ 8 \(at most SMALL_M_MAX = 8"),
+    (MmqConfig(small_m=True, max_m=3), 8, r"rows 3\.\.7 of Y .* max_m ≥ 8 \(at most SMALL_M_WIDEST = 64"),
 ])
 def test_small_m_grid_refuses_m_past_max_m(cfg: MmqConfig, m: int, advice: str) -> None:
     """A decode kernel's grid for more tokens than it serves would leave rows of Y unwritten
@@ -506,8 +515,8 @@ def test_small_m_grid_refuses_m_past_max_m(cfg: MmqConfig, m: int, advice: str) 
 
 
 def test_max_m_is_a_small_m_option() -> None:
-    with pytest.raises(ValueError, match="max_m must be 1 to 8"):
-        MmqConfig(small_m=True, max_m=9)
+    with pytest.raises(ValueError, match="max_m must be 1 to 64, got 65"):
+        MmqConfig(small_m=True, max_m=65)
     with pytest.raises(ValueError, match="max_m is an option of the small_m kernel"):
         MmqConfig(max_m=1)
     with pytest.raises(ValueError, match="k_blocks must be a power of two, got 3"):

@@ -37,7 +37,7 @@ import pytest
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.diagnostics import PassOutputError, QdotError, location_of
-from compiler.mmq_template import SMALL_M_MAX, MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, mmq_grid, mmq_kernel
 from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
 from tests.emulator.fuzz_loop import long_run
@@ -77,11 +77,13 @@ def draw(rng: random.Random) -> Draw:
     if rng.random() < 0.5:  # decode
         cfg = MmqConfig(small_m=True, weights=rng.choice(WEIGHTS), block_n=rng.choice(TILES),
                         num_warps=rng.choice([1, 2, 4]),
-                        split_k=rng.random() < 0.5, max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX)]),
+                        split_k=rng.random() < 0.5,
+                        max_m=rng.choice([1, SMALL_M_MAX, rng.randint(1, SMALL_M_MAX),
+                                          rng.randint(SMALL_M_MAX + 1, SMALL_M_WIDEST)]),
                         k_blocks=rng.choice([1, 2, 4]), min_blocks_per_sm=rng.choice([0, 2]))
         if cfg.k_blocks == 1 and rng.random() < 0.5:
             cfg = replace(cfg, tiled_weights=True)  # W repacked by tile_weights
-        m, n = rng.randint(1, SMALL_M_MAX), rng.randint(1, 200)
+        m, n = rng.randint(1, max(SMALL_M_MAX, cfg.max_m)), rng.randint(1, 200)
         launch = dict(target=rng.choice([1, 4, 16, 1024]), max_splits=rng.randint(1, 16),
                       min_blocks=rng.randint(1, 4)) if cfg.split_k else {}
     else:  # prefill
