@@ -5,7 +5,7 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
 ``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
 (sm_90) for each case (``bench.mmq`` and the experiments it names), so a caller does not have to read the runs:
 
-* M ≥ 9 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
+* M ≥ 33 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
   q4_K; the other formats inherit it), except the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``),
   whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230; both measured at M = 512). Where that grid has at
   most ``STREAM_K_PROGRAMS`` tiles (one per SM: M ≤ 256 at N = 4096 on 64 × 128), the same tile in stream-K
@@ -13,6 +13,13 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   the whole K while most SMs idle, and stream-K is 1.92–5.96 × faster at 32 tiles, 1.24–3.23 × at 64 and
   0.87–1.75 × at 128 (runs 232–234, every format, both orders, N = 4096, K = 4096 and 14336); above, the plain grid
   (run 233: stream-K 0.93–1.00 × at 256 tiles; 5–6 % slower at M = 512, N = 3584, runs 32 and 208).
+* 9 ≤ M ≤ 32: the decode kernel below with its n tile widened to 16 tokens (M ≤ 16) or 32 (``max_m``), the weights
+  still read once: 1.5–2.5 × faster than stream-K at M = 9–16 and 1.2–1.9 × at M = 17–32 (runs 235–238, every format,
+  both orders, N = 4096 (q4_K also 14336), K = 4096 and 14336, and K = 3840 and 14080 where it rules out the aligned
+  pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs), except
+  q2_K's 32-token kernel in ggml's order (on 2 warps it needs 255 registers and spills: 0.89–0.93 × stream-K at K =
+  14336). The 64-token tile (4 warps; 2 spill) is 0.83–1.48 × stream-K at M = 48–64 — faster at K = 4096, slower at
+  14336 — so M ≥ 33 stays with the prefill kernel.
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
@@ -37,7 +44,8 @@ import argparse
 import sys
 from dataclasses import dataclass, fields, replace
 
-from compiler.mmq_template import SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import (STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel,
+                                   small_m_tokens)
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -52,6 +60,13 @@ count it is fastest with: q6_K's 210- and q3_K's 110-byte blocks, only 2-aligned
 stages, runs 225–226; one stage 0.97–1.14 × that, run 228)."""
 PAIR_K_DIVISIBILITY = 512
 """What K must be a multiple of for ``ALIGNED_PAIRS``' kernels (``MmqConfig.k_divisibility``)."""
+WEIGHTS_ONCE_MAX = 32
+"""The most tokens ``choose_mmq`` gives the weights-once (small_m) kernel: its 32-token tile is 1.2–1.9 × faster
+than stream-K at M = 17–32, the 64-token one 0.83–1.48 × at M = 48–64 (runs 235–238)."""
+FOUR_WARP_WIDE = ("q2_K",)
+"""Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
+pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
+(run 237); on 4, 1.27–1.32 × (run 236)."""
 
 
 @dataclass(frozen=True)
@@ -76,14 +91,15 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         raise ValueError(f"choose_mmq: M and N must be at least 1, got M = {m}, N = {n}")
     if k < 1 or k % 256:
         raise ValueError(f"choose_mmq: K must be a positive multiple of 256, got {k}")
-    if m > SMALL_M_MAX:
+    if m > WEIGHTS_ONCE_MAX:
         plain = MmqConfig(block_m=64, block_n=64 if weights in SUB_BLOCK_WEIGHTS else 128, num_warps=4,
                           min_blocks_per_sm=2, weights=weights, tiled_weights=tiled_weights)
         tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
         return MmqChoice(replace(plain, stream_k=tiles <= STREAM_K_PROGRAMS), 2)
-    cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1 if m == 1 else SMALL_M_MAX,
-                    weights=weights, tiled_weights=tiled_weights,
-                    l2_prefetch=128 if m == 1 and not tiled_weights else 0)
+    tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16 or 32
+    cfg = MmqConfig(small_m=True, block_n=64, num_warps=4 if tokens == 32 and weights in FOUR_WARP_WIDE and
+                    not tiled_weights else 2, split_k=True, max_m=tokens, weights=weights,
+                    tiled_weights=tiled_weights, l2_prefetch=128 if m == 1 and not tiled_weights else 0)
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), ALIGNED_PAIRS[weights])
     return MmqChoice(cfg, 2)

@@ -1,15 +1,20 @@
-"""Experiment (run 235): the M ≤ 8 kernel widened to 16, 32 and 64 tokens, against stream-K at 9 ≤ M ≤ 64.
-    python -m bench.experiments.small_m_wide --prepare   # here: fill the kernel cache
-    python -m bench.experiments.small_m_wide             # on the GPU machine: q4_K's sweep
-    python -m bench.experiments.small_m_wide --formats   # every format: the widened kernels and stream-K
-Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two
-calls of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each
-program multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens
-(``MmqConfig(max_m=…)``), still reading each weight byte once. Here q4_K's widened kernels (2 and 4 warps, ggml's
-order and repacked, 64 and 128 weight rows) at M = 9 … 64 on three shapes against ``choose_mmq``'s kernel at each
-M (stream-K there) and the M ≤ 8 kernel at M = 8; ``--formats``: every format's decode kernel of ``choose_mmq``
-widened to 16, 32 and 64 tokens against its choice at M = 16, 32 and 64. Each kernel is checked against
-``compiler.numerics`` before it is timed (``bench.mmq.measure``).
+"""Experiment (runs 235–238): the M ≤ 8 kernel widened to 16, 32 and 64 tokens, against stream-K at 9 ≤ M ≤ 64.
+    python -m bench.experiments.small_m_wide --prepare   # here: fill the kernel cache (with each mode's flag)
+    python -m bench.experiments.small_m_wide             # on the GPU machine: q4_K's sweep (run 235)
+    python -m bench.experiments.small_m_wide --formats   # run 236: every format, the widened kernels and stream-K
+    python -m bench.experiments.small_m_wide --two-warps # run 237: 32 tokens on 2 warps, and W repacked
+    python -m bench.experiments.small_m_wide --unpaired  # run 238: q6_K, q3_K, q2_K where K rules out their pairs
+Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
+of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
+multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
+reading each weight byte once. Here q4_K's widened kernels (2 and 4 warps, ggml's order and repacked, 64 and 128
+weight rows) at M = 9 … 64 on three shapes against ``choose_mmq``'s kernel at each M (stream-K there) and the M ≤ 8
+kernel at M = 8; ``--formats`` (run 236): every format's decode kernel of ``choose_mmq`` widened to 16 tokens (on its
+2 warps), 32 and 64 (on 4) against stream-K at M = 16, 32 and 64. Run 235 found 2 warps faster than 4 for q4_K's 32
+tokens; ``--two-warps`` (run 237): every format's 32-token kernel on 2 warps at M = 17 and 32, and, with W repacked,
+the 16- and 32-token kernels against the repacked stream-K; ``--unpaired`` (run 238): the kernels ``choose_mmq`` picks
+for q6_K, q3_K and q2_K in ggml's order at M = 16 and 32 where K is an odd number of super-blocks (no aligned pairs),
+against stream-K. Each kernel is checked against ``compiler.numerics`` before it is timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ import argparse
 from dataclasses import replace
 
 import bench.mmq as mmq
-from compiler.mmq_choice import choose_mmq
+from compiler.mmq_choice import ALIGNED_PAIRS, WEIGHTS_ONCE_MAX, choose_mmq
 from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig
 
 MS = (9, 12, 16, 24, 32, 48, 64)
 SHAPES = ((4096, 14336), (4096, 4096), (14336, 4096))
 FORMAT_MS = (16, 32, 64)
 FORMAT_SHAPES = ((4096, 14336), (4096, 4096))
+TWO_WARP_MS = (16, 17, 32)
+UNPAIRED_SHAPES = ((4096, 14080), (4096, 3840))
 _DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
 
@@ -39,7 +46,7 @@ def q4k_entries() -> list[tuple[str, MmqConfig, int]]:
                     replace(_DECODE, max_m=max_m, num_warps=warps, tiled_weights=True), 2))
         out.append((f"small_m 128 w{2 * warps} splitk s2 m{max_m}",
                     replace(_DECODE, block_n=128, max_m=max_m, num_warps=2 * warps), 2))
-    choice = choose_mmq("q4_K", 16, 4096, 4096)
+    choice = choose_mmq("q4_K", WEIGHTS_ONCE_MAX + 1, 4096, 4096)  # stream-K, as at M = 9-32 before run 235
     return [*out, ("mmq 64x128 w4 s2 b2 streamk", choice.cfg, choice.num_stages),
             ("mmq 64x128 w4 s2 b2 streamk wt", replace(choice.cfg, tiled_weights=True), choice.num_stages)]
 
@@ -51,7 +58,7 @@ def format_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights in WEIGHT_FORMATS:
         if weights == "q4_K":
             continue
-        decode, prefill = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, 16, 4096, 4096)
+        decode, prefill = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096)
         for max_m, warps in ((16, 2), (32, 4), (64, 4)):
             out.append((f"small_m 64 w{warps} splitk s{decode.num_stages} m{max_m} {weights}",
                         replace(decode.cfg, max_m=max_m, num_warps=warps), decode.num_stages))
@@ -59,17 +66,53 @@ def format_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
-def compile_all(formats: bool = False) -> tuple[list, dict]:
+def two_warp_entries() -> list[tuple[str, MmqConfig, int]]:
+    """Every format's decode kernel of ``choose_mmq`` widened to 32 tokens on its 2 warps; repacked, widened to 16
+    and 32 tokens, and the repacked stream-K ``choose_mmq`` takes at M = 16."""
+    out = []
+    for weights in WEIGHT_FORMATS:
+        decode, tiled = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, 8, 4096, 4096, tiled_weights=True)
+        prefill = choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096, tiled_weights=True)
+        out += [(f"small_m 64 w2 splitk s{decode.num_stages} m32 {weights}", replace(decode.cfg, max_m=32),
+                 decode.num_stages),
+                (f"small_m 64 w2 splitk s{tiled.num_stages} m16 wt {weights}", replace(tiled.cfg, max_m=16),
+                 tiled.num_stages),
+                (f"small_m 64 w2 splitk s{tiled.num_stages} m32 wt {weights}", replace(tiled.cfg, max_m=32),
+                 tiled.num_stages),
+                (f"mmq 64x{prefill.cfg.block_n} w4 s2 b2 streamk wt {weights}", prefill.cfg, prefill.num_stages)]
+    return out
+
+
+def unpaired_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``choose_mmq``'s kernels for the ``ALIGNED_PAIRS`` formats in ggml's order at M = 16 and 32 with K not a
+    multiple of 512 (one super-block per stage), and the stream-K prefill on their tile."""
+    out = []
+    for weights in ALIGNED_PAIRS:
+        for m in (16, 32):
+            choice = choose_mmq(weights, m, UNPAIRED_SHAPES[0][0], UNPAIRED_SHAPES[0][1])
+            cfg = choice.cfg
+            out.append((f"small_m 64 w{cfg.num_warps} splitk s{choice.num_stages} m{cfg.max_m} {weights}", cfg,
+                        choice.num_stages))
+        streamk = choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096)  # the choice just past the widened kernels
+        out.append((f"mmq 64x{streamk.cfg.block_n} w4 s2 b2 streamk {weights}", streamk.cfg, streamk.num_stages))
+    return out
+
+
+def compile_all(formats: bool = False, two_warps: bool = False, unpaired: bool = False) -> tuple[list, dict]:
     """The kernels and the quantize kernels (``bench.prepare``'s hook)."""
-    return mmq.compile_kernels(format_entries() if formats else q4k_entries()), mmq.compile_quantizers()
+    entries = (unpaired_entries() if unpaired else two_warp_entries() if two_warps else format_entries() if formats
+               else q4k_entries())
+    return mmq.compile_kernels(entries), mmq.compile_quantizers()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("--formats", action="store_true", help="every format's widened kernels against stream-K")
+    parser.add_argument("--formats", action="store_true", help="run 236: every format's widened kernels")
+    parser.add_argument("--two-warps", action="store_true", help="run 237: 32 tokens on 2 warps; W repacked")
+    parser.add_argument("--unpaired", action="store_true", help="run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps")
     args = parser.parse_args()
-    kernels, quantizers_compiled = compile_all(args.formats)
+    kernels, quantizers_compiled = compile_all(args.formats, args.two_warps, args.unpaired)
     if args.prepare:
         return
     from bench.gpu_common import gpu_or_exit, record
@@ -77,7 +120,8 @@ def main() -> None:
     cupy = gpu_or_exit("python -m bench.experiments.small_m_wide")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
     loaded = mmq.load_kernels(kernels)
-    ms, shapes = (FORMAT_MS, FORMAT_SHAPES) if args.formats else (MS, SHAPES)
+    ms, shapes = ((TWO_WARP_MS, UNPAIRED_SHAPES) if args.unpaired else (TWO_WARP_MS, FORMAT_SHAPES) if args.two_warps
+                  else (FORMAT_MS, FORMAT_SHAPES) if args.formats else (MS, SHAPES))
     for n, k in shapes:
         for label, cfg, stages, kernel, info in loaded:
             for m in ms if not cfg.small_m else [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m]:

@@ -1,4 +1,4 @@
-"""``compiler.mmq_choice.choose_mmq``: every choice is a kernel ``bench.mmq`` or the mid-M experiment timed, and the
+"""``compiler.mmq_choice.choose_mmq``: every choice is a kernel ``bench.mmq`` or the mid-M experiments timed, and the
 chosen kernels compute the right thing on the emulator (fresh seeded inputs, a NaN-poisoned Y where the kernel
 stores, float64 reference)."""
 
@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import bench.experiments.mid_m as mid_m
+import bench.experiments.small_m_wide as small_m_wide
 import bench.mmq as mmq
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_choice import ALIGNED_PAIRS, SUB_BLOCK_WEIGHTS, MmqChoice, choose_mmq
+from compiler.mmq_choice import ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, MmqChoice, choose_mmq
 from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
@@ -26,16 +27,19 @@ def _without_launch_protocol(cfg: MmqConfig) -> MmqConfig:
 
 
 BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages in
-               [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True)]}
+               [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True),
+                *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
+                *small_m_wide.unpaired_entries()]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
-runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256)."""
+runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
+weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
 def test_every_choice_is_a_benchmarked_kernel(weights: str) -> None:
-    """For M = 1, 2–8, 9–256 and 512, both orders of W, K a multiple of 512 or not: the choice is one of the
-    kernels whose rows in bench/RESULTS.md it rests on."""
-    for m in (1, 5, 16, 128, 512):
+    """For M = 1, 2–8, 9–16, 17–32, 33–256 and 512, both orders of W, K a multiple of 512 or not: the choice is one
+    of the kernels whose rows in bench/RESULTS.md it rests on."""
+    for m in (1, 5, 12, 16, 17, 32, 33, 128, 512):
         for n in (4096, 3584):
             for tiled in (False, True):
                 for k in (4096, 3840):
@@ -53,7 +57,14 @@ def test_choices_by_case() -> None:
     assert not prefill.cfg.stream_k  # 256 tiles
     assert choose_mmq("q4_K", 256, 4096, 4096).cfg.stream_k  # 128 tiles
     assert not choose_mmq("q4_K", 257, 4096, 4096).cfg.stream_k  # 160
-    assert choose_mmq("q4_K", 9, 4096, 4096).cfg.needs_zeroed_output  # stream-K adds into Y
+    assert choose_mmq("q4_K", 33, 4096, 4096).cfg.stream_k  # past the widened weights-once kernel
+    for m, tokens in ((9, 16), (16, 16), (17, 32), (32, 32)):  # the weights-once kernel, its n tile widened
+        for weights in WEIGHT_FORMATS:
+            for tiled in (False, True):
+                cfg = choose_mmq(weights, m, 4096, 4096, tiled_weights=tiled).cfg
+                warps = 4 if tokens == 32 and weights in FOUR_WARP_WIDE and not tiled else 2
+                assert (cfg.small_m, cfg.max_m, cfg.num_warps, cfg.block_n) == (True, tokens, warps, 64), cfg
+                assert cfg.needs_zeroed_output and cfg.l2_prefetch == 0
     for weights in SUB_BLOCK_WEIGHTS:
         assert choose_mmq(weights, 9, 4096, 4096, tiled_weights=True).cfg.block_n == 64
         assert not choose_mmq(weights, 256, 4096, 4096).cfg.stream_k  # 256 tiles of 64 × 64
@@ -91,6 +102,10 @@ def _compile(choice: MmqChoice):  # noqa: ANN202 - xDSL ModuleOp
 @pytest.mark.parametrize(("weights", "m", "n", "k", "tiled"), [
     ("q6_K", 1, 72, 1024, False),   # aligned pairs in one stage, the one-token form
     ("q2_K", 5, 72, 1536, False),   # aligned pairs in two stages
+    ("q4_K", 20, 72, 768, False),   # the weights-once kernel widened to 32 tokens
+    ("q2_K", 12, 72, 1024, False),  # 16 tokens, aligned pairs
+    ("q2_K", 30, 72, 1024, False),  # 32 tokens on 4 warps, aligned pairs
+    ("q6_K", 9, 72, 768, True),     # 16 tokens, repacked
     ("q3_K", 40, 72, 768, True),    # the 64 × 64 prefill tile, repacked, stream-K (2 tiles)
     ("iq4_xs", 40, 72, 512, False),  # the 64 × 128 prefill tile, stream-K
 ])

@@ -1,5 +1,5 @@
-"""GPU correctness of the q8_1 × q4_K kernels (issue 6): MMQ for M ≥ 9, the weights-once kernel for M ≤ 8
-(and of the same kernels with q4_0, q8_0 and q6_K weights).
+"""GPU correctness of the q8_1 × q4_K kernels (issue 6): MMQ for M ≥ 9, the weights-once kernel for M ≤ 8 and its
+16-, 32- and 64-token forms (and of the same kernels with every other ggml weight format).
 
 Random f32 weights and activations quantized by ``compiler.numerics`` (ggml layouts),
 fresh each run, NaN-poisoned outputs, ragged N; compared with the float64 meaning of
@@ -209,6 +209,39 @@ def test_sub_block_prefill_tile_matches_reference(weights: str, tiled: bool, gpu
     W in ggml's order or repacked for it, ragged M and N."""
     cfg = replace(PREFILL_BENCH_TILED, block_n=64, weights=weights, tiled_weights=tiled)
     _check_on_gpu(MmqCase(cfg, 200, N, K, stages=2), gpu)
+
+
+WIDENED = [  # (config, M): the weights-once kernel with 16, 32 and 64 tokens per n tile (MmqConfig.max_m)
+    *((replace(DECODE_BENCH, max_m=16), m) for m in (9, 16)),
+    *((replace(DECODE_BENCH, max_m=32, num_warps=4), m) for m in (17, 32)),
+    *((replace(DECODE_BENCH, max_m=64, num_warps=4), m) for m in (33, 64)),
+    (replace(DECODE_BENCH, max_m=32, num_warps=4, tiled_weights=True), 25),
+    (replace(DECODE_BENCH, max_m=64, num_warps=4, tiled_weights=True), 64),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cfg,m", WIDENED, ids=[f"{cfg.name}-M{m}" for cfg, m in WIDENED])
+def test_widened_small_m_matches_reference(cfg: MmqConfig, m: int, gpu) -> None:  # noqa: ANN001
+    """The weights-once kernel past 8 tokens: its n tile 16, 32 or 64 tokens, M at both ends of what each serves
+    (the tile's rows past M masked), ggml's order and repacked, ragged N, against the float64 meaning."""
+    _check_on_gpu(MmqCase(cfg, m, N, K, stages=2), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weights", OTHER_WEIGHTS)
+def test_widened_small_m_other_weights(weights: str, gpu) -> None:  # noqa: ANN001
+    """Every other format on the 32-token kernel at M = 25 — for q6_K, q3_K and q2_K with their aligned pairs in
+    one stage and two (K = 3584: 7 pairs), as ``choose_mmq`` builds the decode kernel for them."""
+    cfg = replace(DECODE_BENCH, max_m=32, num_warps=4, weights=weights)
+    if weights in ("q6_K", "q3_K", "q2_K"):
+        cfg = replace(cfg, k_blocks=2, k_divisibility=512)
+    _check_on_gpu(MmqCase(cfg, 25, N, K, stages=1 if weights in ("q6_K", "q3_K") else 2), gpu)
+
+
+@pytest.mark.gpu
+def test_widened_small_m_integer_part_is_exact(gpu) -> None:  # noqa: ANN001
+    _check_integer_part(MmqCase(replace(DECODE_BENCH, max_m=64, num_warps=4), 40, N, K, stages=2), gpu)
 
 
 _PREFILL_PAIR = replace(PREFILL_BENCH_TILED, tiled_weights=False, k_blocks=2, k_divisibility=512)

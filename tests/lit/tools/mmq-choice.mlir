@@ -1,17 +1,20 @@
-// RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | filecheck %s --check-prefix=STREAMK
-// RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2 | filecheck %s --check-prefix=PTX
+// RUN: python -m compiler.mmq_choice q4_K 48 4096 14336 | filecheck %s --check-prefix=STREAMK
+// RUN: python -m compiler.mmq_choice q4_K 48 4096 14336 | qdot-translate --num-stages 2 | filecheck %s --check-prefix=PTX
+// RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | filecheck %s --check-prefix=WIDE16
+// RUN: python -m compiler.mmq_choice q2_K 24 4096 14336 | filecheck %s --check-prefix=WIDE32
 // RUN: python -m compiler.mmq_choice q4_K 512 4096 4096 | filecheck %s --check-prefix=PLAIN
 // RUN: python -m compiler.mmq_choice q6_K 1 4096 14336 | filecheck %s --check-prefix=PAIRS
 // RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
-// stage count and grid in comments, as IR qdot-translate reads: stream-K while the prefill grid has at most one
-// tile per SM (M = 16: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
+// stage count and grid in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
+// M = 16 and to 32 for M = 24 (q2_K's on 4 warps), stream-K past that while the prefill grid has at most one
+// tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
 // one-line error, not a traceback.
 
-// STREAMK:      // choose_mmq('q4_K', M=16, N=4096, K=14336, tiled_weights=False)
+// STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
 // STREAMK-NEXT: // compile with --num-stages 2: qdot-translate FILE --arch sm_90 --num-stages 2
 // STREAMK-NEXT: // launch on grid (264, 1, 1) (mmq_grid); Y zeroed first: the kernel adds into it
@@ -20,6 +23,17 @@
 // PTX: .entry mmq_q8_1_q4_K_64x128_w4_streamk_b2(
 // PTX-DAG: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
 // PTX-DAG: red.global.add.f32
+
+// WIDE16:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=16)
+// WIDE16-NEXT: // compile with --num-stages 2
+// WIDE16-NEXT: // launch on grid (64, 14, 1) (mmq_grid); Y zeroed first: the kernel adds into it
+// WIDE16:      qdot.make_desc %x_ptr, {{.*}} -> !qdot.desc<2x16x!qdot.block<q8_1_mmq>>
+// WIDE16:      %acc = scf.for {{.*}} -> (tensor<64x16xf32>)
+
+// WIDE32:      // MmqConfig(weights='q2_K', block_n=64, small_m=True, split_k=True, max_m=32, k_blocks=2, k_divisibility=512)
+// WIDE32:      func.func @small_m_q8_1_q2_K_64_w4_splitk_m32_kb2_kd512(
+// WIDE32:      attributes {qdot.kernel, qdot.num_warps = 4 : i64}
+// WIDE32:      -> !qdot.desc<4x32x!qdot.block<q8_1_mmq>>
 
 // PLAIN:      // MmqConfig(min_blocks_per_sm=2)
 // PLAIN:      // launch on grid (256, 1, 1) (mmq_grid)
