@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -182,6 +183,23 @@ def load_kernels(kernels: list) -> list[tuple]:
     for label, _cfg, _stages, kernel, info in loaded:
         log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
     return loaded
+
+
+def time_over_shapes(program: str, kernels: list, quantizers_compiled: dict, shapes: tuple,
+                     ms_of: Callable[[MmqConfig], Sequence[int]]) -> None:
+    """On the GPU machine (``program`` names the command for the no-GPU message): load ``kernels`` (logged, as
+    ``load_kernels``), then check and time each at every (N, K) of ``shapes`` and every M of ``ms_of(cfg)``, recording
+    each row — the experiments' measuring loop, one shape at a time (the memory pool freed between shapes)."""
+    from bench.gpu_common import gpu_or_exit, record
+
+    cupy = gpu_or_exit(program)
+    quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
+    loaded = load_kernels(kernels)
+    for n, k in shapes:
+        for label, cfg, stages, kernel, info in loaded:
+            for m in ms_of(cfg):
+                record(measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
+        cupy.get_default_memory_pool().free_all_blocks()
 
 
 def _pipeline(label: str, stages: int) -> str | None:

@@ -79,17 +79,8 @@ def main() -> None:
     ms = REPACKED_MS if args.repacked else FORMAT_MS if args.formats else MS
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, record
-
-    cupy = gpu_or_exit("python -m bench.experiments.mid_m")
-    quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    loaded = mmq.load_kernels(kernels)
-    for n, k in SHAPES:
-        for label, cfg, stages, kernel, info in loaded:
-            for m in (8,) if cfg.small_m else ms:
-                record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
-        cupy.get_default_memory_pool().free_all_blocks()
-
+    mmq.time_over_shapes("python -m bench.experiments.mid_m", kernels, quantizers_compiled, SHAPES,
+                         lambda cfg: (8,) if cfg.small_m else ms)
 
 if __name__ == "__main__":
     main()

@@ -115,19 +115,11 @@ def main() -> None:
     kernels, quantizers_compiled = compile_all(args.formats, args.two_warps, args.unpaired)
     if args.prepare:
         return
-    from bench.gpu_common import gpu_or_exit, record
-
-    cupy = gpu_or_exit("python -m bench.experiments.small_m_wide")
-    quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
-    loaded = mmq.load_kernels(kernels)
     ms, shapes = ((TWO_WARP_MS, UNPAIRED_SHAPES) if args.unpaired else (TWO_WARP_MS, FORMAT_SHAPES) if args.two_warps
                   else (FORMAT_MS, FORMAT_SHAPES) if args.formats else (MS, SHAPES))
-    for n, k in shapes:
-        for label, cfg, stages, kernel, info in loaded:
-            for m in ms if not cfg.small_m else [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m]:
-                record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
-        cupy.get_default_memory_pool().free_all_blocks()
-
+    mmq.time_over_shapes("python -m bench.experiments.small_m_wide", kernels, quantizers_compiled, shapes,
+                         lambda cfg: [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m] if cfg.small_m
+                         else ms)
 
 if __name__ == "__main__":
     main()
