@@ -4,6 +4,7 @@
     python -m bench.experiments.small_m_wide --formats   # run 236: every format, the widened kernels and stream-K
     python -m bench.experiments.small_m_wide --two-warps # run 237: 32 tokens on 2 warps, and W repacked
     python -m bench.experiments.small_m_wide --unpaired  # run 238: q6_K, q3_K, q2_K where K rules out their pairs
+    python -m bench.experiments.small_m_wide --shapes    # run 239: other N and K, against both prefill grids
 Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
 of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
 multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
@@ -14,7 +15,10 @@ kernel at M = 8; ``--formats`` (run 236): every format's decode kernel of ``choo
 tokens; ``--two-warps`` (run 237): every format's 32-token kernel on 2 warps at M = 17 and 32, and, with W repacked,
 the 16- and 32-token kernels against the repacked stream-K; ``--unpaired`` (run 238): the kernels ``choose_mmq`` picks
 for q6_K, q3_K and q2_K in ggml's order at M = 16 and 32 where K is an odd number of super-blocks (no aligned pairs),
-against stream-K. Each kernel is checked against ``compiler.numerics`` before it is timed (``bench.mmq.measure``).
+against stream-K; ``--shapes`` (run 239): ``choose_mmq``'s widened kernels for q4_K, q8_0, q6_K and q2_K at M = 16 and
+32 on two more shapes (3584 × 3584 and 32768 × 8192, where the plain prefill grid at M ≤ 64 has 28 and 256 tiles)
+against the prefill tile's plain and stream-K grids. Each kernel is checked against ``compiler.numerics`` before it is
+timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ FORMAT_MS = (16, 32, 64)
 FORMAT_SHAPES = ((4096, 14336), (4096, 4096))
 TWO_WARP_MS = (16, 17, 32)
 UNPAIRED_SHAPES = ((4096, 14080), (4096, 3840))
+OTHER_SHAPES = ((3584, 3584), (32768, 8192))
+SHAPE_FORMATS = ("q4_K", "q8_0", "q6_K", "q2_K")
 _DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
 
@@ -98,10 +104,27 @@ def unpaired_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
-def compile_all(formats: bool = False, two_warps: bool = False, unpaired: bool = False) -> tuple[list, dict]:
+def shape_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``choose_mmq``'s widened kernels for four formats at M = 16 and 32 (ggml's order, K a multiple of 512), and
+    their prefill tile in the plain grid and in stream-K."""
+    out = []
+    for weights in SHAPE_FORMATS:
+        for m in (16, 32):
+            choice = choose_mmq(weights, m, 4096, 4096)
+            out.append((f"small_m 64 w{choice.cfg.num_warps} splitk s{choice.num_stages} m{m} {weights}", choice.cfg,
+                        choice.num_stages))
+        plain = choose_mmq(weights, 512, 4096, 4096)
+        out += [(f"mmq 64x{plain.cfg.block_n} w4 s2 b2 {weights}", plain.cfg, plain.num_stages),
+                (f"mmq 64x{plain.cfg.block_n} w4 s2 b2 streamk {weights}", replace(plain.cfg, stream_k=True),
+                 plain.num_stages)]
+    return out
+
+
+def compile_all(formats: bool = False, two_warps: bool = False, unpaired: bool = False,
+                shapes: bool = False) -> tuple[list, dict]:
     """The kernels and the quantize kernels (``bench.prepare``'s hook)."""
-    entries = (unpaired_entries() if unpaired else two_warp_entries() if two_warps else format_entries() if formats
-               else q4k_entries())
+    entries = (shape_entries() if shapes else unpaired_entries() if unpaired else two_warp_entries() if two_warps
+               else format_entries() if formats else q4k_entries())
     return mmq.compile_kernels(entries), mmq.compile_quantizers()
 
 
@@ -111,15 +134,16 @@ def main() -> None:
     parser.add_argument("--formats", action="store_true", help="run 236: every format's widened kernels")
     parser.add_argument("--two-warps", action="store_true", help="run 237: 32 tokens on 2 warps; W repacked")
     parser.add_argument("--unpaired", action="store_true", help="run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps")
+    parser.add_argument("--shapes", action="store_true", help="run 239: 3584 x 3584 and 32768 x 8192")
     args = parser.parse_args()
-    kernels, quantizers_compiled = compile_all(args.formats, args.two_warps, args.unpaired)
+    kernels, quantizers_compiled = compile_all(args.formats, args.two_warps, args.unpaired, args.shapes)
     if args.prepare:
         return
-    ms, shapes = ((TWO_WARP_MS, UNPAIRED_SHAPES) if args.unpaired else (TWO_WARP_MS, FORMAT_SHAPES) if args.two_warps
+    ms, shapes = (((16, 32), OTHER_SHAPES) if args.shapes else (TWO_WARP_MS, UNPAIRED_SHAPES) if args.unpaired else (TWO_WARP_MS, FORMAT_SHAPES) if args.two_warps
                   else (FORMAT_MS, FORMAT_SHAPES) if args.formats else (MS, SHAPES))
     mmq.time_over_shapes("python -m bench.experiments.small_m_wide", kernels, quantizers_compiled, shapes,
-                         lambda cfg: [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m] if cfg.small_m
-                         else ms)
+                         lambda cfg: ms if not cfg.small_m else (cfg.max_m,) if args.shapes
+                         else [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m])
 
 if __name__ == "__main__":
     main()
