@@ -97,8 +97,8 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
         return MmqChoice(replace(plain, stream_k=tiles <= STREAM_K_PROGRAMS), 2)
     tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16 or 32
-    cfg = MmqConfig(small_m=True, block_n=64, num_warps=4 if tokens == 32 and weights in FOUR_WARP_WIDE and
-                    not tiled_weights else 2, split_k=True, max_m=tokens, weights=weights,
+    warps = 4 if tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights else 2
+    cfg = MmqConfig(small_m=True, block_n=64, num_warps=warps, split_k=True, max_m=tokens, weights=weights,
                     tiled_weights=tiled_weights, l2_prefetch=128 if m == 1 and not tiled_weights else 0)
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), ALIGNED_PAIRS[weights])

@@ -100,7 +100,7 @@ class MmqConfig:
     each weight byte read once. ``mmq_grid`` refuses an M above max_m; launched on a grid built by hand with a
     larger M, the kernel computes rows min(M, max_m) of Y and leaves the others as they were. The widened tiles
     (16, 32, 64 tokens) serve 9 ≤ M ≤ 64 with the weights still read once, where the prefill kernel's grid of
-    ⌈M/64⌉ · ⌈N/128⌉ programs is a few programs walking all of K (runs 232–235). With max_m = 1 the bound
+    ⌈M/64⌉ · ⌈N/128⌉ programs is a few programs walking all of K (runs 232–238). With max_m = 1 the bound
     tells the compiler that the columns of odd tokens are never stored, and ptxas drops their per-32-value
     rescale: 724 → 593 SASS instructions per warp and super-block in the benchmark's decode kernel (0–8 % faster,
     runs 38 and 40: the kernel is not bound by its issue rate at M = 1). Only 1 has that effect (a lane holds
