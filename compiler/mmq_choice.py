@@ -18,8 +18,9 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   both orders, N = 4096 (q4_K also 14336), K = 4096 and 14336, and K = 3840 and 14080 where it rules out the aligned
   pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs), except
   q2_K's 32-token kernel in ggml's order (on 2 warps it needs 255 registers and spills: 0.89–0.93 × stream-K at K =
-  14336). The 64-token tile (4 warps; 2 spill) is 0.83–1.48 × stream-K at M = 48–64 — faster at K = 4096, slower at
-  14336 — so M ≥ 33 stays with the prefill kernel.
+  14336). Run 239: 1.19–2.76 × the faster prefill grid at 3584 × 3584 and 32768 × 8192 (q4_K, q8_0, q6_K, q2_K).
+  The 64-token tile (4 warps; 2 spill) is 0.83–1.48 × stream-K at M = 48–64 — faster at K = 4096, slower at 14336 —
+  so M ≥ 33 stays with the prefill kernel.
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
