@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY
 from compiler.mmq_template import SMALL_M_MAX, MmqConfig
 from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, make_inputs, reference, run_mmq
 
@@ -234,9 +235,9 @@ def test_widened_small_m_other_weights(weights: str, gpu) -> None:  # noqa: ANN0
     """Every other format on the 32-token kernel at M = 25 — for q6_K, q3_K and q2_K with their aligned pairs in
     one stage and two (K = 3584: 7 pairs), as ``choose_mmq`` builds the decode kernel for them."""
     cfg = replace(DECODE_BENCH, max_m=32, num_warps=4, weights=weights)
-    if weights in ("q6_K", "q3_K", "q2_K"):
-        cfg = replace(cfg, k_blocks=2, k_divisibility=512)
-    _check_on_gpu(MmqCase(cfg, 25, N, K, stages=1 if weights in ("q6_K", "q3_K") else 2), gpu)
+    if weights in ALIGNED_PAIRS:
+        cfg = replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY)
+    _check_on_gpu(MmqCase(cfg, 25, N, K, stages=ALIGNED_PAIRS.get(weights, 2)), gpu)
 
 
 @pytest.mark.gpu
