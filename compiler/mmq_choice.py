@@ -35,8 +35,8 @@ launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs t
 follows. Other GPUs were not measured.
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights]`` prints the chosen kernel's IR,
-headed by comments that name the configuration, the stage count and the launch grid, for ``qdot-translate`` or
-``qdot-opt`` to read (``… | qdot-translate --num-stages S``).
+headed by comments that name the configuration, why it was chosen (``MmqChoice.why``), the stage count and the
+launch grid, for ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ import argparse
 import sys
 from dataclasses import dataclass, fields, replace
 
-from compiler.mmq_template import (STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel,
+from compiler.mmq_template import (SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel,
                                    small_m_tokens)
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
@@ -73,10 +73,12 @@ pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 
 @dataclass(frozen=True)
 class MmqChoice:
     """A kernel configuration and the pipeline depth to compile it with (``compiler.compile(mmq_kernel(cfg),
-    arch=…, num_stages=num_stages)``)."""
+    arch=…, num_stages=num_stages)``), and ``why``: the rules that chose it and the runs of bench/RESULTS.md they
+    rest on (``python -m compiler.mmq_choice`` prints it)."""
 
     cfg: MmqConfig
     num_stages: int
+    why: str = ""
 
 
 def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> MmqChoice:
@@ -96,14 +98,31 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         plain = MmqConfig(block_m=64, block_n=64 if weights in SUB_BLOCK_WEIGHTS else 128, num_warps=4,
                           min_blocks_per_sm=2, weights=weights, tiled_weights=tiled_weights)
         tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
-        return MmqChoice(replace(plain, stream_k=tiles <= STREAM_K_PROGRAMS), 2)
+        stream_k = tiles <= STREAM_K_PROGRAMS
+        tile = ("64 × 64 for the 16-value sub-blocks (runs 229–230)" if weights in SUB_BLOCK_WEIGHTS
+                else "64 × 128 (runs 111–118, 174–175, 208)")
+        grid = (f"{tiles} tiles ≤ {STREAM_K_PROGRAMS}: stream-K (runs 232–234)" if stream_k
+                else f"{tiles} tiles > {STREAM_K_PROGRAMS}: the plain grid (runs 32, 208, 233)")
+        return MmqChoice(replace(plain, stream_k=stream_k), 2, f"M > {WEIGHTS_ONCE_MAX}: the prefill tile, {tile}; "
+                         f"{grid}")
     tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16 or 32
     warps = 4 if tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights else 2
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=warps, split_k=True, max_m=tokens, weights=weights,
                     tiled_weights=tiled_weights, l2_prefetch=128 if m == 1 and not tiled_weights else 0)
+    why = (["M = 1: the one-token weights-once kernel (runs 38–40)"] if m == 1
+           else [f"M ≤ {SMALL_M_MAX}: the weights-once kernel (runs 7–9, 112)"] if tokens == SMALL_M_MAX
+           else [f"{SMALL_M_MAX} < M ≤ {WEIGHTS_ONCE_MAX}: the weights-once kernel widened to {tokens} tokens "
+                 "(runs 235–239)"])
+    if warps == 4:
+        why.append("4 warps: on 2 it spills (runs 236–237)")
+    if cfg.l2_prefetch:
+        why.append("the 128-byte L2 prefetch hint (run 51)")
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
-        return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), ALIGNED_PAIRS[weights])
-    return MmqChoice(cfg, 2)
+        stages = ALIGNED_PAIRS[weights]
+        why.append(f"two super-blocks per stage, {stages} stage{'s' if stages > 1 else ''}: K a multiple of "
+                   f"{PAIR_K_DIVISIBILITY} (runs 222–228)")
+        return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), stages, "; ".join(why))
+    return MmqChoice(cfg, 2, "; ".join(why))
 
 
 def _config_text(cfg: MmqConfig) -> str:
@@ -119,6 +138,7 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
     zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
     header = [f"// choose_mmq({weights!r}, M={m}, N={n}, K={k}, tiled_weights={tiled_weights})",
               f"// {_config_text(cfg)}",
+              f"// why: {choice.why}",
               f"// compile with --num-stages {choice.num_stages}: qdot-translate FILE --arch sm_90 "
               f"--num-stages {choice.num_stages}",
               f"// launch on grid {mmq_grid(cfg, m, n, k)} (mmq_grid){zeroed}"]

@@ -45,6 +45,7 @@ def test_every_choice_is_a_benchmarked_kernel(weights: str) -> None:
                 for k in (4096, 3840):
                     choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)
                     assert (choice.cfg, choice.num_stages) in BENCHMARKED, (weights, m, n, tiled, k, choice)
+                    assert "run" in choice.why, choice  # names the runs it rests on
 
 
 def test_choices_by_case() -> None:

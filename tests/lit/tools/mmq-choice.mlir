@@ -8,7 +8,7 @@
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
-// stage count and grid in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
+// stage count, grid and the rules that chose it (with the runs they rest on) in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
 // M = 16 and to 32 for M = 24 (q2_K's on 4 warps), stream-K past that while the prefill grid has at most one
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
@@ -16,6 +16,7 @@
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
+// STREAMK-NEXT: // why: M > 32: the prefill tile, 64 × 128 (runs 111–118, 174–175, 208); 32 tiles ≤ 132: stream-K (runs 232–234)
 // STREAMK-NEXT: // compile with --num-stages 2: qdot-translate FILE --arch sm_90 --num-stages 2
 // STREAMK-NEXT: // launch on grid (264, 1, 1) (mmq_grid); Y zeroed first: the kernel adds into it
 // STREAMK-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_b2(
@@ -25,22 +26,26 @@
 // PTX-DAG: red.global.add.f32
 
 // WIDE16:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=16)
+// WIDE16-NEXT: // why: 8 < M ≤ 32: the weights-once kernel widened to 16 tokens (runs 235–239)
 // WIDE16-NEXT: // compile with --num-stages 2
 // WIDE16-NEXT: // launch on grid (64, 14, 1) (mmq_grid); Y zeroed first: the kernel adds into it
 // WIDE16:      qdot.make_desc %x_ptr, {{.*}} -> !qdot.desc<2x16x!qdot.block<q8_1_mmq>>
 // WIDE16:      %acc = scf.for {{.*}} -> (tensor<64x16xf32>)
 
 // WIDE32:      // MmqConfig(weights='q2_K', block_n=64, small_m=True, split_k=True, max_m=32, k_blocks=2, k_divisibility=512)
+// WIDE32-NEXT: // why: {{.*}} widened to 32 tokens {{.*}}; 4 warps: on 2 it spills (runs 236–237); two super-blocks per stage, 2 stages
 // WIDE32:      func.func @small_m_q8_1_q2_K_64_w4_splitk_m32_kb2_kd512(
 // WIDE32:      attributes {qdot.kernel, qdot.num_warps = 4 : i64}
 // WIDE32:      -> !qdot.desc<4x32x!qdot.block<q8_1_mmq>>
 
 // PLAIN:      // MmqConfig(min_blocks_per_sm=2)
+// PLAIN-NEXT: // why: {{.*}}; 256 tiles > 132: the plain grid
 // PLAIN:      // launch on grid (256, 1, 1) (mmq_grid)
 // PLAIN-NOT:  Y zeroed
 // PLAIN:      func.func @mmq_q8_1_q4_K_64x128_w4_b2(
 
 // PAIRS:      // MmqConfig(weights='q6_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, k_blocks=2, l2_prefetch=128, k_divisibility=512)
+// PAIRS-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); the 128-byte L2 prefetch hint (run 51); two super-blocks per stage, 1 stage: K a multiple of 512 (runs 222–228)
 // PAIRS-NEXT: // compile with --num-stages 1
 // PAIRS:      %k: index {qdot.divisibility = 512 : i64}
 
