@@ -59,7 +59,7 @@ def q4k_entries() -> list[tuple[str, MmqConfig, int]]:
 
 def format_entries() -> list[tuple[str, MmqConfig, int]]:
     """Every other format: ``choose_mmq``'s decode kernel (K a multiple of 512, ggml's order) widened to 16, 32 and
-    64 tokens, and its choice at M = 16 (stream-K on the format's prefill tile)."""
+    64 tokens, and its choice just past the widened kernels (stream-K on the format's prefill tile)."""
     out = []
     for weights in WEIGHT_FORMATS:
         if weights == "q4_K":
@@ -74,7 +74,7 @@ def format_entries() -> list[tuple[str, MmqConfig, int]]:
 
 def two_warp_entries() -> list[tuple[str, MmqConfig, int]]:
     """Every format's decode kernel of ``choose_mmq`` widened to 32 tokens on its 2 warps; repacked, widened to 16
-    and 32 tokens, and the repacked stream-K ``choose_mmq`` takes at M = 16."""
+    and 32 tokens, and the repacked stream-K ``choose_mmq`` takes just past the widened kernels."""
     out = []
     for weights in WEIGHT_FORMATS:
         decode, tiled = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, 8, 4096, 4096, tiled_weights=True)
@@ -120,30 +120,47 @@ def shape_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
-def compile_all(formats: bool = False, two_warps: bool = False, unpaired: bool = False,
-                shapes: bool = False) -> tuple[list, dict]:
-    """The kernels and the quantize kernels (``bench.prepare``'s hook)."""
-    entries = (shape_entries() if shapes else unpaired_entries() if unpaired else two_warp_entries() if two_warps
-               else format_entries() if formats else q4k_entries())
-    return mmq.compile_kernels(entries), mmq.compile_quantizers()
+MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
+    None: (q4k_entries, MS, SHAPES),
+    "formats": (format_entries, FORMAT_MS, FORMAT_SHAPES),
+    "two_warps": (two_warp_entries, TWO_WARP_MS, FORMAT_SHAPES),
+    "unpaired": (unpaired_entries, TWO_WARP_MS, UNPAIRED_SHAPES),
+    "shapes": (shape_entries, (16, 32), OTHER_SHAPES),
+}
+
+
+def compile_all(mode: str | None = None) -> tuple[list, dict]:
+    """The kernels of ``mode`` (a key of ``MODES``) and the quantize kernels (``bench.prepare``'s hook)."""
+    return mmq.compile_kernels(MODES[mode][0]()), mmq.compile_quantizers()
+
+
+def _ms_of(cfg: MmqConfig, mode: str | None, ms: tuple[int, ...]) -> list[int]:
+    """The M values a kernel is timed at: a widened kernel at the M it serves down to a quarter of its tile
+    (``--shapes``: its tile's width only), the M ≤ 8 kernel at M = 8; every other kernel at all of ``ms``."""
+    if not cfg.small_m:
+        return list(ms)
+    if mode == "shapes":
+        return [cfg.max_m]
+    return [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("--formats", action="store_true", help="run 236: every format's widened kernels")
-    parser.add_argument("--two-warps", action="store_true", help="run 237: 32 tokens on 2 warps; W repacked")
-    parser.add_argument("--unpaired", action="store_true", help="run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps")
-    parser.add_argument("--shapes", action="store_true", help="run 239: 3584 x 3584 and 32768 x 8192")
+    modes = parser.add_mutually_exclusive_group()
+    for flag, text in (("--formats", "run 236: every format's widened kernels"),
+                       ("--two-warps", "run 237: 32 tokens on 2 warps; W repacked"),
+                       ("--unpaired", "run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps"),
+                       ("--shapes", "run 239: 3584 x 3584 and 32768 x 8192")):
+        modes.add_argument(flag, dest="mode", action="store_const", const=flag[2:].replace("-", "_"), help=text)
     args = parser.parse_args()
-    kernels, quantizers_compiled = compile_all(args.formats, args.two_warps, args.unpaired, args.shapes)
+    kernels, quantizers_compiled = compile_all(args.mode)
     if args.prepare:
         return
-    ms, shapes = (((16, 32), OTHER_SHAPES) if args.shapes else (TWO_WARP_MS, UNPAIRED_SHAPES) if args.unpaired else (TWO_WARP_MS, FORMAT_SHAPES) if args.two_warps
-                  else (FORMAT_MS, FORMAT_SHAPES) if args.formats else (MS, SHAPES))
+    _entries, ms, shapes = MODES[args.mode]
     mmq.time_over_shapes("python -m bench.experiments.small_m_wide", kernels, quantizers_compiled, shapes,
-                         lambda cfg: ms if not cfg.small_m else (cfg.max_m,) if args.shapes
-                         else [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m])
+                         lambda cfg: _ms_of(cfg, args.mode, ms))
+
 
 if __name__ == "__main__":
     main()
