@@ -232,8 +232,10 @@ def test_widened_small_m_matches_reference(cfg: MmqConfig, m: int, gpu) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("weights", OTHER_WEIGHTS)
 def test_widened_small_m_other_weights(weights: str, gpu) -> None:  # noqa: ANN001
-    """Every other format on the 32-token kernel at M = 25 — for q6_K, q3_K and q2_K with their aligned pairs in
-    one stage and two (K = 3584: 7 pairs), as ``choose_mmq`` builds the decode kernel for them."""
+    """Every other format on the 32-token kernel at M = 25, on 4 warps — for q6_K, q3_K and q2_K with their aligned
+    pairs in one stage and two (K = 3584: 7 pairs), as ``choose_mmq`` builds the decode kernel for them. (The 2-warp
+    32-token kernels ``choose_mmq`` picks for all but q2_K are checked by the benchmark runs 237–239 before timing,
+    not here.)"""
     cfg = replace(DECODE_BENCH, max_m=32, num_warps=4, weights=weights)
     if weights in ALIGNED_PAIRS:
         cfg = replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY)
