@@ -5,6 +5,8 @@
     python -m bench.experiments.small_m_wide --two-warps # run 237: 32 tokens on 2 warps, and W repacked
     python -m bench.experiments.small_m_wide --unpaired  # run 238: q6_K, q3_K, q2_K where K rules out their pairs
     python -m bench.experiments.small_m_wide --shapes    # run 239: other N and K, against both prefill grids
+    python -m bench.experiments.small_m_wide --wide64    # run 241: the 64-token tile at M = 33-64 over seven shapes
+    python -m bench.experiments.small_m_wide --wide64-formats  # run 242: the other formats and orders, small shapes
 Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
 of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
 multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
@@ -17,8 +19,13 @@ the 16- and 32-token kernels against the repacked stream-K; ``--unpaired`` (run 
 for q6_K, q3_K and q2_K in ggml's order at M = 16 and 32 where K is an odd number of super-blocks (no aligned pairs),
 against stream-K; ``--shapes`` (run 239): ``choose_mmq``'s widened kernels for q4_K, q8_0, q6_K and q2_K at M = 16 and
 32 on two more shapes (3584 × 3584 and 32768 × 8192, where the plain prefill grid at M ≤ 64 has 28 and 256 tiles)
-against the prefill tile's plain and stream-K grids. Each kernel is checked against ``compiler.numerics`` before it is
-timed (``bench.mmq.measure``).
+against the prefill tile's plain and stream-K grids. Runs 235–236 found the 64-token tile (4 warps) faster than
+stream-K at N = K = 4096 and slower at 4096 × 14336 and 14336 × 4096; ``--wide64`` (run 241): it against both prefill
+grids at M = 33, 48 and 64 for five formats (q4_K also repacked, and on 128 weight rows and 8 warps) over seven
+shapes of 12.8 M to 58.7 M weights, to find where it pays; ``--wide64-formats`` (run 242): the same for every other
+format and order at M = 33 and 64 on the three shapes of at most 2^24 weights, against ``choose_mmq``'s kernel
+(stream-K there). Each kernel is checked against ``compiler.numerics`` before
+it is timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import argparse
 from dataclasses import replace
 
 import bench.mmq as mmq
-from compiler.mmq_choice import ALIGNED_PAIRS, WEIGHTS_ONCE_MAX, choose_mmq
+from compiler.mmq_choice import ALIGNED_PAIRS, MmqChoice, choose_mmq
 from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig
 
 MS = (9, 12, 16, 24, 32, 48, 64)
@@ -38,8 +45,19 @@ TWO_WARP_MS = (16, 17, 32)
 UNPAIRED_SHAPES = ((4096, 14080), (4096, 3840))
 OTHER_SHAPES = ((3584, 3584), (32768, 8192))
 SHAPE_FORMATS = ("q4_K", "q8_0", "q6_K", "q2_K")
+WIDE64_MS = (33, 48, 64)
+WIDE64_SHAPES = ((3584, 3584), (4096, 4096), (2048, 8192), (4096, 8192), (8192, 4096), (4096, 14336), (14336, 4096))
+WIDE64_FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K", "q2_K")
+WIDE64_SMALL_SHAPES = WIDE64_SHAPES[:3]  # 12.8 M and 16.8 M weights
 _DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
+
+
+def stream_k_choice(weights: str, tiled: bool = False) -> MmqChoice:
+    """The prefill tile ``choose_mmq`` takes for ``weights`` in the stream-K grid, as it chose for every M = 33-256
+    at N = K = 4096 when these runs were made (run 241 gives the smallest shapes the 64-token tile at M ≤ 64)."""
+    plain = choose_mmq(weights, 512, 4096, 4096, tiled)  # 256 tiles: the plain grid, the same tile
+    return replace(plain, cfg=replace(plain.cfg, stream_k=True))
 
 
 def q4k_entries() -> list[tuple[str, MmqConfig, int]]:
@@ -52,7 +70,7 @@ def q4k_entries() -> list[tuple[str, MmqConfig, int]]:
                     replace(_DECODE, max_m=max_m, num_warps=warps, tiled_weights=True), 2))
         out.append((f"small_m 128 w{2 * warps} splitk s2 m{max_m}",
                     replace(_DECODE, block_n=128, max_m=max_m, num_warps=2 * warps), 2))
-    choice = choose_mmq("q4_K", WEIGHTS_ONCE_MAX + 1, 4096, 4096)  # stream-K, as at M = 9-32 before run 235
+    choice = stream_k_choice("q4_K")  # as at M = 9-32 before run 235
     return [*out, ("mmq 64x128 w4 s2 b2 streamk", choice.cfg, choice.num_stages),
             ("mmq 64x128 w4 s2 b2 streamk wt", replace(choice.cfg, tiled_weights=True), choice.num_stages)]
 
@@ -64,7 +82,7 @@ def format_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights in WEIGHT_FORMATS:
         if weights == "q4_K":
             continue
-        decode, prefill = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096)
+        decode, prefill = choose_mmq(weights, 8, 4096, 4096), stream_k_choice(weights)
         for max_m, warps in ((16, 2), (32, 4), (64, 4)):
             out.append((f"small_m 64 w{warps} splitk s{decode.num_stages} m{max_m} {weights}",
                         replace(decode.cfg, max_m=max_m, num_warps=warps), decode.num_stages))
@@ -78,7 +96,7 @@ def two_warp_entries() -> list[tuple[str, MmqConfig, int]]:
     out = []
     for weights in WEIGHT_FORMATS:
         decode, tiled = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, 8, 4096, 4096, tiled_weights=True)
-        prefill = choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096, tiled_weights=True)
+        prefill = stream_k_choice(weights, tiled=True)
         out += [(f"small_m 64 w2 splitk s{decode.num_stages} m32 {weights}", replace(decode.cfg, max_m=32),
                  decode.num_stages),
                 (f"small_m 64 w2 splitk s{tiled.num_stages} m16 wt {weights}", replace(tiled.cfg, max_m=16),
@@ -99,7 +117,7 @@ def unpaired_entries() -> list[tuple[str, MmqConfig, int]]:
             cfg = choice.cfg
             out.append((f"small_m 64 w{cfg.num_warps} splitk s{choice.num_stages} m{cfg.max_m} {weights}", cfg,
                         choice.num_stages))
-        streamk = choose_mmq(weights, WEIGHTS_ONCE_MAX + 1, 4096, 4096)  # the choice just past the widened kernels
+        streamk = stream_k_choice(weights)
         out.append((f"mmq 64x{streamk.cfg.block_n} w4 s2 b2 streamk {weights}", streamk.cfg, streamk.num_stages))
     return out
 
@@ -120,12 +138,45 @@ def shape_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
+def wide64_entries() -> list[tuple[str, MmqConfig, int]]:
+    """Five formats' decode kernel of ``choose_mmq`` (ggml's order, K a multiple of 512) widened to 64 tokens on 4
+    warps, and their prefill tile in the plain grid and in stream-K; q4_K's three also with W repacked."""
+    out = []
+    for weights, tiled in [(w, False) for w in WIDE64_FORMATS] + [("q4_K", True)]:
+        decode, plain = choose_mmq(weights, 8, 4096, 4096, tiled), choose_mmq(weights, 512, 4096, 4096, tiled)
+        order = " wt" if tiled else ""
+        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}",
+                 replace(decode.cfg, max_m=64, num_warps=4), decode.num_stages),
+                (f"mmq 64x{plain.cfg.block_n} w4 s2 b2{order} {weights}", plain.cfg, plain.num_stages),
+                (f"mmq 64x{plain.cfg.block_n} w4 s2 b2 streamk{order} {weights}", replace(plain.cfg, stream_k=True),
+                 plain.num_stages)]
+    wide = replace(choose_mmq("q4_K", 8, 4096, 4096).cfg, block_n=128, max_m=64, num_warps=8)
+    return [*out, ("small_m 128 w8 splitk s2 m64 q4_K", wide, 2)]  # 4 × 2 warps of 32 × 32, as 64 rows' 2 × 2
+
+
+def wide64_format_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``wide64_entries``' 64-token kernel for the formats and orders it left out (every format but q4_K repacked),
+    and ``choose_mmq``'s kernel at M = 33 (stream-K on the small shapes)."""
+    out = []
+    cases = [(w, False) for w in WEIGHT_FORMATS if w not in WIDE64_FORMATS] + [(w, True) for w in WEIGHT_FORMATS
+                                                                               if w != "q4_K"]
+    for weights, tiled in cases:
+        decode, streamk = choose_mmq(weights, 8, 4096, 4096, tiled), stream_k_choice(weights, tiled)
+        order = " wt" if tiled else ""
+        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}",
+                 replace(decode.cfg, max_m=64, num_warps=4), decode.num_stages),
+                (f"mmq 64x{streamk.cfg.block_n} w4 s2 b2 streamk{order} {weights}", streamk.cfg, streamk.num_stages)]
+    return out
+
+
 MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
     None: (q4k_entries, MS, SHAPES),
     "formats": (format_entries, FORMAT_MS, FORMAT_SHAPES),
     "two_warps": (two_warp_entries, TWO_WARP_MS, FORMAT_SHAPES),
     "unpaired": (unpaired_entries, TWO_WARP_MS, UNPAIRED_SHAPES),
     "shapes": (shape_entries, (16, 32), OTHER_SHAPES),
+    "wide64": (wide64_entries, WIDE64_MS, WIDE64_SHAPES),
+    "wide64_formats": (wide64_format_entries, (33, 64), WIDE64_SMALL_SHAPES),
 }
 
 
@@ -151,7 +202,9 @@ def main() -> None:
     for flag, text in (("--formats", "run 236: every format's widened kernels"),
                        ("--two-warps", "run 237: 32 tokens on 2 warps; W repacked"),
                        ("--unpaired", "run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps"),
-                       ("--shapes", "run 239: 3584 x 3584 and 32768 x 8192")):
+                       ("--shapes", "run 239: 3584 x 3584 and 32768 x 8192"),
+                       ("--wide64", "run 241: 64 tokens against both prefill grids, M = 33-64, seven shapes"),
+                       ("--wide64-formats", "run 242: the same, every other format and order, small shapes")):
         modes.add_argument(flag, dest="mode", action="store_const", const=flag[2:].replace("-", "_"), help=text)
     args = parser.parse_args()
     kernels, quantizers_compiled = compile_all(args.mode)
