@@ -5,12 +5,12 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
 ``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
 (sm_90) for each case (``bench.mmq`` and the experiments it names), so a caller does not have to read the runs:
 
-* M ≥ 33 (prefill): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs 111–118, 174–175, 208 for
-  q4_K; the other formats inherit it), except the formats of 16-value sub-blocks (``SUB_BLOCK_WEIGHTS``),
-  whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230; both measured at M = 512). Where that grid has at
-  most ``STREAM_K_PROGRAMS`` tiles (one per SM: M ≤ 256 at N = 4096 on 64 × 128), the same tile in stream-K
-  (``stream_k``: two programs per SM share the (tile, K step) iterations): each program of the plain grid walks
-  the whole K while most SMs idle, and stream-K is 1.92–5.96 × faster at 32 tiles, 1.24–3.23 × at 64 and
+* M ≥ 33 (prefill; M ≤ 64 with small W below): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs
+  111–118, 174–175, 208 for q4_K; the other formats inherit it), except the formats of 16-value sub-blocks
+  (``SUB_BLOCK_WEIGHTS``), whose prefill is 1.02–1.38 × faster on 64 × 64 (runs 229–230; both measured at M = 512).
+  Where that grid has at most ``STREAM_K_PROGRAMS`` tiles (one per SM: M ≤ 256 at N = 4096 on 64 × 128), the same
+  tile in stream-K (``stream_k``: two programs per SM share the (tile, K step) iterations): each program of the plain
+  grid walks the whole K while most SMs idle, and stream-K is 1.92–5.96 × faster at 32 tiles, 1.24–3.23 × at 64 and
   0.87–1.75 × at 128 (runs 232–234, every format, both orders, N = 4096, K = 4096 and 14336); above, the plain grid
   (run 233: stream-K 0.93–1.00 × at 256 tiles; 5–6 % slower at M = 512, N = 3584, runs 32 and 208).
 * 9 ≤ M ≤ 32: the decode kernel below with its n tile widened to 16 tokens (M ≤ 16) or 32 (``max_m``), the weights
@@ -19,8 +19,12 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs), except
   q2_K's 32-token kernel in ggml's order (on 2 warps it needs 255 registers and spills: 0.89–0.93 × stream-K at K =
   14336). Run 239: 1.19–2.76 × the faster prefill grid at 3584 × 3584 and 32768 × 8192 (q4_K, q8_0, q6_K, q2_K).
-  The 64-token tile (4 warps; 2 spill) is 0.83–1.48 × stream-K at M = 48–64 — faster at K = 4096, slower at 14336 —
-  so M ≥ 33 stays with the prefill kernel.
+* 33 ≤ M ≤ 64 with at most ``WIDE64_MAX_WEIGHTS`` = 2^24 weights (N · K), formats without 16-value sub-blocks: the
+  decode kernel with 64 tokens on 4 warps (on 2 it spills): 1.04–1.55 × stream-K at 3584 × 3584, 4096 × 4096 and
+  2048 × 8192 for every such format in both orders (M = 33, 48, 64), except q4_1 and q5_1 at M = 33 on the two
+  2^24 shapes (0.92–1.01 ×; 1.15–1.47 × at M = 64) (runs 241–242). At 2^25 weights (4096 × 8192, 8192 × 4096) it is
+  0.91–1.23 × the faster prefill grid, at 58.7 M 0.82–1.04 × (run 241), so larger W stays with the prefill kernel,
+  and so do q6_K, q3_K and q2_K (0.77–1.13 × on the small shapes).
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
@@ -45,8 +49,8 @@ import argparse
 import sys
 from dataclasses import dataclass, fields, replace
 
-from compiler.mmq_template import (SMALL_M_MAX, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel,
-                                   small_m_tokens)
+from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig,
+                                   mmq_grid, mmq_kernel, small_m_tokens)
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -62,8 +66,15 @@ stages, runs 225–226; one stage 0.97–1.14 × that, run 228)."""
 PAIR_K_DIVISIBILITY = 512
 """What K must be a multiple of for ``ALIGNED_PAIRS``' kernels (``MmqConfig.k_divisibility``)."""
 WEIGHTS_ONCE_MAX = 32
-"""The most tokens ``choose_mmq`` gives the weights-once (small_m) kernel: its 32-token tile is 1.2–1.9 × faster
-than stream-K at M = 17–32, the 64-token one 0.83–1.48 × at M = 48–64 (runs 235–238)."""
+"""The most tokens ``choose_mmq`` gives the weights-once (small_m) kernel whatever the shape: its 32-token tile is
+1.2–1.9 × faster than stream-K at M = 17–32 (runs 235–238); the 64-token one only where W is small
+(``WIDE64_MAX_WEIGHTS``)."""
+WIDE64_MAX_WEIGHTS = 1 << 24
+"""The most weights (N · K) for which ``choose_mmq`` gives 33 ≤ M ≤ 64 the weights-once kernel's 64-token tile
+(formats without 16-value sub-blocks): at 12.8 M and 16.8 M weights 1.04–1.55 × stream-K (q4_1 and q5_1 at M = 33
+0.92–1.01 ×), at 33.5 M 0.91–1.23 ×, at 58.7 M 0.82–1.04 × (runs 241–242). Its time hardly moves with M, while the
+prefill grids' — a few programs walking all of K — grows with it; where W is large the prefill tile, which does more
+work per weight byte, wins."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
@@ -94,7 +105,9 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         raise ValueError(f"choose_mmq: M and N must be at least 1, got M = {m}, N = {n}")
     if k < 1 or k % 256:
         raise ValueError(f"choose_mmq: K must be a positive multiple of 256, got {k}")
-    if m > WEIGHTS_ONCE_MAX:
+    wide64 = (WEIGHTS_ONCE_MAX < m <= SMALL_M_WIDEST and n * k <= WIDE64_MAX_WEIGHTS
+              and weights not in SUB_BLOCK_WEIGHTS)
+    if m > WEIGHTS_ONCE_MAX and not wide64:
         plain = MmqConfig(block_m=64, block_n=64 if weights in SUB_BLOCK_WEIGHTS else 128, num_warps=4,
                           min_blocks_per_sm=2, weights=weights, tiled_weights=tiled_weights)
         tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
@@ -103,18 +116,23 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
                 else "64 × 128 (runs 111–118, 174–175, 208)")
         grid = (f"{tiles} tiles ≤ {STREAM_K_PROGRAMS}: stream-K (runs 232–234)" if stream_k
                 else f"{tiles} tiles > {STREAM_K_PROGRAMS}: the plain grid (runs 32, 208, 233)")
-        return MmqChoice(replace(plain, stream_k=stream_k), 2, f"M > {WEIGHTS_ONCE_MAX}: the prefill tile, {tile}; "
-                         f"{grid}")
-    tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16 or 32
-    warps = 4 if tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights else 2
+        past = (f"M > {SMALL_M_WIDEST}" if m > SMALL_M_WIDEST else
+                f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST} with "
+                f"{'16-value sub-blocks' if weights in SUB_BLOCK_WEIGHTS else 'N · K > 2^24 weights'} (runs 241–242)")
+        return MmqChoice(replace(plain, stream_k=stream_k), 2, f"{past}: the prefill tile, {tile}; {grid}")
+    tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16, 32 or 64
+    four = tokens == SMALL_M_WIDEST or (tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights)
+    warps = 4 if four else 2
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=warps, split_k=True, max_m=tokens, weights=weights,
                     tiled_weights=tiled_weights, l2_prefetch=128 if m == 1 and not tiled_weights else 0)
     why = (["M = 1: the one-token weights-once kernel (runs 38–40)"] if m == 1
            else [f"M ≤ {SMALL_M_MAX}: the weights-once kernel (runs 7–9, 112)"] if tokens == SMALL_M_MAX
            else [f"{SMALL_M_MAX} < M ≤ {WEIGHTS_ONCE_MAX}: the weights-once kernel widened to {tokens} tokens "
-                 "(runs 235–239)"])
+                 "(runs 235–239)"] if tokens < SMALL_M_WIDEST
+           else [f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST}, N · K ≤ 2^24 weights, no 16-value sub-blocks: the "
+                 "weights-once kernel widened to 64 tokens (runs 241–242)"])
     if warps == 4:
-        why.append("4 warps: on 2 it spills (runs 236–237)")
+        why.append(f"4 warps: on 2 it spills ({'run 235' if tokens == SMALL_M_WIDEST else 'runs 236–237'})")
     if cfg.l2_prefetch:
         why.append("the 128-byte L2 prefetch hint (run 51)")
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:

@@ -29,18 +29,20 @@ def _without_launch_protocol(cfg: MmqConfig) -> MmqConfig:
 BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages in
                [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True),
                 *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
-                *small_m_wide.unpaired_entries()]}
+                *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
+                *small_m_wide.wide64_format_entries()]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
-weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not)."""
+weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
+241–242's (widened to 64 tokens, every format, both orders)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
 def test_every_choice_is_a_benchmarked_kernel(weights: str) -> None:
-    """For M = 1, 2–8, 9–16, 17–32, 33–256 and 512, both orders of W, K a multiple of 512 or not: the choice is one
-    of the kernels whose rows in bench/RESULTS.md it rests on."""
-    for m in (1, 5, 12, 16, 17, 32, 33, 128, 512):
-        for n in (4096, 3584):
+    """For M = 1, 2–8, 9–16, 17–32, 33–64, 65–256 and 512, both orders of W, K a multiple of 512 or not, W at most
+    2^24 weights or more: the choice is one of the kernels whose rows in bench/RESULTS.md it rests on."""
+    for m in (1, 5, 12, 16, 17, 32, 33, 40, 64, 65, 128, 512):
+        for n in (4096, 3584, 14336):
             for tiled in (False, True):
                 for k in (4096, 3840):
                     choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)
@@ -58,7 +60,8 @@ def test_choices_by_case() -> None:
     assert not prefill.cfg.stream_k  # 256 tiles
     assert choose_mmq("q4_K", 256, 4096, 4096).cfg.stream_k  # 128 tiles
     assert not choose_mmq("q4_K", 257, 4096, 4096).cfg.stream_k  # 160
-    assert choose_mmq("q4_K", 33, 4096, 4096).cfg.stream_k  # past the widened weights-once kernel
+    assert choose_mmq("q4_K", 33, 4096, 4096 + 256).cfg.stream_k  # past the widened weights-once kernel
+    assert choose_mmq("q4_K", 65, 4096, 4096).cfg.stream_k
     for m, tokens in ((9, 16), (16, 16), (17, 32), (32, 32)):  # the weights-once kernel, its n tile widened
         for weights in WEIGHT_FORMATS:
             for tiled in (False, True):
@@ -66,6 +69,16 @@ def test_choices_by_case() -> None:
                 warps = 4 if tokens == 32 and weights in FOUR_WARP_WIDE and not tiled else 2
                 assert (cfg.small_m, cfg.max_m, cfg.num_warps, cfg.block_n) == (True, tokens, warps, 64), cfg
                 assert cfg.needs_zeroed_output and cfg.l2_prefetch == 0
+    for m in (33, 64):  # the 64-token tile where W has at most 2^24 weights, its format no 16-value sub-blocks
+        for weights in WEIGHT_FORMATS:
+            for tiled in (False, True):
+                small, large = (choose_mmq(weights, m, 4096, k, tiled_weights=tiled).cfg for k in (4096, 4096 + 256))
+                if weights in SUB_BLOCK_WEIGHTS:
+                    assert not small.small_m and small.stream_k, small
+                else:
+                    assert (small.small_m, small.max_m, small.num_warps, small.block_n) == (True, 64, 4, 64), small
+                    assert small.needs_zeroed_output and small.l2_prefetch == 0 and small.k_blocks == 1
+                assert not large.small_m and large.stream_k, large
     for weights in SUB_BLOCK_WEIGHTS:
         assert choose_mmq(weights, 9, 4096, 4096, tiled_weights=True).cfg.block_n == 64
         assert not choose_mmq(weights, 256, 4096, 4096).cfg.stream_k  # 256 tiles of 64 × 64
@@ -108,7 +121,8 @@ def _compile(choice: MmqChoice):  # noqa: ANN202 - xDSL ModuleOp
     ("q2_K", 30, 72, 1024, False),  # 32 tokens on 4 warps, aligned pairs
     ("q6_K", 9, 72, 768, True),     # 16 tokens, repacked
     ("q3_K", 40, 72, 768, True),    # the 64 × 64 prefill tile, repacked, stream-K (2 tiles)
-    ("iq4_xs", 40, 72, 512, False),  # the 64 × 128 prefill tile, stream-K
+    ("iq4_xs", 40, 72, 512, False),  # the weights-once kernel widened to 64 tokens (small W)
+    ("q4_1", 70, 72, 512, True),    # the 64 × 128 prefill tile, repacked, stream-K (2 tiles)
 ])
 def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, tiled: bool) -> None:
     choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)

@@ -3,20 +3,23 @@
 // RUN: python -m compiler.mmq_choice q4_K 16 4096 14336 | filecheck %s --check-prefix=WIDE16
 // RUN: python -m compiler.mmq_choice q2_K 24 4096 14336 | filecheck %s --check-prefix=WIDE32
 // RUN: python -m compiler.mmq_choice q4_K 512 4096 4096 | filecheck %s --check-prefix=PLAIN
+// RUN: python -m compiler.mmq_choice q4_0 40 4096 4096 | filecheck %s --check-prefix=WIDE64
+// RUN: python -m compiler.mmq_choice q6_K 40 4096 4096 | filecheck %s --check-prefix=SUB-BLOCKS
 // RUN: python -m compiler.mmq_choice q6_K 1 4096 14336 | filecheck %s --check-prefix=PAIRS
 // RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
 // stage count, grid and the rules that chose it (with the runs they rest on) in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
-// M = 16 and to 32 for M = 24 (q2_K's on 4 warps), stream-K past that while the prefill grid has at most one
+// M = 16 and to 32 for M = 24 (q2_K's on 4 warps), and to 64 on 4 warps for M = 40 where W has at most 2^24
+// weights (not for q6_K's 16-value sub-blocks), stream-K past that while the prefill grid has at most one
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
 // one-line error, not a traceback.
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
-// STREAMK-NEXT: // why: M > 32: the prefill tile, 64 × 128 (runs 111–118, 174–175, 208); 32 tiles ≤ 132: stream-K (runs 232–234)
+// STREAMK-NEXT: // why: 32 < M ≤ 64 with N · K > 2^24 weights (runs 241–242): the prefill tile, 64 × 128 (runs 111–118, 174–175, 208); 32 tiles ≤ 132: stream-K (runs 232–234)
 // STREAMK-NEXT: // compile with --num-stages 2: qdot-translate FILE --arch sm_90 --num-stages 2
 // STREAMK-NEXT: // launch on grid (264, 1, 1) (mmq_grid); Y zeroed first: the kernel adds into it
 // STREAMK-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_b2(
@@ -37,6 +40,17 @@
 // WIDE32:      func.func @small_m_q8_1_q2_K_64_w4_splitk_m32_kb2_kd512(
 // WIDE32:      attributes {qdot.kernel, qdot.num_warps = 4 : i64}
 // WIDE32:      -> !qdot.desc<4x32x!qdot.block<q8_1_mmq>>
+
+// WIDE64:      // MmqConfig(weights='q4_0', block_n=64, small_m=True, split_k=True, max_m=64)
+// WIDE64-NEXT: // why: 32 < M ≤ 64, N · K ≤ 2^24 weights, no 16-value sub-blocks: the weights-once kernel widened to 64 tokens (runs 241–242); 4 warps: on 2 it spills (run 235)
+// WIDE64-NEXT: // compile with --num-stages 2
+// WIDE64-NEXT: // launch on grid (64, {{[0-9]+}}, 1) (mmq_grid); Y zeroed first: the kernel adds into it
+// WIDE64:      attributes {qdot.kernel, qdot.num_warps = 4 : i64}
+// WIDE64:      -> !qdot.desc<2x64x!qdot.block<q8_1_mmq>>
+// WIDE64:      -> !qdot.desc<64x64xf32>
+
+// SUB-BLOCKS:      // MmqConfig(weights='q6_K', block_n=64, min_blocks_per_sm=2, stream_k=True)
+// SUB-BLOCKS-NEXT: // why: 32 < M ≤ 64 with 16-value sub-blocks (runs 241–242): the prefill tile, 64 × 64 for the 16-value sub-blocks
 
 // PLAIN:      // MmqConfig(min_blocks_per_sm=2)
 // PLAIN-NEXT: // why: {{.*}}; 256 tiles > 132: the plain grid
