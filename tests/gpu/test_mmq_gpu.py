@@ -15,9 +15,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY
-from compiler.mmq_template import SMALL_M_MAX, MmqConfig
-from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, make_inputs, reference, run_mmq
+from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY, choose_mmq
+from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
+from tests.gpu.mmq_harness import (MmqCase, check, integer_inputs, kernel_weights, make_inputs, reference,
+                                   run_mmq)
 
 CARVEOUT_ATTRIBUTE = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
 N, K = 1000, 3584  # ragged N (not a multiple of the 64/128-row weight tiles); K = 14 super-blocks
@@ -298,7 +299,7 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None: 
     cupy = gpu()
     data = make_inputs(case, np.random.default_rng())
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
-    w, y = cupy.asarray(data["w"]), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    w, y = cupy.asarray(kernel_weights(case.cfg, data["w"])), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
     load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
     grid = mmq_grid(case.cfg, m, n, k, programs=programs) if case.cfg.stream_k else mmq_grid(case.cfg, m, n, k)
     load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, n, k, grid=grid)
@@ -306,6 +307,23 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None: 
     ok, err = check(cupy.asnumpy(y), reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
 
+
+CHOSEN_MS = (1, 5, 12, 25, 40, 64, 100)
+"""An M in each of ``choose_mmq``'s ranges: the one-token kernel, the M ≤ 8 kernel, the widened kernel's 16, 32 and
+64 tokens (W of 1000 × 3584 is small; the prefill tile for the 16-value sub-blocks), the prefill tile (stream-K at
+N = 1000: 16 tiles)."""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tiled", (False, True), ids=("ggml-order", "repacked"))
+@pytest.mark.parametrize("m", CHOSEN_MS)
+@pytest.mark.parametrize("weights", WEIGHT_FORMATS)
+def test_chosen_kernel_mul_mat_from_f32(weights: str, m: int, tiled: bool, gpu) -> None:  # noqa: ANN001
+    """The kernel ``choose_mmq`` picks, with its stage count, for every format, M range and weight order — the path
+    a user of ``choose_mmq`` takes: f32 activations quantized by the kernel that zeroes a NaN Y, then the chosen
+    kernel, ragged N, K = 14 super-blocks (a multiple of 512, so the aligned pairs where the choice takes them)."""
+    choice = choose_mmq(weights, m, N, K, tiled_weights=tiled)
+    _mul_mat_from_f32(MmqCase(choice.cfg, m, N, K, stages=choice.num_stages), gpu)
 
 DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
