@@ -7,6 +7,7 @@
     python -m bench.experiments.small_m_wide --shapes    # run 239: other N and K, against both prefill grids
     python -m bench.experiments.small_m_wide --wide64    # run 241: the 64-token tile at M = 33-64 over seven shapes
     python -m bench.experiments.small_m_wide --wide64-formats  # run 242: the other formats and orders, small shapes
+    python -m bench.experiments.small_m_wide --wide64-splits   # run 243: the 64-token tile's K splits, larger W
 Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
 of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
 multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
@@ -24,8 +25,10 @@ stream-K at N = K = 4096 and slower at 4096 × 14336 and 14336 × 4096; ``--wide
 grids at M = 33, 48 and 64 for five formats (q4_K also repacked, and on 128 weight rows and 8 warps) over seven
 shapes of 12.8 M to 58.7 M weights, to find where it pays; ``--wide64-formats`` (run 242): the same for every other
 format and order at M = 33 and 64 on the three shapes of at most 2^24 weights, against ``choose_mmq``'s kernel
-(stream-K there). Each kernel is checked against ``compiler.numerics`` before
-it is timed (``bench.mmq.measure``).
+(stream-K there); ``--wide64-splits`` (run 243): q4_K's and q8_0's 64-token kernel at M = 48 on the four larger
+shapes with 1 to 16 K splits forced, against the default grid (``split_factor``'s wave model, which fits the 2
+programs per SM its registers allow in one wave), to see whether the grid, not the tile, loses there. Each kernel is
+checked against ``compiler.numerics`` before it is timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -169,6 +172,36 @@ def wide64_format_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
+SPLITS = (1, 2, 3, 4, 6, 8, 12, 16)
+SPLIT_SHAPES = ((4096, 8192), (8192, 4096), (4096, 14336), (14336, 4096))
+
+
+def wide64_split_entries() -> list[tuple[str, MmqConfig, int]]:
+    """q4_K's and q8_0's 64-token kernels of ``wide64_entries`` (ggml's order)."""
+    return [entry for entry in wide64_entries() if entry[0].startswith("small_m 64") and " wt" not in entry[0]
+            and entry[0].split()[-1] in ("q4_K", "q8_0")]
+
+
+def time_splits(kernels: list, quantizers_compiled: dict) -> None:
+    """On the GPU machine: each kernel at M = 48 on ``SPLIT_SHAPES`` with its default grid, then with each of
+    ``SPLITS`` K splits forced (``mmq_grid``'s ``split_factor`` arguments; its rounding to the fewest splits of the
+    same longest share may lower the count: the row's grid has the one launched)."""
+    from bench.gpu_common import gpu_or_exit, record
+
+    cupy = gpu_or_exit("python -m bench.experiments.small_m_wide --wide64-splits")
+    quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
+    loaded = mmq.load_kernels(kernels)
+    for n, k in SPLIT_SHAPES:
+        for label, cfg, stages, kernel, info in loaded:
+            record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, 48, n, k, rng, flush))
+            tiles = -(-n // cfg.block_n)
+            for splits in SPLITS:
+                forced = {"target": splits * tiles, "max_splits": splits, "min_blocks": 1}
+                record(mmq.measure(cupy, kernel, quantizers, f"{label} splits={splits}", cfg, stages, info, 48, n,
+                                   k, rng, flush, **forced))
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
 MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
     None: (q4k_entries, MS, SHAPES),
     "formats": (format_entries, FORMAT_MS, FORMAT_SHAPES),
@@ -177,6 +210,7 @@ MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (
     "shapes": (shape_entries, (16, 32), OTHER_SHAPES),
     "wide64": (wide64_entries, WIDE64_MS, WIDE64_SHAPES),
     "wide64_formats": (wide64_format_entries, (33, 64), WIDE64_SMALL_SHAPES),
+    "wide64_splits": (wide64_split_entries, (48,), SPLIT_SHAPES),  # timed by time_splits
 }
 
 
@@ -204,11 +238,15 @@ def main() -> None:
                        ("--unpaired", "run 238: q6_K, q3_K, q2_K with K = 55 or 15 steps"),
                        ("--shapes", "run 239: 3584 x 3584 and 32768 x 8192"),
                        ("--wide64", "run 241: 64 tokens against both prefill grids, M = 33-64, seven shapes"),
-                       ("--wide64-formats", "run 242: the same, every other format and order, small shapes")):
+                       ("--wide64-formats", "run 242: the same, every other format and order, small shapes"),
+                       ("--wide64-splits", "run 243: the 64-token tile with 1-16 K splits forced, larger W")):
         modes.add_argument(flag, dest="mode", action="store_const", const=flag[2:].replace("-", "_"), help=text)
     args = parser.parse_args()
     kernels, quantizers_compiled = compile_all(args.mode)
     if args.prepare:
+        return
+    if args.mode == "wide64_splits":
+        time_splits(kernels, quantizers_compiled)
         return
     _entries, ms, shapes = MODES[args.mode]
     mmq.time_over_shapes("python -m bench.experiments.small_m_wide", kernels, quantizers_compiled, shapes,
