@@ -8,6 +8,7 @@
     python -m bench.experiments.small_m_wide --wide64    # run 241: the 64-token tile at M = 33-64 over seven shapes
     python -m bench.experiments.small_m_wide --wide64-formats  # run 242: the other formats and orders, small shapes
     python -m bench.experiments.small_m_wide --wide64-splits   # run 243: the 64-token tile's K splits, larger W
+    python -m bench.experiments.small_m_wide --stages    # run 245: the widened kernels in 1, 2 and 3 stages
 Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
 of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
 multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
@@ -27,8 +28,11 @@ shapes of 12.8 M to 58.7 M weights, to find where it pays; ``--wide64-formats`` 
 format and order at M = 33 and 64 on the three shapes of at most 2^24 weights, against ``choose_mmq``'s kernel
 (stream-K there); ``--wide64-splits`` (run 243): q4_K's and q8_0's 64-token kernel at M = 48 on the four larger
 shapes with 1 to 16 K splits forced, against the default grid (``split_factor``'s wave model, which fits the 2
-programs per SM its registers allow in one wave), to see whether the grid, not the tile, loses there. Each kernel is
-checked against ``compiler.numerics`` before it is timed (``bench.mmq.measure``).
+programs per SM its registers allow in one wave), to see whether the grid, not the tile, loses there;
+``--stages`` (run 245): the widened kernels ``choose_mmq`` picks (16, 32 and 64 tokens; 64 also for q6_K and q2_K,
+as ``--wide64`` built them) for six formats and q4_K repacked, in 1, 2 and 3 stages, at M = 16, 32 and 48 — they
+took the M ≤ 8 kernel's stage count untuned. Each kernel is checked against ``compiler.numerics`` before it is
+timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -202,6 +206,25 @@ def time_splits(kernels: list, quantizers_compiled: dict) -> None:
         cupy.get_default_memory_pool().free_all_blocks()
 
 
+STAGE_FORMATS = ("q4_K", "q4_0", "q8_0", "q5_K", "q6_K", "q2_K")
+
+
+def stage_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``choose_mmq``'s widened kernels at M = 16 and 32 (N = K = 4096) and ``wide64_entries``' 64-token one, for
+    ``STAGE_FORMATS`` in ggml's order and q4_K repacked, each in 1, 2 and 3 stages."""
+    out = []
+    for weights, tiled in [(w, False) for w in STAGE_FORMATS] + [("q4_K", True)]:
+        decode = choose_mmq(weights, 8, 4096, 4096, tiled)
+        cfgs = [choose_mmq(weights, m, 4096, 4096, tiled).cfg for m in (16, 32)]
+        cfgs.append(replace(decode.cfg, max_m=64, num_warps=4))
+        order = " wt" if tiled else ""
+        for cfg in cfgs:
+            for stages in (1, 2, 3):
+                out.append((f"small_m 64 w{cfg.num_warps} splitk s{stages} m{cfg.max_m}{order} {weights}", cfg,
+                            stages))
+    return out
+
+
 MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
     None: (q4k_entries, MS, SHAPES),
     "formats": (format_entries, FORMAT_MS, FORMAT_SHAPES),
@@ -211,6 +234,7 @@ MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (
     "wide64": (wide64_entries, WIDE64_MS, WIDE64_SHAPES),
     "wide64_formats": (wide64_format_entries, (33, 64), WIDE64_SMALL_SHAPES),
     "wide64_splits": (wide64_split_entries, (48,), SPLIT_SHAPES),  # timed by time_splits
+    "stages": (stage_entries, (48,), FORMAT_SHAPES),
 }
 
 
@@ -221,11 +245,14 @@ def compile_all(mode: str | None = None) -> tuple[list, dict]:
 
 def _ms_of(cfg: MmqConfig, mode: str | None, ms: tuple[int, ...]) -> list[int]:
     """The M values a kernel is timed at: a widened kernel at the M it serves down to a quarter of its tile
-    (``--shapes``: its tile's width only), the M ≤ 8 kernel at M = 8; every other kernel at all of ``ms``."""
+    (``--shapes``: its tile's width only; ``--stages``: that too, 48 for 64 tokens), the M ≤ 8 kernel at M = 8;
+    every other kernel at all of ``ms``."""
     if not cfg.small_m:
         return list(ms)
     if mode == "shapes":
         return [cfg.max_m]
+    if mode == "stages":
+        return [min(cfg.max_m, ms[0])]
     return [m for m in (8, *ms) if m <= cfg.max_m and 4 * m > cfg.max_m]
 
 
@@ -239,7 +266,8 @@ def main() -> None:
                        ("--shapes", "run 239: 3584 x 3584 and 32768 x 8192"),
                        ("--wide64", "run 241: 64 tokens against both prefill grids, M = 33-64, seven shapes"),
                        ("--wide64-formats", "run 242: the same, every other format and order, small shapes"),
-                       ("--wide64-splits", "run 243: the 64-token tile with 1-16 K splits forced, larger W")):
+                       ("--wide64-splits", "run 243: the 64-token tile with 1-16 K splits forced, larger W"),
+                       ("--stages", "run 245: the widened kernels in 1-3 stages")):
         modes.add_argument(flag, dest="mode", action="store_const", const=flag[2:].replace("-", "_"), help=text)
     args = parser.parse_args()
     kernels, quantizers_compiled = compile_all(args.mode)
