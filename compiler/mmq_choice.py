@@ -19,6 +19,9 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs), except
   q2_K's 32-token kernel in ggml's order (on 2 warps it needs 255 registers and spills: 0.89–0.93 × stream-K at K =
   14336). Run 239: 1.19–2.76 × the faster prefill grid at 3584 × 3584 and 32768 × 8192 (q4_K, q8_0, q6_K, q2_K).
+  The stage count and aligned pairs are the M ≤ 8 kernel's: within 3 % of the best of 1, 2 and 3 stages for 16, 32
+  and 64 tokens (run 245, six formats and q4_K repacked), but for q4_K repacked on 32 tokens at K = 14336 (1 stage
+  5 % faster there, 7 % slower at K = 4096).
 * 33 ≤ M ≤ 64 with at most ``WIDE64_MAX_WEIGHTS`` = 2^24 weights (N · K), formats without 16-value sub-blocks: the
   decode kernel with 64 tokens on 4 warps (on 2 it spills): 1.04–1.55 × stream-K at 3584 × 3584, 4096 × 4096 and
   2048 × 8192 for every such format in both orders (M = 33, 48, 64), except q4_1 and q5_1 at M = 33 on the two
