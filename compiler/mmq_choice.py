@@ -121,19 +121,15 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
                 else f"{tiles} tiles > {STREAM_K_PROGRAMS}: the plain grid (runs 32, 208, 233)")
         past = (f"M > {SMALL_M_WIDEST}" if m > SMALL_M_WIDEST else
                 f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST} with "
-                f"{'16-value sub-blocks' if weights in SUB_BLOCK_WEIGHTS else 'N · K > 2^24 weights'} (runs 241–242)")
+                f"{'16-value sub-blocks' if weights in SUB_BLOCK_WEIGHTS else f'N · K > {_WIDE64_TEXT} weights'} "
+                "(runs 241–242)")
         return MmqChoice(replace(plain, stream_k=stream_k), 2, f"{past}: the prefill tile, {tile}; {grid}")
     tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16, 32 or 64
     four = tokens == SMALL_M_WIDEST or (tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights)
     warps = 4 if four else 2
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=warps, split_k=True, max_m=tokens, weights=weights,
                     tiled_weights=tiled_weights, l2_prefetch=128 if m == 1 and not tiled_weights else 0)
-    why = (["M = 1: the one-token weights-once kernel (runs 38–40)"] if m == 1
-           else [f"M ≤ {SMALL_M_MAX}: the weights-once kernel (runs 7–9, 112)"] if tokens == SMALL_M_MAX
-           else [f"{SMALL_M_MAX} < M ≤ {WEIGHTS_ONCE_MAX}: the weights-once kernel widened to {tokens} tokens "
-                 "(runs 235–239)"] if tokens < SMALL_M_WIDEST
-           else [f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST}, N · K ≤ 2^24 weights, no 16-value sub-blocks: the "
-                 "weights-once kernel widened to 64 tokens (runs 241–242)"])
+    why = [_weights_once_rule(m, tokens)]
     if warps == 4:
         why.append(f"4 warps: on 2 it spills ({'run 235' if tokens == SMALL_M_WIDEST else 'runs 236–237'})")
     if cfg.l2_prefetch:
@@ -144,6 +140,22 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
                    f"{PAIR_K_DIVISIBILITY} (runs 222–228)")
         return MmqChoice(replace(cfg, k_blocks=2, k_divisibility=PAIR_K_DIVISIBILITY), stages, "; ".join(why))
     return MmqChoice(cfg, 2, "; ".join(why))
+
+
+_WIDE64_TEXT = f"2^{WIDE64_MAX_WEIGHTS.bit_length() - 1}"
+
+
+def _weights_once_rule(m: int, tokens: int) -> str:
+    """``MmqChoice.why``'s first clause for the weights-once kernel with ``tokens`` tokens at ``m``."""
+    if m == 1:
+        return "M = 1: the one-token weights-once kernel (runs 38–40)"
+    if tokens == SMALL_M_MAX:
+        return f"M ≤ {SMALL_M_MAX}: the weights-once kernel (runs 7–9, 112)"
+    if tokens < SMALL_M_WIDEST:
+        return (f"{SMALL_M_MAX} < M ≤ {WEIGHTS_ONCE_MAX}: the weights-once kernel widened to {tokens} tokens "
+                "(runs 235–239)")
+    return (f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST}, N · K ≤ {_WIDE64_TEXT} weights, no 16-value sub-blocks: the "
+            f"weights-once kernel widened to {tokens} tokens (runs 241–242)")
 
 
 def _config_text(cfg: MmqConfig) -> str:
