@@ -165,16 +165,20 @@ def _config_text(cfg: MmqConfig) -> str:
 
 
 def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> str:
-    """The chosen kernel's IR (``mmq_kernel``) under comment lines that say how to compile and launch it."""
+    """The chosen kernel's IR (``mmq_kernel``) under comment lines that say how to compile, launch and time it (the
+    ``qdot-bench`` line reads the IR from stdin: the kernel alone, without the quantize kernel of a MUL_MAT)."""
     choice = choose_mmq(weights, m, n, k, tiled_weights)
     cfg = choice.cfg
     zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
+    grid = mmq_grid(cfg, m, n, k)
     header = [f"// choose_mmq({weights!r}, M={m}, N={n}, K={k}, tiled_weights={tiled_weights})",
               f"// {_config_text(cfg)}",
               f"// why: {choice.why}",
               f"// compile with --num-stages {choice.num_stages}: qdot-translate FILE --arch sm_90 "
               f"--num-stages {choice.num_stages}",
-              f"// launch on grid {mmq_grid(cfg, m, n, k)} (mmq_grid){zeroed}"]
+              f"// launch on grid {grid} (mmq_grid){zeroed}",
+              f"// time it: qdot-bench --num-stages {choice.num_stages} --shape m={m},n={n},k={k} "
+              f"--grid {','.join(map(str, grid))}"]
     if tiled_weights:
         header.append(f"// W repacked by tile_weights for block_n = {cfg.block_n}")
     return "\n".join(header) + "\n" + mmq_kernel(cfg)

@@ -133,3 +133,25 @@ def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, t
             mmq_grid(choice.cfg, m, n, k))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("weights", "m", "n", "k"), [
+    ("q4_0", 40, 128, 512),  # the weights-once kernel widened to 64 tokens, split-K
+    ("q4_K", 100, 128, 512),  # the prefill tile, stream-K
+    ("q6_K", 1, 72, 1024),  # the one-token kernel, aligned pairs in one stage
+])
+def test_printed_bench_line_runs(weights: str, m: int, n: int, k: int, tmp_path, capsys) -> None:  # noqa: ANN001
+    """``python -m compiler.mmq_choice``'s ``time it:`` line is a qdot-bench command for the printed IR: run on the
+    emulator (``--emulate``), its shape and grid store every element of Y."""
+    import shlex
+
+    from compiler.cli import bench
+    from compiler.mmq_choice import choice_text
+
+    text = choice_text(weights, m, n, k)
+    line = next(line for line in text.splitlines() if line.startswith("// time it: qdot-bench "))
+    source = tmp_path / "chosen.mlir"
+    source.write_text(text)
+    assert bench.run([str(source), *shlex.split(line.removeprefix("// time it: qdot-bench ")), "--emulate"]) == 0
+    assert f"y_ptr: all {m * n} elements written" in capsys.readouterr().out

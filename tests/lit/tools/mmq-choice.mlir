@@ -10,7 +10,7 @@
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
-// stage count, grid and the rules that chose it (with the runs they rest on) in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
+// stage count, grid, the qdot-bench line that times it and the rules that chose it (with the runs they rest on) in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
 // M = 16 and to 32 for M = 24 (q2_K's on 4 warps), and to 64 on 4 warps for M = 40 where W has at most 2^24
 // weights (not for q6_K's 16-value sub-blocks), stream-K past that while the prefill grid has at most one
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
@@ -22,6 +22,7 @@
 // STREAMK-NEXT: // why: 32 < M ≤ 64 with N · K > 2^24 weights (runs 241–242): the prefill tile, 64 × 128 (runs 111–118, 174–175, 208); 32 tiles ≤ 132: stream-K (runs 232–234)
 // STREAMK-NEXT: // compile with --num-stages 2: qdot-translate FILE --arch sm_90 --num-stages 2
 // STREAMK-NEXT: // launch on grid (264, 1, 1) (mmq_grid); Y zeroed first: the kernel adds into it
+// STREAMK-NEXT: // time it: qdot-bench --num-stages 2 --shape m=48,n=4096,k=14336 --grid 264,1,1
 // STREAMK-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_b2(
 
 // PTX: .entry mmq_q8_1_q4_K_64x128_w4_streamk_b2(
@@ -45,6 +46,7 @@
 // WIDE64-NEXT: // why: 32 < M ≤ 64, N · K ≤ 2^24 weights, no 16-value sub-blocks: the weights-once kernel widened to 64 tokens (runs 241–242); 4 warps: on 2 it spills (run 235)
 // WIDE64-NEXT: // compile with --num-stages 2
 // WIDE64-NEXT: // launch on grid (64, {{[0-9]+}}, 1) (mmq_grid); Y zeroed first: the kernel adds into it
+// WIDE64-NEXT: // time it: qdot-bench --num-stages 2 --shape m=40,n=4096,k=4096 --grid 64,{{[0-9]+}},1
 // WIDE64:      attributes {qdot.kernel, qdot.num_warps = 4 : i64}
 // WIDE64:      -> !qdot.desc<2x64x!qdot.block<q8_1_mmq>>
 // WIDE64:      -> !qdot.desc<64x64xf32>
