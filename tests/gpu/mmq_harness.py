@@ -48,15 +48,23 @@ def weight_shape(cfg: MmqConfig, n: int, k: int) -> tuple[int, int, int]:
 def make_inputs(case: MmqCase, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """x: [M, K/128, 144] q8_1_mmq, w: [N, K/256, 144] q4_K or the other weights' blocks (ggml's
     row-major block arrays)."""
-    w = rng.standard_normal((case.n, case.k)).astype(np.float32)
+    w = quantized_weights(case.cfg, case.n, case.k, rng)
+    return {**quantized_activations(case.m, case.k, rng), "w": w}
+
+
+def quantized_weights(cfg: MmqConfig, n: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Random f32 weights [N, K] quantized to ``cfg.weights``' blocks [N, K/bv, bytes] by ``compiler.numerics``."""
+    w = rng.standard_normal((n, k)).astype(np.float32)
     # per-row scale spread, so d and dmin differ between rows and blocks
-    w *= rng.uniform(0.1, 4.0, size=(case.n, 1)).astype(np.float32)
-    w += rng.uniform(-0.5, 0.5, size=(case.n, case.k // 32)).repeat(32, axis=1).astype(np.float32)
-    x = rng.standard_normal((case.m, case.k)).astype(np.float32)
-    xq = numerics.quantize("q8_1_mmq", x)
-    wq = numerics.quantize(case.cfg.weights, w)
-    return {"x": np.ascontiguousarray(xq.reshape(case.m, case.k // 128, 144)),
-            "w": np.ascontiguousarray(wq.reshape(weight_shape(case.cfg, case.n, case.k))), "x_f32": x}
+    w *= rng.uniform(0.1, 4.0, size=(n, 1)).astype(np.float32)
+    w += rng.uniform(-0.5, 0.5, size=(n, k // 32)).repeat(32, axis=1).astype(np.float32)
+    return np.ascontiguousarray(numerics.quantize(cfg.weights, w).reshape(weight_shape(cfg, n, k)))
+
+
+def quantized_activations(m: int, k: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Random f32 activations ``x_f32`` [M, K] and their q8_1_mmq blocks ``x`` [M, K/128, 144]."""
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    return {"x": np.ascontiguousarray(numerics.quantize("q8_1_mmq", x).reshape(m, k // 128, 144)), "x_f32": x}
 
 
 def reference(case: MmqCase, data: dict[str, np.ndarray]) -> np.ndarray:
@@ -175,5 +183,6 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output", "random_weight_blocks",
-           "reference", "reference_of", "run_mmq", "weight_shape"]
+__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output",
+           "quantized_activations", "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq",
+           "weight_shape"]

@@ -10,6 +10,8 @@ quantize kernel that zeroes Y, then the kernel adding into it) on a NaN-poisoned
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -17,8 +19,8 @@ import pytest
 
 from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY, choose_mmq
 from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
-from tests.gpu.mmq_harness import (MmqCase, check, integer_inputs, kernel_weights, make_inputs, reference,
-                                   run_mmq)
+from tests.gpu.mmq_harness import (MmqCase, check, integer_inputs, kernel_weights, make_inputs,
+                                   quantized_activations, quantized_weights, reference, run_mmq)
 
 CARVEOUT_ATTRIBUTE = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
 N, K = 1000, 3584  # ragged N (not a multiple of the 64/128-row weight tiles); K = 14 super-blocks
@@ -285,9 +287,11 @@ def test_stream_k_mul_mat_from_f32(m: int, programs: int | None, gpu) -> None:  
     _mul_mat_from_f32(MmqCase(STREAM_K, m, N, K, stages=2), gpu, programs)
 
 
-def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None:  # noqa: ANN001
+def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None,  # noqa: ANN001
+                      inputs: Callable[[], dict] | None = None) -> None:
     """Quantize ``case``'s f32 activations with the kernel that also zeroes a NaN-filled Y, run
-    the GEMM into it, and compare both with compiler.numerics."""
+    the GEMM into it, and compare both with compiler.numerics (``inputs`` makes ``make_inputs``' arrays once a GPU
+    is there; by default ``make_inputs`` on fresh random data)."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
@@ -297,7 +301,7 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None) -> None: 
     gemm = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
     quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90")
     cupy = gpu()
-    data = make_inputs(case, np.random.default_rng())
+    data = inputs() if inputs else make_inputs(case, np.random.default_rng())
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
     w, y = cupy.asarray(kernel_weights(case.cfg, data["w"])), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
     load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
@@ -321,9 +325,20 @@ N = 1000: 16 tiles)."""
 def test_chosen_kernel_mul_mat_from_f32(weights: str, m: int, tiled: bool, gpu) -> None:  # noqa: ANN001
     """The kernel ``choose_mmq`` picks, with its stage count, for every format, M range and weight order — the path
     a user of ``choose_mmq`` takes: f32 activations quantized by the kernel that zeroes a NaN Y, then the chosen
-    kernel, ragged N, K = 14 super-blocks (a multiple of 512, so the aligned pairs where the choice takes them)."""
+    kernel, ragged N, K = 14 super-blocks (a multiple of 512, so the aligned pairs where the choice takes them).
+    Fresh random activations per case, W per format and run (``_chosen_weights``)."""
     choice = choose_mmq(weights, m, N, K, tiled_weights=tiled)
-    _mul_mat_from_f32(MmqCase(choice.cfg, m, N, K, stages=choice.num_stages), gpu)
+    def inputs() -> dict:
+        return {**quantized_activations(m, K, np.random.default_rng()), "w": _chosen_weights(weights)}
+
+    _mul_mat_from_f32(MmqCase(choice.cfg, m, N, K, stages=choice.num_stages), gpu, inputs=inputs)
+
+
+@functools.cache
+def _chosen_weights(weights: str) -> np.ndarray:
+    """One W of fresh random ``weights`` blocks per run, for all of its format's 14 chosen kernels (quantizing W on the
+    CPU took most of each case's time; the activations are drawn per case)."""
+    return quantized_weights(MmqConfig(weights=weights), N, K, np.random.default_rng())
 
 DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
