@@ -184,21 +184,63 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
     return "\n".join(header) + "\n" + mmq_kernel(cfg)
 
 
+M_RANGES_MAX = 4096
+"""The largest M ``--m-ranges`` walks (every M from 1 is asked of ``choose_mmq``)."""
+
+
+def m_ranges(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False) -> list[tuple[int, int, MmqChoice]]:
+    """The M ranges 1 … ``max_m`` over which ``choose_mmq`` keeps one choice, by one rule, for this N and K: (first M,
+    last M, the choice at the last M). Its configuration, stage count and the rule (``why`` up to its first colon)
+    hold over the range; its grid and the rest of ``why`` (a tile count) may change with M."""
+    ranges: list[tuple[int, int, MmqChoice]] = []
+    for m in range(1, max_m + 1):
+        choice = choose_mmq(weights, m, n, k, tiled_weights)
+        if ranges and _same_choice(ranges[-1][2], choice):
+            ranges[-1] = (ranges[-1][0], m, choice)
+        else:
+            ranges.append((m, m, choice))
+    return ranges
+
+
+def _same_choice(a: MmqChoice, b: MmqChoice) -> bool:
+    return (a.cfg, a.num_stages, a.why.split(":")[0]) == (b.cfg, b.num_stages, b.why.split(":")[0])
+
+
+def m_ranges_text(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False) -> str:
+    """``m_ranges`` as a table: one line per range with the kernel's name, its stage count and why it was chosen."""
+    if not 1 <= max_m <= M_RANGES_MAX:
+        raise ValueError(f"choose_mmq: --m-ranges walks M = 1 to at most {M_RANGES_MAX}, got M = {max_m}")
+    ranges = m_ranges(weights, max_m, n, k, tiled_weights)
+    rows = [(f"{first}" if first == last else f"{first}–{last}", choice.cfg.name, str(choice.num_stages), choice.why)
+            for first, last, choice in ranges]
+    widths = [max(len(row[i]) for row in [("M", "kernel", "stages", ""), *rows]) for i in range(3)]
+    lines = [f"# choose_mmq({weights!r}, M=1..{max_m}, N={n}, K={k}, tiled_weights={tiled_weights}): "
+             f"{len(ranges)} range{'s' if len(ranges) > 1 else ''}"]
+    for row in [("M", "kernel", "stages", "why (at the range's last M)"), *rows]:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compiler.mmq_choice",
         description="Print the q8_1 × ggml-weights kernel measured fastest on the H200 for a weight format and a "
                     "MUL_MAT shape (Y[M, N] = X[M, K] · W[N, K]ᵀ), as qdot IR with its configuration, stage count "
                     "and grid in comments.",
-        epilog="example: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2")
+        epilog="examples: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2; "
+               "python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges")
     parser.add_argument("weights", help=f"the weights' ggml block format: {', '.join(WEIGHT_FORMATS)}")
     parser.add_argument("m", type=int, help="tokens (rows of X and Y)")
     parser.add_argument("n", type=int, help="weight rows (columns of Y)")
     parser.add_argument("k", type=int, help="the reduction length, a multiple of 256")
     parser.add_argument("--tiled-weights", action="store_true", help="W repacked once by tile_weights")
+    parser.add_argument("--m-ranges", action="store_true",
+                        help=f"instead of the IR, a table of the kernels chosen for every M from 1 to M (at most "
+                             f"{M_RANGES_MAX}) at this N and K: one line per range of M with one kernel")
     args = parser.parse_args(argv)
+    text = m_ranges_text if args.m_ranges else choice_text
     try:
-        sys.stdout.write(choice_text(args.weights, args.m, args.n, args.k, args.tiled_weights))
+        sys.stdout.write(text(args.weights, args.m, args.n, args.k, args.tiled_weights))
     except ValueError as err:
         parser.exit(1, f"{parser.prog}: error: {str(err).removeprefix('choose_mmq: ')}\n")
     return 0

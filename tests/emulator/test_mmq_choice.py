@@ -155,3 +155,32 @@ def test_printed_bench_line_runs(weights: str, m: int, n: int, k: int, tmp_path,
     source.write_text(text)
     assert bench.run([str(source), *shlex.split(line.removeprefix("// time it: qdot-bench ")), "--emulate"]) == 0
     assert f"y_ptr: all {m * n} elements written" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("weights", "n", "k", "tiled"), [("q4_K", 4096, 14336, False), ("q4_0", 4096, 4096, True),
+                                                          ("q6_K", 3584, 3584, False)])
+def test_m_ranges_cover_every_m_with_its_choice(weights: str, n: int, k: int, tiled: bool) -> None:
+    """``m_ranges`` (``--m-ranges``): the ranges tile 1 … M without gaps, every M of a range gets the range's
+    configuration and stage count from ``choose_mmq``, and two neighbouring ranges differ in them or in the rule."""
+    from compiler.mmq_choice import m_ranges
+
+    ranges = m_ranges(weights, 600, n, k, tiled)
+    assert ranges[0][0] == 1 and ranges[-1][1] == 600
+    for (_, last, _), (first, _, _) in zip(ranges, ranges[1:]):
+        assert first == last + 1
+    for first, last, choice in ranges:
+        for m in range(first, last + 1):
+            got = choose_mmq(weights, m, n, k, tiled_weights=tiled)
+            assert (got.cfg, got.num_stages) == (choice.cfg, choice.num_stages), (m, first, last)
+    for (_, _, a), (_, _, b) in zip(ranges, ranges[1:]):
+        assert (a.cfg, a.num_stages, a.why.split(":")[0]) != (b.cfg, b.num_stages, b.why.split(":")[0])
+
+
+@pytest.mark.parametrize("m", [0, 4097])
+def test_m_ranges_refuses_an_m_out_of_its_walk(m: int, capsys) -> None:  # noqa: ANN001
+    from compiler.mmq_choice import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["q4_K", str(m), "4096", "4096", "--m-ranges"])
+    assert exit_.value.code == 1
+    assert f"--m-ranges walks M = 1 to at most 4096, got M = {m}" in capsys.readouterr().err

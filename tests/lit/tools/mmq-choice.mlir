@@ -7,6 +7,8 @@
 // RUN: python -m compiler.mmq_choice q6_K 40 4096 4096 | filecheck %s --check-prefix=SUB-BLOCKS
 // RUN: python -m compiler.mmq_choice q6_K 1 4096 14336 | filecheck %s --check-prefix=PAIRS
 // RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
+// RUN: python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges | filecheck %s --check-prefix=RANGES
+// RUN: python -m compiler.mmq_choice q8_0 100 4096 4096 --m-ranges | filecheck %s --check-prefix=RANGES-SMALL-W
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
@@ -15,7 +17,8 @@
 // weights (not for q6_K's 16-value sub-blocks), stream-K past that while the prefill grid has at most one
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
-// one-line error, not a traceback.
+// one-line error, not a traceback. --m-ranges prints, instead of the IR, which kernel each range of M gets at one N
+// and K, by which rule.
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
@@ -67,6 +70,19 @@
 
 // TILED:      // MmqConfig(weights='q2_K', block_n=64, min_blocks_per_sm=2, stream_k=True, tiled_weights=True)
 // TILED:      // W repacked by tile_weights for block_n = 64
+
+// RANGES:      # choose_mmq('q4_K', M=1..512, N=4096, K=14336, tiled_weights=False): 7 ranges
+// RANGES-NEXT: M        kernel {{ +}}stages  why (at the range's last M)
+// RANGES-NEXT: 1        small_m_q8_1_q4_K_64_w2_splitk_m1_l2p128  2       M = 1: the one-token weights-once kernel
+// RANGES-NEXT: 2–8      small_m_q8_1_q4_K_64_w2_splitk {{ +}}2       M ≤ 8:
+// RANGES-NEXT: 9–16     small_m_q8_1_q4_K_64_w2_splitk_m16 {{ +}}2       8 < M ≤ 32: {{.*}} 16 tokens
+// RANGES-NEXT: 17–32    small_m_q8_1_q4_K_64_w2_splitk_m32 {{ +}}2       8 < M ≤ 32: {{.*}} 32 tokens
+// RANGES-NEXT: 33–64    mmq_q8_1_q4_K_64x128_w4_streamk_b2 {{ +}}2       32 < M ≤ 64 with N · K > 2^24 weights
+// RANGES-NEXT: 65–256   mmq_q8_1_q4_K_64x128_w4_streamk_b2 {{ +}}2       M > 64: {{.*}}; 128 tiles ≤ 132: stream-K
+// RANGES-NEXT: 257–512  mmq_q8_1_q4_K_64x128_w4_b2 {{ +}}2       M > 64: {{.*}}; 256 tiles > 132: the plain grid
+
+// RANGES-SMALL-W:      33–64   small_m_q8_1_q8_0_64_w4_splitk_m64 {{ +}}2       32 < M ≤ 64, N · K ≤ 2^24 weights
+// RANGES-SMALL-W-NEXT: 65–100  mmq_q8_1_q8_0_64x128_w4_streamk_b2
 
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
