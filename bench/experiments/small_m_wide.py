@@ -9,6 +9,7 @@
     python -m bench.experiments.small_m_wide --wide64-formats  # run 242: the other formats and orders, small shapes
     python -m bench.experiments.small_m_wide --wide64-splits   # run 243: the 64-token tile's K splits, larger W
     python -m bench.experiments.small_m_wide --stages    # run 245: the widened kernels in 1, 2 and 3 stages
+    python -m bench.experiments.small_m_wide --wide64-threshold  # run 247: W between 2^24 and 2^25 weights
 Runs 232–234 left M = 9–16 to stream-K on the prefill tile (36.5 µs for q4_K at N = 4096, K = 14336), though two calls
 of the M ≤ 8 kernel (15.6 µs each) would be faster. The small_m kernel's grid has no M dimension — each program
 multiplies its weight rows by every token — so its n tile can hold 16, 32 or 64 tokens (``MmqConfig(max_m=…)``), still
@@ -31,8 +32,10 @@ shapes with 1 to 16 K splits forced, against the default grid (``split_factor``'
 programs per SM its registers allow in one wave), to see whether the grid, not the tile, loses there;
 ``--stages`` (run 245): the widened kernels ``choose_mmq`` picks (16, 32 and 64 tokens; 64 also for q6_K and q2_K,
 as ``--wide64`` built them) for six formats and q4_K repacked, in 1, 2 and 3 stages, at M = 16, 32 and 48 — they
-took the M ≤ 8 kernel's stage count untuned. Each kernel is checked against ``compiler.numerics`` before it is
-timed (``bench.mmq.measure``).
+took the M ≤ 8 kernel's stage count untuned; ``--wide64-threshold`` (run 247): the 64-token kernel against stream-K
+for q4_K, q4_0 and q8_0 at M = 33, 48, 64 on four shapes between the 2^24 weights ``choose_mmq`` allows it and the
+2^25 where run 241 found it mixed (21 M to 25 M weights). Each kernel is checked against ``compiler.numerics``
+before it is timed (``bench.mmq.measure``).
 """
 
 from __future__ import annotations
@@ -225,6 +228,16 @@ def stage_entries() -> list[tuple[str, MmqConfig, int]]:
     return out
 
 
+THRESHOLD_SHAPES = ((2560, 8192), (2048, 11008), (11008, 2048), (3072, 8192))
+THRESHOLD_FORMATS = ("q4_K", "q4_0", "q8_0")
+
+
+def threshold_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``wide64_entries``' 64-token kernel and stream-K for ``THRESHOLD_FORMATS`` in ggml's order."""
+    return [entry for entry in wide64_entries() if " wt" not in entry[0] and entry[0].split()[-1] in THRESHOLD_FORMATS
+            and (entry[0].startswith("small_m 64") or "streamk" in entry[0])]
+
+
 MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
     None: (q4k_entries, MS, SHAPES),
     "formats": (format_entries, FORMAT_MS, FORMAT_SHAPES),
@@ -235,6 +248,7 @@ MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (
     "wide64_formats": (wide64_format_entries, (33, 64), WIDE64_SMALL_SHAPES),
     "wide64_splits": (wide64_split_entries, (48,), SPLIT_SHAPES),  # timed by time_splits
     "stages": (stage_entries, (48,), FORMAT_SHAPES),
+    "wide64_threshold": (threshold_entries, WIDE64_MS, THRESHOLD_SHAPES),
 }
 
 
@@ -267,7 +281,8 @@ def main() -> None:
                        ("--wide64", "run 241: 64 tokens against both prefill grids, M = 33-64, seven shapes"),
                        ("--wide64-formats", "run 242: the same, every other format and order, small shapes"),
                        ("--wide64-splits", "run 243: the 64-token tile with 1-16 K splits forced, larger W"),
-                       ("--stages", "run 245: the widened kernels in 1-3 stages")):
+                       ("--stages", "run 245: the widened kernels in 1-3 stages"),
+                       ("--wide64-threshold", "run 247: 64 tokens against stream-K at 21-25 M weights")):
         modes.add_argument(flag, dest="mode", action="store_const", const=flag[2:].replace("-", "_"), help=text)
     args = parser.parse_args()
     kernels, quantizers_compiled = compile_all(args.mode)
