@@ -75,9 +75,10 @@ WEIGHTS_ONCE_MAX = 32
 WIDE64_MAX_WEIGHTS = 1 << 24
 """The most weights (N · K) for which ``choose_mmq`` gives 33 ≤ M ≤ 64 the weights-once kernel's 64-token tile
 (formats without 16-value sub-blocks): at 12.8 M and 16.8 M weights 1.04–1.55 × stream-K (q4_1 and q5_1 at M = 33
-0.92–1.01 ×), at 33.5 M 0.91–1.23 ×, at 58.7 M 0.82–1.04 × (runs 241–242). Its time hardly moves with M, while the
-prefill grids' — a few programs walking all of K — grows with it; where W is large the prefill tile, which does more
-work per weight byte, wins."""
+0.92–1.01 ×), at 33.5 M 0.91–1.23 ×, at 58.7 M 0.82–1.04 × (runs 241–242); between, at 21–25 M, it wins where
+N < K and loses for q4_K and q8_0 at 11008 × 2048 (run 247: a bound in N and K apart would rest on a few shapes).
+Its time hardly moves with M, while the prefill grids' — a few programs walking all of K — grows with it; where W is
+large the prefill tile, which does more work per weight byte, wins."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
