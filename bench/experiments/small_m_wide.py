@@ -63,6 +63,11 @@ _DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
 
 
+def widened_to_64(decode: MmqChoice) -> MmqConfig:
+    """``choose_mmq``'s M ≤ 8 kernel with its n tile widened to 64 tokens, on the 4 warps it needs (2 spill)."""
+    return replace(decode.cfg, max_m=64, num_warps=4)
+
+
 def stream_k_choice(weights: str, tiled: bool = False) -> MmqChoice:
     """The prefill tile ``choose_mmq`` takes for ``weights`` in the stream-K grid, as it chose for every M = 33-256
     at N = K = 4096 when these runs were made (run 241 gives the smallest shapes the 64-token tile at M ≤ 64)."""
@@ -155,8 +160,8 @@ def wide64_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights, tiled in [(w, False) for w in WIDE64_FORMATS] + [("q4_K", True)]:
         decode, plain = choose_mmq(weights, 8, 4096, 4096, tiled), choose_mmq(weights, 512, 4096, 4096, tiled)
         order = " wt" if tiled else ""
-        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}",
-                 replace(decode.cfg, max_m=64, num_warps=4), decode.num_stages),
+        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}", widened_to_64(decode),
+                 decode.num_stages),
                 (f"mmq 64x{plain.cfg.block_n} w4 s2 b2{order} {weights}", plain.cfg, plain.num_stages),
                 (f"mmq 64x{plain.cfg.block_n} w4 s2 b2 streamk{order} {weights}", replace(plain.cfg, stream_k=True),
                  plain.num_stages)]
@@ -173,8 +178,8 @@ def wide64_format_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights, tiled in cases:
         decode, streamk = choose_mmq(weights, 8, 4096, 4096, tiled), stream_k_choice(weights, tiled)
         order = " wt" if tiled else ""
-        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}",
-                 replace(decode.cfg, max_m=64, num_warps=4), decode.num_stages),
+        out += [(f"small_m 64 w4 splitk s{decode.num_stages} m64{order} {weights}", widened_to_64(decode),
+                 decode.num_stages),
                 (f"mmq 64x{streamk.cfg.block_n} w4 s2 b2 streamk{order} {weights}", streamk.cfg, streamk.num_stages)]
     return out
 
@@ -185,8 +190,8 @@ SPLIT_SHAPES = ((4096, 8192), (8192, 4096), (4096, 14336), (14336, 4096))
 
 def wide64_split_entries() -> list[tuple[str, MmqConfig, int]]:
     """q4_K's and q8_0's 64-token kernels of ``wide64_entries`` (ggml's order)."""
-    return [entry for entry in wide64_entries() if entry[0].startswith("small_m 64") and " wt" not in entry[0]
-            and entry[0].split()[-1] in ("q4_K", "q8_0")]
+    return [(label, cfg, stages) for label, cfg, stages in wide64_entries() if cfg.small_m and cfg.block_n == 64
+            and not cfg.tiled_weights and cfg.weights in ("q4_K", "q8_0")]
 
 
 def time_splits(kernels: list, quantizers_compiled: dict) -> None:
@@ -219,7 +224,7 @@ def stage_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights, tiled in [(w, False) for w in STAGE_FORMATS] + [("q4_K", True)]:
         decode = choose_mmq(weights, 8, 4096, 4096, tiled)
         cfgs = [choose_mmq(weights, m, 4096, 4096, tiled).cfg for m in (16, 32)]
-        cfgs.append(replace(decode.cfg, max_m=64, num_warps=4))
+        cfgs.append(widened_to_64(decode))
         order = " wt" if tiled else ""
         for cfg in cfgs:
             for stages in (1, 2, 3):
@@ -234,8 +239,9 @@ THRESHOLD_FORMATS = ("q4_K", "q4_0", "q8_0")
 
 def threshold_entries() -> list[tuple[str, MmqConfig, int]]:
     """``wide64_entries``' 64-token kernel and stream-K for ``THRESHOLD_FORMATS`` in ggml's order."""
-    return [entry for entry in wide64_entries() if " wt" not in entry[0] and entry[0].split()[-1] in THRESHOLD_FORMATS
-            and (entry[0].startswith("small_m 64") or "streamk" in entry[0])]
+    return [(label, cfg, stages) for label, cfg, stages in wide64_entries()
+            if (cfg.small_m and cfg.block_n == 64 or cfg.stream_k) and not cfg.tiled_weights
+            and cfg.weights in THRESHOLD_FORMATS]
 
 
 MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (run 235)
