@@ -328,6 +328,7 @@ def test_chosen_kernel_mul_mat_from_f32(weights: str, m: int, tiled: bool, gpu) 
     kernel, ragged N, K = 14 super-blocks (a multiple of 512, so the aligned pairs where the choice takes them).
     Fresh random activations per case, W per format and run (``_chosen_weights``)."""
     choice = choose_mmq(weights, m, N, K, tiled_weights=tiled)
+
     def inputs() -> dict:
         return {**quantized_activations(m, K, np.random.default_rng()), "w": _chosen_weights(weights)}
 
@@ -339,6 +340,7 @@ def _chosen_weights(weights: str) -> np.ndarray:
     """One W of fresh random ``weights`` blocks per run, for all of its format's 14 chosen kernels (quantizing W on the
     CPU took most of each case's time; the activations are drawn per case)."""
     return quantized_weights(MmqConfig(weights=weights), N, K, np.random.default_rng())
+
 
 DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
