@@ -16,7 +16,8 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
 * 9 ≤ M ≤ 32: the decode kernel below with its n tile widened to 16 tokens (M ≤ 16) or 32 (``max_m``), the weights
   still read once: 1.5–2.5 × faster than stream-K at M = 9–16 and 1.2–1.9 × at M = 17–32 (runs 235–238, every format,
   both orders, N = 4096 (q4_K also 14336), K = 4096 and 14336, and K = 3840 and 14080 where it rules out the aligned
-  pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs), except
+  pairs); 2 warps, as for M ≤ 8 (4 are slower: q4_K's 32 tokens at M = 32, K = 14336 36.3 against 29.0 µs — they
+  issue 1.26 × the SASS per K step, the kernel being issue-bound: RESULTS, the thirtieth session's census), except
   q2_K's 32-token kernel in ggml's order (on 2 warps it needs 255 registers and spills: 0.89–0.93 × stream-K at K =
   14336). Run 239: 1.19–2.76 × the faster prefill grid at 3584 × 3584 and 32768 × 8192 (q4_K, q8_0, q6_K, q2_K).
   The stage count and aligned pairs are the M ≤ 8 kernel's: within 3 % of the best of 1, 2 and 3 stages for 16, 32
@@ -78,7 +79,7 @@ WIDE64_MAX_WEIGHTS = 1 << 24
 0.92–1.01 ×), at 33.5 M 0.91–1.23 ×, at 58.7 M 0.82–1.04 × (runs 241–242); between, at 21–25 M, it wins where
 N < K and loses for q4_K and q8_0 at 11008 × 2048 (run 247: a bound in N and K apart would rest on a few shapes).
 Its time hardly moves with M, while the prefill grids' — a few programs walking all of K — grows with it; where W is
-large the prefill tile, which does more work per weight byte, wins."""
+large both are issue-bound and the prefill tile issues fewer instructions per mma (13.4 SASS against 16.7, census)."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
