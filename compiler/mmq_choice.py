@@ -43,8 +43,10 @@ launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs t
 follows. Other GPUs were not measured.
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights]`` prints the chosen kernel's IR,
-headed by comments that name the configuration, why it was chosen (``MmqChoice.why``), the stage count and the
-launch grid, for ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``).
+headed by comments that name the configuration, why it was chosen (``MmqChoice.why``), the stage count, the
+launch grid and a ``qdot-bench`` command that times the kernel, for ``qdot-translate`` or ``qdot-opt`` to read
+(``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead, which kernel each range of M from 1 to M gets
+at that N and K (``m_ranges``).
 """
 
 from __future__ import annotations
@@ -227,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compiler.mmq_choice",
         description="Print the q8_1 × ggml-weights kernel measured fastest on the H200 for a weight format and a "
-                    "MUL_MAT shape (Y[M, N] = X[M, K] · W[N, K]ᵀ), as qdot IR with its configuration, stage count "
-                    "and grid in comments.",
+                    "MUL_MAT shape (Y[M, N] = X[M, K] · W[N, K]ᵀ), as qdot IR with its configuration, stage count, "
+                    "grid and a qdot-bench line that times it in comments.",
         epilog="examples: python -m compiler.mmq_choice q4_K 16 4096 14336 | qdot-translate --num-stages 2; "
                "python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges")
     parser.add_argument("weights", help=f"the weights' ggml block format: {', '.join(WEIGHT_FORMATS)}")
