@@ -4,6 +4,7 @@ stores, float64 reference)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -184,3 +185,32 @@ def test_m_ranges_refuses_an_m_out_of_its_walk(m: int, capsys) -> None:  # noqa:
         main(["q4_K", str(m), "4096", "4096", "--m-ranges"])
     assert exit_.value.code == 1
     assert f"--m-ranges walks M = 1 to at most 4096, got M = {m}" in capsys.readouterr().err
+
+
+def _shown_as(doc_line: str, actual: str) -> bool:
+    """Whether ``actual`` is what a docs line shows, its ``…`` eliding any text (the pieces in order)."""
+    at = 0
+    for i, piece in enumerate(doc_line.split("…")):
+        found = actual.find(piece, at) if i else (0 if actual.startswith(piece) else -1)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return doc_line.endswith("…") or at == len(actual)
+
+
+def test_tools_page_shows_current_output() -> None:
+    """docs/tools.md's two examples of ``python -m compiler.mmq_choice`` output are what it prints now (``…`` elides):
+    the IR's header for q4_K at M = 16, 4096 × 14336, and the ``--m-ranges`` table."""
+    from pathlib import Path
+
+    from compiler.mmq_choice import choice_text, m_ranges_text
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text(encoding="utf-8")
+    header = re.search(r"```\n(// choose_mmq\('q4_K', M=16, N=4096, K=14336.*?)\n```", page, re.S)
+    table = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges\n(.*?)\n```", page, re.S)
+    assert header is not None and table is not None
+    for shown, actual in ((header.group(1), choice_text("q4_K", 16, 4096, 14336)),
+                          (table.group(1), m_ranges_text("q4_K", 512, 4096, 14336))):
+        actual_lines = actual.splitlines()
+        for i, line in enumerate(shown.splitlines()):
+            assert _shown_as(line.replace("(...", "(…"), actual_lines[i]), (line, actual_lines[i])
