@@ -25,10 +25,10 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   5 % faster there, 7 % slower at K = 4096).
 * 33 ≤ M ≤ 64 with at most ``WIDE64_MAX_WEIGHTS`` = 2^24 weights (N · K), formats without 16-value sub-blocks: the
   decode kernel with 64 tokens on 4 warps (on 2 it spills): 1.04–1.55 × stream-K at 3584 × 3584, 4096 × 4096 and
-  2048 × 8192 for every such format in both orders (M = 33, 48, 64), except q4_1 and q5_1 at M = 33 on the two
-  2^24 shapes (0.92–1.01 ×; 1.15–1.47 × at M = 64) (runs 241–242). At 2^25 weights (4096 × 8192, 8192 × 4096) it is
-  0.91–1.23 × the faster prefill grid, at 58.7 M 0.82–1.04 × (run 241), so larger W stays with the prefill kernel,
-  and so do q6_K, q3_K and q2_K (0.77–1.13 × on the small shapes).
+  2048 × 8192 for every such format in both orders (measured at M = 33 and 64, q4_K, q4_0, q8_0 also 48), except
+  q4_1 and q5_1 at M = 33 on the two 2^24 shapes (0.92–1.01 ×; 1.15–1.47 × at M = 64) (runs 241–242). At 2^25
+  weights (4096 × 8192, 8192 × 4096) it is 0.91–1.23 × the faster prefill grid, at 58.7 M 0.82–1.04 × (run 241), so
+  larger W stays with the prefill kernel, and so do q6_K, q3_K and q2_K (0.77–1.13 × on the small shapes).
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
