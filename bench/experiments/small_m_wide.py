@@ -194,8 +194,8 @@ def wide64_split_entries() -> list[tuple[str, MmqConfig, int]]:
             and not cfg.tiled_weights and cfg.weights in ("q4_K", "q8_0")]
 
 
-def time_splits(kernels: list, quantizers_compiled: dict) -> None:
-    """On the GPU machine: each kernel at M = 48 on ``SPLIT_SHAPES`` with its default grid, then with each of
+def time_splits(kernels: list, quantizers_compiled: dict, ms: tuple[int, ...], shapes: tuple) -> None:
+    """On the GPU machine: each kernel at each M of ``ms`` on ``shapes`` with its default grid, then with each of
     ``SPLITS`` K splits forced (``mmq_grid``'s ``split_factor`` arguments; its rounding to the fewest splits of the
     same longest share may lower the count: the row's grid has the one launched)."""
     from bench.gpu_common import gpu_or_exit, record
@@ -203,14 +203,15 @@ def time_splits(kernels: list, quantizers_compiled: dict) -> None:
     cupy = gpu_or_exit("python -m bench.experiments.small_m_wide --wide64-splits")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
     loaded = mmq.load_kernels(kernels)
-    for n, k in SPLIT_SHAPES:
+    for n, k in shapes:
         for label, cfg, stages, kernel, info in loaded:
-            record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, 48, n, k, rng, flush))
-            tiles = -(-n // cfg.block_n)
-            for splits in SPLITS:
-                forced = {"target": splits * tiles, "max_splits": splits, "min_blocks": 1}
-                record(mmq.measure(cupy, kernel, quantizers, f"{label} splits={splits}", cfg, stages, info, 48, n,
-                                   k, rng, flush, **forced))
+            for m in ms:
+                record(mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush))
+                tiles = -(-n // cfg.block_n)
+                for splits in SPLITS:
+                    forced = {"target": splits * tiles, "max_splits": splits, "min_blocks": 1}
+                    record(mmq.measure(cupy, kernel, quantizers, f"{label} splits={splits}", cfg, stages, info, m,
+                                       n, k, rng, flush, **forced))
         cupy.get_default_memory_pool().free_all_blocks()
 
 
@@ -252,7 +253,7 @@ MODES = {  # --flag: (entries, M values, (N, K) shapes); no flag: q4_K's sweep (
     "shapes": (shape_entries, (16, 32), OTHER_SHAPES),
     "wide64": (wide64_entries, WIDE64_MS, WIDE64_SHAPES),
     "wide64_formats": (wide64_format_entries, (33, 64), WIDE64_SMALL_SHAPES),
-    "wide64_splits": (wide64_split_entries, (48,), SPLIT_SHAPES),  # timed by time_splits
+    "wide64_splits": (wide64_split_entries, (48,), SPLIT_SHAPES),  # timed by time_splits, each split count
     "stages": (stage_entries, (48,), FORMAT_SHAPES),
     "wide64_threshold": (threshold_entries, WIDE64_MS, THRESHOLD_SHAPES),
 }
@@ -294,10 +295,10 @@ def main() -> None:
     kernels, quantizers_compiled = compile_all(args.mode)
     if args.prepare:
         return
-    if args.mode == "wide64_splits":
-        time_splits(kernels, quantizers_compiled)
-        return
     _entries, ms, shapes = MODES[args.mode]
+    if args.mode == "wide64_splits":
+        time_splits(kernels, quantizers_compiled, ms, shapes)
+        return
     mmq.time_over_shapes("python -m bench.experiments.small_m_wide", kernels, quantizers_compiled, shapes,
                          lambda cfg: _ms_of(cfg, args.mode, ms))
 
