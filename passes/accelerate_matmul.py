@@ -17,7 +17,9 @@ rescale gets unit scales of the other side's type). The accumulator takes the
 also when the loop carries the ``arith.addf`` of each step's dot and the sum (a dot
 started from zero, the sum promoted to f32 each K step); where it meets a plain (unencoded) tensor of
 the qdot level — a function argument or result — the boundary is a ``builtin.unrealized_conversion_cast``
-(``passes.support.accumulator_layouts``).
+(``passes.support.accumulator_layouts``). A tile loaded only to be added and stored, not read by a
+dot (the stream-K fix-up's partial tiles), takes a ``#qgpu.blocked`` layout of 16-byte runs per
+thread, which the sums and their loop carry the same way (``passes.support.loaded_tiles``).
 
 It leaves for later passes: how the global → shared copies are pipelined
 (``qdot-pipeline``), which instruction loads shared memory (``qdot-lower-local-load``),
@@ -86,6 +88,7 @@ from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
 from passes.support.accumulator_layouts import has_layout, propagate_accumulator_layouts
+from passes.support.loaded_tiles import layout_register_loads
 from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
 from passes.support.strategy import (
@@ -138,6 +141,7 @@ class AccelerateMatmulPass(ModulePass):
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
                                     f"its plan on {warps} warp{'s' if warps != 1 else ''}: "
                                     f"{str(err).splitlines()[0]}")
+            layout_register_loads(func, warps)
             propagate_accumulator_layouts(func)
             layout_stored_tiles(func, warps)
 

@@ -93,7 +93,9 @@ from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.tensor_sums import lower_addf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
+from passes.support.accumulator_layouts import has_layout
 from passes.support.options import check_option_values
+from passes.support.register_loads import lower_register_load
 from passes.support.shared_stores import defer_trailing_barriers, register_staged, store_registers
 from passes.support.stores import lower_store
 from passes.support.upcasts import lower_upcast
@@ -313,7 +315,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp)
+            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -365,6 +367,11 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         desc = op.desc.owner
         assert isinstance(desc, MakeDescOp)
         lower_store(op, desc.ptr, state, staged)
+    elif isinstance(op, LoadOp):
+        if has_layout(op.result.type):  # a tile loaded into registers (a staged one is its local_alloc's copy)
+            desc = op.desc.owner
+            assert isinstance(desc, MakeDescOp)
+            lower_register_load(op, desc.ptr, state)
     elif isinstance(op, ConvertLayoutOp):
         if op.src.type != op.result.type:
             src, dst = op.src.type, op.result.type

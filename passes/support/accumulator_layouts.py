@@ -22,8 +22,14 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.qdot.kernel import StoreOp
-from dialects.qgpu.encodings import MmaEncodingAttr
+from dialects.qgpu.encodings import BlockedEncodingAttr, MmaEncodingAttr
 from dialects.qgpu.ops import ConvertLayoutOp
+
+
+CARRIED = (MmaEncodingAttr, BlockedEncodingAttr)
+"""The layouts carried through loops, branches and sums: a dot's accumulator (#qgpu.mma) and a tile
+loaded into registers (#qgpu.blocked, ``passes/support/loaded_tiles.py``: the stream-K fix-up's sum of
+partial tiles)."""
 
 
 def propagate_accumulator_layouts(func: FuncOp) -> None:
@@ -67,7 +73,7 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         if not isinstance(cvt, ConvertLayoutOp):
             continue
         encoded = cvt.src.type
-        if not isinstance(encoded, TensorType) or not isinstance(encoded.encoding, MmaEncodingAttr):
+        if not isinstance(encoded, TensorType) or not isinstance(encoded.encoding, CARRIED):
             continue
         if result.type == encoded:
             continue
@@ -88,12 +94,12 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         Rewriter.insert_op(to_enc, InsertPoint.before(loop))
         loop.operands[3 + index] = to_enc.results[0]
         # after: users of the loop result see a conversion back
-        _encode_result(loop, index, encoded)
+        encode_result(loop, index, encoded)
         changed = True
     return changed
 
 
-def _encode_result(op: Operation, index: int, encoded: TensorType) -> None:
+def encode_result(op: Operation, index: int, encoded: TensorType) -> None:
     """Give result ``index`` of ``op`` the type ``encoded``; its users see a conversion back to
     the plain type it had, which later folds away."""
     result = op.results[index]
@@ -121,7 +127,7 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
         for yield_op in yields:
             cvt = yield_op.operands[index].owner
             if isinstance(cvt, ConvertLayoutOp) and isinstance(cvt.src.type, TensorType) \
-                    and isinstance(cvt.src.type.encoding, MmaEncodingAttr):
+                    and isinstance(cvt.src.type.encoding, CARRIED):
                 encoded = cvt.src.type
         if encoded is None or result.type == encoded:
             continue
@@ -133,7 +139,7 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
             else:
                 yield_op.operands[index] = _insert(InsertPoint.before(yield_op),
                                                    ConvertLayoutOp(value, encoded)).results[0]
-        _encode_result(branch, index, encoded)
+        encode_result(branch, index, encoded)
         changed = True
     return changed
 
@@ -181,7 +187,7 @@ def _fold_conversions(func: FuncOp) -> bool:
         # a sum of the encoded value and another tensor (an accumulator that adds each K step's
         # dot, started from zero, to the loop-carried sum): add in the encoded layout
         sums = [u for u in users if isinstance(u, arith.AddfOp) and has_layout(src.type)
-                and isinstance(src.type.encoding, MmaEncodingAttr) and not has_layout(u.result.type)]
+                and isinstance(src.type.encoding, CARRIED) and not has_layout(u.result.type)]
         if sums:
             for add in sums:
                 assert isinstance(src.type, TensorType)
@@ -241,4 +247,4 @@ def _insert(point: InsertPoint, op: Operation) -> Operation:
     return op
 
 
-__all__ = ["has_layout", "propagate_accumulator_layouts"]
+__all__ = ["CARRIED", "encode_result", "has_layout", "propagate_accumulator_layouts"]

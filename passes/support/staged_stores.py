@@ -97,8 +97,8 @@ def staging_decision(layout: DistributedLayout, tile: GlobalTile, store: StoreOp
         return lambda: f"the tile has {layout.coord_rank} dimensions, staging stores 2-D tiles"
     if any(m is not None for m in layout.moduli):
         return lambda: "the layout wraps around the tile (a coordinate is taken modulo the tile's size)"
-    if not _vectors_aligned(tile):
-        return lambda: _unaligned_reason(tile)
+    if not vectors_aligned(tile):
+        return lambda: unaligned_reason(tile)
     if store.parent is not func.body.blocks[0]:
         return lambda: ("the store is not in the function's top block (inside a loop or branch, shared memory "
                         "may still be in use)")
@@ -181,15 +181,15 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
             b.insert(StGlobalOp(address, loaded, b.and_i1(row_ok, col_tests[col_const])))
 
 
-def _vectors_aligned(tile: GlobalTile) -> bool:
+def vectors_aligned(tile: GlobalTile) -> bool:
     """Unit-stride columns with the row pitch, N and the tile's column origin multiples of 4:
     a vector at a column that is a multiple of 4 is 16-byte aligned and inside N or past it."""
     return constant_value(tile.strides[1]) == 1 and all(
         known_divisor(v) % VECTOR == 0 for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
 
 
-def _unaligned_reason(tile: GlobalTile) -> str:
-    """Which part of ``_vectors_aligned`` ``tile`` fails."""
+def unaligned_reason(tile: GlobalTile) -> str:
+    """Which part of ``vectors_aligned`` ``tile`` fails."""
     if constant_value(tile.strides[1]) != 1:
         return "the tile's columns are not known to be unit-stride, so its rows are not 16-byte vectors"
     unproven = [name for name, value in (("the row pitch", tile.strides[0]), ("N", tile.dims[1]),
@@ -259,4 +259,5 @@ def _int(attr: object) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-__all__ = ["StagingPlan", "lower_staged_store", "staging_decision", "staging_plan"]
+__all__ = ["VECTOR", "StagingPlan", "lower_staged_store", "staging_decision", "staging_plan", "unaligned_reason",
+           "vectors_aligned"]

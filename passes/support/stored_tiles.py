@@ -9,8 +9,9 @@ would give it: 16-byte runs along the destination's contiguous dimension, the la
 a warp along it, the warps across it where the tile has rows for them and along it
 otherwise, so that no two threads hold the same element.
 
-Anything else stored without a layout (a tile loaded only to be stored: a register
-load from global memory has no lowering yet) is a diagnostic at the store, not a
+A tile loaded into registers has its layout already (``passes/support/loaded_tiles.py``),
+and so has a sum of such tiles. Anything else stored without a layout (a product of loaded
+tiles: no lowering multiplies distributed tensors) is a diagnostic at the store, not a
 failure deep in the lowering.
 """
 
@@ -74,7 +75,8 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
                 and source.value.is_splat()):
             what = f"the result of '{source.name}'" if isinstance(source, Operation) else "a block argument"
             emit_error(store, "qdot-accelerate-matmul: the stored tile has no register layout; a kernel stores "
-                              f"a dot's result, a quantized tile or a splat constant, not {what}")
+                              f"a dot's result, a quantized tile, a loaded tile, a sum of them or a splat constant, "
+                              f"not {what}")
         encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
                                                           1 if contiguous is None else contiguous))
         try:
