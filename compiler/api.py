@@ -95,32 +95,34 @@ class CompiledKernel:
         return self._loaded[info.name]
 
     def launch(self, *args: Any, grid: Any, kernel: str | None = None, stream: Any = None, sync: bool = True) -> None:
-        self.check_arrays(args, kernel)
+        self.check_arrays(args, kernel, grid)
         self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync)
 
-    def check_arrays(self, args: Any, name: str | None = None) -> None:
+    def check_arrays(self, args: Any, name: str | None = None, grid: Any = None) -> None:
         """``ValueError`` naming each array argument smaller than the kernel's descriptors reach
-        at the scalar arguments given (a GPU would read or write past it). Kernels compiled from
-        IR without descriptors over their pointers are not checked. The sizes a shape needs are
-        worked out once per shape."""
+        at the scalar arguments and launch ``grid`` given (a GPU would read or write past it; a
+        descriptor may count programs, ``qdot.num_programs``). Kernels compiled from IR without
+        descriptors over their pointers, and kernels whose sizes need a grid when none is given,
+        are not checked. The sizes a shape and grid need are worked out once per shape and grid."""
         if self.source is None or not self.kernels:
             return
+        from compiler.launch_plan import find_kernel, launch_grid, undersized_arrays
+
         kernel = name or self.kernels[0].name
         shape = tuple(a if isinstance(a, numbers.Number) else str(getattr(a, "dtype", None)) for a in args)
         held = tuple(-1 if isinstance(a, numbers.Number) else getattr(a, "nbytes", -1) for a in args)
-        enough = self._checked.get((kernel, shape))  # sizes that passed at this shape before
+        key = (kernel, shape, launch_grid(grid))
+        enough = self._checked.get(key)  # sizes that passed at this shape and grid before
         if enough is not None and all(h >= e for h, e in zip(held, enough, strict=True)):
             return
-        from compiler.launch_plan import find_kernel, undersized_arrays
-
         try:
             func = find_kernel(self.source, kernel)
         except ValueError:
             return
-        problems = undersized_arrays(func, args)
+        problems = undersized_arrays(func, args, grid)
         if problems:
             raise ValueError(f"{kernel}: " + "; ".join(problems))
-        self._checked[(kernel, shape)] = held
+        self._checked[key] = held
 
 
 def _source_path(source: str | Path) -> Path | None:
@@ -300,7 +302,7 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
 
     from targets.ptx.runner import run_with_host_arrays
 
-    kernel.check_arrays(args, name)
+    kernel.check_arrays(args, name, grid)
     loaded = kernel._kernel(name)
     if any(isinstance(a, np.ndarray) for a in args):
         run_with_host_arrays(loaded, args, grid)
@@ -346,7 +348,7 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
         raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
     if name is not None and name not in infos:
         raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
-    kernel.check_arrays(args, name)
+    kernel.check_arrays(args, name, grid)
     infos[name or kernel.kernels[0].name].check_divisibility(args)
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
                         options=LaunchOptions(arch=kernel.artifact.arch))

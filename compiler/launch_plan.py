@@ -3,7 +3,8 @@ and one array per pointer sized from the kernel's ``qdot.make_desc`` ops.
 
 A kernel takes bare pointers; how much memory each must reach is stated nowhere but in the
 descriptors the kernel builds over them, whose shapes and strides are arith ops on its scalar
-parameters. ``plan_arrays`` evaluates those ops on Python ints at one shape (``IndexEvaluator``)
+parameters (and, for a per-program workspace such as stream-K's, on ``qdot.num_programs``).
+``plan_arrays`` evaluates those ops on Python ints at one shape and grid (``IndexEvaluator``)
 and gives each pointer the largest extent its descriptors reach, so the sizes follow the kernel
 as written rather than a layout restated beside it. ``plan_run`` adds the grid and the FLOP
 count (``compiler.shape_expressions``) and ``Run.host_arrays`` the bytes to fill them with.
@@ -182,18 +183,26 @@ _CASTS = {"arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi"
 _CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
          4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
          8: lambda a, b: a > b, 9: lambda a, b: a >= b}
-KNOWN_INDEX_OPS = ("arith.constant", *_INDEX_OPS, *sorted(_CASTS), "arith.cmpi", "arith.select")
+KNOWN_INDEX_OPS = ("arith.constant", *_INDEX_OPS, *sorted(_CASTS), "arith.cmpi", "arith.select",
+                   "qdot.num_programs")
 
 
 class IndexEvaluator:
     """The values of index SSA values computed from the kernel's scalar parameters by arith ops,
-    on Python ints: the shapes and strides a ``qdot.make_desc`` takes, at one --shape."""
+    on Python ints: the shapes and strides a ``qdot.make_desc`` takes, at one --shape.
 
-    def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter]):
+    ``grid`` (x, y, z) gives ``qdot.num_programs`` its value: a kernel may size a buffer by its
+    launch (a stream-K workspace holds one partial tile per program), and the grid is as much a
+    launch parameter as the scalars. None where the grid is not known: such a size is then a
+    ``QdotError`` at the op, as any other value it cannot evaluate."""
+
+    def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter],
+                 grid: tuple[int, int, int] | None = None):
         self.func = func
         self.entry = func.body.blocks[0]
         self.scalars = scalars
         self.params = params
+        self.grid = grid
         self.memo: dict[Any, int] = {}
 
     def value(self, ssa: Any, user: Any, what: str) -> int:
@@ -233,6 +242,12 @@ class IndexEvaluator:
                     return int(value.value.data != 0)
                 return int(value.value.data)
             raise QdotError(op, f"is not an integer constant; {what} comes from it")
+        if name == "qdot.num_programs":
+            axis = op.axis.index
+            if self.grid is None:
+                raise QdotError(op, f"is the launch grid's size along {'xyz'[axis]}, and {what} depends on it "
+                                    "(qdot.num_programs); the grid is not known where the arrays are sized")
+            return self.grid[axis]
         operands = [self.value(operand, user, what) for operand in op.operands]
         if name in _INDEX_OPS:
             a, b = operands
@@ -251,9 +266,10 @@ class IndexEvaluator:
         if name == "arith.select":
             condition, if_true, if_false = operands
             return if_true if condition else if_false
-        known = ", ".join(name.removeprefix("arith.") for name in KNOWN_INDEX_OPS)
+        known = ", ".join(name.removeprefix("arith.") for name in KNOWN_INDEX_OPS if name.startswith("arith."))
         raise QdotError(op, f"is not an op qdot-bench evaluates, and {what} comes from it; it sizes arrays "
-                            f"from the scalar parameters through arith.{{{known}}}")
+                            f"from the scalar parameters and the grid through arith.{{{known}}} and "
+                            "qdot.num_programs")
 
 
 def _where(op: Any) -> str:
@@ -293,10 +309,13 @@ class ArraySpec:
         return self.elements * self.element_bytes
 
 
-def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, int | float]) -> tuple[ArraySpec, ...]:
-    """One ``ArraySpec`` per pointer parameter, in parameter order, at the shape ``scalars``:
+def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, int | float],
+                grid: tuple[int, int, int] | None = None) -> tuple[ArraySpec, ...]:
+    """One ``ArraySpec`` per pointer parameter, in parameter order, at the shape ``scalars`` and the
+    launch ``grid`` (x, y, z; what ``qdot.num_programs`` gives, None where it is not known):
     the largest extent sum((shape_i - 1) * stride_i) + 1 over the pointer's ``qdot.make_desc`` ops.
-    A malformed plan (an op it cannot evaluate, a pointer no descriptor reads) is a ``QdotError``."""
+    A malformed plan (an op it cannot evaluate, a pointer no descriptor reads, a size that needs
+    the grid when none is given) is a ``QdotError``."""
     from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
     from xdsl.ir import BlockArgument
 
@@ -309,7 +328,7 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
     for op in func.walk():
         if isinstance(op, MakeDescOp) and isinstance(op.ptr, BlockArgument) and op.ptr.block is func.body.blocks[0]:
             descriptors.setdefault(op.ptr.index, []).append(op)
-    evaluator = IndexEvaluator(func, scalars, params)
+    evaluator = IndexEvaluator(func, scalars, params, grid)
     specs = []
     for param in params:
         if not param.is_pointer:
@@ -468,21 +487,41 @@ def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressio
         if not 1 <= dim <= limit:
             raise LaunchPlanError(f"--grid '{grid.text}' gives {'xyz'[axis]} = {dim} at {_shape_text(scalars)}; "
                             f"a grid dimension must be from 1 to {limit}")
-    return Run(scalars, (*dims, *(1,) * (3 - len(dims))), plan_arrays(func, params, scalars), flop_count)
+    grid3 = (*dims, *(1,) * (3 - len(dims)))  # the arrays may be sized by it (qdot.num_programs)
+    return Run(scalars, grid3, plan_arrays(func, params, scalars, grid3), flop_count)
 
 
 # --- a launch's arguments against the plan -------------------------------------------------------
 
-def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
+def launch_grid(grid: Any) -> tuple[int, int, int] | None:
+    """``grid`` as ``compiler.run`` / ``emulate`` take it (an int, or one to three ints) padded to
+    (x, y, z), as the runner and the emulator pad it; None for anything else, which they refuse
+    with their own message (sizing is no place to restate it), and for None (no grid known)."""
+    import numbers
+
+    dims = [grid] if isinstance(grid, numbers.Integral) else grid
+    try:
+        dims = list(dims)
+    except TypeError:
+        return None
+    if not 1 <= len(dims) <= 3 or not all(isinstance(d, numbers.Integral) and d >= 1 for d in dims):
+        return None
+    x, y, z = (*(int(d) for d in dims), *(1,) * (3 - len(dims)))
+    return x, y, z
+
+
+def undersized_arrays(func: Any, args: Sequence[Any], grid: Any = None) -> list[str]:
     """A sentence per argument in ``args`` (the kernel's arguments in order: arrays with
     ``nbytes``, then scalars) that the kernel cannot be launched with: an array of items that
     are neither raw bytes (itemsize 1: how packed formats and ggml blocks travel) nor the size
     of its pointee; an integer parameter given a fraction, a negative value or one past its
-    type; an array smaller than the kernel's descriptors reach at the scalars given. Empty when
+    type; an array smaller than the kernel's descriptors reach at the scalars and ``grid`` given
+    (the launch grid, as ``launch_grid`` reads it: a size may count programs). Empty when
     every argument fits, and where the kernel's signature or sizes cannot be derived (a kernel
-    without descriptors over its pointers, an argument count or a non-number the runner will
-    refuse): the check is a safety net before a launch, which would otherwise read or write
-    past an array or compute garbage, not a second set of launch rules."""
+    without descriptors over its pointers, a size that needs a grid not given, an argument count
+    or a non-number the runner will refuse): the check is a safety net before a launch, which
+    would otherwise read or write past an array or compute garbage, not a second set of launch
+    rules."""
     import numbers
 
     from compiler.diagnostics import QdotError
@@ -518,10 +557,14 @@ def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
             scalars[param.name] = int(arg)
     if not sizable:
         return problems
+    grid3 = launch_grid(grid)
     try:
-        specs = plan_arrays(func, params, scalars)
+        specs = plan_arrays(func, params, scalars, grid3)
     except (QdotError, LaunchPlanError, ArithmeticError):
         return problems
+    at = [_shape_text(scalars)] if scalars else []
+    if grid3 is not None and _counts_programs(func):  # the grid may be what the sizes follow
+        at.append("grid ({},{},{})".format(*grid3))
     arrays = {param.name: (param.index, arg) for param, arg in zip(params, args, strict=True) if param.is_pointer}
     for spec in specs:
         index, arg = arrays[spec.param]
@@ -529,8 +572,15 @@ def undersized_arrays(func: Any, args: Sequence[Any]) -> list[str]:
         if spec.param not in mistyped and isinstance(held, int) and held < spec.nbytes:
             problems.append(f"argument #{index} (%{spec.param}) holds {held} bytes, but the kernel's descriptors "
                             f"over it reach {spec.nbytes} ({spec.elements} x {spec.element_type}) at "
-                            f"{_shape_text(scalars)}")
+                            f"{', '.join(at) or 'any shape'}")
     return problems
+
+
+def _counts_programs(func: Any) -> bool:
+    """``func`` reads the grid's size (``qdot.num_programs``), which its sizes may then depend on."""
+    from dialects.qdot.kernel import NumProgramsOp
+
+    return any(isinstance(op, NumProgramsOp) for op in func.walk())
 
 
 def _whole(number: Any) -> bool:

@@ -17,11 +17,12 @@ shapes and grids:
   --flops is such an expression too (default 2*m*n*k, when the kernel has parameters m, n, k).
 
 arrays:
-  Each pointer's array holds the largest extent any of its descriptors reaches,
-  sum((shape_i - 1) * stride_i) + 1 elements, with shape and strides evaluated from the
-  arith ops that compute them (compiler.launch_plan). Inputs are random bytes from numpy's generator seeded with
-  --seed: codes of the quantized formats as they come (NaN codes included, which time as any
-  other), f16 / bf16 / f32 values with the exponent's top bit cleared (finite, |x| < 2).
+  Each pointer's array holds the largest extent any of its descriptors reaches, sum((shape_i - 1) * stride_i) +
+  1 elements, with shape and strides evaluated from the arith ops that compute them from the scalar parameters
+  and from qdot.num_programs, which is --grid's size (a stream-K workspace holds pieces per program;
+  compiler.launch_plan). Inputs are random bytes from numpy's generator seeded with --seed: codes of the
+  quantized formats as they come (NaN codes included, which time as any other), f16 / bf16 / f32 values with the
+  exponent's top bit cleared (finite, |x| < 2).
   A code narrower than its byte keeps the bits the PTX ISA reserves zero, which the emulator
   checks: the MSB of a ue4m3 scale (NVFP4), bits [7:6] of an e2m3 / e3m2 operand; the formats
   come from the qdot.dot_scaled ops the array's loads feed.

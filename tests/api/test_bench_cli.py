@@ -13,12 +13,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from compiler import launch_plan, registry
 from compiler.cli import bench
 from compiler.cli.common import ToolError, parse_module, split_chunks
+from compiler.diagnostics import QdotError
 from compiler.shape_expressions import ExpressionError, Expressions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,6 +200,80 @@ def test_array_sizes_follow_the_stated_layout(example: str) -> None:
     assert {a.param: a.nbytes for a in arrays} == sizes
     assert {a.param for a in arrays if a.output} == outputs
     assert [a.param for a in arrays] == [p.name for p in params if p.is_pointer]  # launch order
+
+
+# A stream-K style kernel: its workspace holds one 2x64x128 f32 partial per program along x, so the
+# array's size is stated by the grid (qdot.num_programs), not by a scalar parameter. Each program
+# stores one tile of it and one tile of %c (its own: the emulator refuses two CTAs storing one byte).
+_PER_PROGRAM_WORKSPACE = """\
+func.func @partials(%ws: !qdot.ptr<f32>, %c: !qdot.ptr<f32>, %m: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %programs = qdot.num_programs x
+  %tiles = arith.muli %programs, %c2 : index
+  %rows = arith.muli %tiles, %c64 : index
+  %w = qdot.make_desc %ws, [%rows, %c128], [%c128, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>
+  %d = qdot.make_desc %c, [%m, %c128], [%c128, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>
+  %x = qdot.program_id x
+  %y = qdot.program_id y
+  %x2 = arith.muli %x, %c2 : index
+  %tile = arith.addi %x2, %y : index
+  %row = arith.muli %tile, %c64 : index
+  %col = arith.muli %tile, %c16 : index
+  %z = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  qdot.store %w[%row, %c0], %z : !qdot.desc<16x16xf32>, tensor<16x16xf32>
+  qdot.store %d[%c0, %col], %z : !qdot.desc<16x16xf32>, tensor<16x16xf32>
+  func.return
+}
+"""
+
+
+def _workspace_kernel() -> tuple[Any, tuple[launch_plan.Parameter, ...]]:
+    module = parse_module(registry.make_context(), split_chunks(_PER_PROGRAM_WORKSPACE, False)[0], "workspace.mlir")
+    func = launch_plan.find_kernel(module, None)
+    return func, launch_plan.kernel_parameters(func)
+
+
+def test_a_workspace_per_program_is_sized_at_the_grid() -> None:
+    """(programs_x * 2 * 64 - 1) * 128 + 127 + 1 f32 elements: the x dimension of the grid, not y or z."""
+    func, params = _workspace_kernel()
+    for grid, programs in (((3, 2, 1), 3), ((5, 1, 1), 5), ((1, 7, 4), 1)):
+        arrays = launch_plan.plan_arrays(func, params, {"m": 24}, grid)
+        assert {a.param: (a.elements, a.nbytes) for a in arrays} == {
+            "ws": (programs * 2 * 64 * 128, 4 * programs * 2 * 64 * 128), "c": (24 * 128, 4 * 24 * 128)}
+        assert all(a.output for a in arrays)
+    # plan_run sizes at the grid its --grid expression gives at the shape: x = cdiv(24, 8) = 3
+    run = launch_plan.plan_run("m=24", func, params, Expressions.parse("--grid", "cdiv(m, 8), 2", 3), None)
+    assert run.grid == (3, 2, 1)
+    assert {a.param: a.nbytes for a in run.arrays} == {"ws": 196608, "c": 12288}
+
+
+def test_a_size_that_counts_programs_needs_the_grid() -> None:
+    func, params = _workspace_kernel()
+    with pytest.raises(QdotError) as caught:
+        launch_plan.plan_arrays(func, params, {"m": 24})
+    assert caught.value.op.name == "qdot.num_programs"
+    assert str(caught.value) == (
+        "workspace.mlir:9:3: error: 'qdot.num_programs' op is the launch grid's size along x, and shape operand 0 "
+        "of the descriptor over %ws at line 12 depends on it (qdot.num_programs); the grid is not known where the "
+        "arrays are sized")
+
+
+def test_emulate_sizes_a_workspace_by_the_grid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "workspace.mlir").write_text(_PER_PROGRAM_WORKSPACE, encoding="utf-8")
+    status, out, err = qdot_bench([str(tmp_path / "workspace.mlir"), "--arch", "sm_90", "--shape", "m=24",
+                                   "--grid", "cdiv(m, 8), 2", "--flops", "1", "--emulate", "--json"], capsys)
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["grid"] == [3, 2, 1] and result["ctas"] == 6
+    assert result["arrays"]["ws"] == {"element_type": "f32", "elements": 3 * 2 * 64 * 128,
+                                      "bytes": 4 * 3 * 2 * 64 * 128, "output": True}
+    assert result["unwritten_elements"]["ws"] == 3 * 2 * 64 * 128 - 6 * 16 * 16  # one 16x16 tile per program
 
 
 # --- expressions ---------------------------------------------------------------------------------

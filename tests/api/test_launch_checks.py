@@ -99,3 +99,36 @@ def test_emulate_refuses_a_scalar_the_kernel_assumes_divisible_as_the_gpu_runner
     with pytest.raises(ValueError, match=r"argument 5 of 'small_m_q8_1_q4_K_64_w2_splitk' must be a multiple of "
                                          r"256 \(the kernel was compiled with qdot.divisibility = 256\), got 384"):
         compiler.emulate(decode, x, w, y, 1, 64, 384, grid=(1, 1, 1))
+
+
+# One 16x16 f32 tile per program into a workspace of 64 rows of 16 per program along x: its size
+# counts programs (qdot.num_programs), so only a launch's grid says how large it must be.
+_WORKSPACE = """\
+func.func @partials(%ws: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %programs = qdot.num_programs x
+  %rows = arith.muli %programs, %c64 : index
+  %w = qdot.make_desc %ws, [%rows, %c16], [%c16, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>
+  %x = qdot.program_id x
+  %row = arith.muli %x, %c64 : index
+  %z = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  qdot.store %w[%row, %c0], %z : !qdot.desc<16x16xf32>, tensor<16x16xf32>
+  func.return
+}
+"""
+
+
+def test_a_workspace_is_checked_at_the_launch_grid() -> None:
+    partials = compiler.compile(_WORKSPACE, arch="sm_90")
+    ws = np.ones(3 * 64 * 16, np.float32)  # enough for three programs along x
+    assert compiler.emulate(partials, ws, grid=(3, 1)).ctas == 3
+    assert (ws == 0).sum() == 3 * 16 * 16  # each program's tile
+    with pytest.raises(ValueError, match=r"argument #0 \(%ws\) holds 12284 bytes, but the kernel's descriptors "
+                                         r"over it reach 12288 \(3072 x f32\) at grid \(3,1,1\)$"):
+        compiler.emulate(partials, ws[:-1], grid=3)
+    with pytest.raises(ValueError, match=r"holds 12288 bytes, .* reach 16384 \(4096 x f32\) at grid \(4,1,1\)$"):
+        compiler.run(partials, ws, grid=(4, 1, 1))  # passed at (3, 1) before: a grid is a shape of its own
+    partials.check_arrays([ws[:-1]])  # no grid: the sizes cannot be worked out, so nothing is checked
