@@ -24,6 +24,10 @@ Two kernels, chosen by M (seed 000):
 
 Both are ordinary ``qdot.dot_scaled`` kernels; what makes them MMQ is the lowering
 (``promote-int8``: raw nibbles in shared memory, the q4_K dmin fold at accumulate).
+The mmq kernel's stream-K form (``stream_k``) adds the pieces of a tile shared by
+several programs atomically into Y, or with ``fixup`` stores them in a workspace for a
+second kernel, ``mmq_fixup_kernel``, that adds them in program order: three launches
+for a MUL_MAT (quantize, GEMM, fix-up), the same bits every time.
 """
 
 from __future__ import annotations
@@ -92,7 +96,15 @@ class MmqConfig:
     ``qdot.store {reduce = "add"}`` (the fix-up is the atomic addition, not a second kernel),
     so Y must be zeroed first (the quantize kernel's ``zero_output`` does it). A tile split among
     three or more programs may differ in its last bits from launch to launch (the additions'
-    order); without stream-K the output is reproducible."""
+    order); without stream-K, or with ``fixup``, the output is reproducible."""
+    fixup: bool = False
+    """stream_k: the pieces of a split tile are summed by a second kernel instead of atomic additions.
+    Each program stores the partial tiles it computes — at most two, its first and last segments —
+    in a workspace of ``fixup_workspace_shape`` f32, and ``mmq_fixup_kernel`` (one program per output
+    tile, ``fixup_grid``) adds each split tile's pieces in program order and stores the sum. Y needs no
+    zeroing (every tile is stored once, by the program that covers it whole or by the fix-up) and is
+    the same bits at every launch, at the cost of a second launch and the workspace's traffic
+    (llama.cpp's MMQ does the same with its ``tmp_fixup`` buffer and fix-up kernel)."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
@@ -158,7 +170,7 @@ class MmqConfig:
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        split = "_splitk" if self.split_k else "_streamk" if self.stream_k else ""
+        split = "_splitk" if self.split_k else ("_streamk" + "_fixup" * self.fixup) if self.stream_k else ""
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
@@ -171,13 +183,15 @@ class MmqConfig:
 
     @property
     def needs_zeroed_output(self) -> bool:
-        return self.split_k or self.stream_k
+        return self.split_k or (self.stream_k and not self.fixup)
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_FORMATS:
             raise ValueError(f"MmqConfig: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {self.weights!r}")
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
+        if self.fixup and not self.stream_k:
+            raise ValueError("MmqConfig: fixup is an option of the stream_k kernel")
         if not 1 <= self.max_m <= SMALL_M_WIDEST:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
@@ -406,6 +420,7 @@ class _Weights:
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     weights = _Weights(cfg.weights)
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>", "%y_ptr: !qdot.ptr<f32>",
+            *(["%part_ptr: !qdot.ptr<f32>"] if cfg.fixup else []),
             "%m: index", "%n: index", f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
@@ -501,6 +516,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         *_mmq_weight_desc(cfg, w, w_tile, kwb),
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
+        *(_workspace_desc(cfg, "%programs") if cfg.fixup else []),
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         "  scf.for %s = %c0 to %segments step %c1 {",
         "    %tile = arith.addi %first_tile, %s : index",
@@ -518,14 +534,153 @@ def _stream_k(cfg: MmqConfig) -> str:
         "    scf.if %whole {",
         f"      qdot.store %y_desc[%off_m, %off_n], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
         "    } else {",
-        f"      qdot.store %y_desc[%off_m, %off_n], %acc {{reduce = \"add\"}} : !qdot.desc<{bm}x{bn}xf32>, "
-        f"tensor<{bm}x{bn}xf32>",
+        *(_partial_tile_store(cfg) if cfg.fixup else [
+            f"      qdot.store %y_desc[%off_m, %off_n], %acc {{reduce = \"add\"}} : !qdot.desc<{bm}x{bn}xf32>, "
+            f"tensor<{bm}x{bn}xf32>"]),
         "    }",
         "  }",
         "  func.return",
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _partial_tile_store(cfg: MmqConfig) -> list[str]:
+    """A fixup kernel's piece of a split tile, into the program's workspace slot: slot 2·pid for its
+    first segment (the only one that may start inside a tile), 2·pid + 1 for its last (the only other
+    one that may end inside a tile)."""
+    bm, bn = cfg.block_m, cfg.block_n
+    return [
+        "      %later = arith.cmpi ne, %s, %c0 : index",
+        "      %slot_of = arith.select %later, %c1, %c0 : index",
+        "      %pid_slots = arith.muli %pid, %c2 : index",
+        "      %slot = arith.addi %pid_slots, %slot_of : index",
+        f"      %part_row = arith.muli %slot, %c{bm} : index",
+        f"      qdot.store %part_desc[%part_row, %c0], %acc : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
+    ]
+
+
+def _workspace_desc(cfg: MmqConfig, programs: str) -> list[str]:
+    """``%part_desc``: the fixup workspace, two [block_m, block_n] f32 slots per stream-K program."""
+    bm, bn = cfg.block_m, cfg.block_n
+    return [f"  %slots = arith.muli {programs}, %c2 : index",
+            f"  %part_rows = arith.muli %slots, %c{bm} : index",
+            f"  %part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> "
+            f"-> !qdot.desc<{bm}x{bn}xf32>"]
+
+
+def fixup_workspace_shape(cfg: MmqConfig, programs: int) -> tuple[int, int]:
+    """The f32 workspace [rows, cols] a ``fixup`` stream-K kernel on ``programs`` programs writes and its
+    ``mmq_fixup_kernel`` reads: two block_m × block_n slots per program."""
+    return (2 * programs * cfg.block_m, cfg.block_n)
+
+
+def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
+    """``mmq_fixup_kernel``'s grid: a program per ``FIXUP_ROWS`` rows of each output tile (the programs of
+    tiles no program split return at once)."""
+    return (max(1, -(-m // cfg.block_m) * -(-n // cfg.block_n)), cfg.block_m // fixup_rows(cfg), 1)
+
+
+FIXUP_ROWS = 16
+"""Rows of an output tile one fix-up program sums: a 64-row tile is four programs, so that the few split
+tiles of a stream-K grid (64 at M = 128, N = 4096) still spread over every SM."""
+
+
+def fixup_rows(cfg: MmqConfig) -> int:
+    return min(FIXUP_ROWS, cfg.block_m)
+
+
+def fixup_kernel_name(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
+    pdl = "_pdl" if wait_previous_grid else ""
+    return f"mmq_fixup_{cfg.block_m}x{cfg.block_n}_g{cfg.group_m}_w{cfg.num_warps}{pdl}"
+
+
+def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
+    """The second kernel of a ``fixup`` stream-K GEMM: program (t, r) finds the programs whose shares of the
+    (tile, K step) iterations meet output tile ``t`` — p_lo = ⌊t·K/256 / per⌋ to p_hi = ⌊((t+1)·K/256 − 1) /
+    per⌋, with the GEMM's ``per`` = ⌈iterations / programs⌉ — and, where there are two or more, adds rows
+    [16r, 16r + 16) of their pieces in that order (program p's piece of tile t is its first segment, slot 2p,
+    when t is p's first tile, else its last, slot 2p + 1) and stores the sum; rows past M are left out. A tile one program covers whole
+    was stored by it. With K = 0 no program has work and every tile is stored as zeros here (the workspace
+    descriptor is then empty, so its loads read zeros). The next piece's
+    load is issued before the sum takes the current one (the loop carries it), so two pieces are in flight
+    and the sum keeps program order. Arguments: Y, the workspace, M, N, K and the GEMM's program count; the
+    order of tiles is the GEMM's (``grouped_tile_offsets``). ``wait_previous_grid``: start with
+    ``griddepcontrol.wait``, so that it may be launched programmatically right after the GEMM (sm_90+)."""
+    if not cfg.fixup:
+        raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True))")
+    bm, bn, g, rows = cfg.block_m, cfg.block_n, cfg.group_m, fixup_rows(cfg)
+    tile_t = f"tensor<{rows}x{bn}xf32>"
+    desc_t = f"!qdot.desc<{rows}x{bn}xf32>"
+    wait = ", qdot.wait_previous_grid" if wait_previous_grid else ""
+    lines = [f"func.func @{fixup_kernel_name(cfg, wait_previous_grid)}(%y_ptr: !qdot.ptr<f32>, "
+             "%part_ptr: !qdot.ptr<f32>, %m: index, "
+             f"%n: index, %k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}, %programs: index)",
+             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{wait}}} {{"]
+    lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted({0, 1, 2, bm, bn, g, rows, K_STEP_VALUES})]
+    lines += [
+        f"  %kw = arith.divui %k, %c{K_STEP_VALUES} : index",
+        "  %tile = qdot.program_id x",
+        "  %chunk = qdot.program_id y",
+        f"  %tiles_m = arith.ceildivui %m, %c{bm} : index",
+        f"  %tiles_n = arith.ceildivui %n, %c{bn} : index",
+        "  %tiles = arith.muli %tiles_m, %tiles_n : index",
+        "  %total = arith.muli %tiles, %kw : index",
+        "  %per_any = arith.ceildivui %total, %programs : index",
+        "  %per = arith.maxui %per_any, %c1 : index",
+        "  %tile_k = arith.muli %tile, %kw : index",
+        "  %p_lo = arith.divui %tile_k, %per : index",
+        "  %no_k = arith.cmpi eq, %kw, %c0 : index",
+        "  %kw_any = arith.maxui %kw, %c1 : index",  # a divisor even at K = 0 (whose loads read zeros)
+        "  %tile_k_end = arith.addi %tile_k, %kw : index",
+        "  %tile_k_last = arith.subi %tile_k_end, %c1 : index",
+        "  %last_k = arith.select %no_k, %tile_k, %tile_k_last : index",
+        "  %p_hi = arith.divui %last_k, %per : index",
+        "  %split = arith.cmpi ult, %p_lo, %p_hi : index",
+        "  %to_fix = arith.ori %no_k, %split : i1",
+        *grouped_tile_offsets(bm, bn, g, tile="%tile"),
+        f"  %chunk_row = arith.muli %chunk, %c{rows} : index",
+        "  %off_row = arith.addi %off_m, %chunk_row : index",
+        "  %inside = arith.cmpi ult, %off_row, %m : index",  # rows past M: nothing to store (a ragged last tile)
+        "  %to_store = arith.andi %to_fix, %inside : i1",
+        "  scf.if %to_store {",
+        "    %p_next = arith.addi %p_lo, %c1 : index",
+        "    %p_after = arith.addi %p_hi, %c1 : index",
+        "    %p_end = arith.select %no_k, %p_next, %p_after : index",
+        "    %slots = arith.muli %programs, %c2 : index",
+        f"    %slot_rows = arith.muli %slots, %c{bm} : index",
+        "    %part_rows = arith.select %no_k, %c0, %slot_rows : index",  # K = 0: no pieces, the loads read zeros
+        f"    %part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> -> {desc_t}",
+        f"    %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> {desc_t}",
+        f"    %zero = arith.constant dense<0.000000e+00> : {tile_t}",
+        *_piece_row("%p_lo", "    ", "_lo", bm),
+        f"    %first_piece = qdot.load %part_desc[%part_row_lo, %c0] : {desc_t} -> {tile_t}",
+        f"    %sum, %last = scf.for %p = %p_next to %p_end step %c1 iter_args(%acc = %zero, %cur = %first_piece) "
+        f"-> ({tile_t}, {tile_t}) {{",
+        *_piece_row("%p", "      ", "", bm),
+        f"      %next = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
+        f"      %acc_next = arith.addf %acc, %cur : {tile_t}",
+        f"      scf.yield %acc_next, %next : {tile_t}, {tile_t}",
+        "    }",
+        f"    %total_sum = arith.addf %sum, %last : {tile_t}",
+        f"    qdot.store %y_desc[%off_row, %off_n], %total_sum : {desc_t}, {tile_t}",
+        "  }",
+        "  func.return",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _piece_row(p: str, indent: str, suffix: str, bm: int) -> list[str]:
+    """``%part_row{suffix}``: the workspace row of program ``p``'s piece of ``%tile``, rows ``%chunk_row`` on."""
+    return [f"{indent}%p_start{suffix} = arith.muli {p}, %per : index",
+            f"{indent}%p_first{suffix} = arith.divui %p_start{suffix}, %kw_any : index",
+            f"{indent}%first{suffix} = arith.cmpi eq, %p_first{suffix}, %tile : index",
+            f"{indent}%slot_of{suffix} = arith.select %first{suffix}, %c0, %c1 : index",
+            f"{indent}%p_slots{suffix} = arith.muli {p}, %c2 : index",
+            f"{indent}%slot{suffix} = arith.addi %p_slots{suffix}, %slot_of{suffix} : index",
+            f"{indent}%slot_row{suffix} = arith.muli %slot{suffix}, %c{bm} : index",
+            f"{indent}%part_row{suffix} = arith.addi %slot_row{suffix}, %chunk_row : index"]
 
 
 def _small_m(cfg: MmqConfig) -> str:

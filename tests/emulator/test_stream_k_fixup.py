@@ -1,0 +1,114 @@
+"""The stream-K GEMM with its fix-up kernel (``MmqConfig(stream_k=True, fixup=True)``) on the CPU emulator.
+
+The GEMM leaves the pieces of each split tile in a workspace and ``mmq_fixup_kernel`` adds them in
+program order. The emulator runs a grid's programs one after another, in order, so the atomic
+stream-K kernel's additions land in program order too: the two must give the same bits, and both
+the reference's values. The workspace and Y start as NaN, so a slot read that no program wrote, or a
+tile nobody stored, shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from compiler import registry
+from compiler.cli.common import build_pipeline, parse_module, split_chunks
+from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_kernel_name, fixup_workspace_shape, mmq_fixup_kernel,
+                                   mmq_kernel)
+from compiler.pipelines import PtxOptions, ptx_pipeline
+from targets.ptx.emulator import emulate
+from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
+
+STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True)
+FIXUP = dataclasses.replace(STREAM_K, fixup=True)
+
+
+def _compile(text: str, name: str):  # noqa: ANN202 - xDSL ModuleOp
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(text, False)[0], f"{name}.mlir")
+    build_pipeline(registry.pass_factories(), ptx_pipeline(PtxOptions(arch="sm_90", num_stages=2)),
+                   verify_each=True).apply(ctx, module)
+    return module
+
+
+def _run_fixup(cfg: MmqConfig, gemm, fixup, args: list, programs: int) -> np.ndarray:  # noqa: ANN001
+    """Y of the fixup GEMM on ``programs`` programs from NaN, through the NaN workspace."""
+    x, w, m, n, k = args
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    emulate(gemm, cfg.name, [x, w, y, parts, m, n, k], (programs, 1, 1))
+    emulate(fixup, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    return y
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("programs,what", [
+    (7, "shares of 2 super-blocks: most tiles split between two programs"),
+    (5, "shares of 3 = one whole tile each: nothing to fix up"),
+    (2, "shares of 6: two whole tiles each"),
+    (13, "more programs than iterations: the last has no work"),
+    (3, "shares of 4: a program's first and last segments both pieces"),
+])
+def test_fixup_equals_atomic_stream_k(programs: int, what: str) -> None:
+    """4 tiles × 3 super-blocks (M = 40, N = 72, K = 768)."""
+    case = MmqCase(FIXUP, m=40, n=72, k=768)
+    data = make_inputs(case, np.random.default_rng(100 + programs))
+    args = [data["x"], kernel_weights(FIXUP, data["w"]), case.m, case.n, case.k]
+    y = _run_fixup(FIXUP, _compile(mmq_kernel(FIXUP), FIXUP.name),
+                   _compile(mmq_fixup_kernel(FIXUP), fixup_kernel_name(FIXUP)), args, programs)
+    assert not np.isnan(y).any(), f"{programs} programs ({what}): {int(np.isnan(y).sum())} elements of Y unwritten"
+    y_atomic = np.zeros((case.m, case.n), dtype=np.float32)
+    emulate(_compile(mmq_kernel(STREAM_K), STREAM_K.name), STREAM_K.name,
+            [data["x"], data["w"], y_atomic, case.m, case.n, case.k], (programs, 1, 1))
+    assert np.array_equal(y.view(np.uint32), y_atomic.view(np.uint32)), f"{programs} programs ({what})"
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{programs} programs ({what}): relative error {err:.3e}"
+
+
+def test_fixup_kernel_sums_in_program_order() -> None:
+    """The fix-up kernel alone (16 rows per program), on known pieces: M = 40, N = 72 (4 tiles of 32 × 64),
+    K = 768 (3 steps: 12 iterations). On 4 programs each covers one tile whole, stored by the GEMM: the fix-up
+    leaves Y alone. On 12 programs each has one iteration, its first segment (slot 2p), and tile t is the
+    pieces of programs 3t, 3t + 1 and 3t + 2; with 2^24, 1 and 1 the sum in program order is 2^24 (each
+    + 1 rounds to even), in any order that adds the ones first 2^24 + 2."""
+    cfg = FIXUP
+    m, n, k = 40, 72, 768
+    fix = _compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg))
+    programs = 4
+    y = np.full((m, n), 7.0, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    emulate(fix, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    assert (y == 7.0).all()
+    programs = 12
+    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    for p in range(programs):  # only the first-segment slots are written; the others stay NaN
+        parts[2 * p * 32:(2 * p + 1) * 32] = 2.0**24 if p % 3 == 0 else 1.0
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    emulate(fix, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    assert (y == np.float32(2.0**24)).all(), np.unique(y)
+
+
+def test_fixup_kernel_with_no_k_stores_zeros() -> None:
+    """K = 0: the GEMM has no iterations and stores nothing, so the fix-up stores every tile as zeros."""
+    cfg = FIXUP
+    m, n, programs = 40, 72, 1
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
+            [y, parts, m, n, 0, programs], fixup_grid(cfg, m, n))
+    assert (y == 0).all()
+
+
+def test_fixup_config() -> None:
+    assert FIXUP.name == "mmq_q8_1_q4_K_32x64_w4_streamk_fixup"
+    assert not FIXUP.needs_zeroed_output and STREAM_K.needs_zeroed_output
+    assert fixup_workspace_shape(FIXUP, 7) == (448, 64)
+    assert fixup_grid(FIXUP, 40, 72) == (4, 2, 1)  # 4 tiles of 32 rows, 16 rows per program
+    with pytest.raises(ValueError, match="fixup is an option of the stream_k kernel"):
+        MmqConfig(fixup=True)
+    with pytest.raises(ValueError, match="has no fix-up kernel"):
+        mmq_fixup_kernel(STREAM_K)
+
