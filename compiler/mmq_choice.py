@@ -36,17 +36,22 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages
   (``ALIGNED_PAIRS``; runs 225–226, 228).
 
-What it leaves to the caller: the grid (``mmq_grid``, with ``resident=`` from the loaded kernel), zeroing Y
-(split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the activation quantize kernel, and a
+What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` from the loaded kernel), zeroing Y
+(split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the fix-up kernel and its workspace where
+``cfg.fixup`` (``mmq_fixup_kernel``, ``fixup_grid``, ``fixup_workspace_shape``), the activation quantize kernel, and a
 programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
 follows. Other GPUs were not measured.
 
-From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights]`` prints the chosen kernel's IR,
-headed by comments that name the configuration, why it was chosen (``MmqChoice.why``), the stage count, the
-launch grid and a ``qdot-bench`` command that times the kernel, for ``qdot-translate`` or ``qdot-opt`` to read
-(``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead, which kernel each range of M from 1 to M gets
-at that N and K (``m_ranges``).
+``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
+fix-up kernel (``MmqConfig.fixup``: 0.92–1.09 × the atomic MUL_MAT's time, faster at M = 128–256 with the 64 × 128
+tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), a split-K grid at most two splits (``MmqChoice.grid``).
+
+From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
+chosen kernel's IR (and its fix-up kernel's), headed by comments that name the configuration, why it was chosen
+(``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the kernel, for
+``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead,
+which kernel each range of M from 1 to M gets at that N and K (``m_ranges``).
 """
 
 from __future__ import annotations
@@ -55,7 +60,8 @@ import argparse
 import sys
 from dataclasses import dataclass, fields, replace
 
-from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS, MmqConfig,
+from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
+                                   MmqConfig, fixup_grid, fixup_kernel_name, fixup_workspace_shape, mmq_fixup_kernel,
                                    mmq_grid, mmq_kernel, small_m_tokens)
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
@@ -97,15 +103,41 @@ class MmqChoice:
     cfg: MmqConfig
     num_stages: int
     why: str = ""
+    max_splits: int = MAX_SPLITS
+    """The most K splits of a split-K grid (``mmq_grid``'s ``max_splits``): 2 for a reproducible choice, whose two
+    additions into a zeroed Y round the same in either order."""
+
+    def grid(self, m: int, n: int, k: int, **split: int) -> tuple[int, int, int]:
+        """The launch grid (``mmq_grid``) of this choice: ``split`` as there (``resident=``, ``programs=``)."""
+        if self.cfg.split_k:
+            split.setdefault("max_splits", self.max_splits)
+        return mmq_grid(self.cfg, m, n, k, **split)
 
 
-def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> MmqChoice:
+def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False,
+               reproducible: bool = False) -> MmqChoice:
     """The fastest measured kernel for Y[M, N] = X · Wᵀ with ``weights`` blocks (see the module docstring).
 
     ``tiled_weights``: W repacked by ``tile_weights`` for the returned ``cfg`` (its ``block_n``), so repack after
     choosing. ``n`` decides between the plain and the stream-K prefill grid; ``k`` whether the ggml-order decode of
-    ``ALIGNED_PAIRS`` may assume K a multiple of 512. Raises ``ValueError`` for a format the kernels do not take,
+    ``ALIGNED_PAIRS`` may assume K a multiple of 512. ``reproducible``: the same bits of Y at every launch — stream-K
+    with its fix-up kernel (``MmqConfig.fixup``) and split-K grids of at most 2 splits (``MmqChoice.max_splits``,
+    which ``MmqChoice.grid`` applies); by default the pieces of a split tile, and more than two K splits, meet in Y
+    through float atomics in whatever order they finish. Raises ``ValueError`` for a format the kernels do not take,
     M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step)."""
+    choice = _fastest(weights, m, n, k, tiled_weights)
+    if not reproducible:
+        return choice
+    if choice.cfg.stream_k:
+        return replace(choice, cfg=replace(choice.cfg, fixup=True),
+                       why=f"{choice.why}; reproducible: the pieces summed in program order by the fix-up kernel "
+                           f"(runs 249–251: 0.92–1.09 × the atomic MUL_MAT's time)")
+    if choice.cfg.split_k:
+        return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits")
+    return choice
+
+
+def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqChoice:
     if weights not in WEIGHT_FORMATS:
         raise ValueError(f"choose_mmq: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {weights!r}")
     if m < 1 or n < 1:
@@ -168,37 +200,47 @@ def _config_text(cfg: MmqConfig) -> str:
     return f"MmqConfig({', '.join(changed)})"
 
 
-def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = False) -> str:
-    """The chosen kernel's IR (``mmq_kernel``) under comment lines that say how to compile, launch and time it (the
-    ``qdot-bench`` line reads the IR from stdin: the kernel alone, without the quantize kernel of a MUL_MAT)."""
-    choice = choose_mmq(weights, m, n, k, tiled_weights)
+def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = False, reproducible: bool = False) -> str:
+    """The chosen kernel's IR (``mmq_kernel``; with a fix-up, ``mmq_fixup_kernel`` after it) under comment lines that
+    say how to compile, launch and time it (the ``qdot-bench`` line reads the IR from stdin: the GEMM alone, without
+    the quantize kernel of a MUL_MAT or the fix-up)."""
+    choice = choose_mmq(weights, m, n, k, tiled_weights, reproducible)
     cfg = choice.cfg
     zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
-    grid = mmq_grid(cfg, m, n, k)
-    header = [f"// choose_mmq({weights!r}, M={m}, N={n}, K={k}, tiled_weights={tiled_weights})",
+    grid = choice.grid(m, n, k)
+    args = f"M={m}, N={n}, K={k}, tiled_weights={tiled_weights}" + (", reproducible=True" if reproducible else "")
+    kernel = f" --kernel {cfg.name}" if cfg.fixup else ""
+    header = [f"// choose_mmq({weights!r}, {args})",
               f"// {_config_text(cfg)}",
               f"// why: {choice.why}",
               f"// compile with --num-stages {choice.num_stages}: qdot-translate FILE --arch sm_90 "
               f"--num-stages {choice.num_stages}",
-              f"// launch on grid {grid} (mmq_grid){zeroed}",
-              f"// time it: qdot-bench --num-stages {choice.num_stages} --shape m={m},n={n},k={k} "
-              f"--grid {','.join(map(str, grid))}"]
+              f"// launch on grid {grid} ({'MmqChoice.grid' if choice.max_splits != MAX_SPLITS else 'mmq_grid'})"
+              f"{zeroed}"]
+    if cfg.fixup:
+        rows, cols = fixup_workspace_shape(cfg, grid[0])
+        header.append(f"// then @{fixup_kernel_name(cfg)} (below) on grid {fixup_grid(cfg, m, n)} (fixup_grid): the "
+                      f"GEMM leaves split tiles' pieces in a {rows} x {cols} f32 workspace "
+                      "(fixup_workspace_shape), the fix-up adds them into Y")
+    header.append(f"// time it: qdot-bench --num-stages {choice.num_stages}{kernel} --shape m={m},n={n},k={k} "
+                  f"--grid {','.join(map(str, grid))}")
     if tiled_weights:
         header.append(f"// W repacked by tile_weights for block_n = {cfg.block_n}")
-    return "\n".join(header) + "\n" + mmq_kernel(cfg)
+    return "\n".join(header) + "\n" + mmq_kernel(cfg) + (mmq_fixup_kernel(cfg) if cfg.fixup else "")
 
 
 M_RANGES_MAX = 4096
 """The largest M ``--m-ranges`` walks (every M from 1 is asked of ``choose_mmq``)."""
 
 
-def m_ranges(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False) -> list[tuple[int, int, MmqChoice]]:
+def m_ranges(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False,
+             reproducible: bool = False) -> list[tuple[int, int, MmqChoice]]:
     """The M ranges 1 … ``max_m`` over which ``choose_mmq`` keeps one choice, by one rule, for this N and K: (first M,
     last M, the choice at the last M). Its configuration, stage count and the rule (``why`` up to its first colon)
     hold over the range; its grid and the rest of ``why`` (a tile count) may change with M."""
     ranges: list[tuple[int, int, MmqChoice]] = []
     for m in range(1, max_m + 1):
-        choice = choose_mmq(weights, m, n, k, tiled_weights)
+        choice = choose_mmq(weights, m, n, k, tiled_weights, reproducible)
         if ranges and _same_choice(ranges[-1][2], choice):
             ranges[-1] = (ranges[-1][0], m, choice)
         else:
@@ -210,15 +252,17 @@ def _same_choice(a: MmqChoice, b: MmqChoice) -> bool:
     return (a.cfg, a.num_stages, a.why.split(":")[0]) == (b.cfg, b.num_stages, b.why.split(":")[0])
 
 
-def m_ranges_text(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False) -> str:
+def m_ranges_text(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False,
+                  reproducible: bool = False) -> str:
     """``m_ranges`` as a table: one line per range with the kernel's name, its stage count and why it was chosen."""
     if not 1 <= max_m <= M_RANGES_MAX:
         raise ValueError(f"choose_mmq: --m-ranges walks M = 1 to at most {M_RANGES_MAX}, got M = {max_m}")
-    ranges = m_ranges(weights, max_m, n, k, tiled_weights)
+    ranges = m_ranges(weights, max_m, n, k, tiled_weights, reproducible)
     rows = [(f"{first}" if first == last else f"{first}–{last}", choice.cfg.name, str(choice.num_stages), choice.why)
             for first, last, choice in ranges]
     widths = [max(len(row[i]) for row in [("M", "kernel", "stages", ""), *rows]) for i in range(3)]
-    lines = [f"# choose_mmq({weights!r}, M=1..{max_m}, N={n}, K={k}, tiled_weights={tiled_weights}): "
+    extra = ", reproducible=True" if reproducible else ""
+    lines = [f"# choose_mmq({weights!r}, M=1..{max_m}, N={n}, K={k}, tiled_weights={tiled_weights}{extra}): "
              f"{len(ranges)} range{'s' if len(ranges) > 1 else ''}"]
     for row in [("M", "kernel", "stages", "why (at the range's last M)"), *rows]:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
@@ -238,13 +282,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("n", type=int, help="weight rows (columns of Y)")
     parser.add_argument("k", type=int, help="the reduction length, a multiple of 256")
     parser.add_argument("--tiled-weights", action="store_true", help="W repacked once by tile_weights")
+    parser.add_argument("--reproducible", action="store_true",
+                        help="the same bits at every launch: stream-K with its fix-up kernel (printed after the "
+                             "GEMM), at most 2 K splits")
     parser.add_argument("--m-ranges", action="store_true",
                         help=f"instead of the IR, a table of the kernels chosen for every M from 1 to M (at most "
                              f"{M_RANGES_MAX}) at this N and K: one line per range of M with one kernel")
     args = parser.parse_args(argv)
     text = m_ranges_text if args.m_ranges else choice_text
     try:
-        sys.stdout.write(text(args.weights, args.m, args.n, args.k, args.tiled_weights))
+        sys.stdout.write(text(args.weights, args.m, args.n, args.k, args.tiled_weights, args.reproducible))
     except ValueError as err:
         parser.exit(1, f"{parser.prog}: error: {str(err).removeprefix('choose_mmq: ')}\n")
     return 0

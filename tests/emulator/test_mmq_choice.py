@@ -137,25 +137,30 @@ def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, t
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("weights", "m", "n", "k"), [
-    ("q4_0", 40, 128, 512),  # the weights-once kernel widened to 64 tokens, split-K
-    ("q4_K", 100, 128, 512),  # the prefill tile, stream-K
-    ("q6_K", 1, 72, 1024),  # the one-token kernel, aligned pairs in one stage
+@pytest.mark.parametrize(("weights", "m", "n", "k", "reproducible", "written"), [
+    ("q4_0", 40, 128, 512, False, "y_ptr: all 5120 elements written"),  # weights once, 64 tokens, split-K
+    ("q4_K", 100, 128, 512, False, "y_ptr: all 12800 elements written"),  # the prefill tile, stream-K
+    ("q6_K", 1, 72, 1024, False, "y_ptr: all 72 elements written"),  # the one-token kernel, aligned pairs
+    # stream-K with the fix-up: 2 tiles of 2 K steps on 4 programs, each tile split in two, so the GEMM (timed
+    # alone: --kernel) stores only pieces, in the first-segment slots of its workspace (sized by the grid)
+    ("q4_K", 100, 128, 512, True, "y_ptr: 12800 of 12800 elements never written; part_ptr: 32768 of 65536 "
+                                  "elements never written"),
 ])
-def test_printed_bench_line_runs(weights: str, m: int, n: int, k: int, tmp_path, capsys) -> None:  # noqa: ANN001
+def test_printed_bench_line_runs(weights: str, m: int, n: int, k: int, reproducible: bool, written: str, tmp_path,
+                                 capsys) -> None:  # noqa: ANN001
     """``python -m compiler.mmq_choice``'s ``time it:`` line is a qdot-bench command for the printed IR: run on the
-    emulator (``--emulate``), its shape and grid store every element of Y."""
+    emulator (``--emulate``), its shape and grid store every element of Y (with a fix-up kernel, the pieces)."""
     import shlex
 
     from compiler.cli import bench
     from compiler.mmq_choice import choice_text
 
-    text = choice_text(weights, m, n, k)
+    text = choice_text(weights, m, n, k, reproducible=reproducible)
     line = next(line for line in text.splitlines() if line.startswith("// time it: qdot-bench "))
     source = tmp_path / "chosen.mlir"
     source.write_text(text)
     assert bench.run([str(source), *shlex.split(line.removeprefix("// time it: qdot-bench ")), "--emulate"]) == 0
-    assert f"y_ptr: all {m * n} elements written" in capsys.readouterr().out
+    assert written in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("weights", "n", "k", "tiled"), [("q4_K", 4096, 14336, False), ("q4_0", 4096, 4096, True),
@@ -199,8 +204,9 @@ def _shown_as(doc_line: str, actual: str) -> bool:
 
 
 def test_tools_page_shows_current_output() -> None:
-    """docs/tools.md's two examples of ``python -m compiler.mmq_choice`` output are what it prints now (``…`` elides):
-    the IR's header for q4_K at M = 16, 4096 × 14336, and the ``--m-ranges`` table."""
+    """docs/tools.md's three examples of ``python -m compiler.mmq_choice`` output are what it prints now (``…``
+    elides): the IR's header for q4_K at M = 16, 4096 × 14336, the ``--m-ranges`` table, and the ``--reproducible``
+    header at M = 100, 4096 × 4096."""
     from pathlib import Path
 
     from compiler.mmq_choice import choice_text, m_ranges_text
@@ -208,9 +214,12 @@ def test_tools_page_shows_current_output() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text(encoding="utf-8")
     header = re.search(r"```\n(// choose_mmq\('q4_K', M=16, N=4096, K=14336.*?)\n```", page, re.S)
     table = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges\n(.*?)\n```", page, re.S)
-    assert header is not None and table is not None
+    repro = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible\n(.*?)\n```", page,
+                      re.S)
+    assert header is not None and table is not None and repro is not None
     for shown, actual in ((header.group(1), choice_text("q4_K", 16, 4096, 14336)),
-                          (table.group(1), m_ranges_text("q4_K", 512, 4096, 14336))):
+                          (table.group(1), m_ranges_text("q4_K", 512, 4096, 14336)),
+                          (repro.group(1), choice_text("q4_K", 100, 4096, 4096, reproducible=True))):
         actual_lines = actual.splitlines()
         for i, line in enumerate(shown.splitlines()):
             assert _shown_as(line.replace("(...", "(…"), actual_lines[i]), (line, actual_lines[i])

@@ -112,3 +112,24 @@ def test_fixup_config() -> None:
     with pytest.raises(ValueError, match="has no fix-up kernel"):
         mmq_fixup_kernel(STREAM_K)
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K"))
+def test_reproducible_choice_matches_reference(weights: str) -> None:
+    """``choose_mmq(..., reproducible=True)`` past M = 64: the chosen prefill tile in stream-K with the fix-up, on
+    its own grid (``MmqChoice.grid``: at most one iteration per program here, so every tile is pieces), run as a
+    user of the choice runs it."""
+    from compiler.mmq_choice import choose_mmq
+
+    m, n, k = 100, 72, 768
+    choice = choose_mmq(weights, m, n, k, reproducible=True)
+    cfg = choice.cfg
+    assert cfg.stream_k and cfg.fixup and not cfg.needs_zeroed_output
+    case = MmqCase(cfg, m, n, k, stages=choice.num_stages)
+    data = make_inputs(case, np.random.default_rng(7))
+    programs = choice.grid(m, n, k)[0]
+    y = _run_fixup(cfg, _compile(mmq_kernel(cfg), cfg.name), _compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)),
+                   [data["x"], kernel_weights(cfg, data["w"]), m, n, k], programs)
+    assert not np.isnan(y).any()
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id} on {programs} programs: relative error {err:.3e}"

@@ -9,6 +9,9 @@
 // RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
 // RUN: python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges | filecheck %s --check-prefix=RANGES
 // RUN: python -m compiler.mmq_choice q8_0 100 4096 4096 --m-ranges | filecheck %s --check-prefix=RANGES-SMALL-W
+// RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | filecheck %s --check-prefix=REPRO
+// RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-PTX
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-DECODE
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
@@ -18,7 +21,8 @@
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
 // one-line error, not a traceback. --m-ranges prints, instead of the IR, which kernel each range of M gets at one N
-// and K, by which rule.
+// and K, by which rule. --reproducible asks for the same bits at every launch: stream-K with its fix-up kernel
+// (printed after the GEMM, which then has no atomics and leaves Y unzeroed), at most 2 K splits for the decode.
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
@@ -83,6 +87,26 @@
 
 // RANGES-SMALL-W:      33–64   small_m_q8_1_q8_0_64_w4_splitk_m64 {{ +}}2       32 < M ≤ 64, N · K ≤ 2^24 weights
 // RANGES-SMALL-W-NEXT: 65–100  mmq_q8_1_q8_0_64x128_w4_streamk_b2
+
+// REPRO:      // choose_mmq('q4_K', M=100, N=4096, K=4096, tiled_weights=False, reproducible=True)
+// REPRO-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True, fixup=True)
+// REPRO-NEXT: // why: {{.*}}; 64 tiles ≤ 132: stream-K (runs 232–234); reproducible: the pieces summed in program order by the fix-up kernel {{.*}}
+// REPRO-NEXT: // compile with --num-stages 2
+// REPRO-NEXT: // launch on grid (264, 1, 1) (mmq_grid){{$}}
+// REPRO-NEXT: // then @mmq_fixup_64x128_g8_w4 (below) on grid (64, 4, 1) (fixup_grid): the GEMM leaves split tiles' pieces in a 33792 x 128 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
+// REPRO-NEXT: // time it: qdot-bench --num-stages 2 --kernel mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2 --shape m=100,n=4096,k=4096 --grid 264,1,1
+// REPRO-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2({{.*}}, %part_ptr: !qdot.ptr<f32>, %m: index
+// REPRO:      func.func @mmq_fixup_64x128_g8_w4(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64}, %programs: index)
+
+// The GEMM stores pieces with plain stores (no red.global.add); the fix-up reads them with 16-byte loads.
+// REPRO-PTX:     .entry mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2(
+// REPRO-PTX-NOT: red.global.add
+// REPRO-PTX:     .entry mmq_fixup_64x128_g8_w4(
+// REPRO-PTX:     ld.global.v4.b32
+// REPRO-PTX-NOT: red.global.add
+
+// REPRO-DECODE:      // why: M = 1: {{.*}}; reproducible: at most 2 K splits
+// REPRO-DECODE:      // launch on grid (64, 2, 1) (MmqChoice.grid); Y zeroed first: the kernel adds into it
 
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
