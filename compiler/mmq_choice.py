@@ -44,8 +44,9 @@ launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs t
 follows. Other GPUs were not measured.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
-fix-up kernel (``MmqConfig.fixup``: 0.92–1.09 × the atomic MUL_MAT's time, faster at M = 128–256 with the 64 × 128
-tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), a split-K grid at most two splits (``MmqChoice.grid``).
+fix-up kernel (``MmqConfig.fixup``: 0.92–1.13 × the atomic MUL_MAT's time, faster at M = 128–256 with the 64 × 128
+tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), a split-K grid at most two splits (``MmqChoice.grid``;
+not measured against the default split counts).
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
 chosen kernel's IR (and its fix-up kernel's), headed by comments that name the configuration, why it was chosen
@@ -131,7 +132,7 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     if choice.cfg.stream_k:
         return replace(choice, cfg=replace(choice.cfg, fixup=True),
                        why=f"{choice.why}; reproducible: the pieces summed in program order by the fix-up kernel "
-                           f"(runs 249–251: 0.92–1.09 × the atomic MUL_MAT's time)")
+                           f"(runs 249–251: 0.92–1.13 × the atomic MUL_MAT's time)")
     if choice.cfg.split_k:
         return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits")
     return choice

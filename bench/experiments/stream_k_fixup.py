@@ -1,0 +1,203 @@
+"""Experiment (runs 248–252): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
+
+    python -m bench.experiments.stream_k_fixup --prepare   # here: fill the kernel cache
+    python -m bench.experiments.stream_k_fixup             # on the GPU machine (runs 248–251)
+    python -m bench.experiments.stream_k_fixup --decode    # run 252: the decode kernels at 2 K splits
+
+``choose_mmq`` runs the prefill tile in stream-K where the plain grid has at most 132 tiles (M = 65–256 at
+N = 4096): two programs per SM share the (tile, K step) iterations, and the pieces of a split tile meet in Y
+through atomic additions, Y zeroed first by the quantize kernel. With ``MmqConfig(fixup=True)`` each program
+stores its pieces in a workspace instead and ``mmq_fixup_kernel`` adds them in program order: no zeroing, the
+same bits at every launch, one launch more and the workspace's traffic. Here, MUL_MAT from f32 both ways —
+atomic: quantize (zeroing Y) + GEMM; fix-up: quantize + GEMM + fix-up — for four formats at the shapes where
+stream-K is chosen, and at M = 512, N = 3584 (112 tiles, the plain grid chosen there) with forced stream-K.
+Each is checked against ``compiler.numerics`` first (relative error of the first 64 rows), the fix-up's two
+launches compared bit for bit and the atomic's too (informative: they may differ), then timed as CUDA graphs
+(``time_graph``), the two forms interleaved over ``REPETITIONS``; and the fix-up launched programmatically
+(``mmq_fixup_kernel(..., wait_previous_grid=True)``, run 251). ``--decode``: ``choose_mmq``'s decode kernels (M = 1,
+8, 16, 32) with the default split count and with at most two (``reproducible=True``: two additions into a zeroed Y
+round the same in either order), MUL_MAT from f32 through ``bench.mmq.measure``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import numpy as np
+
+from compiler.kernel_cache import get_or_compile
+from compiler.mmq_choice import choose_mmq
+from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
+                                   mmq_kernel)
+from compiler.quantize_template import quantize_grid, quantize_kernel
+
+FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K")
+SHAPES = ((65, 4096, 4096), (96, 4096, 4096), (128, 4096, 4096), (192, 4096, 4096), (256, 4096, 4096),
+          (128, 4096, 14336), (256, 3584, 3584), (512, 3584, 3584))
+REPETITIONS = 2
+COMMAND = "python -m bench.experiments.stream_k_fixup"
+
+
+def stream_k_config(weights: str, m: int, n: int, k: int) -> tuple[MmqConfig, int]:
+    """``choose_mmq``'s prefill tile at this shape, in stream-K (what it picks where the tiles are few)."""
+    choice = choose_mmq(weights, max(m, 65), n, k)
+    return replace(choice.cfg, stream_k=True), choice.num_stages
+
+
+def compile_all() -> dict:
+    """Per (weights, config, stages): the atomic GEMM, the fix-up GEMM and the fix-up kernel; and the quantizers."""
+    kernels = {}
+    for weights in FORMATS:
+        for m, n, k in SHAPES:
+            cfg, stages = stream_k_config(weights, m, n, k)
+            if (cfg, stages) in kernels:
+                continue
+            fixed = replace(cfg, fixup=True)
+            kernels[(cfg, stages)] = tuple(
+                [get_or_compile(mmq_kernel(c), arch="sm_90", strategy="promote-int8", num_stages=stages)
+                 for c in (cfg, fixed)] + [get_or_compile(mmq_fixup_kernel(fixed, pdl), arch="sm_90")
+                                           for pdl in (False, True)])
+    quantizers = {zero: get_or_compile(quantize_kernel("q8_1_mmq", zero_output=zero), arch="sm_90")
+                  for zero in (False, True)}
+    return {"gemms": kernels, "quantizers": quantizers}
+
+
+DECODE_FORMATS = ("q4_K", "q8_0")
+DECODE_MS = (1, 8, 16, 32)
+DECODE_SHAPES = ((4096, 14336), (4096, 4096), (32768, 8192))
+
+
+def decode_entries() -> list[tuple[str, MmqConfig, int]]:
+    """``choose_mmq``'s decode kernels (the same with ``reproducible=True``: only their grid differs)."""
+    entries = {}
+    for weights in DECODE_FORMATS:
+        for m in DECODE_MS:
+            choice = choose_mmq(weights, m, 4096, 14336)
+            entries[choice.cfg] = (f"{choice.cfg.name} [M={m}]", choice.cfg, choice.num_stages)
+    return list(entries.values())
+
+
+def time_decode() -> None:
+    """Each decode kernel at its M on every shape, its grid by default and with at most 2 splits, interleaved."""
+    import bench.mmq as mmq
+    from bench.gpu_common import gpu_or_exit, record
+
+    cupy = gpu_or_exit(COMMAND)
+    quantizers, rng, flush = mmq.measuring_setup(cupy, mmq.compile_quantizers())
+    loaded = mmq.load_kernels(mmq.compile_kernels(decode_entries()))
+    for rep in range(REPETITIONS):
+        for n, k in DECODE_SHAPES:
+            for label, cfg, stages, kernel, info in loaded:
+                m = int(label.split("[M=")[1].rstrip("]"))
+                for splits in (None, 2):
+                    extra = {"max_splits": splits} if splits else {}
+                    row = mmq.measure(cupy, kernel, quantizers, label, cfg, stages, info, m, n, k, rng, flush,
+                                      resident=kernel.resident_programs(), **extra)
+                    row.update({"experiment": "stream_k_fixup --decode", "rep": rep, "max_splits": splits,
+                                "command": f"{COMMAND} --decode"})
+                    record(row)
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("--decode", action="store_true", help="run 252: the decode kernels at 2 K splits")
+    args = parser.parse_args()
+    compiled = compile_all()
+    if args.prepare:
+        import bench.mmq as mmq
+
+        mmq.compile_kernels(decode_entries())
+        mmq.compile_quantizers()
+        return
+    if args.decode:
+        time_decode()
+        return
+    from bench.gpu_common import gpu_or_exit, log, record, time_graph
+    from compiler import numerics
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+
+    cupy = gpu_or_exit(COMMAND)
+    rng = np.random.default_rng()
+    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    loaded = {key: tuple(load(c.ptx, c.kernels[0]) for c in triple) for key, triple in compiled["gemms"].items()}
+    for key, (atomic, fixed, fix, _) in loaded.items():
+        log(f"{key[0].name} [{key[1]} stages]: atomic {atomic.registers} registers, fix-up GEMM {fixed.registers}, "
+            f"fix-up kernel {fix.registers}")
+    for rep in range(REPETITIONS):
+        for weights in FORMATS:
+            for m, n, k in SHAPES:
+                cfg, stages = stream_k_config(weights, m, n, k)
+                atomic, fixed, fix, fix_pdl = loaded[(cfg, stages)]
+                w = cupy.asarray(random_weight_blocks(n, k, rng, weights))
+                x_host = rng.standard_normal((m, k)).astype(np.float32)
+                x = cupy.asarray(x_host)
+                xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+                grid = mmq_grid(cfg, m, n, k)
+                parts = cupy.full(fixup_workspace_shape(cfg, grid[0]), cupy.nan, dtype=cupy.float32)
+
+                def mul_mat_atomic() -> None:
+                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
+                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+                def mul_mat_fixup() -> None:
+                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
+                    fix.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False)
+
+                def mul_mat_fixup_pdl() -> None:
+                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
+                    fix_pdl.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False,
+                                   programmatic=True)
+
+                def fixup_only() -> None:
+                    fix.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False)
+
+                rows = min(m, 64)
+                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+                ref = reference_of(want, cupy.asnumpy(w), weights)
+                results = {}
+                for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup),
+                                  ("fixup_pdl", mul_mat_fixup_pdl)):
+                    outs = []
+                    for _ in range(2):
+                        y.fill(cupy.nan)
+                        run()
+                        cupy.cuda.get_current_stream().synchronize()
+                        outs.append(cupy.asnumpy(y))
+                    out = outs[0][:rows].astype(np.float64)
+                    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(outs[0]).all() \
+                        else float("inf")
+                    same = bool(np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32)))
+                    results[form] = (err, same, time_graph(cupy, run))
+                us_fix = time_graph(cupy, fixup_only)
+                row = {"experiment": "stream_k_fixup", "rep": rep, "what": f"qdot {cfg.name} [{stages} stages]",
+                       "shape": f"M={m} N={n} K={k}", "grid": grid, "weights": weights,
+                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
+                       "us_mul_mat_fixup_pdl": results["fixup_pdl"][2],
+                       "us_fixup_kernel": us_fix, "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
+                       "fixup_pdl_over_atomic": results["fixup_pdl"][2] / results["atomic"][2],
+                       "rel_err_fixup_pdl": results["fixup_pdl"][0],
+                       "fixup_pdl_launches_identical": results["fixup_pdl"][1],
+                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
+                       "atomic_launches_identical": results["atomic"][1],
+                       "fixup_launches_identical": results["fixup"][1],
+                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1]
+                       and results["fixup_pdl"][1],
+                       "command": COMMAND}
+                record(row)
+                log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d} grid {grid[0]:3d}: atomic {results['atomic'][2]:7.2f} "
+                    f"us, fix-up {results['fixup'][2]:7.2f} us (its kernel {us_fix:5.2f}) = "
+                    f"{row['fixup_over_atomic']:.3f}x, launched programmatically {results['fixup_pdl'][2]:7.2f} = "
+                    f"{row['fixup_pdl_over_atomic']:.3f}x; err {max(r[0] for r in results.values()):.1e}; "
+                    f"identical launches atomic {results['atomic'][1]} fix-up {results['fixup'][1]} "
+                    f"{results['fixup_pdl'][1]}")
+
+
+if __name__ == "__main__":
+    main()
