@@ -45,8 +45,9 @@ follows. Other GPUs were not measured.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
 fix-up kernel (``MmqConfig.fixup``: 0.92–1.13 × the atomic MUL_MAT's time, faster at M = 128–256 with the 64 × 128
-tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), a split-K grid at most two splits (``MmqChoice.grid``;
-not measured against the default split counts).
+tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), and so does a split-K decode whose default grid splits
+K more than twice (1.09–1.28 × at N = 4096, run 253; capping it at two splits instead cost 1.11–1.77 ×, run 252); a
+decode split in two at most anyway keeps its kernel, with at most two splits (``MmqChoice.grid``).
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
 chosen kernel's IR (and its fix-up kernel's), headed by comments that name the configuration, why it was chosen
@@ -62,8 +63,8 @@ import sys
 from dataclasses import dataclass, fields, replace
 
 from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
-                                   MmqConfig, fixup_grid, fixup_kernel_name, fixup_workspace_shape, mmq_fixup_kernel,
-                                   mmq_grid, mmq_kernel, small_m_tokens)
+                                   MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
+                                   mmq_fixup_kernel, mmq_grid, mmq_kernel, small_m_tokens, split_factor)
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -122,9 +123,10 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     ``tiled_weights``: W repacked by ``tile_weights`` for the returned ``cfg`` (its ``block_n``), so repack after
     choosing. ``n`` decides between the plain and the stream-K prefill grid; ``k`` whether the ggml-order decode of
     ``ALIGNED_PAIRS`` may assume K a multiple of 512. ``reproducible``: the same bits of Y at every launch — stream-K
-    with its fix-up kernel (``MmqConfig.fixup``) and split-K grids of at most 2 splits (``MmqChoice.max_splits``,
-    which ``MmqChoice.grid`` applies); by default the pieces of a split tile, and more than two K splits, meet in Y
-    through float atomics in whatever order they finish. Raises ``ValueError`` for a format the kernels do not take,
+    and split-K with their fix-up kernels (``MmqConfig.fixup``), or, where the default grid would split K in two at
+    most anyway, a grid of at most 2 splits (``MmqChoice.max_splits``, which ``MmqChoice.grid`` applies); by default
+    the pieces of a split tile, and more than two K splits, meet in Y through float atomics in whatever order they
+    finish. Raises ``ValueError`` for a format the kernels do not take,
     M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step)."""
     choice = _fastest(weights, m, n, k, tiled_weights)
     if not reproducible:
@@ -134,7 +136,12 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
                        why=f"{choice.why}; reproducible: the pieces summed in program order by the fix-up kernel "
                            f"(runs 249–251: 0.92–1.13 × the atomic MUL_MAT's time)")
     if choice.cfg.split_k:
-        return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits")
+        if split_factor(-(-n // choice.cfg.block_n), k) <= 2:  # the default grid splits K in two at most anyway
+            return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits (run 252: "
+                                                     "the default's at this N, K)")
+        return replace(choice, cfg=replace(choice.cfg, fixup=True),
+                       why=f"{choice.why}; reproducible: the K splits summed in split order by the fix-up kernel (run "
+                           "253: 1.09–1.28 × the atomic MUL_MAT's time where 2 splits cost 1.11–1.77 ×, run 252)")
     return choice
 
 
@@ -219,10 +226,11 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
               f"// launch on grid {grid} ({'MmqChoice.grid' if choice.max_splits != MAX_SPLITS else 'mmq_grid'})"
               f"{zeroed}"]
     if cfg.fixup:
-        rows, cols = fixup_workspace_shape(cfg, grid[0])
-        header.append(f"// then @{fixup_kernel_name(cfg)} (below) on grid {fixup_grid(cfg, m, n)} (fixup_grid): the "
-                      f"GEMM leaves split tiles' pieces in a {rows} x {cols} f32 workspace "
-                      "(fixup_workspace_shape), the fix-up adds them into Y")
+        rows, cols = fixup_workspace_shape(cfg, grid, n)
+        scalars = ", ".join(map(str, fixup_scalars(cfg, grid, m, n, k)))
+        header.append(f"// then @{fixup_kernel_name(cfg)} (below) on grid {fixup_grid(cfg, m, n)} (fixup_grid), "
+                      f"arguments Y, the workspace, {scalars} (fixup_scalars): the GEMM leaves split tiles' pieces in "
+                      f"a {rows} x {cols} f32 workspace (fixup_workspace_shape), the fix-up adds them into Y")
     header.append(f"// time it: qdot-bench --num-stages {choice.num_stages}{kernel} --shape m={m},n={n},k={k} "
                   f"--grid {','.join(map(str, grid))}")
     if tiled_weights:

@@ -98,13 +98,15 @@ class MmqConfig:
     three or more programs may differ in its last bits from launch to launch (the additions'
     order); without stream-K, or with ``fixup``, the output is reproducible."""
     fixup: bool = False
-    """stream_k: the pieces of a split tile are summed by a second kernel instead of atomic additions.
+    """stream_k or split_k: the pieces of a split tile are summed by a second kernel instead of atomic additions.
     Each program stores the partial tiles it computes — at most two, its first and last segments —
     in a workspace of ``fixup_workspace_shape`` f32, and ``mmq_fixup_kernel`` (one program per output
     tile, ``fixup_grid``) adds each split tile's pieces in program order and stores the sum. Y needs no
     zeroing (every tile is stored once, by the program that covers it whole or by the fix-up) and is
     the same bits at every launch, at the cost of a second launch and the workspace's traffic
-    (llama.cpp's MMQ does the same with its ``tmp_fixup`` buffer and fix-up kernel)."""
+    (llama.cpp's MMQ does the same with its ``tmp_fixup`` buffer and fix-up kernel). For split_k (small_m) each
+    program (tile x, split y) stores its partial Yᵀ tile in slot y of tile x, and the fix-up adds a tile's splits
+    in split order — the first ``FIXUP_UNROLL`` loaded at once — so the decode keeps its split count."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
@@ -170,7 +172,7 @@ class MmqConfig:
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        split = "_splitk" if self.split_k else ("_streamk" + "_fixup" * self.fixup) if self.stream_k else ""
+        split = ("_splitk" if self.split_k else "_streamk" if self.stream_k else "") + "_fixup" * self.fixup
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
@@ -183,15 +185,15 @@ class MmqConfig:
 
     @property
     def needs_zeroed_output(self) -> bool:
-        return self.split_k or (self.stream_k and not self.fixup)
+        return (self.split_k or self.stream_k) and not self.fixup
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_FORMATS:
             raise ValueError(f"MmqConfig: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {self.weights!r}")
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
-        if self.fixup and not self.stream_k:
-            raise ValueError("MmqConfig: fixup is an option of the stream_k kernel")
+        if self.fixup and not (self.stream_k or self.split_k):
+            raise ValueError("MmqConfig: fixup is an option of the stream_k and split_k kernels")
         if not 1 <= self.max_m <= SMALL_M_WIDEST:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
@@ -569,15 +571,26 @@ def _workspace_desc(cfg: MmqConfig, programs: str) -> list[str]:
             f"-> !qdot.desc<{bm}x{bn}xf32>"]
 
 
-def fixup_workspace_shape(cfg: MmqConfig, programs: int) -> tuple[int, int]:
-    """The f32 workspace [rows, cols] a ``fixup`` stream-K kernel on ``programs`` programs writes and its
-    ``mmq_fixup_kernel`` reads: two block_m × block_n slots per program."""
-    return (2 * programs * cfg.block_m, cfg.block_n)
+def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tuple[int, int]:
+    """The f32 workspace [rows, cols] a ``fixup`` kernel launched on ``grid`` writes and its ``mmq_fixup_kernel``
+    reads. Stream-K: two block_m × block_n slots per program (grid x). Split-K: per split (grid y),
+    ⌈n / block_n⌉ · block_n rows of the tile's tokens."""
+    if cfg.small_m:
+        return (grid[1] * -(-n // cfg.block_n) * cfg.block_n, small_m_tokens(cfg.max_m))
+    return (2 * grid[0] * cfg.block_m, cfg.block_n)
+
+
+def fixup_scalars(cfg: MmqConfig, grid: tuple[int, ...], m: int, n: int, k: int) -> tuple[int, ...]:
+    """``mmq_fixup_kernel``'s scalar arguments after Y and the workspace, for a GEMM launched on ``grid``:
+    stream-K (M, N, K, its program count), split-K (M, N, its split count)."""
+    return (m, n, grid[1]) if cfg.small_m else (m, n, k, grid[0])
 
 
 def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
-    """``mmq_fixup_kernel``'s grid: a program per ``FIXUP_ROWS`` rows of each output tile (the programs of
-    tiles no program split return at once)."""
+    """``mmq_fixup_kernel``'s grid. Stream-K: a program per ``FIXUP_ROWS`` rows of each output tile (the programs
+    of tiles no program split return at once). Split-K: a program per chunk of each weight-row tile."""
+    if cfg.small_m:
+        return (max(1, -(-n // cfg.block_n)), cfg.block_n // _split_fixup_rows(cfg), 1)
     return (max(1, -(-m // cfg.block_m) * -(-n // cfg.block_n)), cfg.block_m // fixup_rows(cfg), 1)
 
 
@@ -592,6 +605,9 @@ def fixup_rows(cfg: MmqConfig) -> int:
 
 def fixup_kernel_name(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
     pdl = "_pdl" if wait_previous_grid else ""
+    if cfg.small_m:
+        tokens = f"_m{cfg.max_m}" if cfg.max_m != SMALL_M_MAX else ""
+        return f"small_m_fixup_{cfg.block_n}x{small_m_tokens(cfg.max_m)}_w{cfg.num_warps}{tokens}{pdl}"
     return f"mmq_fixup_{cfg.block_m}x{cfg.block_n}_g{cfg.group_m}_w{cfg.num_warps}{pdl}"
 
 
@@ -608,7 +624,10 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
     order of tiles is the GEMM's (``grouped_tile_offsets``). ``wait_previous_grid``: start with
     ``griddepcontrol.wait``, so that it may be launched programmatically right after the GEMM (sm_90+)."""
     if not cfg.fixup:
-        raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True))")
+        raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True) "
+                         "or MmqConfig(small_m=True, split_k=True, fixup=True))")
+    if cfg.small_m:
+        return _split_fixup(cfg, wait_previous_grid)
     bm, bn, g, rows = cfg.block_m, cfg.block_n, cfg.group_m, fixup_rows(cfg)
     tile_t = f"tensor<{rows}x{bn}xf32>"
     desc_t = f"!qdot.desc<{rows}x{bn}xf32>"
@@ -724,8 +743,91 @@ def _small_m(cfg: MmqConfig) -> str:
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
         f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
         "  }",
-        f"  qdot.store %yt_desc[%off_n, %c0], %acc{reduce} : !qdot.desc<{bn}x{tokens}xf32>, "
-        f"tensor<{bn}x{tokens}xf32>",
+        *(_split_piece_store(cfg) if cfg.fixup else [
+            f"  qdot.store %yt_desc[%off_n, %c0], %acc{reduce} : !qdot.desc<{bn}x{tokens}xf32>, "
+            f"tensor<{bn}x{tokens}xf32>"]),
+        "  func.return",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _split_workspace(bn: int, tokens: int, rows: int, splits: str) -> list[str]:
+    """``%part_desc`` over a split-K fix-up's workspace: for each split, ⌈N / block_n⌉ · block_n rows of ``tokens``
+    f32 (tile x of split y at row y · ⌈N / block_n⌉ · block_n + x · block_n), as [rows, tokens] tiles."""
+    return [f"  %fx_tiles = arith.ceildivui %n, %c{bn} : index",
+            f"  %per_split = arith.muli %fx_tiles, %c{bn} : index",
+            f"  %fx_rows = arith.muli {splits}, %per_split : index",
+            f"  %part_desc = qdot.make_desc %part_ptr, [%fx_rows, %c{tokens}], [%c{tokens}, %c1] : !qdot.ptr<f32> "
+            f"-> !qdot.desc<{rows}x{tokens}xf32>"]
+
+
+def _split_piece_store(cfg: MmqConfig) -> list[str]:
+    """A split-K fix-up kernel's partial Yᵀ tile, into its split's slot of its tile."""
+    bn, tokens = cfg.block_n, small_m_tokens(cfg.max_m)
+    return [*_split_workspace(bn, tokens, bn, "%splits"),
+            "  %split_row = arith.muli %pid_k, %per_split : index",
+            "  %part_row = arith.addi %split_row, %off_n : index",
+            f"  qdot.store %part_desc[%part_row, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>"]
+
+
+FIXUP_UNROLL = 16
+"""Splits a split-K fix-up program loads at once (``MAX_SPLITS``, ``mmq_grid``'s default cap): a split past the
+grid's reads zeros (its rows lie past the workspace descriptor) and adds nothing; splits past 16 are added by a
+loop after them."""
+
+
+def _split_fixup_rows(cfg: MmqConfig) -> int:
+    """Rows of Yᵀ one split-K fix-up program sums: 4 values per thread and piece, one 16-byte load (fewer rows
+    would hand threads the same elements, more made ptxas keep fewer loads in flight)."""
+    tokens = small_m_tokens(cfg.max_m)
+    return max(1, min(cfg.block_n, 4 * 32 * cfg.num_warps // tokens))
+
+
+def _split_fixup(cfg: MmqConfig, wait_previous_grid: bool) -> str:
+    """``mmq_fixup_kernel`` of a split-K (small_m) kernel: program (x, r) adds rows [r · R, (r + 1) · R) of tile x's
+    partial Yᵀ tiles in split order, 0 + p0 + p1 + …, and stores the sum (rows past max_m are left, as the GEMM
+    leaves them)."""
+    bn, tokens = cfg.block_n, small_m_tokens(cfg.max_m)
+    rows = _split_fixup_rows(cfg)
+    tile_t, desc_t = f"tensor<{rows}x{tokens}xf32>", f"!qdot.desc<{rows}x{tokens}xf32>"
+    wait = ", qdot.wait_previous_grid" if wait_previous_grid else ""
+    lines = [f"func.func @{fixup_kernel_name(cfg, wait_previous_grid)}(%y_ptr: !qdot.ptr<f32>, "
+             "%part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %splits: index)",
+             f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{wait}}} {{"]
+    lines += [f"  %c{c} = arith.constant {c} : index"
+              for c in sorted({0, 1, bn, tokens, rows, cfg.max_m, *range(FIXUP_UNROLL + 1)})]
+    m = "%m"
+    if cfg.max_m < tokens:
+        lines.append(f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index")
+        m = "%m_bound"
+    lines += [
+        "  %tile = qdot.program_id x",
+        "  %chunk = qdot.program_id y",
+        f"  %tile_row = arith.muli %tile, %c{bn} : index",
+        f"  %chunk_row = arith.muli %chunk, %c{rows} : index",
+        "  %off_n = arith.addi %tile_row, %chunk_row : index",
+        *_split_workspace(bn, tokens, rows, "%splits"),
+        f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> {desc_t}",
+        f"  %zero = arith.constant dense<0.000000e+00> : {tile_t}",
+    ]
+    for i in range(FIXUP_UNROLL):  # every load before the first addition: one round trip, not sixteen
+        lines += [f"  %split_row_{i} = arith.muli %per_split, %c{i} : index",
+                  f"  %part_row_{i} = arith.addi %split_row_{i}, %off_n : index",
+                  f"  %piece_{i} = qdot.load %part_desc[%part_row_{i}, %c0] : {desc_t} -> {tile_t}"]
+    total = "%zero"
+    for i in range(FIXUP_UNROLL):  # the sum in split order
+        lines.append(f"  %sum_{i} = arith.addf {total}, %piece_{i} : {tile_t}")
+        total = f"%sum_{i}"
+    lines += [
+        f"  %sum = scf.for %s = %c{FIXUP_UNROLL} to %splits step %c1 iter_args(%acc = {total}) -> ({tile_t}) {{",
+        "    %split_row = arith.muli %per_split, %s : index",
+        "    %part_row = arith.addi %split_row, %off_n : index",
+        f"    %piece = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
+        f"    %next = arith.addf %acc, %piece : {tile_t}",
+        f"    scf.yield %next : {tile_t}",
+        "  }",
+        f"  qdot.store %yt_desc[%off_n, %c0], %sum : {desc_t}, {tile_t}",
         "  func.return",
         "}",
     ]

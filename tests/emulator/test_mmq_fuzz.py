@@ -1,11 +1,12 @@
 """Random q8_1 × q4_K kernels: every one compiles to a located diagnostic or to a kernel that computes the right thing.
 
 ``compiler.mmq_template.mmq_kernel`` over random ``MmqConfig``s — weight formats (q4_K, and
-q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill tiles, warps,
-``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
-heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; W in ggml's order or repacked (``tiled_weights``) — crossed with pipeline depths, ``q4k-fold`` modes
-and targets, on random ragged shapes. The hand-picked cases of test_mmq_emulated.py cover
-each option once; the bugs this fuzz is for live where options meet: a K step of several
+q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill
+tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
+heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
+kernel (``mmq_fixup_kernel``, run after them on the emulator); W in ggml's order or repacked (``tiled_weights``) —
+crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
+test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
 shape was one), a split or stream-K share that ends inside a K step or a tile, masked
 loads and stores at ragged M, N and K tails, a ``max_m`` bound that writes rows it must
@@ -37,7 +38,9 @@ import pytest
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.diagnostics import PassOutputError, QdotError, location_of
-from compiler.mmq_template import SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_grid, fixup_kernel_name,
+                                   fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
+                                   mmq_kernel)
 from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
 from tests.emulator.fuzz_loop import long_run
@@ -98,8 +101,18 @@ def draw(rng: random.Random) -> Draw:
     if rng.random() < 0.3:  # the kernel told K is a multiple of more (2-aligned blocks in 4-aligned pairs)
         cfg = replace(cfg, k_divisibility=rng.choice([512, 1024]))
         k = cfg.k_divisibility * rng.choice([1, 2, 3])
-    return Draw(cfg, rng.choice(ARCHES), rng.choice(Q4K_FOLDS), rng.choice([1, 2, 3]), (m, n, k),
-                tuple(launch.items()))
+    d = Draw(cfg, rng.choice(ARCHES), rng.choice(Q4K_FOLDS), rng.choice([1, 2, 3]), (m, n, k),
+             tuple(launch.items()))
+    if (cfg.stream_k or cfg.split_k) and rng.random() < 0.5:  # drawn last: earlier draws stay those of older seeds
+        d = replace(d, cfg=replace(cfg, fixup=True))
+    return d
+
+
+def _compiled(text: str, name: str, options: PtxOptions):  # noqa: ANN202 - xDSL ModuleOp
+    ctx = registry.make_context()
+    module = parse_module(ctx, split_chunks(text, False)[0], f"{name}.mlir")
+    build_pipeline(registry.pass_factories(), ptx_pipeline(options), verify_each=True).apply(ctx, module)
+    return module
 
 
 class Refused(Exception):
@@ -108,11 +121,11 @@ class Refused(Exception):
 
 def run(d: Draw, seed: int) -> str | None:
     """None when ``d`` computes the right result; else the problem. Raises ``Refused``."""
-    ctx = registry.make_context()
+    options = PtxOptions(arch=d.arch, strategy="promote-int8", num_stages=d.stages, q4k_fold=d.fold)
     try:
-        module = parse_module(ctx, split_chunks(mmq_kernel(d.cfg), False)[0], f"{d.cfg.name}.mlir")
-        options = PtxOptions(arch=d.arch, strategy="promote-int8", num_stages=d.stages, q4k_fold=d.fold)
-        build_pipeline(registry.pass_factories(), ptx_pipeline(options), verify_each=True).apply(ctx, module)
+        module = _compiled(mmq_kernel(d.cfg), d.cfg.name, options)
+        if d.cfg.fixup:
+            _compiled(mmq_fixup_kernel(d.cfg), fixup_kernel_name(d.cfg), options)  # refusals of it count too
     except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
         return f"{d}: {err.render()}"
     except QdotError as err:
@@ -128,10 +141,16 @@ def run(d: Draw, seed: int) -> str | None:
     if d.cfg.needs_zeroed_output:  # the kernel adds into Y: zeros to add to, and past the rows it
         y[:d.rows], y[d.rows:] = 0.0, 1.0  # serves a number, which an addition changes (NaN + x is NaN)
     untouched = y[d.rows:].copy()
+    grid = mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch))
     try:
         # the grid of the rows served: mmq_grid refuses M > max_m, the kernel must still bound it
-        emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, m, n, k],
-                mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch)))
+        if d.cfg.fixup:  # the pieces go to a NaN workspace, and the fix-up kernel adds them into Y
+            parts = np.full(fixup_workspace_shape(d.cfg, grid, n), np.nan, dtype=np.float32)
+            emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, parts, m, n, k], grid)
+            emulate(_compiled(mmq_fixup_kernel(d.cfg), fixup_kernel_name(d.cfg), options), fixup_kernel_name(d.cfg),
+                    [y, parts, *fixup_scalars(d.cfg, grid, m, n, k)], fixup_grid(d.cfg, m, n))
+        else:
+            emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, m, n, k], grid)
     except Exception as err:  # noqa: BLE001 - an out-of-bounds access, a race, ...: the kernel's bug
         return f"{d}: emulate raised {type(err).__name__}: {err}"
     ok, err = check(y[:d.rows], reference(case, data)[:d.rows])

@@ -38,7 +38,7 @@ def _run_fixup(cfg: MmqConfig, gemm, fixup, args: list, programs: int) -> np.nda
     """Y of the fixup GEMM on ``programs`` programs from NaN, through the NaN workspace."""
     x, w, m, n, k = args
     y = np.full((m, n), np.nan, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
     emulate(gemm, cfg.name, [x, w, y, parts, m, n, k], (programs, 1, 1))
     emulate(fixup, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
     return y
@@ -79,11 +79,11 @@ def test_fixup_kernel_sums_in_program_order() -> None:
     fix = _compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg))
     programs = 4
     y = np.full((m, n), 7.0, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
     emulate(fix, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
     assert (y == 7.0).all()
     programs = 12
-    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
     for p in range(programs):  # only the first-segment slots are written; the others stay NaN
         parts[2 * p * 32:(2 * p + 1) * 32] = 2.0**24 if p % 3 == 0 else 1.0
     y = np.full((m, n), np.nan, dtype=np.float32)
@@ -96,7 +96,7 @@ def test_fixup_kernel_with_no_k_stores_zeros() -> None:
     cfg = FIXUP
     m, n, programs = 40, 72, 1
     y = np.full((m, n), np.nan, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(cfg, programs), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
     emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
             [y, parts, m, n, 0, programs], fixup_grid(cfg, m, n))
     assert (y == 0).all()
@@ -105,9 +105,9 @@ def test_fixup_kernel_with_no_k_stores_zeros() -> None:
 def test_fixup_config() -> None:
     assert FIXUP.name == "mmq_q8_1_q4_K_32x64_w4_streamk_fixup"
     assert not FIXUP.needs_zeroed_output and STREAM_K.needs_zeroed_output
-    assert fixup_workspace_shape(FIXUP, 7) == (448, 64)
+    assert fixup_workspace_shape(FIXUP, (7, 1, 1), 72) == (448, 64)
     assert fixup_grid(FIXUP, 40, 72) == (4, 2, 1)  # 4 tiles of 32 rows, 16 rows per program
-    with pytest.raises(ValueError, match="fixup is an option of the stream_k kernel"):
+    with pytest.raises(ValueError, match="fixup is an option of the stream_k and split_k kernels"):
         MmqConfig(fixup=True)
     with pytest.raises(ValueError, match="has no fix-up kernel"):
         mmq_fixup_kernel(STREAM_K)

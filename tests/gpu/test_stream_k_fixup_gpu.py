@@ -50,7 +50,7 @@ def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tile
     outputs = []
     for _ in range(2):
         y = cupy.full((m, N), cupy.nan, dtype=cupy.float32)
-        parts = cupy.full(fixup_workspace_shape(cfg, grid[0]), cupy.nan, dtype=cupy.float32)
+        parts = cupy.full(fixup_workspace_shape(cfg, grid, N), cupy.nan, dtype=cupy.float32)
         kernels[0].launch(x, xq, m, K, grid=quantize_grid(m, K))
         kernels[1].launch(xq, w, y, parts, m, N, K, grid=grid)
         kernels[2].launch(y, parts, m, N, K, grid[0], grid=fixup_grid(cfg, m, N))

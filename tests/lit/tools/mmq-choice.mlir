@@ -12,6 +12,8 @@
 // RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | filecheck %s --check-prefix=REPRO
 // RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-PTX
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-DECODE
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-DECODE-PTX
+// RUN: python -m compiler.mmq_choice q4_K 1 32768 8192 --reproducible | filecheck %s --check-prefix=REPRO-TWO-SPLITS
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
@@ -21,8 +23,9 @@
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
 // one-line error, not a traceback. --m-ranges prints, instead of the IR, which kernel each range of M gets at one N
-// and K, by which rule. --reproducible asks for the same bits at every launch: stream-K with its fix-up kernel
-// (printed after the GEMM, which then has no atomics and leaves Y unzeroed), at most 2 K splits for the decode.
+// and K, by which rule. --reproducible asks for the same bits at every launch: stream-K and split-K with their fix-up
+// kernels (printed after the GEMM, which then has no atomics and leaves Y unzeroed), or at most 2 K splits where the
+// default has no more.
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
@@ -93,7 +96,7 @@
 // REPRO-NEXT: // why: {{.*}}; 64 tiles ≤ 132: stream-K (runs 232–234); reproducible: the pieces summed in program order by the fix-up kernel {{.*}}
 // REPRO-NEXT: // compile with --num-stages 2
 // REPRO-NEXT: // launch on grid (264, 1, 1) (mmq_grid){{$}}
-// REPRO-NEXT: // then @mmq_fixup_64x128_g8_w4 (below) on grid (64, 4, 1) (fixup_grid): the GEMM leaves split tiles' pieces in a 33792 x 128 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
+// REPRO-NEXT: // then @mmq_fixup_64x128_g8_w4 (below) on grid (64, 4, 1) (fixup_grid), arguments Y, the workspace, 100, 4096, 4096, 264 (fixup_scalars): the GEMM leaves split tiles' pieces in a 33792 x 128 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
 // REPRO-NEXT: // time it: qdot-bench --num-stages 2 --kernel mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2 --shape m=100,n=4096,k=4096 --grid 264,1,1
 // REPRO-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2({{.*}}, %part_ptr: !qdot.ptr<f32>, %m: index
 // REPRO:      func.func @mmq_fixup_64x128_g8_w4(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64}, %programs: index)
@@ -105,8 +108,19 @@
 // REPRO-PTX:     ld.global.v4.b32
 // REPRO-PTX-NOT: red.global.add
 
-// REPRO-DECODE:      // why: M = 1: {{.*}}; reproducible: at most 2 K splits
-// REPRO-DECODE:      // launch on grid (64, 2, 1) (MmqChoice.grid); Y zeroed first: the kernel adds into it
+// A decode whose grid splits K 14 ways takes the split-K fix-up: its pieces are summed in split order by a second
+// kernel (16 splits loaded at once); one split in two at most by default keeps its kernel, capped at two splits.
+// REPRO-DECODE:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, max_m=1, l2_prefetch=128)
+// REPRO-DECODE-NEXT: // why: M = 1: {{.*}}; reproducible: the K splits summed in split order by the fix-up kernel {{.*}}
+// REPRO-DECODE:      // launch on grid (64, 14, 1) (mmq_grid){{$}}
+// REPRO-DECODE-NEXT: // then @small_m_fixup_64x8_w2_m1 (below) on grid (64, 2, 1) (fixup_grid), arguments Y, the workspace, 1, 4096, 14 (fixup_scalars): the GEMM leaves split tiles' pieces in a 57344 x 8 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
+// REPRO-DECODE:      func.func @small_m_fixup_64x8_w2_m1(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %splits: index)
+// REPRO-DECODE-PTX:     .entry small_m_q8_1_q4_K_64_w2_splitk_fixup_m1_l2p128(
+// REPRO-DECODE-PTX-NOT: red.global.add
+// REPRO-DECODE-PTX:     .entry small_m_fixup_64x8_w2_m1(
+// REPRO-DECODE-PTX-COUNT-16: ld.global.v4.b32
+// REPRO-TWO-SPLITS:      // why: M = 1: {{.*}}; reproducible: at most 2 K splits (run 252: the default's at this N, K)
+// REPRO-TWO-SPLITS:      // launch on grid (512, 2, 1) (MmqChoice.grid); Y zeroed first: the kernel adds into it
 
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
