@@ -1,8 +1,9 @@
-"""Experiment (runs 248–252): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
+"""Experiment (runs 248–253): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
 
     python -m bench.experiments.stream_k_fixup --prepare   # here: fill the kernel cache
     python -m bench.experiments.stream_k_fixup             # on the GPU machine (runs 248–251)
     python -m bench.experiments.stream_k_fixup --decode    # run 252: the decode kernels at 2 K splits
+    python -m bench.experiments.stream_k_fixup --decode-fixup  # run 253: their K splits summed by a fix-up kernel
 
 ``choose_mmq`` runs the prefill tile in stream-K where the plain grid has at most 132 tiles (M = 65–256 at
 N = 4096): two programs per SM share the (tile, K step) iterations, and the pieces of a split tile meet in Y
@@ -16,7 +17,10 @@ launches compared bit for bit and the atomic's too (informative: they may differ
 (``time_graph``), the two forms interleaved over ``REPETITIONS``; and the fix-up launched programmatically
 (``mmq_fixup_kernel(..., wait_previous_grid=True)``, run 251). ``--decode``: ``choose_mmq``'s decode kernels (M = 1,
 8, 16, 32) with the default split count and with at most two (``reproducible=True``: two additions into a zeroed Y
-round the same in either order), MUL_MAT from f32 through ``bench.mmq.measure``.
+round the same in either order), MUL_MAT from f32 through ``bench.mmq.measure``. ``--decode-fixup``: the same
+kernels on their default grids, atomic against the split-K fix-up (``MmqConfig(small_m=True, split_k=True,
+fixup=True)``: each split's partial tile to a workspace, the fix-up kernel adding them in split order), checked and
+launched twice as above.
 """
 
 from __future__ import annotations
@@ -100,10 +104,96 @@ def time_decode() -> None:
             cupy.get_default_memory_pool().free_all_blocks()
 
 
+def decode_fixup_kernels() -> list[tuple[str, MmqConfig, int, object, object, object]]:
+    """Per decode entry: (label, config, stages, the atomic GEMM, the fix-up GEMM, the fix-up kernel), compiled."""
+    out = []
+    for label, cfg, stages in decode_entries():
+        fixed = replace(cfg, fixup=True)
+        out.append((label, cfg, stages,
+                    *[get_or_compile(mmq_kernel(c), arch="sm_90", strategy="promote-int8", num_stages=stages)
+                      for c in (cfg, fixed)], get_or_compile(mmq_fixup_kernel(fixed), arch="sm_90")))
+    return out
+
+
+def checked_timing(cupy, y, run, ref, rows: int) -> tuple[float, bool, float]:  # noqa: ANN001
+    """(relative error of Y's first ``rows`` rows against ``ref``, whether two launches from NaN gave the same bits,
+    µs of ``run`` as a CUDA graph)."""
+    from bench.gpu_common import time_graph
+
+    outs = []
+    for _ in range(2):
+        y.fill(cupy.nan)
+        run()
+        cupy.cuda.get_current_stream().synchronize()
+        outs.append(cupy.asnumpy(y))
+    out = outs[0][:rows].astype(np.float64)
+    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(outs[0][:rows]).all() else float("inf")
+    return err, bool(np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))), time_graph(cupy, run)
+
+
+def time_decode_fixup() -> None:
+    """Run 253: each decode kernel at its M on its default grid, atomic against the split-K fix-up, interleaved."""
+    from bench.gpu_common import gpu_or_exit, log, record
+    from compiler import numerics
+    from compiler.mmq_template import fixup_scalars
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+
+    cupy = gpu_or_exit(COMMAND)
+    compiled = compile_all()
+    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    loaded = [(label, cfg, stages, *(load(c.ptx, c.kernels[0]) for c in triple))
+              for label, cfg, stages, *triple in decode_fixup_kernels()]
+    rng = np.random.default_rng()
+    for rep in range(REPETITIONS):
+        for n, k in DECODE_SHAPES:
+            for label, cfg, stages, atomic, fixed, fix in loaded:
+                m = int(label.split("[M=")[1].rstrip("]"))
+                fixed_cfg = replace(cfg, fixup=True)
+                w = cupy.asarray(random_weight_blocks(n, k, rng, cfg.weights))
+                x_host = rng.standard_normal((m, k)).astype(np.float32)
+                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+                grid = mmq_grid(cfg, m, n, k, resident=atomic.resident_programs())
+                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
+
+                def mul_mat_atomic() -> None:
+                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
+                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+                def mul_mat_fixup() -> None:
+                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
+                    fix.launch(y, parts, *fixup_scalars(fixed_cfg, grid, m, n, k), grid=fixup_grid(fixed_cfg, m, n),
+                               sync=False)
+
+                want = numerics.quantize("q8_1_mmq", x_host).reshape(m, k // 128, 144)
+                ref = reference_of(want, cupy.asnumpy(w), cfg.weights)
+                results = {form: checked_timing(cupy, y, run, ref, m)
+                           for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup))}
+                row = {"experiment": "stream_k_fixup --decode-fixup", "rep": rep, "what": f"qdot {label}",
+                       "shape": f"M={m} N={n} K={k}", "grid": grid, "weights": cfg.weights,
+                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
+                       "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
+                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
+                       "atomic_launches_identical": results["atomic"][1],
+                       "fixup_launches_identical": results["fixup"][1],
+                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1],
+                       "command": f"{COMMAND} --decode-fixup"}
+                record(row)
+                log(f"{label:46s} N={n:5d} K={k:5d} grid {grid}: atomic {results['atomic'][2]:7.2f} us, fix-up "
+                    f"{results['fixup'][2]:7.2f} us = {row['fixup_over_atomic']:.3f}x; err "
+                    f"{max(r[0] for r in results.values()):.1e}; identical atomic {results['atomic'][1]} "
+                    f"fix-up {results['fixup'][1]}")
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--decode", action="store_true", help="run 252: the decode kernels at 2 K splits")
+    parser.add_argument("--decode-fixup", action="store_true",
+                        help="run 253: the decode kernels' K splits summed by the fix-up kernel")
     args = parser.parse_args()
     compiled = compile_all()
     if args.prepare:
@@ -111,6 +201,10 @@ def main() -> None:
 
         mmq.compile_kernels(decode_entries())
         mmq.compile_quantizers()
+        decode_fixup_kernels()
+        return
+    if args.decode_fixup:
+        time_decode_fixup()
         return
     if args.decode:
         time_decode()
@@ -138,7 +232,7 @@ def main() -> None:
                 xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
                 y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
                 grid = mmq_grid(cfg, m, n, k)
-                parts = cupy.full(fixup_workspace_shape(cfg, grid[0]), cupy.nan, dtype=cupy.float32)
+                parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
 
                 def mul_mat_atomic() -> None:
                     quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
