@@ -12,7 +12,10 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
   tile in stream-K (``stream_k``: two programs per SM share the (tile, K step) iterations): each program of the plain
   grid walks the whole K while most SMs idle, and stream-K is 1.92–5.96 × faster at 32 tiles, 1.24–3.23 × at 64 and
   0.87–1.75 × at 128 (runs 232–234, every format, both orders, N = 4096, K = 4096 and 14336); above, the plain grid
-  (run 233: stream-K 0.93–1.00 × at 256 tiles; 5–6 % slower at M = 512, N = 3584, runs 32 and 208).
+  (run 233: stream-K 0.93–1.00 × at 256 tiles; 5–6 % slower at M = 512, N = 3584, runs 32 and 208). From M = 96
+  (``FIXUP_MIN_M``) the 64 × 128 stream-K tile sums its split tiles' pieces with the fix-up kernel rather than atomic
+  additions into a zeroed Y (``fixup``: 0.85–1.02 × the atomic MUL_MAT's time, run 256), which also makes its Y the
+  same bits at every launch.
 * 9 ≤ M ≤ 32: the decode kernel below with its n tile widened to 16 tokens (M ≤ 16) or 32 (``max_m``), the weights
   still read once: 1.5–2.5 × faster than stream-K at M = 9–16 and 1.2–1.9 × at M = 17–32 (runs 235–238, every format,
   both orders, N = 4096 (q4_K also 14336), K = 4096 and 14336, and K = 3840 and 14080 where it rules out the aligned
@@ -90,6 +93,13 @@ WIDE64_MAX_WEIGHTS = 1 << 24
 N < K and loses for q4_K and q8_0 at 11008 × 2048 (run 247: a bound in N and K apart would rest on a few shapes).
 Its time hardly moves with M, while the prefill grids' — a few programs walking all of K — grows with it; where W is
 large both are issue-bound and the prefill tile issues fewer instructions per mma (13.4 SASS against 16.7, census)."""
+FIXUP_MIN_M = 96
+"""The least M at which ``choose_mmq``'s stream-K prefill (formats without 16-value sub-blocks) takes its fix-up
+kernel (``MmqConfig.fixup``: pieces to a workspace, summed in program order, the same bits every launch) instead of
+atomic additions into a zeroed Y: 0.85–1.02 × the atomic MUL_MAT's time over every such format and order at M = 96,
+128, 256 (N = K = 4096) and M = 128 at 4096 × 14336 (run 256; the fix-up's stores and loads replace the atomics and
+the zeroing), 0.96–1.05 × at M = 65, where most of the second tile row is padding the workspace still holds (run
+255). The 64 × 64 tile of q6_K, q3_K and q2_K: 0.98–1.04 ×, so atomics there."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
@@ -129,12 +139,12 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     finish. Raises ``ValueError`` for a format the kernels do not take,
     M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step)."""
     choice = _fastest(weights, m, n, k, tiled_weights)
-    if not reproducible:
+    if not reproducible or choice.cfg.fixup:
         return choice
     if choice.cfg.stream_k:
         return replace(choice, cfg=replace(choice.cfg, fixup=True),
                        why=f"{choice.why}; reproducible: the pieces summed in program order by the fix-up kernel "
-                           f"(runs 249–251: 0.92–1.13 × the atomic MUL_MAT's time)")
+                           f"(runs 255–256: 0.96–1.05 × the atomic MUL_MAT's time at M = 65, 0.98–1.04 × on 64 × 64)")
     if choice.cfg.split_k:
         if split_factor(-(-n // choice.cfg.block_n), k) <= 2:  # the default grid splits K in two at most anyway
             return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits (run 252: "
@@ -159,6 +169,7 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
                           min_blocks_per_sm=2, weights=weights, tiled_weights=tiled_weights)
         tiles = mmq_grid(plain, m, n, k)[0]  # the plain grid: one program per output tile
         stream_k = tiles <= STREAM_K_PROGRAMS
+        fixup = stream_k and m >= FIXUP_MIN_M and weights not in SUB_BLOCK_WEIGHTS
         tile = ("64 × 64 for the 16-value sub-blocks (runs 229–230)" if weights in SUB_BLOCK_WEIGHTS
                 else "64 × 128 (runs 111–118, 174–175, 208)")
         grid = (f"{tiles} tiles ≤ {STREAM_K_PROGRAMS}: stream-K (runs 232–234)" if stream_k
@@ -167,7 +178,10 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
                 f"{WEIGHTS_ONCE_MAX} < M ≤ {SMALL_M_WIDEST} with "
                 f"{'16-value sub-blocks' if weights in SUB_BLOCK_WEIGHTS else f'N · K > {_WIDE64_TEXT} weights'} "
                 "(runs 241–242)")
-        return MmqChoice(replace(plain, stream_k=stream_k), 2, f"{past}: the prefill tile, {tile}; {grid}")
+        if fixup:
+            grid += (f"; M ≥ {FIXUP_MIN_M}: the pieces summed by the fix-up kernel, not atomically (0.85–1.02 × the "
+                     "atomic MUL_MAT's time, runs 255–256)")
+        return MmqChoice(replace(plain, stream_k=stream_k, fixup=fixup), 2, f"{past}: the prefill tile, {tile}; {grid}")
     tokens = 1 if m == 1 else small_m_tokens(m)  # 8, 16, 32 or 64
     four = tokens == SMALL_M_WIDEST or (tokens == 32 and weights in FOUR_WARP_WIDE and not tiled_weights)
     warps = 4 if four else 2

@@ -603,26 +603,33 @@ def fixup_rows(cfg: MmqConfig) -> int:
     return min(FIXUP_ROWS, cfg.block_m)
 
 
-def fixup_kernel_name(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
-    pdl = "_pdl" if wait_previous_grid else ""
+FIXUP_PIECES_AT_ONCE = 4
+"""The stream-K fix-up's pieces loaded before its first addition (``mmq_fixup_kernel``'s ``unroll``): with one
+piece loaded ahead of each addition (``unroll=0``) the fix-up was latency-bound, 0.92–1.13 × the atomic MUL_MAT's time
+(runs 249–251); with 4 at once 0.85–1.05 ×, with 8 (160 registers) no better (run 255)."""
+
+
+def fixup_kernel_name(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: int = FIXUP_PIECES_AT_ONCE) -> str:
+    pdl = ("_pdl" if wait_previous_grid else "") + (f"_u{unroll}" if unroll != FIXUP_PIECES_AT_ONCE else "")
     if cfg.small_m:
         tokens = f"_m{cfg.max_m}" if cfg.max_m != SMALL_M_MAX else ""
         return f"small_m_fixup_{cfg.block_n}x{small_m_tokens(cfg.max_m)}_w{cfg.num_warps}{tokens}{pdl}"
     return f"mmq_fixup_{cfg.block_m}x{cfg.block_n}_g{cfg.group_m}_w{cfg.num_warps}{pdl}"
 
 
-def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
-    """The second kernel of a ``fixup`` stream-K GEMM: program (t, r) finds the programs whose shares of the
-    (tile, K step) iterations meet output tile ``t`` — p_lo = ⌊t·K/256 / per⌋ to p_hi = ⌊((t+1)·K/256 − 1) /
-    per⌋, with the GEMM's ``per`` = ⌈iterations / programs⌉ — and, where there are two or more, adds rows
-    [16r, 16r + 16) of their pieces in that order (program p's piece of tile t is its first segment, slot 2p,
-    when t is p's first tile, else its last, slot 2p + 1) and stores the sum; rows past M are left out. A tile one program covers whole
-    was stored by it. With K = 0 no program has work and every tile is stored as zeros here (the workspace
-    descriptor is then empty, so its loads read zeros). The next piece's
-    load is issued before the sum takes the current one (the loop carries it), so two pieces are in flight
-    and the sum keeps program order. Arguments: Y, the workspace, M, N, K and the GEMM's program count; the
-    order of tiles is the GEMM's (``grouped_tile_offsets``). ``wait_previous_grid``: start with
-    ``griddepcontrol.wait``, so that it may be launched programmatically right after the GEMM (sm_90+)."""
+def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: int = FIXUP_PIECES_AT_ONCE) -> str:
+    """The second kernel of a ``fixup`` GEMM (for split-K: ``_split_fixup``). Stream-K: program (t, r) finds the
+    programs whose shares of the (tile, K step) iterations meet output tile ``t`` — p_lo = ⌊t·K/256 / per⌋ to
+    p_hi = ⌊((t+1)·K/256 − 1) / per⌋, with the GEMM's ``per`` = ⌈iterations / programs⌉ — and, where there are two
+    or more, adds rows [16r, 16r + 16) of their pieces in that order (program p's piece of tile t is its first
+    segment, slot 2p, when t is p's first tile, else its last, slot 2p + 1) and stores the sum; rows past M are left
+    out. A tile one program covers whole was stored by it. With K = 0 no program has work and every tile is stored
+    as zeros here (the workspace descriptor is then empty, so its loads read zeros). The first ``unroll`` pieces are
+    loaded before the first addition (``FIXUP_PIECES_AT_ONCE``), a loop adds the rest; with ``unroll=0`` the loop
+    alone, each piece loaded one iteration ahead. Either way the sum keeps program order. Arguments: Y, the
+    workspace and ``fixup_scalars`` (M, N, K, the GEMM's program count); the order of tiles is the GEMM's
+    (``grouped_tile_offsets``). ``wait_previous_grid``: start with ``griddepcontrol.wait``, so that it may be
+    launched programmatically right after the GEMM (sm_90+)."""
     if not cfg.fixup:
         raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True) "
                          "or MmqConfig(small_m=True, split_k=True, fixup=True))")
@@ -632,11 +639,12 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
     tile_t = f"tensor<{rows}x{bn}xf32>"
     desc_t = f"!qdot.desc<{rows}x{bn}xf32>"
     wait = ", qdot.wait_previous_grid" if wait_previous_grid else ""
-    lines = [f"func.func @{fixup_kernel_name(cfg, wait_previous_grid)}(%y_ptr: !qdot.ptr<f32>, "
+    lines = [f"func.func @{fixup_kernel_name(cfg, wait_previous_grid, unroll)}(%y_ptr: !qdot.ptr<f32>, "
              "%part_ptr: !qdot.ptr<f32>, %m: index, "
              f"%n: index, %k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}, %programs: index)",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{wait}}} {{"]
-    lines += [f"  %c{c} = arith.constant {c} : index" for c in sorted({0, 1, 2, bm, bn, g, rows, K_STEP_VALUES})]
+    lines += [f"  %c{c} = arith.constant {c} : index"
+              for c in sorted({0, 1, 2, bm, bn, g, rows, K_STEP_VALUES, *range(unroll + 1)})]
     lines += [
         f"  %kw = arith.divui %k, %c{K_STEP_VALUES} : index",
         "  %tile = qdot.program_id x",
@@ -672,22 +680,52 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False) -> str:
         f"    %part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> -> {desc_t}",
         f"    %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> {desc_t}",
         f"    %zero = arith.constant dense<0.000000e+00> : {tile_t}",
-        *_piece_row("%p_lo", "    ", "_lo", bm),
-        f"    %first_piece = qdot.load %part_desc[%part_row_lo, %c0] : {desc_t} -> {tile_t}",
-        f"    %sum, %last = scf.for %p = %p_next to %p_end step %c1 iter_args(%acc = %zero, %cur = %first_piece) "
-        f"-> ({tile_t}, {tile_t}) {{",
-        *_piece_row("%p", "      ", "", bm),
-        f"      %next = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
-        f"      %acc_next = arith.addf %acc, %cur : {tile_t}",
-        f"      scf.yield %acc_next, %next : {tile_t}, {tile_t}",
-        "    }",
-        f"    %total_sum = arith.addf %sum, %last : {tile_t}",
+        *(_unrolled_pieces(bm, unroll, tile_t, desc_t) if unroll else _looped_pieces(bm, tile_t, desc_t)),
         f"    qdot.store %y_desc[%off_row, %off_n], %total_sum : {desc_t}, {tile_t}",
         "  }",
         "  func.return",
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _looped_pieces(bm: int, tile_t: str, desc_t: str) -> list[str]:
+    """``%total_sum`` of pieces p_lo … p_end − 1 in order, each loaded one iteration ahead of its addition."""
+    return [*_piece_row("%p_lo", "    ", "_lo", bm),
+            f"    %first_piece = qdot.load %part_desc[%part_row_lo, %c0] : {desc_t} -> {tile_t}",
+            f"    %sum, %last = scf.for %p = %p_next to %p_end step %c1 iter_args(%acc = %zero, %cur = %first_piece) "
+            f"-> ({tile_t}, {tile_t}) {{",
+            *_piece_row("%p", "      ", "", bm),
+            f"      %next = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
+            f"      %acc_next = arith.addf %acc, %cur : {tile_t}",
+            f"      scf.yield %acc_next, %next : {tile_t}, {tile_t}",
+            "    }",
+            f"    %total_sum = arith.addf %sum, %last : {tile_t}"]
+
+
+def _unrolled_pieces(bm: int, unroll: int, tile_t: str, desc_t: str) -> list[str]:
+    """``%total_sum`` of pieces p_lo … p_end − 1 in order: the first ``unroll`` loaded before any addition (a piece
+    past p_end reads zeros, its row past the workspace, and adds +0, which changes no sum that starts from +0), a
+    loop for the rest."""
+    lines: list[str] = []
+    for i in range(unroll):
+        lines += [f"    %p_{i} = arith.addi %p_lo, %c{i} : index",
+                  *_piece_row(f"%p_{i}", "    ", f"_{i}", bm),
+                  f"    %real_{i} = arith.cmpi ult, %p_{i}, %p_end : index",
+                  f"    %row_{i} = arith.select %real_{i}, %part_row_{i}, %part_rows : index",
+                  f"    %piece_{i} = qdot.load %part_desc[%row_{i}, %c0] : {desc_t} -> {tile_t}"]
+    total = "%zero"
+    for i in range(unroll):
+        lines.append(f"    %sum_{i} = arith.addf {total}, %piece_{i} : {tile_t}")
+        total = f"%sum_{i}"
+    return [*lines,
+            f"    %p_rest = arith.addi %p_lo, %c{unroll} : index",
+            f"    %total_sum = scf.for %p = %p_rest to %p_end step %c1 iter_args(%acc = {total}) -> ({tile_t}) {{",
+            *_piece_row("%p", "      ", "", bm),
+            f"      %piece = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
+            f"      %next = arith.addf %acc, %piece : {tile_t}",
+            f"      scf.yield %next : {tile_t}",
+            "    }"]
 
 
 def _piece_row(p: str, indent: str, suffix: str, bm: int) -> list[str]:

@@ -1,9 +1,11 @@
-"""Experiment (runs 248–253): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
+"""Experiment (runs 248–256): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
 
     python -m bench.experiments.stream_k_fixup --prepare   # here: fill the kernel cache
     python -m bench.experiments.stream_k_fixup             # on the GPU machine (runs 248–251)
     python -m bench.experiments.stream_k_fixup --decode    # run 252: the decode kernels at 2 K splits
     python -m bench.experiments.stream_k_fixup --decode-fixup  # run 253: their K splits summed by a fix-up kernel
+    python -m bench.experiments.stream_k_fixup --unroll    # run 255: the stream-K fix-up's pieces loaded at once
+    python -m bench.experiments.stream_k_fixup --formats   # run 256: every format and order, M = 96-256
 
 ``choose_mmq`` runs the prefill tile in stream-K where the plain grid has at most 132 tiles (M = 65–256 at
 N = 4096): two programs per SM share the (tile, K step) iterations, and the pieces of a split tile meet in Y
@@ -32,8 +34,8 @@ import numpy as np
 
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_choice import choose_mmq
-from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
-                                   mmq_kernel)
+from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_grid, fixup_workspace_shape, mmq_fixup_kernel,
+                                   mmq_grid, mmq_kernel)
 from compiler.quantize_template import quantize_grid, quantize_kernel
 
 FORMATS = ("q4_K", "q4_0", "q8_0", "q6_K")
@@ -188,12 +190,170 @@ def time_decode_fixup() -> None:
             cupy.get_default_memory_pool().free_all_blocks()
 
 
+UNROLLS = (4, 8)
+
+
+def unrolled_fixups() -> dict:
+    """Per (config, stages) of ``compile_all``: the fix-up kernel with its first 4 and 8 pieces loaded at once."""
+    out = {}
+    for weights in FORMATS:
+        for m, n, k in SHAPES:
+            cfg, stages = stream_k_config(weights, m, n, k)
+            fixed = replace(cfg, fixup=True)
+            out[(cfg, stages)] = {u: get_or_compile(mmq_fixup_kernel(fixed, unroll=u), arch="sm_90") for u in UNROLLS}
+    return out
+
+
+def time_unrolled() -> None:
+    """Run 255: atomic, the looped fix-up (one piece loaded ahead) and the unrolled ones, interleaved."""
+    from bench.gpu_common import gpu_or_exit, log, record
+    from compiler import numerics
+    from compiler.mmq_template import fixup_scalars
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+
+    cupy = gpu_or_exit(COMMAND)
+    compiled = compile_all()
+    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    gemms = {key: tuple(load(c.ptx, c.kernels[0]) for c in triple[:3]) for key, triple in compiled["gemms"].items()}
+    unrolled = {key: {u: load(c.ptx, c.kernels[0]) for u, c in by_u.items()} for key, by_u in unrolled_fixups().items()}
+    rng = np.random.default_rng()
+    for rep in range(REPETITIONS):
+        for weights in FORMATS:
+            for m, n, k in SHAPES:
+                cfg, stages = stream_k_config(weights, m, n, k)
+                fixed_cfg = replace(cfg, fixup=True)
+                atomic, fixed, fix = gemms[(cfg, stages)]
+                w = cupy.asarray(random_weight_blocks(n, k, rng, weights))
+                x_host = rng.standard_normal((m, k)).astype(np.float32)
+                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+                grid = mmq_grid(cfg, m, n, k)
+                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
+                scalars = fixup_scalars(fixed_cfg, grid, m, n, k)
+
+                def mul_mat_atomic() -> None:
+                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
+                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+                def mul_mat_with(fixup_kernel) -> object:  # noqa: ANN001
+                    def run() -> None:
+                        quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                        fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
+                        fixup_kernel.launch(y, parts, *scalars, grid=fixup_grid(fixed_cfg, m, n), sync=False)
+                    return run
+
+                rows = min(m, 64)
+                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+                ref = reference_of(want, cupy.asnumpy(w), weights)
+                forms = {"atomic": mul_mat_atomic, "fixup": mul_mat_with(fix),
+                         **{f"fixup_u{u}": mul_mat_with(kernel) for u, kernel in unrolled[(cfg, stages)].items()}}
+                results = {form: checked_timing(cupy, y, run, ref, rows) for form, run in forms.items()}
+                base = results["atomic"][2]
+                row = {"experiment": "stream_k_fixup --unroll", "rep": rep,
+                       "what": f"qdot {cfg.name} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
+                       "weights": weights,
+                       **{f"us_mul_mat_{form}": r[2] for form, r in results.items()},
+                       **{f"{form}_over_atomic": r[2] / base for form, r in results.items() if form != "atomic"},
+                       **{f"{form}_launches_identical": r[1] for form, r in results.items()},
+                       "max_rel_err": max(r[0] for r in results.values()),
+                       "ok": all(r[0] <= 1e-5 for r in results.values())
+                       and all(r[1] for form, r in results.items() if form != "atomic"),
+                       "command": f"{COMMAND} --unroll"}
+                record(row)
+                log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d}: atomic {base:7.2f} us; "
+                    + ", ".join(f"{form} {r[2]:7.2f} ({r[2] / base:.3f}x)" for form, r in results.items()
+                                if form != "atomic") + f"; err {row['max_rel_err']:.1e}; ok {row['ok']}")
+
+
+ALL_SHAPES = ((96, 4096, 4096), (128, 4096, 4096), (256, 4096, 4096), (128, 4096, 14336))
+
+
+def all_format_entries() -> list[tuple[str, MmqConfig, int]]:
+    """Every format's stream-K prefill tile (``choose_mmq``'s at M = 128, N = K = 4096), both orders of W, atomic and
+    with the fix-up: (weights, config, stages) for each of the four forms (run 256)."""
+    out = []
+    for weights in WEIGHT_FORMATS:
+        for tiled in (False, True):
+            choice = choose_mmq(weights, 128, 4096, 4096, tiled_weights=tiled)
+            for fixup in (False, True):
+                out.append((weights, replace(choice.cfg, fixup=fixup), choice.num_stages))
+    return out
+
+
+def time_all_formats() -> None:
+    """Run 256: every format and order, atomic against the fix-up, at M = 96–256."""
+    from bench.gpu_common import gpu_or_exit, log, record
+    from compiler import numerics
+    from compiler.mmq_template import fixup_scalars, tile_weights
+    from targets.ptx.runner import load
+    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+
+    cupy = gpu_or_exit(COMMAND)
+    compiled = compile_all()
+    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    entries = all_format_entries()
+    kernels = {cfg: load(c.ptx, c.kernels[0]) for cfg, c in
+               ((cfg, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=stages))
+                for _w, cfg, stages in entries)}
+    fixups = {cfg: load(c.ptx, c.kernels[0]) for cfg, c in
+              ((cfg, get_or_compile(mmq_fixup_kernel(cfg), arch="sm_90")) for _w, cfg, _s in entries if cfg.fixup)}
+    rng = np.random.default_rng()
+    for rep in range(REPETITIONS):
+        for m, n, k in ALL_SHAPES:
+            for weights, cfg, stages in [e for e in entries if not e[1].fixup]:
+                fixed_cfg = replace(cfg, fixup=True)
+                atomic, fixed, fix = kernels[cfg], kernels[fixed_cfg], fixups[fixed_cfg]
+                w_host = random_weight_blocks(n, k, rng, weights)
+                w = cupy.asarray(tile_weights(w_host, cfg) if cfg.tiled_weights else w_host)
+                x_host = rng.standard_normal((m, k)).astype(np.float32)
+                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+                grid = mmq_grid(cfg, m, n, k)
+                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
+
+                def mul_mat_atomic() -> None:
+                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
+                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
+
+                def mul_mat_fixup() -> None:
+                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
+                    fix.launch(y, parts, *fixup_scalars(fixed_cfg, grid, m, n, k), grid=fixup_grid(fixed_cfg, m, n),
+                               sync=False)
+
+                rows = min(m, 64)
+                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+                ref = reference_of(want, w_host, weights)
+                results = {form: checked_timing(cupy, y, run, ref, rows)
+                           for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup))}
+                row = {"experiment": "stream_k_fixup --formats", "rep": rep,
+                       "what": f"qdot {cfg.name} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
+                       "weights": weights, "tiled": cfg.tiled_weights,
+                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
+                       "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
+                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
+                       "atomic_launches_identical": results["atomic"][1],
+                       "fixup_launches_identical": results["fixup"][1],
+                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1],
+                       "command": f"{COMMAND} --formats"}
+                record(row)
+                log(f"{weights:6s} {'wt' if cfg.tiled_weights else 'gg'} M={m:4d} N={n:5d} K={k:5d}: atomic "
+                    f"{results['atomic'][2]:7.2f} us, fix-up {results['fixup'][2]:7.2f} "
+                    f"({row['fixup_over_atomic']:.3f}x); err {max(r[0] for r in results.values()):.1e}; ok {row['ok']}")
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--decode", action="store_true", help="run 252: the decode kernels at 2 K splits")
     parser.add_argument("--decode-fixup", action="store_true",
                         help="run 253: the decode kernels' K splits summed by the fix-up kernel")
+    parser.add_argument("--unroll", action="store_true",
+                        help="run 255: the stream-K fix-up with its first 4 or 8 pieces loaded at once")
+    parser.add_argument("--formats", action="store_true",
+                        help="run 256: every format and order, atomic against the fix-up, M = 96-256")
     args = parser.parse_args()
     compiled = compile_all()
     if args.prepare:
@@ -202,6 +362,17 @@ def main() -> None:
         mmq.compile_kernels(decode_entries())
         mmq.compile_quantizers()
         decode_fixup_kernels()
+        unrolled_fixups()
+        for _w, cfg, stages in all_format_entries():
+            get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=stages)
+            if cfg.fixup:
+                get_or_compile(mmq_fixup_kernel(cfg), arch="sm_90")
+        return
+    if args.formats:
+        time_all_formats()
+        return
+    if args.unroll:
+        time_unrolled()
         return
     if args.decode_fixup:
         time_decode_fixup()

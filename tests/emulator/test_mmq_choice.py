@@ -12,11 +12,13 @@ import pytest
 
 import bench.experiments.mid_m as mid_m
 import bench.experiments.small_m_wide as small_m_wide
+import bench.experiments.stream_k_fixup as stream_k_fixup
 import bench.mmq as mmq
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_choice import ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, MmqChoice, choose_mmq
-from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars,
+                                   fixup_workspace_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
@@ -31,18 +33,19 @@ BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages i
                [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True),
                 *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
                 *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
-                *small_m_wide.wide64_format_entries()]}
+                *small_m_wide.wide64_format_entries(), *stream_k_fixup.all_format_entries()]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
 weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
-241–242's (widened to 64 tokens, every format, both orders)."""
+241–242's (widened to 64 tokens, every format, both orders), run 256's (every format's stream-K tile with its
+fix-up kernel, both orders)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
 def test_every_choice_is_a_benchmarked_kernel(weights: str) -> None:
-    """For M = 1, 2–8, 9–16, 17–32, 33–64, 65–256 and 512, both orders of W, K a multiple of 512 or not, W at most
-    2^24 weights or more: the choice is one of the kernels whose rows in bench/RESULTS.md it rests on."""
-    for m in (1, 5, 12, 16, 17, 32, 33, 40, 64, 65, 128, 512):
+    """For M = 1, 2–8, 9–16, 17–32, 33–64, 65–95, 96–256 and 512, both orders of W, K a multiple of 512 or not, W at
+    most 2^24 weights or more: the choice is one of the kernels whose rows in bench/RESULTS.md it rests on."""
+    for m in (1, 5, 12, 16, 17, 32, 33, 40, 64, 65, 96, 128, 512):
         for n in (4096, 3584, 14336):
             for tiled in (False, True):
                 for k in (4096, 3840):
@@ -63,6 +66,12 @@ def test_choices_by_case() -> None:
     assert not choose_mmq("q4_K", 257, 4096, 4096).cfg.stream_k  # 160
     assert choose_mmq("q4_K", 33, 4096, 4096 + 256).cfg.stream_k  # past the widened weights-once kernel
     assert choose_mmq("q4_K", 65, 4096, 4096).cfg.stream_k
+    for weights in WEIGHT_FORMATS:  # the fix-up kernel from M = 96 on the 64 × 128 tile, atomics on 64 × 64
+        for tiled in (False, True):
+            atomic, fixed = (choose_mmq(weights, m, 4096, 4096, tiled_weights=tiled).cfg for m in (95, 96))
+            assert atomic.stream_k and not atomic.fixup and atomic.needs_zeroed_output, atomic
+            assert fixed.stream_k and fixed.fixup != (weights in SUB_BLOCK_WEIGHTS), fixed
+            assert fixed.needs_zeroed_output == (weights in SUB_BLOCK_WEIGHTS)
     for m, tokens in ((9, 16), (16, 16), (17, 32), (32, 32)):  # the weights-once kernel, its n tile widened
         for weights in WEIGHT_FORMATS:
             for tiled in (False, True):
@@ -105,9 +114,10 @@ def test_refusals(args: tuple, message: str) -> None:
         choose_mmq(*args)
 
 
-def _compile(choice: MmqChoice):  # noqa: ANN202 - xDSL ModuleOp
+def _compile(choice: MmqChoice, text: str | None = None):  # noqa: ANN202 - xDSL ModuleOp
+    """The chosen kernel (or ``text``, its fix-up kernel) through the PTX pipeline at the choice's stage count."""
     ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(mmq_kernel(choice.cfg), False)[0], f"{choice.cfg.name}.mlir")
+    module = parse_module(ctx, split_chunks(text or mmq_kernel(choice.cfg), False)[0], f"{choice.cfg.name}.mlir")
     pipeline = ptx_pipeline(PtxOptions(arch="sm_90", num_stages=choice.num_stages))
     build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
     return module
@@ -124,14 +134,24 @@ def _compile(choice: MmqChoice):  # noqa: ANN202 - xDSL ModuleOp
     ("q3_K", 40, 72, 768, True),    # the 64 × 64 prefill tile, repacked, stream-K (2 tiles)
     ("iq4_xs", 40, 72, 512, False),  # the weights-once kernel widened to 64 tokens (small W)
     ("q4_1", 70, 72, 512, True),    # the 64 × 128 prefill tile, repacked, stream-K (2 tiles)
+    ("q5_K", 100, 72, 512, False),  # the same with its fix-up kernel (M ≥ 96)
 ])
 def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, tiled: bool) -> None:
     choice = choose_mmq(weights, m, n, k, tiled_weights=tiled)
-    case = MmqCase(choice.cfg, m, n, k, choice.num_stages)
+    cfg = choice.cfg
+    assert cfg.fixup == (m >= 96)
+    case = MmqCase(cfg, m, n, k, choice.num_stages)
     data = make_inputs(case, np.random.default_rng(31))
-    y = np.zeros((m, n), np.float32) if choice.cfg.needs_zeroed_output else np.full((m, n), np.nan, np.float32)
-    emulate(_compile(choice), choice.cfg.name, [data["x"], kernel_weights(choice.cfg, data["w"]), y, m, n, k],
-            mmq_grid(choice.cfg, m, n, k))
+    y = np.zeros((m, n), np.float32) if cfg.needs_zeroed_output else np.full((m, n), np.nan, np.float32)
+    grid = mmq_grid(cfg, m, n, k)
+    args = [data["x"], kernel_weights(cfg, data["w"]), y, m, n, k]
+    if cfg.fixup:  # the pieces into a NaN workspace, then the fix-up kernel into Y
+        parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, np.float32)
+        emulate(_compile(choice), cfg.name, [*args[:3], parts, *args[3:]], grid)
+        emulate(_compile(choice, mmq_fixup_kernel(cfg)), fixup_kernel_name(cfg),
+                [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
+    else:
+        emulate(_compile(choice), cfg.name, args, grid)
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}: relative error {err:.3e}"
 
@@ -139,12 +159,15 @@ def test_chosen_kernel_matches_reference(weights: str, m: int, n: int, k: int, t
 @pytest.mark.slow
 @pytest.mark.parametrize(("weights", "m", "n", "k", "reproducible", "written"), [
     ("q4_0", 40, 128, 512, False, "y_ptr: all 5120 elements written"),  # weights once, 64 tokens, split-K
-    ("q4_K", 100, 128, 512, False, "y_ptr: all 12800 elements written"),  # the prefill tile, stream-K
+    ("q4_K", 80, 128, 512, False, "y_ptr: all 10240 elements written"),  # the prefill tile, stream-K
     ("q6_K", 1, 72, 1024, False, "y_ptr: all 72 elements written"),  # the one-token kernel, aligned pairs
-    # stream-K with the fix-up: 2 tiles of 2 K steps on 4 programs, each tile split in two, so the GEMM (timed
-    # alone: --kernel) stores only pieces, in the first-segment slots of its workspace (sized by the grid)
-    ("q4_K", 100, 128, 512, True, "y_ptr: 12800 of 12800 elements never written; part_ptr: 32768 of 65536 "
-                                  "elements never written"),
+    # stream-K with the fix-up (from M = 96, or reproducible): 2 tiles of 2 K steps on 4 programs, each tile split
+    # in two, so the GEMM (timed alone: --kernel) stores only pieces, in the first-segment slots of its workspace
+    # (sized by the grid)
+    ("q4_K", 100, 128, 512, False, "y_ptr: 12800 of 12800 elements never written; part_ptr: 32768 of 65536 "
+                                   "elements never written"),
+    ("q4_K", 80, 128, 512, True, "y_ptr: 10240 of 10240 elements never written; part_ptr: 32768 of 65536 "
+                                 "elements never written"),
 ])
 def test_printed_bench_line_runs(weights: str, m: int, n: int, k: int, reproducible: bool, written: str, tmp_path,
                                  capsys) -> None:  # noqa: ANN001
@@ -206,7 +229,7 @@ def _shown_as(doc_line: str, actual: str) -> bool:
 def test_tools_page_shows_current_output() -> None:
     """docs/tools.md's three examples of ``python -m compiler.mmq_choice`` output are what it prints now (``…``
     elides): the IR's header for q4_K at M = 16, 4096 × 14336, the ``--m-ranges`` table, and the ``--reproducible``
-    header at M = 100, 4096 × 4096."""
+    header at M = 80, 4096 × 4096."""
     from pathlib import Path
 
     from compiler.mmq_choice import choice_text, m_ranges_text
@@ -214,12 +237,12 @@ def test_tools_page_shows_current_output() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text(encoding="utf-8")
     header = re.search(r"```\n(// choose_mmq\('q4_K', M=16, N=4096, K=14336.*?)\n```", page, re.S)
     table = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges\n(.*?)\n```", page, re.S)
-    repro = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible\n(.*?)\n```", page,
+    repro = re.search(r"```\n\$ python -m compiler.mmq_choice q4_K 80 4096 4096 --reproducible\n(.*?)\n```", page,
                       re.S)
     assert header is not None and table is not None and repro is not None
     for shown, actual in ((header.group(1), choice_text("q4_K", 16, 4096, 14336)),
                           (table.group(1), m_ranges_text("q4_K", 512, 4096, 14336)),
-                          (repro.group(1), choice_text("q4_K", 100, 4096, 4096, reproducible=True))):
+                          (repro.group(1), choice_text("q4_K", 80, 4096, 4096, reproducible=True))):
         actual_lines = actual.splitlines()
         for i, line in enumerate(shown.splitlines()):
             assert _shown_as(line.replace("(...", "(…"), actual_lines[i]), (line, actual_lines[i])

@@ -68,27 +68,34 @@ def test_fixup_equals_atomic_stream_k(programs: int, what: str) -> None:
     assert ok, f"{programs} programs ({what}): relative error {err:.3e}"
 
 
-def test_fixup_kernel_sums_in_program_order() -> None:
-    """The fix-up kernel alone (16 rows per program), on known pieces: M = 40, N = 72 (4 tiles of 32 × 64),
-    K = 768 (3 steps: 12 iterations). On 4 programs each covers one tile whole, stored by the GEMM: the fix-up
-    leaves Y alone. On 12 programs each has one iteration, its first segment (slot 2p), and tile t is the
-    pieces of programs 3t, 3t + 1 and 3t + 2; with 2^24, 1 and 1 the sum in program order is 2^24 (each
-    + 1 rounds to even), in any order that adds the ones first 2^24 + 2."""
+@pytest.mark.parametrize("k,unroll", [(768, 4), (768, 0), (1536, 4), (1536, 2)])
+def test_fixup_kernel_sums_in_program_order(k: int, unroll: int) -> None:
+    """The fix-up kernel alone (16 rows per program), on known pieces: M = 40, N = 72 (4 tiles of 32 × 64), K / 256
+    steps per tile. On 4 programs each covers one tile whole, stored by the GEMM: the fix-up leaves Y alone. On one
+    program per iteration each has one, its first segment (slot 2p), and tile t is the pieces of programs
+    (K / 256)·t onwards; with 2^24 and then ones the sum in program order is 2^24 (each + 1 rounds to even), in any
+    order that adds ones first more. K = 1536 has 6 pieces per tile: the unrolled loads and the loop after them
+    (``unroll`` 4 or 2; 0: the loop alone)."""
     cfg = FIXUP
-    m, n, k = 40, 72, 768
-    fix = _compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg))
+    m, n, steps = 40, 72, k // 256
+    name = fixup_kernel_name(cfg, unroll=unroll)
+    fix = _compile(mmq_fixup_kernel(cfg, unroll=unroll), name)
     programs = 4
     y = np.full((m, n), 7.0, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
-    emulate(fix, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    emulate(fix, name, [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
     assert (y == 7.0).all()
-    programs = 12
+    programs = 4 * steps
     parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
     for p in range(programs):  # only the first-segment slots are written; the others stay NaN
-        parts[2 * p * 32:(2 * p + 1) * 32] = 2.0**24 if p % 3 == 0 else 1.0
+        parts[2 * p * 32:(2 * p + 1) * 32] = 2.0**24 if p % steps == 0 else 1.0
     y = np.full((m, n), np.nan, dtype=np.float32)
-    emulate(fix, fixup_kernel_name(cfg), [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    emulate(fix, name, [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
     assert (y == np.float32(2.0**24)).all(), np.unique(y)
+    parts[parts == 2.0**24] = 1.0  # all ones: every piece counts, the unrolled ones and the looped ones
+    y[:] = np.nan
+    emulate(fix, name, [y, parts, m, n, k, programs], fixup_grid(cfg, m, n))
+    assert (y == steps).all(), np.unique(y)
 
 
 def test_fixup_kernel_with_no_k_stores_zeros() -> None:

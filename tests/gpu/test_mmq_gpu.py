@@ -291,31 +291,42 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None,  # noqa: 
                       inputs: Callable[[], dict] | None = None) -> None:
     """Quantize ``case``'s f32 activations with the kernel that also zeroes a NaN-filled Y, run
     the GEMM into it, and compare both with compiler.numerics (``inputs`` makes ``make_inputs``' arrays once a GPU
-    is there; by default ``make_inputs`` on fresh random data)."""
+    is there; by default ``make_inputs`` on fresh random data). A fix-up kernel (``cfg.fixup``) runs after the GEMM,
+    from a NaN-filled workspace, and its Y is not zeroed first."""
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import mmq_grid, mmq_kernel
+    from compiler.mmq_template import (fixup_grid, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
+                                       mmq_kernel)
     from compiler.quantize_template import quantize_grid, quantize_kernel
     from targets.ptx.runner import load
 
-    m, n, k = case.m, case.n, case.k
-    gemm = get_or_compile(mmq_kernel(case.cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
-    quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90")
+    m, n, k, cfg = case.m, case.n, case.k, case.cfg
+    gemm = get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=case.stages)
+    fixup = get_or_compile(mmq_fixup_kernel(cfg), arch="sm_90") if cfg.fixup else None
+    quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=not cfg.fixup), arch="sm_90")
     cupy = gpu()
     data = inputs() if inputs else make_inputs(case, np.random.default_rng())
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
-    w, y = cupy.asarray(kernel_weights(case.cfg, data["w"])), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-    load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
-    grid = mmq_grid(case.cfg, m, n, k, programs=programs) if case.cfg.stream_k else mmq_grid(case.cfg, m, n, k)
-    load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, n, k, grid=grid)
+    w, y = cupy.asarray(kernel_weights(cfg, data["w"])), cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    grid = mmq_grid(cfg, m, n, k, programs=programs) if cfg.stream_k else mmq_grid(cfg, m, n, k)
+    if fixup is None:
+        load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
+        load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, n, k, grid=grid)
+    else:
+        parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
+        load(quantize.ptx, quantize.kernels[0]).launch(x, xq, m, k, grid=quantize_grid(m, k))
+        load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, parts, m, n, k, grid=grid)
+        load(fixup.ptx, fixup.kernels[0]).launch(y, parts, *fixup_scalars(cfg, grid, m, n, k),
+                                                 grid=fixup_grid(cfg, m, n))
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
     ok, err = check(cupy.asnumpy(y), reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
 
 
-CHOSEN_MS = (1, 5, 12, 25, 40, 64, 100)
+CHOSEN_MS = (1, 5, 12, 25, 40, 64, 80, 100)
 """An M in each of ``choose_mmq``'s ranges: the one-token kernel, the M ≤ 8 kernel, the widened kernel's 16, 32 and
 64 tokens (W of 1000 × 3584 is small; the prefill tile for the 16-value sub-blocks), the prefill tile (stream-K at
-N = 1000: 16 tiles)."""
+N = 1000: 16 tiles; its pieces added atomically at M = 80, by the fix-up kernel at M = 100 but for q6_K, q3_K and
+q2_K)."""
 
 
 @pytest.mark.gpu

@@ -9,8 +9,8 @@
 // RUN: python -m compiler.mmq_choice q2_K 128 4096 4096 --tiled-weights | filecheck %s --check-prefix=TILED
 // RUN: python -m compiler.mmq_choice q4_K 512 4096 14336 --m-ranges | filecheck %s --check-prefix=RANGES
 // RUN: python -m compiler.mmq_choice q8_0 100 4096 4096 --m-ranges | filecheck %s --check-prefix=RANGES-SMALL-W
-// RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | filecheck %s --check-prefix=REPRO
-// RUN: python -m compiler.mmq_choice q4_K 100 4096 4096 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-PTX
+// RUN: python -m compiler.mmq_choice q4_K 80 4096 4096 --reproducible | filecheck %s --check-prefix=REPRO
+// RUN: python -m compiler.mmq_choice q4_K 80 4096 4096 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-PTX
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-DECODE
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-DECODE-PTX
 // RUN: python -m compiler.mmq_choice q4_K 1 32768 8192 --reproducible | filecheck %s --check-prefix=REPRO-TWO-SPLITS
@@ -23,9 +23,9 @@
 // tile per SM (M = 48: 32 tiles), the plain grid above (M = 512: 256 tiles), two q6_K super-blocks per stage in one
 // stage for a one-token decode with K a multiple of 512, q2_K's 64 × 64 tile repacked; a bad shape or format is a
 // one-line error, not a traceback. --m-ranges prints, instead of the IR, which kernel each range of M gets at one N
-// and K, by which rule. --reproducible asks for the same bits at every launch: stream-K and split-K with their fix-up
-// kernels (printed after the GEMM, which then has no atomics and leaves Y unzeroed), or at most 2 K splits where the
-// default has no more.
+// and K, by which rule (from M = 96 the 64 x 128 stream-K tile with its fix-up kernel). --reproducible asks for the
+// same bits at every launch: stream-K and split-K with their fix-up kernels (printed after the GEMM, which then has
+// no atomics and leaves Y unzeroed), or at most 2 K splits where the default has no more.
 
 // STREAMK:      // choose_mmq('q4_K', M=48, N=4096, K=14336, tiled_weights=False)
 // STREAMK-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True)
@@ -78,26 +78,28 @@
 // TILED:      // MmqConfig(weights='q2_K', block_n=64, min_blocks_per_sm=2, stream_k=True, tiled_weights=True)
 // TILED:      // W repacked by tile_weights for block_n = 64
 
-// RANGES:      # choose_mmq('q4_K', M=1..512, N=4096, K=14336, tiled_weights=False): 7 ranges
+// RANGES:      # choose_mmq('q4_K', M=1..512, N=4096, K=14336, tiled_weights=False): 8 ranges
 // RANGES-NEXT: M        kernel {{ +}}stages  why (at the range's last M)
 // RANGES-NEXT: 1        small_m_q8_1_q4_K_64_w2_splitk_m1_l2p128  2       M = 1: the one-token weights-once kernel
 // RANGES-NEXT: 2–8      small_m_q8_1_q4_K_64_w2_splitk {{ +}}2       M ≤ 8:
 // RANGES-NEXT: 9–16     small_m_q8_1_q4_K_64_w2_splitk_m16 {{ +}}2       8 < M ≤ 32: {{.*}} 16 tokens
 // RANGES-NEXT: 17–32    small_m_q8_1_q4_K_64_w2_splitk_m32 {{ +}}2       8 < M ≤ 32: {{.*}} 32 tokens
 // RANGES-NEXT: 33–64    mmq_q8_1_q4_K_64x128_w4_streamk_b2 {{ +}}2       32 < M ≤ 64 with N · K > 2^24 weights
-// RANGES-NEXT: 65–256   mmq_q8_1_q4_K_64x128_w4_streamk_b2 {{ +}}2       M > 64: {{.*}}; 128 tiles ≤ 132: stream-K
+// RANGES-NEXT: 65–95    mmq_q8_1_q4_K_64x128_w4_streamk_b2 {{ +}}2       M > 64: {{.*}}; 64 tiles ≤ 132: stream-K (runs 232–234){{$}}
+// RANGES-NEXT: 96–256   mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2 {{ +}}2       M > 64: {{.*}}; 128 tiles ≤ 132: stream-K {{.*}}; M ≥ 96: the pieces summed by the fix-up kernel
 // RANGES-NEXT: 257–512  mmq_q8_1_q4_K_64x128_w4_b2 {{ +}}2       M > 64: {{.*}}; 256 tiles > 132: the plain grid
 
 // RANGES-SMALL-W:      33–64   small_m_q8_1_q8_0_64_w4_splitk_m64 {{ +}}2       32 < M ≤ 64, N · K ≤ 2^24 weights
-// RANGES-SMALL-W-NEXT: 65–100  mmq_q8_1_q8_0_64x128_w4_streamk_b2
+// RANGES-SMALL-W-NEXT: 65–95   mmq_q8_1_q8_0_64x128_w4_streamk_b2
+// RANGES-SMALL-W-NEXT: 96–100  mmq_q8_1_q8_0_64x128_w4_streamk_fixup_b2
 
-// REPRO:      // choose_mmq('q4_K', M=100, N=4096, K=4096, tiled_weights=False, reproducible=True)
+// REPRO:      // choose_mmq('q4_K', M=80, N=4096, K=4096, tiled_weights=False, reproducible=True)
 // REPRO-NEXT: // MmqConfig(min_blocks_per_sm=2, stream_k=True, fixup=True)
 // REPRO-NEXT: // why: {{.*}}; 64 tiles ≤ 132: stream-K (runs 232–234); reproducible: the pieces summed in program order by the fix-up kernel {{.*}}
 // REPRO-NEXT: // compile with --num-stages 2
 // REPRO-NEXT: // launch on grid (264, 1, 1) (mmq_grid){{$}}
-// REPRO-NEXT: // then @mmq_fixup_64x128_g8_w4 (below) on grid (64, 4, 1) (fixup_grid), arguments Y, the workspace, 100, 4096, 4096, 264 (fixup_scalars): the GEMM leaves split tiles' pieces in a 33792 x 128 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
-// REPRO-NEXT: // time it: qdot-bench --num-stages 2 --kernel mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2 --shape m=100,n=4096,k=4096 --grid 264,1,1
+// REPRO-NEXT: // then @mmq_fixup_64x128_g8_w4 (below) on grid (64, 4, 1) (fixup_grid), arguments Y, the workspace, 80, 4096, 4096, 264 (fixup_scalars): the GEMM leaves split tiles' pieces in a 33792 x 128 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
+// REPRO-NEXT: // time it: qdot-bench --num-stages 2 --kernel mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2 --shape m=80,n=4096,k=4096 --grid 264,1,1
 // REPRO-NEXT: func.func @mmq_q8_1_q4_K_64x128_w4_streamk_fixup_b2({{.*}}, %part_ptr: !qdot.ptr<f32>, %m: index
 // REPRO:      func.func @mmq_fixup_64x128_g8_w4(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64}, %programs: index)
 
