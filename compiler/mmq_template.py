@@ -754,11 +754,9 @@ def _small_m(cfg: MmqConfig) -> str:
         k_range, (k_lo, k_hi, k_step) = [], ("%pid_k", "%kw", "%splits")
     else:
         k_range, (k_lo, k_hi, k_step) = _interleaved_steps(kb), ("%k_lo", "%kw", "%k_step")
-    m = "%m"
-    if cfg.max_m < tokens:
-        lines.append(f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index")
-        m = "%m_bound"
+    bound, m = _m_bound(cfg, tokens)
     lines += [
+        *bound,
         "  %pid = qdot.program_id x",
         f"  %off_n = arith.muli %pid, %c{bn} : index",
         "  %pid_k = qdot.program_id y",
@@ -835,11 +833,9 @@ def _split_fixup(cfg: MmqConfig, wait_previous_grid: bool) -> str:
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{wait}}} {{"]
     lines += [f"  %c{c} = arith.constant {c} : index"
               for c in sorted({0, 1, bn, tokens, rows, cfg.max_m, *range(FIXUP_UNROLL + 1)})]
-    m = "%m"
-    if cfg.max_m < tokens:
-        lines.append(f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index")
-        m = "%m_bound"
+    bound, m = _m_bound(cfg, tokens)
     lines += [
+        *bound,
         "  %tile = qdot.program_id x",
         "  %chunk = qdot.program_id y",
         f"  %tile_row = arith.muli %tile, %c{bn} : index",
@@ -870,6 +866,14 @@ def _split_fixup(cfg: MmqConfig, wait_previous_grid: bool) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _m_bound(cfg: MmqConfig, tokens: int) -> tuple[list[str], str]:
+    """(lines, SSA name) of the rows of Y a small_m kernel serves: ``%m``, or ``%m_bound`` = min(M, max_m) where
+    max_m is below the tile's tokens (the rows past it are left as they were)."""
+    if cfg.max_m < tokens:
+        return [f"  %m_bound = arith.minui %m, %c{cfg.max_m} : index"], "%m_bound"
+    return [], "%m"
 
 
 def small_m_tokens(max_m: int) -> int:

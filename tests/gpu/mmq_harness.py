@@ -162,6 +162,23 @@ def run_mmq(case: MmqCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarray
     return cupy.asnumpy(y)
 
 
+def fixup_mul_mat(kernels: tuple, cfg: MmqConfig, grid: tuple[int, int, int], x: Any, xq: Any, w: Any, m: int, n: int,
+                  k: int, cupy: Any) -> np.ndarray:
+    """One MUL_MAT of a ``cfg.fixup`` GEMM from f32 activations ``x`` on the GPU, as a user runs it: the quantize
+    kernel (no zeroing), the GEMM on ``grid`` leaving its pieces in a NaN-filled workspace, the fix-up kernel adding
+    them into a NaN-filled Y. ``kernels``: the loaded (quantize, GEMM, fix-up) kernels. Returns Y on the host."""
+    from compiler.mmq_template import fixup_grid, fixup_scalars, fixup_workspace_shape
+    from compiler.quantize_template import quantize_grid
+
+    quantize, gemm, fixup = kernels
+    y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
+    quantize.launch(x, xq, m, k, grid=quantize_grid(m, k))
+    gemm.launch(xq, w, y, parts, m, n, k, grid=grid)
+    fixup.launch(y, parts, *fixup_scalars(cfg, grid, m, n, k), grid=fixup_grid(cfg, m, n))
+    return cupy.asnumpy(y)
+
+
 def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
     """Random weight blocks [rows, K/bv, bytes] (``block_q4_K`` by default): every byte pattern with
     finite fp16 fields (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
@@ -183,6 +200,7 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output",
+__all__ = ["MmqCase", "TOLERANCE", "check", "fixup_mul_mat", "integer_inputs", "kernel_weights", "make_inputs",
+           "poisoned_output",
            "quantized_activations", "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq",
            "weight_shape"]

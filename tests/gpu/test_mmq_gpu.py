@@ -19,7 +19,7 @@ import pytest
 
 from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY, choose_mmq
 from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
-from tests.gpu.mmq_harness import (MmqCase, check, integer_inputs, kernel_weights, make_inputs,
+from tests.gpu.mmq_harness import (MmqCase, check, fixup_mul_mat, integer_inputs, kernel_weights, make_inputs,
                                    quantized_activations, quantized_weights, reference, run_mmq)
 
 CARVEOUT_ATTRIBUTE = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
@@ -294,8 +294,7 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None,  # noqa: 
     is there; by default ``make_inputs`` on fresh random data). A fix-up kernel (``cfg.fixup``) runs after the GEMM,
     from a NaN-filled workspace, and its Y is not zeroed first."""
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import (fixup_grid, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
-                                       mmq_kernel)
+    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
     from targets.ptx.runner import load
 
@@ -311,14 +310,12 @@ def _mul_mat_from_f32(case: MmqCase, gpu, programs: int | None = None,  # noqa: 
     if fixup is None:
         load(quantize.ptx, quantize.kernels[0]).launch(x, xq, y, m, k, n, grid=quantize_grid(m, k))
         load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, m, n, k, grid=grid)
+        out = cupy.asnumpy(y)
     else:
-        parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
-        load(quantize.ptx, quantize.kernels[0]).launch(x, xq, m, k, grid=quantize_grid(m, k))
-        load(gemm.ptx, gemm.kernels[0]).launch(xq, w, y, parts, m, n, k, grid=grid)
-        load(fixup.ptx, fixup.kernels[0]).launch(y, parts, *fixup_scalars(cfg, grid, m, n, k),
-                                                 grid=fixup_grid(cfg, m, n))
+        kernels = tuple(load(c.ptx, c.kernels[0]) for c in (quantize, gemm, fixup))
+        out = fixup_mul_mat(kernels, cfg, grid, x, xq, w, m, n, k, cupy)
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
-    ok, err = check(cupy.asnumpy(y), reference(case, data))
+    ok, err = check(out, reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
 
 

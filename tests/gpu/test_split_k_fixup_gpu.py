@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
+from tests.gpu.mmq_harness import MmqCase, check, fixup_mul_mat, kernel_weights, make_inputs, reference
 
 N = 1000  # ragged
 CASES = [("q4_K", 1, 3584, {}, False), ("q4_K", 8, 3584, {}, False), ("q4_K", 16, 3584, {}, False),
@@ -31,9 +31,8 @@ its default grid, and once on 20 splits of one K step each (4 past the 16 the fi
 def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict, tiled: bool,
                                       gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import (fixup_grid, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
-                                       mmq_kernel)
-    from compiler.quantize_template import quantize_grid, quantize_kernel
+    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
+    from compiler.quantize_template import quantize_kernel
     from targets.ptx.runner import load
 
     choice = choose_mmq(weights, m, 4096, k, tiled_weights=tiled)
@@ -51,14 +50,7 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     data = make_inputs(case, np.random.default_rng())
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
     w = cupy.asarray(kernel_weights(cfg, data["w"]))
-    outputs = []
-    for _ in range(2):
-        y = cupy.full((m, N), cupy.nan, dtype=cupy.float32)
-        parts = cupy.full(fixup_workspace_shape(cfg, grid, N), cupy.nan, dtype=cupy.float32)
-        kernels[0].launch(x, xq, m, k, grid=quantize_grid(m, k))
-        kernels[1].launch(xq, w, y, parts, m, N, k, grid=grid)
-        kernels[2].launch(y, parts, *fixup_scalars(cfg, grid, m, N, k), grid=fixup_grid(cfg, m, N))
-        outputs.append(cupy.asnumpy(y))
+    outputs = [fixup_mul_mat(tuple(kernels), cfg, grid, x, xq, w, m, N, k, cupy) for _ in range(2)]
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
     ok, err = check(outputs[0], reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"

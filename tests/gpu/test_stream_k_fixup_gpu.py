@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
+from tests.gpu.mmq_harness import MmqCase, check, fixup_mul_mat, kernel_weights, make_inputs, reference
 
 N, K = 1000, 3584  # ragged N; K = 14 super-blocks
 CASES = [("q4_K", 100, None, False), ("q4_K", 512, None, False), ("q4_K", 512, 7, False), ("q4_K", 65, 300, False),
@@ -30,9 +30,8 @@ programs with one or two K steps each (3 or more pieces per tile, in an order at
                          ids=[f"{w}-M={m}-{p or 'SMs'}-programs{'-repacked' if t else ''}" for w, m, p, t in CASES])
 def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tiled: bool, gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import (fixup_grid, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
-                                       mmq_kernel)
-    from compiler.quantize_template import quantize_grid, quantize_kernel
+    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
+    from compiler.quantize_template import quantize_kernel
     from targets.ptx.runner import load
 
     choice = choose_mmq(weights, max(m, 65), 4096, 4096, tiled_weights=tiled)  # the prefill tile
@@ -46,15 +45,8 @@ def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tile
     grid = mmq_grid(cfg, m, N, K, programs=programs)
     x, xq = cupy.asarray(data["x_f32"]), cupy.empty_like(cupy.asarray(data["x"]))
     w = cupy.asarray(kernel_weights(cfg, data["w"]))
-    kernels = [load(c.ptx, c.kernels[0]) for c in (quantize, gemm, fixup)]
-    outputs = []
-    for _ in range(2):
-        y = cupy.full((m, N), cupy.nan, dtype=cupy.float32)
-        parts = cupy.full(fixup_workspace_shape(cfg, grid, N), cupy.nan, dtype=cupy.float32)
-        kernels[0].launch(x, xq, m, K, grid=quantize_grid(m, K))
-        kernels[1].launch(xq, w, y, parts, m, N, K, grid=grid)
-        kernels[2].launch(y, parts, m, N, K, grid[0], grid=fixup_grid(cfg, m, N))
-        outputs.append(cupy.asnumpy(y))
+    kernels = tuple(load(c.ptx, c.kernels[0]) for c in (quantize, gemm, fixup))
+    outputs = [fixup_mul_mat(kernels, cfg, grid, x, xq, w, m, N, K, cupy) for _ in range(2)]
     assert np.array_equal(cupy.asnumpy(xq), data["x"]), "the quantized activations differ from compiler.numerics"
     ok, err = check(outputs[0], reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
