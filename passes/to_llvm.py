@@ -502,10 +502,20 @@ def _expand_structured(func: FuncOp) -> None:
     structured = [op for op in ops_in(func) if type(op) in (scf.IfOp, scf.ForOp)]
     for branch in structured:
         if type(branch) is scf.IfOp and any(isinstance(r.type, TensorType) for r in branch.results):
-            _expand_branch(branch)
+            _located(branch, _expand_branch)
     for loop in structured:
         if type(loop) is scf.ForOp and any(isinstance(a.type, TensorType) for a in loop.iter_args):
-            _expand_loop(loop)
+            _located(loop, _expand_loop)
+
+
+def _located(op: Operation, expand: Callable[[Operation], None]) -> None:
+    """``expand(op)``, a tensor it carries that has no register layout reported at ``op`` (a value the earlier
+    passes left plain, such as a tile passed through a loop that nothing in it changes)."""
+    try:
+        expand(op)
+    except LayoutError as err:
+        emit_error(op, f"qdot-to-llvm: this '{op.name}' carries a tensor without a register layout: "
+                       f"{str(err).splitlines()[0]}")
 
 
 def _expand_branch(branch: scf.IfOp) -> None:

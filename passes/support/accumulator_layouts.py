@@ -68,14 +68,10 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
     assert isinstance(yield_op, scf.YieldOp)
     changed = False
     for index, result in enumerate(loop.results):
-        yielded = yield_op.operands[index]
-        cvt = yielded.owner
-        if not isinstance(cvt, ConvertLayoutOp):
-            continue
-        encoded = cvt.src.type
-        if not isinstance(encoded, TensorType) or not isinstance(encoded.encoding, CARRIED):
-            continue
-        if result.type == encoded:
+        # the layout the loop carries: the one its body yields, or (a value passed through unchanged, or changed
+        # by plain ops only) the one it starts from
+        encoded = _carried_source(yield_op.operands[index]) or _carried_source(loop.iter_args[index])
+        if encoded is None or result.type == encoded:
             continue
         plain = result.type
         arg = body.args[index + 1]
@@ -87,7 +83,13 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         for use in list(new_arg.uses):
             if use.operation is not back:
                 use.operation.operands[use.index] = back.results[0]
-        yield_op.operands[index] = cvt.src
+        yielded = yield_op.operands[index]
+        cvt = yielded.owner
+        if isinstance(cvt, ConvertLayoutOp) and cvt.src.type == encoded:
+            yield_op.operands[index] = cvt.src
+        else:  # folds into the conversion back (a value passed through) or stays, to be lowered or refused
+            to_encoded = _insert(InsertPoint.before(yield_op), ConvertLayoutOp(yielded, encoded))
+            yield_op.operands[index] = to_encoded.results[0]
         # before: the init value is converted to the layout
         init = loop.iter_args[index]
         to_enc = ConvertLayoutOp(init, encoded)
@@ -97,6 +99,15 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         encode_result(loop, index, encoded)
         changed = True
     return changed
+
+
+def _carried_source(value: SSAValue) -> TensorType | None:
+    """The carried layout (``CARRIED``) ``value`` was converted from, if it is such a conversion."""
+    cvt = value.owner
+    if isinstance(cvt, ConvertLayoutOp) and isinstance(cvt.src.type, TensorType) \
+            and isinstance(cvt.src.type.encoding, CARRIED):
+        return cvt.src.type
+    return None
 
 
 def encode_result(op: Operation, index: int, encoded: TensorType) -> None:

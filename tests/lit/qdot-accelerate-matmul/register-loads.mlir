@@ -54,6 +54,39 @@ func.func @copy_columns(%a_ptr: !qdot.ptr<i32>, %b_ptr: !qdot.ptr<i32>, %m: inde
 
 // -----
 
+// A loaded tile passed through a loop that does not change it, and an scf.if choosing between it and another
+// loaded tile: the loop carries the layout it starts from, the branch the one its arms yield; nothing is left plain
+// (no builtin.unrealized_conversion_cast, which qdot-to-llvm could not lower).
+// CHECK-LABEL: func.func @pass_through
+// CHECK:       %[[T:.*]] = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32, #[[B:qgpu.blocked<[^>]*>]]>
+// CHECK-NEXT:  %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[T]]) -> (tensor<16x64xf32, #[[B]]>)
+// CHECK-NEXT:    scf.yield %[[ACC]] : tensor<16x64xf32, #[[B]]>
+// CHECK:       %[[S:.*]] = scf.if %{{.*}} -> (tensor<16x64xf32, #[[B]]>)
+// CHECK-NEXT:    scf.yield %[[R]]
+// CHECK:       qdot.store %a[%c0, %c0], %[[S]]
+// CHECK-NOT:   unrealized_conversion_cast
+func.func @pass_through(%a_ptr: !qdot.ptr<f32>, %m: index, %n: index, %count: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = qdot.make_desc %a_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %t = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+  %r = scf.for %i = %c0 to %count step %c1 iter_args(%acc = %t) -> (tensor<16x64xf32>) {
+    scf.yield %acc : tensor<16x64xf32>
+  }
+  %cond = arith.cmpi ult, %m, %n : index
+  %s = scf.if %cond -> (tensor<16x64xf32>) {
+    scf.yield %r : tensor<16x64xf32>
+  } else {
+    %u = qdot.load %a[%c1, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+    scf.yield %u : tensor<16x64xf32>
+  }
+  qdot.store %a[%c0, %c0], %s : !qdot.desc<16x64xf32>, tensor<16x64xf32>
+  func.return
+}
+
+// -----
+
 // Loaded tiles are added, not multiplied: the product has no layout, refused at its store.
 func.func @product(%a_ptr: !qdot.ptr<f32>, %m: index, %n: index)
     attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
