@@ -275,7 +275,10 @@ class LoadOp(IRDLOperation):
 
     Rows and columns outside the global shape given to ``qdot.make_desc`` read
     as zero (all-zero bits; for blocks, an all-zero block), so ragged edges need
-    no masks. The result may carry a layout encoding.
+    no masks. The result may carry a layout encoding. A tile a dot reads is staged
+    in shared memory by qdot-accelerate-matmul; one that is only added, stored or
+    carried by loops (a fix-up kernel's partial tiles) goes straight into registers
+    in a ``#qgpu.blocked`` layout (``passes/support/loaded_tiles.py``).
     """
 
     name = "qdot.load"
