@@ -89,6 +89,16 @@ def test_choices_by_case() -> None:
                     assert (small.small_m, small.max_m, small.num_warps, small.block_n) == (True, 64, 4, 64), small
                     assert small.needs_zeroed_output and small.l2_prefetch == 0 and small.k_blocks == 1
                 assert not large.small_m and large.stream_k, large
+    # reproducible: the fix-up wherever pieces or more than two splits would meet atomically, else at most 2 splits
+    assert choose_mmq("q4_K", 80, 4096, 4096, reproducible=True).cfg.fixup
+    assert choose_mmq("q6_K", 128, 4096, 4096, reproducible=True).cfg.fixup
+    default = choose_mmq("q4_K", 128, 4096, 4096)
+    assert choose_mmq("q4_K", 128, 4096, 4096, reproducible=True) == default  # already the fix-up
+    decode = choose_mmq("q4_K", 1, 4096, 14336, reproducible=True)
+    assert decode.cfg.fixup and not decode.cfg.needs_zeroed_output and decode.grid(1, 4096, 14336)[1] > 2
+    wide = choose_mmq("q4_K", 1, 32768, 8192, reproducible=True)
+    assert not wide.cfg.fixup and wide.max_splits == 2 and wide.grid(1, 32768, 8192)[1] <= 2
+    assert choose_mmq("q4_K", 512, 4096, 4096, reproducible=True) == prefill  # the plain grid: nothing meets
     for weights in SUB_BLOCK_WEIGHTS:
         assert choose_mmq(weights, 9, 4096, 4096, tiled_weights=True).cfg.block_n == 64
         assert not choose_mmq(weights, 256, 4096, 4096).cfg.stream_k  # 256 tiles of 64 × 64

@@ -121,14 +121,16 @@ def test_fixup_config() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("weights", ("q4_K", "q6_K"))
-def test_reproducible_choice_matches_reference(weights: str) -> None:
+@pytest.mark.parametrize("weights,m", [("q4_K", 100), ("q4_K", 80), ("q6_K", 100)])
+def test_reproducible_choice_matches_reference(weights: str, m: int) -> None:
     """``choose_mmq(..., reproducible=True)`` past M = 64: the chosen prefill tile in stream-K with the fix-up, on
     its own grid (``MmqChoice.grid``: at most one iteration per program here, so every tile is pieces), run as a
-    user of the choice runs it."""
+    user of the choice runs it — the default's own choice at M = 100 on q4_K's 64 × 128 tile, reproducible's only
+    at M = 80 and on q6_K's 64 × 64 tile."""
     from compiler.mmq_choice import choose_mmq
 
-    m, n, k = 100, 72, 768
+    n, k = 72, 768
+    assert choose_mmq(weights, m, n, k).cfg.fixup == (weights == "q4_K" and m >= 96)
     choice = choose_mmq(weights, m, n, k, reproducible=True)
     cfg = choice.cfg
     assert cfg.stream_k and cfg.fixup and not cfg.needs_zeroed_output
