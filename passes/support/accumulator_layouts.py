@@ -33,8 +33,8 @@ partial tiles)."""
 
 
 def propagate_accumulator_layouts(func: FuncOp) -> None:
-    """Carry #qgpu.mma through the K loop: retype loop-carried accumulators, fold
-    layout conversions into constants, stores and each other."""
+    """Carry the ``CARRIED`` layouts (#qgpu.mma, #qgpu.blocked) through loops and branches: retype loop-carried
+    accumulators and tiles, fold layout conversions into constants, stores and each other."""
     changed = True
     while changed:
         changed = False
@@ -136,10 +136,7 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
     for index, result in enumerate(branch.results):
         encoded = None
         for yield_op in yields:
-            cvt = yield_op.operands[index].owner
-            if isinstance(cvt, ConvertLayoutOp) and isinstance(cvt.src.type, TensorType) \
-                    and isinstance(cvt.src.type.encoding, CARRIED):
-                encoded = cvt.src.type
+            encoded = _carried_source(yield_op.operands[index]) or encoded
         if encoded is None or result.type == encoded:
             continue
         for yield_op in yields:

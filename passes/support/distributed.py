@@ -348,20 +348,34 @@ def field_sum(b: Builder, ids: ThreadIds, expr: CoordExpr) -> SSAValue:
 
 def side_by_side(low: Sequence[CoordExpr] | None, high: Sequence[CoordExpr] | None) -> bool:
     """Whether two slots (their ``coord_exprs``) hold (r, c) and (r, c + 1) with c even in every thread."""
-    if low is None or high is None or low[0] != high[0]:
+    return side_by_side_run([low, high])
+
+
+def side_by_side_run(slots: Sequence[Sequence[CoordExpr] | None]) -> bool:
+    """Whether n slots (their ``coord_exprs``) hold (r, c), (r, c + 1), …, (r, c + n − 1) with c a multiple of n in
+    every thread: one row, unit steps along the columns, the run aligned to its length."""
+    n = len(slots)
+    first = slots[0]
+    if any(slot is None or slot[0] != first[0] for slot in slots):
         return False
-    col_low, col_high = low[1], high[1]
-    return col_low.modulus is None and col_low.fields == col_high.fields \
-        and col_high.constant == col_low.constant + 1 and col_low.constant % 2 == 0 \
-        and all(f.scale % 2 == 0 for f in col_low.fields)
+    col = first[1]
+    return col.modulus is None and col.constant % n == 0 and all(f.scale % n == 0 for f in col.fields) \
+        and all(slot[1].fields == col.fields and slot[1].constant == col.constant + j
+                for j, slot in enumerate(slots))
+
+
+def register_runs(layout: DistributedLayout, n: int) -> bool:
+    """Whether the registers of a 32-bit layout, taken n by n, hold side-by-side runs ((r, c) … (r, c + n − 1), c a
+    multiple of n): one 4·n-byte access per run."""
+    return layout.regs_per_thread % n == 0 and all(
+        side_by_side_run([layout.coord_exprs(reg + j, 0) for j in range(n)])
+        for reg in range(0, layout.regs_per_thread, n))
 
 
 def register_pairs(layout: DistributedLayout) -> bool:
     """Whether the registers of a 32-bit layout, taken two by two, hold side-by-side pairs
     ((r, c) and (r, c + 1), c even): one 8-byte access per pair."""
-    return layout.regs_per_thread % 2 == 0 and all(
-        side_by_side(layout.coord_exprs(reg, 0), layout.coord_exprs(reg + 1, 0))
-        for reg in range(0, layout.regs_per_thread, 2))
+    return register_runs(layout, 2)
 
 
 def as_i32(b: Builder, value: SSAValue) -> SSAValue:
@@ -373,7 +387,9 @@ __all__ = [
     "as_i32",
     "field_sum",
     "register_pairs",
+    "register_runs",
     "side_by_side",
+    "side_by_side_run",
     "REG_BYTES",
     "FunctionState",
     "LinearOffsets",

@@ -23,10 +23,8 @@ from xdsl.ir import Operation
 
 from compiler.diagnostics import emit_error
 from dialects.qdot.kernel import LoadOp, StoreOp
-from dialects.qgpu.errors import LayoutError
-from dialects.qgpu.layouts import distributed_layout
 from passes.support.accumulator_layouts import encode_result
-from passes.support.stored_tiles import default_blocked, unit_stride_dim
+from passes.support.stored_tiles import blocked_tile
 
 REGISTER_USERS = (arith.AddfOp, StoreOp, scf.YieldOp, scf.ForOp)
 """What a register tile may feed: the ops whose lowering takes any distributed layout (a loop: as the start of
@@ -58,15 +56,7 @@ def _register_tile(load: Operation, tile: TensorType, warps: int) -> TensorType:
                          f"must be 2-D, with power-of-two dimensions and {REGISTER_LOAD_BITS}-bit elements; "
                          f"got {tile}")
     assert isinstance(load, LoadOp)
-    contiguous = unit_stride_dim(load.desc)
-    encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
-                                                      1 if contiguous is None else contiguous))
-    try:
-        distributed_layout(encoded)
-    except LayoutError as err:
-        emit_error(load, f"qdot-accelerate-matmul: no register layout for the loaded {tile} on {warps} warps: "
-                         f"{str(err).splitlines()[0]}")
-    return encoded
+    return blocked_tile(load, tile, load.desc, warps, "loaded")
 
 
 __all__ = ["REGISTER_LOAD_BITS", "layout_register_loads"]

@@ -14,7 +14,7 @@ bytes of a row; otherwise one ``ld.global`` per element, and the remark says why
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, TensorType, VectorType, f32, i32, i64
+from xdsl.dialects.builtin import TensorType, VectorType, f32, i32
 from xdsl.ir import SSAValue
 
 from compiler import remarks
@@ -25,9 +25,9 @@ from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.layouts import distributed_layout
 from passes.support.builder import Builder
 from passes.support.copies import REMARKS_PASS, element_bytes, global_tile
-from passes.support.distributed import FunctionState, from_regs, reg_type
+from passes.support.distributed import FunctionState, from_regs, reg_type, register_runs
 from passes.support.staged_stores import VECTOR, unaligned_reason, vectors_aligned
-from passes.support.stores import coordinate
+from passes.support.stores import coordinate, element_address, tile_bounds
 
 
 def lower_register_load(op: LoadOp, base: SSAValue, state: FunctionState) -> None:
@@ -39,11 +39,8 @@ def lower_register_load(op: LoadOp, base: SSAValue, state: FunctionState) -> Non
         emit_error(op, f"qdot-to-llvm loads tiles of 32-bit elements into registers, not {tensor.get_element_type()}")
     b = Builder.before(op)
     tile = global_tile(op.desc, base, tuple(op.offsets))
-    limits = [b.cast_int(d, i32) if not isinstance(d.type, IndexType) else b.emit(arith.IndexCastOp(d, i32))
-              for d in tile.dims]
-    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
-    strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
-    runs = _quad_runs(layout)
+    limits, origin, strides = tile_bounds(b, tile)
+    runs = register_runs(layout, VECTOR)
     vectors = runs and vectors_aligned(tile)
     if remarks.enabled(REMARKS_PASS):
         remarks.remark(op, REMARKS_PASS, _remark(layout, runs, vectors, tile))
@@ -56,8 +53,7 @@ def lower_register_load(op: LoadOp, base: SSAValue, state: FunctionState) -> Non
             at = b.add(origin[d], coordinate(b, state, layout, reg, 0, d))
             coords.append(at)
             ok = b.and_i1(ok, b.cmp("ult", at, limits[d]))
-        linear = b.add(b.mul(b.cast_int(coords[0], i64), strides[0]), b.mul(b.cast_int(coords[1], i64), strides[1]))
-        address = b.add(base, b.mul(linear, eb))
+        address = element_address(b, base, coords, strides, eb)
         if vectors:  # the run is inside N or wholly past it: one bounds test for its four elements
             vector = b.emit(LdGlobalOp(address, VectorType(i32, [VECTOR]), ok))
             words = b.insert(UnpackOp(vector)).results
@@ -67,24 +63,6 @@ def lower_register_load(op: LoadOp, base: SSAValue, state: FunctionState) -> Non
     op.result.replace_all_uses_with(from_regs(b, regs, tensor))
     op.detach()
     op.erase()
-
-
-def _quad_runs(layout: DistributedLayout) -> bool:
-    """Whether the registers, taken four by four, hold (r, c), …, (r, c + 3) with c a multiple of 4
-    in every thread."""
-    if layout.regs_per_thread % VECTOR or layout.elements_per_register != 1:
-        return False
-    for reg in range(0, layout.regs_per_thread, VECTOR):
-        first = layout.coord_exprs(reg, 0)
-        if first is None or first[1].modulus is not None or first[1].constant % VECTOR \
-                or any(f.scale % VECTOR for f in first[1].fields):
-            return False
-        for j in range(1, VECTOR):
-            other = layout.coord_exprs(reg + j, 0)
-            if other is None or other[0] != first[0] or other[1].fields != first[1].fields \
-                    or other[1].modulus is not None or other[1].constant != first[1].constant + j:
-                return False
-    return True
 
 
 def _remark(layout: DistributedLayout, runs: bool, vectors: bool, tile) -> str:  # noqa: ANN001 - GlobalTile

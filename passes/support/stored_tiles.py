@@ -69,7 +69,6 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
         if len(shape) != 2 or not isinstance(elem, FixedBitwidthType) or any(d & (d - 1) for d in shape):
             emit_error(store, f"qdot-accelerate-matmul: cannot give the stored {tile} a register layout "
                               "(2-D tiles of integers or floats with power-of-two dimensions only)")
-        contiguous = unit_stride_dim(store.desc)
         source = store.value.owner
         if not (isinstance(source, arith.ConstantOp) and isinstance(source.value, DenseIntOrFPElementsAttr)
                 and source.value.is_splat()):
@@ -77,16 +76,28 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
             emit_error(store, "qdot-accelerate-matmul: the stored tile has no register layout; a kernel stores "
                               f"a dot's result, a quantized tile, a loaded tile, a sum of them or a splat constant, "
                               f"not {what}")
-        encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
-                                                          1 if contiguous is None else contiguous))
-        try:
-            distributed_layout(encoded)
-        except LayoutError as err:
-            emit_error(store, f"qdot-accelerate-matmul: no register layout for the stored {tile} on {warps} warps: "
-                              f"{str(err).splitlines()[0]}")
+        encoded = blocked_tile(store, tile, store.desc, warps, "stored")
         store.operands[len(store.operands) - 1] = _splat(source, encoded, store)
         if not source.result.uses:
             Rewriter.erase_op(source)
+
+
+def blocked_tile(op: Operation, tile: TensorType, desc: SSAValue, warps: int, what: str) -> TensorType:
+    """``tile`` in the ``default_blocked`` layout along ``desc``'s unit-stride dimension (the last where none is),
+    checked to fit ``warps`` warps; where it does not, a diagnostic at ``op`` about the ``what`` (stored, loaded)
+    tile. The one layout choice of a tile that no dot and no quantize lays out."""
+    shape = tuple(tile.get_shape())
+    elem = tile.get_element_type()
+    assert isinstance(elem, FixedBitwidthType)
+    contiguous = unit_stride_dim(desc)
+    encoded = TensorType(elem, shape, default_blocked(shape, elem.bitwidth, warps,
+                                                      1 if contiguous is None else contiguous))
+    try:
+        distributed_layout(encoded)
+    except LayoutError as err:
+        emit_error(op, f"qdot-accelerate-matmul: no register layout for the {what} {tile} on {warps} warps: "
+                       f"{str(err).splitlines()[0]}")
+    return encoded
 
 
 def unit_stride_dim(desc: SSAValue) -> int | None:
@@ -109,4 +120,4 @@ def _splat(const: arith.ConstantOp, encoded: TensorType, store: StoreOp) -> SSAV
     return new.results[0]
 
 
-__all__ = ["default_blocked", "layout_stored_tiles", "unit_stride_dim"]
+__all__ = ["blocked_tile", "default_blocked", "layout_stored_tiles", "unit_stride_dim"]

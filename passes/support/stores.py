@@ -50,6 +50,23 @@ def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, di
     return value
 
 
+def tile_bounds(b: Builder, tile) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue]]:  # noqa: ANN001
+    """(limits, origin, strides) of a ``GlobalTile`` as per-element code takes them: the shape and the tile's origin
+    as i32 (coordinates are compared with the shape), the strides as i64 (for byte addresses)."""
+    limits = [b.cast_int(d, i32) if not isinstance(d.type, IndexType) else b.emit(arith.IndexCastOp(d, i32))
+              for d in tile.dims]
+    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
+    strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
+    return limits, origin, strides
+
+
+def element_address(b: Builder, base: SSAValue, coords: list[SSAValue], strides: list[SSAValue],
+                    eb: int) -> SSAValue:
+    """The i64 byte address of the element at ``coords`` (i32 row and column) of a tile at ``base``."""
+    linear = b.add(b.mul(b.cast_int(coords[0], i64), strides[0]), b.mul(b.cast_int(coords[1], i64), strides[1]))
+    return b.add(base, b.mul(linear, eb))
+
+
 def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool = False) -> None:
     """``staged``: an f32 tile may go through shared memory (``passes/support/staged_stores.py``)."""
     tensor = op.value.type
@@ -72,10 +89,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         op.erase()
         return
     eb = element_bytes(tensor.get_element_type())
-    limits = [b.cast_int(d, i32) if not isinstance(d.type, IndexType) else b.emit(arith.IndexCastOp(d, i32))
-              for d in tile.dims]
-    origin = [b.emit(arith.IndexCastOp(o, i32)) for o in tile.offsets]
-    strides = [b.emit(arith.IndexCastOp(s, i64)) for s in tile.strides]
+    limits, origin, strides = tile_bounds(b, tile)
     paired = _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
     words = op.reduce is None and eb == 4 and register_pairs(layout)  # two f32 registers as one 8-byte store
     layout_pairs = paired or words
@@ -127,18 +141,14 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
             coords.append(at)
             ok = b.and_i1(ok, test)
         if any(expr.modulus is not None for expr in exprs[:2]):  # wrapping coordinates: no shared base
-            linear = b.add(b.mul(b.cast_int(coords[0], i64), strides[0]),
-                           b.mul(b.cast_int(coords[1], i64), strides[1]))
-            address = b.add(base, b.mul(linear, eb))
+            address = element_address(b, base, coords, strides, eb)
         else:
             key = (exprs[0].fields, exprs[1].fields)
             if key not in thread_addresses:
                 thread = [b.add(origin[d], state.per_thread(("fields", tuple(exprs[d].fields)),
                                                            lambda eb_, ids, e=exprs[d]: field_sum(eb_, ids, e)))
                           for d in range(2)]
-                linear = b.add(b.mul(b.cast_int(thread[0], i64), strides[0]),
-                               b.mul(b.cast_int(thread[1], i64), strides[1]))
-                thread_addresses[key] = b.add(base, b.mul(linear, eb))
+                thread_addresses[key] = element_address(b, base, thread, strides, eb)
             address = thread_addresses[key]
             for d in range(2):
                 constant = exprs[d].constant
@@ -224,4 +234,4 @@ def _halves_in_registers(layout, eb: int) -> bool:  # noqa: ANN001 - Distributed
                            for reg in range(layout.regs_per_thread))
 
 
-__all__ = ["coordinate", "lower_store"]
+__all__ = ["coordinate", "element_address", "lower_store", "tile_bounds"]
