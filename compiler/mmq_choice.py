@@ -47,8 +47,8 @@ launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs t
 follows. Other GPUs were not measured.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
-fix-up kernel (``MmqConfig.fixup``: 0.92–1.13 × the atomic MUL_MAT's time, faster at M = 128–256 with the 64 × 128
-tile, slower at M = 65 and for the 64 × 64 one; runs 249–251), and so does a split-K decode whose default grid splits
+fix-up kernel where the default does not (``MmqConfig.fixup``: 0.96–1.05 × the atomic MUL_MAT's time at M = 65 on the
+64 × 128 tile, 0.98–1.04 × on the 64 × 64 one; runs 255–256), and so does a split-K decode whose default grid splits
 K more than twice (1.09–1.28 × at N = 4096, run 253; capping it at two splits instead cost 1.11–1.77 ×, run 252); a
 decode split in two at most anyway keeps its kernel, with at most two splits (``MmqChoice.grid``).
 
@@ -306,8 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("k", type=int, help="the reduction length, a multiple of 256")
     parser.add_argument("--tiled-weights", action="store_true", help="W repacked once by tile_weights")
     parser.add_argument("--reproducible", action="store_true",
-                        help="the same bits at every launch: stream-K with its fix-up kernel (printed after the "
-                             "GEMM), at most 2 K splits")
+                        help="the same bits at every launch: stream-K and split-K with their fix-up kernel "
+                             "(printed after the GEMM), or at most 2 K splits where the default grid has no more")
     parser.add_argument("--m-ranges", action="store_true",
                         help=f"instead of the IR, a table of the kernels chosen for every M from 1 to M (at most "
                              f"{M_RANGES_MAX}) at this N and K: one line per range of M with one kernel")

@@ -518,7 +518,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         f"  %x_desc = qdot.make_desc %x_ptr, [%m, %kx], [%kx, %c1] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         *_mmq_weight_desc(cfg, w, w_tile, kwb),
         f"  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<{bm}x{bn}xf32>",
-        *(_workspace_desc(cfg, "%programs") if cfg.fixup else []),
+        *(_workspace_desc(cfg, "%programs", bm) if cfg.fixup else []),
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
         "  scf.for %s = %c0 to %segments step %c1 {",
         "    %tile = arith.addi %first_tile, %s : index",
@@ -562,13 +562,18 @@ def _partial_tile_store(cfg: MmqConfig) -> list[str]:
     ]
 
 
-def _workspace_desc(cfg: MmqConfig, programs: str) -> list[str]:
-    """``%part_desc``: the fixup workspace, two [block_m, block_n] f32 slots per stream-K program."""
+def _workspace_desc(cfg: MmqConfig, programs: str, rows: int, indent: str = "  ",
+                    no_k: str | None = None) -> list[str]:
+    """``%part_desc``: the stream-K fix-up's workspace, two [block_m, block_n] f32 slots per program, as [rows,
+    block_n] tiles. ``no_k``: an i1 that empties the descriptor (K = 0: there are no pieces, so its loads read
+    zeros)."""
     bm, bn = cfg.block_m, cfg.block_n
-    return [f"  %slots = arith.muli {programs}, %c2 : index",
-            f"  %part_rows = arith.muli %slots, %c{bm} : index",
-            f"  %part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> "
-            f"-> !qdot.desc<{bm}x{bn}xf32>"]
+    rows_name = "%slot_rows" if no_k else "%part_rows"
+    return [f"{indent}%slots = arith.muli {programs}, %c2 : index",
+            f"{indent}{rows_name} = arith.muli %slots, %c{bm} : index",
+            *([f"{indent}%part_rows = arith.select {no_k}, %c0, %slot_rows : index"] if no_k else []),
+            f"{indent}%part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> "
+            f"-> !qdot.desc<{rows}x{bn}xf32>"]
 
 
 def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tuple[int, int]:
@@ -674,10 +679,7 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: i
         "    %p_next = arith.addi %p_lo, %c1 : index",
         "    %p_after = arith.addi %p_hi, %c1 : index",
         "    %p_end = arith.select %no_k, %p_next, %p_after : index",
-        "    %slots = arith.muli %programs, %c2 : index",
-        f"    %slot_rows = arith.muli %slots, %c{bm} : index",
-        "    %part_rows = arith.select %no_k, %c0, %slot_rows : index",  # K = 0: no pieces, the loads read zeros
-        f"    %part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> -> {desc_t}",
+        *_workspace_desc(cfg, "%programs", rows, "    ", no_k="%no_k"),
         f"    %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> {desc_t}",
         f"    %zero = arith.constant dense<0.000000e+00> : {tile_t}",
         *(_unrolled_pieces(bm, unroll, tile_t, desc_t) if unroll else _looped_pieces(bm, tile_t, desc_t)),
@@ -807,8 +809,8 @@ def _split_piece_store(cfg: MmqConfig) -> list[str]:
             f"  qdot.store %part_desc[%part_row, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>"]
 
 
-FIXUP_UNROLL = 16
-"""Splits a split-K fix-up program loads at once (``MAX_SPLITS``, ``mmq_grid``'s default cap): a split past the
+FIXUP_UNROLL = MAX_SPLITS
+"""Splits a split-K fix-up program loads at once (``mmq_grid``'s default cap on splits): a split past the
 grid's reads zeros (its rows lie past the workspace descriptor) and adds nothing; splits past 16 are added by a
 loop after them."""
 
