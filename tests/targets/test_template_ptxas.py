@@ -21,7 +21,7 @@ from __future__ import annotations
 import pytest
 
 from compiler import compile as qdot_compile
-from compiler.mmq_template import MmqConfig, mmq_kernel
+from compiler.mmq_template import MmqConfig, mmq_fixup_kernel, mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.quantize_template import quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel
@@ -173,6 +173,25 @@ def test_kernel_assembles(source: str, arch: str, strategy: str, stages: int, in
     kernel = qdot_compile(source, arch=arch, strategy=strategy, num_stages=stages, verify=True)
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert instruction in kernel.ptx
+
+
+STREAM_K_FIXUP = MmqConfig(min_blocks_per_sm=2, stream_k=True, fixup=True)  # choose_mmq's from M = 96
+SPLIT_K_FIXUP = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, fixup=True)
+
+
+@pytest.mark.parametrize("source,stages,instruction", [
+    (mmq_kernel(STREAM_K_FIXUP), 2, "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32"),
+    (mmq_fixup_kernel(STREAM_K_FIXUP), 2, "ld.global.v4.b32"),  # four pieces at once
+    (mmq_fixup_kernel(STREAM_K_FIXUP, unroll=0), 2, "ld.global.v4.b32"),  # the loop alone
+    (mmq_kernel(SPLIT_K_FIXUP), 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
+    (mmq_fixup_kernel(SPLIT_K_FIXUP), 2, "ld.global.v4.b32"),
+], ids=["stream-k-gemm", "stream-k-fixup", "stream-k-fixup-loop", "split-k-gemm", "split-k-fixup"])
+def test_fixup_kernels_assemble_without_atomics(source: str, stages: int, instruction: str) -> None:
+    """The fix-up GEMMs store their pieces in a workspace and the fix-up kernels add them with 16-byte register
+    loads: ptxas takes each, and none adds atomically (that is what makes their Y the same bits every launch)."""
+    kernel = qdot_compile(source, arch="sm_90", strategy="promote-int8", num_stages=stages, verify=True)
+    assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
+    assert instruction in kernel.ptx and "red.global.add" not in kernel.ptx
 
 
 @pytest.mark.parametrize("cfg,arch,stages", [
