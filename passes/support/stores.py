@@ -4,14 +4,15 @@ Each thread writes the elements its registers hold (coordinates from the
 layout's ``coord_exprs``: a per-register constant plus per-thread bit fields,
 computed once at function entry); elements outside the tensor are not written.
 Side-by-side elements become one wider store where that is provably aligned (the
-column even in every thread; the row pitch, N and the tile's column origin even, e.g.
-``qdot.divisibility`` on N): two 16-bit elements that share a register — a bf16
-accumulator tile's pairs — one 4-byte store (``_halves_in_registers``); two f32 columns in
+run's first column a multiple of its length in every thread; the row pitch, N and the tile's column
+origin multiples of it, e.g. ``qdot.divisibility`` on N): two 16-bit elements that share a register — a
+bf16 accumulator tile's pairs — one 4-byte store (``_halves_in_registers``); two f32 columns in
 consecutive registers — the mma accumulator's pair (2t, 2t + 1) — one 8-byte
-``st.global.v2`` (``register_pairs``): half the store instructions of the epilogue and
+``st.global.v2``, four — a blocked layout's 16-byte runs (a stored splat, a sum of loaded tiles) — one
+``st.global.v4`` (``register_runs``): a half or a quarter of the store instructions and
 no half-written 32-byte sectors per instruction. Where that alignment is not provable but a
-pair's layout is, one uniform run-time test of the parity of N, the pitch and the origin
-predicates each pair's store, and its negation the pair's single stores. The base pointer is
+run's layout is, one uniform run-time test of N, the pitch and the origin modulo the run
+predicates each run's store, and its negation the run's single stores. The base pointer is
 assumed 16-byte aligned, as for every vector load of the operands.
 """
 
@@ -33,8 +34,8 @@ from dialects.qgpu.layouts import distributed_layout
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import REMARKS_PASS, element_bytes, global_tile
-from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs, side_by_side, to_regs
-from passes.support.staged_stores import StagingPlan, lower_staged_store, staging_decision
+from passes.support.distributed import FunctionState, as_i32, field_sum, register_runs, side_by_side, to_regs
+from passes.support.staged_stores import VECTOR, StagingPlan, lower_staged_store, staging_decision
 
 
 def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
@@ -91,21 +92,21 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     eb = element_bytes(tensor.get_element_type())
     limits, origin, strides = tile_bounds(b, tile)
     paired = _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
-    words = op.reduce is None and eb == 4 and register_pairs(layout)  # two f32 registers as one 8-byte store
-    layout_pairs = paired or words
+    layout_widths = _layout_widths(layout, eb, op)  # f32 registers per vector store the layout allows
+    layout_pairs = paired or bool(layout_widths)
+    width = _store_width((2,) if paired else layout_widths, tile)
+    words = width if not paired else 1  # f32 registers per store (4: st.global.v4, 2: st.global.v2)
+    paired = paired and width == 2
     pair_test = None
-    if not (paired or words) or constant_value(tile.strides[1]) != 1 or any(
-            (constant_value(v) or 0) % 2 for v in (tile.strides[0], tile.dims[1], tile.offsets[1])):
-        paired = words = False  # no pairs in the layout, or a known odd pitch, N or origin
-    elif not _even_pairs(tile):
-        # Pairs are legal exactly when the row pitch, N and the tile's column origin are even.
-        # Unproven at compile time, that is one uniform test at run time, and each pair's store
-        # and its two single stores, predicated on the test either way: no branch, and the
+    if width > 1 and not _aligned_runs(tile, width):
+        # Runs are legal exactly when the row pitch, N and the tile's column origin are multiples of the run.
+        # Unproven at compile time, that is one uniform test at run time, and each run's store
+        # and its single stores, predicated on the test either way: no branch, and the
         # addresses and bounds tests are shared (two versions behind a branch cost ptxas 9
         # registers in a 128×128 wgmma tile, and with them its second CTA per SM).
         bits = [b.cast_int(v, i64) for v in (tile.strides[0], tile.dims[1], tile.offsets[1])]
-        odd = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(1, i64))
-        pair_test = b.cmp("eq", odd, b.const(0, i64))
+        low = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(width - 1, i64))
+        pair_test = b.cmp("eq", low, b.const(0, i64))
     if remarks.enabled(REMARKS_PASS):
         remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_pairs, pair_test is not None,
                                                         decision if callable(decision) else None))
@@ -125,7 +126,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     instead of two per element (IR that LLVM deduplicated anyway: the same SASS, a warm compile
     of the MX example ~5 % faster)."""
     for reg, byte in layout.slots():
-        lead = not ((paired and byte == 2) or (words and reg % 2))  # a pair's first element, or no pairs
+        lead = not ((paired and byte == 2) or reg % words)  # a run's first element, or no runs
         if not lead and not singles_too:  # stored with the element before it
             continue
         exprs = layout.coord_exprs(reg, byte)
@@ -162,8 +163,8 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
             if not lead:
                 continue
             ok = b.and_i1(ok, pair_test)
-        if words:
-            stored = b.emit(PackOp([as_i32(b, regs[reg]), as_i32(b, regs[reg + 1])]))
+        if words > 1:
+            stored = b.emit(PackOp([as_i32(b, regs[reg + j]) for j in range(words)]))
         elif paired:  # both 16-bit halves of the register at once
             stored = b.emit(arith.BitcastOp(value, i32)) if value.type == f32 else value
         else:
@@ -173,7 +174,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     op.erase()
 
 
-def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: bool, layout_pairs: bool,
+def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: int, layout_pairs: bool,
                    tested: bool, not_staged: Callable[[], str] | None) -> str:
     """``not_staged``: under ``epilogue=staged``, why this store is not staged."""
     elements = sum(1 for _ in layout.slots())
@@ -183,8 +184,14 @@ def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: 
     element = _element_name(tensor)
     if op.reduce is not None:
         text = f"epilogue direct: {elements} single {instruction} per thread (a reduction is stored element by element)"
-    elif words or paired:
-        what = (f"st.global.v2.b32 per pair of {element} registers" if words
+    elif words == VECTOR:
+        what = f"st.global.v4.b32 per run of four {element} registers"
+        when = (f"under a run-time test that N, the row pitch and the column origin are multiples of {VECTOR} "
+                "(single stores otherwise)" if tested
+                else f"N, the row pitch and the column origin proven multiples of {VECTOR}")
+        text = f"epilogue direct: {what}, {when}"
+    elif words > 1 or paired:
+        what = (f"st.global.v2.b32 per pair of {element} registers" if words > 1
                 else f"4-byte st.global per register of {element} pairs")
         when = ("under a run-time test that N, the row pitch and the column origin are even (single stores "
                 "otherwise)" if tested else "N, the row pitch and the column origin proven even")
@@ -220,11 +227,33 @@ def _store(b: Builder, op: StoreOp, address: SSAValue, value: SSAValue, ok: SSAV
         b.insert(StGlobalOp(address, value, ok))
 
 
-def _even_pairs(tile) -> bool:  # noqa: ANN001 - GlobalTile
-    """Unit-stride columns with the row pitch, N and the tile's column origin even: a pair
-    (c, c + 1) with c even is then aligned to twice the element, and c < N means c + 1 < N."""
-    return constant_value(tile.strides[1]) == 1 and not (
-        known_divisor(tile.strides[0]) % 2 or known_divisor(tile.dims[1]) % 2 or known_divisor(tile.offsets[1]) % 2)
+def _layout_widths(layout, eb: int, op: StoreOp) -> tuple[int, ...]:  # noqa: ANN001 - DistributedLayout
+    """The runs of side-by-side f32 registers the layout holds, widest first: 4 (a blocked layout's 16-byte runs,
+    one ``st.global.v4``), 2 (the mma accumulator's pair (2t, 2t + 1), one ``st.global.v2``). A reduction is
+    stored element by element (``red.global.add`` has no vector form here)."""
+    if op.reduce is not None or eb != 4:
+        return ()
+    return tuple(n for n in (VECTOR, 2) if register_runs(layout, n))
+
+
+def _store_width(widths: tuple[int, ...], tile) -> int:  # noqa: ANN001 - GlobalTile
+    """Elements per store: the widest run proven aligned, else the widest not known misaligned (tested at run
+    time), else 1. A known odd N keeps single stores; a known N of 2 mod 4 keeps pairs."""
+    if constant_value(tile.strides[1]) != 1:
+        return 1
+    proven = [n for n in widths if _aligned_runs(tile, n)]
+    if proven:
+        return proven[0]
+    possible = [n for n in widths if not any((constant_value(v) or 0) % n
+                                             for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))]
+    return possible[0] if possible else 1
+
+
+def _aligned_runs(tile, n: int) -> bool:  # noqa: ANN001 - GlobalTile
+    """Unit-stride columns with the row pitch, N and the tile's column origin multiples of ``n``: a run (c, …,
+    c + n − 1) with c a multiple of n is then aligned to n elements, and c < N means c + n − 1 < N."""
+    return constant_value(tile.strides[1]) == 1 and not any(
+        known_divisor(v) % n for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
 
 
 def _halves_in_registers(layout, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout

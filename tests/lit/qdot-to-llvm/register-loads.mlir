@@ -1,12 +1,14 @@
 // RUN: qdot-translate %s --target ptx --arch sm_90 | filecheck %s
 // RUN: qdot-translate %s --target ptx --arch sm_90 --remarks 2>&1 | grep 'register load' | filecheck %s --check-prefix=REMARK
+// RUN: qdot-translate %s --target ptx --arch sm_90 --remarks 2>&1 | grep epilogue | filecheck %s --check-prefix=STORE
 // A tile loaded into registers (tests/lit/qdot-accelerate-matmul/register-loads.mlir gives it its
 // blocked layout of 16-byte runs) all the way to PTX. Each thread reads the elements it holds
 // straight from global memory, predicated on their being inside the descriptor's shape (zero
 // otherwise, as qdot.load promises: the registers are zeroed before each predicated load). Where
 // the runs are provably 16-byte aligned and never straddle N — here the workspace's 128 columns
 // and row pitch are constants — each run is one ld.global.v4.b32: 64 × 128 f32 on 4 warps are
-// 16 per thread, in the loop that sums the tiles.
+// 16 per thread, in the loop that sums the tiles. The sum goes to Y as it came: a 16-byte st.global.v4 per run
+// where N is a multiple of 4, tested at run time here (N is an argument), four single stores otherwise.
 
 // CHECK-LABEL:  .entry sum_parts
 // CHECK:        $L__BB0_2:
@@ -14,6 +16,7 @@
 // CHECK-NOT:    ld.global
 // CHECK-COUNT-64: add.rn.f32
 // CHECK:        @%p{{[0-9]+}} bra $L__BB0_2;
+// CHECK-COUNT-16: @%qdot_p st.global.v4.b32
 // REMARK:       register-loads.mlir:[[# @LINE + 13]]:5: remark: qdot-to-llvm: register load: 16 ld.global.v4.b32 per thread (16-byte runs of the layout, aligned)
 func.func @sum_parts(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %count: index)
     attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
@@ -34,6 +37,7 @@ func.func @sum_parts(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: inde
   qdot.store %y_desc[%c0, %c0], %sum : !qdot.desc<64x128xf32>, tensor<64x128xf32>
   func.return
 }
+// STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four f32 registers, under a run-time test that N, the row pitch and the column origin are multiples of 4 (single stores otherwise)
 
 // N and the row pitch of any value: a run may straddle N or start unaligned, so each element is
 // its own predicated 4-byte load (16 × 64 f32 on 4 warps: 8 per thread), and the remark says why.
@@ -51,11 +55,15 @@ func.func @copy_rows(%a_ptr: !qdot.ptr<f32>, %b_ptr: !qdot.ptr<f32>, %m: index, 
   qdot.store %b[%c0, %c0], %t : !qdot.desc<16x64xf32>, tensor<16x64xf32>
   func.return
 }
+// STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four f32 registers, under a run-time test
 
-// The same rows with N a multiple of 4 (qdot.divisibility): 16-byte loads again, 2 per thread.
+// The same rows with N a multiple of 4 (qdot.divisibility): 16-byte loads again, 2 per thread, and 16-byte stores
+// with no run-time test and no single stores.
 // CHECK-LABEL:  .entry copy_rows_aligned
 // CHECK-COUNT-2: @%qdot_p ld.global.v4.b32
 // CHECK-NOT:    ld.global
+// CHECK-COUNT-2: @%qdot_p st.global.v4.b32
+// CHECK-NOT:    st.global
 // REMARK:       register-loads.mlir:[[# @LINE + 7]]:3: remark: qdot-to-llvm: register load: 2 ld.global.v4.b32 per thread (16-byte runs of the layout, aligned)
 func.func @copy_rows_aligned(%a_ptr: !qdot.ptr<f32>, %b_ptr: !qdot.ptr<f32>, %m: index, %n: index {qdot.divisibility = 4 : i64})
     attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
@@ -67,3 +75,4 @@ func.func @copy_rows_aligned(%a_ptr: !qdot.ptr<f32>, %b_ptr: !qdot.ptr<f32>, %m:
   qdot.store %b[%c0, %c0], %t : !qdot.desc<16x64xf32>, tensor<16x64xf32>
   func.return
 }
+// STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four f32 registers, N, the row pitch and the column origin proven multiples of 4

@@ -258,11 +258,12 @@ func.func @bf16_tile(%c_ptr: !qdot.ptr<bf16>, %m: index, %n: index {qdot.divisib
 // A blocked layout whose CTA tile (32 × 16) is taller than the 16 × 16 tile: rows wrap, so
 // warps 2 and 3 hold warps 0 and 1's rows again. Each warp's registers are still one 8 × 16
 // rectangle, but two warps would stage (and store) the same rows from regions at different
-// origins: refused on the wrap itself, before the warps' rectangles are compared.
+// origins: refused on the wrap itself, before the warps' rectangles are compared. Stored directly, each
+// thread's 16-byte run (N a multiple of 8) is one st.global.v4 from its registers.
 // CHECK-LABEL: func.func @wrapping
 // CHECK-NOT:   ptx.st_shared
-// CHECK:       ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : vector<2xi32>
-// CHECK-NOT:   vector<4xi32>
+// CHECK:       ptx.st_global %{{.*}}, %{{.*}} if %{{.*}} : vector<4xi32>
+// CHECK-NOT:   ptx.st_shared
 // CHECK:       func.return
 func.func @wrapping(%c_ptr: !qdot.ptr<f32>, %m: index, %n: index {qdot.divisibility = 8 : i64}, %pid: index)
     attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
