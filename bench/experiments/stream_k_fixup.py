@@ -1,11 +1,11 @@
-"""Experiment (runs 248–256): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
+"""Experiment (runs 248–256, 261): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
 
     python -m bench.experiments.stream_k_fixup --prepare   # here: fill the kernel cache
     python -m bench.experiments.stream_k_fixup             # on the GPU machine (runs 248–251)
     python -m bench.experiments.stream_k_fixup --decode    # run 252: the decode kernels at 2 K splits
     python -m bench.experiments.stream_k_fixup --decode-fixup  # run 253: their K splits summed by a fix-up kernel
     python -m bench.experiments.stream_k_fixup --unroll    # run 255: the stream-K fix-up's pieces loaded at once
-    python -m bench.experiments.stream_k_fixup --formats   # run 256: every format and order, M = 96-256
+    python -m bench.experiments.stream_k_fixup --formats   # runs 256, 261: every format and order, M = 96-256
 
 ``choose_mmq`` runs the prefill tile in stream-K where the plain grid has at most 132 tiles (M = 65–256 at
 N = 4096): two programs per SM share the (tile, K step) iterations, and the pieces of a split tile meet in Y
@@ -133,60 +133,140 @@ def checked_timing(cupy, y, run, ref, rows: int) -> tuple[float, bool, float]:  
     return err, bool(np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))), time_graph(cupy, run)
 
 
-def time_decode_fixup() -> None:
-    """Run 253: each decode kernel at its M on its default grid, atomic against the split-K fix-up, interleaved."""
-    from bench.gpu_common import gpu_or_exit, log, record
-    from compiler import numerics
-    from compiler.mmq_template import fixup_scalars
+class MulMatCase:
+    """One MUL_MAT from f32 on fresh inputs, in either form: the quantize kernel (zeroing Y) and the atomic GEMM, or
+    the quantize kernel, the fix-up GEMM (``cfg`` with ``fixup=True``) and a fix-up kernel. ``check_and_time`` runs
+    each form twice from a NaN Y against the float64 reference of the first 64 rows, then times it."""
+
+    def __init__(self, cupy, quantize: dict, cfg: MmqConfig, grid: tuple[int, ...],  # noqa: ANN001 - the module
+                 m: int, n: int, k: int, rng: np.random.Generator) -> None:
+        from compiler.mmq_template import tile_weights
+        from tests.gpu.mmq_harness import random_weight_blocks
+
+        self.cupy, self.quantize, self.cfg, self.grid, self.m, self.n, self.k = cupy, quantize, cfg, grid, m, n, k
+        self.fixed = replace(cfg, fixup=True)
+        self.w_host = random_weight_blocks(n, k, rng, cfg.weights)
+        self.w = cupy.asarray(tile_weights(self.w_host, cfg) if cfg.tiled_weights else self.w_host)
+        self.x_host = rng.standard_normal((m, k)).astype(np.float32)
+        self.x, self.xq = cupy.asarray(self.x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+        self.y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+        self.parts = cupy.full(fixup_workspace_shape(self.fixed, grid, n), cupy.nan, dtype=cupy.float32)
+
+    def atomic(self, gemm):  # noqa: ANN001, ANN201 - a loaded kernel; the MUL_MAT as a closure
+        m, n, k = self.m, self.n, self.k
+
+        def run() -> None:
+            self.quantize[True].launch(self.x, self.xq, self.y, m, k, n, grid=quantize_grid(m, k), sync=False)
+            gemm.launch(self.xq, self.w, self.y, m, n, k, grid=self.grid, sync=False)
+        return run
+
+    def fixup(self, gemm, fix, programmatic: bool = False):  # noqa: ANN001, ANN201
+        from compiler.mmq_template import fixup_scalars
+
+        m, n, k = self.m, self.n, self.k
+        scalars = fixup_scalars(self.fixed, self.grid, m, n, k)
+
+        def run() -> None:
+            self.quantize[False].launch(self.x, self.xq, m, k, grid=quantize_grid(m, k), sync=False)
+            gemm.launch(self.xq, self.w, self.y, self.parts, m, n, k, grid=self.grid, sync=False)
+            fix.launch(self.y, self.parts, *scalars, grid=fixup_grid(self.fixed, m, n), sync=False,
+                       programmatic=programmatic)
+        return run
+
+    def check_and_time(self, forms: dict) -> dict[str, tuple[float, bool, float]]:
+        """Per form: (relative error, two launches identical, µs); ``forms`` maps names to ``atomic``/``fixup``
+        closures, ``atomic`` first."""
+        from compiler import numerics
+        from tests.gpu.mmq_harness import reference_of
+
+        rows = min(self.m, 64)
+        want = numerics.quantize("q8_1_mmq", self.x_host[:rows]).reshape(rows, self.k // 128, 144)
+        ref = reference_of(want, self.w_host, self.cfg.weights)
+        return {form: checked_timing(self.cupy, self.y, run, ref, rows) for form, run in forms.items()}
+
+
+def comparison_row(mode: str, rep: int, label: str, case: MulMatCase, results: dict, **extra) -> dict:  # noqa: ANN003
+    """The record of one case: each form's µs, ratio to the atomic form, error and launch-to-launch identity; ``ok``
+    when every error is within 1e-5 and every fix-up form gave the same bits twice."""
+    base = results["atomic"][2]
+    fixups = [form for form in results if form != "atomic"]
+    return {"experiment": f"stream_k_fixup{' ' + mode if mode else ''}", "rep": rep, "what": f"qdot {label}",
+            "shape": f"M={case.m} N={case.n} K={case.k}", "grid": case.grid, "weights": case.cfg.weights,
+            "tiled": case.cfg.tiled_weights,
+            **{f"us_mul_mat_{form}": r[2] for form, r in results.items()},
+            **{f"{form}_over_atomic": results[form][2] / base for form in fixups},
+            **{f"rel_err_{form}": r[0] for form, r in results.items()},
+            **{f"{form}_launches_identical": r[1] for form, r in results.items()},
+            "max_rel_err": max(r[0] for r in results.values()),
+            "ok": all(r[0] <= 1e-5 for r in results.values()) and all(results[form][1] for form in fixups),
+            **extra, "command": f"{COMMAND}{' ' + mode if mode else ''}"}
+
+
+def comparison_log(head: str, results: dict) -> str:
+    base = results["atomic"][2]
+    return (f"{head}: atomic {base:7.2f} us; "
+            + ", ".join(f"{form} {r[2]:7.2f} ({r[2] / base:.3f}x)" for form, r in results.items() if form != "atomic")
+            + f"; err {max(r[0] for r in results.values()):.1e}; identical "
+            + " ".join(f"{form} {r[1]}" for form, r in results.items()))
+
+
+def loaded_quantizers(compiled: dict) -> dict:
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
+
+    return {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+
+
+def time_stream_k() -> None:
+    """Runs 248–251: four formats at the shapes of ``SHAPES``, atomic against the fix-up, launched plainly and
+    programmatically, and the fix-up kernel alone."""
+    from bench.gpu_common import gpu_or_exit, log, record, time_graph
+    from targets.ptx.runner import load
 
     cupy = gpu_or_exit(COMMAND)
     compiled = compile_all()
-    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    quantize = loaded_quantizers(compiled)
+    loaded = {key: tuple(load(c.ptx, c.kernels[0]) for c in quad) for key, quad in compiled["gemms"].items()}
+    for key, (atomic, fixed, fix, _) in loaded.items():
+        log(f"{key[0].name} [{key[1]} stages]: atomic {atomic.registers} registers, fix-up GEMM {fixed.registers}, "
+            f"fix-up kernel {fix.registers}")
+    rng = np.random.default_rng()
+    for rep in range(REPETITIONS):
+        for weights in FORMATS:
+            for m, n, k in SHAPES:
+                cfg, stages = stream_k_config(weights, m, n, k)
+                atomic, fixed, fix, fix_pdl = loaded[(cfg, stages)]
+                case = MulMatCase(cupy, quantize, cfg, mmq_grid(cfg, m, n, k), m, n, k, rng)
+                results = case.check_and_time({"atomic": case.atomic(atomic), "fixup": case.fixup(fixed, fix),
+                                               "fixup_pdl": case.fixup(fixed, fix_pdl, programmatic=True)})
+                scalars = (m, n, k, case.grid[0])
+                us_fix = time_graph(cupy, lambda: fix.launch(case.y, case.parts, *scalars,
+                                                             grid=fixup_grid(case.fixed, m, n), sync=False))
+                record(comparison_row("", rep, f"{cfg.name} [{stages} stages]", case, results,
+                                      us_fixup_kernel=us_fix))
+                log(comparison_log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d} grid {case.grid[0]:3d} "
+                                   f"(fix-up kernel {us_fix:5.2f} us)", results))
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+def time_decode_fixup() -> None:
+    """Run 253: each decode kernel at its M on its default grid, atomic against the split-K fix-up, interleaved."""
+    from bench.gpu_common import gpu_or_exit, log, record
+    from targets.ptx.runner import load
+
+    cupy = gpu_or_exit(COMMAND)
+    quantize = loaded_quantizers(compile_all())
     loaded = [(label, cfg, stages, *(load(c.ptx, c.kernels[0]) for c in triple))
               for label, cfg, stages, *triple in decode_fixup_kernels()]
     rng = np.random.default_rng()
     for rep in range(REPETITIONS):
         for n, k in DECODE_SHAPES:
-            for label, cfg, stages, atomic, fixed, fix in loaded:
+            for label, cfg, _stages, atomic, fixed, fix in loaded:
                 m = int(label.split("[M=")[1].rstrip("]"))
-                fixed_cfg = replace(cfg, fixup=True)
-                w = cupy.asarray(random_weight_blocks(n, k, rng, cfg.weights))
-                x_host = rng.standard_normal((m, k)).astype(np.float32)
-                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-                grid = mmq_grid(cfg, m, n, k, resident=atomic.resident_programs())
-                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
-
-                def mul_mat_atomic() -> None:
-                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
-
-                def mul_mat_fixup() -> None:
-                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
-                    fix.launch(y, parts, *fixup_scalars(fixed_cfg, grid, m, n, k), grid=fixup_grid(fixed_cfg, m, n),
-                               sync=False)
-
-                want = numerics.quantize("q8_1_mmq", x_host).reshape(m, k // 128, 144)
-                ref = reference_of(want, cupy.asnumpy(w), cfg.weights)
-                results = {form: checked_timing(cupy, y, run, ref, m)
-                           for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup))}
-                row = {"experiment": "stream_k_fixup --decode-fixup", "rep": rep, "what": f"qdot {label}",
-                       "shape": f"M={m} N={n} K={k}", "grid": grid, "weights": cfg.weights,
-                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
-                       "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
-                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
-                       "atomic_launches_identical": results["atomic"][1],
-                       "fixup_launches_identical": results["fixup"][1],
-                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1],
-                       "command": f"{COMMAND} --decode-fixup"}
-                record(row)
-                log(f"{label:46s} N={n:5d} K={k:5d} grid {grid}: atomic {results['atomic'][2]:7.2f} us, fix-up "
-                    f"{results['fixup'][2]:7.2f} us = {row['fixup_over_atomic']:.3f}x; err "
-                    f"{max(r[0] for r in results.values()):.1e}; identical atomic {results['atomic'][1]} "
-                    f"fix-up {results['fixup'][1]}")
+                case = MulMatCase(cupy, quantize, cfg, mmq_grid(cfg, m, n, k, resident=atomic.resident_programs()),
+                                  m, n, k, rng)
+                results = case.check_and_time({"atomic": case.atomic(atomic), "fixup": case.fixup(fixed, fix)})
+                record(comparison_row("--decode-fixup", rep, label, case, results))
+                log(comparison_log(f"{label:46s} N={n:5d} K={k:5d} grid {case.grid}", results))
             cupy.get_default_memory_pool().free_all_blocks()
 
 
@@ -207,63 +287,25 @@ def unrolled_fixups() -> dict:
 def time_unrolled() -> None:
     """Run 255: atomic, the looped fix-up (one piece loaded ahead) and the unrolled ones, interleaved."""
     from bench.gpu_common import gpu_or_exit, log, record
-    from compiler import numerics
-    from compiler.mmq_template import fixup_scalars
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
 
     cupy = gpu_or_exit(COMMAND)
     compiled = compile_all()
-    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
-    gemms = {key: tuple(load(c.ptx, c.kernels[0]) for c in triple[:3]) for key, triple in compiled["gemms"].items()}
+    quantize = loaded_quantizers(compiled)
+    gemms = {key: tuple(load(c.ptx, c.kernels[0]) for c in quad[:3]) for key, quad in compiled["gemms"].items()}
     unrolled = {key: {u: load(c.ptx, c.kernels[0]) for u, c in by_u.items()} for key, by_u in unrolled_fixups().items()}
     rng = np.random.default_rng()
     for rep in range(REPETITIONS):
         for weights in FORMATS:
             for m, n, k in SHAPES:
                 cfg, stages = stream_k_config(weights, m, n, k)
-                fixed_cfg = replace(cfg, fixup=True)
                 atomic, fixed, fix = gemms[(cfg, stages)]
-                w = cupy.asarray(random_weight_blocks(n, k, rng, weights))
-                x_host = rng.standard_normal((m, k)).astype(np.float32)
-                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-                grid = mmq_grid(cfg, m, n, k)
-                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
-                scalars = fixup_scalars(fixed_cfg, grid, m, n, k)
-
-                def mul_mat_atomic() -> None:
-                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
-
-                def mul_mat_with(fixup_kernel) -> object:  # noqa: ANN001
-                    def run() -> None:
-                        quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-                        fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
-                        fixup_kernel.launch(y, parts, *scalars, grid=fixup_grid(fixed_cfg, m, n), sync=False)
-                    return run
-
-                rows = min(m, 64)
-                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
-                ref = reference_of(want, cupy.asnumpy(w), weights)
-                forms = {"atomic": mul_mat_atomic, "fixup": mul_mat_with(fix),
-                         **{f"fixup_u{u}": mul_mat_with(kernel) for u, kernel in unrolled[(cfg, stages)].items()}}
-                results = {form: checked_timing(cupy, y, run, ref, rows) for form, run in forms.items()}
-                base = results["atomic"][2]
-                row = {"experiment": "stream_k_fixup --unroll", "rep": rep,
-                       "what": f"qdot {cfg.name} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
-                       "weights": weights,
-                       **{f"us_mul_mat_{form}": r[2] for form, r in results.items()},
-                       **{f"{form}_over_atomic": r[2] / base for form, r in results.items() if form != "atomic"},
-                       **{f"{form}_launches_identical": r[1] for form, r in results.items()},
-                       "max_rel_err": max(r[0] for r in results.values()),
-                       "ok": all(r[0] <= 1e-5 for r in results.values())
-                       and all(r[1] for form, r in results.items() if form != "atomic"),
-                       "command": f"{COMMAND} --unroll"}
-                record(row)
-                log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d}: atomic {base:7.2f} us; "
-                    + ", ".join(f"{form} {r[2]:7.2f} ({r[2] / base:.3f}x)" for form, r in results.items()
-                                if form != "atomic") + f"; err {row['max_rel_err']:.1e}; ok {row['ok']}")
+                case = MulMatCase(cupy, quantize, cfg, mmq_grid(cfg, m, n, k), m, n, k, rng)
+                forms = {"atomic": case.atomic(atomic), "fixup": case.fixup(fixed, fix),
+                         **{f"fixup_u{u}": case.fixup(fixed, kernel) for u, kernel in unrolled[(cfg, stages)].items()}}
+                results = case.check_and_time(forms)
+                record(comparison_row("--unroll", rep, f"{cfg.name} [{stages} stages]", case, results))
+                log(comparison_log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d}", results))
 
 
 ALL_SHAPES = ((96, 4096, 4096), (128, 4096, 4096), (256, 4096, 4096), (128, 4096, 14336))
@@ -284,14 +326,10 @@ def all_format_entries() -> list[tuple[str, MmqConfig, int]]:
 def time_all_formats() -> None:
     """Run 256: every format and order, atomic against the fix-up, at M = 96–256."""
     from bench.gpu_common import gpu_or_exit, log, record
-    from compiler import numerics
-    from compiler.mmq_template import fixup_scalars, tile_weights
     from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
 
     cupy = gpu_or_exit(COMMAND)
-    compiled = compile_all()
-    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
+    quantize = loaded_quantizers(compile_all())
     entries = all_format_entries()
     kernels = {cfg: load(c.ptx, c.kernels[0]) for cfg, c in
                ((cfg, get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=stages))
@@ -302,45 +340,13 @@ def time_all_formats() -> None:
     for rep in range(REPETITIONS):
         for m, n, k in ALL_SHAPES:
             for weights, cfg, stages in [e for e in entries if not e[1].fixup]:
-                fixed_cfg = replace(cfg, fixup=True)
-                atomic, fixed, fix = kernels[cfg], kernels[fixed_cfg], fixups[fixed_cfg]
-                w_host = random_weight_blocks(n, k, rng, weights)
-                w = cupy.asarray(tile_weights(w_host, cfg) if cfg.tiled_weights else w_host)
-                x_host = rng.standard_normal((m, k)).astype(np.float32)
-                x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-                grid = mmq_grid(cfg, m, n, k)
-                parts = cupy.full(fixup_workspace_shape(fixed_cfg, grid, n), cupy.nan, dtype=cupy.float32)
-
-                def mul_mat_atomic() -> None:
-                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
-
-                def mul_mat_fixup() -> None:
-                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
-                    fix.launch(y, parts, *fixup_scalars(fixed_cfg, grid, m, n, k), grid=fixup_grid(fixed_cfg, m, n),
-                               sync=False)
-
-                rows = min(m, 64)
-                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
-                ref = reference_of(want, w_host, weights)
-                results = {form: checked_timing(cupy, y, run, ref, rows)
-                           for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup))}
-                row = {"experiment": "stream_k_fixup --formats", "rep": rep,
-                       "what": f"qdot {cfg.name} [{stages} stages]", "shape": f"M={m} N={n} K={k}", "grid": grid,
-                       "weights": weights, "tiled": cfg.tiled_weights,
-                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
-                       "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
-                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
-                       "atomic_launches_identical": results["atomic"][1],
-                       "fixup_launches_identical": results["fixup"][1],
-                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1],
-                       "command": f"{COMMAND} --formats"}
-                record(row)
-                log(f"{weights:6s} {'wt' if cfg.tiled_weights else 'gg'} M={m:4d} N={n:5d} K={k:5d}: atomic "
-                    f"{results['atomic'][2]:7.2f} us, fix-up {results['fixup'][2]:7.2f} "
-                    f"({row['fixup_over_atomic']:.3f}x); err {max(r[0] for r in results.values()):.1e}; ok {row['ok']}")
+                fixed = replace(cfg, fixup=True)
+                case = MulMatCase(cupy, quantize, cfg, mmq_grid(cfg, m, n, k), m, n, k, rng)
+                results = case.check_and_time({"atomic": case.atomic(kernels[cfg]),
+                                               "fixup": case.fixup(kernels[fixed], fixups[fixed])})
+                record(comparison_row("--formats", rep, f"{cfg.name} [{stages} stages]", case, results))
+                log(comparison_log(f"{weights:6s} {'wt' if cfg.tiled_weights else 'gg'} M={m:4d} N={n:5d} K={k:5d}",
+                                   results))
             cupy.get_default_memory_pool().free_all_blocks()
 
 
@@ -355,10 +361,10 @@ def main() -> None:
     parser.add_argument("--formats", action="store_true",
                         help="run 256: every format and order, atomic against the fix-up, M = 96-256")
     args = parser.parse_args()
-    compiled = compile_all()
     if args.prepare:
         import bench.mmq as mmq
 
+        compile_all()
         mmq.compile_kernels(decode_entries())
         mmq.compile_quantizers()
         decode_fixup_kernels()
@@ -380,88 +386,7 @@ def main() -> None:
     if args.decode:
         time_decode()
         return
-    from bench.gpu_common import gpu_or_exit, log, record, time_graph
-    from compiler import numerics
-    from targets.ptx.runner import load
-    from tests.gpu.mmq_harness import random_weight_blocks, reference_of
-
-    cupy = gpu_or_exit(COMMAND)
-    rng = np.random.default_rng()
-    quantize = {zero: load(c.ptx, c.kernels[0]) for zero, c in compiled["quantizers"].items()}
-    loaded = {key: tuple(load(c.ptx, c.kernels[0]) for c in triple) for key, triple in compiled["gemms"].items()}
-    for key, (atomic, fixed, fix, _) in loaded.items():
-        log(f"{key[0].name} [{key[1]} stages]: atomic {atomic.registers} registers, fix-up GEMM {fixed.registers}, "
-            f"fix-up kernel {fix.registers}")
-    for rep in range(REPETITIONS):
-        for weights in FORMATS:
-            for m, n, k in SHAPES:
-                cfg, stages = stream_k_config(weights, m, n, k)
-                atomic, fixed, fix, fix_pdl = loaded[(cfg, stages)]
-                w = cupy.asarray(random_weight_blocks(n, k, rng, weights))
-                x_host = rng.standard_normal((m, k)).astype(np.float32)
-                x = cupy.asarray(x_host)
-                xq = cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-                grid = mmq_grid(cfg, m, n, k)
-                parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
-
-                def mul_mat_atomic() -> None:
-                    quantize[True].launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-                    atomic.launch(xq, w, y, m, n, k, grid=grid, sync=False)
-
-                def mul_mat_fixup() -> None:
-                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
-                    fix.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False)
-
-                def mul_mat_fixup_pdl() -> None:
-                    quantize[False].launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-                    fixed.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False)
-                    fix_pdl.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False,
-                                   programmatic=True)
-
-                def fixup_only() -> None:
-                    fix.launch(y, parts, m, n, k, grid[0], grid=fixup_grid(cfg, m, n), sync=False)
-
-                rows = min(m, 64)
-                want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
-                ref = reference_of(want, cupy.asnumpy(w), weights)
-                results = {}
-                for form, run in (("atomic", mul_mat_atomic), ("fixup", mul_mat_fixup),
-                                  ("fixup_pdl", mul_mat_fixup_pdl)):
-                    outs = []
-                    for _ in range(2):
-                        y.fill(cupy.nan)
-                        run()
-                        cupy.cuda.get_current_stream().synchronize()
-                        outs.append(cupy.asnumpy(y))
-                    out = outs[0][:rows].astype(np.float64)
-                    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(outs[0]).all() \
-                        else float("inf")
-                    same = bool(np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32)))
-                    results[form] = (err, same, time_graph(cupy, run))
-                us_fix = time_graph(cupy, fixup_only)
-                row = {"experiment": "stream_k_fixup", "rep": rep, "what": f"qdot {cfg.name} [{stages} stages]",
-                       "shape": f"M={m} N={n} K={k}", "grid": grid, "weights": weights,
-                       "us_mul_mat_atomic": results["atomic"][2], "us_mul_mat_fixup": results["fixup"][2],
-                       "us_mul_mat_fixup_pdl": results["fixup_pdl"][2],
-                       "us_fixup_kernel": us_fix, "fixup_over_atomic": results["fixup"][2] / results["atomic"][2],
-                       "fixup_pdl_over_atomic": results["fixup_pdl"][2] / results["atomic"][2],
-                       "rel_err_fixup_pdl": results["fixup_pdl"][0],
-                       "fixup_pdl_launches_identical": results["fixup_pdl"][1],
-                       "rel_err_atomic": results["atomic"][0], "rel_err_fixup": results["fixup"][0],
-                       "atomic_launches_identical": results["atomic"][1],
-                       "fixup_launches_identical": results["fixup"][1],
-                       "ok": all(r[0] <= 1e-5 for r in results.values()) and results["fixup"][1]
-                       and results["fixup_pdl"][1],
-                       "command": COMMAND}
-                record(row)
-                log(f"{weights:5s} M={m:4d} N={n:5d} K={k:5d} grid {grid[0]:3d}: atomic {results['atomic'][2]:7.2f} "
-                    f"us, fix-up {results['fixup'][2]:7.2f} us (its kernel {us_fix:5.2f}) = "
-                    f"{row['fixup_over_atomic']:.3f}x, launched programmatically {results['fixup_pdl'][2]:7.2f} = "
-                    f"{row['fixup_pdl_over_atomic']:.3f}x; err {max(r[0] for r in results.values()):.1e}; "
-                    f"identical launches atomic {results['atomic'][1]} fix-up {results['fixup'][1]} "
-                    f"{results['fixup_pdl'][1]}")
+    time_stream_k()
 
 
 if __name__ == "__main__":
