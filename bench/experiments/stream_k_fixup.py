@@ -1,4 +1,4 @@
-"""Experiment (runs 248–256, 261): stream-K's pieces summed by the fix-up kernel (reproducible) against atomic additions.
+"""Experiment (runs 248–256, 261): stream-K's pieces summed by the fix-up kernel (reproducible) against atomics.
 
     python -m bench.experiments.stream_k_fixup --prepare   # here: fill the kernel cache
     python -m bench.experiments.stream_k_fixup             # on the GPU machine (runs 248–251)
