@@ -184,6 +184,7 @@ def timed_verify(module):
 common.verify_module = timed_verify
 
 args = translate.make_arg_parser().parse_args(sys.argv[1:])
+translate._check_flags(args)  # as run() does: the defaults of the flags left out
 spec = translate.pipeline_for(args)
 text, filename = common.read_input(args.input_file)
 start = now()

@@ -73,3 +73,12 @@ def test_row_line_summarises_a_measured_row(capsys: pytest.CaptureFixture[str]) 
     assert line.startswith("ROW ") and json.loads(line[4:]) == {
         "kernel": "small_m", "variant": "now", "shape": "M=1 N=64 K=256", "ok": True, "grid": [1, 1, 1],
         "launch_shared": 24960, "mul_mat": 1.23, "no_pdl": 1.5, "kernel_us": 1.0, "quantize_us": 0.25}
+
+
+def test_compile_latency_breakdown_times_each_phase() -> None:
+    """``--breakdown`` runs qdot-translate's steps in an instrumented child (which must fill in the flags' defaults as
+    qdot-translate does: it once built the pipeline from ``num_stages=None`` and failed, unnoticed)."""
+    done = _run("bench.compile_latency", "--runs", "1", "--breakdown", "--no-code-cache-line")
+    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout, done.stderr[-2000:]
+    for phase in ("import qdot-translate", "pass qdot-to-llvm", "LLVM NVPTX code generation", "in-process total"):
+        assert phase in done.stdout, done.stdout
