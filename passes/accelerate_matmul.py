@@ -69,7 +69,7 @@ from compiler.format_table import FORMATS
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import LoadOp, TransOp, num_warps
+from dialects.qdot.kernel import LoadOp, TransOp, is_kernel, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import FOLD_K, Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, Q6K_D4, SCALE_BITS, BlockPartOp
 from dialects.ptx.arch import Arch, Feature
@@ -87,7 +87,7 @@ from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, eleme
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WGMMA_FORMATS, WarpGroupDotOp
 from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encoding
-from passes.support.accumulator_layouts import has_layout, propagate_accumulator_layouts
+from passes.support.accumulator_layouts import has_layout, propagate_accumulator_layouts, refuse_plain_meetings
 from passes.support.loaded_tiles import layout_register_loads
 from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles, unit_stride_dim
@@ -144,6 +144,8 @@ class AccelerateMatmulPass(ModulePass):
             layout_register_loads(func, warps)
             propagate_accumulator_layouts(func)
             layout_stored_tiles(func, warps)
+            if is_kernel(func):
+                refuse_plain_meetings(func)
 
 
 

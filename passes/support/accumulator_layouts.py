@@ -21,6 +21,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler.diagnostics import emit_error
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.encodings import BlockedEncodingAttr, MmaEncodingAttr
 from dialects.qgpu.ops import ConvertLayoutOp
@@ -56,6 +57,25 @@ def _bridge_plain_tensors(func: FuncOp) -> None:
         src, dst = cvt.src.type, cvt.result.type
         if not (has_layout(src) and has_layout(dst)):
             Rewriter.replace_op(cvt, UnrealizedConversionCastOp.get([cvt.src], [dst]))
+
+
+def refuse_plain_meetings(func: FuncOp) -> None:
+    """In a kernel, a bridge left from a plain tensor to a layout is a value no rule could lay out: a loop or branch
+    that carries only constants (and sums of them) meeting a dot's accumulator or a loaded tile after it. A layout
+    comes to such a value from the tile it meets inside the same loop or branch, not from a use after it; reported
+    at the value's producer, before qdot-to-llvm would find the constant without a layout."""
+    for cast in [op for op in func.walk() if isinstance(op, UnrealizedConversionCastOp)]:
+        source, target = cast.inputs[0].type, cast.results[0].type
+        if not (isinstance(source, TensorType) and not has_layout(source) and has_layout(target)):
+            continue
+        producer = cast.inputs[0].owner
+        at = producer if isinstance(producer, Operation) else cast
+        what = "its result" if isinstance(producer, Operation) else "this block argument"
+        assert isinstance(target, TensorType)
+        layout = "#qgpu.mma" if isinstance(target.encoding, MmaEncodingAttr) else "#qgpu.blocked"
+        emit_error(at, f"qdot-accelerate-matmul: {what} ({source}) meets a tile in a register layout ({layout}) but "
+                       "has none itself: a loop or branch that carries only constants takes no layout from a use after "
+                       "it; start it from the loaded tile or the dot's result, or add them inside it")
 
 
 def has_layout(tensor: Attribute) -> bool:
@@ -255,4 +275,4 @@ def _insert(point: InsertPoint, op: Operation) -> Operation:
     return op
 
 
-__all__ = ["CARRIED", "encode_result", "has_layout", "propagate_accumulator_layouts"]
+__all__ = ["CARRIED", "encode_result", "has_layout", "propagate_accumulator_layouts", "refuse_plain_meetings"]

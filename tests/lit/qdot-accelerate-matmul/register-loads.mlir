@@ -113,3 +113,49 @@ func.func @half(%a_ptr: !qdot.ptr<f16>, %m: index, %n: index)
   qdot.store %a[%c0, %c0], %t : !qdot.desc<16x64xf16>, tensor<16x64xf16>
   func.return
 }
+
+// -----
+
+// A loop that carries only constants and sums of them, added to a loaded tile after it: the loop result has no
+// register layout (one comes from a tile met inside the loop), refused at the loop, not left for qdot-to-llvm to
+// find at the constant.
+func.func @constant_loop(%a_ptr: !qdot.ptr<f32>, %m: index, %n: index, %count: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = qdot.make_desc %a_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %one = arith.constant dense<1.000000e+00> : tensor<16x64xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x64xf32>
+  // expected-error@+1 {{qdot-accelerate-matmul: its result (tensor<16x64xf32>) meets a tile in a register layout (#qgpu.blocked) but has none itself: a loop or branch that carries only constants takes no layout from a use after it; start it from the loaded tile or the dot's result, or add them inside it}}
+  %sum = scf.for %i = %c0 to %count step %c1 iter_args(%acc = %zero) -> (tensor<16x64xf32>) {
+    %next = arith.addf %acc, %one : tensor<16x64xf32>
+    scf.yield %next : tensor<16x64xf32>
+  }
+  %t = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+  %r = arith.addf %sum, %t : tensor<16x64xf32>
+  qdot.store %a[%c0, %c0], %r : !qdot.desc<16x64xf32>, tensor<16x64xf32>
+  func.return
+}
+
+// -----
+
+// The same for a branch choosing between two constants.
+func.func @constant_branch(%a_ptr: !qdot.ptr<f32>, %m: index, %n: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = qdot.make_desc %a_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %cond = arith.cmpi ult, %m, %n : index
+  // expected-error@+1 {{qdot-accelerate-matmul: its result (tensor<16x64xf32>) meets a tile in a register layout (#qgpu.blocked)}}
+  %s = scf.if %cond -> (tensor<16x64xf32>) {
+    %one = arith.constant dense<1.000000e+00> : tensor<16x64xf32>
+    scf.yield %one : tensor<16x64xf32>
+  } else {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x64xf32>
+    scf.yield %zero : tensor<16x64xf32>
+  }
+  %t = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+  %r = arith.addf %s, %t : tensor<16x64xf32>
+  qdot.store %a[%c0, %c0], %r : !qdot.desc<16x64xf32>, tensor<16x64xf32>
+  func.return
+}
