@@ -1,7 +1,7 @@
 """Write qdot's bytecode caches: ``python -m compiler.precompile`` (part of the README's install).
 
 A cold ``qdot-translate`` is a fresh Python process; what it does not find cached it compiles
-again every time: the ``.pyc`` files of our 153 modules (an editable install under
+again every time: the ``.pyc`` files of our modules (an editable install under
 ``PYTHONDONTWRITEBYTECODE`` never writes them — 0.87–0.99 s instead of 0.62 s per compile in a
 fresh checkout, bench/RESULTS.md) and the methods ``dataclasses`` generates for xDSL's and our
 classes (``compiler.code_cache``, 0.1 s of a compile). This writes both, as ``compileall``
