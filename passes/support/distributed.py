@@ -351,24 +351,25 @@ def side_by_side(low: Sequence[CoordExpr] | None, high: Sequence[CoordExpr] | No
     return side_by_side_run([low, high])
 
 
-def side_by_side_run(slots: Sequence[Sequence[CoordExpr] | None]) -> bool:
-    """Whether n slots (their ``coord_exprs``) hold (r, c), (r, c + 1), …, (r, c + n − 1) with c a multiple of n in
-    every thread: one row, unit steps along the columns, the run aligned to its length."""
+def side_by_side_run(slots: Sequence[Sequence[CoordExpr] | None], dim: int = 1) -> bool:
+    """Whether n slots (their ``coord_exprs``) hold n consecutive elements along ``dim`` — (r, c), (r, c + 1), …,
+    (r, c + n − 1) for the columns (``dim`` 1), (r, c) … (r + n − 1, c) for the rows — with the first a multiple of n
+    in every thread: the other coordinate the same, unit steps along ``dim``, the run aligned to its length."""
     n = len(slots)
     first = slots[0]
-    if any(slot is None or slot[0] != first[0] for slot in slots):
+    if any(slot is None or slot[1 - dim] != first[1 - dim] for slot in slots):
         return False
-    col = first[1]
-    return col.modulus is None and col.constant % n == 0 and all(f.scale % n == 0 for f in col.fields) \
-        and all(slot[1].fields == col.fields and slot[1].constant == col.constant + j
+    lead = first[dim]
+    return lead.modulus is None and lead.constant % n == 0 and all(f.scale % n == 0 for f in lead.fields) \
+        and all(slot[dim].fields == lead.fields and slot[dim].constant == lead.constant + j
                 for j, slot in enumerate(slots))
 
 
-def register_runs(layout: DistributedLayout, n: int) -> bool:
-    """Whether the registers of a 32-bit layout, taken n by n, hold side-by-side runs ((r, c) … (r, c + n − 1), c a
-    multiple of n): one 4·n-byte access per run."""
+def register_runs(layout: DistributedLayout, n: int, dim: int = 1) -> bool:
+    """Whether the registers of a 32-bit layout, taken n by n, hold runs of n consecutive elements along ``dim``
+    (the first a multiple of n): one 4·n-byte access per run where ``dim`` is the unit-stride one."""
     return layout.regs_per_thread % n == 0 and all(
-        side_by_side_run([layout.coord_exprs(reg + j, 0) for j in range(n)])
+        side_by_side_run([layout.coord_exprs(reg + j, 0) for j in range(n)], dim)
         for reg in range(0, layout.regs_per_thread, n))
 
 

@@ -181,23 +181,41 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
             b.insert(StGlobalOp(address, loaded, b.and_i1(row_ok, col_tests[col_const])))
 
 
-def vectors_aligned(tile: GlobalTile) -> bool:
-    """Unit-stride columns with the row pitch, N and the tile's column origin multiples of 4:
-    a vector at a column that is a multiple of 4 is 16-byte aligned and inside N or past it."""
-    return constant_value(tile.strides[1]) == 1 and all(
-        known_divisor(v) % VECTOR == 0 for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
+def unit_stride_run_dim(tile: GlobalTile) -> int:
+    """The dimension vectors may run along: the columns (1) where they are unit-stride or neither is known to be,
+    else the rows (0) where those are — a column-major tile's columns are contiguous down its rows."""
+    return 0 if constant_value(tile.strides[1]) != 1 and constant_value(tile.strides[0]) == 1 else 1
 
 
-def unaligned_reason(tile: GlobalTile) -> str:
+def vectors_aligned(tile: GlobalTile, dim: int = 1) -> bool:
+    """``dim`` unit-stride (the columns by default) with the pitch across it, the extent along it and the tile's
+    origin along it multiples of 4: a vector starting at a multiple of 4 along ``dim`` is 16-byte aligned and
+    inside the extent or past it."""
+    return constant_value(tile.strides[dim]) == 1 and all(
+        known_divisor(v) % VECTOR == 0 for v in run_terms(tile, dim))
+
+
+def run_terms(tile: GlobalTile, dim: int) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(the pitch across ``dim``, the extent along it, the tile's origin along it): what a vector along ``dim`` needs
+    to be a multiple of its length to be aligned and never straddle the extent."""
+    return tile.strides[1 - dim], tile.dims[dim], tile.offsets[dim]
+
+
+RUN_TERM_NAMES = {1: ("the row pitch", "N", "the column origin"), 0: ("the column pitch", "M", "the row origin")}
+"""``run_terms``' names for runs along the columns (``dim`` 1) and along the rows (``dim`` 0)."""
+
+
+def unaligned_reason(tile: GlobalTile, dim: int = 1) -> str:
     """Which part of ``vectors_aligned`` ``tile`` fails."""
-    if constant_value(tile.strides[1]) != 1:
+    if constant_value(tile.strides[dim]) != 1:
         return "the tile's columns are not known to be unit-stride, so its rows are not 16-byte vectors"
-    unproven = [name for name, value in (("the row pitch", tile.strides[0]), ("N", tile.dims[1]),
-                                         ("the column origin", tile.offsets[1])) if known_divisor(value) % VECTOR]
+    unproven = [name for name, value in zip(RUN_TERM_NAMES[dim], run_terms(tile, dim), strict=True)
+                if known_divisor(value) % VECTOR]
     subject = unproven[0] if len(unproven) == 1 else f"{', '.join(unproven[:-1])} and {unproven[-1]}"
     multiple = "is not known to be a multiple" if len(unproven) == 1 else "are not known to be multiples"
-    return (f"{subject} {multiple} of {VECTOR}, as 16-byte row vectors need (aligned, never straddling N; "
-            "qdot.divisibility on the argument says so)")
+    vectors = "row" if dim == 1 else "column"
+    return (f"{subject} {multiple} of {VECTOR}, as 16-byte {vectors} vectors need (aligned, never straddling "
+            f"{RUN_TERM_NAMES[dim][1]}; qdot.divisibility on the argument says so)")
 
 
 def _last_shared_user(store: StoreOp) -> bool:
@@ -259,5 +277,5 @@ def _int(attr: object) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-__all__ = ["VECTOR", "StagingPlan", "lower_staged_store", "staging_decision", "staging_plan", "unaligned_reason",
-           "vectors_aligned"]
+__all__ = ["RUN_TERM_NAMES", "VECTOR", "StagingPlan", "lower_staged_store", "run_terms", "staging_decision",
+           "staging_plan", "unaligned_reason", "unit_stride_run_dim", "vectors_aligned"]

@@ -3,9 +3,11 @@
 Each thread writes the elements its registers hold (coordinates from the
 layout's ``coord_exprs``: a per-register constant plus per-thread bit fields,
 computed once at function entry); elements outside the tensor are not written.
-Side-by-side elements become one wider store where that is provably aligned (the
-run's first column a multiple of its length in every thread; the row pitch, N and the tile's column
-origin multiples of it, e.g. ``qdot.divisibility`` on N): two 16-bit elements that share a register — a
+Consecutive elements along the tile's unit-stride dimension (a row of a row-major tile, a column of a
+column-major one: ``unit_stride_run_dim``) become one wider store where that is provably aligned (the
+run's first element a multiple of its length in every thread; the row pitch, N and the tile's column
+origin multiples of it — for a column-major tile the column pitch, M and the row origin —, e.g.
+``qdot.divisibility`` on N): two 16-bit elements that share a register — a
 bf16 accumulator tile's pairs — one 4-byte store (``_halves_in_registers``); two f32 columns in
 consecutive registers — the mma accumulator's pair (2t, 2t + 1) — one 8-byte
 ``st.global.v2``, four — a blocked layout's 16-byte runs (a stored splat, a sum of loaded tiles) — one
@@ -35,7 +37,8 @@ from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import REMARKS_PASS, element_bytes, global_tile
 from passes.support.distributed import FunctionState, as_i32, field_sum, register_runs, side_by_side, to_regs
-from passes.support.staged_stores import VECTOR, StagingPlan, lower_staged_store, staging_decision
+from passes.support.staged_stores import (RUN_TERM_NAMES, VECTOR, StagingPlan, lower_staged_store, run_terms,
+                                         staging_decision, unit_stride_run_dim)
 
 
 def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
@@ -91,25 +94,26 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         return
     eb = element_bytes(tensor.get_element_type())
     limits, origin, strides = tile_bounds(b, tile)
-    paired = _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
-    layout_widths = _layout_widths(layout, eb, op)  # f32 registers per vector store the layout allows
+    dim = unit_stride_run_dim(tile)  # runs along the rows of a row-major tile, down the columns of a column-major one
+    paired = dim == 1 and _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
+    layout_widths = _layout_widths(layout, eb, op, dim)  # f32 registers per vector store the layout allows
     layout_pairs = paired or bool(layout_widths)
-    width = _store_width((2,) if paired else layout_widths, tile)
+    width = _store_width((2,) if paired else layout_widths, tile, dim)
     words = width if not paired else 1  # f32 registers per store (4: st.global.v4, 2: st.global.v2)
     paired = paired and width == 2
     pair_test = None
-    if width > 1 and not _aligned_runs(tile, width):
+    if width > 1 and not _aligned_runs(tile, width, dim):
         # Runs are legal exactly when the row pitch, N and the tile's column origin are multiples of the run.
         # Unproven at compile time, that is one uniform test at run time, and each run's store
         # and its single stores, predicated on the test either way: no branch, and the
         # addresses and bounds tests are shared (two versions behind a branch cost ptxas 9
         # registers in a 128×128 wgmma tile, and with them its second CTA per SM).
-        bits = [b.cast_int(v, i64) for v in (tile.strides[0], tile.dims[1], tile.offsets[1])]
+        bits = [b.cast_int(v, i64) for v in run_terms(tile, dim)]
         low = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(width - 1, i64))
         pair_test = b.cmp("eq", low, b.const(0, i64))
     if remarks.enabled(REMARKS_PASS):
         remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_pairs, pair_test is not None,
-                                                        decision if callable(decision) else None))
+                                                        decision if callable(decision) else None, dim))
     is_float = isinstance(tensor.get_element_type(), Float32Type)
     singles_too = pair_test is not None  # set only where the layout pairs
     no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
@@ -175,30 +179,32 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
 
 
 def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: int, layout_pairs: bool,
-                   tested: bool, not_staged: Callable[[], str] | None) -> str:
-    """``not_staged``: under ``epilogue=staged``, why this store is not staged."""
+                   tested: bool, not_staged: Callable[[], str] | None, dim: int = 1) -> str:
+    """``not_staged``: under ``epilogue=staged``, why this store is not staged. ``dim``: the dimension runs go
+    along (0 for a column-major tile's)."""
     elements = sum(1 for _ in layout.slots())
     instruction = "red.global.add" if op.reduce is not None else "st.global"
     tensor = op.value.type
     assert isinstance(tensor, TensorType)
     element = _element_name(tensor)
+    pitch, extent, origin = RUN_TERM_NAMES[dim]
+    terms = f"{extent}, {pitch} and {origin}"
     if op.reduce is not None:
         text = f"epilogue direct: {elements} single {instruction} per thread (a reduction is stored element by element)"
     elif words == VECTOR:
-        what = f"st.global.v4.b32 per run of four {element} registers"
-        when = (f"under a run-time test that N, the row pitch and the column origin are multiples of {VECTOR} "
-                "(single stores otherwise)" if tested
-                else f"N, the row pitch and the column origin proven multiples of {VECTOR}")
+        what = f"st.global.v4.b32 per run of four {element} registers{'' if dim == 1 else ' down a column'}"
+        when = (f"under a run-time test that {terms} are multiples of {VECTOR} (single stores otherwise)" if tested
+                else f"{terms} proven multiples of {VECTOR}")
         text = f"epilogue direct: {what}, {when}"
     elif words > 1 or paired:
-        what = (f"st.global.v2.b32 per pair of {element} registers" if words > 1
+        what = (f"st.global.v2.b32 per pair of {element} registers{'' if dim == 1 else ' down a column'}" if words > 1
                 else f"4-byte st.global per register of {element} pairs")
-        when = ("under a run-time test that N, the row pitch and the column origin are even (single stores "
-                "otherwise)" if tested else "N, the row pitch and the column origin proven even")
+        when = (f"under a run-time test that {terms} are even (single stores otherwise)" if tested
+                else f"{terms} proven even")
         text = f"epilogue direct: {what}, {when}"
     elif layout_pairs:
-        text = (f"epilogue direct: {elements} single {instruction} per thread: the row pitch, N or the column "
-                "origin is known odd (or the columns not unit-stride), so no pairs")
+        text = (f"epilogue direct: {elements} single {instruction} per thread: {pitch}, {extent} or {origin} is "
+                "known odd (or the columns not unit-stride), so no pairs")
     else:
         text = f"epilogue direct: {elements} single {instruction} per thread (the layout holds no side-by-side pairs)"
     return text + (f"; not staged (epilogue=staged): {not_staged()}" if not_staged is not None else "")
@@ -227,33 +233,32 @@ def _store(b: Builder, op: StoreOp, address: SSAValue, value: SSAValue, ok: SSAV
         b.insert(StGlobalOp(address, value, ok))
 
 
-def _layout_widths(layout, eb: int, op: StoreOp) -> tuple[int, ...]:  # noqa: ANN001 - DistributedLayout
-    """The runs of side-by-side f32 registers the layout holds, widest first: 4 (a blocked layout's 16-byte runs,
-    one ``st.global.v4``), 2 (the mma accumulator's pair (2t, 2t + 1), one ``st.global.v2``). A reduction is
-    stored element by element (``red.global.add`` has no vector form here)."""
+def _layout_widths(layout, eb: int, op: StoreOp, dim: int) -> tuple[int, ...]:  # noqa: ANN001 - DistributedLayout
+    """The runs of consecutive f32 registers along ``dim`` the layout holds, widest first: 4 (a blocked layout's
+    16-byte runs, one ``st.global.v4``), 2 (the mma accumulator's pair (2t, 2t + 1), one ``st.global.v2``). A
+    reduction is stored element by element (``red.global.add`` has no vector form here)."""
     if op.reduce is not None or eb != 4:
         return ()
-    return tuple(n for n in (VECTOR, 2) if register_runs(layout, n))
+    return tuple(n for n in (VECTOR, 2) if register_runs(layout, n, dim))
 
 
-def _store_width(widths: tuple[int, ...], tile) -> int:  # noqa: ANN001 - GlobalTile
+def _store_width(widths: tuple[int, ...], tile, dim: int) -> int:  # noqa: ANN001 - GlobalTile
     """Elements per store: the widest run proven aligned, else the widest not known misaligned (tested at run
     time), else 1. A known odd N keeps single stores; a known N of 2 mod 4 keeps pairs."""
-    if constant_value(tile.strides[1]) != 1:
+    if constant_value(tile.strides[dim]) != 1:
         return 1
-    proven = [n for n in widths if _aligned_runs(tile, n)]
+    proven = [n for n in widths if _aligned_runs(tile, n, dim)]
     if proven:
         return proven[0]
-    possible = [n for n in widths if not any((constant_value(v) or 0) % n
-                                             for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))]
+    possible = [n for n in widths if not any((constant_value(v) or 0) % n for v in run_terms(tile, dim))]
     return possible[0] if possible else 1
 
 
-def _aligned_runs(tile, n: int) -> bool:  # noqa: ANN001 - GlobalTile
-    """Unit-stride columns with the row pitch, N and the tile's column origin multiples of ``n``: a run (c, …,
-    c + n − 1) with c a multiple of n is then aligned to n elements, and c < N means c + n − 1 < N."""
-    return constant_value(tile.strides[1]) == 1 and not any(
-        known_divisor(v) % n for v in (tile.strides[0], tile.dims[1], tile.offsets[1]))
+def _aligned_runs(tile, n: int, dim: int) -> bool:  # noqa: ANN001 - GlobalTile
+    """``dim`` unit-stride with the pitch across it, the extent along it and the tile's origin along it multiples of
+    ``n``: a run of n along ``dim`` starting at a multiple of n is then aligned to n elements, and inside the extent
+    when its first element is."""
+    return constant_value(tile.strides[dim]) == 1 and not any(known_divisor(v) % n for v in run_terms(tile, dim))
 
 
 def _halves_in_registers(layout, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout

@@ -97,3 +97,45 @@ def test_tile_passed_through_a_loop_and_a_branch(m: int, n: int, count: int) -> 
     want[:min(16, m), :cols] = 0.0  # rows of the tile past A's last read zeros (M ≥ N: the tile's last row)
     want[:rows, :cols] = a[first:first + rows, :cols]
     assert np.array_equal(b, want, equal_nan=True)
+
+
+COLUMNS = """
+func.func @sum_columns(%y_ptr: !qdot.ptr<f32>, %x_ptr: !qdot.ptr<f32>, %m: index {{qdot.divisibility = {div} : i64}},
+                       %n: index)
+    attributes {{qdot.kernel, qdot.num_warps = 2 : i64}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pid = qdot.program_id x
+  %off_m = arith.muli %pid, %c16 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %y_desc = qdot.make_desc %y_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %left = qdot.load %x_desc[%off_m, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+  %right = qdot.load %x_desc[%off_m, %c64] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+  %sum = arith.addf %left, %right : tensor<16x64xf32>
+  qdot.store %y_desc[%off_m, %c0], %sum : !qdot.desc<16x64xf32>, tensor<16x64xf32>
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize("m,div", [(40, 4), (48, 4), (42, 2), (37, 1), (44, 1)])
+def test_column_major_tiles_in_column_runs(m: int, div: int) -> None:
+    """Column-major X and Y (descriptor strides [1, M]): Y[:, 0:64] = X[:, 0:64] + X[:, 64:128], N = 100, one
+    program per 16 rows. The blocked layout's runs go down the columns; M a multiple of 4 (said by
+    ``qdot.divisibility``) gives 16-byte loads and stores down each column; M = 42 (even, said) single loads and
+    8-byte stores; M = 37 and 44 (unsaid) single loads and 16-byte stores under a run-time test, which fails at 37
+    (single stores) and holds at 44; ragged last programs; zeros past N and M, Y written inside [M, 64) only."""
+    n = 100
+    kernel = compiler.compile(COLUMNS.format(div=div), target="ptx", arch="sm_90")
+    ptx = kernel.ptx if isinstance(kernel.ptx, str) else kernel.ptx.decode()
+    assert ("ld.global.v4.b32" in ptx) == (div == 4)
+    assert ("st.global.v2.b32" in ptx) == (div == 2) and ("st.global.v4.b32" in ptx) == (div != 2)
+    x_t = np.random.default_rng(m).standard_normal((n, m)).astype(np.float32)  # X column-major: X[r, c] = x_t[c, r]
+    y_t = np.full((n, m), np.nan, dtype=np.float32)
+    compiler.emulate(kernel, y_t, x_t, m, n, grid=(-(-m // 16), 1, 1))
+    right = np.zeros((64, m), dtype=np.float32)
+    right[:n - 64] = x_t[64:]
+    assert np.array_equal(y_t[:64], x_t[:64] + right)
+    assert np.isnan(y_t[64:]).all()

@@ -76,3 +76,42 @@ func.func @copy_rows_aligned(%a_ptr: !qdot.ptr<f32>, %b_ptr: !qdot.ptr<f32>, %m:
   func.return
 }
 // STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four f32 registers, N, the row pitch and the column origin proven multiples of 4
+
+// A column-major tile (descriptor strides [1, M]): its blocked layout's runs go down the columns
+// (tests/lit/qdot-accelerate-matmul/register-loads.mlir, @copy_columns), so with M a multiple of 4 each run is one
+// 16-byte load and one 16-byte store down a column: 16 × 64 i32 on 2 warps, 4 of each per thread.
+// CHECK-LABEL:  .entry copy_columns_aligned
+// CHECK-COUNT-4: @%qdot_p ld.global.v4.b32
+// CHECK-NOT:    ld.global
+// CHECK-COUNT-4: @%qdot_p st.global.v4.b32
+// CHECK-NOT:    st.global
+// REMARK:       register-loads.mlir:[[# @LINE + 7]]:3: remark: qdot-to-llvm: register load: 4 ld.global.v4.b32 per thread (16-byte runs of the layout, down the columns, aligned)
+func.func @copy_columns_aligned(%a_ptr: !qdot.ptr<i32>, %b_ptr: !qdot.ptr<i32>, %m: index {qdot.divisibility = 4 : i64},
+                                %n: index) attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = qdot.make_desc %a_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<i32> -> !qdot.desc<16x64xi32>
+  %b = qdot.make_desc %b_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<i32> -> !qdot.desc<16x64xi32>
+  %t = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xi32> -> tensor<16x64xi32>
+  qdot.store %b[%c0, %c0], %t : !qdot.desc<16x64xi32>, tensor<16x64xi32>
+  func.return
+}
+// STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four i32 registers down a column, M, the column pitch and the row origin proven multiples of 4
+
+// The same with M of any value: single loads (the remark says which term is unproven) and the stores' 16-byte runs
+// under a run-time test of M, the column pitch and the row origin.
+// CHECK-LABEL:  .entry copy_columns
+// CHECK-COUNT-16: @%qdot_p ld.global.b32
+// CHECK-NOT:    ld.global
+// REMARK:       register-loads.mlir:[[# @LINE + 7]]:3: remark: qdot-to-llvm: register load: 16 single ld.global per thread: the column pitch and M are not known to be multiples of 4, as 16-byte column vectors need (aligned, never straddling M; qdot.divisibility on the argument says so)
+func.func @copy_columns(%a_ptr: !qdot.ptr<i32>, %b_ptr: !qdot.ptr<i32>, %m: index, %n: index)
+    attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = qdot.make_desc %a_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<i32> -> !qdot.desc<16x64xi32>
+  %b = qdot.make_desc %b_ptr, [%m, %n], [%c1, %m] : !qdot.ptr<i32> -> !qdot.desc<16x64xi32>
+  %t = qdot.load %a[%c0, %c0] : !qdot.desc<16x64xi32> -> tensor<16x64xi32>
+  qdot.store %b[%c0, %c0], %t : !qdot.desc<16x64xi32>, tensor<16x64xi32>
+  func.return
+}
+// STORE:        register-loads.mlir:[[# @LINE - 3]]:3: remark: qdot-to-llvm: epilogue direct: st.global.v4.b32 per run of four i32 registers down a column, under a run-time test that M, the column pitch and the row origin are multiples of 4 (single stores otherwise)
