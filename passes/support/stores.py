@@ -97,11 +97,11 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     dim = unit_stride_run_dim(tile)  # runs along the rows of a row-major tile, down the columns of a column-major one
     paired = dim == 1 and _halves_in_registers(layout, eb)  # both 16-bit halves of a register at once
     layout_widths = _layout_widths(layout, eb, op, dim)  # f32 registers per vector store the layout allows
-    layout_pairs = paired or bool(layout_widths)
+    layout_runs = paired or bool(layout_widths)
     width = _store_width((2,) if paired else layout_widths, tile, dim)
     words = width if not paired else 1  # f32 registers per store (4: st.global.v4, 2: st.global.v2)
     paired = paired and width == 2
-    pair_test = None
+    run_test = None
     if width > 1 and not _aligned_runs(tile, width, dim):
         # Runs are legal exactly when the row pitch, N and the tile's column origin are multiples of the run.
         # Unproven at compile time, that is one uniform test at run time, and each run's store
@@ -110,13 +110,13 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
         # registers in a 128×128 wgmma tile, and with them its second CTA per SM).
         bits = [b.cast_int(v, i64) for v in run_terms(tile, dim)]
         low = b.and_(b.or_(b.or_(bits[0], bits[1]), bits[2]), b.const(width - 1, i64))
-        pair_test = b.cmp("eq", low, b.const(0, i64))
+        run_test = b.cmp("eq", low, b.const(0, i64))
     if remarks.enabled(REMARKS_PASS):
-        remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_pairs, pair_test is not None,
+        remarks.remark(op, REMARKS_PASS, _direct_remark(op, layout, paired, words, layout_runs, run_test is not None,
                                                         decision if callable(decision) else None, dim))
     is_float = isinstance(tensor.get_element_type(), Float32Type)
-    singles_too = pair_test is not None  # set only where the layout pairs
-    no_pairs = b.xor(pair_test, b.const(1, i1)) if singles_too else None
+    singles_too = run_test is not None  # set only where the layout holds runs
+    no_runs = b.xor(run_test, b.const(1, i1)) if singles_too else None
     # An element's address is its thread's address of the register-constant-free coordinates
     # (one per distinct set of lane/warp fields, computed once) plus c0·stride0·eb + c1·stride1·eb,
     # one product per distinct register constant: ~2 adds per store instead of a 64-bit
@@ -162,11 +162,11 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
                         steps[(d, constant)] = b.mul(strides[d], constant * eb)
                     address = b.add(address, steps[(d, constant)])
         value = regs[reg]
-        if singles_too:  # this element alone, where pairs are off
-            _store(b, op, address, _element(b, value, byte, eb, is_float), b.and_i1(ok, no_pairs))
+        if singles_too:  # this element alone, where runs are off
+            _store(b, op, address, _element(b, value, byte, eb, is_float), b.and_i1(ok, no_runs))
             if not lead:
                 continue
-            ok = b.and_i1(ok, pair_test)
+            ok = b.and_i1(ok, run_test)
         if words > 1:
             stored = b.emit(PackOp([as_i32(b, regs[reg + j]) for j in range(words)]))
         elif paired:  # both 16-bit halves of the register at once
@@ -178,7 +178,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     op.erase()
 
 
-def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: int, layout_pairs: bool,
+def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: int, layout_runs: bool,
                    tested: bool, not_staged: Callable[[], str] | None, dim: int = 1) -> str:
     """``not_staged``: under ``epilogue=staged``, why this store is not staged. ``dim``: the dimension runs go
     along (0 for a column-major tile's)."""
@@ -202,7 +202,7 @@ def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: 
         when = (f"under a run-time test that {terms} are even (single stores otherwise)" if tested
                 else f"{terms} proven even")
         text = f"epilogue direct: {what}, {when}"
-    elif layout_pairs:
+    elif layout_runs:
         text = (f"epilogue direct: {elements} single {instruction} per thread: {pitch}, {extent} or {origin} is "
                 "known odd (or the columns not unit-stride), so no pairs")
     else:
