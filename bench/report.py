@@ -47,6 +47,12 @@ def table(rows: list[dict]) -> str:
     other = [r for r in rows if "GB/s" in r]
     for r in other:
         out += ["", f"{r['what']}: {r['GB/s']:.0f} GB/s"]
+    shown = {id(r) for group in (mx, sweep, mmq, other) for r in group}
+    left = [r for r in rows if id(r) not in shown]
+    if left:  # an experiment's rows, whose columns are its own: say so rather than print an empty table
+        kinds = sorted({str(r.get("experiment", r.get("what", "?"))) for r in left})
+        out += ["", f"({len(left)} row{'s' if len(left) != 1 else ''} of a kind this report does not tabulate — "
+                    f"{', '.join(kinds)}; the rows are in the file)"]
     return "\n".join(out)
 
 

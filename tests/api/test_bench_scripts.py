@@ -82,3 +82,20 @@ def test_compile_latency_breakdown_times_each_phase() -> None:
     assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout, done.stderr[-2000:]
     for phase in ("import qdot-translate", "pass qdot-to-llvm", "LLVM NVPTX code generation", "in-process total"):
         assert phase in done.stdout, done.stdout
+
+
+def test_report_names_rows_it_does_not_tabulate(tmp_path) -> None:  # noqa: ANN001
+    """An experiment's rows (their own columns) are counted and named, not dropped into an empty table; the
+    benchmark rows beside them are tabulated as ever."""
+    import json
+
+    rows = [{"experiment": "stream_k_fixup --formats", "us_mul_mat_atomic": 29.3, "us_mul_mat_fixup": 27.5},
+            {"experiment": "stream_k_fixup --formats", "us_mul_mat_atomic": 28.4, "us_mul_mat_fixup": 27.8},
+            {"what": "device-to-device copy (HBM reference)", "GB/s": 4096.0}]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    done = _run("bench.report", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "device-to-device copy (HBM reference): 4096 GB/s" in done.stdout
+    assert "(2 rows of a kind this report does not tabulate — stream_k_fixup --formats; the rows are in the file)" \
+        in done.stdout
