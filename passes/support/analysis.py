@@ -8,6 +8,7 @@ Kernels state what they know with ``{qdot.divisibility = N}`` on index arguments
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import gcd
 
 from xdsl.dialects import arith, scf
@@ -62,3 +63,10 @@ def known_divisor(value: SSAValue) -> int:
         if isinstance(s, int):
             return min(known_divisor(owner.lhs) << s, CAP)
     return 1
+
+
+def unit_stride(strides: Sequence[SSAValue]) -> int | None:
+    """The one dimension whose stride is the constant 1, if exactly one is: the dimension a tile is contiguous
+    along (its rows' elements for a row-major descriptor, its columns' for a column-major one)."""
+    unit = [i for i, s in enumerate(strides) if constant_value(s) == 1]
+    return unit[0] if len(unit) == 1 else None

@@ -48,7 +48,7 @@ from xdsl.ir import Operation, SSAValue
 from dialects.ptx.ops import BarSyncOp, CpAsyncWaitOp, LdSharedOp, PackOp, StGlobalOp, StSharedOp
 from dialects.qdot.kernel import SHARED_BYTES_ATTR, StoreOp
 from dialects.qgpu.distributed import CoordExpr, DistributedLayout
-from passes.support.analysis import known_divisor
+from passes.support.analysis import known_divisor, unit_stride
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import GlobalTile
 from passes.support.distributed import FunctionState, as_i32, field_sum, register_pairs
@@ -182,17 +182,23 @@ def lower_staged_store(store: StoreOp, layout: DistributedLayout, tile: GlobalTi
 
 
 def unit_stride_run_dim(tile: GlobalTile) -> int:
-    """The dimension vectors may run along: the columns (1) where they are unit-stride or neither is known to be,
-    else the rows (0) where those are — a column-major tile's columns are contiguous down its rows."""
-    return 0 if constant_value(tile.strides[1]) != 1 and constant_value(tile.strides[0]) == 1 else 1
+    """The dimension vectors may run along: the tile's one unit-stride dimension (``unit_stride``: the rows of a
+    column-major tile, 0), the columns (1) where none is known to be — the dimension ``blocked_tile`` lays its runs
+    along, by the same rule."""
+    dim = unit_stride(tile.strides)
+    return 1 if dim is None else dim
+
+
+def runs_aligned(tile: GlobalTile, n: int, dim: int = 1) -> bool:
+    """``dim`` unit-stride (the columns by default) with the pitch across it, the extent along it and the tile's
+    origin along it multiples of ``n``: a run of n elements along ``dim`` starting at a multiple of n is aligned to
+    n elements, and inside the extent when its first element is."""
+    return constant_value(tile.strides[dim]) == 1 and all(known_divisor(v) % n == 0 for v in run_terms(tile, dim))
 
 
 def vectors_aligned(tile: GlobalTile, dim: int = 1) -> bool:
-    """``dim`` unit-stride (the columns by default) with the pitch across it, the extent along it and the tile's
-    origin along it multiples of 4: a vector starting at a multiple of 4 along ``dim`` is 16-byte aligned and
-    inside the extent or past it."""
-    return constant_value(tile.strides[dim]) == 1 and all(
-        known_divisor(v) % VECTOR == 0 for v in run_terms(tile, dim))
+    """``runs_aligned`` for 16-byte vectors of 32-bit elements."""
+    return runs_aligned(tile, VECTOR, dim)
 
 
 def run_terms(tile: GlobalTile, dim: int) -> tuple[SSAValue, SSAValue, SSAValue]:
@@ -277,5 +283,5 @@ def _int(attr: object) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-__all__ = ["RUN_TERM_NAMES", "VECTOR", "StagingPlan", "lower_staged_store", "run_terms", "staging_decision",
-           "staging_plan", "unaligned_reason", "unit_stride_run_dim", "vectors_aligned"]
+__all__ = ["RUN_TERM_NAMES", "VECTOR", "StagingPlan", "lower_staged_store", "run_terms", "runs_aligned",
+           "staging_decision", "staging_plan", "unaligned_reason", "unit_stride_run_dim", "vectors_aligned"]

@@ -28,7 +28,7 @@ from dialects.qdot.kernel import MakeDescOp, StoreOp
 from dialects.qgpu.encodings import BlockedEncodingAttr
 from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout
-from passes.support.builder import constant_value
+from passes.support.analysis import unit_stride
 
 VECTOR_BYTES = 16
 
@@ -103,11 +103,7 @@ def blocked_tile(op: Operation, tile: TensorType, desc: SSAValue, warps: int, wh
 def unit_stride_dim(desc: SSAValue) -> int | None:
     """The one dimension of a ``qdot.make_desc`` descriptor with a constant stride of 1, if any."""
     owner = desc.owner
-    if isinstance(owner, MakeDescOp):
-        unit = [i for i, s in enumerate(owner.strides) if constant_value(s) == 1]
-        if len(unit) == 1:
-            return unit[0]
-    return None
+    return unit_stride(owner.strides) if isinstance(owner, MakeDescOp) else None
 
 
 def _splat(const: arith.ConstantOp, encoded: TensorType, store: StoreOp) -> SSAValue:

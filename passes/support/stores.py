@@ -33,12 +33,11 @@ from dialects.ptx.ops import PackOp, RedGlobalAddOp, StGlobalOp
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.distributed import DistributedLayout
 from dialects.qgpu.layouts import distributed_layout
-from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
 from passes.support.copies import REMARKS_PASS, element_bytes, global_tile
 from passes.support.distributed import FunctionState, as_i32, field_sum, register_runs, side_by_side, to_regs
 from passes.support.staged_stores import (RUN_TERM_NAMES, VECTOR, StagingPlan, lower_staged_store, run_terms,
-                                         staging_decision, unit_stride_run_dim)
+                                         runs_aligned, staging_decision, unit_stride_run_dim)
 
 
 def coordinate(b: Builder, state: FunctionState, layout, reg: int, byte: int, dim: int) -> SSAValue:  # noqa: ANN001
@@ -102,8 +101,8 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
     words = width if not paired else 1  # f32 registers per store (4: st.global.v4, 2: st.global.v2)
     paired = paired and width == 2
     run_test = None
-    if width > 1 and not _aligned_runs(tile, width, dim):
-        # Runs are legal exactly when the row pitch, N and the tile's column origin are multiples of the run.
+    if width > 1 and not runs_aligned(tile, width, dim):
+        # Runs are legal exactly when the pitch, the extent and the origin (run_terms) are multiples of the run.
         # Unproven at compile time, that is one uniform test at run time, and each run's store
         # and its single stores, predicated on the test either way: no branch, and the
         # addresses and bounds tests are shared (two versions behind a branch cost ptxas 9
@@ -179,7 +178,7 @@ def lower_store(op: StoreOp, base: SSAValue, state: FunctionState, staged: bool 
 
 
 def _direct_remark(op: StoreOp, layout: DistributedLayout, paired: bool, words: int, layout_runs: bool,
-                   tested: bool, not_staged: Callable[[], str] | None, dim: int = 1) -> str:
+                   tested: bool, not_staged: Callable[[], str] | None, dim: int) -> str:
     """``not_staged``: under ``epilogue=staged``, why this store is not staged. ``dim``: the dimension runs go
     along (0 for a column-major tile's)."""
     elements = sum(1 for _ in layout.slots())
@@ -247,18 +246,11 @@ def _store_width(widths: tuple[int, ...], tile, dim: int) -> int:  # noqa: ANN00
     time), else 1. A known odd N keeps single stores; a known N of 2 mod 4 keeps pairs."""
     if constant_value(tile.strides[dim]) != 1:
         return 1
-    proven = [n for n in widths if _aligned_runs(tile, n, dim)]
+    proven = [n for n in widths if runs_aligned(tile, n, dim)]
     if proven:
         return proven[0]
     possible = [n for n in widths if not any((constant_value(v) or 0) % n for v in run_terms(tile, dim))]
     return possible[0] if possible else 1
-
-
-def _aligned_runs(tile, n: int, dim: int) -> bool:  # noqa: ANN001 - GlobalTile
-    """``dim`` unit-stride with the pitch across it, the extent along it and the tile's origin along it multiples of
-    ``n``: a run of n along ``dim`` starting at a multiple of n is then aligned to n elements, and inside the extent
-    when its first element is."""
-    return constant_value(tile.strides[dim]) == 1 and not any(known_divisor(v) % n for v in run_terms(tile, dim))
 
 
 def _halves_in_registers(layout, eb: int) -> bool:  # noqa: ANN001 - DistributedLayout
