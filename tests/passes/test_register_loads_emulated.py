@@ -2,7 +2,7 @@
 emulator: the values each thread loads, zeros outside the descriptor, sums in order, and layouts carried through
 loops and branches, against numpy.
 
-The lit tests show the decisions (the blocked layout, 16-byte or single loads); these run the kernels: ragged
+The lit tests show the decisions (the blocked layout, 16-byte or single loads); these assemble and run the kernels: ragged
 shapes whose tiles straddle M and N, N odd (single loads, each bounds-tested) and a multiple of 4 (16-byte loads),
 a loop that sums a dynamic count of tiles, and one that passes a tile through unchanged.
 """
@@ -13,6 +13,11 @@ import numpy as np
 import pytest
 
 import compiler
+from compiler.tools import find_ptxas
+
+PTXAS = find_ptxas() is not None
+"""Each kernel's PTX goes through ``ptxas`` too where it is installed (the dev extra installs it): the 16-byte
+loads and stores, row- and column-major, and the run-time-tested stores assemble."""
 
 SUM = """
 func.func @sum_rows(%y_ptr: !qdot.ptr<f32>, %x_ptr: !qdot.ptr<f32>, %m: index,
@@ -44,7 +49,7 @@ def test_rows_summed_in_registers(n: int, div: int, count: int) -> None:
     """Y[0:16, 0:64] = X[0:16] + X[16:32] + … (``count`` tiles of 16 rows), each tile read with zeros past M = 40 and
     past N; Y written only inside [M, N]. N = 50 and 70: single loads; 52 and 64 (divisible by 4): 16-byte loads."""
     m = 40
-    kernel = compiler.compile(SUM.format(div=div), target="ptx", arch="sm_90")
+    kernel = compiler.compile(SUM.format(div=div), target="ptx", arch="sm_90", verify=PTXAS)
     x = np.random.default_rng(n + count).standard_normal((m, n)).astype(np.float32)
     y = np.full((m, n), np.nan, dtype=np.float32)
     compiler.emulate(kernel, y, x, m, n, count, grid=(1, 1, 1))
@@ -87,7 +92,7 @@ func.func @pass_through(%a_ptr: !qdot.ptr<f32>, %b_ptr: !qdot.ptr<f32>, %m: inde
 def test_tile_passed_through_a_loop_and_a_branch(m: int, n: int, count: int) -> None:
     """B gets A's first 16 × 64 tile (M < N) or its tile one row down (M ≥ N), through a loop that does not change
     it: rows and columns inside [M, N] only, the rest of B as it was."""
-    kernel = compiler.compile(PASS_THROUGH, target="ptx", arch="sm_90")
+    kernel = compiler.compile(PASS_THROUGH, target="ptx", arch="sm_90", verify=PTXAS)
     a = np.random.default_rng(m).standard_normal((m, n)).astype(np.float32)
     b = np.full((m, n), np.nan, dtype=np.float32)
     compiler.emulate(kernel, a, b, m, n, count, grid=(1, 1, 1))
@@ -128,7 +133,7 @@ def test_column_major_tiles_in_column_runs(m: int, div: int) -> None:
     8-byte stores; M = 37 and 44 (unsaid) single loads and 16-byte stores under a run-time test, which fails at 37
     (single stores) and holds at 44; ragged last programs; zeros past N and M, Y written inside [M, 64) only."""
     n = 100
-    kernel = compiler.compile(COLUMNS.format(div=div), target="ptx", arch="sm_90")
+    kernel = compiler.compile(COLUMNS.format(div=div), target="ptx", arch="sm_90", verify=PTXAS)
     ptx = kernel.ptx if isinstance(kernel.ptx, str) else kernel.ptx.decode()
     assert ("ld.global.v4.b32" in ptx) == (div == 4)
     assert ("st.global.v2.b32" in ptx) == (div == 2) and ("st.global.v4.b32" in ptx) == (div != 2)

@@ -194,6 +194,12 @@ def test_fixup_kernels_assemble_without_atomics(source: str, stages: int, instru
     assert instruction in kernel.ptx and "red.global.add" not in kernel.ptx
 
 
+def test_stream_k_fixup_stores_y_in_16_byte_runs() -> None:
+    """The stream-K fix-up's sums (a blocked layout of 16-byte runs) reach Y as st.global.v4, not v2 pairs."""
+    kernel = qdot_compile(mmq_fixup_kernel(STREAM_K_FIXUP), arch="sm_90", verify=True)
+    assert "st.global.v4.b32" in kernel.ptx and "st.global.v2" not in kernel.ptx
+
+
 @pytest.mark.parametrize("cfg,arch,stages", [
     (GemmConfig(block_n=256, block_k=64, num_warps=8, n_divisibility=8), "sm_90a", 3),
     (GemmConfig(block_k=64, num_warps=8, min_blocks_per_sm=2, n_divisibility=8), "sm_90a", 2),
@@ -278,6 +284,7 @@ def test_zeroing_quantize_kernel_adds_stores() -> None:
     plain = qdot_compile(quantize_kernel("q8_1_mmq"), arch="sm_90", verify=True).ptx
     zeroing = qdot_compile(quantize_kernel("q8_1_mmq", zero_output=True), arch="sm_90", verify=True).ptx
     assert zeroing.count("st.global") > plain.count("st.global")
+    assert "st.global.v4.b32" in zeroing  # the zeros in 16-byte runs (under a run-time test of N)
 
 
 def test_one_token_decode_kernel_drops_the_odd_tokens_rescale() -> None:
