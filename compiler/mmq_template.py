@@ -480,8 +480,10 @@ def _mmq_k_loop(cfg: MmqConfig, lower: str, upper: str, indent: str) -> list[str
         f"%acc = scf.for %kk = {lower} to {upper} step %c{kb} iter_args(%acc_i = %zero) -> (tensor<{bm}x{bn}xf32>) {{",
         "  %kkx = arith.muli %kk, %c2 : index",
         *first_lines,
-        f"  %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
-        f"  %w = qdot.load %w_desc[{w_at}] : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        f"  %x = qdot.load %x_desc[%off_m, %kkx]{_X_IN_K if kb == 1 else ''} : !qdot.desc<{x_tile}> "
+        f"-> tensor<{x_tile}>",
+        f"  %w = qdot.load %w_desc[{w_at}]{_W_IN_BOUNDS if cfg.tiled_weights else ''} : !qdot.desc<{w_tile}> "
+        f"-> tensor<{w_tile}>",
         f"  %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = {cfg.weights}",
         f"       : tensor<{x_tile}> * tensor<{w_tile}> -> tensor<{bm}x{bn}xf32>",
         f"  scf.yield %d : tensor<{bm}x{bn}xf32>",
@@ -774,9 +776,10 @@ def _small_m(cfg: MmqConfig) -> str:
         *([] if cfg.tiled_weights else first_lines),
         *(["    %w_step = arith.addi %tile_first, %kk : index", f"    %w_row = arith.muli %w_step, %c{bn} : index"]
           if cfg.tiled_weights else []),
-        f"    %w = qdot.load %w_desc[{'%w_row, %c0' if cfg.tiled_weights else f'%off_n, {first}'}] "
-        f": !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
-        f"    %x = qdot.load %x_desc[%kkx, %c0] : !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
+        f"    %w = qdot.load %w_desc[{'%w_row, %c0' if cfg.tiled_weights else f'%off_n, {first}'}]"
+        f"{_W_IN_BOUNDS if cfg.tiled_weights else ''} : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
+        f"    %x = qdot.load %x_desc[%kkx, %c0]{_XT_IN_K if kb == 1 else ''} "
+        f": !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
         f"    %d = qdot.dot_scaled %w, %x, %acc_i lhs = {cfg.weights} rhs = q8_1_mmq",
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
         f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
@@ -912,6 +915,19 @@ def _mmq_weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]
     return [*_tiled_rows(cfg.block_n),
             f"  %w_desc = qdot.make_desc %w_ptr, [%c{per_step}, %w_rows], [%c1, %c{per_step}] : !qdot.ptr<{w}> "
             f"-> !qdot.desc<{w_tile}>"]
+
+
+_W_IN_BOUNDS = " {in_bounds = [true, true]}"
+"""A tile of ``tile_weights``' order lies inside W at every K step a program runs: the order pads N to
+whole tiles, each tile's K steps are its own rows, and no program runs a step past K (one super-block
+per step; a split's steps end at K). So its copy tests no bounds (``qdot.load``'s ``in_bounds``)."""
+
+
+_X_IN_K = " {in_bounds = [false, true]}"
+"""An activation tile of one super-block lies inside X's K at every step a program runs (its rows
+past M do not: X holds M of them), so its copy tests no K bound."""
+_XT_IN_K = " {in_bounds = [true, false]}"
+"""The same for the decode kernels' X, read as [K, M]."""
 
 
 def _tiled_rows(block_n: int) -> list[str]:

@@ -21,7 +21,10 @@ kernels' decoded scales) after the previous iteration's readers, so such a buffe
 ``qdot.readers_synced`` and its stores get no barrier in front (``shared_stores``).
 
 Out-of-range tiles of the prologue and of the last iterations are zero-filled
-copies (descriptor bounds), so no predicate is needed. With ``num-stages=1`` the
+copies (descriptor bounds), so no predicate is needed; a load declared
+``in_bounds`` has no bounds tests to rely on, so its copies ahead in the loop's
+last iterations take a tile the loop runs instead (``_ahead_in_loop``), and its
+prologue copies keep their tests. With ``num-stages=1`` the
 pass changes nothing (synchronous staging). The loads and the compute keep their
 order; ``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
 
@@ -137,14 +140,19 @@ def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
     return [op for op in body.ops if op in needed]
 
 
-def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point: InsertPoint) -> None:
+def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point: InsertPoint,
+                in_bounds_k: SSAValue | None = None) -> None:
     """One commit group: each pipelined load's tile for K position ``k`` (its offsets cloned with
-    ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer."""
+    ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer. A load that declares
+    ``in_bounds`` keeps its declaration only where ``in_bounds_k`` is given (the loop's copies ahead):
+    its tile is then the one of ``in_bounds_k``, a position the loop runs (``_ahead_in_loop``); the
+    prologue's copies, which may lie past an empty loop's end, test their bounds."""
     for _alloc, load, buf, slice_ops in buffers:
-        offsets = _clone_offsets(list(load.offsets), slice_ops, iv, k, point)
+        declared = in_bounds_k is not None and load.in_bounds is not None
+        offsets = _clone_offsets(list(load.offsets), slice_ops, iv, in_bounds_k if declared else k, point)
         dst = MemDescIndexOp(buf, stage)
         Rewriter.insert_op(dst, point)
-        copy = AsyncCopyOp(load.desc, offsets, dst.result)
+        copy = AsyncCopyOp(load.desc, offsets, dst.result, load.in_bounds if declared else None)
         copy.location = load.location  # where qdot-to-llvm's remark on the copy's form points
         Rewriter.insert_op(copy, point)
     Rewriter.insert_op(AsyncCommitOp(), point)
@@ -231,7 +239,8 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     Rewriter.insert_op(wait, top)
     ahead = _binary(arith.AddiOp, new_iv,
                     _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
-    _copy_group(buffers, new_iv, ahead, write_stage, top)
+    declared = any(load.in_bounds is not None for _, load, _, _ in buffers)
+    _copy_group(buffers, new_iv, ahead, write_stage, top, _ahead_in_loop(ahead, new_loop, top) if declared else None)
     for alloc, load, buf, slice_ops in buffers:
         view = MemDescIndexOp(buf, read_stage)
         Rewriter.insert_op(view, InsertPoint.before(alloc))
@@ -245,6 +254,28 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     mark_readers_synced_by(wait, new_block)
     if overlap:
         overlap_warp_group_dots(new_loop)
+
+
+def _ahead_in_loop(ahead: SSAValue, loop: scf.ForOp, point: InsertPoint) -> SSAValue:
+    """The K position whose tile a copy ahead of an ``in_bounds`` load takes: ``ahead`` while the loop runs
+    it, else one the loop runs (the last S − 1 iterations copy such a tile again into a slot nobody reads,
+    where a copy past the end could read past the tensor the load declares it stays in). With a constant
+    step that is the loop's last position, lb + ⌊(ub − lb − 1) / step⌋ · step, computed before the loop
+    (one ``minui`` per iteration); with a run-time step (the interleaved K splits) it is the iteration's
+    own, ``ahead < ub ? ahead : iv`` (a compare and a select, where the last position would cost a
+    division)."""
+    body = loop.body.block
+    if not isinstance(loop.step.owner, arith.ConstantOp):
+        runs = arith.CmpiOp(ahead, loop.ub, "ult")
+        Rewriter.insert_op(runs, point)
+        select = arith.SelectOp(runs.result, ahead, body.args[0])
+        Rewriter.insert_op(select, point)
+        return select.result
+    before = InsertPoint.before(loop)
+    span = _binary(arith.SubiOp, _binary(arith.SubiOp, loop.ub, loop.lb, before), _index_const(1, before), before)
+    last = _binary(arith.AddiOp, loop.lb, _binary(arith.MuliOp, _binary(arith.DivUIOp, span, loop.step, before),
+                                                  loop.step, before), before)
+    return _binary(arith.MinUIOp, ahead, last, point)
 
 
 def _retype_views(value: SSAValue) -> None:

@@ -342,7 +342,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         b = Builder.before(op)
         desc = op.desc.owner
         assert isinstance(desc, MakeDescOp)
-        tile = global_tile(op.desc, desc.ptr, tuple(op.offsets))
+        tile = global_tile(op.desc, desc.ptr, tuple(op.offsets), op.in_bounds_dims())
         memdesc = op.dst.type
         assert isinstance(memdesc, MemDescType)
         copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op,
@@ -439,7 +439,7 @@ def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict
     assert isinstance(desc, MakeDescOp)
     # earlier readers of this buffer (previous loop iteration) must be done before it is overwritten
     b.insert(BarSyncOp(0))
-    tile = global_tile(load.desc, desc.ptr, tuple(load.offsets))
+    tile = global_tile(load.desc, desc.ptr, tuple(load.offsets), load.in_bounds_dims())
     copy_tile(b, state, tile, shared_layout(memdesc), bases[op.result], warps, op)
     b.insert(CpAsyncCommitOp())
     b.insert(CpAsyncWaitOp(0))

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     Float32Type,
     IndexType,
@@ -269,13 +272,62 @@ def _check_offsets(desc: DescType, count: int) -> None:
         raise VerifyException(f"expected one offset per tile dimension: {desc.rank}, got {count}")
 
 
+IN_BOUNDS = "in_bounds"
+"""The optional per-dimension ``[true, false]`` property of ``qdot.load`` and ``qgpu.async_copy``."""
+
+
+def in_bounds_attr(flags: Sequence[bool]) -> ArrayAttr:
+    return ArrayAttr([BoolAttr.from_bool(flag) for flag in flags])
+
+
+def in_bounds_dims(attr: ArrayAttr | None, rank: int) -> tuple[bool, ...]:
+    """The dimensions an ``in_bounds`` property declares inside the tensor (all False without one)."""
+    if attr is None:
+        return (False,) * rank
+    return tuple(bool(flag.value.data) for flag in attr.data)  # type: ignore[attr-defined]
+
+
+def check_in_bounds(attr: ArrayAttr | None, desc: SSAValue, offsets: Sequence[SSAValue]) -> None:
+    """``in_bounds`` must hold one boolean per tile dimension, and a dimension declared in bounds whose
+    origin and extent are constants must fit, origin + tile ≤ extent (MLIR's ``vector.transfer_read``
+    has the same property); where they are not constants the declaration is the kernel writer's promise."""
+    if attr is None:
+        return
+    desc_type = desc.type
+    assert isinstance(desc_type, DescType)
+    flags = attr.data
+    if len(flags) != desc_type.rank or not all(isinstance(f, IntegerAttr) and f.type == IntegerType(1)
+                                               for f in flags):
+        raise VerifyException(f"in_bounds must hold one boolean per tile dimension ({desc_type.rank}), got {attr}")
+    make = desc.owner
+    if not isinstance(make, MakeDescOp):
+        return
+    for dim, (flag, offset, extent, tile) in enumerate(zip(in_bounds_dims(attr, desc_type.rank), offsets, make.shape,
+                                                           desc_type.get_shape(), strict=True)):
+        origin, size = _constant(offset), _constant(extent)
+        if flag and origin is not None and size is not None and origin + tile > size:
+            raise VerifyException(f"dimension {dim} is declared in bounds, but the tile's {tile} elements from "
+                                  f"{origin} reach past the tensor's {size}")
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
 @irdl_op_definition
 class LoadOp(IRDLOperation):
     """Load the tile whose origin is at element ``offsets`` of the descriptor's global tensor.
 
     Rows and columns outside the global shape given to ``qdot.make_desc`` read
     as zero (all-zero bits; for blocks, an all-zero block), so ragged edges need
-    no masks. The result may carry a layout encoding. A tile a dot reads is staged
+    no masks. ``{in_bounds = [true, false]}`` (MLIR's ``vector.transfer_read``
+    convention) declares, per dimension, that the tile lies inside the tensor
+    there in every execution: the copy then tests nothing along it (a tile of
+    ``tile_weights``' padded order; the claim is the writer's, reads past the
+    tensor are undefined). The result may carry a layout encoding. A tile a dot reads is staged
     in shared memory by qdot-accelerate-matmul; one that is only added, stored or
     carried by loops (a fix-up kernel's partial tiles) goes straight into registers
     in a ``#qgpu.blocked`` layout (``passes/support/loaded_tiles.py``).
@@ -286,18 +338,28 @@ class LoadOp(IRDLOperation):
     desc = operand_def(DescType)
     offsets = var_operand_def(IndexType())
     result = result_def(TensorType)
+    in_bounds = opt_prop_def(ArrayAttr)
 
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect())
     assembly_format = "$desc `[` $offsets `]` attr-dict `:` type($desc) `->` type($result)"
 
-    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType):
-        super().__init__(operands=[desc, offsets], result_types=[result_type])
+    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType,
+                 in_bounds: Sequence[bool] | None = None):
+        super().__init__(operands=[desc, offsets], result_types=[result_type],
+                         properties={IN_BOUNDS: in_bounds_attr(in_bounds)} if in_bounds else {})
+
+    def in_bounds_dims(self) -> tuple[bool, ...]:
+        desc = self.desc.type
+        assert isinstance(desc, DescType)
+        return in_bounds_dims(self.in_bounds, desc.rank)
 
     def verify_(self) -> None:
         desc = self.desc.type
         assert isinstance(desc, DescType)
         _check_offsets(desc, len(self.offsets))
         _check_tile("result", desc, self.result.type)
+        check_in_bounds(self.in_bounds, self.desc, self.offsets)
 
 
 @irdl_op_definition

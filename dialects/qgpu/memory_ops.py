@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, NoneAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, NoneAttr, TensorType, UnitAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -37,6 +37,7 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, 
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.ptx.base import wait_count_problem
+from dialects.qdot.kernel import IN_BOUNDS, check_in_bounds, in_bounds_dims
 from dialects.qdot.types import DescType
 from dialects.qgpu.encodings import DotOperandEncodingAttr, check_permutation
 from dialects.qgpu.errors import LayoutError
@@ -167,8 +168,11 @@ class AsyncCopyOp(IRDLOperation):
     """Start copying the tile at ``offsets`` of a global descriptor into a buffer (``cp.async``).
 
     Elements outside the descriptor's global shape are written as zero, like
-    ``qdot.load``. The copy completes after ``qgpu.async_commit`` and an
-    ``qgpu.async_wait`` that leaves fewer groups pending.
+    ``qdot.load``, whose ``in_bounds`` declaration it carries (qdot-pipeline makes
+    it from the load, ahead of the iteration that reads the tile, and keeps the
+    declaration true there: a copy ahead past the loop's end takes a tile the loop
+    runs instead). The copy completes after ``qgpu.async_commit`` and
+    an ``qgpu.async_wait`` that leaves fewer groups pending.
     """
 
     name = "qgpu.async_copy"
@@ -176,12 +180,20 @@ class AsyncCopyOp(IRDLOperation):
     desc = operand_def(DescType)
     offsets = var_operand_def(IndexType())
     dst = operand_def(MemDescType)
+    in_bounds = opt_prop_def(ArrayAttr)
 
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "$desc `[` $offsets `]` `,` $dst attr-dict `:` type($desc) `,` type($dst)"
 
-    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], dst: SSAValue | Operation):
-        super().__init__(operands=[desc, offsets, dst])
+    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], dst: SSAValue | Operation,
+                 in_bounds: ArrayAttr | None = None):
+        super().__init__(operands=[desc, offsets, dst], properties={IN_BOUNDS: in_bounds} if in_bounds else {})
+
+    def in_bounds_dims(self) -> tuple[bool, ...]:
+        desc = self.desc.type
+        assert isinstance(desc, DescType)
+        return in_bounds_dims(self.in_bounds, desc.rank)
 
     def verify_(self) -> None:
         desc, memdesc = self.desc.type, self.dst.type
@@ -196,6 +208,7 @@ class AsyncCopyOp(IRDLOperation):
         if desc.element_type != memdesc.element_type:
             raise VerifyException(
                 f"descriptor element type {desc.element_type} must equal the buffer's {memdesc.element_type}")
+        check_in_bounds(self.in_bounds, self.desc, self.offsets)
 
 
 @irdl_op_definition

@@ -50,6 +50,11 @@ def known_divisor(value: SSAValue) -> int:
         return min(known_divisor(owner.lhs) * known_divisor(owner.rhs), CAP)
     if isinstance(owner, (arith.AddiOp, arith.SubiOp)):
         return gcd(known_divisor(owner.lhs), known_divisor(owner.rhs))
+    if isinstance(owner, (arith.MinUIOp, arith.MaxUIOp, arith.MinSIOp, arith.MaxSIOp)):
+        # one of the two: what divides both divides it (qdot-pipeline's min(ahead, last) of an in_bounds load)
+        return gcd(known_divisor(owner.lhs), known_divisor(owner.rhs))
+    if isinstance(owner, arith.SelectOp):
+        return gcd(known_divisor(owner.lhs), known_divisor(owner.rhs))
     if isinstance(owner, arith.DivUIOp):
         d = constant_value(owner.rhs)
         inner = known_divisor(owner.lhs)

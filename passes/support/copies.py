@@ -10,7 +10,9 @@ followed by its 8 bytes of padding. Shared byte offsets come from the buffer's
 layout function (``SharedLayout.offset``), as linear maps over the bits of
 (chunk, lane, warp) when it composes linearly, else per chunk at run time.
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
-predicated byte loads and stores. A tile whose rows lie back to back in global memory (row
+predicated byte loads and stores. Along a dimension its ``qdot.load`` declares
+``in_bounds`` a cp.async copy tests nothing (no compare, no clamped address, no
+source size); the synchronous forms test anyway. A tile whose rows lie back to back in global memory (row
 stride = its row's bytes) and in an unswizzled buffer is one run (``_copy_run``): chunk q is
 q · chunk bytes after its first byte, bounded by the tensor's bytes, whether or not a row is a
 whole number of chunks (q6_K's 210-byte blocks are not). In a kernel with ``qdot.l2_prefetch`` every
@@ -64,9 +66,18 @@ class GlobalTile:
     offsets: tuple[SSAValue, ...]  # index, tile origin in elements
     elem_bytes: int
     make_desc: MakeDescOp
+    in_bounds: tuple[bool, ...] = ()  # per dimension, declared inside the tensor (``qdot.load {in_bounds}``)
+
+    def declared_in(self, dim: int) -> bool:
+        return bool(self.in_bounds) and self.in_bounds[dim]
+
+    @property
+    def all_declared(self) -> bool:
+        return bool(self.in_bounds) and all(self.in_bounds)
 
 
-def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...]) -> GlobalTile:
+def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...],
+                in_bounds: tuple[bool, ...] = ()) -> GlobalTile:
     make = desc.owner
     if not isinstance(make, MakeDescOp):
         emit_error(desc.owner if isinstance(desc.owner, Operation) else None,
@@ -74,7 +85,7 @@ def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...]) -
     desc_type = desc.type
     assert isinstance(desc_type, DescType)
     return GlobalTile(base, tuple(make.shape), tuple(make.strides), offsets,
-                      element_bytes(desc_type.element_type), make)
+                      element_bytes(desc_type.element_type), make, in_bounds)
 
 
 def l2_prefetch_hint(func: FuncOp) -> int | None:
@@ -120,7 +131,8 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     if run_chunk is not None:
         run = rows * row_bytes
         _remark(at, tile, shared, lambda: f"one contiguous run of {run} B (rows back to back) by {run_chunk}-byte "
-                                          f"cp.async, {-(-run // run_chunk // threads)} per thread")
+                                          f"cp.async, {-(-run // run_chunk // threads)} per thread"
+                                          + ("; declared in bounds: no bounds tests" if tile.all_declared else ""))
         return
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is not None and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk,
@@ -145,7 +157,8 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     iterations = -(-total // threads)
     _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async, {iterations} per thread"
                                       + ("" if chunk == 16 else f"; not {2 * chunk}-byte: "
-                                         f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}"))
+                                         f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}")
+                                      + _declared_remark(tile, rows_dim, cols_dim))
     ids = state.ids
     # global pieces, as index arithmetic
     r_off = _index(b, tile.offsets[rows_dim])
@@ -161,8 +174,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # of the tile, e.g. K with qdot.divisibility): one bounds test per tile instead of a clamp
     # per chunk, which keeps the per-chunk state LLVM hoists out of the K loop small.
     tile_cols = shared.tile_shape[cols_dim]
-    whole_cols = _whole_cols(tile, cols_dim, tile_cols) and not shared.fp4_padded
-    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols else None
+    # a dimension declared in bounds (qdot.load {in_bounds}) is not tested at all
+    rows_in, cols_in = tile.declared_in(rows_dim), tile.declared_in(cols_dim) and not shared.fp4_padded
+    whole_cols = (cols_in or _whole_cols(tile, cols_dim, tile_cols)) and not shared.fp4_padded
+    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols and not cols_in else None
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -175,12 +190,14 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             cc = b.urem(q, chunks_per_row)
         row_abs = b.add(r_off, row)
         col_bytes = b.add(col_origin_bytes, b.mul(cc, chunk))
-        in_rows = b.cmp("ult", row_abs, row_limit)
+        in_rows = None if rows_in else b.cmp("ult", row_abs, row_limit)
         # A chunk of a row past the tensor copies nothing (source size 0) but still names an
         # address: that of the first row, at the same column. Clamping the row part only keeps
         # the address an affine function of the K loop's induction variable (LLVM computes the
         # row part once, outside the loop), where a select of the whole address did not.
-        row_bytes_off = b.select(in_rows, b.mul(row_abs, stride_bytes), b.const(0, IndexType()))
+        row_bytes_off = b.mul(row_abs, stride_bytes)
+        if in_rows is not None:
+            row_bytes_off = b.select(in_rows, row_bytes_off, b.const(0, IndexType()))
         address = b.emit(arith.IndexCastOp(b.add(row_bytes_off, col_bytes), i64))
         address = b.add(tile.base, address)
         remaining = b.sub(col_limit_bytes, col_bytes)
@@ -188,17 +205,19 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             smem = _linear_offset(b, state, linear, j)
         else:
             smem = _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim)
-        if tile_in is not None:
-            ok = b.emit(arith.AndIOp(in_rows, tile_in))
-            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()),
-                                                          b.const(0, IndexType())), i32))
+        if whole_cols:
+            tests = [test for test in (in_rows, tile_in) if test is not None]
+            ok = tests[0] if len(tests) == 1 else b.emit(arith.AndIOp(*tests)) if tests else None
+            src_bytes = None if ok is None else b.emit(arith.IndexCastOp(
+                b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
             b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
             continue
         pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
         for start, size in pieces:
             src_bytes = _clamp(b, b.sub(remaining, start), size)
-            src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
+            if in_rows is not None:
+                src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
             src_bytes = b.emit(arith.IndexCastOp(src_bytes, i32))
             # the second 8-byte half of a padded chunk is its own swizzle unit: place it where
             # the layout puts its first data byte, not 16 bytes after the first half
@@ -207,6 +226,12 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
+
+
+def _declared_remark(tile: GlobalTile, rows_dim: int, cols_dim: int) -> str:
+    """The copy remark's note of the dimensions ``in_bounds`` spared a bounds test."""
+    dims = [name for dim, name in ((rows_dim, "rows"), (cols_dim, "columns")) if tile.declared_in(dim)]
+    return f"; declared in bounds: no bounds test on its {' or '.join(dims)}" if dims else ""
 
 
 def _power_of_two_part(value: int) -> int:
@@ -222,7 +247,8 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     row alone is 2-aligned), with one bound, the tensor's bytes. It needs the run's start, its
     length and the tensor's end aligned to the chunk (so no chunk straddles the tensor's end), the
     whole tile in the tensor's columns, and an unswizzled buffer; returns the chunk's bytes, or None
-    (nothing emitted) otherwise."""
+    (nothing emitted) otherwise. A tile declared in bounds in both dimensions has no bound to test
+    and no end to align to."""
     eb = tile.elem_bytes
     rows, cols = shared.tile_shape[rows_dim], shared.tile_shape[cols_dim]
     row_bytes = cols * eb
@@ -230,24 +256,38 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         return None
     if not _linear_rows(shared, rows_dim, eb):
         return None
-    whole_cols = _whole_cols(tile, cols_dim, cols)
-    align = min(ASSUMED_BASE_ALIGNMENT, _power_of_two_part(known_divisor(tile.offsets[rows_dim]) * row_bytes),
-                _power_of_two_part(known_divisor(tile.dims[rows_dim]) * row_bytes))
+    declared = tile.all_declared  # no bounds test, so the tensor's end need not be aligned
+    whole_cols = declared or _whole_cols(tile, cols_dim, cols)
+    end_align = ASSUMED_BASE_ALIGNMENT if declared else _power_of_two_part(known_divisor(tile.dims[rows_dim])
+                                                                             * row_bytes)
+    align = min(ASSUMED_BASE_ALIGNMENT, end_align,
+                _power_of_two_part(known_divisor(tile.offsets[rows_dim]) * row_bytes))
     run = rows * row_bytes
     chunk = next((c for c in (16, 8, 4) if run % c == 0 and align % c == 0), None)
     if chunk is None or not whole_cols:
         return None
     total, threads = run // chunk, 32 * num_warps
     tid = b.cast_int(state.ids.tid, IndexType())
-    tile_in = b.cmp("ult", _index(b, tile.offsets[cols_dim]), _index(b, tile.dims[cols_dim]))
+    tile_in = None if declared else b.cmp("ult", _index(b, tile.offsets[cols_dim]), _index(b, tile.dims[cols_dim]))
     first = b.add(b.mul(_index(b, tile.offsets[rows_dim]), row_bytes), b.mul(_index(b, tile.offsets[cols_dim]), eb))
-    tensor_bytes = b.mul(_index(b, tile.dims[rows_dim]), row_bytes)
-    last_chunk = b.sub(tensor_bytes, chunk)
+    if not declared:
+        tensor_bytes = b.mul(_index(b, tile.dims[rows_dim]), row_bytes)
+        last_chunk = b.sub(tensor_bytes, chunk)
     cache = CacheOp.CG if chunk == 16 else CacheOp.CA
+    # declared in bounds: chunk j of a thread is a constant distance from its first, which ptxas puts in the
+    # instruction (one 64-bit address per thread and step, not one per chunk kept live across the loop)
+    start = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(first, b.mul(tid, chunk)), i64))) if declared else None
     for j in range(-(-total // threads)):
         q = b.add(tid, j * threads) if j else tid
-        if (j + 1) * threads > total:  # threads past the run copy its last chunk again
+        whole = (j + 1) * threads <= total
+        if not whole:  # threads past the run copy its last chunk again
             q = b.emit(arith.MinUIOp(q, b.const(total - 1, IndexType())))
+        if start is not None:
+            address = (b.add(start, b.const(j * threads * chunk, i64)) if j else start) if whole else \
+                b.add(tile.base, b.emit(arith.IndexCastOp(b.add(first, b.mul(q, chunk)), i64)))
+            smem = b.add(smem_base, b.mul(b.cast_int(q, i32), chunk))
+            b.insert(CpAsyncOp(smem, address, chunk, cache, None, prefetch))
+            continue
         off = b.add(first, b.mul(q, chunk))
         ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))  # a chunk past the tensor copies nothing
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.emit(arith.MinUIOp(off, last_chunk)), i64)))

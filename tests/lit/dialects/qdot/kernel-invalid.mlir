@@ -25,6 +25,34 @@ func.func @make_desc_element_type(%p: !qdot.ptr<f16>, %i: index) {
 
 // -----
 
+func.func @load_in_bounds_count(%d: !qdot.desc<64x64xf16>, %i: index) {
+  %t = qdot.load %d[%i, %i] {in_bounds = [true]} : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
+  func.return
+}
+// CHECK: kernel-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.load' op in_bounds must hold one boolean per tile dimension (2), got [true]
+
+// -----
+
+func.func @load_in_bounds_not_boolean(%d: !qdot.desc<64x64xf16>, %i: index) {
+  %t = qdot.load %d[%i, %i] {in_bounds = [1 : i32, true]} : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
+  func.return
+}
+// CHECK: kernel-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.load' op in_bounds must hold one boolean per tile dimension (2), got [1 : i32, true]
+
+// -----
+
+// Constant origin and extent: the declaration is checked (rows 8 .. 71 of 64).
+func.func @load_in_bounds_past_the_tensor(%p: !qdot.ptr<f16>, %i: index) {
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %d = qdot.make_desc %p, [%c64, %i], [%i, %i] : !qdot.ptr<f16> -> !qdot.desc<64x64xf16>
+  %t = qdot.load %d[%c8, %i] {in_bounds = [true, false]} : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
+  func.return
+}
+// CHECK: kernel-invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.load' op dimension 0 is declared in bounds, but the tile's 64 elements from 8 reach past the tensor's 64
+
+// -----
+
 func.func @load_offsets(%d: !qdot.desc<64x64xf16>, %i: index) {
   %t = qdot.load %d[%i] : !qdot.desc<64x64xf16> -> tensor<64x64xf16>
   func.return

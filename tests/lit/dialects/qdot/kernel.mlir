@@ -55,6 +55,24 @@ func.func @descriptor_kinds(%w: !qdot.ptr<!qdot.block<q4_K>>, %f: !qdot.ptr<f32>
 
 // -----
 
+// A load may declare, per dimension, that its tile lies inside the tensor (MLIR's
+// vector.transfer_read `in_bounds`): the copy then tests no bound along it.
+// CHECK-LABEL: func.func @in_bounds
+// CHECK:       qdot.load %{{.+}}[%{{.+}}, %{{.+}}] {in_bounds = [true, false]} : !qdot.desc<64x4x!qdot.block<q4_K>> -> tensor<64x4x!qdot.block<q4_K>>
+// CHECK:       qdot.load %{{.+}}[%{{.+}}, %{{.+}}] {in_bounds = [true, true]} : !qdot.desc<64x4x!qdot.block<q4_K>>
+// CHECK-GENERIC: "qdot.load"(%{{.+}}) <{in_bounds = [true, false]}> : (!qdot.desc<64x4x!qdot.block<q4_K>>, index, index) -> tensor<64x4x!qdot.block<q4_K>>
+func.func @in_bounds(%w: !qdot.ptr<!qdot.block<q4_K>>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %dw = qdot.make_desc %w, [%i, %i], [%i, %i] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x4x!qdot.block<q4_K>>
+  %a = qdot.load %dw[%i, %i] {in_bounds = [true, false]} : !qdot.desc<64x4x!qdot.block<q4_K>> -> tensor<64x4x!qdot.block<q4_K>>
+  %whole = qdot.make_desc %w, [%c64, %i], [%i, %i] : !qdot.ptr<!qdot.block<q4_K>> -> !qdot.desc<64x4x!qdot.block<q4_K>>
+  %b = qdot.load %whole[%c0, %i] {in_bounds = [true, true]} : !qdot.desc<64x4x!qdot.block<q4_K>> -> tensor<64x4x!qdot.block<q4_K>>
+  func.return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @trans
 // CHECK:       qdot.trans %{{.+}} {order = array<i64: 1, 0>} : tensor<64x128xi8> -> tensor<128x64xi8>
 // CHECK:       qdot.trans %{{.+}} {order = array<i64: 2, 0, 1>} : tensor<2x4x8xf32> -> tensor<8x2x4xf32>

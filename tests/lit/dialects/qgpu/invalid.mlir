@@ -287,6 +287,16 @@ func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #s
 
 // -----
 
+// async_copy: in_bounds, one boolean per dimension (the declaration qdot.load carries)
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @async_copy_in_bounds(%d: !qdot.desc<16x64xi8>, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>, %i: index) {
+  qgpu.async_copy %d[%i, %i], %m {in_bounds = [true, true, true]} : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op in_bounds must hold one boolean per tile dimension (2), got [true, true, true]
+
+// -----
+
 // async_copy: destination mutable
 #sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh>) {

@@ -46,6 +46,7 @@ func.func @encodings(%b: tensor<64x128xi8, #blocked>, %c: tensor<64x32xf32, #mma
 // CHECK: %[[RING:.*]] = qgpu.local_alloc : () -> !qgpu.memdesc<3x64x128xi8, {{.*}}, mutable>
 // CHECK: %[[STAGE:.*]] = qgpu.memdesc_index %[[RING]][%{{.*}}] : !qgpu.memdesc<3x64x128xi8, {{.*}}, mutable> -> !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
 // CHECK: qgpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[STAGE]] : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
+// CHECK-NEXT: qgpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[STAGE]] {in_bounds = [false, true]} : !qdot.desc<64x128xi8>
 // CHECK-NEXT: qgpu.async_commit
 // CHECK-NEXT: qgpu.async_wait {pending = 2}
 // CHECK: qgpu.local_store %{{.*}}, %[[STAGE]] : tensor<64x128xi8, #qgpu.blocked<{{.*}}>>, !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
@@ -59,6 +60,7 @@ func.func @encodings(%b: tensor<64x128xi8, #blocked>, %c: tensor<64x32xf32, #mma
 // CHECK-GENERIC: "qgpu.local_alloc"() : () -> !qgpu.memdesc<3x64x128xi8
 // CHECK-GENERIC: "qgpu.memdesc_index"(%{{.*}}, %{{.*}}) : (!qgpu.memdesc<3x64x128xi8, {{.*}}, mutable>, index) -> !qgpu.memdesc<64x128xi8
 // CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!qdot.desc<64x128xi8>, index, index, !qgpu.memdesc<64x128xi8
+// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{in_bounds = [false, true]}> : (!qdot.desc<64x128xi8>
 // CHECK-GENERIC: "qgpu.async_commit"() : () -> ()
 // CHECK-GENERIC: "qgpu.async_wait"() <{pending = 2 : i64}> : () -> ()
 // CHECK-GENERIC: "qgpu.local_store"(%{{.*}}, %{{.*}})
@@ -70,6 +72,7 @@ func.func @memory(%t: tensor<64x128xi8, #blocked>, %desc: !qdot.desc<64x128xi8>,
   %ring = qgpu.local_alloc : () -> !qgpu.memdesc<3x64x128xi8, #sh, mutable>
   %stage = qgpu.memdesc_index %ring[%i] : !qgpu.memdesc<3x64x128xi8, #sh, mutable> -> !qgpu.memdesc<64x128xi8, #sh, mutable>
   qgpu.async_copy %desc[%i, %i], %stage : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, #sh, mutable>
+  qgpu.async_copy %desc[%i, %i], %stage {in_bounds = [false, true]} : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, #sh, mutable>
   qgpu.async_commit
   qgpu.async_wait {pending = 2}
   qgpu.local_store %t, %stage : tensor<64x128xi8, #blocked>, !qgpu.memdesc<64x128xi8, #sh, mutable>
