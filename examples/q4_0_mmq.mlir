@@ -49,7 +49,7 @@ func.func @mmq_q8_1_q4_0_64x128_w8(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_
   %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<64x128xf32>) {
     %kkx = arith.muli %kk, %c2 : index
     %kkw = arith.muli %kk, %c8 : index
-    %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<64x2x!qdot.block<q8_1_mmq>> -> tensor<64x2x!qdot.block<q8_1_mmq>>
+    %x = qdot.load %x_desc[%off_m, %kkx] {in_bounds = [false, true]} : !qdot.desc<64x2x!qdot.block<q8_1_mmq>> -> tensor<64x2x!qdot.block<q8_1_mmq>>
     %w = qdot.load %w_desc[%kkw, %off_n] : !qdot.desc<8x128x!qdot.block<q4_0>> -> tensor<8x128x!qdot.block<q4_0>>
     %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_0
          : tensor<64x2x!qdot.block<q8_1_mmq>> * tensor<8x128x!qdot.block<q4_0>> -> tensor<64x128xf32>

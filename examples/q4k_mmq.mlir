@@ -45,7 +45,7 @@ func.func @mmq_q8_1_q4_K_64x128_w8(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_
   %zero = arith.constant dense<0.000000e+00> : tensor<64x128xf32>
   %acc = scf.for %kk = %c0 to %kw step %c1 iter_args(%acc_i = %zero) -> (tensor<64x128xf32>) {
     %kkx = arith.muli %kk, %c2 : index
-    %x = qdot.load %x_desc[%off_m, %kkx] : !qdot.desc<64x2x!qdot.block<q8_1_mmq>> -> tensor<64x2x!qdot.block<q8_1_mmq>>
+    %x = qdot.load %x_desc[%off_m, %kkx] {in_bounds = [false, true]} : !qdot.desc<64x2x!qdot.block<q8_1_mmq>> -> tensor<64x2x!qdot.block<q8_1_mmq>>
     %w = qdot.load %w_desc[%kk, %off_n] : !qdot.desc<1x128x!qdot.block<q4_K>> -> tensor<1x128x!qdot.block<q4_K>>
     %d = qdot.dot_scaled %x, %w, %acc_i lhs = q8_1_mmq rhs = q4_K
          : tensor<64x2x!qdot.block<q8_1_mmq>> * tensor<1x128x!qdot.block<q4_K>> -> tensor<64x128xf32>

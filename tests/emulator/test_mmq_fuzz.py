@@ -4,7 +4,7 @@
 q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill
 tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
-kernel (``mmq_fixup_kernel``, run after them on the emulator); W in ggml's order or repacked (``tiled_weights``) —
+kernel (``mmq_fixup_kernel``, run after them on the emulator), some of the others with interleaved splits; W in ggml's order or repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -105,6 +105,8 @@ def draw(rng: random.Random) -> Draw:
              tuple(launch.items()))
     if (cfg.stream_k or cfg.split_k) and rng.random() < 0.5:  # drawn last: earlier draws stay those of older seeds
         d = replace(d, cfg=replace(cfg, fixup=True))
+    if d.cfg.split_k and not d.cfg.fixup and rng.random() < 0.3:  # after the fix-up, for the same reason
+        d = replace(d, cfg=replace(d.cfg, interleave_splits=True))  # a run-time loop step (qdot-pipeline's select)
     return d
 
 
