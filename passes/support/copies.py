@@ -155,10 +155,13 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
     iterations = -(-total // threads)
+    # a dimension declared in bounds (qdot.load {in_bounds}) is not tested at all (an fp4Padded buffer's columns,
+    # copied in 8-byte halves, keep their per-half bound)
+    rows_in, cols_in = tile.declared_in(rows_dim), tile.declared_in(cols_dim) and not shared.fp4_padded
     _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async, {iterations} per thread"
                                       + ("" if chunk == 16 else f"; not {2 * chunk}-byte: "
                                          f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}")
-                                      + _declared_remark(tile, rows_dim, cols_dim))
+                                      + _declared_remark(rows_in, cols_in))
     ids = state.ids
     # global pieces, as index arithmetic
     r_off = _index(b, tile.offsets[rows_dim])
@@ -174,8 +177,6 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # of the tile, e.g. K with qdot.divisibility): one bounds test per tile instead of a clamp
     # per chunk, which keeps the per-chunk state LLVM hoists out of the K loop small.
     tile_cols = shared.tile_shape[cols_dim]
-    # a dimension declared in bounds (qdot.load {in_bounds}) is not tested at all
-    rows_in, cols_in = tile.declared_in(rows_dim), tile.declared_in(cols_dim) and not shared.fp4_padded
     whole_cols = (cols_in or _whole_cols(tile, cols_dim, tile_cols)) and not shared.fp4_padded
     tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols and not cols_in else None
     for j in range(iterations):
@@ -228,9 +229,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
 
 
-def _declared_remark(tile: GlobalTile, rows_dim: int, cols_dim: int) -> str:
+def _declared_remark(rows_in: bool, cols_in: bool) -> str:
     """The copy remark's note of the dimensions ``in_bounds`` spared a bounds test."""
-    dims = [name for dim, name in ((rows_dim, "rows"), (cols_dim, "columns")) if tile.declared_in(dim)]
+    dims = [name for name, spared in (("rows", rows_in), ("columns", cols_in)) if spared]
     return f"; declared in bounds: no bounds test on its {' or '.join(dims)}" if dims else ""
 
 

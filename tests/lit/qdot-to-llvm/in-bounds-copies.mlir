@@ -100,3 +100,25 @@ func.func @rows_declared(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k
   qgpu.async_commit
   func.return
 }
+
+// -----
+
+// An fp4Padded buffer (each 16-byte chunk copied as two 8-byte halves, each with its own source size): its rows'
+// declaration spares the row test; its columns keep the per-half bound, whatever the declaration says, and the
+// remark says so.
+// CHECK-LABEL: func.func @fp4_padded
+// CHECK-NOT:   arith.cmpi
+// CHECK:       arith.maxsi
+// CHECK:       ptx.cp_async ca %{{.*}}, %{{.*}}, 8, %{{.*}}
+// REMARK-NEXT: in-bounds-copies.mlir:[[# @LINE + 8]]:3: remark: qdot-to-llvm: copy of a 64x32xi8 tile: 16-byte cp.async, 1 per thread; declared in bounds: no bounds test on its rows{{$}}
+#shp = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 4, order = [1, 0], fp4Padded = true}>
+func.func @fp4_padded(%b_ptr: !qdot.ptr<i8>, %n: index, %kb: index {qdot.divisibility = 64 : i64}, %off: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b_desc = qdot.make_desc %b_ptr, [%n, %kb], [%kb, %c1] : !qdot.ptr<i8> -> !qdot.desc<64x32xi8>
+  %s = qgpu.local_alloc : () -> !qgpu.memdesc<64x32xi8, #shp, mutable>
+  qgpu.async_copy %b_desc[%off, %c0], %s {in_bounds = [true, true]} : !qdot.desc<64x32xi8>, !qgpu.memdesc<64x32xi8, #shp, mutable>
+  qgpu.async_commit
+  func.return
+}
