@@ -69,3 +69,27 @@ def test_false_declaration_is_reported() -> None:
     are read untested, past the array, which the emulator reports (a GPU would read whatever lies there)."""
     with pytest.raises(EmulationError, match="out of range"):
         _run("[true, true]", 40, 32, 64, 2)
+
+
+@pytest.mark.parametrize("stages", [2, 3])
+def test_repacked_decode_with_an_empty_split(stages: int) -> None:
+    """The q4_K decode kernel over ``tile_weights``' order declares its W tiles and X's K in bounds. Four K splits
+    of three super-blocks: splits 0–2 run one step each — every copy ahead lies past their loop's end and takes its
+    last tile again — and split 3 runs none, so only its prologue copies, which test their bounds, name a step past
+    K. The last 16-row tile is 8 rows of W and 8 zero rows of the padding. Exact against ``compiler.numerics``."""
+    from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+    from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, poisoned_output, reference
+
+    case = MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, tiled_weights=True), m=5, n=40,
+                   k=768, stages=stages)
+    assert "{in_bounds = [true, true]}" in mmq_kernel(case.cfg)
+    kernel = compiler.compile(mmq_kernel(case.cfg), target="ptx", arch="sm_90", strategy="promote-int8",
+                              num_stages=stages, verify=PTXAS)
+    data = make_inputs(case, np.random.default_rng(stages))
+    y = poisoned_output(case)
+    tiles = mmq_grid(case.cfg, case.m, case.n, case.k)[0]
+    # the kernel reads its split count from the grid: ⌈3 / 4⌉ = 1 super-block each, the fourth split none
+    compiler.emulate(kernel, data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k,
+                     grid=(tiles, 4, 1))
+    ok, err = check(y, reference(case, data))
+    assert ok, f"relative error {err:.3e}"
