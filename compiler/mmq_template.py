@@ -928,8 +928,8 @@ _X_IN_K = " {in_bounds = [false, true]}"
 past M do not: X holds M of them), so its copy tests no K bound."""
 _XT_IN_K = " {in_bounds = [true, false]}"
 """The same for the decode kernels' X, read as [K, M], declared where W is ``tile_weights``' (which has one
-super-block per step): in ggml's order the declaration made the kernels 1.5–4 % slower at 4096 × 4096 — LLVM
-hoists each chunk's source size out of the K loop, 7 registers more — and 0.4–1.6 % faster at 4096 × 14336
+super-block per step): in ggml's order the declaration made the kernels 1.5–3.4 % slower at 4096 × 4096 — LLVM
+hoists each chunk's source size out of the K loop, 7 registers more — and 0.9–1.7 % faster at 4096 × 14336
 (bench/RESULTS.md, runs 264–265)."""
 
 

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     DenseArrayBase,
     Float32Type,
     IndexType,
@@ -55,6 +53,7 @@ from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.types import BlockType, DescType, PtrType
 from compiler.diagnostics import dims_text
+from passes.support.builder import constant_value
 
 KERNEL_ATTR = "qdot.kernel"
 """Unit attribute on a ``func.func`` that makes it a qdot kernel."""
@@ -276,10 +275,6 @@ IN_BOUNDS = "in_bounds"
 """The optional per-dimension ``[true, false]`` property of ``qdot.load`` and ``qgpu.async_copy``."""
 
 
-def in_bounds_attr(flags: Sequence[bool]) -> ArrayAttr:
-    return ArrayAttr([BoolAttr.from_bool(flag) for flag in flags])
-
-
 def in_bounds_dims(attr: ArrayAttr | None, rank: int) -> tuple[bool, ...]:
     """The dimensions an ``in_bounds`` property declares inside the tensor (all False without one)."""
     if attr is None:
@@ -304,17 +299,10 @@ def check_in_bounds(attr: ArrayAttr | None, desc: SSAValue, offsets: Sequence[SS
         return
     for dim, (flag, offset, extent, tile) in enumerate(zip(in_bounds_dims(attr, desc_type.rank), offsets, make.shape,
                                                            desc_type.get_shape(), strict=True)):
-        origin, size = _constant(offset), _constant(extent)
-        if flag and origin is not None and size is not None and origin + tile > size:
+        origin, size = constant_value(offset), constant_value(extent)
+        if flag and isinstance(origin, int) and isinstance(size, int) and origin + tile > size:
             raise VerifyException(f"dimension {dim} is declared in bounds, but the tile's {tile} elements from "
                                   f"{origin} reach past the tensor's {size}")
-
-
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
 
 
 @irdl_op_definition
@@ -344,10 +332,8 @@ class LoadOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect())
     assembly_format = "$desc `[` $offsets `]` attr-dict `:` type($desc) `->` type($result)"
 
-    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType,
-                 in_bounds: Sequence[bool] | None = None):
-        super().__init__(operands=[desc, offsets], result_types=[result_type],
-                         properties={IN_BOUNDS: in_bounds_attr(in_bounds)} if in_bounds else {})
+    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], result_type: TensorType):
+        super().__init__(operands=[desc, offsets], result_types=[result_type])
 
     def in_bounds_dims(self) -> tuple[bool, ...]:
         desc = self.desc.type
