@@ -18,6 +18,10 @@ to M = 32, ``small_m=32``) at every M the GEMMs are timed at, and in the form th
 
 Run 205 (``default``): the same shapes for the kernel before and after the mid tile (8 × 128 while
 M · K ≤ 2^21, ``QuantizeConfig.mid_values``) became the default: ``default-prepare`` here, ``default`` there.
+Run with another tree first on ``PYTHONPATH`` (``PYTHONPATH=OLD python bench/experiments/quantize_tiles.py
+default``), ``default`` times that tree's kernels: run 270 compared the mid tile's steps with their loads first
+(``UNROLLED_LANES_STEPS``) against the previous compiler's loop that way. Run 270 (``mid``): the default kernel
+beside the same kernel with other mid tiles (8 × 256, 16 × 128, 4 × 256, 16 × 256), whose steps are unrolled too.
 
 All of them build their kernels as they were then (``mid_values=0``) unless they say otherwise.
 """
@@ -47,17 +51,26 @@ ZEROING_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (8, 4096, 14336), (8, 3276
 """(M, N, K) of the decode MUL_MATs, whose quantize kernel also zeroes Y [M, N]."""
 
 
-def candidate_kernels() -> list[tuple[tuple[int, int, int], bool, object]]:
+MID_TILES = [(8, 128), (8, 256), (16, 128), (4, 256), (16, 256)]
+"""(mid_rows, mid_block_k) of run 270's ``mid`` mode; the first is the default."""
+
+
+def candidate_kernels() -> list[tuple[tuple[int, ...], bool, object]]:
     """(tile, zeroes Y, compiled) for each candidate: as bench.mmq's plain and zeroing (pdl) quantizers."""
     return [(tile, zero, get_or_compile(quantize_kernel("q8_1_mmq", *tile[:3], small_m=32, zero_output=zero,
-                                                        launch_dependents=zero, mid_values=tile[3]), arch="sm_90"))
+                                                        launch_dependents=zero, mid_values=tile[3],
+                                                        **({"mid_rows": tile[4], "mid_block_k": tile[5]}
+                                                           if len(tile) > 4 else {})), arch="sm_90"))
             for tile in _candidates() for zero in (False, True)]
 
 
-def _candidates() -> list[tuple[int, int, int, int]]:
-    """(rows, block_k, warps, mid_values): run 202's tiles without the later mid tile, or run 205's two kernels."""
+def _candidates() -> list[tuple[int, ...]]:
+    """(rows, block_k, warps, mid_values[, mid_rows, mid_block_k]): run 202's tiles without the later mid tile, run
+    205's two kernels, or run 270's mid tiles."""
     if "default" in sys.argv[1]:
         return [(8, 512, 4, 0), (8, 512, 4, MID_VALUES)]
+    if "mid" in sys.argv[1]:
+        return [(8, 512, 4, MID_VALUES, rows, block_k) for rows, block_k in MID_TILES]
     return [(*tile, 0) for tile in CANDIDATES]
 
 
@@ -77,11 +90,12 @@ def candidates() -> None:
         want = numerics.quantize("q8_1_mmq", x_host).reshape(m, k // 128, 144)
         y = cupy.full((m, n), cupy.nan, dtype=cupy.float32) if n else None
         for rep in range(3):
-            for (rows, block_k, warps, mid), zero, kernel in (loaded if rep % 2 == 0 else loaded[::-1]):
+            for (rows, block_k, warps, mid, *mid_tile), zero, kernel in (loaded if rep % 2 == 0 else loaded[::-1]):
                 if zero != (n is not None):
                     continue
                 xq = cupy.full((m, k // 128, 144), 0xAB, dtype=cupy.uint8)
-                grid = quantize_grid(m, k, rows, block_k, small_m=32, mid_values=mid)
+                grid = quantize_grid(m, k, rows, block_k, small_m=32, mid_values=mid,
+                                     **({"mid_rows": mid_tile[0], "mid_block_k": mid_tile[1]} if mid_tile else {}))
                 args = (x, xq, y, m, k, n) if zero else (x, xq, m, k)
 
                 def quantize(kernel=kernel, args=args, grid=grid) -> None:  # noqa: ANN001
@@ -93,7 +107,8 @@ def candidates() -> None:
                 cupy.cuda.get_current_stream().synchronize()
                 exact = bool(np.array_equal(cupy.asnumpy(xq), want)) and (not zero or not bool(cupy.any(y)))
                 us = time_graph(cupy, quantize)
-                tag = f"{rows}x{block_k} w{warps}" + (f" mid 8x128 to {mid}" if mid else "")
+                mid_rows, mid_block_k = mid_tile or (8, 128)
+                tag = f"{rows}x{block_k} w{warps}" + (f" mid {mid_rows}x{mid_block_k} to {mid}" if mid else "")
                 shape = f"M={m} K={k}" + (f" N={n} (zeroes Y)" if zero else "")
                 log(f"{shape} {tag} grid {grid}: {us:6.2f} us exact {exact}")
                 record({"experiment": "quantize_candidates", "rep": rep, "shape": shape, "tile": tag, "grid": grid,
@@ -117,11 +132,11 @@ def compiled_tiles() -> list[tuple[tuple[int, int, int, int], object]]:
 
 
 def main() -> None:
-    if sys.argv[1:] in (["candidates-prepare"], ["default-prepare"]):
+    if sys.argv[1:] in (["candidates-prepare"], ["default-prepare"], ["mid-prepare"]):
         for tile, zero, compiled in candidate_kernels():
             print("compiled", tile, zero, compiled.kernels[0].name, compiled.kernels[0].shared_bytes)
         return
-    if sys.argv[1:] in (["candidates"], ["default"]):
+    if sys.argv[1:] in (["candidates"], ["default"], ["mid"]):
         candidates()
         return
     tiles = compiled_tiles()

@@ -67,7 +67,9 @@ CASES = [
     # chunk rows computed at run time, and a second wave with idle threads
     QuantizeCase("q8_1_mmq", 3, 5000, rows_per_program=1, block_k=4096, mid_values=0),  # staged, one row of 128 groups
     QuantizeCase("q8_1", 9, 2000, rows_per_program=2, block_k=1024, num_warps=2, small_m=0, mid_values=0),  # 64 threads
-    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0, mid_values=0),  # lanes loop
+    # lanes, 32 groups in 4 steps of 8: emitted one after another, every step's loads first (UNROLLED_LANES_STEPS)
+    QuantizeCase("q8_1_mmq", 5, 640, rows_per_program=4, block_k=256, num_warps=2, small_m=0, mid_values=0),
+    QuantizeCase("q8_1_mmq", 7, 1100, rows_per_program=3, block_k=1024, small_m=0, mid_values=0),  # lanes: a loop of 6
     QuantizeCase("q8_1", 7, 200, rows_per_program=3, block_k=128, small_m=0, mid_values=0),  # lanes, idle slots
     # the kernels that also zero Y [M, N]: one-row and 8-row tiles, a ragged N, an N that
     # needs several steps of the programs of a row, an N below one zero tile

@@ -113,17 +113,17 @@ func.func @q8_1_blocks(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_
 
 // -----
 
-// 16 groups for one warp's 4 slots: an scf.for of 4 steps, the step index in the group number.
+// 16 groups for one warp's 4 slots: 4 steps, at most UNROLLED_LANES_STEPS, so no loop — the steps one after
+// another (the step number folded into each group's number), and every step's four loads before the first step's
+// arithmetic (the loads of all four wait for memory together).
 // CHECK-LABEL: func.func @steps
-// CHECK:       %[[STEPS:.*]] = arith.constant 4 : index
-// CHECK:       scf.for %[[I:.*]] = %{{.*}} to %[[STEPS]] step %{{.*}} {
-// CHECK:         %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
-// CHECK:         arith.shli %[[I32]]
-// CHECK-COUNT-4: ptx.ld_global
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-16: ptx.ld_global {{.*}} : f32
+// CHECK-NOT:     ptx.ld_global
 // CHECK:         ptx.shfl_sync bfly
 // CHECK-COUNT-4: ptx.st_global {{.*}} : i8
-// CHECK-NEXT:  }
-// CHECK-NEXT:  func.return
+// CHECK-NOT:     scf.for
+// CHECK:         func.return
 func.func @steps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k: index,
                  %kb: index, %row: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
