@@ -6,7 +6,8 @@
 
 Per SASS opcode: shared-memory wavefronts, the ideal count and the excess (bank conflicts, or
 for LDGSTS the global sectors one copy instruction spans); the instructions with the most excess;
-the global sectors beyond the ideal; and the warp-stall samples by reason and by opcode. The
+the global sectors beyond the ideal; and the warp-stall samples by reason, by opcode and, for each
+leading reason, which opcodes stalled for it (run 267: the prefill's dispatch stalls on FFMA and IMMA). The
 runs of 2026-11-30 (runs 80–82) used it to find the prefill kernel's 2-way conflicts on its
 activation tile (bench/RESULTS.md).
 """
@@ -72,15 +73,21 @@ def summary(path: str, top: int = 8) -> str:
     samples = sum(number(r[SAMPLES]) for r in rows)
     reasons: Counter[str] = Counter()
     ops: Counter[str] = Counter()
+    ops_of: dict[str, Counter[str]] = defaultdict(Counter)
     for r in rows:
         ops[opcode(r["Source"])] += number(r[SAMPLES])
         for key, value in r.items():
             if key.startswith("stall_") and "Not Issued" not in key:
                 reasons[key[len("stall_"):]] += number(value)
+                ops_of[key[len("stall_"):]][opcode(r["Source"]).split(".")[0]] += number(value)
     out.append("stall samples by reason: " + ", ".join(f"{k} {100 * v / max(samples, 1):.0f} %"
                                                       for k, v in reasons.most_common(8)))
     out.append("stall samples by opcode: " + ", ".join(f"{k} {100 * v / max(samples, 1):.0f} %"
-                                                      for k, v in ops.most_common(8)))
+                                                      for k, v in ops.most_common(8) if v))
+    out.append("each reason's opcodes (share of that reason's samples):")
+    for reason, count in reasons.most_common(6):
+        out.append(f"  {reason:14s} " + ", ".join(f"{k} {100 * v / max(count, 1):.0f} %"
+                                                  for k, v in ops_of[reason].most_common(5) if v))
     return "\n".join(out)
 
 
