@@ -91,8 +91,10 @@ kernel does (``dialects/qdot/kernel.py``); the quantize template sets none.
 Global addresses start from the kernel's pointer argument through a
 ``builtin.unrealized_conversion_cast`` to i64, which becomes an identity cast once
 ``qdot-to-llvm`` retypes the arguments; pointer arguments are 16-byte aligned
-(``passes/support/copies.py``, ``ASSUMED_BASE_ALIGNMENT``). Lit tests:
-``tests/lit/qdot-lower-quantize/``.
+(``passes/support/copies.py``, ``ASSUMED_BASE_ALIGNMENT``). With ``--remarks`` the pass says at each
+``qdot.quantize`` which strategy its tile took and why, how the steps or waves are emitted and how
+wide the copies and quant stores are (``_plan_remark``). Lit tests: ``tests/lit/qdot-lower-quantize/``
+(``remarks.mlir`` for the remarks).
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from compiler.format_table import Q8_GROUP
 from dialects.ptx.attrs import CacheOp, CvtKind, ShflMode
@@ -405,6 +408,8 @@ def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:
     x_tile = global_tile(load.desc, _address_of(b, load.desc), tuple(load.offsets))
     x = TileAccess.of(b, x_tile)
     q = TileAccess.of(b, global_tile(store.desc, _address_of(b, store.desc), tuple(store.offsets)))
+    if remarks.enabled(LowerQuantizePass.name):
+        remarks.remark(quantize, LowerQuantizePass.name, _plan_remark(plan, quantize.format.data, x_tile))
     if plan.strategy is Strategy.STAGED:
         smem, layout, reused = kernel.staging(plan.staging)
         staged = StagedAccess(smem, layout, _vector_copies(x_tile), plan.steps > 1 or reused)
@@ -432,6 +437,30 @@ def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:
         if isinstance(owner, MakeDescOp) and not owner.result.uses:
             owner.detach()
             owner.erase()
+
+
+def _plan_remark(plan: QuantizePlan, fmt: Format, x_tile: GlobalTile) -> str:
+    """``--remarks``: the strategy the tile took and why, how the values arrive and how the steps are emitted."""
+    head = (f"{fmt} from a {plan.rows}x{plan.cols} f32 tile, {plan.groups} group{'s' if plan.groups != 1 else ''} "
+            f"of {Q8_GROUP} values for {plan.threads} threads: ")
+    if plan.strategy is Strategy.STAGED:
+        copies = _vector_copies(x_tile)
+        how = ("16-byte cp.async" if copies is True else "4-byte cp.async (X's columns are not unit-stride)"
+               if copies is False else "16-byte cp.async where a uniform run-time test finds X's rows 16-byte "
+                                       "aligned, 4-byte ones otherwise")
+        waves = f"{plan.steps} waves of {plan.threads} groups, a barrier between" if plan.steps > 1 else "one wave"
+        return (head + f"staged (a group per thread and a wave fits in shared memory): {waves}, copied into shared "
+                f"memory by {how}; quants stored {plan.block.store_bytes} bytes at a time")
+    why = ("fewer groups than threads" if plan.groups < plan.threads
+           else "a wave of them would not fit the staging limit")
+    if plan.steps == 1:
+        steps = "one step"
+    elif plan.steps <= UNROLLED_LANES_STEPS:
+        steps = f"{plan.steps} steps one after another, every step's loads first"
+    else:
+        steps = f"{plan.steps} steps in an scf.for"
+    return (head + f"lanes ({why}): {LANES_PER_GROUP} lanes per group, {GROUPS_PER_WARP * plan.warps} groups per "
+            f"step, {steps}; predicated 4-byte loads from global memory")
 
 
 def _address_of(b: Builder, desc: SSAValue) -> SSAValue:
