@@ -8,7 +8,8 @@ view (``qgpu.memdesc_trans``), which costs nothing: the view's layout function
 describes the same bytes with its dimensions swapped, so ``qdot-lower-local-load``
 picks ``ldmatrix`` (or ``.trans``) against it. ``fp4Padded`` carries over to the
 staged buffer, so the fp4 ldmatrix mode still applies (seed 003's
-FuseTransMMAV3Plus extension). This is Triton's FuseTransMMAV3Plus.
+FuseTransMMAV3Plus extension). This is Triton's FuseTransMMAV3Plus. ``--remarks`` reports each
+such staging at the transpose.
 
 Lit tests: ``tests/lit/qdot-optimize-dot-operands/``.
 """
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler import remarks
 from dialects.qdot.kernel import TransOp
 from dialects.qgpu.memory_ops import transposed_memdesc
 from dialects.qgpu.ops import LocalAllocOp, MemDescTransOp
@@ -50,6 +52,10 @@ class OptimizeDotOperandsPass(ModulePass):
             Rewriter.insert_op(staged, InsertPoint.before(alloc))
             view = MemDescTransOp(staged.result, order)
             Rewriter.insert_op(view, InsertPoint.before(alloc))
+            if remarks.enabled(self.name):
+                remarks.remark(trans, self.name, f"the {'x'.join(map(str, source.type.get_shape()))} tile staged as "
+                                                 f"loaded and read through a transposed view (qgpu.memdesc_trans, "
+                                                 f"order {order}): no transpose in registers")
             alloc.result.replace_all_uses_with(view.result)
             Rewriter.erase_op(alloc)
             if not trans.result.uses:

@@ -17,8 +17,8 @@ Decides, for one ``qdot.dot_scaled`` per function computed by one simdgroup:
   (no C, ``zero``); otherwise C fragments are loaded from the accumulator.
 
 Registers are left to ``agx-allocate-registers``, hints and wait slots to
-``agx-hints-and-waits``. The function gets ``agx.form``. Lit tests:
-tests/lit/qdot-to-agx/.
+``agx-hints-and-waits``. The function gets ``agx.form``. ``--remarks`` says, at the dot, each
+operand's fragment type and how it gets there and the chain's size. Lit tests: tests/lit/qdot-to-agx/.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
 from dialects.qdot.formats import Format, format_info
@@ -120,6 +121,23 @@ class QdotToAgxPass(ModulePass):
             a_elem = b_elem = ElemType.FP32
         return _Plan(m, n, k, a_elem, b_elem, zero_acc)
 
+    def _remark(self, dot: DotScaledOp, plan: _Plan) -> str:
+        """``--remarks``: each operand's fragment type and how it gets there, and the MMA chain."""
+        sides = []
+        for name, fmt, elem in (("lhs", dot.lhs, plan.a_elem), ("rhs", dot.rhs, plan.b_elem)):
+            if str(fmt) in _PLAIN:
+                how = "loaded as it is" if str(fmt) == elem.value else f"loaded and widened to {elem.value} (exact)"
+            else:
+                how = f"dequantized to {elem.value} by agx.dequant_frag per K step"
+            sides.append(f"{name} {fmt}: {how}")
+        if plan.a_elem is plan.b_elem and not FORMS[self.form].separate_b_type \
+                and self._operand_elem(dot.lhs) is not self._operand_elem(dot.rhs):
+            sides.append(f"{self.form} takes one input type, so both sides are fp32")
+        rows, cols, steps = plan.m // TILE, plan.n // TILE, plan.k // TILE
+        first = "the first step multiplies (a zero accumulator)" if plan.zero_acc else "C fragments loaded from acc"
+        return (f"{self.form}: " + "; ".join(sides) + f"; {steps} K step{'s' if steps != 1 else ''} of 8, each "
+                f"{rows}x{cols} agx.mma8 in serpentine order ({rows * cols * steps} in all); {first}")
+
     def _fragment(self, dot: DotScaledOp, side: str, row: int, col: int, elem: ElemType) -> Operation:
         fmt = dot.lhs if side == "lhs" else dot.rhs
         source = dot.a if side == "lhs" else dot.b
@@ -131,6 +149,8 @@ class QdotToAgxPass(ModulePass):
 
     def _lower(self, func: FuncOp, dot: DotScaledOp) -> None:
         plan = self._plan(func, dot)
+        if remarks.enabled(self.name):
+            remarks.remark(dot, self.name, self._remark(dot, plan))
         where = InsertPoint.before(dot)
         rows, cols = plan.m // TILE, plan.n // TILE
         current: dict[tuple[int, int], SSAValue | None] = {}

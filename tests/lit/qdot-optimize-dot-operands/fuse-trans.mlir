@@ -1,4 +1,6 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-optimize-dot-operands' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-optimize-dot-operands' --remarks=qdot-optimize-dot-operands \
+// RUN:   2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 // qdot-optimize-dot-operands: local_alloc(qdot.trans(x)) becomes memdesc_trans(local_alloc(x)):
 // the untransposed tile is staged (a plain copy) and read through a transposed view, whose
 // shared encoding is the staged one with its order permuted; fp4Padded carries over.
@@ -9,6 +11,8 @@
 
 // B stored as [N, K/2] (K contiguous) and transposed to [K/2, N] for the dot: the staged
 // buffer is [N, K/2] with order [1, 0] — still K contiguous — and fp4Padded.
+// REMARK: fuse-trans.mlir:{{[0-9]+}}:3: remark: qdot-optimize-dot-operands: the 32x64 tile staged as loaded
+// REMARK-SAME: and read through a transposed view (qgpu.memdesc_trans, order [1, 0]): no transpose in registers
 // CHECK-LABEL: func.func @fp4_b
 // CHECK-SAME:  (%[[X:[^:]*]]: tensor<32x64xi8>)
 // CHECK-NOT:   qdot.trans

@@ -1,10 +1,17 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c}' | filecheck %s --check-prefix=AGX3C
 // RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b dequant-type=fp32}' | filecheck %s --check-prefix=WIDE
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c}' --remarks=qdot-to-agx 2>&1 >/dev/null \
+// RUN:   | filecheck %s --check-prefix=REMARK
 // The fragment type each operand format gets.
 
 // bf16 has no MMA form: it is widened to fp32 on load (exact); fp16 stays fp16 on agx3b,
 // where A and B may differ, and is widened too on agx3c, which takes one input type.
+// REMARK: remark: qdot-to-agx: agx3c: lhs bf16: loaded and widened to fp32 (exact);
+// REMARK-SAME: rhs fp16: loaded and widened to fp32 (exact); agx3c takes one input type, so both sides are fp32;
+// REMARK-SAME: 1 K step of 8, each 1x1 agx.mma8 in serpentine order (1 in all); C fragments loaded from acc
+// REMARK: remark: qdot-to-agx: agx3c: lhs e2m1: dequantized to fp16 by agx.dequant_frag per K step;
+// REMARK-SAME: rhs e4m3: dequantized to fp16 by agx.dequant_frag per K step; 4 K steps of 8
 // CHECK-LABEL: func.func @bf16_fp16
 // CHECK:       agx.load_frag lhs %{{.*}}[0, 0] : tensor<8x8xbf16> -> !agx.frag<fp32>
 // CHECK:       agx.load_frag rhs %{{.*}}[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16>
