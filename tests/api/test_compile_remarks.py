@@ -43,8 +43,11 @@ def test_remarks_change_nothing_in_the_artifact() -> None:
 
 def test_remarks_of_the_agx_pipeline() -> None:
     kernel = compiler.compile(AGX, target="agx3b", remarks=True)
+    # in the order of the ops they are at: the tile function's two, then the dot's (qdot-to-agx's chain)
     assert [line.split(" remark: ")[1].split(":")[0] for line in kernel.remarks] == [
-        "agx-allocate-registers", "agx-hints-and-waits"]
+        "agx-allocate-registers", "agx-hints-and-waits", "qdot-to-agx"]
+    assert kernel.remarks[-1].endswith("2 K steps of 8, each 1x2 agx.mma8 in serpentine order (4 in all); "
+                                       "C fragments loaded from acc")
     assert kernel.data == compiler.compile(AGX, target="agx3b").data
 
 
