@@ -3,8 +3,11 @@
     python -m bench.sass_census KERNEL.ptx --arch sm_90
 
 Assembles with ptxas, disassembles with cuobjdump (pip: nvidia-cuda-cuobjdump and
-nvidia-cuda-nvdisasm, or a CUDA toolkit), finds the K loop (the largest backward
-branch range) and counts opcodes inside it, per mma instruction.
+nvidia-cuda-nvdisasm, or a CUDA toolkit), finds the K loop and counts opcodes inside it, per mma
+instruction. The K loop is the innermost loop (a backward branch's range that holds no other) with the
+most mma instructions, the largest where none has any: a stream-K kernel's loop over its tile segments
+holds the K loop and the epilogue's stores, which are not per-step work (run 269 counted that outer
+loop first).
 """
 
 from __future__ import annotations
@@ -31,18 +34,28 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
     lines = sass.splitlines()
     loops = []
     for line in lines:
-        m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?BRA\s+0x([0-9a-f]+)", line)
+        m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?BRA\s+(?:!?U?P[T0-9]+,\s*)?0x([0-9a-f]+)", line)
         if m:
             here, target = int(m.group(1), 16), int(m.group(3), 16)
             if target < here:
                 loops.append((target, here))
-    start, end = max(loops, key=lambda r: r[1] - r[0]) if loops else (0, 1 << 62)
-    counts: Counter = Counter()
-    for line in lines:
-        m = _LINE.search(line)
-        if m and start <= int(m.group(1), 16) <= end:
-            counts[m.group(2)] += 1
-    return counts, assembled.log
+    ops = [(int(m.group(1), 16), m.group(2)) for m in map(_LINE.search, lines) if m]
+    start, end = k_loop(loops, ops) if loops else (0, 1 << 62)
+    return Counter(op for at, op in ops if start <= at <= end), assembled.log
+
+
+MMA_OPCODES = ("HMMA", "IMMA", "QMMA", "OMMA")
+
+
+def k_loop(loops: list[tuple[int, int]], ops: list[tuple[int, str]]) -> tuple[int, int]:
+    """The (first, last) address of the K loop among ``loops`` (backward branch ranges): the innermost one
+    with the most mma instructions, the largest where none has any."""
+    innermost = [loop for loop in loops
+                 if not any(other != loop and loop[0] <= other[0] and other[1] <= loop[1] for other in loops)]
+
+    def weight(loop: tuple[int, int]) -> tuple[int, int]:
+        return (sum(1 for at, op in ops if loop[0] <= at <= loop[1] and op in MMA_OPCODES), loop[1] - loop[0])
+    return max(innermost, key=weight)
 
 
 def loop_spills(counts: Counter) -> dict[str, int]:
@@ -57,7 +70,7 @@ def main() -> None:
     parser.add_argument("--arch", default="sm_90")
     args = parser.parse_args()
     counts, log = census(Path(args.ptx).read_text(), args.arch)
-    mma = sum(v for k, v in counts.items() if k in ("HMMA", "IMMA", "QMMA", "OMMA"))
+    mma = sum(v for k, v in counts.items() if k in MMA_OPCODES)
     total = sum(counts.values())
     print("\n".join(l for l in log.splitlines() if "registers" in l or "spill" in l))
     print(f"main loop: {total} instructions, {mma} mma ({total / max(mma, 1):.1f} per mma)")
