@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     i64,
     Float32Type,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnknownLoc,
     f32,
@@ -87,7 +88,6 @@ from passes.support.dot_operands import (
     kernel_warps,
     stage_operands_first,
     staged_dim,
-    str_attr,
 )
 from passes.support.loaded_tiles import layout_register_loads
 from passes.support.options import check_option_values
@@ -231,7 +231,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
     acc_in = insert_at(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
     mma_op = insert_at(point, MmaOp(a_reg, b_reg, acc_in, plan.lhs.reg, plan.rhs.reg, a_scale, b_scale,
                                   rescale=plan.rescale if plan.rescale is not Rescale.NONE else None))
-    mma_op.attributes["qdot.strategy"] = str_attr(plan.strategy.value)
+    mma_op.attributes["qdot.strategy"] = StringAttr(plan.strategy.value)
     if plan.lhs.exp or plan.rhs.exp:
         # register value = real value · 2^exp (promote-int8); the rescale undoes it exactly
         mma_op.attributes["qdot.exp"] = DenseArrayBase.from_list(i64, [plan.lhs.exp, plan.rhs.exp])
@@ -303,7 +303,7 @@ def _rewrite_warp_group_dot(dot: DotScaledOp, plan: Plan, warps: int, point: Ins
     mma_acc_type = TensorType(acc_type.get_element_type(), acc_type.get_shape(), mma)
     acc_in = insert_at(point, ConvertLayoutOp(dot.acc, mma_acc_type)).results[0]
     op = insert_at(point, WarpGroupDotOp(buffers[0], buffers[1], acc_in, plan.lhs.reg, plan.rhs.reg))
-    op.attributes["qdot.strategy"] = str_attr(plan.strategy.value)
+    op.attributes["qdot.strategy"] = StringAttr(plan.strategy.value)
     out = insert_at(point, ConvertLayoutOp(op.results[0], dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
     Rewriter.erase_op(dot)

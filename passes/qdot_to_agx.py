@@ -65,6 +65,8 @@ class _Plan:
     a_elem: ElemType
     b_elem: ElemType
     zero_acc: bool
+    one_type: bool = False
+    """The form takes one input type and the operands' differed: both were widened to fp32."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +119,10 @@ class QdotToAgxPass(ModulePass):
                 emit_error(dot, f"{what} must be an argument of @{func.sym_name.data} (a tile's inputs), "
                                 f"or a zero constant for acc; it is produced by {producer}")
         a_elem, b_elem = self._operand_elem(dot.lhs), self._operand_elem(dot.rhs)
-        if not FORMS[self.form].separate_b_type and a_elem is not b_elem:
+        one_type = not FORMS[self.form].separate_b_type and a_elem is not b_elem
+        if one_type:
             a_elem = b_elem = ElemType.FP32
-        return _Plan(m, n, k, a_elem, b_elem, zero_acc)
+        return _Plan(m, n, k, a_elem, b_elem, zero_acc, one_type)
 
     def _remark(self, dot: DotScaledOp, plan: _Plan) -> str:
         """``--remarks``: each operand's fragment type and how it gets there, and the MMA chain."""
@@ -130,8 +133,7 @@ class QdotToAgxPass(ModulePass):
             else:
                 how = f"dequantized to {elem.value} by agx.dequant_frag per K step"
             sides.append(f"{name} {fmt}: {how}")
-        if plan.a_elem is plan.b_elem and not FORMS[self.form].separate_b_type \
-                and self._operand_elem(dot.lhs) is not self._operand_elem(dot.rhs):
+        if plan.one_type:
             sides.append(f"{self.form} takes one input type, so both sides are fp32")
         rows, cols, steps = plan.m // TILE, plan.n // TILE, plan.k // TILE
         first = "the first step multiplies (a zero accumulator)" if plan.zero_acc else "C fragments loaded from acc"

@@ -25,6 +25,7 @@ from compiler.diagnostics import emit_error
 from dialects.qdot.kernel import StoreOp
 from dialects.qgpu.encodings import BlockedEncodingAttr, MmaEncodingAttr
 from dialects.qgpu.ops import ConvertLayoutOp
+from passes.support.dot_operands import insert_at
 
 
 CARRIED = (MmaEncodingAttr, BlockedEncodingAttr)
@@ -108,7 +109,7 @@ def _retype_loop_carried(loop: scf.ForOp) -> bool:
         if isinstance(cvt, ConvertLayoutOp) and cvt.src.type == encoded:
             yield_op.operands[index] = cvt.src
         else:  # folds into the conversion back (a value passed through) or stays, to be lowered or refused
-            to_encoded = _insert(InsertPoint.before(yield_op), ConvertLayoutOp(yielded, encoded))
+            to_encoded = insert_at(InsertPoint.before(yield_op), ConvertLayoutOp(yielded, encoded))
             yield_op.operands[index] = to_encoded.results[0]
         # before: the init value is converted to the layout
         init = loop.iter_args[index]
@@ -165,7 +166,7 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
             if isinstance(cvt, ConvertLayoutOp) and cvt.src.type == encoded:
                 yield_op.operands[index] = cvt.src
             else:
-                yield_op.operands[index] = _insert(InsertPoint.before(yield_op),
+                yield_op.operands[index] = insert_at(InsertPoint.before(yield_op),
                                                    ConvertLayoutOp(value, encoded)).results[0]
         encode_result(branch, index, encoded)
         changed = True
@@ -182,7 +183,7 @@ def _fold_conversions(func: FuncOp) -> bool:
         inner = src.owner
         if isinstance(inner, ConvertLayoutOp):
             value = inner.src if inner.src.type == cvt.result.type else \
-                _insert(InsertPoint.before(cvt), ConvertLayoutOp(inner.src, cvt.result.type)).results[0]
+                insert_at(InsertPoint.before(cvt), ConvertLayoutOp(inner.src, cvt.result.type)).results[0]
             _replace_and_erase(cvt, value, inner)
             changed = True
             continue
@@ -191,7 +192,7 @@ def _fold_conversions(func: FuncOp) -> bool:
                 and _is_splat(inner.value):
             new_type = cvt.result.type
             assert isinstance(new_type, TensorType)
-            const = _insert(InsertPoint.before(cvt), arith.ConstantOp(_resplat(inner.value, new_type)))
+            const = insert_at(InsertPoint.before(cvt), arith.ConstantOp(_resplat(inner.value, new_type)))
             _replace_and_erase(cvt, const.results[0], inner)
             changed = True
             continue
@@ -205,8 +206,8 @@ def _fold_conversions(func: FuncOp) -> bool:
                 plain = cast.result.type
                 assert isinstance(plain, TensorType) and isinstance(src.type, TensorType)
                 encoded = TensorType(plain.get_element_type(), plain.get_shape(), src.type.encoding)
-                new = _insert(InsertPoint.before(cast), type(cast)(src, encoded))
-                back = _insert(InsertPoint.before(cast), ConvertLayoutOp(new.results[0], plain))
+                new = insert_at(InsertPoint.before(cast), type(cast)(src, encoded))
+                back = insert_at(InsertPoint.before(cast), ConvertLayoutOp(new.results[0], plain))
                 _replace_and_erase(cast, back.results[0])
             if not cvt.result.uses:
                 Rewriter.erase_op(cvt)
@@ -220,8 +221,8 @@ def _fold_conversions(func: FuncOp) -> bool:
             for add in sums:
                 assert isinstance(src.type, TensorType)
                 lhs, rhs = (_encoded_operand(add, operand, cvt, src) for operand in (add.lhs, add.rhs))
-                new = _insert(InsertPoint.before(add), arith.AddfOp(lhs, rhs, flags=add.fastmath))
-                back = _insert(InsertPoint.before(add), ConvertLayoutOp(new.results[0], add.result.type))
+                new = insert_at(InsertPoint.before(add), arith.AddfOp(lhs, rhs, flags=add.fastmath))
+                back = insert_at(InsertPoint.before(add), ConvertLayoutOp(new.results[0], add.result.type))
                 _replace_and_erase(add, back.results[0])
             if not cvt.result.uses:
                 Rewriter.erase_op(cvt)
@@ -247,7 +248,7 @@ def _encoded_operand(add: arith.AddfOp, operand: SSAValue, cvt: ConvertLayoutOp,
     argument once the loop carries the encoded sum)."""
     if operand is cvt.results[0]:
         return src
-    return _insert(InsertPoint.before(add), ConvertLayoutOp(operand, src.type)).results[0]
+    return insert_at(InsertPoint.before(add), ConvertLayoutOp(operand, src.type)).results[0]
 
 
 def _replace_and_erase(op: Operation, value: SSAValue, dead: Operation | None = None) -> None:
@@ -268,11 +269,6 @@ def _resplat(attr: DenseIntOrFPElementsAttr, new_type: TensorType) -> DenseIntOr
     if isinstance(elem, IntegerType):
         return DenseIntOrFPElementsAttr.from_list(new_type, [int(value)])
     return DenseIntOrFPElementsAttr.from_list(new_type, [float(value)])
-
-
-def _insert(point: InsertPoint, op: Operation) -> Operation:
-    Rewriter.insert_op(op, point)
-    return op
 
 
 __all__ = ["CARRIED", "encode_result", "has_layout", "propagate_accumulator_layouts", "refuse_plain_meetings"]

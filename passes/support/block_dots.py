@@ -12,7 +12,7 @@ too. Split out of passes/accelerate_matmul.py, which calls ``rewrite_block_dot``
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, f16, f32, i8, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, TensorType, f16, f32, i8, i32, i64
 from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -32,7 +32,7 @@ from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, values_per_element
 from dialects.qgpu.types import MemDescType
-from passes.support.dot_operands import contiguous_dim, insert_at, kernel_warps, stage_operands_first, str_attr
+from passes.support.dot_operands import contiguous_dim, insert_at, kernel_warps, stage_operands_first
 from passes.support.strategy import Plan
 
 
@@ -74,7 +74,7 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         mma_op = insert_at(point, MmaOp(regs[0], regs[1], result, *int_formats, scales[0], scales[1],
                                       rescale=Rescale.PER_BLOCK, a_fold=folds[0], b_fold=folds[1],
                                       a_sub=subs[0], b_sub=subs[1], a_min=mins[0], b_min=mins[1]))
-        mma_op.attributes["qdot.strategy"] = str_attr(plan.strategy.value)
+        mma_op.attributes["qdot.strategy"] = StringAttr(plan.strategy.value)
         # every ggml scale is an fp16 d (11 significant bits) or q4_K's d·sc (6-bit sc: 17), so
         # qdot-lower-mma may fold the s32 → f32 conversion into the scaling (its magic form)
         mma_op.attributes["qdot.scale_bits"] = IntegerAttr(SCALE_BITS, i64)
@@ -380,7 +380,7 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
             scales.append(insert_at(point, arith.ConstantOp(sign)).results[0])
     fold = insert_at(point, MmaOp(operands[0], operands[1], acc, RegFormat.FP16, RegFormat.FP16, scales[0], scales[1],
                                 rescale=Rescale.PER_BLOCK))
-    fold.attributes["qdot.fold"] = str_attr("dmin" if super_block else "m")
+    fold.attributes["qdot.fold"] = StringAttr("dmin" if super_block else "m")
     return fold.results[0]
 
 

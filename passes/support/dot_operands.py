@@ -10,25 +10,21 @@ global → shared copies issue together. Split out of the pass so that the ggml 
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.qdot.kernel import LoadOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.ops import LocalAllocOp, LocalLoadOp, UpcastOp
+from passes.support.distributed import function_of
 from passes.support.stored_tiles import unit_stride_dim
 
 
 def kernel_warps(op: Operation) -> int:
     """The warps of the kernel ``op`` is in (its function's ``qdot.num_warps``)."""
-    func = op.parent_op()
-    while func is not None and not isinstance(func, FuncOp):
-        func = func.parent_op()
-    assert isinstance(func, FuncOp)
-    return num_warps(func)
+    return num_warps(function_of(op))
 
 
 def stage_operands_first(dot: DotScaledOp, point: InsertPoint) -> None:
@@ -81,8 +77,4 @@ def insert_at(point: InsertPoint, op: Operation) -> Operation:
     return op
 
 
-def str_attr(text: str) -> Attribute:
-    return StringAttr(text)
-
-
-__all__ = ["contiguous_dim", "insert_at", "kernel_warps", "stage_operands_first", "staged_dim", "str_attr"]
+__all__ = ["contiguous_dim", "insert_at", "kernel_warps", "stage_operands_first", "staged_dim"]
