@@ -45,7 +45,7 @@ t[8:]``, ... . Whoever holds the values must add them in that tree.
   group read eight consecutive floats. A warp owns four groups per step; more groups
   than ``4 · num_warps`` take several steps: up to ``UNROLLED_LANES_STEPS`` of them one
   after another, every step's loads first (the mid tile's two steps then wait for memory
-  once: 3–10 % faster at M = 33–512, run 270), more in an ``scf.for``.
+  once: up to 10 % faster at M = 33–512 and K ≤ 8192, run 270), more in an ``scf.for``.
 
 **Arithmetic, per group of 32 values** (module ``compiler/numerics/quantize.py``, method "cuda"):
 
