@@ -4,6 +4,7 @@ against the previous compiler's kernels, which store them rows contiguous.
     python -m bench.experiments.decode_scale_rows_ab --prepare    # here: this tree's kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.decode_scale_rows_ab              # on the GPU machine, with that cache
     python -m bench.experiments.decode_scale_rows_ab --wide       # the 16-, 32- and 64-token kernels at M = 9 … 64
+    python -m bench.experiments.decode_scale_rows_ab --ggml-order # q4_K's decode kernels reading ggml's layout
 
 Run from another tree (``PYTHONPATH=OLD_TREE python bench/experiments/decode_scale_rows_ab.py [--prepare]``) it
 compiles and times that tree's kernels of the same labels: ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize,
@@ -31,13 +32,18 @@ LABELS = (
 )
 
 
+GGML_ORDER_LABELS = (
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",   # one token, ggml's layout
+    "small_m 64 w2 splitk s2 pdl",                       # M ≤ 8, ggml's layout
+)
+
 WIDE = ((16, 4096, 14336), (32, 4096, 14336), (16, 4096, 4096), (32, 4096, 4096), (48, 4096, 4096))
 """(M, N, K) of ``--wide``: q4_K's kernels of ``choose_mmq`` there (16, 32 and 64 tokens), W in both orders."""
 
 
-def selection(only: str | None = None) -> list:
+def selection(only: str | None = None, labels: tuple[str, ...] = LABELS) -> list:
     del only  # the exact labels, whatever ``run`` passes
-    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in LABELS]
+    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in labels]
 
 
 def wide_entries() -> list:
@@ -67,12 +73,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--wide", action="store_true", help="the widened (16-, 32-, 64-token) kernels instead")
+    parser.add_argument("--ggml-order", action="store_true", help="q4_K's decode kernels in ggml's layout instead")
     args = parser.parse_args()
     if args.prepare:
         from compiler.kernel_cache import cache_dir, compiler_fingerprint
 
         fingerprint = compiler_fingerprint()
-        bm.compile_kernels(selection() + [entry for _, entry in wide_entries()])
+        bm.compile_kernels(selection() + selection(labels=GGML_ORDER_LABELS) + [entry for _, entry in wide_entries()])
         bm.compile_quantizers()
         cache_dir().mkdir(parents=True, exist_ok=True)
         (cache_dir() / "FINGERPRINT").write_text(fingerprint + "\n")
@@ -81,7 +88,7 @@ def main() -> None:
     if args.wide:
         run_wide()
         return
-    bm.selected = selection
+    bm.selected = (lambda only=None: selection(labels=GGML_ORDER_LABELS)) if args.ggml_order else selection
     bm.run(False, None)
 
 

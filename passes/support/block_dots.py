@@ -32,7 +32,8 @@ from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, values_per_element
 from dialects.qgpu.types import MemDescType
-from passes.support.dot_operands import contiguous_dim, insert_at, kernel_warps, stage_operands_first
+from passes.support.dot_operands import (contiguous_dim, insert_at, kernel_warps, one_contiguous_run,
+                                         stage_operands_first)
 from passes.support.strategy import Plan
 
 
@@ -188,15 +189,18 @@ of its row (q6_K's int8 one is a single sign-extending load): unpacked once per 
 
 SUB_BLOCKS_CONTIGUOUS_LHS = (Format.Q4_K,)
 """Weights whose scales, decoded once per CTA, are stored with a row's sub-blocks contiguous where the weights are
-the mma's A side against at most ``SUB_BLOCKS_CONTIGUOUS_MAX_N`` columns (the M ≤ 8 and one-token kernels; elsewhere
-rows contiguous). An A thread holds rows g and g + 8, never adjacent, so rows contiguous gives one 4-byte load per
-row and sub-block; sub-blocks contiguous lets it read a row's sub-blocks of the K step in 16-byte loads — q4_K's
-one-token loop 59 → 35 shared loads per step — at the cost of holding them all live. Runs 272–273 (kernel alone):
-q4_K's one-token kernel 5.5 % faster at 4096 × 14336 (0.99–1.01 × at the other decode shapes), its M ≤ 8 kernel
-3.1–4.0 % there and 2.4–2.8 % at 32768 × 8192; q5_K 0.97–1.01 ×, iq4_xs 0.99–1.02 ×, mxfp4 0.99–1.00 × (left rows
-contiguous); q3_K, whose i32 scales are per 16 values, 1.04–1.16 × slower (ptxas keeps two of them in local
-memory); q4_K's 16-token kernel 1.01–1.07 × slower, the 32- and 64-token ones mixed (their registers change the
-grid)."""
+the mma's A side against at most ``SUB_BLOCKS_CONTIGUOUS_MAX_N`` columns (the M ≤ 8 and one-token kernels) and their
+tile is one contiguous run (``dot_operands.one_contiguous_run``: W repacked by ``tile_weights``); elsewhere rows
+contiguous. An A thread holds rows g and g + 8, never adjacent, so rows contiguous gives one 4-byte load per row and
+sub-block; sub-blocks contiguous lets it read a row's sub-blocks of the K step in 16-byte loads — q4_K's one-token
+loop 59 → 35 shared loads per step — at the cost of holding them all live. Runs 272–273 (kernel alone, W
+repacked): q4_K's one-token kernel 5.5 % faster at 4096 × 14336 (0.99–1.01 × at the other decode shapes), its
+M ≤ 8 kernel 3.1–4.0 % there and 2.4–2.8 % at 32768 × 8192; q5_K 0.97–1.01 ×, iq4_xs 0.99–1.02 ×, mxfp4
+0.99–1.00 × (left rows contiguous); q3_K, whose i32 scales are per 16 values, 1.04–1.16 × slower (ptxas keeps two
+of them in local memory); q4_K's 16-token kernel 1.01–1.07 × slower, the 32- and 64-token ones mixed (their
+registers change the grid). Run 276, ggml's order, whose copies take one address per row: 96 → 128 and 109 → 153
+registers, the M ≤ 8 kernel 1.03–1.06 × slower at 4096², the one-token kernel's grid changed — left rows
+contiguous."""
 SUB_BLOCKS_CONTIGUOUS_MAX_N = 8
 """The widest dot (columns: tokens) whose A-side scales ``SUB_BLOCKS_CONTIGUOUS_LHS`` stores sub-blocks contiguous:
 one n8 mma tile, four accumulator registers per m16 tile, so the step's live scales cost little."""
@@ -251,7 +255,8 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         for part in parts:
             view = insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
             sub_blocks_contiguous = (op_idx == 0 and fmt in SUB_BLOCKS_CONTIGUOUS_LHS
-                                     and _tensor_shape(dot.acc)[1] <= SUB_BLOCKS_CONTIGUOUS_MAX_N)
+                                     and _tensor_shape(dot.acc)[1] <= SUB_BLOCKS_CONTIGUOUS_MAX_N
+                                     and one_contiguous_run(dot.a))
             decoded[(op_idx, part)] = _decode_once(view, kernel_warps(dot), point, sub_blocks_contiguous)
     formats = (sides[0][2], sides[1][2])
     # only a dmin term reads the activations' block sums, and _fold_mma reads them itself

@@ -14,10 +14,11 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dialects.qdot.kernel import LoadOp, TransOp, num_warps
+from dialects.qdot.kernel import LoadOp, MakeDescOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.ops import LocalAllocOp, LocalLoadOp, UpcastOp
+from passes.support.analysis import constant_value
 from passes.support.distributed import function_of
 from passes.support.stored_tiles import unit_stride_dim
 
@@ -60,6 +61,21 @@ def contiguous_dim(value: SSAValue) -> int | None:
     return None
 
 
+def one_contiguous_run(value: SSAValue) -> bool:
+    """Whether a loaded 2-D tile is one contiguous run of global memory: its descriptor's strides are the constants
+    (the tile's inner extent, 1), as ``tile_weights``' repacked order gives each program's K step. A thread's copies
+    of such a tile then share one base address, where a tile of rows apart needs one per row."""
+    owner = value.owner
+    tensor = value.type
+    if not isinstance(owner, LoadOp) or not isinstance(tensor, TensorType) or len(tensor.get_shape()) != 2:
+        return False
+    desc = owner.desc.owner
+    if not isinstance(desc, MakeDescOp):
+        return False
+    strides = [constant_value(s) for s in desc.strides]
+    return strides == [tensor.get_shape()[1], 1]
+
+
 def staged_dim(value: SSAValue) -> int:
     """The dimension an operand tile is staged contiguous along in shared memory: the global
     tile's unit-stride one, or, where that is not known (a function argument), its last."""
@@ -77,4 +93,4 @@ def insert_at(point: InsertPoint, op: Operation) -> Operation:
     return op
 
 
-__all__ = ["contiguous_dim", "insert_at", "kernel_warps", "stage_operands_first", "staged_dim"]
+__all__ = ["contiguous_dim", "insert_at", "kernel_warps", "one_contiguous_run", "stage_operands_first", "staged_dim"]

@@ -7,9 +7,7 @@
 // and d are read K-major (valueDim = 0) for opIdx 1; in the dmin mma the padded mins are the A
 // fragment with dmin as its scale, and X's padded sums the B fragment (through a transposed
 // view) with −1. The output tile is Yᵀ; its qdot.store keeps {reduce = "add"} and takes the
-// mma layout directly. The decoded scales are stored with a row's sub-blocks contiguous (order
-// [1, 0]): an A thread holds rows g and g + 8, and reads each row's eight in two 16-byte loads
-// (decoded-scale-order.mlir has the cases that keep rows contiguous).
+// mma layout directly.
 
 // CHECK-LABEL: func.func @small_m_splitk
 // CHECK-NOT:   qgpu.convert_layout
@@ -20,7 +18,7 @@
 // CHECK-NEXT:    %[[XS:.*]] = qgpu.local_alloc %[[X]] : (tensor<2x8x!qdot.block<q8_1_mmq>>) -> !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[SCV:.*]] = qgpu.block_part %[[WS]] {part = "scale16"} : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "q4_K", part = "scale16", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[SCR:.*]] = qgpu.local_load %[[SCV]] : {{.*}} -> tensor<16x8xf32, #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>
-// CHECK-NEXT:    %[[SC:.*]] = qgpu.local_alloc %[[SCR]] : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+// CHECK-NEXT:    %[[SC:.*]] = qgpu.local_alloc %[[SCR]] : {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>>
 // CHECK-NEXT:    %[[WQV:.*]] = qgpu.block_part %[[WS]] {part = "qs"} : {{.*}} -> !qgpu.memdesc<16x128xi8, #qgpu.block_part<{format = "q4_K", part = "qs", blocks = 1, valueDim = 1}>>
 // CHECK-NEXT:    %[[WQ:.*]] = qgpu.local_load %[[WQV]] : {{.*}} -> tensor<16x128xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>
 // CHECK-NEXT:    %[[WU:.*]] = qgpu.upcast %[[WQ]] from = q4_K to = u8 : {{.*}} -> tensor<16x256xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA]], kWidth = 4}>>

@@ -8,14 +8,13 @@
 // the f16 dmin fold (m_pad, s_pad), both decoded before either is read, share one barrier after
 // (qdot.reader_syncs on the first). The decode kernel below (the default pipeline on
 // compiler/mmq_template.py's small_m, split-K, 16 weight rows, one warp) had 7 barriers per
-// K step; it has 3: the loop top, the decoded scales, the fold operands. (Each thread stores its
-// row's eight decoded scales as two 16-byte stores: they are stored sub-blocks contiguous.)
+// K step; it has 3: the loop top, the decoded scales, the fold operands.
 
 // CHECK-LABEL: func.func @small_m_splitk
 // CHECK:       ptx.cp_async_wait 1
 // CHECK-NEXT:  ptx.bar_sync
 // CHECK-NOT:   ptx.bar_sync
-// CHECK:       ptx.st_shared %{{.*}} : vector<4xi32>
+// CHECK:       ptx.st_shared %{{.*}} : f32
 // CHECK:       ptx.bar_sync
 // CHECK-NOT:   ptx.st_shared
 // CHECK-NOT:   ptx.bar_sync
