@@ -205,7 +205,8 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
     if format_info(problem.lhs).is_block:
         if noting:
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold))
-        rewrite_block_dot(dot, plan, mma, point, q4k_fold)
+        note = (lambda text: remarks.remark(dot, AccelerateMatmulPass.name, text)) if noting else None
+        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note)
         return
     plan, unstaged = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
     if noting and unstaged:

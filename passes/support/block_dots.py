@@ -11,6 +11,8 @@ too. Split out of passes/accelerate_matmul.py, which calls ``rewrite_block_dot``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, TensorType, f16, f32, i8, i32, i64
 from xdsl.ir import SSAValue
@@ -38,7 +40,7 @@ from passes.support.strategy import Plan
 
 
 def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
-                       q4k_fold: str = "auto") -> None:
+                       q4k_fold: str = "auto", note: Callable[[str], None] | None = None) -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
@@ -61,6 +63,10 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         mem = insert_at(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
         sides.append((op_idx, mem, fmt))
     fold_by_mma = min_term_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
+    if note is not None:  # the remark (``--remarks``) on the decode-once buffers, if there are any
+        text = decode_once_remark(dot, (sides[0][2], sides[1][2]), (sides[0][1], sides[1][1]), mma, fold_by_mma)
+        if text is not None:
+            note(text)
     result: SSAValue | None = None
     for index, slices in enumerate(_k_slices(sides)):
         regs, scales, folds, subs, mins = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
@@ -242,22 +248,10 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     # load of the step, so nothing has to be loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
-        scale_part, min_part = BLOCK_SCALE_PARTS.get(fmt, ("d", None))
-        fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
-        if (fmt in MIN_FORMATS and fmt in SUPER_BLOCKS) or fmt in PACKED_SCALES:  # 6-bit codes unpacked: always once
-            parts: tuple[str, ...] = (scale_part, *fold_parts)
-        elif fmt in PACKED_SUB_SCALES:  # q3_K's 6-bit scales per 16 values: unpacked once too
-            parts = (HIGH_BIT_PARTS[fmt][2],)
-        elif fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= decode_once_readers(fmt):
-            parts = (scale_part, *fold_parts)  # one fp16 d (and q4_1's / q5_1's m) per block: widened once
-        else:
-            parts = ()
-        for part in parts:
+        for part in decoded_parts(op_idx, mem, fmt, mma, fold_by_mma):
             view = insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
-            sub_blocks_contiguous = (op_idx == 0 and fmt in SUB_BLOCKS_CONTIGUOUS_LHS
-                                     and _tensor_shape(dot.acc)[1] <= SUB_BLOCKS_CONTIGUOUS_MAX_N
-                                     and one_contiguous_run(dot.a))
-            decoded[(op_idx, part)] = _decode_once(view, kernel_warps(dot), point, sub_blocks_contiguous)
+            decoded[(op_idx, part)] = _decode_once(view, kernel_warps(dot), point,
+                                                   sub_blocks_contiguous(dot, op_idx, fmt))
     formats = (sides[0][2], sides[1][2])
     # only a dmin term reads the activations' block sums, and _fold_mma reads them itself
     minned = next((fmt for fmt in formats if fmt in MIN_FORMATS), None)
@@ -439,6 +433,52 @@ def _scale_readers(mem: SSAValue, op_idx: int, mma: MmaEncodingAttr) -> int:
     return len(distributed_layout(scales).owners((0, 0)))
 
 
+def decoded_parts(op_idx: int, mem: SSAValue, fmt: Format, mma: MmaEncodingAttr, fold_by_mma: bool) -> tuple[str, ...]:
+    """The block parts of one side that are decoded once per CTA into a shared buffer (``_decode_once``) rather
+    than where each thread reads them: q4_K's and q5_K's 6-bit scales and mins, iq4_xs's packed scales, q3_K's
+    per-16 ones, and a 32-value block's fp16 d where enough threads read each (``decode_once_readers``)."""
+    scale_part, min_part = BLOCK_SCALE_PARTS.get(fmt, ("d", None))
+    fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
+    if (fmt in MIN_FORMATS and fmt in SUPER_BLOCKS) or fmt in PACKED_SCALES:  # 6-bit codes unpacked: always once
+        return (scale_part, *fold_parts)
+    if fmt in PACKED_SUB_SCALES:  # q3_K's 6-bit scales per 16 values: unpacked once too
+        return (HIGH_BIT_PARTS[fmt][2],)
+    if fmt in ONE_D_FORMATS and _scale_readers(mem, op_idx, mma) >= decode_once_readers(fmt):
+        return (scale_part, *fold_parts)  # one fp16 d (and q4_1's / q5_1's m) per block: widened once
+    return ()
+
+
+def sub_blocks_contiguous(dot: DotScaledOp, op_idx: int, fmt: Format) -> bool:
+    """Whether a side's decoded buffers keep a row's sub-blocks contiguous (``SUB_BLOCKS_CONTIGUOUS_LHS``)."""
+    return (op_idx == 0 and fmt in SUB_BLOCKS_CONTIGUOUS_LHS
+            and _tensor_shape(dot.acc)[1] <= SUB_BLOCKS_CONTIGUOUS_MAX_N and one_contiguous_run(dot.a))
+
+
+def decode_once_remark(dot: DotScaledOp, formats: tuple[Format, Format], mems: tuple[SSAValue, SSAValue],
+                       mma: MmaEncodingAttr, fold_by_mma: bool) -> str | None:
+    """qdot-accelerate-matmul's remark on the buffers ``_decode_once`` fills for a block dot, and their order."""
+    parts = []
+    for op_idx, (fmt, mem) in enumerate(zip(formats, mems, strict=True)):
+        decoded = decoded_parts(op_idx, mem, fmt, mma, fold_by_mma)
+        if not decoded:
+            continue
+        side = "lhs" if op_idx == 0 else "rhs"
+        columns = _tensor_shape(dot.acc)[1]
+        if sub_blocks_contiguous(dot, op_idx, fmt):
+            order = ("a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each "
+                     "thread reads its rows' scales of the K step in 16-byte loads)")
+        elif op_idx == 1:
+            order = "rows contiguous (a B-side thread's two adjacent columns of a sub-block are one 8-byte load)"
+        elif fmt not in SUB_BLOCKS_CONTIGUOUS_LHS:
+            order = f"rows contiguous (sub-blocks contiguous was not faster for {fmt}, run 272)"
+        elif columns > SUB_BLOCKS_CONTIGUOUS_MAX_N:
+            order = f"rows contiguous ({columns} columns: more accumulators live than an n8 mma's)"
+        else:
+            order = "rows contiguous (the tile's rows lie apart in memory: its copies hold an address per row)"
+        parts.append(f"{side} {fmt} {', '.join(decoded)}: {order}")
+    return "scales decoded once per CTA into shared buffers: " + "; ".join(parts) if parts else None
+
+
 def _decode_once(view: SSAValue, warps: int, point: InsertPoint, sub_blocks_contiguous: bool = False) -> SSAValue:
     """Decode a q4_K scale/min view (or a 32-value block's d: q4_0's, q8_0's, mxfp4's; or q3_K's i32
     scales per 16 values) cooperatively into a shared buffer of the view's element type.
@@ -468,5 +508,6 @@ def _decode_once(view: SSAValue, warps: int, point: InsertPoint, sub_blocks_cont
     return insert_at(point, LocalAllocOp(shared, decoded)).results[0]
 
 
-__all__ = ["MIN_FORMATS", "NIBBLE_UPCASTS", "SUPER_BLOCKS", "decode_once_readers", "min_term_by_mma",
+__all__ = ["MIN_FORMATS", "NIBBLE_UPCASTS", "SUPER_BLOCKS", "decode_once_readers", "decode_once_remark",
+           "decoded_parts", "min_term_by_mma", "sub_blocks_contiguous",
            "rewrite_block_dot"]

@@ -1,4 +1,5 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_90 strategy=promote-int8}' --remarks -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
 // Where a weights-once (decode) dot's scales are decoded once per CTA, which order the shared buffer
 // takes (passes/support/block_dots.py, SUB_BLOCKS_CONTIGUOUS_LHS): the weights are the mma's A side,
 // whose threads hold rows g and g + 8, never adjacent. For q4_K against at most 8 tokens (one n8
@@ -9,6 +10,7 @@
 // 1.01–1.07 × slower measured) and for q5_K (0.97–1.01 ×) the rows stay contiguous, as for the
 // prefill's B side.
 
+// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q4_K scale16: a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each thread reads its rows' scales of the K step in 16-byte loads){{$}}
 // CHECK-LABEL: func.func @q4k_8_tokens_repacked
 // CHECK:       qgpu.block_part %{{.*}} {part = "scale16"}
 // CHECK-NEXT:  qgpu.local_load
@@ -40,6 +42,7 @@ func.func @q4k_8_tokens_repacked(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_pt
 
 // -----
 
+// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q4_K scale16: rows contiguous (the tile's rows lie apart in memory: its copies hold an address per row){{$}}
 // CHECK-LABEL: func.func @q4k_8_tokens_ggml_order
 // CHECK:       qgpu.block_part %{{.*}} {part = "scale16"}
 // CHECK-NEXT:  qgpu.local_load
@@ -71,6 +74,7 @@ func.func @q4k_8_tokens_ggml_order(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_
 
 // -----
 
+// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q4_K scale16: rows contiguous (16 columns: more accumulators live than an n8 mma's){{$}}
 // CHECK-LABEL: func.func @q4k_16_tokens_repacked
 // CHECK:       qgpu.block_part %{{.*}} {part = "scale16"}
 // CHECK-NEXT:  qgpu.local_load
@@ -102,6 +106,7 @@ func.func @q4k_16_tokens_repacked(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_p
 
 // -----
 
+// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q5_K scale: rows contiguous (sub-blocks contiguous was not faster for q5_K, run 272){{$}}
 // CHECK-LABEL: func.func @q5k_8_tokens_repacked
 // CHECK:       qgpu.block_part %{{.*}} {part = "scale"}
 // CHECK-NEXT:  qgpu.local_load
