@@ -435,8 +435,9 @@ def _scale_readers(mem: SSAValue, op_idx: int, mma: MmaEncodingAttr) -> int:
 
 def decoded_parts(op_idx: int, mem: SSAValue, fmt: Format, mma: MmaEncodingAttr, fold_by_mma: bool) -> tuple[str, ...]:
     """The block parts of one side that are decoded once per CTA into a shared buffer (``_decode_once``) rather
-    than where each thread reads them: q4_K's and q5_K's 6-bit scales and mins, iq4_xs's packed scales, q3_K's
-    per-16 ones, and a 32-value block's fp16 d where enough threads read each (``decode_once_readers``)."""
+    than where each thread reads them: q4_K's and q5_K's 6-bit scales (and mins, where the min term is an FMA per
+    block rather than an f16 mma), iq4_xs's packed scales, q3_K's per-16 ones, and a 32-value block's fp16 d where
+    enough threads read each (``decode_once_readers``)."""
     scale_part, min_part = BLOCK_SCALE_PARTS.get(fmt, ("d", None))
     fold_parts = (min_part,) if fmt in MIN_FORMATS and not fold_by_mma else ()
     if (fmt in MIN_FORMATS and fmt in SUPER_BLOCKS) or fmt in PACKED_SCALES:  # 6-bit codes unpacked: always once
@@ -462,8 +463,7 @@ def decode_once_remark(dot: DotScaledOp, formats: tuple[Format, Format], mems: t
         decoded = decoded_parts(op_idx, mem, fmt, mma, fold_by_mma)
         if not decoded:
             continue
-        side = "lhs" if op_idx == 0 else "rhs"
-        columns = _tensor_shape(dot.acc)[1]
+        side, columns = "lhs" if op_idx == 0 else "rhs", _tensor_shape(dot.acc)[1]
         if sub_blocks_contiguous(dot, op_idx, fmt):
             order = ("a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each "
                      "thread reads its rows' scales of the K step in 16-byte loads)")
@@ -479,7 +479,7 @@ def decode_once_remark(dot: DotScaledOp, formats: tuple[Format, Format], mems: t
     return "scales decoded once per CTA into shared buffers: " + "; ".join(parts) if parts else None
 
 
-def _decode_once(view: SSAValue, warps: int, point: InsertPoint, sub_blocks_contiguous: bool = False) -> SSAValue:
+def _decode_once(view: SSAValue, warps: int, point: InsertPoint, by_sub_blocks: bool = False) -> SSAValue:
     """Decode a q4_K scale/min view (or a 32-value block's d: q4_0's, q8_0's, mxfp4's; or q3_K's i32
     scales per 16 values) cooperatively into a shared buffer of the view's element type.
 
@@ -500,10 +500,10 @@ def _decode_once(view: SSAValue, warps: int, point: InsertPoint, sub_blocks_cont
     decoded = insert_at(point, LocalLoadOp(view, TensorType(element, [rows, values], blocked))).results[0]
     # columns contiguous: an mma thread's two adjacent columns of one sub-block are one 8-byte
     # load, used in that sub-block's k step only (sub-blocks contiguous would load four k
-    # steps' scales at once and keep them live), unless the caller asks for sub-blocks
-    # contiguous (SUB_BLOCKS_CONTIGUOUS_LHS: an A side, whose threads hold no adjacent rows)
+    # steps' scales at once and keep them live), unless the caller asks for a row's sub-blocks
+    # contiguous (by_sub_blocks, SUB_BLOCKS_CONTIGUOUS_LHS: an A side, whose threads hold no adjacent rows)
     # (f16 fold operands are read as mma fragments: rows of sub-blocks, contiguous)
-    order = [1, 0] if element == f16 or sub_blocks_contiguous else [0, 1]
+    order = [1, 0] if element == f16 or by_sub_blocks else [0, 1]
     shared = MemDescType([rows, values], element, SharedEncodingAttr(1, 1, 1, order))
     return insert_at(point, LocalAllocOp(shared, decoded)).results[0]
 
