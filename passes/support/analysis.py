@@ -70,6 +70,15 @@ def known_divisor(value: SSAValue) -> int:
     return 1
 
 
+def rows_back_to_back(row_stride: SSAValue, row_elements: int) -> bool:
+    """Whether each row of a 2-D tile starts where the previous one ends: its row stride is the constant
+    ``row_elements`` (a tile as wide as its tensor's rows, as ``tile_weights``' order gives each K step). Its copies
+    then take one base address, where rows apart need one per row (the copies' one-run form, ``copies.py``; the
+    decode kernels' scale layout, ``dot_operands.one_contiguous_run``)."""
+    stride = constant_value(row_stride)
+    return isinstance(stride, int) and stride == row_elements
+
+
 def unit_stride(strides: Sequence[SSAValue]) -> int | None:
     """The one dimension whose stride is the constant 1, if exactly one is: the dimension a tile is contiguous
     along (its rows' elements for a row-major descriptor, its columns' for a column-major one)."""

@@ -37,7 +37,7 @@ from dialects.qdot.kernel import MakeDescOp, l2_prefetch
 from dialects.qdot.types import BlockType, DescType
 from dialects.qgpu.elements import storage_bytes
 from dialects.qgpu.shared_layout import SharedLayout
-from passes.support.analysis import known_divisor
+from passes.support.analysis import known_divisor, rows_back_to_back
 from passes.support.builder import Builder, constant_value
 from passes.support.distributed import FunctionState, LinearOffsets
 
@@ -340,8 +340,7 @@ def _rows_back_to_back(tile: GlobalTile, rows_dim: int, row_bytes: int) -> bool:
     (144-byte rows) is a 64-bit address per chunk, each kept live across the K loop (the decode
     kernels that read ``MmqConfig(tiled_weights)``' order: 127–168 registers that way, 64–72
     this way)."""
-    stride = constant_value(tile.strides[rows_dim])
-    return isinstance(stride, int) and stride * tile.elem_bytes == row_bytes
+    return rows_back_to_back(tile.strides[rows_dim], row_bytes // tile.elem_bytes)
 
 
 def _dims(shared: SharedLayout) -> tuple[int, int]:

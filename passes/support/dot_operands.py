@@ -18,7 +18,7 @@ from dialects.qdot.kernel import LoadOp, MakeDescOp, TransOp, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.ops import LocalAllocOp, LocalLoadOp, UpcastOp
-from passes.support.analysis import constant_value
+from passes.support.analysis import constant_value, rows_back_to_back
 from passes.support.distributed import function_of
 from passes.support.stored_tiles import unit_stride_dim
 
@@ -62,9 +62,8 @@ def contiguous_dim(value: SSAValue) -> int | None:
 
 
 def one_contiguous_run(value: SSAValue) -> bool:
-    """Whether a loaded 2-D tile is one contiguous run of global memory: its descriptor's strides are the constants
-    (the tile's inner extent, 1), as ``tile_weights``' repacked order gives each program's K step. A thread's copies
-    of such a tile then share one base address, where a tile of rows apart needs one per row."""
+    """Whether a loaded 2-D tile is one contiguous run of global memory: unit stride along its rows and its rows back
+    to back (``analysis.rows_back_to_back``), as ``tile_weights``' repacked order gives each program's K step."""
     owner = value.owner
     tensor = value.type
     if not isinstance(owner, LoadOp) or not isinstance(tensor, TensorType) or len(tensor.get_shape()) != 2:
@@ -72,8 +71,8 @@ def one_contiguous_run(value: SSAValue) -> bool:
     desc = owner.desc.owner
     if not isinstance(desc, MakeDescOp):
         return False
-    strides = [constant_value(s) for s in desc.strides]
-    return strides == [tensor.get_shape()[1], 1]
+    row_stride, column_stride = desc.strides
+    return constant_value(column_stride) == 1 and rows_back_to_back(row_stride, tensor.get_shape()[1])
 
 
 def staged_dim(value: SSAValue) -> int:
