@@ -153,7 +153,13 @@ class MmqConfig:
     """Start with ``griddepcontrol.wait`` (``qdot.wait_previous_grid``, sm_90+): launched with
     ``programmatic=True`` right after the quantize kernel (``quantize_kernel(...,
     launch_dependents=True)``), the GEMM's launch and set-up overlap the quantization; it waits
-    for it to finish before its first memory access."""
+    for it to finish before its first memory access (but see ``weights_before_wait``)."""
+    weights_before_wait: bool = False
+    """With ``wait_previous_grid``: W is marked ``qdot.not_written_by_previous_grid``, so the wait
+    comes after the first stage's weight copies (qdot-to-llvm, ``passes/support/grid_wait.py``) and
+    they stream from DRAM while the quantize kernel finishes, not after it. The caller promises that
+    W was final before the quantize kernel started (weights are: they are written once, at load
+    time). Off until measured on the GPU (``bench/experiments/weights_before_wait.py``)."""
     l2_prefetch: int = 0
     """The L2 prefetch-size hint of every ``cp.async`` of the kernel (``qdot.l2_prefetch``):
     64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces
@@ -177,7 +183,7 @@ class MmqConfig:
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
         order = "_wt" if self.tiled_weights else ""
-        pdl = "_pdl" if self.wait_previous_grid else ""
+        pdl = ("_pdl" if self.wait_previous_grid else "") + ("_wbw" if self.weights_before_wait else "")
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
@@ -212,6 +218,8 @@ class MmqConfig:
         k_div = self.k_divisibility
         if k_div < K_STEP_VALUES or k_div & (k_div - 1):
             raise ValueError(f"MmqConfig: k_divisibility must be a power of two ≥ {K_STEP_VALUES}, got {k_div}")
+        if self.weights_before_wait and not self.wait_previous_grid:
+            raise ValueError("MmqConfig: weights_before_wait is an option of wait_previous_grid (the wait it moves)")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -421,7 +429,8 @@ class _Weights:
 
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     weights = _Weights(cfg.weights)
-    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>", "%y_ptr: !qdot.ptr<f32>",
+    early = " {qdot.not_written_by_previous_grid}" if cfg.weights_before_wait else ""
+    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>{early}", "%y_ptr: !qdot.ptr<f32>",
             *(["%part_ptr: !qdot.ptr<f32>"] if cfg.fixup else []),
             "%m: index", "%n: index", f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""

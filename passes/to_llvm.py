@@ -32,6 +32,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float32Type,
     FunctionType,
     IndexType,
@@ -60,6 +61,7 @@ from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepL
 from dialects.qdot.kernel import (
     ARG_KINDS_ATTR,
     LAUNCH_DEPENDENTS_ATTR,
+    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
     SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
     LoadOp,
@@ -68,6 +70,7 @@ from dialects.qdot.kernel import (
     ProgramIdOp,
     StoreOp,
     is_kernel,
+    not_written_by_previous_grid,
     num_warps,
 )
 from dialects.qdot.types import DescType, PtrType
@@ -91,6 +94,7 @@ from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
+from passes.support.grid_wait import wait_position
 from passes.support.tensor_sums import lower_addf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
 from passes.support.accumulator_layouts import has_layout
@@ -212,19 +216,52 @@ def _moved_tile_rank(op: Operation) -> int | None:
 
 
 def _grid_dependency(func: FuncOp) -> None:
-    """The kernel's first instructions: ``griddepcontrol.launch_dependents`` and / or
-    ``griddepcontrol.wait`` where its attributes ask for them (dialects/qdot/kernel.py). At the
-    entry, before any memory access, so no access of this kernel can race the previous one."""
+    """``griddepcontrol.launch_dependents`` and / or ``griddepcontrol.wait`` where the kernel's
+    attributes ask for them (dialects/qdot/kernel.py). Launch_dependents is the first instruction;
+    the wait too, unless arguments are marked ``qdot.not_written_by_previous_grid``: then it goes
+    after the reads of those arrays that come first, before the first access of any other memory
+    (``grid_wait.wait_position``), so no access of this kernel can race the previous one."""
     block = func.body.blocks[0]
-    for attr, op_type in ((WAIT_PREVIOUS_GRID_ATTR, GridDepWaitOp),
-                          (LAUNCH_DEPENDENTS_ATTR, GridDepLaunchDependentsOp)):
-        if attr in func.attributes:
-            op = op_type()
-            op.location = func.location
-            if block.first_op is None:
-                block.add_op(op)
-            else:
-                block.insert_op_before(op, block.first_op)
+    if WAIT_PREVIOUS_GRID_ATTR in func.attributes:
+        before, early = wait_position(func)
+        wait = GridDepWaitOp()
+        wait.location = func.location
+        if before is None:
+            block.add_op(wait)
+        else:
+            block.insert_op_before(wait, before)
+        if remarks.enabled(ToLLVMPass.name) and not_written_by_previous_grid(func):
+            remarks.remark(before or func, ToLLVMPass.name, lambda: _wait_remark(func, before, early))
+    _drop_argument_attr(func, NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR)  # used up; the arguments become i64
+    if LAUNCH_DEPENDENTS_ATTR in func.attributes:
+        op = GridDepLaunchDependentsOp()
+        op.location = func.location
+        if block.first_op is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, block.first_op)
+
+
+def _drop_argument_attr(func: FuncOp, name: str) -> None:
+    if func.arg_attrs is not None and any(name in attrs.data for attrs in func.arg_attrs.data):
+        func.arg_attrs = ArrayAttr([DictionaryAttr({key: value for key, value in attrs.data.items() if key != name})
+                                    for attrs in func.arg_attrs.data])
+
+
+def _wait_remark(func: FuncOp, before: Operation | None, early: list[Operation]) -> str:
+    """Said at the operation the wait goes before (the kernel where it closes the entry block)."""
+    args = func.body.blocks[0].args
+    names = {arg: f"%{arg.name_hint or arg.index}" for arg in args}
+    marked = ", ".join(names[args[index]] for index in not_written_by_previous_grid(func))
+    where = ("at the end of the entry block: nothing in it touches other memory" if before is None
+             else f"before this {before.name}, the first operation that may touch memory the previous grid writes")
+    if not early:
+        return (f"@{func.sym_name.data}: griddepcontrol.wait {where}; no read of {marked} "
+                "(qdot.not_written_by_previous_grid) comes before it")
+    read = ", ".join(sorted({names[op.desc.owner.ptr] for op in early}))
+    count = f"{len(early)} read{'s' if len(early) != 1 else ''}"
+    return (f"@{func.sym_name.data}: griddepcontrol.wait after {count} of {read} "
+            f"(qdot.not_written_by_previous_grid), {where}")
 
 
 def _lower_signature(func: FuncOp) -> dict[SSAValue, SSAValue]:

@@ -69,6 +69,13 @@ WAIT_PREVIOUS_GRID_ATTR = "qdot.wait_previous_grid"
 launch with programmatic stream serialization (``launch(..., programmatic=True)``) may start it
 while the previous kernel of the stream runs — it waits for that kernel to finish and flush
 before its first instruction, and its launch and set-up overlap the other's tail."""
+NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR = "qdot.not_written_by_previous_grid"
+"""Optional unit attribute on a ``!qdot.ptr`` argument of a kernel with ``qdot.wait_previous_grid``: the
+array is final before the previous kernel of the stream starts (that kernel, and anything that runs
+beside it, leaves it alone), so the kernel may read it before ``griddepcontrol.wait``. qdot-to-llvm
+then places the wait after the kernel's first reads of such arrays, before its first access of any
+other memory (``passes/support/grid_wait.py``): a GEMM's weight copies go out while the quantize
+kernel before it still runs. Only reads move: a store through the pointer still waits."""
 LAUNCH_DEPENDENTS_ATTR = "qdot.launch_dependents"
 """Optional unit attribute on a kernel (sm_90+): it starts with
 ``griddepcontrol.launch_dependents``, so the next kernel of the stream, launched
@@ -93,6 +100,8 @@ SHARED_BYTES_ATTR = "qdot.shared_bytes"
 """Written by ``qdot-to-llvm`` on a kernel: its dynamic shared memory in bytes."""
 
 _UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR)
+ARGUMENT_ATTRS = (DIVISIBILITY_ATTR, NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR)
+"""Every ``qdot.*`` attribute a kernel argument may carry."""
 _COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)
 _COUNT_LIMIT = 32
 """At most 32 warps per program (1024 threads, the limit of CUDA and Metal alike) and 32
@@ -132,8 +141,12 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
         for name, attr in arg_attrs.data.items():
             if not name.startswith("qdot."):
                 continue
-            if name != DIVISIBILITY_ATTR:
-                return f"unknown attribute '{name}' on argument {index}; an argument takes {DIVISIBILITY_ATTR}"
+            if name not in ARGUMENT_ATTRS:
+                return f"unknown attribute '{name}' on argument {index}; an argument takes {', '.join(ARGUMENT_ATTRS)}"
+            if name == NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR:
+                if (problem := _not_written_problem(func, index, attr)) is not None:
+                    return problem
+                continue
             value = attr.value.data if isinstance(attr, IntegerAttr) else 0
             if value < 1 or value & (value - 1):
                 return f"{DIVISIBILITY_ATTR} of argument {index} must be a power of two, got {attr}"
@@ -141,6 +154,26 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
                 return (f"{DIVISIBILITY_ATTR} applies to integer arguments; argument {index} is "
                         f"{func.function_type.inputs.data[index]}")
     return None
+
+
+def _not_written_problem(func: FuncOp, index: int, attr: Attribute) -> str | None:
+    name = NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR
+    if not isinstance(attr, UnitAttr):
+        return f"{name} on argument {index} is a unit attribute (it takes no value), got {attr}"
+    if not isinstance(func.function_type.inputs.data[index], PtrType):
+        return f"{name} applies to pointer arguments; argument {index} is {func.function_type.inputs.data[index]}"
+    if WAIT_PREVIOUS_GRID_ATTR not in func.attributes:
+        return (f"{name} on argument {index} says when the kernel may read the array, relative to its "
+                f"griddepcontrol.wait, and this kernel has none: add {WAIT_PREVIOUS_GRID_ATTR} or remove it")
+    return None
+
+
+def not_written_by_previous_grid(func: FuncOp) -> tuple[int, ...]:
+    """The indices of the arguments marked ``qdot.not_written_by_previous_grid``."""
+    if func.arg_attrs is None:
+        return ()
+    return tuple(index for index, attrs in enumerate(func.arg_attrs.data)
+                 if NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR in attrs.data)
 
 
 def is_kernel(func: FuncOp) -> bool:

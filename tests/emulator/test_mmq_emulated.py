@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from compiler import compile as qdot_compile
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_template import (MmqConfig, mmq_grid, mmq_kernel, resident_programs, split_factor,
@@ -58,6 +59,9 @@ CASES = [
     # griddepcontrol.wait first: a no-op for one grid at a time
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True), m=2, n=40,
             k=512),
+    # ... and after the first weight copies (W marked qdot.not_written_by_previous_grid), repacked, one token
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, wait_previous_grid=True,
+                      weights_before_wait=True, tiled_weights=True), m=1, n=40, k=512),
 ]
 
 
@@ -687,3 +691,24 @@ def test_one_token_kernel_leaves_rows_past_max_m() -> None:
     ok, err = check(y[:1], reference(case, data)[:1])
     assert ok, f"row 0: relative error {err:.3e}"
     assert np.isnan(y[1]).all()
+
+
+def test_weights_before_wait_option() -> None:
+    """``weights_before_wait`` marks W ``qdot.not_written_by_previous_grid`` (and nothing else), so the compiled
+    kernel's wait comes after its first weight copies and before the activations'; it needs the wait it moves."""
+    with pytest.raises(ValueError, match="weights_before_wait is an option of wait_previous_grid"):
+        MmqConfig(small_m=True, weights_before_wait=True)
+    waits = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+                      tiled_weights=True)
+    early = dataclasses.replace(waits, weights_before_wait=True)
+    assert early.name == waits.name + "_wbw"
+    text = mmq_kernel(early)
+    assert text.count("qdot.not_written_by_previous_grid") == 1
+    assert "%w_ptr: !qdot.ptr<!qdot.block<q4_K>> {qdot.not_written_by_previous_grid}" in text
+    assert mmq_kernel(waits) == text.replace(" {qdot.not_written_by_previous_grid}", "").replace("_wbw", "")
+    ptx = qdot_compile(text, arch="sm_90", strategy="promote-int8", num_stages=2).ptx
+    body = ptx[ptx.index(".entry"):]
+    before, after = body.split("griddepcontrol.wait;")
+    # the first stage: 9 of W's 16-byte copies per thread (64 rows of 144 bytes, 64 threads), then X's 3
+    assert before.count("cp.async.cg.shared.global") == 9
+    assert after.index("cp.async.cg.shared.global") < after.index("cp.async.commit_group")

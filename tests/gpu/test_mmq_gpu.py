@@ -352,11 +352,17 @@ def _chosen_weights(weights: str) -> np.ndarray:
 
 DECODE_PDL = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True)
 DECODE_PDL_M1 = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True)
+WEIGHTS_FIRST = {"weights_before_wait": True, "tiled_weights": True}
+"""The wait after the first stage's weight copies (``MmqConfig.weights_before_wait``), W repacked as for the
+goal rows."""
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,decode,carveout", [(1, DECODE_PDL_M1, None), (8, DECODE_PDL, None), (8, DECODE_PDL, 85)],
-                         ids=["M=1-m1", "M=8", "M=8-carveout85"])
+@pytest.mark.parametrize("m,decode,carveout", [(1, DECODE_PDL_M1, None), (8, DECODE_PDL, None), (8, DECODE_PDL, 85),
+                                               (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST), None),
+                                               (8, replace(DECODE_PDL, **WEIGHTS_FIRST), None)],
+                         ids=["M=1-m1", "M=8", "M=8-carveout85", "M=1-m1-weights-before-wait",
+                              "M=8-weights-before-wait"])
 def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carveout: int | None,
                                                  gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
@@ -364,7 +370,8 @@ def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carv
     reading X or adding into the Y it zeroes. Twelve calls back to back on one stream, the input
     alternating between two activations, without synchronising: a GEMM that did not wait would
     read the other call's activations or add before the zeroing, and the last call's Y shows it.
-    ``carveout``: the launch also carries a preferred shared-memory configuration (85 %: 196 KB)."""
+    ``carveout``: the launch also carries a preferred shared-memory configuration (85 %: 196 KB). With
+    ``weights_before_wait`` the GEMM copies its first weights before the wait: X and Y still wait."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
@@ -376,7 +383,7 @@ def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carv
     cupy = gpu()
     rng = np.random.default_rng()
     inputs = [make_inputs(case, rng) for _ in range(2)]
-    w = cupy.asarray(inputs[0]["w"])
+    w = cupy.asarray(kernel_weights(decode, inputs[0]["w"]))
     xs = [cupy.asarray(d["x_f32"]) for d in inputs]
     xq, y = cupy.empty_like(cupy.asarray(inputs[0]["x"])), cupy.full((m, N), cupy.nan, dtype=cupy.float32)
     quantizer, kernel = load(quantize.ptx, quantize.kernels[0]), load(gemm.ptx, gemm.kernels[0])

@@ -49,7 +49,7 @@ func.func @l2_prefetch_size(%n: index) attributes {qdot.kernel, qdot.l2_prefetch
 func.func @argument_typo(%n: index {qdot.divisibilty = 8 : i64}) attributes {qdot.kernel} {
   func.return
 }
-// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown attribute 'qdot.divisibilty' on argument 0; an argument takes qdot.divisibility, qdot.not_written_by_previous_grid
 
 // -----
 
@@ -67,9 +67,31 @@ func.func @divisibility_of_pointer(%p: !qdot.ptr<f32> {qdot.divisibility = 16 : 
 
 // -----
 
+func.func @not_written_with_value(%p: !qdot.ptr<f32> {qdot.not_written_by_previous_grid = true}) attributes {qdot.kernel, qdot.wait_previous_grid} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.not_written_by_previous_grid on argument 0 is a unit attribute (it takes no value), got true
+
+// -----
+
+func.func @not_written_scalar(%n: index {qdot.not_written_by_previous_grid}) attributes {qdot.kernel, qdot.wait_previous_grid} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.not_written_by_previous_grid applies to pointer arguments; argument 0 is index
+
+// -----
+
+func.func @not_written_without_wait(%p: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.not_written_by_previous_grid on argument 0 says when the kernel may read the array, relative to its griddepcontrol.wait, and this kernel has none: add qdot.wait_previous_grid or remove it
+
+// -----
+
 // CHECK-LABEL: func.func @valid
+// CHECK-SAME:  qdot.not_written_by_previous_grid
 // CHECK-SAME:  qdot.divisibility = 8 : i64
 // CHECK-SAME:  qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64
-func.func @valid(%p: !qdot.ptr<f32>, %n: index {qdot.divisibility = 8 : i64}) attributes {qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64} {
+func.func @valid(%p: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}, %n: index {qdot.divisibility = 8 : i64}) attributes {qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64} {
   func.return
 }

@@ -1,0 +1,69 @@
+"""Experiment: the decode GEMM's first weight copies issued before its ``griddepcontrol.wait``
+(``MmqConfig(weights_before_wait=True)``: W marked ``qdot.not_written_by_previous_grid``), timed against the same
+kernels waiting first, in one process, the two orders alternating round by round.
+
+    python -m bench.experiments.weights_before_wait --prepare   # here: the kernels into $QDOT_KERNEL_CACHE
+    python -m bench.experiments.weights_before_wait [--rounds R] # on the GPU machine, with that cache
+
+A decode MUL_MAT is the quantize kernel (which zeroes Y) and the GEMM, launched programmatically: the GEMM's
+programs start while the quantize kernel runs and wait for it before their first memory access. At 4096 × 14336 the
+one-token MUL_MAT took 10.60 µs against its kernel's 9.54 (run 272): the GEMM streams no weights during that gap.
+Its weights were final before the quantize kernel started, so the first stage's copies (a quarter of a program's
+weights there: four K steps per split) may go first. Each row is ``bench.mmq``'s ``measure`` (MUL_MAT from f32,
+checked against ``compiler.numerics`` first).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import bench.mmq as bm
+
+BASE_LABELS = (
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",       # the M = 1 goal rows
+    "small_m 64 w2 splitk s2 pdl wt",                   # M ≤ 8, repacked
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",   # one token, ggml's layout
+    "small_m 64 w2 splitk s2 pdl",                      # M ≤ 8, ggml's layout
+)
+SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
+
+
+def entries() -> list[tuple[str, object, int]]:
+    """Each base label's kernel and its weights-before-wait twin, side by side."""
+    base = {label: (label, cfg, stages) for label, cfg, stages in bm.DECODE if label in BASE_LABELS}
+    pairs = []
+    for label in BASE_LABELS:
+        _, cfg, stages = base[label]
+        pairs += [(label, cfg, stages), (f"{label} wbw", replace(cfg, weights_before_wait=True), stages)]
+    return pairs
+
+
+def ms_of(cfg) -> tuple[int, ...]:  # noqa: ANN001 - MmqConfig
+    return (1,) if cfg.max_m == 1 else (1, 8)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, each pair's order reversed every other one")
+    args = parser.parse_args()
+    if args.prepare:
+        from compiler.kernel_cache import cache_dir, compiler_fingerprint
+
+        compiled = bm.compile_kernels(entries())
+        bm.compile_quantizers()
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        (cache_dir() / "FINGERPRINT").write_text(compiler_fingerprint() + "\n")
+        for label, _cfg, _stages, kernel in compiled:
+            print(f"{label}: {kernel.kernels[0].shared_bytes} B of shared memory")
+        return
+    compiled = bm.compile_kernels(entries())
+    for round_ in range(args.rounds):
+        ordered = [entry for pair in zip(compiled[::2], compiled[1::2], strict=True)
+                   for entry in (pair if round_ % 2 == 0 else pair[::-1])]
+        bm.time_over_shapes("weights_before_wait", ordered, bm.compile_quantizers(), SHAPES, ms_of)
+
+
+if __name__ == "__main__":
+    main()
