@@ -160,6 +160,13 @@ class MmqConfig:
     they stream from DRAM while the quantize kernel finishes, not after it. The caller promises that
     W was final before the quantize kernel started (weights are: they are written once, at load
     time). Off until measured on the GPU (``bench/experiments/weights_before_wait.py``)."""
+    prefetch_steps: int = 0
+    """The split-K weights-once kernel: before its K loop, ask L2 (``qdot.prefetch``) for the weights of up to
+    this many K steps after the first (which the pipeline's first stage copies). With ``weights_before_wait``
+    the prefetches go before the wait too, so DRAM streams them while the quantize kernel finishes; a program of
+    the one-token kernel at 4096 × 14336 has 4 steps. Each prefetched step of every program is held in L2 until
+    its copy: 9216 B per 64-row q4_K step, so the grid's share must fit in L2 (50 MB on the H200). Off until
+    measured (``bench/experiments/weights_before_wait.py``)."""
     l2_prefetch: int = 0
     """The L2 prefetch-size hint of every ``cp.async`` of the kernel (``qdot.l2_prefetch``):
     64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces
@@ -184,6 +191,7 @@ class MmqConfig:
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
         order = "_wt" if self.tiled_weights else ""
         pdl = ("_pdl" if self.wait_previous_grid else "") + ("_wbw" if self.weights_before_wait else "")
+        pdl += f"_pf{self.prefetch_steps}" if self.prefetch_steps else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
@@ -220,6 +228,11 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: k_divisibility must be a power of two ≥ {K_STEP_VALUES}, got {k_div}")
         if self.weights_before_wait and not self.wait_previous_grid:
             raise ValueError("MmqConfig: weights_before_wait is an option of wait_previous_grid (the wait it moves)")
+        if self.prefetch_steps and not (self.small_m and self.split_k and not self.interleave_splits):
+            raise ValueError("MmqConfig: prefetch_steps is an option of the small_m kernel with split_k (contiguous "
+                             "splits)")
+        if not 0 <= self.prefetch_steps <= MAX_PREFETCH_STEPS:
+            raise ValueError(f"MmqConfig: prefetch_steps must be 0 to {MAX_PREFETCH_STEPS}, got {self.prefetch_steps}")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -232,6 +245,8 @@ def mmq_kernel(cfg: MmqConfig) -> str:
     return _stream_k(cfg) if cfg.stream_k else _mmq(cfg)
 
 
+MAX_PREFETCH_STEPS = 16
+"""``MmqConfig.prefetch_steps``' bound: the one-token kernel's longest split is 16 K steps (``MAX_SPLITS``)."""
 SPLIT_TARGET_PROGRAMS = 1024
 """About eight programs per SM of an H200 (132 SMs): a program's K step is a long chain (wait,
 decode, barrier, mma, rescale), so HBM needs many of them in flight. The three split defaults
@@ -760,7 +775,7 @@ def _small_m(cfg: MmqConfig) -> str:
     first_lines, first = weights.first_block("%kk", "    ")
     w_tile, x_tile = f"{bn}x{kb * weights.per_step}x{w}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
-    lines = _header(cfg, {bn, tokens, cfg.max_m, kb})
+    lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps} if cfg.prefetch_steps else set()))
     if not cfg.interleave_splits:
         k_range, (k_lo, k_hi, k_step) = _contiguous_share(kb), ("%k_lo", "%k_hi", f"%c{kb}")
     elif kb == 1:  # split y starts at step y and strides by the split count
@@ -779,6 +794,7 @@ def _small_m(cfg: MmqConfig) -> str:
         f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
+        *_prefetch_loop(cfg, w_tile),
         f"  %acc = scf.for %kk = {k_lo} to {k_hi} step {k_step} iter_args(%acc_i = %zero) "
         f"-> (tensor<{bn}x{tokens}xf32>) {{",
         "    %kkx = arith.muli %kk, %c2 : index",
@@ -800,6 +816,29 @@ def _small_m(cfg: MmqConfig) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _prefetch_loop(cfg: MmqConfig, w_tile: str) -> list[str]:
+    """``prefetch_steps``: the weight tiles of the program's K steps 1 … ``prefetch_steps`` of its share (step 0 is
+    the pipeline's first copy), each asked of L2 by one ``qdot.prefetch``."""
+    if not cfg.prefetch_steps:
+        return []
+    kb, weights = cfg.k_blocks, _Weights(cfg.weights)
+    first_lines, first = weights.first_block("%kp", "    ")
+    if cfg.tiled_weights:
+        at = ["    %p_step = arith.addi %tile_first, %kp : index",
+              f"    %p_row = arith.muli %p_step, %c{cfg.block_n} : index"]
+        where = "%p_row, %c0"
+    else:
+        at, where = first_lines, f"%off_n, {first}"
+    return [f"  %pf_lo = arith.addi %k_lo, %c{kb} : index",
+            f"  %pf_span = arith.muli %c{cfg.prefetch_steps}, %c{kb} : index",
+            "  %pf_end = arith.addi %pf_lo, %pf_span : index",
+            "  %pf_hi = arith.minui %pf_end, %k_hi : index",
+            f"  scf.for %kp = %pf_lo to %pf_hi step %c{kb} {{",
+            *at,
+            f"    qdot.prefetch %w_desc[{where}] : !qdot.desc<{w_tile}>",
+            "  }"]
 
 
 def _split_workspace(bn: int, tokens: int, rows: int, splits: str) -> list[str]:

@@ -67,6 +67,7 @@ from dialects.qdot.kernel import (
     LoadOp,
     MakeDescOp,
     NumProgramsOp,
+    PrefetchOp,
     ProgramIdOp,
     StoreOp,
     is_kernel,
@@ -95,6 +96,7 @@ from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.grid_wait import wait_position
+from passes.support.prefetches import prefetch_tile
 from passes.support.tensor_sums import lower_addf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
 from passes.support.accumulator_layouts import has_layout
@@ -352,7 +354,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp)
+            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp, PrefetchOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -384,6 +386,19 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         assert isinstance(memdesc, MemDescType)
         copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op,
                   _landing_point(op))
+        _erase(op)
+    elif isinstance(op, PrefetchOp):
+        b = Builder.before(op)
+        desc = op.desc.owner
+        assert isinstance(desc, MakeDescOp)
+        desc_type = op.desc.type
+        assert isinstance(desc_type, DescType)
+        shape = tuple(desc_type.get_shape())
+        each = prefetch_tile(b, state, global_tile(op.desc, desc.ptr, tuple(op.offsets)), shape, warps, op)
+        if remarks.enabled(ToLLVMPass.name):
+            tile_text = "x".join(str(d) for d in shape) + f"x{desc_type.element_type}"
+            remarks.remark(op, ToLLVMPass.name, f"prefetch of a {tile_text} tile: {each} prefetch.global.L2 per "
+                           "thread, one per 128-byte line it touches")
         _erase(op)
     elif isinstance(op, AsyncCommitOp):
         Rewriter.replace_op(op, [CpAsyncCommitOp()], [])

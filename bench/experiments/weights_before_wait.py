@@ -1,9 +1,11 @@
 """Experiment: the decode GEMM's first weight copies issued before its ``griddepcontrol.wait``
-(``MmqConfig(weights_before_wait=True)``: W marked ``qdot.not_written_by_previous_grid``), timed against the same
-kernels waiting first, in one process, the two orders alternating round by round.
+(``MmqConfig(weights_before_wait=True)``: W marked ``qdot.not_written_by_previous_grid``), and with the next K steps'
+weights prefetched into L2 there too (``prefetch_steps``), timed against the same kernels waiting first, in one
+process, the variants' order reversed round by round.
 
     python -m bench.experiments.weights_before_wait --prepare   # here: the kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.weights_before_wait [--rounds R] # on the GPU machine, with that cache
+    python -m bench.experiments.weights_before_wait --ggml-order # the kernels reading ggml's layout
 
 A decode MUL_MAT is the quantize kernel (which zeroes Y) and the GEMM, launched programmatically: the GEMM's
 programs start while the quantize kernel runs and wait for it before their first memory access. At 4096 × 14336 the
@@ -23,20 +25,23 @@ import bench.mmq as bm
 BASE_LABELS = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",       # the M = 1 goal rows
     "small_m 64 w2 splitk s2 pdl wt",                   # M ≤ 8, repacked
+)
+GGML_ORDER_LABELS = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",   # one token, ggml's layout
     "small_m 64 w2 splitk s2 pdl",                      # M ≤ 8, ggml's layout
 )
+VARIANTS = (("", {}), (" wbw", {"weights_before_wait": True}),
+            (" wbw pf3", {"weights_before_wait": True, "prefetch_steps": 3}))
+"""Each base kernel as it is, with the first stage's weight copies before the wait, and with the next three K
+steps' weights also asked of L2 before it (``prefetch_steps``)."""
 SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
 
 
-def entries() -> list[tuple[str, object, int]]:
-    """Each base label's kernel and its weights-before-wait twin, side by side."""
-    base = {label: (label, cfg, stages) for label, cfg, stages in bm.DECODE if label in BASE_LABELS}
-    pairs = []
-    for label in BASE_LABELS:
-        _, cfg, stages = base[label]
-        pairs += [(label, cfg, stages), (f"{label} wbw", replace(cfg, weights_before_wait=True), stages)]
-    return pairs
+def entries(labels: tuple[str, ...] = BASE_LABELS) -> list[tuple[str, object, int]]:
+    """Each base label's variants, side by side."""
+    base = {label: (cfg, stages) for label, cfg, stages in bm.DECODE if label in labels}
+    return [(label + suffix, replace(base[label][0], **changes), base[label][1])
+            for label in labels for suffix, changes in VARIANTS]
 
 
 def ms_of(cfg) -> tuple[int, ...]:  # noqa: ANN001 - MmqConfig
@@ -46,22 +51,24 @@ def ms_of(cfg) -> tuple[int, ...]:  # noqa: ANN001 - MmqConfig
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds, each pair's order reversed every other one")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, the variants' order reversed every other one")
+    parser.add_argument("--ggml-order", action="store_true", help="the decode kernels reading ggml's layout instead")
     args = parser.parse_args()
     if args.prepare:
         from compiler.kernel_cache import cache_dir, compiler_fingerprint
 
-        compiled = bm.compile_kernels(entries())
+        compiled = bm.compile_kernels(entries() + entries(GGML_ORDER_LABELS))
         bm.compile_quantizers()
         cache_dir().mkdir(parents=True, exist_ok=True)
         (cache_dir() / "FINGERPRINT").write_text(compiler_fingerprint() + "\n")
         for label, _cfg, _stages, kernel in compiled:
             print(f"{label}: {kernel.kernels[0].shared_bytes} B of shared memory")
         return
-    compiled = bm.compile_kernels(entries())
+    compiled = bm.compile_kernels(entries(GGML_ORDER_LABELS if args.ggml_order else BASE_LABELS))
+    width = len(VARIANTS)
     for round_ in range(args.rounds):
-        ordered = [entry for pair in zip(compiled[::2], compiled[1::2], strict=True)
-                   for entry in (pair if round_ % 2 == 0 else pair[::-1])]
+        groups = [compiled[i:i + width] for i in range(0, len(compiled), width)]
+        ordered = [entry for group in groups for entry in (group if round_ % 2 == 0 else group[::-1])]
         bm.time_over_shapes("weights_before_wait", ordered, bm.compile_quantizers(), SHAPES, ms_of)
 
 

@@ -270,6 +270,30 @@ class RedGlobalAddOp(_MemoryAccess):
         return "red.global.add"
 
 
+@irdl_op_definition
+class PrefetchGlobalL2Op(PtxInstruction):
+    """`prefetch.global.L2 [addr]` ([ISA] 9.7.9.15, every target): bring the cache line holding a
+    global address into L2; with a predicate, lanes whose predicate is false do nothing. A hint:
+    it reads no value into a register and changes none in memory.
+
+        ptx.prefetch_global_l2 %addr
+        ptx.prefetch_global_l2 %addr if %in_bounds
+    """
+
+    name = "ptx.prefetch_global_l2"
+    address = operand_def(I64)
+    predicate = opt_operand_def(I1)
+    # a write too: with read effects alone and no result an op is dead code to xDSL's DCE
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$address (`if` $predicate^)? attr-dict"
+
+    def __init__(self, address: SSAValue, predicate: SSAValue | None = None):
+        super().__init__(operands=[address, predicate])
+
+    def ptx_mnemonic(self) -> str:
+        return "prefetch.global.L2"
+
+
 L2_PREFETCH_SIZES = (64, 128, 256)
 """The prefetch sizes of cp.async's ``.level::prefetch_size`` (``.L2::64B|.L2::128B|.L2::256B``)."""
 
@@ -451,6 +475,7 @@ MEMORY_OPS = [
     LdGlobalOp,
     StGlobalOp,
     RedGlobalAddOp,
+    PrefetchGlobalL2Op,
     CpAsyncOp,
     CpAsyncCommitOp,
     CpAsyncWaitOp,

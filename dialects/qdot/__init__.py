@@ -31,6 +31,7 @@ from dialects.qdot.kernel import (
     LoadOp,
     MakeDescOp,
     NumProgramsOp,
+    PrefetchOp,
     ProgramIdOp,
     QuantizeOp,
     StoreOp,
@@ -44,7 +45,7 @@ from dialects.qdot.types import BlockType, DescType, PtrType
 
 QDot = Dialect(
     "qdot",
-    [DotScaledOp, ProgramIdOp, NumProgramsOp, MakeDescOp, LoadOp, StoreOp, TransOp, QuantizeOp],
+    [DotScaledOp, ProgramIdOp, NumProgramsOp, MakeDescOp, LoadOp, StoreOp, PrefetchOp, TransOp, QuantizeOp],
     [FormatAttr, AxisAttr, BlockType, PtrType, DescType],
 )
 
@@ -67,6 +68,7 @@ __all__ = [
     "MakeDescOp",
     "NumProgramsOp",
     "OperandTypes",
+    "PrefetchOp",
     "ProgramIdOp",
     "PtrType",
     "QDot",

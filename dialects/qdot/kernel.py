@@ -426,6 +426,37 @@ class StoreOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PrefetchOp(IRDLOperation):
+    """Ask L2 for the bytes of the tile at element ``offsets`` of the descriptor's global tensor.
+
+    A hint, no value: ``qdot-to-llvm`` lowers it to ``prefetch.global.L2``, one per 128-byte line the
+    tile touches, spread over the program's threads; rows and columns outside the global shape are not
+    asked for. Where a later copy of the same bytes would wait for DRAM, the prefetch starts the wait
+    earlier — before a ``griddepcontrol.wait``, for an array marked ``qdot.not_written_by_previous_grid``
+    (the decode GEMM's weights: ``MmqConfig.prefetch_steps``).
+
+        qdot.prefetch %w_desc[%row, %c0] : !qdot.desc<64x1x!qdot.block<q4_K>>
+    """
+
+    name = "qdot.prefetch"
+
+    desc = operand_def(DescType)
+    offsets = var_operand_def(IndexType())
+
+    # a write too: with read effects alone and no result an op is dead code to xDSL's DCE
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$desc `[` $offsets `]` attr-dict `:` type($desc)"
+
+    def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[desc, offsets])
+
+    def verify_(self) -> None:
+        desc = self.desc.type
+        assert isinstance(desc, DescType)
+        _check_offsets(desc, len(self.offsets))
+
+
+@irdl_op_definition
 class TransOp(IRDLOperation):
     """Permute the dimensions of a tensor (Triton's ``tt.trans``): result dim i is source dim ``order[i]``."""
 

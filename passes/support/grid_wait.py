@@ -10,8 +10,8 @@ instead of after it.
 
 The wait goes before the first operation of the kernel's entry block that could touch memory the
 previous grid may write, or whose effects are unknown; everything before it is an operation without
-memory effects, a shared-memory allocation, or a copy or load from a descriptor over a marked
-argument. So the rule is a prefix of the entry block in program order: nothing is moved, and the
+memory effects, a shared-memory allocation, or a copy, load or prefetch from a descriptor over a
+marked argument. So the rule is a prefix of the entry block in program order: nothing is moved, and the
 later lowering keeps the order (the wait is an instruction with side effects, which LLVM does not
 move memory accesses across). An operation with a region (a loop, a branch) is taken whole: where
 anything inside it could race, the wait goes before it.
@@ -23,7 +23,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
 
-from dialects.qdot.kernel import LoadOp, MakeDescOp, not_written_by_previous_grid
+from dialects.qdot.kernel import LoadOp, MakeDescOp, PrefetchOp, not_written_by_previous_grid
 from dialects.qgpu.memory_ops import AsyncCopyOp, LocalAllocOp
 
 
@@ -47,7 +47,7 @@ def wait_position(func: FuncOp) -> tuple[Operation | None, list[Operation]]:
 def _marked_reads(op: Operation, marked: set[BlockArgument]) -> list[Operation] | None:
     """The reads of marked arrays in ``op`` (and in its regions), or None where ``op`` could touch
     any other global memory or has effects nobody declared (a terminator of the entry block too)."""
-    if isinstance(op, (AsyncCopyOp, LoadOp)):
+    if isinstance(op, (AsyncCopyOp, LoadOp, PrefetchOp)):
         return [op] if _over_marked(op.desc, marked) else None
     if isinstance(op, LocalAllocOp):
         return []  # this program's own shared memory

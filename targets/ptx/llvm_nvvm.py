@@ -34,6 +34,7 @@ from dialects.ptx.ops import (
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
+    PrefetchGlobalL2Op,
     RedGlobalAddOp,
     StGlobalOp,
     StSharedOp,
@@ -254,6 +255,19 @@ def _red_global_add(em: FunctionEmitter, op: Operation) -> None:
                    _predicate_argument(em, op.predicate)], side_effects=True)
 
 
+def _prefetch_global_l2(em: FunctionEmitter, op: Operation) -> None:
+    """Inline asm: a prefetch that may be predicated, kept in order by its memory clobber."""
+    assert isinstance(op, PrefetchGlobalL2Op)
+    pointer = em.global_pointer(em.text(op.address))
+    if op.predicate is None:
+        em.inline_asm("void", "prefetch.global.L2 [$0];", "l,~{memory}", [("ptr addrspace(1)", pointer)],
+                      side_effects=True)
+        return
+    text = _predicate_prelude(1) + "\t@%qdot_p prefetch.global.L2 [$0];\n}"
+    em.inline_asm("void", text, "l,r,~{memory}", [("ptr addrspace(1)", pointer),
+                                                   _predicate_argument(em, op.predicate)], side_effects=True)
+
+
 def _cp_async(em: FunctionEmitter, op: Operation) -> None:
     """The intrinsic, or inline asm for the L2 prefetch-size hint, which LLVM 22's cp.async
     intrinsics cannot carry (they have no ``.L2::128B`` form)."""
@@ -439,6 +453,7 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     LdGlobalOp: _ld_global,
     StGlobalOp: _st_global,
     RedGlobalAddOp: _red_global_add,
+    PrefetchGlobalL2Op: _prefetch_global_l2,
     CpAsyncOp: _cp_async,
     CpAsyncCommitOp: _cp_async_commit,
     CpAsyncWaitOp: _cp_async_wait,

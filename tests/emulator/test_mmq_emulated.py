@@ -62,6 +62,11 @@ CASES = [
     # ... and after the first weight copies (W marked qdot.not_written_by_previous_grid), repacked, one token
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, wait_previous_grid=True,
                       weights_before_wait=True, tiled_weights=True), m=1, n=40, k=512),
+    # with the next two K steps' weights asked of L2 first (qdot.prefetch; the emulator checks every address):
+    # repacked, and in ggml's order with N = 40 ragged against 16-row tiles (rows past N not asked for)
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1, wait_previous_grid=True,
+                      weights_before_wait=True, tiled_weights=True, prefetch_steps=2), m=1, n=40, k=1280),
+    MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, prefetch_steps=2), m=3, n=40, k=1280),
 ]
 
 
@@ -712,3 +717,27 @@ def test_weights_before_wait_option() -> None:
     # the first stage: 9 of W's 16-byte copies per thread (64 rows of 144 bytes, 64 threads), then X's 3
     assert before.count("cp.async.cg.shared.global") == 9
     assert after.index("cp.async.cg.shared.global") < after.index("cp.async.commit_group")
+
+
+def test_prefetch_steps_option() -> None:
+    """``prefetch_steps`` asks L2 for the program's next K steps' weight tiles before its K loop: a loop of
+    ``qdot.prefetch`` from the share's second step, as many steps as asked and not past the share; it needs the
+    split-K weights-once kernel with contiguous splits, and at most ``MAX_PREFETCH_STEPS``."""
+    with pytest.raises(ValueError, match="prefetch_steps is an option of the small_m kernel with split_k"):
+        MmqConfig(prefetch_steps=1)
+    with pytest.raises(ValueError, match="prefetch_steps is an option of the small_m kernel with split_k"):
+        MmqConfig(small_m=True, prefetch_steps=1)
+    with pytest.raises(ValueError, match="prefetch_steps is an option of the small_m kernel with split_k"):
+        MmqConfig(small_m=True, split_k=True, interleave_splits=True, prefetch_steps=1)
+    with pytest.raises(ValueError, match="prefetch_steps must be 0 to 16, got 17"):
+        MmqConfig(small_m=True, split_k=True, prefetch_steps=17)
+    base = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True)
+    three = dataclasses.replace(base, prefetch_steps=3)
+    assert three.name == base.name + "_pf3" and "qdot.prefetch" not in mmq_kernel(base)
+    text = mmq_kernel(three)
+    assert "  %pf_lo = arith.addi %k_lo, %c1 : index" in text
+    assert "  %pf_span = arith.muli %c3, %c1 : index" in text
+    assert "  %pf_hi = arith.minui %pf_end, %k_hi : index" in text
+    assert "    qdot.prefetch %w_desc[%p_row, %c0] : !qdot.desc<64x1x!qdot.block<q4_K>>" in text
+    ggml = mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, prefetch_steps=1))
+    assert "    qdot.prefetch %w_desc[%off_n, %kp] : !qdot.desc<64x1x!qdot.block<q4_K>>" in ggml

@@ -360,9 +360,10 @@ goal rows."""
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,decode,carveout", [(1, DECODE_PDL_M1, None), (8, DECODE_PDL, None), (8, DECODE_PDL, 85),
                                                (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST), None),
-                                               (8, replace(DECODE_PDL, **WEIGHTS_FIRST), None)],
+                                               (8, replace(DECODE_PDL, **WEIGHTS_FIRST), None),
+                                               (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST, prefetch_steps=3), None)],
                          ids=["M=1-m1", "M=8", "M=8-carveout85", "M=1-m1-weights-before-wait",
-                              "M=8-weights-before-wait"])
+                              "M=8-weights-before-wait", "M=1-m1-weights-before-wait-prefetch3"])
 def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carveout: int | None,
                                                  gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
@@ -371,7 +372,8 @@ def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carv
     alternating between two activations, without synchronising: a GEMM that did not wait would
     read the other call's activations or add before the zeroing, and the last call's Y shows it.
     ``carveout``: the launch also carries a preferred shared-memory configuration (85 %: 196 KB). With
-    ``weights_before_wait`` the GEMM copies its first weights before the wait: X and Y still wait."""
+    ``weights_before_wait`` the GEMM copies its first weights before the wait (and with ``prefetch_steps`` asks L2
+    for the next ones there): X and Y still wait."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel

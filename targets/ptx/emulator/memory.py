@@ -96,6 +96,10 @@ class GlobalMemory:
                                  f"(thread {int(threads[i])}) is not {align}-byte aligned")
         return index, offset
 
+    def check_addresses(self, addresses: np.ndarray, threads: np.ndarray, what: str) -> None:
+        """An EmulationError naming the first address outside every argument array."""
+        self._locate(addresses, 1, threads, what, 1)
+
     def load(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str = "global load",
              align: int | None = None) -> np.ndarray:
         """[n, size] bytes at `addresses` (one per active thread), aligned to `align` (default: size)."""

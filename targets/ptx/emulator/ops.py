@@ -39,6 +39,7 @@ from dialects.ptx.ops import (
     PrmtOp,
     ShflSyncOp,
     SpecialRegOp,
+    PrefetchGlobalL2Op,
     RedGlobalAddOp,
     StGlobalOp,
     StSharedOp,
@@ -135,6 +136,16 @@ def _red_global_add(op: RedGlobalAddOp) -> Handler:
         active = _active(cta, predicate)
         if active.size:
             cta.memory.atomic_add_f32(address[active], value[active], active)
+    return run
+
+
+def _prefetch_global_l2(op: PrefetchGlobalL2Op) -> Handler:
+    """A hint the emulator has no cache for; but an address outside every argument array is an
+    error (the lowering's bounds), as a load's would be."""
+    def run(cta: CtaState, address: np.ndarray, predicate: np.ndarray | None = None) -> None:
+        active = _active(cta, predicate)
+        if active.size:
+            cta.memory.check_addresses(address[active], active, "prefetch.global.L2")
     return run
 
 
@@ -259,6 +270,7 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     LdGlobalOp: _ld_global,
     StGlobalOp: _st_global,
     RedGlobalAddOp: _red_global_add,
+    PrefetchGlobalL2Op: _prefetch_global_l2,
     CpAsyncOp: _cp_async,
     CpAsyncCommitOp: lambda op: (lambda cta: cta.shared.commit()),
     CpAsyncWaitOp: lambda op: (lambda cta, n=op.pending.value.data: cta.shared.wait(n)),

@@ -104,3 +104,27 @@ func.func @loop_of_both(%x_ptr: !qdot.ptr<f32>, %w_ptr: !qdot.ptr<f32> {qdot.not
   qgpu.async_commit
   func.return
 }
+
+// -----
+
+// A prefetch of a marked array is a read of it like a copy: ahead of the wait.
+// CHECK-LABEL: func.func @prefetch_first
+// CHECK-NOT:     ptx.griddepcontrol_wait
+// CHECK:         ptx.prefetch_global_l2
+// CHECK-NOT:     ptx.cp_async
+// CHECK:         ptx.griddepcontrol_wait
+// CHECK:         ptx.cp_async
+// REMARK: grid-wait-placement.mlir:[[# @LINE + 10]]:3: remark: qdot-to-llvm: @prefetch_first: griddepcontrol.wait after 1 read of %w_ptr (qdot.not_written_by_previous_grid), before this qgpu.async_copy, the first operation that may touch memory the previous grid writes
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @prefetch_first(%x_ptr: !qdot.ptr<f32>, %w_ptr: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64, qdot.wait_previous_grid} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w_desc = qdot.make_desc %w_ptr, [%k, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<8x32xf32>
+  %x_desc = qdot.make_desc %x_ptr, [%k, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<8x32xf32>
+  %xs = qgpu.local_alloc : () -> !qgpu.memdesc<8x32xf32, #sh, mutable>
+  qdot.prefetch %w_desc[%c0, %c0] : !qdot.desc<8x32xf32>
+  qgpu.async_copy %x_desc[%c0, %c0], %xs : !qdot.desc<8x32xf32>, !qgpu.memdesc<8x32xf32, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
