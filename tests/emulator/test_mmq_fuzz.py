@@ -107,6 +107,10 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(cfg, fixup=True))
     if d.cfg.split_k and not d.cfg.fixup and rng.random() < 0.3:  # after the fix-up, for the same reason
         d = replace(d, cfg=replace(d.cfg, interleave_splits=True))  # a run-time loop step (qdot-pipeline's select)
+    if d.cfg.small_m and d.cfg.split_k and not d.cfg.interleave_splits and rng.random() < 0.3:  # these last too
+        d = replace(d, cfg=replace(d.cfg, prefetch_steps=rng.randint(1, 4)))  # L2 prefetches before the K loop
+    if d.arch != "sm_80" and rng.random() < 0.2:  # griddepcontrol (sm_90+), W's reads ahead of it or not
+        d = replace(d, cfg=replace(d.cfg, wait_previous_grid=True, weights_before_wait=rng.random() < 0.7))
     return d
 
 
