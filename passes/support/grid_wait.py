@@ -2,11 +2,11 @@
 
 A kernel launched programmatically (``qdot.wait_previous_grid``) may start while the previous
 kernel of the stream still runs; until ``griddepcontrol.wait`` returns, whatever that kernel writes
-may not be there yet. The wait used to be the kernel's first instruction. But a decode GEMM's
-weights are not what the quantize kernel before it writes: they were final before it started. The
-arguments marked ``qdot.not_written_by_previous_grid`` say so, and their reads may go first — the
-first pipeline stage's weight copies then stream from DRAM while the quantize kernel finishes,
-instead of after it.
+may not be there yet. As the kernel's first instruction the wait is always right, but it holds back
+reads that need no waiting: a decode GEMM's weights are not what the quantize kernel before it
+writes, they were final before it started. The arguments marked ``qdot.not_written_by_previous_grid``
+say so, and their reads may go first — the first pipeline stage's weight copies then stream from
+DRAM while the quantize kernel finishes, instead of after it.
 
 The wait goes before the first operation of the kernel's entry block that could touch memory the
 previous grid may write, or whose effects are unknown; everything before it is an operation without

@@ -47,14 +47,14 @@ def prefetch_tile(b: Builder, state: FunctionState, tile: GlobalTile, shape: tup
     stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
     col_origin = b.mul(c_off, eb)
     # a tile past the tensor's columns asks for nothing (the run form's rows are whole rows of the tensor)
-    tile_in = b.cmp("ult", c_off, col_limit)
+    tile_in = b.cmp("ult", c_off, col_limit) if one_run else None
     for j in range(-(-total // threads)):
         q = b.add(tid, j * threads) if j else tid
         if (j + 1) * threads > total:
             q = b.emit(arith.MinUIOp(q, b.const(total - 1, index)))
         run, line = (b.const(0, index), q) if runs == 1 else (b.udiv(q, per_run), b.urem(q, per_run))
         within = b.emit(arith.MinUIOp(b.mul(line, LINE_BYTES), b.const(run_bytes - 1, index)))
-        if one_run:
+        if tile_in is not None:  # one run
             offset = b.add(b.add(b.mul(r_off, row_bytes), col_origin), within)  # of the tensor, from its first byte
             ok = b.emit(arith.AndIOp(b.cmp("ult", offset, b.mul(row_limit, row_bytes)), tile_in))
         else:
