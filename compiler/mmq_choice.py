@@ -44,7 +44,9 @@ What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` f
 ``cfg.fixup`` (``mmq_fixup_kernel``, ``fixup_grid``, ``fixup_workspace_shape``), the activation quantize kernel, and a
 programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
-follows. Other GPUs were not measured.
+follows — and with it, W's first copies, and the next K steps' weights asked of L2, before the GEMM's wait
+(``weights_before_wait``, ``prefetch_steps``: built, not yet timed, so not chosen here). Other GPUs were not
+measured.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
 fix-up kernel where the default does not (``MmqConfig.fixup``: 0.96–1.05 × the atomic MUL_MAT's time at M = 65 on the
