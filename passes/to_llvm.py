@@ -50,6 +50,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
 
 from compiler import remarks
 from compiler.diagnostics import QdotError, emit_error
@@ -255,7 +256,8 @@ def _wait_remark(func: FuncOp, before: Operation | None, early: list[Operation])
     args = func.body.blocks[0].args
     names = {arg: f"%{arg.name_hint or arg.index}" for arg in args}
     marked = ", ".join(names[args[index]] for index in not_written_by_previous_grid(func))
-    where = ("at the end of the entry block: nothing in it touches other memory" if before is None
+    where = ("at the end of the entry block: nothing else in it may touch memory the previous grid writes"
+             if before is None or before.has_trait(IsTerminator)
              else f"before this {before.name}, the first operation that may touch memory the previous grid writes")
     if not early:
         return (f"@{func.sym_name.data}: griddepcontrol.wait {where}; no read of {marked} "

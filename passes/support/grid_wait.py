@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
+from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
 
 from dialects.qdot.kernel import LoadOp, MakeDescOp, PrefetchOp, not_written_by_previous_grid
 from dialects.qgpu.memory_ops import AsyncCopyOp, LocalAllocOp
@@ -29,15 +29,15 @@ from dialects.qgpu.memory_ops import AsyncCopyOp, LocalAllocOp
 
 def wait_position(func: FuncOp) -> tuple[Operation | None, list[Operation]]:
     """The entry-block operation the wait goes before, and the reads of marked arguments that go
-    ahead of it. Without a marked argument, the first operation: no read goes ahead (None for an
-    empty block)."""
+    ahead of it. Without a marked argument, the first operation: no read goes ahead. Where nothing
+    but such reads comes first, the block's terminator (None: a block without one)."""
     block = func.body.blocks[0]
     marked = {block.args[index] for index in not_written_by_previous_grid(func)}
     early: list[Operation] = []
     if not marked:
         return block.first_op, early
     for op in block.ops:
-        reads = _marked_reads(op, marked)
+        reads = None if op.has_trait(IsTerminator) else _marked_reads(op, marked)
         if reads is None:
             return op, early
         early.extend(reads)

@@ -128,3 +128,20 @@ func.func @prefetch_first(%x_ptr: !qdot.ptr<f32>, %w_ptr: !qdot.ptr<f32> {qdot.n
   qgpu.async_commit
   func.return
 }
+
+// -----
+
+// Nothing but a marked read: the wait closes the entry block, before its terminator.
+// CHECK-LABEL: func.func @only_marked_reads
+// CHECK:         ptx.prefetch_global_l2
+// CHECK-NEXT:    ptx.griddepcontrol_wait
+// CHECK-NEXT:    func.return
+// REMARK: grid-wait-placement.mlir:[[# @LINE + 7]]:3: remark: qdot-to-llvm: @only_marked_reads: griddepcontrol.wait after 1 read of %w_ptr (qdot.not_written_by_previous_grid), at the end of the entry block: nothing else in it may touch memory the previous grid writes
+func.func @only_marked_reads(%w_ptr: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64, qdot.wait_previous_grid} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w_desc = qdot.make_desc %w_ptr, [%k, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<8x32xf32>
+  qdot.prefetch %w_desc[%c0, %c0] : !qdot.desc<8x32xf32>
+  func.return
+}
