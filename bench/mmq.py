@@ -175,13 +175,14 @@ def measuring_setup(cupy, quantizers_compiled: dict[tuple[bool, bool], object]) 
 
 def load_kernels(kernels: list) -> list[tuple]:
     """``compile_kernels``' entries loaded on the GPU as (label, config, stages, loaded kernel, kernel info), each
-    logged with its shared memory, registers and resident programs (the experiments' first lines)."""
+    logged with its shared memory, registers, local memory and resident programs (the experiments' first lines)."""
     from bench.gpu_common import log
     from targets.ptx.runner import load
 
     loaded = [(label, cfg, stages, load(c.ptx, c.kernels[0]), c.kernels[0]) for label, cfg, stages, c in kernels]
     for label, _cfg, _stages, kernel, info in loaded:
-        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.resident_programs()} resident")
+        log(f"{label}: {info.shared_bytes} B, {kernel.registers} registers, {kernel.local_bytes} B local, "
+            f"{kernel.resident_programs()} resident")
     return loaded
 
 

@@ -148,6 +148,13 @@ class LoadedKernel:
             self._registers = int(getattr(self.function, "num_regs", 0) or 0)
         return self._registers
 
+    @property
+    def local_bytes(self) -> int:
+        """Local memory per thread of the loaded function (registers ptxas spilled, local arrays), as the
+        driver compiled it; 0 where the function does not say. The ptxas on a CPU machine may be another
+        version and spill otherwise."""
+        return int(getattr(self.function, "local_size_bytes", 0) or 0)
+
     def resident_programs(self, shared_bytes: int | None = None) -> int:
         """Programs of this kernel the current GPU holds at once, launched with ``shared_bytes`` of dynamic
         shared memory (default: its own): ``compiler.mmq_template.resident_programs`` with this device's

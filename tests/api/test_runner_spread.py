@@ -90,3 +90,12 @@ def test_a_grid_of_more_than_one_wave_runs_a_program_per_sm_fewer_for_more_l1(on
     # 135 registers, 24064 B in 164 KB (92 KB of L1) — 5 per SM under 132 KB were 10 % slower (run 220)
     assert _kernel(24064, registers=135).spread_for((512, 3, 1), programmatic=True) == (24064, None)
     assert _kernel(15360, registers=166).spread_for(1000, programmatic=True) == (15360, None)  # q2_K's: 100 KB
+
+
+def test_local_bytes_are_the_loaded_functions() -> None:
+    """The local memory per thread the driver's compile of the kernel reports (``local_size_bytes``: spilled
+    registers show there), 0 where the function does not say — what the benchmarks log beside the registers."""
+    info = SimpleNamespace(name="k", shared_bytes=0, waits_previous_grid=False, num_warps=2)
+    spilled = LoadedKernel(info, function=SimpleNamespace(num_regs=80, local_size_bytes=8), block=(64, 1, 1))
+    assert (spilled.registers, spilled.local_bytes) == (80, 8)
+    assert _kernel(0, registers=80).local_bytes == 0
