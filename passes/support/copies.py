@@ -97,7 +97,8 @@ def l2_prefetch_hint(func: FuncOp) -> int | None:
         emit_error(func, str(err))
 
 
-def _index(b: Builder, value: SSAValue | int) -> SSAValue:
+def as_index(b: Builder, value: SSAValue | int) -> SSAValue:
+    """``value`` as an ``index`` (a descriptor's shape, stride or offset may be any integer type)."""
     if isinstance(value, int):
         return b.const(value, IndexType())
     if isinstance(value.type, IndexType):
@@ -164,12 +165,12 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                                       + _declared_remark(rows_in, cols_in))
     ids = state.ids
     # global pieces, as index arithmetic
-    r_off = _index(b, tile.offsets[rows_dim])
-    c_off = _index(b, tile.offsets[cols_dim])
+    r_off = as_index(b, tile.offsets[rows_dim])
+    c_off = as_index(b, tile.offsets[cols_dim])
     eb_i = eb
-    row_limit = _index(b, tile.dims[rows_dim])
-    col_limit_bytes = b.mul(_index(b, tile.dims[cols_dim]), eb_i)
-    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb_i)
+    row_limit = as_index(b, tile.dims[rows_dim])
+    col_limit_bytes = b.mul(as_index(b, tile.dims[cols_dim]), eb_i)
+    stride_bytes = b.mul(as_index(b, tile.strides[rows_dim]), eb_i)
     col_origin_bytes = b.mul(c_off, eb_i)
     tid_index = b.cast_int(ids.tid, IndexType())
     linear = _linear_smem(shared, rows_dim, cols_dim, chunk, chunks_per_row, total, threads, eb)
@@ -178,7 +179,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # per chunk, which keeps the per-chunk state LLVM hoists out of the K loop small.
     tile_cols = shared.tile_shape[cols_dim]
     whole_cols = (cols_in or _whole_cols(tile, cols_dim, tile_cols)) and not shared.fp4_padded
-    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim])) if whole_cols and not cols_in else None
+    tile_in = b.cmp("ult", c_off, as_index(b, tile.dims[cols_dim])) if whole_cols and not cols_in else None
     for j in range(iterations):
         q = b.add(tid_index, j * threads) if j else tid_index
         if (j + 1) * threads > total:
@@ -269,10 +270,10 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         return None
     total, threads = run // chunk, 32 * num_warps
     tid = b.cast_int(state.ids.tid, IndexType())
-    tile_in = None if declared else b.cmp("ult", _index(b, tile.offsets[cols_dim]), _index(b, tile.dims[cols_dim]))
-    first = b.add(b.mul(_index(b, tile.offsets[rows_dim]), row_bytes), b.mul(_index(b, tile.offsets[cols_dim]), eb))
+    tile_in = None if declared else b.cmp("ult", as_index(b, tile.offsets[cols_dim]), as_index(b, tile.dims[cols_dim]))
+    first = b.add(b.mul(as_index(b, tile.offsets[rows_dim]), row_bytes), b.mul(as_index(b, tile.offsets[cols_dim]), eb))
     if not declared:
-        tensor_bytes = b.mul(_index(b, tile.dims[rows_dim]), row_bytes)
+        tensor_bytes = b.mul(as_index(b, tile.dims[rows_dim]), row_bytes)
         last_chunk = b.sub(tensor_bytes, chunk)
     cache = CacheOp.CG if chunk == 16 else CacheOp.CA
     # declared in bounds: chunk j of a thread is a constant distance from its first, which ptxas puts in the
@@ -498,15 +499,15 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
         return False
     tid = b.cast_int(state.ids.tid, IndexType())
     lane, group, warp = b.urem(tid, ROW_LANES), b.urem(b.udiv(tid, ROW_LANES), groups), b.udiv(tid, 32)
-    c_off = _index(b, tile.offsets[cols_dim])
-    tile_in = b.cmp("ult", c_off, _index(b, tile.dims[cols_dim]))
-    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
+    c_off = as_index(b, tile.offsets[cols_dim])
+    tile_in = b.cmp("ult", c_off, as_index(b, tile.dims[cols_dim]))
+    stride_bytes = b.mul(as_index(b, tile.strides[rows_dim]), eb)
     lane_bytes = b.add(b.mul(c_off, eb), b.mul(lane, unit))
     per_warp = rows // num_warps
     for k in range(0, per_warp, groups):
         row = b.add(b.mul(warp, per_warp), b.add(group, k))
-        row_abs = b.add(_index(b, tile.offsets[rows_dim]), row)
-        row_in = b.cmp("ult", row_abs, _index(b, tile.dims[rows_dim]))
+        row_abs = b.add(as_index(b, tile.offsets[rows_dim]), row)
+        row_in = b.cmp("ult", row_abs, as_index(b, tile.dims[rows_dim]))
         ok = b.emit(arith.AndIOp(row_in, tile_in))
         if async_chunk:  # a row past the tensor copies nothing: zero-filled
             src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(unit, IndexType()), b.const(0, IndexType())),
@@ -543,10 +544,10 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
     total = rows * row_bytes // unit
     threads = 32 * num_warps
     tid = b.cast_int(state.ids.tid, IndexType())
-    r_off, c_off = _index(b, tile.offsets[rows_dim]), _index(b, tile.offsets[cols_dim])
-    row_limit = _index(b, tile.dims[rows_dim])
-    col_limit = b.mul(_index(b, tile.dims[cols_dim]), eb)
-    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
+    r_off, c_off = as_index(b, tile.offsets[rows_dim]), as_index(b, tile.offsets[cols_dim])
+    row_limit = as_index(b, tile.dims[rows_dim])
+    col_limit = b.mul(as_index(b, tile.dims[cols_dim]), eb)
+    stride_bytes = b.mul(as_index(b, tile.strides[rows_dim]), eb)
     for j in range(-(-total // threads)):
         q = b.add(tid, j * threads) if j else tid
         if (j + 1) * threads > total:

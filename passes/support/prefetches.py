@@ -19,7 +19,7 @@ from compiler.diagnostics import emit_error
 from dialects.ptx.ops import PrefetchGlobalL2Op
 from passes.support.analysis import rows_back_to_back
 from passes.support.builder import Builder, constant_value
-from passes.support.copies import GlobalTile
+from passes.support.copies import GlobalTile, as_index
 from passes.support.distributed import FunctionState
 
 LINE_BYTES = 128
@@ -42,9 +42,9 @@ def prefetch_tile(b: Builder, state: FunctionState, tile: GlobalTile, shape: tup
     total, threads = runs * per_run, 32 * num_warps
     index = IndexType()
     tid = b.cast_int(state.ids.tid, index)
-    r_off, c_off = _index(b, tile.offsets[rows_dim]), _index(b, tile.offsets[cols_dim])
-    row_limit, col_limit = _index(b, tile.dims[rows_dim]), _index(b, tile.dims[cols_dim])
-    stride_bytes = b.mul(_index(b, tile.strides[rows_dim]), eb)
+    r_off, c_off = as_index(b, tile.offsets[rows_dim]), as_index(b, tile.offsets[cols_dim])
+    row_limit, col_limit = as_index(b, tile.dims[rows_dim]), as_index(b, tile.dims[cols_dim])
+    stride_bytes = b.mul(as_index(b, tile.strides[rows_dim]), eb)
     col_origin = b.mul(c_off, eb)
     # a tile past the tensor's columns asks for nothing (the run form's rows are whole rows of the tensor)
     tile_in = b.cmp("ult", c_off, col_limit) if one_run else None
@@ -72,7 +72,3 @@ def _contiguous_dim(strides: tuple[SSAValue, ...]) -> int | None:
     where both strides are 1 (a tile one element wide, as a decode kernel's K step of one q4_K block) the
     columns."""
     return next((dim for dim in (1, 0) if len(strides) == 2 and constant_value(strides[dim]) == 1), None)
-
-
-def _index(b: Builder, value: SSAValue) -> SSAValue:
-    return value if isinstance(value.type, IndexType) else b.cast_int(value, IndexType())
