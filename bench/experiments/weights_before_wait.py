@@ -3,7 +3,7 @@
 weights prefetched into L2 there too (``prefetch_steps``), timed against the same kernels waiting first, in one
 process, the variants' order reversed round by round.
 
-    python -m bench.experiments.weights_before_wait --prepare   # here: the kernels into $QDOT_KERNEL_CACHE
+    python -m bench.prepare experiments.weights_before_wait     # here: the GPU suite and these kernels
     python -m bench.experiments.weights_before_wait [--rounds R] # on the GPU machine, with that cache
     python -m bench.experiments.weights_before_wait --ggml-order # the kernels reading ggml's layout
 
@@ -48,22 +48,17 @@ def ms_of(cfg) -> tuple[int, ...]:  # noqa: ANN001 - MmqConfig
     return (1,) if cfg.max_m == 1 else (1, 8)
 
 
+def compile_all() -> list:
+    """Every kernel ``main`` may time, both orders (``python -m bench.prepare experiments.weights_before_wait``)."""
+    bm.compile_quantizers()
+    return bm.compile_kernels(entries() + entries(GGML_ORDER_LABELS))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the variants' order reversed every other one")
     parser.add_argument("--ggml-order", action="store_true", help="the decode kernels reading ggml's layout instead")
     args = parser.parse_args()
-    if args.prepare:
-        from compiler.kernel_cache import cache_dir, compiler_fingerprint
-
-        compiled = bm.compile_kernels(entries() + entries(GGML_ORDER_LABELS))
-        bm.compile_quantizers()
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        (cache_dir() / "FINGERPRINT").write_text(compiler_fingerprint() + "\n")
-        for label, _cfg, _stages, kernel in compiled:
-            print(f"{label}: {kernel.kernels[0].shared_bytes} B of shared memory")
-        return
     compiled = bm.compile_kernels(entries(GGML_ORDER_LABELS if args.ggml_order else BASE_LABELS))
     width = len(VARIANTS)
     for round_ in range(args.rounds):
