@@ -246,7 +246,9 @@ def mmq_kernel(cfg: MmqConfig) -> str:
 
 
 MAX_PREFETCH_STEPS = 16
-"""``MmqConfig.prefetch_steps``' bound: the one-token kernel's longest split is 16 K steps (``MAX_SPLITS``)."""
+"""``MmqConfig.prefetch_steps``' bound, a sanity limit rather than a measured one: 16 steps of a 64-row q4_K tile are
+147 KB per program, and a one-wave grid of ~1000 programs asking that much would want three times an H200's 50 MB
+of L2 before its first copy."""
 SPLIT_TARGET_PROGRAMS = 1024
 """About eight programs per SM of an H200 (132 SMs): a program's K step is a long chain (wait,
 decode, barrier, mma, rescale), so HBM needs many of them in flight. The three split defaults
