@@ -13,6 +13,7 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -20,19 +21,30 @@ from compiler.kernel_cache import cache_dir, compiler_fingerprint
 
 
 def main(benches: list[str]) -> int:
-    fingerprint = compiler_fingerprint()
     os.environ["QDOT_EMULATE_FOR_GPU"] = "1"  # tests/gpu/test_emulator_fidelity_gpu.py stores what it compares
     code = pytest.main(["-q", "-p", "no:cacheprovider", "tests/gpu"])
     if code not in (0, 5):
         return int(code)
-    for name in benches:
-        module = importlib.import_module(f"bench.{name}")
-        module.compile_all()
+    fingerprint = fill_cache(lambda: [importlib.import_module(f"bench.{name}").compile_all() for name in benches])
+    print(f"kernel cache ready: fingerprint {fingerprint}, {len(list(cache_dir().glob('*.ptx')))} kernels")
+    return 0
+
+
+def fill_cache(compile_kernels: Callable[[], object]) -> str:
+    """Run ``compile_kernels`` and record in ``FINGERPRINT`` the fingerprint its kernels are cached under.
+
+    The fingerprint is computed once per process, at its first use, so every kernel this process
+    compiles carries the one written here even if sources change meanwhile; it is written only
+    after compiling returned, so a compile that raised leaves no cache that looks ready.
+    Experiments that compile an older tree's kernels (``PYTHONPATH=OLD_TREE python
+    bench/experiments/….py --prepare``) call it without the GPU suite ``main`` compiles first.
+    """
+    fingerprint = compiler_fingerprint()
+    compile_kernels()
     directory = cache_dir()
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "FINGERPRINT").write_text(fingerprint + "\n")
-    print(f"kernel cache ready: fingerprint {fingerprint}, {len(list(directory.glob('*.ptx')))} kernels")
-    return 0
+    return fingerprint
 
 
 def parse_args(argv: list[str] | None = None) -> list[str]:

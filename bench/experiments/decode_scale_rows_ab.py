@@ -76,13 +76,11 @@ def main() -> None:
     parser.add_argument("--ggml-order", action="store_true", help="q4_K's decode kernels in ggml's layout instead")
     args = parser.parse_args()
     if args.prepare:
-        from compiler.kernel_cache import cache_dir, compiler_fingerprint
+        from bench.prepare import fill_cache
 
-        fingerprint = compiler_fingerprint()
-        bm.compile_kernels(selection() + selection(labels=GGML_ORDER_LABELS) + [entry for _, entry in wide_entries()])
-        bm.compile_quantizers()
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        (cache_dir() / "FINGERPRINT").write_text(fingerprint + "\n")
+        fingerprint = fill_cache(lambda: (bm.compile_kernels(selection() + selection(labels=GGML_ORDER_LABELS) +
+                                                             [entry for _, entry in wide_entries()]),
+                                          bm.compile_quantizers()))
         print(f"prepared {len(selection())} kernels, fingerprint {fingerprint}")
         return
     if args.wide:

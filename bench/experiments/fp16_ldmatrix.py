@@ -39,14 +39,14 @@ def compiled(cfg: GemmConfig):  # noqa: ANN202 - compiler.kernel_cache.CachedKer
 
 
 def prepare(kernels: list = KERNELS) -> None:
-    from pathlib import Path
+    from bench.prepare import fill_cache
 
-    from compiler.kernel_cache import cache_dir, compiler_fingerprint
+    def compile_and_describe() -> None:
+        for label, cfg in kernels:
+            info = compiled(cfg).kernels[0]
+            print(f"{label}: {info.shared_bytes} B shared, {info.num_warps} warps")
 
-    for label, cfg in kernels:
-        info = compiled(cfg).kernels[0]
-        print(f"{label}: {info.shared_bytes} B shared, {info.num_warps} warps")
-    Path(cache_dir(), "FINGERPRINT").write_text(compiler_fingerprint())
+    fill_cache(compile_and_describe)
 
 
 def resources() -> None:

@@ -36,13 +36,9 @@ def main() -> None:
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     args = parser.parse_args()
     if args.prepare:
-        from compiler.kernel_cache import cache_dir, compiler_fingerprint
+        from bench.prepare import fill_cache
 
-        fingerprint = compiler_fingerprint()
-        bm.compile_kernels(selection())
-        bm.compile_quantizers()
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        (cache_dir() / "FINGERPRINT").write_text(fingerprint + "\n")
+        fingerprint = fill_cache(lambda: (bm.compile_kernels(selection()), bm.compile_quantizers()))
         print(f"prepared {len(selection())} kernels, fingerprint {fingerprint}")
         return
     bm.selected = selection
