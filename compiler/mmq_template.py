@@ -777,7 +777,7 @@ def _small_m(cfg: MmqConfig) -> str:
     first_lines, first = weights.first_block("%kk", "    ")
     w_tile, x_tile = f"{bn}x{kb * weights.per_step}x{w}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
-    lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps} if cfg.prefetch_steps else set()))
+    lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps * kb} if cfg.prefetch_steps else set()))
     if not cfg.interleave_splits:
         k_range, (k_lo, k_hi, k_step) = _contiguous_share(kb), ("%k_lo", "%k_hi", f"%c{kb}")
     elif kb == 1:  # split y starts at step y and strides by the split count
@@ -834,8 +834,7 @@ def _prefetch_loop(cfg: MmqConfig, w_tile: str) -> list[str]:
     else:
         at, where = first_lines, f"%off_n, {first}"
     return [f"  %pf_lo = arith.addi %k_lo, %c{kb} : index",
-            f"  %pf_span = arith.muli %c{cfg.prefetch_steps}, %c{kb} : index",
-            "  %pf_end = arith.addi %pf_lo, %pf_span : index",
+            f"  %pf_end = arith.addi %pf_lo, %c{cfg.prefetch_steps * kb} : index",
             "  %pf_hi = arith.minui %pf_end, %k_hi : index",
             f"  scf.for %kp = %pf_lo to %pf_hi step %c{kb} {{",
             *at,

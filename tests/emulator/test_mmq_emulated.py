@@ -736,7 +736,7 @@ def test_prefetch_steps_option() -> None:
     assert three.name == base.name + "_pf3" and "qdot.prefetch" not in mmq_kernel(base)
     text = mmq_kernel(three)
     assert "  %pf_lo = arith.addi %k_lo, %c1 : index" in text
-    assert "  %pf_span = arith.muli %c3, %c1 : index" in text
+    assert "  %pf_end = arith.addi %pf_lo, %c3 : index" in text
     assert "  %pf_hi = arith.minui %pf_end, %k_hi : index" in text
     assert "    qdot.prefetch %w_desc[%p_row, %c0] : !qdot.desc<64x1x!qdot.block<q4_K>>" in text
     ggml = mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, prefetch_steps=1))
