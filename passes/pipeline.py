@@ -20,6 +20,15 @@ The wait's barrier also orders a register → shared buffer of the loop body (th
 kernels' decoded scales) after the previous iteration's readers, so such a buffer is marked
 ``qdot.readers_synced`` and its stores get no barrier in front (``shared_stores``).
 
+A kernel launched programmatically (``qdot.wait_previous_grid``) whose pipelined loop is in its entry
+block and stages tiles of both kinds — over an argument marked ``qdot.not_written_by_previous_grid``
+and over others — gets its prologue's copies of the marked tiles first, every stage's, and the
+others' after them: ``qdot-to-llvm`` puts ``griddepcontrol.wait`` after the leading marked reads
+(passes/support/grid_wait.py), so with three stages the weights of two K steps, not one, stream
+while the previous kernel finishes. The first commit group then holds every marked prologue tile;
+a wait for group s still finds stage s's tiles landed (groups complete in order, and the later
+stages' marked tiles only land earlier than they would have).
+
 Out-of-range tiles of the prologue and of the last iterations are zero-filled
 copies (descriptor bounds), so no predicate is needed; a load declared
 ``in_bounds`` has no bounds tests to rely on, so its copies ahead in the loop's
@@ -47,7 +56,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler import remarks
 from compiler.diagnostics import QdotError
 from compiler.pipelines import MAX_STAGES
-from dialects.qdot.kernel import LoadOp
+from dialects.qdot.kernel import (
+    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
+    WAIT_PREVIOUS_GRID_ATTR,
+    LoadOp,
+    MakeDescOp,
+    not_written_by_previous_grid,
+)
 from dialects.qgpu.ops import (
     AsyncCommitOp,
     AsyncCopyOp,
@@ -141,7 +156,7 @@ def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
 
 
 def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point: InsertPoint,
-                in_bounds_k: SSAValue | None = None) -> None:
+                in_bounds_k: SSAValue | None = None, commit: bool = True) -> None:
     """One commit group: each pipelined load's tile for K position ``k`` (its offsets cloned with
     ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer. A load that declares
     ``in_bounds`` keeps its declaration only where ``in_bounds_k`` is given (the loop's copies ahead):
@@ -155,7 +170,8 @@ def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point
         copy = AsyncCopyOp(load.desc, offsets, dst.result, load.in_bounds if declared else None)
         copy.location = load.location  # where qdot-to-llvm's remark on the copy's form points
         Rewriter.insert_op(copy, point)
-    Rewriter.insert_op(AsyncCommitOp(), point)
+    if commit:
+        Rewriter.insert_op(AsyncCommitOp(), point)
 
 
 def _clone_offsets(offsets: list[SSAValue], slice_ops: list[Operation], iv: SSAValue, new_iv: SSAValue,
@@ -215,10 +231,22 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
         Rewriter.insert_op(buf, before)
         buffers.append((alloc, load, buf.result, _slice(list(load.offsets), body)))
     # prologue: tiles lb .. lb + (S-2)·step
-    for s in range(stages - 1):
-        k = loop.lb if s == 0 else _binary(arith.AddiOp, loop.lb,
-                                           _binary(arith.MuliOp, loop.step, _index_const(s, before), before), before)
-        _copy_group(buffers, iv, k, _index_const(s, before), before)
+    early = _ahead_of_grid_wait(loop, buffers) if stages > 2 else []
+    if early:
+        if noting:
+            remarks.remark(loop, PipelinePass.name,
+                           f"prologue: the {stages - 1} stages' copies of {', '.join(_tile_name(b[0]) for b in early)} "
+                           f"({NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR}) first, so that they go ahead of the kernel's "
+                           "griddepcontrol.wait; the other tiles' after them")
+        late = [b for b in buffers if b not in early]
+        positions = [(_prologue_k(loop, s, before), _index_const(s, before)) for s in range(stages - 1)]
+        for k, stage in positions:
+            _copy_group(early, iv, k, stage, before, commit=False)
+        for k, stage in positions:
+            _copy_group(late, iv, k, stage, before)
+    else:
+        for s in range(stages - 1):
+            _copy_group(buffers, iv, _prologue_k(loop, s, before), _index_const(s, before), before)
     # the loop carries the stage to read and the stage to write
     zero = _index_const(0, before)
     last = _index_const(stages - 1, before)
@@ -254,6 +282,29 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     mark_readers_synced_by(wait, new_block)
     if overlap:
         overlap_warp_group_dots(new_loop)
+
+
+def _prologue_k(loop: scf.ForOp, s: int, point: InsertPoint) -> SSAValue:
+    """The K position of prologue stage ``s``: lb + s · step."""
+    if s == 0:
+        return loop.lb
+    return _binary(arith.AddiOp, loop.lb, _binary(arith.MuliOp, loop.step, _index_const(s, point), point), point)
+
+
+def _ahead_of_grid_wait(loop: scf.ForOp, buffers: list) -> list:
+    """The staged tiles whose prologue copies go first: those over arguments marked
+    ``qdot.not_written_by_previous_grid``, when the loop is in the entry block of a kernel that waits
+    for the previous grid and some other tile is staged too (else the order changes nothing)."""
+    func = loop.parent_op()
+    if not isinstance(func, FuncOp) or WAIT_PREVIOUS_GRID_ATTR not in func.attributes:
+        return []
+    entry = func.body.blocks[0]
+    if loop.parent is not entry:
+        return []
+    marked = {entry.args[index] for index in not_written_by_previous_grid(func)}
+    early = [buffer for buffer in buffers
+             if isinstance(owner := buffer[1].desc.owner, MakeDescOp) and owner.ptr in marked]
+    return early if 0 < len(early) < len(buffers) else []
 
 
 def _ahead_in_loop(ahead: SSAValue, loop: scf.ForOp, point: InsertPoint) -> SSAValue:

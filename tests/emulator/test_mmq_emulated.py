@@ -717,6 +717,11 @@ def test_weights_before_wait_option() -> None:
     # the first stage: 9 of W's 16-byte copies per thread (64 rows of 144 bytes, 64 threads), then X's 3
     assert before.count("cp.async.cg.shared.global") == 9
     assert after.index("cp.async.cg.shared.global") < after.index("cp.async.commit_group")
+    # three stages: qdot-pipeline's prologue copies both stages' weights first, so both go ahead of the wait
+    ptx = qdot_compile(text, arch="sm_90", strategy="promote-int8", num_stages=3).ptx
+    before, after = ptx[ptx.index(".entry"):].split("griddepcontrol.wait;")
+    assert before.count("cp.async.cg.shared.global") == 18
+    assert "cp.async.commit_group" not in before
 
 
 def test_prefetch_steps_option() -> None:
