@@ -7,6 +7,7 @@ process, the variants' order reversed round by round.
     python -m bench.experiments.weights_before_wait [--rounds R] # on the GPU machine, with that cache
     python -m bench.experiments.weights_before_wait --ggml-order # the kernels reading ggml's layout
     python -m bench.experiments.weights_before_wait --variants base,s3,wbw,wbw_s3  # three stages
+    python -m bench.experiments.weights_before_wait --variants base,b8,wbw,wbw_b8  # ptxas asked for 8 per SM
 
 A decode MUL_MAT is the quantize kernel (which zeroes Y) and the GEMM, launched programmatically: the GEMM's
 programs start while the quantize kernel runs and wait for it before their first memory access. At 4096 × 14336 the
@@ -37,10 +38,15 @@ VARIANTS = {
     "wbw_pf3": (" wbw pf3", {"weights_before_wait": True, "prefetch_steps": 3}, None),
     "s3": ("", {}, 3),
     "wbw_s3": (" wbw", {"weights_before_wait": True}, 3),
+    "b8": (" b8", {"min_blocks_per_sm": 8}, None),
+    "wbw_b8": (" wbw b8", {"weights_before_wait": True, "min_blocks_per_sm": 8}, None),
 }
 """Each base kernel as it is, with the first stage's weight copies before the wait, with the next three K steps'
 weights also asked of L2 before it (``prefetch_steps``), and in three stages without and with the wait moved (the
-prologue's two weight stages then both go ahead of it: qdot-pipeline copies marked tiles first)."""
+prologue's two weight stages then both go ahead of it: qdot-pipeline copies marked tiles first), and with eight
+programs per SM asked of ptxas (``.minnctapersm 8``, what their 27 KB of shared memory allows anyway): ptxas 13.0
+then gives the one-token kernel 128 registers and no spill, where by default it takes 80 and spills 8 bytes (one
+``LDL.64`` per K step)."""
 DEFAULT_VARIANTS = ("base", "wbw", "wbw_pf3")
 SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
 
