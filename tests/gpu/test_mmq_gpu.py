@@ -358,13 +358,14 @@ goal rows."""
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,decode,carveout", [(1, DECODE_PDL_M1, None), (8, DECODE_PDL, None), (8, DECODE_PDL, 85),
-                                               (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST), None),
-                                               (8, replace(DECODE_PDL, **WEIGHTS_FIRST), None),
-                                               (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST, prefetch_steps=3), None)],
-                         ids=["M=1-m1", "M=8", "M=8-carveout85", "M=1-m1-weights-before-wait",
-                              "M=8-weights-before-wait", "M=1-m1-weights-before-wait-prefetch3"])
-def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carveout: int | None,
+@pytest.mark.parametrize("m,decode,carveout,stages", [
+    (1, DECODE_PDL_M1, None, 2), (8, DECODE_PDL, None, 2), (8, DECODE_PDL, 85, 2),
+    (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST), None, 2), (8, replace(DECODE_PDL, **WEIGHTS_FIRST), None, 2),
+    (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST, prefetch_steps=3), None, 2),
+    (1, replace(DECODE_PDL_M1, **WEIGHTS_FIRST), None, 3)],
+    ids=["M=1-m1", "M=8", "M=8-carveout85", "M=1-m1-weights-before-wait", "M=8-weights-before-wait",
+         "M=1-m1-weights-before-wait-prefetch3", "M=1-m1-weights-before-wait-3-stages"])
+def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carveout: int | None, stages: int,
                                                  gpu) -> None:  # noqa: ANN001
     """The decode MUL_MAT with programmatic dependent launch: the quantize kernel lets the GEMM
     launch early (``launch_dependents``), the GEMM waits for it (``wait_previous_grid``) before
@@ -373,14 +374,15 @@ def test_decode_mul_mat_with_programmatic_launch(m: int, decode: MmqConfig, carv
     read the other call's activations or add before the zeroing, and the last call's Y shows it.
     ``carveout``: the launch also carries a preferred shared-memory configuration (85 %: 196 KB). With
     ``weights_before_wait`` the GEMM copies its first weights before the wait (and with ``prefetch_steps`` asks L2
-    for the next ones there): X and Y still wait."""
+    for the next ones there; in three stages both prologue stages' weights go first, the first commit group holding
+    them and X's first tile): X and Y still wait."""
     from compiler.kernel_cache import get_or_compile
     from compiler.mmq_template import mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_grid, quantize_kernel
     from targets.ptx.runner import load
 
-    case = MmqCase(decode, m, N, K, stages=2)
-    gemm = get_or_compile(mmq_kernel(decode), arch="sm_90", strategy="promote-int8", num_stages=2)
+    case = MmqCase(decode, m, N, K, stages=stages)
+    gemm = get_or_compile(mmq_kernel(decode), arch="sm_90", strategy="promote-int8", num_stages=stages)
     quantize = get_or_compile(quantize_kernel("q8_1_mmq", zero_output=True, launch_dependents=True), arch="sm_90")
     cupy = gpu()
     rng = np.random.default_rng()
