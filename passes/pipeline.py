@@ -56,13 +56,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler import remarks
 from compiler.diagnostics import QdotError
 from compiler.pipelines import MAX_STAGES
-from dialects.qdot.kernel import (
-    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
-    WAIT_PREVIOUS_GRID_ATTR,
-    LoadOp,
-    MakeDescOp,
-    not_written_by_previous_grid,
-)
+from dialects.qdot.kernel import NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR, WAIT_PREVIOUS_GRID_ATTR, LoadOp
 from dialects.qgpu.ops import (
     AsyncCommitOp,
     AsyncCopyOp,
@@ -74,6 +68,7 @@ from dialects.qgpu.ops import (
     transposed_memdesc,
 )
 from dialects.qgpu.types import MemDescType
+from passes.support.grid_wait import marked_arguments, over_marked
 from passes.support.loops import add_iter_args
 from passes.support.options import check_option_values
 from passes.support.shared_stores import mark_readers_synced_by
@@ -298,12 +293,10 @@ def _ahead_of_grid_wait(loop: scf.ForOp, buffers: list) -> list:
     func = loop.parent_op()
     if not isinstance(func, FuncOp) or WAIT_PREVIOUS_GRID_ATTR not in func.attributes:
         return []
-    entry = func.body.blocks[0]
-    if loop.parent is not entry:
+    if loop.parent is not func.body.blocks[0]:
         return []
-    marked = {entry.args[index] for index in not_written_by_previous_grid(func)}
-    early = [buffer for buffer in buffers
-             if isinstance(owner := buffer[1].desc.owner, MakeDescOp) and owner.ptr in marked]
+    marked = marked_arguments(func)
+    early = [buffer for buffer in buffers if over_marked(buffer[1].desc, marked)]
     return early if 0 < len(early) < len(buffers) else []
 
 

@@ -32,7 +32,7 @@ def wait_position(func: FuncOp) -> tuple[Operation | None, list[Operation]]:
     ahead of it. Without a marked argument, the first operation: no read goes ahead. Where nothing
     but such reads comes first, the block's terminator (None: a block without one)."""
     block = func.body.blocks[0]
-    marked = {block.args[index] for index in not_written_by_previous_grid(func)}
+    marked = marked_arguments(func)
     early: list[Operation] = []
     if not marked:
         return block.first_op, early
@@ -48,7 +48,7 @@ def _marked_reads(op: Operation, marked: set[BlockArgument]) -> list[Operation] 
     """The reads of marked arrays in ``op`` (and in its regions), or None where ``op`` could touch
     any other global memory or has effects nobody declared (a terminator of the entry block too)."""
     if isinstance(op, (AsyncCopyOp, LoadOp, PrefetchOp)):
-        return [op] if _over_marked(op.desc, marked) else None
+        return [op] if over_marked(op.desc, marked) else None
     if isinstance(op, LocalAllocOp):
         return []  # this program's own shared memory
     if op.regions and op.has_trait(RecursiveMemoryEffect):
@@ -62,6 +62,13 @@ def _marked_reads(op: Operation, marked: set[BlockArgument]) -> list[Operation] 
     return [] if is_side_effect_free(op) else None
 
 
-def _over_marked(desc: SSAValue, marked: set[BlockArgument]) -> bool:
+def marked_arguments(func: FuncOp) -> set[BlockArgument]:
+    """The entry-block arguments marked ``qdot.not_written_by_previous_grid``."""
+    block = func.body.blocks[0]
+    return {block.args[index] for index in not_written_by_previous_grid(func)}
+
+
+def over_marked(desc: SSAValue, marked: set[BlockArgument]) -> bool:
+    """Whether ``desc`` is a descriptor made over one of the ``marked`` arguments."""
     owner = desc.owner
     return isinstance(owner, MakeDescOp) and owner.ptr in marked
