@@ -227,7 +227,7 @@ def _grid_dependency(func: FuncOp) -> None:
     block = func.body.blocks[0]
     if WAIT_PREVIOUS_GRID_ATTR in func.attributes:
         before, early = wait_position(func)
-        wait = GridDepWaitOp()
+        wait = GridDepWaitOp(not_written_by_previous_grid(func))
         wait.location = func.location
         if before is None:
             block.add_op(wait)

@@ -14,8 +14,10 @@ the compiler's layouts against the ISA — including sm_120a kernels no GPU here
 Beyond computing, it checks what a lockstep model would otherwise hide (memory.py):
 out-of-range and misaligned accesses, shared-memory races across ``bar.sync``, reads
 before ``cp.async.wait_group``, reads of never-written shared memory, two CTAs storing
-to the same bytes, divergent branches, padding bits in mma containers, and the
-operations LLVM calls poison (shift by the width, division by zero, fptosi overflow).
+to the same bytes, divergent branches, padding bits in mma containers, global accesses before
+``griddepcontrol.wait`` of arrays its ``not_written_by_previous_grid`` does not list (a kernel with the
+wait runs as launched programmatically), and the operations LLVM calls poison (shift by the width,
+division by zero, fptosi overflow).
 Every violation raises `EmulationError` naming the op, the CTA and the thread.
 
 Numerics: integers are exact; a bf16 / f16 / e4m3 / e5m2 mma.sync or wgmma with f32 results

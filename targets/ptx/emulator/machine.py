@@ -97,6 +97,7 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
         raise EmulationError(f"@{kernel.name} takes {len(params)} arguments, got {len(args)}")
     arrays: list[np.ndarray] = []
     names: list[str] = []
+    positions: list[int] = []
     for i, (arg, kind, param) in enumerate(zip(args, kernel.arg_kinds, params, strict=True)):
         if isinstance(arg, np.ndarray):
             if kind not in ("ptr", "ptr-or-scalar") or reg_type(param.type) != RegType(Kind.INT, 64):
@@ -105,6 +106,7 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
                                      f"a scalar of type {param.type}: pass a number")
             arrays.append(arg)
             names.append(f"argument #{i}")
+            positions.append(i)
         elif kind == "ptr":
             raise EmulationError(f"argument #{i} is a pointer: pass a numpy array, got {type(arg).__name__}")
         elif not isinstance(arg, (int, float, np.integer, np.floating)):
@@ -123,11 +125,17 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
             else:
                 values.append(constant_array(int(arg), rt, threads))
     counts: Counter[str] = Counter()
+    # a kernel with griddepcontrol.wait runs as launched programmatically: each CTA touches only the marked
+    # arrays until it has waited
+    early = None if kernel.read_before_wait is None else frozenset(
+        index for index, position in enumerate(positions) if position in kernel.read_before_wait)
     selected = range(ctas) if options.ctas is None else options.ctas
     for cta_id in selected:
         if not 0 <= cta_id < ctas:
             raise EmulationError(f"CTA {cta_id} is outside the grid of {ctas}")
         shared = SharedMemory(kernel.shared_bytes, options.shared_poison, options.check_races)
         cta = CtaState(cta_id, ctas, threads, shared, memory, grid_dims, arch=options.arch)  # type: ignore[arg-type]
+        memory.gate(early)
         kernel.run_cta(cta, values, options.observer, counts, options.max_steps_per_cta)
+    memory.gate(None)
     return RunStats(len(selected), dict(sorted(counts.items())))

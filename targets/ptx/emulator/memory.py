@@ -19,6 +19,10 @@ bytes a ``cp.async`` has been issued for but not yet waited on, and raises on:
   flight writes;
 * a read of a byte nothing has written since the launch.
 
+A kernel with ``griddepcontrol.wait`` is run as launched programmatically: until a CTA has passed the
+wait, a load, store, reduction or ``cp.async`` of any array but those its wait lists as
+``not_written_by_previous_grid`` raises (the previous kernel of the stream may still be writing it).
+
 Warpgroup MMA (wgmma.py) reads shared memory through the async proxy; for it the memory
 also keeps, per byte, whether a generic write has been followed by a ``fence.proxy.async``,
 how many not-yet-retired wgmma read it, and which warpgroups' retired wgmma read it in the
@@ -69,12 +73,23 @@ class GlobalMemory:
             self.bytes.append(array.reshape(-1).view(np.uint8))
         self.owner: list[np.ndarray | None] = [None] * len(self.arrays) if check_ownership else []
         self.check_ownership = check_ownership
+        self.before_wait: frozenset[int] | None = None
+        """While the running CTA of a kernel with ``griddepcontrol.wait`` has not passed it: the arrays (by index)
+        it may touch, those marked ``qdot.not_written_by_previous_grid`` (``gate``); None once it has waited."""
+
+    def gate(self, allowed: frozenset[int] | None) -> None:
+        """A CTA starts: until ``open_gate``, only the arrays in ``allowed`` may be accessed (None: any)."""
+        self.before_wait = allowed
+
+    def open_gate(self) -> None:
+        """``griddepcontrol.wait``: the previous grid has completed and flushed, every array is final."""
+        self.before_wait = None
 
     def address(self, index: int) -> int:
         return GLOBAL_BASE + (index << WINDOW_BITS)
 
     def _locate(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str,
-                align: int) -> tuple[np.ndarray, np.ndarray]:
+                align: int, gated: bool = True) -> tuple[np.ndarray, np.ndarray]:
         addr = addresses.astype(np.uint64)
         rel = addr - np.uint64(GLOBAL_BASE)
         below = addr < np.uint64(GLOBAL_BASE)
@@ -94,11 +109,21 @@ class GlobalMemory:
             i = _first(misaligned)
             raise EmulationError(f"{what} of {size} bytes at {self.names[index[i]]} byte {offset[i]} "
                                  f"(thread {int(threads[i])}) is not {align}-byte aligned")
+        if gated and self.before_wait is not None:
+            early = ~np.isin(index, list(self.before_wait))
+            if early.any():
+                i = _first(early)
+                raise EmulationError(f"{what} of {self.names[index[i]]} (thread {int(threads[i])}) before "
+                                     "griddepcontrol.wait: launched programmatically, the kernel may touch only the "
+                                     "arrays marked qdot.not_written_by_previous_grid before the wait, and the "
+                                     "previous grid may still be writing this one")
         return index, offset
 
     def check_addresses(self, addresses: np.ndarray, threads: np.ndarray, what: str) -> None:
-        """An EmulationError naming the first address outside every argument array."""
-        self._locate(addresses, 1, threads, what, 1)
+        """An EmulationError naming the first address outside every argument array. Not gated by
+        ``griddepcontrol.wait``: a prefetch moves no data into the kernel, so one before the wait cannot
+        read what the previous grid has not yet written."""
+        self._locate(addresses, 1, threads, what, 1, gated=False)
 
     def load(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str = "global load",
              align: int | None = None) -> np.ndarray:

@@ -281,8 +281,8 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     WgmmaCommitOp: lambda op: (lambda cta: cta.wgmma.commit()),
     WgmmaWaitOp: _wgmma_wait,
     FenceProxyAsyncOp: lambda op: (lambda cta: cta.shared.proxy_fence()),
-    # one grid at a time: every earlier grid has finished, no later one is waiting
-    GridDepWaitOp: lambda op: (lambda cta: None),
+    # one grid at a time: every earlier grid has finished; the wait opens the CTA's gate (memory.py)
+    GridDepWaitOp: lambda op: (lambda cta: cta.memory.open_gate()),
     GridDepLaunchDependentsOp: lambda op: (lambda cta: None),
     ShflSyncOp: _shfl,
     PrmtOp: lambda op: (lambda cta, a, b, c: alu.prmt(a, b, c)),

@@ -31,6 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.printer import Printer
 
 from compiler.diagnostics import location_of
+from dialects.ptx.grid_dependency import GridDepWaitOp
 from targets.ptx.emulator.arith_ops import constant, contracted_fma, fused_multiply_add
 from targets.ptx.emulator.errors import EmulationError
 from targets.ptx.emulator.ops import Handler, async_roles, handler
@@ -105,6 +106,9 @@ class Kernel:
     blocks: tuple[BlockCode, ...]
     block_args: tuple[tuple[int, ...], ...]
     slot_count: int
+    read_before_wait: tuple[int, ...] | None = None
+    """The argument positions a CTA may access before its ``griddepcontrol.wait`` (the wait's
+    ``not_written_by_previous_grid``); None for a kernel without the wait (memory.py's gate)."""
 
     @property
     def name(self) -> str:
@@ -275,5 +279,6 @@ def prepare(func: FuncOp) -> Kernel:
         else:
             raise EmulationError(f"{describe(term)}: terminator {term.name} is not emulated (func.return, cf.br, "
                                  "cf.cond_br)")
+    waits = [op for op in func.walk() if isinstance(op, GridDepWaitOp)]
     return Kernel(func, threads, shared_bytes, entry_args, kinds, constants, tuple(codes), tuple(block_args),
-                  len(slots))
+                  len(slots), waits[0].read_ahead() if waits else None)

@@ -5,13 +5,14 @@
 // before the first operation that may touch any other memory. A region is taken whole.
 // (grid-dependency.mlir: without a marked argument the wait is the first instruction.)
 
-// The weight tile's eight copies per thread go out first, then the wait, then the activations' two.
+// The weight tile's eight copies per thread go out first, then the wait, then the activations' two. The
+// wait lists the argument read ahead of it (for the emulator's check; no PTX of its own).
 // CHECK-LABEL: func.func @weights_first
 // CHECK-SAME:    (%x_ptr: i64, %w_ptr: i64, %k: index {qdot.divisibility = 32 : i64})
 // CHECK-NOT:     ptx.griddepcontrol_wait
 // CHECK-COUNT-8: ptx.cp_async cg
 // CHECK-NOT:     ptx.cp_async
-// CHECK:         ptx.griddepcontrol_wait
+// CHECK:         ptx.griddepcontrol_wait {not_written_by_previous_grid = array<i64: 1>}
 // CHECK-COUNT-2: ptx.cp_async cg
 // CHECK-NEXT:    ptx.cp_async_commit
 // REMARK: grid-wait-placement.mlir:[[# @LINE + 11]]:3: remark: qdot-to-llvm: @weights_first: griddepcontrol.wait after 1 read of %w_ptr (qdot.not_written_by_previous_grid), before this qgpu.async_copy, the first operation that may touch memory the previous grid writes
