@@ -5,8 +5,9 @@ kernel of the stream still runs; until ``griddepcontrol.wait`` returns, whatever
 may not be there yet. As the kernel's first instruction the wait is always right, but it holds back
 reads that need no waiting: a decode GEMM's weights are not what the quantize kernel before it
 writes, they were final before it started. The arguments marked ``qdot.not_written_by_previous_grid``
-say so, and their reads may go first — the first pipeline stage's weight copies then stream from
-DRAM while the quantize kernel finishes, instead of after it.
+say so, and their reads may go first — the prologue's weight copies (every stage's: qdot-pipeline
+issues a waiting kernel's marked tiles first) then stream from DRAM while the quantize kernel
+finishes, instead of after it.
 
 The wait goes before the first operation of the kernel's entry block that could touch memory the
 previous grid may write, or whose effects are unknown; everything before it is an operation without
