@@ -60,7 +60,7 @@ class GridDepWaitOp(_GridDependencyInstruction):
             raise VerifyException(f"not_written_by_previous_grid must list argument positions, increasing, as "
                                   f"array<i64: ...>, got {attr}")
 
-    def read_ahead(self) -> tuple[int, ...]:
+    def read_before_wait(self) -> tuple[int, ...]:
         """The argument positions the kernel may read before this wait."""
         attr = self.not_written_by_previous_grid
         return tuple(int(v) for v in attr.get_values()) if isinstance(attr, DenseArrayBase) else ()

@@ -38,7 +38,7 @@ def _run(module, case: MmqCase) -> None:  # noqa: ANN001
 
 def test_the_wait_lists_the_marked_weights_and_the_kernel_passes() -> None:
     module = _compile(WEIGHTS_FIRST.cfg)
-    assert _wait(module).read_ahead() == (1,)  # (x, w, y, m, n, k): W
+    assert _wait(module).read_before_wait() == (1,)  # (x, w, y, m, n, k): W
     ops = list(_wait(module).parent_block().ops)
     early = [op for op in ops[:ops.index(_wait(module))] if isinstance(op, CpAsyncOp)]
     assert early, "the weights' first copies come before the wait"
@@ -71,7 +71,7 @@ def test_without_a_mark_nothing_may_come_first() -> None:
     cfg = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True)
     module = _compile(cfg)
     wait = _wait(module)
-    assert wait.read_ahead() == ()
+    assert wait.read_before_wait() == ()
     func = next(op for op in module.walk() if isinstance(op, FuncOp) and op.sym_name.data == cfg.name)
     ops = list(func.body.blocks[0].ops)
     assert all(op.name.startswith(("arith.", "ptx.special_reg", "ptx.sreg")) for op in ops[:ops.index(wait)]), \

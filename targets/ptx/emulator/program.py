@@ -281,4 +281,4 @@ def prepare(func: FuncOp) -> Kernel:
                                  "cf.cond_br)")
     waits = [op for op in func.walk() if isinstance(op, GridDepWaitOp)]
     return Kernel(func, threads, shared_bytes, entry_args, kinds, constants, tuple(codes), tuple(block_args),
-                  len(slots), waits[0].read_ahead() if waits else None)
+                  len(slots), waits[0].read_before_wait() if waits else None)
