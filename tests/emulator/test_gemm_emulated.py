@@ -16,11 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
+from tests.emulator.lowering import lower
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, poisoned_output, reference
 
 M, N, K = 144, 120, 160
@@ -104,13 +103,10 @@ CASES = [
 
 
 def compile_case(case: Case, cfg: GemmConfig, epilogue: str = "direct"):  # noqa: ANN201 - xDSL ModuleOp
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
     pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3, epilogue=epilogue))
     if not case.ldmatrix_arch:  # the default pipeline passes the arch; this variant keeps the sm_90 choices
         pipeline = pipeline.replace(f"qdot-lower-local-load{{arch={case.arch}}}", "qdot-lower-local-load")
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
-    return module
+    return lower(gemm_kernel(cfg), cfg.name, pipeline)
 
 
 def _params() -> list:  # noqa: ANN401
@@ -274,10 +270,7 @@ WGMMA_CASES = [
 @pytest.mark.parametrize("name,cfg,stages", WGMMA_CASES, ids=[c[0] for c in WGMMA_CASES])
 def test_wgmma_gemm_matches_reference(name: str, cfg: GemmConfig, stages: int) -> None:
     case = Case(cfg.lhs, cfg.rhs, cfg.lhs_scale, cfg.rhs_scale, "sm_90a", "dequant-bf16", "wgmma")
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(gemm_kernel(cfg), False)[0], f"{cfg.name}.mlir")
-    pipeline = ptx_pipeline(PtxOptions(arch="sm_90a", strategy="dequant-bf16", num_stages=stages))
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
+    module = lower(gemm_kernel(cfg), cfg.name, PtxOptions(arch="sm_90a", strategy="dequant-bf16", num_stages=stages))
     stats = _emulate_and_check(case, cfg, module, seed=20262)
     assert stats.ops["ptx.wgmma"] > 0 and stats.ops.get("ptx.mma_sync", 0) == 0
     waits = {op.pending.value.data for op in module.walk() if op.name == "ptx.wgmma_wait"}

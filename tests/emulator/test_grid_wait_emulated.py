@@ -17,7 +17,7 @@ from compiler.mmq_template import MmqConfig, mmq_grid
 from dialects.ptx.grid_dependency import GridDepWaitOp
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import EmulationError, emulate
-from tests.emulator.test_mmq_emulated import _compile, _emulate_and_check
+from tests.emulator.lowering import emulate_and_check, lower_mmq
 from tests.gpu.mmq_harness import MmqCase, kernel_weights, make_inputs, poisoned_output
 
 WEIGHTS_FIRST = MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, max_m=1,
@@ -37,16 +37,16 @@ def _run(module, case: MmqCase) -> None:  # noqa: ANN001
 
 
 def test_the_wait_lists_the_marked_weights_and_the_kernel_passes() -> None:
-    module = _compile(WEIGHTS_FIRST.cfg)
+    module = lower_mmq(WEIGHTS_FIRST.cfg)
     assert _wait(module).read_before_wait() == (1,)  # (x, w, y, m, n, k): W
     ops = list(_wait(module).parent_block().ops)
     early = [op for op in ops[:ops.index(_wait(module))] if isinstance(op, CpAsyncOp)]
     assert early, "the weights' first copies come before the wait"
-    _emulate_and_check(module, WEIGHTS_FIRST, seed=5)
+    emulate_and_check(module, WEIGHTS_FIRST, seed=5)
 
 
 def test_weights_read_before_a_wait_that_does_not_list_them() -> None:
-    module = _compile(WEIGHTS_FIRST.cfg)
+    module = lower_mmq(WEIGHTS_FIRST.cfg)
     del _wait(module).attributes["not_written_by_previous_grid"]
     with pytest.raises(EmulationError, match=r"cp.async source of argument #1 \(thread 0\) before "
                                              r"griddepcontrol.wait: launched programmatically"):
@@ -55,7 +55,7 @@ def test_weights_read_before_a_wait_that_does_not_list_them() -> None:
 
 def test_a_wait_placed_after_the_activations_copy() -> None:
     """The wait moved to the end of the entry block: the activations' first copy now precedes it."""
-    module = _compile(WEIGHTS_FIRST.cfg)
+    module = lower_mmq(WEIGHTS_FIRST.cfg)
     wait = _wait(module)
     block = wait.parent_block()
     wait.detach()
@@ -69,11 +69,11 @@ def test_a_wait_placed_after_the_activations_copy() -> None:
 def test_without_a_mark_nothing_may_come_first() -> None:
     """Waiting kernels without marked arguments list nothing: no memory operation comes before their wait."""
     cfg = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, wait_previous_grid=True)
-    module = _compile(cfg)
+    module = lower_mmq(cfg)
     wait = _wait(module)
     assert wait.read_before_wait() == ()
     func = next(op for op in module.walk() if isinstance(op, FuncOp) and op.sym_name.data == cfg.name)
     ops = list(func.body.blocks[0].ops)
     assert all(op.name.startswith(("arith.", "ptx.special_reg", "ptx.sreg")) for op in ops[:ops.index(wait)]), \
         sorted({op.name for op in ops[:ops.index(wait)]})
-    _emulate_and_check(module, MmqCase(cfg, m=2, n=40, k=512), seed=6)
+    emulate_and_check(module, MmqCase(cfg, m=2, n=40, k=512), seed=6)

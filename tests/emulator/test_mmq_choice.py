@@ -14,13 +14,12 @@ import bench.experiments.mid_m as mid_m
 import bench.experiments.small_m_wide as small_m_wide
 import bench.experiments.stream_k_fixup as stream_k_fixup
 import bench.mmq as mmq
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_choice import ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, MmqChoice, choose_mmq
 from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars,
                                    fixup_workspace_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel)
-from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.pipelines import PtxOptions
 from targets.ptx.emulator import emulate
+from tests.emulator.lowering import lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 
@@ -126,11 +125,8 @@ def test_refusals(args: tuple, message: str) -> None:
 
 def _compile(choice: MmqChoice, text: str | None = None):  # noqa: ANN202 - xDSL ModuleOp
     """The chosen kernel (or ``text``, its fix-up kernel) through the PTX pipeline at the choice's stage count."""
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(text or mmq_kernel(choice.cfg), False)[0], f"{choice.cfg.name}.mlir")
-    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", num_stages=choice.num_stages))
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
-    return module
+    options = PtxOptions(arch="sm_90", num_stages=choice.num_stages)
+    return lower(text or mmq_kernel(choice.cfg), choice.cfg.name, options)
 
 
 @pytest.mark.slow

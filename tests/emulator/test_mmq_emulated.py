@@ -15,13 +15,11 @@ import numpy as np
 import pytest
 
 from compiler import compile as qdot_compile
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_template import (MmqConfig, mmq_grid, mmq_kernel, resident_programs, split_factor,
                                    spread_shared_bytes, tile_weights)
-from compiler.pipelines import PtxOptions, ptx_pipeline
 from dialects.ptx.memory import CpAsyncOp
 from targets.ptx.emulator import emulate
+from tests.emulator.lowering import emulate_and_check, lower_mmq
 from tests.gpu.mmq_harness import MmqCase, check, integer_inputs, kernel_weights, make_inputs, poisoned_output, reference
 
 CASES = [
@@ -70,24 +68,17 @@ CASES = [
 ]
 
 
-def _compile(cfg: MmqConfig, q4k_fold: str = "auto", num_stages: int = 3):  # noqa: ANN202 - xDSL ModuleOp
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(mmq_kernel(cfg), False)[0], f"{cfg.name}.mlir")
-    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", q4k_fold=q4k_fold, num_stages=num_stages))
-    build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
-    return module
-
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_mmq_kernel_matches_reference(case: MmqCase) -> None:
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     # the q4_K side is u8: its nibbles are upcast in place (a high nibble as 16 q)
     assert any("s32.s8.u8.s32" in m or "s32.u8.s8.s32" in m for m in mnemonics), sorted(mnemonics)
     reduces = sum(1 for op in module.walk() if op.name == "ptx.red_global_add")
     assert (reduces > 0) == case.cfg.split_k
-    _emulate_and_check(module, case, seed=7)
+    emulate_and_check(module, case, seed=7)
 
 
 OTHER_WEIGHT_CASES = [
@@ -110,7 +101,7 @@ OTHER_WEIGHT_CASES = [
 def test_other_weights_match_reference(case: MmqCase) -> None:
     """q4_0 and q8_0 weights in the same kernels: eight 32-value blocks per K step, each scaled by its
     d (q4_0: d / 16 of its nibbles made s8 as 16 · (code − 8)), no dmin fold — an s8 × s8 mma."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
     grid = (7, 1, 1) if case.cfg.stream_k else mmq_grid(case.cfg, case.m, case.n, case.k)
@@ -148,10 +139,10 @@ def test_q6_K_weights_match_reference(case: MmqCase) -> None:
     """q6_K weights in the same kernels: one 210-byte super-block per K step, its ql nibbles and qh
     bit pairs joined into s8 code − 32, each 32-value block's mma as two m16n8k16 halves weighted by
     their int8 scales in s32, then scaled by d · d_x — no fold, no magic-number form."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=10)
+    emulate_and_check(module, case, seed=10)
 
 
 def _aligned_pair_cases(weights: str) -> list[MmqCase]:
@@ -174,11 +165,11 @@ def test_aligned_pairs_of_2_aligned_blocks(case: MmqCase) -> None:
     every weight byte arrives by 4-byte cp.async (the emulator refuses a misaligned one), none by the
     2-byte synchronous copy the kernels take at K a multiple of 256 only; q2_K's 84-byte blocks, 4-aligned
     one by one, by 8-byte cp.async in pairs."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     sizes = {op.size.value.data for op in module.walk() if isinstance(op, CpAsyncOp)}
     assert (8 if case.cfg.weights == "q2_K" else 4) in sizes, sorted(sizes)
     assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
-    _emulate_and_check(module, case, seed=23)
+    emulate_and_check(module, case, seed=23)
 
 
 PREFILL_PAIR_CASES = [
@@ -196,12 +187,12 @@ def test_prefill_with_several_steps_per_stage(case: MmqCase) -> None:
     """The prefill kernel with two (four) K steps per stage: with K a multiple of 512 q6_K's and q3_K's pairs are
     copied by 4-byte cp.async, q2_K's by 8-byte (no synchronous copy left); q4_K's dmin fold per step; a K that
     is not a multiple of the stage's steps (no ``k_divisibility``) ends in a stage half past K, its blocks zeros."""
-    module = _compile(case.cfg, num_stages=case.stages)
+    module = lower_mmq(case.cfg, num_stages=case.stages)
     if case.cfg.k_divisibility == 512 and case.cfg.weights != "q4_K":
         sizes = {op.size.value.data for op in module.walk() if isinstance(op, CpAsyncOp)}
         assert (8 if case.cfg.weights == "q2_K" else 4) in sizes, sorted(sizes)
         assert not any(op.name == "ptx.ld_global" for op in module.walk()), "a synchronous copy is left"
-    _emulate_and_check(module, case, seed=25)
+    emulate_and_check(module, case, seed=25)
 
 
 @pytest.mark.slow
@@ -211,7 +202,7 @@ def test_aligned_pairs_in_one_stage(weights: str) -> None:
     step's copy waited for in the same iteration and its one buffer reused by the next — six steps per
     program here (no K split), N ragged."""
     cfg = MmqConfig(small_m=True, block_n=64, num_warps=2, max_m=1, k_blocks=2, k_divisibility=512, weights=weights)
-    _emulate_and_check(_compile(cfg, num_stages=1), MmqCase(cfg, m=1, n=72, k=3072, stages=1), seed=24)
+    emulate_and_check(lower_mmq(cfg, num_stages=1), MmqCase(cfg, m=1, n=72, k=3072, stages=1), seed=24)
 
 
 @pytest.mark.slow
@@ -220,10 +211,10 @@ def test_q3_K_weights_match_reference(case: MmqCase) -> None:
     """q3_K weights in the same kernels: one 110-byte super-block per K step (2-aligned), its qs bit pairs
     and hmask bits joined into s8 32 · (code − 4), each 32-value block's mma as two m16n8k16 halves
     weighted by their 6-bit scales − 32 in s32, then scaled by d / 32 · d_x — q6_K's plan."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=16)
+    emulate_and_check(module, case, seed=16)
 
 
 @pytest.mark.slow
@@ -234,13 +225,13 @@ def test_q2_K_weights_match_reference(case: MmqCase) -> None:
     by d · d_x in the magic form, and its 4-bit mins per 16 values a second m16n8k32 against the activations'
     int8 values (the min broadcast as the weight operand), folded by −dmin · d_x. The reference dequantizes
     both sides."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     integer = "u8.s8" if case.cfg.small_m else "s8.u8"  # q2_K the lhs of the decode kernels
     assert mnemonics == {f"mma.sync.aligned.m16n8k32.row.col.s32.{integer}.s32"}, sorted(mnemonics)
     mmas = sum(1 for op in module.walk() if op.name == "ptx.mma_sync")
     assert mmas % 2 == 0  # each block's two: the scaled codes' and the mins'
-    _emulate_and_check(module, case, seed=17)
+    emulate_and_check(module, case, seed=17)
 
 
 @pytest.mark.slow
@@ -249,11 +240,11 @@ def test_q5_K_weights_match_reference(case: MmqCase) -> None:
     """q5_K weights in the same kernels: one 176-byte super-block per K step, its qs nibbles and qh
     bits joined into s8 codes 0..31, each 32-value block's s32 sum scaled by d · sc · d_x (the magic
     form), and q4_K's dmin term as one f16 mma per super-block against the q8_1_mmq sums."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
                          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=12)
+    emulate_and_check(module, case, seed=12)
 
 
 def _block_cases(weights: str) -> list[MmqCase]:
@@ -283,7 +274,7 @@ def test_q4_1_and_q5_1_weights_match_reference(case: MmqCase, fold: str) -> None
     d · d_x (the magic form), and the + m taken against the q8_1_mmq sums — one f16 mma per K step
     (``auto`` in the prefill order, ``q4k-fold=mma`` in both) or an FMA per block (``auto`` as the
     decode kernels' lhs, ``q4k-fold=fma``)."""
-    module = _compile(case.cfg, q4k_fold=fold)
+    module = lower_mmq(case.cfg, q4k_fold=fold)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     integer = ("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32" if case.cfg.small_m
                else "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")
@@ -291,7 +282,7 @@ def test_q4_1_and_q5_1_weights_match_reference(case: MmqCase, fold: str) -> None
     fold_mma = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"} if fold == "mma" or (
         fold == "auto" and not case.cfg.small_m) else set()
     assert mnemonics == {integer} | fold_mma, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=13, what=f" fold={fold}")
+    emulate_and_check(module, case, seed=13, what=f" fold={fold}")
 
 
 @pytest.mark.slow
@@ -300,10 +291,10 @@ def test_q5_0_weights_match_reference(case: MmqCase) -> None:
     """q5_0 weights: eight 22-byte blocks per K step (2-aligned: their quants and qh words read in 16-bit
     halves), codes made s8 8 · (code − 16) from the nibbles and the qh word's bits, scaled by d / 8 —
     an s8 × s8 mma, no fold."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=14)
+    emulate_and_check(module, case, seed=14)
 
 
 MXFP4_CASES = _block_cases("mxfp4")
@@ -316,10 +307,10 @@ def test_iq4_nl_weights_match_reference(case: MmqCase) -> None:
     """ggml's iq4_nl weights: eight 18-byte blocks per K step (2-aligned, as q4_0's), each code looked up as
     s8 in kvalues_iq4nl (two table halves and a third prmt picking per byte), each block's s32 sum scaled by
     d · d_x — an s8 × s8 mma, no fold."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=18)
+    emulate_and_check(module, case, seed=18)
 
 
 @pytest.mark.slow
@@ -328,10 +319,10 @@ def test_iq4_xs_weights_match_reference(case: MmqCase) -> None:
     """ggml's iq4_xs weights: one 136-byte super-block per K step, its codes looked up as iq4_nl's (eight
     32-value spans of q4_0's nibble pairs), each 32-value block's s32 sum scaled by d · (ls − 32) · d_x, the
     6-bit ls joined from scales_l and scales_h once per CTA — an s8 × s8 mma, no fold."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=19)
+    emulate_and_check(module, case, seed=19)
 
 
 @pytest.mark.slow
@@ -340,10 +331,10 @@ def test_mxfp4_weights_match_reference(case: MmqCase) -> None:
     """ggml's mxfp4 weights: eight 17-byte blocks per K step (their quants at every alignment: words at
     1 and 3 mod 4 from the two aligned words around them), e2m1 codes looked up as s8 kvalues, each
     block's s32 sum scaled by 2^(e − 128) · d_x — an s8 × s8 mma, no fold."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert mnemonics == {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"}, sorted(mnemonics)
-    _emulate_and_check(module, case, seed=15)
+    emulate_and_check(module, case, seed=15)
 
 
 INTEGER_CASES = (IQ4XS_CASES[::2] + IQ4NL_CASES[::2] + Q6K_CASES[::2] + Q3K_CASES[::2] + Q2K_CASES[::2] + Q5K_CASES[::2] + MINNED_CASES[::2] + Q5_0_CASES[::2]
@@ -357,7 +348,7 @@ def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
     m = 0; q4_1, q5_1: m = 0): Y is the exact integer dot of the activations' quants with sc · (code − 32),
     sc · (code − 4) or the 5-bit codes, bit for bit — each half block's s32 sum times its scale, added in s32;
     each value's qh (hmask) bits found where ggml puts them."""
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     data = integer_inputs(case, np.random.default_rng(11))
     y = poisoned_output(case)
     emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
@@ -365,25 +356,15 @@ def test_super_block_integer_part_is_exact(case: MmqCase) -> None:
     assert np.array_equal(y.astype(np.int64), data["exact"]), int((y.astype(np.int64) != data["exact"]).sum())
 
 
-def _emulate_and_check(module, case: MmqCase, seed: int, what: str = "") -> None:  # noqa: ANN001
-    """Run ``module`` on the emulator over fresh seeded inputs into a poisoned Y and compare
-    with ``compiler.numerics``."""
-    data = make_inputs(case, np.random.default_rng(seed))
-    y = poisoned_output(case)
-    emulate(module, case.cfg.name, [data["x"], kernel_weights(case.cfg, data["w"]), y, case.m, case.n, case.k],
-            mmq_grid(case.cfg, case.m, case.n, case.k))
-    ok, err = check(y, reference(case, data))
-    assert ok, f"{case.id}{what}: relative error {err:.3e}"
-
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", [CASES[0], CASES[3]], ids=[CASES[0].id, CASES[3].id])
 def test_fma_fold_matches_reference(case: MmqCase) -> None:
     """``q4k-fold=fma``: the dmin term as an FMA per accumulator and block, no f16 mma."""
-    module = _compile(case.cfg, q4k_fold="fma")
+    module = lower_mmq(case.cfg, q4k_fold="fma")
     mnemonics = {op.ptx_mnemonic() for op in module.walk() if op.name == "ptx.mma_sync"}
     assert not any("f16" in m for m in mnemonics), sorted(mnemonics)
-    _emulate_and_check(module, case, seed=8, what=" fold=fma")
+    emulate_and_check(module, case, seed=8, what=" fold=fma")
 
 
 STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True)
@@ -404,7 +385,7 @@ def test_stream_k_matches_reference(programs: int, what: str, cfg: MmqConfig) ->
     ones added (Y zeroed first); the emulator's checks cover the shared buffers each program
     reuses from one segment to the next."""
     case = MmqCase(cfg, m=40, n=72, k=768)
-    module = _compile(cfg)
+    module = lower_mmq(cfg)
     data = make_inputs(case, np.random.default_rng(programs))
     y = poisoned_output(case)
     assert (y == 0).all()  # a stream-K kernel adds into Y
@@ -671,7 +652,7 @@ def test_l2_prefetch_hint_changes_no_value() -> None:
     data = make_inputs(case, np.random.default_rng(11))
     outputs = []
     for cfg in (plain, dataclasses.replace(plain, l2_prefetch=128)):
-        module = _compile(cfg, q4k_fold="fma")
+        module = lower_mmq(cfg, q4k_fold="fma")
         hints = {op.l2_prefetch_bytes for op in module.walk() if isinstance(op, CpAsyncOp)}
         assert hints == {cfg.l2_prefetch or None}, (cfg.name, hints)
         y = poisoned_output(case)
@@ -688,7 +669,7 @@ def test_one_token_kernel_leaves_rows_past_max_m() -> None:
     """A max_m = 1 kernel launched with M = 2 computes row 0 and leaves row 1 as it was (on a
     grid built for M = 1: ``mmq_grid`` refuses M = 2; the grid does not depend on M)."""
     case = MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, max_m=1), m=2, n=40, k=512)
-    module = _compile(case.cfg)
+    module = lower_mmq(case.cfg)
     data = make_inputs(case, np.random.default_rng(3))
     y = poisoned_output(case)
     emulate(module, case.cfg.name, [data["x"], data["w"], y, case.m, case.n, case.k],

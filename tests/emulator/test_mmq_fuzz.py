@@ -35,15 +35,14 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 import pytest
 
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.diagnostics import PassOutputError, QdotError, location_of
 from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_grid, fixup_kernel_name,
                                    fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
                                    mmq_kernel)
-from compiler.pipelines import Q4K_FOLDS, PtxOptions, ptx_pipeline
+from compiler.pipelines import Q4K_FOLDS, PtxOptions
 from targets.ptx.emulator import emulate
 from tests.emulator.fuzz_loop import long_run
+from tests.emulator.lowering import lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90", "sm_90a", "sm_80", "sm_120a")
@@ -115,10 +114,7 @@ def draw(rng: random.Random) -> Draw:
 
 
 def _compiled(text: str, name: str, options: PtxOptions):  # noqa: ANN202 - xDSL ModuleOp
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(text, False)[0], f"{name}.mlir")
-    build_pipeline(registry.pass_factories(), ptx_pipeline(options), verify_each=True).apply(ctx, module)
-    return module
+    return lower(text, name, options)
 
 
 class Refused(Exception):

@@ -17,7 +17,7 @@ import pytest
 from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from targets.ptx.emulator import emulate
-from tests.emulator.test_stream_k_fixup import _compile
+from tests.emulator.lowering import SM90_TWO_STAGES, lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
@@ -27,8 +27,8 @@ def _fixup_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarr
     x, w, m, n, k = args
     y = np.full((m, n), np.nan, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
-    emulate(_compile(mmq_kernel(cfg), cfg.name), cfg.name, [x, w, y, parts, m, n, k], grid)
-    emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, k], grid)
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
             [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
     return y
 
@@ -54,7 +54,7 @@ def test_split_fixup_equals_atomic_split_k(cfg: MmqConfig, m: int, n: int, k: in
     assert not np.isnan(y[:rows]).any()
     assert np.isnan(y[rows:]).all(), "the fix-up wrote rows past max_m"
     y_atomic = np.zeros((m, n), dtype=np.float32)
-    emulate(_compile(mmq_kernel(cfg), cfg.name), cfg.name, [data["x"], w, y_atomic, m, n, k], grid)
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [data["x"], w, y_atomic, m, n, k], grid)
     assert np.array_equal(y[:rows].view(np.uint32), y_atomic[:rows].view(np.uint32))
     ok, err = check(y[:rows], reference(case, data)[:rows])
     assert ok, f"{case.id} in {splits} splits: relative error {err:.3e}"
@@ -71,12 +71,12 @@ def test_split_fixup_sums_in_split_order_past_its_unrolled_loads() -> None:
     per_split = 48  # ⌈40 / 16⌉ · 16 rows per split
     parts[:per_split] = 2.0**24
     y = np.full((m, n), np.nan, dtype=np.float32)
-    emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
             [y, parts, *fixup_scalars(cfg, grid, m, 40, 0)], fixup_grid(cfg, m, n))
     assert (y == np.float32(2.0**24)).all(), np.unique(y)
     parts[:per_split] = 1.0  # all ones: 20, whatever the order — the splits past 16 are added
     y[:] = np.nan
-    emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
             [y, parts, *fixup_scalars(cfg, grid, m, 40, 0)], fixup_grid(cfg, m, n))
     assert (y == 20.0).all(), np.unique(y)
 

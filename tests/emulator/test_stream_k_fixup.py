@@ -14,24 +14,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_kernel_name, fixup_workspace_shape, mmq_fixup_kernel,
                                    mmq_kernel)
-from compiler.pipelines import PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
+from tests.emulator.lowering import SM90_TWO_STAGES, lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True)
 FIXUP = dataclasses.replace(STREAM_K, fixup=True)
-
-
-def _compile(text: str, name: str):  # noqa: ANN202 - xDSL ModuleOp
-    ctx = registry.make_context()
-    module = parse_module(ctx, split_chunks(text, False)[0], f"{name}.mlir")
-    build_pipeline(registry.pass_factories(), ptx_pipeline(PtxOptions(arch="sm_90", num_stages=2)),
-                   verify_each=True).apply(ctx, module)
-    return module
 
 
 def _run_fixup(cfg: MmqConfig, gemm, fixup, args: list, programs: int) -> np.ndarray:  # noqa: ANN001
@@ -57,11 +47,11 @@ def test_fixup_equals_atomic_stream_k(programs: int, what: str) -> None:
     case = MmqCase(FIXUP, m=40, n=72, k=768)
     data = make_inputs(case, np.random.default_rng(100 + programs))
     args = [data["x"], kernel_weights(FIXUP, data["w"]), case.m, case.n, case.k]
-    y = _run_fixup(FIXUP, _compile(mmq_kernel(FIXUP), FIXUP.name),
-                   _compile(mmq_fixup_kernel(FIXUP), fixup_kernel_name(FIXUP)), args, programs)
+    y = _run_fixup(FIXUP, lower(mmq_kernel(FIXUP), FIXUP.name, SM90_TWO_STAGES),
+                   lower(mmq_fixup_kernel(FIXUP), fixup_kernel_name(FIXUP), SM90_TWO_STAGES), args, programs)
     assert not np.isnan(y).any(), f"{programs} programs ({what}): {int(np.isnan(y).sum())} elements of Y unwritten"
     y_atomic = np.zeros((case.m, case.n), dtype=np.float32)
-    emulate(_compile(mmq_kernel(STREAM_K), STREAM_K.name), STREAM_K.name,
+    emulate(lower(mmq_kernel(STREAM_K), STREAM_K.name, SM90_TWO_STAGES), STREAM_K.name,
             [data["x"], data["w"], y_atomic, case.m, case.n, case.k], (programs, 1, 1))
     assert np.array_equal(y.view(np.uint32), y_atomic.view(np.uint32)), f"{programs} programs ({what})"
     ok, err = check(y, reference(case, data))
@@ -79,7 +69,7 @@ def test_fixup_kernel_sums_in_program_order(k: int, unroll: int) -> None:
     cfg = FIXUP
     m, n, steps = 40, 72, k // 256
     name = fixup_kernel_name(cfg, unroll=unroll)
-    fix = _compile(mmq_fixup_kernel(cfg, unroll=unroll), name)
+    fix = lower(mmq_fixup_kernel(cfg, unroll=unroll), name, SM90_TWO_STAGES)
     programs = 4
     y = np.full((m, n), 7.0, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
@@ -104,7 +94,7 @@ def test_fixup_kernel_with_no_k_stores_zeros() -> None:
     m, n, programs = 40, 72, 1
     y = np.full((m, n), np.nan, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
-    emulate(_compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)), fixup_kernel_name(cfg),
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
             [y, parts, m, n, 0, programs], fixup_grid(cfg, m, n))
     assert (y == 0).all()
 
@@ -137,7 +127,8 @@ def test_reproducible_choice_matches_reference(weights: str, m: int) -> None:
     case = MmqCase(cfg, m, n, k, stages=choice.num_stages)
     data = make_inputs(case, np.random.default_rng(7))
     programs = choice.grid(m, n, k)[0]
-    y = _run_fixup(cfg, _compile(mmq_kernel(cfg), cfg.name), _compile(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg)),
+    y = _run_fixup(cfg, lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES),
+                   lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES),
                    [data["x"], kernel_weights(cfg, data["w"]), m, n, k], programs)
     assert not np.isnan(y).any()
     ok, err = check(y, reference(case, data))

@@ -24,13 +24,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
-from compiler import registry
-from compiler.cli.common import build_pipeline, parse_module, split_chunks
 from compiler.diagnostics import PassOutputError, QdotError
-from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.pipelines import PtxOptions
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import LaunchOptions, emulate
 from tests.emulator.fuzz_loop import long_run
+from tests.emulator.lowering import lower
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
 
 ARCHES = ("sm_90", "sm_90a", "sm_120a", "sm_80", "sm_89")
@@ -77,12 +76,9 @@ def draw(rng: random.Random) -> Draw:
 
 def run(d: Draw, seed: int) -> str | None:
     """None when ``d`` is refused with a diagnostic or computes the right result; else the problem."""
-    ctx = registry.make_context()
     try:
-        module = parse_module(ctx, split_chunks(gemm_kernel(d.cfg), False)[0], f"{d.cfg.name}.mlir")
-        pipeline = ptx_pipeline(PtxOptions(arch=d.arch, strategy=d.strategy, num_stages=d.stages,
-                                           epilogue=d.epilogue))
-        build_pipeline(registry.pass_factories(), pipeline, verify_each=True).apply(ctx, module)
+        module = lower(gemm_kernel(d.cfg), d.cfg.name, PtxOptions(arch=d.arch, strategy=d.strategy,
+                                                                   num_stages=d.stages, epilogue=d.epilogue))
     except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
         return f"{d}: {err.render()}"
     except QdotError:
