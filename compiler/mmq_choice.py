@@ -45,7 +45,7 @@ What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` f
 programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
 follows — and with it, W's first copies, and the next K steps' weights asked of L2, before the GEMM's wait
-(``weights_before_wait``, ``prefetch_steps``: built, not yet timed, so not chosen here). Other GPUs were not
+(``weights_before_wait``, ``prefetch_steps``: not chosen here, run 278 found no gain and a loss). Other GPUs were not
 measured.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its

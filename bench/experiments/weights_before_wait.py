@@ -15,6 +15,9 @@ one-token MUL_MAT took 10.60 µs against its kernel's 9.54 (run 272): the GEMM s
 Its weights were final before the quantize kernel started, so the first stage's copies (a quarter of a program's
 weights there: four K steps per split) may go first. Each row is ``bench.mmq``'s ``measure`` (MUL_MAT from f32,
 checked against ``compiler.numerics`` first).
+
+Run 278 (``bench/RESULTS.md``): none of the variants is faster than the base at the goal row; the weights before the
+wait are within ±1.5 % of it everywhere, a third stage or the L2 prefetches slower.
 """
 
 from __future__ import annotations
