@@ -1,0 +1,79 @@
+"""Experiment: the one-token goal row (M = 1, N = 4096, K = 14336) over the repacked one-token kernel's tile heights
+and K-split counts, MUL_MAT as ``bench.mmq`` measures it, to see whether any grid beats ``choose_mmq``'s.
+
+    python -m bench.prepare experiments.goal_row_grid     # here: the kernels into the cache
+    python -m bench.experiments.goal_row_grid [--rounds R] # on the GPU machine, with that cache
+
+Run 158 swept the same space for the kernel of then (nothing under 11.3 µs, its default 11.4); since then the
+kernel's scale loads changed (run 272: 10.60 µs), so the best tile and split count may have moved. The decode
+program is a chain of K steps after a fixed start (prologue, pipeline fill, the split-K addition): fewer splits make
+the chain longer, more make more programs and more additions. Each kernel is first run at its default grid (the
+resident-aware ``split_factor`` of ``bench.mmq.measure``), then at each forced split count whose grid fits in one
+wave of resident programs. Every row is checked against ``compiler.numerics`` before it is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import bench.mmq as bm
+
+GOAL = "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"
+TILES = ((16, 1), (32, 1), (64, 1), (64, 2), (128, 2), (128, 4))
+"""(weight rows per program, warps): the goal kernel's is (64, 2)."""
+SPLITS = (4, 7, 8, 14, 19, 28)
+"""Forced K-split counts: 56 super-blocks in 14, 8, 7, 4, 3 or 2 per split (19 splits: 3 each, the last 2)."""
+SHAPE = (4096, 14336)
+
+
+def entries() -> list:
+    """The goal kernel at each tile: (label, config, stages)."""
+    base = {label: (cfg, stages) for label, cfg, stages in bm.DECODE}[GOAL]
+    out = []
+    for rows, warps in TILES:
+        label = GOAL.replace("small_m 64 w2", f"small_m {rows} w{warps}")
+        out.append((label, replace(base[0], block_n=rows, num_warps=warps), base[1]))
+    return out
+
+
+def compile_all() -> list:
+    """Every kernel ``main`` times (``python -m bench.prepare experiments.goal_row_grid``)."""
+    bm.compile_quantizers()
+    return bm.compile_kernels(entries())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2, help="rounds, the kernels' order reversed every other one")
+    args = parser.parse_args()
+
+    from bench.gpu_common import gpu_or_exit, log, record
+    from compiler.mmq_template import mmq_grid
+
+    cupy = gpu_or_exit("python -m bench.experiments.goal_row_grid")
+    quantizers, rng, flush = bm.measuring_setup(cupy, bm.compile_quantizers())
+    loaded = bm.load_kernels(compile_all())
+    copy_gbs = bm._copy_bandwidth(cupy)  # the goal's reference, in the same run
+    record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
+    log(f"copy bandwidth {copy_gbs:.0f} GB/s")
+    n, k = SHAPE
+    for round_ in range(args.rounds):
+        for label, cfg, stages, kernel, info in (loaded if round_ % 2 == 0 else loaded[::-1]):
+            resident = kernel.resident_programs()
+            record({**bm.measure(cupy, kernel, quantizers, label, cfg, stages, info, 1, n, k, rng, flush),
+                    "split": "default", "round": round_})
+            tiles = -(-n // cfg.block_n)
+            for splits in SPLITS:
+                forced = {"target": tiles * splits, "max_splits": splits, "min_blocks": 1}
+                grid = mmq_grid(cfg, 1, n, k, **forced)
+                if grid[0] * grid[1] > resident:
+                    log(f"{label}: {splits} splits, grid {grid}: more programs than the {resident} resident, skipped")
+                    continue
+                record({**bm.measure(cupy, kernel, quantizers, label, cfg, stages, info, 1, n, k, rng, flush,
+                                     **forced), "split": splits, "round": round_})
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+if __name__ == "__main__":
+    main()
