@@ -222,7 +222,7 @@ def run(quick: bool, only: str | None = None) -> None:
 
     cupy = gpu_or_exit("python -m bench.mmq")
 
-    copy_gbs = _copy_bandwidth(cupy)
+    copy_gbs = copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     from targets.ptx.runner import load
@@ -328,7 +328,7 @@ def measure(cupy, kernel, quantizers, label: str, cfg: MmqConfig, stages: int, i
     return row
 
 
-def _copy_bandwidth(cupy) -> float:  # noqa: ANN001
+def copy_bandwidth(cupy) -> float:  # noqa: ANN001
     from bench.gpu_common import time_launch
 
     src = cupy.ones(1 << 30, dtype=cupy.uint8)

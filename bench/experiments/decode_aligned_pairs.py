@@ -75,7 +75,7 @@ def main() -> None:
     from bench.gpu_common import gpu_or_exit, log, record
 
     cupy = gpu_or_exit("python -m bench.experiments.decode_aligned_pairs")
-    copy_gbs = mmq._copy_bandwidth(cupy)
+    copy_gbs = mmq.copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)

@@ -181,14 +181,14 @@ def _run() -> None:
     import cupy
 
     from bench.gpu_common import time_graph
-    from bench.mmq import QUANTIZERS, _copy_bandwidth, compile_quantizers, measure, measuring_setup
+    from bench.mmq import QUANTIZERS, copy_bandwidth, compile_quantizers, measure, measuring_setup
     from compiler import numerics
     from compiler.quantize_template import quantize_grid
     from targets.ptx.runner import load
     from tests.gpu.mmq_harness import random_weight_blocks
 
     module = cupy.RawModule(code=SOURCE, options=("-arch=sm_90", "-std=c++17"))
-    copy_gbs = _copy_bandwidth(cupy)
+    copy_gbs = copy_bandwidth(cupy)
     print(json.dumps({"copy_GBs": copy_gbs}), flush=True)
     quantizers, rng, flush = measuring_setup(cupy, compile_quantizers())
     assert (False, False) in QUANTIZERS

@@ -30,7 +30,7 @@ import json
 import cupy
 
 from bench.gpu_common import time_graph
-from bench.mmq import _copy_bandwidth
+from bench.mmq import copy_bandwidth
 
 SOURCE = r"""
 extern "C" __global__ void stream_rows(const unsigned char* __restrict__ w, unsigned int* out,
@@ -152,7 +152,7 @@ def main() -> None:
         _prefetch(module)
         return
     kernel = module.get_function("stream_rows")
-    copy_gbs = _copy_bandwidth(cupy)
+    copy_gbs = copy_bandwidth(cupy)
     print(json.dumps({"copy_GBs": copy_gbs}), flush=True)
     for n, k, splits in ((32768, 8192, 2), (4096, 14336, 16)):
         kw = k // 256
@@ -180,7 +180,7 @@ PREFETCHES = ((0, 0, 0), (0, 0, 1), (4, 1, 1), (4, 2, 1), (8, 1, 1), (8, 2, 1), 
 
 def _prefetch(module: "cupy.RawModule") -> None:
     kernel = module.get_function("stream_rows_prefetch")
-    copy_gbs = _copy_bandwidth(cupy)
+    copy_gbs = copy_bandwidth(cupy)
     print(json.dumps({"copy_GBs": copy_gbs}), flush=True)
     for n, k, splits in ((32768, 8192, 2), (32768, 8192, 4), (4096, 14336, 14)):
         kw = k // 256

@@ -43,7 +43,7 @@ def main() -> None:
     from targets.ptx.runner import load
 
     which = sys.argv[1] if sys.argv[1:] else "splits"
-    log(f"copy bandwidth {b._copy_bandwidth(cupy):.0f} GB/s")
+    log(f"copy bandwidth {b.copy_bandwidth(cupy):.0f} GB/s")
     kernels = b.compile_kernels(VARIANTS[which])
     quantizers, rng, flush = b.measuring_setup(cupy, b.compile_quantizers())
     for rep in range(2):

@@ -54,7 +54,7 @@ def main() -> None:
     cupy = gpu_or_exit("python -m bench.experiments.goal_row_grid")
     quantizers, rng, flush = bm.measuring_setup(cupy, bm.compile_quantizers())
     loaded = bm.load_kernels(compile_all())
-    copy_gbs = bm._copy_bandwidth(cupy)  # the goal's reference, in the same run
+    copy_gbs = bm.copy_bandwidth(cupy)  # the goal's reference, in the same run
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     n, k = SHAPE

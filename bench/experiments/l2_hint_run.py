@@ -35,11 +35,11 @@ def main() -> None:
         return
     import cupy
 
-    from bench.mmq import _copy_bandwidth, measure, measuring_setup
+    from bench.mmq import copy_bandwidth, measure, measuring_setup
     from targets.ptx.runner import load
 
     quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
-    print("copy GB/s", round(_copy_bandwidth(cupy)), flush=True)
+    print("copy GB/s", round(copy_bandwidth(cupy)), flush=True)
     for rep in range(2):
         for label, cfg, stages, kernel in compiled:
             info = kernel.kernels[0]

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import cupy
-from bench.mmq import DECODE, compile_quantizers, load_quantizers, measure, _copy_bandwidth
+from bench.mmq import DECODE, compile_quantizers, load_quantizers, measure, copy_bandwidth
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_template import mmq_kernel
 from targets.ptx.runner import load
@@ -23,7 +23,7 @@ info = compiled.kernels[0]
 quantizers = load_quantizers(compile_quantizers())
 rng = np.random.default_rng()
 flush = cupy.empty(256 << 20, dtype=cupy.uint8)
-print("copy", _copy_bandwidth(cupy), flush=True)
+print("copy", copy_bandwidth(cupy), flush=True)
 variants = {"orig": compiled.ptx}
 for name in sys.argv[2:]:
     variants[name] = open(f"{sys.argv[1]}/{name}.ptx").read()

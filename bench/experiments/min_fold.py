@@ -39,7 +39,7 @@ def main() -> None:
     from bench.gpu_common import log, record
     from targets.ptx.runner import load
 
-    log(f"copy bandwidth {b._copy_bandwidth(cupy):.0f} GB/s")
+    log(f"copy bandwidth {b.copy_bandwidth(cupy):.0f} GB/s")
     kernels = b.compile_kernels(VARIANTS[which])
     shapes = ([(m, n, k) for n, k in b.DECODE_SHAPES for m in (1, 8)] if which == "decode" else b.PREFILL_SHAPES)
     quantizers, rng, flush = b.measuring_setup(cupy, b.compile_quantizers())

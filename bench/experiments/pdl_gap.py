@@ -27,7 +27,7 @@ def main() -> None:  # noqa: C901, PLR0915
     kernel = load(compiled.ptx, compiled.kernels[0])
     info = compiled.kernels[0]
     quantizers, rng, flush = mmq.measuring_setup(cupy, mmq.compile_quantizers())
-    print("copy GB/s", round(mmq._copy_bandwidth(cupy)), flush=True)
+    print("copy GB/s", round(mmq.copy_bandwidth(cupy)), flush=True)
 
     def setup(m, n, k):
         w_host = random_weight_blocks(n, k, rng, cfg.weights)

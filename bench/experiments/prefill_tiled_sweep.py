@@ -34,7 +34,7 @@ def main() -> None:
     from bench.gpu_common import log, record
     from targets.ptx.runner import load
 
-    log(f"copy bandwidth {b._copy_bandwidth(cupy):.0f} GB/s")
+    log(f"copy bandwidth {b.copy_bandwidth(cupy):.0f} GB/s")
     kernels = b.compile_kernels(VARIANTS)
     quantizers, rng, flush = b.measuring_setup(cupy, b.compile_quantizers())
     for rep in range(2):

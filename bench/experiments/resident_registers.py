@@ -43,7 +43,7 @@ def main() -> None:
     from bench.gpu_common import log, record, row_line
     from targets.ptx.runner import load
 
-    log(f"copy bandwidth {mmq._copy_bandwidth(cupy):.0f} GB/s")
+    log(f"copy bandwidth {mmq.copy_bandwidth(cupy):.0f} GB/s")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
     plan = []
     for label, cfg, stages, compiled in kernels:

@@ -41,7 +41,7 @@ def main() -> None:
     from targets.ptx.runner import load
 
     cupy = gpu_or_exit("python -m bench.experiments.spread_ggml_order")
-    log(f"copy bandwidth {mmq._copy_bandwidth(cupy):.0f} GB/s")
+    log(f"copy bandwidth {mmq.copy_bandwidth(cupy):.0f} GB/s")
     quantizers, rng, flush = mmq.measuring_setup(cupy, quantizers_compiled)
     plan = []
     for label, cfg, stages, compiled in kernels:
