@@ -159,7 +159,7 @@ class MmqConfig:
     comes after the first stage's weight copies (qdot-to-llvm, ``passes/support/grid_wait.py``) and
     they stream from DRAM while the quantize kernel finishes, not after it. The caller promises that
     W was final before the quantize kernel started (weights are: they are written once, at load
-    time). Off: run 278 timed it on the H200 (``bench/experiments/weights_before_wait.py``) within ±1.5 % of
+    time). Off: run 278 timed it on the H200 (``bench/experiments/weights_before_wait.py``) within ±2.5 % of
     the kernel that waits first, at every decode shape and M — the programmatic launch saves 0.3–0.4 µs of the
     quantize kernel's 1.5 with the weights in flight or not."""
     prefetch_steps: int = 0

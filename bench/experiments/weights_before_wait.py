@@ -17,7 +17,7 @@ weights there: four K steps per split) may go first. Each row is ``bench.mmq``'s
 checked against ``compiler.numerics`` first).
 
 Run 278 (``bench/RESULTS.md``): none of the variants is faster than the base at the goal row; the weights before the
-wait are within ±1.5 % of it everywhere, a third stage or the L2 prefetches slower.
+wait are within ±2.5 % of it everywhere, a third stage or the L2 prefetches slower.
 """
 
 from __future__ import annotations
