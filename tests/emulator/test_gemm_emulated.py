@@ -11,46 +11,16 @@ whose reason names the bug (see the emulator report).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
-from compiler.pipelines import PtxOptions, ptx_pipeline
+from compiler.pipelines import PtxOptions
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
+from tests.emulator.gemm_cases import K, M, N, Case, compile_case
 from tests.emulator.lowering import lower
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, poisoned_output, reference
-
-M, N, K = 144, 120, 160
-
-@dataclass(frozen=True)
-class Case:
-    lhs: str
-    rhs: str
-    lhs_scale: str | None
-    rhs_scale: str | None
-    arch: str
-    strategy: str
-    expect: str
-    """A piece of a ptx instruction the kernel must contain (so the case tests what it says)."""
-    rhs_k_pack: bool = True
-    """False: B is e2m1 packed along N (K rows of N/2 bytes), which only dequant-bf16 runs."""
-    lhs_k_pack: bool = True
-    """False: A is e2m1 packed along M (K rows of M/2 bytes), likewise."""
-    ldmatrix_arch: bool = False
-    """Keep the arch ptx_pipeline passes to qdot-lower-local-load (sm_120a picks the sub-byte ldmatrix
-    .m8n16 .b4x16_p64); without it the pass assumes sm_90 and the scalar fp4Unpacked fallback is tested."""
-    bug: str | None = None
-    block_k: int = 128
-
-    @property
-    def id(self) -> str:
-        scales = "-".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
-        extra = ("-ldmatrix-arch" if self.ldmatrix_arch else "") + ("" if self.lhs_k_pack else "-mpack") \
-            + ("" if self.rhs_k_pack else "-npack")
-        return f"{self.arch}-{self.strategy}-{self.lhs}x{self.rhs}-{scales}{extra}"
-
 
 CASES = [
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
@@ -100,13 +70,6 @@ CASES = [
     Case("e2m1", "e2m1", None, None, "sm_120a", "native", "kind::f8f6f4.f32.e2m1.e2m1"),
     Case("e2m1", "e2m1", None, None, "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64", ldmatrix_arch=True),
 ]
-
-
-def compile_case(case: Case, cfg: GemmConfig, epilogue: str = "direct"):  # noqa: ANN201 - xDSL ModuleOp
-    pipeline = ptx_pipeline(PtxOptions(arch=case.arch, strategy=case.strategy, num_stages=3, epilogue=epilogue))
-    if not case.ldmatrix_arch:  # the default pipeline passes the arch; this variant keeps the sm_90 choices
-        pipeline = pipeline.replace(f"qdot-lower-local-load{{arch={case.arch}}}", "qdot-lower-local-load")
-    return lower(gemm_kernel(cfg), cfg.name, pipeline)
 
 
 def _params() -> list:  # noqa: ANN401

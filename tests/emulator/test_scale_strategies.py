@@ -1,7 +1,7 @@
 """Scale cases the strategy table used to get wrong, compiled and run on the emulator.
 
 Each case is a GEMM kernel of ``compiler.templates`` through the whole PTX pipeline,
-checked against ``compiler.numerics`` on the ragged shape of test_gemm_emulated.py:
+checked against ``compiler.numerics`` on the ragged shape of gemm_cases.py:
 
 * a scale on one side only under a per-block rescale (promote-fp8 / promote-int8): the
   unscaled side gets unit scales in the other side's type (ue8m0 1.0), which qdot-lower-mma
@@ -24,7 +24,7 @@ import pytest
 
 from compiler.templates import GemmConfig, grid
 from targets.ptx.emulator import LaunchOptions, emulate
-from tests.emulator.test_gemm_emulated import K, M, N, Case, compile_case
+from tests.emulator.gemm_cases import K, M, N, Case, compile_case
 from tests.gpu.gemm_harness import GemmCase, check, make_inputs, reference
 
 CASES = [
