@@ -160,15 +160,16 @@ class MmqConfig:
     they stream from DRAM while the quantize kernel finishes, not after it. The caller promises that
     W was final before the quantize kernel started (weights are: they are written once, at load
     time). Off: run 278 timed it on the H200 (``bench/experiments/weights_before_wait.py``) within ±2.5 % of
-    the kernel that waits first, at every decode shape and M — the programmatic launch saves 0.3–0.4 µs of the
-    quantize kernel's 1.5 with the weights in flight or not."""
+    the kernel that waits first, at the four decode shapes and M = 1 and 8 — at the goal row the programmatic
+    launch saves 0.2–0.4 µs of the quantize kernel's 1.5 with the weights in flight or not."""
     prefetch_steps: int = 0
     """The split-K weights-once kernel: before its K loop, ask L2 (``qdot.prefetch``) for the weights of up to
     this many K steps after the first (which the pipeline's first stage copies). With ``weights_before_wait``
     the prefetches go before the wait too, so DRAM streams them while the quantize kernel finishes; a program of
     the one-token kernel at 4096 × 14336 has 4 steps. Each prefetched step of every program is held in L2 until
     its copy: 9216 B per 64-row q4_K step, so the grid's share must fit in L2 (50 MB on the H200). Off: three
-    steps cost 1–15 % at the decode shapes (run 278, ``bench/experiments/weights_before_wait.py``)."""
+    steps cost 1–18 % at the decode shapes, 5–28 % reading ggml's order (run 278,
+    ``bench/experiments/weights_before_wait.py``)."""
     l2_prefetch: int = 0
     """The L2 prefetch-size hint of every ``cp.async`` of the kernel (``qdot.l2_prefetch``):
     64, 128 or 256 bytes, 0 for none. The decode kernel reads each weight row in 144-byte pieces
