@@ -35,6 +35,7 @@ from dialects.ptx.memory import (
     ldmatrix_register_count,
 )
 from dialects.ptx.mma import MMA_OPS, MmaForm, MmaSignature, MmaSyncOp, mma_form
+from dialects.ptx.sync import SYNC_OPS, AtomGlobalAddOp, BarRedOrOp, FenceAcqRelGpuOp
 from dialects.ptx.wgmma import (
     WGMMA_OPS,
     FenceProxyAsyncOp,
@@ -45,11 +46,13 @@ from dialects.ptx.wgmma import (
     WgmmaWaitOp,
 )
 
-OPERATIONS = [*MEMORY_OPS, *MMA_OPS, *WGMMA_OPS, *GRID_DEPENDENCY_OPS, *ALU_OPS]
+OPERATIONS = [*MEMORY_OPS, *SYNC_OPS, *MMA_OPS, *WGMMA_OPS, *GRID_DEPENDENCY_OPS, *ALU_OPS]
 
 __all__ = [
     "CVT_FORMS",
     "OPERATIONS",
+    "AtomGlobalAddOp",
+    "BarRedOrOp",
     "BarSyncOp",
     "BitcastOp",
     "CpAsyncCommitOp",
@@ -57,6 +60,7 @@ __all__ = [
     "CpAsyncWaitOp",
     "CvtForm",
     "CvtOp",
+    "FenceAcqRelGpuOp",
     "FenceProxyAsyncOp",
     "FmaRnBf16x2Op",
     "GridDepLaunchDependentsOp",

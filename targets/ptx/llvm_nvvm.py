@@ -41,6 +41,7 @@ from dialects.ptx.ops import (
 )
 from dialects.ptx.base import NoOperandInstruction
 from dialects.ptx.grid_dependency import GridDepLaunchDependentsOp, GridDepWaitOp
+from dialects.ptx.sync import AtomGlobalAddOp, BarRedOrOp, FenceAcqRelGpuOp
 from dialects.ptx.wgmma import FenceProxyAsyncOp, WgmmaCommitOp, WgmmaFenceOp, WgmmaOp, WgmmaWaitOp
 from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, struct_type
 
@@ -255,6 +256,32 @@ def _red_global_add(em: FunctionEmitter, op: Operation) -> None:
                    _predicate_argument(em, op.predicate)], side_effects=True)
 
 
+def _atom_global_add(em: FunctionEmitter, op: Operation) -> None:
+    """Inline asm: ``atomicrmw`` cannot be predicated; a lane whose predicate is false gets 0."""
+    assert isinstance(op, AtomGlobalAddOp)
+    pointer = em.global_pointer(em.text(op.address))
+    arguments = [("ptr addrspace(1)", pointer), ("i32", em.text(op.value))]
+    if op.predicate is None:
+        em.inline_asm("i32", "atom.global.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}", arguments,
+                      side_effects=True, into=op.res)
+        return
+    text = _predicate_prelude(3) + "\tmov.b32 $0, 0;\n\t@%qdot_p atom.global.add.u32 $0, [$1], $2;\n}"
+    em.inline_asm("i32", text, "=r,l,r,r,~{memory}", [*arguments, _predicate_argument(em, op.predicate)],
+                  side_effects=True, into=op.res)
+
+
+def _bar_red_or(em: FunctionEmitter, op: Operation) -> None:
+    """The intrinsic, not inline asm: LLVM knows it as a convergent barrier and never duplicates or sinks it."""
+    assert isinstance(op, BarRedOrOp)
+    em.call("llvm.nvvm.barrier.cta.red.or.aligned.all", "i1", [("i32", "0"), ("i1", em.text(op.predicate))],
+            into=op.res)
+
+
+def _fence_acq_rel_gpu(em: FunctionEmitter, op: Operation) -> None:
+    assert isinstance(op, FenceAcqRelGpuOp)
+    em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
+
+
 def _prefetch_global_l2(em: FunctionEmitter, op: Operation) -> None:
     """Inline asm: a prefetch that may be predicated, kept in order by its memory clobber."""
     assert isinstance(op, PrefetchGlobalL2Op)
@@ -458,6 +485,9 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     CpAsyncCommitOp: _cp_async_commit,
     CpAsyncWaitOp: _cp_async_wait,
     BarSyncOp: _bar_sync,
+    BarRedOrOp: _bar_red_or,
+    AtomGlobalAddOp: _atom_global_add,
+    FenceAcqRelGpuOp: _fence_acq_rel_gpu,
     WgmmaOp: _wgmma,
     WgmmaFenceOp: _no_operand_asm,
     WgmmaCommitOp: _no_operand_asm,

@@ -135,6 +135,7 @@ def emulate(module: ModuleOp | FuncOp | Kernel, kernel_name: str | None, args: S
             raise EmulationError(f"CTA {cta_id} is outside the grid of {ctas}")
         shared = SharedMemory(kernel.shared_bytes, options.shared_poison, options.check_races)
         cta = CtaState(cta_id, ctas, threads, shared, memory, grid_dims, arch=options.arch)  # type: ignore[arg-type]
+        memory.start_cta(cta_id)
         memory.gate(early)
         kernel.run_cta(cta, values, options.observer, counts, options.max_steps_per_cta)
     memory.gate(None)

@@ -34,6 +34,13 @@ current epoch, and raises on:
   it is what makes computing the product at issue exact);
 * a write that changes a byte another warpgroup's wgmma read, retired in the same epoch.
 
+Global memory is written by one CTA at a time (the CTAs run one after another), so a CTA that reads what
+another CTA of the same launch stored would see it here whatever the kernel did to order the two; on a GPU
+that is a race unless the writer released its stores and the reader acquired them. With the ownership
+checks on (``LaunchOptions.check_store_ownership``) such a read raises unless both happened: the writer
+executed ``fence.acq_rel.gpu`` after the store and then an ``atom`` (its signal that the store is done), and
+the reader an ``atom`` (through which it learned that) and then a ``fence.acq_rel.gpu``, before the read.
+
 A ``cp.async`` writes its data at issue (the data would be the same later: global
 inputs do not change during a kernel) but counts as written, for the race rules, only
 when the ``cp.async.wait_group`` that completes its group runs.
@@ -49,6 +56,8 @@ import numpy as np
 from targets.ptx.emulator.errors import EmulationError
 from targets.ptx.emulator.wgmma import WARPGROUP_THREADS, warpgroup_name
 
+STORED, FENCED, PUBLISHED = 0, 1, 2
+"""What a CTA did after storing a byte of global memory (``GlobalMemory.published``)."""
 GLOBAL_BASE = 0x0000_7000_0000_0000
 WINDOW_BITS = 36
 """Each argument array owns 2^36 bytes of fake address space from GLOBAL_BASE on."""
@@ -73,9 +82,22 @@ class GlobalMemory:
             self.bytes.append(array.reshape(-1).view(np.uint8))
         self.owner: list[np.ndarray | None] = [None] * len(self.arrays) if check_ownership else []
         self.check_ownership = check_ownership
+        self.published: list[np.ndarray | None] = [None] * len(self.arrays)
+        """Per byte a CTA stored: ``STORED``, ``FENCED`` once that CTA executed ``fence.acq_rel.gpu`` after the
+        store, ``PUBLISHED`` once it executed an ``atom`` after that fence."""
+        self.cta = -1
+        """The CTA running now (``start_cta``)."""
+        self.atomics_seen = False
+        self.acquired = False
+        """Whether the running CTA has executed an ``atom`` and, after it, ``fence.acq_rel.gpu``: then it may read
+        what other CTAs released."""
         self.before_wait: frozenset[int] | None = None
         """While the running CTA of a kernel with ``griddepcontrol.wait`` has not passed it: the arrays (by index)
         it may touch, those marked ``qdot.not_written_by_previous_grid`` (``gate``); None once it has waited."""
+
+    def start_cta(self, cta: int) -> None:
+        self.cta = cta
+        self.atomics_seen = self.acquired = False
 
     def gate(self, allowed: frozenset[int] | None) -> None:
         """A CTA starts: until ``open_gate``, only the arrays in ``allowed`` may be accessed (None: any)."""
@@ -132,8 +154,59 @@ class GlobalMemory:
         out = np.empty((addresses.shape[0], size), dtype=np.uint8)
         for buf in np.unique(index):
             sel = index == buf
-            out[sel] = self.bytes[buf][offset[sel, None] + np.arange(size)]
+            where = offset[sel, None] + np.arange(size)
+            if self.check_ownership and self.owner[buf] is not None:
+                self._check_cross_cta_read(buf, where.reshape(-1), threads[sel], what, size)
+            out[sel] = self.bytes[buf][where]
         return out
+
+    def _check_cross_cta_read(self, buf: int, where: np.ndarray, threads: np.ndarray, what: str, size: int) -> None:
+        owner = self.owner[buf]
+        assert owner is not None
+        other = (owner[where] != -1) & (owner[where] != self.cta)
+        if not other.any():
+            return
+        state = self.published[buf]
+        unordered = other & (state[where] != PUBLISHED) if state is not None else other
+        i = _first(unordered if unordered.any() else other)
+        writer, byte, thread = int(owner[where[i]]), int(where[i]), int(threads[i // size])
+        read = f"{what} by CTA {self.cta} (thread {thread}) of {self.names[buf]} byte {byte}, which CTA {writer} stored"
+        if unordered.any():
+            raise EmulationError(f"{read} in this launch without a fence.acq_rel.gpu and then an atom after the "
+                                 "store: nothing tells the reader the store is done, the read races with it")
+        if not self.acquired:
+            raise EmulationError(f"{read} in this launch, without an atom and then a fence.acq_rel.gpu before the "
+                                 "read: nothing orders the read after the store")
+
+    def _own_bytes(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(state, mask of the running CTA's bytes) per array it stored to."""
+        mine = []
+        for buf, owner in enumerate(self.owner):
+            if owner is not None:
+                if self.published[buf] is None:
+                    self.published[buf] = np.full(owner.size, STORED, dtype=np.uint8)
+                mine.append((self.published[buf], owner == self.cta))
+        return mine
+
+    def fence(self) -> None:
+        """``fence.acq_rel.gpu``: the running CTA's stores so far are released; after an ``atom``, an acquire."""
+        for state, mine in self._own_bytes():
+            state[mine & (state == STORED)] = FENCED
+        self.acquired = self.acquired or self.atomics_seen
+
+    def atomic_add_u32(self, addresses: np.ndarray, values: np.ndarray, threads: np.ndarray) -> np.ndarray:
+        """``atom.global.add.u32``: one addition per active thread, in thread order, each returning the word's
+        value before it (atomics from any CTA may target any byte: ownership is not checked)."""
+        index, offset = self._locate(addresses, 4, threads, "atom.global.add", 4)
+        old = np.empty(len(index), dtype=np.uint32)
+        for i, (buf, off, value) in enumerate(zip(index, offset, values.astype(np.uint32), strict=True)):
+            view = self.bytes[buf][off:off + 4].view(np.uint32)
+            old[i] = view[0]
+            view[0] = np.uint32((int(view[0]) + int(value)) & 0xFFFF_FFFF)
+        self.atomics_seen = True
+        for state, mine in self._own_bytes():
+            state[mine & (state == FENCED)] = PUBLISHED
+        return old
 
     def store(self, addresses: np.ndarray, data: np.ndarray, threads: np.ndarray, cta: int) -> None:
         size = data.shape[1]
@@ -153,6 +226,8 @@ class GlobalMemory:
                     raise EmulationError(f"CTA {cta} stores to {self.names[buf]} byte {int(where[i])}, "
                                          f"which CTA {int(owner[where[i]])} already stored to")
                 owner[where] = cta
+                if self.published[buf] is not None:
+                    self.published[buf][where] = STORED
             self.bytes[buf][where] = data[sel].reshape(-1)
 
 

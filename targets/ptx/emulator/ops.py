@@ -18,12 +18,15 @@ from xdsl.ir import Operation
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.base import int_value
 from dialects.ptx.ops import (
+    AtomGlobalAddOp,
+    BarRedOrOp,
     BarSyncOp,
     BitcastOp,
     CpAsyncCommitOp,
     CpAsyncOp,
     CpAsyncWaitOp,
     CvtOp,
+    FenceAcqRelGpuOp,
     FenceProxyAsyncOp,
     FmaRnBf16x2Op,
     GridDepLaunchDependentsOp,
@@ -136,6 +139,24 @@ def _red_global_add(op: RedGlobalAddOp) -> Handler:
         active = _active(cta, predicate)
         if active.size:
             cta.memory.atomic_add_f32(address[active], value[active], active)
+    return run
+
+
+def _atom_global_add(op: AtomGlobalAddOp) -> Handler:
+    def run(cta: CtaState, address: np.ndarray, value: np.ndarray, predicate: np.ndarray | None = None) -> np.ndarray:
+        active = _active(cta, predicate)
+        old = np.zeros(cta.threads, dtype=np.uint32)
+        if active.size:
+            old[active] = cta.memory.atomic_add_u32(address[active], value[active], active)
+        return old
+    return run
+
+
+def _bar_red_or(op: BarRedOrOp) -> Handler:
+    """A barrier (the race checks' epoch ends, as at ``bar.sync``) whose result is every thread's OR."""
+    def run(cta: CtaState, predicate: np.ndarray) -> np.ndarray:
+        cta.shared.barrier()
+        return np.full(cta.threads, bool(predicate.any()))
     return run
 
 
@@ -275,6 +296,9 @@ _PTX: dict[type[Operation], Callable[[Any], Handler]] = {
     CpAsyncCommitOp: lambda op: (lambda cta: cta.shared.commit()),
     CpAsyncWaitOp: lambda op: (lambda cta, n=op.pending.value.data: cta.shared.wait(n)),
     BarSyncOp: lambda op: (lambda cta: cta.shared.barrier()),
+    BarRedOrOp: _bar_red_or,
+    AtomGlobalAddOp: _atom_global_add,
+    FenceAcqRelGpuOp: lambda op: (lambda cta: cta.memory.fence()),
     MmaSyncOp: _mma,
     WgmmaOp: _wgmma,
     WgmmaFenceOp: lambda op: (lambda cta: cta.wgmma.fence()),
