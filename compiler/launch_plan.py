@@ -313,21 +313,27 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
                 grid: tuple[int, int, int] | None = None) -> tuple[ArraySpec, ...]:
     """One ``ArraySpec`` per pointer parameter, in parameter order, at the shape ``scalars`` and the
     launch ``grid`` (x, y, z; what ``qdot.num_programs`` gives, None where it is not known):
-    the largest extent sum((shape_i - 1) * stride_i) + 1 over the pointer's ``qdot.make_desc`` ops.
+    the largest extent sum((shape_i - 1) * stride_i) + 1 over the pointer's ``qdot.make_desc`` ops, and
+    for the counters of a ``qdot.last_arrival`` one past its largest index (a ``qdot.program_id``: the grid's
+    size along its axis), zero-filled as counters must start.
     A malformed plan (an op it cannot evaluate, a pointer no descriptor reads, a size that needs
     the grid when none is given) is a ``QdotError``."""
     from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
     from xdsl.ir import BlockArgument
 
     from compiler.diagnostics import QdotError
-    from dialects.qdot.kernel import MakeDescOp, StoreOp
+    from dialects.qdot.kernel import LastArrivalOp, MakeDescOp, StoreOp
     from dialects.qgpu.elements import storage_bytes
 
     code_bits = _code_bits(func)
     descriptors: dict[int, list[Any]] = {}
+    arrivals: dict[int, list[Any]] = {}
     for op in func.walk():
         if isinstance(op, MakeDescOp) and isinstance(op.ptr, BlockArgument) and op.ptr.block is func.body.blocks[0]:
             descriptors.setdefault(op.ptr.index, []).append(op)
+        if isinstance(op, LastArrivalOp) and isinstance(op.counters, BlockArgument) \
+                and op.counters.block is func.body.blocks[0]:
+            arrivals.setdefault(op.counters.index, []).append(op)
     evaluator = IndexEvaluator(func, scalars, params, grid)
     specs = []
     for param in params:
@@ -338,12 +344,13 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
         if element_bytes is None:
             raise QdotError(func, f"pointer parameter %{param.name} holds {pointee}, whose size in memory "
                                   "qdot-bench does not know")
-        if param.index not in descriptors:
+        if param.index not in descriptors and param.index not in arrivals:
             raise QdotError(func, f"pointer parameter %{param.name} has no qdot.make_desc, so qdot-bench cannot "
                                   "size its array (it sizes each pointer's array from its descriptors' shape "
                                   "and strides)")
-        extent, output = 0, False
-        for desc in descriptors[param.index]:
+        extent = max((_counter_index_bound(evaluator, op) + 1 for op in arrivals.get(param.index, [])), default=0)
+        output = param.index in arrivals
+        for desc in descriptors.get(param.index, []):
             whose = f"of the descriptor over %{param.name} at {_where(desc)}"
             dims = [evaluator.value(v, desc, f"shape operand {i} {whose}") for i, v in enumerate(desc.shape)]
             strides = [evaluator.value(v, desc, f"stride operand {i} {whose}") for i, v in enumerate(desc.strides)]
@@ -357,6 +364,22 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
         specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite,
                                code_bits.get(param.index)))
     return tuple(specs)
+
+
+def _counter_index_bound(evaluator: IndexEvaluator, op: Any) -> int:
+    """The largest counter index a ``qdot.last_arrival`` reaches: a program id's is the grid's size along its axis
+    less one, any other index its value."""
+    from compiler.diagnostics import QdotError
+    from dialects.qdot.kernel import ProgramIdOp
+
+    index = op.index
+    if isinstance(index.owner, ProgramIdOp):
+        axis = index.owner.axis.index
+        if evaluator.grid is None:
+            raise QdotError(op, f"counts programs by qdot.program_id {'xyz'[axis]}, so its counters' number is the "
+                                "launch grid's size along it; the grid is not known where the arrays are sized")
+        return evaluator.grid[axis] - 1
+    return evaluator.value(index, op, "the counter index of qdot.last_arrival")
 
 
 def _code_bits(func: Any) -> dict[int, int]:

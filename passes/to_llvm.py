@@ -65,6 +65,7 @@ from dialects.qdot.kernel import (
     NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
     SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
+    LastArrivalOp,
     LoadOp,
     MakeDescOp,
     NumProgramsOp,
@@ -97,6 +98,7 @@ from passes.support.builder import Builder
 from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
 from passes.support.float_casts import lower_truncf
 from passes.support.grid_wait import wait_position
+from passes.support.last_arrival import lower_last_arrival
 from passes.support.prefetches import prefetch_tile
 from passes.support.tensor_sums import lower_addf
 from passes.support.distributed import FunctionState, from_regs, num_regs, reg_type, to_regs
@@ -356,7 +358,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp, PrefetchOp)
+            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp, PrefetchOp, LastArrivalOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -379,6 +381,8 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         _replace_with_index(op, SpecialRegOp(reg))
     elif isinstance(op, LocalAllocOp):
         _lower_alloc(op, state, warps, bases)
+    elif isinstance(op, LastArrivalOp):
+        lower_last_arrival(op)
     elif isinstance(op, AsyncCopyOp):
         b = Builder.before(op)
         desc = op.desc.owner

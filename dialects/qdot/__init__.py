@@ -28,6 +28,7 @@ from dialects.qdot.formats import (
 from dialects.qdot.kernel import (
     KERNEL_ATTR,
     NUM_WARPS_ATTR,
+    LastArrivalOp,
     LoadOp,
     MakeDescOp,
     NumProgramsOp,
@@ -45,7 +46,8 @@ from dialects.qdot.types import BlockType, DescType, PtrType
 
 QDot = Dialect(
     "qdot",
-    [DotScaledOp, ProgramIdOp, NumProgramsOp, MakeDescOp, LoadOp, StoreOp, PrefetchOp, TransOp, QuantizeOp],
+    [DotScaledOp, ProgramIdOp, NumProgramsOp, MakeDescOp, LoadOp, StoreOp, PrefetchOp, TransOp, QuantizeOp,
+     LastArrivalOp],
     [FormatAttr, AxisAttr, BlockType, PtrType, DescType],
 )
 
@@ -64,6 +66,7 @@ __all__ = [
     "Format",
     "FormatAttr",
     "FormatInfo",
+    "LastArrivalOp",
     "LoadOp",
     "MakeDescOp",
     "NumProgramsOp",

@@ -13,6 +13,7 @@ A kernel is a ``func.func`` marked with the unit attribute ``qdot.kernel``
     qdot.store %d[%o0, %o1], %t : !qdot.desc<64x128xf8E4M3FN>, tensor<64x128xf8E4M3FN>
     %u   = qdot.trans %t {order = array<i64: 1, 0>} : tensor<64x128xf8E4M3FN> -> tensor<128x64xf8E4M3FN>
     %q   = qdot.quantize %x format = q8_1 : tensor<16x4096xf32> -> tensor<16x128x!qdot.block<q8_1>>
+    %l   = qdot.last_arrival %counters[%tile], %splits : !qdot.ptr<i32>
 """
 
 from __future__ import annotations
@@ -454,6 +455,50 @@ class PrefetchOp(IRDLOperation):
         desc = self.desc.type
         assert isinstance(desc, DescType)
         _check_offsets(desc, len(self.offsets))
+
+
+@irdl_op_definition
+class LastArrivalOp(IRDLOperation):
+    """Whether this program is the last of ``count`` programs to arrive at counter ``index`` of ``counters``.
+
+    The programs that share a counter — the K splits of one output tile — each store their part of the
+    result, then arrive; exactly one of them, the last to arrive, gets true, and its loads after the op
+    see every store the others made before theirs (a release by each arriving program, an acquire by the
+    last). So the last program can sum the parts and store the tile itself, in a fixed order, where
+    ``qdot.store {reduce = "add"}`` needs a zeroed output and adds in whatever order the programs finish,
+    and a fix-up kernel needs a second launch. The last program also sets the counter back to 0: the
+    counters must be zero before the first launch and are zero after each (``count`` programs must arrive
+    at each counter a launch uses). The result is the same in every thread of the program.
+
+        %last = qdot.last_arrival %counters[%tile], %splits : !qdot.ptr<i32>
+        scf.if %last { ... }
+
+    ``qdot-to-llvm`` lowers it to CUDA's grid-barrier protocol without the spin: ``fence.acq_rel.gpu``
+    in every thread, ``atom.global.add.u32`` by thread 0, ``bar.red.or.pred`` with thread 0's verdict,
+    ``fence.acq_rel.gpu`` again.
+    """
+
+    name = "qdot.last_arrival"
+
+    counters = operand_def(PtrType)
+    index = operand_def(IndexType())
+    count = operand_def(IndexType())
+    result = result_def(IntegerType(1))
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$counters `[` $index `]` `,` $count attr-dict `:` type($counters)"
+
+    def __init__(self, counters: SSAValue | Operation, index: SSAValue | Operation, count: SSAValue | Operation):
+        super().__init__(operands=[counters, index, count], result_types=[IntegerType(1)])
+
+    def verify_(self) -> None:
+        counters = self.counters.type
+        assert isinstance(counters, PtrType)
+        if counters.pointee != IntegerType(32):
+            raise VerifyException(f"counters must be !qdot.ptr<i32>, got {counters}")
+        count = constant_value(self.count)
+        if count is not None and count < 1:
+            raise VerifyException(f"count must be at least 1, got {count}")
 
 
 @irdl_op_definition

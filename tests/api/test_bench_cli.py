@@ -276,6 +276,36 @@ def test_emulate_sizes_a_workspace_by_the_grid(tmp_path: Path, capsys: pytest.Ca
     assert result["unwritten_elements"]["ws"] == 3 * 2 * 64 * 128 - 6 * 16 * 16  # one 16x16 tile per program
 
 
+_COUNTERS = """\
+func.func @arrive(%counts: !qdot.ptr<i32>, %flags: !qdot.ptr<i32>, %n: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c2 = arith.constant 2 : index
+  %tile = qdot.program_id y
+  %splits = qdot.num_programs x
+  %last = qdot.last_arrival %counts[%tile], %splits : !qdot.ptr<i32>
+  %flag = arith.addi %n, %c2 : index
+  %again = qdot.last_arrival %flags[%flag], %splits : !qdot.ptr<i32>
+  func.return
+}
+"""
+
+
+def test_counters_are_sized_by_their_largest_index_and_start_as_zeros() -> None:
+    """A ``qdot.last_arrival`` indexed by a program id needs one counter per program along that axis (y here: 4),
+    one indexed by an expression one past its value (n + 2 = 7: 8); both are zero-filled, as counters start."""
+    module = parse_module(registry.make_context(), split_chunks(_COUNTERS, False)[0], "counters.mlir")
+    func = launch_plan.find_kernel(module, None)
+    params = launch_plan.kernel_parameters(func)
+    arrays = launch_plan.plan_arrays(func, params, {"n": 5}, (3, 4, 1))
+    assert {a.param: (a.element_type, a.elements, a.output) for a in arrays} == {
+        "counts": ("i32", 4, True), "flags": ("i32", 8, True)}
+    with pytest.raises(QdotError) as caught:
+        launch_plan.plan_arrays(func, params, {"n": 5})
+    assert str(caught.value) == (
+        "counters.mlir:6:3: error: 'qdot.last_arrival' op counts programs by qdot.program_id y, so its counters' "
+        "number is the launch grid's size along it; the grid is not known where the arrays are sized")
+
+
 # --- expressions ---------------------------------------------------------------------------------
 
 def test_expressions_evaluate_the_whitelisted_grammar_only() -> None:
@@ -378,3 +408,4 @@ def test_pipeline_flags_are_checked_as_qdot_translate_checks_them(flags: list[st
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = qdot_bench([MX, *MX_SHAPE, *MX_GRID, *flags, "--emulate"], capsys)
     assert (status, out) == (1, "") and err.startswith("qdot-bench: error: ") and message in err, err
+
