@@ -27,7 +27,10 @@ Both are ordinary ``qdot.dot_scaled`` kernels; what makes them MMQ is the loweri
 The mmq kernel's stream-K form (``stream_k``) adds the pieces of a tile shared by
 several programs atomically into Y, or with ``fixup`` stores them in a workspace for a
 second kernel, ``mmq_fixup_kernel``, that adds them in program order: three launches
-for a MUL_MAT (quantize, GEMM, fix-up), the same bits every time.
+for a MUL_MAT (quantize, GEMM, fix-up), the same bits every time. The decode kernels' K
+splits take the same fix-up kernel, or sum their pieces in the GEMM itself
+(``fixup_in_gemm``: the last program of a tile to finish, ``qdot.last_arrival``, adds them):
+two launches, the same bits.
 """
 
 from __future__ import annotations
@@ -107,6 +110,17 @@ class MmqConfig:
     (llama.cpp's MMQ does the same with its ``tmp_fixup`` buffer and fix-up kernel). For split_k (small_m) each
     program (tile x, split y) stores its partial Yᵀ tile in slot y of tile x, and the fix-up adds a tile's splits
     in split order — the first ``FIXUP_UNROLL`` loaded at once — so the decode keeps its split count."""
+    fixup_in_gemm: bool = False
+    """split_k with fixup: no second kernel — the fix-up runs at the end of the GEMM. Each program stores its
+    partial Yᵀ tile in its split's slot of the workspace (the token columns below M only) and arrives at its
+    tile's counter (``qdot.last_arrival``, an i32 per weight-row tile in ``counts``, ``fixup_counters_shape``);
+    the last program of a tile to arrive adds the tile's pieces in split order, 0 + p0 + p1 + …, as
+    ``mmq_fixup_kernel`` does, and stores the sum. Two launches per MUL_MAT instead of three (quantize, GEMM),
+    Y needs no zeroing and is the same bits at every launch, whatever the split count and whichever program
+    finishes last; what it costs is the last program's wait for the counter and its reads of the pieces at
+    the end of the kernel. The counters must be zero before the first launch and are left zero after each.
+    The first half of a one-launch decode MUL_MAT (the other: quantizing the activations in the GEMM). Not
+    yet timed on a GPU."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
@@ -188,7 +202,8 @@ class MmqConfig:
     def name(self) -> str:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
-        split = ("_splitk" if self.split_k else "_streamk" if self.stream_k else "") + "_fixup" * self.fixup
+        split = (("_splitk" if self.split_k else "_streamk" if self.stream_k else "") + "_fixup" * self.fixup
+                 + "_ingemm" * self.fixup_in_gemm)
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
@@ -211,6 +226,8 @@ class MmqConfig:
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
         if self.fixup and not (self.stream_k or self.split_k):
             raise ValueError("MmqConfig: fixup is an option of the stream_k and split_k kernels")
+        if self.fixup_in_gemm and not (self.small_m and self.split_k and self.fixup):
+            raise ValueError("MmqConfig: fixup_in_gemm is an option of the small_m kernel with split_k and fixup")
         if not 1 <= self.max_m <= SMALL_M_WIDEST:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
@@ -452,6 +469,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     early = " {qdot.not_written_by_previous_grid}" if cfg.weights_before_wait else ""
     args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>{early}", "%y_ptr: !qdot.ptr<f32>",
             *(["%part_ptr: !qdot.ptr<f32>"] if cfg.fixup else []),
+            *(["%count_ptr: !qdot.ptr<i32>"] if cfg.fixup_in_gemm else []),
             "%m: index", "%n: index", f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
@@ -616,6 +634,14 @@ def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tupl
     return (2 * grid[0] * cfg.block_m, cfg.block_n)
 
 
+def fixup_counters_shape(cfg: MmqConfig, n: int) -> tuple[int]:
+    """The i32 counters a ``fixup_in_gemm`` kernel's programs arrive at: one per weight-row tile. Zero them once,
+    before the first launch; every launch leaves them zero."""
+    if not cfg.fixup_in_gemm:
+        raise ValueError(f"fixup_counters_shape: {cfg.name} has no counters (MmqConfig(..., fixup_in_gemm=True))")
+    return (max(1, -(-n // cfg.block_n)),)
+
+
 def fixup_scalars(cfg: MmqConfig, grid: tuple[int, ...], m: int, n: int, k: int) -> tuple[int, ...]:
     """``mmq_fixup_kernel``'s scalar arguments after Y and the workspace, for a GEMM launched on ``grid``:
     stream-K (M, N, K, its program count), split-K (M, N, its split count)."""
@@ -669,6 +695,9 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: i
     if not cfg.fixup:
         raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True) "
                          "or MmqConfig(small_m=True, split_k=True, fixup=True))")
+    if cfg.fixup_in_gemm:
+        raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel: its fix-up runs in the GEMM "
+                         "(fixup_in_gemm)")
     if cfg.small_m:
         return _split_fixup(cfg, wait_previous_grid)
     bm, bn, g, rows = cfg.block_m, cfg.block_n, cfg.group_m, fixup_rows(cfg)
@@ -780,7 +809,9 @@ def _small_m(cfg: MmqConfig) -> str:
     first_lines, first = weights.first_block("%kk", "    ")
     w_tile, x_tile = f"{bn}x{kb * weights.per_step}x{w}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
-    lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps * kb} if cfg.prefetch_steps else set()))
+    in_gemm = ({_split_fixup_rows(cfg), *range(IN_GEMM_FIXUP_UNROLL + 1)} if cfg.fixup_in_gemm else set())
+    lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps * kb} if cfg.prefetch_steps else set())
+                    | in_gemm)
     if not cfg.interleave_splits:
         k_range, (k_lo, k_hi, k_step) = _contiguous_share(kb), ("%k_lo", "%k_hi", f"%c{kb}")
     elif kb == 1:  # split y starts at step y and strides by the split count
@@ -814,9 +845,10 @@ def _small_m(cfg: MmqConfig) -> str:
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
         f"    scf.yield %d : tensor<{bn}x{tokens}xf32>",
         "  }",
-        *(_split_piece_store(cfg) if cfg.fixup else [
+        *(_split_piece_store(cfg, m if cfg.fixup_in_gemm else f"%c{tokens}") if cfg.fixup else [
             f"  qdot.store %yt_desc[%off_n, %c0], %acc{reduce} : !qdot.desc<{bn}x{tokens}xf32>, "
             f"tensor<{bn}x{tokens}xf32>"]),
+        *(_fixup_by_last_program(cfg, m) if cfg.fixup_in_gemm else []),
         "  func.return",
         "}",
     ]
@@ -845,23 +877,69 @@ def _prefetch_loop(cfg: MmqConfig, w_tile: str) -> list[str]:
             "  }"]
 
 
-def _split_workspace(bn: int, tokens: int, rows: int, splits: str) -> list[str]:
+def _split_workspace(bn: int, tokens: int, rows: int, splits: str, cols: str | None = None) -> list[str]:
     """``%part_desc`` over a split-K fix-up's workspace: for each split, ⌈N / block_n⌉ · block_n rows of ``tokens``
-    f32 (tile x of split y at row y · ⌈N / block_n⌉ · block_n + x · block_n), as [rows, tokens] tiles."""
+    f32 (tile x of split y at row y · ⌈N / block_n⌉ · block_n + x · block_n), as [rows, tokens] tiles.
+    ``cols``: the columns the descriptor lets through (default all ``tokens``; the in-GEMM fix-up's, the M
+    tokens served)."""
+    cols = cols or f"%c{tokens}"
     return [f"  %fx_tiles = arith.ceildivui %n, %c{bn} : index",
             f"  %per_split = arith.muli %fx_tiles, %c{bn} : index",
             f"  %fx_rows = arith.muli {splits}, %per_split : index",
-            f"  %part_desc = qdot.make_desc %part_ptr, [%fx_rows, %c{tokens}], [%c{tokens}, %c1] : !qdot.ptr<f32> "
+            f"  %part_desc = qdot.make_desc %part_ptr, [%fx_rows, {cols}], [%c{tokens}, %c1] : !qdot.ptr<f32> "
             f"-> !qdot.desc<{rows}x{tokens}xf32>"]
 
 
-def _split_piece_store(cfg: MmqConfig) -> list[str]:
-    """A split-K fix-up kernel's partial Yᵀ tile, into its split's slot of its tile."""
+def _split_piece_store(cfg: MmqConfig, cols: str) -> list[str]:
+    """A split-K fix-up kernel's partial Yᵀ tile, into its split's slot of its tile (columns below ``cols``)."""
     bn, tokens = cfg.block_n, small_m_tokens(cfg.max_m)
-    return [*_split_workspace(bn, tokens, bn, "%splits"),
+    return [*_split_workspace(bn, tokens, bn, "%splits", cols),
             "  %split_row = arith.muli %pid_k, %per_split : index",
             "  %part_row = arith.addi %split_row, %off_n : index",
             f"  qdot.store %part_desc[%part_row, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>"]
+
+
+IN_GEMM_FIXUP_UNROLL = 8
+"""Pieces the in-GEMM fix-up's last program loads before its first addition (``MmqConfig.fixup_in_gemm``); more
+splits are added by a loop after them, a piece at a time. Eight, not the fix-up kernel's 16: the registers are the
+GEMM kernel's, whose K loop sets their count."""
+
+
+def _fixup_by_last_program(cfg: MmqConfig, m: str) -> list[str]:
+    """``fixup_in_gemm``: the program arrives at its tile's counter; the last to arrive sums the tile's pieces in
+    split order — ``_split_fixup_rows`` rows at a time, the first ``IN_GEMM_FIXUP_UNROLL`` pieces loaded together —
+    and stores each chunk of the sum into Yᵀ (the token columns below M)."""
+    bn, tokens, rows = cfg.block_n, small_m_tokens(cfg.max_m), _split_fixup_rows(cfg)
+    tile_t, desc_t = f"tensor<{rows}x{tokens}xf32>", f"!qdot.desc<{rows}x{tokens}xf32>"
+    unroll = IN_GEMM_FIXUP_UNROLL
+    lines = ["  %last = qdot.last_arrival %count_ptr[%pid], %splits : !qdot.ptr<i32>",
+             "  scf.if %last {",
+             f"    %sum_desc = qdot.make_desc %part_ptr, [%fx_rows, {m}], [%c{tokens}, %c1] : !qdot.ptr<f32> "
+             f"-> {desc_t}",
+             f"    %ysum_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> {desc_t}",
+             f"    %fx_zero = arith.constant dense<0.000000e+00> : {tile_t}",
+             f"    scf.for %ch = %c0 to %c{bn} step %c{rows} {{",
+             "      %ch_row = arith.addi %off_n, %ch : index"]
+    for i in range(unroll):  # every load before the first addition; a split past the grid's reads zeros
+        lines += [f"      %fx_split_{i} = arith.muli %per_split, %c{i} : index",
+                  f"      %fx_row_{i} = arith.addi %fx_split_{i}, %ch_row : index",
+                  f"      %fx_piece_{i} = qdot.load %sum_desc[%fx_row_{i}, %c0] : {desc_t} -> {tile_t}"]
+    total = "%fx_zero"
+    for i in range(unroll):  # the sum in split order
+        lines.append(f"      %fx_sum_{i} = arith.addf {total}, %fx_piece_{i} : {tile_t}")
+        total = f"%fx_sum_{i}"
+    lines += [
+        f"      %fx_total = scf.for %s = %c{unroll} to %splits step %c1 iter_args(%fx_acc = {total}) -> ({tile_t}) {{",
+        "        %fx_split = arith.muli %per_split, %s : index",
+        "        %fx_row = arith.addi %fx_split, %ch_row : index",
+        f"        %fx_piece = qdot.load %sum_desc[%fx_row, %c0] : {desc_t} -> {tile_t}",
+        f"        %fx_next = arith.addf %fx_acc, %fx_piece : {tile_t}",
+        f"        scf.yield %fx_next : {tile_t}",
+        "      }",
+        f"      qdot.store %ysum_desc[%ch_row, %c0], %fx_total : {desc_t}, {tile_t}",
+        "    }",
+        "  }"]
+    return lines
 
 
 FIXUP_UNROLL = MAX_SPLITS

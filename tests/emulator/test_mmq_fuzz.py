@@ -4,7 +4,8 @@
 q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill
 tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
-kernel (``mmq_fixup_kernel``, run after them on the emulator), some of the others with interleaved splits; W in ggml's order or repacked (``tiled_weights``) —
+kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those split-K ones with the fix-up in the GEMM
+(``fixup_in_gemm``, its programs run in a random order) —, some of the others with interleaved splits; W in ggml's order or repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -36,11 +37,11 @@ import numpy as np
 import pytest
 
 from compiler.diagnostics import PassOutputError, QdotError, location_of
-from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_grid, fixup_kernel_name,
-                                   fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel, mmq_grid,
-                                   mmq_kernel)
+from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_counters_shape, fixup_grid,
+                                   fixup_kernel_name, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel,
+                                   mmq_grid, mmq_kernel)
 from compiler.pipelines import Q4K_FOLDS, PtxOptions
-from targets.ptx.emulator import emulate
+from targets.ptx.emulator import LaunchOptions, emulate
 from tests.emulator.fuzz_loop import long_run
 from tests.emulator.lowering import lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
@@ -110,6 +111,8 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(d.cfg, prefetch_steps=rng.randint(1, 4)))  # L2 prefetches before the K loop
     if d.arch != "sm_80" and rng.random() < 0.2:  # griddepcontrol (sm_90+), W's reads ahead of it or not
         d = replace(d, cfg=replace(d.cfg, wait_previous_grid=True, weights_before_wait=rng.random() < 0.7))
+    if d.cfg.small_m and d.cfg.split_k and d.cfg.fixup and rng.random() < 0.5:  # last: the others' draws stay
+        d = replace(d, cfg=replace(d.cfg, fixup_in_gemm=True))  # the last program of a tile sums its splits
     return d
 
 
@@ -126,7 +129,7 @@ def run(d: Draw, seed: int) -> str | None:
     options = PtxOptions(arch=d.arch, strategy="promote-int8", num_stages=d.stages, q4k_fold=d.fold)
     try:
         module = _compiled(mmq_kernel(d.cfg), d.cfg.name, options)
-        if d.cfg.fixup:
+        if d.cfg.fixup and not d.cfg.fixup_in_gemm:
             _compiled(mmq_fixup_kernel(d.cfg), fixup_kernel_name(d.cfg), options)  # refusals of it count too
     except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
         return f"{d}: {err.render()}"
@@ -146,7 +149,15 @@ def run(d: Draw, seed: int) -> str | None:
     grid = mmq_grid(d.cfg, d.rows, n, k, **dict(d.launch))
     try:
         # the grid of the rows served: mmq_grid refuses M > max_m, the kernel must still bound it
-        if d.cfg.fixup:  # the pieces go to a NaN workspace, and the fix-up kernel adds them into Y
+        if d.cfg.fixup_in_gemm:  # the pieces go to a NaN workspace, the last program of a tile adds them into Y;
+            parts = np.full(fixup_workspace_shape(d.cfg, grid, n), np.nan, dtype=np.float32)  # programs in any order
+            counts = np.zeros(fixup_counters_shape(d.cfg, n), dtype=np.int32)
+            order = [int(i) for i in np.random.default_rng(seed).permutation(grid[0] * grid[1])]
+            emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, parts, counts, m, n, k],
+                    grid, options=LaunchOptions(ctas=order))
+            if counts.any():
+                return f"{d}: counters left at {counts}"
+        elif d.cfg.fixup:  # the pieces go to a NaN workspace, and the fix-up kernel adds them into Y
             parts = np.full(fixup_workspace_shape(d.cfg, grid, n), np.nan, dtype=np.float32)
             emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, parts, m, n, k], grid)
             emulate(_compiled(mmq_fixup_kernel(d.cfg), fixup_kernel_name(d.cfg), options), fixup_kernel_name(d.cfg),

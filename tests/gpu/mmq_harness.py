@@ -179,6 +179,22 @@ def fixup_mul_mat(kernels: tuple, cfg: MmqConfig, grid: tuple[int, int, int], x:
     return cupy.asnumpy(y)
 
 
+def fixup_in_gemm_mul_mat(kernels: tuple, cfg: MmqConfig, grid: tuple[int, int, int], x: Any, xq: Any, w: Any,
+                          counts: Any, m: int, n: int, k: int, cupy: Any) -> np.ndarray:
+    """One MUL_MAT of a ``cfg.fixup_in_gemm`` GEMM from f32 activations ``x``: the quantize kernel (no zeroing), then
+    the GEMM on ``grid`` with a NaN-filled workspace, a NaN-filled Y and the tiles' ``counts`` (zero before the first
+    launch; each launch leaves them zero). ``kernels``: the loaded (quantize, GEMM) kernels. Returns Y on the host."""
+    from compiler.mmq_template import fixup_workspace_shape
+    from compiler.quantize_template import quantize_grid
+
+    quantize, gemm = kernels
+    y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
+    quantize.launch(x, xq, m, k, grid=quantize_grid(m, k))
+    gemm.launch(xq, w, y, parts, counts, m, n, k, grid=grid)
+    return cupy.asnumpy(y)
+
+
 def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
     """Random weight blocks [rows, K/bv, bytes] (``block_q4_K`` by default): every byte pattern with
     finite fp16 fields (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
@@ -200,7 +216,7 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "fixup_mul_mat", "integer_inputs", "kernel_weights", "make_inputs",
-           "poisoned_output",
+__all__ = ["MmqCase", "TOLERANCE", "check", "fixup_in_gemm_mul_mat", "fixup_mul_mat", "integer_inputs",
+           "kernel_weights", "make_inputs", "poisoned_output",
            "quantized_activations", "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq",
            "weight_shape"]

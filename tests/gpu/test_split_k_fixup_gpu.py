@@ -1,9 +1,11 @@
 """The decode kernels' K splits summed by the fix-up kernel on the GPU (``MmqConfig(small_m=True, split_k=True,
-fixup=True)``).
+fixup=True)``), and by the GEMM's own last program of each tile (``fixup_in_gemm=True``).
 
 MUL_MAT from f32: the quantize kernel (no zeroing), the split-K GEMM leaving each split's partial Yᵀ tile in a
 NaN-filled workspace, the fix-up adding them in split order into a NaN-filled Y. Against the float64 reference, and
-launched twice: the two Ys must be the same bits (the atomic split-K kernel's need not be past two splits).
+launched twice: the two Ys must be the same bits (the atomic split-K kernel's need not be past two splits). The
+in-GEMM fix-up adds the same pieces in the same order, so it must give the fix-up kernel's bits, at both launches
+(on the same counters, which each launch must leave zero), whichever program of a tile finishes last.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import MmqCase, check, fixup_mul_mat, kernel_weights, make_inputs, reference
+from tests.gpu.mmq_harness import (MmqCase, check, fixup_in_gemm_mul_mat, fixup_mul_mat, kernel_weights, make_inputs,
+                                   reference)
 
 N = 1000  # ragged
 CASES = [("q4_K", 1, 3584, {}, False), ("q4_K", 8, 3584, {}, False), ("q4_K", 16, 3584, {}, False),
@@ -31,7 +34,7 @@ its default grid, and once on 20 splits of one K step each (4 past the 16 the fi
 def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict, tiled: bool,
                                       gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
+    from compiler.mmq_template import fixup_counters_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_kernel
     from targets.ptx.runner import load
 
@@ -56,3 +59,14 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
     assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)), \
         f"{case.id} on grid {grid}: two launches differ in {int((outputs[0] != outputs[1]).sum())} elements"
+
+    in_gemm = replace(cfg, fixup_in_gemm=True)
+    compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
+    pair = (kernels[0], load(compiled.ptx, compiled.kernels[0]))
+    counts = cupy.zeros(fixup_counters_shape(in_gemm, N), dtype=cupy.int32)
+    for launch in range(2):
+        y = fixup_in_gemm_mul_mat(pair, in_gemm, grid, x, xq, w, counts, m, N, k, cupy)
+        assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"
+        assert np.array_equal(y.view(np.uint32), outputs[0].view(np.uint32)), \
+            f"{in_gemm.name} on grid {grid}, launch {launch}: {int((y != outputs[0]).sum())} elements differ from " \
+            "the fix-up kernel's"

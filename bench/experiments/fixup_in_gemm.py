@@ -1,0 +1,159 @@
+"""Experiment: the decode's K splits summed by the GEMM's own last program (``MmqConfig(fixup_in_gemm=True)``) against
+atomic additions into a zeroed Y and against the fix-up kernel, MUL_MAT from f32 as ``bench.mmq`` measures it.
+
+    python -m bench.prepare experiments.fixup_in_gemm      # here: the kernels into the cache
+    python -m bench.experiments.fixup_in_gemm [--rounds R]  # on the GPU machine, with that cache
+
+Three forms of the repacked decode kernels (``bench.mmq``'s goal rows: the one-token kernel at M = 1, the M ≤ 8 kernel
+at M = 1 and 8), each on its default grid at the four decode shapes:
+
+* atomic: quantize (zeroing Y) + GEMM adding its partial tiles into Y — ``bench.mmq.measure``, the benchmark's row;
+* fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in split order;
+* in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in split order.
+
+The GEMMs are launched programmatically after the quantize kernel, as the benchmark's. Both fix-up forms are checked
+against ``compiler.numerics`` and against each other bit for bit (the same additions in the same order), the
+in-GEMM form launched twice on the same counters (which each launch must leave zero), before either is timed; then
+MUL_MAT and the GEMM alone are timed as CUDA graphs, the forms interleaved, the order reversed every other round.
+What it answers: the in-GEMM fix-up's cost at the end of the kernel (the last program's fence, atomic and reads)
+against the atomic form, and whether it beats the fix-up kernel's extra launch — the first half of a one-launch
+decode MUL_MAT (the other half, quantizing the activations in the GEMM, is not built). The copy bandwidth is
+measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import numpy as np
+
+import bench.mmq as bm
+from compiler.kernel_cache import get_or_compile
+from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
+                                   mmq_fixup_kernel, mmq_grid)
+
+KERNELS = ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt")
+"""``bench.mmq.DECODE``'s goal kernels: the one-token kernel (M = 1) and the M ≤ 8 kernel, W repacked."""
+SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
+COMMAND = "python -m bench.experiments.fixup_in_gemm"
+
+
+def entries() -> list[tuple[str, MmqConfig, int]]:
+    by_label = {label: (cfg, stages) for label, cfg, stages in bm.DECODE}
+    return [(label, *by_label[label]) for label in KERNELS]
+
+
+def compile_all() -> list:
+    """Per goal kernel: (label, atomic, fix-up GEMM, in-GEMM GEMM, fix-up kernel), compiled; and the quantizers."""
+    bm.compile_quantizers()
+    out = []
+    for label, cfg, stages in entries():
+        fixed = replace(cfg, fixup=True)
+        gemms = bm.compile_kernels([(label, c, stages) for c in (cfg, fixed, replace(fixed, fixup_in_gemm=True))])
+        out.append((label, *[compiled for *_, compiled in gemms],
+                    get_or_compile(mmq_fixup_kernel(fixed, wait_previous_grid=True), arch="sm_90")))
+    return out
+
+
+def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: int, rng) -> dict:  # noqa: ANN001
+    """Check both fix-up forms at one shape; return their MUL_MAT and GEMM-alone launches and the check's facts."""
+    from tests.gpu.mmq_harness import kernel_weights, random_weight_blocks, reference_of
+    from compiler import numerics
+    from compiler.quantize_template import quantize_grid
+
+    _atomic, fix_gemm, in_gemm, fixup = loaded
+    fixed, inside = replace(cfg, fixup=True), replace(cfg, fixup=True, fixup_in_gemm=True)
+    w_host = random_weight_blocks(n, k, rng, cfg.weights)
+    w = cupy.asarray(kernel_weights(cfg, w_host))
+    x_host = rng.standard_normal((m, k)).astype(np.float32)
+    x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
+    grid = mmq_grid(fixed, m, n, k, resident=fix_gemm.resident_programs())
+    parts = cupy.full(fixup_workspace_shape(fixed, grid, n), cupy.nan, dtype=cupy.float32)
+    counts = cupy.zeros(fixup_counters_shape(inside, n), dtype=cupy.int32)
+    y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+    quantize = quantizers[(False, True)]
+
+    def fix_alone() -> None:  # launched as the benchmark's programmatic GEMMs, with the runner's default spread
+        fix_gemm.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False, programmatic=True)
+        fixup.launch(y, parts, *fixup_scalars(fixed, grid, m, n, k), grid=fixup_grid(fixed, m, n), sync=False,
+                     programmatic=True)
+
+    def in_alone() -> None:
+        in_gemm.launch(xq, w, y, parts, counts, m, n, k, grid=grid, sync=False, programmatic=True)
+
+    def quantize_x() -> None:
+        quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+
+    def fix_mul_mat() -> None:
+        quantize_x()
+        fix_alone()
+
+    def in_mul_mat() -> None:
+        quantize_x()
+        in_alone()
+
+    outputs = []
+    for mul_mat in (fix_mul_mat, in_mul_mat, in_mul_mat):
+        y.fill(cupy.nan)
+        parts.fill(cupy.nan)
+        mul_mat()
+        cupy.cuda.get_current_stream().synchronize()
+        outputs.append(cupy.asnumpy(y))
+    rows = min(m, 64)
+    want = numerics.quantize("q8_1_mmq", x_host[:rows]).reshape(rows, k // 128, 144)
+    ref = reference_of(want, w_host, cfg.weights)
+    out = outputs[1][:rows].astype(np.float64)
+    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
+    same = [bool(np.array_equal(outputs[0].view(np.uint32), o.view(np.uint32))) for o in outputs[1:]]
+    counts_zero = not bool(cupy.asnumpy(counts).any())
+    facts = {"grid": grid, "rel_err_first_rows": err, "in_gemm_equals_fixup_kernel": same,
+             "counters_zero": counts_zero, "ok": err <= 1e-5 and all(same) and counts_zero}
+    return {"facts": facts, "fixup kernel": (fix_mul_mat, fix_alone), "in-GEMM": (in_mul_mat, in_alone)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2, help="rounds, the forms' order reversed every other one")
+    args = parser.parse_args()
+
+    from bench.gpu_common import gpu_or_exit, log, record, time_graph
+    from targets.ptx.runner import load
+
+    cupy = gpu_or_exit(COMMAND)
+    quantizers, rng, flush = bm.measuring_setup(cupy, bm.compile_quantizers())
+    compiled = compile_all()
+    loaded = {entry[0]: [load(c.ptx, c.kernels[0]) for c in entry[1:]] for entry in compiled}
+    for label, kernels in loaded.items():
+        for form, kernel in zip(("atomic", "fix-up GEMM", "in-GEMM", "fix-up kernel"), kernels, strict=True):
+            log(f"{label} {form}: {kernel.registers} registers, {kernel.local_bytes} B local, "
+                f"{kernel.resident_programs()} resident")
+    copy_gbs = bm.copy_bandwidth(cupy)
+    record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
+    log(f"copy bandwidth {copy_gbs:.0f} GB/s")
+    cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries() for n, k in SHAPES
+             for m in ((1,) if cfg.max_m == 1 else (1, 8))]
+    for round_ in range(args.rounds):
+        for label, cfg, stages, m, n, k in (cases if round_ % 2 == 0 else cases[::-1]):
+            kernels = loaded[label]
+            info = next(entry[1] for entry in compiled if entry[0] == label).kernels[0]
+            atomic = bm.measure(cupy, kernels[0], quantizers, label, cfg, stages, info, m, n, k, rng, flush)
+            record({**atomic, "form": "atomic", "round": round_})
+            forms = _fixup_forms(cupy, kernels, quantizers, cfg, m, n, k, rng)
+            facts = forms.pop("facts")
+            names = list(forms) if round_ % 2 == 0 else list(forms)[::-1]
+            for name in names:
+                mul_mat, alone = forms[name]
+                us, us_alone = time_graph(cupy, mul_mat), time_graph(cupy, alone)
+                row = {"what": f"qdot {label} [{stages} stages] {name}", "form": name, "shape": f"M={m} N={n} K={k}",
+                       "us_mul_mat": us, "us_gemm_alone": us_alone, "weight_GBs": atomic["weight_GBs"]
+                       * atomic["us_mul_mat"] / us, "atomic_us_mul_mat": atomic["us_mul_mat"],
+                       "ratio_to_atomic": us / atomic["us_mul_mat"], "round": round_, **facts}
+                record(row)
+                log(f"{label:44s} {name:13s} M={m} N={n:5d} K={k:5d}: mul_mat {us:7.2f} us (alone {us_alone:7.2f}), "
+                    f"atomic {atomic['us_mul_mat']:7.2f} ({us / atomic['us_mul_mat']:.3f} x)  ok {facts['ok']}")
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+if __name__ == "__main__":
+    main()

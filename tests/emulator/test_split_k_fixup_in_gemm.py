@@ -1,0 +1,133 @@
+"""The decode split-K kernel whose fix-up runs inside it (``MmqConfig(..., fixup=True, fixup_in_gemm=True)``), on
+the CPU emulator.
+
+Each program stores its partial Yᵀ tile in its split's slot, arrives at its tile's counter (``qdot.last_arrival``),
+and the last to arrive adds the tile's pieces in split order: the same additions as ``mmq_fixup_kernel``, so the
+same bits as the two-kernel fix-up — and as the atomic kernel run in grid order — in whatever order the programs
+run. The emulator runs them in the orders given here (``LaunchOptions.ctas``) and checks the protocol: a program
+that reads a piece another stored without the release and acquire between them is an error, which the tests
+provoke by deleting either fence. Workspace and Y start as NaN; rows past max_m must stay as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from compiler.mmq_template import (IN_GEMM_FIXUP_UNROLL, MmqConfig, fixup_counters_shape, fixup_grid,
+                                   fixup_kernel_name, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel,
+                                   mmq_grid, mmq_kernel)
+from dialects.ptx.ops import FenceAcqRelGpuOp
+from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
+from tests.emulator.lowering import SM90_TWO_STAGES, lower
+from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
+
+DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, fixup=True)
+IN_GEMM = replace(DECODE, fixup_in_gemm=True)
+
+
+def _in_gemm_y(module, cfg: MmqConfig, args: list, grid: tuple[int, int, int], order=None,  # noqa: ANN001
+               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    x, w, m, n, k = args
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
+    counts = np.zeros(fixup_counters_shape(cfg, n), dtype=np.int32) if counts is None else counts
+    emulate(module, cfg.name, [x, w, y, parts, counts, m, n, k], grid, options=LaunchOptions(ctas=order))
+    return y, counts
+
+
+def _two_kernel_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarray:
+    x, w, m, n, k = args
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, k], grid)
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
+            [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
+    return y
+
+
+def _case(cfg: MmqConfig, m: int, n: int, k: int, splits: int, seed: int):  # noqa: ANN202
+    case = MmqCase(cfg, m, n, k)
+    data = make_inputs(case, np.random.default_rng(seed))
+    grid = mmq_grid(cfg, min(m, cfg.max_m), n, k, target=1024, max_splits=splits, min_blocks=1)
+    assert grid[1] == splits
+    return case, data, [data["x"], kernel_weights(cfg, data["w"]), m, n, k], grid
+
+
+def _bits(y: np.ndarray) -> np.ndarray:
+    return y.view(np.uint32)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg,m,n,k,splits", [
+    (IN_GEMM, 5, 40, 1280, 3),  # 3 splits of 5 steps: 2, 2, 1
+    (IN_GEMM, 8, 40, 1280, 5),  # a step each
+    (replace(IN_GEMM, max_m=1, block_n=64, num_warps=2), 1, 72, 768, 2),  # the one-token kernel, ragged N
+    (replace(IN_GEMM, max_m=16, num_warps=2, interleave_splits=True), 12, 40, 1024, 4),  # 16 tokens, interleaved
+    (replace(IN_GEMM, block_n=64, num_warps=2, tiled_weights=True), 3, 72, 768, 3),  # W repacked
+    (replace(IN_GEMM, max_m=3), 8, 40, 1280, 2),  # max_m = 3 < M: rows 3.. left as they were
+])
+def test_in_gemm_fixup_equals_the_fixup_kernel_in_any_program_order(cfg: MmqConfig, m: int, n: int, k: int,
+                                                                     splits: int) -> None:
+    case, data, args, grid = _case(cfg, m, n, k, splits, seed=splits)
+    rows = min(m, cfg.max_m)
+    module = lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES)
+    y, counts = _in_gemm_y(module, cfg, args, grid)
+    assert not np.isnan(y[:rows]).any()
+    assert np.isnan(y[rows:]).all(), "the in-GEMM fix-up wrote rows past max_m"
+    assert not counts.any(), f"counters left at {counts}"
+    two_kernels = _two_kernel_y(replace(cfg, fixup_in_gemm=False), args, grid)
+    assert np.array_equal(_bits(y[:rows]), _bits(two_kernels[:rows]))
+    programs = grid[0] * grid[1]
+    for order in (list(range(programs))[::-1], list(np.random.default_rng(splits).permutation(programs))):
+        again, counts = _in_gemm_y(module, cfg, args, grid, order)  # a different program is last for some tiles
+        assert np.array_equal(_bits(again[:rows]), _bits(y[:rows])) and not counts.any()
+    ok, err = check(y[:rows], reference(case, data)[:rows])
+    assert ok, f"{case.id} in {splits} splits: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+def test_in_gemm_fixup_adds_splits_past_its_unrolled_loads_and_reuses_its_counters() -> None:
+    """More splits than the last program loads at once (the loop after them adds the rest), launched twice on the
+    same counters: the first launch leaves them zero, so the second gives the same bits."""
+    splits = IN_GEMM_FIXUP_UNROLL + 2
+    case, data, args, grid = _case(IN_GEMM, 5, 40, splits * 256, splits, seed=7)
+    module = lower(mmq_kernel(IN_GEMM), IN_GEMM.name, SM90_TWO_STAGES)
+    y, counts = _in_gemm_y(module, IN_GEMM, args, grid)
+    second, counts = _in_gemm_y(module, IN_GEMM, args, grid, list(np.random.default_rng(1).permutation(30)), counts)
+    assert np.array_equal(_bits(second), _bits(y)) and not counts.any()
+    assert np.array_equal(_bits(y), _bits(_two_kernel_y(DECODE, args, grid)))
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id} in {splits} splits: relative error {err:.3e}"
+
+
+@pytest.mark.parametrize("fence,message", [
+    (0, "without a fence.acq_rel.gpu and then an atom after the store"),  # the release
+    (1, "without an atom and then a fence.acq_rel.gpu before the read"),  # the acquire
+])
+def test_the_emulator_refuses_the_protocol_without_either_fence(fence: int, message: str) -> None:
+    """Without the writers' release or the last program's acquire, its reads of the pieces race with their stores
+    on a GPU; the emulator, which runs programs one after another and would compute the right sum anyway, says so."""
+    _, _, args, grid = _case(IN_GEMM, 2, 16, 512, 2, seed=3)
+    module = lower(mmq_kernel(IN_GEMM), IN_GEMM.name, SM90_TWO_STAGES)
+    victim = [op for op in module.walk() if isinstance(op, FenceAcqRelGpuOp)][fence]
+    victim.detach()
+    victim.erase()
+    with pytest.raises(EmulationError, match=message):
+        _in_gemm_y(module, IN_GEMM, args, grid)
+
+
+def test_in_gemm_fixup_config() -> None:
+    assert IN_GEMM.name == "small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm" and not IN_GEMM.needs_zeroed_output
+    assert fixup_counters_shape(IN_GEMM, 40) == (3,)
+    assert fixup_workspace_shape(IN_GEMM, (3, 4, 1), 40) == (192, 8)
+    assert "%count_ptr: !qdot.ptr<i32>" in mmq_kernel(IN_GEMM) and "qdot.last_arrival" in mmq_kernel(IN_GEMM)
+    with pytest.raises(ValueError, match="its fix-up runs in the GEMM"):
+        mmq_fixup_kernel(IN_GEMM)
+    with pytest.raises(ValueError, match="has no counters"):
+        fixup_counters_shape(DECODE, 40)
+    for bad in (dict(small_m=True, split_k=True), dict(stream_k=True, fixup=True)):
+        with pytest.raises(ValueError, match="fixup_in_gemm is an option of the small_m kernel with split_k and"):
+            MmqConfig(fixup_in_gemm=True, **bad)
