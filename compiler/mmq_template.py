@@ -111,16 +111,15 @@ class MmqConfig:
     program (tile x, split y) stores its partial Yᵀ tile in slot y of tile x, and the fix-up adds a tile's splits
     in split order — the first ``FIXUP_UNROLL`` loaded at once — so the decode keeps its split count."""
     fixup_in_gemm: bool = False
-    """split_k with fixup: no second kernel — the fix-up runs at the end of the GEMM. Each program stores its
-    partial Yᵀ tile in its split's slot of the workspace (the token columns below M only) and arrives at its
-    tile's counter (``qdot.last_arrival``, an i32 per weight-row tile in ``counts``, ``fixup_counters_shape``);
-    the last program of a tile to arrive adds the tile's pieces in split order, 0 + p0 + p1 + …, as
-    ``mmq_fixup_kernel`` does, and stores the sum. Two launches per MUL_MAT instead of three (quantize, GEMM),
-    Y needs no zeroing and is the same bits at every launch, whatever the split count and whichever program
-    finishes last; what it costs is the last program's wait for the counter and its reads of the pieces at
-    the end of the kernel. The counters must be zero before the first launch and are left zero after each.
-    The first half of a one-launch decode MUL_MAT (the other: quantizing the activations in the GEMM). Not
-    yet timed on a GPU."""
+    """With fixup: no second kernel — the fix-up runs in the GEMM. Each program stores its pieces in the workspace
+    as for ``mmq_fixup_kernel`` (split-K: its partial Yᵀ tile, the token columns below M only) and arrives at the
+    tile's counter (``qdot.last_arrival``, an i32 per output tile in ``counts``, ``fixup_counters_shape``); the
+    last program of a tile to arrive adds the tile's pieces in the fix-up kernel's order — split order, program
+    order for stream-K's — and stores the sum. Two launches per MUL_MAT instead of three (quantize, GEMM), Y needs
+    no zeroing and is the same bits at every launch, whichever program finishes last; what it costs is the last
+    program's wait for the counter and its reads of the pieces. The counters must be zero before the first launch
+    and are left zero after each. For the decode, the first half of a one-launch MUL_MAT (the other: quantizing the
+    activations in the GEMM). Not yet timed on a GPU."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
@@ -226,8 +225,8 @@ class MmqConfig:
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
         if self.fixup and not (self.stream_k or self.split_k):
             raise ValueError("MmqConfig: fixup is an option of the stream_k and split_k kernels")
-        if self.fixup_in_gemm and not (self.small_m and self.split_k and self.fixup):
-            raise ValueError("MmqConfig: fixup_in_gemm is an option of the small_m kernel with split_k and fixup")
+        if self.fixup_in_gemm and not self.fixup:
+            raise ValueError("MmqConfig: fixup_in_gemm is an option of the fix-up (fixup, with split_k or stream_k)")
         if not 1 <= self.max_m <= SMALL_M_WIDEST:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
@@ -546,7 +545,8 @@ def _stream_k(cfg: MmqConfig) -> str:
     weights = _Weights(cfg.weights)
     w, kwb = weights.type, weights.row_blocks
     x_tile, w_tile = _mmq_tiles(cfg)
-    lines = _header(cfg, {bm, bn, g})
+    in_gemm = {fixup_rows(cfg), *range(FIXUP_PIECES_AT_ONCE + 1)} if cfg.fixup_in_gemm else set()
+    lines = _header(cfg, {bm, bn, g} | in_gemm)
     lines += [
         "  %pid = qdot.program_id x",
         "  %programs = qdot.num_programs x",
@@ -588,12 +588,40 @@ def _stream_k(cfg: MmqConfig) -> str:
         *(_partial_tile_store(cfg) if cfg.fixup else [
             f"      qdot.store %y_desc[%off_m, %off_n], %acc {{reduce = \"add\"}} : !qdot.desc<{bm}x{bn}xf32>, "
             f"tensor<{bm}x{bn}xf32>"]),
+        *(_stream_k_fixup_by_last_program(cfg) if cfg.fixup_in_gemm else []),
         "    }",
         "  }",
         "  func.return",
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _stream_k_fixup_by_last_program(cfg: MmqConfig) -> list[str]:
+    """``fixup_in_gemm`` for stream-K, after a split tile's piece is stored: the programs p_lo … p_hi that share
+    the tile (as ``mmq_fixup_kernel`` finds them) arrive at its counter, and the last to arrive adds their pieces in
+    program order — ``fixup_rows`` rows at a time, the first ``FIXUP_PIECES_AT_ONCE`` loaded together — and stores
+    each chunk of the sum."""
+    bm, bn, rows = cfg.block_m, cfg.block_n, fixup_rows(cfg)
+    tile_t, desc_t = f"tensor<{rows}x{bn}xf32>", f"!qdot.desc<{rows}x{bn}xf32>"
+    return [
+        "      %fx_p_lo = arith.divui %tile_k, %per : index",
+        "      %fx_last_k = arith.subi %tile_k_end, %c1 : index",
+        "      %fx_p_hi = arith.divui %fx_last_k, %per : index",
+        "      %fx_p_end = arith.addi %fx_p_hi, %c1 : index",
+        "      %fx_sharers = arith.subi %fx_p_end, %fx_p_lo : index",
+        "      %last = qdot.last_arrival %count_ptr[%tile], %fx_sharers : !qdot.ptr<i32>",
+        "      scf.if %last {",
+        f"        %fx_part_desc = qdot.make_desc %part_ptr, [%part_rows, %c{bn}], [%c{bn}, %c1] : !qdot.ptr<f32> "
+        f"-> {desc_t}",
+        f"        %fx_y_desc = qdot.make_desc %y_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> {desc_t}",
+        f"        %fx_zero = arith.constant dense<0.000000e+00> : {tile_t}",
+        f"        scf.for %fx_chunk_row = %c0 to %c{bm} step %c{rows} {{",
+        *_unrolled_pieces(bm, FIXUP_PIECES_AT_ONCE, tile_t, desc_t, "fx_", "          ", "%kw"),
+        "          %fx_row = arith.addi %off_m, %fx_chunk_row : index",
+        f"          qdot.store %fx_y_desc[%fx_row, %off_n], %fx_total_sum : {desc_t}, {tile_t}",
+        "        }",
+        "      }"]
 
 
 def _partial_tile_store(cfg: MmqConfig) -> list[str]:
@@ -634,12 +662,14 @@ def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tupl
     return (2 * grid[0] * cfg.block_m, cfg.block_n)
 
 
-def fixup_counters_shape(cfg: MmqConfig, n: int) -> tuple[int]:
-    """The i32 counters a ``fixup_in_gemm`` kernel's programs arrive at: one per weight-row tile. Zero them once,
-    before the first launch; every launch leaves them zero."""
+def fixup_counters_shape(cfg: MmqConfig, m: int, n: int) -> tuple[int]:
+    """The i32 counters a ``fixup_in_gemm`` kernel's programs arrive at: one per output tile (split-K: per weight-row
+    tile). Zero them once, before the first launch; every launch leaves them zero."""
     if not cfg.fixup_in_gemm:
         raise ValueError(f"fixup_counters_shape: {cfg.name} has no counters (MmqConfig(..., fixup_in_gemm=True))")
-    return (max(1, -(-n // cfg.block_n)),)
+    if cfg.small_m:
+        return (max(1, -(-n // cfg.block_n)),)
+    return (max(1, -(-m // cfg.block_m) * -(-n // cfg.block_n)),)
 
 
 def fixup_scalars(cfg: MmqConfig, grid: tuple[int, ...], m: int, n: int, k: int) -> tuple[int, ...]:
@@ -765,41 +795,45 @@ def _looped_pieces(bm: int, tile_t: str, desc_t: str) -> list[str]:
             f"    %total_sum = arith.addf %sum, %last : {tile_t}"]
 
 
-def _unrolled_pieces(bm: int, unroll: int, tile_t: str, desc_t: str) -> list[str]:
-    """``%total_sum`` of pieces p_lo … p_end − 1 in order: the first ``unroll`` loaded before any addition (a piece
-    past p_end reads zeros, its row past the workspace, and adds +0, which changes no sum that starts from +0), a
-    loop for the rest."""
+def _unrolled_pieces(bm: int, unroll: int, tile_t: str, desc_t: str, pre: str = "", indent: str = "    ",
+                     kw: str = "%kw_any") -> list[str]:
+    """``%{pre}total_sum`` of pieces p_lo … p_end − 1 in order: the first ``unroll`` loaded before any addition (a
+    piece past p_end reads zeros, its row past the workspace, and adds +0, which changes no sum that starts from +0), a
+    loop for the rest. ``pre`` prefixes the names this defines and the per-tile ones it reads (%{pre}p_lo,
+    %{pre}p_end, %{pre}zero; the in-GEMM fix-up's live beside the GEMM's own); ``kw``: K's steps, never 0."""
     lines: list[str] = []
     for i in range(unroll):
-        lines += [f"    %p_{i} = arith.addi %p_lo, %c{i} : index",
-                  *_piece_row(f"%p_{i}", "    ", f"_{i}", bm),
-                  f"    %real_{i} = arith.cmpi ult, %p_{i}, %p_end : index",
-                  f"    %row_{i} = arith.select %real_{i}, %part_row_{i}, %part_rows : index",
-                  f"    %piece_{i} = qdot.load %part_desc[%row_{i}, %c0] : {desc_t} -> {tile_t}"]
-    total = "%zero"
+        lines += [f"{indent}%{pre}p_{i} = arith.addi %{pre}p_lo, %c{i} : index",
+                  *_piece_row(f"%{pre}p_{i}", indent, f"_{i}", bm, pre, kw),
+                  f"{indent}%{pre}real_{i} = arith.cmpi ult, %{pre}p_{i}, %{pre}p_end : index",
+                  f"{indent}%{pre}row_{i} = arith.select %{pre}real_{i}, %{pre}part_row_{i}, %part_rows : index",
+                  f"{indent}%{pre}piece_{i} = qdot.load %{pre}part_desc[%{pre}row_{i}, %c0] : {desc_t} -> {tile_t}"]
+    total = f"%{pre}zero"
     for i in range(unroll):
-        lines.append(f"    %sum_{i} = arith.addf {total}, %piece_{i} : {tile_t}")
-        total = f"%sum_{i}"
+        lines.append(f"{indent}%{pre}sum_{i} = arith.addf {total}, %{pre}piece_{i} : {tile_t}")
+        total = f"%{pre}sum_{i}"
     return [*lines,
-            f"    %p_rest = arith.addi %p_lo, %c{unroll} : index",
-            f"    %total_sum = scf.for %p = %p_rest to %p_end step %c1 iter_args(%acc = {total}) -> ({tile_t}) {{",
-            *_piece_row("%p", "      ", "", bm),
-            f"      %piece = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
-            f"      %next = arith.addf %acc, %piece : {tile_t}",
-            f"      scf.yield %next : {tile_t}",
-            "    }"]
+            f"{indent}%{pre}p_rest = arith.addi %{pre}p_lo, %c{unroll} : index",
+            f"{indent}%{pre}total_sum = scf.for %{pre}p = %{pre}p_rest to %{pre}p_end step %c1 "
+            f"iter_args(%{pre}acc = {total}) -> ({tile_t}) {{",
+            *_piece_row(f"%{pre}p", indent + "  ", "", bm, pre, kw),
+            f"{indent}  %{pre}piece = qdot.load %{pre}part_desc[%{pre}part_row, %c0] : {desc_t} -> {tile_t}",
+            f"{indent}  %{pre}next = arith.addf %{pre}acc, %{pre}piece : {tile_t}",
+            f"{indent}  scf.yield %{pre}next : {tile_t}",
+            f"{indent}}}"]
 
 
-def _piece_row(p: str, indent: str, suffix: str, bm: int) -> list[str]:
-    """``%part_row{suffix}``: the workspace row of program ``p``'s piece of ``%tile``, rows ``%chunk_row`` on."""
-    return [f"{indent}%p_start{suffix} = arith.muli {p}, %per : index",
-            f"{indent}%p_first{suffix} = arith.divui %p_start{suffix}, %kw_any : index",
-            f"{indent}%first{suffix} = arith.cmpi eq, %p_first{suffix}, %tile : index",
-            f"{indent}%slot_of{suffix} = arith.select %first{suffix}, %c0, %c1 : index",
-            f"{indent}%p_slots{suffix} = arith.muli {p}, %c2 : index",
-            f"{indent}%slot{suffix} = arith.addi %p_slots{suffix}, %slot_of{suffix} : index",
-            f"{indent}%slot_row{suffix} = arith.muli %slot{suffix}, %c{bm} : index",
-            f"{indent}%part_row{suffix} = arith.addi %slot_row{suffix}, %chunk_row : index"]
+def _piece_row(p: str, indent: str, suffix: str, bm: int, pre: str = "", kw: str = "%kw_any") -> list[str]:
+    """``%{pre}part_row{suffix}``: the workspace row of program ``p``'s piece of ``%tile``, rows ``%{pre}chunk_row``
+    on."""
+    return [f"{indent}%{pre}p_start{suffix} = arith.muli {p}, %per : index",
+            f"{indent}%{pre}p_first{suffix} = arith.divui %{pre}p_start{suffix}, {kw} : index",
+            f"{indent}%{pre}first{suffix} = arith.cmpi eq, %{pre}p_first{suffix}, %tile : index",
+            f"{indent}%{pre}slot_of{suffix} = arith.select %{pre}first{suffix}, %c0, %c1 : index",
+            f"{indent}%{pre}p_slots{suffix} = arith.muli {p}, %c2 : index",
+            f"{indent}%{pre}slot{suffix} = arith.addi %{pre}p_slots{suffix}, %{pre}slot_of{suffix} : index",
+            f"{indent}%{pre}slot_row{suffix} = arith.muli %{pre}slot{suffix}, %c{bm} : index",
+            f"{indent}%{pre}part_row{suffix} = arith.addi %{pre}slot_row{suffix}, %{pre}chunk_row : index"]
 
 
 def _small_m(cfg: MmqConfig) -> str:

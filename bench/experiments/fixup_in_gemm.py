@@ -1,24 +1,26 @@
-"""Experiment: the decode's K splits summed by the GEMM's own last program (``MmqConfig(fixup_in_gemm=True)``) against
-atomic additions into a zeroed Y and against the fix-up kernel, MUL_MAT from f32 as ``bench.mmq`` measures it.
+"""Experiment: split tiles summed by the GEMM's own last program (``MmqConfig(fixup_in_gemm=True)``) against atomic
+additions into a zeroed Y and against the fix-up kernel, MUL_MAT from f32 as ``bench.mmq`` measures it.
 
-    python -m bench.prepare experiments.fixup_in_gemm      # here: the kernels into the cache
-    python -m bench.experiments.fixup_in_gemm [--rounds R]  # on the GPU machine, with that cache
+    python -m bench.prepare experiments.fixup_in_gemm                # here: the kernels into the cache
+    python -m bench.experiments.fixup_in_gemm [--rounds R] [--prefill]  # on the GPU machine, with that cache
 
-Three forms of the repacked decode kernels (``bench.mmq``'s goal rows: the one-token kernel at M = 1, the M ≤ 8 kernel
-at M = 1 and 8), each on its default grid at the four decode shapes:
+Decode (the default): three forms of the repacked decode kernels (``bench.mmq``'s goal rows: the one-token kernel at
+M = 1, the M ≤ 8 kernel at M = 1 and 8), each on its default grid at the four decode shapes. ``--prefill``:
+``choose_mmq``'s stream-K prefill kernel (its default from M = 96 on the 64 × 128 tile is the fix-up kernel) at
+M = 96, 128, 192, 256 with N = K = 4096 and M = 128 with N = 4096, K = 14336. The forms:
 
-* atomic: quantize (zeroing Y) + GEMM adding its partial tiles into Y — ``bench.mmq.measure``, the benchmark's row;
-* fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in split order;
-* in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in split order.
+* atomic: quantize (zeroing Y) + GEMM adding its pieces into Y — ``bench.mmq.measure``, the benchmark's row;
+* fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in order;
+* in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in the same order.
 
-The GEMMs are launched programmatically after the quantize kernel, as the benchmark's. Both fix-up forms are checked
-against ``compiler.numerics`` and against each other bit for bit (the same additions in the same order), the
-in-GEMM form launched twice on the same counters (which each launch must leave zero), before either is timed; then
-MUL_MAT and the GEMM alone are timed as CUDA graphs, the forms interleaved, the order reversed every other round.
-What it answers: the in-GEMM fix-up's cost at the end of the kernel (the last program's fence, atomic and reads)
-against the atomic form, and whether it beats the fix-up kernel's extra launch — the first half of a one-launch
-decode MUL_MAT (the other half, quantizing the activations in the GEMM, is not built). The copy bandwidth is
-measured in the same run.
+Programmatic GEMMs (the decode's) are launched so after the quantize kernel, as the benchmark's, and their fix-up
+kernel after them. Both fix-up forms are checked against ``compiler.numerics`` and against each other bit for bit
+(the same additions in the same order), the in-GEMM form launched twice on the same counters (which each launch must
+leave zero), before either is timed; then MUL_MAT and the GEMM alone (with its fix-up kernel) are timed as CUDA
+graphs, the forms interleaved, the order reversed every other round. What it answers: the in-GEMM fix-up's cost at
+the end of the kernel (the last program's fence, atomic and reads) against the atomic form, and whether it beats
+the fix-up kernel's extra launch — for the decode, the first half of a one-launch MUL_MAT (the other half,
+quantizing the activations in the GEMM, is not built). The copy bandwidth is measured in the same run.
 """
 
 from __future__ import annotations
@@ -30,29 +32,42 @@ import numpy as np
 
 import bench.mmq as bm
 from compiler.kernel_cache import get_or_compile
+from compiler.mmq_choice import choose_mmq
 from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid)
 
 KERNELS = ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt")
 """``bench.mmq.DECODE``'s goal kernels: the one-token kernel (M = 1) and the M ≤ 8 kernel, W repacked."""
 SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
+PREFILL_CASES = ((96, 4096, 4096), (128, 4096, 4096), (192, 4096, 4096), (256, 4096, 4096), (128, 4096, 14336))
 COMMAND = "python -m bench.experiments.fixup_in_gemm"
 
 
-def entries() -> list[tuple[str, MmqConfig, int]]:
+def entries(prefill: bool = False) -> list[tuple[str, MmqConfig, int]]:
+    """(label, atomic config, stages): the decode goal kernels, or ``choose_mmq``'s stream-K prefill kernel (one
+    configuration for every ``PREFILL_CASES`` shape) without its fix-up."""
+    if prefill:
+        configs = {}
+        for m, n, k in PREFILL_CASES:
+            choice = choose_mmq("q4_K", m, n, k)
+            assert choice.cfg.stream_k and choice.cfg.fixup, choice.cfg.name
+            configs[replace(choice.cfg, fixup=False)] = choice.num_stages
+        return [(cfg.name, cfg, stages) for cfg, stages in configs.items()]
     by_label = {label: (cfg, stages) for label, cfg, stages in bm.DECODE}
     return [(label, *by_label[label]) for label in KERNELS]
 
 
 def compile_all() -> list:
-    """Per goal kernel: (label, atomic, fix-up GEMM, in-GEMM GEMM, fix-up kernel), compiled; and the quantizers."""
+    """Per kernel, decode and prefill: (label, atomic, fix-up GEMM, in-GEMM GEMM, fix-up kernel), compiled; and the
+    quantizers."""
     bm.compile_quantizers()
     out = []
-    for label, cfg, stages in entries():
+    for label, cfg, stages in entries() + entries(prefill=True):
         fixed = replace(cfg, fixup=True)
         gemms = bm.compile_kernels([(label, c, stages) for c in (cfg, fixed, replace(fixed, fixup_in_gemm=True))])
         out.append((label, *[compiled for *_, compiled in gemms],
-                    get_or_compile(mmq_fixup_kernel(fixed, wait_previous_grid=True), arch="sm_90")))
+                    get_or_compile(mmq_fixup_kernel(fixed, wait_previous_grid=cfg.wait_previous_grid),
+                                   arch="sm_90")))
     return out
 
 
@@ -64,23 +79,24 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
 
     _atomic, fix_gemm, in_gemm, fixup = loaded
     fixed, inside = replace(cfg, fixup=True), replace(cfg, fixup=True, fixup_in_gemm=True)
+    pdl = cfg.wait_previous_grid
     w_host = random_weight_blocks(n, k, rng, cfg.weights)
     w = cupy.asarray(kernel_weights(cfg, w_host))
     x_host = rng.standard_normal((m, k)).astype(np.float32)
     x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-    grid = mmq_grid(fixed, m, n, k, resident=fix_gemm.resident_programs())
+    grid = mmq_grid(fixed, m, n, k, **({"resident": fix_gemm.resident_programs()} if cfg.small_m else {}))
     parts = cupy.full(fixup_workspace_shape(fixed, grid, n), cupy.nan, dtype=cupy.float32)
-    counts = cupy.zeros(fixup_counters_shape(inside, n), dtype=cupy.int32)
+    counts = cupy.zeros(fixup_counters_shape(inside, m, n), dtype=cupy.int32)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
-    quantize = quantizers[(False, True)]
+    quantize = quantizers[(False, pdl)]
 
-    def fix_alone() -> None:  # launched as the benchmark's programmatic GEMMs, with the runner's default spread
-        fix_gemm.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False, programmatic=True)
+    def fix_alone() -> None:  # launched as the benchmark's GEMMs, with the runner's default spread
+        fix_gemm.launch(xq, w, y, parts, m, n, k, grid=grid, sync=False, programmatic=pdl)
         fixup.launch(y, parts, *fixup_scalars(fixed, grid, m, n, k), grid=fixup_grid(fixed, m, n), sync=False,
-                     programmatic=True)
+                     programmatic=pdl)
 
     def in_alone() -> None:
-        in_gemm.launch(xq, w, y, parts, counts, m, n, k, grid=grid, sync=False, programmatic=True)
+        in_gemm.launch(xq, w, y, parts, counts, m, n, k, grid=grid, sync=False, programmatic=pdl)
 
     def quantize_x() -> None:
         quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
@@ -115,6 +131,7 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2, help="rounds, the forms' order reversed every other one")
+    parser.add_argument("--prefill", action="store_true", help="the stream-K prefill kernel instead of the decode's")
     args = parser.parse_args()
 
     from bench.gpu_common import gpu_or_exit, log, record, time_graph
@@ -131,8 +148,12 @@ def main() -> None:
     copy_gbs = bm.copy_bandwidth(cupy)
     record({"what": "device-to-device copy (HBM reference)", "GB/s": copy_gbs})
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
-    cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries() for n, k in SHAPES
-             for m in ((1,) if cfg.max_m == 1 else (1, 8))]
+    if args.prefill:
+        cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries(prefill=True)
+                 for m, n, k in PREFILL_CASES]
+    else:
+        cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries() for n, k in SHAPES
+                 for m in ((1,) if cfg.max_m == 1 else (1, 8))]
     for round_ in range(args.rounds):
         for label, cfg, stages, m, n, k in (cases if round_ % 2 == 0 else cases[::-1]):
             kernels = loaded[label]
@@ -146,9 +167,10 @@ def main() -> None:
                 mul_mat, alone = forms[name]
                 us, us_alone = time_graph(cupy, mul_mat), time_graph(cupy, alone)
                 row = {"what": f"qdot {label} [{stages} stages] {name}", "form": name, "shape": f"M={m} N={n} K={k}",
-                       "us_mul_mat": us, "us_gemm_alone": us_alone, "weight_GBs": atomic["weight_GBs"]
-                       * atomic["us_mul_mat"] / us, "atomic_us_mul_mat": atomic["us_mul_mat"],
+                       "us_mul_mat": us, "us_gemm_alone": us_alone, "atomic_us_mul_mat": atomic["us_mul_mat"],
                        "ratio_to_atomic": us / atomic["us_mul_mat"], "round": round_, **facts}
+                if "weight_GBs" in atomic:  # the decode's
+                    row["weight_GBs"] = atomic["weight_GBs"] * atomic["us_mul_mat"] / us
                 record(row)
                 log(f"{label:44s} {name:13s} M={m} N={n:5d} K={k:5d}: mul_mat {us:7.2f} us (alone {us_alone:7.2f}), "
                     f"atomic {atomic['us_mul_mat']:7.2f} ({us / atomic['us_mul_mat']:.3f} x)  ok {facts['ok']}")

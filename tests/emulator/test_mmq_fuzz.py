@@ -4,7 +4,7 @@
 q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / iq4_xs half as often), prefill
 tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
-kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those split-K ones with the fix-up in the GEMM
+kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those with the fix-up in the GEMM
 (``fixup_in_gemm``, its programs run in a random order) —, some of the others with interleaved splits; W in ggml's order or repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
@@ -111,8 +111,8 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(d.cfg, prefetch_steps=rng.randint(1, 4)))  # L2 prefetches before the K loop
     if d.arch != "sm_80" and rng.random() < 0.2:  # griddepcontrol (sm_90+), W's reads ahead of it or not
         d = replace(d, cfg=replace(d.cfg, wait_previous_grid=True, weights_before_wait=rng.random() < 0.7))
-    if d.cfg.small_m and d.cfg.split_k and d.cfg.fixup and rng.random() < 0.5:  # last: the others' draws stay
-        d = replace(d, cfg=replace(d.cfg, fixup_in_gemm=True))  # the last program of a tile sums its splits
+    if d.cfg.fixup and rng.random() < 0.5:  # last: the others' draws stay
+        d = replace(d, cfg=replace(d.cfg, fixup_in_gemm=True))  # the last program of a tile sums its pieces
     return d
 
 
@@ -151,8 +151,8 @@ def run(d: Draw, seed: int) -> str | None:
         # the grid of the rows served: mmq_grid refuses M > max_m, the kernel must still bound it
         if d.cfg.fixup_in_gemm:  # the pieces go to a NaN workspace, the last program of a tile adds them into Y;
             parts = np.full(fixup_workspace_shape(d.cfg, grid, n), np.nan, dtype=np.float32)  # programs in any order
-            counts = np.zeros(fixup_counters_shape(d.cfg, n), dtype=np.int32)
-            order = [int(i) for i in np.random.default_rng(seed).permutation(grid[0] * grid[1])]
+            counts = np.zeros(fixup_counters_shape(d.cfg, m, n), dtype=np.int32)
+            order = [int(i) for i in np.random.default_rng(seed).permutation(grid[0] * grid[1] * grid[2])]
             emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, parts, counts, m, n, k],
                     grid, options=LaunchOptions(ctas=order))
             if counts.any():

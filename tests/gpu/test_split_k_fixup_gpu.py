@@ -63,7 +63,7 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     in_gemm = replace(cfg, fixup_in_gemm=True)
     compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
     pair = (kernels[0], load(compiled.ptx, compiled.kernels[0]))
-    counts = cupy.zeros(fixup_counters_shape(in_gemm, N), dtype=cupy.int32)
+    counts = cupy.zeros(fixup_counters_shape(in_gemm, m, N), dtype=cupy.int32)
     for launch in range(2):
         y = fixup_in_gemm_mul_mat(pair, in_gemm, grid, x, xq, w, counts, m, N, k, cupy)
         assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"

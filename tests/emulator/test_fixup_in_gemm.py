@@ -1,11 +1,11 @@
-"""The decode split-K kernel whose fix-up runs inside it (``MmqConfig(..., fixup=True, fixup_in_gemm=True)``), on
-the CPU emulator.
+"""The fix-up in the GEMM (``MmqConfig(..., fixup=True, fixup_in_gemm=True)``) of the decode split-K kernel and of the
+prefill stream-K kernel, on the CPU emulator.
 
-Each program stores its partial Yᵀ tile in its split's slot, arrives at its tile's counter (``qdot.last_arrival``),
-and the last to arrive adds the tile's pieces in split order: the same additions as ``mmq_fixup_kernel``, so the
-same bits as the two-kernel fix-up — and as the atomic kernel run in grid order — in whatever order the programs
-run. The emulator runs them in the orders given here (``LaunchOptions.ctas``) and checks the protocol: a program
-that reads a piece another stored without the release and acquire between them is an error, which the tests
+Each program stores its pieces as for ``mmq_fixup_kernel`` and arrives at its tile's counter (``qdot.last_arrival``);
+the last to arrive adds the tile's pieces in the fix-up kernel's order (split order; stream-K: program order): the same
+additions as the two-kernel fix-up, so the same bits — and the atomic kernel's run in grid order — in whatever order
+the programs run. The emulator runs them in the orders given here (``LaunchOptions.ctas``) and checks the protocol: a
+program that reads a piece another stored without the release and acquire between them is an error, which the tests
 provoke by deleting either fence. Workspace and Y start as NaN; rows past max_m must stay as they were.
 """
 
@@ -33,9 +33,47 @@ def _in_gemm_y(module, cfg: MmqConfig, args: list, grid: tuple[int, int, int], o
     x, w, m, n, k = args
     y = np.full((m, n), np.nan, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
-    counts = np.zeros(fixup_counters_shape(cfg, n), dtype=np.int32) if counts is None else counts
+    counts = np.zeros(fixup_counters_shape(cfg, m, n), dtype=np.int32) if counts is None else counts
     emulate(module, cfg.name, [x, w, y, parts, counts, m, n, k], grid, options=LaunchOptions(ctas=order))
     return y, counts
+
+
+STREAM_K = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True, fixup=True)
+STREAM_K_IN_GEMM = replace(STREAM_K, fixup_in_gemm=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("programs,what", [
+    (7, "shares of 2 super-blocks: most tiles split between two programs"),
+    (5, "shares of 3 = one whole tile each: nothing to fix up"),
+    (13, "more programs than iterations: the last has no work"),
+    (3, "shares of 4: a program's first and last segments both pieces"),
+    (12, "a super-block each: three programs per tile"),
+])
+def test_stream_k_in_gemm_fixup_equals_the_fixup_kernel_in_any_program_order(programs: int, what: str) -> None:
+    """4 tiles × 3 super-blocks (M = 40, N = 72, K = 768), as tests/emulator/test_stream_k_fixup.py."""
+    case = MmqCase(STREAM_K_IN_GEMM, m=40, n=72, k=768)
+    data = make_inputs(case, np.random.default_rng(100 + programs))
+    args = [data["x"], kernel_weights(STREAM_K, data["w"]), case.m, case.n, case.k]
+    grid = (programs, 1, 1)
+    module = lower(mmq_kernel(STREAM_K_IN_GEMM), STREAM_K_IN_GEMM.name, SM90_TWO_STAGES)
+    y, counts = _in_gemm_y(module, STREAM_K_IN_GEMM, args, grid)
+    assert not np.isnan(y).any(), f"{programs} programs ({what}): {int(np.isnan(y).sum())} elements of Y unwritten"
+    assert not counts.any(), f"counters left at {counts}"
+    x, w, m, n, k = args
+    two = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(STREAM_K, grid, n), np.nan, dtype=np.float32)
+    emulate(lower(mmq_kernel(STREAM_K), STREAM_K.name, SM90_TWO_STAGES), STREAM_K.name, [x, w, two, parts, m, n, k],
+            grid)
+    emulate(lower(mmq_fixup_kernel(STREAM_K), fixup_kernel_name(STREAM_K), SM90_TWO_STAGES),
+            fixup_kernel_name(STREAM_K), [two, parts, *fixup_scalars(STREAM_K, grid, m, n, k)],
+            fixup_grid(STREAM_K, m, n))
+    assert np.array_equal(_bits(y), _bits(two)), f"{programs} programs ({what})"
+    for order in (list(range(programs))[::-1], [int(i) for i in np.random.default_rng(programs).permutation(programs)]):
+        again, counts = _in_gemm_y(module, STREAM_K_IN_GEMM, args, grid, order)
+        assert np.array_equal(_bits(again), _bits(y)) and not counts.any(), f"{programs} programs in order {order}"
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{programs} programs ({what}): relative error {err:.3e}"
 
 
 def _two_kernel_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarray:
@@ -121,13 +159,15 @@ def test_the_emulator_refuses_the_protocol_without_either_fence(fence: int, mess
 
 def test_in_gemm_fixup_config() -> None:
     assert IN_GEMM.name == "small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm" and not IN_GEMM.needs_zeroed_output
-    assert fixup_counters_shape(IN_GEMM, 40) == (3,)
+    assert fixup_counters_shape(IN_GEMM, 5, 40) == (3,)
+    assert fixup_counters_shape(STREAM_K_IN_GEMM, 40, 72) == (4,)  # 2 × 2 tiles of 32 × 64
+    assert "qdot.last_arrival %count_ptr[%tile], %fx_sharers" in mmq_kernel(STREAM_K_IN_GEMM)
     assert fixup_workspace_shape(IN_GEMM, (3, 4, 1), 40) == (192, 8)
     assert "%count_ptr: !qdot.ptr<i32>" in mmq_kernel(IN_GEMM) and "qdot.last_arrival" in mmq_kernel(IN_GEMM)
     with pytest.raises(ValueError, match="its fix-up runs in the GEMM"):
         mmq_fixup_kernel(IN_GEMM)
     with pytest.raises(ValueError, match="has no counters"):
-        fixup_counters_shape(DECODE, 40)
-    for bad in (dict(small_m=True, split_k=True), dict(stream_k=True, fixup=True)):
-        with pytest.raises(ValueError, match="fixup_in_gemm is an option of the small_m kernel with split_k and"):
+        fixup_counters_shape(DECODE, 5, 40)
+    for bad in (dict(small_m=True, split_k=True), dict(stream_k=True)):
+        with pytest.raises(ValueError, match="fixup_in_gemm is an option of the fix-up"):
             MmqConfig(fixup_in_gemm=True, **bad)
