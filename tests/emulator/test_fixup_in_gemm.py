@@ -171,3 +171,12 @@ def test_in_gemm_fixup_config() -> None:
     for bad in (dict(small_m=True, split_k=True), dict(stream_k=True)):
         with pytest.raises(ValueError, match="fixup_in_gemm is an option of the fix-up"):
             MmqConfig(fixup_in_gemm=True, **bad)
+
+
+def test_the_lit_test_kernel_is_the_templates() -> None:
+    """tests/lit/targets/ptx/split-k-fixup-in-gemm.mlir checks the PTX of this very text."""
+    from pathlib import Path
+
+    lit = Path(__file__).parents[1] / "lit" / "targets" / "ptx" / "split-k-fixup-in-gemm.mlir"
+    text = "".join(line + "\n" for line in lit.read_text(encoding="utf-8").splitlines() if not line.startswith("//"))
+    assert text.strip() == mmq_kernel(IN_GEMM).strip()
