@@ -843,7 +843,7 @@ def _small_m(cfg: MmqConfig) -> str:
     first_lines, first = weights.first_block("%kk", "    ")
     w_tile, x_tile = f"{bn}x{kb * weights.per_step}x{w}", f"{2 * kb}x{tokens}x{_X}"
     reduce = ' {reduce = "add"}' if cfg.split_k else ""
-    in_gemm = ({_split_fixup_rows(cfg), *range(IN_GEMM_FIXUP_UNROLL + 1)} if cfg.fixup_in_gemm else set())
+    in_gemm = ({*_in_gemm_fixup_tile(cfg), *range(in_gemm_fixup_unroll(cfg) + 1)} if cfg.fixup_in_gemm else set())
     lines = _header(cfg, {bn, tokens, cfg.max_m, kb} | ({cfg.prefetch_steps * kb} if cfg.prefetch_steps else set())
                     | in_gemm)
     if not cfg.interleave_splits:
@@ -933,19 +933,21 @@ def _split_piece_store(cfg: MmqConfig, cols: str) -> list[str]:
             f"  qdot.store %part_desc[%part_row, %c0], %acc : !qdot.desc<{bn}x{tokens}xf32>, tensor<{bn}x{tokens}xf32>"]
 
 
-IN_GEMM_FIXUP_UNROLL = 8
-"""Pieces the in-GEMM fix-up's last program loads before its first addition (``MmqConfig.fixup_in_gemm``); more
-splits are added by a loop after them, a piece at a time. Eight, not the fix-up kernel's 16: the registers are the
-GEMM kernel's, whose K loop sets their count."""
+IN_GEMM_FIXUP_REGISTERS = 64
+"""Registers the in-GEMM split-K fix-up's last program gives the pieces it loads before its first addition
+(``MmqConfig.fixup_in_gemm``): as many pieces as fit, at most ``MAX_SPLITS`` (the default grid's splits; more are
+added by a loop after them, a piece at a time). The registers are the GEMM kernel's, whose K loop sets their count:
+the one-token kernel's pieces are one value per thread (16 at once), the M ≤ 8 kernel's eight (8 at once)."""
 
 
 def _fixup_by_last_program(cfg: MmqConfig, m: str) -> list[str]:
     """``fixup_in_gemm``: the program arrives at its tile's counter; the last to arrive sums the tile's pieces in
-    split order — ``_split_fixup_rows`` rows at a time, the first ``IN_GEMM_FIXUP_UNROLL`` pieces loaded together —
+    split order — ``_in_gemm_fixup_tile`` at a time, the first ``in_gemm_fixup_unroll`` pieces loaded together —
     and stores each chunk of the sum into Yᵀ (the token columns below M)."""
-    bn, tokens, rows = cfg.block_n, small_m_tokens(cfg.max_m), _split_fixup_rows(cfg)
-    tile_t, desc_t = f"tensor<{rows}x{tokens}xf32>", f"!qdot.desc<{rows}x{tokens}xf32>"
-    unroll = IN_GEMM_FIXUP_UNROLL
+    bn, tokens = cfg.block_n, small_m_tokens(cfg.max_m)
+    cols, rows = _in_gemm_fixup_tile(cfg)
+    tile_t, desc_t = f"tensor<{rows}x{cols}xf32>", f"!qdot.desc<{rows}x{cols}xf32>"
+    unroll = in_gemm_fixup_unroll(cfg)
     lines = ["  %last = qdot.last_arrival %count_ptr[%pid], %splits : !qdot.ptr<i32>",
              "  scf.if %last {",
              f"    %sum_desc = qdot.make_desc %part_ptr, [%fx_rows, {m}], [%c{tokens}, %c1] : !qdot.ptr<f32> "
@@ -974,6 +976,27 @@ def _fixup_by_last_program(cfg: MmqConfig, m: str) -> list[str]:
         "    }",
         "  }"]
     return lines
+
+
+IN_GEMM_FIXUP_VALUES = 8
+"""Values of a piece each thread of the in-GEMM split-K fix-up's last program loads at once: the whole tile of the
+decode kernels (64 rows on 2 warps) in one chunk, so its pieces cost one round trip to L2, not two."""
+
+
+def _in_gemm_fixup_tile(cfg: MmqConfig) -> tuple[int, int]:
+    """(columns, rows) of the chunks the in-GEMM split-K fix-up sums: the token columns the kernel stores (max_m
+    rounded up to a power of two, at most the tile's tokens: the one-token kernel's pieces are one column), and as
+    many rows as ``IN_GEMM_FIXUP_VALUES`` per thread cover, at most the tile's."""
+    tokens = small_m_tokens(cfg.max_m)
+    cols = min(tokens, 1 << (cfg.max_m - 1).bit_length())
+    return cols, max(1, min(cfg.block_n, IN_GEMM_FIXUP_VALUES * 32 * cfg.num_warps // cols))
+
+
+def in_gemm_fixup_unroll(cfg: MmqConfig) -> int:
+    """Pieces the in-GEMM split-K fix-up loads before its first addition (``IN_GEMM_FIXUP_REGISTERS``)."""
+    cols, rows = _in_gemm_fixup_tile(cfg)
+    per_thread = max(1, rows * cols // (32 * cfg.num_warps))
+    return max(1, min(MAX_SPLITS, IN_GEMM_FIXUP_REGISTERS // per_thread))
 
 
 FIXUP_UNROLL = MAX_SPLITS

@@ -16,9 +16,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from compiler.mmq_template import (IN_GEMM_FIXUP_UNROLL, MmqConfig, fixup_counters_shape, fixup_grid,
-                                   fixup_kernel_name, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel,
-                                   mmq_grid, mmq_kernel)
+from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
+                                   fixup_workspace_shape, in_gemm_fixup_unroll, mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from dialects.ptx.ops import FenceAcqRelGpuOp
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
 from tests.emulator.lowering import SM90_TWO_STAGES, lower
@@ -130,11 +129,11 @@ def test_in_gemm_fixup_equals_the_fixup_kernel_in_any_program_order(cfg: MmqConf
 def test_in_gemm_fixup_adds_splits_past_its_unrolled_loads_and_reuses_its_counters() -> None:
     """More splits than the last program loads at once (the loop after them adds the rest), launched twice on the
     same counters: the first launch leaves them zero, so the second gives the same bits."""
-    splits = IN_GEMM_FIXUP_UNROLL + 2
+    splits = in_gemm_fixup_unroll(IN_GEMM) + 2
     case, data, args, grid = _case(IN_GEMM, 5, 40, splits * 256, splits, seed=7)
     module = lower(mmq_kernel(IN_GEMM), IN_GEMM.name, SM90_TWO_STAGES)
     y, counts = _in_gemm_y(module, IN_GEMM, args, grid)
-    second, counts = _in_gemm_y(module, IN_GEMM, args, grid, list(np.random.default_rng(1).permutation(30)), counts)
+    second, counts = _in_gemm_y(module, IN_GEMM, args, grid, [int(i) for i in np.random.default_rng(1).permutation(grid[0] * grid[1])], counts)
     assert np.array_equal(_bits(second), _bits(y)) and not counts.any()
     assert np.array_equal(_bits(y), _bits(_two_kernel_y(DECODE, args, grid)))
     ok, err = check(y, reference(case, data))

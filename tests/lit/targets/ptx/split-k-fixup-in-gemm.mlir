@@ -7,8 +7,8 @@
 // to PTX: after the K loop no red.global.add — the partial Yᵀ tile goes to the split's workspace slot (st.global),
 // then the arrival (fence.acq_rel.gpu, bar.sync, thread 0's atom.global.add.u32 on the tile's counter, the
 // counter's reset, bar.red.or.pred, fence.acq_rel.gpu) and, in the last program only (the branch on the vote), the
-// pieces' loads — eight before the first addition, then a loop — and the sum's stores into Y.
-
+// pieces' loads — sixteen before the first addition, four single ld.global per thread each (the columns are
+// bounded by M: no 16-byte runs), then a loop — and the sum's stores into Y.
 // CHECK:       .entry small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm(
 // CHECK-NOT:   red.global.add
 // CHECK:       mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32
@@ -21,7 +21,7 @@
 // CHECK:       fence.acq_rel.gpu;
 // CHECK:       not.pred [[SKIP:%p[0-9]+]], [[LAST]];
 // CHECK-NEXT:  @[[SKIP]] bra
-// CHECK-COUNT-8: ld.global
+// CHECK-COUNT-64: ld.global.b32
 // CHECK:       add.rn.f32
 // CHECK:       st.global
 // CHECK-NOT:   red.global.add
@@ -37,6 +37,13 @@ func.func @small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm(%x_ptr: !qdot.ptr<!qdot.b
   %c6 = arith.constant 6 : index
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c11 = arith.constant 11 : index
+  %c12 = arith.constant 12 : index
+  %c13 = arith.constant 13 : index
+  %c14 = arith.constant 14 : index
+  %c15 = arith.constant 15 : index
   %c16 = arith.constant 16 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
@@ -100,6 +107,30 @@ func.func @small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm(%x_ptr: !qdot.ptr<!qdot.b
       %fx_split_7 = arith.muli %per_split, %c7 : index
       %fx_row_7 = arith.addi %fx_split_7, %ch_row : index
       %fx_piece_7 = qdot.load %sum_desc[%fx_row_7, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_8 = arith.muli %per_split, %c8 : index
+      %fx_row_8 = arith.addi %fx_split_8, %ch_row : index
+      %fx_piece_8 = qdot.load %sum_desc[%fx_row_8, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_9 = arith.muli %per_split, %c9 : index
+      %fx_row_9 = arith.addi %fx_split_9, %ch_row : index
+      %fx_piece_9 = qdot.load %sum_desc[%fx_row_9, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_10 = arith.muli %per_split, %c10 : index
+      %fx_row_10 = arith.addi %fx_split_10, %ch_row : index
+      %fx_piece_10 = qdot.load %sum_desc[%fx_row_10, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_11 = arith.muli %per_split, %c11 : index
+      %fx_row_11 = arith.addi %fx_split_11, %ch_row : index
+      %fx_piece_11 = qdot.load %sum_desc[%fx_row_11, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_12 = arith.muli %per_split, %c12 : index
+      %fx_row_12 = arith.addi %fx_split_12, %ch_row : index
+      %fx_piece_12 = qdot.load %sum_desc[%fx_row_12, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_13 = arith.muli %per_split, %c13 : index
+      %fx_row_13 = arith.addi %fx_split_13, %ch_row : index
+      %fx_piece_13 = qdot.load %sum_desc[%fx_row_13, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_14 = arith.muli %per_split, %c14 : index
+      %fx_row_14 = arith.addi %fx_split_14, %ch_row : index
+      %fx_piece_14 = qdot.load %sum_desc[%fx_row_14, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
+      %fx_split_15 = arith.muli %per_split, %c15 : index
+      %fx_row_15 = arith.addi %fx_split_15, %ch_row : index
+      %fx_piece_15 = qdot.load %sum_desc[%fx_row_15, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
       %fx_sum_0 = arith.addf %fx_zero, %fx_piece_0 : tensor<16x8xf32>
       %fx_sum_1 = arith.addf %fx_sum_0, %fx_piece_1 : tensor<16x8xf32>
       %fx_sum_2 = arith.addf %fx_sum_1, %fx_piece_2 : tensor<16x8xf32>
@@ -108,7 +139,15 @@ func.func @small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm(%x_ptr: !qdot.ptr<!qdot.b
       %fx_sum_5 = arith.addf %fx_sum_4, %fx_piece_5 : tensor<16x8xf32>
       %fx_sum_6 = arith.addf %fx_sum_5, %fx_piece_6 : tensor<16x8xf32>
       %fx_sum_7 = arith.addf %fx_sum_6, %fx_piece_7 : tensor<16x8xf32>
-      %fx_total = scf.for %s = %c8 to %splits step %c1 iter_args(%fx_acc = %fx_sum_7) -> (tensor<16x8xf32>) {
+      %fx_sum_8 = arith.addf %fx_sum_7, %fx_piece_8 : tensor<16x8xf32>
+      %fx_sum_9 = arith.addf %fx_sum_8, %fx_piece_9 : tensor<16x8xf32>
+      %fx_sum_10 = arith.addf %fx_sum_9, %fx_piece_10 : tensor<16x8xf32>
+      %fx_sum_11 = arith.addf %fx_sum_10, %fx_piece_11 : tensor<16x8xf32>
+      %fx_sum_12 = arith.addf %fx_sum_11, %fx_piece_12 : tensor<16x8xf32>
+      %fx_sum_13 = arith.addf %fx_sum_12, %fx_piece_13 : tensor<16x8xf32>
+      %fx_sum_14 = arith.addf %fx_sum_13, %fx_piece_14 : tensor<16x8xf32>
+      %fx_sum_15 = arith.addf %fx_sum_14, %fx_piece_15 : tensor<16x8xf32>
+      %fx_total = scf.for %s = %c16 to %splits step %c1 iter_args(%fx_acc = %fx_sum_15) -> (tensor<16x8xf32>) {
         %fx_split = arith.muli %per_split, %s : index
         %fx_row = arith.addi %fx_split, %ch_row : index
         %fx_piece = qdot.load %sum_desc[%fx_row, %c0] : !qdot.desc<16x8xf32> -> tensor<16x8xf32>
