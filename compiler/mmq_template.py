@@ -956,23 +956,9 @@ def _fixup_by_last_program(cfg: MmqConfig, m: str) -> list[str]:
              f"    %fx_zero = arith.constant dense<0.000000e+00> : {tile_t}",
              f"    scf.for %ch = %c0 to %c{bn} step %c{rows} {{",
              "      %ch_row = arith.addi %off_n, %ch : index"]
-    for i in range(unroll):  # every load before the first addition; a split past the grid's reads zeros
-        lines += [f"      %fx_split_{i} = arith.muli %per_split, %c{i} : index",
-                  f"      %fx_row_{i} = arith.addi %fx_split_{i}, %ch_row : index",
-                  f"      %fx_piece_{i} = qdot.load %sum_desc[%fx_row_{i}, %c0] : {desc_t} -> {tile_t}"]
-    total = "%fx_zero"
-    for i in range(unroll):  # the sum in split order
-        lines.append(f"      %fx_sum_{i} = arith.addf {total}, %fx_piece_{i} : {tile_t}")
-        total = f"%fx_sum_{i}"
+    lines += _split_piece_sum(unroll, tile_t, desc_t, "%sum_desc", "%ch_row", "fx_", "      ")
     lines += [
-        f"      %fx_total = scf.for %s = %c{unroll} to %splits step %c1 iter_args(%fx_acc = {total}) -> ({tile_t}) {{",
-        "        %fx_split = arith.muli %per_split, %s : index",
-        "        %fx_row = arith.addi %fx_split, %ch_row : index",
-        f"        %fx_piece = qdot.load %sum_desc[%fx_row, %c0] : {desc_t} -> {tile_t}",
-        f"        %fx_next = arith.addf %fx_acc, %fx_piece : {tile_t}",
-        f"        scf.yield %fx_next : {tile_t}",
-        "      }",
-        f"      qdot.store %ysum_desc[%ch_row, %c0], %fx_total : {desc_t}, {tile_t}",
+        f"      qdot.store %ysum_desc[%ch_row, %c0], %fx_sum : {desc_t}, {tile_t}",
         "    }",
         "  }"]
     return lines
@@ -1003,6 +989,32 @@ FIXUP_UNROLL = MAX_SPLITS
 """Splits a split-K fix-up program loads at once (``mmq_grid``'s default cap on splits): a split past the
 grid's reads zeros (its rows lie past the workspace descriptor) and adds nothing; splits past 16 are added by a
 loop after them."""
+
+
+def _split_piece_sum(unroll: int, tile_t: str, desc_t: str, desc: str, row: str, pre: str = "",
+                     indent: str = "  ") -> list[str]:
+    """``%{pre}sum``: a split-K tile's pieces at rows ``row`` of each split's slot of ``desc``, added in split order
+    from ``%{pre}zero`` — the first ``unroll`` loaded before the first addition (one round trip, not one per piece; a
+    split past the grid's reads zeros, its rows past the workspace), a loop over ``%splits`` for the rest. ``pre``
+    prefixes the names it defines (the in-GEMM fix-up's live beside the GEMM's own)."""
+    lines = []
+    for i in range(unroll):
+        lines += [f"{indent}%{pre}split_row_{i} = arith.muli %per_split, %c{i} : index",
+                  f"{indent}%{pre}part_row_{i} = arith.addi %{pre}split_row_{i}, {row} : index",
+                  f"{indent}%{pre}piece_{i} = qdot.load {desc}[%{pre}part_row_{i}, %c0] : {desc_t} -> {tile_t}"]
+    total = f"%{pre}zero"
+    for i in range(unroll):
+        lines.append(f"{indent}%{pre}sum_{i} = arith.addf {total}, %{pre}piece_{i} : {tile_t}")
+        total = f"%{pre}sum_{i}"
+    return [*lines,
+            f"{indent}%{pre}sum = scf.for %{pre}s = %c{unroll} to %splits step %c1 iter_args(%{pre}acc = {total}) "
+            f"-> ({tile_t}) {{",
+            f"{indent}  %{pre}split_row = arith.muli %per_split, %{pre}s : index",
+            f"{indent}  %{pre}part_row = arith.addi %{pre}split_row, {row} : index",
+            f"{indent}  %{pre}piece = qdot.load {desc}[%{pre}part_row, %c0] : {desc_t} -> {tile_t}",
+            f"{indent}  %{pre}next = arith.addf %{pre}acc, %{pre}piece : {tile_t}",
+            f"{indent}  scf.yield %{pre}next : {tile_t}",
+            f"{indent}}}"]
 
 
 def _split_fixup_rows(cfg: MmqConfig) -> int:
@@ -1037,22 +1049,8 @@ def _split_fixup(cfg: MmqConfig, wait_previous_grid: bool) -> str:
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> {desc_t}",
         f"  %zero = arith.constant dense<0.000000e+00> : {tile_t}",
     ]
-    for i in range(FIXUP_UNROLL):  # every load before the first addition: one round trip, not sixteen
-        lines += [f"  %split_row_{i} = arith.muli %per_split, %c{i} : index",
-                  f"  %part_row_{i} = arith.addi %split_row_{i}, %off_n : index",
-                  f"  %piece_{i} = qdot.load %part_desc[%part_row_{i}, %c0] : {desc_t} -> {tile_t}"]
-    total = "%zero"
-    for i in range(FIXUP_UNROLL):  # the sum in split order
-        lines.append(f"  %sum_{i} = arith.addf {total}, %piece_{i} : {tile_t}")
-        total = f"%sum_{i}"
+    lines += _split_piece_sum(FIXUP_UNROLL, tile_t, desc_t, "%part_desc", "%off_n")
     lines += [
-        f"  %sum = scf.for %s = %c{FIXUP_UNROLL} to %splits step %c1 iter_args(%acc = {total}) -> ({tile_t}) {{",
-        "    %split_row = arith.muli %per_split, %s : index",
-        "    %part_row = arith.addi %split_row, %off_n : index",
-        f"    %piece = qdot.load %part_desc[%part_row, %c0] : {desc_t} -> {tile_t}",
-        f"    %next = arith.addf %acc, %piece : {tile_t}",
-        f"    scf.yield %next : {tile_t}",
-        "  }",
         f"  qdot.store %yt_desc[%off_n, %c0], %sum : {desc_t}, {tile_t}",
         "  func.return",
         "}",

@@ -13,7 +13,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from compiler import registry
 from compiler.cli.common import build_pipeline, parse_module, split_chunks
-from compiler.mmq_template import MmqConfig, mmq_grid, mmq_kernel
+from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
+                                   mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from compiler.pipelines import PtxOptions, ptx_pipeline
 from targets.ptx.emulator import emulate
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, poisoned_output, reference
@@ -47,3 +48,15 @@ def emulate_and_check(module: ModuleOp, case: MmqCase, seed: int, what: str = ""
             mmq_grid(case.cfg, case.m, case.n, case.k))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id}{what}: relative error {err:.3e}"
+
+
+def fixup_kernel_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarray:
+    """Y of a ``cfg.fixup`` GEMM (``args``: X, W as the kernel reads it, M, N, K) run on ``grid`` and then its
+    ``mmq_fixup_kernel``, both compiled with ``SM90_TWO_STAGES``: Y and the workspace start as NaN."""
+    x, w, m, n, k = args
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, k], grid)
+    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
+            [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
+    return y

@@ -16,11 +16,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
-                                   fixup_workspace_shape, in_gemm_fixup_unroll, mmq_fixup_kernel, mmq_grid, mmq_kernel)
+from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_workspace_shape, in_gemm_fixup_unroll,
+                                   mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from dialects.ptx.ops import FenceAcqRelGpuOp
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
-from tests.emulator.lowering import SM90_TWO_STAGES, lower
+from tests.emulator.lowering import SM90_TWO_STAGES, fixup_kernel_y, lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, fixup=True)
@@ -59,30 +59,12 @@ def test_stream_k_in_gemm_fixup_equals_the_fixup_kernel_in_any_program_order(pro
     y, counts = _in_gemm_y(module, STREAM_K_IN_GEMM, args, grid)
     assert not np.isnan(y).any(), f"{programs} programs ({what}): {int(np.isnan(y).sum())} elements of Y unwritten"
     assert not counts.any(), f"counters left at {counts}"
-    x, w, m, n, k = args
-    two = np.full((m, n), np.nan, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(STREAM_K, grid, n), np.nan, dtype=np.float32)
-    emulate(lower(mmq_kernel(STREAM_K), STREAM_K.name, SM90_TWO_STAGES), STREAM_K.name, [x, w, two, parts, m, n, k],
-            grid)
-    emulate(lower(mmq_fixup_kernel(STREAM_K), fixup_kernel_name(STREAM_K), SM90_TWO_STAGES),
-            fixup_kernel_name(STREAM_K), [two, parts, *fixup_scalars(STREAM_K, grid, m, n, k)],
-            fixup_grid(STREAM_K, m, n))
-    assert np.array_equal(_bits(y), _bits(two)), f"{programs} programs ({what})"
+    assert np.array_equal(_bits(y), _bits(fixup_kernel_y(STREAM_K, args, grid))), f"{programs} programs ({what})"
     for order in (list(range(programs))[::-1], [int(i) for i in np.random.default_rng(programs).permutation(programs)]):
         again, counts = _in_gemm_y(module, STREAM_K_IN_GEMM, args, grid, order)
         assert np.array_equal(_bits(again), _bits(y)) and not counts.any(), f"{programs} programs in order {order}"
     ok, err = check(y, reference(case, data))
     assert ok, f"{programs} programs ({what}): relative error {err:.3e}"
-
-
-def _two_kernel_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarray:
-    x, w, m, n, k = args
-    y = np.full((m, n), np.nan, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
-    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, k], grid)
-    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
-            [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
-    return y
 
 
 def _case(cfg: MmqConfig, m: int, n: int, k: int, splits: int, seed: int):  # noqa: ANN202
@@ -115,7 +97,7 @@ def test_in_gemm_fixup_equals_the_fixup_kernel_in_any_program_order(cfg: MmqConf
     assert not np.isnan(y[:rows]).any()
     assert np.isnan(y[rows:]).all(), "the in-GEMM fix-up wrote rows past max_m"
     assert not counts.any(), f"counters left at {counts}"
-    two_kernels = _two_kernel_y(replace(cfg, fixup_in_gemm=False), args, grid)
+    two_kernels = fixup_kernel_y(replace(cfg, fixup_in_gemm=False), args, grid)
     assert np.array_equal(_bits(y[:rows]), _bits(two_kernels[:rows]))
     programs = grid[0] * grid[1]
     for order in (list(range(programs))[::-1], list(np.random.default_rng(splits).permutation(programs))):
@@ -135,7 +117,7 @@ def test_in_gemm_fixup_adds_splits_past_its_unrolled_loads_and_reuses_its_counte
     y, counts = _in_gemm_y(module, IN_GEMM, args, grid)
     second, counts = _in_gemm_y(module, IN_GEMM, args, grid, [int(i) for i in np.random.default_rng(1).permutation(grid[0] * grid[1])], counts)
     assert np.array_equal(_bits(second), _bits(y)) and not counts.any()
-    assert np.array_equal(_bits(y), _bits(_two_kernel_y(DECODE, args, grid)))
+    assert np.array_equal(_bits(y), _bits(fixup_kernel_y(DECODE, args, grid)))
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id} in {splits} splits: relative error {err:.3e}"
 

@@ -17,20 +17,10 @@ import pytest
 from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from targets.ptx.emulator import emulate
-from tests.emulator.lowering import SM90_TWO_STAGES, lower
+from tests.emulator.lowering import SM90_TWO_STAGES, fixup_kernel_y, lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 DECODE = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True)
-
-
-def _fixup_y(cfg: MmqConfig, args: list, grid: tuple[int, int, int]) -> np.ndarray:
-    x, w, m, n, k = args
-    y = np.full((m, n), np.nan, dtype=np.float32)
-    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
-    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, k], grid)
-    emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
-            [y, parts, *fixup_scalars(cfg, grid, m, n, k)], fixup_grid(cfg, m, n))
-    return y
 
 
 @pytest.mark.slow
@@ -50,7 +40,7 @@ def test_split_fixup_equals_atomic_split_k(cfg: MmqConfig, m: int, n: int, k: in
     grid = mmq_grid(fixed, min(m, cfg.max_m), n, k, target=1024, max_splits=splits, min_blocks=1)
     assert grid[1] == splits
     rows = min(m, cfg.max_m)
-    y = _fixup_y(fixed, [data["x"], w, m, n, k], grid)
+    y = fixup_kernel_y(fixed, [data["x"], w, m, n, k], grid)
     assert not np.isnan(y[:rows]).any()
     assert np.isnan(y[rows:]).all(), "the fix-up wrote rows past max_m"
     y_atomic = np.zeros((m, n), dtype=np.float32)
@@ -107,7 +97,7 @@ def test_reproducible_decode_choice_matches_reference() -> None:
     assert grid[1] > 2
     case = MmqCase(cfg, m, n, k, stages=choice.num_stages)
     data = make_inputs(case, np.random.default_rng(5))
-    y = _fixup_y(cfg, [data["x"], kernel_weights(cfg, data["w"]), m, n, k], grid)
+    y = fixup_kernel_y(cfg, [data["x"], kernel_weights(cfg, data["w"]), m, n, k], grid)
     ok, err = check(y, reference(case, data))
     assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
     wide = choose_mmq("q4_K", m, 32768, 8192, reproducible=True)

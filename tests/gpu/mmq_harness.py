@@ -195,6 +195,29 @@ def fixup_in_gemm_mul_mat(kernels: tuple, cfg: MmqConfig, grid: tuple[int, int, 
     return cupy.asnumpy(y)
 
 
+def assert_in_gemm_fixup_matches(cfg: MmqConfig, stages: int, quantize: Any, grid: tuple[int, int, int], x: Any,
+                                 xq: Any, w: Any, m: int, n: int, k: int, expected: np.ndarray, cupy: Any) -> None:
+    """``cfg`` with its fix-up in the GEMM (``fixup_in_gemm``), compiled and launched twice after the loaded
+    ``quantize`` kernel on the same counters (zero at first): each launch must leave them zero and give
+    ``expected``'s bits — the fix-up kernel's Y, whose additions in the same order it repeats."""
+    from dataclasses import replace
+
+    from compiler.kernel_cache import get_or_compile
+    from compiler.mmq_template import fixup_counters_shape, mmq_kernel
+    from targets.ptx.runner import load
+
+    in_gemm = replace(cfg, fixup_in_gemm=True)
+    compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=stages)
+    kernels = (quantize, load(compiled.ptx, compiled.kernels[0]))
+    counts = cupy.zeros(fixup_counters_shape(in_gemm, m, n), dtype=cupy.int32)
+    for launch in range(2):
+        y = fixup_in_gemm_mul_mat(kernels, in_gemm, grid, x, xq, w, counts, m, n, k, cupy)
+        assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"
+        assert np.array_equal(y.view(np.uint32), expected.view(np.uint32)), \
+            f"{in_gemm.name} on grid {grid}, launch {launch}: {int((y != expected).sum())} elements differ from " \
+            "the fix-up kernel's"
+
+
 def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
     """Random weight blocks [rows, K/bv, bytes] (``block_q4_K`` by default): every byte pattern with
     finite fp16 fields (q4_K's d and dmin, q4_0's / q8_0's d) is a valid block, so benchmarks need
@@ -216,7 +239,6 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "check", "fixup_in_gemm_mul_mat", "fixup_mul_mat", "integer_inputs",
-           "kernel_weights", "make_inputs", "poisoned_output",
-           "quantized_activations", "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq",
-           "weight_shape"]
+__all__ = ["MmqCase", "TOLERANCE", "assert_in_gemm_fixup_matches", "check", "fixup_in_gemm_mul_mat", "fixup_mul_mat",
+           "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output", "quantized_activations",
+           "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq", "weight_shape"]

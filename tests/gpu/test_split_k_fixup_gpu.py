@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import (MmqCase, check, fixup_in_gemm_mul_mat, fixup_mul_mat, kernel_weights, make_inputs,
-                                   reference)
+from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_fixup_matches, check, fixup_mul_mat, kernel_weights,
+                                   make_inputs, reference)
 
 N = 1000  # ragged
 CASES = [("q4_K", 1, 3584, {}, False), ("q4_K", 8, 3584, {}, False), ("q4_K", 16, 3584, {}, False),
@@ -34,7 +34,7 @@ its default grid, and once on 20 splits of one K step each (4 past the 16 the fi
 def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict, tiled: bool,
                                       gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import fixup_counters_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel
+    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_kernel
     from targets.ptx.runner import load
 
@@ -60,13 +60,4 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)), \
         f"{case.id} on grid {grid}: two launches differ in {int((outputs[0] != outputs[1]).sum())} elements"
 
-    in_gemm = replace(cfg, fixup_in_gemm=True)
-    compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
-    pair = (kernels[0], load(compiled.ptx, compiled.kernels[0]))
-    counts = cupy.zeros(fixup_counters_shape(in_gemm, m, N), dtype=cupy.int32)
-    for launch in range(2):
-        y = fixup_in_gemm_mul_mat(pair, in_gemm, grid, x, xq, w, counts, m, N, k, cupy)
-        assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"
-        assert np.array_equal(y.view(np.uint32), outputs[0].view(np.uint32)), \
-            f"{in_gemm.name} on grid {grid}, launch {launch}: {int((y != outputs[0]).sum())} elements differ from " \
-            "the fix-up kernel's"
+    assert_in_gemm_fixup_matches(cfg, choice.num_stages, kernels[0], grid, x, xq, w, m, N, k, outputs[0], cupy)

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import (MmqCase, check, fixup_in_gemm_mul_mat, fixup_mul_mat, kernel_weights, make_inputs,
-                                   reference)
+from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_fixup_matches, check, fixup_mul_mat, kernel_weights,
+                                   make_inputs, reference)
 
 N, K = 1000, 3584  # ragged N; K = 14 super-blocks
 CASES = [("q4_K", 100, None, False), ("q4_K", 512, None, False), ("q4_K", 512, 7, False), ("q4_K", 65, 300, False),
@@ -32,7 +32,7 @@ programs with one or two K steps each (3 or more pieces per tile, in an order at
                          ids=[f"{w}-M={m}-{p or 'SMs'}-programs{'-repacked' if t else ''}" for w, m, p, t in CASES])
 def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tiled: bool, gpu) -> None:  # noqa: ANN001
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import fixup_counters_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel
+    from compiler.mmq_template import mmq_fixup_kernel, mmq_grid, mmq_kernel
     from compiler.quantize_template import quantize_kernel
     from targets.ptx.runner import load
 
@@ -55,13 +55,4 @@ def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tile
     assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)), \
         f"{case.id} on grid {grid}: two launches differ in {int((outputs[0] != outputs[1]).sum())} elements"
 
-    in_gemm = replace(cfg, fixup_in_gemm=True)
-    compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
-    pair = (kernels[0], load(compiled.ptx, compiled.kernels[0]))
-    counts = cupy.zeros(fixup_counters_shape(in_gemm, m, N), dtype=cupy.int32)
-    for launch in range(2):
-        y = fixup_in_gemm_mul_mat(pair, in_gemm, grid, x, xq, w, counts, m, N, K, cupy)
-        assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"
-        assert np.array_equal(y.view(np.uint32), outputs[0].view(np.uint32)), \
-            f"{in_gemm.name} on grid {grid}, launch {launch}: {int((y != outputs[0]).sum())} elements differ from " \
-            "the fix-up kernel's"
+    assert_in_gemm_fixup_matches(cfg, choice.num_stages, kernels[0], grid, x, xq, w, m, N, K, outputs[0], cupy)
