@@ -559,8 +559,9 @@ def _stream_k(cfg: MmqConfig) -> str:
         "  %start = arith.minui %share, %total : index",
         "  %share_end = arith.addi %start, %per : index",
         "  %end = arith.minui %share_end, %total : index",
-        "  %first_tile = arith.divui %start, %kw : index",
-        "  %end_tile = arith.ceildivui %end, %kw : index",
+        "  %kw_nz = arith.maxui %kw, %c1 : index",  # K = 0: no share has work, and no division by zero
+        "  %first_tile = arith.divui %start, %kw_nz : index",
+        "  %end_tile = arith.ceildivui %end, %kw_nz : index",
         "  %has_work = arith.cmpi ult, %start, %end : index",
         "  %tile_span = arith.subi %end_tile, %first_tile : index",
         "  %segments = arith.select %has_work, %tile_span, %c0 : index",
@@ -591,6 +592,7 @@ def _stream_k(cfg: MmqConfig) -> str:
         *(_stream_k_fixup_by_last_program(cfg) if cfg.fixup_in_gemm else []),
         "    }",
         "  }",
+        *(_stream_k_zero_tiles(cfg) if cfg.fixup_in_gemm else []),
         "  func.return",
         "}",
     ]
@@ -622,6 +624,24 @@ def _stream_k_fixup_by_last_program(cfg: MmqConfig) -> list[str]:
         f"          qdot.store %fx_y_desc[%fx_row, %off_n], %fx_total_sum : {desc_t}, {tile_t}",
         "        }",
         "      }"]
+
+
+def _stream_k_zero_tiles(cfg: MmqConfig) -> list[str]:
+    """``fixup_in_gemm`` for stream-K at K = 0: no program has a segment and no fix-up kernel follows (which would
+    store the zeros), so the programs store the zero tiles themselves, program p tiles p, p + programs, …"""
+    bm, bn = cfg.block_m, cfg.block_n
+    return [
+        "  %no_k = arith.cmpi eq, %kw, %c0 : index",
+        "  scf.if %no_k {",
+        f"    %kz_zero = arith.constant dense<0.000000e+00> : tensor<{bm}x{bn}xf32>",
+        "    scf.for %kz_tile = %pid to %tiles step %programs {",
+        "      %kz_m = arith.divui %kz_tile, %tiles_n : index",
+        "      %kz_n = arith.remui %kz_tile, %tiles_n : index",
+        f"      %kz_off_m = arith.muli %kz_m, %c{bm} : index",
+        f"      %kz_off_n = arith.muli %kz_n, %c{bn} : index",
+        f"      qdot.store %y_desc[%kz_off_m, %kz_off_n], %kz_zero : !qdot.desc<{bm}x{bn}xf32>, tensor<{bm}x{bn}xf32>",
+        "    }",
+        "  }"]
 
 
 def _partial_tile_store(cfg: MmqConfig) -> list[str]:

@@ -161,3 +161,17 @@ def test_the_lit_test_kernel_is_the_templates() -> None:
     lit = Path(__file__).parents[1] / "lit" / "targets" / "ptx" / "split-k-fixup-in-gemm.mlir"
     text = "".join(line + "\n" for line in lit.read_text(encoding="utf-8").splitlines() if not line.startswith("//"))
     assert text.strip() == mmq_kernel(IN_GEMM).strip()
+
+
+@pytest.mark.parametrize("cfg,grid", [(IN_GEMM, (5, 2, 1)), (STREAM_K_IN_GEMM, (3, 1, 1))],
+                         ids=["split-K", "stream-K"])
+def test_in_gemm_fixup_at_k_zero_stores_zeros(cfg: MmqConfig, grid: tuple[int, int, int]) -> None:
+    """K = 0: no K step anywhere. The split-K programs still arrive with zero pieces; stream-K's have no segment, so
+    they store the zero tiles themselves (3 programs, 4 tiles: program 0 stores two). Y starts as NaN."""
+    m, n = 40, 72
+    x = np.zeros((m, 0, 144), dtype=np.uint8)
+    w = np.zeros((n, 0, 144), dtype=np.uint8)
+    module = lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES)
+    y, counts = _in_gemm_y(module, cfg, [x, w, m, n, 0], grid)
+    rows = min(m, cfg.max_m) if cfg.small_m else m
+    assert (y[:rows] == 0).all() and not np.signbit(y[:rows]).any() and not counts.any()

@@ -89,14 +89,23 @@ def test_fixup_kernel_sums_in_program_order(k: int, unroll: int) -> None:
 
 
 def test_fixup_kernel_with_no_k_stores_zeros() -> None:
-    """K = 0: the GEMM has no iterations and stores nothing, so the fix-up stores every tile as zeros."""
+    """K = 0: the GEMM has no iterations and stores nothing (its shares are empty: it divides by max(K / 256, 1),
+    not by zero, which the emulator would refuse as poison), so the fix-up stores every tile as zeros; the atomic
+    kernel leaves the zeroed Y as it was."""
     cfg = FIXUP
-    m, n, programs = 40, 72, 1
+    m, n, programs = 40, 72, 3
+    x, w = np.zeros((m, 0, 144), dtype=np.uint8), np.zeros((n, 0, 144), dtype=np.uint8)
     y = np.full((m, n), np.nan, dtype=np.float32)
     parts = np.full(fixup_workspace_shape(cfg, (programs, 1, 1), n), np.nan, dtype=np.float32)
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name, [x, w, y, parts, m, n, 0], (programs, 1, 1))
+    assert np.isnan(y).all()
     emulate(lower(mmq_fixup_kernel(cfg), fixup_kernel_name(cfg), SM90_TWO_STAGES), fixup_kernel_name(cfg),
             [y, parts, m, n, 0, programs], fixup_grid(cfg, m, n))
     assert (y == 0).all()
+    y_atomic = np.zeros((m, n), dtype=np.float32)
+    emulate(lower(mmq_kernel(STREAM_K), STREAM_K.name, SM90_TWO_STAGES), STREAM_K.name, [x, w, y_atomic, m, n, 0],
+            (programs, 1, 1))
+    assert (y_atomic == 0).all()
 
 
 def test_fixup_config() -> None:
