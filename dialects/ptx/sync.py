@@ -1,11 +1,11 @@
 """Synchronization between the CTAs of one grid: a GPU-scope fence, a counting atomic, a voting barrier.
 
 Three instructions are enough for the protocol ``qdot.last_arrival`` lowers to (the one CUDA's
-cooperative-groups grid barrier uses, without its spin): every thread of a CTA fences its global stores,
-the CTA meets at a barrier, one thread bumps a counter in global memory and learns from the old value
-whether its CTA is the last of those sharing the counter, the CTA's threads vote on that at a barrier,
-and a fence orders their later loads after every release the counter has seen. Every target qdot emits
-for (sm_80 and later) has all three, so none of them carries a requirement.
+cooperative-groups grid barrier uses, without its spin): the CTA meets at a barrier, a fence releases its
+global stores, one thread bumps a counter in global memory and learns from the old value whether its CTA is
+the last of those sharing the counter, a fence acquires what the counter's earlier writers released, and the
+CTA's threads vote on the answer at a barrier that also orders their later loads. Every target qdot emits for
+(sm_80 and later) has all three, so none of them carries a requirement.
 
     ptx.fence_acq_rel_gpu
     %old = ptx.atom_global_add %addr, %one if %first_thread : i32

@@ -473,9 +473,9 @@ class LastArrivalOp(IRDLOperation):
         %last = qdot.last_arrival %counters[%tile], %splits : !qdot.ptr<i32>
         scf.if %last { ... }
 
-    ``qdot-to-llvm`` lowers it to CUDA's grid-barrier protocol without the spin: ``fence.acq_rel.gpu``
-    in every thread, ``atom.global.add.u32`` by thread 0, ``bar.red.or.pred`` with thread 0's verdict,
-    ``fence.acq_rel.gpu`` again.
+    ``qdot-to-llvm`` lowers it to the arrival of CUDA's grid barrier, without the spin: ``bar.sync``,
+    ``fence.acq_rel.gpu``, ``atom.global.add.u32`` by thread 0, ``fence.acq_rel.gpu``, ``bar.red.or.pred``
+    with thread 0's verdict (``passes/support/last_arrival.py``).
     """
 
     name = "qdot.last_arrival"

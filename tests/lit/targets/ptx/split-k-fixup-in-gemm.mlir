@@ -5,20 +5,20 @@
 // The decode split-K kernel with its fix-up in the GEMM exactly as compiler/mmq_template.py writes it
 // (mmq_kernel(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, fixup=True, fixup_in_gemm=True))),
 // to PTX: after the K loop no red.global.add — the partial Yᵀ tile goes to the split's workspace slot (st.global),
-// then the arrival (fence.acq_rel.gpu, bar.sync, thread 0's atom.global.add.u32 on the tile's counter, the
-// counter's reset, bar.red.or.pred, fence.acq_rel.gpu) and, in the last program only (the branch on the vote), the
+// then the arrival (bar.sync, fence.acq_rel.gpu, thread 0's atom.global.add.u32 on the tile's counter, a second
+// fence, the counter's reset, bar.red.or.pred) and, in the last program only (the branch on the vote), the
 // pieces' loads — sixteen before the first addition, four single ld.global per thread each (the columns are
 // bounded by M: no 16-byte runs), then a loop — and the sum's stores into Y.
 // CHECK:       .entry small_m_q8_1_q4_K_16_w1_splitk_fixup_ingemm(
 // CHECK-NOT:   red.global.add
 // CHECK:       mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32
 // CHECK:       st.global
-// CHECK:       fence.acq_rel.gpu;
 // CHECK:       bar.sync 0;
+// CHECK:       fence.acq_rel.gpu;
 // CHECK:       atom.global.add.u32
+// CHECK:       fence.acq_rel.gpu;
 // CHECK:       st.global.b32
 // CHECK:       bar.red.or.pred [[LAST:%p[0-9]+]], 0,
-// CHECK:       fence.acq_rel.gpu;
 // CHECK:       not.pred [[SKIP:%p[0-9]+]], [[LAST]];
 // CHECK-NEXT:  @[[SKIP]] bra
 // CHECK-COUNT-64: ld.global.b32
