@@ -10,8 +10,9 @@ of the remaining tile-level ops: program ids, global → shared copies
 around synchronous staging), register → shared copies (one barrier after consecutive copies
 whose readers all follow the last, ``shared_stores.defer_trailing_barriers``), register
 upcasts, stores with bounds (pairs of elements in one store where N's parity allows, proven
-or tested at run time: ``stores.py``), constants and the K loop, whose tensor-valued ``iter_args`` become the registers of their layouts
-before ``scf`` → ``cf``. Option ``epilogue=staged``: an f32 tile stored after the K loop goes
+or tested at run time: ``stores.py``), ``qdot.last_arrival`` (the arrival of CUDA's grid barrier:
+``passes/support/last_arrival.py``), constants and the K loop, whose tensor-valued ``iter_args`` become the registers
+of their layouts before ``scf`` → ``cf``. Option ``epilogue=staged``: an f32 tile stored after the K loop goes
 out through shared memory in 16-byte row pieces where that is legal
 (``passes/support/staged_stores.py``); the default stores from the registers.
 
