@@ -26,13 +26,19 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import i32, i64
 
+from compiler import remarks
 from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import AtomGlobalAddOp, BarRedOrOp, BarSyncOp, FenceAcqRelGpuOp, SpecialRegOp, StGlobalOp
 from dialects.qdot.kernel import LastArrivalOp
 from passes.support.builder import Builder
+from passes.support.copies import REMARKS_PASS
 
 
 def lower_last_arrival(op: LastArrivalOp) -> None:
+    if remarks.enabled(REMARKS_PASS):
+        remarks.remark(op, REMARKS_PASS, "last arrival: bar.sync, fence.acq_rel.gpu, thread 0's atom.global.add.u32 on "
+                       "the counter, fence.acq_rel.gpu, bar.red.or.pred of its verdict; the last program's thread 0 "
+                       "sets the counter back to 0")
     b = Builder.before(op)
     b.insert(BarSyncOp(0))
     b.insert(FenceAcqRelGpuOp())

@@ -1,4 +1,5 @@
 // RUN: qdot-opt %s -p 'qdot-to-llvm' | filecheck %s
+// RUN: qdot-opt %s -p 'qdot-to-llvm' --remarks=qdot-to-llvm 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 // qdot.last_arrival becomes the arrival of CUDA's grid barrier: a barrier, a release fence, thread 0's atomic
 // increment of counter [index] (i32, 4-byte stride), an acquire fence, the verdict (old = count - 1), the
 // counter's reset by the last program's thread 0 and a voting barrier that hands the verdict to every thread
@@ -27,6 +28,7 @@
 // CHECK-NEXT:  %[[LAST:.+]] = ptx.bar_red_or %[[MINE]]
 // CHECK-NEXT:  cf.cond_br %[[LAST]], ^[[THEN:.+]], ^[[END:.+]]
 // CHECK-NOT:   qdot.last_arrival
+// REMARK:      last-arrival.mlir:[[# @LINE + 3]]:3: remark: qdot-to-llvm: last arrival: bar.sync, fence.acq_rel.gpu, thread 0's atom.global.add.u32 on the counter, fence.acq_rel.gpu, bar.red.or.pred of its verdict; the last program's thread 0 sets the counter back to 0
 func.func @arrive(%counts: !qdot.ptr<i32>, %splits: index) attributes {qdot.kernel, qdot.num_warps = 2 : i64} {
   %tile = qdot.program_id x
   %last = qdot.last_arrival %counts[%tile], %splits : !qdot.ptr<i32>
