@@ -120,6 +120,15 @@ class MmqConfig:
     program's wait for the counter and its reads of the pieces. The counters must be zero before the first launch
     and are left zero after each. For the decode, the first half of a one-launch MUL_MAT (the other: quantizing the
     activations in the GEMM). Not yet timed on a GPU."""
+    quantize_in_gemm: bool = False
+    """small_m with split_k and fixup_in_gemm: the kernel takes the activations as f32 (``%xf_ptr``, [M, K]) and
+    quantizes them itself, so MUL_MAT is one launch. Before its K loop each program quantizes the K steps it covers
+    (``qdot.quantize`` to q8_1_mmq, bit-exact with the quantize kernel) into its own rows of a scratch buffer
+    (``%x_ptr``, ``quantize_scratch_shape``: ``small_m_tokens`` rows per weight-row tile, so no two programs store
+    the same bytes), meets its threads at a ``qdot.barrier``, and its K loop copies them from there as it copies the
+    quantize kernel's output otherwise. Each split's X is quantized once per weight-row tile (the N / block_n
+    programs of a split all need it). Not optimized: the weights' first copies wait for the quantization instead of
+    streaming during it (qdot-pipeline issues the prologue where the loop is), and it is not yet timed on a GPU."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
@@ -202,7 +211,7 @@ class MmqConfig:
         kind = "small_m" if self.small_m else "mmq"
         tile = f"{self.block_n}" if self.small_m else f"{self.block_m}x{self.block_n}"
         split = (("_splitk" if self.split_k else "_streamk" if self.stream_k else "") + "_fixup" * self.fixup
-                 + "_ingemm" * self.fixup_in_gemm)
+                 + "_ingemm" * self.fixup_in_gemm + "_quant" * self.quantize_in_gemm)
         occupancy = f"_b{self.min_blocks_per_sm}" if self.min_blocks_per_sm else ""
         tokens = f"_m{self.max_m}" if self.max_m != SMALL_M_MAX else ""
         k_step = (f"_kb{self.k_blocks}" if self.k_blocks != 1 else "") + ("_il" if self.interleave_splits else "")
@@ -227,6 +236,11 @@ class MmqConfig:
             raise ValueError("MmqConfig: fixup is an option of the stream_k and split_k kernels")
         if self.fixup_in_gemm and not self.fixup:
             raise ValueError("MmqConfig: fixup_in_gemm is an option of the fix-up (fixup, with split_k or stream_k)")
+        if self.quantize_in_gemm and not (self.small_m and self.split_k and self.fixup_in_gemm):
+            raise ValueError("MmqConfig: quantize_in_gemm is an option of the small_m kernel with split_k and "
+                             "fixup_in_gemm (one launch: no quantize kernel before it, no zeroed Y)")
+        if self.quantize_in_gemm and self.interleave_splits:
+            raise ValueError("MmqConfig: quantize_in_gemm quantizes a contiguous share of K (no interleave_splits)")
         if not 1 <= self.max_m <= SMALL_M_WIDEST:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
@@ -466,7 +480,8 @@ class _Weights:
 def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     weights = _Weights(cfg.weights)
     early = " {qdot.not_written_by_previous_grid}" if cfg.weights_before_wait else ""
-    args = [f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>{early}", "%y_ptr: !qdot.ptr<f32>",
+    args = [*(["%xf_ptr: !qdot.ptr<f32>"] if cfg.quantize_in_gemm else []),
+            f"%x_ptr: !qdot.ptr<{_X}>", f"%w_ptr: !qdot.ptr<{weights.type}>{early}", "%y_ptr: !qdot.ptr<f32>",
             *(["%part_ptr: !qdot.ptr<f32>"] if cfg.fixup else []),
             *(["%count_ptr: !qdot.ptr<i32>"] if cfg.fixup_in_gemm else []),
             "%m: index", "%n: index", f"%k: index {{qdot.divisibility = {cfg.k_divisibility} : i64}}"]
@@ -881,7 +896,8 @@ def _small_m(cfg: MmqConfig) -> str:
         "  %splits = qdot.num_programs y",
         *k_range,
         *_weight_desc(cfg, w, w_tile, kwb),
-        f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>",
+        *(_quantize_share(cfg, m) if cfg.quantize_in_gemm else [
+            f"  %x_desc = qdot.make_desc %x_ptr, [%kx, {m}], [%c1, %kx] : !qdot.ptr<{_X}> -> !qdot.desc<{x_tile}>"]),
         f"  %yt_desc = qdot.make_desc %y_ptr, [%n, {m}], [%c1, %n] : !qdot.ptr<f32> -> !qdot.desc<{bn}x{tokens}xf32>",
         f"  %zero = arith.constant dense<0.000000e+00> : tensor<{bn}x{tokens}xf32>",
         *_prefetch_loop(cfg, w_tile),
@@ -893,7 +909,10 @@ def _small_m(cfg: MmqConfig) -> str:
           if cfg.tiled_weights else []),
         f"    %w = qdot.load %w_desc[{'%w_row, %c0' if cfg.tiled_weights else f'%off_n, {first}'}]"
         f"{_W_IN_BOUNDS if cfg.tiled_weights else ''} : !qdot.desc<{w_tile}> -> tensor<{w_tile}>",
-        f"    %x = qdot.load %x_desc[%kkx, %c0]{_XT_IN_K if cfg.tiled_weights else ''} "
+        *(["    %kk_share = arith.subi %kk, %k_lo : index", "    %kkx_share = arith.muli %kk_share, %c2 : index"]
+          if cfg.quantize_in_gemm else []),
+        f"    %x = qdot.load %x_desc[{'%kkx_share, %x_row0' if cfg.quantize_in_gemm else '%kkx, %c0'}]"
+        f"{_XT_IN_K if cfg.tiled_weights else ''} "
         f": !qdot.desc<{x_tile}> -> tensor<{x_tile}>",
         f"    %d = qdot.dot_scaled %w, %x, %acc_i lhs = {cfg.weights} rhs = q8_1_mmq",
         f"         : tensor<{w_tile}> * tensor<{x_tile}> -> tensor<{bn}x{tokens}xf32>",
@@ -907,6 +926,49 @@ def _small_m(cfg: MmqConfig) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _quantize_share(cfg: MmqConfig, m: str) -> list[str]:
+    """``quantize_in_gemm``: the program's K steps of X quantized into its own region of the scratch — rows
+    (x · splits + y) · tokens … + M, its K steps from column 0 —, a barrier after each; and ``%x_desc``, the K
+    loop's view of that region as [2 · k_per, rows]. Regions per program, not per weight-row tile: the K loop's
+    pipeline may copy a stage past its share (the copy is discarded), and that stage must be outside the region,
+    where the descriptor reads zeros, not another program's scratch being written."""
+    tokens = small_m_tokens(cfg.max_m)
+    rows = min(tokens, 1 << (cfg.max_m - 1).bit_length())  # the tokens served: the one-token kernel quantizes one row
+    tile = f"{rows}x{K_STEP_VALUES}xf32"
+    blocks = f"{rows}x2x{_X}"
+    return [
+        "  %xs_program = arith.muli %pid, %splits : index",
+        "  %xs_region = arith.addi %xs_program, %pid_k : index",
+        f"  %x_row0 = arith.muli %xs_region, %c{tokens} : index",
+        f"  %x_rows = arith.addi %x_row0, {m} : index",
+        "  %xs_cols = arith.muli %k_per, %c2 : index",
+        f"  %xf_desc = qdot.make_desc %xf_ptr, [{m}, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<{tile}>",
+        f"  %xs_desc = qdot.make_desc %x_ptr, [%x_rows, %xs_cols], [%xs_cols, %c1] : !qdot.ptr<{_X}> "
+        f"-> !qdot.desc<{blocks}>",
+        "  scf.for %kq = %k_lo to %k_hi step %c1 {",
+        f"    %kq_values = arith.muli %kq, %c{K_STEP_VALUES} : index",
+        "    %kq_share = arith.subi %kq, %k_lo : index",
+        "    %kq_blocks = arith.muli %kq_share, %c2 : index",
+        f"    %xf = qdot.load %xf_desc[%c0, %kq_values] : !qdot.desc<{tile}> -> tensor<{tile}>",
+        f"    %xq = qdot.quantize %xf format = q8_1_mmq : tensor<{tile}> -> tensor<{blocks}>",
+        f"    qdot.store %xs_desc[%x_row0, %kq_blocks], %xq : !qdot.desc<{blocks}>, tensor<{blocks}>",
+        "    qdot.barrier",  # the stores seen by the K loop's copies; a staged quantization's buffer free again
+        "  }",
+        f"  %x_desc = qdot.make_desc %x_ptr, [%xs_cols, %x_rows], [%c1, %xs_cols] : !qdot.ptr<{_X}> "
+        f"-> !qdot.desc<{2 * cfg.k_blocks}x{tokens}x{_X}>"]
+
+
+def quantize_scratch_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int, k: int) -> tuple[int, int, int]:
+    """The q8_1_mmq scratch bytes a ``quantize_in_gemm`` kernel launched on ``grid`` quantizes X into, [rows, blocks,
+    144]: a region of ``small_m_tokens`` rows per program (x, y) — each program stores only its own, the first M
+    rows of it — of 2 · k_per blocks, k_per = ⌈K / 256 / splits⌉ its K steps."""
+    if not cfg.quantize_in_gemm:
+        raise ValueError(f"quantize_scratch_shape: {cfg.name} takes X quantized "
+                         "(MmqConfig(..., quantize_in_gemm=True) quantizes it)")
+    k_per = -(-(k // K_STEP_VALUES) // grid[1])
+    return (max(1, grid[0] * grid[1] * small_m_tokens(cfg.max_m)), max(1, 2 * k_per), 144)
 
 
 def _prefetch_loop(cfg: MmqConfig, w_tile: str) -> list[str]:

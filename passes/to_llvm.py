@@ -11,10 +11,10 @@ around synchronous staging), register → shared copies (one barrier after conse
 whose readers all follow the last, ``shared_stores.defer_trailing_barriers``), register
 upcasts, stores with bounds (pairs of elements in one store where N's parity allows, proven
 or tested at run time: ``stores.py``), ``qdot.last_arrival`` (the arrival of CUDA's grid barrier:
-``passes/support/last_arrival.py``), constants and the K loop, whose tensor-valued ``iter_args`` become the registers
-of their layouts before ``scf`` → ``cf``. Option ``epilogue=staged``: an f32 tile stored after the K loop goes
-out through shared memory in 16-byte row pieces where that is legal
-(``passes/support/staged_stores.py``); the default stores from the registers.
+``passes/support/last_arrival.py``), ``qdot.barrier`` (``bar.sync 0``), constants and the K loop, whose
+tensor-valued ``iter_args`` become the registers of their layouts before ``scf`` → ``cf``. Option
+``epilogue=staged``: an f32 tile stored after the K loop goes out through shared memory in 16-byte row pieces where
+that is legal (``passes/support/staged_stores.py``); the default stores from the registers.
 
 The result is what ``targets/ptx/llvm_ir.py`` translates to LLVM IR; ``qdot-lower-local-load``
 and ``qdot-lower-mma`` must have run (a ``qgpu.local_load`` or ``qgpu.mma`` left here
@@ -66,6 +66,7 @@ from dialects.qdot.kernel import (
     NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
     SHARED_BYTES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
+    BarrierOp,
     LastArrivalOp,
     LoadOp,
     MakeDescOp,
@@ -359,7 +360,7 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
 
 _LOWERED = (ProgramIdOp, NumProgramsOp, LocalAllocOp, AsyncCopyOp, AsyncCommitOp, AsyncWaitOp, UpcastOp, StoreOp,
             ConvertLayoutOp, arith.ConstantOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp, BlockPartOp,
-            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp, PrefetchOp, LastArrivalOp)
+            UnrealizedConversionCastOp, arith.TruncFOp, arith.AddfOp, LoadOp, PrefetchOp, LastArrivalOp, BarrierOp)
 """Every class ``_lower_op`` looks at; ops of other classes are left as they are."""
 
 
@@ -384,6 +385,8 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         _lower_alloc(op, state, warps, bases)
     elif isinstance(op, LastArrivalOp):
         lower_last_arrival(op)
+    elif isinstance(op, BarrierOp):
+        Rewriter.replace_op(op, [BarSyncOp(0)], [])
     elif isinstance(op, AsyncCopyOp):
         b = Builder.before(op)
         desc = op.desc.owner

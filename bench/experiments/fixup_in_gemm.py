@@ -11,7 +11,9 @@ M = 96, 128, 192, 256 with N = K = 4096 and M = 128 with N = 4096, K = 14336. Th
 
 * atomic: quantize (zeroing Y) + GEMM adding its pieces into Y — ``bench.mmq.measure``, the benchmark's row;
 * fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in order;
-* in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in the same order.
+* in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in the same order;
+* one launch (decode): that GEMM taking X as f32 and quantizing its share itself (``quantize_in_gemm``) — no
+  quantize kernel; not optimized (its weights' first copies wait for the quantization).
 
 Programmatic GEMMs (the decode's) are launched so after the quantize kernel, as the benchmark's, and their fix-up
 kernel after them. Both fix-up forms are checked against ``compiler.numerics`` and against each other bit for bit
@@ -37,7 +39,7 @@ import bench.mmq as bm
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_choice import choose_mmq
 from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
-                                   mmq_fixup_kernel, mmq_grid)
+                                   mmq_fixup_kernel, mmq_grid, quantize_scratch_shape)
 
 KERNELS = ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt")
 """``bench.mmq.DECODE``'s goal kernels: the one-token kernel (M = 1) and the M ≤ 8 kernel, W repacked."""
@@ -61,16 +63,18 @@ def entries(prefill: bool = False) -> list[tuple[str, MmqConfig, int]]:
 
 
 def compile_all() -> list:
-    """Per kernel, decode and prefill: (label, atomic, fix-up GEMM, in-GEMM GEMM, fix-up kernel), compiled; and the
-    quantizers."""
+    """Per kernel, decode and prefill: (label, atomic, fix-up GEMM, in-GEMM GEMM, fix-up kernel[, one launch: the
+    decode's in-GEMM GEMM quantizing X itself]), compiled; and the quantizers."""
     bm.compile_quantizers()
     out = []
     for label, cfg, stages in entries() + entries(prefill=True):
         fixed = replace(cfg, fixup=True)
+        one = [replace(fixed, fixup_in_gemm=True, quantize_in_gemm=True)] if cfg.small_m else []
         gemms = bm.compile_kernels([(label, c, stages) for c in (cfg, fixed, replace(fixed, fixup_in_gemm=True))])
         out.append((label, *[compiled for *_, compiled in gemms],
                     get_or_compile(mmq_fixup_kernel(fixed, wait_previous_grid=cfg.wait_previous_grid),
-                                   arch="sm_90")))
+                                   arch="sm_90"),
+                    *[compiled for *_, compiled in bm.compile_kernels([(label, c, stages) for c in one])]))
     return out
 
 
@@ -80,8 +84,9 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
     from compiler import numerics
     from compiler.quantize_template import quantize_grid
 
-    _atomic, fix_gemm, in_gemm, fixup = loaded
+    _atomic, fix_gemm, in_gemm, fixup, *one = loaded
     fixed, inside = replace(cfg, fixup=True), replace(cfg, fixup=True, fixup_in_gemm=True)
+    one_launch = replace(inside, quantize_in_gemm=True) if one else None
     pdl = cfg.wait_previous_grid
     w_host = random_weight_blocks(n, k, rng, cfg.weights)
     w = cupy.asarray(kernel_weights(cfg, w_host))
@@ -112,8 +117,18 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
         quantize_x()
         in_alone()
 
+    forms = {"fixup kernel": (fix_mul_mat, fix_alone), "in-GEMM": (in_mul_mat, in_alone)}
+    checked = [fix_mul_mat, in_mul_mat, in_mul_mat]
+    if one_launch is not None:  # X as f32, quantized by the GEMM into its scratch: the MUL_MAT is this one launch
+        scratch = cupy.empty(quantize_scratch_shape(one_launch, grid, n, k), dtype=cupy.uint8)
+
+        def one_mul_mat() -> None:
+            one[0].launch(x, scratch, w, y, parts, counts, m, n, k, grid=grid, sync=False)
+
+        forms["one launch"] = (one_mul_mat, one_mul_mat)
+        checked += [one_mul_mat, one_mul_mat]
     outputs = []
-    for mul_mat in (fix_mul_mat, in_mul_mat, in_mul_mat):
+    for mul_mat in checked:
         y.fill(cupy.nan)
         parts.fill(cupy.nan)
         mul_mat()
@@ -126,9 +141,9 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
     err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
     same = [bool(np.array_equal(outputs[0].view(np.uint32), o.view(np.uint32))) for o in outputs[1:]]
     counts_zero = not bool(cupy.asnumpy(counts).any())
-    facts = {"grid": grid, "rel_err_first_rows": err, "in_gemm_equals_fixup_kernel": same,
+    facts = {"grid": grid, "rel_err_first_rows": err, "equal_to_fixup_kernel": same,
              "counters_zero": counts_zero, "ok": err <= 1e-5 and all(same) and counts_zero}
-    return {"facts": facts, "fixup kernel": (fix_mul_mat, fix_alone), "in-GEMM": (in_mul_mat, in_alone)}
+    return {"facts": facts, **forms}
 
 
 def main() -> None:
@@ -145,7 +160,7 @@ def main() -> None:
     compiled = compile_all()
     loaded = {entry[0]: [load(c.ptx, c.kernels[0]) for c in entry[1:]] for entry in compiled}
     for label, kernels in loaded.items():
-        for form, kernel in zip(("atomic", "fix-up GEMM", "in-GEMM", "fix-up kernel"), kernels, strict=True):
+        for form, kernel in zip(("atomic", "fix-up GEMM", "in-GEMM", "fix-up kernel", "one launch"), kernels):
             log(f"{label} {form}: {kernel.registers} registers, {kernel.local_bytes} B local, "
                 f"{kernel.resident_programs()} resident")
     copy_gbs = bm.copy_bandwidth(cupy)

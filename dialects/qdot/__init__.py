@@ -28,6 +28,7 @@ from dialects.qdot.formats import (
 from dialects.qdot.kernel import (
     KERNEL_ATTR,
     NUM_WARPS_ATTR,
+    BarrierOp,
     LastArrivalOp,
     LoadOp,
     MakeDescOp,
@@ -47,7 +48,7 @@ from dialects.qdot.types import BlockType, DescType, PtrType
 QDot = Dialect(
     "qdot",
     [DotScaledOp, ProgramIdOp, NumProgramsOp, MakeDescOp, LoadOp, StoreOp, PrefetchOp, TransOp, QuantizeOp,
-     LastArrivalOp],
+     LastArrivalOp, BarrierOp],
     [FormatAttr, AxisAttr, BlockType, PtrType, DescType],
 )
 
@@ -59,6 +60,7 @@ __all__ = [
     "SCALE_INFO",
     "Axis",
     "AxisAttr",
+    "BarrierOp",
     "BlockType",
     "DescType",
     "DotProblem",

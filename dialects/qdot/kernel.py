@@ -14,6 +14,7 @@ A kernel is a ``func.func`` marked with the unit attribute ``qdot.kernel``
     %u   = qdot.trans %t {order = array<i64: 1, 0>} : tensor<64x128xf8E4M3FN> -> tensor<128x64xf8E4M3FN>
     %q   = qdot.quantize %x format = q8_1 : tensor<16x4096xf32> -> tensor<16x128x!qdot.block<q8_1>>
     %l   = qdot.last_arrival %counters[%tile], %splits : !qdot.ptr<i32>
+    qdot.barrier
 """
 
 from __future__ import annotations
@@ -499,6 +500,27 @@ class LastArrivalOp(IRDLOperation):
         count = constant_value(self.count)
         if count is not None and count < 1:
             raise VerifyException(f"count must be at least 1, got {count}")
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """Every thread of the program waits here, and the memory accesses its threads made before it — global ones
+    included — are visible to all of them after it (CUDA's ``__syncthreads``, ``bar.sync 0``).
+
+    Tile ops order their own shared-memory traffic; this is for what they cannot see: a tile stored to global
+    memory that the same program's later copies read back (the activations a decode GEMM quantizes into its
+    scratch rows before its K loop copies them).
+
+        qdot.barrier
+    """
+
+    name = "qdot.barrier"
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 @irdl_op_definition

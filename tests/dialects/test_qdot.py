@@ -420,6 +420,7 @@ def test_bad_block_name_is_a_parse_error_listing_choices() -> None:
 def test_dialect_lists_everything() -> None:
     names = {op.name for op in QDot.operations}
     assert names == {"qdot.dot_scaled", "qdot.program_id", "qdot.num_programs", "qdot.make_desc",
-                     "qdot.load", "qdot.store", "qdot.prefetch", "qdot.trans", "qdot.quantize", "qdot.last_arrival"}
+                     "qdot.load", "qdot.store", "qdot.prefetch", "qdot.trans", "qdot.quantize", "qdot.last_arrival",
+                     "qdot.barrier"}
     assert {attr.name for attr in QDot.attributes} == {"qdot.format", "qdot.axis", "qdot.block", "qdot.ptr",
                                                        "qdot.desc"}

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_workspace_shape, in_gemm_fixup_unroll,
-                                   mmq_fixup_kernel, mmq_grid, mmq_kernel)
+                                   mmq_fixup_kernel, mmq_grid, mmq_kernel, quantize_scratch_shape)
 from dialects.ptx.ops import FenceAcqRelGpuOp
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
 from tests.emulator.lowering import SM90_TWO_STAGES, fixup_kernel_y, lower
@@ -175,3 +175,44 @@ def test_in_gemm_fixup_at_k_zero_stores_zeros(cfg: MmqConfig, grid: tuple[int, i
     y, counts = _in_gemm_y(module, cfg, [x, w, m, n, 0], grid)
     rows = min(m, cfg.max_m) if cfg.small_m else m
     assert (y[:rows] == 0).all() and not np.signbit(y[:rows]).any() and not counts.any()
+
+
+ONE_LAUNCH = replace(IN_GEMM, quantize_in_gemm=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg,m,n,k,splits", [
+    (ONE_LAUNCH, 5, 40, 1280, 3),  # 3 splits of 5 steps: 2, 2, 1
+    (replace(ONE_LAUNCH, max_m=1, block_n=64, num_warps=2), 1, 72, 768, 2),  # the one-token kernel, ragged N
+    (replace(ONE_LAUNCH, block_n=64, num_warps=2, tiled_weights=True), 3, 72, 768, 3),  # W repacked
+    (replace(ONE_LAUNCH, max_m=3), 8, 40, 1280, 2),  # max_m = 3 < M: X's rows 3.. never quantized or read
+    (replace(ONE_LAUNCH, k_blocks=2), 4, 40, 2048, 2),  # two K steps per stage
+])
+def test_one_launch_mul_mat_quantizes_x_itself(cfg: MmqConfig, m: int, n: int, k: int, splits: int) -> None:
+    """``quantize_in_gemm``: the GEMM takes X as f32 and quantizes its share into its scratch rows; Y is the bits of
+    the in-GEMM fix-up kernel fed the quantize kernel's X (``compiler.numerics``' q8_1_mmq), and the rows it
+    quantized are those bytes. Programs in shuffled order; each program stores only its own scratch rows (the
+    ownership check is on)."""
+    case, data, args, grid = _case(cfg, m, n, k, splits, seed=splits + m)
+    rows = min(m, cfg.max_m)
+    fed = replace(cfg, quantize_in_gemm=False)
+    expected, _ = _in_gemm_y(lower(mmq_kernel(fed), fed.name, SM90_TWO_STAGES), fed, args, grid)
+    x, w, *_ = args
+    scratch = np.full(quantize_scratch_shape(cfg, grid, n, k), 0xAB, dtype=np.uint8)
+    y = np.full((m, n), np.nan, dtype=np.float32)
+    parts = np.full(fixup_workspace_shape(cfg, grid, n), np.nan, dtype=np.float32)
+    counts = np.zeros(fixup_counters_shape(cfg, m, n), dtype=np.int32)
+    order = [int(i) for i in np.random.default_rng(k).permutation(grid[0] * grid[1])]
+    emulate(lower(mmq_kernel(cfg), cfg.name, SM90_TWO_STAGES), cfg.name,
+            [data["x_f32"], scratch, w, y, parts, counts, m, n, k], grid, options=LaunchOptions(ctas=order))
+    assert np.array_equal(_bits(y[:rows]), _bits(expected[:rows])) and np.isnan(y[rows:]).all() and not counts.any()
+    regions, tokens = grid[0] * grid[1], quantize_scratch_shape(cfg, grid, n, k)[0] // (grid[0] * grid[1])
+    blocks = scratch.shape[1]  # 2 · k_per: split y's K blocks 2 · k_per · y … (the last split's may be fewer)
+    for region in range(regions):
+        first = (region % grid[1]) * blocks
+        share = x[:rows, first:first + blocks]
+        mine = scratch[region * tokens:region * tokens + rows, :share.shape[1]]
+        assert np.array_equal(mine, share), f"program (x, y) = {divmod(region, grid[1])}: its scratch rows"
+        assert (scratch[region * tokens + rows:(region + 1) * tokens] == 0xAB).all(), f"region {region}: rows past M"
+    ok, err = check(y[:rows], reference(case, data)[:rows])
+    assert ok, f"{case.id}: relative error {err:.3e}"

@@ -5,7 +5,9 @@ q4_0 / q8_0 / q6_K / q5_K / q4_1 / q5_0 / q5_1 / mxfp4 / q3_K / q2_K / iq4_nl / 
 tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode tiles, split-K with random split
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
 kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those with the fix-up in the GEMM
-(``fixup_in_gemm``, its programs run in a random order) —, some of the others with interleaved splits; W in ggml's order or repacked (``tiled_weights``) —
+(``fixup_in_gemm``, its programs run in a random order; half of those decode ones quantizing X themselves,
+``quantize_in_gemm``) —, some of the others with interleaved splits; W in ggml's order or repacked
+(``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -39,7 +41,7 @@ import pytest
 from compiler.diagnostics import PassOutputError, QdotError, location_of
 from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_counters_shape, fixup_grid,
                                    fixup_kernel_name, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel,
-                                   mmq_grid, mmq_kernel)
+                                   mmq_grid, mmq_kernel, quantize_scratch_shape)
 from compiler.pipelines import Q4K_FOLDS, PtxOptions
 from targets.ptx.emulator import LaunchOptions, emulate
 from tests.emulator.fuzz_loop import long_run
@@ -113,6 +115,8 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(d.cfg, wait_previous_grid=True, weights_before_wait=rng.random() < 0.7))
     if d.cfg.fixup and rng.random() < 0.5:  # last: the others' draws stay
         d = replace(d, cfg=replace(d.cfg, fixup_in_gemm=True))  # the last program of a tile sums its pieces
+        if d.cfg.small_m and not d.cfg.interleave_splits and rng.random() < 0.5:  # one launch: X quantized in it
+            d = replace(d, cfg=replace(d.cfg, quantize_in_gemm=True))
     return d
 
 
@@ -153,7 +157,9 @@ def run(d: Draw, seed: int) -> str | None:
             parts = np.full(fixup_workspace_shape(d.cfg, grid, n), np.nan, dtype=np.float32)  # programs in any order
             counts = np.zeros(fixup_counters_shape(d.cfg, m, n), dtype=np.int32)
             order = [int(i) for i in np.random.default_rng(seed).permutation(grid[0] * grid[1] * grid[2])]
-            emulate(module, d.cfg.name, [data["x"], kernel_weights(d.cfg, data["w"]), y, parts, counts, m, n, k],
+            x_args = ([data["x_f32"], np.zeros(quantize_scratch_shape(d.cfg, grid, n, k), dtype=np.uint8)]
+                      if d.cfg.quantize_in_gemm else [data["x"]])  # X as f32 and its scratch, or quantized
+            emulate(module, d.cfg.name, [*x_args, kernel_weights(d.cfg, data["w"]), y, parts, counts, m, n, k],
                     grid, options=LaunchOptions(ctas=order))
             if counts.any():
                 return f"{d}: counters left at {counts}"

@@ -195,27 +195,46 @@ def fixup_in_gemm_mul_mat(kernels: tuple, cfg: MmqConfig, grid: tuple[int, int, 
     return cupy.asnumpy(y)
 
 
-def assert_in_gemm_fixup_matches(cfg: MmqConfig, stages: int, quantize: Any, grid: tuple[int, int, int], x: Any,
-                                 xq: Any, w: Any, m: int, n: int, k: int, expected: np.ndarray, cupy: Any) -> None:
-    """``cfg`` with its fix-up in the GEMM (``fixup_in_gemm``), compiled and launched twice after the loaded
-    ``quantize`` kernel on the same counters (zero at first): each launch must leave them zero and give
-    ``expected``'s bits — the fix-up kernel's Y, whose additions in the same order it repeats."""
+def in_gemm_variants(cfg: MmqConfig, stages: int, one_launch: bool = True) -> dict[str, Any]:
+    """``cfg`` (a fix-up GEMM) compiled with its fix-up in the GEMM (``"in_gemm"``) and, for a decode kernel with a
+    contiguous share of K and ``one_launch``, also quantizing X itself (``"one_launch"``). Compile before asking for
+    the GPU (``gpu()``), so the kernel cache a GPU run takes holds them."""
     from dataclasses import replace
 
     from compiler.kernel_cache import get_or_compile
-    from compiler.mmq_template import fixup_counters_shape, mmq_kernel
+    from compiler.mmq_template import mmq_kernel
+
+    configs = {"in_gemm": replace(cfg, fixup_in_gemm=True)}
+    if one_launch and cfg.small_m and not cfg.interleave_splits:
+        configs["one_launch"] = replace(cfg, fixup_in_gemm=True, quantize_in_gemm=True)
+    return {name: (c, get_or_compile(mmq_kernel(c), arch="sm_90", strategy="promote-int8", num_stages=stages))
+            for name, c in configs.items()}
+
+
+def assert_in_gemm_variants_match(variants: dict[str, Any], quantize: Any, grid: tuple[int, int, int], x: Any,
+                                  xq: Any, w: Any, m: int, n: int, k: int, expected: np.ndarray, cupy: Any) -> None:
+    """Each of ``in_gemm_variants``' kernels, launched twice on the same counters (zero at first): each launch must
+    leave them zero and give ``expected``'s bits — the fix-up kernel's Y, whose quantization (the loaded ``quantize``
+    kernel's, or the one-launch kernel's own) and additions in the same order they repeat."""
+    from compiler.mmq_template import fixup_counters_shape, fixup_workspace_shape, quantize_scratch_shape
     from targets.ptx.runner import load
 
-    in_gemm = replace(cfg, fixup_in_gemm=True)
-    compiled = get_or_compile(mmq_kernel(in_gemm), arch="sm_90", strategy="promote-int8", num_stages=stages)
-    kernels = (quantize, load(compiled.ptx, compiled.kernels[0]))
-    counts = cupy.zeros(fixup_counters_shape(in_gemm, m, n), dtype=cupy.int32)
-    for launch in range(2):
-        y = fixup_in_gemm_mul_mat(kernels, in_gemm, grid, x, xq, w, counts, m, n, k, cupy)
-        assert not cupy.asnumpy(counts).any(), f"{in_gemm.name}: launch {launch} left the counters non-zero"
-        assert np.array_equal(y.view(np.uint32), expected.view(np.uint32)), \
-            f"{in_gemm.name} on grid {grid}, launch {launch}: {int((y != expected).sum())} elements differ from " \
-            "the fix-up kernel's"
+    for name, (cfg, compiled) in variants.items():
+        kernel = load(compiled.ptx, compiled.kernels[0])
+        counts = cupy.zeros(fixup_counters_shape(cfg, m, n), dtype=cupy.int32)
+        for launch in range(2):
+            if name == "one_launch":  # X as f32, quantized into the kernel's scratch
+                y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+                parts = cupy.full(fixup_workspace_shape(cfg, grid, n), cupy.nan, dtype=cupy.float32)
+                scratch = cupy.empty(quantize_scratch_shape(cfg, grid, n, k), dtype=cupy.uint8)
+                kernel.launch(x, scratch, w, y, parts, counts, m, n, k, grid=grid)
+                out = cupy.asnumpy(y)
+            else:
+                out = fixup_in_gemm_mul_mat((quantize, kernel), cfg, grid, x, xq, w, counts, m, n, k, cupy)
+            assert not cupy.asnumpy(counts).any(), f"{cfg.name}: launch {launch} left the counters non-zero"
+            assert np.array_equal(out.view(np.uint32), expected.view(np.uint32)), \
+                f"{cfg.name} on grid {grid}, launch {launch}: {int((out != expected).sum())} elements differ from " \
+                "the fix-up kernel's"
 
 
 def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: str = "q4_K") -> np.ndarray:
@@ -239,6 +258,7 @@ def random_weight_blocks(rows: int, k: int, rng: np.random.Generator, weights: s
     return blocks
 
 
-__all__ = ["MmqCase", "TOLERANCE", "assert_in_gemm_fixup_matches", "check", "fixup_in_gemm_mul_mat", "fixup_mul_mat",
-           "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output", "quantized_activations",
-           "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq", "weight_shape"]
+__all__ = ["MmqCase", "TOLERANCE", "assert_in_gemm_variants_match", "check", "fixup_in_gemm_mul_mat", "fixup_mul_mat",
+           "in_gemm_variants", "integer_inputs", "kernel_weights", "make_inputs", "poisoned_output",
+           "quantized_activations", "quantized_weights", "random_weight_blocks", "reference", "reference_of", "run_mmq",
+           "weight_shape"]

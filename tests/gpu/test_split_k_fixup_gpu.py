@@ -5,7 +5,8 @@ MUL_MAT from f32: the quantize kernel (no zeroing), the split-K GEMM leaving eac
 NaN-filled workspace, the fix-up adding them in split order into a NaN-filled Y. Against the float64 reference, and
 launched twice: the two Ys must be the same bits (the atomic split-K kernel's need not be past two splits). The
 in-GEMM fix-up adds the same pieces in the same order, so it must give the fix-up kernel's bits, at both launches
-(on the same counters, which each launch must leave zero), whichever program of a tile finishes last.
+(on the same counters, which each launch must leave zero), whichever program of a tile finishes last; and so must
+the one-launch MUL_MAT (``quantize_in_gemm``), which also quantizes X itself, bit-exact with the quantize kernel.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_fixup_matches, check, fixup_mul_mat, kernel_weights,
-                                   make_inputs, reference)
+from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_variants_match, check, fixup_mul_mat, in_gemm_variants,
+                                   kernel_weights, make_inputs, reference)
 
 N = 1000  # ragged
 CASES = [("q4_K", 1, 3584, {}, False), ("q4_K", 8, 3584, {}, False), ("q4_K", 16, 3584, {}, False),
@@ -45,6 +46,7 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     gemm = get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
     fixup = get_or_compile(mmq_fixup_kernel(cfg), arch="sm_90")
     quantize = get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    variants = in_gemm_variants(cfg, choice.num_stages)
     cupy = gpu()
     kernels = [load(c.ptx, c.kernels[0]) for c in (quantize, gemm, fixup)]
     grid = mmq_grid(cfg, m, N, k, **(split or {"resident": kernels[1].resident_programs()}))
@@ -60,4 +62,4 @@ def test_split_fixup_mul_mat_from_f32(weights: str, m: int, k: int, split: dict,
     assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)), \
         f"{case.id} on grid {grid}: two launches differ in {int((outputs[0] != outputs[1]).sum())} elements"
 
-    assert_in_gemm_fixup_matches(cfg, choice.num_stages, kernels[0], grid, x, xq, w, m, N, k, outputs[0], cupy)
+    assert_in_gemm_variants_match(variants, kernels[0], grid, x, xq, w, m, N, k, outputs[0], cupy)

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq
-from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_fixup_matches, check, fixup_mul_mat, kernel_weights,
-                                   make_inputs, reference)
+from tests.gpu.mmq_harness import (MmqCase, assert_in_gemm_variants_match, check, fixup_mul_mat, in_gemm_variants,
+                                   kernel_weights, make_inputs, reference)
 
 N, K = 1000, 3584  # ragged N; K = 14 super-blocks
 CASES = [("q4_K", 100, None, False), ("q4_K", 512, None, False), ("q4_K", 512, 7, False), ("q4_K", 65, 300, False),
@@ -42,6 +42,7 @@ def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tile
     gemm = get_or_compile(mmq_kernel(cfg), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
     fixup = get_or_compile(mmq_fixup_kernel(cfg), arch="sm_90")
     quantize = get_or_compile(quantize_kernel("q8_1_mmq"), arch="sm_90")
+    variants = in_gemm_variants(cfg, choice.num_stages)
     cupy = gpu()
     data = make_inputs(case, np.random.default_rng())
     grid = mmq_grid(cfg, m, N, K, programs=programs)
@@ -55,4 +56,4 @@ def test_fixup_mul_mat_from_f32(weights: str, m: int, programs: int | None, tile
     assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)), \
         f"{case.id} on grid {grid}: two launches differ in {int((outputs[0] != outputs[1]).sum())} elements"
 
-    assert_in_gemm_fixup_matches(cfg, choice.num_stages, kernels[0], grid, x, xq, w, m, N, K, outputs[0], cupy)
+    assert_in_gemm_variants_match(variants, kernels[0], grid, x, xq, w, m, N, K, outputs[0], cupy)

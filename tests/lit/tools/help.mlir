@@ -23,7 +23,7 @@
 // --show-dialects lists what the parser accepts, by dialect.
 // RUN: qdot-opt --show-dialects | filecheck %s --check-prefix=DIALECTS
 // DIALECTS:      Available dialects:
-// DIALECTS:        qdot operations: qdot.dot_scaled, qdot.last_arrival, qdot.load, qdot.make_desc
+// DIALECTS:        qdot operations: qdot.barrier, qdot.dot_scaled, qdot.last_arrival, qdot.load, qdot.make_desc
 // DIALECTS:        qdot attributes and types: qdot.axis, qdot.block, qdot.desc, qdot.format, qdot.ptr
 // DIALECTS:        qgpu operations: qgpu.async_commit, qgpu.async_copy
 // DIALECTS:        ptx operations: ptx.atom_global_add, ptx.bar_red_or, ptx.bar_sync
