@@ -30,7 +30,8 @@ second kernel, ``mmq_fixup_kernel``, that adds them in program order: three laun
 for a MUL_MAT (quantize, GEMM, fix-up), the same bits every time. The decode kernels' K
 splits take the same fix-up kernel, or sum their pieces in the GEMM itself
 (``fixup_in_gemm``: the last program of a tile to finish, ``qdot.last_arrival``, adds them):
-two launches, the same bits.
+two launches, the same bits — or one, where the decode GEMM also quantizes the activations
+itself (``quantize_in_gemm``).
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ class MmqConfig:
     order for stream-K's — and stores the sum. Two launches per MUL_MAT instead of three (quantize, GEMM), Y needs
     no zeroing and is the same bits at every launch, whichever program finishes last; what it costs is the last
     program's wait for the counter and its reads of the pieces. The counters must be zero before the first launch
-    and are left zero after each. For the decode, the first half of a one-launch MUL_MAT (the other: quantizing the
-    activations in the GEMM). Not yet timed on a GPU."""
+    and are left zero after each. For the decode, with ``quantize_in_gemm``, MUL_MAT in one launch. Not yet timed on
+    a GPU."""
     quantize_in_gemm: bool = False
     """small_m with split_k and fixup_in_gemm: the kernel takes the activations as f32 (``%xf_ptr``, [M, K]) and
     quantizes them itself, so MUL_MAT is one launch. Before its K loop each program quantizes the K steps it covers

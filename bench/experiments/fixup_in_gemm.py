@@ -22,10 +22,11 @@ leave zero), before either is timed; then MUL_MAT and the GEMM alone (with its f
 graphs, the forms interleaved, the order reversed every other round. What it answers: the in-GEMM fix-up's cost at
 the end of the kernel (the last program's fences, atomic and reads, on the kernel's critical path where the atomic
 form's additions are fire-and-forget) against the atomic form, and whether it beats the fix-up kernel's extra
-launch. For the decode it decides the second half of a one-launch MUL_MAT (quantizing the activations in the GEMM,
-not built): at the goal row the MUL_MAT took 10.63 µs and its kernel alone 9.58 (run 278), so one launch can only
-win if the in-GEMM kernel alone plus the in-kernel quantization stay under the former — a tail of well under a
-microsecond. The copy bandwidth is measured in the same run.
+launch; and what the one-launch MUL_MAT costs as built (the quantization in front of the weight stream). At the
+goal row the MUL_MAT took 10.63 µs and its kernel alone 9.58 (run 278), so one launch can only win if the in-GEMM
+kernel's tail plus the in-kernel quantization stay under that 1.05 µs — which, if the tail is small, asks for the
+weights' first copies to be issued before the quantization (qdot-pipeline). The copy bandwidth is measured in the
+same run.
 """
 
 from __future__ import annotations
