@@ -29,6 +29,12 @@ while the previous kernel finishes. The first commit group then holds every mark
 a wait for group s still finds stage s's tiles landed (groups complete in order, and the later
 stages' marked tiles only land earlier than they would have).
 
+A loop whose block stores to global memory ahead of it (the one-launch decode GEMM quantizing its activations
+into a scratch, ``MmqConfig(quantize_in_gemm=True)``) gets the prologue copies of its tiles over arrays the kernel
+never stores to — the weights — before the first of those stores, wherever their descriptor, offsets and the
+loop's bounds are already defined: they stream from DRAM while the stores' work runs, instead of after it. The
+scratch tiles' copies stay at the loop, after the stores and the barrier that orders them.
+
 Out-of-range tiles of the prologue and of the last iterations are zero-filled
 copies (descriptor bounds), so no predicate is needed; a load declared
 ``in_bounds`` has no bounds tests to rely on, so its copies ahead in the loop's
@@ -226,8 +232,28 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
         Rewriter.insert_op(buf, before)
         buffers.append((alloc, load, buf.result, _slice(list(load.offsets), body)))
     # prologue: tiles lb .. lb + (S-2)·step
-    early = _ahead_of_grid_wait(loop, buffers) if stages > 2 else []
-    if early:
+    hoisted, hoist_point = _ahead_of_own_stores(loop, buffers)
+    early = _ahead_of_grid_wait(loop, buffers) if stages > 2 and not hoisted else []
+    if hoisted:
+        assert hoist_point is not None
+        if noting:
+            remarks.remark(loop, PipelinePass.name,
+                           f"prologue: the copies of {', '.join(_tile_name(b[0]) for b in hoisted)} for the first "
+                           f"{stages - 1} K step{'s' if stages > 2 else ''} (an array the kernel never stores to) go "
+                           "before the kernel's stores to global memory ahead of the loop, so they stream meanwhile; "
+                           "the other tiles' at the loop")
+        late = [b for b in buffers if b not in hoisted]
+        for _alloc, _load, ring, _slice_ops in hoisted:  # their rings, allocated where their copies now go
+            ring_op = ring.owner
+            assert isinstance(ring_op, Operation)
+            ring_op.detach()
+            Rewriter.insert_op(ring_op, hoist_point)
+        for s in range(stages - 1):  # committed with the first of the others' groups, as the grid wait's
+            _copy_group(hoisted, iv, _prologue_k(loop, s, hoist_point), _index_const(s, hoist_point), hoist_point,
+                        commit=not late)
+        for s in range(stages - 1):
+            _copy_group(late, iv, _prologue_k(loop, s, before), _index_const(s, before), before)
+    elif early:
         if noting:
             remarks.remark(loop, PipelinePass.name,
                            f"prologue: the {stages - 1} stages' copies of {', '.join(_tile_name(b[0]) for b in early)} "
@@ -284,6 +310,84 @@ def _prologue_k(loop: scf.ForOp, s: int, point: InsertPoint) -> SSAValue:
     if s == 0:
         return loop.lb
     return _binary(arith.AddiOp, loop.lb, _binary(arith.MuliOp, loop.step, _index_const(s, point), point), point)
+
+
+def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPoint | None]:
+    """The staged tiles whose prologue copies may go before the kernel's own global stores that precede the loop in
+    its block (the activations a one-launch decode GEMM quantizes into its scratch, ``quantize_in_gemm``), and where:
+    tiles over arguments no ``qdot.store`` of the kernel writes (no hazard inside the kernel: the copies read what
+    the stores cannot change), whose descriptor, offsets' outside values and the loop's bounds are all defined
+    before the first such store. None where no store precedes the loop, so every other kernel keeps its order."""
+    from xdsl.ir import BlockArgument
+
+    from dialects.qdot.kernel import MakeDescOp
+
+    block = loop.parent
+    func = loop.parent_op()
+    while func is not None and not isinstance(func, FuncOp):
+        func = func.parent_op()
+    if block is None or func is None:
+        return [], None
+    written = _stored_arguments(func)
+    ahead: list[Operation] = []
+    for op in block.ops:
+        if op is loop:
+            break
+        ahead.append(op)
+    first_store = next((op for op in ahead if any(_stores(inner) for inner in op.walk())), None)
+    if first_store is None:
+        return [], None
+    defined_late = {result for op in ahead[ahead.index(first_store):] for result in op.results}
+
+    def early_enough(value: SSAValue) -> bool:
+        return isinstance(value, BlockArgument) or value not in defined_late
+
+    hoisted = []
+    for buffer in buffers:
+        _alloc, load, _buf, slice_ops = buffer
+        desc = load.desc.owner
+        if not isinstance(desc, MakeDescOp) or desc.ptr in written:
+            continue
+        iv = loop.body.block.args[0]
+        outside = [v for op in slice_ops for v in op.operands if v.owner not in slice_ops and v is not iv]
+        outside += [v for v in load.offsets if v.owner not in slice_ops and v is not iv]
+        if all(early_enough(v) for v in [load.desc, loop.lb, loop.step, *outside]):
+            hoisted.append(buffer)
+    return (hoisted, InsertPoint.before(first_store)) if hoisted else ([], None)
+
+
+def _stores(op: Operation) -> SSAValue | None:
+    """What ``op`` stores through, if it writes global memory: a ``qdot.store``'s descriptor, or the address of the
+    ``ptx`` store, reduction or atomic ``qdot-lower-quantize`` leaves of one (it runs first)."""
+    from dialects.ptx.ops import AtomGlobalAddOp, RedGlobalAddOp, StGlobalOp
+    from dialects.qdot.kernel import StoreOp
+
+    if isinstance(op, StoreOp):
+        return op.desc
+    if isinstance(op, (StGlobalOp, RedGlobalAddOp, AtomGlobalAddOp)):
+        return op.address
+    return None
+
+
+def _stored_arguments(func: FuncOp) -> set[SSAValue]:
+    """The kernel arguments its stores' addresses are computed from (a superset of the arrays it writes)."""
+    from xdsl.ir import BlockArgument
+
+    entry = func.body.blocks[0]
+    found: set[SSAValue] = set()
+    seen: set[SSAValue] = set()
+    pending = [target for op in func.walk() if (target := _stores(op)) is not None]
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if isinstance(value, BlockArgument):
+            if value.block is entry:
+                found.add(value)
+            continue
+        pending.extend(value.owner.operands)
+    return found
 
 
 def _ahead_of_grid_wait(loop: scf.ForOp, buffers: list) -> list:
