@@ -964,11 +964,13 @@ def _quantize_share(cfg: MmqConfig, m: str) -> list[str]:
 def quantize_scratch_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int, k: int) -> tuple[int, int, int]:
     """The q8_1_mmq scratch bytes a ``quantize_in_gemm`` kernel launched on ``grid`` quantizes X into, [rows, blocks,
     144]: a region of ``small_m_tokens`` rows per program (x, y) — each program stores only its own, the first M
-    rows of it — of 2 · k_per blocks, k_per = ⌈K / 256 / splits⌉ its K steps."""
+    rows of it — of 2 · k_per blocks, k_per its share of K's super-blocks (⌈⌈K / 256 / k_blocks⌉ / splits⌉ ·
+    k_blocks)."""
     if not cfg.quantize_in_gemm:
         raise ValueError(f"quantize_scratch_shape: {cfg.name} takes X quantized "
                          "(MmqConfig(..., quantize_in_gemm=True) quantizes it)")
-    k_per = -(-(k // K_STEP_VALUES) // grid[1])
+    kb = cfg.k_blocks  # a split's share is whole K steps of kb super-blocks (``_split_share``)
+    k_per = -(-(-(-(k // K_STEP_VALUES) // kb)) // grid[1]) * kb
     return (max(1, grid[0] * grid[1] * small_m_tokens(cfg.max_m)), max(1, 2 * k_per), 144)
 
 

@@ -186,7 +186,7 @@ ONE_LAUNCH = replace(IN_GEMM, quantize_in_gemm=True)
     (replace(ONE_LAUNCH, max_m=1, block_n=64, num_warps=2), 1, 72, 768, 2),  # the one-token kernel, ragged N
     (replace(ONE_LAUNCH, block_n=64, num_warps=2, tiled_weights=True), 3, 72, 768, 3),  # W repacked
     (replace(ONE_LAUNCH, max_m=3), 8, 40, 1280, 2),  # max_m = 3 < M: X's rows 3.. never quantized or read
-    (replace(ONE_LAUNCH, k_blocks=2), 4, 40, 2048, 2),  # two K steps per stage
+    (replace(ONE_LAUNCH, k_blocks=2), 4, 40, 1280, 2),  # two K steps per stage: shares of 4 super-blocks, not 3
 ])
 def test_one_launch_mul_mat_quantizes_x_itself(cfg: MmqConfig, m: int, n: int, k: int, splits: int) -> None:
     """``quantize_in_gemm``: the GEMM takes X as f32 and quantizes its share into its scratch rows; Y is the bits of
