@@ -128,8 +128,9 @@ class MmqConfig:
     (``%x_ptr``, ``quantize_scratch_shape``: ``small_m_tokens`` rows per weight-row tile, so no two programs store
     the same bytes), meets its threads at a ``qdot.barrier``, and its K loop copies them from there as it copies the
     quantize kernel's output otherwise. Each split's X is quantized once per weight-row tile (the N / block_n
-    programs of a split all need it). Not optimized: the weights' first copies wait for the quantization instead of
-    streaming during it (qdot-pipeline issues the prologue where the loop is), and it is not yet timed on a GPU."""
+    programs of a split all need it). The weights' prologue copies go before the quantization (qdot-pipeline: tiles
+    of arrays the kernel never stores to, ahead of its own stores), so they stream from DRAM during it. Not yet timed
+    on a GPU."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),

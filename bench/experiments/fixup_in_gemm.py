@@ -13,7 +13,7 @@ M = 96, 128, 192, 256 with N = K = 4096 and M = 128 with N = 4096, K = 14336. Th
 * fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in order;
 * in-GEMM: quantize + GEMM whose last program of each tile (``qdot.last_arrival``) adds them in the same order;
 * one launch (decode): that GEMM taking X as f32 and quantizing its share itself (``quantize_in_gemm``) — no
-  quantize kernel; not optimized (its weights' first copies wait for the quantization).
+  quantize kernel (qdot-pipeline issues its weights' first copies before the quantization).
 
 Programmatic GEMMs (the decode's) are launched so after the quantize kernel, as the benchmark's, and their fix-up
 kernel after them. Both fix-up forms are checked against ``compiler.numerics`` and against each other bit for bit
@@ -22,11 +22,9 @@ leave zero), before either is timed; then MUL_MAT and the GEMM alone (with its f
 graphs, the forms interleaved, the order reversed every other round. What it answers: the in-GEMM fix-up's cost at
 the end of the kernel (the last program's fences, atomic and reads, on the kernel's critical path where the atomic
 form's additions are fire-and-forget) against the atomic form, and whether it beats the fix-up kernel's extra
-launch; and what the one-launch MUL_MAT costs as built (the quantization in front of the weight stream). At the
-goal row the MUL_MAT took 10.63 µs and its kernel alone 9.58 (run 278), so one launch can only win if the in-GEMM
-kernel's tail plus the in-kernel quantization stay under that 1.05 µs — which, if the tail is small, asks for the
-weights' first copies to be issued before the quantization (qdot-pipeline). The copy bandwidth is measured in the
-same run.
+launch; and whether one launch beats two. At the goal row the MUL_MAT took 10.63 µs and its kernel alone 9.58
+(run 278), so one launch can only win if the in-GEMM kernel's tail plus what the quantization adds (it overlaps the
+weights' first DRAM fetch) stay under that 1.05 µs. The copy bandwidth is measured in the same run.
 """
 
 from __future__ import annotations
