@@ -328,7 +328,6 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
         func = func.parent_op()
     if block is None or func is None:
         return [], None
-    written = _stored_arguments(func)
     ahead: list[Operation] = []
     for op in block.ops:
         if op is loop:
@@ -337,6 +336,7 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
     first_store = next((op for op in ahead if any(_stores(inner) for inner in op.walk())), None)
     if first_store is None:
         return [], None
+    written = _stored_arguments(func)
     defined_late = {result for op in ahead[ahead.index(first_store):] for result in op.results}
 
     def early_enough(value: SSAValue) -> bool:
