@@ -124,10 +124,11 @@ class MmqConfig:
     quantize_in_gemm: bool = False
     """small_m with split_k and fixup_in_gemm: the kernel takes the activations as f32 (``%xf_ptr``, [M, K]) and
     quantizes them itself, so MUL_MAT is one launch. Before its K loop each program quantizes the K steps it covers
-    (``qdot.quantize`` to q8_1_mmq, bit-exact with the quantize kernel) into its own rows of a scratch buffer
-    (``%x_ptr``, ``quantize_scratch_shape``: ``small_m_tokens`` rows per weight-row tile, so no two programs store
-    the same bytes), meets its threads at a ``qdot.barrier``, and its K loop copies them from there as it copies the
-    quantize kernel's output otherwise. Each split's X is quantized once per weight-row tile (the N / block_n
+    (``qdot.quantize`` to q8_1_mmq, bit-exact with the quantize kernel) into its own region of a scratch buffer
+    (``%x_ptr``, ``quantize_scratch_shape``: ``small_m_tokens`` rows per program, so no two programs store the same
+    bytes, and a K loop copying a stage past its share reads outside its region), meets its threads at a
+    ``qdot.barrier`` after each step, and its K loop copies them from there as it copies the quantize kernel's
+    output otherwise. Each split's X is quantized once per weight-row tile (the N / block_n
     programs of a split all need it). The weights' prologue copies go before the quantization (qdot-pipeline: tiles
     of arrays the kernel never stores to, ahead of its own stores), so they stream from DRAM during it. Not yet timed
     on a GPU."""

@@ -315,9 +315,10 @@ def _prologue_k(loop: scf.ForOp, s: int, point: InsertPoint) -> SSAValue:
 def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPoint | None]:
     """The staged tiles whose prologue copies may go before the kernel's own global stores that precede the loop in
     its block (the activations a one-launch decode GEMM quantizes into its scratch, ``quantize_in_gemm``), and where:
-    tiles over arguments no ``qdot.store`` of the kernel writes (no hazard inside the kernel: the copies read what
-    the stores cannot change), whose descriptor, offsets' outside values and the loop's bounds are all defined
-    before the first such store. None where no store precedes the loop, so every other kernel keeps its order."""
+    tiles over arguments none of the kernel's stores writes (``_stored_arguments``: no hazard inside the kernel, the
+    copies read what the stores cannot change), whose descriptor, offsets' outside values and the loop's bounds are
+    all defined before the first such store. None where no store precedes the loop, so every other kernel keeps its
+    order."""
     from xdsl.ir import BlockArgument
 
     from dialects.qdot.kernel import MakeDescOp
@@ -342,13 +343,13 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
     def early_enough(value: SSAValue) -> bool:
         return isinstance(value, BlockArgument) or value not in defined_late
 
+    iv = loop.body.block.args[0]
     hoisted = []
     for buffer in buffers:
         _alloc, load, _buf, slice_ops = buffer
         desc = load.desc.owner
         if not isinstance(desc, MakeDescOp) or desc.ptr in written:
             continue
-        iv = loop.body.block.args[0]
         outside = [v for op in slice_ops for v in op.operands if v.owner not in slice_ops and v is not iv]
         outside += [v for v in load.offsets if v.owner not in slice_ops and v is not iv]
         if all(early_enough(v) for v in [load.desc, loop.lb, loop.step, *outside]):
@@ -357,13 +358,16 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
 
 
 def _stores(op: Operation) -> SSAValue | None:
-    """What ``op`` stores through, if it writes global memory: a ``qdot.store``'s descriptor, or the address of the
-    ``ptx`` store, reduction or atomic ``qdot-lower-quantize`` leaves of one (it runs first)."""
+    """What ``op`` stores through, if it writes global memory: a ``qdot.store``'s descriptor, a
+    ``qdot.last_arrival``'s counters, or the address of the ``ptx`` store, reduction or atomic
+    ``qdot-lower-quantize`` leaves of a store (it runs first)."""
     from dialects.ptx.ops import AtomGlobalAddOp, RedGlobalAddOp, StGlobalOp
-    from dialects.qdot.kernel import StoreOp
+    from dialects.qdot.kernel import LastArrivalOp, StoreOp
 
     if isinstance(op, StoreOp):
         return op.desc
+    if isinstance(op, LastArrivalOp):
+        return op.counters
     if isinstance(op, (StGlobalOp, RedGlobalAddOp, AtomGlobalAddOp)):
         return op.address
     return None

@@ -277,11 +277,6 @@ def _bar_red_or(em: FunctionEmitter, op: Operation) -> None:
             into=op.res)
 
 
-def _fence_acq_rel_gpu(em: FunctionEmitter, op: Operation) -> None:
-    assert isinstance(op, FenceAcqRelGpuOp)
-    em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
-
-
 def _prefetch_global_l2(em: FunctionEmitter, op: Operation) -> None:
     """Inline asm: a prefetch that may be predicated, kept in order by its memory clobber."""
     assert isinstance(op, PrefetchGlobalL2Op)
@@ -384,7 +379,8 @@ def _wgmma(em: FunctionEmitter, op: Operation) -> None:
 
 
 def _no_operand_asm(em: FunctionEmitter, op: Operation) -> None:
-    assert isinstance(op, NoOperandInstruction)
+    """An instruction without operands or results that orders memory: inline asm with a memory clobber."""
+    assert isinstance(op, (NoOperandInstruction, FenceAcqRelGpuOp))
     em.inline_asm("void", f"{op.ptx_mnemonic()};", "~{memory}", [], side_effects=True)
 
 
@@ -487,7 +483,7 @@ PTX_LOWERINGS: dict[type[Operation], Lowering] = {
     BarSyncOp: _bar_sync,
     BarRedOrOp: _bar_red_or,
     AtomGlobalAddOp: _atom_global_add,
-    FenceAcqRelGpuOp: _fence_acq_rel_gpu,
+    FenceAcqRelGpuOp: _no_operand_asm,
     WgmmaOp: _wgmma,
     WgmmaFenceOp: _no_operand_asm,
     WgmmaCommitOp: _no_operand_asm,
