@@ -3,9 +3,10 @@ and one array per pointer sized from the kernel's ``qdot.make_desc`` ops.
 
 A kernel takes bare pointers; how much memory each must reach is stated nowhere but in the
 descriptors the kernel builds over them, whose shapes and strides are arith ops on its scalar
-parameters (and, for a per-program workspace such as stream-K's, on ``qdot.num_programs``).
-``plan_arrays`` evaluates those ops on Python ints at one shape and grid (``IndexEvaluator``)
-and gives each pointer the largest extent its descriptors reach, so the sizes follow the kernel
+parameters (and, for a per-program workspace such as stream-K's, on ``qdot.num_programs``; for a
+region per program, on ``qdot.program_id``). ``plan_arrays`` bounds those ops on Python ints at one
+shape and grid, over all programs (``IndexEvaluator``), and gives each pointer the largest extent
+its descriptors reach, so the sizes follow the kernel
 as written rather than a layout restated beside it. ``plan_run`` adds the grid and the FLOP
 count (``compiler.shape_expressions``) and ``Run.host_arrays`` the bytes to fill them with.
 ``undersized_arrays`` holds a ``compiler.run`` / ``launch`` / ``emulate`` to the same plan.
@@ -183,18 +184,33 @@ _CASTS = {"arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi"
 _CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
          4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
          8: lambda a, b: a > b, 9: lambda a, b: a >= b}
+_SHIFTS = {"arith.shli", "arith.shrui", "arith.shrsi"}
+_NOT_MONOTONE: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
+    # sound bounds over non-negative operand ranges [a_lo, a_hi], [b_lo, b_hi] (b_lo > 0 for the remainders)
+    "arith.remui": lambda a_lo, a_hi, b_lo, b_hi: (a_lo, a_hi) if a_hi < b_lo else (0, min(a_hi, b_hi - 1)),
+    "arith.remsi": lambda a_lo, a_hi, b_lo, b_hi: (a_lo, a_hi) if a_hi < b_lo else (0, min(a_hi, b_hi - 1)),
+    "arith.andi": lambda a_lo, a_hi, b_lo, b_hi: (0, min(a_hi, b_hi)),
+    "arith.ori": lambda a_lo, a_hi, b_lo, b_hi: (max(a_lo, b_lo), (1 << max(a_hi, b_hi).bit_length()) - 1),
+    "arith.xori": lambda a_lo, a_hi, b_lo, b_hi: (0, (1 << max(a_hi, b_hi).bit_length()) - 1),
+}
 KNOWN_INDEX_OPS = ("arith.constant", *_INDEX_OPS, *sorted(_CASTS), "arith.cmpi", "arith.select",
-                   "qdot.num_programs")
+                   "qdot.num_programs", "qdot.program_id")
 
 
 class IndexEvaluator:
-    """The values of index SSA values computed from the kernel's scalar parameters by arith ops,
+    """The bounds [lo, hi] of index SSA values computed from the kernel's scalar parameters by arith ops,
     on Python ints: the shapes and strides a ``qdot.make_desc`` takes, at one --shape.
 
-    ``grid`` (x, y, z) gives ``qdot.num_programs`` its value: a kernel may size a buffer by its
-    launch (a stream-K workspace holds one partial tile per program), and the grid is as much a
-    launch parameter as the scalars. None where the grid is not known: such a size is then a
-    ``QdotError`` at the op, as any other value it cannot evaluate."""
+    ``grid`` (x, y, z) gives ``qdot.num_programs`` its value and ``qdot.program_id`` its range 0 … size − 1: a
+    kernel may size a buffer by its launch (a stream-K workspace holds one partial tile per program) or give each
+    program its own region of one (a one-launch decode's quantization scratch), and the grid is as much a launch
+    parameter as the scalars. An ``scf.for`` variable ranges over its bounds' range (a per-tile counter inside a
+    stream-K program's loop over its tiles). A value that depends on no program id or loop variable is exact
+    (lo = hi); one that does is bounded over all programs and iterations, op by op: exactly for the ops monotone in
+    each operand (add, sub, mul, the divisions, min, max, shifts, ordered compares: their extremes lie at the
+    corners of their operands' ranges), soundly for the others (rem, and, or, xor); operands bounded apart lose
+    their correlation, so the bound may exceed the true extent, never fall short. None where the grid is not
+    known: such a size is then a ``QdotError`` at the op, as any other value it cannot evaluate."""
 
     def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter],
                  grid: tuple[int, int, int] | None = None):
@@ -203,10 +219,11 @@ class IndexEvaluator:
         self.scalars = scalars
         self.params = params
         self.grid = grid
-        self.memo: dict[Any, int] = {}
+        self.memo: dict[Any, tuple[int, int]] = {}
 
-    def value(self, ssa: Any, user: Any, what: str) -> int:
-        """``ssa``'s value; ``user`` and ``what`` name the operand being sized, for diagnostics."""
+    def bounds(self, ssa: Any, user: Any, what: str) -> tuple[int, int]:
+        """``ssa``'s least and greatest value over the programs; ``user`` and ``what`` name the operand being
+        sized, for diagnostics."""
         from xdsl.ir import BlockArgument
 
         from compiler.diagnostics import QdotError
@@ -216,20 +233,38 @@ class IndexEvaluator:
         if isinstance(ssa, BlockArgument):
             if ssa.block is not self.entry:
                 owner = ssa.block.parent_op()
+                if owner is not None and owner.name == "scf.for" and ssa.index == 0:
+                    result = self._induction_bounds(owner, user, what)
+                    self.memo[ssa] = result
+                    return result
                 raise QdotError(user, f"{what} depends on an argument of the region of '{owner.name}' "
-                                      "(a loop variable?): qdot-bench sizes arrays from the kernel's scalar "
-                                      "parameters only")
+                                      "(a value carried by a loop?): qdot-bench sizes arrays from the kernel's "
+                                      "scalar parameters, the grid and loop variables only")
             param = self.params[ssa.index]
             if param.is_pointer or param.is_float:
                 raise QdotError(user, f"{what} depends on parameter %{param.name}, which is not an integer")
-            result = int(self.scalars[param.name])
+            value = int(self.scalars[param.name])
+            result = (value, value)
         else:
             op = ssa.owner
             result = self._evaluate(op, user, what)
         self.memo[ssa] = result
         return result
 
-    def _evaluate(self, op: Any, user: Any, what: str) -> int:
+    def _induction_bounds(self, loop: Any, user: Any, what: str) -> tuple[int, int]:
+        """An ``scf.for`` variable runs from its lower bound to below its upper: [lb, ub − 1] over the bounds'
+        ranges (a loop that may not run gives its lower bound, which no op inside it then sees)."""
+        from compiler.diagnostics import QdotError
+
+        lb_lo, _ = self.bounds(loop.lb, user, what)
+        _, ub_hi = self.bounds(loop.ub, user, what)
+        step_lo, _ = self.bounds(loop.step, user, what)
+        if step_lo <= 0:
+            raise QdotError(loop, f"may step by {step_lo} at {_shape_text(self.scalars)}, and {what} depends on "
+                                  "its variable")
+        return lb_lo, max(lb_lo, ub_hi - 1)
+
+    def _evaluate(self, op: Any, user: Any, what: str) -> tuple[int, int]:
         from xdsl.dialects.builtin import IntegerAttr, IntegerType
 
         from compiler.diagnostics import QdotError
@@ -238,38 +273,69 @@ class IndexEvaluator:
         if name == "arith.constant":
             value = op.properties.get("value", op.attributes.get("value"))
             if isinstance(value, IntegerAttr):
-                if value.type == IntegerType(1):  # true may be stored as -1
-                    return int(value.value.data != 0)
-                return int(value.value.data)
+                exact = int(value.value.data != 0) if value.type == IntegerType(1) else int(value.value.data)
+                return exact, exact  # true may be stored as -1
             raise QdotError(op, f"is not an integer constant; {what} comes from it")
-        if name == "qdot.num_programs":
+        if name in ("qdot.num_programs", "qdot.program_id"):
             axis = op.axis.index
             if self.grid is None:
-                raise QdotError(op, f"is the launch grid's size along {'xyz'[axis]}, and {what} depends on it "
-                                    "(qdot.num_programs); the grid is not known where the arrays are sized")
-            return self.grid[axis]
-        operands = [self.value(operand, user, what) for operand in op.operands]
+                role = "size" if name == "qdot.num_programs" else "program index"
+                raise QdotError(op, f"is the launch grid's {role} along {'xyz'[axis]}, and {what} depends on it "
+                                    f"({name}); the grid is not known where the arrays are sized")
+            size = self.grid[axis]
+            return (size, size) if name == "qdot.num_programs" else (0, size - 1)
+        operands = [self.bounds(operand, user, what) for operand in op.operands]
         if name in _INDEX_OPS:
-            a, b = operands
-            if name in _DIVIDING and b == 0:
-                raise QdotError(op, f"divides by zero at {_shape_text(self.scalars)}, computing {what}")
-            if name in _UNSIGNED and (a < 0 or b < 0):
-                raise QdotError(op, f"takes a negative operand ({a}, {b}) at {_shape_text(self.scalars)}, "
+            (a_lo, a_hi), (b_lo, b_hi) = operands
+            if name in _DIVIDING and b_lo <= 0 <= b_hi:
+                if b_lo == b_hi:
+                    raise QdotError(op, f"divides by zero at {_shape_text(self.scalars)}, computing {what}")
+                raise QdotError(op, f"may divide by zero (its divisor ranges over {b_lo} … {b_hi} across the "
+                                    f"programs) at {_shape_text(self.scalars)}, computing {what}")
+            if name in _UNSIGNED and (a_lo < 0 or b_lo < 0):
+                raise QdotError(op, f"takes a negative operand ({_range_text(a_lo, a_hi)}, "
+                                    f"{_range_text(b_lo, b_hi)}) at {_shape_text(self.scalars)}, computing {what}")
+            if a_lo == a_hi and b_lo == b_hi:
+                exact = _INDEX_OPS[name](a_lo, b_lo)
+                return exact, exact
+            if name in _SHIFTS and b_lo < 0:
+                raise QdotError(op, f"shifts by a negative amount ({b_lo} … {b_hi}) at {_shape_text(self.scalars)}, "
                                     f"computing {what}")
-            return _INDEX_OPS[name](a, b)
+            if name not in _NOT_MONOTONE:
+                corners = [_INDEX_OPS[name](a, b) for a in (a_lo, a_hi) for b in (b_lo, b_hi)]
+                return min(corners), max(corners)
+            if a_lo < 0 or b_lo < 0:
+                raise QdotError(op, f"takes an operand that may be negative ({_range_text(a_lo, a_hi)}, "
+                                    f"{_range_text(b_lo, b_hi)}) and depends on the program id: qdot-bench bounds "
+                                    f"'{name}' over the programs for non-negative operands only, computing {what}")
+            return _NOT_MONOTONE[name](a_lo, a_hi, b_lo, b_hi)
         if name in _CASTS:
             return operands[0]
         if name == "arith.cmpi":
             predicate = op.properties.get("predicate")
             assert isinstance(predicate, IntegerAttr)
-            return int(_CMPI[int(predicate.value.data)](*operands))
+            (a_lo, a_hi), (b_lo, b_hi) = operands
+            compare = _CMPI[int(predicate.value.data)]
+            if int(predicate.value.data) in (0, 1):  # eq, ne: decided only where the ranges are one value or apart
+                if a_lo == a_hi == b_lo == b_hi or a_hi < b_lo or b_hi < a_lo:
+                    exact = int(compare(a_lo, b_lo))
+                    return exact, exact
+                return 0, 1
+            corners = [int(compare(a, b)) for a in (a_lo, a_hi) for b in (b_lo, b_hi)]
+            return min(corners), max(corners)
         if name == "arith.select":
-            condition, if_true, if_false = operands
-            return if_true if condition else if_false
+            (c_lo, c_hi), if_true, if_false = operands
+            if c_lo == c_hi:
+                return if_true if c_lo else if_false
+            return min(if_true[0], if_false[0]), max(if_true[1], if_false[1])
         known = ", ".join(name.removeprefix("arith.") for name in KNOWN_INDEX_OPS if name.startswith("arith."))
         raise QdotError(op, f"is not an op qdot-bench evaluates, and {what} comes from it; it sizes arrays "
-                            f"from the scalar parameters and the grid through arith.{{{known}}} and "
-                            "qdot.num_programs")
+                            f"from the scalar parameters and the grid through arith.{{{known}}}, "
+                            "qdot.num_programs and qdot.program_id")
+
+
+def _range_text(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo} … {hi}"
 
 
 def _where(op: Any) -> str:
@@ -352,13 +418,14 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
         output = param.index in arrivals
         for desc in descriptors.get(param.index, []):
             whose = f"of the descriptor over %{param.name} at {_where(desc)}"
-            dims = [evaluator.value(v, desc, f"shape operand {i} {whose}") for i, v in enumerate(desc.shape)]
-            strides = [evaluator.value(v, desc, f"stride operand {i} {whose}") for i, v in enumerate(desc.strides)]
+            dims = [evaluator.bounds(v, desc, f"shape operand {i} {whose}") for i, v in enumerate(desc.shape)]
+            strides = [evaluator.bounds(v, desc, f"stride operand {i} {whose}") for i, v in enumerate(desc.strides)]
             for kind, values in (("shape", dims), ("stride", strides)):
-                if any(v < 0 for v in values):
-                    raise QdotError(desc, f"has a negative {kind} {values} at {_shape_text(scalars)}")
-            if all(d > 0 for d in dims):
-                extent = max(extent, sum((d - 1) * s for d, s in zip(dims, strides, strict=True)) + 1)
+                if any(lo < 0 for lo, _ in values):
+                    shown = ", ".join(_range_text(lo, hi) for lo, hi in values)
+                    raise QdotError(desc, f"has a negative {kind} [{shown}] at {_shape_text(scalars)}")
+            if all(hi > 0 for _, hi in dims):  # the greatest extent any program's descriptor reaches
+                extent = max(extent, sum((d - 1) * s for (_, d), (_, s) in zip(dims, strides, strict=True)) + 1)
             output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
         finite = isinstance(pointee, (Float16Type, BFloat16Type, Float32Type, Float64Type))
         specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite,
@@ -367,19 +434,17 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
 
 
 def _counter_index_bound(evaluator: IndexEvaluator, op: Any) -> int:
-    """The largest counter index a ``qdot.last_arrival`` reaches: a program id's is the grid's size along its axis
-    less one, any other index its value."""
+    """The largest counter index a ``qdot.last_arrival`` reaches over the programs (a program id's: the grid's size
+    along its axis less one)."""
     from compiler.diagnostics import QdotError
     from dialects.qdot.kernel import ProgramIdOp
 
     index = op.index
-    if isinstance(index.owner, ProgramIdOp):
+    if isinstance(index.owner, ProgramIdOp) and evaluator.grid is None:
         axis = index.owner.axis.index
-        if evaluator.grid is None:
-            raise QdotError(op, f"counts programs by qdot.program_id {'xyz'[axis]}, so its counters' number is the "
-                                "launch grid's size along it; the grid is not known where the arrays are sized")
-        return evaluator.grid[axis] - 1
-    return evaluator.value(index, op, "the counter index of qdot.last_arrival")
+        raise QdotError(op, f"counts programs by qdot.program_id {'xyz'[axis]}, so its counters' number is the "
+                            "launch grid's size along it; the grid is not known where the arrays are sized")
+    return evaluator.bounds(index, op, "the counter index of qdot.last_arrival")[1]
 
 
 def _code_bits(func: Any) -> dict[int, int]:

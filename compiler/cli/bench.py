@@ -18,9 +18,10 @@ shapes and grids:
 
 arrays:
   Each pointer's array holds the largest extent any of its descriptors reaches, sum((shape_i - 1) * stride_i) +
-  1 elements, with shape and strides evaluated from the arith ops that compute them from the scalar parameters
-  and from qdot.num_programs, which is --grid's size (a stream-K workspace holds pieces per program;
-  compiler.launch_plan). Inputs are random bytes from numpy's generator seeded with --seed: codes of the
+  1 elements, with shape and strides evaluated from the arith ops that compute them from the scalar parameters,
+  from qdot.num_programs, which is --grid's size (a stream-K workspace holds pieces per program), and bounded
+  over qdot.program_id, 0 .. size - 1, and scf.for variables (a scratch region per program; compiler.launch_plan).
+  Inputs are random bytes from numpy's generator seeded with --seed: codes of the
   quantized formats as they come (NaN codes included, which time as any other), f16 / bf16 / f32 values with the
   exponent's top bit cleared (finite, |x| < 2).
   A code narrower than its byte keeps the bits the PTX ISA reserves zero, which the emulator

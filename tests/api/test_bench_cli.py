@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from compiler import launch_plan, registry
@@ -70,6 +71,10 @@ _PROGRAM_ID_SHAPE = _NO_DESCRIPTOR.replace(
     "  %pid = qdot.program_id x\n"
     "  %d = qdot.make_desc %q, [%m, %pid]")
 _DIVIDES_BY_ZERO = _PROGRAM_ID_SHAPE.replace("%pid = qdot.program_id x", "%pid = arith.divui %c1, %m : index")
+_UNKNOWN_OP_SHAPE = _PROGRAM_ID_SHAPE.replace(
+    "%pid = qdot.program_id x",
+    "%w = arith.index_cast %m : index to i64\n  %t = arith.trunci %w : i64 to i32\n"
+    "  %pid = arith.index_cast %t : i32 to index")
 
 BAD = {
     # as for qdot-opt and qdot-translate: one line and status 1, not argparse's usage and status 2
@@ -108,9 +113,9 @@ BAD = {
     "reps": ([MX, *MX_SHAPE, *MX_GRID, "--reps", "0"], "--reps must be at least 1", ""),
     "no descriptor": (["NO_DESCRIPTOR", "--shape", "m=16", "--grid", "1"],
                       "nodesc.mlir:1:1: error: 'func.func' op pointer parameter %p has no qdot.make_desc", ""),
-    "unknown op": (["PROGRAM_ID", "--shape", "m=16", "--grid", "1"],
-                   "pid.mlir:5:3: error: 'qdot.program_id' op is not an op qdot-bench evaluates",
-                   "shape operand 1 of the descriptor over %q at line 6 comes from it"),
+    "unknown op": (["UNKNOWN_OP", "--shape", "m=16", "--grid", "1"],
+                   "unknown.mlir:6:3: error: 'arith.trunci' op is not an op qdot-bench evaluates",
+                   "shape operand 1 of the descriptor over %q at line 8 comes from it"),
     "index division by zero": (["DIV_ZERO", "--shape", "m=0", "--grid", "1"],
                                "div.mlir:5:3: error: 'arith.divui' op divides by zero at m=0", ""),
 }
@@ -121,7 +126,7 @@ def test_bad_input_is_a_diagnostic(case: str, tmp_path: Path, capsys: pytest.Cap
     argv, first, second = BAD[case]
     syntax = "func.func @k(%a: index) attributes {qdot.kernel} {\n  %x = arith.addi %a,\n}\n"
     files = {"SYNTAX": ("syntax.mlir", syntax),
-             "NO_DESCRIPTOR": ("nodesc.mlir", _NO_DESCRIPTOR), "PROGRAM_ID": ("pid.mlir", _PROGRAM_ID_SHAPE),
+             "NO_DESCRIPTOR": ("nodesc.mlir", _NO_DESCRIPTOR), "UNKNOWN_OP": ("unknown.mlir", _UNKNOWN_OP_SHAPE),
              "DIV_ZERO": ("div.mlir", _DIVIDES_BY_ZERO)}
     if argv[0] in files:
         name, text = files[argv[0]]
@@ -304,6 +309,130 @@ def test_counters_are_sized_by_their_largest_index_and_start_as_zeros() -> None:
     assert str(caught.value) == (
         "counters.mlir:6:3: error: 'qdot.last_arrival' op counts programs by qdot.program_id y, so its counters' "
         "number is the launch grid's size along it; the grid is not known where the arrays are sized")
+
+
+_REGION_PER_PROGRAM = """\
+func.func @regions(%ws: !qdot.ptr<f32>, %n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %x = qdot.program_id x
+  %y = qdot.program_id y
+  %ny = qdot.num_programs y
+  %xs = arith.muli %x, %ny : index
+  %region = arith.addi %xs, %y : index
+  %row0 = arith.muli %region, %c16 : index
+  %rows = arith.addi %row0, %n : index
+  %d = qdot.make_desc %ws, [%rows, %c16], [%c16, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x16xf32>
+  %z = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  qdot.store %d[%row0, %c0], %z : !qdot.desc<16x16xf32>, tensor<16x16xf32>
+  func.return
+}
+"""
+
+
+def _kernel_of(text: str, name: str) -> tuple[Any, tuple[launch_plan.Parameter, ...]]:
+    module = parse_module(registry.make_context(), split_chunks(text, False)[0], name)
+    func = launch_plan.find_kernel(module, None)
+    return func, launch_plan.kernel_parameters(func)
+
+
+def test_a_region_per_program_is_sized_for_the_last_program() -> None:
+    """A descriptor whose shape depends on ``qdot.program_id`` (rows (x · ny + y) · 16 … + n) reaches furthest in
+    the last program, (gx − 1, gy − 1): ((gx · gy − 1) · 16 + n) rows of 16; without a grid that is a diagnostic
+    at the program id."""
+    func, params = _kernel_of(_REGION_PER_PROGRAM, "regions.mlir")
+    for grid, n in (((3, 2, 1), 16), ((1, 1, 1), 16), ((4, 3, 2), 5)):
+        (ws,) = launch_plan.plan_arrays(func, params, {"n": n}, grid)
+        assert (ws.elements, ws.output) == (((grid[0] * grid[1] - 1) * 16 + n) * 16, True)
+    with pytest.raises(QdotError) as caught:
+        launch_plan.plan_arrays(func, params, {"n": 16})
+    assert str(caught.value) == (
+        "regions.mlir:5:3: error: 'qdot.program_id' op is the launch grid's program index along x, and shape "
+        "operand 0 of the descriptor over %ws at line 12 depends on it (qdot.program_id); the grid is not known "
+        "where the arrays are sized")
+
+
+@pytest.mark.parametrize("op,programs,expected", [
+    ("arith.remui %x, %c16", 40, 15 * 16 + 16),  # x % 16 over x = 0 … 39: at most 15
+    ("arith.andi %x, %c16", 40, 16 * 16 + 16),  # x & 16: at most 16
+    ("arith.subi %c16, %x", 17, 16 * 16 + 16),  # 16 − x over x = 0 … 16, greatest at x = 0
+    ("arith.divui %x, %c16", 40, 2 * 16 + 16),  # x // 16: at most 2
+])
+def test_program_id_bounds_hold_for_every_program(op: str, programs: int, expected: int) -> None:
+    """Each op's bound r over x = 0 … programs − 1, against the descriptor [r + 1, 16] (extent r · 16 + 16); a
+    shape that goes negative in some program is a diagnostic."""
+    text = _REGION_PER_PROGRAM.replace("%row0 = arith.muli %region, %c16 : index", f"%row0 = {op} : index")
+    text = text.replace("%rows = arith.addi %row0, %n : index", "%rows = arith.addi %row0, %c1 : index")
+    func, params = _kernel_of(text, "bounds.mlir")
+    (ws,) = launch_plan.plan_arrays(func, params, {"n": 1}, (programs, 1, 1))
+    assert ws.elements == expected
+    if "subi" in op:
+        with pytest.raises(QdotError) as caught:
+            launch_plan.plan_arrays(func, params, {"n": 1}, (programs + 2, 1, 1))
+        assert str(caught.value) == ("bounds.mlir:12:3: error: 'qdot.make_desc' op has a negative shape "
+                                     "[-1 … 17, 16] at n=1")
+
+
+def test_a_divisor_that_may_be_zero_in_some_program_is_a_diagnostic() -> None:
+    text = _REGION_PER_PROGRAM.replace("%row0 = arith.muli %region, %c16 : index",
+                                       "%row0 = arith.divui %c16, %region : index")
+    func, params = _kernel_of(text, "div.mlir")
+    with pytest.raises(QdotError) as caught:
+        launch_plan.plan_arrays(func, params, {"n": 1}, (3, 1, 1))
+    assert str(caught.value) == (
+        "div.mlir:10:3: error: 'arith.divui' op may divide by zero (its divisor ranges over 0 … 2 across the "
+        "programs) at n=1, computing shape operand 0 of the descriptor over %ws at line 12")
+
+
+def test_the_one_launch_decode_arrays_are_the_hosts_shapes() -> None:
+    """qdot-bench's sizes of the one-launch decode kernel (``quantize_in_gemm``: a scratch region per program, a
+    counter per weight-row tile) and of the stream-K in-GEMM fix-up kernel equal the shapes the host allocates
+    (``compiler.mmq_template``), found independently: one from the kernel's IR, one from the layout's formula (the
+    host's fix-up workspace may hold a row's columns more than the kernel reaches)."""
+    from dataclasses import replace
+
+    from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_workspace_shape, mmq_grid, mmq_kernel,
+                                       quantize_scratch_shape)
+
+    one_launch = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, fixup=True, fixup_in_gemm=True,
+                           quantize_in_gemm=True)
+    stream_k = MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True, fixup=True, fixup_in_gemm=True)
+    for cfg, m, n, k in ((one_launch, 8, 40, 1280), (replace(one_launch, k_blocks=2), 8, 72, 2048),
+                         (replace(one_launch, max_m=1, block_n=64, num_warps=2), 1, 200, 768),
+                         (stream_k, 40, 72, 768)):
+        grid = mmq_grid(cfg, m, n, k, **({"target": 64, "min_blocks": 1} if cfg.small_m else {"programs": 7}))
+        func, params = _kernel_of(mmq_kernel(cfg), f"{cfg.name}.mlir")
+        planned = {a.param: a.nbytes for a in launch_plan.plan_arrays(func, params, {"m": m, "n": n, "k": k}, grid)}
+        counters = 4 * int(np.prod(fixup_counters_shape(cfg, m, n)))
+        if cfg.small_m:
+            assert planned["count_ptr"] == counters, cfg.name
+        else:  # a tile's index first_tile + s bounded over both ranges apart: an upper bound, at most 2 × the tiles
+            assert counters <= planned["count_ptr"] <= 2 * counters, cfg.name
+        parts = fixup_workspace_shape(cfg, grid, n)  # the one-token kernel's last row reaches its column 0 only
+        assert 4 * (int(np.prod(parts)) - parts[1]) < planned["part_ptr"] <= 4 * int(np.prod(parts)), cfg.name
+        if cfg.quantize_in_gemm:
+            rows, blocks, block_bytes = quantize_scratch_shape(cfg, grid, n, k)  # the last region: its M rows only
+            tokens = rows // (grid[0] * grid[1])
+            assert planned["x_ptr"] == (rows - tokens + m) * blocks * block_bytes, cfg.name
+
+
+def test_emulate_runs_the_one_launch_decode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """qdot-bench --emulate launches the one-launch MUL_MAT kernel as written: it sizes the scratch regions and the
+    counters from the IR, zero-fills the counters, and every program's loads of another's stores pass the
+    emulator's publish / acquire check; Y is written whole."""
+    from compiler.mmq_template import MmqConfig, mmq_kernel
+
+    cfg = MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, fixup=True, fixup_in_gemm=True,
+                    quantize_in_gemm=True)
+    (tmp_path / "one_launch.mlir").write_text(mmq_kernel(cfg), encoding="utf-8")
+    status, out, err = qdot_bench([str(tmp_path / "one_launch.mlir"), "--arch", "sm_90", "--shape",
+                                   "m=4,n=40,k=1280", "--grid", "cdiv(n, 16), 5", "--flops", "2*m*n*k", "--emulate",
+                                   "--json"], capsys)
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["grid"] == [3, 5, 1] and result["arrays"]["count_ptr"]["elements"] == 3
+    assert result["ops"]["ptx.atom_global_add"] == 15 and result["unwritten_elements"]["y_ptr"] == 0
 
 
 # --- expressions ---------------------------------------------------------------------------------
