@@ -213,12 +213,15 @@ class IndexEvaluator:
     known: such a size is then a ``QdotError`` at the op, as any other value it cannot evaluate."""
 
     def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter],
-                 grid: tuple[int, int, int] | None = None):
+                 grid: tuple[int, int, int] | None = None, program: tuple[int, int, int] | None = None):
         self.func = func
         self.entry = func.body.blocks[0]
         self.scalars = scalars
         self.params = params
         self.grid = grid
+        self.program = program
+        """One program's ids (x, y, z), which ``qdot.program_id`` then gives exactly: the values that program
+        computes (the tests check each program's values against the bounds over all)."""
         self.memo: dict[Any, tuple[int, int]] = {}
 
     def bounds(self, ssa: Any, user: Any, what: str) -> tuple[int, int]:
@@ -283,7 +286,9 @@ class IndexEvaluator:
                 raise QdotError(op, f"is the launch grid's {role} along {'xyz'[axis]}, and {what} depends on it "
                                     f"({name}); the grid is not known where the arrays are sized")
             size = self.grid[axis]
-            return (size, size) if name == "qdot.num_programs" else (0, size - 1)
+            if name == "qdot.num_programs":
+                return size, size
+            return (self.program[axis],) * 2 if self.program is not None else (0, size - 1)
         operands = [self.bounds(operand, user, what) for operand in op.operands]
         if name in _INDEX_OPS:
             (a_lo, a_hi), (b_lo, b_hi) = operands
@@ -316,6 +321,9 @@ class IndexEvaluator:
             assert isinstance(predicate, IntegerAttr)
             (a_lo, a_hi), (b_lo, b_hi) = operands
             compare = _CMPI[int(predicate.value.data)]
+            if int(predicate.value.data) >= 6 and (a_lo < 0 or b_lo < 0):  # ult … uge: a negative index is huge
+                raise QdotError(op, f"compares unsigned an operand that may be negative ({_range_text(a_lo, a_hi)}, "
+                                    f"{_range_text(b_lo, b_hi)}) at {_shape_text(self.scalars)}, computing {what}")
             if int(predicate.value.data) in (0, 1):  # eq, ne: decided only where the ranges are one value or apart
                 if a_lo == a_hi == b_lo == b_hi or a_hi < b_lo or b_hi < a_lo:
                     exact = int(compare(a_lo, b_lo))
