@@ -1,11 +1,12 @@
-"""Malformed-input fuzz of qdot-translate: bad input must give a diagnostic, never a crash.
+"""Malformed-input fuzz of qdot-translate, qdot-opt and qdot-bench: bad input must give a diagnostic, never a crash.
 
 The template fuzzes (tests/emulator) build random *valid* kernels and check what they compute;
 this one damages valid inputs — the examples and the lit tests' inputs — a token or a line at a
 time (delete, replace with a token another input uses, duplicate, change a number) and compiles
 each, in this process, either through qdot-translate for a random target or, for a lit input,
 through qdot-opt with the pipeline of one of its RUN lines (so each pass also meets damaged
-input of the kind it is tested with). A case fails when the tool would have reported an
+input of the kind it is tested with), or (one case in eight) through qdot-bench, whose array
+planning from the kernel's descriptors runs before it compiles (``bench_argv``). A case fails when the tool would have reported an
 internal error (an exception other than a usage error escaping the tool's ``run``) or a pass
 produced IR that does not verify (``PassOutputError``: the input verified, so the pass is
 wrong). Each failure is written out as a reproducer.
@@ -30,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.cli import opt, translate
+from compiler.cli import bench, opt, translate
 from compiler.cli.common import SPLIT_MARKER, ToolError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +47,10 @@ TARGETS = (
 NUMBERS = (0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 255, 1000, 65536, 2**31, 2**40)
 _TOKEN = re.compile(r'[A-Za-z_0-9.!#"%<>]+|\S')
 _NUMBER = re.compile(r"\d+")
+_INDEX_PARAM = re.compile(r"%(\w+): index")
+_SIGNATURE = re.compile(r"func\.func @\w+\((.*?)\)\s*(?:attributes|\{|->)", re.S)
+SHAPE_VALUES = (0, 1, 3, 8, 16, 64, 100, 128, 256, 4096, 2**31)
+GRIDS = ("1", "2, 3", "3, 2, 2", "cdiv(m, 128)", "cdiv(n, 64), 4", "0", "7, 1, 2", "max(m, 1)", "1, 0", "65536, 65536")
 _RUN_PIPELINE = re.compile(r"RUN:\s*(?:not\s+)?qdot-opt\b[^|]*?(?:-p|--passes)[ =]'([^']*)'")
 PASS_BUG = "a compiler bug, not a problem of the input"
 
@@ -163,11 +168,29 @@ INSTRUMENT_FLAGS = ((), (), (), (), (), ("--print-ir-before-all",), ("--print-ir
 makes every pass build its decisions' messages, on damaged input too)."""
 
 
+def bench_argv(text: str, rng: random.Random) -> tuple[str, ...]:
+    """qdot-bench's arguments for a damaged kernel: every ``index`` parameter of its first function given a value
+    (one case in four leaves one out or names one the kernel lacks), a grid expression, the default timing — so
+    the arrays are planned from the damaged kernel's descriptors, then it compiles and, without a GPU, refuses to
+    time (a ``qdot-bench: error:``). Planning runs before compiling: on IR that verifies, never a traceback."""
+    signature = _SIGNATURE.search(text)
+    names = list(dict.fromkeys(_INDEX_PARAM.findall(signature.group(1) if signature else ""))) or ["m"]
+    values = {name: rng.choice(SHAPE_VALUES) for name in names}
+    if rng.randrange(4) == 0:
+        if rng.randrange(2):
+            values.pop(rng.choice(names))
+        else:
+            values["q"] = 1
+    shape = ",".join(f"{name}={value}" for name, value in values.items()) or "m=1"
+    return ("qdot-bench", "--shape", shape, "--grid", rng.choice(GRIDS), "--flops", "1")
+
+
 def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, str | None]:
     """('ok' | 'slow' | 'fail', report) for compiling ``path`` with ``argv`` (qdot-translate's
-    arguments, or qdot-opt's after a leading ``qdot-opt``)."""
+    arguments, or qdot-opt's after a leading ``qdot-opt``, or qdot-bench's after ``qdot-bench``)."""
     err_text = io.StringIO()
-    tool, args = (opt, argv[1:]) if argv[:1] == ("qdot-opt",) else (translate, argv)
+    tools = {"qdot-opt": opt, "qdot-bench": bench}
+    tool, args = (tools[argv[0]], argv[1:]) if argv[:1] and argv[0] in tools else (translate, argv)
     try:
         with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(err_text):
@@ -213,6 +236,9 @@ def fuzz(seed: int, cases: int | None, seconds: float | None, workdir: Path,
         # so that a seed draws the same inputs and tool arguments as before they existed
         argv += random.Random(f"{seed}-{done}").choice(INSTRUMENT_FLAGS)
         argv = damage_pipeline(argv, random.Random(f"{seed}-{done}-pipeline"))
+        bench_rng = random.Random(f"{seed}-{done}-bench")  # and qdot-bench, one case in eight, from its own
+        if bench_rng.randrange(8) == 0:
+            argv = bench_argv(text, bench_rng)
         path.write_text(text, encoding="utf-8")
         path.with_suffix(".argv").write_text(" ".join(argv), encoding="utf-8")
         outcome, report = run_case(path, argv, limit_s)

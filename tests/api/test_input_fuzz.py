@@ -44,3 +44,23 @@ def test_damaged_inputs_give_diagnostics(seed, tmp_path):
     failures, done, _ = input_fuzz.fuzz(seed, cases=80, seconds=None, workdir=tmp_path)
     assert done == 80
     assert not failures, "\n\n".join(f.report for f in failures.values())
+
+
+def test_bench_cases_plan_the_damaged_kernel(tmp_path, monkeypatch):
+    """qdot-bench's cases give every index parameter of the kernel's signature a value (here %m, %n and %k, one
+    with an attribute after it), and a crash in qdot-bench is a failure as in the other tools."""
+    text = ("func.func @k(%a: !qdot.ptr<f32>, %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64})\n"
+            "    attributes {qdot.kernel} {\n  func.return\n}\n")
+    argvs = [input_fuzz.bench_argv(text, random.Random(seed)) for seed in range(40)]
+    shapes = [dict(pair.split("=") for pair in argv[argv.index("--shape") + 1].split(",")) for argv in argvs]
+    assert all(argv[0] == "qdot-bench" and "--grid" in argv for argv in argvs)
+    assert sum(set(shape) == {"m", "n", "k"} for shape in shapes) >= 25  # one in four damaged: a name out or in
+
+    def crash(argv):  # noqa: ARG001
+        raise KeyError("plan")
+
+    monkeypatch.setattr(input_fuzz.bench, "run", crash)
+    path = tmp_path / "x.mlir"
+    path.write_text(text)
+    outcome, report = input_fuzz.run_case(path, argvs[0], 5.0)
+    assert outcome == "fail" and report.startswith("KeyError at test_input_fuzz.py")
