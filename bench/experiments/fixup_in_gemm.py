@@ -25,6 +25,10 @@ form's additions are fire-and-forget) against the atomic form, and whether it be
 launch; and whether one launch beats two. At the goal row the MUL_MAT took 10.63 µs and its kernel alone 9.58
 (run 278), so one launch can only win if the in-GEMM kernel's tail plus what the quantization adds (it overlaps the
 weights' first DRAM fetch) stay under that 1.05 µs. The copy bandwidth is measured in the same run.
+
+Run 280 (an H100; bench/RESULTS.md): the in-GEMM tail alone costs 1.6 µs at the goal row, so one launch lost
+(1.24–1.38 × the two launches for the one-token kernel, 1.8–2.8 × for M ≤ 8); the in-GEMM form beat the fix-up
+kernel for the one-token kernel only (0.91–0.98 ×).
 """
 
 from __future__ import annotations
