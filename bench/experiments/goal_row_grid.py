@@ -10,6 +10,9 @@ program is a chain of K steps after a fixed start (prologue, pipeline fill, the 
 the chain longer, more make more programs and more additions. Each kernel is first run at its default grid (the
 resident-aware ``split_factor`` of ``bench.mmq.measure``), then at each forced split count whose grid fits in one
 wave of resident programs. Every row is checked against ``compiler.numerics`` before it is timed.
+
+Run 279 (on an H100, fortieth session; bench/RESULTS.md): no tile or split count more than 2.5 % under the default,
+the spread between two rows of one grid; still to be run on the H200.
 """
 
 from __future__ import annotations
