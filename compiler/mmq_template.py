@@ -848,10 +848,7 @@ def _unrolled_pieces(bm: int, unroll: int, tile_t: str, desc_t: str, pre: str = 
                   f"{indent}%{pre}real_{i} = arith.cmpi ult, %{pre}p_{i}, %{pre}p_end : index",
                   f"{indent}%{pre}row_{i} = arith.select %{pre}real_{i}, %{pre}part_row_{i}, %part_rows : index",
                   f"{indent}%{pre}piece_{i} = qdot.load %{pre}part_desc[%{pre}row_{i}, %c0] : {desc_t} -> {tile_t}"]
-    total = f"%{pre}zero"
-    for i in range(unroll):
-        lines.append(f"{indent}%{pre}sum_{i} = arith.addf {total}, %{pre}piece_{i} : {tile_t}")
-        total = f"%{pre}sum_{i}"
+    total = _ordered_sum(lines, unroll, tile_t, pre, indent)
     return [*lines,
             f"{indent}%{pre}p_rest = arith.addi %{pre}p_lo, %c{unroll} : index",
             f"{indent}%{pre}total_sum = scf.for %{pre}p = %{pre}p_rest to %{pre}p_end step %c1 "
@@ -861,6 +858,17 @@ def _unrolled_pieces(bm: int, unroll: int, tile_t: str, desc_t: str, pre: str = 
             f"{indent}  %{pre}next = arith.addf %{pre}acc, %{pre}piece : {tile_t}",
             f"{indent}  scf.yield %{pre}next : {tile_t}",
             f"{indent}}}"]
+
+
+def _ordered_sum(lines: list[str], unroll: int, tile_t: str, pre: str, indent: str) -> str:
+    """Appends to ``lines`` the sum of ``%{pre}piece_0`` … ``%{pre}piece_{unroll-1}`` in that order from
+    ``%{pre}zero``, and returns its name: the one order of the additions, which every fix-up form (its kernel, the
+    GEMM's last program) follows so that they give the same bits."""
+    total = f"%{pre}zero"
+    for i in range(unroll):
+        lines.append(f"{indent}%{pre}sum_{i} = arith.addf {total}, %{pre}piece_{i} : {tile_t}")
+        total = f"%{pre}sum_{i}"
+    return total
 
 
 def _piece_row(p: str, indent: str, suffix: str, bm: int, pre: str = "", kw: str = "%kw_any") -> list[str]:
@@ -940,7 +948,7 @@ def _quantize_share(cfg: MmqConfig, m: str) -> list[str]:
     pipeline may copy a stage past its share (the copy is discarded), and that stage must be outside the region,
     where the descriptor reads zeros, not another program's scratch being written."""
     tokens = small_m_tokens(cfg.max_m)
-    rows = min(tokens, 1 << (cfg.max_m - 1).bit_length())  # the tokens served: the one-token kernel quantizes one row
+    rows = _served_tokens(cfg)  # the one-token kernel quantizes one row
     tile = f"{rows}x{K_STEP_VALUES}xf32"
     blocks = f"{rows}x2x{_X}"
     return [
@@ -1059,12 +1067,17 @@ decode kernels (64 rows on 2 warps) in one chunk, so its pieces cost one round t
 
 
 def _in_gemm_fixup_tile(cfg: MmqConfig) -> tuple[int, int]:
-    """(columns, rows) of the chunks the in-GEMM split-K fix-up sums: the token columns the kernel stores (max_m
-    rounded up to a power of two, at most the tile's tokens: the one-token kernel's pieces are one column), and as
-    many rows as ``IN_GEMM_FIXUP_VALUES`` per thread cover, at most the tile's."""
-    tokens = small_m_tokens(cfg.max_m)
-    cols = min(tokens, 1 << (cfg.max_m - 1).bit_length())
+    """(columns, rows) of the chunks the in-GEMM split-K fix-up sums: the token columns the kernel stores
+    (``_served_tokens``: the one-token kernel's pieces are one column), and as many rows as ``IN_GEMM_FIXUP_VALUES``
+    per thread cover, at most the tile's."""
+    cols = _served_tokens(cfg)
     return cols, max(1, min(cfg.block_n, IN_GEMM_FIXUP_VALUES * 32 * cfg.num_warps // cols))
+
+
+def _served_tokens(cfg: MmqConfig) -> int:
+    """The token columns of its tile a small_m kernel quantizes, stores and sums: max_m rounded up to a power of two,
+    at most the tile's ``small_m_tokens`` (1 for the one-token kernel)."""
+    return min(small_m_tokens(cfg.max_m), 1 << (cfg.max_m - 1).bit_length())
 
 
 def in_gemm_fixup_unroll(cfg: MmqConfig) -> int:
@@ -1091,10 +1104,7 @@ def _split_piece_sum(unroll: int, tile_t: str, desc_t: str, desc: str, row: str,
         lines += [f"{indent}%{pre}split_row_{i} = arith.muli %per_split, %c{i} : index",
                   f"{indent}%{pre}part_row_{i} = arith.addi %{pre}split_row_{i}, {row} : index",
                   f"{indent}%{pre}piece_{i} = qdot.load {desc}[%{pre}part_row_{i}, %c0] : {desc_t} -> {tile_t}"]
-    total = f"%{pre}zero"
-    for i in range(unroll):
-        lines.append(f"{indent}%{pre}sum_{i} = arith.addf {total}, %{pre}piece_{i} : {tile_t}")
-        total = f"%{pre}sum_{i}"
+    total = _ordered_sum(lines, unroll, tile_t, pre, indent)
     return [*lines,
             f"{indent}%{pre}sum = scf.for %{pre}s = %c{unroll} to %splits step %c1 iter_args(%{pre}acc = {total}) "
             f"-> ({tile_t}) {{",
