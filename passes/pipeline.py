@@ -74,6 +74,7 @@ from dialects.qgpu.ops import (
     transposed_memdesc,
 )
 from dialects.qgpu.types import MemDescType
+from passes.support.distributed import function_of
 from passes.support.grid_wait import marked_arguments, over_marked
 from passes.support.loops import add_iter_args
 from passes.support.options import check_option_values
@@ -324,10 +325,7 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
     from dialects.qdot.kernel import MakeDescOp
 
     block = loop.parent
-    func = loop.parent_op()
-    while func is not None and not isinstance(func, FuncOp):
-        func = func.parent_op()
-    if block is None or func is None:
+    if block is None:
         return [], None
     ahead: list[Operation] = []
     for op in block.ops:
@@ -337,7 +335,7 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
     first_store = next((op for op in ahead if any(_stores(inner) for inner in op.walk())), None)
     if first_store is None:
         return [], None
-    written = _stored_arguments(func)
+    written = _stored_arguments(function_of(loop))
     defined_late = {result for op in ahead[ahead.index(first_store):] for result in op.results}
 
     def early_enough(value: SSAValue) -> bool:
