@@ -18,6 +18,8 @@ is 32-bit, the conversion reads 16-byte runs with ld.shared.v4, the staged epilo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from compiler import compile as qdot_compile
@@ -196,10 +198,16 @@ SPLIT_K_FIXUP = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, m
     (mmq_fixup_kernel(STREAM_K_FIXUP, unroll=0), 2, "ld.global.v4.b32"),  # the loop alone
     (mmq_kernel(SPLIT_K_FIXUP), 2, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32"),
     (mmq_fixup_kernel(SPLIT_K_FIXUP), 2, "ld.global.v4.b32"),
-], ids=["stream-k-gemm", "stream-k-fixup", "stream-k-fixup-loop", "split-k-gemm", "split-k-fixup"])
+    (mmq_kernel(replace(STREAM_K_FIXUP, fixup_in_gemm=True)), 2, "atom.global.add.u32"),
+    (mmq_kernel(replace(SPLIT_K_FIXUP, fixup_in_gemm=True)), 2, "atom.global.add.u32"),
+    (mmq_kernel(replace(SPLIT_K_FIXUP, max_m=8, fixup_in_gemm=True, quantize_in_gemm=True)), 2, "bar.red.or.pred"),
+], ids=["stream-k-gemm", "stream-k-fixup", "stream-k-fixup-loop", "split-k-gemm", "split-k-fixup",
+        "stream-k-in-gemm", "split-k-in-gemm", "split-k-one-launch"])
 def test_fixup_kernels_assemble_without_atomics(source: str, stages: int, instruction: str) -> None:
     """The fix-up GEMMs store their pieces in a workspace and the fix-up kernels add them with 16-byte register
-    loads: ptxas takes each, and none adds atomically (that is what makes their Y the same bits every launch)."""
+    loads: ptxas takes each, and none adds atomically (that is what makes their Y the same bits every launch). The
+    GEMMs with the fix-up in their last program (and the one-launch decode, which also quantizes X) count their
+    programs in with an integer atom.global.add and vote with bar.red.or.pred; their sums are no atomics either."""
     kernel = qdot_compile(source, arch="sm_90", strategy="promote-int8", num_stages=stages, verify=True)
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert instruction in kernel.ptx and "red.global.add" not in kernel.ptx
