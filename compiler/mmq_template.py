@@ -133,7 +133,7 @@ class MmqConfig:
     programs of a split all need it). The weights' prologue copies go before the quantization (qdot-pipeline: tiles
     of arrays the kernel never stores to, ahead of its own stores), so they stream from DRAM during it. Slower than two
     launches (run 280, an H100: 1.24–1.38 × the atomic MUL_MAT for the one-token decode, 1.8–2.8 × for M ≤ 8): the
-    quantization's steps are a chain of latencies before the K loop, redone by every weight-row program."""
+    quantization's steps run before the K loop (presumably a chain of latencies), redone by every weight-row program."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
