@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -310,7 +311,8 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
         loaded.launch(*args, grid=grid)
 
 
-def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | None = None) -> Any:
+def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | None = None,
+            ctas: Sequence[int] | None = None) -> Any:
     """``run`` on qdot's PTX emulator instead of a GPU: numpy arrays are read and written in place,
     scalars passed as they are; no GPU, CuPy or driver is needed. For a kernel compiled for sm_90 /
     sm_90a the output is bit for bit what an H200 computes (its floating-point mma / wgmma follow
@@ -319,7 +321,11 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
     the last bits (not measured). The emulator also checks what a GPU
     would not report — out-of-range accesses, shared-memory races, unwritten reads — each an
     ``EmulationError`` naming the op, CTA and thread. Returns the emulator's ``RunStats`` (ops
-    executed, CTAs run). It is slow: a few seconds for a 128×128 tile.
+    executed, CTAs run). It is slow: a few seconds for a 128×128 tile. ``ctas`` runs only those
+    CTAs of the grid (linear ids, x fastest, then y and z; each from 0 to the grid's size − 1), in
+    the order given: enough to check a large launch's first and last tiles against the arrays'
+    bounds. What the other CTAs would store is then left as it was (a split-K or stream-K fix-up
+    done by the last of a tile's programs to arrive is not done unless all of them run).
 
     An ``agx3b`` / ``agx3c`` artifact is one simdgroup's dot tile: ``emulate(k, a, b, acc)`` takes
     the tile function's arguments in order (numpy arrays in ``compiler.numerics.dot_scaled``'s
@@ -350,5 +356,7 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
         raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
     kernel.check_arrays(args, name, grid)
     infos[name or kernel.kernels[0].name].check_divisibility(args)
+    if ctas is not None:
+        ctas = [int(c) for c in ctas]
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
-                        options=LaunchOptions(arch=kernel.artifact.arch))
+                        options=LaunchOptions(arch=kernel.artifact.arch, ctas=ctas))

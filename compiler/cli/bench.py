@@ -51,7 +51,12 @@ timing:
   prints the CTAs run, the most frequent ops and how many elements of each output were never
   stored to. Outputs start as 0xff bytes for it; only where some element still holds them does
   a second launch, from zeros, tell "never stored" from "stored that value". Keep shapes
-  small: a 128x128 tile takes about a second.
+  small: a 128x128 tile takes about a second. A grid of more than --max-ctas CTAs (1024) is
+  refused unless --ctas picks some: '--ctas 0,-1' runs the first and the last (where a
+  ragged edge meets the arrays' bounds), '--ctas 0:4,-4:' the first and last four (Python
+  slices; ids linear, x fastest; a list that starts with '-N:' is written --ctas=-N:,...,
+  as argparse would take it for a flag). Outputs are then not counted: the CTAs left out write
+  their part, and a fix-up done by the last of a tile's programs to arrive needs them all.
 
 exit status: 0 when every run is done; 1 for a problem of the input or the command line (a
 flag it cannot parse prints 'qdot-bench: error: ...', as qdot-opt and qdot-translate do), or
@@ -85,6 +90,9 @@ from compiler.shape_expressions import ExpressionError, Expressions
 TOOL = "qdot-bench"
 GRAPH_LAUNCHES = 10
 """Launches captured in one CUDA graph for ``--timing graph``; the time per launch is the graph's / 10."""
+EMULATE_MAX_CTAS = 1024
+"""The largest grid --emulate runs whole by default: at about a second per CTA of a 128×128 tile, a
+larger one is more likely a grid meant for a GPU than a check someone means to wait for."""
 
 
 def make_arg_parser() -> argparse.ArgumentParser:
@@ -124,6 +132,12 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random input bytes (default: 0)")
     parser.add_argument("--emulate", action="store_true",
                         help="run once on the CPU emulator instead of timing on a GPU (small shapes only)")
+    parser.add_argument("--ctas", metavar="LIST",
+                        help="with --emulate: run only these CTAs of the grid, e.g. '0,-1' (the first and the last) "
+                             "or '0:4,-4:' (Python slices); ids are linear, x fastest")
+    parser.add_argument("--max-ctas", type=int, default=EMULATE_MAX_CTAS, metavar="N",
+                        help=f"--emulate refuses a grid of more CTAs than this unless --ctas picks some "
+                             f"(default: {EMULATE_MAX_CTAS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run instead of a line")
     return parser
 
@@ -141,6 +155,54 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ToolError(f"--reps must be at least 1, got {args.reps}")
     if args.warmup < 0:
         raise ToolError(f"--warmup must not be negative, got {args.warmup}")
+    if args.ctas is not None and not args.emulate:
+        raise ToolError("--ctas picks the CTAs --emulate runs; a GPU launch runs the whole grid")
+    if args.max_ctas < 1:
+        raise ToolError(f"--max-ctas must be at least 1, got {args.max_ctas}")
+    if args.ctas is not None:
+        args.cta_picks = _cta_picks(args.ctas)
+
+
+def _cta_picks(text: str) -> list[tuple[int, int | None] | int]:
+    """--ctas as items: an int (an id, negative from the end) or a (start, stop) slice, stop None for the end."""
+    picks: list[tuple[int, int | None] | int] = []
+    for item in text.split(","):
+        parts = [part.strip() for part in item.split(":")]
+        try:
+            if len(parts) == 1:
+                picks.append(int(parts[0]))
+            elif len(parts) == 2:
+                picks.append((int(parts[0]) if parts[0] else 0, int(parts[1]) if parts[1] else None))
+            else:
+                raise ValueError
+        except ValueError:
+            raise ToolError(f"--ctas '{text}': '{item.strip()}' is not a CTA id or a slice START:STOP (ids are "
+                            f"integers, negative ones counted from the end: '0,-1', '0:4', '-4:')") from None
+    return picks
+
+
+def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
+    """The CTAs --emulate runs at this shape (None: the whole grid), in increasing order, each once."""
+    total = run.grid[0] * run.grid[1] * run.grid[2]
+    if args.ctas is None:
+        if total > args.max_ctas:
+            raise ToolError(f"grid={run.grid_text()} at {run.shape_text()} has {total} CTAs, more than --emulate "
+                            f"runs whole (--max-ctas {args.max_ctas}); pick some with --ctas (e.g. '0,-1', the "
+                            f"first and the last), give a smaller shape, or raise --max-ctas")
+        return None
+    chosen: set[int] = set()
+    for pick in args.cta_picks:
+        if isinstance(pick, int):
+            if not -total <= pick < total:
+                raise ToolError(f"--ctas: CTA {pick} is outside grid={run.grid_text()} at {run.shape_text()} "
+                                f"({total} CTAs: ids 0 to {total - 1}, or -{total} to -1 from the end)")
+            chosen.add(pick % total)
+        else:
+            chosen.update(range(total)[pick[0]:pick[1]])
+    if not chosen:
+        raise ToolError(f"--ctas '{args.ctas}' picks no CTA of grid={run.grid_text()} at {run.shape_text()} "
+                        f"({total} CTAs)")
+    return sorted(chosen)
 
 
 def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple[Expressions, Expressions | None]:
@@ -193,10 +255,13 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
     import compiler
     from targets.ptx.emulator import EmulationError
 
+    selected = _selected_ctas(args, run)
+
     def launch(fill: int) -> tuple[Any, list[Any]]:
         try:
             arrays = run.host_arrays(args.seed, output_fill=fill)
-            stats = compiler.emulate(compiled, *run.arguments(params, arrays), grid=run.grid, name=kernel)
+            stats = compiler.emulate(compiled, *run.arguments(params, arrays), grid=run.grid, name=kernel,
+                                     ctas=selected)
         except ValueError as err:  # host memory refused the arrays (LaunchPlanError), a launch check
             raise ToolError(str(err)) from None
         except EmulationError as err:
@@ -210,28 +275,36 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
 
     # Outputs start as 0xff bytes; an element that still holds them was never stored to, or was
     # stored that very value: only then a second launch, from zeros, tells the two apart.
+    # A subset of the grid leaves the others' outputs unwritten by design: not counted then.
     stats, first = launch(0xFF)
-    unwritten: dict[str, int] = {}
-    held = {i: fill_held(first[i], spec, 0xFF) for i, spec in enumerate(run.arrays) if spec.output}
-    second = launch(0x00)[1] if any(h.any() for h in held.values()) else None
-    for i, mask in held.items():
-        if second is not None:
-            mask = mask & fill_held(second[i], run.arrays[i], 0x00)
-        unwritten[run.arrays[i].param] = int(np.count_nonzero(mask))
+    unwritten: dict[str, int] | None = None
+    if selected is None:
+        unwritten = {}
+        held = {i: fill_held(first[i], spec, 0xFF) for i, spec in enumerate(run.arrays) if spec.output}
+        second = launch(0x00)[1] if any(h.any() for h in held.values()) else None
+        for i, mask in held.items():
+            if second is not None:
+                mask = mask & fill_held(second[i], run.arrays[i], 0x00)
+            unwritten[run.arrays[i].param] = int(np.count_nonzero(mask))
     ops = sum(stats.ops.values())
+    total = run.grid[0] * run.grid[1] * run.grid[2]
     if args.json:
         result = _result(kernel, run, args)
-        result.update(emulated=True, ctas=stats.ctas, ops=stats.ops, unwritten_elements=unwritten)
+        result.update(emulated=True, ctas=stats.ctas, grid_ctas=total, ops=stats.ops, unwritten_elements=unwritten)
+        if selected is not None:
+            result.update(cta_ids=selected)
         return json.dumps(result)
     top = sorted(stats.ops.items(), key=lambda item: (-item[1], item[0]))[:5]
     counts = ", ".join(f"{name} {count}" for name, count in top) + (", ..." if len(stats.ops) > len(top) else "")
     outputs = []
     for spec in run.arrays:
-        if spec.output:
+        if spec.output and unwritten is not None:
             missing = unwritten[spec.param]
             outputs.append(f"{spec.param}: {missing} of {spec.elements} elements never written" if missing
                            else f"{spec.param}: all {spec.elements} elements written")
-    ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}"
+    if unwritten is None:
+        outputs.append("outputs not counted (--ctas ran part of the grid)")
+    ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}" + (f" of {total}" if selected is not None else "")
     return (f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  emulated: {ctas}, {ops} ops ({counts})  "
             f"{'; '.join(outputs) or 'no outputs'}")
 

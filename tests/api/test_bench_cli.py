@@ -492,11 +492,62 @@ def test_random_codes_keep_the_reserved_bits_zero() -> None:
 
 def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     """The quantizer at M = 3 takes one row per program along y: a grid of one row writes a third."""
-    quantize = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
-    status, out, err = qdot_bench([quantize, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), 1", "--emulate"],
+    status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), 1", "--emulate"],
                                   capsys)
     assert status == 0, err
     assert "grid=(2,1,1)" in out and "q_ptr: 16 of 24 elements never written" in out, out
+
+
+QUANTIZE = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
+
+
+def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.CaptureFixture[str]) -> None:
+    """A grid meant for a GPU (M = 2000 rows of the quantizer: 4000 CTAs) would take the emulator
+    minutes: refused with what to do; --ctas runs the first and the last, where the edges are."""
+    argv = [QUANTIZE, "--shape", "m=2000,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
+    status, out, err = qdot_bench(argv, capsys)
+    assert (status, out) == (1, "")
+    assert err == ("qdot-bench: error: grid=(2,2000,1) at m=2000,k=1000 has 4000 CTAs, more than --emulate runs "
+                   "whole (--max-ctas 1024); pick some with --ctas (e.g. '0,-1', the first and the last), give a "
+                   "smaller shape, or raise --max-ctas\n"), err
+    status, out, err = qdot_bench([*argv, "--ctas", "0,-1", "--json"], capsys)
+    assert status == 0, err
+    result = json.loads(out)
+    assert (result["ctas"], result["grid_ctas"], result["cta_ids"]) == (2, 4000, [0, 3999])
+    assert result["unwritten_elements"] is None  # the CTAs left out write the rest: not counted
+    status, out, err = qdot_bench([*argv, "--ctas=-2:,1:3,0"], capsys)  # '=': argparse takes '-2:' for a flag
+    assert status == 0, err
+    assert "emulated: 5 CTAs of 4000" in out and "outputs not counted (--ctas ran part of the grid)" in out, out
+
+
+def test_max_ctas_sets_the_largest_grid_run_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
+    status, out, err = qdot_bench([*argv, "--max-ctas", "5"], capsys)
+    assert status == 1 and "has 6 CTAs, more than --emulate runs whole (--max-ctas 5)" in err, err
+    status, out, err = qdot_bench([*argv, "--max-ctas", "6"], capsys)
+    assert status == 0 and "emulated: 6 CTAs," in out and "q_ptr: all 24 elements written" in out, (out, err)
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--ctas", "6"], "--ctas: CTA 6 is outside grid=(2,3,1) at m=3,k=1000 (6 CTAs: ids 0 to 5, or -6 to -1 from "
+                      "the end)"),
+    (["--ctas", "-7"], "--ctas: CTA -7 is outside grid=(2,3,1)"),
+    (["--ctas", "6:"], "--ctas '6:' picks no CTA of grid=(2,3,1) at m=3,k=1000 (6 CTAs)"),
+    (["--ctas", "0,one"], "--ctas '0,one': 'one' is not a CTA id or a slice START:STOP"),
+    (["--ctas", "1:2:3"], "--ctas '1:2:3': '1:2:3' is not a CTA id or a slice START:STOP"),
+    (["--max-ctas", "0"], "--max-ctas must be at least 1, got 0"),
+])
+def test_ctas_are_checked_against_the_grid(flags: list[str], message: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate",
+                                   *flags], capsys)
+    assert (status, out) == (1, "") and err.startswith("qdot-bench: error: ") and message in err, err
+
+
+def test_ctas_apply_to_the_emulator_only(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "2, m", "--ctas", "0"], capsys)
+    assert (status, out) == (1, "")
+    assert err == "qdot-bench: error: --ctas picks the CTAs --emulate runs; a GPU launch runs the whole grid\n"
 
 
 def test_without_a_gpu_it_compiles_then_refuses_to_time(capsys: pytest.CaptureFixture[str],

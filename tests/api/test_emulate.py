@@ -40,3 +40,22 @@ def test_emulate_names_what_it_cannot_run() -> None:
     agx = compiler.compile(Path(__file__).resolve().parents[2] / "examples" / "agx_tile_fp16.mlir", target="agx3b")
     with pytest.raises(ValueError, match="agx3b artifact has no PTX kernel to emulate"):
         compiler.emulate(agx, grid=1)
+
+
+def test_emulate_runs_only_the_ctas_asked_for() -> None:
+    """``ctas=`` runs part of a grid: the tiles of those CTAs are computed exactly, the others'
+    output is left as it was — what qdot-bench --ctas relies on to check a large launch's edges."""
+    compiled = compiler.compile(Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir", arch="sm_90")
+    m, n, k = 256, 128, 128  # two 128×128 tiles along M
+    rng = np.random.default_rng()
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    bt = rng.integers(-128, 128, (n, k), dtype=np.int8)
+    c = np.full((m, n), -7, np.int32)  # poisoned
+    stats = compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas=[1])
+    assert stats.ctas == 1
+    want = a.astype(np.int64) @ bt.astype(np.int64).T
+    written = (c != -7).any(axis=1)
+    assert written.sum() == 128  # one tile's rows, the other tile's still poisoned
+    assert (c[written] == want[written]).all()
+    with pytest.raises(Exception, match="CTA 2 is outside the grid of 2"):
+        compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas=[2])
