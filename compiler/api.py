@@ -357,6 +357,8 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
     kernel.check_arrays(args, name, grid)
     infos[name or kernel.kernels[0].name].check_divisibility(args)
     if ctas is not None:
+        if isinstance(ctas, (str, bytes)) or not all(isinstance(c, numbers.Integral) for c in ctas):
+            raise TypeError(f"ctas= takes CTA ids (integers from 0 to the grid's size - 1), got {ctas!r}")
         ctas = [int(c) for c in ctas]
     return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
                         options=LaunchOptions(arch=kernel.artifact.arch, ctas=ctas))

@@ -59,3 +59,5 @@ def test_emulate_runs_only_the_ctas_asked_for() -> None:
     assert (c[written] == want[written]).all()
     with pytest.raises(Exception, match="CTA 2 is outside the grid of 2"):
         compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas=[2])
+    with pytest.raises(TypeError, match=r"ctas= takes CTA ids \(integers from 0 to the grid's size - 1\), got '0'"):
+        compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas="0")
