@@ -6,7 +6,8 @@ time (delete, replace with a token another input uses, duplicate, change a numbe
 each, in this process, either through qdot-translate for a random target or, for a lit input,
 through qdot-opt with the pipeline of one of its RUN lines (so each pass also meets damaged
 input of the kind it is tested with), or (one case in eight) through qdot-bench, whose array
-planning from the kernel's descriptors runs before it compiles (``bench_argv``). A case fails when the tool would have reported an
+planning from the kernel's descriptors runs before it compiles (``bench_argv``; a third of those then run
+one or two CTAs of the compiled kernel on the PTX emulator). A case fails when the tool would have reported an
 internal error (an exception other than a usage error escaping the tool's ``run``) or a pass
 produced IR that does not verify (``PassOutputError``: the input verified, so the pass is
 wrong). Each failure is written out as a reproducer.
@@ -172,7 +173,9 @@ def bench_argv(text: str, rng: random.Random) -> tuple[str, ...]:
     """qdot-bench's arguments for a damaged kernel: every ``index`` parameter of its first function given a value
     (one case in four leaves one out or names one the kernel lacks), a grid expression, the default timing — so
     the arrays are planned from the damaged kernel's descriptors, then it compiles and, without a GPU, refuses to
-    time (a ``qdot-bench: error:``). Planning runs before compiling: on IR that verifies, never a traceback."""
+    time (a ``qdot-bench: error:``). Planning runs before compiling: on IR that verifies, never a traceback.
+    One case in three runs the first CTA (or the first and the last) on the emulator instead (``--emulate
+    --ctas``): the damaged kernel, once compiled, meets the emulator's checks, whose findings are diagnostics too."""
     signature = _SIGNATURE.search(text)
     names = list(dict.fromkeys(_INDEX_PARAM.findall(signature.group(1) if signature else ""))) or ["m"]
     values = {name: rng.choice(SHAPE_VALUES) for name in names}
@@ -182,7 +185,10 @@ def bench_argv(text: str, rng: random.Random) -> tuple[str, ...]:
         else:
             values["q"] = 1
     shape = ",".join(f"{name}={value}" for name, value in values.items()) or "m=1"
-    return ("qdot-bench", "--shape", shape, "--grid", rng.choice(GRIDS), "--flops", "1")
+    argv = ("qdot-bench", "--shape", shape, "--grid", rng.choice(GRIDS), "--flops", "1")
+    if rng.randrange(3) == 0:  # drawn last: the arguments above are what the seed drew before
+        argv += ("--emulate", "--ctas", rng.choice(("0", "0,-1")))
+    return argv
 
 
 def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, str | None]:

@@ -55,6 +55,9 @@ def test_bench_cases_plan_the_damaged_kernel(tmp_path, monkeypatch):
     shapes = [dict(pair.split("=") for pair in argv[argv.index("--shape") + 1].split(",")) for argv in argvs]
     assert all(argv[0] == "qdot-bench" and "--grid" in argv for argv in argvs)
     assert sum(set(shape) == {"m", "n", "k"} for shape in shapes) >= 25  # one in four damaged: a name out or in
+    emulated = [argv for argv in argvs if "--emulate" in argv]
+    assert 5 <= len(emulated) <= 25  # one in three runs a CTA or two on the emulator, never a whole grid
+    assert all(argv[argv.index("--ctas") + 1] in ("0", "0,-1") for argv in emulated)
 
     def crash(argv):  # noqa: ARG001
         raise KeyError("plan")
