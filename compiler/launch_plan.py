@@ -538,6 +538,11 @@ class Run:
     def grid_text(self) -> str:
         return "(" + ",".join(str(d) for d in self.grid) + ")"
 
+    @property
+    def ctas(self) -> int:
+        """The CTAs of the grid, x · y · z."""
+        return self.grid[0] * self.grid[1] * self.grid[2]
+
     def arguments(self, params: Sequence[Parameter], arrays: Sequence[Any]) -> list[Any]:
         """The launch's arguments in parameter order: ``arrays`` (one per pointer) and the scalars."""
         pointer_arrays = iter(arrays)

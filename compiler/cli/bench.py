@@ -183,7 +183,7 @@ def _cta_picks(text: str) -> list[tuple[int, int | None] | int]:
 
 def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
     """The CTAs --emulate runs at this shape (None: the whole grid), in increasing order, each once."""
-    total = run.grid[0] * run.grid[1] * run.grid[2]
+    total = run.ctas
     if args.ctas is None:
         if total > args.max_ctas:
             raise ToolError(f"grid={run.grid_text()} at {run.shape_text()} has {total} CTAs, more than --emulate "
@@ -287,10 +287,9 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
                 mask = mask & fill_held(second[i], run.arrays[i], 0x00)
             unwritten[run.arrays[i].param] = int(np.count_nonzero(mask))
     ops = sum(stats.ops.values())
-    total = run.grid[0] * run.grid[1] * run.grid[2]
     if args.json:
         result = _result(kernel, run, args)
-        result.update(emulated=True, ctas=stats.ctas, grid_ctas=total, ops=stats.ops, unwritten_elements=unwritten)
+        result.update(emulated=True, ctas=stats.ctas, grid_ctas=run.ctas, ops=stats.ops, unwritten_elements=unwritten)
         if selected is not None:
             result.update(cta_ids=selected)
         return json.dumps(result)
@@ -304,7 +303,7 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
                            else f"{spec.param}: all {spec.elements} elements written")
     if unwritten is None:
         outputs.append("outputs not counted (--ctas ran part of the grid)")
-    ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}" + (f" of {total}" if selected is not None else "")
+    ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}" + (f" of {run.ctas}" if selected is not None else "")
     return (f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  emulated: {ctas}, {ops} ops ({counts})  "
             f"{'; '.join(outputs) or 'no outputs'}")
 
@@ -403,6 +402,9 @@ def run(argv: list[str] | None = None) -> int:
         params = kernel_parameters(func)
         grid, flops = _expressions(args, params)
         runs = [plan_run(shape, func, params, grid, flops) for shape in args.shape]
+        if args.emulate:  # a grid --emulate would refuse, or a --ctas outside it, before the wait for a compile
+            for one in runs:
+                _selected_ctas(args, one)
         compiled = _compile(args, text)
     except ToolError:
         raise

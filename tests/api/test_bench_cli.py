@@ -501,11 +501,14 @@ def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[
 QUANTIZE = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
 
 
-def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.CaptureFixture[str]) -> None:
+def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A grid meant for a GPU (M = 2000 rows of the quantizer: 4000 CTAs) would take the emulator
-    minutes: refused with what to do; --ctas runs the first and the last, where the edges are."""
+    minutes: refused with what to do, before the compile; --ctas runs the first and the last, where the edges are."""
     argv = [QUANTIZE, "--shape", "m=2000,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
-    status, out, err = qdot_bench(argv, capsys)
+    with monkeypatch.context() as patch:
+        patch.setattr(bench, "_compile", lambda *_: pytest.fail("compiled before refusing the grid"))
+        status, out, err = qdot_bench(argv, capsys)
     assert (status, out) == (1, "")
     assert err == ("qdot-bench: error: grid=(2,2000,1) at m=2000,k=1000 has 4000 CTAs, more than --emulate runs "
                    "whole (--max-ctas 1024); pick some with --ctas (e.g. '0,-1', the first and the last), give a "
