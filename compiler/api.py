@@ -340,6 +340,9 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
             raise ValueError(f"an {target} artifact has no PTX kernel to emulate on a grid: it is one simdgroup's "
                              f"dot tile; call compiler.emulate(kernel, *inputs) without grid, with the tile "
                              f"function's arguments in order, and it returns D")
+        if ctas is not None:
+            raise ValueError(f"an {target} artifact has no grid of CTAs to choose from: ctas= picks CTAs of a PTX "
+                             f"kernel's grid")
         from targets.agx.run import emulate as run_agx
 
         return run_agx(kernel.lowered, target, list(args), function=name)

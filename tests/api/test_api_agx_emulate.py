@@ -53,6 +53,8 @@ def test_emulate_agx_inputs_are_checked() -> None:
         compiler.emulate(kernel, a, b, acc, name="gemm")
     with pytest.raises(ValueError, match="an agx3b artifact has no PTX kernel to emulate on a grid.*without grid"):
         compiler.emulate(kernel, a, b, acc, grid=(1, 1, 1))
+    with pytest.raises(ValueError, match="an agx3b artifact has no grid of CTAs to choose from: ctas= picks"):
+        compiler.emulate(kernel, a, b, acc, ctas=[0])
 
 
 @pytest.mark.parametrize("module", [None, "examples/agx_tile_fp16.mlir"])
