@@ -54,6 +54,7 @@ def test_help_says_what_it_does_and_does_not(capsys: pytest.CaptureFixture[str])
 MX = str(EXAMPLES / "mx_gemm_e4m3_e2m1.mlir")
 MX_SHAPE = ["--shape", "m=256,n=256,k=256"]
 MX_GRID = ["--grid", "cdiv(m,128)*cdiv(n,128)"]
+QUANTIZE = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
 
 _NO_DESCRIPTOR = """\
 func.func @k(%p: !qdot.ptr<f32>, %q: !qdot.ptr<f32>, %m: index) attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
@@ -496,9 +497,6 @@ def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[
                                   capsys)
     assert status == 0, err
     assert "grid=(2,1,1)" in out and "q_ptr: 16 of 24 elements never written" in out, out
-
-
-QUANTIZE = str(EXAMPLES / "quantize_q8_1_mmq.mlir")
 
 
 def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.CaptureFixture[str],
