@@ -135,7 +135,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ctas", metavar="LIST",
                         help="with --emulate: run only these CTAs of the grid, e.g. '0,-1' (the first and the last) "
                              "or '0:4,-4:' (Python slices); ids are linear, x fastest")
-    parser.add_argument("--max-ctas", type=int, default=EMULATE_MAX_CTAS, metavar="N",
+    parser.add_argument("--max-ctas", type=int, metavar="N",
                         help=f"--emulate refuses a grid of more CTAs than this unless --ctas picks some "
                              f"(default: {EMULATE_MAX_CTAS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run instead of a line")
@@ -157,6 +157,10 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ToolError(f"--warmup must not be negative, got {args.warmup}")
     if args.ctas is not None and not args.emulate:
         raise ToolError("--ctas picks the CTAs --emulate runs; a GPU launch runs the whole grid")
+    if args.max_ctas is not None and not args.emulate:
+        raise ToolError("--max-ctas bounds the grid --emulate runs; a GPU launch runs any grid")
+    if args.max_ctas is None:
+        args.max_ctas = EMULATE_MAX_CTAS
     if args.max_ctas < 1:
         raise ToolError(f"--max-ctas must be at least 1, got {args.max_ctas}")
     if args.ctas is not None:

@@ -545,10 +545,13 @@ def test_ctas_are_checked_against_the_grid(flags: list[str], message: str,
     assert (status, out) == (1, "") and err.startswith("qdot-bench: error: ") and message in err, err
 
 
-def test_ctas_apply_to_the_emulator_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctas_and_max_ctas_apply_to_the_emulator_only(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "2, m", "--ctas", "0"], capsys)
     assert (status, out) == (1, "")
     assert err == "qdot-bench: error: --ctas picks the CTAs --emulate runs; a GPU launch runs the whole grid\n"
+    status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "2, m", "--max-ctas", "9"], capsys)
+    assert (status, out) == (1, "")
+    assert err == "qdot-bench: error: --max-ctas bounds the grid --emulate runs; a GPU launch runs any grid\n"
 
 
 def test_without_a_gpu_it_compiles_then_refuses_to_time(capsys: pytest.CaptureFixture[str],
