@@ -555,6 +555,11 @@ class Run:
         arrays, one per pointer parameter."""
         import numpy as np
 
+        needed = sum(max(1, spec.nbytes) for spec in self.arrays if not spec.output or output_fill is not None)
+        available = available_host_bytes()
+        if available is not None and needed > available // 2:
+            raise LaunchPlanError(f"the arrays at {self.shape_text()} take {needed} bytes in all, more than half of "
+                                  f"this machine's available memory ({available} bytes): give a smaller shape")
         rng = np.random.default_rng(seed)
         arrays = []
         for spec in self.arrays:
@@ -573,6 +578,21 @@ class Run:
                 data &= (1 << spec.code_bits) - 1
             arrays.append(data)
         return arrays
+
+
+def available_host_bytes() -> int | None:
+    """The memory this machine can still give (Linux's MemAvailable; None where it cannot say). Host arrays are
+    held to half of it: an allocation past physical memory does not fail where it is made — the kernel overcommits
+    and kills the process once the random bytes touch the pages — and the tool may hold a second set (--emulate's
+    second launch) or a device copy's staging beside the first."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressions,

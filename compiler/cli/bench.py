@@ -28,6 +28,7 @@ arrays:
   checks: the MSB of a ue4m3 scale (NVFP4), bits [7:6] of an e2m3 / e3m2 operand; the formats
   come from the qdot.dot_scaled ops the array's loads feed.
   Arrays the kernel stores to are zero-filled (a split-K kernel adds into its output).
+  Arrays that take more than half of the machine's available memory in all are refused.
 
 what it does not do:
   It times; it does not check results. To check a kernel's output, build meaningful inputs

@@ -521,6 +521,34 @@ def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.Capt
     assert "emulated: 5 CTAs of 4000" in out and "outputs not counted (--ctas ran part of the grid)" in out, out
 
 
+def test_arrays_past_half_the_available_memory_are_refused(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the input fuzz (seed 308): arrays of 19 GB on a 23 GB machine were allocated (Linux overcommits)
+    and the random bytes then got the process killed. The plan's total is held to half the available memory."""
+    argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
+    monkeypatch.setattr(launch_plan, "available_host_bytes", lambda: 20_000)
+    status, out, err = qdot_bench(argv, capsys)
+    assert (status, out) == (1, "")
+    assert err == ("qdot-bench: error: the arrays at m=3,k=1000 take 15456 bytes in all, more than half of this "
+                   "machine's available memory (20000 bytes): give a smaller shape\n"), err
+    monkeypatch.setattr(launch_plan, "available_host_bytes", lambda: 2 * 15456)  # exactly half: taken
+    status, out, err = qdot_bench(argv, capsys)
+    assert status == 0 and "q_ptr: all 24 elements written" in out, (out, err)
+    monkeypatch.setattr(launch_plan, "available_host_bytes", lambda: None)  # a machine that cannot say: no check
+    assert qdot_bench(argv, capsys)[0] == 0
+
+
+def test_available_memory_is_linux_memavailable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake = tmp_path / "meminfo"
+    fake.write_text("MemTotal:       24000000 kB\nMemFree:  1 kB\nMemAvailable:   23346976 kB\n")
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda path, *args, **kwargs: real_open(
+        fake if path == "/proc/meminfo" else path, *args, **kwargs))
+    assert launch_plan.available_host_bytes() == 23346976 * 1024
+    fake.write_text("MemTotal: 1 kB\n")  # no MemAvailable line (kernels before 3.14): no check
+    assert launch_plan.available_host_bytes() is None
+
+
 def test_max_ctas_sets_the_largest_grid_run_whole(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
     status, out, err = qdot_bench([*argv, "--max-ctas", "5"], capsys)
