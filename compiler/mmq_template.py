@@ -121,7 +121,7 @@ class MmqConfig:
     program's wait for the counter and its reads of the pieces. The counters must be zero before the first launch
     and are left zero after each. For the decode, with ``quantize_in_gemm``, MUL_MAT in one launch. Run 280 (an H100):
     1.03–1.36 × the atomic form's MUL_MAT time; against the fix-up kernel 0.91–0.98 × for the one-token decode,
-    1.02–1.12 × for the M ≤ 8 kernel but at N = 32768, 0.96–1.08 × the atomic form for stream-K."""
+    1.02–1.12 × for the M ≤ 8 kernel except at N = 32768 (0.96–0.99 ×); for stream-K 0.96–1.08 × the atomic form."""
     quantize_in_gemm: bool = False
     """small_m with split_k and fixup_in_gemm: the kernel takes the activations as f32 (``%xf_ptr``, [M, K]) and
     quantizes them itself, so MUL_MAT is one launch. Before its K loop each program quantizes the K steps it covers

@@ -165,7 +165,7 @@ def _check_flags(args: argparse.Namespace) -> None:
     if args.max_ctas < 1:
         raise ToolError(f"--max-ctas must be at least 1, got {args.max_ctas}")
     if args.ctas is not None:
-        args.cta_picks = _cta_picks(args.ctas)
+        _cta_picks(args.ctas)  # a list it cannot read is refused before the input is read
 
 
 def _cta_picks(text: str) -> list[tuple[int, int | None] | int]:
@@ -196,7 +196,7 @@ def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
                             f"first and the last), give a smaller shape, or raise --max-ctas")
         return None
     chosen: set[int] = set()
-    for pick in args.cta_picks:
+    for pick in _cta_picks(args.ctas):
         if isinstance(pick, int):
             if not -total <= pick < total:
                 raise ToolError(f"--ctas: CTA {pick} is outside grid={run.grid_text()} at {run.shape_text()} "

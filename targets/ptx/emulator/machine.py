@@ -59,7 +59,8 @@ class LaunchOptions:
     max_steps_per_cta: int = 5_000_000
     observer: Observer | None = None
     ctas: Sequence[int] | None = None
-    """Run only these CTAs (default: the whole grid) — for experiments."""
+    """Run only these CTAs (linear ids; default: the whole grid): experiments, and ``compiler.emulate(ctas=)`` /
+    ``qdot-bench --emulate --ctas`` to check a large grid's edges."""
     arch: str = "sm_90"
     """The GPU whose tensor-core arithmetic floating-point mma.sync / wgmma follow: the H200's,
     measured bit for bit (``compiler.numerics.tensor_core``), on sm_90 / sm_90a; elsewhere the
