@@ -369,9 +369,8 @@ class ArraySpec:
     output: bool
     """A descriptor over it is stored to (``qdot.store``): zero-filled rather than random."""
     finite: bool = False
-    """It holds f16 / bf16 / f32 / f64 values, whose random bytes get the exponent's top bit
-    cleared: every value finite, |x| < 2 (a quantizer converts its inputs to integers, and
-    the emulator refuses a NaN there as the PTX ISA's poison)."""
+    """It holds f16 / bf16 / f32 / f64 values, filled with finite ones (``FLOAT_FILLS``: a quantizer
+    converts its inputs to integers, and the emulator refuses a NaN there as the PTX ISA's poison)."""
     code_bits: int | None = None
     """A dot reads its bytes as codes narrower than a byte, one per byte (a ue4m3 scale: 7 bits,
     an e2m3 / e3m2 operand: 6), whose bits above the code the PTX ISA reserves: random bytes
@@ -548,12 +547,15 @@ class Run:
         pointer_arrays = iter(arrays)
         return [next(pointer_arrays) if p.is_pointer else self.scalars[p.name] for p in params]
 
-    def host_arrays(self, seed: int, output_fill: int | None) -> list[Any]:
-        """Random bytes for the inputs (a generator seeded with ``seed``; floats kept finite, codes
-        narrower than their byte kept to their width: ``ArraySpec.finite`` / ``code_bits``),
-        ``output_fill`` bytes for the outputs (None: no host array for them): flat uint8 numpy
-        arrays, one per pointer parameter."""
+    def host_arrays(self, seed: int, output_fill: int | None, floats: str = "uniform") -> list[Any]:
+        """Random inputs from a generator seeded with ``seed`` — float arrays as ``floats`` says
+        (``FLOAT_FILLS``), every other array random bytes, codes narrower than their byte kept to their
+        width (``ArraySpec.code_bits``) — and ``output_fill`` bytes for the outputs (None: no host array
+        for them): flat uint8 numpy arrays, one per pointer parameter."""
         import numpy as np
+
+        if floats not in FLOAT_FILLS:
+            raise ValueError(f"floats must be one of {', '.join(FLOAT_FILLS)}, got {floats!r}")
 
         needed = sum(max(1, spec.nbytes) for spec in self.arrays if not spec.output or output_fill is not None)
         available = available_host_bytes()
@@ -568,16 +570,48 @@ class Run:
                 if spec.output:
                     arrays.append(None if output_fill is None else np.full(size, output_fill, dtype=np.uint8))
                     continue
-                data = np.frombuffer(rng.bytes(size), dtype=np.uint8).copy()
+                if spec.finite and floats == "uniform":
+                    data = _uniform_floats(rng, spec, size)
+                else:
+                    data = np.frombuffer(rng.bytes(size), dtype=np.uint8).copy()
             except (MemoryError, OverflowError, ValueError):
                 raise LaunchPlanError(f"cannot allocate the {size} bytes of %{spec.param} at {self.shape_text()} "
                                 "in host memory") from None
-            if spec.finite:  # the top exponent bit sits below the sign, in an element's last byte
+            if spec.finite and floats == "bytes":  # the top exponent bit sits below the sign, in the last byte
                 data[spec.element_bytes - 1:spec.nbytes:spec.element_bytes] &= 0xBF
             if spec.code_bits is not None:  # one code per byte, its reserved bits zero
                 data &= (1 << spec.code_bits) - 1
             arrays.append(data)
         return arrays
+
+
+FLOAT_FILLS = ("uniform", "bytes")
+"""How ``Run.host_arrays`` fills f16 / bf16 / f32 / f64 inputs. ``uniform``: values drawn uniformly from
+[-1, 1], as benchmarks' random activations are — exponents cluster near 0. ``bytes``: random bytes with the
+exponent's top bit cleared (finite, |x| < 2), every exponent below 2^0 equally likely: most values are tiny, a
+worst case for an instruction whose time depends on its operands (``div.rn.f32``, a quantizer's x / d, leaves its
+fast path for operands far apart in magnitude). Run 282 timed a kernel that quantizes 1.3 × slower on such bytes
+than run 280 did on activations (``bench/RESULTS.md``; whether the bytes are the cause is for a GPU run to show)."""
+
+_UNIFORM_CHUNK = 1 << 22
+"""Values drawn per step (float64 before the conversion): bounds the transient memory to 32 MiB."""
+
+
+def _uniform_floats(rng: Any, spec: ArraySpec, size: int) -> Any:
+    """``spec.elements`` values drawn uniformly from [-1, 1) and rounded to ``spec.element_type`` (f16 may round
+    one up to 1), as ``size`` bytes (one zero byte for an empty array). bf16, which numpy lacks, is f32's top half
+    (truncated toward zero)."""
+    import numpy as np
+
+    data = np.zeros(size, dtype=np.uint8)
+    store = {"f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": np.float32}[spec.element_type]
+    per = spec.element_bytes
+    for start in range(0, spec.elements, _UNIFORM_CHUNK):
+        count = min(_UNIFORM_CHUNK, spec.elements - start)
+        values = rng.uniform(-1.0, 1.0, count).astype(store)
+        raw = (values.view(np.uint32) >> 16).astype(np.uint16) if spec.element_type == "bf16" else values
+        data[start * per:(start + count) * per] = raw.view(np.uint8)
+    return data
 
 
 def available_host_bytes() -> int | None:

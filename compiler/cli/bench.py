@@ -6,7 +6,7 @@
 
 It compiles the file as qdot-translate does (the same --arch, --strategy, --num-stages and
 --pipeline), sizes one array per pointer parameter from the kernel's own qdot.make_desc ops,
-fills the inputs with random bytes, launches the kernel on the grid and prints one line per
+fills the inputs with random values, launches the kernel on the grid and prints one line per
 --shape (or, with --json, one JSON object per line).
 
 shapes and grids:
@@ -21,9 +21,12 @@ arrays:
   1 elements, with shape and strides evaluated from the arith ops that compute them from the scalar parameters,
   from qdot.num_programs, which is --grid's size (a stream-K workspace holds pieces per program), and bounded
   over qdot.program_id, 0 .. size - 1, and scf.for variables (a scratch region per program; compiler.launch_plan).
-  Inputs are random bytes from numpy's generator seeded with --seed: codes of the
-  quantized formats as they come (NaN codes included, which time as any other), f16 / bf16 / f32 values with the
-  exponent's top bit cleared (finite, |x| < 2).
+  Inputs are random, from numpy's generator seeded with --seed: codes of the quantized
+  formats as random bytes (NaN codes included, which time as any other); f16 / bf16 / f32
+  values uniform in [-1, 1], as activations are (--floats uniform), or with --floats bytes
+  random bytes with the exponent's top bit cleared (finite, |x| < 2, most of them tiny: a
+  worst case for an instruction whose time depends on its operands, such as the slow path of
+  the div.rn.f32 a quantizer's x / d uses).
   A code narrower than its byte keeps the bits the PTX ISA reserves zero, which the emulator
   checks: the MSB of a ue4m3 scale (NVFP4), bits [7:6] of an e2m3 / e3m2 operand; the formats
   come from the qdot.dot_scaled ops the array's loads feed.
@@ -83,8 +86,8 @@ from compiler.cli.common import (
     tool_main,
 )
 from compiler.cli.pass_help import LazyEpilogParser
-from compiler.launch_plan import (ArraySpec, LaunchPlanError, Parameter, Run, find_kernel, kernel_parameters,
-                                  plan_run)
+from compiler.launch_plan import (FLOAT_FILLS, ArraySpec, LaunchPlanError, Parameter, Run, find_kernel,
+                                  kernel_parameters, plan_run)
 from compiler.pipelines import PTX_ARCHES, STRATEGIES
 from compiler.shape_expressions import ExpressionError, Expressions
 
@@ -130,7 +133,11 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--warmup", type=int, default=3,
                         help="untimed launches before timing (default: 3; a graph is warmed up by one launch "
                              "before it is captured and one of the graph)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random input bytes (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    parser.add_argument("--floats", choices=FLOAT_FILLS, default="uniform",
+                        help="f16 / bf16 / f32 inputs: uniform (default) values in [-1, 1], as activations are; "
+                             "bytes: random bytes kept finite, most values tiny (a worst case for an "
+                             "instruction whose time depends on its operands, such as div.rn.f32)")
     parser.add_argument("--emulate", action="store_true",
                         help="run once on the CPU emulator instead of timing on a GPU (small shapes only)")
     parser.add_argument("--ctas", metavar="LIST",
@@ -247,7 +254,7 @@ def _compile(args: argparse.Namespace, text: str) -> Any:
 
 
 def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
-    return {"kernel": kernel, "arch": args.arch, "shape": run.scalars, "grid": list(run.grid),
+    return {"kernel": kernel, "arch": args.arch, "shape": run.scalars, "grid": list(run.grid), "floats": args.floats,
             "arrays": {a.param: {"element_type": a.element_type, "elements": a.elements, "bytes": a.nbytes,
                                  "output": a.output} for a in run.arrays}}
 
@@ -264,7 +271,7 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
 
     def launch(fill: int) -> tuple[Any, list[Any]]:
         try:
-            arrays = run.host_arrays(args.seed, output_fill=fill)
+            arrays = run.host_arrays(args.seed, output_fill=fill, floats=args.floats)
             stats = compiler.emulate(compiled, *run.arguments(params, arrays), grid=run.grid, name=kernel,
                                      ctas=selected)
         except ValueError as err:  # host memory refused the arrays (LaunchPlanError), a launch check
@@ -361,7 +368,7 @@ def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run:
 
     def timed() -> float:
         device = [cupy.zeros(max(1, spec.nbytes), dtype=cupy.uint8) if spec.output else cupy.asarray(host)
-                  for spec, host in zip(run.arrays, run.host_arrays(args.seed, None), strict=True)]
+                  for spec, host in zip(run.arrays, run.host_arrays(args.seed, None, floats=args.floats), strict=True)]
         arguments = run.arguments(params, device)
 
         def launch() -> None:

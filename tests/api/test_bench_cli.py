@@ -491,6 +491,46 @@ def test_random_codes_keep_the_reserved_bits_zero() -> None:
     assert all(a.code_bits is None for a in run_of("mx_gemm_e4m3_e2m1").arrays)
 
 
+@pytest.mark.parametrize(("element_type", "element_bytes", "view"), [
+    ("f32", 4, np.float32), ("f16", 2, np.float16), ("f64", 8, np.float64), ("bf16", 2, None)])
+def test_float_inputs_are_uniform_in_minus_one_to_one_unless_bytes_asked(element_type: str, element_bytes: int,
+                                                                       view: Any) -> None:
+    """Random bytes make most floats tiny (run 282 timed a kernel that quantizes slower on them than run 280 did on
+    activations, the cause not yet shown), so floats default to values in [-1, 1] (exponents near 0, as
+    activations have); --floats bytes keeps the old fill."""
+    spec = launch_plan.ArraySpec("x_ptr", element_type, element_bytes, 5000, output=False, finite=True)
+    run = launch_plan.Run({"k": 5000}, (1, 1, 1), (spec,), None)
+
+    def values(floats: str) -> Any:
+        raw = run.host_arrays(seed=3, output_fill=None, floats=floats)[0]
+        assert raw.dtype == np.uint8 and raw.size == 5000 * element_bytes
+        if view is None:  # bf16: the top half of an f32
+            return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+        return raw.view(view)
+
+    uniform = values("uniform")
+    assert np.all(np.abs(uniform) <= 1) and (uniform < 0).any() and (uniform > 0).any()
+    assert np.median(np.abs(uniform)) > 0.25  # not the bytes fill's tiny values
+    assert np.array_equal(values("uniform"), uniform)  # the seed decides
+    tiny = values("bytes")
+    assert np.all(np.isfinite(tiny)) and np.all(np.abs(tiny) < 2)
+    assert np.median(np.abs(tiny)) < 0.01  # every exponent below 2^0 as likely: most values far below 1
+    with pytest.raises(ValueError, match="floats must be one of uniform, bytes, got 'normal'"):
+        run.host_arrays(seed=0, output_fill=None, floats="normal")
+
+
+def test_floats_flag_is_reported_and_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate", "--json"]
+    for floats in ("uniform", "bytes"):
+        status, out, err = qdot_bench([*argv, *(["--floats", floats] if floats == "bytes" else [])], capsys)
+        assert status == 0, err
+        result = json.loads(out)
+        assert result["floats"] == floats and result["unwritten_elements"] == {"q_ptr": 0}, result
+    done = subprocess.run([sys.executable, "-m", "compiler.cli.bench", *argv, "--floats", "normal"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 1 and "argument --floats: invalid choice: 'normal'" in done.stderr, done.stderr
+
+
 def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     """The quantizer at M = 3 takes one row per program along y: a grid of one row writes a third."""
     status, out, err = qdot_bench([QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), 1", "--emulate"],
