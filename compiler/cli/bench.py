@@ -1,7 +1,7 @@
 """qdot-bench: time a qdot kernel on a GPU at given shapes and print microseconds and TFLOP/s.
 
     qdot-bench examples/mx_gemm_e4m3_e2m1.mlir --arch sm_90 --shape m=8192,n=8192,k=8192 --grid "cdiv(m,128)*cdiv(n,128)"
-    qdot-bench examples/q4k_decode.mlir --num-stages 2 --shape m=1,n=4096,k=14336 --grid "cdiv(n,64), 4" --flops 2*m*n*k
+    qdot-bench examples/q4k_decode.mlir --num-stages 2 --shape m=1,n=4096,k=14336 --grid "cdiv(n,64), 14" --flops 2*m*n*k
     qdot-bench examples/int8_gemm.mlir --shape m=128,n=128,k=128 --grid 1 --emulate
 
 It compiles the file as qdot-translate does (the same --arch, --strategy, --num-stages and
@@ -194,7 +194,8 @@ def _cta_picks(text: str) -> list[tuple[int, int | None] | int]:
 
 
 def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
-    """The CTAs --emulate runs at this shape (None: the whole grid), in increasing order, each once."""
+    """The CTAs --emulate runs at this shape, in increasing order, each once (None: the whole grid — also where
+    --ctas picks every CTA, whose outputs can then be counted)."""
     total = run.ctas
     if args.ctas is None:
         if total > args.max_ctas:
@@ -214,7 +215,7 @@ def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
     if not chosen:
         raise ToolError(f"--ctas '{args.ctas}' picks no CTA of grid={run.grid_text()} at {run.shape_text()} "
                         f"({total} CTAs)")
-    return sorted(chosen)
+    return None if len(chosen) == total else sorted(chosen)
 
 
 def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple[Expressions, Expressions | None]:

@@ -541,24 +541,25 @@ def test_emulate_finds_a_grid_that_misses_outputs(capsys: pytest.CaptureFixture[
 
 def test_emulate_refuses_a_large_grid_unless_ctas_picks_some(capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """A grid meant for a GPU (M = 2000 rows of the quantizer: 4000 CTAs) would take the emulator
-    minutes: refused with what to do, before the compile; --ctas runs the first and the last, where the edges are."""
-    argv = [QUANTIZE, "--shape", "m=2000,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
+    """A grid meant for a GPU (M = 2000 rows of the quantizer, its 8 x 128 tile: 2000 CTAs) would take the
+    emulator minutes: refused with what to do, before the compile; --ctas runs the first and the last, where the
+    edges are."""
+    argv = [QUANTIZE, "--shape", "m=2000,k=1000", "--grid", "cdiv(k,128), cdiv(m,8)", "--emulate"]
     with monkeypatch.context() as patch:
         patch.setattr(bench, "_compile", lambda *_: pytest.fail("compiled before refusing the grid"))
         status, out, err = qdot_bench(argv, capsys)
     assert (status, out) == (1, "")
-    assert err == ("qdot-bench: error: grid=(2,2000,1) at m=2000,k=1000 has 4000 CTAs, more than --emulate runs "
+    assert err == ("qdot-bench: error: grid=(8,250,1) at m=2000,k=1000 has 2000 CTAs, more than --emulate runs "
                    "whole (--max-ctas 1024); pick some with --ctas (e.g. '0,-1', the first and the last), give a "
                    "smaller shape, or raise --max-ctas\n"), err
     status, out, err = qdot_bench([*argv, "--ctas", "0,-1", "--json"], capsys)
     assert status == 0, err
     result = json.loads(out)
-    assert (result["ctas"], result["grid_ctas"], result["cta_ids"]) == (2, 4000, [0, 3999])
+    assert (result["ctas"], result["grid_ctas"], result["cta_ids"]) == (2, 2000, [0, 1999])
     assert result["unwritten_elements"] is None  # the CTAs left out write the rest: not counted
     status, out, err = qdot_bench([*argv, "--ctas=-2:,1:3,0"], capsys)  # '=': argparse takes '-2:' for a flag
     assert status == 0, err
-    assert "emulated: 5 CTAs of 4000" in out and "outputs not counted (--ctas ran part of the grid)" in out, out
+    assert "emulated: 5 CTAs of 2000" in out and "outputs not counted (--ctas ran part of the grid)" in out, out
 
 
 def test_arrays_past_half_the_available_memory_are_refused(capsys: pytest.CaptureFixture[str],
@@ -594,6 +595,8 @@ def test_max_ctas_sets_the_largest_grid_run_whole(capsys: pytest.CaptureFixture[
     status, out, err = qdot_bench([*argv, "--max-ctas", "5"], capsys)
     assert status == 1 and "has 6 CTAs, more than --emulate runs whole (--max-ctas 5)" in err, err
     status, out, err = qdot_bench([*argv, "--max-ctas", "6"], capsys)
+    assert status == 0 and "emulated: 6 CTAs," in out and "q_ptr: all 24 elements written" in out, (out, err)
+    status, out, err = qdot_bench([*argv, "--ctas=-3:,0:3"], capsys)  # every CTA picked: the whole grid, counted
     assert status == 0 and "emulated: 6 CTAs," in out and "q_ptr: all 24 elements written" in out, (out, err)
 
 
