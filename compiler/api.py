@@ -95,9 +95,15 @@ class CompiledKernel:
             self._loaded[info.name] = load(self.ptx, info)
         return self._loaded[info.name]
 
-    def launch(self, *args: Any, grid: Any, kernel: str | None = None, stream: Any = None, sync: bool = True) -> None:
+    def launch(self, *args: Any, grid: Any, kernel: str | None = None, stream: Any = None, sync: bool = True,
+               programmatic: bool = False, shared_bytes: int | None = None, carveout: int | None = None) -> None:
+        """Launch on the GPU with CuPy arrays (``compiler.run`` takes numpy ones), after ``check_arrays``.
+        ``programmatic``, ``shared_bytes`` and ``carveout`` are ``targets.ptx.runner.LoadedKernel.launch``'s: a
+        programmatic dependent launch (for a kernel that waits for the previous grid), the dynamic shared memory
+        to launch with, the shared-memory carve-out a programmatic launch prefers."""
         self.check_arrays(args, kernel, grid)
-        self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync)
+        self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync, programmatic=programmatic,
+                                    shared_bytes=shared_bytes, carveout=carveout)
 
     def check_arrays(self, args: Any, name: str | None = None, grid: Any = None) -> None:
         """``ValueError`` naming each array argument smaller than the kernel's descriptors reach

@@ -132,3 +132,24 @@ def test_a_workspace_is_checked_at_the_launch_grid() -> None:
     with pytest.raises(ValueError, match=r"holds 12288 bytes, .* reach 16384 \(4096 x f32\) at grid \(4,1,1\)$"):
         compiler.run(partials, ws, grid=(4, 1, 1))  # passed at (3, 1) before: a grid is a shape of its own
     partials.check_arrays([ws[:-1]])  # no grid: the sizes cannot be worked out, so nothing is checked
+
+
+def test_launch_hands_the_runners_options_on(int8_gemm, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """``CompiledKernel.launch`` takes the runner's programmatic launch, shared memory and carve-out (the README's
+    ``launch(..., shared_bytes=…)``), after the array check; no GPU is needed to see them handed on."""
+    seen: list[dict[str, object]] = []
+
+    class Loaded:
+        def launch(self, *args: object, **options: object) -> None:
+            seen.append(options)
+
+    monkeypatch.setattr(int8_gemm, "_kernel", lambda name: Loaded())
+    a, b, c = _arrays()
+    int8_gemm.launch(a, b, c, M, N, K, grid=1, shared_bytes=65536)
+    int8_gemm.launch(a, b, c, M, N, K, grid=1, programmatic=True, carveout=50, sync=False)
+    assert seen == [
+        {"grid": 1, "stream": None, "sync": True, "programmatic": False, "shared_bytes": 65536, "carveout": None},
+        {"grid": 1, "stream": None, "sync": False, "programmatic": True, "shared_bytes": None, "carveout": 50}]
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\)"):  # the check still comes first
+        int8_gemm.launch(a, b, c[:64], M, N, K, grid=1, shared_bytes=65536)
+    assert len(seen) == 2
