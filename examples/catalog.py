@@ -231,11 +231,14 @@ EXAMPLES: tuple[Example, ...] = (
         origin=Origin.TEMPLATE,
         builds=(Build("sm_90", runs="promote-int8", mma=_S8_U8),),
         measured="run 100 (`qdot mmq 64x128 w8`, M = 512)",
-        note="a spill-free tile (143 registers), 0.88–0.98 × llama.cpp; the fastest tiles measured (`bench/mmq.py`: "
-             "64×128 on 4 warps, 128×128 on 8) run 1.10–1.37 × llama.cpp but spill 4–24 B per thread (the 64×128 one reloads 4 values per K step). Its 3-stage "
-             "pipeline needs 118 KB of shared memory, more than one CTA may have on sm_120a (99 KB: "
-             "`--arch sm_120a` is refused with both sizes); there, generate a smaller tile, e.g. "
-             "`mmq_kernel(MmqConfig(block_m=64, block_n=64))`, or pass `--num-stages 2`",
+        note="a spill-free tile, 0.88–0.98 × llama.cpp; the tile `choose_mmq` takes for M > 64 (64×128 on 4 "
+             "warps, two CTAs per SM) runs 1.22–1.39 × llama.cpp's MUL_MAT in ggml's weight order, 1.34–1.49 × "
+             "with the weights repacked (README, runs 264–265), but spills (a known problem: "
+             "tests/lit/targets/ptx/mmq-default-spills.mlir, an expected failure). Its 3-stage pipeline needs "
+             "118 KB of shared memory, more than one CTA may have on sm_120a (99 KB: the 3-stage build is refused "
+             "there); pass "
+             "`--num-stages 2` (no spills) or generate a smaller tile, e.g. "
+             "`mmq_kernel(MmqConfig(block_m=64, block_n=64))`",
     ),
     Example(
         name="q4_0_mmq",

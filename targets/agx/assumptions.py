@@ -4,7 +4,8 @@ The seed (the PR that encodes AGX3B ``f32matmad8x8``) states only a few bit
 positions: the six wait bits 12..17 as a set, the accumulate bit 88, and the
 set of seven hint bits {32, 47, 48, 62, 71, 72, 73}. It prints anonymous field
 ids, not bit positions, for everything else, and no AGX3C bit at all
-(reference/agx.md section 2). Every other choice the encoder, the lowering or
+(the project's AGX reference notes, section 2, kept beside this repository in
+``../shared/reference/agx.md``). Every other choice the encoder, the lowering or
 the emulator makes is listed here, so that the field table, the test vectors
 and the docs can cite it by id, and a reader knows exactly what a hardware
 witness would have to confirm or overturn.
@@ -38,8 +39,9 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "holding the register in 16-bit units (r95 = 190).",
         "The seed says registers are 16-bit units in register-pair form up to r95 (8 bits) but "
         "not where they sit; each operand is placed in the gap just below its hint bits, the one "
-        "layout reference/agx.md 2.3 finds consistent with every stated bit. The seed's "
-        "'pair-swapped' C field is not modelled.",
+        "layout consistent with every bit the seed states (the project's AGX reference notes, "
+        "section 2.3, kept outside this repository). The seed's 'pair-swapped' C field is not "
+        "modelled.",
     ),
     Assumption(
         "A3",
