@@ -590,8 +590,8 @@ FLOAT_FILLS = ("uniform", "bytes")
 [-1, 1], as benchmarks' random activations are — exponents cluster near 0. ``bytes``: random bytes with the
 exponent's top bit cleared (finite, |x| < 2), every exponent below 2^0 equally likely: most values are tiny, a
 worst case for an instruction whose time depends on its operands (``div.rn.f32``, a quantizer's x / d, leaves its
-fast path for operands far apart in magnitude). Run 282 timed a kernel that quantizes 1.3 × slower on such bytes
-than run 280 did on activations (``bench/RESULTS.md``; whether the bytes are the cause is for a GPU run to show)."""
+fast path for operands far apart in magnitude): on an H100 the quantize kernel ran 1.5–2.1 × slower on such
+bytes than on uniform values, a decode GEMM that quantizes 1.2 × (run 283 of ``bench/RESULTS.md``)."""
 
 _UNIFORM_CHUNK = 1 << 22
 """Values drawn per step (float64 before the conversion): bounds the transient memory to 32 MiB."""
