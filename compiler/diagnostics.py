@@ -365,6 +365,9 @@ def _verify_function(func: FuncOp) -> None:
                                                    "(func.return or a branch)")
     if (problem := kernel_attribute_problem(func)) is not None:
         raise QdotError(func, problem)
+    if "qdot.kernel" in func.attributes and func.sym_visibility is not None and func.sym_visibility.data != "public":
+        raise QdotError(func, f"is a qdot.kernel, a launch's entry point, so it must be public, not "
+                              f"{func.sym_visibility.data} (a private function would be left out of the PTX)")
 
 
 def _verify_if(op: Operation) -> None:
@@ -389,20 +392,42 @@ def _types(types: list) -> str:
 
 
 def _verify_for(op: Operation) -> None:
-    """``scf.for``'s results have the types it carries (xDSL checks the body, not the results)."""
+    """``scf.for``'s results have the types it carries (xDSL checks the body, not the results), and a step known
+    here is positive, as MLIR's verifier requires: a zero step never ends (and the lowered loop divides by it), a
+    negative one counts away from the bound."""
+    from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import IntegerAttr
+
     carried = [v.type for v in op.operands[3:]]
     results = [r.type for r in op.results]
     if carried != results:
         raise QdotError(op, f"has results of types ({_types(results)}) where it carries ({_types(carried)})")
+    step = op.operands[2].owner
+    if isinstance(step, ConstantOp) and isinstance(step.value, IntegerAttr) and step.value.value.data <= 0:
+        raise QdotError(op, f"constant step operand must be positive, got {step.value.value.data}")
 
 
-def _result_type_rules() -> dict[type[Operation], Callable[[Operation], None]]:
-    from xdsl.dialects import scf
+def _verify_call(op: Operation) -> None:
+    """A call of a ``qdot.kernel``: a kernel is a launch's entry point (a PTX ``.entry``), which PTX cannot call —
+    only ``.func`` functions; LLVM dropped such a call in silence. (xDSL checks that the callee exists.)"""
+    from xdsl.dialects.func import CallOp
+    from xdsl.traits import SymbolTable
 
-    return {scf.IfOp: _verify_if, scf.ForOp: _verify_for}
+    assert isinstance(op, CallOp)
+    callee = SymbolTable.lookup_symbol(op, op.callee)
+    if isinstance(callee, FuncOp) and "qdot.kernel" in callee.attributes:
+        raise QdotError(op, f"calls @{op.callee.string_value()}, a qdot.kernel: a launch's entry point cannot be "
+                            "called (PTX calls only .func functions; call a function without qdot.kernel)")
 
 
-_RESULT_TYPE_RULES = _result_type_rules()
+def _op_rules() -> dict[type[Operation], Callable[[Operation], None]]:
+    from xdsl.dialects import func, scf
+
+    return {scf.IfOp: _verify_if, scf.ForOp: _verify_for, func.CallOp: _verify_call}
+
+
+_OP_RULES = _op_rules()
+"""Checks of single ops that xDSL 0.74 leaves out and the passes rely on, by op class."""
 
 
 class _Verifier:
@@ -439,8 +464,8 @@ class _Verifier:
             raise QdotError(op, _clean(str(err).split("\n\n")[0])) from None
         if type(op) is FuncOp:
             _verify_function(op)
-        elif type(op) in _RESULT_TYPE_RULES:
-            _RESULT_TYPE_RULES[type(op)](op)
+        elif type(op) in _OP_RULES:
+            _OP_RULES[type(op)](op)
 
     def _verify_fast(self, op: Operation) -> bool:
         """True when ``op`` verified; False when xDSL's own ``verify`` must decide (an op

@@ -185,6 +185,17 @@ def _check_layouts(func: FuncOp, laid_out: set[TensorType]) -> None:
 # One dot
 
 
+def _check_power_of_two_tile(dot: DotScaledOp, problem: DotProblem) -> None:
+    """The mma.sync path's layouts (``dialects/qgpu``) are linear maps over the bits of an element's index, so a
+    tile dimension that is not a power of two has none; said here, at the dot and in the user's terms, where it
+    would otherwise surface as two layouts of an internal op that do not compose."""
+    for name, size in (("M", problem.m), ("N", problem.n), ("K", problem.k)):
+        if size & (size - 1):
+            emit_error(dot, f"tile {name} = {size} is not a power of two: qdot's register and shared layouts map "
+                            f"the bits of an index, so a dot's M, N and K per tile must be powers of two "
+                            f"(M = {problem.m}, N = {problem.n}, K = {problem.k} here)")
+
+
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto") -> None:
     problem = dot.problem()
     try:
@@ -201,6 +212,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
             _remark_warp_group(dot, plan, warps, problem.n)
         _rewrite_warp_group_dot(dot, plan, warps, point)
         return
+    _check_power_of_two_tile(dot, problem)
     mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     if format_info(problem.lhs).is_block:
         if noting:

@@ -18,6 +18,7 @@ Conventions (DESIGN.md §2, the brief of the passes):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -73,6 +74,10 @@ LOWERINGS: dict[type[Operation], Lowering] = {
 }
 
 
+_PTX_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_$]*|[_$][A-Za-z0-9_$]+")
+"""The PTX ISA's identifier (its ``%`` prefix, for registers, left out): every function's PTX name."""
+
+
 def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | str | None = None, *,
                  verify: bool = True) -> str:
     """LLVM IR text for `module` on `arch`; byte-identical for the same module.
@@ -97,6 +102,10 @@ def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | s
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
             raise QdotError(op, "only func.func may appear at module level when translating to LLVM IR")
+        if not _PTX_IDENTIFIER.fullmatch(name := op.sym_name.data):
+            raise QdotError(op, f"name {name!r} is not a PTX identifier (letters, digits, '_' and '$', starting with "
+                                "a letter, or with '_' or '$' and one more): LLVM's NVPTX backend would stop on it "
+                                "or rename it, and the runner finds a kernel by its name")
         functions.append(_emit_function(state, op))
     return _assemble(state, functions, target)
 

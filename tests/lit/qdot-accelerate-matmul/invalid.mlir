@@ -146,17 +146,17 @@ func.func @tile_too_small(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %acc: tenso
 
 // -----
 
-// 48 rows over 2 warps along M would give each warp 24 rows: not a whole number of mma tiles,
-// and 4 warps along N need N ≥ 32.
+// 48 rows: no power of two, so no register or shared layout covers the tile (they map the bits of
+// an index); refused at the dot before any warp split is tried, naming the dimension.
 func.func @tile_not_divisible(%a: tensor<48x32xi8>, %b: tensor<32x16xi8>, %acc: tensor<48x16xi32>) -> tensor<48x16xi32>
     attributes {qdot.num_warps = 4 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = i8 rhs = i8 : tensor<48x32xi8> * tensor<32x16xi8> -> tensor<48x16xi32>
   func.return %d : tensor<48x16xi32>
 }
-// AUTO: error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles
-// NATIVE-SM90: error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// AUTO: error: 'qdot.dot_scaled' op tile M = 48 is not a power of two: qdot's register and shared layouts map the bits of an index, so a dot's M, N and K per tile must be powers of two (M = 48, N = 16, K = 32 here)
+// NATIVE-SM90: error: 'qdot.dot_scaled' op tile M = 48 is not a power of two: qdot's register and shared layouts map the bits of an index, so a dot's M, N and K per tile must be powers of two (M = 48, N = 16, K = 32 here)
 // FP8-SM80:    error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'
-// INT8:        error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
-// NATIVE:      error: 'qdot.dot_scaled' op the 48×16 output tile cannot be split over 4 warps in 16×8 mma tiles (M must be a multiple of 16·warpsPerCTA[0] and N of 8·warpsPerCTA[1])
+// INT8:        error: 'qdot.dot_scaled' op tile M = 48 is not a power of two: qdot's register and shared layouts map the bits of an index, so a dot's M, N and K per tile must be powers of two (M = 48, N = 16, K = 32 here)
+// NATIVE:      error: 'qdot.dot_scaled' op tile M = 48 is not a power of two: qdot's register and shared layouts map the bits of an index, so a dot's M, N and K per tile must be powers of two (M = 48, N = 16, K = 32 here)
 // BF16:        error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'dequant-bf16'
 // FP8-SM89: invalid.mlir:[[# @LINE - 9]]:3: error: 'qdot.dot_scaled' op i8 × i8 runs on the s8 mma (strategy 'promote-int8' or 'auto'), not 'promote-fp8'

@@ -3,8 +3,8 @@
 // qdot-accelerate-matmul, which lays out every tensor type it makes before moving on (they
 // used to fail two passes later, in qdot-lower-local-load, with no location).
 
-// dequant-bf16 converts the staged fp4 tile once per CTA in a blocked layout whose lanes run
-// along N in powers of two: 24 columns neither divide nor are a multiple of its 16.
+// 24 columns: no power of two, so no register or shared layout covers the tile (they map the bits
+// of an index): refused at the dot, naming the dimension, before any layout is tried.
 func.func @n24(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index,
                %k: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
@@ -20,7 +20,7 @@ func.func @n24(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot
     %kkb = arith.divui %kk, %c2 : index
     %a = qdot.load %a_desc[%c0, %kk] : !qdot.desc<16x64xf8E4M3FN> -> tensor<16x64xf8E4M3FN>
     %b = qdot.load %b_desc[%kkb, %c0] : !qdot.desc<32x24xi8> -> tensor<32x24xi8>
-    // expected-error@+1 {{qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of its plan on 1 warp: dimension 1 = 24 must divide or be a multiple of the CTA tile}}
+    // expected-error@+1 {{tile N = 24 is not a power of two: qdot's register and shared layouts map the bits of an index, so a dot's M, N and K per tile must be powers of two (M = 16, N = 24, K = 64 here)}}
     %d = qdot.dot_scaled %a, %b, %acc_i lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN> * tensor<32x24xi8> -> tensor<16x24xf32>
     scf.yield %d : tensor<16x24xf32>
   }
@@ -30,12 +30,13 @@ func.func @n24(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_ptr: !qdot
 
 // -----
 
-// Three warps fit 192 columns in 8-wide mma tiles, but #qgpu.mma takes powers of two.
-func.func @three_warps(%a: tensor<16x64xf8E4M3FN>, %b: tensor<32x192xi8>, %acc: tensor<16x192xf32>) -> tensor<16x192xf32>
+// Three warps: no power-of-two tile splits into three warps' whole mma tiles (and #qgpu.mma takes
+// powers of two).
+func.func @three_warps(%a: tensor<16x64xf8E4M3FN>, %b: tensor<32x256xi8>, %acc: tensor<16x256xf32>) -> tensor<16x256xf32>
     attributes {qdot.num_warps = 3 : i64} {
-  // expected-error@+1 {{on 3 warps: #qgpu.mma warpsPerCTA entries must be powers of two, got [1, 3]}}
-  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN> * tensor<32x192xi8> -> tensor<16x192xf32>
-  func.return %d : tensor<16x192xf32>
+  // expected-error@+1 {{the 16×256 output tile cannot be split over 3 warps in 16×8 mma tiles}}
+  %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 : tensor<16x64xf8E4M3FN> * tensor<32x256xi8> -> tensor<16x256xf32>
+  func.return %d : tensor<16x256xf32>
 }
 
 // -----
@@ -46,4 +47,26 @@ func.func @short_k(%a: tensor<64x16xf8E4M3FN>, %b: tensor<8x16xi8>, %acc: tensor
   // expected-error@+1 {{on 1 warp: dimension 1 (K) of operand A = 16 must be a multiple of 32}}
   %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 : tensor<64x16xf8E4M3FN> * tensor<8x16xi8> -> tensor<64x16xf32>
   func.return %d : tensor<64x16xf32>
+}
+
+// -----
+
+// K = 48: mma.sync's layouts need powers of two, so the dot is refused (on sm_90a too: a 96-byte
+// K row is no swizzle width, 32, 64 or 128 bytes, so no wgmma descriptor describes the buffers).
+func.func @k48(%a_ptr: !qdot.ptr<bf16>, %b_ptr: !qdot.ptr<bf16>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x48xbf16>
+  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<bf16> -> !qdot.desc<48x64xbf16>
+  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
+  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x48xbf16> -> tensor<64x48xbf16>
+  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<48x64xbf16> -> tensor<48x64xbf16>
+  // expected-error@+1 {{tile K = 48 is not a power of two}}
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16
+     : tensor<64x48xbf16> * tensor<48x64xbf16> -> tensor<64x64xf32>
+  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
+  func.return
 }

@@ -270,30 +270,6 @@ func.func @e2m1_n_packed(%a_ptr: !qdot.ptr<f8E4M3FN>, %b_ptr: !qdot.ptr<i8>, %c_
 
 // -----
 
-// K = 48: a 96-byte K row is no swizzle width (32, 64 or 128 bytes) and not a whole number of
-// 128-byte atoms, so no shared-memory descriptor describes the buffers: mma.sync.
-// CHECK-LABEL: func.func @k48
-// CHECK-NOT:   qgpu.warp_group_dot
-// CHECK:       qgpu.mma %{{.*}} lhs = bf16 rhs = bf16 {qdot.strategy = "dequant-bf16"} : tensor<64x48xbf16,
-func.func @k48(%a_ptr: !qdot.ptr<bf16>, %b_ptr: !qdot.ptr<bf16>, %c_ptr: !qdot.ptr<f32>, %m: index, %n: index, %k: index)
-    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
-  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<bf16> -> !qdot.desc<64x48xbf16>
-  %b_desc = qdot.make_desc %b_ptr, [%k, %n], [%c1, %k] : !qdot.ptr<bf16> -> !qdot.desc<48x64xbf16>
-  %c_desc = qdot.make_desc %c_ptr, [%m, %n], [%n, %c1] : !qdot.ptr<f32> -> !qdot.desc<64x64xf32>
-  %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
-  %a = qdot.load %a_desc[%c0, %c0] : !qdot.desc<64x48xbf16> -> tensor<64x48xbf16>
-  %b = qdot.load %b_desc[%c0, %c0] : !qdot.desc<48x64xbf16> -> tensor<48x64xbf16>
-  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = bf16
-     : tensor<64x48xbf16> * tensor<48x64xbf16> -> tensor<64x64xf32>
-  qdot.store %c_desc[%c0, %c0], %d : !qdot.desc<64x64xf32>, tensor<64x64xf32>
-  func.return
-}
-
-// -----
-
 // i8 × i8 runs on the s8 mma (auto picks promote-int8): wgmma is taken here only for bf16 /
 // fp16 register formats (and an s8 buffer has no wgmma descriptor either), so the dot keeps
 // mma.sync.
