@@ -61,16 +61,20 @@ class Parameter:
 
     @property
     def max_value(self) -> int:
-        """The largest value an integer parameter takes (the runner passes it signed)."""
+        """The largest value an integer parameter takes: the largest non-negative value of its width read signed,
+        as the runner passes it (an i1, whose signed range is -1 … 0, is a flag: 1)."""
         from xdsl.dialects.builtin import IntegerType
 
         bits = self.type.width.data if isinstance(self.type, IntegerType) else 64
-        return 2 ** (bits - 1) - 1
+        return 1 if bits == 1 else 2 ** (bits - 1) - 1
 
 
 def kernel_parameters(func: Any) -> tuple[Parameter, ...]:
-    """The kernel's parameters; one of a type qdot-bench cannot pass is a ``QdotError``."""
-    from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType
+    """The kernel's parameters; one of a type qdot-bench cannot pass is a ``QdotError``. The types passed are
+    those qdot-to-llvm lowers a kernel's parameters from (``!qdot.ptr``, index, i32, i64, f32; the launchers pass
+    no narrower scalar). Refusing the others here, before any --shape is read, reports an i1 or f16 parameter as
+    what it is, rather than as a value out of its range or only after the compile."""
+    from xdsl.dialects.builtin import Float32Type, IndexType, IntegerAttr, IntegerType
 
     from compiler.diagnostics import QdotError
     from dialects.qdot.kernel import DIVISIBILITY_ATTR
@@ -78,9 +82,11 @@ def kernel_parameters(func: Any) -> tuple[Parameter, ...]:
 
     params = []
     for arg in func.body.blocks[0].args:
-        if not (isinstance(arg.type, (PtrType, IndexType, IntegerType)) or isinstance(arg.type, AnyFloat)):
-            raise QdotError(func, f"parameter %{arg.name_hint or arg.index} has type {arg.type}; qdot-bench passes "
-                                  "!qdot.ptr arrays and integer or float scalars")
+        t = arg.type
+        if not (isinstance(t, (PtrType, IndexType, Float32Type))
+                or isinstance(t, IntegerType) and t.width.data in (32, 64)):
+            raise QdotError(func, f"parameter %{arg.name_hint or arg.index} has type {t}; a kernel takes !qdot.ptr "
+                                  "arrays and index, i32, i64 and f32 scalars")
         divisibility = 1
         if func.arg_attrs is not None:
             attr = func.arg_attrs.data[arg.index].data.get(DIVISIBILITY_ATTR)
@@ -110,11 +116,14 @@ def find_kernel(module: Any, name: str | None) -> Any:
 
 
 def parse_shape(text: str, params: Sequence[Parameter]) -> dict[str, int | float]:
-    """``m=8192,n=8192,k=8192`` → {"m": 8192, ...}: every scalar parameter, nothing else."""
+    """``m=8192,n=8192,k=8192`` → {"m": 8192, ...}: every scalar parameter, nothing else. An empty (or blank)
+    text gives no values: the one shape of a kernel without scalar parameters (for any other, it does not give
+    them)."""
     scalars = {p.name: p for p in params if not p.is_pointer}
     names = ", ".join(scalars) or "none"
     values: dict[str, int | float] = {}
-    for item in (part.strip() for part in text.split(",")):
+    items = [part.strip() for part in text.split(",")] if text.strip() else []
+    for item in items:
         name, sep, value = item.partition("=")
         name, value = name.strip().removeprefix("%"), value.strip()
         if not sep or not name or not value:
@@ -181,6 +190,7 @@ _DIVIDING = {"arith.divui", "arith.divsi", "arith.ceildivui", "arith.ceildivsi",
              "arith.remsi"}
 _UNSIGNED = {"arith.divui", "arith.ceildivui", "arith.remui", "arith.minui", "arith.maxui", "arith.shrui"}
 _CASTS = {"arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi"}
+_SIGN_EXTENDING = {"arith.index_cast", "arith.extsi"}
 _CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
          4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
          8: lambda a, b: a > b, 9: lambda a, b: a >= b}
@@ -263,7 +273,7 @@ class IndexEvaluator:
         _, ub_hi = self.bounds(loop.ub, user, what)
         step_lo, _ = self.bounds(loop.step, user, what)
         if step_lo <= 0:
-            raise QdotError(loop, f"may step by {step_lo} at {_shape_text(self.scalars)}, and {what} depends on "
+            raise QdotError(loop, f"may step by {step_lo}{_at_shape(self.scalars)}, and {what} depends on "
                                   "its variable")
         return lb_lo, max(lb_lo, ub_hi - 1)
 
@@ -294,17 +304,17 @@ class IndexEvaluator:
             (a_lo, a_hi), (b_lo, b_hi) = operands
             if name in _DIVIDING and b_lo <= 0 <= b_hi:
                 if b_lo == b_hi:
-                    raise QdotError(op, f"divides by zero at {_shape_text(self.scalars)}, computing {what}")
+                    raise QdotError(op, f"divides by zero{_at_shape(self.scalars)}, computing {what}")
                 raise QdotError(op, f"may divide by zero (its divisor ranges over {b_lo} … {b_hi} across the "
-                                    f"programs) at {_shape_text(self.scalars)}, computing {what}")
+                                    f"programs){_at_shape(self.scalars)}, computing {what}")
             if name in _UNSIGNED and (a_lo < 0 or b_lo < 0):
                 raise QdotError(op, f"takes a negative operand ({_range_text(a_lo, a_hi)}, "
-                                    f"{_range_text(b_lo, b_hi)}) at {_shape_text(self.scalars)}, computing {what}")
+                                    f"{_range_text(b_lo, b_hi)}){_at_shape(self.scalars)}, computing {what}")
             if a_lo == a_hi and b_lo == b_hi:
                 exact = _INDEX_OPS[name](a_lo, b_lo)
                 return exact, exact
             if name in _SHIFTS and b_lo < 0:
-                raise QdotError(op, f"shifts by a negative amount ({b_lo} … {b_hi}) at {_shape_text(self.scalars)}, "
+                raise QdotError(op, f"shifts by a negative amount ({b_lo} … {b_hi}){_at_shape(self.scalars)}, "
                                     f"computing {what}")
             if name not in _NOT_MONOTONE:
                 corners = [_INDEX_OPS[name](a, b) for a in (a_lo, a_hi) for b in (b_lo, b_hi)]
@@ -315,7 +325,11 @@ class IndexEvaluator:
                                     f"'{name}' over the programs for non-negative operands only, computing {what}")
             return _NOT_MONOTONE[name](a_lo, a_hi, b_lo, b_hi)
         if name in _CASTS:
-            return operands[0]
+            lo, hi = operands[0]
+            source = op.operands[0].type
+            if name in _SIGN_EXTENDING and isinstance(source, IntegerType) and source.width.data == 1:
+                return -hi, -lo  # an i1's true sign-extends to -1 (all ones), as the GPU computes it
+            return lo, hi
         if name == "arith.cmpi":
             predicate = op.properties.get("predicate")
             assert isinstance(predicate, IntegerAttr)
@@ -323,7 +337,7 @@ class IndexEvaluator:
             compare = _CMPI[int(predicate.value.data)]
             if int(predicate.value.data) >= 6 and (a_lo < 0 or b_lo < 0):  # ult … uge: a negative index is huge
                 raise QdotError(op, f"compares unsigned an operand that may be negative ({_range_text(a_lo, a_hi)}, "
-                                    f"{_range_text(b_lo, b_hi)}) at {_shape_text(self.scalars)}, computing {what}")
+                                    f"{_range_text(b_lo, b_hi)}){_at_shape(self.scalars)}, computing {what}")
             if int(predicate.value.data) in (0, 1):  # eq, ne: decided only where the ranges are one value or apart
                 if a_lo == a_hi == b_lo == b_hi or a_hi < b_lo or b_hi < a_lo:
                     exact = int(compare(a_lo, b_lo))
@@ -355,7 +369,14 @@ def _where(op: Any) -> str:
 
 
 def _shape_text(scalars: Mapping[str, int | float]) -> str:
+    """``m=256,n=128``; empty for a kernel without scalar parameters."""
     return ",".join(f"{name}={value}" for name, value in scalars.items())
+
+
+def _at_shape(scalars: Mapping[str, int | float]) -> str:
+    """`` at m=256,n=128`` for a message, or nothing where the kernel has no scalar parameters: its one shape has
+    no values to name."""
+    return f" at {_shape_text(scalars)}" if scalars else ""
 
 
 @dataclass(frozen=True)
@@ -430,7 +451,7 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
             for kind, values in (("shape", dims), ("stride", strides)):
                 if any(lo < 0 for lo, _ in values):
                     shown = ", ".join(_range_text(lo, hi) for lo, hi in values)
-                    raise QdotError(desc, f"has a negative {kind} [{shown}] at {_shape_text(scalars)}")
+                    raise QdotError(desc, f"has a negative {kind} [{shown}]{_at_shape(scalars)}")
             if all(hi > 0 for _, hi in dims):  # the greatest extent any program's descriptor reaches
                 extent = max(extent, sum((d - 1) * s for (_, d), (_, s) in zip(dims, strides, strict=True)) + 1)
             output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
@@ -534,6 +555,15 @@ class Run:
     def shape_text(self) -> str:
         return _shape_text(self.scalars)
 
+    def at_shape(self) -> str:
+        """`` at m=…,n=…``, or nothing for a kernel without scalar parameters (``_at_shape``)."""
+        return _at_shape(self.scalars)
+
+    def where(self) -> str:
+        """The shape and the grid, ``m=256,n=128 grid=(2,1,1)`` (the grid alone for a kernel without scalar
+        parameters), as the tool's lines and messages name a run."""
+        return " ".join(part for part in (self.shape_text(), f"grid={self.grid_text()}") if part)
+
     def grid_text(self) -> str:
         return "(" + ",".join(str(d) for d in self.grid) + ")"
 
@@ -560,7 +590,7 @@ class Run:
         needed = sum(max(1, spec.nbytes) for spec in self.arrays if not spec.output or output_fill is not None)
         available = available_host_bytes()
         if available is not None and needed > available // 2:
-            raise LaunchPlanError(f"the arrays at {self.shape_text()} take {needed} bytes in all, more than half of "
+            raise LaunchPlanError(f"the arrays{self.at_shape()} take {needed} bytes in all, more than half of "
                                   f"this machine's available memory ({available} bytes): give a smaller shape")
         rng = np.random.default_rng(seed)
         arrays = []
@@ -575,8 +605,8 @@ class Run:
                 else:
                     data = np.frombuffer(rng.bytes(size), dtype=np.uint8).copy()
             except (MemoryError, OverflowError, ValueError):
-                raise LaunchPlanError(f"cannot allocate the {size} bytes of %{spec.param} at {self.shape_text()} "
-                                "in host memory") from None
+                raise LaunchPlanError(f"cannot allocate the {size} bytes of %{spec.param}{self.at_shape()} "
+                                      "in host memory") from None
             if spec.finite and floats == "bytes":  # the top exponent bit sits below the sign, in the last byte
                 data[spec.element_bytes - 1:spec.nbytes:spec.element_bytes] &= 0xBF
             if spec.code_bits is not None:  # one code per byte, its reserved bits zero
@@ -630,18 +660,28 @@ def available_host_bytes() -> int | None:
 
 
 def plan_run(shape: str, func: Any, params: Sequence[Parameter], grid: Expressions,
-             flops: Expressions | None) -> Run:
+             flops: Expressions | None, *, default_flops: bool = False) -> Run:
+    """The run at the --shape text ``shape``: its grid and FLOP count evaluated there, its arrays planned.
+    A FLOP count must be positive: a TFLOP/s of 0, or negative, measures nothing, so a --flops that gives one
+    is refused at the shape where it does. ``default_flops`` marks ``flops`` as the tool's own default
+    (2*m*n*k), which is 0 at a shape with an empty dimension: that run then has no FLOP count (no TFLOP/s)
+    rather than a refusal of a shape the user gave."""
     scalars = parse_shape(shape, params)
     env = {name: int(value) for name, value in scalars.items() if isinstance(value, int)}
     try:
         dims = grid.evaluate(env)
         flop_count = flops.evaluate(env)[0] if flops is not None else None
-    except ExpressionError as err:
-        raise LaunchPlanError(f"{err} [at --shape {shape}]") from None
+    except ExpressionError as err:  # a kernel without scalar parameters: constants, the same at its one shape
+        raise LaunchPlanError(f"{err} [at --shape {shape}]" if scalars else str(err)) from None
     for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID)):
         if not 1 <= dim <= limit:
-            raise LaunchPlanError(f"--grid '{grid.text}' gives {'xyz'[axis]} = {dim} at {_shape_text(scalars)}; "
-                            f"a grid dimension must be from 1 to {limit}")
+            raise LaunchPlanError(f"--grid '{grid.text}' gives {'xyz'[axis]} = {dim}{_at_shape(scalars)}; "
+                                  f"a grid dimension must be from 1 to {limit}")
+    if flops is not None and flop_count is not None and flop_count <= 0:
+        if not default_flops:
+            raise LaunchPlanError(f"--flops '{flops.text}' gives {flop_count}{_at_shape(scalars)}; the operations "
+                                  "of a launch must be a positive count (TFLOP/s divides it by the time)")
+        flop_count = None
     grid3 = (*dims, *(1,) * (3 - len(dims)))  # the arrays may be sized by it (qdot.num_programs)
     return Run(scalars, grid3, plan_arrays(func, params, scalars, grid3), flop_count)
 

@@ -12,9 +12,14 @@ fills the inputs with random values, launches the kernel on the grid and prints 
 shapes and grids:
   --shape gives every scalar parameter of the kernel by the name it has in the source
   (%m, %n, %k: m=8192,n=8192,k=8192); repeat --shape to time several shapes with one compile.
+  A kernel without scalar parameters needs no --shape (or takes --shape ''): one run, named by
+  its grid alone.
   --grid is one to three comma-separated expressions over those names: integers, + - * //,
   parentheses, cdiv(a, b), min(a, b), max(a, b). The example's header comment states its grid.
-  --flops is such an expression too (default 2*m*n*k, when the kernel has parameters m, n, k).
+  --flops is such an expression too (default 2*m*n*k, when the kernel has parameters m, n, k;
+  otherwise no TFLOP/s); it must give a positive count at every shape.
+  Scalar parameters are index, i32, i64 (0 up to the type's signed maximum) or f32, as a kernel
+  takes them.
 
 arrays:
   Each pointer's array holds the largest extent any of its descriptors reaches, sum((shape_i - 1) * stride_i) +
@@ -71,9 +76,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from compiler.cli.common import (
@@ -109,11 +114,11 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("input_file", nargs="?", help="input .mlir file (default: stdin)")
     parser.add_argument("--shape", action="append", metavar="NAME=VALUE,...",
                         help="every scalar parameter of the kernel, e.g. m=8192,n=8192,k=8192; repeat for "
-                             "several shapes")
+                             "several shapes (a kernel without scalar parameters needs none)")
     parser.add_argument("--grid", metavar="EXPR[,EXPR[,EXPR]]",
                         help="the launch grid as expressions over the shape names, e.g. 'cdiv(m,128)*cdiv(n,128)'")
     parser.add_argument("--flops", metavar="EXPR",
-                        help="floating-point (or integer) operations of one launch, for TFLOP/s "
+                        help="floating-point (or integer) operations of one launch, for TFLOP/s; positive "
                              "(default: 2*m*n*k where the kernel has m, n and k)")
     parser.add_argument("--kernel", metavar="NAME", help="the kernel to run, in a module with several")
     parser.add_argument("--arch", choices=PTX_ARCHES,
@@ -151,8 +156,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
 
 
 def _check_flags(args: argparse.Namespace) -> None:
-    if not args.shape:
-        raise ToolError("--shape is required: every scalar parameter of the kernel, e.g. --shape m=128,n=128,k=128")
+    """The flags that need no input; --shape, which a kernel without scalar parameters does without, is checked
+    against the kernel (``_shapes``)."""
     if args.grid is None:
         raise ToolError("--grid is required: one to three expressions over the shape names, "
                         "e.g. --grid 'cdiv(m,128)*cdiv(n,128)'")
@@ -199,7 +204,7 @@ def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
     total = run.ctas
     if args.ctas is None:
         if total > args.max_ctas:
-            raise ToolError(f"grid={run.grid_text()} at {run.shape_text()} has {total} CTAs, more than --emulate "
+            raise ToolError(f"grid={run.grid_text()}{run.at_shape()} has {total} CTAs, more than --emulate "
                             f"runs whole (--max-ctas {args.max_ctas}); pick some with --ctas (e.g. '0,-1', the "
                             f"first and the last), give a smaller shape, or raise --max-ctas")
         return None
@@ -207,15 +212,25 @@ def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
     for pick in _cta_picks(args.ctas):
         if isinstance(pick, int):
             if not -total <= pick < total:
-                raise ToolError(f"--ctas: CTA {pick} is outside grid={run.grid_text()} at {run.shape_text()} "
+                raise ToolError(f"--ctas: CTA {pick} is outside grid={run.grid_text()}{run.at_shape()} "
                                 f"({total} CTAs: ids 0 to {total - 1}, or -{total} to -1 from the end)")
             chosen.add(pick % total)
         else:
             chosen.update(range(total)[pick[0]:pick[1]])
     if not chosen:
-        raise ToolError(f"--ctas '{args.ctas}' picks no CTA of grid={run.grid_text()} at {run.shape_text()} "
+        raise ToolError(f"--ctas '{args.ctas}' picks no CTA of grid={run.grid_text()}{run.at_shape()} "
                         f"({total} CTAs)")
     return None if len(chosen) == total else sorted(chosen)
+
+
+def _shapes(args: argparse.Namespace, params: Sequence[Parameter]) -> list[str]:
+    """The --shape texts; a kernel without scalar parameters has one shape, with nothing to give, and needs none
+    (``--shape ''`` says the same)."""
+    if args.shape:
+        return list(args.shape)
+    if any(not p.is_pointer for p in params):
+        raise ToolError("--shape is required: every scalar parameter of the kernel, e.g. --shape m=128,n=128,k=128")
+    return [""]
 
 
 def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple[Expressions, Expressions | None]:
@@ -239,19 +254,26 @@ def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple
 
 
 def _compile(args: argparse.Namespace, text: str) -> Any:
+    """``compiler.compile`` of the text already read and parsed (not the file again: it may have changed, or be
+    standard input). compile names IR text ``<source>`` in its diagnostics; ``run`` renames it as the input
+    was named (``_named``)."""
     import compiler
     from compiler.tools import ToolUnavailable
 
-    source: str | Path = Path(args.input_file) if args.input_file not in (None, "-") else text
-    try:
-        return compiler.compile(source, arch=args.arch, strategy=args.strategy, num_stages=args.num_stages,
-                                pipeline=args.pipeline)
+    try:  # a line break keeps compile from taking a one-line text for a path
+        return compiler.compile(text if "\n" in text else text + "\n", arch=args.arch, strategy=args.strategy,
+                                num_stages=args.num_stages, pipeline=args.pipeline)
     except ToolUnavailable as err:
         raise ToolError(str(err)) from None
-    except OSError as err:  # the file went away between reading and compiling
-        raise ToolError(f"cannot read '{args.input_file}': {err.strerror}") from None
     except ValueError as err:  # compile's refusal of an argument (the flags were checked first)
         raise ToolError(str(err)) from None
+
+
+def _named(message: str, filename: str) -> str:
+    """A diagnostic of the compile or the emulator, which locate IR text as ``<source>:line:col``, with the name
+    the input was read under (``read_input``'s: the path as given, or ``<stdin>``), as qdot-opt and qdot-translate
+    name it."""
+    return re.sub(r"<source>:(?=\d+:\d+)", lambda _: f"{filename}:", message)
 
 
 def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
@@ -260,9 +282,10 @@ def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
                                  "output": a.output} for a in run.arrays}}
 
 
-def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:
+def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace,
+             filename: str) -> str:
     """Run on the emulator (twice where an output element still holds the first fill); the summary
-    line (or JSON object)."""
+    line (or JSON object). ``filename`` names the input in the emulator's errors, as ``_named`` says."""
     import numpy as np
 
     import compiler
@@ -278,8 +301,8 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
         except ValueError as err:  # host memory refused the arrays (LaunchPlanError), a launch check
             raise ToolError(str(err)) from None
         except EmulationError as err:
-            raise ToolError(f"the emulator stopped the launch at {run.shape_text()} grid={run.grid_text()}: "
-                            f"{err}") from None
+            raise ToolError(f"the emulator stopped the launch at {run.where()}: {_named(str(err), filename)}") \
+                from None
         return stats, arrays
 
     def fill_held(array: Any, spec: ArraySpec, fill: int) -> Any:
@@ -317,7 +340,7 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
     if unwritten is None:
         outputs.append("outputs not counted (--ctas ran part of the grid)")
     ctas = f"{stats.ctas} CTA{'s' if stats.ctas != 1 else ''}" + (f" of {run.ctas}" if selected is not None else "")
-    return (f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  emulated: {ctas}, {ops} ops ({counts})  "
+    return (f"{_head(kernel, run)}  emulated: {ctas}, {ops} ops ({counts})  "
             f"{'; '.join(outputs) or 'no outputs'}")
 
 
@@ -359,6 +382,11 @@ def _load(cupy: Any, compiled: Any, kernel: str, args: argparse.Namespace) -> An
         raise ToolError(str(err)) from None
 
 
+def _head(kernel: str, run: Run) -> str:
+    """The start of a run's line: the kernel, the shape (none for a kernel without scalar parameters), the grid."""
+    return "  ".join(part for part in (kernel, run.shape_text(), f"grid={run.grid_text()}") if part)
+
+
 def _number(value: float) -> str:
     return f"{value:.1f}" if value >= 100 else f"{value:.4g}"
 
@@ -382,7 +410,7 @@ def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run:
     try:
         us = timed()
     except _cuda_errors(cupy) as err:
-        raise _cuda_failure(cupy, f"the launch at {run.shape_text()} grid={run.grid_text()}", err, args) from None
+        raise _cuda_failure(cupy, f"the launch at {run.where()}", err, args) from None
     except ValueError as err:  # the runner's refusals (a pointer not 16-byte aligned, a divisibility broken)
         # and host memory refusing the arrays (a LaunchPlanError)
         raise ToolError(str(err)) from None
@@ -398,7 +426,7 @@ def _time(cupy: Any, loaded: Any, kernel: str, params: Sequence[Parameter], run:
                       bytes=nbytes, gbps=gbps)
         return json.dumps(result)
     rate = f"  {_number(tflops)} TFLOP/s" if tflops is not None else ""
-    return f"{kernel}  {run.shape_text()}  grid={run.grid_text()}  {us:.2f} us{rate}  {_number(gbps)} GB/s"
+    return f"{_head(kernel, run)}  {us:.2f} us{rate}  {_number(gbps)} GB/s"
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -413,8 +441,9 @@ def run(argv: list[str] | None = None) -> int:
         func = find_kernel(module, args.kernel)
         kernel = func.sym_name.data
         params = kernel_parameters(func)
+        shapes = _shapes(args, params)
         grid, flops = _expressions(args, params)
-        runs = [plan_run(shape, func, params, grid, flops) for shape in args.shape]
+        runs = [plan_run(shape, func, params, grid, flops, default_flops=args.flops is None) for shape in shapes]
         if args.emulate:  # a grid --emulate would refuse, or a --ctas outside it, before the wait for a compile
             for one in runs:
                 _selected_ctas(args, one)
@@ -424,14 +453,14 @@ def run(argv: list[str] | None = None) -> int:
     except LaunchPlanError as err:
         raise ToolError(str(err)) from None
     except Exception as err:  # noqa: BLE001 - only the diagnostics of the input are reported here
-        message = diagnostic_text(err, chunk)
+        message = diagnostic_text(err, chunk, TOOL, filename)  # a ptxas refusal has no location
         if message is None:
             raise
-        sys.stderr.write(message + "\n")
+        sys.stderr.write(_named(message, filename) + "\n")
         return 1
     if args.emulate:
         for one in runs:
-            print(_emulate(compiled, kernel, params, one, args), flush=True)
+            print(_emulate(compiled, kernel, params, one, args, filename), flush=True)
         return 0
     cupy = _gpu()
     loaded = _load(cupy, compiled, kernel, args)

@@ -76,6 +76,23 @@ _UNKNOWN_OP_SHAPE = _PROGRAM_ID_SHAPE.replace(
     "%pid = qdot.program_id x",
     "%w = arith.index_cast %m : index to i64\n  %t = arith.trunci %w : i64 to i32\n"
     "  %pid = arith.index_cast %t : i32 to index")
+INT8 = EXAMPLES / "int8_gemm.mlir"
+_INT8_TEXT = INT8.read_text(encoding="utf-8")
+_INT8_SIGNATURE = ", %m: index, %n: index, %k: index {qdot.divisibility = 128 : i64})"
+assert _INT8_SIGNATURE in _INT8_TEXT
+_NO_SCALARS = _INT8_TEXT.replace(_INT8_SIGNATURE, ")").replace(
+    "  %c0 = arith.constant 0 : index\n",
+    "  %c0 = arith.constant 0 : index\n  %m = arith.constant 128 : index\n  %n = arith.constant 128 : index\n"
+    "  %k = arith.constant 128 : index\n", 1)
+"""int8_gemm with its shape as constants (128 × 128 × 128: one tile) in place of %m, %n and %k: no scalar
+parameter, as the review that found qdot-bench unable to run such a kernel wrote it."""
+_FLAGGED = _INT8_TEXT.replace(_INT8_SIGNATURE, _INT8_SIGNATURE[:-1] + ", %flag: i1)")
+
+
+def _kernel(text: str) -> Any:
+    """The one kernel of IR ``text``, parsed as qdot-bench parses it."""
+    return launch_plan.find_kernel(parse_module(registry.make_context(), split_chunks(text, False)[0], "k.mlir"), None)
+
 
 BAD = {
     # as for qdot-opt and qdot-translate: one line and status 1, not argparse's usage and status 2
@@ -88,6 +105,19 @@ BAD = {
     "no kernel": ([str(EXAMPLES / "agx_tile_fp16.mlir"), *MX_SHAPE, *MX_GRID], "has no kernel to run", ""),
     "unknown kernel": ([MX, "--kernel", "gemm", *MX_SHAPE, *MX_GRID], "no kernel named 'gemm'", "mx_gemm_e4m3_e2m1"),
     "no shape": ([MX, *MX_GRID], "--shape is required", ""),
+    "empty shape": ([MX, "--shape", "", *MX_GRID], "--shape '' does not give m, n, k",
+                    "scalar parameters are m, n, k"),
+    "shape of a kernel without scalars": (["NO_SCALARS", "--shape", "m=128", "--grid", "1"],
+                                          "'m' is not a parameter", "scalar parameters are none"),
+    "grid name of a kernel without scalars": (["NO_SCALARS", "--grid", "cdiv(m,128)"], "unknown name 'm'",
+                                              "integer parameters: none"),
+    "flops name of a kernel without scalars": (["NO_SCALARS", "--grid", "1", "--flops", "2*m*n*k"],
+                                               "--flops '2*m*n*k': unknown name 'k'", "integer parameters: none"),
+    "i1 parameter": (["FLAGGED", "--shape", "m=256,n=128,k=128,flag=1", "--grid", "2"],
+                     "flagged.mlir:18:1: error: 'func.func' op parameter %flag has type i1; a kernel takes "
+                     "!qdot.ptr arrays and index, i32, i64 and f32 scalars", ""),
+    "i1 parameter at 0": (["FLAGGED", "--shape", "m=256,n=128,k=128,flag=0", "--grid", "2"],
+                          "op parameter %flag has type i1", ""),
     "no grid": ([MX, *MX_SHAPE], "--grid is required", ""),
     "missing shape name": ([MX, "--shape", "m=256,n=256", *MX_GRID], "does not give k",
                            "scalar parameters are m, n, k"),
@@ -111,6 +141,14 @@ BAD = {
     "grid zero": ([MX, *MX_SHAPE, "--grid", "m//512"], "gives x = 0 at m=256,n=256,k=256", ""),
     "grid divides by zero": ([MX, *MX_SHAPE, "--grid", "cdiv(m, n-n)"], "'cdiv(m, n-n)' divides by zero", ""),
     "flops name": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "2*m*n*kk"], "--flops '2*m*n*kk': unknown name 'kk'", ""),
+    "flops negative": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "-5"], "--flops '-5' gives -5 at m=256,n=256,k=256; "
+                       "the operations of a launch must be a positive count", ""),
+    "flops zero": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "m-m"], "--flops 'm-m' gives 0 at m=256,n=256,k=256", ""),
+    "flops negative at one shape": ([MX, *MX_SHAPE, "--shape", "m=128,n=256,k=256", *MX_GRID, "--flops",
+                                     "2*(m-200)*n*k"], "--flops '2*(m-200)*n*k' gives -9437184 at m=128,n=256,k=256",
+                                    ""),
+    "flops zero without scalars": (["NO_SCALARS", "--grid", "1", "--flops", "0"],
+                                   "--flops '0' gives 0; the operations of a launch must be a positive count", ""),
     "reps": ([MX, *MX_SHAPE, *MX_GRID, "--reps", "0"], "--reps must be at least 1", ""),
     "no descriptor": (["NO_DESCRIPTOR", "--shape", "m=16", "--grid", "1"],
                       "nodesc.mlir:1:1: error: 'func.func' op pointer parameter %p has no qdot.make_desc", ""),
@@ -128,7 +166,8 @@ def test_bad_input_is_a_diagnostic(case: str, tmp_path: Path, capsys: pytest.Cap
     syntax = "func.func @k(%a: index) attributes {qdot.kernel} {\n  %x = arith.addi %a,\n}\n"
     files = {"SYNTAX": ("syntax.mlir", syntax),
              "NO_DESCRIPTOR": ("nodesc.mlir", _NO_DESCRIPTOR), "UNKNOWN_OP": ("unknown.mlir", _UNKNOWN_OP_SHAPE),
-             "DIV_ZERO": ("div.mlir", _DIVIDES_BY_ZERO)}
+             "DIV_ZERO": ("div.mlir", _DIVIDES_BY_ZERO), "NO_SCALARS": ("noscalars.mlir", _NO_SCALARS),
+             "FLAGGED": ("flagged.mlir", _FLAGGED)}
     if argv[0] in files:
         name, text = files[argv[0]]
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -156,6 +195,93 @@ def test_console_script_exits_1_without_a_traceback(tmp_path: Path) -> None:
         assert done.returncode == 1, done.stderr
         assert expected in done.stderr and "Traceback" not in done.stderr and "usage:" not in done.stderr, \
             done.stderr
+
+
+def test_a_kernel_without_scalar_parameters_needs_no_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a review: int8_gemm with its shape as constants compiled, but no --shape was accepted ('--shape is
+    required', then "'' is not name=value"). Such a kernel has one run, named by its grid; --shape '' is the same;
+    the default --flops (2*m*n*k) has no names to use, so no TFLOP/s."""
+    path = tmp_path / "noscalars.mlir"
+    path.write_text(_NO_SCALARS, encoding="utf-8")
+    status, out, err = qdot_bench([str(path), "--grid", "1", "--emulate"], capsys)
+    assert (status, err) == (0, ""), err
+    assert out.startswith("gemm_i8_i8_noscale_128x128x64_w8  grid=(1,1,1)  emulated: 1 CTA, "), out
+    assert out.endswith("  c_ptr: all 16384 elements written\n"), out
+    status, out, err = qdot_bench([str(path), "--shape", "", "--grid", "1", "--emulate", "--json"], capsys)
+    assert (status, err) == (0, ""), err
+    result = json.loads(out)
+    assert (result["shape"], result["grid"], result["unwritten_elements"]) == ({}, [1, 1, 1], {"c_ptr": 0})
+    assert result["arrays"]["a_ptr"]["bytes"] == result["arrays"]["b_ptr"]["bytes"] == 128 * 128
+    func = _kernel(_NO_SCALARS)
+    params = launch_plan.kernel_parameters(func)
+    grid, flops = bench._expressions(bench.make_arg_parser().parse_args(["--grid", "1"]), params)
+    assert flops is None
+    assert launch_plan.plan_run("", func, params, grid, flops).flops is None
+
+
+def test_an_empty_default_flop_count_gives_no_tflops_not_a_refusal() -> None:
+    """A --flops that gives 0 or less is refused (TFLOP/s would be 0 or negative); the tool's own default, 2*m*n*k,
+    gives 0 at a shape with an empty dimension the user asked for: that run has no FLOP count instead."""
+    func = _kernel(_INT8_TEXT)
+    params = launch_plan.kernel_parameters(func)
+    grid = Expressions.parse("--grid", "1", 3)
+    default = Expressions.parse("--flops", "2*m*n*k", 1)
+    assert launch_plan.plan_run("m=128,n=128,k=128", func, params, grid, default, default_flops=True).flops \
+        == 2 * 128 ** 3
+    assert launch_plan.plan_run("m=0,n=128,k=128", func, params, grid, default, default_flops=True).flops is None
+    with pytest.raises(launch_plan.LaunchPlanError, match=r"--flops '2\*m\*n\*k' gives 0 at m=0,n=128,k=128; "
+                                                          "the operations of a launch must be a positive count"):
+        launch_plan.plan_run("m=0,n=128,k=128", func, params, grid, default)
+
+
+@pytest.mark.parametrize(("type_", "taken"), [("index", True), ("i32", True), ("i64", True), ("f32", True),
+                                               ("i1", False), ("i8", False), ("i16", False), ("f16", False),
+                                               ("f64", False)])
+def test_parameter_types_are_those_a_kernel_takes(type_: str, taken: bool) -> None:
+    """qdot-to-llvm lowers a kernel's parameters from !qdot.ptr, index, i32, i64 and f32 only; the signature is
+    read against the same list before any --shape (an i1 was once 'from 0 to 0', and refused only by the
+    compile at flag=0)."""
+    func = _kernel(_INT8_TEXT.replace(_INT8_SIGNATURE, _INT8_SIGNATURE[:-1] + f", %s: {type_})"))
+    if taken:
+        assert launch_plan.kernel_parameters(func)[-1].name == "s"
+        return
+    with pytest.raises(QdotError, match=rf"parameter %s has type {type_}; a kernel takes !qdot.ptr arrays and "
+                                        "index, i32, i64 and f32 scalars"):
+        launch_plan.kernel_parameters(func)
+
+
+def test_an_integer_parameter_ranges_to_its_signed_maximum() -> None:
+    """The runner passes an integer parameter signed: 0 … 2^(w−1) − 1, which for a 1-bit flag (signed: −1 … 0)
+    would be 0 … 0: a flag is 0 … 1."""
+    from xdsl.dialects.builtin import IndexType, IntegerType
+
+    assert [launch_plan.Parameter(0, "x", IntegerType(w)).max_value for w in (1, 8, 16, 32, 64)] == \
+        [1, 127, 32767, 2**31 - 1, 2**63 - 1]
+    assert launch_plan.Parameter(0, "x", IndexType()).max_value == 2**63 - 1
+
+
+def test_input_is_named_as_read_in_compile_and_emulator_diagnostics(capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """compile names IR text '<source>'; qdot-bench compiles the text it read, and names it as qdot-opt and
+    qdot-translate do: '<stdin>' ('-' or no file), else the path as given ('./x.mlir', not 'x.mlir')."""
+    import io
+
+    mx_text = Path(MX).read_text(encoding="utf-8")
+    for argv in ([], ["-"]):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(mx_text))
+        status, out, err = qdot_bench([*argv, "--strategy", "native", *MX_SHAPE, *MX_GRID, "--emulate"], capsys)
+        assert (status, out) == (1, "") and err.startswith("<stdin>:56:5: error: 'qdot.dot_scaled' op strategy "
+                                                           "'native'"), err
+    monkeypatch.chdir(EXAMPLES)
+    status, out, err = qdot_bench(["./mx_gemm_e4m3_e2m1.mlir", "--strategy", "native", *MX_SHAPE, *MX_GRID,
+                                   "--emulate"], capsys)
+    assert status == 1 and err.startswith("./mx_gemm_e4m3_e2m1.mlir:56:5: error: 'qdot.dot_scaled' op"), err
+    # the emulator locates its errors in the same IR: m = 0 makes int8_gemm's tile swizzle take a remainder by 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO(_INT8_TEXT))
+    status, out, err = qdot_bench(["--shape", "m=0,n=128,k=128", "--grid", "1", "--emulate"], capsys)
+    assert (status, out) == (1, "") and "<source>" not in err, err
+    assert err.startswith("qdot-bench: error: the emulator stopped the launch at m=0,n=128,k=128 grid=(1,1,1): "
+                          "<stdin>:35:3: %pid_m_in = arith.remui"), err
 
 
 # --- the arrays sized from each example's descriptors --------------------------------------------
@@ -664,3 +790,30 @@ def test_pipeline_flags_are_checked_as_qdot_translate_checks_them(flags: list[st
     status, out, err = qdot_bench([MX, *MX_SHAPE, *MX_GRID, *flags, "--emulate"], capsys)
     assert (status, out) == (1, "") and err.startswith("qdot-bench: error: ") and message in err, err
 
+
+
+def test_a_sign_extended_flag_is_minus_one_when_sizing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """arith.extsi (and index_cast) of an i1 sign-extends: true is -1 on the GPU, so a size n + ext(n == n) is
+    n - 1 elements, not n + 1 (found reviewing the evaluator); extui keeps it 1."""
+    def elements(cast: str) -> int:
+        kernel = tmp_path / f"{cast}.mlir"
+        kernel.write_text(f"""
+func.func @k(%out: !qdot.ptr<f32>, %n: index) attributes {{qdot.kernel, qdot.num_warps = 1 : i64}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = arith.cmpi eq, %n, %n : index
+  %w = arith.{cast} %b : i1 to i64
+  %e = arith.index_cast %w : i64 to index
+  %s = arith.addi %n, %e : index
+  %d = qdot.make_desc %out, [%s, %c1], [%c1, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x1xf32>
+  %z = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+  qdot.store %d[%c0, %c0], %z : !qdot.desc<1x1xf32>, tensor<1x1xf32>
+  func.return
+}}
+""", encoding="utf-8")
+        status, out, err = qdot_bench([str(kernel), "--shape", "n=10", "--grid", "1", "--emulate", "--json"], capsys)
+        assert status == 0, err
+        return int(json.loads(out)["arrays"]["out"]["elements"])
+
+    assert elements("extsi") == 9
+    assert elements("extui") == 11
