@@ -16,8 +16,29 @@ def find_ptxas() -> str | None:
     """
     override = os.environ.get("QDOT_PTXAS")
     if override:
-        return override if Path(override).is_file() else None
+        return override if _runnable(Path(override)) else None
     return find_tool("ptxas")
+
+
+def ptxas_not_found() -> str:
+    """Why ``find_ptxas`` found none, as the tools say it. A QDOT_PTXAS that is set but names
+    no program (a directory, say, the CUDA ``bin`` folder rather than the ptxas in it) is
+    named, since "set QDOT_PTXAS" would tell the user to do what they did."""
+    override = os.environ.get("QDOT_PTXAS")
+    if override:
+        path = Path(override)
+        if path.is_dir():
+            what = "a directory, not the ptxas executable"
+        elif not path.exists():
+            what = "which does not exist"
+        else:
+            what = "which is not an executable file"
+        return f"ptxas not found: QDOT_PTXAS names '{override}', {what}"
+    return "ptxas not found: set QDOT_PTXAS, put ptxas on PATH, or pip install nvidia-cuda-nvcc"
+
+
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
 
 class ToolUnavailable(Exception):

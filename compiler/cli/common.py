@@ -26,7 +26,14 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from compiler import code_cache
 from compiler.cli import pipeline_spec
 from compiler.cli.instrument import PassInstrumentation, UnknownPassName
-from compiler.diagnostics import LocatingParser, PassOutputError, QdotError, render_parse_error, verify_module
+from compiler.diagnostics import (
+    LocatingParser,
+    PassOutputError,
+    QdotError,
+    location_of,
+    render_parse_error,
+    verify_module,
+)
 
 SPLIT_MARKER = "// -----"
 
@@ -41,6 +48,8 @@ class Chunk:
     text: str
     line_offset: int
     expected: list["ExpectedDiagnostic"] = field(default_factory=list)
+    malformed: list["MalformedAnnotation"] = field(default_factory=list)
+    """``expected-*`` annotations that do not parse; only ``qdot-opt --verify-diagnostics`` reports them."""
 
 
 @dataclass
@@ -48,35 +57,101 @@ class ExpectedDiagnostic:
     line: int  # 1-based line in the whole file
     message: str
     seen: bool = False
+    where: tuple[int, int] = (0, 0)
+    """Line and column of the annotation itself: an expectation never met is reported there, as
+    mlir-opt does, since that is the line to fix (``line`` may be another, with ``@+N``)."""
 
 
-_EXPECTED_RE = re.compile(r"//\s*expected-error\s*(@[+-]?\d+|@above|@below)?\s*\{\{(.*?)\}\}")
+@dataclass
+class MalformedAnnotation:
+    line: int
+    col: int
+    problem: str
 
 
-def _expected_in(text: str, line_offset: int) -> list[ExpectedDiagnostic]:
+_EXPECTED_RE = re.compile(r"(?<![\w-])expected-error\s*(@[+-]?\d+|@above|@below)?\s*\{\{(.*?)\}\}")
+_ANNOTATION_RE = re.compile(r"//\s*(expected-[\w-]*)|(?<![\w-])(expected-[\w-]*)\s*(?:@\S*\s*)?\{\{")
+"""What is meant as an annotation: ``expected-…`` opening a comment, or written before a ``{{``
+anywhere in one. Prose that mentions expected-error in the middle of a comment is not one."""
+_MLIR_KINDS = ("expected-error", "expected-warning", "expected-note", "expected-remark")
+
+
+def _expected_in(text: str, line_offset: int) -> tuple[list[ExpectedDiagnostic], list[MalformedAnnotation]]:
+    """The chunk's ``expected-error`` annotations (anywhere in a ``//`` comment, as mlir-opt
+    reads them) and the would-be annotations that do not parse.
+
+    An annotation that does not parse (``{{x`` unclosed, a misspelt kind) would otherwise be a
+    comment, and a test written to check a refusal would pass without checking anything."""
     found: list[ExpectedDiagnostic] = []
+    malformed: list[MalformedAnnotation] = []
     for index, line in enumerate(text.split("\n")):
-        for match in _EXPECTED_RE.finditer(line):
+        comment = line.find("//")
+        if comment < 0 or "expected-" not in line:
+            continue
+        here = index + 1 + line_offset
+        good: list[tuple[int, int]] = []
+        for match in _EXPECTED_RE.finditer(line, comment):
             where = match.group(1)
-            target = index + 1 + line_offset
+            target = here
             if where in ("@above",):
                 target -= 1
             elif where in ("@below",):
                 target += 1
             elif where:
                 target += int(where[1:])
-            found.append(ExpectedDiagnostic(target, match.group(2).strip()))
-    return found
+            good.append(match.span())
+            found.append(ExpectedDiagnostic(target, match.group(2).strip(), where=(here, match.start() + 1)))
+        for match in _ANNOTATION_RE.finditer(line, comment):
+            kind_group = 1 if match.group(1) is not None else 2
+            start = match.start(kind_group)
+            if any(begin <= start < end for begin, end in good):
+                continue
+            problem = _annotation_problem(match.group(kind_group), line[start:])
+            malformed.append(MalformedAnnotation(here, start + 1, problem))
+            good.append((start, len(line)))  # one report for one annotation
+    return found, malformed
+
+
+def _annotation_problem(kind: str, rest: str) -> str:
+    """Why ``rest`` (from ``expected-`` to the end of its line) is not an annotation qdot-opt checks."""
+    if kind not in _MLIR_KINDS:
+        import difflib
+
+        close = difflib.get_close_matches(kind, _MLIR_KINDS[:1], n=1, cutoff=0.6)
+        hint = f"; did you mean '{close[0]}'?" if close else "; qdot-opt checks 'expected-error {{...}}'"
+        return f"unknown annotation '{kind}'{hint}"
+    if kind != "expected-error":
+        return f"qdot-opt checks 'expected-error' annotations only, not '{kind}'"
+    after = rest[len(kind):].lstrip()
+    if after.startswith("@"):
+        designator = after.split("{{", 1)[0].strip() if "{{" in after else after.split()[0]
+        if not re.fullmatch(r"@(?:[+-]?\d+|above|below)", designator):
+            return f"malformed expected-error annotation: bad line designator '{designator}' " \
+                   "(expected @+N, @-N, @above or @below)"
+        after = after[len(designator):].lstrip()
+    if not after.startswith("{{"):
+        return "malformed expected-error annotation: expected '{{' and the message"
+    return "malformed expected-error annotation: no closing '}}' on its line"
+
+
+BYTE_ORDER_MARK = "\ufeff"
+"""What some editors on Windows put before UTF-8 text. It says nothing in UTF-8 and is invisible,
+so ``read_input`` drops it (as clang and gcc do) rather than report an unexpected character no
+one can see; it is no character of the first line, so every location stays what an editor shows."""
 
 
 def read_input(path: str | None) -> tuple[str, str]:
+    """The text of ``path`` (standard input for None or ``-``) and the name diagnostics give it,
+    without a leading byte-order mark."""
     name = "<stdin>" if path is None or path == "-" else path
     try:
         if name == "<stdin>":
             stream = getattr(sys.stdin, "buffer", None)  # a text stream standing in has none
-            return (stream.read().decode("utf-8") if stream is not None else sys.stdin.read()), name
-        with open(path, encoding="utf-8") as f:
-            return f.read(), name
+            text = stream.read().decode("utf-8") if stream is not None else sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        return text.removeprefix(BYTE_ORDER_MARK), name
     except OSError as err:
         raise ToolError(f"cannot read '{name}': {err.strerror}") from None
     except UnicodeDecodeError as err:
@@ -85,12 +160,23 @@ def read_input(path: str | None) -> tuple[str, str]:
 
 
 def write_output(path: str | None, data: str | bytes) -> None:
-    """``data`` to ``path``, or to standard output when there is none or it is ``-``."""
+    """``data`` to ``path``, or to standard output when there is none or it is ``-``.
+
+    Standard output is flushed here, so that an output that cannot take the data (a full disk,
+    ``> /dev/full``) is a ``tool: error:`` like a bad ``-o``, not an exception at exit; a closed
+    pipe is the reader's choice and stays quiet."""
     if not path or path == "-":
-        if isinstance(data, bytes):
-            sys.stdout.buffer.write(data)
-        else:
-            sys.stdout.write(data)
+        try:
+            if isinstance(data, bytes):
+                sys.stdout.flush()  # anything written as text goes first
+                sys.stdout.buffer.write(data)
+            else:
+                sys.stdout.write(data)
+            sys.stdout.flush()  # now, so that a full disk is reported and not lost at exit
+        except BrokenPipeError:
+            raise  # the reader is gone: tool_main ends quietly (``output_closed``)
+        except OSError as err:
+            raise ToolError(f"cannot write to standard output: {err.strerror}") from None
         return
     try:
         if isinstance(data, bytes):
@@ -105,11 +191,11 @@ def write_output(path: str | None, data: str | bytes) -> None:
 
 def split_chunks(text: str, split: bool) -> list[Chunk]:
     if not split:
-        return [Chunk(text, 0, _expected_in(text, 0))]
+        return [Chunk(text, 0, *_expected_in(text, 0))]
     chunks: list[Chunk] = []
     offset = 0
     for piece in text.split(SPLIT_MARKER):
-        chunks.append(Chunk(piece, offset, _expected_in(piece, offset)))
+        chunks.append(Chunk(piece, offset, *_expected_in(piece, offset)))
         offset += piece.count("\n")
     return chunks
 
@@ -214,15 +300,37 @@ def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debug
     stream.write("\n")
 
 
-def diagnostic_text(err: BaseException, chunk: Chunk) -> str | None:
-    """The user-facing text of an expected kind of failure, or None for internal errors."""
+def diagnostic_text(err: BaseException, chunk: Chunk, tool: str | None = None, filename: str | None = None
+                    ) -> str | None:
+    """The user-facing text of an expected kind of failure, or None for internal errors.
+
+    A diagnostic with no location (a ptxas refusal, an error on an operation a pass made
+    without one) is said as the tools say their own errors, ``tool: error: file: ...``, when
+    ``tool`` and ``filename`` are given, rather than ``<unknown>: error: ...``."""
     if isinstance(err, ParseError):
-        return render_parse_error(err, chunk.line_offset)
+        return _printable(render_parse_error(err, chunk.line_offset))
     if isinstance(err, QdotError):
-        return err.render()
-    if isinstance(err, DiagnosticException):
-        return f"error: {str(err).split(chr(10) + chr(10))[0]}"
-    return None
+        text = err.render()
+    elif isinstance(err, DiagnosticException):
+        text = f"error: {str(err).split(chr(10) + chr(10))[0]}"
+    else:
+        return None
+    if tool is not None and filename is not None:
+        for unlocated in (f"{location_of(None)}: error: ", "error: "):
+            if text.startswith(unlocated):
+                return f"{tool}: error: {filename}: {text[len(unlocated):]}"
+    return text
+
+
+def _printable(text: str) -> str:
+    """A parse diagnostic with the characters a terminal would not show named: U+XXXX in its
+    message (``Unexpected character: U+0000`` for a NUL byte in the input, where xDSL's lexer
+    writes the character itself), U+FFFD in the source line it quotes, which keeps the caret
+    beneath the right column. A tab is left as it is."""
+    first, _, rest = text.partition("\n")
+    first = "".join(c if c.isprintable() or c == "\t" else f"U+{ord(c):04X}" for c in first)
+    rest = "".join(c if c.isprintable() or c in "\t\n" else "\ufffd" for c in rest)
+    return f"{first}\n{rest}" if rest else first
 
 
 def diagnostic_line(text: str) -> int | None:
@@ -238,6 +346,18 @@ def check_expected(chunk: Chunk, text: str) -> bool:
             expected.seen = True
             return True
     return False
+
+
+def annotation_errors(chunk: Chunk, filename: str) -> list[str]:
+    """What a chunk's annotations say went wrong once the chunk is done (``--verify-diagnostics``):
+    each annotation that does not parse, and each expected error that was not produced, at the
+    annotation, in the order of the file. A chunk stops at its first error, so the expectations
+    after one that matched are reported here too: a test that expects two refusals of one chunk
+    cannot pass on the first alone."""
+    found = [(bad.line, bad.col, bad.problem) for bad in chunk.malformed]
+    found += [(*expected.where, f'expected error "{expected.message}" was not produced')
+              for expected in chunk.expected if not expected.seen]
+    return [f"{filename}:{line}:{col}: error: {problem}" for line, col, problem in sorted(found)]
 
 
 def internal_error(tool: str, err: BaseException) -> NoReturn:

@@ -19,6 +19,7 @@ from compiler.cli import instrument as pass_instrument
 from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
 from compiler.cli.common import (
     ToolError,
+    annotation_errors,
     build_pipeline,
     check_expected,
     diagnostic_text,
@@ -39,8 +40,9 @@ diagnostics:
   'file:line:col: error: ...' and exit with status 1. With --verify-diagnostics the
   diagnostic is printed on stdout and the exit status is 0, so lit tests can CHECK it;
   if the input carries MLIR-style '// expected-error {{...}}' (or '@+N', '@-N')
-  annotations, each one must be matched by a diagnostic on that line instead (without
-  --verify-diagnostics the annotations are comments). Command-line errors (a bad flag,
+  annotations, each one must be matched by a diagnostic on that line instead; one that is
+  not, or an 'expected-...' annotation that does not parse, is an error at the annotation
+  (without --verify-diagnostics the annotations are comments). Command-line errors (a bad flag,
   an unknown pass or pass option) print 'qdot-opt: error: ...' and exit with status 1
   in either mode. With --remarks, each chunk's remarks ('file:line:col: remark: <pass>:
   ...') go to stderr, or with --verify-diagnostics to stdout before the chunk's IR or
@@ -101,6 +103,7 @@ def run(argv: list[str] | None = None) -> int:
         if index > 0:
             out.write("// -----\n")
         module = None
+        failed = False
         chunk_remarks = Remarks(asked.passes) if asked is not None else None
         try:
             with pass_instrument.phase(inst, "parse + verify"):
@@ -108,11 +111,12 @@ def run(argv: list[str] | None = None) -> int:
             with collecting(chunk_remarks):
                 pipeline.apply(ctx, module)
         except Exception as err:  # noqa: BLE001 - every failure becomes a diagnostic
-            message = diagnostic_text(err, chunk)
+            message = diagnostic_text(err, chunk, TOOL, filename)
             if message is None:
                 raise
+            failed = True
             _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
-            if verify_mode and chunk.expected:
+            if verify_mode and (chunk.expected or chunk.malformed):  # annotated: each must be expected
                 if not check_expected(chunk, message):
                     sys.stderr.write(f"{message}\n{TOOL}: error: unexpected diagnostic (no matching expected-error)\n")
                     status = 1
@@ -123,13 +127,14 @@ def run(argv: list[str] | None = None) -> int:
                 status = 1
             if inst is not None:
                 inst.failed(module)
-            continue
-        _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
-        for expected in chunk.expected if verify_mode else ():
-            if not expected.seen:
-                sys.stderr.write(
-                    f"{filename}:{expected.line}: error: expected error \"{expected.message}\" was not produced\n")
+        else:
+            _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
+        if verify_mode:  # whether or not the chunk failed: its other expectations were not met either
+            for problem in annotation_errors(chunk, filename):
+                sys.stderr.write(problem + "\n")
                 status = 1
+        if failed:
+            continue
         if args.print_layout:
             from dialects.qgpu.layouts import describe_module_layouts
 

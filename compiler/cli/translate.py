@@ -134,7 +134,7 @@ def run(argv: list[str] | None = None) -> int:
     _check_flags(args)
     spec = pipeline_for(args)
     if args.print_pipeline:
-        print(spec)
+        write_output(None, spec + "\n")  # a full disk is reported, not lost at exit
         return 0
     text, filename = read_input(args.input_file)
     ctx = registry.make_context()
@@ -160,7 +160,7 @@ def run(argv: list[str] | None = None) -> int:
     except ToolUnavailable as err:  # ptxas or cuobjdump missing: the machine's, not qdot's, problem
         raise ToolError(str(err)) from None
     except Exception as err:  # noqa: BLE001
-        message = diagnostic_text(err, chunk)
+        message = diagnostic_text(err, chunk, TOOL, filename)  # a ptxas refusal has no location
         if message is None:
             raise
         sys.stderr.write(message + "\n")

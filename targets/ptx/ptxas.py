@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.tools import ToolUnavailable, find_ptxas
+from compiler.tools import ToolUnavailable, find_ptxas, ptxas_not_found
 from dialects.ptx.arch import Arch
 
 
@@ -101,13 +101,14 @@ def parse_verbose(log: str) -> tuple[KernelResources, ...]:
 def assemble(ptx: str, arch: Arch | str, verbose: bool = True, timeout_s: float = 300.0) -> PtxasResult:
     """Assemble `ptx` for `arch` (``ptxas -arch=<arch> [-v]``).
 
-    Raises `PtxasUnavailable` when there is no ptxas. A rejected PTX is not an exception:
-    the result has ``ok=False``, the log holds ptxas's messages and `cubin` is None.
+    Raises `PtxasUnavailable` when there is no ptxas, or one that cannot run or that claims
+    success without writing the cubin (a broken stand-in, not a verdict on the PTX). A rejected
+    PTX is not an exception: the result has ``ok=False``, the log holds ptxas's messages (or
+    says it gave none) and `cubin` is None.
     """
     binary = find_ptxas()
     if binary is None:
-        raise PtxasUnavailable("ptxas not found: set QDOT_PTXAS, put ptxas on PATH, or "
-                               "pip install nvidia-cuda-nvcc")
+        raise PtxasUnavailable(ptxas_not_found())
     target = Arch.parse(arch) if isinstance(arch, str) else arch
     with tempfile.TemporaryDirectory(prefix="qdot-ptxas-") as scratch:
         source = Path(scratch) / "kernel.ptx"
@@ -121,7 +122,12 @@ def assemble(ptx: str, arch: Arch | str, verbose: bool = True, timeout_s: float 
         except OSError as err:
             raise PtxasUnavailable(f"cannot run ptxas '{binary}': {err}") from None
         log = (completed.stdout + completed.stderr).replace(str(source), "<input>")
-        ok = completed.returncode == 0 and output.is_file()
+        if completed.returncode == 0 and not output.is_file():  # not a refusal of the PTX: a broken ptxas
+            raise PtxasUnavailable(f"ptxas '{binary}' exited with status 0 but produced no output file")
+        if completed.returncode != 0 and not log.strip():
+            log = (f"ptxas was killed by signal {-completed.returncode}" if completed.returncode < 0
+                   else f"ptxas exited with status {completed.returncode} and printed no reason")
+        ok = completed.returncode == 0
         cubin = output.read_bytes() if ok else None
     kernels = parse_verbose(log)
     return PtxasResult(

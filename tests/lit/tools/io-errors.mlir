@@ -21,6 +21,16 @@ func.func @f() {
 // PIPELINE: error: invalid pass pipeline 'qdot-pipeline{': Error parsing pass pipeline specification:
 // PIPELINE-NOT: Traceback
 
+// A UTF-8 byte-order mark before the text is skipped, and the locations after it are an editor's;
+// a character the lexer refuses that a terminal would not show is named, not printed.
+// RUN: printf '\357\273\277func.func @f() {\n  func.return 1\n}\n' > %t.bom
+// RUN: not qdot-opt %t.bom 2>&1 | filecheck %s --check-prefix=BOM
+// RUN: printf 'func.func @f() {\n  \000\n}\n' > %t.nul
+// RUN: not qdot-opt %t.nul 2>&1 | filecheck %s --check-prefix=NUL
+// BOM: {{.*}}.bom:2:15: error:
+// BOM-NOT: Unexpected character
+// NUL: {{.*}}.nul:2:3: error: Unexpected character: U+0000{{$}}
+
 // A flag that cannot apply to the target is refused, not ignored.
 // RUN: not qdot-translate %s --target ptx --format bin 2>&1 | filecheck %s --check-prefix=FORMAT
 // RUN: not qdot-translate %s --target agx3b --verify-ptx 2>&1 | filecheck %s --check-prefix=VERIFY
