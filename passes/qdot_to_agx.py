@@ -16,6 +16,12 @@ Decides, for one ``qdot.dot_scaled`` per function computed by one simdgroup:
 * the first K step: if the accumulator is a constant zero, the multiply form
   (no C, ``zero``); otherwise C fragments are loaded from the accumulator.
 
+The function must be that tile and nothing else: its ops are the dot, the zero
+``arith.constant`` it may take as acc, and the ``func.return`` of its result (or of
+nothing). Any other op (an ``arith.addf`` of the result, an ``arith.mulf`` of an input,
+a call) is refused at that op: the AGX target emits the tile's MMA stream only, and
+would drop it. Functions without a dot are left as they are (the emitter refuses them).
+
 Registers are left to ``agx-allocate-registers``, hints and wait slots to
 ``agx-hints-and-waits``. The function gets ``agx.form``. ``--remarks`` says, at the dot, each
 operand's fragment type and how it gets there and the chain's size. Lit tests: tests/lit/qdot-to-agx/.
@@ -29,7 +35,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -40,6 +46,7 @@ from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, Store
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.ops import DotScaledOp
 from passes.support.options import check_option_values
+from targets.agx.emitter import check_tile_return, not_in_tile
 from targets.agx.forms import FORMS
 from targets.agx.mma8 import ElemType
 
@@ -124,6 +131,21 @@ class QdotToAgxPass(ModulePass):
             a_elem = b_elem = ElemType.FP32
         return _Plan(m, n, k, a_elem, b_elem, zero_acc, one_type)
 
+    @staticmethod
+    def _check_tile(func: FuncOp, dot: DotScaledOp, zero_acc: bool) -> None:
+        """Every op of ``func`` is part of the tile: the dot, its zero acc, the return of its result."""
+        entry = func.body.blocks[0]
+        for block in func.body.blocks:
+            for op in block.ops:
+                if op is dot or (zero_acc and op is dot.acc.owner):
+                    continue
+                if block is entry and isinstance(op, ReturnOp):
+                    check_tile_return(op, dot.result)
+                    continue
+                emit_error(op, not_in_tile(f"@{func.sym_name.data} holds a dot, so it is a tile: one "
+                                           f"qdot.dot_scaled of its arguments (acc may be a zero arith.constant) "
+                                           f"and the func.return of its result"))
+
     def _remark(self, dot: DotScaledOp, plan: _Plan) -> str:
         """``--remarks``: each operand's fragment type and how it gets there, and the MMA chain."""
         sides = []
@@ -151,6 +173,7 @@ class QdotToAgxPass(ModulePass):
 
     def _lower(self, func: FuncOp, dot: DotScaledOp) -> None:
         plan = self._plan(func, dot)
+        self._check_tile(func, dot, plan.zero_acc)
         if remarks.enabled(self.name):
             remarks.remark(dot, self.name, self._remark(dot, plan))
         where = InsertPoint.before(dot)

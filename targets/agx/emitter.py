@@ -6,6 +6,13 @@ the raw bytes; ``asm``: canonical assembly) and, as comment lines in ``hex``
 and ``asm``, the map of which register holds which 8x8 fragment of which
 operand. Loads and stores are not encoded (their encodings are unknown): the
 map is what a shader author wires the stream to. Same input, same bytes.
+
+Nothing else is emitted, so nothing else is accepted: an op of a tile function
+that is not a fragment load, an MMA, the one ``agx.store_tile`` or the
+``func.return`` of its result, a function of the module that holds no tile,
+and any other op of the module are each refused with a diagnostic at the op
+(``check_tile_return`` and ``not_in_tile`` are shared with qdot-to-agx, which
+refuses the same before lowering), never dropped in silence.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from compiler.diagnostics import emit_error
@@ -33,6 +40,29 @@ from targets.agx.program import FragmentLoad, FragmentSource, FragmentStore, Ope
 FORMATS = ("hex", "bin", "asm")
 
 _PLAIN_FORMATS = {Float16Type(): "fp16", Float32Type(): "fp32", BFloat16Type(): "bf16"}
+
+_TILE_ONLY = ("the AGX target emits the MMA instruction stream of one dot tile per function and its fragment map "
+              "(the operands' loads, the MMAs, the result's store), nothing else (docs/agx.md)")
+
+
+def not_in_tile(why: str) -> str:
+    """The diagnostic, at the op, for an op the AGX target does not lower: ``why`` says what a tile holds."""
+    return f"is not part of an AGX dot tile: {why}; {_TILE_ONLY}"
+
+
+def _value_text(value: SSAValue, index: int) -> str:
+    return f"%{value.name_hint}" if value.name_hint else f"operand {index}"
+
+
+def check_tile_return(op: ReturnOp, result: SSAValue) -> None:
+    """A tile function returns its tile's result (the dot's, or ``agx.store_tile``'s) once, or nothing:
+    the stream leaves D in registers and nothing else, so any other returned value would be lost."""
+    values = list(op.arguments)
+    if not values or (len(values) == 1 and values[0] is result):
+        return
+    other = next(((i, v) for i, v in enumerate(values) if v is not result), None)
+    what = _value_text(other[1], other[0]) if other is not None else "the tile's result more than once"
+    emit_error(op, f"returns {what}: a tile function returns its dot's result once, or nothing; {_TILE_ONLY}")
 
 
 def _argument(func: FuncOp, value: SSAValue, op: Operation, what: str) -> int:
@@ -78,6 +108,7 @@ def tile_program(func: FuncOp, form: str) -> tuple[TileProgram, list[Mma8Op]]:
     stores: list[FragmentStore] = []
     mmas: list[Mma8Op] = []
     shape: tuple[int, int] | None = None
+    store: StoreTileOp | None = None
     for op in func.walk():
         if op.parent_block() is not func.body.blocks[0] and isinstance(
                 op, LoadFragOp | DequantFragOp | Mma8Op | StoreTileOp):
@@ -95,11 +126,13 @@ def tile_program(func: FuncOp, form: str) -> tuple[TileProgram, list[Mma8Op]]:
             assert isinstance(op.result.type, TensorType)
             rows, cols = op.result.type.get_shape()
             shape = (rows, cols)
+            store = op
             for index, value in enumerate(op.fragments):
                 row, col = op.block_of(index)
                 stores.append(FragmentStore(_register(op, value, f"stored fragment {index}"), row, col))
-    if shape is None:
+    if shape is None or store is None:
         emit_error(func, "the function has agx.mma8 ops but no agx.store_tile")
+    _check_tile_ops(func, store)
     blocks = (shape[0] // 8) * (shape[1] // 8)
     k = 8 * len(mmas) // blocks if blocks else 0
     program = TileProgram(
@@ -115,6 +148,33 @@ def tile_program(func: FuncOp, form: str) -> tuple[TileProgram, list[Mma8Op]]:
     return program, mmas
 
 
+def _check_tile_ops(func: FuncOp, store: StoreTileOp) -> None:
+    """Every op of a tile function is one the emitter turns into the stream or the map."""
+    entry = func.body.blocks[0]
+    for block in func.body.blocks:
+        for op in block.ops:
+            if block is entry and isinstance(op, LoadFragOp | DequantFragOp | Mma8Op | StoreTileOp):
+                continue
+            if block is entry and isinstance(op, ReturnOp):
+                check_tile_return(op, store.result)
+                continue
+            emit_error(op, not_in_tile("a lowered tile function holds agx.load_frag, agx.dequant_frag, "
+                                       "agx.mma8, one agx.store_tile and the func.return of its result"))
+
+
+def _check_module(module: ModuleOp, tiles: list[FuncOp]) -> None:
+    """Every function of the module is a tile, and the module holds nothing but functions."""
+    for op in module.body.ops:
+        if isinstance(op, ModuleOp):
+            _check_module(op, tiles)
+        elif isinstance(op, FuncOp):
+            if not any(op is tile for tile in tiles):
+                why = "it holds no lowered dot (no agx.mma8), and every function of the module must be a tile"
+                emit_error(op, f"@{op.sym_name.data} {not_in_tile(why)}")
+        else:
+            emit_error(op, not_in_tile("the module holds tile functions only"))
+
+
 def _tile_functions(module: ModuleOp) -> list[FuncOp]:
     return [op for op in module.walk() if isinstance(op, FuncOp)
             and any(isinstance(inner, Mma8Op) for inner in op.walk())]
@@ -124,7 +184,10 @@ def tile_programs(module: ModuleOp, form: str) -> list[tuple[TileProgram, bytes]
     """Every tile of ``module`` with its encoded stream (diagnostics on refusal)."""
     form = form_named(form).name
     found: list[tuple[TileProgram, bytes]] = []
-    for func in _tile_functions(module):
+    functions = _tile_functions(module)
+    if functions:
+        _check_module(module, functions)
+    for func in functions:
         program, mmas = tile_program(func, form)
         stream = bytearray()
         for op, desc in zip(mmas, program.instructions, strict=True):
