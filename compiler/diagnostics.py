@@ -430,6 +430,28 @@ _OP_RULES = _op_rules()
 """Checks of single ops that xDSL 0.74 leaves out and the passes rely on, by op class."""
 
 
+def _check_discardable(op: Operation) -> None:
+    """An attribute on a ``qdot`` op (the level users write) that the op's definition does not name, and that no
+    dialect prefix marks as discardable (``qdot.strategy``), is taken for a misspelling: ``{in_bound = [true,
+    false]}`` on a ``qdot.load`` would otherwise be kept and ignored, the load compiled without what the user
+    declared. MLIR keeps such an attribute as discardable; the lower dialects (qgpu, ptx, agx) still do, as their
+    round-trip tests check."""
+    import difflib
+
+    definition = type(op).get_irdl_definition() if isinstance(op, IRDLOperation) else None
+    if definition is None:
+        return
+    known = sorted({*definition.properties, *definition.attributes})
+    for name in op.attributes:
+        if "." in name or name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        takes = f"it takes {', '.join(known)}" if known else "it takes none"
+        raise QdotError(op, f"has an unknown attribute '{name}' ({takes}; a discardable attribute needs a "
+                            f"dialect prefix, as qdot.strategy has){hint}")
+
+
 class _Verifier:
     """``Operation.verify`` for a whole module, with the IRDL definition check memoised.
 
@@ -466,6 +488,8 @@ class _Verifier:
             _verify_function(op)
         elif type(op) in _OP_RULES:
             _OP_RULES[type(op)](op)
+        elif op.attributes and op.name.startswith("qdot."):
+            _check_discardable(op)
 
     def _verify_fast(self, op: Operation) -> bool:
         """True when ``op`` verified; False when xDSL's own ``verify`` must decide (an op
