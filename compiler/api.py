@@ -271,7 +271,7 @@ def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stag
     # The pipeline verified the module after its last pass (the parser did, for an empty one):
     # verifying a lowered kernel again would cost a tenth of the compile.
     artifact = compile_module(module, arch=arch, target="ptx" if target == "ptx" else target, verify=verify,
-                              module_verified=True)
+                              module_verified=True, pipeline=pipeline)
     return CompiledKernel(artifact, spec, tuple(tracer.steps) if tracer else (), found.lines() if found else (),
                           lowered=module, source=parsed)
 

@@ -200,8 +200,76 @@ def split_chunks(text: str, split: bool) -> list[Chunk]:
     return chunks
 
 
+MAX_REGION_NESTING = 64
+"""The deepest nesting of regions (ops inside ops) the tools and ``compiler.compile`` take. xDSL's
+parser, verifier, printer and walks recurse once per region, the parser eight to ten Python
+frames deep each, so under Python's default recursion limit of 1000 a module 125 regions deep
+ended in an internal ``RecursionError``. A limit checked while parsing is a diagnostic at the
+operation whose region passes it, the same in a tool and in ``compiler.compile`` called from any thread at
+any stack depth; raising the recursion limit (and a thread's stack size) instead would only move
+the crash deeper, could not apply to ``compiler.compile`` without changing the caller's process,
+and lets the C stack overflow where Python's guard no longer stops it. 64 is far beyond any
+kernel (the deepest example nests four); parsing 64 regions takes about 660 frames, which leaves
+a caller a third of the default limit (a caller deeper still gets the parser's guard below)."""
+
+
+class _NestingLimitedParser(LocatingParser):
+    """``LocatingParser`` that refuses regions nested deeper than ``MAX_REGION_NESTING`` at the
+    operation whose region goes past it, and any other nesting the parser cannot follow (attributes
+    or types inside one another hundreds deep) at the innermost operation it was reading, rather
+    than let Python's recursion limit end the tool as an internal error."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Parser's own
+        self._region_depth = 0
+        self._op_starts: list = []
+        """Where each operation being parsed begins, innermost last: the one a region too deep belongs to."""
+        self._too_deep_at = None
+        """Where the innermost operation began when the parser ran out of Python's recursion limit."""
+        super().__init__(*args, **kwargs)
+
+    def parse_optional_region(self, *args, **kwargs):  # type: ignore[override]  # noqa: ANN002, ANN003, ANN201
+        if self._current_token.text != "{":
+            return super().parse_optional_region(*args, **kwargs)
+        if self._region_depth >= MAX_REGION_NESTING:
+            self.raise_error(f"nesting deeper than {MAX_REGION_NESTING} regions is not supported: this operation's "
+                             f"region is nested {self._region_depth + 1} deep",
+                             self._op_starts[-1] if self._op_starts else None)
+        self._region_depth += 1
+        try:
+            return super().parse_optional_region(*args, **kwargs)
+        finally:
+            self._region_depth -= 1
+
+    def parse_operation(self):  # type: ignore[override]  # noqa: ANN201
+        """The region of a module written out at the top (``builtin.module {...}``, as qdot-opt's generic
+        form prints every module) is not counted: it is the one an implicit module has without braces, so a
+        module the tools print can be read back."""
+        self._op_starts.append(self._current_token.span)
+        try:
+            if self._region_depth != 0 or self._current_token.text not in ("builtin.module", '"builtin.module"'):
+                return super().parse_operation()
+            self._region_depth = -1
+            try:
+                return super().parse_operation()
+            finally:
+                self._region_depth = 0
+        except RecursionError:
+            self._too_deep_at = self._too_deep_at or self._op_starts[-1]
+            raise
+        finally:
+            self._op_starts.pop()
+
+    def parse_module(self, *args, **kwargs):  # type: ignore[override]  # noqa: ANN002, ANN003, ANN201
+        try:
+            return super().parse_module(*args, **kwargs)
+        except RecursionError:
+            self.raise_error("nesting too deep to parse: attributes, types or regions inside one another "
+                             "this many times are beyond what the parser can follow", self._too_deep_at)
+
+
 def parse_module(ctx: Context, chunk: Chunk, filename: str) -> ModuleOp:
-    parser = LocatingParser(ctx, chunk.text, filename)
+    """The chunk parsed (nested at most ``MAX_REGION_NESTING`` regions deep) and verified."""
+    parser = _NestingLimitedParser(ctx, chunk.text, filename)
     parser.line_offset = chunk.line_offset
     module = parser.parse_module()
     verify_module(module)
@@ -245,9 +313,9 @@ def build_pipeline(
     from passes.support.options import check_option_values  # a pass module's helper: loaded with the passes
 
     try:
-        spec = pipeline_spec.normalized(spec)
-        pipeline_spec.check(factories, spec)
-        pipeline = PassPipeline.parse_spec(factories, spec, callback)
+        text = pipeline_spec.normalized(spec)
+        pipeline_spec.check(factories, text)
+        pipeline = PassPipeline.parse_spec(factories, text, callback)
         for pass_ in pipeline.passes:
             check_option_values(pass_)
     except pipeline_spec.PipelineError as err:  # names the pass and option
@@ -256,8 +324,10 @@ def build_pipeline(
         raise ToolError(err.message) from None
     except ModuleNotFoundError as err:
         raise ToolError(f"pass pipeline '{spec}' needs a module that is not built yet: {err.name}") from None
-    except (Exception, ArgSpecParseError) as err:  # what xDSL refuses that the check above does not;
-        # malformed syntax: ArgSpecParseError, which xDSL 0.74 derives from BaseException
+    except ArgSpecParseError as err:  # malformed syntax (xDSL 0.74 derives it from BaseException): said
+        # of the text the user wrote, not of the normalized one xDSL read
+        raise ToolError(f"invalid pass pipeline '{spec}': {pipeline_spec.syntax_error(spec, str(err))}") from None
+    except Exception as err:  # what xDSL refuses that the check above does not
         raise ToolError(f"invalid pass pipeline '{spec}': {err}") from None
     if instrument is not None:
         try:

@@ -66,10 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 REMARKS_FLAG = "--remarks"
+_EVERY_PASS = "\0"
+"""What a bare ``--remarks`` becomes (``spell_bare_remarks``): a value no command line can give,
+since an argument cannot hold a NUL byte, so ``--remarks=`` with nothing after it stays apart."""
 
 
 def spell_bare_remarks(argv: list[str] | None) -> list[str]:
-    """``argv`` (the process's when None) with a bare ``--remarks`` written ``--remarks=``, so
+    """``argv`` (the process's when None) with a bare ``--remarks`` given a value of its own, so
     it never takes the input file that follows it as its list of passes (``qdot-opt --remarks
     kernel.mlir``); a list is given only as ``--remarks=P,Q``, as LLVM's ``-pass-remarks=``."""
     if argv is None:
@@ -78,20 +81,34 @@ def spell_bare_remarks(argv: list[str] | None) -> list[str]:
     for index, arg in enumerate(argv):
         if arg == "--":
             return out + argv[index:]
-        out.append(f"{REMARKS_FLAG}=" if arg == REMARKS_FLAG else arg)
+        out.append(f"{REMARKS_FLAG}={_EVERY_PASS}" if arg == REMARKS_FLAG else arg)
     return out
 
 
+def _refuse_empty(option: str, values: list[str | None], instead: str) -> None:
+    """An ``option=`` that names no pass (``--print-ir-after=``, ``--remarks=,``) is refused with what
+    to write instead. The two kinds of option used to read it in opposite ways (no dump at all; every
+    pass's remarks), each silently: whichever was meant, the other reading looks like a pass that did
+    nothing, or floods the output."""
+    for value in values:
+        if value not in (None, _EVERY_PASS) and not _names([value or ""]):
+            from compiler.cli.common import ToolError  # common imports this module
+
+            raise ToolError(f"{option}={value or ''} names no pass; give pass names ({option}=P,Q), or {instead}")
+
+
 def remarks_from_args(args: argparse.Namespace, pipeline: PassPipeline) -> Remarks | None:
-    """The remarks ``--remarks`` asks for (None without it); a pass named in its list that the
-    pipeline does not run is refused, as for ``--print-ir-after``."""
+    """The remarks ``--remarks`` asks for (None without it): every pass's for a bare ``--remarks``,
+    else those of the passes its lists name; a pass named in a list that the pipeline does not run is
+    refused, as for ``--print-ir-after``, and so is a list that names none (``_refuse_empty``)."""
     if args.remarks is None:
         return None
     from compiler.remarks import Remarks
 
-    names = _names([value or "" for value in args.remarks])
-    if not names:
+    _refuse_empty(REMARKS_FLAG, args.remarks, f"write {REMARKS_FLAG} alone for every pass's remarks")
+    if _EVERY_PASS in args.remarks or None in args.remarks:  # None: a bare --remarks not spelt first
         return Remarks()
+    names = _names(args.remarks)
     present = [p.name for p in pipeline.passes]
     for name in sorted(names - set(present)):
         import difflib
@@ -141,7 +158,11 @@ class PassInstrumentation:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, generic: bool = False) -> PassInstrumentation | None:
-        """The instrumentation the options ask for, or None when they ask for none."""
+        """The instrumentation the options ask for, or None when they ask for none. A
+        ``--print-ir-before=`` or ``--print-ir-after=`` that names no pass is refused
+        (``_refuse_empty``): ``--print-ir-after-all`` is how to ask for every pass."""
+        for option, values in (("--print-ir-before", args.print_ir_before), ("--print-ir-after", args.print_ir_after)):
+            _refuse_empty(option, values, f"use {option}-all")
         inst = cls(before_all=args.print_ir_before_all, after_all=args.print_ir_after_all,
                    before=_names(args.print_ir_before), after=_names(args.print_ir_after),
                    after_change=args.print_ir_after_change, after_failure=args.print_ir_after_failure,

@@ -28,22 +28,101 @@ class PipelineError(ValueError):
 
 
 def normalized(spec: str) -> str:
-    """``spec`` without an enclosing ``builtin.module(...)`` (any other anchor is refused) and
-    without the spaces around its commas, which mlir-opt's pipelines allow and xDSL's parser does
-    not (options are separated by spaces inside braces, never by commas)."""
-    return re.sub(r"\s*,\s*", ",", _unanchored(spec))
+    """``spec`` without an enclosing ``builtin.module(...)`` (any other anchor is refused), without
+    the spaces around its commas, which mlir-opt's pipelines allow and xDSL's parser does not
+    (options are separated by spaces inside braces, never by commas), and with the quotes around
+    an option's number or boolean dropped: MLIR reads ``num-stages="2"`` as ``num-stages=2`` (quotes
+    only delimit a value), where xDSL would take a quoted value for a word."""
+    return normalized_with_origins(spec)[0]
 
 
-def _unanchored(spec: str) -> str:
-    text = spec.strip()
+_QUOTED_SCALAR = re.compile(r'(?<==)"(-?\d+(?:\.\d+)?|true|false)"(?=[\s},]|$)')
+
+
+def normalized_with_origins(spec: str) -> tuple[str, list[int]]:
+    """``normalized(spec)`` and, for each of its characters and for its end, the index in ``spec`` it
+    comes from: a syntax error xDSL finds in the normalized text is reported at the place the user
+    typed (``syntax_error``), not at a column of text they never wrote."""
+    start, end = _unanchored(spec, 0, len(spec))
+    origins = list(range(start, end))
+    dropped: set[int] = set()
+    text = spec[start:end]
+    for match in re.finditer(r"\s*,\s*", text):
+        dropped.update(i for i in range(match.start(), match.end()) if text[i] != ",")
+    for match in _QUOTED_SCALAR.finditer(text):
+        dropped.update((match.start(), match.end() - 1))
+    kept = [i for i in range(len(text)) if i not in dropped]
+    return "".join(text[i] for i in kept), [origins[i] for i in kept] + [end]
+
+
+def _unanchored(spec: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of ``spec[start:end]`` without its surrounding spaces and without the anchor it is
+    nested in, if any: the one its ``builtin.module(`` opens and the ``)`` that closes that ``(``."""
+    while start < end and spec[start].isspace():
+        start += 1
+    while end > start and spec[end - 1].isspace():
+        end -= 1
+    text = spec[start:end]
     head = text.split("(", 1)[0] if "(" in text else ""
-    if head and all(part.replace("-", "").replace("_", "").isalnum() for part in head.split(".")) \
-            and text.endswith(")") and "{" not in head:
-        if head != ANCHOR:
-            raise PipelineError(f"qdot's passes run on the whole module: nest the pipeline in '{ANCHOR}(...)' "
-                                f"or in nothing, not in '{head}(...)'")
-        return _unanchored(text[len(head) + 1:-1])
-    return text
+    if not (head and all(part.replace("-", "").replace("_", "").isalnum() for part in head.split("."))
+            and "{" not in head):
+        return start, end
+    opening = start + len(head)
+    closing = _closing(spec, opening, end)
+    if closing is None:
+        if not text.endswith(")"):
+            return start, end  # not an anchor after all (a pass named like one): xDSL's error
+        raise PipelineError(f"'{head}(' at column {opening + 1} of the pipeline is not closed:"
+                            f"{_pointed(spec, opening)}")
+    if closing != end - 1:
+        if not text.endswith(")"):
+            return start, end
+        stray = next(i for i in range(closing + 1, end) if not spec[i].isspace())
+        raise PipelineError(f"unexpected '{spec[stray]}' at column {stray + 1} of the pipeline, after the ')' that "
+                            f"closes '{head}(':{_pointed(spec, stray)}")
+    if head != ANCHOR:
+        raise PipelineError(f"qdot's passes run on the whole module: nest the pipeline in '{ANCHOR}(...)' "
+                            f"or in nothing, not in '{head}(...)'")
+    return _unanchored(spec, opening + 1, closing)
+
+
+def _closing(spec: str, opening: int, end: int) -> int | None:
+    """The index of the ``)`` that closes the ``(`` at ``opening`` (parentheses inside quoted values
+    do not count), or None."""
+    depth = 0
+    quoted = False
+    for index in range(opening, end):
+        char = spec[index]
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def _pointed(spec: str, index: int) -> str:
+    """``spec`` on a line of its own with a caret under ``spec[index]``, as the parse errors show it."""
+    return f"\n  {spec}\n  {' ' * index}^"
+
+
+def syntax_error(spec: str, message: str) -> str:
+    """xDSL's report of a syntax error in the normalized ``spec`` (``pass-pipeline:1:COL``, the text, a
+    caret and the reason), told of the text the user gave: its column and caret there."""
+    match = re.match(r"(?s)(.*?pass-pipeline:1:)(\d+)\n[^\n]*\n( *)(\^+)\n *(.*)", message)
+    if match is None:
+        return message
+    origins = normalized_with_origins(spec)[1]
+    column = int(match.group(2)) - 1
+    where = origins[min(column, len(origins) - 1)]
+    width = max(1, min(len(match.group(4)), len(spec) - where))
+    reason = match.group(5).strip()
+    return f"{match.group(1)}{where + 1}\n{spec}\n{' ' * where}{'^' * width}\n{' ' * where}{reason}"
 
 
 def check(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> None:

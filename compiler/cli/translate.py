@@ -105,7 +105,7 @@ def emit(module, args: argparse.Namespace,  # noqa: ANN001 - ModuleOp, imported 
 
     # The pipeline verified the module after its last pass (or the parser did, for an empty one).
     artifact = compile_module(module, arch=args.arch, target=args.target, verify=args.verify_ptx,
-                              module_verified=True,
+                              module_verified=True, pipeline=args.pipeline,
                               phase=lambda step: pass_instrument.phase(inst, step, within=f"emit {args.target}"))
     if args.verify_ptx and artifact.report is not None:
         sys.stderr.write(artifact.report + "\n")

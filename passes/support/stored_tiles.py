@@ -68,18 +68,27 @@ def layout_stored_tiles(func: FuncOp, warps: int) -> None:
         elem = tile.get_element_type()
         if len(shape) != 2 or not isinstance(elem, FixedBitwidthType) or any(d & (d - 1) for d in shape):
             emit_error(store, f"qdot-accelerate-matmul: cannot give the stored {tile} a register layout "
-                              "(2-D tiles of integers or floats with power-of-two dimensions only)")
+                              f"(2-D tiles of integers or floats with power-of-two dimensions only){_unlowered(func)}")
         source = store.value.owner
         if not (isinstance(source, arith.ConstantOp) and isinstance(source.value, DenseIntOrFPElementsAttr)
                 and source.value.is_splat()):
             what = f"the result of '{source.name}'" if isinstance(source, Operation) else "a block argument"
             emit_error(store, "qdot-accelerate-matmul: the stored tile has no register layout; a kernel stores "
                               f"a dot's result, a quantized tile, a loaded tile, a sum of them or a splat constant, "
-                              f"not {what}")
+                              f"not {what}{_unlowered(func)}")
         encoded = blocked_tile(store, tile, store.desc, warps, "stored")
         store.operands[len(store.operands) - 1] = _splat(source, encoded, store)
         if not source.result.uses:
             Rewriter.erase_op(source)
+
+
+def _unlowered(func: FuncOp) -> str:
+    """Why a quantized tile has no layout yet, where that is the cause: ``qdot.quantize`` is left for this
+    pass only when ``qdot-lower-quantize`` did not run first (``qdot-opt -p qdot-accelerate-matmul``)."""
+    if not any(op.name == "qdot.quantize" for op in func.walk()):
+        return ""
+    return "; qdot.quantize is lowered by qdot-lower-quantize, which the default pipeline runs before " \
+           "qdot-accelerate-matmul"
 
 
 def blocked_tile(op: Operation, tile: TensorType, desc: SSAValue, warps: int, what: str) -> TensorType:

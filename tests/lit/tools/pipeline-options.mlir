@@ -1,0 +1,31 @@
+// A pass option's value may be quoted, as MLIR allows: a quoted number or boolean is that number or
+// boolean (xDSL alone took it for a word and refused it); a quoted word that is no number is still
+// refused as one.
+// RUN: qdot-opt %s -p 'qdot-pipeline{num-stages="2"}' | filecheck %s --check-prefix=QUOTED
+// RUN: qdot-opt %s -p 'builtin.module(cse, qdot-lower-local-load{ldmatrix="false" arch="sm_90"})' | filecheck %s --check-prefix=QUOTED
+// RUN: not qdot-opt %s -p 'qdot-pipeline{num-stages="two"}' 2>&1 | filecheck %s --check-prefix=WORD
+// RUN: not qdot-translate %s --pipeline 'qdot-pipeline{num-stages="0"}' 2>&1 | filecheck %s --check-prefix=RANGE
+// QUOTED: func.func @f
+// WORD:  qdot-opt: error: qdot-pipeline option 'num-stages' takes an integer, got 'two'
+// RANGE: qdot-translate: error: qdot-pipeline: num-stages must be
+
+// A pipeline that does not parse is reported in the text as it was typed: a stray ')' after
+// builtin.module(...) at its own column, not at a column of the text with the anchor taken out.
+// RUN: not qdot-opt %s -p 'builtin.module(qdot-lower-mma))' 2>&1 | filecheck %s --check-prefix=STRAY --match-full-lines --strict-whitespace
+// RUN: not qdot-opt %s -p 'builtin.module((cse)' 2>&1 | filecheck %s --check-prefix=UNCLOSED --match-full-lines --strict-whitespace
+// RUN: not qdot-translate %s --pipeline 'builtin.module(cse,, dce)' 2>&1 | filecheck %s --check-prefix=SYNTAX --match-full-lines --strict-whitespace
+// STRAY:qdot-opt: error: unexpected ')' at column 31 of the pipeline, after the ')' that closes 'builtin.module(':
+// STRAY-NEXT:  builtin.module(qdot-lower-mma))
+// STRAY-NEXT:                                ^
+// UNCLOSED:qdot-opt: error: 'builtin.module(' at column 15 of the pipeline is not closed:
+// UNCLOSED-NEXT:  builtin.module((cse)
+// UNCLOSED-NEXT:                ^
+// SYNTAX:qdot-translate: error: invalid pass pipeline 'builtin.module(cse,, dce)': Error parsing pass pipeline specification:
+// SYNTAX-NEXT:pass-pipeline:1:20
+// SYNTAX-NEXT:builtin.module(cse,, dce)
+// SYNTAX-NEXT:                   ^
+// SYNTAX-NEXT:                   Expected pass name here
+
+func.func @f() {
+  func.return
+}
