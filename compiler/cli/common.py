@@ -8,6 +8,7 @@ anything else is reported as an internal error (``QDOT_TRACEBACK=1`` shows it).
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import re
@@ -510,11 +511,35 @@ def tool_main(tool: str, run: Callable[[list[str] | None], int], argv: list[str]
         status = 130
     except BrokenPipeError:
         status = output_closed()
-    except SystemExit:
-        raise
+    except SystemExit as exit_:  # argparse's --help, --version and usage errors: their output must get out too
+        _flush_or_report(tool)
+        raise exit_
+    except OSError as err:
+        if err.errno not in _FULL_OUTPUT:
+            internal_error(tool, err)
+        sys.stderr.write(f"{tool}: error: cannot write its output: {err.strerror}\n")
+        status = 1
     except BaseException as err:  # noqa: BLE001 - xDSL derives some of its errors from BaseException
         internal_error(tool, err)
     exit_process(status)
+
+
+_FULL_OUTPUT = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""Errors only a write gives (a full disk, a quota, a file too large, a failing device): one that escapes a
+tool's ``run`` is its output failing — ``print`` of ``--version``, a flush — not a bug in qdot."""
+
+
+def _flush_or_report(tool: str) -> None:
+    """Flush standard output before an argparse exit; a full one is a diagnostic and status 1 (the interpreter
+    would end with status 0 having written nothing of ``--help``), a closed one ends quietly as elsewhere."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        exit_process(output_closed())
+    except OSError as err:
+        sys.stderr.write(f"{tool}: error: cannot write to standard output: {err.strerror}\n")
+        output_closed()  # nothing more can be written; the flush at exit must not fail again
+        exit_process(1)
 
 
 def iter_chunks(text: str, split: bool) -> Iterator[Chunk]:

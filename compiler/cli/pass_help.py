@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import sys
 import textwrap
 from collections.abc import Callable
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from compiler import registry
 
@@ -35,6 +36,12 @@ class LazyEpilogParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         self.epilog = self._epilog_text()
         return super().format_help()
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """argparse's, without its ``except OSError: pass``: ``--help > /dev/full`` ended with status 0 having
+        written nothing. The failure reaches ``tool_main``, which says so (or ends quietly for a closed pipe)."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
         from compiler.cli.common import ToolError

@@ -61,3 +61,17 @@ def test_the_tools_on_dev_full(tool: str, args: list[str]) -> None:
                               text=True, timeout=300)
     assert (done.returncode, done.stderr) == (1, f"{tool}: error: cannot write to standard output: "
                                                  "No space left on device\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("module,flag", [("compiler.cli.translate", "--help"), ("compiler.cli.opt", "--version"),
+                                         ("compiler.cli.bench", "--help")])
+def test_help_and_version_on_dev_full(module: str, flag: str) -> None:
+    """argparse swallows a failed write of --help (status 0, nothing written); --version's print raised out of
+    the tool as an internal error. Both are the output failing: status 1 and a line that says so."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", module, flag], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=300)
+    tool = {"compiler.cli.translate": "qdot-translate", "compiler.cli.opt": "qdot-opt",
+            "compiler.cli.bench": "qdot-bench"}[module]
+    assert (done.returncode, done.stderr) == (1, f"{tool}: error: cannot write its output: No space left on device\n")
