@@ -350,7 +350,8 @@ def _write_fields(fmt: str, values: dict[str, ArrayLike]) -> NDArray[np.uint8]:
     lead = np.broadcast_shapes(*(p.shape[:-1] for p in parts))
     blocks = np.concatenate([np.broadcast_to(p, lead + p.shape[-1:]) for p in parts], axis=-1)
     assert blocks.shape[-1] == info.block_bytes
-    return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (-1,)))
+    # the byte count spelled out, not -1: numpy cannot infer it when a leading axis is 0 (no rows)
+    return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (blocks.shape[-2] * blocks.shape[-1],)))
 
 
 def scale_min_k4(scales: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
@@ -797,7 +798,8 @@ def pack_blocks(fmt: str, fields: BlockFields) -> NDArray[np.uint8]:
 def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
     """float32 values ``(..., nblocks * block_values)`` of ``(..., nblocks * block_bytes)`` bytes.
 
-    Computed as ggml's ``dequantize_row_*`` in float32 (see the module docstring).
+    Computed as ggml's ``dequantize_row_*`` in float32 (see the module docstring). No blocks, or a
+    leading axis of 0, give an empty result of the matching shape.
     """
     info = block_format(fmt)
     fields = block_fields(fmt, raw)
@@ -832,4 +834,5 @@ def dequantize(fmt: str, raw: ArrayLike) -> NDArray[np.float32]:
         with np.errstate(over="ignore"):  # mxfp4 with e >= 253: ±Inf, as in ggml's float32 product
             values = fields.q.astype(np.float32) * d
     lead = values.shape[: fields.q.ndim - 2]
-    return np.ascontiguousarray(values, dtype=np.float32).reshape(lead + (-1,))
+    count = fields.q.shape[-2] * fields.q.shape[-1]  # not -1: numpy cannot infer it when a leading axis is 0
+    return np.ascontiguousarray(values, dtype=np.float32).reshape(lead + (count,))

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from compiler.numerics.flags import require_bool
 from compiler.numerics.formats import ElementCoding, NanRule, float_format
 
 
@@ -133,6 +134,7 @@ def _fields_of(coding: ElementCoding, mag: NDArray[np.float64]) -> NDArray[np.in
 
 def encode(fmt: str, x: ArrayLike, *, saturate: bool = True) -> NDArray[np.unsignedinteger]:
     """Codes of ``x`` (uint8, or uint16 for bf16/fp16); rules in the module docstring."""
+    saturate = require_bool("saturate", saturate)
     info = float_format(fmt)
     coding = info.coding
     assert coding is not None

@@ -245,7 +245,8 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
 
     ``method`` picks the ggml quantizer whose rounding is reproduced (module
     docstring); None means the format's default (q8_1/q8_1_mmq: ``"cuda"``, iq4_nl: ``"chunk"``,
-    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q2_K/q3_K/q4_K/q5_K/q6_K/iq4_xs: ``"ref"``).
+    q8_0/q4_0/q4_1/q5_0/q5_1/mxfp4/q2_K/q3_K/q4_K/q5_K/q6_K/iq4_xs: ``"ref"``). An input with no values
+    (an axis of 0, K = 0 or a leading one) gives bytes of the same leading shape, none of them.
     """
     info = block_format(fmt)
     allowed = _METHODS[info.name]

@@ -47,6 +47,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, Q41Fields, Q51Fields, block_fields, dequantize
 from compiler.numerics.element import decode, unpack_fp4
+from compiler.numerics.flags import require_bool
 from compiler.numerics.formats import FORMATS, SCALE_GROUP, FormatKind, format_info
 
 _CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
@@ -173,26 +174,28 @@ def _min_term(side: str, fmt: str, operand: NDArray) -> tuple[NDArray[np.float64
     the signed offset of each 32 values as [rows, K/32]): (d*sc*q, -dmin*m) for q4_K / q5_K, (d*q, +m)
     for q4_1 / q5_1, so that value = scaled + offset for both."""
     blocks = operand if side == "lhs" else operand.transpose(1, 0, 2)
-    rows = blocks.shape[0]
-    fields = block_fields(fmt, blocks.reshape(rows, -1))
+    rows, nb, nbytes = blocks.shape  # sizes spelled out, not -1: numpy cannot infer one when rows is 0
+    fields = block_fields(fmt, blocks.reshape(rows, nb * nbytes))
+    k = nb * format_info(fmt).block_values
     if isinstance(fields, Q41Fields | Q51Fields):
         scaled = fields.d[..., None].astype(np.float64) * fields.q  # (rows, nb, 32)
-        return scaled.reshape(rows, -1), fields.m.astype(np.float64)
+        return scaled.reshape(rows, k), fields.m.astype(np.float64)
     assert isinstance(fields, Q4KFields | Q5KFields)
     d1 = fields.d[..., None].astype(np.float64) * fields.scales  # (rows, nb, 8)
     q = fields.q.reshape(fields.q.shape[:-1] + (8, 32)).astype(np.float64)
-    scaled = (d1[..., None] * q).reshape(rows, -1)
-    offsets = -(fields.dmin[..., None].astype(np.float64) * fields.mins).reshape(rows, -1)
+    scaled = (d1[..., None] * q).reshape(rows, k)
+    offsets = -(fields.dmin[..., None].astype(np.float64) * fields.mins).reshape(rows, nb * 8)
     return scaled, offsets
 
 
 def _stored_sums(side: str, fmt: str, operand: NDArray) -> NDArray[np.float64]:
     """The q8_1 / q8_1_mmq stored sums s as [rows, K/32]."""
     blocks = operand if side == "lhs" else operand.transpose(1, 0, 2)
-    rows = blocks.shape[0]
-    fields = block_fields(fmt, blocks.reshape(rows, -1))
+    rows, nb, nbytes = blocks.shape  # not -1: numpy cannot infer a size when rows is 0
+    fields = block_fields(fmt, blocks.reshape(rows, nb * nbytes))
     assert isinstance(fields, Q8Fields) and fields.s is not None
-    return fields.s.reshape(rows, -1).astype(np.float64)
+    sums = nb * (format_info(fmt).block_values // 32)  # one per 32 values
+    return fields.s.reshape(rows, sums).astype(np.float64)
 
 
 def dot_scaled(
@@ -216,8 +219,12 @@ def dot_scaled(
     ``rhs_k_pack`` are read for e2m1 operands only. The scale format is
     ``a_scale_fmt``/``b_scale_fmt`` when given, else read from the scale's shape
     (``K/32`` columns: ue8m0, ``K/16``: ue4m3). Any shape, dtype or format mismatch
-    raises ``ValueError`` naming the operand and the expected shape.
+    raises ``ValueError`` naming the operand and the expected shape; a flag other than True or
+    False, ``TypeError`` naming it. M or N = 0 gives an empty ``[M, N]``, K = 0 gives ``acc``.
     """
+    lhs_k_pack = require_bool("lhs_k_pack", lhs_k_pack)
+    rhs_k_pack = require_bool("rhs_k_pack", rhs_k_pack)
+    use_block_sums = require_bool("use_block_sums", use_block_sums)
     m, k_a = _k_of("lhs", lhs, a, lhs_k_pack)
     n, k_b = _k_of("rhs", rhs, b, rhs_k_pack)
     if k_a != k_b:
