@@ -80,15 +80,22 @@ class CompiledKernel:
     def data(self) -> str | bytes:
         return self.artifact.data
 
+    def _info(self, name: str | None) -> Any:
+        """The ``KernelInfo`` of the kernel named ``name`` (None: the first), or ``ValueError``."""
+        kernels = self.kernels
+        if not kernels:
+            raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
+        if name is None:
+            return kernels[0]
+        for info in kernels:
+            if info.name == name:
+                return info
+        raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(k.name for k in kernels)}")
+
     def _kernel(self, name: str | None) -> Any:
         from targets.ptx.runner import load
 
-        infos = {k.name: k for k in self.kernels}
-        if not infos:
-            raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
-        if name is not None and name not in infos:
-            raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
-        info = infos[name] if name is not None else self.kernels[0]
+        info = self._info(name)
         if info.name not in self._loaded:
             if self.ptx is None:
                 raise ValueError("this artifact has no PTX to run")
@@ -101,6 +108,7 @@ class CompiledKernel:
         ``programmatic``, ``shared_bytes`` and ``carveout`` are ``targets.ptx.runner.LoadedKernel.launch``'s: a
         programmatic dependent launch (for a kernel that waits for the previous grid), the dynamic shared memory
         to launch with, the shared-memory carve-out a programmatic launch prefers."""
+        grid = _check_launch(self, args, kernel, grid, "launch")
         self.check_arrays(args, kernel, grid)
         self._kernel(kernel).launch(*args, grid=grid, stream=stream, sync=sync, programmatic=programmatic,
                                     shared_bytes=shared_bytes, carveout=carveout)
@@ -108,7 +116,8 @@ class CompiledKernel:
     def check_arrays(self, args: Any, name: str | None = None, grid: Any = None) -> None:
         """``ValueError`` naming each array argument smaller than the kernel's descriptors reach
         at the scalar arguments and launch ``grid`` given (a GPU would read or write past it; a
-        descriptor may count programs, ``qdot.num_programs``). Kernels compiled from IR without
+        descriptor may count programs, ``qdot.num_programs``), of a dtype its pointee does not take
+        (``launch_plan._item_size_problem``), or read-only where the kernel stores. Kernels compiled from IR without
         descriptors over their pointers, and kernels whose sizes need a grid when none is given,
         are not checked. The sizes a shape and grid need are worked out once per shape and grid."""
         if self.source is None or not self.kernels:
@@ -116,7 +125,9 @@ class CompiledKernel:
         from compiler.launch_plan import find_kernel, launch_grid, undersized_arrays
 
         kernel = name or self.kernels[0].name
-        shape = tuple(a if isinstance(a, numbers.Number) else str(getattr(a, "dtype", None)) for a in args)
+        shape = tuple(a if isinstance(a, numbers.Number)
+                      else (str(getattr(a, "dtype", None)), getattr(getattr(a, "flags", None), "writeable", True))
+                      for a in args)
         held = tuple(-1 if isinstance(a, numbers.Number) else getattr(a, "nbytes", -1) for a in args)
         key = (kernel, shape, launch_grid(grid))
         enough = self._checked.get(key)  # sizes that passed at this shape and grid before
@@ -133,24 +144,44 @@ class CompiledKernel:
 
 
 def _source_path(source: str | Path) -> Path | None:
-    """The file ``source`` names, or None when it is IR text (``compile`` states the rule)."""
+    """The file ``source`` names, or None when it is IR text (``compile`` states the rule). A str
+    that would be taken as one but cannot be meant as it — a directory, a missing ``.mlir`` file, an
+    existing path with whitespace around it — is refused here, saying what it was taken as: the
+    parser would otherwise report its first word as an unregistered operation."""
+    import errno
     import os
 
     if isinstance(source, Path):
         return source
+    stripped = source.strip()
+    if stripped != source and stripped and not any(c in stripped for c in "\n\r") and _exists(stripped):
+        raise ValueError(f"source {source!r} is taken as IR text (a str is a path only when it has no line break "
+                         f"or surrounding whitespace), but {stripped!r} names an existing path: pass it without "
+                         "the whitespace, or as a pathlib.Path")
     if "\n" in source or "\r" in source:
         return None
     try:
-        if os.path.isfile(source):
-            return Path(source)
+        is_file, is_dir = os.path.isfile(source), os.path.isdir(source)
     except (OSError, ValueError):  # a NUL byte, a name too long for the OS: not a path
         return None
+    if is_file:
+        return Path(source)
+    if is_dir:
+        raise IsADirectoryError(errno.EISDIR, "a directory, not a qdot IR file (a str of one line that names an "
+                                "existing path is read as that path)", source)
     if source.strip().endswith(".mlir"):
-        import errno
-
         raise FileNotFoundError(errno.ENOENT, "no such qdot IR file (a str of one line that ends in .mlir "
                                 "is read as a path)", source)
     return None
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    try:
+        return os.path.exists(path)
+    except (OSError, ValueError):
+        return False
 
 
 def _parse(source: str | Path) -> Any:
@@ -159,7 +190,12 @@ def _parse(source: str | Path) -> Any:
 
     path = _source_path(source)
     if path is not None:
-        text, name = path.read_text(encoding="utf-8"), str(path)
+        name = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:  # a binary file: the bare error names no file
+            raise ValueError(f"{name} is not a qdot IR file: byte {err.start} (0x{err.object[err.start]:02x}) is not "
+                             "UTF-8 text") from None
     else:
         assert isinstance(source, str)
         text, name = source, "<source>"
@@ -172,8 +208,8 @@ def compile(  # noqa: A001 - the public name the design asks for
     *,
     target: str = "ptx",
     arch: str | None = None,
-    strategy: str = "auto",
-    num_stages: int = 3,
+    strategy: str | None = None,
+    num_stages: int | None = None,
     pipeline: str | None = None,
     verify: bool = False,
     trace: bool = False,
@@ -183,7 +219,11 @@ def compile(  # noqa: A001 - the public name the design asks for
 
     ``source`` is a ``pathlib.Path``, or a ``str`` that is read as a path when it has no line
     break and names an existing file; any other ``str`` is IR text. A one-line ``str`` ending in
-    ``.mlir`` that names no file raises ``FileNotFoundError`` naming it (not a parse error).
+    ``.mlir`` that names no file raises ``FileNotFoundError`` naming it (not a parse error), one that
+    names a directory ``IsADirectoryError``, and an existing path with whitespace or a line break
+    around it ``ValueError`` (it would be parsed as IR); a file that is not UTF-8 text, ``ValueError``
+    naming it. ``strategy`` (default "auto") and ``num_stages`` (default 3; any integer, numpy's too)
+    configure the NVIDIA pipeline, as ``arch`` does: with an AGX target they raise ``ValueError``.
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
     ``arch`` defaults to sm_90, or with a ``pipeline`` to the arch its passes name; passes of one
     pipeline that run for different archs, or for another than ``arch``, raise ``ValueError``.
@@ -195,11 +235,23 @@ def compile(  # noqa: A001 - the public name the design asks for
     or xDSL's ``ParseError``); a missing ptxas or cuobjdump raises ``compiler.tools.ToolUnavailable``."""
     from compiler.cli.common import without_cyclic_gc
 
-    _check_arguments(source, target, arch, strategy, num_stages, pipeline)
-    arch = _resolve_arch(target, arch, pipeline)
-    for name, flag in (("trace", trace), ("remarks", remarks)):
+    for name, flag in (("verify", verify), ("trace", trace), ("remarks", remarks)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
+    if target in AGX_FORMS:
+        nvidia = [name for name, value in (("arch", arch), ("strategy", strategy), ("num_stages", num_stages))
+                  if value is not None]
+        if nvidia:  # as qdot-translate refuses --arch with an AGX --target, rather than ignoring it
+            verb, pronoun = ("configure", "they do") if len(nvidia) > 1 else ("configures", "it does")
+            raise ValueError(f"{' and '.join(nvidia)} {verb} the NVIDIA pipeline; {pronoun} not apply to "
+                             f"target={target!r}")
+    strategy = "auto" if strategy is None else strategy
+    if num_stages is None:
+        num_stages = 3
+    elif isinstance(num_stages, numbers.Integral) and not isinstance(num_stages, bool):
+        num_stages = int(num_stages)  # numpy's integers too
+    _check_arguments(source, target, arch, strategy, num_stages, pipeline)
+    arch = _resolve_arch(target, arch, pipeline)
 
     with without_cyclic_gc():
         return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace, remarks)
@@ -309,6 +361,7 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
 
     from targets.ptx.runner import run_with_host_arrays
 
+    grid = _check_launch(kernel, args, name, grid, "run")
     kernel.check_arrays(args, name, grid)
     loaded = kernel._kernel(name)
     if any(isinstance(a, np.ndarray) for a in args):
@@ -331,7 +384,10 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
     CTAs of the grid (linear ids, x fastest, then y and z; each from 0 to the grid's size − 1), in
     the order given: enough to check a large launch's first and last tiles against the arrays'
     bounds. What the other CTAs would store is then left as it was (a split-K or stream-K fix-up
-    done by the last of a tile's programs to arrive is not done unless all of them run).
+    done by the last of a tile's programs to arrive is not done unless all of them run). A malformed
+    ``grid`` or ``ctas``, a wrong argument count, a list or str where an array or number goes, an array
+    not in C order, or one of the wrong dtype, too small or read-only where the kernel stores, raises
+    ``TypeError`` / ``ValueError`` naming it before anything runs (as ``run`` and ``launch`` do).
 
     An ``agx3b`` / ``agx3c`` artifact is one simdgroup's dot tile: ``emulate(k, a, b, acc)`` takes
     the tile function's arguments in order (numpy arrays in ``compiler.numerics.dot_scaled``'s
@@ -358,16 +414,120 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
 
     if kernel.lowered is None:
         raise ValueError(f"a {target} artifact has no lowered module to emulate")
-    infos = {k.name: k for k in kernel.kernels}
-    if not infos:
-        raise ValueError("the module has no kernel (a func.func with the qdot.kernel attribute)")
-    if name is not None and name not in infos:
-        raise ValueError(f"no kernel named {name!r}; the module's kernels are {', '.join(infos)}")
+    info = kernel._info(name)
+    grid = _check_launch(kernel, args, name, grid, "emulate")
+    picked = _check_ctas(ctas, grid)
     kernel.check_arrays(args, name, grid)
-    infos[name or kernel.kernels[0].name].check_divisibility(args)
-    if ctas is not None:
-        if isinstance(ctas, (str, bytes)) or not all(isinstance(c, numbers.Integral) for c in ctas):
-            raise TypeError(f"ctas= takes CTA ids (integers from 0 to the grid's size - 1), got {ctas!r}")
-        ctas = [int(c) for c in ctas]
-    return run_emulator(kernel.lowered, name or kernel.kernels[0].name, list(args), grid,
-                        options=LaunchOptions(arch=kernel.artifact.arch, ctas=ctas))
+    info.check_divisibility(args)
+    return run_emulator(kernel.lowered, info.name, list(args), grid,
+                        options=LaunchOptions(arch=kernel.artifact.arch, ctas=picked))
+
+
+_ARRAYS = {"emulate": "a numpy array", "run": "a numpy or CuPy array", "launch": "a CuPy array"}
+"""What a pointer argument takes, per entry point: ``emulate`` reads and writes numpy arrays in place,
+``run`` copies numpy arrays to the GPU (and uses CuPy ones in place), ``launch`` passes device arrays
+(a numpy array there is left to the runner, which names it: tests stand a fake runner in for it)."""
+
+
+def _check_launch(kernel: CompiledKernel, args: Sequence[Any], name: str | None, grid: Any,
+                  entry: str) -> tuple[int, int, int]:
+    """The launch ``grid`` as (x, y, z) Python ints, after refusing a malformed grid or argument with
+    ``TypeError`` / ``ValueError`` naming it: the programming mistakes that the emulator used to find
+    (an ``EmulationError``, which ``except ValueError`` does not catch) or a raw Python error deep in it
+    (a float or str grid), and that a GPU launch finds only once CuPy and a device are there — an
+    argument count, a list or a str for an array or a number, an array not in C order (the kernel reads
+    one row-major block from its start: a Fortran-ordered or strided view would be read in the wrong
+    order, and ``run`` would copy results back into a temporary). ``entry`` is ``emulate``, ``run`` or
+    ``launch``: what a pointer takes (``_ARRAYS``). Cheap enough for every launch: no module is walked."""
+    import numpy as np
+
+    grid3 = _launch_grid(grid)
+    info = kernel._info(name)
+    kinds = info.arg_kinds
+    if len(args) != len(kinds):
+        names = _parameter_names(kernel, info)
+        listed = ", ".join(f"{n}: {k}" for n, k in zip(names, kinds, strict=True))
+        raise TypeError(f"{info.name} takes {len(kinds)} arguments ({listed}), got {len(args)}")
+    for index, (kind, arg) in enumerate(zip(kinds, args, strict=True)):
+        if kind != "ptr" and type(arg) in (int, float):  # the common case, without the ABC checks below
+            continue
+        if kind == "ptr":
+            if not isinstance(arg, np.ndarray) and (entry == "emulate"
+                                                    or not hasattr(type(arg), "__cuda_array_interface__")):
+                raise TypeError(f"{info.name}: argument #{index} ({_parameter_names(kernel, info)[index]}) is a "
+                                f"pointer: pass {_ARRAYS[entry]}, got {type(arg).__name__}")
+            if not arg.flags.c_contiguous:
+                raise ValueError(f"{info.name}: argument #{index} ({_parameter_names(kernel, info)[index]}) is not "
+                                 "C-contiguous (a transposed or strided view, or Fortran order), and the kernel "
+                                 "reads it as one row-major block from its start: pass np.ascontiguousarray(x)")
+        elif not isinstance(arg, numbers.Real) or isinstance(arg, bool):
+            raise TypeError(f"{info.name}: argument #{index} ({_parameter_names(kernel, info)[index]}) is "
+                            f"a scalar ({kind}): pass a number, got {type(arg).__name__}")
+    return grid3
+
+
+def _launch_grid(grid: Any) -> tuple[int, int, int]:
+    """``grid`` — the number of programs, or one to three dimensions (x[, y[, z]]) — as (x, y, z) Python ints;
+    ``TypeError`` / ``ValueError`` naming it otherwise, each dimension held to CUDA's largest grid."""
+    from compiler.launch_plan import MAX_GRID
+
+    if type(grid) is int and 1 <= grid <= MAX_GRID[0]:
+        return grid, 1, 1
+    if type(grid) is tuple and len(grid) == 3 and all(type(d) is int and 1 <= d <= limit  # the common case
+                                                      for d, limit in zip(grid, MAX_GRID, strict=True)):
+        return grid
+    what = "grid= takes the number of programs or (x[, y[, z]]): one to three positive integers"
+    if isinstance(grid, (str, bytes, bool)):
+        raise TypeError(f"{what}, got {grid!r}")
+    dims = [grid] if isinstance(grid, numbers.Integral) else grid
+    try:
+        dims = list(dims)
+    except TypeError:
+        raise TypeError(f"{what}, got {grid!r}") from None
+    if not all(isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in dims):
+        raise TypeError(f"{what}, got {grid!r}")
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"{what}, got {len(dims)} dimensions: {grid!r}")
+    dims = [int(d) for d in dims] + [1] * (3 - len(dims))
+    for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID, strict=True)):
+        if not 1 <= dim <= limit:
+            raise ValueError(f"{what}, got {grid!r}: {'xyz'[axis]} = {dim} is not from 1 to {limit}")
+    return dims[0], dims[1], dims[2]
+
+
+def _check_ctas(ctas: Any, grid: tuple[int, int, int]) -> list[int] | None:
+    """``emulate``'s ``ctas=`` as a list of ints, each a CTA of ``grid``; ``TypeError`` / ``ValueError`` otherwise."""
+    if ctas is None:
+        return None
+    count = grid[0] * grid[1] * grid[2]
+    what = "ctas= takes CTA ids (integers from 0 to the grid's size - 1)"
+    if isinstance(ctas, (str, bytes, numbers.Number)):
+        one = f" (one CTA: ctas=[{ctas}])" if isinstance(ctas, numbers.Integral) else ""
+        raise TypeError(f"{what}, got {ctas!r}{one}")
+    try:
+        picked = list(ctas)
+    except TypeError:
+        raise TypeError(f"{what}, got {ctas!r}") from None
+    if not all(isinstance(c, numbers.Integral) and not isinstance(c, bool) for c in picked):
+        raise TypeError(f"{what}, got {ctas!r}")
+    outside = [int(c) for c in picked if not 0 <= c < count]
+    if outside:
+        raise ValueError(f"{what}: CTA {outside[0]} is outside the grid of {count} (grid {grid})")
+    return [int(c) for c in picked]
+
+
+def _parameter_names(kernel: CompiledKernel, info: Any) -> list[str]:
+    """``%name`` of each parameter of the kernel ``info`` describes, as its source names it (``argN``
+    where the module as parsed is not kept); for messages only: it walks the module."""
+    fallback = [f"arg{i}" for i in range(len(info.arg_kinds))]
+    if kernel.source is None:
+        return fallback
+    from compiler.diagnostics import QdotError
+    from compiler.launch_plan import find_kernel, kernel_parameters
+
+    try:
+        params = kernel_parameters(find_kernel(kernel.source, info.name))
+    except (ValueError, QdotError):  # no such kernel; a parameter type the planner does not pass
+        return fallback
+    names = [f"%{p.name}" for p in params]
+    return names if len(names) == len(fallback) else fallback

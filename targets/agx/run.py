@@ -56,9 +56,66 @@ def _check_inputs(func: FuncOp, inputs: Sequence[np.ndarray]) -> None:
                              f"the argument is {arg.type}")
 
 
+_CODE_FORMATS = ("e4m3", "e5m2", "e2m3", "e3m2")
+
+
+def _dtypes(fmt: str, role: str) -> tuple[str, ...] | None:
+    """The dtype names ``compiler.numerics.dot_scaled`` takes for an input read as ``fmt`` (``role``: lhs,
+    rhs, acc or scale); None for a format it has no rule for."""
+    from compiler import numerics
+
+    if role == "scale":  # dot_scaled's _apply_scale: uint8 codes, or the ml_dtypes type they are
+        return ("uint8", "float8_e8m0fnu", "float8_e4m3fn")
+    if fmt == "fp16":
+        return ("float16",)
+    if fmt == "bf16":
+        return ("bfloat16",)
+    if fmt == "fp32":  # the accumulator (dot_scaled's acc) or an f32 operand: the f32 tensor's values
+        return ("float32",)
+    if fmt == "i8":
+        return ("int8",)
+    if fmt == "e2m1":  # two codes per byte
+        return ("uint8", "int8")
+    if fmt in _CODE_FORMATS:
+        ml_name = numerics.format_info(fmt).ml_dtypes_name
+        return ("uint8",) if ml_name is None else ("uint8", ml_name)
+    try:
+        return ("uint8",) if numerics.format_info(fmt).is_block else None
+    except (KeyError, ValueError):
+        return None
+
+
+def _check_dtypes(func: FuncOp, program: Any, inputs: Sequence[Any]) -> None:
+    """Each input of the dtype ``compiler.numerics.dot_scaled`` takes for the format its loads read it
+    as, refused by index and name otherwise: the fragment model reads what it is given as numbers
+    (``astype``) or as codes (``view``), so uint16 codes for an fp16 operand would be read as integers and
+    float32 values silently rounded to fp16 — a result that looks like a dot and is not this one."""
+    read: dict[int, tuple[str, str]] = {}
+    for load in program.loads:
+        source = load.source
+        read.setdefault(source.arg, (source.format, str(source.operand)))
+        if source.scale_arg is not None and source.scale_format is not None:
+            read.setdefault(source.scale_arg, (source.scale_format, "scale"))
+    args = func.body.blocks[0].args
+    for index, (fmt, role) in sorted(read.items()):
+        value = inputs[index]
+        allowed = _dtypes(fmt, role)
+        if value is None or allowed is None:
+            continue
+        got = value.dtype.name if isinstance(value, np.ndarray) else type(value).__name__
+        if got not in allowed:
+            arg = args[index]
+            name = f"%{arg.name_hint}" if arg.name_hint else f"%arg{index}"
+            what = f"{role} operand {fmt}" if role in ("lhs", "rhs") else f"{role} ({fmt})"
+            raise ValueError(f"@{func.sym_name.data}: input {index} ({name}) is the {what}: pass a numpy array of "
+                             f"dtype {' or '.join(allowed)} (compiler.numerics.dot_scaled's conventions), got {got}")
+
+
 def emulate(module: ModuleOp, form: str, inputs: Sequence[np.ndarray], function: str | None = None) -> np.ndarray:
     """D (float32, M x N) of the tile in ``module`` (the one tile, or the function named
-    ``function``), computed by the emulator from ``inputs``, the tile function's arguments in order."""
+    ``function``), computed by the emulator from ``inputs``, the tile function's arguments in order,
+    each a numpy array of the shape and dtype ``compiler.numerics.dot_scaled`` takes (``ValueError``
+    naming the input otherwise, before anything runs)."""
     module = _lowered_module(module)
     tiles = tile_programs(module, form)
     if function is not None:
@@ -75,4 +132,5 @@ def emulate(module: ModuleOp, form: str, inputs: Sequence[np.ndarray], function:
     program, stream = tiles[0]
     func = next(op for op in module.walk() if isinstance(op, FuncOp) and op.sym_name.data == program.function)
     _check_inputs(func, inputs)
+    _check_dtypes(func, program, inputs)
     return run_program(program, stream, fragment_values(inputs))

@@ -82,3 +82,25 @@ def test_ptx_emulate_still_needs_a_grid() -> None:
     kernel = compiler.compile(EXAMPLE.with_name("int8_gemm.mlir"), target="llvm")
     with pytest.raises(TypeError, match="emulate\\(\\) of a PTX kernel needs grid="):
         compiler.emulate(kernel)
+
+
+@pytest.mark.parametrize(("index", "replace", "message"), [
+    (0, lambda a: a.view(np.uint16), r"input 0 \(%a\) is the lhs operand fp16: pass a numpy array of dtype float16 "
+                                     r"\(compiler.numerics.dot_scaled's conventions\), got uint16"),
+    (0, lambda a: a.astype(np.float32), r"input 0 \(%a\) is the lhs operand fp16: .* got float32"),
+    (1, lambda b: b.tolist(), r"input 1 \(%b\) is the rhs operand fp16: .* got list"),
+    (2, lambda acc: acc.astype(np.float64), r"input 2 \(%acc\) is the acc \(fp32\): pass a numpy array of dtype "
+                                            r"float32 .* got float64"),
+])
+def test_emulate_agx_refuses_what_dot_scaled_refuses(index: int, replace: object, message: str) -> None:
+    """uint16 codes for an fp16 operand were read as numbers, float32 values rounded to fp16 in silence:
+    a D that looks like a dot and is not this one."""
+    kernel = compiler.compile(EXAMPLE, target="agx3b")
+    inputs = list(_inputs(seed=7))
+    inputs[index] = replace(inputs[index])  # type: ignore[operator]
+    with pytest.raises(ValueError, match=r"^@tile: " + message):
+        compiler.emulate(kernel, *inputs)
+    if index < 2:  # dot_scaled refuses the operands too (it takes any acc it can make float64)
+        a, b, _ = inputs
+        with pytest.raises(ValueError, match="operand must have dtype float16"):
+            numerics.dot_scaled(a=a, b=b, lhs="fp16", rhs="fp16")

@@ -42,9 +42,13 @@ def test_unknown_kernel_name_lists_the_kernels():
         kernel.launch(grid=(1, 1), kernel="gemm")
 
 
-def test_agx_target_ignores_the_ptx_arch():
+def test_agx_target_refuses_the_ptx_arch():
+    """An arch configures the NVIDIA pipeline; beside an AGX target it was ignored in silence (as the CLI refuses
+    --arch with --target agx3b, so does compile)."""
     source = (EXAMPLE.parent / "agx_tile_fp16.mlir").read_text(encoding="utf-8")
-    assert compiler.compile(source, target="agx3b", arch="not-a-gpu").data
+    assert compiler.compile(source, target="agx3b").data
+    with pytest.raises(ValueError, match="arch configures the NVIDIA pipeline; it does not apply to target='agx3b'"):
+        compiler.compile(source, target="agx3b", arch="sm_90")
 
 
 def test_the_arch_comes_from_the_pipeline_when_not_given():

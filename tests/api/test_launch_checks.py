@@ -10,6 +10,7 @@ An int64 array for an i32 output, or K = 128.7 truncated to 128, would run and g
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -60,10 +61,10 @@ def test_a_shape_that_passed_once_is_still_checked_with_smaller_arrays(int8_gemm
 def test_an_array_of_the_wrong_item_size_is_refused_by_name(int8_gemm) -> None:  # noqa: ANN001
     a, b, c = _arrays()
     with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds int64 \(8-byte items\), the kernel's c_ptr "
-                                         r"points to i32 \(4 bytes\): pass int32 or raw uint8 bytes"):
+                                         r"points to i32 \(4 bytes\): pass int32 or uint32, or raw uint8 bytes"):
         compiler.emulate(int8_gemm, a, b, c.astype(np.int64), M, N, K, grid=1)
     with pytest.raises(ValueError, match=r"argument #0 \(%a_ptr\) holds float32 \(4-byte items\), the kernel's "
-                                         r"a_ptr points to i8 \(1 byte\): pass int8 or raw uint8 bytes"):
+                                         r"a_ptr points to i8 \(1 byte\): pass int8 or uint8, or raw uint8 bytes"):
         compiler.run(int8_gemm, a.astype(np.float32), b, c, M, N, K, grid=(1, 1, 1))
 
 
@@ -148,8 +149,101 @@ def test_launch_hands_the_runners_options_on(int8_gemm, monkeypatch: pytest.Monk
     int8_gemm.launch(a, b, c, M, N, K, grid=1, shared_bytes=65536)
     int8_gemm.launch(a, b, c, M, N, K, grid=1, programmatic=True, carveout=50, sync=False)
     assert seen == [
-        {"grid": 1, "stream": None, "sync": True, "programmatic": False, "shared_bytes": 65536, "carveout": None},
-        {"grid": 1, "stream": None, "sync": False, "programmatic": True, "shared_bytes": None, "carveout": 50}]
+        {"grid": (1, 1, 1), "stream": None, "sync": True, "programmatic": False, "shared_bytes": 65536,
+         "carveout": None},  # the grid checked and padded to (x, y, z), as the runner pads it
+        {"grid": (1, 1, 1), "stream": None, "sync": False, "programmatic": True, "shared_bytes": None,
+         "carveout": 50}]
     with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\)"):  # the check still comes first
         int8_gemm.launch(a, b, c[:64], M, N, K, grid=1, shared_bytes=65536)
     assert len(seen) == 2
+
+
+def test_an_array_of_the_right_item_size_but_the_wrong_kind_is_refused(int8_gemm) -> None:  # noqa: ANN001
+    """A float32 array for an i32 output has the right item size: it used to run and hold the
+    integers' bits read as floats."""
+    a, b, c = _arrays()
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds float32 \(4-byte items\), the kernel's c_ptr "
+                                         r"points to i32 \(4 bytes\): pass int32 or uint32, or raw uint8 bytes"):
+        compiler.emulate(int8_gemm, a, b, c.view(np.float32), M, N, K, grid=1)
+    with pytest.raises(ValueError, match=r"argument #0 \(%a_ptr\) holds bool .* pass int8 or uint8"):
+        int8_gemm.check_arrays([a.astype(bool), b, c, M, N, K])
+
+
+@pytest.fixture(scope="module")
+def mmq() -> compiler.CompiledKernel:
+    from compiler.mmq_template import MmqConfig, mmq_kernel
+
+    return compiler.compile(mmq_kernel(MmqConfig(block_m=32, block_n=64)), arch="sm_90")
+
+
+def _mmq_arrays(y_dtype: object) -> list[object]:
+    # x: q8_1_mmq blocks [32, K/128, 144], w: q4_K blocks [K/256, 64, 144], y: f32 [32, 64], at K = 256
+    return [np.zeros((32, 2, 144), np.uint8), np.zeros((1, 64, 144), np.uint8), np.zeros((32, 64), y_dtype),
+            32, 64, 256]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32])
+def test_an_integer_array_for_a_float_output_is_refused(mmq, dtype: type) -> None:  # noqa: ANN001
+    with pytest.raises(ValueError, match=rf"argument #2 \(%y_ptr\) holds {np.dtype(dtype).name} \(4-byte items\), "
+                                         r"the kernel's y_ptr points to f32 \(4 bytes\): pass float32 or raw uint8"):
+        mmq.check_arrays(_mmq_arrays(dtype), grid=1)
+
+
+def test_block_pointees_take_uint8_or_one_block_per_item(mmq) -> None:  # noqa: ANN001
+    mmq.check_arrays(_mmq_arrays(np.float32), grid=1)
+    args = _mmq_arrays(np.float32)
+    raw = [np.zeros(a.nbytes, np.uint8) if isinstance(a, np.ndarray) else a for a in args]  # qdot-bench's form
+    mmq.check_arrays(raw, grid=1)
+    args[1] = args[1].view(np.dtype((np.void, 144)))  # a structured dtype of one q4_K block
+    mmq.check_arrays(args, grid=1)
+    args[1] = np.zeros((1, 64, 72), np.uint16)
+    with pytest.raises(ValueError, match=r"argument #1 \(%w_ptr\) holds uint16 \(2-byte items\), the kernel's w_ptr "
+                                         r"points to !qdot.block<q4_K> \(144 bytes\): pass uint8 bytes \(144 per q4_K "
+                                         r"block\)"):
+        mmq.check_arrays(args, grid=1)
+
+
+_POINTEES = """\
+func.func @k(%h: !qdot.ptr<f16>, %g: !qdot.ptr<bf16>, %e: !qdot.ptr<f8E4M3FN>, %s: !qdot.ptr<f8E8M0FNU>)
+    attributes {qdot.kernel, qdot.num_warps = 4 : i64} {
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(("index", "good", "bad", "advice"), [
+    (0, ["float16", "uint16", "uint8"], ["int16", "bfloat16", "float32"], r"float16 \(or uint16 codes\)"),
+    (1, ["bfloat16", "uint16", "uint8"], ["float16", "int16"], r"uint16 codes or ml_dtypes.bfloat16"),
+    (2, ["uint8", "float8_e4m3fn"], ["int8", "float8_e5m2", "float16"], r"uint8 codes \(or ml_dtypes.float8_e4m3fn\)"),
+    (3, ["uint8", "float8_e8m0fnu"], ["int8", "float8_e4m3fn"], r"uint8 codes \(or ml_dtypes.float8_e8m0fnu\)"),
+])
+def test_each_pointee_takes_its_own_dtypes(index: int, good: list[str], bad: list[str], advice: str) -> None:
+    """f16 and bf16 travel as their float type or as uint16 codes (the GEMM harnesses' form, numpy having
+    no bf16), an f8 code or E8M0 scale as uint8 codes or its ml_dtypes type; raw uint8 fits any."""
+    import ml_dtypes  # noqa: F401 - registers bfloat16 and the float8 dtypes by name
+
+    from compiler.api import _parse
+    from compiler.launch_plan import _item_size_problem, find_kernel, kernel_parameters
+    from dialects.qgpu.elements import storage_bytes
+
+    param = kernel_parameters(find_kernel(_parse(_POINTEES)[1], "k"))[index]
+    size = storage_bytes(param.type.pointee)
+    for name in good:
+        assert _item_size_problem(param, np.zeros(4, np.dtype(name)), size) is None, name
+    for name in bad:
+        problem = _item_size_problem(param, np.zeros(4, np.dtype(name)), size)
+        assert problem is not None and re.search(rf"holds {name} .*: pass {advice}", problem), (name, problem)
+
+
+def test_a_read_only_output_is_refused_before_anything_runs(int8_gemm) -> None:  # noqa: ANN001
+    """The emulator found it only at the first store, after a whole CTA ran, with the reason on the
+    message's second line; inputs may be read-only."""
+    a, b, c = _arrays()
+    a.flags.writeable = b.flags.writeable = False
+    compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)
+    c.flags.writeable = False  # the same dtypes and sizes as a launch that passed: still refused
+    with pytest.raises(ValueError, match=r"^gemm_i8_i8_noscale_128x128x64_w8: argument #2 \(%c_ptr\) is a read-only "
+                                         r"array, but the kernel stores to %c_ptr: pass a writeable one"):
+        compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) is a read-only array"):
+        compiler.run(int8_gemm, a, b, c, M, N, K, grid=1)
