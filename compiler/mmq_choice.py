@@ -70,6 +70,7 @@ from dataclasses import dataclass, fields, replace
 from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
                                    MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, mmq_kernel, small_m_tokens, split_factor)
+from compiler.templates import check_int
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -122,7 +123,8 @@ class MmqChoice:
     additions into a zeroed Y round the same in either order."""
 
     def grid(self, m: int, n: int, k: int, **split: int) -> tuple[int, int, int]:
-        """The launch grid (``mmq_grid``) of this choice: ``split`` as there (``resident=``, ``programs=``)."""
+        """The launch grid (``mmq_grid``) of this choice: ``split`` as there (``resident=`` for a decode choice,
+        ``programs=`` for a stream-K one; ``mmq_grid`` refuses either where the grid would not use it)."""
         if self.cfg.split_k:
             split.setdefault("max_splits", self.max_splits)
         return mmq_grid(self.cfg, m, n, k, **split)
@@ -139,7 +141,15 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     most anyway, a grid of at most 2 splits (``MmqChoice.max_splits``, which ``MmqChoice.grid`` applies); by default
     the pieces of a split tile, and more than two K splits, meet in Y through float atomics in whatever order they
     finish. Raises ``ValueError`` for a format the kernels do not take,
-    M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step)."""
+    M or N < 1, or a K that is not a positive multiple of 256 (every kernel's K step), ``TypeError`` for an M, N
+    or K that is not an int (``numbers.Integral``, not a bool) and a ``tiled_weights`` or ``reproducible`` that
+    is not a bool."""
+    for name, value in (("M", m), ("N", n), ("K", k)):
+        check_int("choose_mmq", name, value)
+    m, n, k = int(m), int(n), int(k)  # a numpy int's repr is not its value (the printed grid, the why)
+    for name, flag in (("tiled_weights", tiled_weights), ("reproducible", reproducible)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"choose_mmq: {name} must be a bool (True or False), got {type(flag).__name__} {flag!r}")
     choice = _fastest(weights, m, n, k, tiled_weights)
     if not reproducible or choice.cfg.fixup:
         return choice
@@ -263,6 +273,7 @@ def m_ranges(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = Fal
     """The M ranges 1 … ``max_m`` over which ``choose_mmq`` keeps one choice, by one rule, for this N and K: (first M,
     last M, the choice at the last M). Its configuration, stage count and the rule (``why`` up to its first colon)
     hold over the range; its grid and the rest of ``why`` (a tile count) may change with M."""
+    check_int("choose_mmq", "max_m", max_m)
     ranges: list[tuple[int, int, MmqChoice]] = []
     for m in range(1, max_m + 1):
         choice = choose_mmq(weights, m, n, k, tiled_weights, reproducible)
@@ -280,6 +291,7 @@ def _same_choice(a: MmqChoice, b: MmqChoice) -> bool:
 def m_ranges_text(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False,
                   reproducible: bool = False) -> str:
     """``m_ranges`` as a table: one line per range with the kernel's name, its stage count and why it was chosen."""
+    check_int("choose_mmq", "max_m", max_m)
     if not 1 <= max_m <= M_RANGES_MAX:
         raise ValueError(f"choose_mmq: --m-ranges walks M = 1 to at most {M_RANGES_MAX}, got M = {max_m}")
     ranges = m_ranges(weights, max_m, n, k, tiled_weights, reproducible)

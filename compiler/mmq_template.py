@@ -42,7 +42,7 @@ import numpy as np
 
 from compiler import occupancy
 from compiler.format_table import FORMATS
-from compiler.templates import grouped_tile_offsets
+from compiler.templates import MAX_WARPS, check_field_types, check_int, check_power_of_two, grouped_tile_offsets
 
 K_STEP_VALUES = 256
 """Values per K step of every kernel here: one q4_K super-block, eight 32-value blocks (q4_0 … q8_0)."""
@@ -233,8 +233,19 @@ class MmqConfig:
         return (self.split_k or self.stream_k) and not self.fixup
 
     def __post_init__(self) -> None:
-        if self.weights not in WEIGHT_FORMATS:
+        check_field_types(self)
+        if not isinstance(self.weights, str) or self.weights not in WEIGHT_FORMATS:
             raise ValueError(f"MmqConfig: weights must be one of {', '.join(WEIGHT_FORMATS)}, got {self.weights!r}")
+        layouts = "the register and shared layouts map an index's bits"
+        check_power_of_two("MmqConfig", "block_m", self.block_m, layouts)
+        check_power_of_two("MmqConfig", "block_n", self.block_n, layouts)
+        check_power_of_two("MmqConfig", "num_warps", self.num_warps, layouts, most=MAX_WARPS)
+        check_int("MmqConfig", "group_m", self.group_m, least=1)  # the tile order divides by it
+        check_int("MmqConfig", "min_blocks_per_sm", self.min_blocks_per_sm, least=0)
+        if self.split_k and not self.small_m:
+            # the mmq kernel has no K split: split_k would only have named it _splitk and asked for a zeroed Y
+            raise ValueError("MmqConfig: split_k is an option of the small_m kernel (small_m=True); the mmq kernel "
+                             "shares K among programs with stream_k=True")
         if self.stream_k and (self.small_m or self.split_k):
             raise ValueError("MmqConfig: stream_k is an option of the mmq kernel (small_m = False, split_k = False)")
         if self.fixup and not (self.stream_k or self.split_k):
@@ -310,8 +321,15 @@ def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_sp
     programs per SM, 924 resident) took 60.2 / 77.0 / 61.0 / 65.5 µs in 1 / 2 / 3 / 4 splits, q5_1's
     61.4 / 62.4 / 56.3 / 59.0 — the model's order for both, 3 splits; q4_K (9 per SM) and q5_0 (8)
     hold 1024 programs at once and keep 2."""
-    if resident is not None and resident < 1:
-        raise ValueError(f"split_factor: resident must be the programs the GPU holds at once (≥ 1), got {resident}")
+    check_int("split_factor", "tiles", tiles, least=1)
+    check_int("split_factor", "k", k, least=0)  # K = 0: one split, which has no work
+    for name, value in (("target", target), ("max_splits", max_splits), ("min_blocks", min_blocks)):
+        check_int("split_factor", name, value, least=1)
+    if resident is not None:
+        check_int("split_factor", "resident", resident)
+        if resident < 1:
+            raise ValueError(f"split_factor: resident must be the programs the GPU holds at once (≥ 1), got "
+                             f"{resident}")
     blocks = k // K_STEP_VALUES
     splits = max(1, min(max_splits, -(-target // tiles), blocks // min_blocks))
     longest = -(-blocks // splits)
@@ -420,7 +438,33 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
     A small_m grid runs over weight rows (and K splits) only, the same for every M ≤ max_m, so
     each weight byte is read once whatever M is (seed 000 §12.4); it raises ``ValueError`` for
     M > ``cfg.max_m``, whose rows max_m.. the kernel would leave unwritten: M > 64 needs the mmq
-    kernel, a smaller M a small_m config with a larger max_m (or the mmq kernel)."""
+    kernel, a smaller M a small_m config with a larger max_m (or the mmq kernel).
+
+    M and N must be positive ints (an empty Y has no tile to launch a program for), K an int ≥ 0: the
+    kernels take K = 0 (stream-K's shares and the split-K decode's one split are then empty, and the
+    fix-up stores zeros). Arguments the grid would not use are refused rather than ignored: ``programs``
+    but for a stream-K grid, the split overrides for a prefill grid (``max_splits=1`` excepted: every grid
+    keeps to it). A decode grid takes them with or without split_k (without, it has one split whatever
+    they say), so one set of overrides serves every decode kernel."""
+    if not isinstance(cfg, MmqConfig):
+        raise TypeError(f"mmq_grid: cfg must be an MmqConfig, got {type(cfg).__name__}")
+    check_int("mmq_grid", "m", m, least=1)
+    check_int("mmq_grid", "n", n, least=1)
+    check_int("mmq_grid", "k", k, least=0)
+    unknown = sorted(set(split) - set(SPLIT_ARGUMENTS))
+    if unknown:
+        raise TypeError(f"mmq_grid: unexpected keyword argument {unknown[0]!r} (the split-K grid's overrides: "
+                        f"{', '.join(SPLIT_ARGUMENTS)})")
+    if programs is not None:
+        if not cfg.stream_k:
+            raise ValueError(f"mmq_grid: programs is the size of a stream-K grid; {cfg.name} has one program per "
+                             f"{'weight-row tile and K split' if cfg.small_m else 'output tile'}")
+        check_int("mmq_grid", "programs", programs, least=1)
+    split_factor(1, k, **split)  # its checks of the overrides, for every grid (some have no split to use them)
+    unused = [name for name, value in split.items() if not (name == "max_splits" and value == 1)]
+    if unused and not cfg.small_m:
+        raise ValueError(f"mmq_grid: {unused[0]} overrides the K split of a decode grid (small_m with split_k); "
+                         f"{cfg.name} is a prefill kernel, which does not split K")
     if cfg.small_m:
         if m > cfg.max_m:
             raise ValueError(_small_m_refusal(cfg, m))
@@ -431,6 +475,10 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
         slots = programs or STREAM_K_PROGRAMS * max(1, cfg.min_blocks_per_sm)
         return (max(1, min(slots, tiles * (k // K_STEP_VALUES))), 1, 1)
     return (tiles, 1, 1)
+
+
+SPLIT_ARGUMENTS = ("target", "max_splits", "min_blocks", "resident")
+"""``split_factor``'s overrides, which ``mmq_grid`` passes on from its keyword arguments."""
 
 
 def _small_m_refusal(cfg: MmqConfig, m: int) -> str:
@@ -720,7 +768,10 @@ def fixup_scalars(cfg: MmqConfig, grid: tuple[int, ...], m: int, n: int, k: int)
 
 def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
     """``mmq_fixup_kernel``'s grid. Stream-K: a program per ``FIXUP_ROWS`` rows of each output tile (the programs
-    of tiles no program split return at once). Split-K: a program per chunk of each weight-row tile."""
+    of tiles no program split return at once). Split-K: a program per chunk of each weight-row tile. M and N as
+    ``mmq_grid`` takes them: positive ints."""
+    check_int("fixup_grid", "m", m, least=1)
+    check_int("fixup_grid", "n", n, least=1)
     if cfg.small_m:
         return (max(1, -(-n // cfg.block_n)), cfg.block_n // _split_fixup_rows(cfg), 1)
     return (max(1, -(-m // cfg.block_m) * -(-n // cfg.block_n)), cfg.block_m // fixup_rows(cfg), 1)
@@ -1168,7 +1219,8 @@ def _m_bound(cfg: MmqConfig, tokens: int) -> tuple[list[str], str]:
 def small_m_tokens(max_m: int) -> int:
     """The tokens of a small_m kernel's n tile (its activation tile and accumulator): 8 — the mma's n — up to
     8, else the power of two ≥ ``max_m`` (the layouts of a tile hold powers of two)."""
-    return max(SMALL_M_MAX, 1 << (max_m - 1).bit_length())
+    check_int("small_m_tokens", "max_m", max_m, least=1)
+    return max(SMALL_M_MAX, 1 << (int(max_m) - 1).bit_length())
 
 
 def _weight_desc(cfg: MmqConfig, w: str, w_tile: str, kwb: str) -> list[str]:
@@ -1232,7 +1284,18 @@ def tile_weights(blocks: np.ndarray, cfg: MmqConfig) -> np.ndarray:
     144-byte super-block, q4_0: eight 18-byte blocks, q8_0: eight 34-byte ones), rows past N
     zero blocks (d = 0: they add nothing, and their outputs are not stored). Each block's bytes
     are ggml's, unchanged. It takes the config, not its ``block_n``, because an array of
-    another tile height has the same size and would be read without complaint."""
+    another tile height has the same size and would be read without complaint.
+
+    W's rows come first: an array whose first axis is not its outermost in memory — W viewed as
+    [K/bv, N, bytes], the layout ``numerics.dot_scaled`` takes (``w.transpose(1, 0, 2)``) — is refused,
+    as it would be read as K/bv rows of N blocks. A [K/bv, N, bytes] array copied into row-major order
+    has a valid shape and cannot be told apart: pass W itself."""
+    if not isinstance(cfg, MmqConfig):
+        raise TypeError(f"tile_weights: cfg must be the MmqConfig that reads W (tiled_weights=True), got "
+                        f"{type(cfg).__name__}")
+    if not isinstance(blocks, np.ndarray):
+        raise TypeError(f"tile_weights: blocks must be a numpy array, uint8 [N, K/bv, bytes] or [N, K/bv · bytes] "
+                        f"(ggml's row-major {cfg.weights} blocks), got {type(blocks).__name__}")
     if not cfg.tiled_weights:
         raise ValueError(f"tile_weights: {cfg.name} reads W in ggml's order (tiled_weights=False): pass W as it is")
     size, values = FORMATS[cfg.weights].block_bytes, FORMATS[cfg.weights].block_values
@@ -1244,6 +1307,13 @@ def tile_weights(blocks: np.ndarray, cfg: MmqConfig) -> np.ndarray:
         raise ValueError(f"tile_weights: expected {cfg.weights} blocks as uint8 [N, K/{values}, {size}] or "
                          f"[N, K/{values} · {size}] with N ≥ 1 and K a multiple of {K_STEP_VALUES}, got "
                          f"{blocks.dtype} {list(blocks.shape)}")
+    if blocks.shape[0] > 1 and blocks.shape[1] > 1 and blocks.strides[0] < blocks.strides[1]:
+        hint = (f": W seen as [K/{values}, N, {size}], as numerics.dot_scaled takes it? Pass W itself, not its "
+                "transpose" if blocks.ndim == 3 else "")
+        raise ValueError(f"tile_weights: expected {cfg.weights} blocks in ggml's order, uint8 [N, K/{values}, {size}] "
+                         f"or [N, K/{values} · {size}] row-major (a row's blocks contiguous), got a "
+                         f"{list(blocks.shape)} array whose second axis is its outermost (strides "
+                         f"{list(blocks.strides)}){hint}")
     block_n = cfg.block_n
     n = blocks.shape[0]
     rows = blocks.reshape(n, -1, step)

@@ -32,6 +32,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from compiler.templates import check_field_types, check_int
+
 QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
 """What ``qdot.quantize`` produces (``QUANTIZE_FORMATS`` of dialects/qdot/kernel.py, which this
 module cannot import: the GPU machine builds kernel sources without xDSL installed)."""
@@ -93,6 +95,7 @@ class QuantizeConfig:
     M = 512, K = 4096, and lost at 512 × 8192; run 207 timed the kernel with it)."""
 
     def __post_init__(self) -> None:
+        check_field_types(self, "quantize_kernel")
         if self.fmt not in QUANTIZE_FORMATS:
             raise ValueError(f"quantize_kernel: fmt must be one of {', '.join(QUANTIZE_FORMATS)}, got {self.fmt!r}")
         if self.rows_per_program < 1 or self.num_warps < 1:
@@ -266,7 +269,13 @@ def quantize_grid(m: int, k: int, rows_per_program: int = ROWS_PER_PROGRAM, bloc
                   small_m: int = SMALL_M, mid_rows: int = MID_ROWS, mid_block_k: int = MID_BLOCK_K,
                   mid_values: int = MID_VALUES) -> tuple[int, int, int]:
     """Launch grid of ``quantize_kernel`` (same tiles: ``rows_per_program`` / ``block_k`` / ``small_m`` /
-    ``mid_*``) for X [M, K]: the tile its ``scf.if``s choose for these M and K (``QuantizeConfig.tile_for``)."""
+    ``mid_*``) for X [M, K]: the tile its ``scf.if``s choose for these M and K (``QuantizeConfig.tile_for``).
+    M and K must be positive ints: an empty X has no tile to launch a program for."""
+    for name, value in (("m", m), ("k", k), ("rows_per_program", rows_per_program), ("block_k", block_k),
+                        ("mid_rows", mid_rows), ("mid_block_k", mid_block_k)):
+        check_int("quantize_grid", name, value, least=1)
+    for name, value in (("small_m", small_m), ("mid_values", mid_values)):
+        check_int("quantize_grid", name, value, least=0)  # 0: no such tile
     rows, tile_k = _tile(m, k, rows_per_program, block_k, small_m, mid_rows, mid_block_k, mid_values)
     grid = (-(-k // tile_k), -(-m // rows), 1)
     if grid[1] > MAX_GRID_Y:

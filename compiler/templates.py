@@ -17,13 +17,55 @@ are [M, K/g] and [N, K/g] row-major (g = 32 for ue8m0, 16 for ue4m3); C is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import numbers
+from dataclasses import dataclass, fields
 
 _ELEM = {
     "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN",
     "e2m1": "i8", "bf16": "bf16", "fp16": "f16", "i8": "i8",
 }
 _SCALE = {"ue8m0": ("f8E8M0FNU", 32), "ue4m3": ("f8E4M3FN", 16)}
+MAX_WARPS = 32
+"""The most warps of a kernel (``qdot.num_warps``: 1 to 32, a program's 1024 threads)."""
+
+
+def check_int(who: str, name: str, value: object, least: int | None = None) -> None:
+    """Refuse ``value`` of argument or field ``name`` unless it is an int (any ``numbers.Integral`` but a bool) of
+    at least ``least``. The templates write their numbers into kernel text and grids: a float, a str or a negative
+    count used to reach them and fail far from where it was given — an xDSL ParseError on ``64.0``, a kernel name
+    with a '-' in it, a grid of floats, a division by zero when the kernel ran."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{who}: {name} must be an int, got {type(value).__name__} {value!r}")
+    if least is not None and value < least:
+        what = "a positive int" if least == 1 else f"an int ≥ {least}"
+        raise ValueError(f"{who}: {name} must be {what}, got {value}")
+
+
+def check_power_of_two(who: str, name: str, value: object, why: str, most: int | None = None) -> None:
+    """Refuse ``value`` unless it is an int that is a power of two (at most ``most``); ``why`` says what needs
+    it to be one."""
+    check_int(who, name, value)
+    assert isinstance(value, numbers.Integral)
+    if value < 1 or value & (value - 1) or (most is not None and value > most):
+        bound = f" from 1 to {most}" if most is not None else ""
+        raise ValueError(f"{who}: {name} must be a power of two{bound} ({why}), got {value}")
+
+
+def check_field_types(cfg: object, who: str | None = None) -> None:
+    """Refuse a dataclass field declared ``bool`` holding anything but True or False (``small_m="no"`` is
+    truthy, and would have been taken as True), and one declared ``int`` holding anything but an int; a numpy
+    int is made a Python int (it has no ``bit_length``, and its repr is not its value). ``who`` heads the
+    message (default: the class's name)."""
+    who = who or type(cfg).__name__
+    for field in fields(cfg):
+        value = getattr(cfg, field.name)
+        if field.type in (bool, "bool") and not isinstance(value, bool):
+            raise TypeError(f"{who}: {field.name} must be a bool (True or False), got {type(value).__name__} "
+                            f"{value!r}")
+        if field.type in (int, "int"):
+            check_int(who, field.name, value)
+            if type(value) is not int:
+                object.__setattr__(cfg, field.name, int(value))  # the frozen dataclass's own way to set a field
 
 
 @dataclass(frozen=True)
@@ -83,6 +125,23 @@ class GemmConfig:
     MXFP4 (run 138)."""
 
     def __post_init__(self) -> None:
+        check_field_types(self)
+        for side, fmt in (("lhs", self.lhs), ("rhs", self.rhs)):
+            if not isinstance(fmt, str) or fmt not in _ELEM:
+                raise ValueError(f"GemmConfig: {side} must be one of {', '.join(_ELEM)}, got {fmt!r} (the ggml "
+                                 "block formats, q4_K and the rest, are MmqConfig's weights)")
+        for side, scale in (("lhs_scale", self.lhs_scale), ("rhs_scale", self.rhs_scale)):
+            if scale is not None and (not isinstance(scale, str) or scale not in _SCALE):
+                raise ValueError(f"GemmConfig: {side} must be one of {', '.join(_SCALE)} or None (no scales), "
+                                 f"got {scale!r}")
+        layouts = "the register and shared layouts map an index's bits"
+        for name in ("block_m", "block_n", "block_k"):
+            check_power_of_two("GemmConfig", name, getattr(self, name), layouts)
+        check_power_of_two("GemmConfig", "num_warps", self.num_warps, layouts, most=MAX_WARPS)
+        check_int("GemmConfig", "group_m", self.group_m, least=1)  # the tile order divides by it
+        check_int("GemmConfig", "min_blocks_per_sm", self.min_blocks_per_sm, least=0)
+        for name in ("k_divisibility", "n_divisibility"):
+            check_power_of_two("GemmConfig", name, getattr(self, name), "qdot.divisibility")
         if self.promote and self.acc_type != "f32":
             raise ValueError("GemmConfig: promote adds f32 partial sums; i8 × i8 accumulates exactly in i32")
         if self.out not in ("f32", "bf16"):
@@ -334,8 +393,19 @@ the kernel reads it from the grid)."""
 
 def grid(cfg: GemmConfig, m: int, n: int, programs: int | None = None) -> tuple[int, int, int]:
     """Launch grid of ``gemm_kernel(cfg)`` for an M × N output: one program per tile, or for a
-    persistent kernel ``programs`` (default ``PERSISTENT_PROGRAMS``), at most one per tile."""
+    persistent kernel ``programs`` (default ``PERSISTENT_PROGRAMS``), at most one per tile. M and N
+    must be positive ints (an empty C has no tile to launch a program for); ``programs`` is refused
+    for a kernel that is not persistent, whose grid it would not change."""
+    if not isinstance(cfg, GemmConfig):
+        raise TypeError(f"grid: cfg must be a GemmConfig, got {type(cfg).__name__}")
+    check_int("grid", "m", m, least=1)
+    check_int("grid", "n", n, least=1)
+    if programs is not None:
+        if not cfg.persistent:
+            raise ValueError(f"grid: programs is the size of a persistent kernel's grid; {cfg.name} has one program "
+                             "per tile (GemmConfig(persistent=True) for a fixed number)")
+        check_int("grid", "programs", programs, least=1)
     tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
     if cfg.persistent:
-        return (max(1, min(tiles, programs or PERSISTENT_PROGRAMS)), 1, 1)
+        return (min(tiles, programs or PERSISTENT_PROGRAMS), 1, 1)
     return (tiles, 1, 1)
