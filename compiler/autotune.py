@@ -21,15 +21,24 @@ CTA may have; the kernel cache remembers it for the GPU machine), does not launc
 ``check`` is timed as infinity with its reason; if every one fails, the
 reasons are the error. The arguments must be safe to run repeatedly (a kernel that adds into
 its output may be timed on whatever it left there; ``check`` sees the first launch's result).
+An array smaller than a candidate's descriptors reach at its grid fails that candidate before it
+launches (``CompiledKernel.check_arrays``; on a GPU machine without xDSL, where nothing is parsed,
+the launch is unchecked, as ``LoadedKernel.launch`` is).
+
+What does not depend on the GPU is refused before anything is compiled or measured: a
+``Candidate``'s arch, strategy and num_stages when it is built (``compiler.compile``'s checks and
+words), no candidates or repeated labels, ``reps`` below 1, and a cache path that is a directory.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import numbers
 import os
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +60,26 @@ class Candidate:
     strategy: str = "auto"
     num_stages: int = 3
 
+    def __post_init__(self) -> None:
+        """Refuse a field ``compiler.compile`` would refuse now, by name, rather than as one more
+        candidate's failure reason after the others were compiled and timed."""
+        from compiler.api import _check_arguments
+        from compiler.launch_plan import launch_grid
+
+        if not isinstance(self.label, str):
+            raise TypeError(f"Candidate label must be a str, got {type(self.label).__name__}")
+        where = f"candidate {self.label!r}"
+        if not isinstance(self.source, str):
+            raise TypeError(f"{where}: source must be qdot IR text (a str), got {type(self.source).__name__}")
+        if not isinstance(self.arch, str):  # compile's None (its default arch) has no meaning here
+            raise TypeError(f"{where}: arch must be a str, got {type(self.arch).__name__}")
+        try:
+            _check_arguments(self.source, "ptx", self.arch, self.strategy, self.num_stages, None)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"{where}: {err}") from None
+        if isinstance(self.grid, numbers.Integral) or launch_grid(self.grid) is None:
+            raise ValueError(f"{where}: grid must be a tuple of one to three positive integers, got {self.grid!r}")
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -70,17 +99,21 @@ class CandidateFailed(Exception):
     """This candidate cannot be used for the problem (refused, not launchable, wrong result)."""
 
 
-def autotune(key: str, candidates: Sequence[Candidate], args: Sequence[Any] = (), *,
-             check: Callable[[], bool] | None = None, reps: int = 20, cache: Path | None = None,
+def autotune(key: str, candidates: Iterable[Candidate], args: Sequence[Any] = (), *,
+             check: Callable[[], bool] | None = None, reps: int = 20, cache: str | os.PathLike[str] | None = None,
              measure: Measure | None = None) -> Choice:
-    """The fastest of ``candidates`` for the problem ``key`` (see the module docstring).
-    ``measure`` replaces the GPU measurement (tests, or another way of timing)."""
+    """The fastest of ``candidates`` (any iterable, read once) for the problem ``key`` (see the module
+    docstring). ``measure`` replaces the GPU measurement (tests, or another way of timing)."""
+    candidates = _checked_candidates(candidates)
     labels = [c.label for c in candidates]
-    if not candidates or len(set(labels)) != len(labels):
-        raise ValueError(f"autotune: candidates need distinct labels, got {labels}")
+    if isinstance(reps, bool) or not isinstance(reps, numbers.Integral) or reps < 1:
+        raise ValueError(f"autotune: reps must be a positive integer (launches per timing), got {reps!r}")
+    if check is not None and not callable(check):
+        raise TypeError(f"autotune: check must be a function of no arguments or None, got {type(check).__name__}")
+    path = Path(cache) if cache is not None else cache_path()
+    _check_cache_path(path)
     by_label = {c.label: c for c in candidates}
-    measure = measure or _gpu_measure(args, check, reps)
-    path = cache or cache_path()
+    measure = measure or _gpu_measure(args, check, int(reps))
     entry_key = _entry_key(key, labels, measure)
     stored = _load(path).get(entry_key)
     if stored is not None and stored.get("label") in by_label:
@@ -102,6 +135,37 @@ def autotune(key: str, candidates: Sequence[Candidate], args: Sequence[Any] = ()
                              "timings": {k: (v if math.isfinite(v) else None) for k, v in timings.items()},
                              "reasons": reasons})
     return choice
+
+
+def _checked_candidates(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """``candidates`` as a list (a generator is read once, here), each a ``Candidate``, at least one, labels
+    distinct: the labels key the timings and the cache."""
+    what = "one Candidate" if isinstance(candidates, Candidate) else type(candidates).__name__
+    try:
+        listed = list(candidates)
+    except TypeError:
+        raise TypeError(f"autotune: candidates must be an iterable of Candidate, got {what}") from None
+    for c in listed:
+        if not isinstance(c, Candidate):
+            raise TypeError(f"autotune: candidates must be Candidate objects, got {type(c).__name__}")
+    if not listed:
+        raise ValueError("autotune: no candidates to choose from")
+    labels = [c.label for c in listed]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        twice = ", ".join(map(repr, repeated))
+        raise ValueError(f"autotune: candidates need distinct labels, got {twice} more than once")
+    return listed
+
+
+def _check_cache_path(path: Path) -> None:
+    """Refuse a cache path that cannot be the JSON file before measuring, not when storing the choice
+    after every candidate was compiled and timed."""
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "the autotune cache must be a JSON file, not a directory", str(path))
+    existing = next((p for p in path.parents if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"the autotune cache {str(path)!r} lies under a file", str(existing))
 
 
 def _entry_key(key: str, labels: Sequence[str], measure: Measure) -> str:
@@ -143,6 +207,7 @@ def _gpu_measure(args: Sequence[Any], check: Callable[[], bool] | None, reps: in
         try:
             compiled = get_or_compile(candidate.source, arch=candidate.arch, strategy=candidate.strategy,
                                       num_stages=candidate.num_stages)
+            _check_arrays(candidate, compiled, args)
             kernel = load(compiled.ptx, compiled.kernels[0])
         except refusals as err:
             raise CandidateFailed(str(err)) from None
@@ -165,6 +230,20 @@ def _gpu_measure(args: Sequence[Any], check: Callable[[], bool] | None, reps: in
 
     measure.device = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()  # type: ignore[attr-defined]
     return measure
+
+
+def _check_arrays(candidate: Candidate, compiled: Any, args: Sequence[Any]) -> None:
+    """``CompiledKernel.check_arrays`` of the candidate's first kernel at its grid: ``ValueError`` naming
+    each array smaller than its descriptors reach. The kernel cache keeps PTX, not the parsed module the
+    check reads, so the source is parsed again; on a GPU machine without xDSL it is not checked."""
+    from compiler.api import CompiledKernel, _parse
+
+    try:
+        _, module = _parse(candidate.source)
+    except ImportError:
+        return
+    CompiledKernel(compiled, compiled.pipeline, source=module).check_arrays(args, compiled.kernels[0].name,
+                                                                           candidate.grid)
 
 
 def _refusal_types() -> tuple[type[Exception], ...]:
