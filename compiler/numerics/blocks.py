@@ -350,6 +350,8 @@ def _write_fields(fmt: str, values: dict[str, ArrayLike]) -> NDArray[np.uint8]:
     lead = np.broadcast_shapes(*(p.shape[:-1] for p in parts))
     blocks = np.concatenate([np.broadcast_to(p, lead + p.shape[-1:]) for p in parts], axis=-1)
     assert blocks.shape[-1] == info.block_bytes
+    if blocks.ndim < 2:  # one block, no block axis: its bytes as they are
+        return np.ascontiguousarray(blocks)
     # the byte count spelled out, not -1: numpy cannot infer it when a leading axis is 0 (no rows)
     return np.ascontiguousarray(blocks.reshape(blocks.shape[:-2] + (blocks.shape[-2] * blocks.shape[-1],)))
 
