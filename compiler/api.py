@@ -479,16 +479,10 @@ def _launch_grid(grid: Any) -> tuple[int, int, int]:
     what = "grid= takes the number of programs or (x[, y[, z]]): one to three positive integers"
     if isinstance(grid, (str, bytes, bool)):
         raise TypeError(f"{what}, got {grid!r}")
-    dims = [grid] if isinstance(grid, numbers.Integral) else grid
-    try:
-        dims = list(dims)
-    except TypeError:
-        raise TypeError(f"{what}, got {grid!r}") from None
-    if not all(isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in dims):
-        raise TypeError(f"{what}, got {grid!r}")
+    dims = _integers([grid] if isinstance(grid, numbers.Integral) else grid, what, grid)
     if not 1 <= len(dims) <= 3:
         raise ValueError(f"{what}, got {len(dims)} dimensions: {grid!r}")
-    dims = [int(d) for d in dims] + [1] * (3 - len(dims))
+    dims += [1] * (3 - len(dims))
     for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID, strict=True)):
         if not 1 <= dim <= limit:
             raise ValueError(f"{what}, got {grid!r}: {'xyz'[axis]} = {dim} is not from 1 to {limit}")
@@ -504,16 +498,23 @@ def _check_ctas(ctas: Any, grid: tuple[int, int, int]) -> list[int] | None:
     if isinstance(ctas, (str, bytes, numbers.Number)):
         one = f" (one CTA: ctas=[{ctas}])" if isinstance(ctas, numbers.Integral) else ""
         raise TypeError(f"{what}, got {ctas!r}{one}")
-    try:
-        picked = list(ctas)
-    except TypeError:
-        raise TypeError(f"{what}, got {ctas!r}") from None
-    if not all(isinstance(c, numbers.Integral) and not isinstance(c, bool) for c in picked):
-        raise TypeError(f"{what}, got {ctas!r}")
-    outside = [int(c) for c in picked if not 0 <= c < count]
+    picked = _integers(ctas, what, ctas)
+    outside = [c for c in picked if not 0 <= c < count]
     if outside:
         raise ValueError(f"{what}: CTA {outside[0]} is outside the grid of {count} (grid {grid})")
-    return [int(c) for c in picked]
+    return picked
+
+
+def _integers(values: Any, what: str, given: Any) -> list[int]:
+    """``values`` (any iterable) as Python ints, or ``TypeError`` "``what``, got ``given``" for anything that is
+    not an iterable of integers (a bool is no integer here)."""
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"{what}, got {given!r}") from None
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
+        raise TypeError(f"{what}, got {given!r}")
+    return [int(v) for v in items]
 
 
 def _parameter_names(kernel: CompiledKernel, info: Any) -> list[str]:

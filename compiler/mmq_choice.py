@@ -70,7 +70,7 @@ from dataclasses import dataclass, fields, replace
 from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
                                    MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, mmq_kernel, small_m_tokens, split_factor)
-from compiler.templates import check_int
+from compiler.templates import check_bool, check_int
 
 SUB_BLOCK_WEIGHTS = ("q6_K", "q3_K", "q2_K")
 """The weights whose prefill is fastest on a 64 × 64 tile (runs 229–230: 1.03–1.38 × the 64 × 128 tile's speed in
@@ -148,8 +148,7 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         check_int("choose_mmq", name, value)
     m, n, k = int(m), int(n), int(k)  # a numpy int's repr is not its value (the printed grid, the why)
     for name, flag in (("tiled_weights", tiled_weights), ("reproducible", reproducible)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"choose_mmq: {name} must be a bool (True or False), got {type(flag).__name__} {flag!r}")
+        check_bool("choose_mmq", name, flag)
     choice = _fastest(weights, m, n, k, tiled_weights)
     if not reproducible or choice.cfg.fixup:
         return choice

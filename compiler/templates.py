@@ -41,6 +41,13 @@ def check_int(who: str, name: str, value: object, least: int | None = None) -> N
         raise ValueError(f"{who}: {name} must be {what}, got {value}")
 
 
+def check_bool(who: str, name: str, value: object) -> None:
+    """Refuse ``value`` of argument or field ``name`` unless it is True or False: Python takes any object as a
+    condition, so ``small_m="no"`` would have been taken as True."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{who}: {name} must be a bool (True or False), got {type(value).__name__} {value!r}")
+
+
 def check_power_of_two(who: str, name: str, value: object, why: str, most: int | None = None) -> None:
     """Refuse ``value`` unless it is an int that is a power of two (at most ``most``); ``why`` says what needs
     it to be one."""
@@ -52,16 +59,14 @@ def check_power_of_two(who: str, name: str, value: object, why: str, most: int |
 
 
 def check_field_types(cfg: object, who: str | None = None) -> None:
-    """Refuse a dataclass field declared ``bool`` holding anything but True or False (``small_m="no"`` is
-    truthy, and would have been taken as True), and one declared ``int`` holding anything but an int; a numpy
-    int is made a Python int (it has no ``bit_length``, and its repr is not its value). ``who`` heads the
-    message (default: the class's name)."""
+    """Refuse a dataclass field declared ``bool`` holding anything but True or False (``check_bool``), and one
+    declared ``int`` holding anything but an int (``check_int``); a numpy int is made a Python int (it has no
+    ``bit_length``, and its repr is not its value). ``who`` heads the message (default: the class's name)."""
     who = who or type(cfg).__name__
     for field in fields(cfg):
         value = getattr(cfg, field.name)
-        if field.type in (bool, "bool") and not isinstance(value, bool):
-            raise TypeError(f"{who}: {field.name} must be a bool (True or False), got {type(value).__name__} "
-                            f"{value!r}")
+        if field.type in (bool, "bool"):
+            check_bool(who, field.name, value)
         if field.type in (int, "int"):
             check_int(who, field.name, value)
             if type(value) is not int:
