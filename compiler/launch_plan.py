@@ -619,9 +619,10 @@ FLOAT_FILLS = ("uniform", "bytes")
 """How ``Run.host_arrays`` fills f16 / bf16 / f32 / f64 inputs. ``uniform``: values drawn uniformly from
 [-1, 1], as benchmarks' random activations are — exponents cluster near 0. ``bytes``: random bytes with the
 exponent's top bit cleared (finite, |x| < 2), every exponent below 2^0 equally likely: most values are tiny, a
-worst case for an instruction whose time depends on its operands (``div.rn.f32``, a quantizer's x / d, leaves its
-fast path for operands far apart in magnitude): on an H100 the quantize kernel ran 1.5–2.1 × slower on such
-bytes than on uniform values, a decode GEMM that quantizes 1.2 × (run 283 of ``bench/RESULTS.md``)."""
+worst case for an instruction whose time depends on its operands: on an H100 the quantize kernel ran 1.5–2.1 ×
+slower on such bytes than on uniform values, a decode GEMM that quantizes 1.2 × (run 283 of ``bench/RESULTS.md``),
+presumably its ``div.rn.f32`` (x / d) taking the full-range subroutine that zero numerators took in runs 201–203
+(not measured apart)."""
 
 _UNIFORM_CHUNK = 1 << 22
 """Values drawn per step (float64 before the conversion): bounds the transient memory to 32 MiB."""

@@ -621,9 +621,9 @@ def test_random_codes_keep_the_reserved_bits_zero() -> None:
     ("f32", 4, np.float32), ("f16", 2, np.float16), ("f64", 8, np.float64), ("bf16", 2, None)])
 def test_float_inputs_are_uniform_in_minus_one_to_one_unless_bytes_asked(element_type: str, element_bytes: int,
                                                                        view: Any) -> None:
-    """Random bytes make most floats tiny, on which a quantizer's div.rn.f32 leaves its fast path (1.5–2.1 x slower
-    on an H100, run 283), so floats default to values in [-1, 1] (exponents near 0, as activations have);
-    --floats bytes keeps the old fill."""
+    """Random bytes make most floats tiny, on which a quantizer ran 1.5–2.1 x slower on an H100 (run 283; its
+    div.rn.f32 off the fast path, presumably), so floats default to values in [-1, 1] (exponents near 0, as
+    activations have); --floats bytes keeps the old fill."""
     spec = launch_plan.ArraySpec("x_ptr", element_type, element_bytes, 5000, output=False, finite=True)
     run = launch_plan.Run({"k": 5000}, (1, 1, 1), (spec,), None)
 

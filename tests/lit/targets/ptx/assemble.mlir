@@ -15,6 +15,7 @@
 //
 // --verify-ptx runs the same ptxas (-v) itself and reports the kernel's resources.
 // RUN: qdot-translate %S/native-f8f6f4.mlir --target ptx --arch sm_120a --verify-ptx -o /dev/null 2>&1 | filecheck %s --check-prefix=VERIFY
+// RUN: sed 's/@NAME/@"_k$1"/' %S/entry-names.mlir | qdot-translate --target ptx | %ptxas -arch=sm_90 -o /dev/null -
 // VERIFY:      Compiling entry function 'mixed' for 'sm_120a'
 // VERIFY:      0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // VERIFY-NOT:  error
