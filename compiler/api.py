@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,7 +185,7 @@ def _exists(path: str) -> bool:
         return False
 
 
-def _parse(source: str | Path) -> Any:
+def _parse(source: str | Path, source_name: str | None = None) -> Any:
     from compiler import registry
     from compiler.cli.common import parse_module, split_chunks
 
@@ -199,6 +200,8 @@ def _parse(source: str | Path) -> Any:
     else:
         assert isinstance(source, str)
         text, name = source, "<source>"
+    if source_name is not None:
+        name = source_name
     ctx = registry.make_context()
     return ctx, parse_module(ctx, split_chunks(text, False)[0], name)
 
@@ -214,6 +217,7 @@ def compile(  # noqa: A001 - the public name the design asks for
     verify: bool = False,
     trace: bool = False,
     remarks: bool = False,
+    source_name: str | os.PathLike[str] | None = None,
 ) -> CompiledKernel:
     """Compile qdot IR text (or a path) for ``target`` ("ptx", "llvm", "cubin", "sass", "agx3b", "agx3c").
 
@@ -230,6 +234,9 @@ def compile(  # noqa: A001 - the public name the design asks for
     ``remarks=True`` keeps what each pass decided and why, one located line per decision, as
     ``qdot-translate --remarks`` prints them (``CompiledKernel.remarks``, in IR order; the file
     is ``<source>`` for IR text); the artifact is the same either way.
+    ``source_name`` is the file name diagnostics, remarks and the emulator's errors locate the IR in
+    (``name:line:col``): by default the path, or ``<source>`` for IR text; a tool that read the text
+    itself (from standard input, say) passes the name it read it under.
     A malformed argument raises ``TypeError`` / ``ValueError`` naming it; malformed IR, or IR
     a pass refuses, raises the diagnostic the tools print (``compiler.diagnostics.QdotError``
     or xDSL's ``ParseError``); a missing ptxas or cuobjdump raises ``compiler.tools.ToolUnavailable``."""
@@ -251,10 +258,11 @@ def compile(  # noqa: A001 - the public name the design asks for
     elif isinstance(num_stages, numbers.Integral) and not isinstance(num_stages, bool):
         num_stages = int(num_stages)  # numpy's integers too
     _check_arguments(source, target, arch, strategy, num_stages, pipeline)
+    source_name = _checked_source_name(source_name)
     arch = _resolve_arch(target, arch, pipeline)
 
     with without_cyclic_gc():
-        return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace, remarks)
+        return _compile(source, target, arch, strategy, num_stages, pipeline, verify, trace, remarks, source_name)
 
 
 def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_stages: Any, pipeline: Any) -> None:
@@ -274,6 +282,20 @@ def _check_arguments(source: Any, target: Any, arch: Any, strategy: Any, num_sta
         raise TypeError(f"pipeline must be a pass pipeline string or None, got {type(pipeline).__name__}")
 
 
+def _checked_source_name(source_name: Any) -> str | None:
+    """``source_name`` as a str (a path-like object too); a name that would garble ``name:line:col`` refused."""
+    if source_name is None:
+        return None
+    if isinstance(source_name, os.PathLike):
+        source_name = os.fspath(source_name)
+    if not isinstance(source_name, str):
+        raise TypeError(f"source_name must be a file name (str or path), got {type(source_name).__name__}")
+    if not source_name or not source_name.isprintable():
+        raise ValueError(f"source_name must be a non-empty file name without control characters, got "
+                         f"{source_name!r}")
+    return source_name
+
+
 def _resolve_arch(target: str, arch: str | None, pipeline: str | None) -> str:
     """``arch``, or the one the pipeline's passes run for, or sm_90 (see ``compile``)."""
     if target in AGX_FORMS or pipeline is None:
@@ -288,12 +310,13 @@ def _resolve_arch(target: str, arch: str | None, pipeline: str | None) -> str:
 
 
 def _compile(source: str | Path, target: str, arch: str, strategy: str, num_stages: int, pipeline: str | None,
-             verify: bool, trace: bool = False, remarks: bool = False) -> CompiledKernel:
+             verify: bool, trace: bool = False, remarks: bool = False,
+             source_name: str | None = None) -> CompiledKernel:
     from compiler import registry
     from compiler.cli.common import build_pipeline
     from compiler.remarks import Remarks, collecting
 
-    ctx, module = _parse(source)
+    ctx, module = _parse(source, source_name)
     parsed = module.clone() if target not in AGX_FORMS else None
     tracer = _Tracer() if trace else None
     found = Remarks() if remarks else None

@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -253,27 +252,20 @@ def _expressions(args: argparse.Namespace, params: Sequence[Parameter]) -> tuple
     return grid, flops
 
 
-def _compile(args: argparse.Namespace, text: str) -> Any:
+def _compile(args: argparse.Namespace, text: str, filename: str) -> Any:
     """``compiler.compile`` of the text already read and parsed (not the file again: it may have changed, or be
-    standard input). compile names IR text ``<source>`` in its diagnostics; ``run`` renames it as the input
-    was named (``_named``)."""
+    standard input), under the name the input was read as (the path as given, or ``<stdin>``), which its
+    diagnostics and the emulator's errors then locate, as qdot-opt's and qdot-translate's do."""
     import compiler
     from compiler.tools import ToolUnavailable
 
     try:  # a line break keeps compile from taking a one-line text for a path
         return compiler.compile(text if "\n" in text else text + "\n", arch=args.arch, strategy=args.strategy,
-                                num_stages=args.num_stages, pipeline=args.pipeline)
+                                num_stages=args.num_stages, pipeline=args.pipeline, source_name=filename)
     except ToolUnavailable as err:
         raise ToolError(str(err)) from None
     except ValueError as err:  # compile's refusal of an argument (the flags were checked first)
         raise ToolError(str(err)) from None
-
-
-def _named(message: str, filename: str) -> str:
-    """A diagnostic of the compile or the emulator, which locate IR text as ``<source>:line:col``, with the name
-    the input was read under (``read_input``'s: the path as given, or ``<stdin>``), as qdot-opt and qdot-translate
-    name it."""
-    return re.sub(r"<source>:(?=\d+:\d+)", lambda _: f"{filename}:", message)
 
 
 def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
@@ -282,10 +274,9 @@ def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
                                  "output": a.output} for a in run.arrays}}
 
 
-def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace,
-             filename: str) -> str:
+def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:
     """Run on the emulator (twice where an output element still holds the first fill); the summary
-    line (or JSON object). ``filename`` names the input in the emulator's errors, as ``_named`` says."""
+    line (or JSON object)."""
     import numpy as np
 
     import compiler
@@ -301,8 +292,7 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
         except ValueError as err:  # host memory refused the arrays (LaunchPlanError), a launch check
             raise ToolError(str(err)) from None
         except EmulationError as err:
-            raise ToolError(f"the emulator stopped the launch at {run.where()}: {_named(str(err), filename)}") \
-                from None
+            raise ToolError(f"the emulator stopped the launch at {run.where()}: {err}") from None
         return stats, arrays
 
     def fill_held(array: Any, spec: ArraySpec, fill: int) -> Any:
@@ -447,7 +437,7 @@ def run(argv: list[str] | None = None) -> int:
         if args.emulate:  # a grid --emulate would refuse, or a --ctas outside it, before the wait for a compile
             for one in runs:
                 _selected_ctas(args, one)
-        compiled = _compile(args, text)
+        compiled = _compile(args, text, filename)
     except ToolError:
         raise
     except LaunchPlanError as err:
@@ -456,11 +446,11 @@ def run(argv: list[str] | None = None) -> int:
         message = diagnostic_text(err, chunk, TOOL, filename)  # a ptxas refusal has no location
         if message is None:
             raise
-        sys.stderr.write(_named(message, filename) + "\n")
+        sys.stderr.write(message + "\n")
         return 1
     if args.emulate:
         for one in runs:
-            print(_emulate(compiled, kernel, params, one, args, filename), flush=True)
+            print(_emulate(compiled, kernel, params, one, args), flush=True)
         return 0
     cupy = _gpu()
     loaded = _load(cupy, compiled, kernel, args)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import compiler
+from compiler.diagnostics import QdotError
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "int8_gemm.mlir"
@@ -80,3 +81,27 @@ def test_nvidia_options_are_refused_with_an_agx_target(kwargs: dict[str, object]
     with pytest.raises(ValueError, match=f"^{message}$"):
         compiler.compile(AGX, target="agx3b", **kwargs)
     assert compiler.compile(AGX, target="agx3b").data  # left out, as the CLI's flags are
+
+
+def test_source_name_locates_diagnostics_and_remarks() -> None:
+    """A tool that read the IR itself (from standard input, say) names it as it read it; without
+    ``source_name`` IR text is ``<source>`` and a path is itself."""
+    text = (ROOT / "examples" / "mx_gemm_e4m3_e2m1.mlir").read_text(encoding="utf-8")  # native is no sm_90 form
+    with pytest.raises(QdotError) as raised:
+        compiler.compile(text, strategy="native", source_name="<stdin>")
+    assert str(raised.value).startswith("<stdin>:56:5: error: 'qdot.dot_scaled' op strategy"), str(raised.value)
+    with pytest.raises(QdotError) as raised:
+        compiler.compile(text, strategy="native")
+    assert str(raised.value).startswith("<source>:56:5: error:"), str(raised.value)
+    named = compiler.compile(EXAMPLE, remarks=True, source_name=Path("kernels/int8.mlir"))
+    assert named.remarks and all(line.startswith("kernels/int8.mlir:") for line in named.remarks), named.remarks
+    assert named.ptx == compiler.compile(EXAMPLE).ptx  # the name locates; it changes no code
+
+
+@pytest.mark.parametrize(("source_name", "error", "message"), [
+    (b"x.mlir", TypeError, r"a file name \(str or path\), got bytes"),
+    ("", ValueError, "a non-empty file name without control characters, got ''"),
+    ("a\nb", ValueError, r"a non-empty file name without control characters, got 'a\\nb'")])
+def test_a_malformed_source_name_is_refused(source_name: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=f"^source_name must be {message}$"):
+        compiler.compile(EXAMPLE, source_name=source_name)  # type: ignore[arg-type]

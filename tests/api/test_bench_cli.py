@@ -262,8 +262,8 @@ def test_an_integer_parameter_ranges_to_its_signed_maximum() -> None:
 
 def test_input_is_named_as_read_in_compile_and_emulator_diagnostics(capsys: pytest.CaptureFixture[str],
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """compile names IR text '<source>'; qdot-bench compiles the text it read, and names it as qdot-opt and
-    qdot-translate do: '<stdin>' ('-' or no file), else the path as given ('./x.mlir', not 'x.mlir')."""
+    """qdot-bench compiles the text it read under the name it read it as (compile's ``source_name``), as
+    qdot-opt and qdot-translate name their input: '<stdin>' ('-' or no file), else the path as given ('./x.mlir', not 'x.mlir')."""
     import io
 
     mx_text = Path(MX).read_text(encoding="utf-8")
