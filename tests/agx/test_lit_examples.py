@@ -49,8 +49,11 @@ def test_lowered_example_matches_dot_scaled(name: str, text: str, form: str) -> 
     source = compile_ir(text, "")
     funcs = [op for op in source.walk() if isinstance(op, FuncOp)]
     if name.startswith("invalid.mlir") or " error: " in text:  # a refusal the chunk's CHECK lines expect
-        with pytest.raises(QdotError):
+        expected = re.findall(r"// CHECK:.*? error: (.+)", text)
+        assert expected, f"{name}: a refusing chunk with no CHECK line naming its error"
+        with pytest.raises(QdotError) as raised:
             compile_ir(text, FULL_PIPELINE % form)
+        assert expected[0].strip() in str(raised.value), f"{name}: refused for another reason: {raised.value}"
         return
     module = compile_ir(text, FULL_PIPELINE % form)
     assert len(funcs) == 1

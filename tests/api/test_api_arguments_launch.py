@@ -10,6 +10,7 @@ out-of-range access is no argument error); these mistakes are simply found befor
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -116,9 +117,15 @@ def test_a_scalar_must_be_a_number(int8_gemm, scalar: object) -> None:  # noqa: 
 def test_argument_mistakes_are_caught_as_value_or_type_errors(int8_gemm) -> None:  # noqa: ANN001
     """What a caller's ``except (TypeError, ValueError)`` around a launch is for."""
     a, b, c, *_ = _args()
-    for call in (lambda: compiler.emulate(int8_gemm, a, b, grid=1),
-                 lambda: compiler.emulate(int8_gemm, a, b, c, M, N, "K", grid=1),
-                 lambda: compiler.emulate(int8_gemm, np.asfortranarray(a), b, c, M, N, K, grid=1),
-                 lambda: compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=2, ctas=[2])):
-        with pytest.raises((TypeError, ValueError)):
+    for call, error, message in (
+        (lambda: compiler.emulate(int8_gemm, a, b, grid=1), TypeError, r"takes 6 arguments .*, got 2$"),
+        (lambda: compiler.emulate(int8_gemm, a, b, c, M, N, "K", grid=1), TypeError,
+         r"argument #5 \(%k\) is a scalar \(index\): pass a number, got str$"),
+        (lambda: compiler.emulate(int8_gemm, np.asfortranarray(a), b, c, M, N, K, grid=1), ValueError,
+         r"argument #0 \(%a_ptr\) is not C-contiguous"),
+        (lambda: compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=2, ctas=[2]), ValueError,
+         r"CTA 2 is outside the grid of 2"),
+    ):  # each the class and the words of its own mistake (a TypeError from a slip elsewhere would do for both)
+        with pytest.raises((TypeError, ValueError)) as raised:
             call()
+        assert raised.type is error and re.search(message, str(raised.value)), repr(raised.value)

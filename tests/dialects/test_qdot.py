@@ -121,7 +121,7 @@ def test_format_table_imports_without_numpy() -> None:
 
 
 def test_unknown_format_name() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^'iq3_xxs' is not a valid Format$"):
         format_info("iq3_xxs")
 
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from math import prod
 
@@ -111,12 +112,15 @@ def test_element_bytes_start_on_element_boundaries(layout: DistributedLayout) ->
 
 
 def test_slots_out_of_range_raise(layout: DistributedLayout) -> None:
-    with pytest.raises(IndexError):
+    """Refused by name (a bare IndexError is also what a list indexed past its end raises)."""
+    slots = rf"outside {layout.num_warps} warps × 32 lanes × {layout.regs_per_thread} registers × 4 bytes$"
+    with pytest.raises(IndexError, match=rf"^slot \(warp {layout.num_warps}, lane 0, reg 0, byte 0\) {slots}"):
         layout.coords(layout.num_warps, 0, 0, 0)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=rf"^slot \(warp 0, lane 0, reg {layout.regs_per_thread}, byte 0\) {slots}"):
         layout.coords(0, 0, layout.regs_per_thread, 0)
-    with pytest.raises(IndexError):
-        layout.owners(tuple(element_bounds(layout)))
+    bounds = tuple(element_bounds(layout))
+    with pytest.raises(IndexError, match=re.escape(f"coordinates {bounds} outside")):
+        layout.owners(bounds)
 
 
 # ---------------------------------------------------------------- #qgpu.blocked

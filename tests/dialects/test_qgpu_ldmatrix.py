@@ -113,9 +113,15 @@ def test_sub_byte_value_positions() -> None:
 
 
 def test_invalid_forms_are_refused() -> None:
-    for shape, num, trans, fmt in [(M16N16, 1, False, B8), (M16N16, 4, True, B8), (M8N16, 1, True, P64),
-                                   (M8N16, 1, False, B8), (M8N8, 1, False, B8), (M8N8, 3, False, B16)]:
-        with pytest.raises(ValueError):
+    for shape, num, trans, fmt, reason in [
+        (M16N16, 1, False, B8, "shape m16n16 requires trans"),
+        (M16N16, 4, True, B8, r"shape m16n16 takes num 1 or 2 \(x1, x2\), got 4"),
+        (M8N16, 1, True, P64, "shape m8n16 does not allow trans"),
+        (M8N16, 1, False, B8, "shape m8n16 takes elt b8x16.b4x16_p64 or b8x16.b6x16_p32, got b8"),
+        (M8N8, 1, False, B8, "shape m8n8 takes elt b16, got b8"),
+        (M8N8, 3, False, B16, "num must be 1, 2 or 4, got 3"),
+    ]:  # each refused for its own reason, not for the first thing the constructor happens to trip on
+        with pytest.raises(ValueError, match=rf"^not an ldmatrix form: ldmatrix\.sync\.aligned\.\S+: {reason}$"):
             form(shape, num, trans, fmt)
     names = {f.ptx for f in all_forms()}
     assert "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64" in names

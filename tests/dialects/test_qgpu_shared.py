@@ -158,9 +158,9 @@ def test_memdesc_rejects_layouts_that_do_not_fit(shape, elem, args, message: str
 
 def test_offsets_outside_the_buffer_raise() -> None:
     layout = shared_layout(memdesc([8, 16], I8, 1, 1, 1, [1, 0]))
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^coordinates \(8, 0\) outside the buffer \[8, 16\]$"):
         layout.offset((8, 0))
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="^offset 128 outside the allocation of 128 bytes$"):
         layout.coords_at(128)
     assert isinstance(LayoutError("x"), VerifyException)
 

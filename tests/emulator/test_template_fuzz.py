@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
-from compiler.diagnostics import PassOutputError, QdotError
+from compiler.diagnostics import PassOutputError, QdotError, location_of
 from compiler.pipelines import PtxOptions
 from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import LaunchOptions, emulate
@@ -81,8 +81,8 @@ def run(d: Draw, seed: int) -> str | None:
                                                                    num_stages=d.stages, epilogue=d.epilogue))
     except PassOutputError as err:  # a pass built IR that does not verify: a bug, not a refusal
         return f"{d}: {err.render()}"
-    except QdotError:
-        return None
+    except QdotError as err:  # a refusal: right, if it is located at an op (as test_mmq_fuzz.py holds its own)
+        return f"{d}: unlocated diagnostic: {err.render()}" if location_of(err.op) == "<unknown>" else None
     except Exception as err:  # noqa: BLE001 - the point: any other exception is a bug
         return f"{d}: compile raised {type(err).__name__}: {err}"
     m, n, k = d.shape
@@ -96,13 +96,33 @@ def run(d: Draw, seed: int) -> str | None:
     return None if ok else f"{d}: relative error {err:.3e}"
 
 
+SEEDS = [20261130 + index for index in range(24)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(24))
+@pytest.mark.parametrize("index", range(len(SEEDS)))
 def test_random_gemm_kernel(index: int) -> None:
-    rng = random.Random(20261130 + index)
+    rng = random.Random(SEEDS[index])
     d = draw(rng)
     problem = run(d, seed=index)
     assert problem is None, problem
+
+
+@pytest.mark.slow
+def test_most_fixed_draws_reach_the_emulator() -> None:
+    """A refused draw passes the test above having run no kernel (11 of the 24 are refused today: 16×16 tiles
+    over 4 warps, 'native' off sm_120a, ...); should the compiler come to refuse most of them, the test would
+    still pass while checking little, so at least half of the fixed draws must compile."""
+    compiled = 0
+    for seed in SEEDS:
+        d = draw(random.Random(seed))
+        try:
+            lower(gemm_kernel(d.cfg), d.cfg.name, PtxOptions(arch=d.arch, strategy=d.strategy, num_stages=d.stages,
+                                                            epilogue=d.epilogue))
+        except QdotError:
+            continue
+        compiled += 1
+    assert compiled >= len(SEEDS) // 2, f"only {compiled} of the {len(SEEDS)} fixed draws compile"
 
 
 def main() -> None:

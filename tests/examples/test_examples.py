@@ -221,6 +221,13 @@ def test_readme_shows_how_to_run_every_dot_example() -> None:
 DOC_SNIPPETS = re.findall(r"```python\n(.*?)\n```", (ROOT / "docs" / "numerics.md").read_text(encoding="utf-8"), re.S)
 
 
+def test_numerics_doc_snippets_are_found() -> None:
+    """The page's blocks are found (a changed fence would leave the test below an empty, skipped parameter set),
+    and each asserts something (running a block that only computes checks nothing the page says)."""
+    assert len(DOC_SNIPPETS) >= 2
+    assert all(re.search(r"^\s*assert ", snippet, re.M) for snippet in DOC_SNIPPETS)
+
+
 @pytest.mark.parametrize("snippet", DOC_SNIPPETS, ids=[f"numerics-{i}" for i in range(len(DOC_SNIPPETS))])
 def test_numerics_doc_snippets_run(snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/numerics.md's Python blocks run as written (they assert what the page says)."""

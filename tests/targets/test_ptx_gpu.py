@@ -5,14 +5,21 @@ loads read 0 and predicated stores skip, cp.async's src-size zero-fills, ldmatri
 mma.sync with the fragment layouts of ptx.md §3 (int8 and e4m3), a shuffle reduction loop
 runs its phis, and cvt/prmt/lop3 match their definitions bit for bit. They need an
 NVIDIA GPU of sm_89 or later (the FP8 cases) and CuPy; without them they skip.
+
+What needs no GPU is checked everywhere (``test_kernel_compiles_and_assembles``): each kernel
+lowers to PTX for sm_80, sm_89 and sm_90 with the instructions it is here to test, ptxas accepts
+it, and the FP8 ones are refused below sm_89 by name.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 from xdsl.parser import Parser
 
+from compiler.diagnostics import QdotError
 from compiler.registry import make_context
 from compiler.tools import find_ptxas
 from dialects.ptx.arch import Arch
@@ -20,12 +27,13 @@ from targets.ptx.llvm_ir import emit_llvm_ir
 from targets.ptx.nvptx import llvm_ir_to_ptx
 from targets.ptx.ptxas import assemble
 
-pytestmark = pytest.mark.gpu
-
-cupy = pytest.importorskip("cupy")
+cupy = None
+"""CuPy, imported by the ``arch`` fixture (a module-level importorskip skipped the CPU checks too)."""
 
 
 def _device_arch() -> Arch:
+    global cupy
+    cupy = pytest.importorskip("cupy")
     try:
         if cupy.cuda.runtime.getDeviceCount() == 0:
             pytest.skip("no CUDA device")
@@ -46,8 +54,12 @@ def arch() -> Arch:
     return _device_arch()
 
 
+def to_ptx(text: str, arch: Arch) -> str:
+    return llvm_ir_to_ptx(emit_llvm_ir(Parser(make_context(), text).parse_module(), arch), arch)
+
+
 def load(text: str, arch: Arch, name: str):  # -> cupy.RawKernel
-    ptx = llvm_ir_to_ptx(emit_llvm_ir(Parser(make_context(), text).parse_module(), arch), arch)
+    ptx = to_ptx(text, arch)
     if find_ptxas() is not None:
         result = assemble(ptx, arch)
         assert result.ok, result.log
@@ -94,6 +106,7 @@ func.func @guarded(%src: i64, %dst: i64, %kept: i64, %n: i32, %m: i32) attribute
 """
 
 
+@pytest.mark.gpu
 def test_predicated_load_reads_zero_and_predicated_store_skips(arch: Arch) -> None:
     kernel = load(GUARDED, arch, "guarded")
     total, n, m = 512, 300, 200
@@ -137,6 +150,7 @@ func.func @stage(%src: i64, %dst: i64, %rows: i32) attributes {qdot.kernel} {
 """
 
 
+@pytest.mark.gpu
 def test_cp_async_src_size_zero_fills(arch: Arch) -> None:
     kernel = load(CP_ASYNC, arch, "stage")
     threads, rows = 64, 37
@@ -225,6 +239,7 @@ func.func @{name}(%a: i64, %b: i64, %d: i64) attributes {{qdot.kernel, qdot.num_
 """
 
 
+@pytest.mark.gpu
 def test_ldmatrix_and_int8_mma(arch: Arch) -> None:
     kernel = load(_mma_kernel("imma", "s32.s8.s8.s32"), arch, "imma")
     rng = np.random.default_rng(7)
@@ -235,6 +250,7 @@ def test_ldmatrix_and_int8_mma(arch: Arch) -> None:
     np.testing.assert_array_equal(d.get(), a.astype(np.int32) @ b_t.astype(np.int32).T)
 
 
+@pytest.mark.gpu
 def test_ldmatrix_and_e4m3_mma(arch: Arch) -> None:
     if arch.capability < 89:
         pytest.skip("FP8 mma.sync needs sm_89")
@@ -277,6 +293,7 @@ func.func @warp_sum(%src: i64, %dst: i64) attributes {qdot.kernel} {
 """
 
 
+@pytest.mark.gpu
 def test_shuffle_reduction_loop(arch: Arch) -> None:
     kernel = load(REDUCE, arch, "warp_sum")
     values = (np.arange(32, dtype=np.float32) * 0.5 - 3.0).astype(np.float32)
@@ -335,6 +352,7 @@ def _prmt(a: int, b: int, c: int) -> int:
     return out
 
 
+@pytest.mark.gpu
 def test_prmt_lop3_and_fp8_conversions(arch: Arch) -> None:
     if arch.capability < 89:
         pytest.skip("FP8 cvt needs sm_89")
@@ -365,3 +383,55 @@ def test_prmt_lop3_and_fp8_conversions(arch: Arch) -> None:
     clipped = np.clip(floats, -448.0, 448.0).astype(ml_dtypes.float8_e4m3fn).view(np.uint8)
     expected_pairs = clipped[:, 1].astype(np.uint32) | clipped[:, 0].astype(np.uint32) << 8
     np.testing.assert_array_equal(got[:, 3], expected_pairs)
+
+
+KERNELS = {
+    # name: (IR, the first arch that has its instructions, patterns of the PTX the GPU test relies on)
+    "guarded": (GUARDED, 80, [r"@%\w+ ld\.global\.nc\.b32", r"@%\w+ st\.global\.b32"]),
+    "stage": (CP_ASYNC, 80, [r"cp\.async\.cg\.shared\.global", r"cp\.async\.commit_group", r"cp\.async\.wait_group",
+                             r"bar\.sync", r"ld\.shared\.v4\.b32"]),
+    "imma": (_mma_kernel("imma", "s32.s8.s8.s32"), 80,
+             [r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared\.b16",
+              r"mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32"]),
+    "qmma": (_mma_kernel("qmma", "f32.e4m3.e4m3.f32"), 89,
+             [r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16",
+              r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32"]),
+    "warp_sum": (REDUCE, 80, [r"shfl\.sync\.bfly\.b32"]),
+    "bits": (BITS, 89, [r"prmt\.b32", r"lop3\.b32", r"cvt\.rn\.f16x2\.e4m3x2", r"cvt\.rn\.satfinite\.e4m3x2\.f32"]),
+}
+
+
+@pytest.mark.parametrize("arch_name", ["sm_80", "sm_89", "sm_90"])
+@pytest.mark.parametrize("name", list(KERNELS))
+def test_kernel_compiles_and_assembles(name: str, arch_name: str) -> None:
+    """The CPU half of the tests above: the kernel they launch lowers to PTX holding the instructions
+    they test, and ptxas accepts it; an FP8 kernel below sm_89 is refused by name."""
+    text, first, instructions = KERNELS[name]
+    arch = Arch.parse(arch_name)
+    if arch.capability < first:
+        with pytest.raises(QdotError, match=f"requires sm_{first} or later, got {arch_name}"):
+            to_ptx(text, arch)
+        return
+    ptx = to_ptx(text, arch)
+    assert f".target {arch_name}" in ptx and f".entry {name}(" in ptx
+    missing = [i for i in instructions if not re.search(i, ptx)]
+    assert not missing, f"{name} for {arch_name}: no {missing} in\n{ptx}"
+    if find_ptxas() is not None:
+        result = assemble(ptx, arch)
+        assert result.ok, result.log
+        assert [k.name for k in result.kernels] == [name]
+
+
+def test_prmt_reference_follows_the_isa() -> None:
+    """``_prmt``, the GPU test's reference, against bytes worked out by hand from the ISA's definition
+    (default mode: {b, a} are bytes 7..0, a's low byte is byte 0; selector nibble j picks result
+    byte j, and its bit 3 replaces the byte with its sign bit replicated)."""
+    a, b = 0x8433_2211, 0x0877_6655
+    assert _prmt(a, b, 0x3210) == a
+    assert _prmt(a, b, 0x7654) == b
+    assert _prmt(a, b, 0x0123) == 0x1122_3384
+    assert _prmt(a, b, 0x4567) == 0x5566_7708
+    assert _prmt(a, b, 0x000B) == 0x1111_11FF  # byte 3 (0x84) is negative: 0xFF
+    assert _prmt(a, b, 0x000F) == 0x1111_1100  # byte 7 (0x08) is not: 0x00
+    assert _prmt(a, b, 0xBBBB) == 0xFFFF_FFFF
+    assert _prmt(a, b, 0xCCCC) == 0

@@ -69,7 +69,9 @@ def test_target_mismatch_is_reported() -> None:
 """
     result = assemble(ptx, Arch.SM_90)
     assert not result.ok
-    assert result.errors
+    assert result.cubin is None
+    assert any("SM version specified by .target" in line for line in result.errors), result.log
+    assert assemble(ptx, "sm_120a").ok  # the PTX itself is fine: the mismatch is what was refused
 
 
 def test_missing_ptxas_raises(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
