@@ -683,7 +683,7 @@ def _remark_mma(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, m: int, n: i
 def _remark_warp_group(dot: DotScaledOp, plan: Plan, warps: int, n: int) -> None:
     remarks.remark(dot, AccelerateMatmulPass.name,
                    f"wgmma m64n{n}k16 {plan.lhs.reg} (both operands {plan.lhs.reg} buffers in shared memory): "
-                   f"{warps} warps as {warps // WARP_GROUP} warpgroups along M")
+                   f"{warps} warps as {warps // WARP_GROUP} warpgroup{'s' if warps > WARP_GROUP else ''} along M")
     _remark_operands(dot, plan)
 
 

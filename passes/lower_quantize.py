@@ -136,7 +136,7 @@ from dialects.qgpu.shared_layout import SharedLayout, allocation_bytes, shared_l
 from dialects.qgpu.types import MemDescType
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
-from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint
+from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint, made_desc
 from passes.support.distributed import FunctionState
 
 LANES_PER_GROUP = 8
@@ -386,10 +386,8 @@ def _chain(quantize: QuantizeOp) -> tuple[LoadOp, StoreOp]:
     rank = len(load.result.type.get_shape())
     if rank != 2:
         emit_error(quantize, f"source must be a 2-D tile [rows, K]; got rank {rank}")
-    for role, desc in (("source", load.desc), ("result", store.desc)):
-        if not isinstance(desc.owner, MakeDescOp):
-            emit_error(quantize, f"the {role}'s descriptor must come straight from qdot.make_desc, got "
-                                 f"{_producer(desc)}")
+    for role, desc in (("the source's", load.desc), ("the result's", store.desc)):
+        made_desc(desc, quantize, role)
     return load, store
 
 

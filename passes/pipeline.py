@@ -62,7 +62,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler import remarks
 from compiler.diagnostics import QdotError
 from compiler.pipelines import MAX_STAGES
-from dialects.qdot.kernel import NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR, WAIT_PREVIOUS_GRID_ATTR, LoadOp
+from dialects.qdot.kernel import NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR, WAIT_PREVIOUS_GRID_ATTR, LoadOp, MakeDescOp
 from dialects.qgpu.ops import (
     AsyncCommitOp,
     AsyncCopyOp,
@@ -115,8 +115,8 @@ def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
         if not isinstance(load, LoadOp) or load.parent is not body:
             continue
         desc_owner = load.desc.owner
-        if isinstance(desc_owner, Operation) and loop.is_ancestor(desc_owner):
-            continue  # the descriptor changes inside the loop
+        if not isinstance(desc_owner, MakeDescOp) or loop.is_ancestor(desc_owner):
+            continue  # the descriptor changes inside the loop, or is carried in (a later tile's is not known)
         if all(use.operation is op for use in load.result.uses):
             found.append(op)
     return found
@@ -133,6 +133,9 @@ def _not_stageable(loop: scf.ForOp) -> str:
     desc = load.desc.owner
     if isinstance(desc, Operation) and loop.is_ancestor(desc):
         return "the descriptor of its tiles is made inside the loop, so a later tile's cannot be known ahead"
+    if not isinstance(desc, MakeDescOp):
+        return ("the descriptor of its tiles is not a qdot.make_desc outside the loop (it comes through a block "
+                "argument), so a later tile's cannot be known ahead")
     return "its loaded tiles have other users than their staging (the copy ahead would not replace them)"
 
 
@@ -321,8 +324,6 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
     all defined before the first such store. None where no store precedes the loop, so every other kernel keeps its
     order."""
     from xdsl.ir import BlockArgument
-
-    from dialects.qdot.kernel import MakeDescOp
 
     block = loop.parent
     if block is None:

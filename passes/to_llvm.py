@@ -97,7 +97,7 @@ from dialects.qgpu.ops import (
 )
 from dialects.qgpu.types import MemDescType
 from passes.support.builder import Builder
-from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint
+from passes.support.copies import copy_tile, global_tile, l2_prefetch_hint, made_desc
 from passes.support.float_casts import lower_truncf
 from passes.support.grid_wait import wait_position
 from passes.support.last_arrival import lower_last_arrival
@@ -389,8 +389,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         Rewriter.replace_op(op, [BarSyncOp(0)], [])
     elif isinstance(op, AsyncCopyOp):
         b = Builder.before(op)
-        desc = op.desc.owner
-        assert isinstance(desc, MakeDescOp)
+        desc = made_desc(op.desc, op)
         tile = global_tile(op.desc, desc.ptr, tuple(op.offsets), op.in_bounds_dims())
         memdesc = op.dst.type
         assert isinstance(memdesc, MemDescType)
@@ -399,8 +398,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         _erase(op)
     elif isinstance(op, PrefetchOp):
         b = Builder.before(op)
-        desc = op.desc.owner
-        assert isinstance(desc, MakeDescOp)
+        desc = made_desc(op.desc, op)
         desc_type = op.desc.type
         assert isinstance(desc_type, DescType)
         shape = tuple(desc_type.get_shape())
@@ -426,14 +424,10 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         if isinstance(op.lhs.type, TensorType):
             lower_addf(op)
     elif isinstance(op, StoreOp):
-        desc = op.desc.owner
-        assert isinstance(desc, MakeDescOp)
-        lower_store(op, desc.ptr, state, staged)
+        lower_store(op, made_desc(op.desc, op).ptr, state, staged)
     elif isinstance(op, LoadOp):
         if has_layout(op.result.type):  # a tile loaded into registers (a staged one is its local_alloc's copy)
-            desc = op.desc.owner
-            assert isinstance(desc, MakeDescOp)
-            lower_register_load(op, desc.ptr, state)
+            lower_register_load(op, made_desc(op.desc, op).ptr, state)
     elif isinstance(op, ConvertLayoutOp):
         if op.src.type != op.result.type:
             src, dst = op.src.type, op.result.type
@@ -497,8 +491,7 @@ def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict
         return
     load = src.owner
     assert isinstance(load, LoadOp)
-    desc = load.desc.owner
-    assert isinstance(desc, MakeDescOp)
+    desc = made_desc(load.desc, load)
     # earlier readers of this buffer (previous loop iteration) must be done before it is overwritten
     b.insert(BarSyncOp(0))
     tile = global_tile(load.desc, desc.ptr, tuple(load.offsets), load.in_bounds_dims())

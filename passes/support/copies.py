@@ -76,12 +76,22 @@ class GlobalTile:
         return bool(self.in_bounds) and all(self.in_bounds)
 
 
+def made_desc(desc: SSAValue, user: Operation, role: str = "") -> MakeDescOp:
+    """The ``qdot.make_desc`` that ``desc`` is, or a diagnostic at ``user``: a copy's shape and strides are
+    read from that op, so a descriptor carried through a loop's ``iter_args`` or a branch cannot be lowered
+    (the tile's shape and strides are then known only at run time)."""
+    make = desc.owner
+    if not isinstance(make, MakeDescOp):
+        producer = f"'{make.name}'" if isinstance(make, Operation) else "a block argument"
+        emit_error(user, f"{role + ' ' if role else ''}descriptor must come straight from qdot.make_desc, got "
+                         f"{producer}")
+    return make
+
+
 def global_tile(desc: SSAValue, base: SSAValue, offsets: tuple[SSAValue, ...],
                 in_bounds: tuple[bool, ...] = ()) -> GlobalTile:
     make = desc.owner
-    if not isinstance(make, MakeDescOp):
-        emit_error(desc.owner if isinstance(desc.owner, Operation) else None,
-                   "descriptors must come straight from qdot.make_desc (not through block arguments)")
+    assert isinstance(make, MakeDescOp), "callers check with made_desc"
     desc_type = desc.type
     assert isinstance(desc_type, DescType)
     return GlobalTile(base, tuple(make.shape), tuple(make.strides), offsets,
