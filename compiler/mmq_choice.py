@@ -68,7 +68,8 @@ import sys
 from dataclasses import dataclass, fields, replace
 
 from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
-                                   MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars, fixup_workspace_shape,
+                                   MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
+                                   fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, mmq_kernel, small_m_tokens, split_factor)
 from compiler.templates import check_bool, check_int
 
@@ -160,10 +161,24 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
         if split_factor(-(-n // choice.cfg.block_n), k) <= 2:  # the default grid splits K in two at most anyway
             return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits (run 252: "
                                                      "the default's at this N, K)")
-        return replace(choice, cfg=replace(choice.cfg, fixup=True),
+        fixed = replace(choice.cfg, fixup=True)
+        if fixed.max_m == 1 and (weights, tiled_weights) in IN_GEMM_FIXUP:
+            return replace(choice, cfg=replace(fixed, fixup_in_gemm=True),
+                           why=f"{choice.why}; reproducible: the K splits summed in split order by each tile's last "
+                               "program (fixup_in_gemm; runs 280 on an H100 and 286 on an H200: 0.89–0.98 × the "
+                               "MUL_MAT time with the fix-up kernel)")
+        return replace(choice, cfg=fixed,
                        why=f"{choice.why}; reproducible: the K splits summed in split order by the fix-up kernel (run "
                            "253: 1.09–1.28 × the atomic MUL_MAT's time where 2 splits cost 1.11–1.77 ×, run 252)")
     return choice
+
+
+IN_GEMM_FIXUP = (("q4_K", True),)
+"""(weights, tiled_weights) whose one-token decode kernel (``max_m = 1``), where ``reproducible`` gives it the fix-up,
+sums its K splits itself (``fixup_in_gemm``: the last program of each tile to arrive, in split order, the same bits as
+the fix-up kernel) instead of a fix-up kernel launched after it: the MUL_MAT took 0.91–0.98 × the time on an H100 (run
+280) and 0.89–0.95 × on an H200 (run 286) at the three decode shapes where the fix-up is taken. Measured for q4_K with
+W repacked only; the M ≤ 8 kernel was not faster that way (0.98–1.08 ×, run 286), so it keeps the fix-up kernel."""
 
 
 def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqChoice:
@@ -242,7 +257,8 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
     zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
     grid = choice.grid(m, n, k)
     args = f"M={m}, N={n}, K={k}, tiled_weights={tiled_weights}" + (", reproducible=True" if reproducible else "")
-    kernel = f" --kernel {cfg.name}" if cfg.fixup else ""
+    separate = cfg.fixup and not cfg.fixup_in_gemm  # a fix-up kernel follows the GEMM in the text
+    kernel = f" --kernel {cfg.name}" if separate else ""
     header = [f"// choose_mmq({weights!r}, {args})",
               f"// {_config_text(cfg)}",
               f"// why: {choice.why}",
@@ -250,7 +266,13 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
               f"--num-stages {choice.num_stages}",
               f"// launch on grid {grid} ({'MmqChoice.grid' if choice.max_splits != MAX_SPLITS else 'mmq_grid'})"
               f"{zeroed}"]
-    if cfg.fixup:
+    if cfg.fixup_in_gemm:
+        rows, cols = fixup_workspace_shape(cfg, grid, n)
+        header.append(f"// arguments X, W, Y, a {rows} x {cols} f32 workspace (fixup_workspace_shape) and "
+                      f"{fixup_counters_shape(cfg, m, n)[0]} i32 counters, zero (fixup_counters_shape; each launch "
+                      "leaves them zero), M, N, K: the last program of each tile to arrive adds its split pieces into "
+                      "Y, no fix-up kernel")
+    elif cfg.fixup:
         rows, cols = fixup_workspace_shape(cfg, grid, n)
         scalars = ", ".join(map(str, fixup_scalars(cfg, grid, m, n, k)))
         header.append(f"// then @{fixup_kernel_name(cfg)} (below) on grid {fixup_grid(cfg, m, n)} (fixup_grid), "
@@ -260,7 +282,7 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
                   f"--grid {','.join(map(str, grid))}")
     if tiled_weights:
         header.append(f"// W repacked by tile_weights for block_n = {cfg.block_n}")
-    return "\n".join(header) + "\n" + mmq_kernel(cfg) + (mmq_fixup_kernel(cfg) if cfg.fixup else "")
+    return "\n".join(header) + "\n" + mmq_kernel(cfg) + (mmq_fixup_kernel(cfg) if separate else "")
 
 
 M_RANGES_MAX = 4096

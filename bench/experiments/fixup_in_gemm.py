@@ -2,12 +2,15 @@
 additions into a zeroed Y and against the fix-up kernel, MUL_MAT from f32 as ``bench.mmq`` measures it.
 
     python -m bench.prepare experiments.fixup_in_gemm                # here: the kernels into the cache
-    python -m bench.experiments.fixup_in_gemm [--rounds R] [--prefill]  # on the GPU machine, with that cache
+    python -m bench.experiments.fixup_in_gemm [--rounds R] [--prefill | --formats]  # on the GPU machine
 
 Decode (the default): three forms of the repacked decode kernels (``bench.mmq``'s goal rows: the one-token kernel at
 M = 1, the M ≤ 8 kernel at M = 1 and 8), each on its default grid at the four decode shapes. ``--prefill``:
 ``choose_mmq``'s stream-K prefill kernel (its default from M = 96 on the 64 × 128 tile is the fix-up kernel) at
-M = 96, 128, 192, 256 with N = K = 4096 and M = 128 with N = 4096, K = 14336. The forms:
+M = 96, 128, 192, 256 with N = K = 4096 and M = 128 with N = 4096, K = 14336. ``--formats``: the one-token kernel
+``choose_mmq(w, 1, N, K, reproducible=True)`` takes for every weight format, W repacked and in ggml's order, at the
+three decode shapes where it takes the fix-up (N = 4096, K = 14336 / 4096 and N = K = 3584); no one-launch form.
+The forms:
 
 * atomic: quantize (zeroing Y) + GEMM adding its pieces into Y — ``bench.mmq.measure``, the benchmark's row;
 * fix-up kernel: quantize + GEMM storing them in a workspace + ``mmq_fixup_kernel`` adding them in order;
@@ -41,19 +44,33 @@ import numpy as np
 import bench.mmq as bm
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_choice import choose_mmq
-from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
+from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
                                    mmq_fixup_kernel, mmq_grid, quantize_scratch_shape)
 
 KERNELS = ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt")
 """``bench.mmq.DECODE``'s goal kernels: the one-token kernel (M = 1) and the M ≤ 8 kernel, W repacked."""
 SHAPES = ((4096, 14336), (32768, 8192), (4096, 4096), (3584, 3584))
 PREFILL_CASES = ((96, 4096, 4096), (128, 4096, 4096), (192, 4096, 4096), (256, 4096, 4096), (128, 4096, 14336))
+FORMAT_SHAPES = ((4096, 14336), (4096, 4096), (3584, 3584))
+"""The decode shapes where ``choose_mmq(..., reproducible=True)`` gives the one-token kernel the fix-up (at N = 32768
+the default grid splits K in two at most, and the choice caps it there instead)."""
 COMMAND = "python -m bench.experiments.fixup_in_gemm"
 
 
-def entries(prefill: bool = False) -> list[tuple[str, MmqConfig, int]]:
-    """(label, atomic config, stages): the decode goal kernels, or ``choose_mmq``'s stream-K prefill kernel (one
-    configuration for every ``PREFILL_CASES`` shape) without its fix-up."""
+def entries(prefill: bool = False, formats: bool = False) -> list[tuple[str, MmqConfig, int]]:
+    """(label, atomic config, stages): the decode goal kernels, ``choose_mmq``'s stream-K prefill kernel (one
+    configuration for every ``PREFILL_CASES`` shape), or its one-token kernel for each format and order, each without
+    its fix-up."""
+    if formats:
+        chosen = {}
+        for weights in WEIGHT_FORMATS:
+            for tiled in (True, False):
+                choice = choose_mmq(weights, 1, *FORMAT_SHAPES[0], tiled_weights=tiled, reproducible=True)
+                assert choice.cfg.max_m == 1 and choice.cfg.fixup, choice.cfg.name
+                assert all(choose_mmq(weights, 1, n, k, tiled_weights=tiled, reproducible=True).cfg == choice.cfg
+                           for n, k in FORMAT_SHAPES), choice.cfg.name
+                chosen[replace(choice.cfg, fixup=False)] = choice.num_stages
+        return [(cfg.name, cfg, stages) for cfg, stages in chosen.items()]
     if prefill:
         configs = {}
         for m, n, k in PREFILL_CASES:
@@ -70,9 +87,10 @@ def compile_all() -> list:
     decode's in-GEMM GEMM quantizing X itself]), compiled; and the quantizers."""
     bm.compile_quantizers()
     out = []
-    for label, cfg, stages in entries() + entries(prefill=True):
+    one_launch = {label for label, *_ in entries()}
+    for label, cfg, stages in entries() + entries(prefill=True) + entries(formats=True):
         fixed = replace(cfg, fixup=True)
-        one = [replace(fixed, fixup_in_gemm=True, quantize_in_gemm=True)] if cfg.small_m else []
+        one = [replace(fixed, fixup_in_gemm=True, quantize_in_gemm=True)] if label in one_launch else []
         gemms = bm.compile_kernels([(label, c, stages) for c in (cfg, fixed, replace(fixed, fixup_in_gemm=True))])
         out.append((label, *[compiled for *_, compiled in gemms],
                     get_or_compile(mmq_fixup_kernel(fixed, wait_previous_grid=cfg.wait_previous_grid),
@@ -152,7 +170,10 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2, help="rounds, the forms' order reversed every other one")
-    parser.add_argument("--prefill", action="store_true", help="the stream-K prefill kernel instead of the decode's")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--prefill", action="store_true", help="the stream-K prefill kernel instead of the decode's")
+    which.add_argument("--formats", action="store_true",
+                       help="the one-token kernel of every weight format and order (fix-up kernel against in-GEMM)")
     args = parser.parse_args()
 
     from bench.gpu_common import gpu_or_exit, log, record, time_graph
@@ -172,6 +193,9 @@ def main() -> None:
     if args.prefill:
         cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries(prefill=True)
                  for m, n, k in PREFILL_CASES]
+    elif args.formats:
+        cases = [(label, cfg, stages, 1, n, k) for label, cfg, stages in entries(formats=True)
+                 for n, k in FORMAT_SHAPES]
     else:
         cases = [(label, cfg, stages, m, n, k) for label, cfg, stages in entries() for n, k in SHAPES
                  for m in ((1,) if cfg.max_m == 1 else (1, 8))]

@@ -216,3 +216,32 @@ def test_one_launch_mul_mat_quantizes_x_itself(cfg: MmqConfig, m: int, n: int, k
         assert (scratch[region * tokens + rows:(region + 1) * tokens] == 0xAB).all(), f"region {region}: rows past M"
     ok, err = check(y[:rows], reference(case, data)[:rows])
     assert ok, f"{case.id}: relative error {err:.3e}"
+
+
+@pytest.mark.slow
+def test_reproducible_one_token_choice_sums_in_the_gemm() -> None:
+    """``choose_mmq(..., reproducible=True)`` at M = 1 with q4_K repacked (``IN_GEMM_FIXUP``) gives the one-token kernel
+    the fix-up in the GEMM: run on ``MmqChoice.grid`` with the arguments ``choice_text`` names, it gives the fix-up
+    kernel's bits; ggml's order, which was not measured that way, keeps the fix-up kernel."""
+    from compiler.mmq_choice import choice_text, choose_mmq
+
+    m, n, k = 1, 72, 4096
+    choice = choose_mmq("q4_K", m, n, k, tiled_weights=True, reproducible=True)
+    cfg = choice.cfg
+    assert cfg.max_m == 1 and cfg.split_k and cfg.fixup_in_gemm and not cfg.needs_zeroed_output, cfg
+    assert "fixup_in_gemm" in choice.why and "i32 counters" in choice_text("q4_K", m, n, k, True, True)
+    assert "@mmq_fixup" not in choice_text("q4_K", m, n, k, True, True)  # no fix-up kernel to launch after it
+    ggml = choose_mmq("q4_K", m, n, k, reproducible=True).cfg
+    assert ggml.fixup and not ggml.fixup_in_gemm, ggml
+    grid = choice.grid(m, n, k)
+    assert grid[1] > 2, grid
+    case = MmqCase(cfg, m, n, k, stages=choice.num_stages)
+    data = make_inputs(case, np.random.default_rng(11))
+    args = [data["x"], kernel_weights(cfg, data["w"]), m, n, k]
+    module = lower(mmq_kernel(cfg), cfg.name, replace(SM90_TWO_STAGES, num_stages=choice.num_stages))
+    y, counts = _in_gemm_y(module, cfg, args, grid)
+    assert not counts.any(), f"counters left at {counts}"
+    two_kernels = replace(cfg, fixup_in_gemm=False)
+    assert np.array_equal(_bits(y), _bits(fixup_kernel_y(two_kernels, args, grid)))
+    ok, err = check(y, reference(case, data))
+    assert ok, f"{case.id} on grid {grid}: relative error {err:.3e}"
