@@ -69,7 +69,7 @@ def entries(prefill: bool = False, formats: bool = False) -> list[tuple[str, Mmq
                 assert choice.cfg.max_m == 1 and choice.cfg.fixup, choice.cfg.name
                 assert all(choose_mmq(weights, 1, n, k, tiled_weights=tiled, reproducible=True).cfg == choice.cfg
                            for n, k in FORMAT_SHAPES), choice.cfg.name
-                chosen[replace(choice.cfg, fixup=False)] = choice.num_stages
+                chosen[replace(choice.cfg, fixup=False, fixup_in_gemm=False)] = choice.num_stages
         return [(cfg.name, cfg, stages) for cfg, stages in chosen.items()]
     if prefill:
         configs = {}
