@@ -113,7 +113,10 @@ def _fixup_forms(cupy, loaded, quantizers, cfg: MmqConfig, m: int, n: int, k: in
     w = cupy.asarray(kernel_weights(cfg, w_host))
     x_host = rng.standard_normal((m, k)).astype(np.float32)
     x, xq = cupy.asarray(x_host), cupy.empty((m, k // 128, 144), dtype=cupy.uint8)
-    grid = mmq_grid(fixed, m, n, k, **({"resident": fix_gemm.resident_programs()} if cfg.small_m else {}))
+    # one grid for both forms (their bits are compared), one wave for each: the fewer programs either holds resident
+    # (run 288: q5_K's in-GEMM kernel, 149 registers against 128, ran a second wave on the fix-up GEMM's grid)
+    resident = min(fix_gemm.resident_programs(), in_gemm.resident_programs())
+    grid = mmq_grid(fixed, m, n, k, **({"resident": resident} if cfg.small_m else {}))
     parts = cupy.full(fixup_workspace_shape(fixed, grid, n), cupy.nan, dtype=cupy.float32)
     counts = cupy.zeros(fixup_counters_shape(inside, m, n), dtype=cupy.int32)
     y = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
