@@ -252,6 +252,12 @@ def compile(  # noqa: A001 - the public name the design asks for
             verb, pronoun = ("configure", "they do") if len(nvidia) > 1 else ("configures", "it does")
             raise ValueError(f"{' and '.join(nvidia)} {verb} the NVIDIA pipeline; {pronoun} not apply to "
                              f"target={target!r}")
+    if pipeline is not None:  # as qdot-translate refuses --strategy / --num-stages beside --pipeline
+        given = [name for name, value in (("strategy", strategy), ("num_stages", num_stages)) if value is not None]
+        if given:
+            raise ValueError(f"{' and '.join(given)} {'set' if len(given) > 1 else 'sets'} the default pipeline's "
+                             "options; with pipeline=, give them to its passes (qdot-accelerate-matmul{strategy=...}, "
+                             "qdot-pipeline{num-stages=...})")
     strategy = "auto" if strategy is None else strategy
     if num_stages is None:
         num_stages = 3

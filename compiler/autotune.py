@@ -117,8 +117,8 @@ def autotune(key: str, candidates: Iterable[Candidate], args: Sequence[Any] = ()
     entry_key = _entry_key(key, labels, measure)
     stored = _load(path).get(entry_key)
     if stored is not None and stored.get("label") in by_label:
-        return Choice(by_label[stored["label"]], stored["us"], stored.get("timings", {}), stored.get("reasons", {}),
-                      from_cache=True)
+        timings = {label: math.inf if us is None else us for label, us in stored.get("timings", {}).items()}
+        return Choice(by_label[stored["label"]], stored["us"], timings, stored.get("reasons", {}), from_cache=True)
     timings: dict[str, float] = {}
     reasons: dict[str, str] = {}
     for candidate in candidates:

@@ -94,8 +94,11 @@ def get_or_compile(
         raise RuntimeError(f"kernel {key} is not in the cache {directory} and the compiler is unavailable") from err
     from compiler.diagnostics import QdotError
 
+    # strategy and num_stages configure the default pipeline; with a pipeline (whose passes carry them, as
+    # bench.mmq's fold pipelines do) they only key the cache, as they always have
+    options = {"strategy": strategy, "num_stages": num_stages} if pipeline is None else {}
     try:
-        compiled = compile_source(source, arch=arch, strategy=strategy, num_stages=num_stages, pipeline=pipeline)
+        compiled = compile_source(source, arch=arch, pipeline=pipeline, **options)
     except QdotError as err:
         directory.mkdir(parents=True, exist_ok=True)
         refused_path.write_text(err.render(), encoding="utf-8")

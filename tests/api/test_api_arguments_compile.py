@@ -105,3 +105,15 @@ def test_source_name_locates_diagnostics_and_remarks() -> None:
 def test_a_malformed_source_name_is_refused(source_name: object, error: type, message: str) -> None:
     with pytest.raises(error, match=f"^source_name must be {message}$"):
         compiler.compile(EXAMPLE, source_name=source_name)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kwargs", [{"strategy": "promote-int8"}, {"num_stages": 2},
+                                    {"strategy": "auto", "num_stages": 3}])
+def test_strategy_and_stages_beside_a_pipeline_are_refused(kwargs: dict) -> None:
+    """They configure the default pipeline: beside ``pipeline=`` they were ignored in silence, where qdot-translate
+    refuses ``--strategy`` / ``--num-stages`` beside ``--pipeline`` (docs/tools.md)."""
+    pipeline = compiler.compile(EXAMPLE).pipeline
+    with pytest.raises(ValueError, match=r"sets? the default pipeline's options; with pipeline=, give them to its "
+                                         r"passes \(qdot-accelerate-matmul\{strategy=\.\.\.\}"):
+        compiler.compile(EXAMPLE, pipeline=pipeline, **kwargs)
+    assert compiler.compile(EXAMPLE, pipeline=pipeline).ptx == compiler.compile(EXAMPLE).ptx

@@ -37,6 +37,7 @@ def test_fastest_working_candidate_wins_and_is_remembered(tmp_path: Path) -> Non
     assert math.isinf(choice.timings["b"]) and choice.reasons == {"b": "needs 300000 B of shared memory"}
     again = autotune("problem", CANDIDATES, cache=cache, measure=FakeMeasure({}))
     assert (again.candidate.label, again.us, again.from_cache) == ("c", 3.0, True)
+    assert again.timings == choice.timings and again.reasons == choice.reasons  # inf, not JSON's null, read back
     stored = json.loads(cache.read_text(encoding="utf-8"))
     assert [entry["label"] for entry in stored.values()] == ["c"]
 

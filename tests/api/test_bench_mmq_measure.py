@@ -78,7 +78,9 @@ def test_measure_checks_the_decode_kernels(label: str, registers: int, per_sm: i
     (``resident``: here 31488 B of shared memory, 7 programs per SM of an H200 — 6 where the loaded
     function's 160 registers per thread bound them, 7 where 96 do not)."""
     _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
-    kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages, pipeline=mmq._pipeline(label, stages))
+    pipeline = mmq._pipeline(label, stages)  # the fold's pipeline carries the stages
+    kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", pipeline=pipeline) if pipeline else \
+        compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages)
     quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
     info = SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps)
     grids = []
