@@ -40,6 +40,7 @@ from examples.catalog import (
     tool_versions,
     with_table,
 )
+from tests.examples.gpu_exec import exec_on_a_gpu
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -286,12 +287,4 @@ def test_readme_snippet_runs_on_the_emulator(snippet: str, monkeypatch: pytest.M
 @pytest.mark.gpu
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=_snippet_id)
 def test_readme_snippet_runs_on_a_gpu(snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from targets.ptx.runner import GpuUnavailable, require_cupy
-
-    try:
-        require_cupy()
-    except GpuUnavailable as err:
-        pytest.skip(f"no GPU: {err}")
-    pytest.importorskip("xdsl", reason="the snippets compile with compiler.compile, which needs xDSL")
-    monkeypatch.chdir(ROOT)
-    exec(compile(snippet, "examples/README.md", "exec"), {"__name__": "readme_snippet"})  # noqa: S102
+    exec_on_a_gpu(snippet, "examples/README.md", "readme_snippet", monkeypatch)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples.gpu_exec import exec_on_a_gpu
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "python.md"
 MIN_BLOCKS = 8
@@ -64,12 +66,4 @@ def test_gpu_block_is_python(line: int, code: str) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("line,code", GPU, ids=_ids(GPU))
 def test_gpu_block_runs_on_a_gpu(line: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from targets.ptx.runner import GpuUnavailable, require_cupy
-
-    try:
-        require_cupy()
-    except GpuUnavailable as err:
-        pytest.skip(f"a ```python gpu block needs an NVIDIA GPU and CuPy: {err}")
-    pytest.importorskip("xdsl", reason="the blocks compile with compiler.compile, which needs xDSL")
-    monkeypatch.chdir(ROOT)
-    exec(compile("\n" * (line - 1) + code, str(PAGE), "exec"), {"__name__": "python_doc"})  # noqa: S102
+    exec_on_a_gpu("\n" * (line - 1) + code, str(PAGE), "python_doc", monkeypatch)
