@@ -227,7 +227,8 @@ def compile(  # noqa: A001 - the public name the design asks for
     names a directory ``IsADirectoryError``, and an existing path with whitespace or a line break
     around it ``ValueError`` (it would be parsed as IR); a file that is not UTF-8 text, ``ValueError``
     naming it. ``strategy`` (default "auto") and ``num_stages`` (default 3; any integer, numpy's too)
-    configure the NVIDIA pipeline, as ``arch`` does: with an AGX target they raise ``ValueError``.
+    configure the NVIDIA pipeline, as ``arch`` does: with an AGX target they raise ``ValueError``, and beside
+    ``pipeline`` too (give them to its passes, as qdot-translate asks beside ``--pipeline``).
     ``trace=True`` keeps the IR after every pass and its time (``CompiledKernel.trace``).
     ``arch`` defaults to sm_90, or with a ``pipeline`` to the arch its passes name; passes of one
     pipeline that run for different archs, or for another than ``arch``, raise ``ValueError``.

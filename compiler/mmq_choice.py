@@ -41,8 +41,9 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
 
 What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` from the loaded kernel), zeroing Y
 (split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the fix-up kernel and its workspace where
-``cfg.fixup`` (``mmq_fixup_kernel``, ``fixup_grid``, ``fixup_workspace_shape``), the activation quantize kernel, and a
-programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
+``cfg.fixup`` (``mmq_fixup_kernel``, ``fixup_grid``, ``fixup_workspace_shape``) — or, where ``cfg.fixup_in_gemm``,
+no fix-up kernel but the workspace and zeroed i32 counters (``fixup_counters_shape``) — the activation quantize
+kernel, and a programmatic launch after it (``replace(cfg, wait_previous_grid=True)`` with ``quantize_kernel(...,
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
 follows — and with it, W's first copies, and the next K steps' weights asked of L2, before the GEMM's wait
 (``weights_before_wait``, ``prefetch_steps``: not chosen here, run 278 found no gain and a loss). Other GPUs were not
@@ -51,12 +52,13 @@ measured.
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
 fix-up kernel where the default does not (``MmqConfig.fixup``: 0.96–1.05 × the atomic MUL_MAT's time at M = 65 on the
 64 × 128 tile, 0.98–1.04 × on the 64 × 64 one; runs 255–256), and so does a split-K decode whose default grid splits
-K more than twice (1.09–1.28 × at N = 4096, run 253; capping it at two splits instead cost 1.11–1.77 ×, run 252); a
-decode split in two at most anyway keeps its kernel, with at most two splits (``MmqChoice.grid``).
+K more than twice (1.09–1.28 × at N = 4096, run 253; capping it at two splits instead cost 1.11–1.77 ×, run 252) —
+the one-token kernel summing them itself instead (``IN_GEMM_FIXUP``: 0.88–0.99 × the fix-up kernel's time, run 289);
+a decode split in two at most anyway keeps its kernel, with at most two splits (``MmqChoice.grid``).
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
-chosen kernel's IR (and its fix-up kernel's), headed by comments that name the configuration, why it was chosen
-(``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the kernel, for
+chosen kernel's IR (and its fix-up kernel's, where one follows it), headed by comments that name the configuration,
+why it was chosen (``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the kernel, for
 ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead,
 which kernel each range of M from 1 to M gets at that N and K (``m_ranges``).
 """
@@ -138,7 +140,8 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
     ``tiled_weights``: W repacked by ``tile_weights`` for the returned ``cfg`` (its ``block_n``), so repack after
     choosing. ``n`` decides between the plain and the stream-K prefill grid; ``k`` whether the ggml-order decode of
     ``ALIGNED_PAIRS`` may assume K a multiple of 512. ``reproducible``: the same bits of Y at every launch — stream-K
-    and split-K with their fix-up kernels (``MmqConfig.fixup``), or, where the default grid would split K in two at
+    and split-K with their fix-ups (``MmqConfig.fixup``; the one-token kernel's in the GEMM, ``fixup_in_gemm``, for
+    the weights of ``IN_GEMM_FIXUP``), or, where the default grid would split K in two at
     most anyway, a grid of at most 2 splits (``MmqChoice.max_splits``, which ``MmqChoice.grid`` applies); by default
     the pieces of a split tile, and more than two K splits, meet in Y through float atomics in whatever order they
     finish. Raises ``ValueError`` for a format the kernels do not take,
@@ -162,23 +165,26 @@ def choose_mmq(weights: str, m: int, n: int, k: int, tiled_weights: bool = False
             return replace(choice, max_splits=2, why=f"{choice.why}; reproducible: at most 2 K splits (run 252: "
                                                      "the default's at this N, K)")
         fixed = replace(choice.cfg, fixup=True)
-        if fixed.max_m == 1 and (weights, tiled_weights) in IN_GEMM_FIXUP:
+        if fixed.max_m == 1 and weights in IN_GEMM_FIXUP:
             return replace(choice, cfg=replace(fixed, fixup_in_gemm=True),
                            why=f"{choice.why}; reproducible: the K splits summed in split order by each tile's last "
-                               "program (fixup_in_gemm; runs 280 on an H100 and 286 on an H200: 0.89–0.98 × the "
-                               "MUL_MAT time with the fix-up kernel)")
+                               "program (fixup_in_gemm; run 289 on an H200: 0.88–0.99 × the MUL_MAT time with the "
+                               "fix-up kernel over every format and order but q8_0)")
         return replace(choice, cfg=fixed,
                        why=f"{choice.why}; reproducible: the K splits summed in split order by the fix-up kernel (run "
                            "253: 1.09–1.28 × the atomic MUL_MAT's time where 2 splits cost 1.11–1.77 ×, run 252)")
     return choice
 
 
-IN_GEMM_FIXUP = (("q4_K", True),)
-"""(weights, tiled_weights) whose one-token decode kernel (``max_m = 1``), where ``reproducible`` gives it the fix-up,
-sums its K splits itself (``fixup_in_gemm``: the last program of each tile to arrive, in split order, the same bits as
-the fix-up kernel) instead of a fix-up kernel launched after it: the MUL_MAT took 0.91–0.98 × the time on an H100 (run
-280) and 0.89–0.95 × on an H200 (run 286) at the three decode shapes where the fix-up is taken. Measured for q4_K with
-W repacked only; the M ≤ 8 kernel was not faster that way (0.98–1.08 ×, run 286), so it keeps the fix-up kernel."""
+IN_GEMM_FIXUP = tuple(weights for weights in WEIGHT_FORMATS if weights != "q8_0")
+"""The weights whose one-token decode kernel (``max_m = 1``), where ``reproducible`` gives it the fix-up, sums its K
+splits itself (``fixup_in_gemm``: the last program of each tile to arrive adds them in split order, the same bits as
+the fix-up kernel) instead of a fix-up kernel launched after it, in either order of W. Run 289 (an H200) timed the
+kernels ``choose_mmq`` returns, launched plainly, at the three decode shapes where the fix-up is taken: the MUL_MAT
+took 0.88–0.99 × the time with the fix-up kernel over every format and order but q8_0 (0.95–1.03 ×, so it keeps the
+fix-up kernel); run 286 (an H200) gave the programmatically launched q4_K goal kernel 0.89–0.95 ×, runs 280 and 288 (an
+H100) 0.91–0.98 × and a median of 0.96 ×. The M ≤ 8 kernel was not faster that way (0.98–1.08 ×, run 286), so it
+keeps the fix-up kernel."""
 
 
 def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqChoice:
@@ -249,9 +255,9 @@ def _config_text(cfg: MmqConfig) -> str:
 
 
 def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = False, reproducible: bool = False) -> str:
-    """The chosen kernel's IR (``mmq_kernel``; with a fix-up, ``mmq_fixup_kernel`` after it) under comment lines that
-    say how to compile, launch and time it (the ``qdot-bench`` line reads the IR from stdin: the GEMM alone, without
-    the quantize kernel of a MUL_MAT or the fix-up)."""
+    """The chosen kernel's IR (``mmq_kernel``; with a fix-up kernel, ``mmq_fixup_kernel`` after it) under comment lines
+    that say how to compile, launch and time it (the ``qdot-bench`` line reads the IR from stdin: the GEMM alone,
+    without the quantize kernel of a MUL_MAT or a fix-up kernel; an in-GEMM fix-up is part of the GEMM)."""
     choice = choose_mmq(weights, m, n, k, tiled_weights, reproducible)
     cfg = choice.cfg
     zeroed = "; Y zeroed first: the kernel adds into it" if cfg.needs_zeroed_output else ""
@@ -342,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiled-weights", action="store_true", help="W repacked once by tile_weights")
     parser.add_argument("--reproducible", action="store_true",
                         help="the same bits at every launch: stream-K and split-K with their fix-up kernel "
-                             "(printed after the GEMM), or at most 2 K splits where the default grid has no more")
+                             "(printed after the GEMM; the one-token kernel's in the GEMM), or at most 2 K splits "
+                             "where the default grid has no more")
     parser.add_argument("--m-ranges", action="store_true",
                         help=f"instead of the IR, a table of the kernels chosen for every M from 1 to M (at most "
                              f"{M_RANGES_MAX}) at this N and K: one line per range of M with one kernel")

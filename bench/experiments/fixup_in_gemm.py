@@ -44,8 +44,8 @@ import numpy as np
 import bench.mmq as bm
 from compiler.kernel_cache import get_or_compile
 from compiler.mmq_choice import choose_mmq
-from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars, fixup_workspace_shape,
-                                   mmq_fixup_kernel, mmq_grid, quantize_scratch_shape)
+from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_counters_shape, fixup_grid, fixup_scalars,
+                                   fixup_workspace_shape, mmq_fixup_kernel, mmq_grid, quantize_scratch_shape)
 
 KERNELS = ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt", "small_m 64 w2 splitk s2 pdl wt")
 """``bench.mmq.DECODE``'s goal kernels: the one-token kernel (M = 1) and the M ≤ 8 kernel, W repacked."""

@@ -68,6 +68,7 @@ def main() -> None:
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     if args.shapes:
         pair = [entry for entry in loaded if entry[0] in (GOAL, ONE_WARP)]
+        assert len(pair) == 2, [entry[0] for entry in loaded]
         for round_ in range(args.rounds):
             for n, k in DECODE_SHAPES:
                 for label, cfg, stages, kernel, info in (pair if round_ % 2 == 0 else pair[::-1]):

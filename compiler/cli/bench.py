@@ -259,9 +259,12 @@ def _compile(args: argparse.Namespace, text: str, filename: str) -> Any:
     import compiler
     from compiler.tools import ToolUnavailable
 
+    # the default pipeline's options (resolve_pipeline_flags filled in their defaults; beside --pipeline, which it
+    # refused them with, compile would too)
+    options = {"strategy": args.strategy, "num_stages": args.num_stages} if args.pipeline is None else {}
     try:  # a line break keeps compile from taking a one-line text for a path
-        return compiler.compile(text if "\n" in text else text + "\n", arch=args.arch, strategy=args.strategy,
-                                num_stages=args.num_stages, pipeline=args.pipeline, source_name=filename)
+        return compiler.compile(text if "\n" in text else text + "\n", arch=args.arch, pipeline=args.pipeline,
+                                source_name=filename, **options)
     except ToolUnavailable as err:
         raise ToolError(str(err)) from None
     except ValueError as err:  # compile's refusal of an argument (the flags were checked first)

@@ -263,7 +263,8 @@ def test_an_integer_parameter_ranges_to_its_signed_maximum() -> None:
 def test_input_is_named_as_read_in_compile_and_emulator_diagnostics(capsys: pytest.CaptureFixture[str],
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """qdot-bench compiles the text it read under the name it read it as (compile's ``source_name``), as
-    qdot-opt and qdot-translate name their input: '<stdin>' ('-' or no file), else the path as given ('./x.mlir', not 'x.mlir')."""
+    qdot-opt and qdot-translate name their input: '<stdin>' ('-' or no file), else the path as given ('./x.mlir',
+    not 'x.mlir')."""
     import io
 
     mx_text = Path(MX).read_text(encoding="utf-8")
@@ -587,6 +588,20 @@ def test_emulate_checks_the_launch_end_to_end(capsys: pytest.CaptureFixture[str]
                                          "output": True}
     assert result["ctas"] == 1 and result["ops"]["ptx.mma_sync"] > 0
     assert result["unwritten_elements"] == {"c_ptr": 0}  # every output element written
+
+
+def test_a_pipeline_given_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """--pipeline alone: the default pipeline's options are not passed beside it (compile refuses them there, and
+    qdot-bench had filled in their defaults, so every --pipeline run failed)."""
+    import compiler
+    from compiler.pipelines import PtxOptions, ptx_pipeline
+
+    pipeline = ptx_pipeline(PtxOptions(arch="sm_90", strategy="auto", num_stages=2))
+    status, out, err = qdot_bench([MX, "--pipeline", pipeline, "--shape", "m=128,n=128,k=128", *MX_GRID, "--emulate",
+                                   "--json"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["unwritten_elements"] == {"c_ptr": 0}
+    assert compiler.compile(MX, pipeline=pipeline).ptx != compiler.compile(MX).ptx  # 2 stages: another kernel
 
 
 def test_emulate_runs_nvfp4_on_valid_ue4m3_scales(capsys: pytest.CaptureFixture[str]) -> None:

@@ -220,9 +220,9 @@ def test_one_launch_mul_mat_quantizes_x_itself(cfg: MmqConfig, m: int, n: int, k
 
 @pytest.mark.slow
 def test_reproducible_one_token_choice_sums_in_the_gemm() -> None:
-    """``choose_mmq(..., reproducible=True)`` at M = 1 with q4_K repacked (``IN_GEMM_FIXUP``) gives the one-token kernel
-    the fix-up in the GEMM: run on ``MmqChoice.grid`` with the arguments ``choice_text`` names, it gives the fix-up
-    kernel's bits; ggml's order, which was not measured that way, keeps the fix-up kernel."""
+    """``choose_mmq(..., reproducible=True)`` at M = 1 (``IN_GEMM_FIXUP``: every format but q8_0, run 289) gives the
+    one-token kernel the fix-up in the GEMM: run on ``MmqChoice.grid`` with the arguments ``choice_text`` names, it
+    gives the fix-up kernel's bits; q8_0 keeps the fix-up kernel, printed after the GEMM."""
     from compiler.mmq_choice import choice_text, choose_mmq
 
     m, n, k = 1, 72, 4096
@@ -230,9 +230,10 @@ def test_reproducible_one_token_choice_sums_in_the_gemm() -> None:
     cfg = choice.cfg
     assert cfg.max_m == 1 and cfg.split_k and cfg.fixup_in_gemm and not cfg.needs_zeroed_output, cfg
     assert "fixup_in_gemm" in choice.why and "i32 counters" in choice_text("q4_K", m, n, k, True, True)
-    assert "@mmq_fixup" not in choice_text("q4_K", m, n, k, True, True)  # no fix-up kernel to launch after it
-    ggml = choose_mmq("q4_K", m, n, k, reproducible=True).cfg
-    assert ggml.fixup and not ggml.fixup_in_gemm, ggml
+    assert choice_text("q4_K", m, n, k, True, True).count("func.func @") == 1  # no fix-up kernel to launch after it
+    q8 = choose_mmq("q8_0", m, n, k, tiled_weights=True, reproducible=True)
+    assert q8.cfg.fixup and not q8.cfg.fixup_in_gemm, q8.cfg
+    assert choice_text("q8_0", m, n, k, True, True).count("func.func @") == 2  # the GEMM and its fix-up kernel
     grid = choice.grid(m, n, k)
     assert grid[1] > 2, grid
     case = MmqCase(cfg, m, n, k, stages=choice.num_stages)

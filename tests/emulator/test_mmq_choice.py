@@ -95,9 +95,11 @@ def test_choices_by_case() -> None:
     assert choose_mmq("q4_K", 128, 4096, 4096, reproducible=True) == default  # already the fix-up
     decode = choose_mmq("q4_K", 1, 4096, 14336, reproducible=True)
     assert decode.cfg.fixup and not decode.cfg.needs_zeroed_output and decode.grid(1, 4096, 14336)[1] > 2
-    assert not decode.cfg.fixup_in_gemm  # ggml's order: not measured with the fix-up in the GEMM
+    assert decode.cfg.fixup_in_gemm and decode.cfg.max_m == 1  # IN_GEMM_FIXUP: run 289, either order of W
     repacked = choose_mmq("q4_K", 1, 4096, 14336, tiled_weights=True, reproducible=True).cfg
-    assert repacked.fixup_in_gemm and repacked.max_m == 1  # IN_GEMM_FIXUP: runs 280 and 286
+    assert repacked.fixup_in_gemm and repacked.max_m == 1
+    q8 = choose_mmq("q8_0", 1, 4096, 14336, tiled_weights=True, reproducible=True).cfg
+    assert q8.fixup and not q8.fixup_in_gemm  # 0.95–1.03 × in run 289: the fix-up kernel stays
     assert not choose_mmq("q4_K", 5, 4096, 14336, tiled_weights=True, reproducible=True).cfg.fixup_in_gemm  # M ≤ 8
     wide = choose_mmq("q4_K", 1, 32768, 8192, reproducible=True)
     assert not wide.cfg.fixup and wide.max_splits == 2 and wide.grid(1, 32768, 8192)[1] <= 2

@@ -22,6 +22,7 @@ from compiler.cli.common import build_pipeline, parse_module, print_module, spli
 from compiler.pipelines import PtxOptions, agx_pipeline, ptx_pipeline
 from examples.catalog import EXAMPLES
 
+ROOT = Path(__file__).resolve().parents[2]
 CASES = [(ex.name, build.arch, build.strategy, ex.num_stages, None) for ex in EXAMPLES for build in ex.builds] + \
         [(ex.name, None, None, None, form) for ex in EXAMPLES for form in ex.agx_forms]
 
@@ -44,11 +45,13 @@ def _through_text(path: str, spec: str) -> str:
     return text
 
 
-@pytest.mark.parametrize(("name", "arch", "strategy", "stages", "form"), CASES,
-                         ids=[f"{c[0]}-{c[1] or c[4]}{'-' + c[2] if c[2] not in (None, 'auto') else ''}" for c in CASES])
+IDS = [f"{c[0]}-{c[1] or c[4]}{'-' + c[2] if c[2] not in (None, 'auto') else ''}" for c in CASES]
+
+
+@pytest.mark.parametrize(("name", "arch", "strategy", "stages", "form"), CASES, ids=IDS)
 def test_each_pass_output_resumes_to_the_same_artifact(name: str, arch: str | None, strategy: str | None,
                                                         stages: int | None, form: str | None) -> None:
-    path = f"examples/{name}.mlir"
+    path = str(ROOT / "examples" / f"{name}.mlir")
     if form is not None:
         spec = agx_pipeline(form)
         lowered = _through_text(path, spec)

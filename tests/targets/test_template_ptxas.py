@@ -227,8 +227,7 @@ def test_staged_epilogue_assembles(cfg: GemmConfig, arch: str, stages: int) -> N
     """``qdot-to-llvm{epilogue=staged}``: the pairs go to shared memory, rows come back as 16-byte
     vectors and leave as 16-byte global stores — and ptxas takes it."""
     pipeline = ptx_pipeline(PtxOptions(arch=arch, strategy="dequant-bf16", num_stages=stages, epilogue="staged"))
-    kernel = qdot_compile(gemm_kernel(cfg), arch=arch, strategy="dequant-bf16", num_stages=stages,
-                          pipeline=pipeline, verify=True)
+    kernel = qdot_compile(gemm_kernel(cfg), arch=arch, pipeline=pipeline, verify=True)  # the pipeline carries them
     assert kernel.artifact.report is not None and "Used" in kernel.artifact.report
     assert "st.shared.v2.b32" in kernel.ptx and "st.global.v4.b32" in kernel.ptx
     assert "st.global.v2.b32" not in kernel.ptx
