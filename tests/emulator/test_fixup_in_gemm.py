@@ -219,18 +219,20 @@ def test_one_launch_mul_mat_quantizes_x_itself(cfg: MmqConfig, m: int, n: int, k
 
 
 @pytest.mark.slow
-def test_reproducible_one_token_choice_sums_in_the_gemm() -> None:
+@pytest.mark.parametrize(("weights", "tiled"), [("q4_K", True), ("q6_K", False), ("iq4_xs", True), ("q2_K", False)])
+def test_reproducible_one_token_choice_sums_in_the_gemm(weights: str, tiled: bool) -> None:
     """``choose_mmq(..., reproducible=True)`` at M = 1 (``IN_GEMM_FIXUP``: every format but q8_0, run 289) gives the
     one-token kernel the fix-up in the GEMM: run on ``MmqChoice.grid`` with the arguments ``choice_text`` names, it
     gives the fix-up kernel's bits; q8_0 keeps the fix-up kernel, printed after the GEMM."""
     from compiler.mmq_choice import choice_text, choose_mmq
 
     m, n, k = 1, 72, 4096
-    choice = choose_mmq("q4_K", m, n, k, tiled_weights=True, reproducible=True)
+    choice = choose_mmq(weights, m, n, k, tiled_weights=tiled, reproducible=True)
     cfg = choice.cfg
     assert cfg.max_m == 1 and cfg.split_k and cfg.fixup_in_gemm and not cfg.needs_zeroed_output, cfg
-    assert "fixup_in_gemm" in choice.why and "i32 counters" in choice_text("q4_K", m, n, k, True, True)
-    assert choice_text("q4_K", m, n, k, True, True).count("func.func @") == 1  # no fix-up kernel to launch after it
+    text = choice_text(weights, m, n, k, tiled, True)
+    assert "fixup_in_gemm" in choice.why and "i32 counters" in text
+    assert text.count("func.func @") == 1  # no fix-up kernel to launch after it
     q8 = choose_mmq("q8_0", m, n, k, tiled_weights=True, reproducible=True)
     assert q8.cfg.fixup and not q8.cfg.fixup_in_gemm, q8.cfg
     assert choice_text("q8_0", m, n, k, True, True).count("func.func @") == 2  # the GEMM and its fix-up kernel
