@@ -11,8 +11,10 @@
 // RUN: python -m compiler.mmq_choice q8_0 100 4096 4096 --m-ranges | filecheck %s --check-prefix=RANGES-SMALL-W
 // RUN: python -m compiler.mmq_choice q4_K 80 4096 4096 --reproducible | filecheck %s --check-prefix=REPRO
 // RUN: python -m compiler.mmq_choice q4_K 80 4096 4096 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-PTX
-// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-DECODE
-// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-DECODE-PTX
+// RUN: python -m compiler.mmq_choice q8_0 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-DECODE
+// RUN: python -m compiler.mmq_choice q8_0 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-DECODE-PTX
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-IN-GEMM
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-IN-GEMM-PTX
 // RUN: python -m compiler.mmq_choice q4_K 1 32768 8192 --reproducible | filecheck %s --check-prefix=REPRO-TWO-SPLITS
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
@@ -110,17 +112,34 @@
 // REPRO-PTX:     ld.global.v4.b32
 // REPRO-PTX-NOT: red.global.add
 
-// A decode whose grid splits K 14 ways takes the split-K fix-up: its pieces are summed in split order by a second
-// kernel (16 splits loaded at once); one split in two at most by default keeps its kernel, capped at two splits.
-// REPRO-DECODE:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, max_m=1, l2_prefetch=128)
+// A decode whose grid splits K 14 ways takes the split-K fix-up: for q8_0 its pieces are summed in split order by a
+// second kernel (16 splits loaded at once); for every other format (IN_GEMM_FIXUP, run 289) the one-token kernel's
+// last program of each tile adds them itself, arriving at an i32 counter (fences, atom.global.add, bar.red), no second
+// kernel; one split in two at most by default keeps its kernel, capped at two splits.
+// REPRO-DECODE:      // MmqConfig(weights='q8_0', block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, max_m=1, l2_prefetch=128)
 // REPRO-DECODE-NEXT: // why: M = 1: {{.*}}; reproducible: the K splits summed in split order by the fix-up kernel {{.*}}
 // REPRO-DECODE:      // launch on grid (64, 14, 1) (mmq_grid){{$}}
 // REPRO-DECODE-NEXT: // then @small_m_fixup_64x8_w2_m1 (below) on grid (64, 2, 1) (fixup_grid), arguments Y, the workspace, 1, 4096, 14 (fixup_scalars): the GEMM leaves split tiles' pieces in a 57344 x 8 f32 workspace (fixup_workspace_shape), the fix-up adds them into Y
 // REPRO-DECODE:      func.func @small_m_fixup_64x8_w2_m1(%y_ptr: !qdot.ptr<f32>, %part_ptr: !qdot.ptr<f32>, %m: index, %n: index, %splits: index)
-// REPRO-DECODE-PTX:     .entry small_m_q8_1_q4_K_64_w2_splitk_fixup_m1_l2p128(
+// REPRO-DECODE-PTX:     .entry small_m_q8_1_q8_0_64_w2_splitk_fixup_m1_l2p128(
 // REPRO-DECODE-PTX-NOT: red.global.add
 // REPRO-DECODE-PTX:     .entry small_m_fixup_64x8_w2_m1(
 // REPRO-DECODE-PTX-COUNT-16: ld.global.v4.b32
+// REPRO-IN-GEMM:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, fixup_in_gemm=True, max_m=1, l2_prefetch=128)
+// REPRO-IN-GEMM-NEXT: // why: M = 1: {{.*}}; reproducible: the K splits summed in split order by each tile's last program (fixup_in_gemm; {{.*}})
+// REPRO-IN-GEMM:      // launch on grid (64, 14, 1) (mmq_grid){{$}}
+// REPRO-IN-GEMM-NEXT: // arguments X, W, Y, a 57344 x 8 f32 workspace (fixup_workspace_shape) and 64 i32 counters, zero (fixup_counters_shape; each launch leaves them zero), M, N, K: the last program of each tile to arrive adds its split pieces into Y, no fix-up kernel
+// REPRO-IN-GEMM-NEXT: // time it: qdot-bench --num-stages 2 --shape m=1,n=4096,k=14336 --grid 64,14,1{{$}}
+// REPRO-IN-GEMM:      func.func @small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128({{.*}}%part_ptr: !qdot.ptr<f32>, %count_ptr: !qdot.ptr<i32>,
+// REPRO-IN-GEMM:      qdot.last_arrival
+// REPRO-IN-GEMM-NOT:  func.func @small_m_fixup
+// REPRO-IN-GEMM-PTX:     .entry small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128(
+// REPRO-IN-GEMM-PTX-NOT: red.global.add
+// REPRO-IN-GEMM-PTX:     fence.acq_rel.gpu
+// REPRO-IN-GEMM-PTX:     atom.global.add.u32
+// REPRO-IN-GEMM-PTX:     fence.acq_rel.gpu
+// REPRO-IN-GEMM-PTX:     bar.red.or.pred
+// REPRO-IN-GEMM-PTX-NOT: .entry
 // REPRO-TWO-SPLITS:      // why: M = 1: {{.*}}; reproducible: at most 2 K splits (run 252: the default's at this N, K)
 // REPRO-TWO-SPLITS:      // launch on grid (512, 2, 1) (MmqChoice.grid); Y zeroed first: the kernel adds into it
 
