@@ -108,7 +108,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType, f32, i8, i32, i64
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from compiler import remarks
@@ -136,7 +136,7 @@ from dialects.qgpu.shared_layout import SharedLayout, allocation_bytes, shared_l
 from dialects.qgpu.types import MemDescType
 from passes.support.analysis import known_divisor
 from passes.support.builder import Builder, constant_value
-from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint, made_desc
+from passes.support.copies import GlobalTile, element_offset, global_tile, l2_prefetch_hint, made_desc, producer_of
 from passes.support.distributed import FunctionState
 
 LANES_PER_GROUP = 8
@@ -376,7 +376,7 @@ def _chain(quantize: QuantizeOp) -> tuple[LoadOp, StoreOp]:
     load = quantize.src.owner
     if not isinstance(load, LoadOp):
         emit_error(quantize, f"source must come straight from a qdot.load of the f32 tile, got "
-                             f"{_producer(quantize.src)}")
+                             f"{producer_of(quantize.src)}")
     uses = list(quantize.result.uses)
     store = uses[0].operation if len(uses) == 1 else None
     if not isinstance(store, StoreOp) or store.value is not quantize.result:
@@ -389,11 +389,6 @@ def _chain(quantize: QuantizeOp) -> tuple[LoadOp, StoreOp]:
     for role, desc in (("the source's", load.desc), ("the result's", store.desc)):
         made_desc(desc, quantize, role)
     return load, store
-
-
-def _producer(value: SSAValue) -> str:
-    owner = value.owner
-    return f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
 
 
 def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:

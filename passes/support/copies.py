@@ -76,15 +76,20 @@ class GlobalTile:
         return bool(self.in_bounds) and all(self.in_bounds)
 
 
+def producer_of(value: SSAValue) -> str:
+    """What defines ``value``, for a diagnostic: the op's name quoted, or a block argument."""
+    owner = value.owner
+    return f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+
+
 def made_desc(desc: SSAValue, user: Operation, role: str = "") -> MakeDescOp:
     """The ``qdot.make_desc`` that ``desc`` is, or a diagnostic at ``user``: a copy's shape and strides are
     read from that op, so a descriptor carried through a loop's ``iter_args`` or a branch cannot be lowered
     (the tile's shape and strides are then known only at run time)."""
     make = desc.owner
     if not isinstance(make, MakeDescOp):
-        producer = f"'{make.name}'" if isinstance(make, Operation) else "a block argument"
         emit_error(user, f"{role + ' ' if role else ''}descriptor must come straight from qdot.make_desc, got "
-                         f"{producer}")
+                         f"{producer_of(desc)}")
     return make
 
 
