@@ -338,3 +338,27 @@ def test_lit_prefill_kernel_keeps_spills_out_of_its_k_loop() -> None:
     counts, _ = census(qdot_compile(source.read_text(), arch="sm_90").ptx, "sm_90")
     assert counts["IMMA"] == 16
     assert not loop_spills(counts), counts
+
+
+@pytest.mark.parametrize("weights, tiled", [("q4_K", False), ("q4_K", True), ("q6_K", False), ("q8_0", True)])
+def test_chosen_prefill_kernel_holds_two_programs_per_sm(weights: str, tiled: bool) -> None:
+    """``choose_mmq``'s prefill rests on two programs per SM (runs 111–118: its registers and shared memory were sized
+    for it), and a lowering change that adds a register or a stage's bytes would halve that without failing a
+    numerics test. The kernels here span the choice's tiles: q4_K in both orders of W (the M = 512 goal rows),
+    q6_K's 64 × 64 tile, q8_0 repacked (the most shared memory, 108 KB). ptxas 13.0 today: 255, 255, 198 and 229
+    registers; q4_K's 255 leave it 12 (ggml's order) or 20 bytes (repacked) to spill, which cost the K loop two
+    ``LDL`` per step — pinned, so that more spilling inside the loop is seen."""
+    from bench.sass_census import census, loop_spills
+    from compiler.mmq_choice import choose_mmq
+    from compiler.occupancy import programs_per_sm
+    from compiler.tools import find_tool
+    from targets.ptx.ptxas import assemble
+
+    choice = choose_mmq(weights, 512, 4096, 4096, tiled_weights=tiled)
+    kernel = qdot_compile(mmq_kernel(choice.cfg), arch="sm_90", strategy="promote-int8", num_stages=choice.num_stages)
+    info, resources = kernel.kernels[0], assemble(kernel.ptx, "sm_90").kernels[0]
+    programs, limiter = programs_per_sm(info.shared_bytes, info.num_warps * 32, resources.registers)
+    assert programs >= 2, (programs, limiter, resources, info.shared_bytes)
+    if find_tool("cuobjdump") is not None:
+        counts, _ = census(kernel.ptx, "sm_90")
+        assert loop_spills(counts).get("STL", 0) == 0 and loop_spills(counts).get("LDL", 0) <= 2, loop_spills(counts)
