@@ -47,7 +47,9 @@ kernel, and a programmatic launch after it (``replace(cfg, wait_previous_grid=Tr
 launch_dependents=True)``: 0.1–1.9 µs per decode call, run 42), which needs the launch protocol ``bench.mmq``
 follows — and with it, W's first copies, and the next K steps' weights asked of L2, before the GEMM's wait
 (``weights_before_wait``, ``prefetch_steps``: not chosen here, run 278 found no gain and a loss). Other GPUs were not
-measured.
+measured, and the choice does not adapt to them: on sm_120a / sm_121a (about 100 KB of shared memory per SM, the seed's
+GB10 class) the q4_K prefill kernel's 83 968 bytes hold one program per SM, not two, and ptxas 13.0 spills 28 bytes
+(48 repacked); the one-stage form that would fit two (47 104 bytes) spills 116–160, 64 × 64 (61 440) still fits one.
 
 ``reproducible=True`` gives up the atomics' freedom of order for the same bits at every launch: stream-K takes its
 fix-up kernel where the default does not (``MmqConfig.fixup``: 0.96–1.05 × the atomic MUL_MAT's time at M = 65 on the
