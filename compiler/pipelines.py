@@ -63,5 +63,10 @@ def ptx_pipeline(options: PtxOptions) -> str:
 
 
 def agx_pipeline(form: str) -> str:
-    """qdot dot tile → agx.mma8 chain → registers → hints and wait slots."""
-    return f"qdot-to-agx{{form={form}}},agx-allocate-registers,agx-hints-and-waits"
+    """qdot dot tile → agx.mma8 chain → registers → wait slots, no hints.
+
+    ``hints=false waits=all`` is spelt out so that ``--print-pipeline`` shows what keeps the stream's
+    meaning free of the assumed wait-slot order (A3) and hint-bit assignment (A4): an MMA that needs a
+    wait waits on every slot, and no hint bit is set. ``{hints=true waits=needed}`` is the liveness-based
+    stream for a user who accepts A3 and A4 (docs/agx.md)."""
+    return f"qdot-to-agx{{form={form}}},agx-allocate-registers,agx-hints-and-waits{{hints=false waits=all}}"

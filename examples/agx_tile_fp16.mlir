@@ -8,6 +8,9 @@
 //   qdot-translate examples/agx_tile_fp16.mlir --target agx3b --format asm   # G16 / M4: 12-byte mma8
 //   qdot-translate examples/agx_tile_fp16.mlir --target agx3c --format hex   # M5: 14-byte mma8
 //   qdot-opt examples/agx_tile_fp16.mlir -p 'qdot-to-agx{form=agx3b},agx-allocate-registers,agx-hints-and-waits'
+//   (the default hints=false waits=all: an MMA that needs a wait waits on every slot, no hint is set, so the
+//   stream's meaning rests on neither the wait-slot order A3 nor the hint bits A4; hints=true waits=needed
+//   gives the liveness-based stream, which rests on both)
 // Nothing here ran on Apple hardware; tests/examples runs the stream on the AGX emulator
 // (targets.agx.run.emulate) against compiler.numerics.dot_scaled.
 func.func @tile(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %acc: tensor<8x16xf32>) -> tensor<8x16xf32> {

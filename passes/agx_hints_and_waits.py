@@ -1,17 +1,30 @@
-"""agx-hints-and-waits{hints=true}: register-cache hints and scoreboard wait slots on each MMA.
+"""agx-hints-and-waits{hints=false waits=all}: scoreboard waits on each MMA (on every slot by default),
+register-cache hints only with hints=true.
 
 Decides two things per ``agx.mma8`` in a straight-line tile:
 
-* **Hints.** Each source gets ``discard`` on the last read of its fragment
-  (nothing reads that register's value again, so the register cache may drop
-  it) and ``cache`` when a later instruction reads it again; D gets ``d_cache``
-  when a later MMA reads it as C. ``hints=false`` emits none (hints are
-  performance only, and their bit assignment rests on A4).
 * **Waits (A14).** Every fragment load is asynchronous: loads get scoreboard
   slots round-robin over the form's slots (6 on agx3b, 8 on agx3c, from the
-  function's ``agx.form``; agx3b when absent). An MMA waits on every slot that
-  has a pending load of its A, B or C (or into D's registers); waiting retires
-  every load of that slot.
+  function's ``agx.form``; agx3b when absent). An MMA needs a wait when a slot
+  has a pending load of its A, B or C (or into D's registers). ``waits=all``
+  (the default) then waits on every slot of the form, retiring everything
+  pending: all wait bits are set together, so the stream means the same
+  whichever bit is which slot (A3). ``waits=needed`` waits on just the slots
+  it needs, a wait retiring every load of its slot; fewer stalls, but a wrong
+  A3 would wait on the wrong loads.
+* **Hints.** ``hints=false`` (the default) emits none: hints are performance
+  only, and which of the seven stated hint bits means cache and which discard
+  is an assumption (A4), so a wrong A4 could turn a cache into a discard of a
+  register read again. ``hints=true`` gives each source ``discard`` on the
+  last read of its fragment (nothing reads that register's value again, so the
+  register cache may drop it) and ``cache`` when a later instruction reads it
+  again; D gets ``d_cache`` when a later MMA reads it as C.
+
+The defaults keep the unknown orderings out of what the stream means (the
+AGX reference notes, section 2.5): the bytes still rest on other assumptions
+(A1, A2, A6, ...), but none of the wait and hint bits depends on A3 or A4.
+``{hints=true waits=needed}`` is the liveness-based stream, for a user who
+accepts A3 and A4.
 
 It works on SSA values, so it may run before or after register allocation;
 with registers placed, a fragment's value and its register's value are the same
@@ -21,6 +34,7 @@ thing. Lit tests: tests/lit/agx-hints-and-waits/.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, IntAttr, ModuleOp, StringAttr, UnitAttr, i64
@@ -32,10 +46,14 @@ from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp, form_of
 from dialects.agx.types import FragType
+from passes.support.options import check_option_values
 from targets.agx.forms import FORMS, FormName
 from targets.agx.mma8 import Hint
 
 _AGX_OPS = (LoadFragOp, DequantFragOp, Mma8Op, StoreTileOp)
+
+WAIT_MODES = ("all", "needed")
+"""``waits=``: every slot of the form once any is needed (A3-free), or the needed slots only."""
 
 
 def _read_later(value: SSAValue, reader: Operation, index: dict[Operation, int]) -> bool:
@@ -67,7 +85,7 @@ def _registers(value: SSAValue) -> set[int]:
     return set(value.type.registers) if isinstance(value.type, FragType) else set()
 
 
-def _waits(ops: list[Operation], slots: int) -> None:
+def _waits(ops: list[Operation], slots: int, every_slot: bool) -> None:
     pending: dict[SSAValue, int] = {}
     issued = 0
     for op in ops:
@@ -79,6 +97,8 @@ def _waits(ops: list[Operation], slots: int) -> None:
             needed = {pending[v] for v in (op.a, op.b, op.c) if v is not None and v in pending}
             written = _registers(op.result)
             needed |= {slot for value, slot in pending.items() if _registers(value) & written}
+            if needed and every_slot:
+                needed = set(range(slots))
             pending = {value: slot for value, slot in pending.items() if slot not in needed}
             _set(op, "wait", DenseArrayBase.from_list(i64, sorted(needed)) if needed else None)
         elif isinstance(op, StoreTileOp):
@@ -88,13 +108,14 @@ def _waits(ops: list[Operation], slots: int) -> None:
                                    f"store tiles hold MMA results")
 
 
-def _remark(func: FuncOp, ops: list[Operation], form: str, slots: int, hints: bool) -> str:
+def _remark(func: FuncOp, ops: list[Operation], form: str, slots: int, hints: bool, waits: str) -> str:
     mmas = [op for op in ops if isinstance(op, Mma8Op)]
     loads = sum(1 for op in ops if isinstance(op, LoadFragOp | DequantFragOp))
-    waits = [op.properties["wait"] for op in mmas if "wait" in op.properties]
-    slot_waits = sum(len(w.get_values()) for w in waits if isinstance(w, DenseArrayBase))
+    waiting = [op.properties["wait"] for op in mmas if "wait" in op.properties]
+    slot_waits = sum(len(w.get_values()) for w in waiting if isinstance(w, DenseArrayBase))
+    which = "on every slot" if waits == "all" else "on the slots they need"
     text = (f"@{func.sym_name.data}: {loads} fragment loads round-robin over {form}'s {slots} wait slots; "
-            f"{len(waits)} of {len(mmas)} mma8 wait ({slot_waits} slot waits)")
+            f"waits={waits}: {len(waiting)} of {len(mmas)} mma8 wait {which} ({slot_waits} slot waits)")
     if not hints:
         return text + "; hints=false: no register-cache hints"
     counts = {name: 0 for name in ("discard", "cache")}
@@ -110,10 +131,14 @@ def _remark(func: FuncOp, ops: list[Operation], form: str, slots: int, hints: bo
 @dataclass(frozen=True)
 class AgxHintsAndWaitsPass(ModulePass):
     name = "agx-hints-and-waits"
+    OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {"waits": WAIT_MODES}
+    """What ``waits`` takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
-    hints: bool = True
+    hints: bool = False
+    waits: str = "all"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_option_values(self)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             if not any(isinstance(inner, _AGX_OPS) for inner in func.walk()):
                 continue
@@ -128,6 +153,7 @@ class AgxHintsAndWaitsPass(ModulePass):
             ops = list(block.ops)
             index = {inner: i for i, inner in enumerate(ops)}
             _hints(ops, index, self.hints)
-            _waits(ops, FORMS[form].wait_slots)
+            _waits(ops, FORMS[form].wait_slots, self.waits == "all")
             if remarks.enabled(self.name):
-                remarks.remark(func, self.name, _remark(func, ops, form, FORMS[form].wait_slots, self.hints))
+                remarks.remark(func, self.name,
+                               _remark(func, ops, form, FORMS[form].wait_slots, self.hints, self.waits))

@@ -47,7 +47,8 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "A3",
         "Wait slot i is bit 12 + i.",
         "The seed states the set 12..17 for the six slots (field ids 69..74), not their order; "
-        "keeping id order equal to bit order is the simplest reading.",
+        "keeping id order equal to bit order is the simplest reading. The default pipeline's streams "
+        "do not rest on it: an MMA that needs a wait sets every wait bit (agx-hints-and-waits waits=all).",
     ),
     Assumption(
         "A4",
@@ -55,7 +56,8 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "B discard 71, C cache 72, C discard 73.",
         "The seed states the set of seven bits for the seven hint fields (ids 11, 27, 29, 44, 46, "
         "61, 63); the order-preserving assignment is the only one that keeps id order and bit "
-        "order the same, but any of the 7! assignments fits the seed.",
+        "order the same, but any of the 7! assignments fits the seed. The default pipeline's streams "
+        "set no hint bit (agx-hints-and-waits hints=false), so they do not rest on it.",
     ),
     Assumption(
         "A5",
@@ -122,7 +124,7 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption(
         "A14",
         "Scoreboard model: fragment loads are asynchronous and each is assigned a wait slot; an "
-        "MMA is synchronous and waits on every slot with a pending producer of A, B or C.",
+        "MMA is synchronous and must wait on every slot with a pending producer of A, B or C.",
         "The seed gives the MMA a wait mask but describes no producer; Mesa's G13 pass "
         "(agx_insert_waits.c) waits before the first read of a register an outstanding slot "
         "writes, which is what this models.",

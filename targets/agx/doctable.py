@@ -38,20 +38,13 @@ def _values(entry: Field) -> str:
     return "/".join(str(value) for value in entry.allowed)
 
 
+def _seed_id(entry: Field) -> str:
+    return f"{entry.seed_id} (inferred, not in the seed)" if entry.seed_id_inferred else str(entry.seed_id)
+
+
 def _provenance(entry: Field) -> str:
     text = str(entry.provenance)
     return f"{text}: {entry.note}" if entry.note else text
-
-
-def stated_bit_count(form: Form) -> int:
-    """Bits the seed places: a stated field's stated bits, and every bit of a stated set."""
-    count = 0
-    for entry in form.fields:
-        if entry.provenance is Provenance.STATED_SET:
-            count += entry.bits.width
-        elif entry.provenance is Provenance.STATED:
-            count += len(entry.stated_positions) if entry.stated_positions else entry.bits.width
-    return count
 
 
 def field_table(form: Form) -> str:
@@ -63,7 +56,7 @@ def field_table(form: Form) -> str:
                  f"{opcode.value:#05x} | {Provenance.ASSUMED} | {', '.join(opcode.assumptions)} |"))
     for entry in form.fields:
         rows.append((entry.bits.ranges[0][0],
-                     f"| {entry.seed_id} | {entry.key}: {entry.meaning} | {entry.bits.spelled()} | "
+                     f"| {_seed_id(entry)} | {entry.key}: {entry.meaning} | {entry.bits.spelled()} | "
                      f"{entry.bits.width} | {_values(entry)} | {_provenance(entry)} | "
                      f"{', '.join(entry.assumptions) or '—'} |"))
     for first, last in form.unexplained_ranges():
@@ -75,7 +68,7 @@ def field_table(form: Form) -> str:
     body = "\n".join(row for _, row in sorted(rows))
     summary = (f"{form.name.upper()}: {form.length} bytes ({form.bit_count} bits), {form.wait_slots} wait slots, "
                f"{'separate A and B types' if form.separate_b_type else 'one input type for A and B'}; "
-               f"{stated_bit_count(form)} of {form.bit_count} bits are placed by the seed "
+               f"{form.stated_bit_count} of {form.bit_count} bits are placed by the seed "
                f"(exactly, or as a set whose order is assumed).")
     return f"{summary}\n\n{header}\n{body}"
 

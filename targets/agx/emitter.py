@@ -32,7 +32,9 @@ from dialects.agx.ops import DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp, for
 from dialects.agx.types import FragType
 from dialects.qdot.formats import scale_kind_of
 from targets.agx.asm import format_mma8, register_text
+from targets.agx.assumptions import ASSUMPTIONS
 from targets.agx.errors import EncodingError
+from targets.agx.fields import Form
 from targets.agx.forms import FORMS, form_named
 from targets.agx.mma8 import ElemType, encode_mma8
 from targets.agx.program import FragmentLoad, FragmentSource, FragmentStore, Operand, TileProgram
@@ -229,6 +231,18 @@ def map_lines(program: TileProgram, arg_names: list[str]) -> list[str]:
     return lines
 
 
+def facts_lines(form: Form) -> list[str]:
+    """What in the bytes is fact: the bit positions the seed states, and nothing else. Printed with every
+    stream, because the bytes alone look equally certain in every bit while most rest on assumptions."""
+    stated = form.stated_bit_count
+    if stated:
+        facts = f"only the {stated} of {form.bit_count} bit positions the seed states; every other position"
+    else:
+        facts = f"none; the seed states no {form.name} bit position, so each of the {form.bit_count}"
+    return [f"facts: {facts} is a numbered",
+            f"assumption ({ASSUMPTIONS[0].id}..{ASSUMPTIONS[-1].id} in docs/agx.md), not checked on hardware"]
+
+
 def _arg_names(module: ModuleOp, function: str) -> list[str]:
     for op in module.walk():
         if isinstance(op, FuncOp) and op.sym_name.data == function:
@@ -252,7 +266,8 @@ def emit(module: ModuleOp, form: str = "agx3b", fmt: str = "hex") -> str | bytes
     if fmt == "bin":
         return b"".join(stream for _, stream in tiles)
     out = [f"// {form}: the MMA instruction stream of each dot tile and the register map of its fragments,",
-           "// not a whole shader (only the matrix instruction has a published encoding; see docs/agx.md)"]
+           "// not a whole shader (only the matrix instruction has a published encoding; see docs/agx.md)",
+           *(f"// {line}" for line in facts_lines(FORMS[form]))]
     for program, stream in tiles:
         out.append("//")
         out.extend(f"// {line}" for line in map_lines(program, _arg_names(module, program.function)))

@@ -25,7 +25,10 @@ class Provenance(StrEnum):
     """Where a field's bit placement comes from."""
 
     STATED = "stated"
-    """The seed states the bit position (accumulate at bit 88)."""
+    """The seed states the position of every bit of the field (``stated_positions`` are all its bits)."""
+    PARTLY_STATED = "partly-stated"
+    """The seed states some of the field's bits (``stated_positions``: accumulate at bit 88); the others
+    rest on the cited assumption, so a reader of the provenance alone does not take them for facts."""
     STATED_SET = "stated-set"
     """The seed states the set of bits of a group of fields; which field is which bit is assumed."""
     ASSUMED = "assumed"
@@ -114,6 +117,7 @@ class Field:
 
     key: str
     seed_id: int
+    """The seed's anonymous field id (``seed_id_inferred`` when the seed does not print it)."""
     meaning: str
     bits: Bits
     provenance: Provenance
@@ -126,10 +130,24 @@ class Field:
     """What exactly is stated when the placement is only partly stated."""
     stated_positions: frozenset[int] = frozenset()
     """Bits whose meaning the seed states exactly (a set one rests on no assumption)."""
+    seed_id_inferred: bool = False
+    """The seed never prints ``seed_id``: it continues the seed's numbering (AGX3C's wait slots 6 and 7
+    as 75 and 76, after the 69..74 the seed gives), an inference, so no test or table may present it
+    as the seed's."""
 
     def __post_init__(self) -> None:
         if self.provenance is not Provenance.STATED and not self.assumptions:
             raise TableError(f"field {self.key}: a placement that is not stated must cite an assumption")
+        positions = frozenset(self.bits.positions())
+        if self.provenance is Provenance.STATED and self.stated_positions != positions:
+            raise TableError(f"field {self.key}: stated, but the seed states bits {sorted(self.stated_positions)} "
+                             f"of {self.bits.spelled()}; a field with unstated bits is partly-stated and cites "
+                             f"the assumption for the rest")
+        if self.provenance is Provenance.PARTLY_STATED and not self.stated_positions < positions:
+            raise TableError(f"field {self.key}: partly-stated needs stated bits that are some, not all, "
+                             f"of {self.bits.spelled()}")
+        if self.provenance in (Provenance.STATED_SET, Provenance.ASSUMED) and self.stated_positions:
+            raise TableError(f"field {self.key}: {self.provenance} but names stated bits")
         if self.allowed is not None:
             for value in self.allowed:
                 if value < 0 or value >> self.bits.width:
@@ -180,6 +198,14 @@ class Form:
     @property
     def bit_count(self) -> int:
         return 8 * self.length
+
+    @property
+    def stated_bit_count(self) -> int:
+        """Bits the seed places: the stated bits of a (partly-)stated field, and every bit of a stated set."""
+        count = 0
+        for entry in self.fields:
+            count += entry.bits.width if entry.provenance is Provenance.STATED_SET else len(entry.stated_positions)
+        return count
 
     def field(self, key: str) -> Field:
         for entry in self.fields:

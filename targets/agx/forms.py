@@ -1,11 +1,12 @@
 """The AGX3B and AGX3C 8x8 MMA field tables: the only place a bit position is written.
 
 Field ids are the seed's anonymous ids (2, 18, 35, 52 registers; 26, 43, 60
-types; 27/29, 44/46, 61/63 cache/discard; 11 D cache; 59 mode; 69.. wait).
-Provenance says which placements the seed states (bit 88; the wait bits 12..17
-and the hint bits {32, 47, 48, 62, 71, 72, 73} as sets) and which rest on a
-numbered assumption (``assumptions.py``). The seed gives no AGX3C position at
-all, so every AGX3C field is an assumption (A9).
+types; 27/29, 44/46, 61/63 cache/discard; 11 D cache; 59 mode; 69..74 wait;
+AGX3C's 75 and 76 are inferred, ``seed_id_inferred``). Provenance says which
+placements the seed states (bit 88 of the mode field, whose bit 87 is A5; the
+wait bits 12..17 and the hint bits {32, 47, 48, 62, 71, 72, 73} as sets) and
+which rest on a numbered assumption (``assumptions.py``). The seed gives no
+AGX3C position at all, so every AGX3C field is an assumption (A9).
 """
 
 from __future__ import annotations
@@ -42,9 +43,14 @@ def _hint(key: str, seed_id: int, meaning: str, position: int, extra: tuple[str,
                  "" if extra else _HINT_SET)
 
 
+SEED_WAIT_IDS = 6
+"""The seed gives wait ids 69..74 (six slots); AGX3C's 75 and 76 for slots 6 and 7 are inferred."""
+
+
 def _wait(slot: int, position: int, provenance: Provenance, assumptions: tuple[str, ...]) -> Field:
     return Field(FieldKey.wait(slot), 69 + slot, f"wait on scoreboard slot {slot}", bit(position),
-                 provenance, assumptions, (0, 1), "wait", _WAIT_SET if provenance is Provenance.STATED_SET else "")
+                 provenance, assumptions, (0, 1), "wait", _WAIT_SET if provenance is Provenance.STATED_SET else "",
+                 seed_id_inferred=slot >= SEED_WAIT_IDS)
 
 
 def _common_fields(extra: tuple[str, ...]) -> tuple[Field, ...]:
@@ -59,7 +65,7 @@ def _common_fields(extra: tuple[str, ...]) -> tuple[Field, ...]:
         Field(FieldKey.CD_TYPE, 60, "C/D type (2 = fp32; 1, the fp16 accumulator, is refused: A11)",
               span(82, 2), Provenance.ASSUMED, ("A6", *extra), (FP32_CODE,)),
         Field(FieldKey.MODE, 59, "2 = accumulate, 1 = simdgroup_multiply (no C)", span(87, 2),
-              Provenance.ASSUMED if extra else Provenance.STATED, ("A5", *extra),
+              Provenance.ASSUMED if extra else Provenance.PARTLY_STATED, ("A5", *extra),
               allowed=(MODE_MULTIPLY, MODE_ACCUMULATE),
               note="" if extra else "bit 88 = accumulate; bit 87 (multiply) is A5",
               stated_positions=frozenset() if extra else frozenset({88})),

@@ -21,6 +21,7 @@ from xdsl.ir import BlockArgument
 from compiler import numerics
 from compiler.format_table import FORMATS
 from compiler.cli.common import Chunk, build_pipeline, parse_module
+from compiler.pipelines import agx_pipeline
 from compiler.registry import make_context, pass_factories
 from dialects.qdot.ops import DotScaledOp
 
@@ -31,8 +32,8 @@ ELEMENT_TYPES = {
 BLOCK_VALUES = {name: info.block_values for name, info in FORMATS.items() if info.is_block and name != "q8_1_mmq"}
 """Values per block of the ggml formats a tile takes (the format table's; q8_1_mmq is an MMQ tile layout)."""
 SCALE_TYPES = {"ue8m0": ("f8E8M0FNU", 32), "ue4m3": ("f8E4M3FN", 16)}
-FULL_PIPELINE = "qdot-to-agx{form=%s},agx-allocate-registers,agx-hints-and-waits"
-"""The AGX pipeline, ``%s`` standing for the form."""
+FULL_PIPELINE = agx_pipeline("%s")
+"""The AGX pipeline (``compiler.pipelines.agx_pipeline``), ``%s`` standing for the form."""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import pytest
 
 from targets.agx.assumptions import ASSUMPTIONS, assumption
 from targets.agx.fields import Bits, Field, FieldKey, Fixed, Form, Provenance, TableError, bit, span
+from targets.agx.doctable import field_table
 from targets.agx.forms import AGX3B, AGX3C, FORMS, form_named
 
 SEED_IDS = {
@@ -33,7 +34,19 @@ def test_every_field_carries_the_seeds_anonymous_id(form: Form) -> None:
             assert not form.has_field(key)
             continue
         assert form.field(key).seed_id == seed_id
-    assert [form.field(FieldKey.wait(s)).seed_id for s in range(form.wait_slots)] == [69 + s for s in range(form.wait_slots)]
+        assert not form.field(key).seed_id_inferred
+    waits = [form.field(FieldKey.wait(s)) for s in range(form.wait_slots)]
+    assert [(w.seed_id, w.seed_id_inferred) for w in waits[:6]] == [(69 + s, False) for s in range(6)]
+
+
+def test_agx3c_wait_ids_past_the_seeds_are_marked_inferred() -> None:
+    """The seed gives wait ids 69..74 (six slots) and says AGX3C has eight; 75 and 76 continue its
+    numbering, an inference, so the table and the docs must not present them as the seed's."""
+    assert [(AGX3C.field(FieldKey.wait(s)).seed_id, AGX3C.field(FieldKey.wait(s)).seed_id_inferred)
+            for s in (6, 7)] == [(75, True), (76, True)]
+    assert not any(entry.seed_id_inferred for entry in AGX3B.fields)
+    rows = [row for row in field_table(AGX3C).splitlines() if "wait6" in row or "wait7" in row]
+    assert [row.split(" | ")[0] for row in rows] == [f"| {i} (inferred, not in the seed)" for i in (75, 76)]
 
 
 def test_agx3b_stated_bits_are_where_the_seed_puts_them() -> None:
@@ -46,6 +59,39 @@ def test_agx3b_stated_bits_are_where_the_seed_puts_them() -> None:
     for entry in AGX3B.fields:
         if entry.group:
             assert entry.provenance is Provenance.STATED_SET
+
+
+@pytest.mark.parametrize("form", FORMS.values(), ids=list(FORMS))
+def test_a_stated_field_is_stated_in_every_bit(form: Form) -> None:
+    """A reader of ``provenance`` alone must not take an assumed bit for a fact: a stated field's bits are
+    exactly the bits the seed states, and a field with some stated bits is partly-stated (the mode field,
+    whose bit 88 the seed states and whose bit 87 is A5)."""
+    for entry in form.fields:
+        positions = set(entry.bits.positions())
+        if entry.provenance is Provenance.STATED:
+            assert positions == entry.stated_positions, entry.key
+        elif entry.provenance is Provenance.PARTLY_STATED:
+            assert entry.stated_positions < positions and entry.assumptions, entry.key
+        else:
+            assert not entry.stated_positions, entry.key
+    if form is AGX3B:
+        mode = AGX3B.field(FieldKey.MODE)
+        assert (mode.provenance, set(mode.bits.positions()), mode.stated_positions) == \
+            (Provenance.PARTLY_STATED, {87, 88}, {88})
+        assert AGX3B.stated_bit_count == 14
+    else:
+        assert form.stated_bit_count == 0
+
+
+def test_a_stated_field_with_an_unstated_bit_is_refused() -> None:
+    with pytest.raises(TableError, match="mode: stated, but the seed states bits \\[88\\] of 87..88"):
+        Field("mode", 59, "2 = accumulate", span(87, 2), Provenance.STATED, ("A5",), stated_positions=frozenset({88}))
+    with pytest.raises(TableError, match="partly-stated needs stated bits that are some, not all"):
+        Field("mode", 59, "2 = accumulate", bit(88), Provenance.PARTLY_STATED, ("A5",),
+              stated_positions=frozenset({88}))
+    with pytest.raises(TableError, match="must cite an assumption"):
+        Field("mode", 59, "2 = accumulate", span(87, 2), Provenance.PARTLY_STATED, stated_positions=frozenset({88}))
+    assert Field("acc", 59, "accumulate", bit(88), Provenance.STATED, stated_positions=frozenset({88}))
 
 
 def test_agx3c_states_nothing() -> None:

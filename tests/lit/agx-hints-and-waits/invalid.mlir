@@ -1,5 +1,8 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics -p 'agx-hints-and-waits' | filecheck %s
+// RUN: not qdot-opt %s --split-input-file -p 'agx-hints-and-waits{waits=some}' 2>&1 | filecheck %s --check-prefix=WAITS
 // Every diagnostic of agx-hints-and-waits, one case each.
+
+// WAITS: qdot-opt: error: agx-hints-and-waits: unknown waits 'some'; expected one of all, needed
 
 func.func @store_of_load(%acc: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %c = agx.load_frag acc %acc[0, 0] : tensor<8x8xf32> -> !agx.frag<fp32>

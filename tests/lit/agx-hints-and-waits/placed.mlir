@@ -1,6 +1,7 @@
-// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits{hints=false}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits{waits=needed}' | filecheck %s
 // With registers placed, an MMA whose D overwrites a register that a pending load is
-// still writing waits for that load's slot first (a write-after-write hazard).
+// still writing waits for that load's slot first (a write-after-write hazard); waits=needed
+// shows it as slot 2 in the wait list.
 
 // CHECK-LABEL: func.func @waw
 // CHECK:       agx.load_frag lhs %{{.*}}[0, 0] slot 2 : tensor<8x8xf16> -> !agx.frag<fp16, r8>

@@ -1,16 +1,19 @@
-// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=HINTS
-// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits{hints=false}' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=NOHINTS
-// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b},agx-hints-and-waits' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=AGX3B
-// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c},agx-hints-and-waits' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=AGX3C
+// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits{hints=true waits=needed}' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=HINTS
+// RUN: qdot-opt %s --split-input-file -p 'agx-hints-and-waits' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=DEFAULT
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b},agx-hints-and-waits{waits=needed}' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=AGX3B
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c},agx-hints-and-waits{waits=needed}' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=AGX3C
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c},agx-hints-and-waits' --remarks=agx-hints-and-waits -o /dev/null 2>&1 | filecheck %s --check-prefix=AGX3C-ALL
 // What --remarks says agx-hints-and-waits decided for a tile (passes/agx_hints_and_waits.py,
 // _remark): the loads spread round-robin over the form's wait slots (six on agx3b, eight on
-// agx3c), how many MMAs wait and on how many slots, and the register-cache hints it placed —
-// none with hints=false. hints.mlir and waits.mlir pin the hints and waits themselves.
+// agx3c), which wait mode ran and how many MMAs wait on how many slots, and the register-cache
+// hints it placed — none with hints=false, the default. hints.mlir, waits.mlir and
+// waits-all.mlir pin the hints and waits themselves.
 
 // Two loads of %a and %b are each read twice (cache, then discard), the others once; two
-// results are read again as C (d_cache).
-// HINTS:   remarks.mlir:[[# @LINE + 2]]:1: remark: agx-hints-and-waits: @reuse: 5 fragment loads round-robin over agx3b's 6 wait slots; 3 of 3 mma8 wait (5 slot waits); hints: 7 discard, 2 cache, 2 d_cache{{$}}
-// NOHINTS: remarks.mlir:[[# @LINE + 1]]:1: remark: agx-hints-and-waits: @reuse: 5 fragment loads round-robin over agx3b's 6 wait slots; 3 of 3 mma8 wait (5 slot waits); hints=false: no register-cache hints{{$}}
+// results are read again as C (d_cache). With the defaults the first MMA waits on every slot,
+// which leaves nothing for the other two to wait on.
+// HINTS:   remarks.mlir:[[# @LINE + 2]]:1: remark: agx-hints-and-waits: @reuse: 5 fragment loads round-robin over agx3b's 6 wait slots; waits=needed: 3 of 3 mma8 wait on the slots they need (5 slot waits); hints: 7 discard, 2 cache, 2 d_cache{{$}}
+// DEFAULT: remarks.mlir:[[# @LINE + 1]]:1: remark: agx-hints-and-waits: @reuse: 5 fragment loads round-robin over agx3b's 6 wait slots; waits=all: 1 of 3 mma8 wait on every slot (6 slot waits); hints=false: no register-cache hints{{$}}
 func.func @reuse(%x: tensor<8x24xf16>, %w: tensor<24x8xf16>, %acc: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %c = agx.load_frag acc %acc[0, 0] : tensor<8x8xf32> -> !agx.frag<fp32>
   %a = agx.load_frag lhs %x[0, 0] : tensor<8x24xf16> -> !agx.frag<fp16>
@@ -26,11 +29,13 @@ func.func @reuse(%x: tensor<8x24xf16>, %w: tensor<24x8xf16>, %acc: tensor<8x8xf3
 
 // -----
 
-// Seven loads (one A, six B) for six multiply-form MMAs: on agx3b the seventh load reuses slot 0,
-// which the first MMA's wait retires, so the last MMA waits on nothing (5 of 6); on agx3c every
-// load has its own slot and every MMA waits (6 of 6).
-// AGX3B: remarks.mlir:[[# @LINE + 2]]:1: remark: agx-hints-and-waits: @round_robin: 7 fragment loads round-robin over agx3b's 6 wait slots; 5 of 6 mma8 wait (6 slot waits); hints: {{.*}}{{$}}
-// AGX3C: remarks.mlir:[[# @LINE + 1]]:1: remark: agx-hints-and-waits: @round_robin: 7 fragment loads round-robin over agx3c's 8 wait slots; 6 of 6 mma8 wait (7 slot waits); hints: {{.*}}{{$}}
+// Seven loads (one A, six B) for six multiply-form MMAs: with waits=needed, on agx3b the seventh
+// load reuses slot 0, which the first MMA's wait retires, so the last MMA waits on nothing (5 of 6);
+// on agx3c every load has its own slot and every MMA waits (6 of 6). With waits=all the first MMA
+// waits on all eight agx3c slots and the others on none.
+// AGX3B:     remarks.mlir:[[# @LINE + 3]]:1: remark: agx-hints-and-waits: @round_robin: 7 fragment loads round-robin over agx3b's 6 wait slots; waits=needed: 5 of 6 mma8 wait on the slots they need (6 slot waits); hints=false: no register-cache hints{{$}}
+// AGX3C:     remarks.mlir:[[# @LINE + 2]]:1: remark: agx-hints-and-waits: @round_robin: 7 fragment loads round-robin over agx3c's 8 wait slots; waits=needed: 6 of 6 mma8 wait on the slots they need (7 slot waits); hints=false: no register-cache hints{{$}}
+// AGX3C-ALL: remarks.mlir:[[# @LINE + 1]]:1: remark: agx-hints-and-waits: @round_robin: 7 fragment loads round-robin over agx3c's 8 wait slots; waits=all: 1 of 6 mma8 wait on every slot (8 slot waits); hints=false: no register-cache hints{{$}}
 func.func @round_robin(%x: tensor<8x8xf16>, %w: tensor<8x48xf16>) -> tensor<8x48xf32> {
   %acc = arith.constant dense<0.0> : tensor<8x48xf32>
   %d = qdot.dot_scaled %x, %w, %acc lhs = fp16 rhs = fp16 : tensor<8x8xf16> * tensor<8x48xf16> -> tensor<8x48xf32>

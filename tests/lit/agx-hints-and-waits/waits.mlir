@@ -1,6 +1,7 @@
-// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b},agx-hints-and-waits{hints=false}' | filecheck %s
-// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c},agx-hints-and-waits{hints=false}' | filecheck %s --check-prefix=AGX3C
-// One decision per case: which scoreboard slots agx-hints-and-waits assigns and waits on.
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3b},agx-hints-and-waits{waits=needed}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file -p 'qdot-to-agx{form=agx3c},agx-hints-and-waits{waits=needed}' | filecheck %s --check-prefix=AGX3C
+// One decision per case: which scoreboard slots agx-hints-and-waits assigns and, with
+// waits=needed, waits on. waits-all.mlir has the default, waits=all.
 
 // Loads take slots round-robin over the form's slots; an MMA waits on the slots of its
 // pending operands, and a wait retires every load of its slot. On agx3b (six slots) the
