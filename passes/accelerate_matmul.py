@@ -3,8 +3,9 @@
 Decides, per dot and for the requested ``arch`` and ``strategy``
 (``passes/support/strategy.py`` holds the table): the ``#qgpu.mma`` encoding and
 how the warps tile the output; how each operand reaches registers — staged in
-shared memory (``qgpu.local_alloc``, an ``fp4Padded`` layout for an fp4 operand
-of a native mixed dot), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``,
+shared memory (``qgpu.local_alloc``; an fp4 operand of a native mixed dot K-contiguous and
+``fp4Padded``, as the fp4 ldmatrix reads it, unless its tile is loaded contiguous along M/N:
+``_fp4_staging``), read into a ``#qgpu.dot_op`` layout (``qgpu.local_load``,
 ``fp4Unpacked`` for that fp4 operand) and converted in registers
 (``qgpu.upcast``: fp4 → s8/e4m3/bf16, fp8 → bf16, block scales folded in where
 exact) — or, for a tile contiguous along K, converted once per CTA into a shared
@@ -25,7 +26,8 @@ It leaves for later passes: how the global → shared copies are pipelined
 (``qdot-pipeline``), which instruction loads shared memory (``qdot-lower-local-load``),
 the mma instructions themselves (``qdot-lower-mma``) and everything else
 (``qdot-to-llvm``). An illegal request (``native`` on sm_90, e4m3 under
-``promote-int8``…) is a diagnostic at the dot.
+``promote-int8``…) is a diagnostic at the dot; an operand or scale that is not loaded
+(computed or carried in registers) one at the op that makes it (``_check_operands_from_memory``).
 
 Options: ``arch``, ``strategy`` (``auto`` by default) and ``q4k-fold`` (``auto``, ``mma`` or
 ``fma``: how a q4_K × q8_1_mmq dot — or q5_K's, which has the same term — applies its dmin term;
@@ -55,17 +57,17 @@ from xdsl.dialects.builtin import (
     f32,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, BlockArgument, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from compiler import remarks
-from compiler.diagnostics import emit_error
+from compiler.diagnostics import emit_error, location_of
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import is_kernel, num_warps
+from dialects.qdot.kernel import LoadOp, TransOp, is_kernel, num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
@@ -84,11 +86,13 @@ from dialects.qgpu.wgmma_operands import operand_descriptor, wgmma_shared_encodi
 from passes.support.accumulator_layouts import has_layout, propagate_accumulator_layouts, refuse_plain_meetings
 from passes.support.block_dots import MIN_FORMATS, NIBBLE_UPCASTS, SUPER_BLOCKS, min_term_by_mma, rewrite_block_dot
 from passes.support.dot_operands import (
+    contiguous_dim,
     insert_at,
     kernel_warps,
     stage_operands_first,
     staged_dim,
 )
+from passes.support.distributed import function_of
 from passes.support.loaded_tiles import layout_register_loads
 from passes.support.options import check_option_values
 from passes.support.stored_tiles import layout_stored_tiles
@@ -196,7 +200,46 @@ def _check_power_of_two_tile(dot: DotScaledOp, problem: DotProblem) -> None:
                             f"(M = {problem.m}, N = {problem.n}, K = {problem.k} here)")
 
 
+def _check_operands_from_memory(dot: DotScaledOp) -> None:
+    """Refuse, at the op that makes it, an operand or scale the dot cannot stage: anything but a ``qdot.load`` (or
+    a ``qdot.trans`` of one) or, in a function that is not a kernel, the function's argument.
+
+    Every plan stages each operand and scale in shared memory: a loaded tile by a global → shared copy, anything
+    else by stores from registers, which need the tile's register layout. Only a dot's result and the tiles
+    ``loaded_tiles`` lays out get one; an elementwise op on a loaded tile (``arith.andi`` of the packed bytes, a
+    constant, a loop carrying the tile) gets none, and ``qdot-to-llvm`` used to stop at the first of them with
+    "tensor has no qgpu layout encoding", on every strategy. Giving them layouts would need register loads and
+    elementwise lowerings of 8-bit tiles, which nothing has yet. A function argument passes: it is what the pass's
+    own tests feed a dot (such a function is not lowered to PTX)."""
+    func = function_of(dot)
+    named = (("lhs operand", dot.a), ("rhs operand", dot.b), ("lhs scale", dot.a_scale), ("rhs scale", dot.b_scale))
+    unsupported = ("which a dot does not support: it stages each operand and scale in shared memory by copying a "
+                   "qdot.load (or a qdot.trans of one) from global memory")
+    for name, value in named:
+        source = value
+        while source is not None and isinstance(source.owner, TransOp):
+            source = source.owner.src
+        if source is None or isinstance(source.owner, LoadOp):
+            continue
+        if isinstance(source.owner, Operation):
+            emit_error(source.owner, f"qdot-accelerate-matmul: its result is the {name} of the qdot.dot_scaled at "
+                                     f"{location_of(dot)}, computed in registers, {unsupported}, and a tile computed "
+                                     f"in registers has no register layout to store from; load it as the dot reads "
+                                     f"it: apply the computation to the data before the kernel, or express it in the "
+                                     f"dot's formats and scales")
+        if source.owner is func.body.block:
+            if not is_kernel(func):
+                continue
+            emit_error(dot, f"qdot-accelerate-matmul: its {name} is an argument of the kernel, a tile in registers, "
+                            f"{unsupported}; pass a !qdot.ptr and qdot.load the tile")
+        carrier = source.owner.parent_op() if isinstance(source.owner, Block) else None
+        emit_error(dot, f"qdot-accelerate-matmul: its {name} is carried in registers (an argument of "
+                        f"'{carrier.name if carrier is not None else 'a block'}'), {unsupported}, and a carried tile "
+                        f"has no register layout to store from; load it in the iteration or branch that uses it")
+
+
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto") -> None:
+    _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
         plan = choose_plan(arch, strategy, problem.lhs, problem.rhs, problem.lhs_scale, problem.rhs_scale,
@@ -446,10 +489,11 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
         src_k_width = k_width // 2
     else:
         src_k_width = k_width // values_per_elem
-    contiguous = staged_dim(value)
     k_dim = 1 if op_idx == 0 else 0
+    contiguous = staged_dim(value, k_dim if side.fp4_unpacked else None)
     order = [contiguous, 1 - contiguous]
-    shared = shared_encoding_for(shape, elem, order, fp4_padded=side.fp4_unpacked)
+    fp4_padded = side.fp4_unpacked and contiguous == k_dim  # K-contiguous, as the fp4 ldmatrix reads: _fp4_staging
+    shared = shared_encoding_for(shape, elem, order, fp4_padded=fp4_padded)
     mem = insert_at(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
     if _dequantized_once(value, op_idx, side):
         return _dequantize_once(dot, mem, op_idx, source_reg, side.reg, mma, k_width,
@@ -463,7 +507,8 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
                         f"(a power of two of them, at most 32), got a tile of {list(shape)} bytes "
                         f"contiguous along dimension {contiguous}")
     src_enc = DotOperandEncodingAttr(op_idx, mma, src_k_width, side.fp4_unpacked)
-    reg = insert_at(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc))).results[0]
+    fallback = side.fp4_unpacked and not fp4_padded  # no ldmatrix reads it: the byte loads, asked for
+    reg = insert_at(point, LocalLoadOp(mem, TensorType(elem, shape, src_enc), fallback=fallback)).results[0]
     if side.reg is source_reg and not side.fold_scale:
         return reg
     if side.fp4_unpacked or side.fp4_packed_mma:
@@ -476,6 +521,31 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
         upcast_scale = _scale_regs(scale, DotScaleEncodingAttr(op_idx, mma, operand=op_idx == 1), point)
     return insert_at(point, UpcastOp(reg, source_reg, side.reg, TensorType(element_type(side.reg), out_shape, out_enc),
                                    upcast_scale)).results[0]
+
+
+def _fp4_staging(value: SSAValue, op_idx: int) -> str:
+    """How ``_operand`` stages a native fp4Unpacked operand, and why, for its remark.
+
+    The fp4 ldmatrix (``.m8n16 .b8x16.b4x16_p64``) reads rows of 8 packed bytes along K, each padded to 16 bytes
+    (``fp4Padded``): Triton's SM120 path keeps the packed K axis contiguous in shared memory (``allowTranspose =
+    false``) so that it always applies. A tile loaded contiguous along K is copied as it is, padded. A tile whose
+    order is not known (a function argument, registers) is written by register stores, which take any order: K,
+    padded. A tile loaded contiguous along M or N is copied by cp.async, which moves runs of bytes and cannot
+    transpose them; no ldmatrix reads that order (a row of ``.b4x16_p64`` would mix K and N), so padding would
+    only double the buffer: it is staged unpadded, as loaded, and read by the single-byte ``ld.shared`` fallback
+    (the local load's ``fallback``), one nibble per register byte — the same registers, slower."""
+    k_dim = 1 if op_idx == 0 else 0
+    known = contiguous_dim(value)
+    read = "read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"
+    if known is None:
+        return (f"staged fp4Padded, {read}, K-contiguous: its order in memory is not known, so the stores from "
+                f"registers take the one the fp4 ldmatrix reads")
+    if known == k_dim:
+        return f"staged fp4Padded, {read}, K-contiguous as loaded: the order the fp4 ldmatrix reads"
+    free = "M" if op_idx == 0 else "N"
+    return (f"staged unpadded, {read} by single-byte ld.shared loads (fallback), {free}-contiguous as loaded: "
+            f"cp.async cannot transpose it to the K-contiguous rows the fp4 ldmatrix reads, so fp4Padded would only "
+            f"double its shared memory")
 
 
 DEQUANT_RUN = 32
@@ -733,7 +803,7 @@ def _remark_operands(dot: DotScaledOp, plan: Plan) -> None:
         if format_info(side.source).is_block:
             how = "whole blocks staged in shared memory, " + _BLOCK_QUANTS_REMARK.get(side.source, "the int8 quants read as s8")
         elif side.fp4_unpacked:
-            how = "staged fp4Padded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"
+            how = _fp4_staging(value, op_idx)
         elif side.fp4_packed_mma:
             how = "packed, as the m16n8k64 mma reads it"
         elif _dequantized_once(value, op_idx, side):

@@ -1,7 +1,18 @@
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native}' | filecheck %s
 // RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_121a strategy=native}' | filecheck %s
+// RUN: qdot-opt %s --split-input-file \
+// RUN:   -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native},qdot-lower-local-load{arch=sm_120a}' \
+// RUN:   | filecheck %s --check-prefix=LOAD
+// RUN: qdot-opt %s --split-input-file -p 'qdot-accelerate-matmul{arch=sm_120a strategy=native}' --remarks \
+// RUN:   -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
 // strategy=native on the sm_120a family: fp8/fp6/fp4 operands reach the tensor core as they
 // are. One case per operand pairing and scale kind.
+//
+// The fp4 operands here are function arguments, whose order in memory is not known: they are
+// staged K-contiguous (B = [K/2, N]: order = [0, 1]), the only order the fp4 ldmatrix
+// (.m8n16 .b8x16.b4x16_p64) reads, as Triton's SM120 path keeps the packed K axis contiguous
+// (allowTranspose = false). B used to take its last dimension, N, and fell back to single-byte
+// ld.shared loads (LOAD checks that it no longer does).
 
 #bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 
@@ -10,7 +21,7 @@
 // (rescale = "hw"), B's scale layout following the B operand columns (operand = true).
 // CHECK-LABEL: func.func @e4m3_e2m1_ue8m0
 // CHECK:       %[[A:.*]] = qgpu.local_alloc %a : (tensor<32x64xf8E4M3FN>) -> !qgpu.memdesc<32x64xf8E4M3FN, #qgpu.shared<{{[^>]*}}>>
-// CHECK:       %[[B:.*]] = qgpu.local_alloc %b : (tensor<32x32xi8>) -> !qgpu.memdesc<32x32xi8, #qgpu.shared<{{[^>]*}}fp4Padded = true}>>
+// CHECK:       %[[B:.*]] = qgpu.local_alloc %b : (tensor<32x32xi8>) -> !qgpu.memdesc<32x32xi8, #qgpu.shared<{{[^>]*}}order = [0, 1], fp4Padded = true}>>
 // CHECK:       %[[SA:.*]] = qgpu.local_alloc %sa
 // CHECK:       %[[SB:.*]] = qgpu.local_alloc %sb
 // CHECK:       %[[AR:.*]] = qgpu.local_load %[[A]] : {{.*}} -> tensor<32x64xf8E4M3FN, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 4}>>
@@ -23,6 +34,13 @@
 // CHECK:       qgpu.convert_layout %[[D]] : tensor<32x32xf32, [[MMA]]> -> tensor<32x32xf32, #qgpu.blocked
 // CHECK-NOT:   qgpu.upcast
 // CHECK-NOT:   qdot.dot_scaled
+// The K-contiguous fp4Padded B is read by the fp4 ldmatrix, A's by the 8-bit one: no byte loads.
+// REMARK: native.mlir:[[# @LINE + 9]]:3: remark: qdot-accelerate-matmul: lhs e4m3: no conversion, read as it is; rhs e2m1: staged fp4Padded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma), K-contiguous: its order in memory is not known, so the stores from registers take the one the fp4 ldmatrix reads{{$}}
+// LOAD-LABEL:   func.func @e4m3_e2m1_ue8m0
+// LOAD-NOT:     ptx.ld_shared
+// LOAD-COUNT-4: ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64
+// LOAD-NOT:     ptx.ld_shared
+// LOAD:         func.return
 func.func @e4m3_e2m1_ue8m0(%a: tensor<32x64xf8E4M3FN>, %sa: tensor<32x2xf8E8M0FNU>, %b: tensor<32x32xi8>,
                            %sb: tensor<32x2xf8E8M0FNU>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
@@ -38,11 +56,16 @@ func.func @e4m3_e2m1_ue8m0(%a: tensor<32x64xf8E4M3FN>, %sa: tensor<32x2xf8E8M0FN
 // Unscaled e4m3 × e2m1: the same fp4Padded → fp4Unpacked staging, no scales, no rescale
 // attribute (plain kind::f8f6f4).
 // CHECK-LABEL: func.func @e4m3_e2m1_unscaled
-// CHECK:       %[[B:.*]] = qgpu.local_alloc %b : {{.*}}fp4Padded = true}>>
+// CHECK:       %[[B:.*]] = qgpu.local_alloc %b : {{.*}}order = [0, 1], fp4Padded = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %[[B]] : {{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, {{.*}}fp4Unpacked = true}>>
 // CHECK:       qgpu.mma %{{[^ ,]+}}, %[[BR]], %{{[^ ,]+}} lhs = e4m3 rhs = e2m1 {qdot.strategy = "native"} :
 // CHECK-NOT:   rescale
 // CHECK-NOT:   qgpu.dot_scale
+// LOAD-LABEL:   func.func @e4m3_e2m1_unscaled
+// LOAD-NOT:     ptx.ld_shared
+// LOAD-COUNT-4: ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64
+// LOAD-NOT:     ptx.ld_shared
+// LOAD:         func.return
 func.func @e4m3_e2m1_unscaled(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e4m3 rhs = e2m1 : tensor<32x64xf8E4M3FN> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>
@@ -56,7 +79,7 @@ func.func @e4m3_e2m1_unscaled(%a: tensor<32x64xf8E4M3FN>, %b: tensor<32x32xi8>, 
 // The other operand order, e2m1 × e4m3: now A is the fp4Padded / fp4Unpacked operand and B
 // stays a plain 8-bit operand.
 // CHECK-LABEL: func.func @e2m1_e4m3
-// CHECK:       %[[A:.*]] = qgpu.local_alloc %a : (tensor<32x32xi8>) -> !qgpu.memdesc<32x32xi8, {{.*}}fp4Padded = true}>>
+// CHECK:       %[[A:.*]] = qgpu.local_alloc %a : (tensor<32x32xi8>) -> !qgpu.memdesc<32x32xi8, {{.*}}order = [1, 0], fp4Padded = true}>>
 // CHECK:       %[[B:.*]] = qgpu.local_alloc %b : (tensor<64x32xf8E4M3FN>) -> !qgpu.memdesc<64x32xf8E4M3FN, #qgpu.shared<{{[^>]*}}order = [1, 0]}>>
 // CHECK:       %[[AR:.*]] = qgpu.local_load %[[A]] : {{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, parent = [[MMA:#qgpu.mma<[^>]*>]], kWidth = 2, fp4Unpacked = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %[[B]] : {{.*}} -> tensor<64x32xf8E4M3FN, #qgpu.dot_op<{opIdx = 1, parent = [[MMA]], kWidth = 4}>>
@@ -114,11 +137,17 @@ func.func @nvfp4(%a: tensor<32x32xi8>, %sa: tensor<32x4xf8E4M3FN>, %b: tensor<32
 // Unscaled e2m1 × e2m1 cannot use the packed mxf4 kinds (they are block-scaled only): both
 // operands take the fp4Padded → fp4Unpacked route into kind::f8f6f4.
 // CHECK-LABEL: func.func @e2m1_e2m1_unscaled
-// CHECK:       qgpu.local_alloc %a : {{.*}}fp4Padded = true}>>
-// CHECK:       qgpu.local_alloc %b : {{.*}}fp4Padded = true}>>
+// CHECK:       qgpu.local_alloc %a : {{.*}}order = [1, 0], fp4Padded = true}>>
+// CHECK:       qgpu.local_alloc %b : {{.*}}order = [0, 1], fp4Padded = true}>>
 // CHECK:       %[[AR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 0, {{.*}}fp4Unpacked = true}>>
 // CHECK:       %[[BR:.*]] = qgpu.local_load %{{.*}} -> tensor<32x32xi8, #qgpu.dot_op<{opIdx = 1, {{.*}}fp4Unpacked = true}>>
 // CHECK:       qgpu.mma %[[AR]], %[[BR]], %{{[^ ,]+}} lhs = e2m1 rhs = e2m1 {qdot.strategy = "native"} :
+// Both operands by the fp4 ldmatrix, 4 each.
+// LOAD-LABEL:   func.func @e2m1_e2m1_unscaled
+// LOAD-NOT:     ptx.ld_shared
+// LOAD-COUNT-8: ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64
+// LOAD-NOT:     ptx.ld_shared
+// LOAD:         func.return
 func.func @e2m1_e2m1_unscaled(%a: tensor<32x32xi8>, %b: tensor<32x32xi8>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
     attributes {qdot.num_warps = 1 : i64} {
   %d = qdot.dot_scaled %a, %b, %acc lhs = e2m1 rhs = e2m1 : tensor<32x32xi8> * tensor<32x32xi8> -> tensor<32x32xf32, #bl>

@@ -1,21 +1,32 @@
 // RUN: qdot-opt %s -p 'qdot-accelerate-matmul{arch=sm_120a}' | filecheck %s --check-prefix=ORDER
 // RUN: qdot-translate %s --target ptx --arch sm_120a | filecheck %s
+// RUN: qdot-translate %s --target ptx --arch sm_120a --remarks -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
 // The documented fallback, not the fast path: the fp4 ldmatrix (.m8n16 .b8x16.b4x16_p64)
 // delivers nibbles packed along K, so it needs the packed fp4 operand K-contiguous in shared
-// memory. qdot-accelerate-matmul takes the shared order from the global layout: B = [K/2, N]
-// with K contiguous (strides [1, K/2], the usual weight layout) gets order [0, 1] and the fp4
-// ldmatrix; B with N contiguous (strides [N, 1]) gets order [1, 0], padded along N, and
-// qdot-lower-local-load assembles each register from single-byte ld.shared loads (one nibble
-// each) — slower, still the native kind::f8f6f4 mma and the same registers.
+// memory (Triton's SM120 path: allowTranspose = false). qdot-accelerate-matmul stages a loaded tile
+// in its global order, since a cp.async copy cannot transpose it: B = [K/2, N] with K contiguous
+// (strides [1, K/2], the usual weight layout) gets order [0, 1], fp4Padded, and the fp4 ldmatrix;
+// B with N contiguous (strides [N, 1]) gets order [1, 0] and no fp4Padded — no ldmatrix reads
+// those rows, so the padding would only double the buffer (12288 B against 9216 B of shared
+// memory here) — and its local_load asks for the fallback: qdot-lower-local-load assembles each
+// register from single-byte ld.shared loads (one nibble each) — slower, still the native
+// kind::f8f6f4 mma and the same registers.
 
 // ORDER-LABEL: func.func @k_contiguous
-// ORDER:       %[[B:.*]] = qgpu.local_alloc %b {{.*}}order = [0, 1], fp4Padded = true
-// ORDER:       qgpu.local_load %[[B]] {{.*}}fp4Unpacked = true
+// ORDER:       %[[B:.*]] = qgpu.local_alloc %b {{.*}}order = [0, 1], fp4Padded = true}>>
+// ORDER:       qgpu.local_load %[[B]] : {{.*}}fp4Unpacked = true
 // ORDER:       qgpu.mma {{.*}}lhs = e4m3 rhs = e2m1 {qdot.strategy = "native"}
 // ORDER-LABEL: func.func @n_contiguous
-// ORDER:       %[[B:.*]] = qgpu.local_alloc %b {{.*}}order = [1, 0], fp4Padded = true
-// ORDER:       qgpu.local_load %[[B]] {{.*}}fp4Unpacked = true
+// ORDER:       %[[B:.*]] = qgpu.local_alloc %b : (tensor<32x32xi8>) -> !qgpu.memdesc<32x32xi8, #qgpu.shared<{{[^>]*}}order = [1, 0]}>>
+// ORDER:       qgpu.local_load %[[B]] {fallback} : {{.*}}fp4Unpacked = true
 // ORDER:       qgpu.mma {{.*}}lhs = e4m3 rhs = e2m1 {qdot.strategy = "native"}
+
+// REMARK:      remark: qdot-to-llvm: @k_contiguous: 12288 B of shared memory per CTA
+// REMARK:      fp4-not-k-contiguous.mlir:59:5: remark: qdot-accelerate-matmul: lhs e4m3: no conversion, read as it is; rhs e2m1: staged fp4Padded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma), K-contiguous as loaded: the order the fp4 ldmatrix reads{{$}}
+// REMARK:      fp4-not-k-contiguous.mlir:59:5: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): 4 × ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64
+// REMARK:      remark: qdot-to-llvm: @n_contiguous: 9216 B of shared memory per CTA
+// REMARK:      fp4-not-k-contiguous.mlir:82:5: remark: qdot-accelerate-matmul: lhs e4m3: no conversion, read as it is; rhs e2m1: staged unpadded, read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma) by single-byte ld.shared loads (fallback), N-contiguous as loaded: cp.async cannot transpose it to the K-contiguous rows the fp4 ldmatrix reads, so fp4Padded would only double its shared memory{{$}}
+// REMARK:      fp4-not-k-contiguous.mlir:82:5: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): scalar ld.shared fallback: the op's fallback attribute asks for it
 
 // CHECK-LABEL: .visible .entry k_contiguous(
 // CHECK-NOT:   ld.shared.b8
