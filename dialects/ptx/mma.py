@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -328,6 +329,8 @@ class MmaSyncOp(PtxInstruction):
             for value, expected, what in zip(operands, (I32, I16, I16), ("data", "byte-id", "thread-id")):
                 if value.type != expected:
                     raise VerifyException(f"{side} {what} must be {expected}, got {value.type}")
+            assert sig.scale_vec is not None  # mma_form refuses a block-scaled kind without one
+            _check_selectors(side, operands[1], operands[2], sig.scale_vec)
 
     def requirements(self) -> Sequence[Requirement]:
         return (self.form.requirement,)
@@ -389,6 +392,27 @@ class MmaSyncOp(PtxInstruction):
         op = cls(sig, a, b, c, scale_a, scale_b)
         op.attributes.update(attributes)
         return op
+
+
+BYTE_IDS = {ScaleVec.X1: (0, 1, 2, 3), ScaleVec.X2: (0, 2), ScaleVec.X4: (0,)}
+"""The byte-id values each ``.scale_vec`` allows: the first of the 1, 2 or 4 scale bytes it reads (ptx.md §4.3)."""
+THREAD_IDS = {"scale_a": (0, 1), "scale_b": (0, 1, 2, 3)}
+"""thread-id-a picks a lane pair of each quad, thread-id-b one lane of it (ptx.md §4.3)."""
+
+
+def _check_selectors(side: str, byte_id: SSAValue, thread_id: SSAValue, scale_vec: ScaleVec) -> None:
+    """Refuse constant byte-id / thread-id selectors out of the ISA's range. ptxas checks immediates only, and
+    LLVM puts even constant selectors in ``%rs`` registers, so an out-of-range one would assemble and be
+    undefined behaviour on the GPU (the emulator alone refused it); run-time selectors cannot be checked."""
+    for what, value, legal in (("byte-id", byte_id, BYTE_IDS[scale_vec]), ("thread-id", thread_id, THREAD_IDS[side])):
+        owner = value.owner
+        if not issubclass(type(owner), ConstantOp) or not isinstance(owner.value, IntegerAttr):
+            continue
+        got = owner.value.value.data & 0xFFFF  # an unsigned 16-bit selector, however the constant is written
+        if got not in legal:
+            spelled = ", ".join(str(v) for v in legal[:-1]) + (" or " if len(legal) > 1 else "") + str(legal[-1])
+            for_what = f" for scale_vec::{scale_vec}" if what == "byte-id" else ""
+            raise VerifyException(f"{side} {what} must be {spelled}{for_what}, got {got}")
 
 
 def _resolve_scale(parser: Parser, unresolved: Sequence[UnresolvedOperand]) -> list[SSAValue]:

@@ -174,7 +174,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # a dimension declared in bounds (qdot.load {in_bounds}) is not tested at all (an fp4Padded buffer's columns,
     # copied in 8-byte halves, keep their per-half bound)
     rows_in, cols_in = tile.declared_in(rows_dim), tile.declared_in(cols_dim) and not shared.fp4_padded
-    _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async, {iterations} per thread"
+    # an fp4Padded buffer takes each 16-byte global chunk as two 8-byte cp.async, one per padded shared chunk
+    what = "16-byte chunks, each as two 8-byte cp.async into fp4Padded rows (8 data bytes per 16 B)" \
+        if shared.fp4_padded and chunk == 16 else f"{chunk}-byte cp.async"
+    _remark(at, tile, shared, lambda: f"{what}, {iterations} per thread"
                                       + ("" if chunk == 16 else f"; not {2 * chunk}-byte: "
                                          f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}")
                                       + _declared_remark(rows_in, cols_in))

@@ -35,6 +35,9 @@ class Case:
     ldmatrix_arch: bool = False
     """Keep the arch ptx_pipeline passes to qdot-lower-local-load (sm_120a picks the sub-byte ldmatrix
     .m8n16 .b4x16_p64); without it the pass assumes sm_90 and the scalar fp4Unpacked fallback is tested."""
+    b_k_major: bool = True
+    """False: B is stored [K', N] (N contiguous; ``GemmConfig(b_k_major=False)``): the packed bytes of one
+    column of a K-packed e2m1 B lie a row of N bytes apart in global memory, not side by side."""
     bug: str | None = None
     block_k: int = 128
 
@@ -42,7 +45,7 @@ class Case:
     def id(self) -> str:
         scales = "-".join(s for s in (self.lhs_scale, self.rhs_scale) if s) or "noscale"
         extra = ("-ldmatrix-arch" if self.ldmatrix_arch else "") + ("" if self.lhs_k_pack else "-mpack") \
-            + ("" if self.rhs_k_pack else "-npack")
+            + ("" if self.rhs_k_pack else "-npack") + ("" if self.b_k_major else "-b-n-contiguous")
         return f"{self.arch}-{self.strategy}-{self.lhs}x{self.rhs}-{scales}{extra}"
 
 

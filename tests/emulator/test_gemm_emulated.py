@@ -20,7 +20,7 @@ from compiler.templates import GemmConfig, gemm_kernel, grid
 from targets.ptx.emulator import EmulationError, LaunchOptions, emulate
 from tests.emulator.gemm_cases import K, M, N, Case, compile_case
 from tests.emulator.lowering import lower
-from tests.gpu.gemm_harness import GemmCase, check, make_inputs, poisoned_output, reference
+from tests.gpu.gemm_harness import GemmCase, check, kernel_operands, make_inputs, poisoned_output, reference
 
 CASES = [
     Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_90", "dequant-bf16", "f32.bf16.bf16.f32"),
@@ -69,6 +69,14 @@ CASES = [
     # unscaled fp4 × fp4: kind::f8f6f4 with both operands e2m1 (not the mxf4 form, which needs scales)
     Case("e2m1", "e2m1", None, None, "sm_120a", "native", "kind::f8f6f4.f32.e2m1.e2m1"),
     Case("e2m1", "e2m1", None, None, "sm_120a", "native", "m8n16.x4.shared.b8x16.b4x16_p64", ldmatrix_arch=True),
+    # e5m2 × e2m1: the same mixed block-scaled mma with the other fp8 format on A
+    Case("e5m2", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native",
+         "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e5m2.e2m1", ldmatrix_arch=True),
+    # B stored N-contiguous ([K/2, N], b_k_major=False): C must be right however qdot-accelerate-matmul stages that
+    # tile. Staged N-contiguous, as loaded, no fp4 ldmatrix fits it and the fp4Unpacked operand is read byte by
+    # byte, each register byte the low or the high nibble of one packed byte
+    Case("e4m3", "e2m1", "ue8m0", "ue8m0", "sm_120a", "native",
+         "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1", ldmatrix_arch=True, b_k_major=False),
 ]
 
 
@@ -85,7 +93,8 @@ def _params() -> list:  # noqa: ANN401
 @pytest.mark.parametrize("case", _params())
 def test_gemm_kernel_matches_reference(case: Case) -> None:
     cfg = GemmConfig(lhs=case.lhs, rhs=case.rhs, lhs_scale=case.lhs_scale, rhs_scale=case.rhs_scale,
-                     lhs_k_pack=case.lhs_k_pack, rhs_k_pack=case.rhs_k_pack, block_k=case.block_k)
+                     lhs_k_pack=case.lhs_k_pack, rhs_k_pack=case.rhs_k_pack, block_k=case.block_k,
+                     b_k_major=case.b_k_major)
     if K % case.block_k:
         cfg = dataclasses.replace(cfg, k_divisibility=32)
     module = compile_case(case, cfg)
@@ -105,9 +114,7 @@ def _emulate_and_check(case: Case, cfg: GemmConfig, module, seed: int,  # noqa: 
     gemm = GemmCase(cfg, M, n, K, case.arch, case.strategy)
     data = make_inputs(gemm, np.random.default_rng(seed))
     c = poisoned_output(cfg, M, n)
-    args: list[np.ndarray | int] = [data["a"], data["b_t"]]
-    args += [data[s] for s in ("sa", "sb") if s in data]
-    args += [c, M, n, K]
+    args: list[np.ndarray | int] = [*kernel_operands(cfg, data), c, M, n, K]
     stats = emulate(module, cfg.name, [np.ascontiguousarray(x) if isinstance(x, np.ndarray) else x for x in args],
                     grid(cfg, M, n, programs)[0], options=LaunchOptions(arch=case.arch))
     ok, err = check(gemm, c, reference(gemm, data), data)

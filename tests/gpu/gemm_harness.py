@@ -120,6 +120,17 @@ def make_inputs(case: GemmCase, rng: np.random.Generator) -> dict[str, np.ndarra
     return data
 
 
+def kernel_operands(cfg: GemmConfig, data: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """A, B and the scales that are present, in the order and memory form the kernel takes them.
+    ``data["b_t"]`` always holds B as ``make_inputs`` draws it (K-packed: [N, K'], K contiguous), which
+    is what ``reference`` and the bf16 check read; a kernel built with ``b_k_major=False`` reads a
+    K-packed B as [K', N] (N contiguous), so it gets the transpose, made contiguous."""
+    b = data["b_t"]
+    if not cfg.b_k_major and cfg.rhs_k_pack:  # an N-packed B is K rows of N/2 bytes whatever b_k_major says
+        b = np.ascontiguousarray(b.T)
+    return [data["a"], b] + [data[s] for s in ("sa", "sb") if s in data]
+
+
 def reference(case: GemmCase, data: dict[str, np.ndarray]) -> np.ndarray:
     cfg = case.cfg
     a = data["a"].T if not cfg.lhs_k_pack else _reference_operand(cfg.lhs, data["a"])
@@ -133,13 +144,8 @@ def run_case(case: GemmCase, data: dict[str, np.ndarray], cupy: Any) -> np.ndarr
 
     compiled = case.compiled()
     kernel = load(compiled.ptx, compiled.kernels[0])
-    dev = {name: cupy.asarray(np.ascontiguousarray(value)) for name, value in data.items()}
     c = cupy.asarray(poisoned_output(case.cfg, case.m, case.n))
-    args = [dev["a"], dev["b_t"]]
-    if "sa" in dev:
-        args.append(dev["sa"])
-    if "sb" in dev:
-        args.append(dev["sb"])
+    args = [cupy.asarray(np.ascontiguousarray(value)) for value in kernel_operands(case.cfg, data)]
     args += [c, case.m, case.n, case.k]
     kernel.launch(*args, grid=grid(case.cfg, case.m, case.n, case.programs))
     return cupy.asnumpy(c)

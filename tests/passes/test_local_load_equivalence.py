@@ -14,7 +14,8 @@ Two independent arguments, both over every warp, lane, register and byte:
   the ops it emits over one random shared-memory image (padding included), and the
   registers of every thread must be equal — and equal to the bytes (nibbles widened
   to ``0000xxxx``) the layout function names. Loads no ldmatrix form fits (scales over
-  several warps, an N-major 8-bit B, kWidth 8) check the fallback alone against the layouts.
+  several warps, an N-major 8-bit B, an N-contiguous fp4 B, kWidth 8) check the fallback alone
+  against the layouts.
 """
 
 from __future__ import annotations
@@ -48,11 +49,14 @@ class Case:
     encodings: str
     form: LdmatrixForm | None
     """The form the pass must pick for this load (None: no ldmatrix form fits, scalar loads)."""
+    fallback: bool = False
+    """The load carries ``fallback`` (scalar loads asked for; what lets an fp4Unpacked load read an unpadded buffer)."""
 
     def text(self) -> str:
+        attr = " {fallback}" if self.fallback else ""
         return (f"{self.encodings}\n"
                 f"func.func @{self.name}(%m: {self.memdesc}) -> {self.tensor} {{\n"
-                f"  %r = qgpu.local_load %m : {self.memdesc} -> {self.tensor}\n"
+                f"  %r = qgpu.local_load %m{attr} : {self.memdesc} -> {self.tensor}\n"
                 f"  func.return %r : {self.tensor}\n"
                 f"}}\n")
 
@@ -128,6 +132,21 @@ CASES = (
          _mma("[1, 1]") + "\n#d = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>\n"
          "#s = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>",
          None),
+    # an fp4Padded → fp4Unpacked B operand whose buffer is N-contiguous (order [1, 0]: the two K values of a
+    # packed byte are neighbours, the next two a whole row further): no ldmatrix row fits it, so every register
+    # byte is one byte load and a nibble pick — the low nibble for even K, the high one for odd K
+    Case("fp4_b_n_contiguous", "sm_120a",
+         "!qgpu.memdesc<32x32xi8, #s>", "tensor<32x32xi8, #d>",
+         _mma("[1, 1]") + "\n#d = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>\n"
+         "#s = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], fp4Padded = true}>",
+         None),
+    # the same operand in an unpadded buffer, its load marked fallback (padding gains nothing where no ldmatrix
+    # reads the rows): the same byte loads and nibble picks
+    Case("fp4_b_n_contiguous_unpadded", "sm_120a",
+         "!qgpu.memdesc<32x32xi8, #s>", "tensor<32x32xi8, #d>",
+         _mma("[1, 1]") + "\n#d = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>\n"
+         "#s = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>",
+         None, fallback=True),
     Case("i8_a_kwidth8", "sm_120a",
          "!qgpu.memdesc<32x64xi8, #s>", "tensor<32x64xi8, #d>",
          _mma("[1, 1]") + "\n#d = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>\n"
@@ -262,6 +281,19 @@ def test_sm90_never_matches_the_sub_byte_form() -> None:
     names = [op.name for op in module.walk()]
     assert "ptx.ldmatrix" not in names
     assert "ptx.ld_shared" in names
+
+
+@pytest.mark.parametrize("name", ["fp4_b_n_contiguous", "fp4_b_n_contiguous_unpadded"])
+def test_n_contiguous_fp4_operand_is_read_byte_by_byte(name: str) -> None:
+    """The N-contiguous fp4 cases are there for the byte-wise fp4Unpacked fallback (a register's two packed
+    bytes are a row apart, so neither the sub-byte ldmatrix nor the 16-bit + prmt path applies): one
+    ``ld.shared.b8`` per register byte, even with the sub-byte ldmatrix allowed. Should the layouts
+    change so that another path takes them, this says the byte path lost its test."""
+    case = next(c for c in CASES if c.name == name)
+    access = _access(_load(_parse(case.text())))
+    for use_ldmatrix in (True, False):
+        loads = [op for op in _lowered(case, use_ldmatrix).walk() if op.name == "ptx.ld_shared"]
+        assert [str(op.results[0].type) for op in loads] == ["i8"] * (4 * access.layout.regs_per_thread)
 
 
 # ---------------------------------------------------------------------------------------------

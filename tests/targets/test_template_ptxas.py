@@ -177,6 +177,17 @@ KERNELS = [
     ("decode-tiled-q8_0-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q8_0", tiled_weights=True)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
+    # native sm_120a at Triton's best configuration for mixed fp8 × fp4 (128×128×128, 4 warps, 2 stages, where
+    # ptxas is at its register limit): fp4 B read by the sub-byte ldmatrix from fp4Padded rows, fp4 on A (the
+    # block-scaled mma the other way round), and unscaled fp4 × fp4 (kind::f8f6f4: without scales there is no
+    # packed fp4 form). lit targets/ptx/assemble.mlir assembles e4m3 × e2m1 kernels only.
+    ("gemm-native-e4m3xe2m1-sm120a", gemm_kernel(GemmConfig(lhs="e4m3", rhs="e2m1", num_warps=4)), "sm_120a",
+     "native", 2, "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64"),
+    ("gemm-native-e2m1xe4m3-sm120a", gemm_kernel(GemmConfig(lhs="e2m1", rhs="e4m3", num_warps=4)), "sm_120a",
+     "native", 2, "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1.e4m3.f32.ue8m0"),
+    ("gemm-native-e2m1xe2m1-unscaled-sm120a",
+     gemm_kernel(GemmConfig(lhs="e2m1", rhs="e2m1", lhs_scale=None, rhs_scale=None, num_warps=4)), "sm_120a", "native",
+     2, "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32"),
 ]
 
 

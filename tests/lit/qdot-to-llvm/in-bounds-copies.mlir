@@ -110,7 +110,7 @@ func.func @rows_declared(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %m: index, %k
 // CHECK-NOT:   arith.cmpi
 // CHECK:       arith.maxsi
 // CHECK:       ptx.cp_async ca %{{.*}}, %{{.*}}, 8, %{{.*}}
-// REMARK-NEXT: in-bounds-copies.mlir:[[# @LINE + 8]]:3: remark: qdot-to-llvm: copy of a 64x32xi8 tile: 16-byte cp.async, 1 per thread; declared in bounds: no bounds test on its rows{{$}}
+// REMARK-NEXT: in-bounds-copies.mlir:[[# @LINE + 8]]:3: remark: qdot-to-llvm: copy of a 64x32xi8 tile: 16-byte chunks, each as two 8-byte cp.async into fp4Padded rows (8 data bytes per 16 B), 1 per thread; declared in bounds: no bounds test on its rows{{$}}
 #shp = #qgpu.shared<{vec = 16, perPhase = 1, maxPhase = 4, order = [1, 0], fp4Padded = true}>
 func.func @fp4_padded(%b_ptr: !qdot.ptr<i8>, %n: index, %kb: index {qdot.divisibility = 64 : i64}, %off: index)
     attributes {qdot.kernel, qdot.num_warps = 4 : i64} {

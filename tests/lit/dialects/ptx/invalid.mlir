@@ -229,6 +229,47 @@
 
 // -----
 
+// Constant selectors out of the ISA's range (ptx.md §4.3): ptxas would not see them (LLVM passes them in
+// %rs registers), so the verifier refuses them. 1X reads one scale byte, at byte-id 0 to 3.
+%a, %c, %s, %sel = "test.op"() : () -> (i32, f32, i32, i16)
+%byte = arith.constant 4 : i16
+%d:4 = ptx.mma_sync m16n8k32 kind::mxf8f6f4 scale_vec::1X f32.e4m3.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%s, %byte, %sel] scale_b[%s, %sel, %sel]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.mma_sync' op scale_a byte-id must be 0, 1, 2 or 3 for scale_vec::1X, got 4
+
+// -----
+
+// 2X reads a byte pair: byte-id 0 or 2.
+%a, %c, %s, %sel = "test.op"() : () -> (i32, f32, i32, i16)
+%byte = arith.constant 1 : i16
+%d:4 = ptx.mma_sync m16n8k64 kind::mxf4 scale_vec::2X f32.e2m1.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%s, %sel, %sel] scale_b[%s, %byte, %sel]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.mma_sync' op scale_b byte-id must be 0 or 2 for scale_vec::2X, got 1
+
+// -----
+
+// 4X reads the whole register: byte-id 0.
+%a, %c, %s, %sel = "test.op"() : () -> (i32, f32, i32, i16)
+%byte = arith.constant 2 : i16
+%d:4 = ptx.mma_sync m16n8k64 kind::mxf4nvf4 scale_vec::4X f32.e2m1.e2m1.f32.ue4m3 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%s, %byte, %sel] scale_b[%s, %sel, %sel]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.mma_sync' op scale_a byte-id must be 0 for scale_vec::4X, got 2
+
+// -----
+
+// thread-id-a picks one of the two lane pairs of a quad.
+%a, %c, %s, %sel = "test.op"() : () -> (i32, f32, i32, i16)
+%thread = arith.constant 2 : i16
+%d:4 = ptx.mma_sync m16n8k32 kind::mxf8f6f4 scale_vec::1X f32.e4m3.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%s, %sel, %thread] scale_b[%s, %sel, %sel]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.mma_sync' op scale_a thread-id must be 0 or 1, got 2
+
+// -----
+
+// thread-id-b picks one lane of a quad; a negative constant is read as the unsigned 16-bit selector.
+%a, %c, %s, %sel = "test.op"() : () -> (i32, f32, i32, i16)
+%thread = arith.constant -1 : i16
+%d:4 = ptx.mma_sync m16n8k32 kind::mxf8f6f4 scale_vec::1X f32.e4m3.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%s, %sel, %sel] scale_b[%s, %sel, %thread]
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.mma_sync' op scale_b thread-id must be 0, 1, 2 or 3, got 65535
+
+// -----
+
 %a, %c = "test.op"() : () -> (i32, f32)
 %d:4 = ptx.mma_sync m16n8k32 f32.e4m3.e4m3.e4m3 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c]
 // CHECK: invalid.mlir:[[# @LINE - 1]]:30: error: mma accumulators (dtype, ctype) must be s32, f32 or f16, got 'f32.e4m3.e4m3.e4m3'

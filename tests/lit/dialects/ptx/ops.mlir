@@ -76,6 +76,23 @@ func.func @mma_block_scaled(%a: i32, %c: f32, %sa: i32, %sel: i16) -> (f32, f32,
 
 // -----
 
+// Constant selectors at the top of their ranges (ptx.md §4.3) verify: byte-id 3 (1X) and 2 (2X), thread-id-a 1,
+// thread-id-b 3. (invalid.mlir has the values just past them.)
+// CHECK-LABEL: func.func @mma_block_scaled_constant_selectors
+// CHECK: scale_a[%sa, %byte3, %thread1] scale_b[%sa, %byte3, %thread3]
+// CHECK: scale_a[%sa, %byte2, %thread1] scale_b[%sa, %byte2, %thread3]
+func.func @mma_block_scaled_constant_selectors(%a: i32, %c: f32, %sa: i32) -> (f32, f32) {
+  %byte3 = arith.constant 3 : i16
+  %byte2 = arith.constant 2 : i16
+  %thread1 = arith.constant 1 : i16
+  %thread3 = arith.constant 3 : i16
+  %d:4 = ptx.mma_sync m16n8k32 kind::mxf8f6f4 scale_vec::1X f32.e4m3.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%sa, %byte3, %thread1] scale_b[%sa, %byte3, %thread3]
+  %e:4 = ptx.mma_sync m16n8k64 kind::mxf4 scale_vec::2X f32.e2m1.e2m1.f32.ue8m0 A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] scale_a[%sa, %byte2, %thread1] scale_b[%sa, %byte2, %thread3]
+  func.return %d#0, %e#1 : f32, f32
+}
+
+// -----
+
 // CHECK-LABEL: func.func @copies
 // CHECK: ptx.cp_async cg %[[DST:.*]], %[[SRC:.*]], 16{{$}}
 // CHECK: ptx.cp_async ca %[[DST]], %[[SRC]], 4, %{{.*}}
