@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from compiler import numerics
+from compiler.diagnostics import QdotError
 from compiler.numerics.tensor_core import tensor_core_dot
 from targets.ptx.emulator import EmulationError, LaunchOptions
 from tests.emulator.kernel_text import KernelText, fill_shared, run
@@ -50,8 +51,11 @@ def _c_offsets(k: KernelText, elem_bytes: int) -> list[str]:
 
 def launch_mma(types: str, a: np.ndarray, b_t: np.ndarray, c: np.ndarray, *, shape: str = "m16n8k32",
                kind: str = "", scale_vec: str = "", scales: tuple[np.ndarray, int, int, np.ndarray, int, int]
-               | None = None, satfinite: bool = False, arch: str = "sm_90") -> np.ndarray:
-    """D of one mma over [16, 32 bytes] A and [8, 32 bytes] B^T (bytes as stored), C [16, 8]."""
+               | None = None, satfinite: bool = False, arch: str = "sm_90",
+               runtime_selectors: bool = False) -> np.ndarray:
+    """D of one mma over [16, 32 bytes] A and [8, 32 bytes] B^T (bytes as stored), C [16, 8]. ``runtime_selectors``:
+    the byte-id / thread-id selectors computed (an ``addi`` of 0), which the verifier cannot read and the emulator
+    checks where they run."""
     k = KernelText(["a", "b", "c", "sa", "sb", "out"])
     a_regs = [k.load("a", off) for off in _word_offsets(k, "A", 4)]
     b_regs = [k.load("b", off) for off in _word_offsets(k, "B", 2)]
@@ -64,6 +68,8 @@ def launch_mma(types: str, a: np.ndarray, b_t: np.ndarray, c: np.ndarray, *, sha
         sa_data, byte_a, thread_a, sb_data, byte_b, thread_b = scales
         lane4 = k.binop("muli", k.lane, 4)
         sel = [k.const(v, "i16") for v in (byte_a, thread_a, byte_b, thread_b)]
+        if runtime_selectors:
+            sel = [k.binop("addi", v, k.const(0, "i16"), "i16") for v in sel]
         text += (f" scale_a[{k.load('sa', lane4)}, {sel[0]}, {sel[1]}]"
                  f" scale_b[{k.load('sb', lane4)}, {sel[2]}, {sel[3]}]")
     d = k.op(text, results=4)
@@ -219,11 +225,15 @@ def test_mxf4nvf4_four_ue4m3_scales(rng: np.random.Generator) -> None:
 
 
 def test_illegal_byte_id_is_an_error(rng: np.random.Generator) -> None:
+    """A constant selector out of range is the verifier's refusal; a computed one, the emulator's where it runs."""
     z = np.zeros((16, 32), np.uint8)
     scales = (np.zeros(32, np.uint32), 1, 0, np.zeros(32, np.uint32), 0, 0)
-    with pytest.raises(EmulationError, match=r"byte-id-a 1 is out of range for scale_vec::2X"):
+    with pytest.raises(QdotError, match=r"scale_a byte-id must be 0 or 2 for scale_vec::2X, got 1"):
         launch_mma("f32.e2m1.e2m1.f32.ue8m0", z, z[:8], np.zeros((16, 8), np.float32), shape="m16n8k64",
                    kind="kind::mxf4", scale_vec="scale_vec::2X", scales=scales)
+    with pytest.raises(EmulationError, match=r"byte-id-a 1 is out of range for scale_vec::2X"):
+        launch_mma("f32.e2m1.e2m1.f32.ue8m0", z, z[:8], np.zeros((16, 8), np.float32), shape="m16n8k64",
+                   kind="kind::mxf4", scale_vec="scale_vec::2X", scales=scales, runtime_selectors=True)
 
 
 def test_bf16_m16n8k16(rng: np.random.Generator) -> None:
