@@ -11,6 +11,7 @@ synchronises the CTA) while the copies of the next ones proceed.
     loop i:    wait until tile i has landed; barrier
                copy tile(i + num-stages - 1) → stage (i - 1) mod S   (read by iteration i - 1,
                                                                       which every thread has finished)
+    (a loop over a K split's share copies a declared tile only at positions it runs, below)
                compute on stage i mod S
                (a wgmma dot of the compute runs one iteration behind where it can:
                passes/support/warp_group_pipeline.py)
@@ -35,13 +36,21 @@ never stores to — the weights — before the first of those stores, wherever t
 loop's bounds are already defined: they stream from DRAM while the stores' work runs, instead of after it. The
 scratch tiles' copies stay at the loop, after the stores and the barrier that orders them.
 
-Out-of-range tiles of the prologue and of the last iterations are zero-filled
-copies (descriptor bounds), so no predicate is needed; a load declared
-``in_bounds`` has no bounds tests to rely on, so its copies ahead in the loop's
-last iterations take a tile the loop runs instead (``_ahead_in_loop``), and its
-prologue copies keep their tests. With ``num-stages=1`` the
-pass changes nothing (synchronous staging). The loads and the compute keep their
-order; ``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
+The last iterations' copies ahead, and a short loop's prologue, copy tiles past the loop's end.
+In a loop from the constant 0 (a K loop over its whole tensor) those lie past the tensor too: they
+are zero-filled copies (descriptor bounds), so no predicate is needed; a load declared ``in_bounds``
+has no bounds tests to rely on, so its copies ahead in the loop's last iterations take a tile the
+loop runs instead (``_ahead_in_loop``), and its prologue copies keep their tests. A K loop over a
+program's share of K (a K split's: from a run-time position, not inside another loop) finds them
+inside the tensor, where they read for nothing — the one-token decode program of the goal row read 5
+tiles of W for its 4 K steps, the fifth again its own last (``_ahead_in_loop``; in ggml's order, the
+next split's first: the emulator counts each byte's reads, tests/emulator/test_weights_read_once.py)
+— so there a load declared ``in_bounds`` (``tile_weights``'
+W tiles, X's K) is copied only where the loop runs the copy's K position (``qgpu.async_copy … if
+%runs``), which keeps the declaration true on every copy; ``_copy_group`` says why a load with bounds
+tests is left as it was, and ``_guarded`` why stream-K's segment loops are. With ``num-stages=1``
+the pass changes nothing (synchronous staging). The loads and the compute keep their order;
+``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
 
 Lit tests: ``tests/lit/qdot-pipeline/``.
 """
@@ -160,19 +169,68 @@ def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
     return [op for op in body.ops if op in needed]
 
 
+def _guarded(loop: scf.ForOp) -> bool:
+    """Whether the loop's copies test that it runs their K position: a K loop over a program's share of K
+    (it starts at a run-time position, the K split's) and not inside another loop. A loop from the
+    constant 0 covers its tensor's K, so a copy past its end is past the tensor too and zero-filled by
+    its bounds tests: a test there only costs registers (the q4_0 MMQ kernel spilled 4 bytes with one).
+    A K loop inside another loop — stream-K's segments, one per output tile a program touches — is left
+    as it was too: the test saves one tile per segment and cost the 255-register stream-K prefill
+    kernels 8–104 bytes more spills (ptxas 13.0, forty-fourth session), where the split-K decode kernels'
+    declared copies took 0–1 registers more and, in the goal row's kernel, 32 instructions fewer per K step."""
+    lb = loop.lb.owner
+    if isinstance(lb, arith.ConstantOp) and isinstance(lb.value, IntegerAttr) and lb.value.value.data == 0:
+        return False
+    parent = loop.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return False
+        parent = parent.parent_op()
+    return True
+
+
+def _runs(loop: scf.ForOp, k: SSAValue, point: InsertPoint) -> SSAValue | None:
+    """For a guarded loop (``_guarded``): whether it runs K position ``k`` (one of lb + j · step),
+    ``k < ub``; None otherwise."""
+    if not _guarded(loop):
+        return None
+    runs = arith.CmpiOp(k, loop.ub, "ult")
+    Rewriter.insert_op(runs, point)
+    return runs.result
+
+
 def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point: InsertPoint,
-                in_bounds_k: SSAValue | None = None, commit: bool = True) -> None:
+                runs: SSAValue | None, in_bounds_k: SSAValue | None = None, commit: bool = True) -> None:
     """One commit group: each pipelined load's tile for K position ``k`` (its offsets cloned with
-    ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer. A load that declares
-    ``in_bounds`` keeps its declaration only where ``in_bounds_k`` is given (the loop's copies ahead):
-    its tile is then the one of ``in_bounds_k``, a position the loop runs (``_ahead_in_loop``); the
-    prologue's copies, which may lie past an empty loop's end, test their bounds."""
+    ``iv`` replaced by ``k``) copied into ring slot ``stage`` of its buffer.
+
+    With ``runs`` (``_runs``: a loop over a K split's share) a load that declares ``in_bounds`` is copied
+    only if the loop runs ``k`` (``qgpu.async_copy``'s ``if``: source size 0 for every chunk where it is
+    false, the addresses left as they were), which keeps the declaration true on every copy, the
+    prologue's included, and replaces ``_ahead_in_loop``'s re-copy of a tile the loop runs (a position past
+    the share's end lies inside the tensor, so the loop's last tile was read again for nothing). A load
+    whose bounds are all tested is copied as in a loop from 0 (past the share's end it still reads the
+    next split's first tile): the test ANDed into each chunk's bounds cost the ggml-order decode kernels
+    up to 20 registers per thread (the lookup formats' M ≤ 8 kernels 128 → 144–148; ptxas 13.0, forty-fourth
+    session) where the declared copies' one source size per iteration cost 0–1. The commit stays
+    unconditional, so every iteration's group count is the same.
+
+    Without (``runs`` None) a position past the end is past the tensor and its copy is zero-filled by
+    the bounds tests. A load that declares ``in_bounds`` has no bounds tests, so it keeps its declaration
+    only where ``in_bounds_k`` is given (the loop's copies ahead): its tile is then the one of
+    ``in_bounds_k``, a position the loop runs (``_ahead_in_loop``); the prologue's copies, which may lie
+    past an empty loop's end, test their bounds."""
     for _alloc, load, buf, slice_ops in buffers:
-        declared = in_bounds_k is not None and load.in_bounds is not None
-        offsets = _clone_offsets(list(load.offsets), slice_ops, iv, in_bounds_k if declared else k, point)
+        if runs is not None:
+            at, declared = k, load.in_bounds is not None
+        else:
+            declared = load.in_bounds is not None and in_bounds_k is not None
+            at = in_bounds_k if declared else k
+        offsets = _clone_offsets(list(load.offsets), slice_ops, iv, at, point)
         dst = MemDescIndexOp(buf, stage)
         Rewriter.insert_op(dst, point)
-        copy = AsyncCopyOp(load.desc, offsets, dst.result, load.in_bounds if declared else None)
+        copy = AsyncCopyOp(load.desc, offsets, dst.result, load.in_bounds if declared else None,
+                           runs if declared else None)  # runs is None outside a guarded loop
         copy.location = load.location  # where qdot-to-llvm's remark on the copy's form points
         Rewriter.insert_op(copy, point)
     if commit:
@@ -221,7 +279,9 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
                        f"{stages} stages: {len(allocs)} tile{'s' if len(allocs) != 1 else ''} ({tiles}) copied "
                        f"{stages - 1} iteration{'s' if stages != 2 else ''} ahead by cp.async into rings of {stages} "
                        f"buffers; each iteration waits with {stages - 2} group{'s' if stages != 3 else ''} in flight"
-                       + ("; its wgmma runs one iteration behind" if overlap else ""))
+                       + ("; its wgmma runs one iteration behind" if overlap else "")
+                       + ("; a loop over a share of K (from a run-time position): a tile declared in bounds copied "
+                          "only if the loop runs its K position" if _guarded(loop) else ""))
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)
@@ -253,10 +313,12 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
             ring_op.detach()
             Rewriter.insert_op(ring_op, hoist_point)
         for s in range(stages - 1):  # committed with the first of the others' groups, as the grid wait's
-            _copy_group(hoisted, iv, _prologue_k(loop, s, hoist_point), _index_const(s, hoist_point), hoist_point,
+            k = _prologue_k(loop, s, hoist_point)
+            _copy_group(hoisted, iv, k, _index_const(s, hoist_point), hoist_point, _runs(loop, k, hoist_point),
                         commit=not late)
         for s in range(stages - 1):
-            _copy_group(late, iv, _prologue_k(loop, s, before), _index_const(s, before), before)
+            k = _prologue_k(loop, s, before)
+            _copy_group(late, iv, k, _index_const(s, before), before, _runs(loop, k, before))
     elif early:
         if noting:
             remarks.remark(loop, PipelinePass.name,
@@ -264,14 +326,16 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
                            f"({NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR}) first, so that they go ahead of the kernel's "
                            "griddepcontrol.wait; the other tiles' after them")
         late = [b for b in buffers if b not in early]
-        positions = [(_prologue_k(loop, s, before), _index_const(s, before)) for s in range(stages - 1)]
-        for k, stage in positions:
-            _copy_group(early, iv, k, stage, before, commit=False)
-        for k, stage in positions:
-            _copy_group(late, iv, k, stage, before)
+        positions = [(k, _index_const(s, before), _runs(loop, k, before))
+                     for s, k in enumerate(_prologue_k(loop, s, before) for s in range(stages - 1))]
+        for k, stage, runs in positions:
+            _copy_group(early, iv, k, stage, before, runs, commit=False)
+        for k, stage, runs in positions:
+            _copy_group(late, iv, k, stage, before, runs)
     else:
         for s in range(stages - 1):
-            _copy_group(buffers, iv, _prologue_k(loop, s, before), _index_const(s, before), before)
+            k = _prologue_k(loop, s, before)
+            _copy_group(buffers, iv, k, _index_const(s, before), before, _runs(loop, k, before))
     # the loop carries the stage to read and the stage to write
     zero = _index_const(0, before)
     last = _index_const(stages - 1, before)
@@ -292,8 +356,10 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     Rewriter.insert_op(wait, top)
     ahead = _binary(arith.AddiOp, new_iv,
                     _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
-    declared = any(load.in_bounds is not None for _, load, _, _ in buffers)
-    _copy_group(buffers, new_iv, ahead, write_stage, top, _ahead_in_loop(ahead, new_loop, top) if declared else None)
+    runs = _runs(new_loop, ahead, top)
+    declared = runs is None and any(load.in_bounds is not None for _, load, _, _ in buffers)
+    _copy_group(buffers, new_iv, ahead, write_stage, top, runs,
+                _ahead_in_loop(ahead, new_loop, top) if declared else None)
     for alloc, load, buf, slice_ops in buffers:
         view = MemDescIndexOp(buf, read_stage)
         Rewriter.insert_op(view, InsertPoint.before(alloc))
@@ -408,13 +474,12 @@ def _ahead_of_grid_wait(loop: scf.ForOp, buffers: list) -> list:
 
 
 def _ahead_in_loop(ahead: SSAValue, loop: scf.ForOp, point: InsertPoint) -> SSAValue:
-    """The K position whose tile a copy ahead of an ``in_bounds`` load takes: ``ahead`` while the loop runs
-    it, else one the loop runs (the last S − 1 iterations copy such a tile again into a slot nobody reads,
-    where a copy past the end could read past the tensor the load declares it stays in). With a constant
-    step that is the loop's last position, lb + ⌊(ub − lb − 1) / step⌋ · step, computed before the loop
-    (one ``minui`` per iteration); with a run-time step (the interleaved K splits) it is the iteration's
-    own, ``ahead < ub ? ahead : iv`` (a compare and a select, where the last position would cost a
-    division)."""
+    """In a loop from 0, the K position whose tile a copy ahead of an ``in_bounds`` load takes: ``ahead``
+    while the loop runs it, else one the loop runs (the last S − 1 iterations copy such a tile again into a
+    slot nobody reads, where a copy past the end could read past the tensor the load declares it stays in).
+    With a constant step that is the loop's last position, lb + ⌊(ub − lb − 1) / step⌋ · step, computed
+    before the loop (one ``minui`` per iteration); with a run-time step it is the iteration's own,
+    ``ahead < ub ? ahead : iv`` (a compare and a select, where the last position would cost a division)."""
     body = loop.body.block
     if not isinstance(loop.step.owner, arith.ConstantOp):
         runs = arith.CmpiOp(ahead, loop.ub, "ult")

@@ -394,7 +394,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
         memdesc = op.dst.type
         assert isinstance(memdesc, MemDescType)
         copy_tile(b, state, tile, shared_layout(memdesc), _memdesc_base(op.dst, bases, b), warps, op,
-                  _landing_point(op))
+                  _landing_point(op), op.active)
         _erase(op)
     elif isinstance(op, PrefetchOp):
         b = Builder.before(op)

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, NoneAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, IntegerType, NoneAttr, TensorType,
+                                   UnitAttr, i64)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
@@ -168,10 +170,11 @@ class AsyncCopyOp(IRDLOperation):
     """Start copying the tile at ``offsets`` of a global descriptor into a buffer (``cp.async``).
 
     Elements outside the descriptor's global shape are written as zero, like
-    ``qdot.load``, whose ``in_bounds`` declaration it carries (qdot-pipeline makes
-    it from the load, ahead of the iteration that reads the tile, and keeps the
-    declaration true there: a copy ahead past the loop's end takes a tile the loop
-    runs instead). The copy completes after ``qgpu.async_commit`` and
+    ``qdot.load``, whose ``in_bounds`` declaration it carries. ``if %active`` (an i1, the same in
+    every thread): where it is false the copy reads nothing from global memory and leaves the
+    buffer's contents undefined — qdot-pipeline's copies for K positions past the loop's end, which
+    would otherwise read a tile nobody uses (the next K split's, inside the tensor), and under which
+    a load's ``in_bounds`` declaration stays true. The copy completes after ``qgpu.async_commit`` and
     an ``qgpu.async_wait`` that leaves fewer groups pending.
     """
 
@@ -180,15 +183,17 @@ class AsyncCopyOp(IRDLOperation):
     desc = operand_def(DescType)
     offsets = var_operand_def(IndexType())
     dst = operand_def(MemDescType)
+    active = opt_operand_def(IntegerType(1))
     in_bounds = opt_prop_def(ArrayAttr)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    assembly_format = "$desc `[` $offsets `]` `,` $dst attr-dict `:` type($desc) `,` type($dst)"
+    assembly_format = "$desc `[` $offsets `]` `,` $dst (`if` $active^)? attr-dict `:` type($desc) `,` type($dst)"
 
     def __init__(self, desc: SSAValue | Operation, offsets: Sequence[SSAValue | Operation], dst: SSAValue | Operation,
-                 in_bounds: ArrayAttr | None = None):
-        super().__init__(operands=[desc, offsets, dst], properties={IN_BOUNDS: in_bounds} if in_bounds else {})
+                 in_bounds: ArrayAttr | None = None, active: SSAValue | Operation | None = None):
+        super().__init__(operands=[desc, offsets, dst, active],
+                         properties={IN_BOUNDS: in_bounds} if in_bounds else {})
 
     def in_bounds_dims(self) -> tuple[bool, ...]:
         desc = self.desc.type

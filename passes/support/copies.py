@@ -122,8 +122,12 @@ def as_index(b: Builder, value: SSAValue | int) -> SSAValue:
 
 
 def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-              num_warps: int, at: Operation, late: Builder | None = None) -> None:
+              num_warps: int, at: Operation, late: Builder | None = None, active: SSAValue | None = None) -> None:
     """Issue the cp.async (or byte-copy) instructions that move ``tile`` into the buffer.
+
+    ``active``: an i1 the same in every thread (``qgpu.async_copy``'s ``if``); where it is false every copy
+    reads nothing (source size 0, a predicated-off load) — the instructions stay, so no branch splits the
+    K loop's block.
 
     ``late``: where a synchronous byte copy may put its shared stores — the end of the loop
     body for a pipelined copy, whose buffer is read only iterations later (``qdot-to-llvm``'s
@@ -143,7 +147,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     offset_align = _power_of_two_part(known_divisor(tile.offsets[cols_dim]) * eb)
     align = min(ASSUMED_BASE_ALIGNMENT, stride_align, offset_align)
     threads = 32 * num_warps
-    run_chunk = _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch)
+    run_chunk = _copy_run(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, prefetch, active)
     if run_chunk is not None:
         run = rows * row_bytes
         _remark(at, tile, shared, lambda: f"one contiguous run of {run} B (rows back to back) by {run_chunk}-byte "
@@ -152,7 +156,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         return
     chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
     if chunk is not None and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk,
-                                           prefetch, async_chunk=True):
+                                           prefetch, async_chunk=True, active=active):
         why = _why_not(2 * chunk, row_bytes, stride_align, offset_align)
         _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async row by row, {ROW_LANES} lanes per row, "
                                           f"{row_bytes // chunk} chunks per row; not {2 * chunk}-byte: {why}")
@@ -162,9 +166,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                  and _pairs_contiguous(shared, rows_dim, cols_dim, eb))
         unit = 2 if pairs else 1
         order = "row by row"
-        if not _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, unit):
+        if not _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, unit, active=active):
             order = "piece by piece"
-            _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, unit)
+            _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, unit, active)
         _remark(at, tile, shared, lambda: f"synchronous {unit}-byte loads and shared stores, {order}; no cp.async: "
                                           f"{_why_not(4, row_bytes, stride_align, offset_align)}")
         return
@@ -226,8 +230,10 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         else:
             smem = _runtime_offset(b, shared, row, cc, chunk, eb, rows_dim, cols_dim)
         if whole_cols:
-            tests = [test for test in (in_rows, tile_in) if test is not None]
-            ok = tests[0] if len(tests) == 1 else b.emit(arith.AndIOp(*tests)) if tests else None
+            tests = [test for test in (in_rows, tile_in, active) if test is not None]
+            ok = None
+            for test in tests:
+                ok = b.and_i1(ok, test)
             src_bytes = None if ok is None else b.emit(arith.IndexCastOp(
                 b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
@@ -236,8 +242,9 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         pieces = [(0, chunk)] if not shared.fp4_padded else [(p, min(8, chunk - p)) for p in range(0, chunk, 8)]
         for start, size in pieces:
             src_bytes = _clamp(b, b.sub(remaining, start), size)
-            if in_rows is not None:
-                src_bytes = b.select(in_rows, src_bytes, b.const(0, IndexType()))
+            for test in (in_rows, active):
+                if test is not None:
+                    src_bytes = b.select(test, src_bytes, b.const(0, IndexType()))
             src_bytes = b.emit(arith.IndexCastOp(src_bytes, i32))
             # the second 8-byte half of a padded chunk is its own swizzle unit: place it where
             # the layout puts its first data byte, not 16 bytes after the first half
@@ -259,7 +266,8 @@ def _power_of_two_part(value: int) -> int:
 
 
 def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-              num_warps: int, rows_dim: int, cols_dim: int, prefetch: int | None) -> int | None:
+              num_warps: int, rows_dim: int, cols_dim: int, prefetch: int | None,
+              active: SSAValue | None = None) -> int | None:
     """A tile whose rows lie back to back in global memory and in the buffer, copied as one run of
     cp.async chunks: chunk q lies q · chunk bytes after the tile's first byte in both, whether or not
     a row is a whole number of chunks (tile_weights' order: 64 rows of 144-byte q4_K blocks are one
@@ -297,6 +305,13 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # declared in bounds: chunk j of a thread is a constant distance from its first, which ptxas puts in the
     # instruction (one 64-bit address per thread and step, not one per chunk kept live across the loop)
     start = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(first, b.mul(tid, chunk)), i64))) if declared else None
+    if declared and active is not None:  # one source size for every chunk of the run
+        run_bytes = b.emit(arith.IndexCastOp(b.select(active, b.const(chunk, IndexType()), b.const(0, IndexType())),
+                                             i32))
+    else:
+        run_bytes = None
+    if not declared and active is not None:
+        tile_in = b.emit(arith.AndIOp(tile_in, active))
     for j in range(-(-total // threads)):
         q = b.add(tid, j * threads) if j else tid
         whole = (j + 1) * threads <= total
@@ -306,7 +321,7 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             address = (b.add(start, b.const(j * threads * chunk, i64)) if j else start) if whole else \
                 b.add(tile.base, b.emit(arith.IndexCastOp(b.add(first, b.mul(q, chunk)), i64)))
             smem = b.add(smem_base, b.mul(b.cast_int(q, i32), chunk))
-            b.insert(CpAsyncOp(smem, address, chunk, cache, None, prefetch))
+            b.insert(CpAsyncOp(smem, address, chunk, cache, run_bytes, prefetch))
             continue
         off = b.add(first, b.mul(q, chunk))
         ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))  # a chunk past the tensor copies nothing
@@ -490,7 +505,7 @@ cp.async 32 in 4-byte chunks."""
 
 def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
                   num_warps: int, rows_dim: int, cols_dim: int, unit: int, prefetch: int | None = None,
-                  async_chunk: bool = False) -> bool:
+                  async_chunk: bool = False, active: SSAValue | None = None) -> bool:
     """A wide copy (ggml's q6_K rows: 210 bytes, 2-aligned) row by row: ``ROW_LANES``
     lanes per row, on consecutive pieces, so that a warp's load touches 32 / ROW_LANES rows (16
     contiguous bytes each) instead of 32 — what bounds this copy is the L1 wavefronts per load —
@@ -519,6 +534,8 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
     lane, group, warp = b.urem(tid, ROW_LANES), b.urem(b.udiv(tid, ROW_LANES), groups), b.udiv(tid, 32)
     c_off = as_index(b, tile.offsets[cols_dim])
     tile_in = b.cmp("ult", c_off, as_index(b, tile.dims[cols_dim]))
+    if active is not None:
+        tile_in = b.emit(arith.AndIOp(tile_in, active))
     stride_bytes = b.mul(as_index(b, tile.strides[rows_dim]), eb)
     lane_bytes = b.add(b.mul(c_off, eb), b.mul(lane, unit))
     per_warp = rows // num_warps
@@ -552,7 +569,8 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
 
 
 def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: SharedLayout, smem_base: SSAValue,
-               num_warps: int, rows_dim: int, cols_dim: int, stores: Builder, unit: int = 1) -> None:
+               num_warps: int, rows_dim: int, cols_dim: int, stores: Builder, unit: int = 1,
+               active: SSAValue | None = None) -> None:
     """Predicated loads (at ``b``) and shared stores (at ``stores``) of ``unit`` bytes (1, or 2 when
     rows, offsets and extents are even and the buffer keeps byte pairs together) for tiles without
     the alignment cp.async needs (synchronous)."""
@@ -577,6 +595,8 @@ def _byte_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Share
         row_abs = b.add(r_off, row)
         col_byte = b.add(b.mul(c_off, eb), byte)
         ok = b.and_i1(b.cmp("ult", row_abs, row_limit), b.cmp("ult", col_byte, col_limit))
+        if active is not None:
+            ok = b.and_i1(ok, active)
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(b.mul(row_abs, stride_bytes), col_byte), i64)))
         value = b.emit(LdGlobalOp(address, i16 if unit == 2 else i8, ok))
         elem, inner = stores.udiv(byte, eb), stores.urem(byte, eb)

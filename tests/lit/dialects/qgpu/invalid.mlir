@@ -287,6 +287,16 @@ func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #s
 
 // -----
 
+// async_copy: `if` takes an i1 (qdot-pipeline's test that the loop runs the copy's K position)
+#sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+func.func @f(%d: !qdot.desc<16x64xi8>, %i: index, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>) {
+  qgpu.async_copy %d[%i, %i], %m if %i : !qdot.desc<16x64xi8>, !qgpu.memdesc<16x64xi8, #sh, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:37: error: operand is used with type i1, but has been previously used or defined with type index
+
+// -----
+
 // async_copy: in_bounds, one boolean per dimension (the declaration qdot.load carries)
 #sh = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 func.func @async_copy_in_bounds(%d: !qdot.desc<16x64xi8>, %m: !qgpu.memdesc<16x64xi8, #sh, mutable>, %i: index) {

@@ -47,6 +47,7 @@ func.func @encodings(%b: tensor<64x128xi8, #blocked>, %c: tensor<64x32xf32, #mma
 // CHECK: %[[STAGE:.*]] = qgpu.memdesc_index %[[RING]][%{{.*}}] : !qgpu.memdesc<3x64x128xi8, {{.*}}, mutable> -> !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
 // CHECK: qgpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[STAGE]] : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
 // CHECK-NEXT: qgpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[STAGE]] {in_bounds = [false, true]} : !qdot.desc<64x128xi8>
+// CHECK-NEXT: qgpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[STAGE]] if %{{.*}} : !qdot.desc<64x128xi8>
 // CHECK-NEXT: qgpu.async_commit
 // CHECK-NEXT: qgpu.async_wait {pending = 2}
 // CHECK: qgpu.local_store %{{.*}}, %[[STAGE]] : tensor<64x128xi8, #qgpu.blocked<{{.*}}>>, !qgpu.memdesc<64x128xi8, {{.*}}, mutable>
@@ -59,20 +60,22 @@ func.func @encodings(%b: tensor<64x128xi8, #blocked>, %c: tensor<64x32xf32, #mma
 // CHECK-GENERIC: "qgpu.local_alloc"(%{{.*}}) : (tensor<64x128xi8
 // CHECK-GENERIC: "qgpu.local_alloc"() : () -> !qgpu.memdesc<3x64x128xi8
 // CHECK-GENERIC: "qgpu.memdesc_index"(%{{.*}}, %{{.*}}) : (!qgpu.memdesc<3x64x128xi8, {{.*}}, mutable>, index) -> !qgpu.memdesc<64x128xi8
-// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!qdot.desc<64x128xi8>, index, index, !qgpu.memdesc<64x128xi8
-// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{in_bounds = [false, true]}> : (!qdot.desc<64x128xi8>
+// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0>}> : (!qdot.desc<64x128xi8>, index, index, !qgpu.memdesc<64x128xi8
+// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{in_bounds = [false, true], operandSegmentSizes = array<i32: 1, 2, 1, 0>}> : (!qdot.desc<64x128xi8>
+// CHECK-GENERIC: "qgpu.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 1>}> : (!qdot.desc<64x128xi8>, index, index, !qgpu.memdesc<64x128xi8, {{.*}}, mutable>, i1) -> ()
 // CHECK-GENERIC: "qgpu.async_commit"() : () -> ()
 // CHECK-GENERIC: "qgpu.async_wait"() <{pending = 2 : i64}> : () -> ()
 // CHECK-GENERIC: "qgpu.local_store"(%{{.*}}, %{{.*}})
 // CHECK-GENERIC: "qgpu.memdesc_trans"(%{{.*}}) <{order = array<i64: 1, 0>}>
 // CHECK-GENERIC: "qgpu.local_load"(%{{.*}}) <{fallback}>
 func.func @memory(%t: tensor<64x128xi8, #blocked>, %desc: !qdot.desc<64x128xi8>, %i: index,
-                  %w: tensor<32x64xi8, #blocked>, %plain: !qgpu.memdesc<64x32xi8, #shp>) {
+                  %w: tensor<32x64xi8, #blocked>, %plain: !qgpu.memdesc<64x32xi8, #shp>, %runs: i1) {
   %m = qgpu.local_alloc %t : (tensor<64x128xi8, #blocked>) -> !qgpu.memdesc<64x128xi8, #sh>
   %ring = qgpu.local_alloc : () -> !qgpu.memdesc<3x64x128xi8, #sh, mutable>
   %stage = qgpu.memdesc_index %ring[%i] : !qgpu.memdesc<3x64x128xi8, #sh, mutable> -> !qgpu.memdesc<64x128xi8, #sh, mutable>
   qgpu.async_copy %desc[%i, %i], %stage : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, #sh, mutable>
   qgpu.async_copy %desc[%i, %i], %stage {in_bounds = [false, true]} : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, #sh, mutable>
+  qgpu.async_copy %desc[%i, %i], %stage if %runs : !qdot.desc<64x128xi8>, !qgpu.memdesc<64x128xi8, #sh, mutable>
   qgpu.async_commit
   qgpu.async_wait {pending = 2}
   qgpu.local_store %t, %stage : tensor<64x128xi8, #blocked>, !qgpu.memdesc<64x128xi8, #sh, mutable>
