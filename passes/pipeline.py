@@ -176,8 +176,9 @@ def _guarded(loop: scf.ForOp) -> bool:
     its bounds tests: a test there only costs registers (the q4_0 MMQ kernel spilled 4 bytes with one).
     A K loop inside another loop — stream-K's segments, one per output tile a program touches — is left
     as it was too: the test saves one tile per segment and cost the 255-register stream-K prefill
-    kernels 8–104 bytes more spills (ptxas 13.0, forty-fourth session), where the split-K decode kernels'
-    declared copies took 0–1 registers more and, in the goal row's kernel, 32 instructions fewer per K step."""
+    kernels up to 168 bytes more spills, 84 in q4_K's (ptxas 13.0, forty-fourth session), where the
+    split-K decode kernels' declared copies took 0–5 registers more and, in the goal row's kernel, 32
+    instructions fewer per K step."""
     lb = loop.lb.owner
     if isinstance(lb, arith.ConstantOp) and isinstance(lb.value, IntegerAttr) and lb.value.value.data == 0:
         return False
@@ -212,7 +213,7 @@ def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point
     whose bounds are all tested is copied as in a loop from 0 (past the share's end it still reads the
     next split's first tile): the test ANDed into each chunk's bounds cost the ggml-order decode kernels
     up to 20 registers per thread (the lookup formats' M ≤ 8 kernels 128 → 144–148; ptxas 13.0, forty-fourth
-    session) where the declared copies' one source size per iteration cost 0–1. The commit stays
+    session) where the declared copies' one source size per iteration cost 0–5. The commit stays
     unconditional, so every iteration's group count is the same.
 
     Without (``runs`` None) a position past the end is past the tensor and its copy is zero-filled by
