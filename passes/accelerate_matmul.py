@@ -529,11 +529,12 @@ def _fp4_staging(value: SSAValue, op_idx: int) -> str:
     The fp4 ldmatrix (``.m8n16 .b8x16.b4x16_p64``) reads rows of 8 packed bytes along K, each padded to 16 bytes
     (``fp4Padded``): Triton's SM120 path keeps the packed K axis contiguous in shared memory (``allowTranspose =
     false``) so that it always applies. A tile loaded contiguous along K is copied as it is, padded. A tile whose
-    order is not known (a function argument, registers) is written by register stores, which take any order: K,
-    padded. A tile loaded contiguous along M or N is copied by cp.async, which moves runs of bytes and cannot
-    transpose them; no ldmatrix reads that order (a row of ``.b4x16_p64`` would mix K and N), so padding would
-    only double the buffer: it is staged unpadded, as loaded, and read by the single-byte ``ld.shared`` fallback
-    (the local load's ``fallback``), one nibble per register byte — the same registers, slower."""
+    order is not known (a function argument: pass-level IR, since a kernel's operands must be loaded,
+    ``_check_operands_from_memory``) is written by register stores, which take any order: K, padded. A tile loaded
+    contiguous along M or N is copied by cp.async, which moves runs of bytes and cannot transpose them; no ldmatrix
+    reads that order (a row of ``.b4x16_p64`` would mix K and N), so padding would only double the buffer: it is
+    staged unpadded, as loaded, and read by the single-byte ``ld.shared`` fallback (the local load's ``fallback``),
+    one nibble per register byte — the same registers, slower."""
     k_dim = 1 if op_idx == 0 else 0
     known = contiguous_dim(value)
     read = "read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"

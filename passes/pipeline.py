@@ -169,16 +169,19 @@ def _slice(values: list[SSAValue], body: Block) -> list[Operation]:
     return [op for op in body.ops if op in needed]
 
 
-def _guarded(loop: scf.ForOp) -> bool:
-    """Whether the loop's copies test that it runs their K position: a K loop over a program's share of K
-    (it starts at a run-time position, the K split's) and not inside another loop. A loop from the
-    constant 0 covers its tensor's K, so a copy past its end is past the tensor too and zero-filled by
-    its bounds tests: a test there only costs registers (the q4_0 MMQ kernel spilled 4 bytes with one).
-    A K loop inside another loop — stream-K's segments, one per output tile a program touches — is left
-    as it was too: the test saves one tile per segment and cost the 255-register stream-K prefill
-    kernels up to 168 bytes more spills, 84 in q4_K's (ptxas 13.0, forty-fourth session), where the
-    split-K decode kernels' declared copies took 0–5 registers more and, in the goal row's kernel, 32
-    instructions fewer per K step."""
+def _guarded(loop: scf.ForOp, loads: list[LoadOp]) -> bool:
+    """Whether the loop's copies of tiles declared in bounds test that it runs their K position: a K loop
+    over a program's share of K (it starts at a run-time position, the K split's) and not inside another
+    loop, with a staged load that declares ``in_bounds`` (``_copy_group``: the others keep their form).
+    A loop from the constant 0 covers its tensor's K, so a copy past its end is past the tensor too and
+    zero-filled by its bounds tests: a test there only costs registers (the q4_0 MMQ kernel spilled 4
+    bytes with one). A K loop inside another loop — stream-K's segments, one per output tile a program
+    touches — is left as it was too: the test saves one tile per segment and cost the 255-register
+    stream-K prefill kernels 8–64 bytes more spill stores (q4_K's in ggml's order 60 → 84; ptxas 13.0,
+    forty-fourth session), where the split-K decode kernels' declared copies took from 8 registers fewer
+    (q3_K's M ≤ 8) to 5 more (q2_K's) and, in the goal row's kernel, 32 instructions fewer per K step."""
+    if not any(load.in_bounds is not None for load in loads):
+        return False
     lb = loop.lb.owner
     if isinstance(lb, arith.ConstantOp) and isinstance(lb.value, IntegerAttr) and lb.value.value.data == 0:
         return False
@@ -190,10 +193,10 @@ def _guarded(loop: scf.ForOp) -> bool:
     return True
 
 
-def _runs(loop: scf.ForOp, k: SSAValue, point: InsertPoint) -> SSAValue | None:
+def _runs(guarded: bool, loop: scf.ForOp, k: SSAValue, point: InsertPoint) -> SSAValue | None:
     """For a guarded loop (``_guarded``): whether it runs K position ``k`` (one of lb + j · step),
     ``k < ub``; None otherwise."""
-    if not _guarded(loop):
+    if not guarded:
         return None
     runs = arith.CmpiOp(k, loop.ub, "ult")
     Rewriter.insert_op(runs, point)
@@ -213,7 +216,7 @@ def _copy_group(buffers: list, iv: SSAValue, k: SSAValue, stage: SSAValue, point
     whose bounds are all tested is copied as in a loop from 0 (past the share's end it still reads the
     next split's first tile): the test ANDed into each chunk's bounds cost the ggml-order decode kernels
     up to 20 registers per thread (the lookup formats' M ≤ 8 kernels 128 → 144–148; ptxas 13.0, forty-fourth
-    session) where the declared copies' one source size per iteration cost 0–5. The commit stays
+    session) where the declared copies' one source size per iteration cost −8 to +5. The commit stays
     unconditional, so every iteration's group count is the same.
 
     Without (``runs`` None) a position past the end is past the tensor and its copy is zero-filled by
@@ -274,6 +277,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     # needs both operands register-staged, and the ring slot would be overwritten under it
     dot_tiles = {value.owner for op in loop.body.block.ops if isinstance(op, WarpGroupDotOp) for value in (op.a, op.b)}
     overlap = can_overlap(loop) and not dot_tiles.intersection(allocs)
+    guarded = _guarded(loop, [alloc.src.owner for alloc in allocs])
     if noting:
         tiles = ", ".join(_tile_name(alloc) for alloc in allocs)
         remarks.remark(loop, PipelinePass.name,
@@ -282,7 +286,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
                        f"buffers; each iteration waits with {stages - 2} group{'s' if stages != 3 else ''} in flight"
                        + ("; its wgmma runs one iteration behind" if overlap else "")
                        + ("; a loop over a share of K (from a run-time position): a tile declared in bounds copied "
-                          "only if the loop runs its K position" if _guarded(loop) else ""))
+                          "only if the loop runs its K position" if guarded else ""))
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)
@@ -315,11 +319,11 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
             Rewriter.insert_op(ring_op, hoist_point)
         for s in range(stages - 1):  # committed with the first of the others' groups, as the grid wait's
             k = _prologue_k(loop, s, hoist_point)
-            _copy_group(hoisted, iv, k, _index_const(s, hoist_point), hoist_point, _runs(loop, k, hoist_point),
+            _copy_group(hoisted, iv, k, _index_const(s, hoist_point), hoist_point, _runs(guarded, loop, k, hoist_point),
                         commit=not late)
         for s in range(stages - 1):
             k = _prologue_k(loop, s, before)
-            _copy_group(late, iv, k, _index_const(s, before), before, _runs(loop, k, before))
+            _copy_group(late, iv, k, _index_const(s, before), before, _runs(guarded, loop, k, before))
     elif early:
         if noting:
             remarks.remark(loop, PipelinePass.name,
@@ -327,7 +331,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
                            f"({NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR}) first, so that they go ahead of the kernel's "
                            "griddepcontrol.wait; the other tiles' after them")
         late = [b for b in buffers if b not in early]
-        positions = [(k, _index_const(s, before), _runs(loop, k, before))
+        positions = [(k, _index_const(s, before), _runs(guarded, loop, k, before))
                      for s, k in enumerate(_prologue_k(loop, s, before) for s in range(stages - 1))]
         for k, stage, runs in positions:
             _copy_group(early, iv, k, stage, before, runs, commit=False)
@@ -336,7 +340,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     else:
         for s in range(stages - 1):
             k = _prologue_k(loop, s, before)
-            _copy_group(buffers, iv, k, _index_const(s, before), before, _runs(loop, k, before))
+            _copy_group(buffers, iv, k, _index_const(s, before), before, _runs(guarded, loop, k, before))
     # the loop carries the stage to read and the stage to write
     zero = _index_const(0, before)
     last = _index_const(stages - 1, before)
@@ -357,7 +361,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     Rewriter.insert_op(wait, top)
     ahead = _binary(arith.AddiOp, new_iv,
                     _binary(arith.MuliOp, loop.step, _index_const(stages - 1, top), top), top)
-    runs = _runs(new_loop, ahead, top)
+    runs = _runs(guarded, new_loop, ahead, top)
     declared = runs is None and any(load.in_bounds is not None for _, load, _, _ in buffers)
     _copy_group(buffers, new_iv, ahead, write_stage, top, runs,
                 _ahead_in_loop(ahead, new_loop, top) if declared else None)
@@ -418,7 +422,9 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
             continue
         outside = [v for op in slice_ops for v in op.operands if v.owner not in slice_ops and v is not iv]
         outside += [v for v in load.offsets if v.owner not in slice_ops and v is not iv]
-        if all(early_enough(v) for v in [load.desc, loop.lb, loop.step, *outside]):
+        # a guarded loop's copies test their position against ub there too (_runs)
+        bounds = [loop.lb, loop.step, loop.ub] if _guarded(loop, [b[1] for b in buffers]) else [loop.lb, loop.step]
+        if all(early_enough(v) for v in [load.desc, *bounds, *outside]):
             hoisted.append(buffer)
     return (hoisted, InsertPoint.before(first_store)) if hoisted else ([], None)
 
@@ -475,12 +481,13 @@ def _ahead_of_grid_wait(loop: scf.ForOp, buffers: list) -> list:
 
 
 def _ahead_in_loop(ahead: SSAValue, loop: scf.ForOp, point: InsertPoint) -> SSAValue:
-    """In a loop from 0, the K position whose tile a copy ahead of an ``in_bounds`` load takes: ``ahead``
-    while the loop runs it, else one the loop runs (the last S − 1 iterations copy such a tile again into a
-    slot nobody reads, where a copy past the end could read past the tensor the load declares it stays in).
-    With a constant step that is the loop's last position, lb + ⌊(ub − lb − 1) / step⌋ · step, computed
-    before the loop (one ``minui`` per iteration); with a run-time step it is the iteration's own,
-    ``ahead < ub ? ahead : iv`` (a compare and a select, where the last position would cost a division)."""
+    """In a loop that is not guarded (``_guarded``: from 0, or stream-K's nested segments), the K position
+    whose tile a copy ahead of an ``in_bounds`` load takes: ``ahead`` while the loop runs it, else one the
+    loop runs (the last S − 1 iterations copy such a tile again into a slot nobody reads, where a copy past
+    the end could read past the tensor the load declares it stays in). With a constant step that is the
+    loop's last position, lb + ⌊(ub − lb − 1) / step⌋ · step, computed before the loop (one ``minui`` per
+    iteration); with a run-time step it is the iteration's own, ``ahead < ub ? ahead : iv`` (a compare and a
+    select, where the last position would cost a division)."""
     body = loop.body.block
     if not isinstance(loop.step.owner, arith.ConstantOp):
         runs = arith.CmpiOp(ahead, loop.ub, "ult")

@@ -5,13 +5,15 @@ previous compiler's kernels, whose copies ahead re-read a tile at each share's e
     python -m bench.experiments.guarded_copies_ab --prepare    # here: this tree's kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.guarded_copies_ab              # on the GPU machine, with that cache
 
-Run from another tree (``PYTHONPATH=OLD_TREE python bench/experiments/guarded_copies_ab.py [--prepare]``) it compiles
-and times that tree's kernels of the same labels (82932a2's, before the change: each one-token program of the goal
-row reads 5 tiles of W for its 4 K steps, tests/emulator/test_weights_read_once.py; ptxas: the same 80 registers,
-417 SASS instructions per K step against 385), each tree its own cache; alternate the two trees' processes on the
-GPU machine, two rounds or more, as runs 264–265 did. ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize,
-zeroing, GEMM; each checked against ``compiler.numerics`` first) for exactly the ``LABELS``. The ggml-order kernel is
-a control: its PTX is the same in both trees.
+Run by path from another tree's checkout (``PYTHONPATH=$PWD python NEW_TREE/bench/experiments/guarded_copies_ab.py
+--prepare``; ``python -m`` would put the current directory first) it compiles that tree's kernels of the same labels
+(82932a2's, before the change: each one-token program of the goal row reads 5 tiles of W for its 4 K steps,
+tests/emulator/test_weights_read_once.py; ptxas: the same 80 registers, 417 SASS instructions per K step against
+385) into its own cache. On the GPU machine this tree's script times either cache, given its directory
+(``QDOT_KERNEL_CACHE``) and fingerprint (``QDOT_COMPILER_FINGERPRINT``): the kernels' IR is the same in both trees,
+so their keys are. Alternate the two caches' processes, two rounds or more, as runs 264–265 did. ``bench.mmq``'s
+``measure`` (MUL_MAT from f32: quantize, zeroing, GEMM; each checked against ``compiler.numerics`` first) for exactly
+the ``LABELS``. The ggml-order kernel is a control: its PTX is the same in both trees.
 """
 
 from __future__ import annotations

@@ -79,10 +79,11 @@ def staged_dim(value: SSAValue, free: int | None = None) -> int:
     """The dimension an operand tile is staged contiguous along in shared memory.
 
     A tile loaded from global memory keeps its unit-stride dimension: its staging is a cp.async copy, which moves
-    whole runs of bytes and cannot reorder them. Where that is not known (a function argument, a tile in registers),
-    the staging stores write from registers and any order is as cheap as any other, so the caller may choose
-    (``free``: an fp4Unpacked operand asks for K, the only order the fp4 ldmatrix reads, as Triton's SM120 path
-    stages it with ``allowTranspose=false``); without a choice, the tile's last dimension."""
+    whole runs of bytes and cannot reorder them. Where that is not known (a function argument of pass-level IR: a
+    kernel's dot operands are loaded, qdot-accelerate-matmul refuses others), the staging stores write from
+    registers and any order is as cheap as any other, so the caller may choose (``free``: an fp4Unpacked operand
+    asks for K, the only order the fp4 ldmatrix reads, as Triton's SM120 path stages it with
+    ``allowTranspose=false``); without a choice, the tile's last dimension."""
     contiguous = contiguous_dim(value)
     if contiguous is not None:
         return contiguous
