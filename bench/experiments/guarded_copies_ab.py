@@ -18,9 +18,7 @@ the ``LABELS``. The ggml-order kernel is a control: its PTX is the same in both 
 
 from __future__ import annotations
 
-import argparse
-
-import bench.mmq as bm
+from bench.experiments import labelled_ab
 
 LABELS = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",        # the M = 1 goal rows (4096 × 14336: 14 splits of 4 steps)
@@ -33,22 +31,8 @@ LABELS = (
 
 def selection(only: str | None = None) -> list:
     del only  # the exact labels, whatever ``run`` passes
-    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in LABELS]
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    args = parser.parse_args()
-    if args.prepare:
-        from bench.prepare import fill_cache
-
-        fingerprint = fill_cache(lambda: (bm.compile_kernels(selection()), bm.compile_quantizers()))
-        print(f"prepared {len(selection())} kernels, fingerprint {fingerprint}")
-        return
-    bm.selected = selection
-    bm.run(False, None)
+    return labelled_ab.selection(LABELS)
 
 
 if __name__ == "__main__":
-    main()
+    labelled_ab.main(LABELS, __doc__.split("\n\n")[0])

@@ -13,9 +13,7 @@ super-block per step): the repacked prefill and decode kernels (both declaration
 
 from __future__ import annotations
 
-import argparse
-
-import bench.mmq as bm
+from bench.experiments import labelled_ab
 
 LABELS = (
     "mmq 64x128 w4 s2 b2 wt",                       # the M = 512 goal rows: W and X declared
@@ -28,22 +26,8 @@ LABELS = (
 
 def selection(only: str | None = None) -> list:
     del only  # the exact labels, whatever ``run`` passes
-    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in LABELS]
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    args = parser.parse_args()
-    if args.prepare:
-        from bench.prepare import fill_cache
-
-        fingerprint = fill_cache(lambda: (bm.compile_kernels(selection()), bm.compile_quantizers()))
-        print(f"prepared {len(selection())} kernels, fingerprint {fingerprint}")
-        return
-    bm.selected = selection
-    bm.run(False, None)
+    return labelled_ab.selection(LABELS)
 
 
 if __name__ == "__main__":
-    main()
+    labelled_ab.main(LABELS, __doc__.split("\n\n")[0])

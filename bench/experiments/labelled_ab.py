@@ -1,0 +1,30 @@
+"""The one form of the A/B experiments that time ``bench.mmq``'s entries of exact labels from a tree's kernel cache
+(``in_bounds_ab``, ``guarded_copies_ab``): ``--prepare`` compiles them (and the quantize kernels) into
+``$QDOT_KERNEL_CACHE``; without it, ``bench.mmq``'s ``measure`` times them from that cache on the GPU machine."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import bench.mmq as bm
+
+
+def selection(labels: Sequence[str]) -> list:
+    """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings)."""
+    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in labels]
+
+
+def main(labels: Sequence[str], description: str) -> None:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    args = parser.parse_args()
+    chosen = selection(labels)
+    if args.prepare:
+        from bench.prepare import fill_cache
+
+        fingerprint = fill_cache(lambda: (bm.compile_kernels(chosen), bm.compile_quantizers()))
+        print(f"prepared {len(chosen)} kernels, fingerprint {fingerprint}")
+        return
+    bm.selected = lambda only=None: chosen  # the exact labels, whatever ``run`` passes
+    bm.run(False, None)
