@@ -243,6 +243,18 @@ def facts_lines(form: Form) -> list[str]:
             f"assumption ({ASSUMPTIONS[0].id}..{ASSUMPTIONS[-1].id} in docs/agx.md), not checked on hardware"]
 
 
+def ordering_lines(programs: list[TileProgram], form: Form) -> list[str]:
+    """What in this stream rests on the two orderings the seed leaves open: hint bits (which of the seven is which
+    hint: A4) and waits on some slots but not all (which bit is which slot: A3). The default pipeline sets neither
+    (agx-hints-and-waits{hints=false waits=all}); a stream that does says so beside its bytes."""
+    descs = [desc for program in programs for desc in program.instructions]
+    hinted = any(desc.d_cache or desc.hints.a or desc.hints.b or desc.hints.c for desc in descs)
+    partial = any(desc.wait and len(set(desc.wait)) < form.wait_slots for desc in descs)
+    return [f"this stream also rests on {what}" for what, used in (
+        ("its register-cache hint bits: which bit is which hint is assumption A4", hinted),
+        ("its waits on single slots: which bit is which slot is assumption A3", partial)) if used]
+
+
 def _arg_names(module: ModuleOp, function: str) -> list[str]:
     for op in module.walk():
         if isinstance(op, FuncOp) and op.sym_name.data == function:
@@ -267,7 +279,8 @@ def emit(module: ModuleOp, form: str = "agx3b", fmt: str = "hex") -> str | bytes
         return b"".join(stream for _, stream in tiles)
     out = [f"// {form}: the MMA instruction stream of each dot tile and the register map of its fragments,",
            "// not a whole shader (only the matrix instruction has a published encoding; see docs/agx.md)",
-           *(f"// {line}" for line in facts_lines(FORMS[form]))]
+           *(f"// {line}" for line in facts_lines(FORMS[form])),
+           *(f"// {line}" for line in ordering_lines([program for program, _ in tiles], FORMS[form]))]
     for program, stream in tiles:
         out.append("//")
         out.extend(f"// {line}" for line in map_lines(program, _arg_names(module, program.function)))
