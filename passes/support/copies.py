@@ -234,8 +234,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             ok = None
             for test in tests:
                 ok = b.and_i1(ok, test)
-            src_bytes = None if ok is None else b.emit(arith.IndexCastOp(
-                b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
+            src_bytes = None if ok is None else _source_size(b, ok, chunk)
             cache = CacheOp.CG if chunk == 16 else CacheOp.CA
             b.insert(CpAsyncOp(b.add(smem_base, smem), address, chunk, cache, src_bytes, prefetch))
             continue
@@ -253,6 +252,11 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             dst = b.add(smem_base, piece)
             cache = CacheOp.CG if size == 16 else CacheOp.CA
             b.insert(CpAsyncOp(dst, b.add(address, start) if start else address, size, cache, src_bytes, prefetch))
+
+
+def _source_size(b: Builder, copies: SSAValue, size: int) -> SSAValue:
+    """A cp.async's source size: ``size`` bytes where ``copies``, else 0 (nothing read, the chunk zero-filled)."""
+    return b.emit(arith.IndexCastOp(b.select(copies, b.const(size, IndexType()), b.const(0, IndexType())), i32))
 
 
 def _declared_remark(rows_in: bool, cols_in: bool) -> str:
@@ -306,8 +310,7 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
     # instruction (one 64-bit address per thread and step, not one per chunk kept live across the loop)
     start = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(first, b.mul(tid, chunk)), i64))) if declared else None
     if declared and active is not None:  # one source size for every chunk of the run
-        run_bytes = b.emit(arith.IndexCastOp(b.select(active, b.const(chunk, IndexType()), b.const(0, IndexType())),
-                                             i32))
+        run_bytes = _source_size(b, active, chunk)
     else:
         run_bytes = None
     if not declared and active is not None:
@@ -327,7 +330,7 @@ def _copy_run(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         ok = b.emit(arith.AndIOp(b.cmp("ult", off, tensor_bytes), tile_in))  # a chunk past the tensor copies nothing
         address = b.add(tile.base, b.emit(arith.IndexCastOp(b.emit(arith.MinUIOp(off, last_chunk)), i64)))
         smem = b.add(smem_base, b.mul(b.cast_int(q, i32), chunk))
-        src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(chunk, IndexType()), b.const(0, IndexType())), i32))
+        src_bytes = _source_size(b, ok, chunk)
         b.insert(CpAsyncOp(smem, address, chunk, cache, src_bytes, prefetch))
     return chunk
 
@@ -545,8 +548,7 @@ def _segment_copy(b: Builder, state: FunctionState, tile: GlobalTile, shared: Sh
         row_in = b.cmp("ult", row_abs, as_index(b, tile.dims[rows_dim]))
         ok = b.emit(arith.AndIOp(row_in, tile_in))
         if async_chunk:  # a row past the tensor copies nothing: zero-filled
-            src_bytes = b.emit(arith.IndexCastOp(b.select(ok, b.const(unit, IndexType()), b.const(0, IndexType())),
-                                                 i32))
+            src_bytes = _source_size(b, ok, unit)
         # a row past the tensor loads nothing but names row 0's address (as the cp.async copies do)
         row_start = b.select(row_in, b.mul(row_abs, stride_bytes), b.const(0, IndexType()))
         gbase = b.add(tile.base, b.emit(arith.IndexCastOp(b.add(row_start, lane_bytes), i64)))
