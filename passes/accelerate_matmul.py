@@ -492,7 +492,7 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
     k_dim = 1 if op_idx == 0 else 0
     contiguous = staged_dim(value, k_dim if side.fp4_unpacked else None)
     order = [contiguous, 1 - contiguous]
-    fp4_padded = side.fp4_unpacked and contiguous == k_dim  # K-contiguous, as the fp4 ldmatrix reads: _fp4_staging
+    fp4_padded = side.fp4_unpacked and _fp4_padded(value, op_idx)
     shared = shared_encoding_for(shape, elem, order, fp4_padded=fp4_padded)
     mem = insert_at(point, LocalAllocOp(MemDescType(shape, elem, shared), value)).results[0]
     if _dequantized_once(value, op_idx, side):
@@ -523,6 +523,14 @@ def _operand(dot: DotScaledOp, value: SSAValue, op_idx: int, side: OperandPlan, 
                                    upcast_scale)).results[0]
 
 
+def _fp4_padded(value: SSAValue, op_idx: int) -> bool:
+    """Whether a native fp4Unpacked operand is staged fp4Padded: where its tile is K-contiguous in shared
+    memory, the only order the fp4 ldmatrix reads (``staged_dim`` with K as the free choice). One decision for
+    ``_operand``'s staging and ``_fp4_staging``'s remark, so that the remark says what was done."""
+    k_dim = 1 if op_idx == 0 else 0
+    return staged_dim(value, k_dim) == k_dim
+
+
 def _fp4_staging(value: SSAValue, op_idx: int) -> str:
     """How ``_operand`` stages a native fp4Unpacked operand, and why, for its remark.
 
@@ -535,13 +543,11 @@ def _fp4_staging(value: SSAValue, op_idx: int) -> str:
     reads that order (a row of ``.b4x16_p64`` would mix K and N), so padding would only double the buffer: it is
     staged unpadded, as loaded, and read by the single-byte ``ld.shared`` fallback (the local load's ``fallback``),
     one nibble per register byte — the same registers, slower."""
-    k_dim = 1 if op_idx == 0 else 0
-    known = contiguous_dim(value)
     read = "read fp4Unpacked (0000xxxx bytes, shifted to 00xxxx00 at the mma)"
-    if known is None:
-        return (f"staged fp4Padded, {read}, K-contiguous: its order in memory is not known, so the stores from "
-                f"registers take the one the fp4 ldmatrix reads")
-    if known == k_dim:
+    if _fp4_padded(value, op_idx):
+        if contiguous_dim(value) is None:
+            return (f"staged fp4Padded, {read}, K-contiguous: its order in memory is not known, so the stores from "
+                    f"registers take the one the fp4 ldmatrix reads")
         return f"staged fp4Padded, {read}, K-contiguous as loaded: the order the fp4 ldmatrix reads"
     free = "M" if op_idx == 0 else "N"
     return (f"staged unpadded, {read} by single-byte ld.shared loads (fallback), {free}-contiguous as loaded: "
