@@ -11,8 +11,9 @@ layout function (``SharedLayout.offset``), as linear maps over the bits of
 (chunk, lane, warp) when it composes linearly, else per chunk at run time.
 Tiles whose addresses are not provably aligned to 4 bytes are copied with
 predicated byte loads and stores. Along a dimension its ``qdot.load`` declares
-``in_bounds`` a cp.async copy tests nothing (no compare, no clamped address, no
-source size); the synchronous forms test anyway. A tile whose rows lie back to back in global memory (row
+``in_bounds`` a chunk or run copy by cp.async tests nothing (no compare, no clamped address, no
+source size); the segment forms (``_segment_copy``, cp.async or synchronous) and the byte copy
+test anyway. A tile whose rows lie back to back in global memory (row
 stride = its row's bytes) and in an unswizzled buffer is one run (``_copy_run``): chunk q is
 q · chunk bytes after its first byte, bounded by the tensor's bytes, whether or not a row is a
 whole number of chunks (q6_K's 210-byte blocks are not). In a kernel with ``qdot.l2_prefetch`` every
