@@ -424,7 +424,8 @@ def render(versions: str) -> str:
     add("")
     add("`--print-pipeline` prints the pass pipeline `qdot-translate` runs; any prefix of it can be given to")
     add("`qdot-opt -p` to stop after that pass, and `--print-ir-after-all` prints the module after every")
-    add(f"pass ({sum(len(s.text.splitlines()) for s in stages)} lines of IR for this kernel, besides a header per pass). The sections below go "
+    add(f"pass ({sum(len(s.text.splitlines()) for s in stages)} lines of IR for this kernel, besides a header "
+        "per pass). The sections below go "
         "through that output pass by pass. To look at one pass, `--print-ir-before=PASS` and "
         "`--print-ir-after=PASS` print only around it (`--print-ir-after-change` only where a pass changed "
         "the IR, `--print-ir-after-failure` the IR a failing pass left), and `--timing` reports the time "
