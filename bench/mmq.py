@@ -204,11 +204,21 @@ def time_over_shapes(program: str, kernels: list, quantizers_compiled: dict, sha
 
 
 def _pipeline(label: str, stages: int) -> str | None:
-    """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold; else the default pipeline."""
+    """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold, an ``unguarded`` one qdot-pipeline for
+    ``guard-copies=false`` (``unguarded``); else the default pipeline."""
     fold = next((word.split("=")[1] for word in label.split() if word.startswith("fold=")), None)
-    if fold is None:
+    guard = "unguarded" not in label.split()
+    if fold is None and guard:
         return None
-    return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold))
+    return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold or "auto",
+                                   guard_copies=guard))
+
+
+def unguarded(entries: list) -> list:
+    """Each entry again, labelled ``… unguarded``: the same kernel through ``qdot-pipeline{guard-copies=false}``,
+    whose K split loops copy their share's last tile again instead of testing the K position (run 290's A/B in
+    one tree)."""
+    return [(f"{label} unguarded", cfg, stages) for label, cfg, stages in entries]
 
 
 def selected(only: str | None) -> list[tuple[str, MmqConfig, int]]:

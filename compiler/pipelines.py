@@ -43,18 +43,22 @@ class PtxOptions:
     epilogue: str = "direct"
     """qdot-to-llvm's ``epilogue`` (``staged``: an f32 C through shared memory); left out of
     the pipeline text when ``direct``."""
+    guard_copies: bool = True
+    """qdot-pipeline's ``guard-copies`` (a K split's loop copies a declared tile only where it runs its K
+    position); left out of the pipeline text when true."""
 
 
 def ptx_pipeline(options: PtxOptions) -> str:
     """qdot (tensor level) → qgpu → ptx ops → LLVM-ready IR."""
     fold = "" if options.q4k_fold == "auto" else f" q4k-fold={options.q4k_fold}"
     epilogue = "" if options.epilogue == "direct" else f" epilogue={options.epilogue}"
+    guard = "" if options.guard_copies else " guard-copies=false"
     return ",".join(
         [
             "qdot-lower-quantize",
             f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}{fold}}}",
             "qdot-optimize-dot-operands",
-            f"qdot-pipeline{{num-stages={options.num_stages}}}",
+            f"qdot-pipeline{{num-stages={options.num_stages}{guard}}}",
             f"qdot-lower-local-load{{arch={options.arch}}}",
             "qdot-lower-mma",
             f"qdot-to-llvm{{arch={options.arch}{epilogue}}}",

@@ -48,7 +48,8 @@ next split's first: the emulator counts each byte's reads, tests/emulator/test_w
 — so there a load declared ``in_bounds`` (``tile_weights``'
 W tiles, X's K) is copied only where the loop runs the copy's K position (``qgpu.async_copy … if
 %runs``), which keeps the declaration true on every copy; ``_copy_group`` says why a load with bounds
-tests is left as it was, and ``_guarded`` why stream-K's segment loops are. With ``num-stages=1``
+tests is left as it was, and ``_guarded`` why stream-K's segment loops are; ``guard-copies=false`` leaves every
+loop as it was (A/B runs, and kernels where the test does not pay). With ``num-stages=1``
 the pass changes nothing (synchronous staging). The loads and the compute keep their order;
 ``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
 
@@ -100,6 +101,10 @@ class PipelinePass(ModulePass):
     OPTION_MAXIMUM: ClassVar[dict[str, int]] = {"num_stages": MAX_STAGES}
 
     num_stages: int = 3
+    guard_copies: bool = True
+    """``guard-copies=false`` keeps a K split's loop from testing that it runs a declared tile's K position
+    (``_guarded``): its copies ahead take the share's last tile again, as a loop from 0's do. For A/B runs and
+    for kernels where the test costs more than the tile it spares (bench/RESULTS.md, run 290)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -111,7 +116,7 @@ class PipelinePass(ModulePass):
                 if self.num_stages == 1:
                     remarks.remark(loop, self.name, "not pipelined: num-stages=1 (each tile staged synchronously)")
                     continue
-                _pipeline(loop, self.num_stages, noting)
+                _pipeline(loop, self.num_stages, noting, self.guard_copies)
 
 
 def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
@@ -267,7 +272,7 @@ def _binary(cls, a: SSAValue, b: SSAValue, point: InsertPoint) -> SSAValue:  # n
     return op.result
 
 
-def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
+def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, guard_copies: bool = True) -> None:
     allocs = _stageable(loop)
     if not allocs:
         if noting:
@@ -277,7 +282,8 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
     # needs both operands register-staged, and the ring slot would be overwritten under it
     dot_tiles = {value.owner for op in loop.body.block.ops if isinstance(op, WarpGroupDotOp) for value in (op.a, op.b)}
     overlap = can_overlap(loop) and not dot_tiles.intersection(allocs)
-    guarded = _guarded(loop, [alloc.src.owner for alloc in allocs])
+    guardable = _guarded(loop, [alloc.src.owner for alloc in allocs])
+    guarded = guardable and guard_copies
     if noting:
         tiles = ", ".join(_tile_name(alloc) for alloc in allocs)
         remarks.remark(loop, PipelinePass.name,
@@ -286,7 +292,9 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
                        f"buffers; each iteration waits with {stages - 2} group{'s' if stages != 3 else ''} in flight"
                        + ("; its wgmma runs one iteration behind" if overlap else "")
                        + ("; a loop over a share of K (from a run-time position): a tile declared in bounds copied "
-                          "only if the loop runs its K position" if guarded else ""))
+                          "only if the loop runs its K position" if guarded else "")
+                       + ("; a loop over a share of K, but guard-copies=false: a tile declared in bounds copied ahead "
+                          "past the share's end takes its last tile again" if guardable and not guarded else ""))
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)
@@ -301,7 +309,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False) -> None:
         Rewriter.insert_op(buf, before)
         buffers.append((alloc, load, buf.result, _slice(list(load.offsets), body)))
     # prologue: tiles lb .. lb + (S-2)·step
-    hoisted, hoist_point = _ahead_of_own_stores(loop, buffers)
+    hoisted, hoist_point = _ahead_of_own_stores(loop, buffers, guarded)
     early = _ahead_of_grid_wait(loop, buffers) if stages > 2 and not hoisted else []
     if hoisted:
         assert hoist_point is not None
@@ -387,7 +395,7 @@ def _prologue_k(loop: scf.ForOp, s: int, point: InsertPoint) -> SSAValue:
     return _binary(arith.AddiOp, loop.lb, _binary(arith.MuliOp, loop.step, _index_const(s, point), point), point)
 
 
-def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPoint | None]:
+def _ahead_of_own_stores(loop: scf.ForOp, buffers: list, guarded: bool) -> tuple[list, InsertPoint | None]:
     """The staged tiles whose prologue copies may go before the kernel's own global stores that precede the loop in
     its block (the activations a one-launch decode GEMM quantizes into its scratch, ``quantize_in_gemm``), and where:
     tiles over arguments none of the kernel's stores writes (``_stored_arguments``: no hazard inside the kernel, the
@@ -423,7 +431,7 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list) -> tuple[list, InsertPo
         outside = [v for op in slice_ops for v in op.operands if v.owner not in slice_ops and v is not iv]
         outside += [v for v in load.offsets if v.owner not in slice_ops and v is not iv]
         # a guarded loop's copies test their position against ub there too (_runs)
-        bounds = [loop.lb, loop.step, loop.ub] if _guarded(loop, [b[1] for b in buffers]) else [loop.lb, loop.step]
+        bounds = [loop.lb, loop.step, loop.ub] if guarded else [loop.lb, loop.step]
         if all(early_enough(v) for v in [load.desc, *bounds, *outside]):
             hoisted.append(buffer)
     return (hoisted, InsertPoint.before(first_store)) if hoisted else ([], None)

@@ -1,32 +1,35 @@
-"""Experiment (prepared in the forty-fourth session, not yet run): the decode MUL_MATs whose K-split loops copy a
-tile declared in bounds (W repacked by ``tile_weights``, X's K) only where the loop runs it, timed against the
-previous compiler's kernels, whose copies ahead re-read a tile at each share's end.
+"""Experiment: the decode MUL_MATs whose K-split loops copy a tile declared in bounds (W repacked by
+``tile_weights``, X's K) only where the loop runs its K position, against the same kernels through
+``qdot-pipeline{guard-copies=false}`` (labels ``… unguarded``), whose copies ahead take the share's last tile again.
 
-    python -m bench.experiments.guarded_copies_ab --prepare    # here: this tree's kernels into $QDOT_KERNEL_CACHE
+    python -m bench.experiments.guarded_copies_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.guarded_copies_ab              # on the GPU machine, with that cache
 
-Run by path from another tree's checkout (``PYTHONPATH=$PWD python NEW_TREE/bench/experiments/guarded_copies_ab.py
---prepare``; ``python -m`` would put the current directory first) it compiles that tree's kernels of the same labels
-(82932a2's, before the change: each one-token program of the goal row reads 5 tiles of W for its 4 K steps,
-tests/emulator/test_weights_read_once.py; ptxas: the same 80 registers, 417 SASS instructions per K step against
-385) into its own cache. On the GPU machine this tree's script times either cache, given its directory
-(``QDOT_KERNEL_CACHE``) and fingerprint (``QDOT_COMPILER_FINGERPRINT``): the kernels' IR is the same in both trees,
-so their keys are. Alternate the two caches' processes, two rounds or more, as runs 264–265 did. ``bench.mmq``'s
-``measure`` (MUL_MAT from f32: quantize, zeroing, GEMM; each checked against ``compiler.numerics`` first) for exactly
-the ``LABELS``. The ggml-order kernel is a control: its PTX is the same in both trees.
+Run 290 (forty-fourth session, an H100) timed the guard against the previous compiler's kernels (82932a2, the
+unguarded form) from two trees' caches: the q4_K goal kernel 3–4 % faster at 4096 × 14336, q6_K's and q8_0's
+repacked one-token kernels 4–6 % slower at 4096² / 3584² (bench/RESULTS.md). With ``guard-copies`` both forms come
+from one tree and one process, alternating rows. ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize, zeroing,
+GEMM; each checked against ``compiler.numerics`` first) for exactly the ``LABELS``. The ggml-order kernel is a
+control: the guard does not apply to it (its W's bounds are tested), so both of its labels compile to the same PTX.
+
+``guarded_copies_clamped.patch`` (beside this file) is a third form for the same question: the guard's copies
+keep source size 0 where the loop does not run their K position but name the share's last tile, as the unguarded
+form's do, not the next split's first — whether a zero-size cp.async's address costs time. Apply it to a checkout,
+``--prepare`` there under its own ``QDOT_KERNEL_CACHE`` and fingerprint, and alternate the caches' processes.
 """
 
 from __future__ import annotations
 
 from bench.experiments import labelled_ab
 
-LABELS = (
+GUARDED = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",        # the M = 1 goal rows (4096 × 14336: 14 splits of 4 steps)
     "small_m 64 w2 splitk s2 pdl wt",                    # M ≤ 8, repacked
     "small_m 64 w2 splitk s2 m1 pdl wt q8_0",            # other formats' one-token kernels, repacked
     "small_m 64 w2 splitk s2 m1 pdl wt q6_K",
-    "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",    # ggml's order: unchanged PTX, the control
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",    # ggml's order: the guard does not apply, the control
 )
+LABELS = tuple(label for guarded in GUARDED for label in (guarded, f"{guarded} unguarded"))
 
 
 def selection(only: str | None = None) -> list:

@@ -11,8 +11,11 @@ import bench.mmq as bm
 
 
 def selection(labels: Sequence[str]) -> list:
-    """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings)."""
-    return [entry for entry in bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS if entry[0] in labels]
+    """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings), and
+    for a label ``… unguarded`` the entry of ``…`` through ``qdot-pipeline{guard-copies=false}`` (``bm.unguarded``)."""
+    table = bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS
+    return [entry for entry in table if entry[0] in labels] + bm.unguarded(
+        [entry for entry in table if f"{entry[0]} unguarded" in labels])
 
 
 def main(labels: Sequence[str], description: str) -> None:

@@ -21,7 +21,7 @@ def test_every_pass_has_a_summary(name: str) -> None:
 
 
 def test_options_are_spelt_as_pipelines_take_them() -> None:
-    assert pass_help.options("qdot-pipeline") == ["num-stages=3"]
+    assert pass_help.options("qdot-pipeline") == ["num-stages=3", "guard-copies=true"]
     assert pass_help.options("agx-hints-and-waits") == ["hints=false", "waits=all (all|needed)"]
     assert pass_help.options("qdot-lower-mma") == []
 

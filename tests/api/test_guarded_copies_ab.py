@@ -1,0 +1,29 @@
+"""The guarded-copies A/B's labels: each kernel once with qdot-pipeline's guard and once ``… unguarded``, through
+``guard-copies=false`` and otherwise the same pipeline, so that both forms come from one tree and one cache."""
+
+from __future__ import annotations
+
+import bench.mmq as bm
+from bench.experiments import guarded_copies_ab, labelled_ab
+from compiler.pipelines import PtxOptions, ptx_pipeline
+
+
+def test_every_label_is_timed_in_both_forms() -> None:
+    chosen = {label: (cfg, stages) for label, cfg, stages in guarded_copies_ab.selection()}
+    assert len(chosen) == 2 * len(guarded_copies_ab.GUARDED)
+    for label in guarded_copies_ab.GUARDED:
+        assert chosen[f"{label} unguarded"] == chosen[label]  # the same kernel, the same stages
+
+
+def test_unguarded_differs_only_by_the_pipeline_option() -> None:
+    for label, _cfg, stages in labelled_ab.selection(guarded_copies_ab.GUARDED):
+        guarded = bm._pipeline(label, stages) or ptx_pipeline(
+            PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages))
+        unguarded = bm._pipeline(f"{label} unguarded", stages)
+        assert "guard-copies" not in guarded
+        assert unguarded == guarded.replace(f"num-stages={stages}}}", f"num-stages={stages} guard-copies=false}}")
+
+
+def test_a_label_without_the_word_keeps_the_default_pipeline() -> None:
+    assert bm._pipeline("small_m 64 w2 splitk s2 m1 pdl wt q6_K", 2) is None
+    assert labelled_ab.selection(["no such label unguarded"]) == []
