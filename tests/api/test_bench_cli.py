@@ -832,3 +832,22 @@ func.func @k(%out: !qdot.ptr<f32>, %n: index) attributes {{qdot.kernel, qdot.num
 
     assert elements("extsi") == 9
     assert elements("extui") == 11
+
+
+def test_emulate_out_of_host_memory_is_a_diagnostic(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Input fuzz seed 316: m = 2^31 rows of the store-pairs kernel's C (8 GiB) let the emulator's per-byte
+    ownership map (8 bytes a byte) raise MemoryError, a traceback. Now a diagnostic naming the run and the arrays;
+    simulated here, where the real case would take the machine's memory."""
+    import compiler
+
+    def out_of_memory(*_args: object, **_kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(compiler, "emulate", out_of_memory)
+    status, out, err = qdot_bench([MX, "--arch", "sm_90", "--shape", "m=128,n=128,k=128", *MX_GRID, "--emulate"],
+                                  capsys)
+    assert (status, out) == (1, "")
+    assert err.startswith("qdot-bench: error: the emulator ran out of host memory at m=128,n=128,k=128 grid=(1,1,1): "
+                          "it keeps several bytes of state per byte of each array ("), err
+    assert "c_ptr 64 KiB" in err and err.endswith("; give a smaller shape\n"), err
