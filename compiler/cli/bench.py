@@ -277,16 +277,6 @@ def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
                                  "output": a.output} for a in run.arrays}}
 
 
-def _bytes_text(run: Run) -> str:
-    """The arrays' sizes as a message names them: ``c_ptr 8 GiB, …``."""
-    def size(nbytes: int) -> str:
-        for unit, scale in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
-            if nbytes >= scale:
-                return f"{nbytes / scale:.3g} {unit}"
-        return f"{nbytes} B"
-    return ", ".join(f"{spec.param} {size(spec.nbytes)}" for spec in run.arrays)
-
-
 def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:
     """Run on the emulator (twice where an output element still holds the first fill); the summary
     line (or JSON object)."""
@@ -308,7 +298,8 @@ def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, 
             raise ToolError(f"the emulator stopped the launch at {run.where()}: {err}") from None
         except MemoryError:  # the emulator's per-byte bookkeeping (ownership, publication) outgrew host memory
             raise ToolError(f"the emulator ran out of host memory at {run.where()}: it keeps several bytes of state "
-                            f"per byte of each array ({_bytes_text(run)}); give a smaller shape") from None
+                            f"per byte of its arrays' {sum(spec.nbytes for spec in run.arrays)} bytes; give a smaller "
+                            "shape") from None
         return stats, arrays
 
     def fill_held(array: Any, spec: ArraySpec, fill: int) -> Any:

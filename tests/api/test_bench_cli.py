@@ -849,5 +849,5 @@ def test_emulate_out_of_host_memory_is_a_diagnostic(capsys: pytest.CaptureFixtur
                                   capsys)
     assert (status, out) == (1, "")
     assert err.startswith("qdot-bench: error: the emulator ran out of host memory at m=128,n=128,k=128 grid=(1,1,1): "
-                          "it keeps several bytes of state per byte of each array ("), err
-    assert "c_ptr 64 KiB" in err and err.endswith("; give a smaller shape\n"), err
+                          "it keeps several bytes of state per byte of its arrays' "), err
+    assert err.endswith(" bytes; give a smaller shape\n"), err
