@@ -204,6 +204,14 @@ class MmqConfig:
     from DRAM: the one-token kernel (small_m, 64 rows, 2 warps, split-K, max_m = 1) is 6.5 % faster at N = 32768,
     K = 8192 and no different at the other decode shapes, and 256 is slower."""
 
+    guard_copies: bool = True
+    """False: the kernel carries ``qdot.unguarded_copies``, so ``qdot-pipeline`` leaves its K-split loop's copies
+    ahead of W and X as they were before the forty-fourth session's guard (past the share's end they take its
+    last tile again instead of being skipped), under the default pipeline as under ``guard-copies=false``. An
+    option of the small_m kernel with split_k, the only kernel whose K loop starts at a run-time position: run
+    290 (an H100) found the guard 3–4 % faster for the q4_K goal kernel and 4–6 % slower for q6_K's and q8_0's
+    one-token kernels at the small shapes."""
+
     k_divisibility: int = K_STEP_VALUES
     """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses
     another K at launch): 256, or a larger power of two. With 512 and ``k_blocks = 2`` a row's two
@@ -225,6 +233,7 @@ class MmqConfig:
         pdl += f"_pf{self.prefetch_steps}" if self.prefetch_steps else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
+        prefetch += "" if self.guard_copies else "_ug"
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
                 f"{pdl}{prefetch}")
 
@@ -282,6 +291,10 @@ class MmqConfig:
                              "splits)")
         if not 0 <= self.prefetch_steps <= MAX_PREFETCH_STEPS:
             raise ValueError(f"MmqConfig: prefetch_steps must be 0 to {MAX_PREFETCH_STEPS}, got {self.prefetch_steps}")
+        if not self.guard_copies and not (self.small_m and self.split_k):
+            # every other K loop starts at 0 or lies inside stream-K's segment loop, which qdot-pipeline never guards
+            raise ValueError("MmqConfig: guard_copies=False is an option of the small_m kernel with split_k (the only "
+                             "K loop over a share of K that qdot-pipeline guards)")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -541,6 +554,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     extra = f", qdot.min_blocks_per_sm = {cfg.min_blocks_per_sm} : i64" if cfg.min_blocks_per_sm else ""
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
+    extra += "" if cfg.guard_copies else ", qdot.unguarded_copies"
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     constants = consts | {0, 1, 2, MMQ_VALUES, K_STEP_VALUES} | weights.consts()

@@ -49,7 +49,8 @@ next split's first: the emulator counts each byte's reads, tests/emulator/test_w
 W tiles, X's K) is copied only where the loop runs the copy's K position (``qgpu.async_copy … if
 %runs``), which keeps the declaration true on every copy; ``_copy_group`` says why a load with bounds
 tests is left as it was, and ``_guarded`` why stream-K's segment loops are; ``guard-copies=false`` leaves every
-loop as it was (A/B runs, and kernels where the test does not pay). With ``num-stages=1``
+loop as it was (A/B runs), and a kernel's ``qdot.unguarded_copies`` its own (a kernel where the test does not
+pay, compiled by the default pipeline). With ``num-stages=1``
 the pass changes nothing (synchronous staging). The loads and the compute keep their order;
 ``qdot-lower-local-load`` and ``qdot-to-llvm`` lower the result.
 
@@ -72,7 +73,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler import remarks
 from compiler.diagnostics import QdotError
 from compiler.pipelines import MAX_STAGES
-from dialects.qdot.kernel import NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR, WAIT_PREVIOUS_GRID_ATTR, LoadOp, MakeDescOp
+from dialects.qdot.kernel import (
+    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
+    UNGUARDED_COPIES_ATTR,
+    WAIT_PREVIOUS_GRID_ATTR,
+    LoadOp,
+    MakeDescOp,
+)
 from dialects.qgpu.ops import (
     AsyncCommitOp,
     AsyncCopyOp,
@@ -104,7 +111,8 @@ class PipelinePass(ModulePass):
     guard_copies: bool = True
     """``guard-copies=false`` keeps a K split's loop from testing that it runs a declared tile's K position
     (``_guarded``): its copies ahead take the share's last tile again, as a loop from 0's do. For A/B runs and
-    for kernels where the test costs more than the tile it spares (bench/RESULTS.md, run 290)."""
+    for kernels where the test costs more than the tile it spares (bench/RESULTS.md, run 290); one kernel asks the
+    same of the default pipeline with ``qdot.unguarded_copies``."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -112,11 +120,14 @@ class PipelinePass(ModulePass):
         if self.num_stages == 1 and not noting:
             return
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            unguarded = ("guard-copies=false" if not self.guard_copies
+                         else f"the kernel's {UNGUARDED_COPIES_ATTR}" if UNGUARDED_COPIES_ATTR in func.attributes
+                         else None)
             for loop in [o for o in func.walk() if isinstance(o, scf.ForOp)]:
                 if self.num_stages == 1:
                     remarks.remark(loop, self.name, "not pipelined: num-stages=1 (each tile staged synchronously)")
                     continue
-                _pipeline(loop, self.num_stages, noting, self.guard_copies)
+                _pipeline(loop, self.num_stages, noting, unguarded)
 
 
 def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
@@ -272,7 +283,9 @@ def _binary(cls, a: SSAValue, b: SSAValue, point: InsertPoint) -> SSAValue:  # n
     return op.result
 
 
-def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, guard_copies: bool = True) -> None:
+def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, unguarded: str | None = None) -> None:
+    """Pipelines ``loop``; ``unguarded`` names what keeps a K split's copies ahead unguarded (the pass option
+    or the kernel's attribute), None where nothing does."""
     allocs = _stageable(loop)
     if not allocs:
         if noting:
@@ -283,7 +296,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, guard_copies: 
     dot_tiles = {value.owner for op in loop.body.block.ops if isinstance(op, WarpGroupDotOp) for value in (op.a, op.b)}
     overlap = can_overlap(loop) and not dot_tiles.intersection(allocs)
     guardable = _guarded(loop, [alloc.src.owner for alloc in allocs])
-    guarded = guardable and guard_copies
+    guarded = guardable and unguarded is None
     if noting:
         tiles = ", ".join(_tile_name(alloc) for alloc in allocs)
         remarks.remark(loop, PipelinePass.name,
@@ -293,7 +306,7 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, guard_copies: 
                        + ("; its wgmma runs one iteration behind" if overlap else "")
                        + ("; a loop over a share of K (from a run-time position): a tile declared in bounds copied "
                           "only if the loop runs its K position" if guarded else "")
-                       + ("; a loop over a share of K, but guard-copies=false: a tile declared in bounds copied ahead "
+                       + (f"; a loop over a share of K, but {unguarded}: a tile declared in bounds copied ahead "
                           "past the share's end takes its last tile again" if guardable and not guarded else ""))
     body = loop.body.block
     iv = body.args[0]

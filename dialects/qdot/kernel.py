@@ -93,6 +93,14 @@ bytes go unused, so it is a per-kernel choice, not a default. It changes no valu
 computes."""
 
 
+UNGUARDED_COPIES_ATTR = "qdot.unguarded_copies"
+"""Optional unit attribute on a kernel: ``qdot-pipeline`` leaves its K-split loops' copies ahead as a loop
+from 0's are, as ``qdot-pipeline{guard-copies=false}`` does for every kernel: past the share's end they take
+the share's last tile again instead of being skipped. The choice travels with the kernel
+(``MmqConfig.guard_copies``), so a kernel the guard slows can keep the old form under the default pipeline,
+which is what its users compile with. It changes no value the kernel computes."""
+
+
 MIN_BLOCKS_PER_SM_ATTR = "qdot.min_blocks_per_sm"
 """Optional ``i64`` attribute on a kernel: ask ptxas for this many resident programs per SM
 (``.minnctapersm``, which caps the registers per thread)."""
@@ -101,7 +109,7 @@ ARG_KINDS_ATTR = "qdot.arg_kinds"
 SHARED_BYTES_ATTR = "qdot.shared_bytes"
 """Written by ``qdot-to-llvm`` on a kernel: its dynamic shared memory in bytes."""
 
-_UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR)
+_UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR, UNGUARDED_COPIES_ATTR)
 ARGUMENT_ATTRS = (DIVISIBILITY_ATTR, NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR)
 """Every ``qdot.*`` attribute a kernel argument may carry."""
 _COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import bench.mmq as bm
+import compiler
 from bench.experiments import guarded_copies_ab, labelled_ab
+from compiler.mmq_template import mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
 
 
@@ -27,3 +31,18 @@ def test_unguarded_differs_only_by_the_pipeline_option() -> None:
 def test_a_label_without_the_word_keeps_the_default_pipeline() -> None:
     assert bm._pipeline("small_m 64 w2 splitk s2 m1 pdl wt q6_K", 2) is None
     assert labelled_ab.selection(["no such label unguarded"]) == []
+
+
+def test_the_kernels_attribute_gives_the_pipeline_options_ptx() -> None:
+    """``MmqConfig(guard_copies=False)`` under the default pipeline compiles to the PTX of the same kernel through
+    ``guard-copies=false`` (names aside), so the A/B's ``… unguarded`` figures stand for a kernel carrying the
+    choice itself; the guarded kernel's PTX differs."""
+    label = "small_m 64 w2 splitk s2 m1 pdl wt q8_0"
+    (_, cfg, stages), = labelled_ab.selection([label])
+    attributed = dataclasses.replace(cfg, guard_copies=False)
+    options = PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages)
+    ptx = {form: str(compiler.compile(mmq_kernel(kernel), pipeline=pipeline).ptx).replace(kernel.name, "kernel")
+           for form, kernel, pipeline in [("guarded", cfg, ptx_pipeline(options)),
+                                          ("option", cfg, bm._pipeline(f"{label} unguarded", stages)),
+                                          ("attribute", attributed, ptx_pipeline(options))]}
+    assert ptx["attribute"] == ptx["option"] != ptx["guarded"]

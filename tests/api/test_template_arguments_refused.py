@@ -81,10 +81,22 @@ def test_split_k_without_small_m_is_refused_with_what_to_use() -> None:
     assert DECODE.needs_zeroed_output and DECODE.name.endswith("_splitk")
 
 
+@pytest.mark.parametrize("cfg", [PREFILL, STREAM_K, MmqConfig(small_m=True, block_n=64, num_warps=2)],
+                         ids=lambda c: c.name)
+def test_guard_copies_off_is_refused_where_no_k_loop_is_guarded(cfg: MmqConfig) -> None:
+    """qdot-pipeline guards only a K loop over a split's share (the small_m kernel with split_k): elsewhere
+    ``guard_copies=False`` would only rename the kernel and change nothing."""
+    with pytest.raises(ValueError, match=r"guard_copies=False is an option of the small_m kernel with split_k"):
+        MmqConfig(**{**cfg.__dict__, "guard_copies": False})
+    unguarded = MmqConfig(**{**DECODE.__dict__, "guard_copies": False})
+    assert unguarded.name == DECODE.name + "_ug"
+    assert "qdot.unguarded_copies" in mmq_kernel(unguarded) and "qdot.unguarded_copies" not in mmq_kernel(DECODE)
+
+
 @pytest.mark.parametrize("make,field,value", [
     (MmqConfig, "small_m", "yes"), (MmqConfig, "split_k", 1), (MmqConfig, "tiled_weights", "no"),
-    (MmqConfig, "stream_k", None), (GemmConfig, "persistent", 1), (GemmConfig, "b_k_major", "False"),
-    (QuantizeConfig, "zero_output", 1),
+    (MmqConfig, "stream_k", None), (MmqConfig, "guard_copies", 0), (GemmConfig, "persistent", 1),
+    (GemmConfig, "b_k_major", "False"), (QuantizeConfig, "zero_output", 1),
 ])
 def test_bool_fields_refuse_other_values(make: type, field: str, value: object) -> None:
     """``small_m="yes"`` was truthy, and ``b_k_major="False"`` too: a bool field takes True or False only."""

@@ -6,8 +6,8 @@ tiles, warps, ``group_m``, occupancy, stream-K grids and ``k_blocks``; decode ti
 heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K and split-K kernels with their fix-up
 kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those with the fix-up in the GEMM
 (``fixup_in_gemm``, its programs run in a random order; half of those decode ones quantizing X themselves,
-``quantize_in_gemm``) —, some of the others with interleaved splits; W in ggml's order or repacked
-(``tiled_weights``) —
+``quantize_in_gemm``) —, some of the others with interleaved splits, some split-K ones unguarded
+(``guard_copies=False``); W in ggml's order or repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -117,6 +117,8 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(d.cfg, fixup_in_gemm=True))  # the last program of a tile sums its pieces
         if d.cfg.small_m and not d.cfg.interleave_splits and rng.random() < 0.5:  # one launch: X quantized in it
             d = replace(d, cfg=replace(d.cfg, quantize_in_gemm=True))
+    if d.cfg.small_m and d.cfg.split_k and rng.random() < 0.3:  # the kernel's qdot.unguarded_copies: copies ahead
+        d = replace(d, cfg=replace(d.cfg, guard_copies=False))  # past a share's end take its last tile again
     return d
 
 

@@ -114,3 +114,20 @@ def test_prefill_grid_reads_w_once_per_token_tile() -> None:
     """The contrast: 40 tokens on 32-token tiles make two tiles, each reading all of W."""
     counts = _reads_of_w(MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), m=40, n=64, k=512))
     assert counts.min() == counts.max() == 2, np.bincount(counts)
+
+
+@pytest.mark.slow
+def test_unguarded_kernel_reads_each_splits_last_tile_again() -> None:
+    """``MmqConfig(guard_copies=False)``: the kernel's ``qdot.unguarded_copies`` reaches qdot-pipeline through the
+    default pipeline, so each split's copy ahead in its last iteration takes the split's own last tile again (the
+    form before the guard, ``_ahead_in_loop``) — read twice, the result the same."""
+    cfg = MmqConfig(**{**_repacked(ONE_TOKEN).__dict__, "guard_copies": False})
+    n, k = 64, 2048
+    counts = _reads_of_w(MmqCase(cfg, m=1, n=n, k=k)).reshape(k // 256, -1)  # one 64-row tile per K step
+    splits = mmq_grid(cfg, 1, n, k)[1]
+    per = -(-(k // 256) // splits)
+    last = [min((s + 1) * per, k // 256) - 1 for s in range(splits) if s * per < k // 256]
+    assert len(last) > 1, "the case must split K"
+    expected = np.ones_like(counts)
+    expected[last, :] = 2
+    assert np.array_equal(counts, expected), np.bincount(counts.reshape(-1))

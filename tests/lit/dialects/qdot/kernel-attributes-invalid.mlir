@@ -7,7 +7,7 @@
 func.func @unknown(%n: index) attributes {qdot.kernel, qdot.num_wraps = 4 : i64} {
   func.return
 }
-// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.unguarded_copies, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
 
 // -----
 
@@ -15,6 +15,13 @@ func.func @unit_with_value(%n: index) attributes {qdot.kernel, qdot.wait_previou
   func.return
 }
 // CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.wait_previous_grid is a unit attribute (it takes no value), got 1 : i64
+
+// -----
+
+func.func @unit_with_false(%n: index) attributes {qdot.kernel, qdot.unguarded_copies = false} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.unguarded_copies is a unit attribute (it takes no value), got false
 
 // -----
 
