@@ -233,9 +233,9 @@ class MmqConfig:
         pdl += f"_pf{self.prefetch_steps}" if self.prefetch_steps else ""
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
-        prefetch += "" if self.guard_copies else "_ug"
+        unguarded = "" if self.guard_copies else "_ug"
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
-                f"{pdl}{prefetch}")
+                f"{pdl}{prefetch}{unguarded}")
 
     @property
     def needs_zeroed_output(self) -> bool:
