@@ -4,6 +4,7 @@
 
     python -m bench.experiments.guarded_copies_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.guarded_copies_ab              # on the GPU machine, with that cache
+    python -m bench.experiments.guarded_copies_ab --formats [--prepare]   # every format's, M = 1 and M ≤ 8
 
 Run 290 (forty-fourth session, an H100) timed the guard against the previous compiler's kernels (82932a2, the
 unguarded form) from two trees' caches: the q4_K goal kernel 3–4 % faster at 4096 × 14336, q6_K's and q8_0's
@@ -30,6 +31,10 @@ GUARDED = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl l2p128",    # ggml's order: the guard does not apply, the control
 )
 LABELS = tuple(label for guarded in GUARDED for label in (guarded, f"{guarded} unguarded"))
+EVERY_FORMAT = tuple(label for entry in labelled_ab.every_entry() if entry[1].small_m and entry[1].split_k
+                     and entry[1].tiled_weights for label in (entry[0], f"{entry[0]} unguarded"))
+"""``--formats``: every repacked split-K decode kernel of ``bench.mmq`` (each format's one-token and M ≤ 8), both
+forms."""
 
 
 def selection(only: str | None = None) -> list:
@@ -38,4 +43,5 @@ def selection(only: str | None = None) -> list:
 
 
 if __name__ == "__main__":
-    labelled_ab.main(LABELS, __doc__.split("\n\n")[0])
+    labelled_ab.main(LABELS, __doc__.split("\n\n")[0],
+                     {"formats": ("every format's repacked split-K decode kernels instead", EVERY_FORMAT)})

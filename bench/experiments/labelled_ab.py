@@ -10,19 +10,28 @@ from collections.abc import Sequence
 import bench.mmq as bm
 
 
+def every_entry() -> list:
+    """Every (label, config, stages) entry of ``bench.mmq``'s tables."""
+    return bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS
+
+
 def selection(labels: Sequence[str]) -> list:
     """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings), and
-    for a label ``… unguarded`` the entry of ``…`` through ``qdot-pipeline{guard-copies=false}`` (``bm.unguarded``)."""
-    table = bm.PREFILL + bm.DECODE + bm.OTHER_WEIGHTS
+    for a label ``… unguarded`` the entry of ``…`` through ``qdot-pipeline{guard-copies=false}``
+    (``bm.unguarded``)."""
+    table = every_entry()
     return [entry for entry in table if entry[0] in labels] + bm.unguarded(
         [entry for entry in table if f"{entry[0]} unguarded" in labels])
 
 
-def main(labels: Sequence[str], description: str) -> None:
+def main(labels: Sequence[str], description: str, other: dict[str, tuple[str, Sequence[str]]] | None = None) -> None:
+    """``other``: flags (``--NAME``) that time another set of labels instead, each with its help text."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    for name, (text, _) in (other or {}).items():
+        parser.add_argument(f"--{name}", action="store_true", help=text)
     args = parser.parse_args()
-    chosen = selection(labels)
+    chosen = selection(next((more for name, (_, more) in (other or {}).items() if getattr(args, name)), labels))
     if args.prepare:
         from bench.prepare import fill_cache
 
