@@ -3,7 +3,8 @@
 ``compiler.mmq_template`` takes any ``MmqConfig``; which one is fast depends on M, the weight format,
 whether W was repacked (``tile_weights``) and what K is a multiple of, and the answers live in
 ``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
-(sm_90) for each case (``bench.mmq`` and the experiments it names), so a caller does not have to read the runs:
+(sm_90) for each case (``bench.mmq`` and the experiments it names; one rule, ``UNGUARDED_ONE_TOKEN``, rests on an
+H100's runs alone), so a caller does not have to read the runs:
 
 * M ≥ 33 (prefill; M ≤ 64 with small W below): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs
   111–118, 174–175, 208 for q4_K; the other formats inherit it), except the formats of 16-value sub-blocks
@@ -35,9 +36,10 @@ whether W was repacked (``tile_weights``) and what K is a multiple of, and the a
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
-  elsewhere). In ggml's order q6_K's and q3_K's 2-aligned super-blocks go two per stage by 4-byte cp.async where
-  K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages
-  (``ALIGNED_PAIRS``; runs 225–226, 228).
+  elsewhere); W repacked, for the formats of ``UNGUARDED_ONE_TOKEN``, copies ahead without the K split's guard
+  (measured on an H100, runs 290–292). In ggml's order q6_K's and q3_K's 2-aligned super-blocks go two per stage
+  by 4-byte cp.async where K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte
+  chunks in two stages (``ALIGNED_PAIRS``; runs 225–226, 228).
 
 What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` from the loaded kernel), zeroing Y
 (split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the fix-up kernel and its workspace where
@@ -60,8 +62,8 @@ a decode split in two at most anyway keeps its kernel, with at most two splits (
 
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
 chosen kernel's IR (and its fix-up kernel's, where one follows it), headed by comments that name the configuration,
-why it was chosen (``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the kernel, for
-``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead,
+why it was chosen (``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the
+kernel, for ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead,
 which kernel each range of M from 1 to M gets at that N and K (``m_ranges``).
 """
 
@@ -108,6 +110,15 @@ atomic additions into a zeroed Y: 0.85–1.02 × the atomic MUL_MAT's time over 
 128, 256 (N = K = 4096) and M = 128 at 4096 × 14336 (run 256; the fix-up's stores and loads replace the atomics and
 the zeroing), 0.96–1.05 × at M = 65, where most of the second tile row is padding the workspace still holds (run
 255). The 64 × 64 tile of q6_K, q3_K and q2_K: 0.98–1.04 ×, so atomics there."""
+UNGUARDED_ONE_TOKEN = ("q4_0", "q8_0", "q6_K", "iq4_nl", "iq4_xs")
+"""Weights whose one-token kernel over repacked W (``max_m = 1``, ``tiled_weights``) copies ahead unguarded
+(``MmqConfig(guard_copies=False)``: past a K split's end it takes the split's last tile again, the form before the
+forty-fourth session's guard): on an H100 the guard made each of them slower, the unguarded form 0.944–0.963 × the
+guarded one's MUL_MAT time at its worst decode shape and at most 1.010 × at any (runs 290–292), while it keeps
+q4_K's goal kernel 3–5 % faster (the unguarded form 1.033–1.053 × at 4096 × 14336) and leaves the M ≤ 8 kernels
+within ±3 % either way. The other formats' one-token kernels were not timed both ways and keep the guard. The H200
+has not timed the guard; the unguarded kernels (and their ``reproducible`` forms) compile to the PTX, names aside, of
+the kernels run 289 timed on an H200 (forty-sixth session: hashes against that run's cache)."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
@@ -226,6 +237,10 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
         why.append(f"4 warps: on 2 it spills ({'run 235' if tokens == SMALL_M_WIDEST else 'runs 236–237'})")
     if cfg.l2_prefetch:
         why.append("the 128-byte L2 prefetch hint (run 51)")
+    if tokens == 1 and tiled_weights and weights in UNGUARDED_ONE_TOKEN:
+        cfg = replace(cfg, guard_copies=False)
+        why.append("copies ahead unguarded (runs 290–292, an H100: with the guard 1.04–1.06 × the time at its "
+                   "worst shape)")
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         stages = ALIGNED_PAIRS[weights]
         why.append(f"two super-blocks per stage, {stages} stage{'s' if stages > 1 else ''}: K a multiple of "

@@ -21,6 +21,8 @@ form's do, not the next split's first — whether a zero-size cp.async's address
 
 from __future__ import annotations
 
+import dataclasses
+
 from bench.experiments import labelled_ab
 
 GUARDED = (
@@ -35,6 +37,14 @@ EVERY_FORMAT = tuple(label for entry in labelled_ab.every_entry() if entry[1].sm
                      and entry[1].tiled_weights for label in (entry[0], f"{entry[0]} unguarded"))
 """``--formats``: every repacked split-K decode kernel of ``bench.mmq`` (each format's one-token and M ≤ 8), both
 forms."""
+
+
+def attributed_entries() -> list:
+    """Each ``--formats`` kernel's ``… unguarded`` form as the kernel that carries the choice itself
+    (``MmqConfig(guard_copies=False)`` under the default pipeline: the same PTX as ``guard-copies=false``,
+    tests/api/test_guarded_copies_ab.py), as ``choose_mmq`` returns it for ``UNGUARDED_ONE_TOKEN``."""
+    return [(label, dataclasses.replace(cfg, guard_copies=False), stages)
+            for label, cfg, stages in labelled_ab.selection(EVERY_FORMAT) if label.endswith(" unguarded")]
 
 
 def selection(only: str | None = None) -> list:

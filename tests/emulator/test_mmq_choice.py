@@ -10,11 +10,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import bench.experiments.guarded_copies_ab as guarded_copies_ab
 import bench.experiments.mid_m as mid_m
 import bench.experiments.small_m_wide as small_m_wide
 import bench.experiments.stream_k_fixup as stream_k_fixup
 import bench.mmq as mmq
-from compiler.mmq_choice import ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, MmqChoice, choose_mmq
+from compiler.mmq_choice import (ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, UNGUARDED_ONE_TOKEN, MmqChoice,
+                                 choose_mmq)
 from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars,
                                    fixup_workspace_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from compiler.pipelines import PtxOptions
@@ -32,12 +34,14 @@ BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages i
                [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True),
                 *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
                 *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
-                *small_m_wide.wide64_format_entries(), *stream_k_fixup.all_format_entries()]}
+                *small_m_wide.wide64_format_entries(), *stream_k_fixup.all_format_entries(),
+                *guarded_copies_ab.attributed_entries()]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
 weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
 241–242's (widened to 64 tokens, every format, both orders), run 256's (every format's stream-K tile with its
-fix-up kernel, both orders)."""
+fix-up kernel, both orders), runs 290–292's (the repacked split-K decode kernels without the copy guard, timed
+through ``guard-copies=false``: the same PTX)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
@@ -88,6 +92,11 @@ def test_choices_by_case() -> None:
                     assert (small.small_m, small.max_m, small.num_warps, small.block_n) == (True, 64, 4, 64), small
                     assert small.needs_zeroed_output and small.l2_prefetch == 0 and small.k_blocks == 1
                 assert not large.small_m and large.stream_k, large
+    for weights in WEIGHT_FORMATS:  # the copy guard off for UNGUARDED_ONE_TOKEN's one-token kernels over W repacked
+        for m, tiled in ((1, True), (1, False), (5, True)):
+            guarded = choose_mmq(weights, m, 4096, 4096, tiled_weights=tiled).cfg.guard_copies
+            assert guarded == (not (m == 1 and tiled and weights in UNGUARDED_ONE_TOKEN)), (weights, m, tiled)
+    assert "q4_K" not in UNGUARDED_ONE_TOKEN  # its goal kernel is faster guarded (runs 290–292)
     # reproducible: the fix-up wherever pieces or more than two splits would meet atomically, else at most 2 splits
     assert choose_mmq("q4_K", 80, 4096, 4096, reproducible=True).cfg.fixup
     assert choose_mmq("q6_K", 128, 4096, 4096, reproducible=True).cfg.fixup

@@ -16,6 +16,9 @@
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | filecheck %s --check-prefix=REPRO-IN-GEMM
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 14336 --reproducible | qdot-translate --num-stages 2 | filecheck %s --check-prefix=REPRO-IN-GEMM-PTX
 // RUN: python -m compiler.mmq_choice q4_K 1 32768 8192 --reproducible | filecheck %s --check-prefix=REPRO-TWO-SPLITS
+// RUN: python -m compiler.mmq_choice q6_K 1 4096 4096 --tiled-weights | filecheck %s --check-prefix=UNGUARDED
+// RUN: python -m compiler.mmq_choice q6_K 1 4096 4096 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=UNGUARDED-REMARK
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 4096 --tiled-weights | filecheck %s --check-prefix=GUARDED
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
@@ -145,3 +148,13 @@
 
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
+
+// The one-token kernel over repacked W of a format in UNGUARDED_ONE_TOKEN (runs 290–292, an H100) carries
+// qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard.
+// UNGUARDED:      // MmqConfig(weights='q6_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, guard_copies=False){{$}}
+// UNGUARDED-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); copies ahead unguarded (runs 290–292, an H100: {{.*}}
+// UNGUARDED:      func.func @small_m_q8_1_q6_K_64_w2_splitk_m1_wt_ug(
+// UNGUARDED-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
+// UNGUARDED-REMARK: remark: qdot-pipeline: 2 stages: {{.*}}; a loop over a share of K, but the kernel's qdot.unguarded_copies: a tile declared in bounds copied ahead past the share's end takes its last tile again{{$}}
+// GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True){{$}}
+// GUARDED-NOT:    unguarded
