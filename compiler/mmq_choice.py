@@ -63,8 +63,8 @@ a decode split in two at most anyway keeps its kernel, with at most two splits (
 From the shell, ``python -m compiler.mmq_choice WEIGHTS M N K [--tiled-weights] [--reproducible]`` prints the
 chosen kernel's IR (and its fix-up kernel's, where one follows it), headed by comments that name the configuration,
 why it was chosen (``MmqChoice.why``), the stage count, the launch grid and a ``qdot-bench`` command that times the
-kernel, for ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with ``--m-ranges``, instead,
-which kernel each range of M from 1 to M gets at that N and K (``m_ranges``).
+kernel, for ``qdot-translate`` or ``qdot-opt`` to read (``… | qdot-translate --num-stages S``); with
+``--m-ranges``, instead, which kernel each range of M from 1 to M gets at that N and K (``m_ranges``).
 """
 
 from __future__ import annotations
@@ -113,8 +113,8 @@ the zeroing), 0.96–1.05 × at M = 65, where most of the second tile row is pad
 UNGUARDED_ONE_TOKEN = ("q4_0", "q8_0", "q6_K", "iq4_nl", "iq4_xs")
 """Weights whose one-token kernel over repacked W (``max_m = 1``, ``tiled_weights``) copies ahead unguarded
 (``MmqConfig(guard_copies=False)``: past a K split's end it takes the split's last tile again, the form before the
-forty-fourth session's guard): on an H100 the guard made each of them slower, the unguarded form 0.944–0.963 × the
-guarded one's MUL_MAT time at its worst decode shape and at most 1.010 × at any (runs 290–292), while it keeps
+forty-fourth session's guard): on an H100 the guard made each of them slower, the unguarded form 0.941–0.963 × the
+guarded one's MUL_MAT time at its worst decode shape and at most 1.014 × at any (runs 290–292), while it keeps
 q4_K's goal kernel 3–5 % faster (the unguarded form 1.033–1.053 × at 4096 × 14336) and leaves the M ≤ 8 kernels
 within ±3 % either way. The other formats' one-token kernels were not timed both ways and keep the guard. The H200
 has not timed the guard; the unguarded kernels (and their ``reproducible`` forms) compile to the PTX, names aside, of
