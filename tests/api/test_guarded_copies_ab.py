@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import bench.mmq as bm
 import compiler
 from bench.experiments import guarded_copies_ab, labelled_ab
+from compiler.mmq_choice import UNGUARDED_ONE_TOKEN, choose_mmq
 from compiler.mmq_template import mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
 
@@ -33,12 +36,16 @@ def test_a_label_without_the_word_keeps_the_default_pipeline() -> None:
     assert labelled_ab.selection(["no such label unguarded"]) == []
 
 
-def test_the_kernels_attribute_gives_the_pipeline_options_ptx() -> None:
+@pytest.mark.parametrize("weights", UNGUARDED_ONE_TOKEN)
+def test_the_kernels_attribute_gives_the_pipeline_options_ptx(weights: str) -> None:
     """``MmqConfig(guard_copies=False)`` under the default pipeline compiles to the PTX of the same kernel through
     ``guard-copies=false`` (names aside), so the A/B's ``… unguarded`` figures stand for a kernel carrying the
-    choice itself; the guarded kernel's PTX differs."""
-    label = "small_m 64 w2 splitk s2 m1 pdl wt q8_0"
+    choice itself — for each one-token kernel ``choose_mmq`` returns unguarded; the guarded kernel's PTX differs."""
+    label = f"small_m 64 w2 splitk s2 m1 pdl wt {weights}"
     (_, cfg, stages), = labelled_ab.selection([label])
+    chosen = choose_mmq(weights, 1, 4096, 4096, tiled_weights=True)
+    assert dataclasses.replace(cfg, wait_previous_grid=False, guard_copies=False) == chosen.cfg  # the kernel chosen
+    assert stages == chosen.num_stages
     attributed = dataclasses.replace(cfg, guard_copies=False)
     options = PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages)
     ptx = {form: str(compiler.compile(mmq_kernel(kernel), pipeline=pipeline).ptx).replace(kernel.name, "kernel")
