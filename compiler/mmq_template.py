@@ -42,6 +42,7 @@ import numpy as np
 
 from compiler import occupancy
 from compiler.format_table import FORMATS
+from compiler.pipelines import Q4K_FOLDS
 from compiler.templates import MAX_WARPS, check_field_types, check_int, check_power_of_two, grouped_tile_offsets
 
 K_STEP_VALUES = 256
@@ -212,6 +213,13 @@ class MmqConfig:
     290 (an H100) found the guard 3–4 % faster for the q4_K goal kernel and 4–6 % slower for q6_K's and q8_0's
     one-token kernels at the small shapes."""
 
+    q4k_fold: str = "auto"
+    """``"mma"`` or ``"fma"``: the kernel carries ``qdot.q4k_fold``, so ``qdot-accelerate-matmul`` (under its default
+    ``q4k-fold=auto``) applies the min term of a q4_K, q5_K, q4_1 or q5_1 kernel that way; ``"auto"`` writes no
+    attribute and leaves it to the pass. ``choose_mmq`` gives the one-token kernels ``"fma"``, the form their
+    benchmark rows were timed with (``bench.mmq``'s ``fold=fma`` labels; for q4_K at M = 1, 2–3 % faster than the
+    mma at three of the four decode shapes and 2 % slower at 32768 × 8192, run 40)."""
+
     k_divisibility: int = K_STEP_VALUES
     """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses
     another K at launch): 256, or a larger power of two. With 512 and ``k_blocks = 2`` a row's two
@@ -234,8 +242,9 @@ class MmqConfig:
         prefetch = f"_l2p{self.l2_prefetch}" if self.l2_prefetch else ""
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
         unguarded = "" if self.guard_copies else "_ug"
+        fold = "" if self.q4k_fold == "auto" else f"_{self.q4k_fold}"
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
-                f"{pdl}{prefetch}{unguarded}")
+                f"{pdl}{prefetch}{unguarded}{fold}")
 
     @property
     def needs_zeroed_output(self) -> bool:
@@ -295,6 +304,12 @@ class MmqConfig:
             # every other K loop starts at 0 or lies inside stream-K's segment loop, which qdot-pipeline never guards
             raise ValueError("MmqConfig: guard_copies=False is an option of the small_m kernel with split_k (the only "
                              "K loop over a share of K that qdot-pipeline guards)")
+        if self.q4k_fold not in Q4K_FOLDS:
+            raise ValueError(f"MmqConfig: q4k_fold must be one of {', '.join(map(repr, Q4K_FOLDS))}, "
+                             f"got {self.q4k_fold!r}")
+        if self.q4k_fold != "auto" and not FORMATS[self.weights].min_term:
+            raise ValueError(f"MmqConfig: q4k_fold is an option of the weights with a min term (q4_K, q5_K, q4_1, "
+                             f"q5_1); {self.weights} has none")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")
@@ -555,6 +570,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     extra += ", qdot.wait_previous_grid" if cfg.wait_previous_grid else ""
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
     extra += "" if cfg.guard_copies else ", qdot.unguarded_copies"
+    extra += "" if cfg.q4k_fold == "auto" else f', qdot.q4k_fold = "{cfg.q4k_fold}"'
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     constants = consts | {0, 1, 2, MMQ_VALUES, K_STEP_VALUES} | weights.consts()

@@ -31,7 +31,7 @@ the mma instructions themselves (``qdot-lower-mma``) and everything else
 
 Options: ``arch``, ``strategy`` (``auto`` by default) and ``q4k-fold`` (``auto``, ``mma`` or
 ``fma``: how a q4_K × q8_1_mmq dot — or q5_K's, which has the same term — applies its dmin term;
-see ``AccelerateMatmulPass``).
+see ``AccelerateMatmulPass``). Under ``auto`` a kernel's ``qdot.q4k_fold`` attribute decides for its dots.
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -67,7 +67,7 @@ from compiler.diagnostics import emit_error, location_of
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import LoadOp, TransOp, is_kernel, num_warps
+from dialects.qdot.kernel import Q4K_FOLD_ATTR, LoadOp, TransOp, is_kernel, num_warps, kernel_q4k_fold
 from dialects.qdot.ops import DotScaledOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
@@ -128,19 +128,21 @@ class AccelerateMatmulPass(ModulePass):
     q4k_fold: str = "auto"
     """How a q4_K (or q5_K) × q8_1_mmq dot applies the dmin term (``q4k-fold=``): ``mma``, one f16 mma
     per super-block over the block sums and mins staged in shared memory; ``fma``, one FMA per
-    accumulator and 32-value block (no staging, no barriers); ``auto``, the one measured
-    faster for the dot's shape (``block_dots.min_term_by_mma``: for q4_1 and q5_1, whose m terms go either way too,
-    the mma in the prefill order only). Against q8_1 (not q8_1_mmq) the term is always an FMA per block."""
+    accumulator and 32-value block (no staging, no barriers); ``auto``, the kernel's ``qdot.q4k_fold`` where it has
+    one, else the one measured faster for the dot's shape (``block_dots.min_term_by_mma``: for q4_1 and q5_1, whose
+    m terms go either way too, the mma in the prefill order only). An explicit value applies to every kernel, its
+    attribute or not. Against q8_1 (not q8_1_mmq) the term is always an FMA per block."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             warps = num_warps(func)
+            fold = _kernel_fold(func, self.q4k_fold)
             laid_out: set[TensorType] = set()
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
                 try:
                     with _located_at(dot):
-                        _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, self.q4k_fold)
+                        _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, *fold)
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -238,7 +240,18 @@ def _check_operands_from_memory(dot: DotScaledOp) -> None:
                         f"has no register layout to store from; load it in the iteration or branch that uses it")
 
 
-def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto") -> None:
+def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
+    """The ``q4k-fold`` a function's dots take, and the remark's words for where it comes from: an explicit option
+    for every function; under ``auto`` the kernel's own ``qdot.q4k_fold`` where it has one."""
+    own = kernel_q4k_fold(func)
+    if option == "auto" and own is not None:
+        return own, f"the kernel's {Q4K_FOLD_ATTR} = {own}"
+    overriding = f", over the kernel's {Q4K_FOLD_ATTR} = {own}" if own is not None and own != option else ""
+    return option, f"q4k-fold={option}{overriding}"
+
+
+def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto",
+                 fold_origin: str = "q4k-fold=auto") -> None:
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
@@ -259,7 +272,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
     mma = MmaEncodingAttr(_warp_grid(dot, problem.m, problem.n, warps))
     if format_info(problem.lhs).is_block:
         if noting:
-            _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold))
+            _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold, fold_origin))
         note = (lambda text: remarks.remark(dot, AccelerateMatmulPass.name, text)) if noting else None
         rewrite_block_dot(dot, plan, mma, point, q4k_fold, note)
         return
@@ -764,14 +777,14 @@ def _remark_warp_group(dot: DotScaledOp, plan: Plan, warps: int, n: int) -> None
     _remark_operands(dot, plan)
 
 
-def _dmin_remark(plan: Plan, q4k_fold: str) -> str:
+def _dmin_remark(plan: Plan, q4k_fold: str, origin: str) -> str:
     formats = (plan.lhs.source, plan.rhs.source)
     minned = next((fmt for fmt in formats if fmt in MIN_FORMATS), None)
     if minned is None:
         return ""
     by_mma = min_term_by_mma(formats, q4k_fold)
     term, step = ("dmin term", "super-block") if minned in SUPER_BLOCKS else ("m term", "K step")
-    return f"; {minned} {term} {f'as an f16 mma per {step}' if by_mma else 'as an FMA per block'} (q4k-fold={q4k_fold})"
+    return f"; {minned} {term} {f'as an f16 mma per {step}' if by_mma else 'as an FMA per block'} ({origin})"
 
 
 def _scale_route(plan: Plan) -> str:

@@ -101,6 +101,15 @@ the share's last tile again instead of being skipped. The choice travels with th
 which is what its users compile with. It changes no value the kernel computes."""
 
 
+Q4K_FOLD_ATTR = "qdot.q4k_fold"
+"""Optional string attribute on a kernel, ``"mma"`` or ``"fma"``: how ``qdot-accelerate-matmul`` applies the min
+term of the kernel's q4_K, q5_K, q4_1 or q5_1 × q8_1_mmq dots where the pass's ``q4k-fold`` is ``auto`` (an explicit
+``q4k-fold=`` applies to every kernel of the module). The choice travels with the kernel (``MmqConfig.q4k_fold``):
+the one-token decode kernels were timed with the FMA form, which ``auto`` gives q4_K and q5_K only in the
+prefill order. Both forms add the same products, in another order."""
+Q4K_FOLD_VALUES = ("mma", "fma")
+
+
 MIN_BLOCKS_PER_SM_ATTR = "qdot.min_blocks_per_sm"
 """Optional ``i64`` attribute on a kernel: ask ptxas for this many resident programs per SM
 (``.minnctapersm``, which caps the registers per thread)."""
@@ -117,7 +126,7 @@ _COUNT_LIMIT = 32
 """At most 32 warps per program (1024 threads, the limit of CUDA and Metal alike) and 32
 resident programs per SM (sm_80 … sm_120's limit); beyond either, LLVM's NVPTX back end stops
 the process on the kernel's annotations."""
-KERNEL_ATTRS = (*_UNIT_ATTRS, *_COUNT_ATTRS, L2_PREFETCH_ATTR, ARG_KINDS_ATTR, SHARED_BYTES_ATTR)
+KERNEL_ATTRS = (*_UNIT_ATTRS, *_COUNT_ATTRS, L2_PREFETCH_ATTR, Q4K_FOLD_ATTR, ARG_KINDS_ATTR, SHARED_BYTES_ATTR)
 """Every ``qdot.*`` attribute a ``func.func`` may carry. (The passes read ``qdot.num_warps`` of any
 function, kernel or not, so these are not kernel-only here; the LLVM emitter refuses a launch
 bound on a function that is not a kernel.)"""
@@ -145,6 +154,8 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
                 l2_prefetch(func)
             except ValueError as err:
                 return str(err)
+        if name == Q4K_FOLD_ATTR and not (isinstance(attr, StringAttr) and attr.data in Q4K_FOLD_VALUES):
+            return f"{name} must be one of {', '.join(map(repr, Q4K_FOLD_VALUES))} (a string), got {attr}"
     if func.arg_attrs is None:
         return None
     for index, arg_attrs in enumerate(func.arg_attrs.data):
@@ -209,6 +220,12 @@ def l2_prefetch(func: FuncOp) -> int | None:
     if (problem := l2_prefetch_problem(attr.value.data, L2_PREFETCH_ATTR)) is not None:
         raise ValueError(problem)
     return attr.value.data
+
+
+def kernel_q4k_fold(func: FuncOp) -> str | None:
+    """The kernel's ``qdot.q4k_fold`` (the verifier has checked it), None when it has none."""
+    attr = func.attributes.get(Q4K_FOLD_ATTR)
+    return attr.data if isinstance(attr, StringAttr) else None
 
 
 def mark_kernel(func: FuncOp, warps: int | None = None) -> None:

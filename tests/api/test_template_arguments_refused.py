@@ -93,6 +93,19 @@ def test_guard_copies_off_is_refused_where_no_k_loop_is_guarded(cfg: MmqConfig) 
     assert "qdot.unguarded_copies" in mmq_kernel(unguarded) and "qdot.unguarded_copies" not in mmq_kernel(DECODE)
 
 
+def test_q4k_fold_is_refused_without_a_min_term_or_outside_its_values() -> None:
+    """``q4k_fold`` writes ``qdot.q4k_fold``, which only the min term of q4_K, q5_K, q4_1 and q5_1 reads: on other
+    weights it would only rename the kernel; a value the pass does not take is refused by name."""
+    with pytest.raises(ValueError, match=r"q4k_fold is an option of the weights with a min term \(q4_K, q5_K, q4_1, "
+                                         r"q5_1\); q6_K has none"):
+        MmqConfig(weights="q6_K", q4k_fold="fma")
+    with pytest.raises(ValueError, match=r"q4k_fold must be one of 'auto', 'mma', 'fma', got 'rank1'"):
+        MmqConfig(q4k_fold="rank1")
+    folded = MmqConfig(**{**DECODE.__dict__, "q4k_fold": "fma"})
+    assert folded.name == DECODE.name + "_fma"
+    assert 'qdot.q4k_fold = "fma"' in mmq_kernel(folded) and "qdot.q4k_fold" not in mmq_kernel(DECODE)
+
+
 @pytest.mark.parametrize("make,field,value", [
     (MmqConfig, "small_m", "yes"), (MmqConfig, "split_k", 1), (MmqConfig, "tiled_weights", "no"),
     (MmqConfig, "stream_k", None), (MmqConfig, "guard_copies", 0), (GemmConfig, "persistent", 1),

@@ -7,7 +7,8 @@ heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K an
 kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those with the fix-up in the GEMM
 (``fixup_in_gemm``, its programs run in a random order; half of those decode ones quantizing X themselves,
 ``quantize_in_gemm``) —, some of the others with interleaved splits, some split-K ones unguarded
-(``guard_copies=False``); W in ggml's order or repacked (``tiled_weights``) —
+(``guard_copies=False``), some with a min term carrying their own fold (``q4k_fold``); W in ggml's order or
+repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -38,6 +39,7 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 import pytest
 
+from compiler.format_table import FORMATS
 from compiler.diagnostics import PassOutputError, QdotError, location_of
 from compiler.mmq_template import (SMALL_M_MAX, SMALL_M_WIDEST, MmqConfig, fixup_counters_shape, fixup_grid,
                                    fixup_kernel_name, fixup_scalars, fixup_workspace_shape, mmq_fixup_kernel,
@@ -119,6 +121,8 @@ def draw(rng: random.Random) -> Draw:
             d = replace(d, cfg=replace(d.cfg, quantize_in_gemm=True))
     if d.cfg.small_m and d.cfg.split_k and rng.random() < 0.3:  # the kernel's qdot.unguarded_copies: copies ahead
         d = replace(d, cfg=replace(d.cfg, guard_copies=False))  # past a share's end take its last tile again
+    if FORMATS[d.cfg.weights].min_term and rng.random() < 0.3:  # the kernel's qdot.q4k_fold, under any pass option
+        d = replace(d, cfg=replace(d.cfg, q4k_fold=rng.choice(["mma", "fma"])))
     return d
 
 

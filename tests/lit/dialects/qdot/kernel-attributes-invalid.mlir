@@ -7,7 +7,7 @@
 func.func @unknown(%n: index) attributes {qdot.kernel, qdot.num_wraps = 4 : i64} {
   func.return
 }
-// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.unguarded_copies, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.arg_kinds, qdot.shared_bytes
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.unguarded_copies, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.q4k_fold, qdot.arg_kinds, qdot.shared_bytes
 
 // -----
 
@@ -22,6 +22,20 @@ func.func @unit_with_false(%n: index) attributes {qdot.kernel, qdot.unguarded_co
   func.return
 }
 // CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.unguarded_copies is a unit attribute (it takes no value), got false
+
+// -----
+
+func.func @unknown_fold(%n: index) attributes {qdot.kernel, qdot.q4k_fold = "auto"} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.q4k_fold must be one of 'mma', 'fma' (a string), got "auto"
+
+// -----
+
+func.func @fold_not_a_string(%n: index) attributes {qdot.kernel, qdot.q4k_fold = 1 : i64} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op qdot.q4k_fold must be one of 'mma', 'fma' (a string), got 1 : i64
 
 // -----
 
@@ -98,7 +112,7 @@ func.func @not_written_without_wait(%p: !qdot.ptr<f32> {qdot.not_written_by_prev
 // CHECK-LABEL: func.func @valid
 // CHECK-SAME:  qdot.not_written_by_previous_grid
 // CHECK-SAME:  qdot.divisibility = 8 : i64
-// CHECK-SAME:  qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64
-func.func @valid(%p: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}, %n: index {qdot.divisibility = 8 : i64}) attributes {qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64} {
+// CHECK-SAME:  qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64, qdot.q4k_fold = "fma"
+func.func @valid(%p: !qdot.ptr<f32> {qdot.not_written_by_previous_grid}, %n: index {qdot.divisibility = 8 : i64}) attributes {qdot.kernel, qdot.num_warps = 8 : i64, qdot.min_blocks_per_sm = 2 : i64, qdot.wait_previous_grid, qdot.launch_dependents, qdot.l2_prefetch = 128 : i64, qdot.q4k_fold = "fma"} {
   func.return
 }
