@@ -214,6 +214,16 @@ def _pipeline(label: str, stages: int) -> str | None:
                                    guard_copies=guard))
 
 
+def kernel_config(label: str, cfg: MmqConfig) -> MmqConfig:
+    """The configuration whose kernel compiles under the default pipeline to the PTX ``label``'s pipeline gives
+    ``cfg``'s (names aside): the label's ``fold=`` (for weights with a min term) and ``unguarded`` carried by the
+    kernel itself, as ``qdot.q4k_fold`` and ``qdot.unguarded_copies`` — the form ``choose_mmq`` returns."""
+    words = label.split()
+    fold = next((word.split("=")[1] for word in words if word.startswith("fold=")), "auto")
+    return replace(cfg, q4k_fold=fold if FORMATS[cfg.weights].min_term else "auto",
+                   guard_copies=cfg.guard_copies and "unguarded" not in words)
+
+
 def unguarded(entries: list) -> list:
     """Each entry again, labelled ``… unguarded``: the same kernel through ``qdot-pipeline{guard-copies=false}``,
     whose K split loops copy their share's last tile again instead of testing the K position (run 290's A/B in

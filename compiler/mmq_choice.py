@@ -3,8 +3,8 @@
 ``compiler.mmq_template`` takes any ``MmqConfig``; which one is fast depends on M, the weight format,
 whether W was repacked (``tile_weights``) and what K is a multiple of, and the answers live in
 ``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
-(sm_90) for each case (``bench.mmq`` and the experiments it names; one rule, ``UNGUARDED_ONE_TOKEN``, rests on an
-H100's runs alone), so a caller does not have to read the runs:
+(sm_90) for each case (``bench.mmq`` and the experiments it names; two rules, ``UNGUARDED_ONE_TOKEN`` and
+``UNGUARDED_EIGHT_TOKENS``, rest on an H100's runs alone), so a caller does not have to read the runs:
 
 * M ≥ 33 (prefill; M ≤ 64 with small W below): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs
   111–118, 174–175, 208 for q4_K; the other formats inherit it), except the formats of 16-value sub-blocks
@@ -36,10 +36,12 @@ H100's runs alone), so a caller does not have to read the runs:
 * M ≤ 8 (decode): the ``small_m`` kernel, 64 weight rows on 2 warps, K split among programs (so Y must be
   zeroed first: ``cfg.needs_zeroed_output``), 2 stages; for M = 1 the one-token form (``max_m = 1``: runs 38–40)
   and, W in ggml's order, the 128-byte L2 prefetch hint (run 51: 6 % at N = 32768, K = 8192, no different
-  elsewhere); W repacked, for the formats of ``UNGUARDED_ONE_TOKEN``, copies ahead without the K split's guard
-  (measured on an H100, runs 290–292). In ggml's order q6_K's and q3_K's 2-aligned super-blocks go two per stage
-  by 4-byte cp.async where K is a multiple of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte
-  chunks in two stages (``ALIGNED_PAIRS``; runs 225–226, 228).
+  elsewhere), and for the formats with a min term (q4_K, q5_K, q4_1, q5_1) that term as an FMA per block
+  (``MmqConfig.q4k_fold``, which ``bench.mmq``'s one-token rows were timed with: ``fold=fma`` in their labels, run
+  40 for q4_K); W repacked, for the formats of ``UNGUARDED_ONE_TOKEN`` (M = 1) and ``UNGUARDED_EIGHT_TOKENS``
+  (2 ≤ M ≤ 8), copies ahead without the K split's guard (measured on an H100, runs 290–294). In ggml's order
+  q6_K's and q3_K's 2-aligned super-blocks go two per stage by 4-byte cp.async where K is a multiple of 512, in one
+  stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages (``ALIGNED_PAIRS``; runs 225–226, 228).
 
 What it leaves to the caller: the grid (``MmqChoice.grid``, with ``resident=`` from the loaded kernel), zeroing Y
 (split-K and stream-K kernels add into it: ``cfg.needs_zeroed_output``), the fix-up kernel and its workspace where
@@ -73,6 +75,7 @@ import argparse
 import sys
 from dataclasses import dataclass, fields, replace
 
+from compiler.format_table import FORMATS
 from compiler.mmq_template import (MAX_SPLITS, SMALL_M_MAX, SMALL_M_WIDEST, STREAM_K_PROGRAMS, WEIGHT_FORMATS,
                                    MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
                                    fixup_workspace_shape,
@@ -110,15 +113,25 @@ atomic additions into a zeroed Y: 0.85–1.02 × the atomic MUL_MAT's time over 
 128, 256 (N = K = 4096) and M = 128 at 4096 × 14336 (run 256; the fix-up's stores and loads replace the atomics and
 the zeroing), 0.96–1.05 × at M = 65, where most of the second tile row is padding the workspace still holds (run
 255). The 64 × 64 tile of q6_K, q3_K and q2_K: 0.98–1.04 ×, so atomics there."""
-UNGUARDED_ONE_TOKEN = ("q4_0", "q8_0", "q6_K", "iq4_nl", "iq4_xs")
+UNGUARDED_ONE_TOKEN = ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q5_K", "q6_K", "iq4_nl", "iq4_xs", "mxfp4")
 """Weights whose one-token kernel over repacked W (``max_m = 1``, ``tiled_weights``) copies ahead unguarded
 (``MmqConfig(guard_copies=False)``: past a K split's end it takes the split's last tile again, the form before the
-forty-fourth session's guard): on an H100 the guard made each of them slower, the unguarded form 0.941–0.963 × the
-guarded one's MUL_MAT time at its worst decode shape and at most 1.014 × at any (runs 290–292), while it keeps
-q4_K's goal kernel 3–5 % faster (the unguarded form 1.033–1.053 × at 4096 × 14336) and leaves the M ≤ 8 kernels
-within ±3 % either way. The other formats' one-token kernels were not timed both ways and keep the guard. The H200
-has not timed the guard; the unguarded kernels (and their ``reproducible`` forms) compile to the PTX, names aside, of
-the kernels run 289 timed on an H200 (forty-sixth session: hashes against that run's cache)."""
+forty-fourth session's guard). On an H100 the guard made each of them slower: the unguarded form 0.919–0.966 × the
+guarded one's MUL_MAT time at each format's worst decode shape and at most 1.014 × at any (runs 290–294, every one of
+these formats timed both ways, each kernel beside its other form). The three left out keep the guard: q4_K's goal
+kernel is 3–6 % faster with it at 4096 × 14336 (the unguarded form 1.033–1.064 ×), q3_K's 2–6 % at every shape
+(1.023–1.060 ×, runs 293–294), and q2_K's shows no difference (0.988–1.016 ×). The H200 has not timed the guard;
+the unguarded kernels of the first five formats here (q4_0, q8_0, q6_K, iq4_nl, iq4_xs), and their
+``reproducible`` forms, compile to the PTX, names aside, of the kernels run 289 timed on an H200 (forty-sixth
+session: hashes against that run's cache)."""
+UNGUARDED_EIGHT_TOKENS = ("q4_1", "q6_K", "q3_K")
+"""Weights whose 8-token decode kernel over repacked W (2 ≤ M ≤ 8) copies ahead unguarded, as
+``UNGUARDED_ONE_TOKEN``'s do at M = 1: on an H100, timed at M = 2, 3, 4, 5 and 8, the unguarded form's median
+0.951–0.982 × the guarded one's MUL_MAT time in each of runs 293 and 294, no pair above 1.002 × (q3_K
+0.935–0.996 ×, q6_K 0.948–1.001 ×, q4_1 0.957–1.002 ×). The other formats keep the guard: q5_0's and q4_0's
+medians are 0.985–0.990 × with pairs up to 1.005 ×, q5_1's reaches 1.025 × at 4096 × 14336, q4_K's, q5_K's, q8_0's
+and iq4_nl's medians lie within 1 % of 1, and the guard is faster for iq4_xs, mxfp4 and q2_K (medians
+1.009–1.018 ×). The wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
@@ -237,10 +250,12 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
         why.append(f"4 warps: on 2 it spills ({'run 235' if tokens == SMALL_M_WIDEST else 'runs 236–237'})")
     if cfg.l2_prefetch:
         why.append("the 128-byte L2 prefetch hint (run 51)")
-    if tokens == 1 and tiled_weights and weights in UNGUARDED_ONE_TOKEN:
+    if m == 1 and FORMATS[weights].min_term:
+        cfg = replace(cfg, q4k_fold="fma")
+        why.append("the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (run 40)")
+    if tiled_weights and weights in _UNGUARDED.get(tokens, ()):
         cfg = replace(cfg, guard_copies=False)
-        why.append("copies ahead unguarded (runs 290–292, an H100: with the guard 1.04–1.06 × the time at its "
-                   "worst shape)")
+        why.append(_UNGUARDED_WHY[tokens])
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         stages = ALIGNED_PAIRS[weights]
         why.append(f"two super-blocks per stage, {stages} stage{'s' if stages > 1 else ''}: K a multiple of "
@@ -250,6 +265,11 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
 
 
 _WIDE64_TEXT = f"2^{WIDE64_MAX_WEIGHTS.bit_length() - 1}"
+_UNGUARDED = {1: UNGUARDED_ONE_TOKEN, SMALL_M_MAX: UNGUARDED_EIGHT_TOKENS}
+_UNGUARDED_WHY = {
+    1: "copies ahead unguarded (runs 290–294, an H100: with the guard 1.04–1.09 × the time at its worst shape)",
+    SMALL_M_MAX: "copies ahead unguarded (runs 293–294, an H100: with the guard 1.02–1.05 × the median time)",
+}
 
 
 def _weights_once_rule(m: int, tokens: int) -> str:

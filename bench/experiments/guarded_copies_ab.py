@@ -21,9 +21,8 @@ form's do, not the next split's first — whether a zero-size cp.async's address
 
 from __future__ import annotations
 
-import dataclasses
-
 from bench.experiments import labelled_ab
+from bench.mmq import kernel_config
 
 GUARDED = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",        # the M = 1 goal rows (4096 × 14336: 14 splits of 4 steps)
@@ -41,9 +40,10 @@ forms."""
 
 def attributed_entries() -> list:
     """Each ``--formats`` kernel's ``… unguarded`` form as the kernel that carries the choice itself
-    (``MmqConfig(guard_copies=False)`` under the default pipeline: the same PTX as ``guard-copies=false``,
-    tests/api/test_guarded_copies_ab.py), as ``choose_mmq`` returns it for ``UNGUARDED_ONE_TOKEN``."""
-    return [(label, dataclasses.replace(cfg, guard_copies=False), stages)
+    (``MmqConfig(guard_copies=False)``, and the label's ``fold=`` as ``q4k_fold``, under the default pipeline: the
+    same PTX as the label's pipeline, tests/api/test_guarded_copies_ab.py), as ``choose_mmq`` returns it for
+    ``UNGUARDED_ONE_TOKEN`` and ``UNGUARDED_EIGHT_TOKENS``."""
+    return [(label, kernel_config(label, cfg), stages)
             for label, cfg, stages in labelled_ab.selection(EVERY_FORMAT) if label.endswith(" unguarded")]
 
 

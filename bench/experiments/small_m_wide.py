@@ -63,9 +63,15 @@ _DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
 
 
+def widened(decode: MmqConfig, **changes) -> MmqConfig:
+    """``choose_mmq``'s M ≤ 8 kernel ``decode`` with ``changes`` (its n tile widened), the copy guard kept: the
+    choice drops it for some formats' 8-token kernels (``UNGUARDED_EIGHT_TOKENS``), not for the widened ones."""
+    return replace(decode, guard_copies=True, **changes)
+
+
 def widened_to_64(decode: MmqChoice) -> MmqConfig:
     """``choose_mmq``'s M ≤ 8 kernel with its n tile widened to 64 tokens, on the 4 warps it needs (2 spill)."""
-    return replace(decode.cfg, max_m=64, num_warps=4)
+    return widened(decode.cfg, max_m=64, num_warps=4)
 
 
 def stream_k_choice(weights: str, tiled: bool = False) -> MmqChoice:
@@ -100,7 +106,7 @@ def format_entries() -> list[tuple[str, MmqConfig, int]]:
         decode, prefill = choose_mmq(weights, 8, 4096, 4096), stream_k_choice(weights)
         for max_m, warps in ((16, 2), (32, 4), (64, 4)):
             out.append((f"small_m 64 w{warps} splitk s{decode.num_stages} m{max_m} {weights}",
-                        replace(decode.cfg, max_m=max_m, num_warps=warps), decode.num_stages))
+                        widened(decode.cfg, max_m=max_m, num_warps=warps), decode.num_stages))
         out.append((f"mmq 64x{prefill.cfg.block_n} w4 s2 b2 streamk {weights}", prefill.cfg, prefill.num_stages))
     return out
 
@@ -112,11 +118,11 @@ def two_warp_entries() -> list[tuple[str, MmqConfig, int]]:
     for weights in WEIGHT_FORMATS:
         decode, tiled = choose_mmq(weights, 8, 4096, 4096), choose_mmq(weights, 8, 4096, 4096, tiled_weights=True)
         prefill = stream_k_choice(weights, tiled=True)
-        out += [(f"small_m 64 w2 splitk s{decode.num_stages} m32 {weights}", replace(decode.cfg, max_m=32),
+        out += [(f"small_m 64 w2 splitk s{decode.num_stages} m32 {weights}", widened(decode.cfg, max_m=32),
                  decode.num_stages),
-                (f"small_m 64 w2 splitk s{tiled.num_stages} m16 wt {weights}", replace(tiled.cfg, max_m=16),
+                (f"small_m 64 w2 splitk s{tiled.num_stages} m16 wt {weights}", widened(tiled.cfg, max_m=16),
                  tiled.num_stages),
-                (f"small_m 64 w2 splitk s{tiled.num_stages} m32 wt {weights}", replace(tiled.cfg, max_m=32),
+                (f"small_m 64 w2 splitk s{tiled.num_stages} m32 wt {weights}", widened(tiled.cfg, max_m=32),
                  tiled.num_stages),
                 (f"mmq 64x{prefill.cfg.block_n} w4 s2 b2 streamk wt {weights}", prefill.cfg, prefill.num_stages)]
     return out
@@ -165,7 +171,7 @@ def wide64_entries() -> list[tuple[str, MmqConfig, int]]:
                 (f"mmq 64x{plain.cfg.block_n} w4 s2 b2{order} {weights}", plain.cfg, plain.num_stages),
                 (f"mmq 64x{plain.cfg.block_n} w4 s2 b2 streamk{order} {weights}", replace(plain.cfg, stream_k=True),
                  plain.num_stages)]
-    wide = replace(choose_mmq("q4_K", 8, 4096, 4096).cfg, block_n=128, max_m=64, num_warps=8)
+    wide = widened(choose_mmq("q4_K", 8, 4096, 4096).cfg, block_n=128, max_m=64, num_warps=8)
     return [*out, ("small_m 128 w8 splitk s2 m64 q4_K", wide, 2)]  # 4 × 2 warps of 32 × 32, as 64 rows' 2 × 2
 
 

@@ -10,8 +10,9 @@ import pytest
 import bench.mmq as bm
 import compiler
 from bench.experiments import guarded_copies_ab, labelled_ab
-from compiler.mmq_choice import UNGUARDED_ONE_TOKEN, choose_mmq
-from compiler.mmq_template import mmq_kernel
+from compiler.format_table import FORMATS
+from compiler.mmq_choice import UNGUARDED_EIGHT_TOKENS, UNGUARDED_ONE_TOKEN, choose_mmq
+from compiler.mmq_template import WEIGHT_FORMATS, mmq_kernel
 from compiler.pipelines import PtxOptions, ptx_pipeline
 
 
@@ -36,20 +37,51 @@ def test_a_label_without_the_word_keeps_the_default_pipeline() -> None:
     assert labelled_ab.selection(["no such label unguarded"]) == []
 
 
-@pytest.mark.parametrize("weights", UNGUARDED_ONE_TOKEN)
-def test_the_kernels_attribute_gives_the_pipeline_options_ptx(weights: str) -> None:
-    """``MmqConfig(guard_copies=False)`` under the default pipeline compiles to the PTX of the same kernel through
-    ``guard-copies=false`` (names aside), so the A/B's ``… unguarded`` figures stand for a kernel carrying the
-    choice itself — for each one-token kernel ``choose_mmq`` returns unguarded; the guarded kernel's PTX differs."""
-    label = f"small_m 64 w2 splitk s2 m1 pdl wt {weights}"
-    (_, cfg, stages), = labelled_ab.selection([label])
-    chosen = choose_mmq(weights, 1, 4096, 4096, tiled_weights=True)
-    assert dataclasses.replace(cfg, wait_previous_grid=False, guard_copies=False) == chosen.cfg  # the kernel chosen
+CHOSEN_UNGUARDED = ([(weights, 1) for weights in UNGUARDED_ONE_TOKEN]
+                    + [(weights, 5) for weights in UNGUARDED_EIGHT_TOKENS])
+"""Each decode kernel ``choose_mmq`` returns unguarded over repacked W: the one-token kernels and the 8-token ones."""
+
+
+def _compiled_ptx(cfg, pipeline: str) -> str:
+    return str(compiler.compile(mmq_kernel(cfg), pipeline=pipeline).ptx).replace(cfg.name, "kernel")
+
+
+@pytest.mark.parametrize(("weights", "m"), CHOSEN_UNGUARDED)
+def test_the_kernels_attributes_give_the_labels_ptx(weights: str, m: int) -> None:
+    """The kernel ``choose_mmq`` returns unguarded, under the default pipeline, compiles to the PTX its ``--formats``
+    label timed through ``guard-copies=false`` (and ``q4k-fold=fma`` where the label says ``fold=fma``), names
+    aside: its ``qdot.unguarded_copies`` and ``qdot.q4k_fold`` stand for those options, so the A/B's ``…
+    unguarded`` figures are the chosen kernel's. The guarded kernel's PTX differs."""
+    chosen = choose_mmq(weights, m, 4096, 4096, tiled_weights=True)
+    assert not chosen.cfg.guard_copies
+    (label, cfg, stages), = [(label, cfg, stages) for label, cfg, stages
+                             in labelled_ab.selection(guarded_copies_ab.EVERY_FORMAT)
+                             if label.endswith(" unguarded")
+                             and dataclasses.replace(bm.kernel_config(label, cfg), wait_previous_grid=False)
+                             == chosen.cfg]
     assert stages == chosen.num_stages
-    attributed = dataclasses.replace(cfg, guard_copies=False)
-    options = PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages)
-    ptx = {form: str(compiler.compile(mmq_kernel(kernel), pipeline=pipeline).ptx).replace(kernel.name, "kernel")
-           for form, kernel, pipeline in [("guarded", cfg, ptx_pipeline(options)),
-                                          ("option", cfg, bm._pipeline(f"{label} unguarded", stages)),
-                                          ("attribute", attributed, ptx_pipeline(options))]}
-    assert ptx["attribute"] == ptx["option"] != ptx["guarded"]
+    default = ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages))
+    attributed = _compiled_ptx(bm.kernel_config(label, cfg), default)
+    assert attributed == _compiled_ptx(cfg, bm._pipeline(label, stages))
+    assert attributed != _compiled_ptx(cfg, bm._pipeline(label.removesuffix(" unguarded"), stages) or default)
+
+
+@pytest.mark.parametrize("weights", [w for w in WEIGHT_FORMATS if FORMATS[w].min_term])
+@pytest.mark.parametrize("tiled", [False, True])
+def test_the_one_token_fold_is_the_labels(weights: str, tiled: bool) -> None:
+    """``choose_mmq``'s one-token kernel of a format with a min term carries ``qdot.q4k_fold = "fma"``: under the
+    default pipeline it compiles to the PTX ``bench.mmq``'s ``m1 fold=fma`` label timed through ``q4k-fold=fma``
+    (names aside), whose rows the choice rests on; for q4_K and q5_K the pass's ``auto`` would apply the term by
+    mma instead, a kernel those rows never timed."""
+    chosen = choose_mmq(weights, 1, 4096, 4096, tiled_weights=tiled)
+    assert chosen.cfg.q4k_fold == "fma"
+    guarded = dataclasses.replace(chosen.cfg, guard_copies=True)  # the guard's own test is the one above
+    (label, cfg, stages), = [(label, cfg, stages) for label, cfg, stages in bm.selected(None)
+                             if dataclasses.replace(bm.kernel_config(label, cfg), wait_previous_grid=False)
+                             == guarded]
+    assert "fold=fma" in label.split() and stages == chosen.num_stages
+    default = ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages))
+    attributed = _compiled_ptx(bm.kernel_config(label, cfg), default)
+    assert attributed == _compiled_ptx(cfg, bm._pipeline(label, stages))
+    by_mma = attributed != _compiled_ptx(cfg, default)
+    assert by_mma == (weights in ("q4_K", "q5_K"))  # auto folds q4_1's and q5_1's m by FMA in this order too

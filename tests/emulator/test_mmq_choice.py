@@ -15,8 +15,8 @@ import bench.experiments.mid_m as mid_m
 import bench.experiments.small_m_wide as small_m_wide
 import bench.experiments.stream_k_fixup as stream_k_fixup
 import bench.mmq as mmq
-from compiler.mmq_choice import (ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, UNGUARDED_ONE_TOKEN, MmqChoice,
-                                 choose_mmq)
+from compiler.mmq_choice import (ALIGNED_PAIRS, FOUR_WARP_WIDE, SUB_BLOCK_WEIGHTS, UNGUARDED_EIGHT_TOKENS,
+                                 UNGUARDED_ONE_TOKEN, MmqChoice, choose_mmq)
 from compiler.mmq_template import (WEIGHT_FORMATS, MmqConfig, fixup_grid, fixup_kernel_name, fixup_scalars,
                                    fixup_workspace_shape, mmq_fixup_kernel, mmq_grid, mmq_kernel)
 from compiler.pipelines import PtxOptions
@@ -25,12 +25,14 @@ from tests.emulator.lowering import lower
 from tests.gpu.mmq_harness import MmqCase, check, kernel_weights, make_inputs, reference
 
 
-def _without_launch_protocol(cfg: MmqConfig) -> MmqConfig:
-    """``cfg`` without the programmatic launch ``bench.mmq``'s decode kernels add (the caller's choice)."""
-    return replace(cfg, wait_previous_grid=False)
+def _as_chosen(label: str, cfg: MmqConfig) -> MmqConfig:
+    """The label's kernel as ``choose_mmq`` would return it: its pipeline's ``fold=`` and ``unguarded`` carried by
+    the kernel (``bench.mmq.kernel_config``: the same PTX under the default pipeline), without the programmatic
+    launch ``bench.mmq``'s decode kernels add (the caller's choice)."""
+    return replace(mmq.kernel_config(label, cfg), wait_previous_grid=False)
 
 
-BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages in
+BENCHMARKED = {(_as_chosen(label, cfg), stages) for label, cfg, stages in
                [*mmq.selected(None), *mid_m.format_entries(), *mid_m.format_entries(repacked=True),
                 *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
                 *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
@@ -40,7 +42,7 @@ BENCHMARKED = {(_without_launch_protocol(cfg), stages) for _label, cfg, stages i
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
 weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
 241–242's (widened to 64 tokens, every format, both orders), run 256's (every format's stream-K tile with its
-fix-up kernel, both orders), runs 290–292's (the repacked split-K decode kernels without the copy guard, timed
+fix-up kernel, both orders), runs 290–294's (the repacked split-K decode kernels without the copy guard, timed
 through ``guard-copies=false``: the same PTX)."""
 
 
@@ -92,11 +94,13 @@ def test_choices_by_case() -> None:
                     assert (small.small_m, small.max_m, small.num_warps, small.block_n) == (True, 64, 4, 64), small
                     assert small.needs_zeroed_output and small.l2_prefetch == 0 and small.k_blocks == 1
                 assert not large.small_m and large.stream_k, large
-    for weights in WEIGHT_FORMATS:  # the copy guard off for UNGUARDED_ONE_TOKEN's one-token kernels over W repacked
-        for m, tiled in ((1, True), (1, False), (5, True)):
+    for weights in WEIGHT_FORMATS:  # the copy guard off for the listed formats' 1- and 8-token kernels, W repacked
+        for m, tiled in ((1, True), (1, False), (2, True), (8, True), (5, False), (9, True), (32, True)):
             guarded = choose_mmq(weights, m, 4096, 4096, tiled_weights=tiled).cfg.guard_copies
-            assert guarded == (not (m == 1 and tiled and weights in UNGUARDED_ONE_TOKEN)), (weights, m, tiled)
-    assert "q4_K" not in UNGUARDED_ONE_TOKEN  # its goal kernel is faster guarded (runs 290–292)
+            listed = UNGUARDED_ONE_TOKEN if m == 1 else UNGUARDED_EIGHT_TOKENS if m <= 8 else ()
+            assert guarded == (not (tiled and weights in listed)), (weights, m, tiled)
+    assert {"q4_K", "q3_K"}.isdisjoint(UNGUARDED_ONE_TOKEN)  # faster guarded: q4_K's goal kernel, q3_K (runs 290–294)
+    assert {"iq4_xs", "mxfp4", "q2_K"}.isdisjoint(UNGUARDED_EIGHT_TOKENS)  # faster guarded (runs 293–294)
     # reproducible: the fix-up wherever pieces or more than two splits would meet atomically, else at most 2 splits
     assert choose_mmq("q4_K", 80, 4096, 4096, reproducible=True).cfg.fixup
     assert choose_mmq("q6_K", 128, 4096, 4096, reproducible=True).cfg.fixup

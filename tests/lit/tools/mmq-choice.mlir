@@ -19,6 +19,9 @@
 // RUN: python -m compiler.mmq_choice q6_K 1 4096 4096 --tiled-weights | filecheck %s --check-prefix=UNGUARDED
 // RUN: python -m compiler.mmq_choice q6_K 1 4096 4096 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=UNGUARDED-REMARK
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 4096 --tiled-weights | filecheck %s --check-prefix=GUARDED
+// RUN: python -m compiler.mmq_choice q4_K 1 4096 4096 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-accelerate-matmul 2>&1 >/dev/null | filecheck %s --check-prefix=GUARDED-FOLD-REMARK
+// RUN: python -m compiler.mmq_choice q3_K 5 4096 4096 --tiled-weights | filecheck %s --check-prefix=UNGUARDED8
+// RUN: python -m compiler.mmq_choice q4_K 5 4096 4096 --tiled-weights | filecheck %s --check-prefix=GUARDED8
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
@@ -85,7 +88,7 @@
 
 // RANGES:      # choose_mmq('q4_K', M=1..512, N=4096, K=14336, tiled_weights=False): 8 ranges
 // RANGES-NEXT: M        kernel {{ +}}stages  why (at the range's last M)
-// RANGES-NEXT: 1        small_m_q8_1_q4_K_64_w2_splitk_m1_l2p128  2       M = 1: the one-token weights-once kernel
+// RANGES-NEXT: 1        small_m_q8_1_q4_K_64_w2_splitk_m1_l2p128_fma  2       M = 1: the one-token weights-once kernel
 // RANGES-NEXT: 2–8      small_m_q8_1_q4_K_64_w2_splitk {{ +}}2       M ≤ 8:
 // RANGES-NEXT: 9–16     small_m_q8_1_q4_K_64_w2_splitk_m16 {{ +}}2       8 < M ≤ 32: {{.*}} 16 tokens
 // RANGES-NEXT: 17–32    small_m_q8_1_q4_K_64_w2_splitk_m32 {{ +}}2       8 < M ≤ 32: {{.*}} 32 tokens
@@ -128,15 +131,15 @@
 // REPRO-DECODE-PTX-NOT: red.global.add
 // REPRO-DECODE-PTX:     .entry small_m_fixup_64x8_w2_m1(
 // REPRO-DECODE-PTX-COUNT-16: ld.global.v4.b32
-// REPRO-IN-GEMM:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, fixup_in_gemm=True, max_m=1, l2_prefetch=128)
+// REPRO-IN-GEMM:      // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, fixup=True, fixup_in_gemm=True, max_m=1, l2_prefetch=128, q4k_fold='fma')
 // REPRO-IN-GEMM-NEXT: // why: M = 1: {{.*}}; reproducible: the K splits summed in split order by each tile's last program (fixup_in_gemm; {{.*}})
 // REPRO-IN-GEMM:      // launch on grid (64, 14, 1) (mmq_grid){{$}}
 // REPRO-IN-GEMM-NEXT: // arguments X, W, Y, a 57344 x 8 f32 workspace (fixup_workspace_shape) and 64 i32 counters, zero (fixup_counters_shape; each launch leaves them zero), M, N, K: the last program of each tile to arrive adds its split pieces into Y, no fix-up kernel
 // REPRO-IN-GEMM-NEXT: // time it: qdot-bench --num-stages 2 --shape m=1,n=4096,k=14336 --grid 64,14,1{{$}}
-// REPRO-IN-GEMM:      func.func @small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128({{.*}}%part_ptr: !qdot.ptr<f32>, %count_ptr: !qdot.ptr<i32>,
+// REPRO-IN-GEMM:      func.func @small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128_fma({{.*}}%part_ptr: !qdot.ptr<f32>, %count_ptr: !qdot.ptr<i32>,
 // REPRO-IN-GEMM:      qdot.last_arrival
 // REPRO-IN-GEMM-NOT:  func.func @small_m_fixup
-// REPRO-IN-GEMM-PTX:     .entry small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128(
+// REPRO-IN-GEMM-PTX:     .entry small_m_q8_1_q4_K_64_w2_splitk_fixup_ingemm_m1_l2p128_fma(
 // REPRO-IN-GEMM-PTX-NOT: red.global.add
 // REPRO-IN-GEMM-PTX:     fence.acq_rel.gpu
 // REPRO-IN-GEMM-PTX:     atom.global.add.u32
@@ -149,12 +152,24 @@
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
 
-// The one-token kernel over repacked W of a format in UNGUARDED_ONE_TOKEN (runs 290–292, an H100) carries
-// qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard.
+// The one-token kernel over repacked W of a format in UNGUARDED_ONE_TOKEN (runs 290–294, an H100) carries
+// qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard, and
+// carries qdot.q4k_fold = "fma" (the form its rows were timed with), which qdot-accelerate-matmul honours.
+// The 8-token kernel of a format in UNGUARDED_EIGHT_TOKENS (runs 293–294) is unguarded too, q4_K's is not.
 // UNGUARDED:      // MmqConfig(weights='q6_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, guard_copies=False){{$}}
-// UNGUARDED-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); copies ahead unguarded (runs 290–292, an H100: {{.*}}
+// UNGUARDED-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); copies ahead unguarded (runs 290–294, an H100: {{.*}}
 // UNGUARDED:      func.func @small_m_q8_1_q6_K_64_w2_splitk_m1_wt_ug(
 // UNGUARDED-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
 // UNGUARDED-REMARK: remark: qdot-pipeline: 2 stages: {{.*}}; a loop over a share of K, but the kernel's qdot.unguarded_copies: a tile declared in bounds copied ahead past the share's end takes its last tile again{{$}}
-// GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True){{$}}
+// GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, q4k_fold='fma'){{$}}
+// GUARDED-NEXT:   // why: {{.*}}; the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (run 40){{$}}
+// GUARDED:        func.func @small_m_q8_1_q4_K_64_w2_splitk_m1_wt_fma(
+// GUARDED-NEXT:     attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.q4k_fold = "fma"} {
 // GUARDED-NOT:    unguarded
+// GUARDED-FOLD-REMARK: remark: qdot-accelerate-matmul: {{.*}}; q4_K dmin term as an FMA per block (the kernel's qdot.q4k_fold = fma){{$}}
+// UNGUARDED8:      // MmqConfig(weights='q3_K', block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True, guard_copies=False){{$}}
+// UNGUARDED8-NEXT: // why: M ≤ 8: the weights-once kernel (runs 7–9, 112); copies ahead unguarded (runs 293–294, an H100: {{.*}}
+// UNGUARDED8:      func.func @small_m_q8_1_q3_K_64_w2_splitk_wt_ug(
+// UNGUARDED8-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
+// GUARDED8:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True){{$}}
+// GUARDED8-NOT:    unguarded
