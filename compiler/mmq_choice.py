@@ -4,7 +4,8 @@
 whether W was repacked (``tile_weights``) and what K is a multiple of, and the answers live in
 ``bench/RESULTS.md``. ``choose_mmq`` returns the configuration and stage count measured fastest on the H200
 (sm_90) for each case (``bench.mmq`` and the experiments it names; two rules, ``UNGUARDED_ONE_TOKEN`` and
-``UNGUARDED_EIGHT_TOKENS``, rest on an H100's runs alone), so a caller does not have to read the runs:
+``UNGUARDED_EIGHT_TOKENS``, rest on an H100's runs; an H200 timed four of their kernels, run 296), so a caller
+does not have to read the runs:
 
 * M ≥ 33 (prefill; M ≤ 64 with small W below): the 64 × 128 tile, 4 warps, 2 stages, 2 programs per SM (runs
   111–118, 174–175, 208 for q4_K; the other formats inherit it), except the formats of 16-value sub-blocks
@@ -120,10 +121,11 @@ forty-fourth session's guard). On an H100 the guard made each of them slower: th
 guarded one's MUL_MAT time at each format's worst decode shape and at most 1.014 × at any (runs 290–294, every one of
 these formats timed both ways, each kernel beside its other form). The three left out keep the guard: q4_K's goal
 kernel is 3–6 % faster with it at 4096 × 14336 (the unguarded form 1.033–1.064 ×), q3_K's 2–6 % at every shape
-(1.023–1.060 ×, runs 293–294), and q2_K's shows no difference (0.988–1.016 ×). The H200 has not timed the guard;
-the unguarded kernels of the first five formats here (q4_0, q8_0, q6_K, iq4_nl, iq4_xs), and their
-``reproducible`` forms, compile to the PTX, names aside, of the kernels run 289 timed on an H200 (forty-sixth
-session: hashes against that run's cache)."""
+(1.023–1.060 ×, runs 293–294), and q2_K's shows no difference (0.988–1.016 ×). On an H200 (run 296) q5_K's and
+q6_K's one-token kernels are 0.943–0.993 × unguarded and q4_K's goal kernel 0.996–1.073 × (1.073 and 1.000 at
+4096 × 14336); the other formats were not timed both ways there. The unguarded kernels of q4_0, q8_0, q6_K, iq4_nl
+and iq4_xs, and their ``reproducible`` forms, compile to the PTX, names aside, of the kernels run 289 timed on an
+H200 (forty-sixth session: hashes against that run's cache)."""
 UNGUARDED_EIGHT_TOKENS = ("q4_1", "q6_K", "q3_K")
 """Weights whose 8-token decode kernel over repacked W (2 ≤ M ≤ 8) copies ahead unguarded, as
 ``UNGUARDED_ONE_TOKEN``'s do at M = 1: on an H100, timed at M = 2, 3, 4, 5 and 8, the unguarded form's median
@@ -131,7 +133,8 @@ UNGUARDED_EIGHT_TOKENS = ("q4_1", "q6_K", "q3_K")
 0.935–0.996 ×, q6_K 0.948–1.001 ×, q4_1 0.957–1.002 ×). The other formats keep the guard: q5_0's and q4_0's
 medians are 0.985–0.990 × with pairs up to 1.005 ×, q5_1's reaches 1.025 × at 4096 × 14336, q4_K's, q5_K's, q8_0's
 and iq4_nl's medians lie within 1 % of 1, and the guard is faster for iq4_xs, mxfp4 and q2_K (medians
-1.009–1.018 ×). The wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
+1.009–1.018 ×). On an H200 q3_K's is 0.942–0.986 × unguarded (run 296; q4_1's and q6_K's not timed there). The
+wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
