@@ -255,7 +255,7 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
         why.append("the 128-byte L2 prefetch hint (run 51)")
     if m == 1 and FORMATS[weights].min_term:
         cfg = replace(cfg, q4k_fold="fma")
-        why.append("the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (run 40)")
+        why.append("the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (runs 40, 181)")
     if tiled_weights and weights in _UNGUARDED.get(tokens, ()):
         cfg = replace(cfg, guard_copies=False)
         why.append(_UNGUARDED_WHY[tokens])

@@ -105,8 +105,8 @@ Q4K_FOLD_ATTR = "qdot.q4k_fold"
 """Optional string attribute on a kernel, ``"mma"`` or ``"fma"``: how ``qdot-accelerate-matmul`` applies the min
 term of the kernel's q4_K, q5_K, q4_1 or q5_1 × q8_1_mmq dots where the pass's ``q4k-fold`` is ``auto`` (an explicit
 ``q4k-fold=`` applies to every kernel of the module). The choice travels with the kernel (``MmqConfig.q4k_fold``):
-the one-token decode kernels were timed with the FMA form, which ``auto`` gives q4_K and q5_K only in the
-prefill order. Both forms add the same products, in another order."""
+the one-token decode kernels were timed with the FMA form, which ``auto`` never takes for q4_K and q5_K (it takes
+the mma in both operand orders). Both forms add the same products, in another order."""
 Q4K_FOLD_VALUES = ("mma", "fma")
 
 

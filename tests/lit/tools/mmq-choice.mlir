@@ -162,7 +162,7 @@
 // UNGUARDED-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
 // UNGUARDED-REMARK: remark: qdot-pipeline: 2 stages: {{.*}}; a loop over a share of K, but the kernel's qdot.unguarded_copies: a tile declared in bounds copied ahead past the share's end takes its last tile again{{$}}
 // GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, q4k_fold='fma'){{$}}
-// GUARDED-NEXT:   // why: {{.*}}; the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (run 40){{$}}
+// GUARDED-NEXT:   // why: {{.*}}; the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (runs 40, 181){{$}}
 // GUARDED:        func.func @small_m_q8_1_q4_K_64_w2_splitk_m1_wt_fma(
 // GUARDED-NEXT:     attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.q4k_fold = "fma"} {
 // GUARDED-NOT:    unguarded
