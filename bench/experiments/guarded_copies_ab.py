@@ -5,6 +5,7 @@
     python -m bench.experiments.guarded_copies_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.guarded_copies_ab              # on the GPU machine, with that cache
     python -m bench.experiments.guarded_copies_ab --formats [--prepare]   # every format's, M = 1 and M ≤ 8
+    python -m bench.experiments.guarded_copies_ab --formats --reverse [--label LABEL ...]   # a second round; a subset
 
 Run 290 (forty-fourth session, an H100) timed the guard against the previous compiler's kernels (82932a2, the
 unguarded form) from two trees' caches: the q4_K goal kernel 3–4 % faster at 4096 × 14336, q6_K's and q8_0's
@@ -12,6 +13,8 @@ repacked one-token kernels 4–6 % slower at 4096² / 3584² (bench/RESULTS.md).
 from one tree and one process, alternating rows. ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize, zeroing,
 GEMM; each checked against ``compiler.numerics`` first) for exactly the ``LABELS``. The ggml-order kernel is a
 control: the guard does not apply to it (its W's bounds are tested), so both of its labels compile to the same PTX.
+``--formats`` (runs 292–294 on an H100, four of its pairs in run 296 on an H200) decides ``choose_mmq``'s
+``UNGUARDED_ONE_TOKEN`` and ``UNGUARDED_EIGHT_TOKENS``.
 
 ``guarded_copies_clamped.patch`` (beside this file) is a third form for the same question: the guard's copies
 keep source size 0 where the loop does not run their K position but name the share's last tile, as the unguarded

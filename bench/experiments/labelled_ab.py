@@ -31,15 +31,35 @@ def selection(labels: Sequence[str]) -> list:
     return chosen
 
 
-def main(labels: Sequence[str], description: str, other: dict[str, tuple[str, Sequence[str]]] | None = None) -> None:
-    """``other``: flags (``--NAME``) that time another set of labels instead, each with its help text."""
+def chosen_from_args(labels: Sequence[str], description: str,
+                     other: dict[str, tuple[str, Sequence[str]]] | None = None,
+                     argv: Sequence[str] | None = None) -> tuple[list, bool]:
+    """The entries ``main`` times (or compiles, with ``--prepare``: the bool) for the command line ``argv``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     for name, (text, _) in (other or {}).items():
         parser.add_argument(f"--{name}", action="store_true", help=text)
-    args = parser.parse_args()
-    chosen = selection(next((more for name, (_, more) in (other or {}).items() if getattr(args, name)), labels))
-    if args.prepare:
+    parser.add_argument("--label", action="append", metavar="LABEL",
+                        help="time only these labels of the set (repeat it; '… unguarded' for that form), in the "
+                             "order given")
+    parser.add_argument("--reverse", action="store_true",
+                        help="time the entries in the reverse order (an A/B's second round: each form goes first "
+                             "in one of the two)")
+    args = parser.parse_args(argv)
+    labels = next((more for name, (_, more) in (other or {}).items() if getattr(args, name)), labels)
+    if args.label:
+        unknown = [label for label in args.label if label not in labels]
+        if unknown:
+            parser.error(f"not a label of this set: {unknown[0]!r} (the set has {len(labels)}, e.g. {labels[0]!r})")
+        labels = args.label
+    chosen = selection(labels)
+    return (chosen[::-1] if args.reverse else chosen), args.prepare
+
+
+def main(labels: Sequence[str], description: str, other: dict[str, tuple[str, Sequence[str]]] | None = None) -> None:
+    """``other``: flags (``--NAME``) that time another set of labels instead, each with its help text."""
+    chosen, prepare = chosen_from_args(labels, description, other)
+    if prepare:
         from bench.prepare import fill_cache
 
         fingerprint = fill_cache(lambda: (bm.compile_kernels(chosen), bm.compile_quantizers()))

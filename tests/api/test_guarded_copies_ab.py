@@ -85,3 +85,20 @@ def test_the_one_token_fold_is_the_labels(weights: str, tiled: bool) -> None:
     assert attributed == _compiled_ptx(cfg, bm._pipeline(label, stages))
     by_mma = attributed != _compiled_ptx(cfg, default)
     assert by_mma == (weights in ("q4_K", "q5_K"))  # auto folds q4_1's and q5_1's m by FMA in this order too
+
+
+def test_the_command_line_picks_labels_and_order() -> None:
+    """``--formats --label A --label B --reverse`` times exactly those entries of the set, the order reversed (an A/B's
+    second round), as runs 293–294 did; a label outside the set is a one-line error, not a traceback."""
+    other = {"formats": ("every format", guarded_copies_ab.EVERY_FORMAT)}
+    pair = ["small_m 64 w2 splitk s2 pdl wt q3_K", "small_m 64 w2 splitk s2 pdl wt q3_K unguarded"]
+    argv = ["--formats", *(word for label in pair for word in ("--label", label))]
+    forward, prepare = labelled_ab.chosen_from_args(guarded_copies_ab.LABELS, "", other, argv)
+    backward, _ = labelled_ab.chosen_from_args(guarded_copies_ab.LABELS, "", other, [*argv, "--reverse"])
+    assert [label for label, _, _ in forward] == pair and not prepare
+    assert backward == forward[::-1]
+    whole, _ = labelled_ab.chosen_from_args(guarded_copies_ab.LABELS, "", other, ["--formats"])
+    assert len(whole) == len(guarded_copies_ab.EVERY_FORMAT)
+    with pytest.raises(SystemExit) as exit_info:  # argparse's error: usage and one line on stderr, status 2
+        labelled_ab.chosen_from_args(guarded_copies_ab.LABELS, "", other, ["--label", pair[0]])  # not in LABELS
+    assert exit_info.value.code == 2
