@@ -203,14 +203,21 @@ def time_over_shapes(program: str, kernels: list, quantizers_compiled: dict, sha
         cupy.get_default_memory_pool().free_all_blocks()
 
 
+def _label_options(label: str) -> tuple[str, bool]:
+    """The q4k-fold a label's ``fold=…`` word asks for (``auto`` without one) and whether its copies stay guarded
+    (no ``unguarded`` word): what ``_pipeline`` compiles the label with and ``kernel_config`` moves into the
+    kernel."""
+    words = label.split()
+    return next((word.split("=")[1] for word in words if word.startswith("fold=")), "auto"), "unguarded" not in words
+
+
 def _pipeline(label: str, stages: int) -> str | None:
     """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold, an ``unguarded`` one qdot-pipeline for
     ``guard-copies=false`` (``unguarded``); else the default pipeline."""
-    fold = next((word.split("=")[1] for word in label.split() if word.startswith("fold=")), None)
-    guard = "unguarded" not in label.split()
-    if fold is None and guard:
+    fold, guard = _label_options(label)
+    if fold == "auto" and guard:
         return None
-    return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold or "auto",
+    return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold,
                                    guard_copies=guard))
 
 
@@ -218,10 +225,9 @@ def kernel_config(label: str, cfg: MmqConfig) -> MmqConfig:
     """The configuration whose kernel compiles under the default pipeline to the PTX ``label``'s pipeline gives
     ``cfg``'s (names aside): the label's ``fold=`` (for weights with a min term) and ``unguarded`` carried by the
     kernel itself, as ``qdot.q4k_fold`` and ``qdot.unguarded_copies`` — the form ``choose_mmq`` returns."""
-    words = label.split()
-    fold = next((word.split("=")[1] for word in words if word.startswith("fold=")), "auto")
+    fold, guard = _label_options(label)
     return replace(cfg, q4k_fold=fold if FORMATS[cfg.weights].min_term else "auto",
-                   guard_copies=cfg.guard_copies and "unguarded" not in words)
+                   guard_copies=cfg.guard_copies and guard)
 
 
 def unguarded(entries: list) -> list:

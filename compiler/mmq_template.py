@@ -308,8 +308,9 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: q4k_fold must be one of {', '.join(map(repr, Q4K_FOLDS))}, "
                              f"got {self.q4k_fold!r}")
         if self.q4k_fold != "auto" and not FORMATS[self.weights].min_term:
-            raise ValueError(f"MmqConfig: q4k_fold is an option of the weights with a min term (q4_K, q5_K, q4_1, "
-                             f"q5_1); {self.weights} has none")
+            minned = ", ".join(weights for weights in WEIGHT_FORMATS if FORMATS[weights].min_term)
+            raise ValueError(f"MmqConfig: q4k_fold is an option of the weights with a min term ({minned}); "
+                             f"{self.weights} has none")
         if self.l2_prefetch not in (0, 64, 128, 256):  # what ptx.cp_async's l2_prefetch takes
             raise ValueError("MmqConfig: l2_prefetch must be 0 (none), 64, 128 or 256 (bytes), "
                              f"got {self.l2_prefetch}")

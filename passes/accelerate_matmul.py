@@ -250,8 +250,8 @@ def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
     return option, f"q4k-fold={option}{overriding}"
 
 
-def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str = "auto",
-                 fold_origin: str = "q4k-fold=auto") -> None:
+def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str,
+                 fold_origin: str) -> None:
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:

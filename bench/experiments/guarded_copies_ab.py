@@ -25,7 +25,6 @@ form's do, not the next split's first — whether a zero-size cp.async's address
 from __future__ import annotations
 
 from bench.experiments import labelled_ab
-from bench.mmq import kernel_config
 
 GUARDED = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",        # the M = 1 goal rows (4096 × 14336: 14 splits of 4 steps)
@@ -39,15 +38,6 @@ EVERY_FORMAT = tuple(label for entry in labelled_ab.every_entry() if entry[1].sm
                      and entry[1].tiled_weights for label in (entry[0], f"{entry[0]} unguarded"))
 """``--formats``: every repacked split-K decode kernel of ``bench.mmq`` (each format's one-token and M ≤ 8), both
 forms."""
-
-
-def attributed_entries() -> list:
-    """Each ``--formats`` kernel's ``… unguarded`` form as the kernel that carries the choice itself
-    (``MmqConfig(guard_copies=False)``, and the label's ``fold=`` as ``q4k_fold``, under the default pipeline: the
-    same PTX as the label's pipeline, tests/api/test_guarded_copies_ab.py), as ``choose_mmq`` returns it for
-    ``UNGUARDED_ONE_TOKEN`` and ``UNGUARDED_EIGHT_TOKENS``."""
-    return [(label, kernel_config(label, cfg), stages)
-            for label, cfg, stages in labelled_ab.selection(EVERY_FORMAT) if label.endswith(" unguarded")]
 
 
 def selection(only: str | None = None) -> list:

@@ -55,6 +55,7 @@ from dialects.qdot.attrs import Axis, AxisAttr, FormatAttr
 from dialects.qdot.formats import Format, format_info
 from dialects.qdot.types import BlockType, DescType, PtrType
 from compiler.diagnostics import dims_text
+from compiler.pipelines import Q4K_FOLDS
 from passes.support.builder import constant_value
 
 KERNEL_ATTR = "qdot.kernel"
@@ -107,7 +108,8 @@ term of the kernel's q4_K, q5_K, q4_1 or q5_1 × q8_1_mmq dots where the pass's 
 ``q4k-fold=`` applies to every kernel of the module). The choice travels with the kernel (``MmqConfig.q4k_fold``):
 the one-token decode kernels were timed with the FMA form, which ``auto`` never takes for q4_K and q5_K (it takes
 the mma in both operand orders). Both forms add the same products, in another order."""
-Q4K_FOLD_VALUES = ("mma", "fma")
+Q4K_FOLD_VALUES = tuple(fold for fold in Q4K_FOLDS if fold != "auto")
+"""What ``qdot.q4k_fold`` takes: the pass option's values but ``auto``, which is the attribute's absence."""
 
 
 MIN_BLOCKS_PER_SM_ATTR = "qdot.min_blocks_per_sm"
