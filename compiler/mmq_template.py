@@ -134,7 +134,10 @@ class MmqConfig:
     programs of a split all need it). The weights' prologue copies go before the quantization (qdot-pipeline: tiles
     of arrays the kernel never stores to, ahead of its own stores), so they stream from DRAM during it. Slower than two
     launches (run 280, an H100: 1.24–1.38 × the atomic MUL_MAT for the one-token decode, 1.8–2.8 × for M ≤ 8): the
-    quantization's steps run before the K loop (presumably a chain of latencies), redone by every weight-row program."""
+    quantization's steps run before the K loop (presumably a chain of latencies), redone by every weight-row program.
+    Runs 297–301 (an H100, ``bench/experiments/cluster_reduce.py``) tried the other half, a reduction without the
+    fix-up's L2 round trips (the K splits of a tile as one thread-block cluster, summed in distributed shared memory):
+    the cluster launch and its barriers alone cost more than the quantize kernel's launch saves."""
     max_m: int = SMALL_M_MAX
     """small_m: the most tokens the kernel serves, 1 to ``SMALL_M_WIDEST``. The mma's n tile holds
     ``small_m_tokens(max_m)`` tokens — 8 up to the default ``SMALL_M_MAX`` = 8 (the issue's M ≤ 8 decode kernel),
