@@ -15,8 +15,9 @@ round trip, on the last program's path (1.6 µs), and its quantization took four
 qdot has no cluster form: these kernels are qdot's, their PTX rewritten by ``cluster_patch``. The split-K kernel
 ends in ``red.global.add.f32`` of its accumulators; the patch replaces them with: each program stores those values
 (the ones its predicates would have added) in shared memory past its own, ``barrier.cluster`` (release / acquire),
-the cluster's rank 0 reads the other ranks' through ``mapa`` and ``ld.shared::cluster``, adds them in rank order and
-stores Y plainly, and a second ``barrier.cluster`` keeps the others' shared memory alive until it has. The K splits
+the i-th value of every thread is summed by rank i mod C, which loads it from all C ranks at once (``mapa``,
+``ld.shared::cluster``), adds them in rank order and stores Y plainly, and a second ``barrier.cluster`` keeps the
+others' shared memory alive until it has (``cluster_patch``'s options give the other forms below). The K splits
 of one weight-row tile are the cluster (``.reqnctapercluster 1, C, 1``, the grid (⌈N / 64⌉, C)), so Y needs no zeroing
 and its bits do not depend on the order in which programs finish. Clusters of more than 8 need the driver's
 non-portable cluster size, set on the function.
@@ -34,11 +35,14 @@ Forms, each at the four decode shapes, checked against ``compiler.numerics`` (X'
   zeroing Y): what the cluster launch costs by itself;
 * ``cluster barriers only C``: that kernel with the reduction's two cluster barriers after its atomics;
 * ``one launch C``: the GEMM taking X as f32 and quantizing its share into a scratch (``quantize_in_gemm``, here
-  without its fix-up: the patch's reduction needs none), one K step (256 values) at a time as the template writes it;
+  without its fix-up: the patch's reduction, ``cluster reuse``'s, needs none), one K step (256 values) at a time as
+  the template writes it;
 * ``one launch C at once``: the same with the share's steps quantized four at a time — one load, quantization,
   store and barrier for the goal row's whole share (its IR rewritten by ``_quantize_four_steps_at_once``).
 
-C: the split count of the atomic kernel's grid at that shape, where it is 2 to 16, and 8.
+C: the split count of the atomic kernel's grid at that shape, where it is 2 to 16, and 8. The forms grew over runs
+297–301 (bench/RESULTS.md): in runs 297–298 rank 0 summed every value rank by rank (``scatter=False``), and in runs
+297–299 the one-launch forms kept their values past the kernel's shared memory.
 """
 
 from __future__ import annotations
