@@ -1,0 +1,47 @@
+"""The program-trace experiment's PTX edit (run 304) and its summary: thread 0 of each program records its start,
+end and SM in the module-global array without changing anything else, and the summary reads that array."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench.experiments import program_trace
+from compiler.tools import find_ptxas
+from targets.ptx.ptxas import assemble
+
+needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+
+
+@pytest.fixture(scope="module")
+def gemm() -> object:
+    return program_trace.compile_all()["gemm"]
+
+
+def test_the_trace_is_added_around_the_kernel_body(gemm: object) -> None:
+    name = gemm.kernels[0].name
+    ptx = program_trace.traced(gemm.ptx, name)
+    assert f".global .align 8 .u64 qdot_trace[{3 * program_trace.MAX_PROGRAMS}];" in ptx
+    assert ptx.index("mov.u64 %qt_t0, %globaltimer;") < ptx.index("griddepcontrol.wait")  # first thing
+    assert ptx.index("mov.u64 %qt_t1, %globaltimer;") > ptx.rindex("red.global.add.f32")  # after the last addition
+    assert ptx.count("@%qt_first st.global.u64") == 3
+    untraced = "\n".join(line for line in ptx.splitlines() if "qt_" not in line and "qdot_trace" not in line)
+    assert untraced.split() == gemm.ptx.split()  # nothing else changed
+    with pytest.raises(ValueError, match="one entry"):
+        program_trace.traced(gemm.ptx, "no_such_kernel")
+
+
+@needs_ptxas
+def test_the_traced_kernel_assembles(gemm: object) -> None:
+    done = assemble(program_trace.traced(gemm.ptx, gemm.kernels[0].name), "sm_90")
+    assert done.ok, done.errors
+
+
+def test_summary_of_a_known_trace() -> None:
+    # four programs on two SMs: starts 0, 1, 2, 3 µs, each running 5 µs but the last 7
+    trace = np.array([[1000, 6000, 0], [2000, 7000, 1], [3000, 8000, 0], [4000, 11000, 1]], dtype=np.uint64)
+    figures = program_trace.summary(trace)
+    assert figures["programs"] == 4 and figures["sms"] == 2 and figures["programs_per_sm"] == [2]
+    assert figures["span_us"] == 10.0 and figures["start_last_us"] == 3.0 and figures["run_max_us"] == 7.0
+    assert figures["run_median_us"] == 5.0
+    assert figures["sm_span_min_us"] == 7.0 and figures["sm_span_max_us"] == 9.0
