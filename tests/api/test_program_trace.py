@@ -21,10 +21,12 @@ def gemm() -> object:
 def test_the_trace_is_added_around_the_kernel_body(gemm: object) -> None:
     name = gemm.kernels[0].name
     ptx = program_trace.traced(gemm.ptx, name)
-    assert f".global .align 8 .u64 qdot_trace[{3 * program_trace.MAX_PROGRAMS}];" in ptx
+    assert f".global .align 8 .u64 qdot_trace[{program_trace.STRIDE * program_trace.MAX_PROGRAMS}];" in ptx
     assert ptx.index("mov.u64 %qt_t0, %globaltimer;") < ptx.index("griddepcontrol.wait")  # first thing
     assert ptx.index("mov.u64 %qt_t1, %globaltimer;") > ptx.rindex("red.global.add.f32")  # after the last addition
-    assert ptx.count("@%qt_first st.global.u64") == 3
+    assert ptx.count("@%qt_first st.global.u64") == 3 and ptx.count("@%qt_stamp st.global.u64") == 1
+    loop_top = ptx.index("cp.async.wait_group", ptx.index("griddepcontrol.wait"))
+    assert loop_top < ptx.index("@%qt_stamp") < ptx.index("ldmatrix", loop_top)  # after the step's wait
     untraced = "\n".join(line for line in ptx.splitlines() if "qt_" not in line and "qdot_trace" not in line)
     assert untraced.split() == gemm.ptx.split()  # nothing else changed
     with pytest.raises(ValueError, match="one entry"):
@@ -38,9 +40,15 @@ def test_the_traced_kernel_assembles(gemm: object) -> None:
 
 
 def test_summary_of_a_known_trace() -> None:
-    # four programs on two SMs: starts 0, 1, 2, 3 µs, each running 5 µs but the last 7
-    trace = np.array([[1000, 6000, 0], [2000, 7000, 1], [3000, 8000, 0], [4000, 11000, 1]], dtype=np.uint64)
+    # four programs on two SMs: starts 0, 1, 2, 3 µs, each running 5 µs but the last 7; two steps each, the first
+    # at 1 µs from its program's start, the second at 2 µs (the last program's at 4)
+    rows = [[1000, 6000, 0, 2000, 3000], [2000, 7000, 1, 3000, 4000], [3000, 8000, 0, 4000, 5000],
+            [4000, 11000, 1, 5000, 8000]]
+    trace = np.zeros((4, program_trace.STRIDE), dtype=np.uint64)
+    trace[:, :5] = rows
     figures = program_trace.summary(trace)
+    assert figures["step0_median_us"] == 1.0 and figures["step1_median_us"] == 2.0 and "step2_median_us" not in figures
+    assert figures["after_last_step_median_us"] == 3.0
     assert figures["programs"] == 4 and figures["sms"] == 2 and figures["programs_per_sm"] == [2]
     assert figures["span_us"] == 10.0 and figures["start_last_us"] == 3.0 and figures["run_max_us"] == 7.0
     assert figures["run_median_us"] == 5.0
