@@ -15,7 +15,7 @@ needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not install
 
 @pytest.fixture(scope="module")
 def gemm() -> object:
-    return program_trace.compile_all()["gemm"]
+    return program_trace.compile_all()["gemm"][(64, 2)]
 
 
 def test_the_trace_is_added_around_the_kernel_body(gemm: object) -> None:
@@ -24,9 +24,11 @@ def test_the_trace_is_added_around_the_kernel_body(gemm: object) -> None:
     assert f".global .align 8 .u64 qdot_trace[{program_trace.STRIDE * program_trace.MAX_PROGRAMS}];" in ptx
     assert ptx.index("mov.u64 %qt_t0, %globaltimer;") < ptx.index("griddepcontrol.wait")  # first thing
     assert ptx.index("mov.u64 %qt_t1, %globaltimer;") > ptx.rindex("red.global.add.f32")  # after the last addition
-    assert ptx.count("@%qt_first st.global.u64") == 3 and ptx.count("@%qt_stamp st.global.u64") == 1
+    assert ptx.count("@%qt_first st.global.u64") == 3 and ptx.count("@%qt_stamp st.global.u64") == 3
     loop_top = ptx.index("cp.async.wait_group", ptx.index("griddepcontrol.wait"))
-    assert loop_top < ptx.index("@%qt_stamp") < ptx.index("ldmatrix", loop_top)  # after the step's wait
+    tiles, scales, end = (ptx.index(f"[%qt_off+{8 * (3 + phase)}]") for phase in range(3))
+    assert loop_top < tiles < ptx.index("bar.sync", tiles) < scales < ptx.index("ldmatrix", scales) < end
+    assert end < ptx.index("add.u32 %qt_step, %qt_step, 1;") < ptx.index("bra", end)  # before the back edge
     untraced = "\n".join(line for line in ptx.splitlines() if "qt_" not in line and "qdot_trace" not in line)
     assert untraced.split() == gemm.ptx.split()  # nothing else changed
     with pytest.raises(ValueError, match="one entry"):
@@ -40,16 +42,20 @@ def test_the_traced_kernel_assembles(gemm: object) -> None:
 
 
 def test_summary_of_a_known_trace() -> None:
-    # four programs on two SMs: starts 0, 1, 2, 3 µs, each running 5 µs but the last 7; two steps each, the first
-    # at 1 µs from its program's start, the second at 2 µs (the last program's at 4)
-    rows = [[1000, 6000, 0, 2000, 3000], [2000, 7000, 1, 3000, 4000], [3000, 8000, 0, 4000, 5000],
-            [4000, 11000, 1, 5000, 8000]]
+    # four programs on two SMs: starts 0, 1, 2, 3 µs, each running 5 µs but the last 7; two steps each, whose tiles,
+    # scales and end come 1, 1.5 and 2 µs (step 0) and 2, 2.5, 3 µs (step 1) after the program's start, the last
+    # program's step 1 at 4, 4.5, 5
     trace = np.zeros((4, program_trace.STRIDE), dtype=np.uint64)
-    trace[:, :5] = rows
+    for i, (begin, end, sm) in enumerate([(1000, 6000, 0), (2000, 7000, 1), (3000, 8000, 0), (4000, 11000, 1)]):
+        late = 2000 if i == 3 else 0
+        trace[i, :9] = [begin, end, sm, begin + 1000, begin + 1500, begin + 2000,
+                        begin + 2000 + late, begin + 2500 + late, begin + 3000 + late]
     figures = program_trace.summary(trace)
-    assert figures["step0_median_us"] == 1.0 and figures["step1_median_us"] == 2.0 and "step2_median_us" not in figures
-    assert figures["after_last_step_median_us"] == 3.0
     assert figures["programs"] == 4 and figures["sms"] == 2 and figures["programs_per_sm"] == [2]
     assert figures["span_us"] == 10.0 and figures["start_last_us"] == 3.0 and figures["run_max_us"] == 7.0
     assert figures["run_median_us"] == 5.0
     assert figures["sm_span_min_us"] == 7.0 and figures["sm_span_max_us"] == 9.0
+    assert (figures["step0_tiles_median_us"], figures["step0_scales_median_us"], figures["step0_end_median_us"]) \
+        == (1.0, 1.5, 2.0)
+    assert figures["step1_tiles_median_us"] == 2.0 and "step2_tiles_median_us" not in figures
+    assert figures["after_last_step_median_us"] == 2.0
