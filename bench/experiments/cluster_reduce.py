@@ -276,60 +276,32 @@ def _forms_at(cupy, compiled: dict, quantizers: dict, cfg: MmqConfig, n: int, k:
     one = one_launch_config(cfg)
     tiles = -(-n // cfg.block_n)
     forms = []
+    zeroing = quantizers[(True, True)]
+    two_launch = {"cluster": {}, "cluster reuse": {"reuse": True},
+                  "cluster late stores": {"reuse": True, "late_stores": True},
+                  "cluster launch only": {"reduce": False}, "cluster barriers only": {"barriers_only": True}}
+    """The two-launch forms' ``cluster_patch`` options; those that keep the atomics follow the zeroing quantizer."""
     for cluster in splits:
         grid = (tiles, cluster, 1)
-        gemm, shared = _load_patched(compiled["atomic"], cluster)
+        loaded = {}
+        for form, options in two_launch.items():
+            gemm, shared = loaded[form] = _load_patched(compiled["atomic"], cluster, **options)
+            atomics = options.get("reduce") is False or options.get("barriers_only", False)
 
-        def alone(gemm=gemm, grid=grid, shared=shared) -> None:
-            gemm.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=shared)
+            def alone(gemm=gemm, grid=grid, shared=shared) -> None:
+                gemm.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=shared)
 
-        def mul_mat(alone=alone) -> None:
-            quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-            alone()
+            def mul_mat(alone=alone, atomics=atomics) -> None:
+                if atomics:  # Y zeroed for them
+                    zeroing.launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
+                else:
+                    quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
+                alone()
 
-        forms.append((f"cluster {cluster}", mul_mat, alone))
-        reused, reused_shared = _load_patched(compiled["atomic"], cluster, reuse=True)
-
-        def reuse_alone(reused=reused, grid=grid, reused_shared=reused_shared) -> None:
-            reused.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=reused_shared)
-
-        def reuse_mul_mat(reuse_alone=reuse_alone) -> None:
-            quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-            reuse_alone()
-
-        forms.append((f"cluster reuse {cluster}", reuse_mul_mat, reuse_alone))
-        late, _ = _load_patched(compiled["atomic"], cluster, reuse=True, late_stores=True)
-
-        def late_alone(late=late, grid=grid, reused_shared=reused_shared) -> None:
-            late.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=reused_shared)
-
-        def late_mul_mat(late_alone=late_alone) -> None:
-            quantize.launch(x, xq, m, k, grid=quantize_grid(m, k), sync=False)
-            late_alone()
-
-        forms.append((f"cluster late stores {cluster}", late_mul_mat, late_alone))
-        launched, plain_shared = _load_patched(compiled["atomic"], cluster, reduce=False)
-        zeroing = quantizers[(True, True)]
-
-        def launch_only(launched=launched, grid=grid, plain_shared=plain_shared) -> None:
-            launched.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=plain_shared)
-
-        def launch_only_mul_mat(launch_only=launch_only) -> None:
-            zeroing.launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-            launch_only()
-
-        forms.append((f"cluster launch only {cluster}", launch_only_mul_mat, launch_only))
-        barriers, _ = _load_patched(compiled["atomic"], cluster, barriers_only=True)
-
-        def barriers_alone(barriers=barriers, grid=grid, plain_shared=plain_shared) -> None:
-            barriers.launch(xq, w, y, m, n, k, grid=grid, sync=False, programmatic=True, shared_bytes=plain_shared)
-
-        def barriers_mul_mat(barriers_alone=barriers_alone) -> None:
-            zeroing.launch(x, xq, y, m, k, n, grid=quantize_grid(m, k), sync=False)
-            barriers_alone()
-
-        forms.append((f"cluster barriers only {cluster}", barriers_mul_mat, barriers_alone))
+            forms.append((f"{form} {cluster}", mul_mat, alone))
         from bench.gpu_common import log
+        (gemm, shared), (launched, plain_shared), (reused, reused_shared) = (
+            loaded[form] for form in ("cluster", "cluster launch only", "cluster reuse"))
         log(f"cluster {cluster} at N={n} K={k}, grid {grid}: max active clusters "
             f"{max_active_clusters(gemm.function, grid, gemm.block, shared)} with the reduction, "
             f"{max_active_clusters(launched.function, grid, launched.block, plain_shared)} without, "

@@ -25,11 +25,9 @@ any other.
 
 from __future__ import annotations
 
-import argparse
 import re
 
-import bench.mmq as bm
-from bench.experiments.cluster_reduce import goal_entry
+from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.decode_phase_edits"
 DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
@@ -40,10 +38,8 @@ _HEADER_LOADS = ("\tld.shared.b16 \t%rs19, [%r81];\n", "\tld.shared.b32 \t%r82, 
                  "\tld.shared.v2.b32 \t{%r125, %r126}, [%r81+8];\n")
 
 
-def compile_all() -> list:
-    """The goal kernel and the quantize kernels, compiled."""
-    bm.compile_quantizers()
-    return bm.compile_kernels([goal_entry()])
+compile_all = compile_goal_kernel
+"""The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 
 def _refuse(what: str) -> ValueError:
@@ -89,26 +85,7 @@ EDITS = {"no-decode": (no_decode, DECODE_SHAPES[::2]),
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("edit", nargs="?", choices=sorted(EDITS), help="the edit to time beside the kernel")
-    parser.add_argument("--reps", type=int, default=3, help="repetitions, both forms in each")
-    args = parser.parse_args()
-    if args.prepare:
-        from bench.prepare import fill_cache
-
-        print(f"prepared, fingerprint {fill_cache(compile_all)}")
-        return
-    if args.edit is None:
-        parser.error("name an edit (or --prepare)")
-    from bench.experiments.ptx_variants import run_ab
-    from bench.gpu_common import gpu_or_exit
-
-    gpu_or_exit(COMMAND)
-    compiled = compile_all()
-    edit, shapes = EDITS[args.edit]
-    run_ab(compiled, {label: edit(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, {True: shapes},
-           args.edit, args.edit, bm.compile_quantizers(), repetitions=args.reps)
+    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, EDITS)
 
 
 if __name__ == "__main__":

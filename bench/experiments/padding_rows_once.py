@@ -19,11 +19,9 @@ tile's copies at 179 200 shared-memory wavefronts of the kernel's 1 809 920, 6.2
 
 from __future__ import annotations
 
-import argparse
 import re
 
-import bench.mmq as bm
-from bench.experiments.cluster_reduce import goal_entry
+from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.padding_rows_once"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -33,10 +31,8 @@ _ZERO_COPY = re.compile(r"\tcp\.async\.cg\.shared\.global \[%r\d+\+18432\], \[%r
 _BASE = "\tmov.b32 \t%r35, qdot_dynamic_smem;\n"
 
 
-def compile_all() -> list:
-    """The goal kernel and the quantize kernels, compiled."""
-    bm.compile_quantizers()
-    return bm.compile_kernels([goal_entry()])
+compile_all = compile_goal_kernel
+"""The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 
 def edited(ptx: str) -> str:
@@ -61,22 +57,7 @@ def edited(ptx: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("--reps", type=int, default=3, help="repetitions, both forms in each")
-    args = parser.parse_args()
-    if args.prepare:
-        from bench.prepare import fill_cache
-
-        print(f"prepared, fingerprint {fill_cache(compile_all)}")
-        return
-    from bench.experiments.ptx_variants import run_ab
-    from bench.gpu_common import gpu_or_exit
-
-    gpu_or_exit(COMMAND)
-    compiled = compile_all()
-    run_ab(compiled, {label: edited(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, SHAPES,
-           "padding_rows_once", "padding-once", bm.compile_quantizers(), repetitions=args.reps)
+    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, {"padding-once": (edited, SHAPES[True])})
 
 
 if __name__ == "__main__":

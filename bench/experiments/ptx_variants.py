@@ -35,3 +35,46 @@ def run_ab(compiled: list, edited: dict[str, str], shapes: dict[bool, tuple], ex
                     print("ROW", json.dumps({"kernel": label, "variant": name, "shape": row["shape"],
                                              "ok": row["ok"], "mul_mat": round(row["us_mul_mat"], 2),
                                              "kernel_us": round(row["us_kernel"], 2)}), flush=True)
+
+
+
+def compile_goal_kernel() -> list:
+    """``bench.mmq.compile_kernels``'s row of the one-token goal kernel (``cluster_reduce.goal_entry``), after the
+    quantize kernels: what the experiments that edit its PTX compile."""
+    import bench.mmq as bm
+    from bench.experiments.cluster_reduce import goal_entry
+
+    bm.compile_quantizers()
+    return bm.compile_kernels([goal_entry()])
+
+
+def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] | None = None) -> None:
+    """The command line of the experiments that time text edits of the one-token goal kernel
+    (``cluster_reduce.goal_entry``): ``--prepare`` compiles it and the quantize kernels into the cache; else the
+    edit named (``edits``: name → (edit of the PTX, the (M, N, K) to time); with one edit, that one) is timed beside
+    the kernel as compiled by ``run_ab``, ``--reps`` times."""
+    import argparse
+
+    import bench.mmq as bm
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
+    parser.add_argument("edit", nargs="?", choices=sorted(edits), help="the edit to time beside the kernel as "
+                        "compiled" + (" (the only one by default)" if len(edits) == 1 else ""))
+    parser.add_argument("--reps", type=int, default=3, help="repetitions, both forms in each")
+    args = parser.parse_args(argv)
+    if args.prepare:
+        from bench.prepare import fill_cache
+
+        print(f"prepared, fingerprint {fill_cache(compile_goal_kernel)}")
+        return
+    name = args.edit or (next(iter(edits)) if len(edits) == 1 else None)
+    if name is None:
+        parser.error("name an edit (or --prepare)")
+    from bench.gpu_common import gpu_or_exit
+
+    gpu_or_exit(command)
+    compiled = compile_goal_kernel()
+    edit, shapes = edits[name]
+    run_ab(compiled, {label: edit(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, {True: list(shapes)},
+           name, name, bm.compile_quantizers(), repetitions=args.reps)

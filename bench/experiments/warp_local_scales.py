@@ -20,10 +20,8 @@ decode shapes, each checked against ``compiler.numerics`` first.
 
 from __future__ import annotations
 
-import argparse
 
-import bench.mmq as bm
-from bench.experiments.cluster_reduce import goal_entry
+from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.warp_local_scales"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -35,10 +33,8 @@ _DECODED_ROW = "\tadd.s32 \t%r22, %r70, %r68;\n"
 _LANE_WARP = ("\tand.b32 \t%r2, %r1, 31;\n", "\tshr.u32 \t%r3, %r1, 5;\n", "\tmov.b32 \t%r35, qdot_dynamic_smem;\n")
 
 
-def compile_all() -> list:
-    """The goal kernel and the quantize kernels, compiled."""
-    bm.compile_quantizers()
-    return bm.compile_kernels([goal_entry()])
+compile_all = compile_goal_kernel
+"""The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 
 def edited(ptx: str) -> str:
@@ -63,22 +59,7 @@ def edited(ptx: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
-    parser.add_argument("--reps", type=int, default=3, help="repetitions, both forms in each")
-    args = parser.parse_args()
-    if args.prepare:
-        from bench.prepare import fill_cache
-
-        print(f"prepared, fingerprint {fill_cache(compile_all)}")
-        return
-    from bench.experiments.ptx_variants import run_ab
-    from bench.gpu_common import gpu_or_exit
-
-    gpu_or_exit(COMMAND)
-    compiled = compile_all()
-    run_ab(compiled, {label: edited(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, SHAPES,
-           "warp_local_scales", "warp-local", bm.compile_quantizers(), repetitions=args.reps)
+    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, {"warp-local": (edited, SHAPES[True])})
 
 
 if __name__ == "__main__":
