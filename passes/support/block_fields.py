@@ -20,17 +20,42 @@ value i at ``first_byte + pitch·i``, the packed codes at ``codes_byte``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import TensorType, f16, f32, i8, i16, i32
+from xdsl.dialects.builtin import TensorType, VectorType, f16, f32, i8, i16, i32
 from xdsl.ir import SSAValue
 
 from compiler.diagnostics import emit_error
-from dialects.ptx.ops import LdSharedOp
+from dialects.ptx.ops import LdSharedOp, UnpackOp
+from dialects.qdot.formats import Format
 from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, LinearOffsets, element_coords, elements_per_thread, from_regs
+
+
+HEADER_BYTES = 16
+"""The header of a q4_K or q5_K block: d and dmin (fp16) and the 12 scale bytes, bytes 0-15 of its 144 or 176. Both
+sizes are multiples of 16, and rows and stages of a block buffer are whole blocks in a 128-byte aligned allocation,
+so every block's header is 16-aligned in shared memory and its fields come from one 16-byte load
+(``ld.shared.v4.b32``). Read field by field, the 2- to 8-byte loads of lanes whose blocks are 144 bytes apart put
+four lanes in one bank (run 306: 3-4 x the ideal wavefronts); 16-byte loads go a quarter-warp at a time, each lane
+on its own four banks. Run 311 (an H100, this compiler against the previous one): the one-token kernels 1-4 %
+(q4_K) and 2-8 % (q5_K) faster, the M <= 8 kernel 1-3 %; see ``_reads_header`` for where it is not used."""
+HEADER_FORMATS = (Format.Q4_K, Format.Q5_K)
+
+
+def _reads_header(shared: BlockPartLayout) -> bool:
+    """A derived part whose fields all lie in a 16-aligned ``HEADER_BYTES`` block header (``HEADER_FORMATS``), of
+    blocks that are the mma's A side (``value_dim`` 1: the decode kernels' weights, a row of blocks per weight
+    row). Where the blocks are the B side (the prefill kernel's weights, a column of blocks per weight row) the
+    one 16-byte load made the 64 × 128 prefill 3.5-4.5 % slower in run 311 (an H100), where it made the decode
+    kernels 1-8 % faster; why is not known, so the B side keeps its field-by-field loads."""
+    spec = shared.spec
+    return shared.format in HEADER_FORMATS and spec.codes_byte is not None \
+        and shared.block_bytes % HEADER_BYTES == 0 and shared.value_dim == 1
 
 
 def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState) -> None:
@@ -69,9 +94,14 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
         load.erase()
         return
     values = []
+    headers: dict[int, Sequence[SSAValue]] = {}  # a block's header words, by the block's offset in the thread
     for elem in range(elems):
-        start = b.add(base, b.add(thread, starts.elem_part(elem)))
-        values.append(_field(b, shared, start, index_of(elem, 0, 0)))
+        offset = starts.elem_part(elem)
+        start = b.add(base, b.add(thread, offset))
+        if _reads_header(shared) and offset not in headers:
+            words = b.emit(LdSharedOp(start, VectorType(i32, [HEADER_BYTES // 4])))
+            headers[offset] = b.insert(UnpackOp(words)).results
+        values.append(_field(b, shared, start, index_of(elem, 0, 0), headers.get(offset)))
     if layout.elem_bytes == 4:
         regs = values
     else:  # f16 pairs: narrow (exact: the fields are fp16 values or 6-bit integers) and pack
@@ -102,9 +132,11 @@ def _nibble_word(load: LocalLoadOp, b: Builder, shared: BlockPartLayout, thread_
     return b.and_(b.lshr(word, 4 * spec.nibble), 0x0F0F0F0F)
 
 
-def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> SSAValue:
+def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int,
+           header: Sequence[SSAValue] | None = None) -> SSAValue:
     """The field as f32 (f16 parts are exact in f32 and narrowed by the caller), or as i32 for an
-    int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended) or a word (q5_0's / q5_1's ``qh``)."""
+    int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended) or a word (q5_0's / q5_1's ``qh``). ``header``:
+    the block's ``HEADER_BYTES`` as words, already loaded, where the fields come from them."""
     spec, part = shared.spec, shared.part
     if spec.element == i32 and spec.field_bytes == 4:  # q5_0 / q5_1's qh word
         assert spec.first_byte is not None
@@ -133,7 +165,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
         if sub_block is None:
             return b.fconst(0.0)
         assert spec.codes_byte is not None
-        return b.emit(arith.UIToFPOp(_q4k_scale_or_min(b, start, spec.codes_byte, sub_block, True), f32))
+        return b.emit(arith.UIToFPOp(_q4k_scale_or_min(b, start, spec.codes_byte, sub_block, True, header), f32))
     if part == "s_pad":  # padded as m_pad is: positions 0-3 are the block's four (d, s) pairs
         pair = padded_sub_block(index)
         if pair is None:
@@ -142,19 +174,23 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int) -> 
     assert spec.first_byte is not None
     if spec.e8m0_half:  # mxfp4's d: 2^(e − 128) from its exponent byte
         return _e8m0_half(b, start, spec.first_byte + spec.pitch * index)
-    half = _half(b, start, spec.first_byte + spec.pitch * index)
+    half = _half(b, start, spec.first_byte + spec.pitch * index, header)
     if spec.codes_byte is None:  # d, s, dmin: the fp16 field itself (q4_0's d16: / 16, q4_1's / q5_1's min: −m, exact)
         return b.mulf(half, b.fconst(1.0 / spec.divisor)) if spec.divisor != 1 else half
     # q4_K's scale / min: d · sc or dmin · m of sub-block ``index``
-    code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min")
+    code = _q4k_scale_or_min(b, start, spec.codes_byte, index, part == "min", header)
     value = b.mulf(half, b.emit(arith.UIToFPOp(code, f32)))
     if part == Q4K_SCALE16 and index % 2:
         value = b.mulf(value, b.fconst(1.0 / 16))
     return value
 
 
-def _half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
-    bits = b.emit(LdSharedOp(b.add(start, byte), i16))
+def _half(b: Builder, start: SSAValue, byte: int, header: Sequence[SSAValue] | None = None) -> SSAValue:
+    """The fp16 at ``byte`` as f32: loaded, or the half of a header word (``byte`` even)."""
+    if header is None:
+        bits = b.emit(LdSharedOp(b.add(start, byte), i16))
+    else:
+        bits = b.emit(arith.TruncIOp(b.lshr(header[byte // 4], 8 * (byte % 4)), i16))
     return b.emit(arith.ExtFOp(b.emit(arith.BitcastOp(bits, f16)), f32))
 
 
@@ -168,9 +204,12 @@ def _e8m0_half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
     return b.emit(arith.BitcastOp(bits, f32))
 
 
-def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int) -> SSAValue:
-    """Byte ``i`` of ``scales`` (at ``codes_byte``), from an aligned 32-bit load (shared by the fields of a block)."""
-    word = b.emit(LdSharedOp(b.add(start, codes_byte + 4 * (i // 4)), i32))
+def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int,
+                header: Sequence[SSAValue] | None = None) -> SSAValue:
+    """Byte ``i`` of ``scales`` (at ``codes_byte``, 4-aligned), from an aligned 32-bit load (shared by the fields of
+    a block) or the block's header words."""
+    at = codes_byte + 4 * (i // 4)
+    word = header[at // 4] if header is not None else b.emit(LdSharedOp(b.add(start, at), i32))
     return b.and_(b.lshr(word, 8 * (i % 4)), 0xFF)
 
 
@@ -200,12 +239,13 @@ def _iq4xs_scale(b: Builder, start: SSAValue, codes_byte: int, j: int) -> SSAVal
     return b.or_(low, b.shl(high, 4))
 
 
-def _q4k_scale_or_min(b: Builder, start: SSAValue, codes_byte: int, j: int, is_min: bool) -> SSAValue:
+def _q4k_scale_or_min(b: Builder, start: SSAValue, codes_byte: int, j: int, is_min: bool,
+                      header: Sequence[SSAValue] | None = None) -> SSAValue:
     if j < 4:
-        return b.and_(_scale_byte(b, start, codes_byte, j + 4 if is_min else j), 63)
-    low_src = _scale_byte(b, start, codes_byte, j + 4)
+        return b.and_(_scale_byte(b, start, codes_byte, j + 4 if is_min else j, header), 63)
+    low_src = _scale_byte(b, start, codes_byte, j + 4, header)
     low = b.lshr(low_src, 4) if is_min else b.and_(low_src, 15)
-    high = b.shl(b.lshr(_scale_byte(b, start, codes_byte, j if is_min else j - 4), 6), 4)
+    high = b.shl(b.lshr(_scale_byte(b, start, codes_byte, j if is_min else j - 4, header), 6), 4)
     return b.or_(low, high)
 
 
