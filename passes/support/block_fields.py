@@ -42,8 +42,9 @@ sizes are multiples of 16, and rows and stages of a block buffer are whole block
 so every block's header is 16-aligned in shared memory and its fields come from one 16-byte load
 (``ld.shared.v4.b32``). Read field by field, the 2- to 8-byte loads of lanes whose blocks are 144 bytes apart put
 four lanes in one bank (run 306: 3-4 x the ideal wavefronts); 16-byte loads go a quarter-warp at a time, each lane
-on its own four banks. Run 311 (an H100, this compiler against the previous one): the one-token kernels 1-4 %
-(q4_K) and 2-8 % (q5_K) faster, the M <= 8 kernel 1-3 %; see ``_reads_header`` for where it is not used."""
+on its own four banks. Run 311 (an H100, this compiler against the previous one, MUL_MAT at the four decode
+shapes): q4_K's one-token kernel 0.967-1.006 x, q5_K's 0.92-0.98 x, the M <= 8 kernel 0.984-1.006 x; see
+``_reads_header`` for where it is not used."""
 HEADER_FORMATS = (Format.Q4_K, Format.Q5_K)
 
 
@@ -51,8 +52,8 @@ def _reads_header(shared: BlockPartLayout) -> bool:
     """A derived part whose fields all lie in a 16-aligned ``HEADER_BYTES`` block header (``HEADER_FORMATS``), of
     blocks that are the mma's A side (``value_dim`` 1: the decode kernels' weights, a row of blocks per weight
     row). Where the blocks are the B side (the prefill kernel's weights, a column of blocks per weight row) the
-    one 16-byte load made the 64 × 128 prefill 3.5-4.5 % slower in run 311 (an H100), where it made the decode
-    kernels 1-8 % faster; why is not known, so the B side keeps its field-by-field loads."""
+    one 16-byte load made the repacked 64 × 128 prefill's MUL_MAT 1.035-1.041 x slower at M = 512 in run 311 (an
+    H100); why is not known, so the B side keeps its field-by-field loads."""
     spec = shared.spec
     return shared.format in HEADER_FORMATS and spec.codes_byte is not None \
         and shared.block_bytes % HEADER_BYTES == 0 and shared.value_dim == 1
