@@ -19,8 +19,8 @@ against ``compiler.numerics`` first; ``no-decode``'s check fails by design):
   ideal wavefronts (rows 144 bytes apart put four lanes of a warp in one bank; 16-byte loads go a quarter-warp at a
   time, conflict-free). Timed at the four decode shapes.
 
-The edits are tied to the goal kernel's PTX as qdot 360499b94b4cbc7c emits it (its register names); each refuses
-any other.
+The edits are tied to the goal kernel's PTX as qdot 360499b94b4cbc7c emitted it (its register names), which is kept
+as ``ptx_variants.GOAL_PTX`` and timed here (run 311 changed the compiler's); each refuses any other.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ deletes every such copy and instead zeroes the tile's two ring slots once, at th
 zeros and a barrier before the first copy); nothing else writes those rows. Run 306 (Nsight Compute) counted the
 tile's copies at 179 200 shared-memory wavefronts of the kernel's 1 809 920, 6.25 × their ideal.
 
-``bench.experiments.ptx_variants.run_ab`` times both forms at the four decode shapes, each checked against
-``compiler.numerics`` first.
+The edit is tied to the goal kernel's PTX as qdot 360499b94b4cbc7c emitted it, kept as ``ptx_variants.GOAL_PTX``
+and timed here. ``bench.experiments.ptx_variants.run_ab`` times both forms at the four decode shapes, each checked
+against ``compiler.numerics`` first.
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ instead — the rows its own warp reads — and turns that barrier into ``bar.wa
 shared-memory stores before its loads). The barrier after the tiles' ``cp.async.wait_group`` stays: each tile is
 copied by all the program's threads.
 
-The edit is tied to the goal kernel's PTX as qdot 360499b94b4cbc7c emits it (the registers that hold the row's raw
-and decoded addresses); it refuses any other. ``bench.experiments.ptx_variants.run_ab`` times both forms at the four
-decode shapes, each checked against ``compiler.numerics`` first.
+The edit is tied to the goal kernel's PTX as qdot 360499b94b4cbc7c emitted it (the registers that hold the row's raw
+and decoded addresses), kept as ``ptx_variants.GOAL_PTX`` and timed here; it refuses any other.
+``bench.experiments.ptx_variants.run_ab`` times both forms at the four decode shapes, each checked against
+``compiler.numerics`` first.
 """
 
 from __future__ import annotations
