@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.decode_phase_edits"
 DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
@@ -38,7 +38,7 @@ _HEADER_LOADS = ("\tld.shared.b16 \t%rs19, [%r81];\n", "\tld.shared.b32 \t%r82, 
                  "\tld.shared.v2.b32 \t{%r125, %r126}, [%r81+8];\n")
 
 
-compile_all = compile_goal_kernel
+compile_all = stored_goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.padding_rows_once"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -32,7 +32,7 @@ _ZERO_COPY = re.compile(r"\tcp\.async\.cg\.shared\.global \[%r\d+\+18432\], \[%r
 _BASE = "\tmov.b32 \t%r35, qdot_dynamic_smem;\n"
 
 
-compile_all = compile_goal_kernel
+compile_all = stored_goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 

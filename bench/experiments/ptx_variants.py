@@ -57,7 +57,7 @@ class StoredKernel:
     kernels: tuple[KernelInfo, ...]
 
 
-def compile_goal_kernel() -> list:
+def stored_goal_kernel() -> list:
     """``bench.mmq.compile_kernels``'s row for the goal kernel, with ``GOAL_PTX`` as its kernel (and the quantize
     kernels compiled): what the experiments that edit that PTX time."""
     import bench.mmq as bm
@@ -87,7 +87,7 @@ def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] 
     if args.prepare:
         from bench.prepare import fill_cache
 
-        print(f"prepared, fingerprint {fill_cache(compile_goal_kernel)}")
+        print(f"prepared, fingerprint {fill_cache(stored_goal_kernel)}")
         return
     name = args.edit or (next(iter(edits)) if len(edits) == 1 else None)
     if name is None:
@@ -95,7 +95,7 @@ def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] 
     from bench.gpu_common import gpu_or_exit
 
     gpu_or_exit(command)
-    compiled = compile_goal_kernel()
+    compiled = stored_goal_kernel()
     edit, shapes = edits[name]
     run_ab(compiled, {label: edit(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, {True: list(shapes)},
            name, name, bm.compile_quantizers(), repetitions=args.reps)

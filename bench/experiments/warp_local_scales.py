@@ -22,7 +22,7 @@ and decoded addresses), kept as ``ptx_variants.GOAL_PTX`` and timed here; it ref
 from __future__ import annotations
 
 
-from bench.experiments.ptx_variants import compile_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
 
 COMMAND = "python -m bench.experiments.warp_local_scales"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -34,7 +34,7 @@ _DECODED_ROW = "\tadd.s32 \t%r22, %r70, %r68;\n"
 _LANE_WARP = ("\tand.b32 \t%r2, %r1, 31;\n", "\tshr.u32 \t%r3, %r1, 5;\n", "\tmov.b32 \t%r35, qdot_dynamic_smem;\n")
 
 
-compile_all = compile_goal_kernel
+compile_all = stored_goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 

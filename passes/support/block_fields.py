@@ -29,7 +29,7 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp, UnpackOp
 from dialects.qdot.formats import Format
-from dialects.qgpu.block_parts import Q4K_SCALE16, BlockPartLayout, padded_sub_block
+from dialects.qgpu.block_parts import Q4K_QS, Q4K_SCALE16, Q5K_QH, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
 from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
@@ -45,17 +45,19 @@ four lanes in one bank (run 306: 3-4 x the ideal wavefronts); 16-byte loads go a
 on its own four banks. Run 311 (an H100, this compiler against the previous one, MUL_MAT at the four decode
 shapes): q4_K's one-token kernel 0.967-1.006 x, q5_K's 0.92-0.98 x, the M <= 8 kernel 0.984-1.006 x; see
 ``_reads_header`` for where it is not used."""
-HEADER_FORMATS = (Format.Q4_K, Format.Q5_K)
+HEADER_ENDS = {Format.Q4_K: Q4K_QS, Format.Q5_K: Q5K_QH}
+"""The first byte past d, dmin and the scales of each format, from the field table (dialects/qgpu/block_parts.py):
+the header is one load only where that is ``HEADER_BYTES``."""
 
 
 def _reads_header(shared: BlockPartLayout) -> bool:
-    """A derived part whose fields all lie in a 16-aligned ``HEADER_BYTES`` block header (``HEADER_FORMATS``), of
+    """A derived part whose fields all lie in a 16-aligned ``HEADER_BYTES`` block header (``HEADER_ENDS``), of
     blocks that are the mma's A side (``value_dim`` 1: the decode kernels' weights, a row of blocks per weight
     row). Where the blocks are the B side (the prefill kernel's weights, a column of blocks per weight row) the
     one 16-byte load made the repacked 64 × 128 prefill's MUL_MAT 1.035-1.041 x slower at M = 512 in run 311 (an
     H100); why is not known, so the B side keeps its field-by-field loads."""
     spec = shared.spec
-    return shared.format in HEADER_FORMATS and spec.codes_byte is not None \
+    return HEADER_ENDS.get(shared.format) == HEADER_BYTES and spec.codes_byte is not None \
         and shared.block_bytes % HEADER_BYTES == 0 and shared.value_dim == 1
 
 
@@ -96,10 +98,11 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
         return
     values = []
     headers: dict[int, Sequence[SSAValue]] = {}  # a block's header words, by the block's offset in the thread
+    reads_header = _reads_header(shared)
     for elem in range(elems):
         offset = starts.elem_part(elem)
         start = b.add(base, b.add(thread, offset))
-        if _reads_header(shared) and offset not in headers:
+        if reads_header and offset not in headers:
             words = b.emit(LdSharedOp(start, VectorType(i32, [HEADER_BYTES // 4])))
             headers[offset] = b.insert(UnpackOp(words)).results
         values.append(_field(b, shared, start, index_of(elem, 0, 0), headers.get(offset)))
