@@ -326,9 +326,10 @@ def _forms_at(cupy, compiled: dict, quantizers: dict, cfg: MmqConfig, n: int, k:
         out = outputs[0].astype(np.float64)
         err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) if np.isfinite(out).all() else float("inf")
         same = bool(np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32)))
-        quant_ok = True if name.startswith("one") else bool(np.array_equal(cupy.asnumpy(xq), want))
+        # a one-launch form quantizes into its scratch, not checked apart: None, not a claim (Y's check covers it)
+        quant_ok = None if name.startswith("one") else bool(np.array_equal(cupy.asnumpy(xq), want))
         facts = {"rel_err": err, "repeatable": same, "quantize_bit_exact": quant_ok,
-                 "ok": err <= 1e-5 and (same or "only" in name) and quant_ok}
+                 "ok": err <= 1e-5 and (same or "only" in name) and quant_ok is not False}
         checked.append((name, mul_mat, alone, facts))
     return checked
 
