@@ -30,7 +30,8 @@ GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_commo
             "bench.experiments.guarded_copies_ab", "bench.experiments.in_bounds_ab", "tests.gpu.test_sm120_native_gpu",
             "bench.experiments.cluster_reduce", "bench.experiments.wait_bound", "bench.experiments.program_trace",
             "bench.experiments.warp_local_scales", "bench.experiments.padding_rows_once",
-            "bench.experiments.decode_phase_edits", "bench.experiments.bulk_weight_copies"]
+            "bench.experiments.decode_phase_edits", "bench.experiments.bulk_weight_copies",
+            "bench.experiments.scale_lookahead"]
 
 _BLOCKER = """
 import sys
