@@ -24,8 +24,8 @@ Timed beside the kernel as compiled by ``ptx_variants.run_ab`` (every row checke
 first) at the four decode shapes. Run 312 (an H100, two repetitions, kernel alone): slower everywhere — the goal row
 11.13–11.15 against 9.47–9.48 µs (1.18 ×), 32768 × 8192 56.6–57.2 against 52.5–52.8 (1.08 ×), 4096² and 3584²
 1.06–1.10 × — with the same launch (the mbarriers' 16 static bytes change no program count); every row correct. The
-LSU path of the cp.async copies is not what a bulk copy relieves here. Not built. The edit is tied to the stored goal kernel (``ptx_variants.GOAL_PTX``, its
-register names) and refuses any other PTX.
+LSU path of the cp.async copies is not what a bulk copy relieves here. Not built. The edit is tied to the stored goal
+kernel (``ptx_variants.GOAL_PTX``, its register names) and refuses any other PTX.
 """
 
 from __future__ import annotations

@@ -9,16 +9,18 @@ the machine's drift falls on both alike (runs 95 and 96).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from targets.ptx.kernel_info import KernelInfo
 
 
 def run_ab(compiled: list, edited: dict[str, str], shapes: dict[bool, tuple], experiment: str, variant: str,
-           quantizers_compiled: dict, repetitions: int = 2) -> None:
+           quantizers_compiled: dict, repetitions: int = 2, extra_shared: int = 0) -> None:
     """``compiled``: ``bench.mmq.compile_kernels`` rows; ``edited``: each label's edited PTX;
-    ``shapes``: the (M, N, K) to time, by whether the kernel is a decode kernel."""
+    ``shapes``: the (M, N, K) to time, by whether the kernel is a decode kernel. ``extra_shared``: bytes of dynamic
+    shared memory the edit uses past the kernel's own (the runner sizes the edited kernel's launch, its spread and
+    its program count by the sum)."""
     import cupy
 
     from bench.gpu_common import record
@@ -26,8 +28,11 @@ def run_ab(compiled: list, edited: dict[str, str], shapes: dict[bool, tuple], ex
     from targets.ptx.runner import load
 
     quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
+    def grown(info: KernelInfo) -> KernelInfo:
+        return replace(info, shared_bytes=info.shared_bytes + extra_shared)
+
     loaded = [(label, cfg, stages, kernel.kernels[0], {"compiled": load(kernel.ptx, kernel.kernels[0]),
-                                                        variant: load(edited[label], kernel.kernels[0])})
+                                                        variant: load(edited[label], grown(kernel.kernels[0]))})
               for label, cfg, stages, kernel in compiled]
     for rep in range(repetitions):
         for label, cfg, stages, info, kernels in loaded:
@@ -72,8 +77,8 @@ def stored_goal_kernel() -> list:
 def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] | None = None) -> None:
     """The command line of the experiments that time text edits of the one-token goal kernel
     (``cluster_reduce.goal_entry``): ``--prepare`` compiles it and the quantize kernels into the cache; else the
-    edit named (``edits``: name → (edit of the PTX, the (M, N, K) to time); with one edit, that one) is timed beside
-    the kernel as compiled by ``run_ab``, ``--reps`` times."""
+    edit named (``edits``: name → (edit of the PTX, the (M, N, K) to time[, bytes of dynamic shared memory it adds]);
+    with one edit, that one) is timed beside the kernel as compiled by ``run_ab``, ``--reps`` times."""
     import argparse
 
     import bench.mmq as bm
@@ -96,6 +101,6 @@ def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] 
 
     gpu_or_exit(command)
     compiled = stored_goal_kernel()
-    edit, shapes = edits[name]
+    edit, shapes, *extra = edits[name]
     run_ab(compiled, {label: edit(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, {True: list(shapes)},
-           name, name, bm.compile_quantizers(), repetitions=args.reps)
+           name, name, bm.compile_quantizers(), repetitions=args.reps, extra_shared=sum(extra))

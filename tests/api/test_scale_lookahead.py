@@ -46,7 +46,15 @@ def test_the_first_tile_is_decoded_into_slot_0_before_the_loop(goal_ptx: str) ->
 @needs_ptxas
 @pytest.mark.parametrize("name", sorted(ahead.EDITS))
 def test_every_edit_assembles_without_spills(goal_ptx: str, name: str) -> None:
-    edit, _shapes = ahead.EDITS[name]
+    edit, *_shapes_and_bytes = ahead.EDITS[name]
     done = assemble(edit(goal_ptx), "sm_90")
     assert done.ok, done.errors
     assert done.spill_stores == done.spill_loads == 0
+
+
+def test_in_ring_slot_lies_past_the_kernels_own_shared_memory(goal_ptx: str) -> None:
+    edited = ahead.lookahead(goal_ptx, in_ring=True)
+    assert "qla_slot" not in edited and f"mov.b32 \t%qla_delta, {ahead.IN_RING_AT - ahead.SLOT_AT};" in edited
+    # the launch is given the slot's bytes (run_ab's extra_shared), so the runner counts them in its program count
+    _edit, _shapes, extra = ahead.EDITS["lookahead-in-ring"]
+    assert extra == ahead.SLOT_BYTES and ahead.IN_RING_AT == 27136
