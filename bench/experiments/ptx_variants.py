@@ -28,17 +28,19 @@ def run_ab(compiled: list, edited: dict[str, str], shapes: dict[bool, tuple], ex
     from targets.ptx.runner import load
 
     quantizers, rng, flush = measuring_setup(cupy, quantizers_compiled)
+
     def grown(info: KernelInfo) -> KernelInfo:
         return replace(info, shared_bytes=info.shared_bytes + extra_shared)
 
-    loaded = [(label, cfg, stages, kernel.kernels[0], {"compiled": load(kernel.ptx, kernel.kernels[0]),
-                                                        variant: load(edited[label], grown(kernel.kernels[0]))})
+    loaded = [(label, cfg, stages, {"compiled": load(kernel.ptx, kernel.kernels[0]),
+                                    variant: load(edited[label], grown(kernel.kernels[0]))})
               for label, cfg, stages, kernel in compiled]
     for rep in range(repetitions):
-        for label, cfg, stages, info, kernels in loaded:
+        for label, cfg, stages, kernels in loaded:
             for m, n, k in shapes[cfg.small_m]:
-                for name, kern in kernels.items():
-                    row = measure(cupy, kern, quantizers, f"{label} {name}", cfg, stages, info, m, n, k, rng, flush)
+                for name, kern in kernels.items():  # each row records its own kernel's shared memory
+                    row = measure(cupy, kern, quantizers, f"{label} {name}", cfg, stages, kern.info, m, n, k, rng,
+                                  flush)
                     row.update({"experiment": experiment, "variant": name, "rep": rep})
                     record(row)
                     print("ROW", json.dumps({"kernel": label, "variant": name, "shape": row["shape"],
