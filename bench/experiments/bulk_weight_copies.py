@@ -7,8 +7,10 @@ stick, not qdot output.
 
 Run 306 (Nsight Compute) found the kernel's L1/TEX unit 80 % busy while its issue slots were 33 % used, and runs
 303–310 took work off the SM's instruction stream without moving the time much. Every byte of W reaches shared
-memory through that unit: each thread's ``cp.async`` of 16 bytes is an LSU request (12 of the step's 35 shared-memory
-instructions per warp are ``LDGSTS``, ``bench.sass_census``). The tile of a K step is one contiguous run of 9216
+memory through that unit: each thread's ``cp.async`` of 16 bytes is an LSU request (``bench.sass_census`` of the
+stored kernel's K step: 12 ``LDGSTS`` of its 54 shared-memory instructions per warp, beside 26 ``LDS``, 12 ``LDSM`` and
+4 ``STS``; Nsight Compute counted the ``LDGSTS`` at 35 % of its wavefronts). The tile of a K step is one contiguous
+run of 9216
 bytes (W repacked by ``tile_weights``), which is what ``cp.async.bulk`` copies in one request, completing on an
 mbarrier. The edit (``bulk``):
 

@@ -8,8 +8,8 @@ measuring stick, not qdot output.
 Runs 308–310 found the scale decoding 18–20 % of the kernel: with it left out the kernel took 7.7 µs instead of
 9.4–9.6 at the goal row (H100). As compiled, each K step waits for its tile, decodes its 64 rows' headers (each
 thread one row) into a shared buffer, waits at a second barrier, and only then runs its ldmatrix / mma / fold,
-so the decoding's chain (a shared load, 10–20 dependent integer and float instructions, a store, a barrier) stands
-between the tile's arrival and the tensor-core work of every program. The edit (``lookahead``):
+so the decoding's chain (five header loads; per field, 3–6 instructions from unpacking to product; four stores; a
+barrier) stands between the tile's arrival and the tensor-core work of every program. The edit (``lookahead``):
 
 * a second decoded-scale slot of 4 KB (64 rows × 8 sub-blocks × scale and min, f32) in static shared memory;
   step i reads slot i mod 2 (the fold's loads) and writes slot (i + 1) mod 2;
@@ -30,8 +30,7 @@ take two waves; 8 → 7 at 32768 × 8192, two waves of its 1024) — a fair form
 kernel's own allocation and its program count: ``lookahead-in-ring`` (not yet timed) puts it past the kernel's 27 136
 dynamic bytes and launches the kernel with 4096 more (``ptx_variants.run_ab``'s ``extra_shared``), so that the
 runner's spread keeps 7 programs per SM at the goal row; at 32768 × 8192 the 4 KB still cost one (8 → 7). The edit is
-tied to the stored goal kernel (``ptx_variants.GOAL_PTX``, its register names) and refuses any
-other PTX.
+tied to the stored goal kernel (``ptx_variants.GOAL_PTX``, its register names) and refuses any other PTX.
 """
 
 from __future__ import annotations
@@ -104,7 +103,7 @@ def lookahead(ptx: str, in_ring: bool = False) -> str:
         ptx = ptx.replace(".address_size 64\n", f".address_size 64\n\n.shared .align 16 .b8 qla_slot[{SLOT_BYTES}];\n",
                           1)
     ptx = ptx.replace(_REGS, _REGS + "\t.reg .b32 \t%qlh<4>;\n\t.reg .b32 \t%qla_t, %qla_delta, %qla_rd, %qla_wr;\n"
-                      "\t.reg .b64 \t%qlad_t, %qlad_a;\n")
+                      "\t.reg .b64 \t%qlad_t, %qlad_a, %qlad_n;\n")
     # slot 1's address minus slot 0's: the static slot against bytes 23040- of the dynamic ring (%r35 its base); both
     # 16-aligned, and masked so (and -16) where it is used, so that ptxas still joins the fold's 4-byte reads of a
     # row's sub-blocks into 16-byte ones as it does in the kernel as compiled
@@ -114,11 +113,9 @@ def lookahead(ptx: str, in_ring: bool = False) -> str:
     preheader = delta + _header_load("%rd63", None) + decode  # %rd63: the program's first tile; slot 0 (%r22)
     ptx = ptx.replace(_PREHEADER_END, preheader + _PREHEADER_END)
     # %rd65 − %rd9: the next tile (the step's copies read it, thread t from byte 16 t)
-    step = (_header_load("%qlad_n", "%p14").replace("\tadd.s32 \t%qla_t", "\tsub.s64 \t%qlad_n, %rd65, %rd9;\n"
-                                                                         "\tadd.s32 \t%qla_t", 1)
+    step = ("\tsub.s64 \t%qlad_n, %rd65, %rd9;\n" + _header_load("%qlad_n", "%p14")
             + "\tmul.lo.s32 \t%qla_rd, %r688, %qla_delta;\n\tand.b32 \t%qla_rd, %qla_rd, -16;\n"
             "\tadd.s32 \t%qla_rd, %qla_rd, %r23;\n")
-    ptx = ptx.replace(_REGS + "\t.reg .b32 \t%qlh<4>;", _REGS + "\t.reg .b64 \t%qlad_n;\n\t.reg .b32 \t%qlh<4>;")
     ptx = ptx.replace(_LOOP_COPIES_END, _LOOP_COPIES_END + step)
     ahead = ("\tmul.lo.s32 \t%qla_wr, %r687, %qla_delta;\n\tand.b32 \t%qla_wr, %qla_wr, -16;\n"
              "\tadd.s32 \t%qla_wr, %qla_wr, %r22;\n"

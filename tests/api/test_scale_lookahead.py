@@ -57,4 +57,6 @@ def test_in_ring_slot_lies_past_the_kernels_own_shared_memory(goal_ptx: str) -> 
     assert "qla_slot" not in edited and f"mov.b32 \t%qla_delta, {ahead.IN_RING_AT - ahead.SLOT_AT};" in edited
     # the launch is given the slot's bytes (run_ab's extra_shared), so the runner counts them in its program count
     _edit, _shapes, extra = ahead.EDITS["lookahead-in-ring"]
-    assert extra == ahead.SLOT_BYTES and ahead.IN_RING_AT == 27136
+    own = ahead.compile_all()[0][3].kernels[0].shared_bytes
+    # slot 0 is the kernel's decoded-scale area, the last of its own shared memory; slot 1 starts where that ends
+    assert extra == ahead.SLOT_BYTES and ahead.SLOT_AT + ahead.SLOT_BYTES == ahead.IN_RING_AT == own
