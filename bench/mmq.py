@@ -237,13 +237,18 @@ def unguarded(entries: list) -> list:
     return [(f"{label} unguarded", cfg, stages) for label, cfg, stages in entries]
 
 
-def selected(only: str | None) -> list[tuple[str, MmqConfig, int]]:
+def selected(only: str | None, labels: Sequence[str] = ()) -> list[tuple[str, MmqConfig, int]]:
     """The (label, config, stages) entries ``--only TEXT`` runs: those whose label contains TEXT, all
-    without it."""
-    return [entry for entry in PREFILL + DECODE + OTHER_WEIGHTS if only is None or only in entry[0]]
+    without it; with ``labels`` (``--label``), only those of exactly these labels. A label that names no entry
+    raises ``ValueError``: a misspelt goal kernel must not leave a run with nothing timed."""
+    unknown = sorted(set(labels) - {label for label, _cfg, _stages in PREFILL + DECODE + OTHER_WEIGHTS})
+    if unknown:
+        raise ValueError(f"bench.mmq: no kernel is labelled {', '.join(map(repr, unknown))}")
+    return [entry for entry in PREFILL + DECODE + OTHER_WEIGHTS
+            if (only is None or only in entry[0]) and (not labels or entry[0] in labels)]
 
 
-def run(quick: bool, only: str | None = None) -> None:
+def run(quick: bool, only: str | None = None, labels: Sequence[str] = ()) -> None:
     from bench.gpu_common import gpu_or_exit, log, record
 
     cupy = gpu_or_exit("python -m bench.mmq")
@@ -253,7 +258,7 @@ def run(quick: bool, only: str | None = None) -> None:
     log(f"copy bandwidth {copy_gbs:.0f} GB/s")
     from targets.ptx.runner import load
 
-    kernels, quantize_compiled = compile_kernels(selected(only)), compile_quantizers()
+    kernels, quantize_compiled = compile_kernels(selected(only, labels)), compile_quantizers()
     quantizers, rng, flush = measuring_setup(cupy, quantize_compiled)
     for label, cfg, stages, compiled in kernels:
         kernel = load(compiled.ptx, compiled.kernels[0])
@@ -385,9 +390,21 @@ def main() -> None:
     parser.add_argument("--prepare", action="store_true", help="only compile the kernels into the cache")
     parser.add_argument("--quick", action="store_true", help="first two shapes per kernel")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose label contains TEXT (e.g. ' q4_0')")
+    parser.add_argument("--label", action="append", default=[], metavar="LABEL",
+                        help="only the kernel of exactly this label (repeatable; with --prepare, only these "
+                             "and the quantize kernels are compiled)")
     args = parser.parse_args()
+    try:
+        entries = selected(args.only, args.label)
+    except ValueError as error:
+        parser.error(str(error))
     if args.prepare:
-        kernels, quantize = compile_all()
+        from bench.prepare import fill_cache
+
+        built: list = []
+        fill_cache(lambda: built.extend(
+            [compile_kernels(entries), compile_quantizers()] if args.only or args.label else compile_all()))
+        kernels, quantize = built
         for label, _cfg, stages, compiled in kernels:
             info = compiled.kernels[0]
             print(f"{label:24s} {stages} stages: smem {info.shared_bytes} B, {info.num_warps} warps")
@@ -395,7 +412,7 @@ def main() -> None:
             print(f"quantize{' (zeroes Y)' if zero else ''}{' (pdl)' if pdl else ''}: "
                   f"smem {compiled.kernels[0].shared_bytes} B")
         return
-    run(args.quick, args.only)
+    run(args.quick, args.only, args.label)
 
 
 if __name__ == "__main__":

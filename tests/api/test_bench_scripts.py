@@ -35,10 +35,24 @@ def test_help_explains_and_does_nothing_else(script: str) -> None:
     (("bench.prepare", "gpu_common"), "error: bench.gpu_common has no compile_all()"),
     (("bench.kernel_resources", "no_such_bench"), "invalid choice: 'no_such_bench'"),
     (("bench.report", "/nonexistent/results.jsonl"), "error: /nonexistent/results.jsonl: [Errno 2]"),
+    (("bench.mmq", "--label", "mmq 64x128 w4 s2 b2 wt", "--label", "mmq 64x128 w4"),
+     "error: bench.mmq: no kernel is labelled 'mmq 64x128 w4'"),
 ])
 def test_bad_arguments_get_one_line(argv: tuple[str, ...], message: str) -> None:
     done = _run(*argv)
     assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_mmq_labels_select_exactly_those_kernels() -> None:
+    """``--label`` names whole labels: the q4_K goal kernel's label is a prefix of other weights' ("… wt q5_K"),
+    which ``--only`` would time too."""
+    import bench.mmq as bm
+
+    goal = "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"
+    assert len(bm.selected(goal)) > 1
+    assert [label for label, _cfg, _stages in bm.selected(None, [goal, "mmq 64x128 w4 s2 b2 wt"])] == [
+        "mmq 64x128 w4 s2 b2 wt", goal]
+    assert bm.selected(" q5_K", [goal]) == []
 
 
 def _has_gpu() -> bool:
