@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from bench.experiments.ptx_variants import goal_kernel_ab, stored_goal_kernel
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.bulk_weight_copies"
 DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
@@ -46,10 +46,6 @@ _WAIT = "\t// begin inline asm\n\tgriddepcontrol.wait;\n\t// end inline asm\n"
 _STEP_TOP = "$L__BB0_5:\n\tcp.async.wait_group \t0;\n\tbar.sync \t0;\n"
 _STAGE_FLIP = "\txor.b32 \t%r688, %r688, 1;\n"
 _REGS = "\t.reg .b64 \t%rd<112>;\n"
-
-
-def _refuse(what: str) -> ValueError:
-    return ValueError(f"bulk_weight_copies: the PTX is not the goal kernel's as expected ({what})")
 
 
 def _bulk_copy(dst: str, src: str, guard: str, stage: str) -> str:
@@ -67,10 +63,10 @@ def bulk(ptx: str) -> str:
     """The W tiles by ``cp.async.bulk`` on a per-stage mbarrier (see the module's docstring)."""
     copies = _W_COPY.findall(ptx)
     if [base for base, _, _ in copies] != ["14"] * 9 + ["73"] * 9:
-        raise _refuse("the nine W copies of the prologue and of the loop")
+        raise not_the_goal_kernel("bulk_weight_copies", "the nine W copies of the prologue and of the loop")
     for anchor in (_WAIT, _STEP_TOP, _STAGE_FLIP, _REGS):
         if ptx.count(anchor) != 1:
-            raise _refuse(anchor.strip().splitlines()[-1])
+            raise not_the_goal_kernel("bulk_weight_copies", anchor.strip().splitlines()[-1])
     ptx = ptx.replace(".address_size 64\n", ".address_size 64\n\n.shared .align 8 .b64 qb_mbar[2];\n", 1)
     ptx = ptx.replace(_REGS, _REGS + "\t.reg .pred \t%qb_p, %qb_w;\n"
                       "\t.reg .b32 \t%qb_bar, %qb_phase, %qb_par, %qb_sh;\n")

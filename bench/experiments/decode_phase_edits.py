@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.decode_phase_edits"
 DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
@@ -42,15 +42,11 @@ compile_all = stored_goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 
-def _refuse(what: str) -> ValueError:
-    return ValueError(f"decode_phase_edits: the PTX is not the goal kernel's as expected ({what})")
-
-
 def no_decode(ptx: str) -> str:
     """Without the decoded scales' stores (and so, after ptxas, without the decoding)."""
     stores = _DECODED_STORE.findall(ptx)
     if len(stores) != 4:
-        raise _refuse(f"{len(stores)} decoded-scale stores")
+        raise not_the_goal_kernel("decode_phase_edits", f"{len(stores)} decoded-scale stores")
     for line in stores:
         ptx = ptx.replace(line, "")
     return ptx
@@ -59,7 +55,7 @@ def no_decode(ptx: str) -> str:
 def desync(ptx: str, nanoseconds: int) -> str:
     """The programs of odd K splits (``%ctaid.y``) sleeping ``nanoseconds`` after the programmatic wait."""
     if ptx.count(_WAIT) != 1:
-        raise _refuse("griddepcontrol.wait")
+        raise not_the_goal_kernel("decode_phase_edits", "griddepcontrol.wait")
     sleep = ("\t{\n\t.reg .b32 %qs_y;\n\t.reg .pred %qs_p;\n\tmov.u32 %qs_y, %ctaid.y;\n\tand.b32 %qs_y, %qs_y, 1;\n"
              f"\tsetp.ne.u32 %qs_p, %qs_y, 0;\n\t@%qs_p nanosleep.u32 {nanoseconds};\n\t}}\n")
     return ptx.replace(_WAIT, _WAIT + sleep)
@@ -68,7 +64,7 @@ def desync(ptx: str, nanoseconds: int) -> str:
 def header_v4(ptx: str) -> str:
     """The block header's five loads as one 16-byte load: d and dmin the halves of word 0, the scales words 1–3."""
     if any(ptx.count(line) != 1 for line in _HEADER_LOADS):
-        raise _refuse("the header's loads")
+        raise not_the_goal_kernel("decode_phase_edits", "the header's loads")
     vector = ("\t{\n\t.reg .b32 %qh<4>;\n\tld.shared.v4.b32 {%qh0, %qh1, %qh2, %qh3}, [%r81];\n"
               "\tmov.b32 {%rs19, %rs20}, %qh0;\n\tmov.b32 %r83, %qh1;\n\tmov.b32 %r125, %qh2;\n"
               "\tmov.b32 %r126, %qh3;\n\tmov.b32 %r82, %qh3;\n\t}\n")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.padding_rows_once"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -40,7 +40,7 @@ def edited(ptx: str) -> str:
     """The goal kernel's ``ptx`` without its zero-size copies into the activation tile, the tile zeroed at the
     start instead."""
     if ptx.count(_BASE) != 1 or len(_ZERO_COPY.findall(ptx)) != 4:
-        raise ValueError("padding_rows_once: the PTX is not the goal kernel's as expected")
+        raise not_the_goal_kernel("padding_rows_once")
     start, end = X_TILE
     stores = ["\t{\n\t.reg .b32 %qz_at, %qz_t;\n\t.reg .pred %qz_p;\n\tmov.u32 %qz_t, %tid.x;\n",
               "\tshl.b32 %qz_t, %qz_t, 4;\n\tadd.s32 %qz_at, %r35, %qz_t;\n"]

@@ -56,6 +56,13 @@ GOAL_INFO = Path(__file__).with_name("goal_kernel_360499b.json")
 kept so that they stay reproducible as the compiler moves on."""
 
 
+def not_the_goal_kernel(experiment: str, what: str | None = None) -> ValueError:
+    """The error of a text edit given PTX its anchors do not fit (``what``: the anchor that failed). The edits
+    are tied to ``GOAL_PTX``'s register names, so any other PTX — a newer compiler's included — is refused
+    rather than edited wrongly."""
+    return ValueError(f"{experiment}: the PTX is not the goal kernel's as expected" + (f" ({what})" if what else ""))
+
+
 @dataclass(frozen=True)
 class StoredKernel:
     """A kernel from stored PTX, in the shape of ``get_or_compile``'s result (``ptx``, ``kernels``)."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from bench.experiments.bulk_weight_copies import bulk
-from bench.experiments.ptx_variants import goal_kernel_ab, stored_goal_kernel
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.scale_lookahead"
 SHAPES = [(1, 4096, 14336), (1, 32768, 8192)]
@@ -67,10 +67,6 @@ _LOOP_END = "\txor.b32 \t%r688, %r688, 1;\n"
 _REGS = "\t.reg .b64 \t%rd<112>;\n"
 
 
-def _refuse(what: str) -> ValueError:
-    return ValueError(f"scale_lookahead: the PTX is not the goal kernel's as expected ({what})")
-
-
 def _header_load(address: str, guard: str | None) -> str:
     """Row t's header (thread t: ``%r6 + %r7`` = 144 t bytes into the tile) from the tile at global ``address``."""
     predicate = f"@{guard} " if guard else ""
@@ -85,11 +81,11 @@ def lookahead(ptx: str, in_ring: bool = False) -> str:
     static array."""
     for anchor in (_STAGE_OFFSET, _PREHEADER_END, _LOOP_COPIES_END, _LOOP_END, _REGS, *_HEADER_LOADS):
         if ptx.count(anchor) != 1:
-            raise _refuse(anchor.strip().splitlines()[-1])
+            raise not_the_goal_kernel("scale_lookahead", anchor.strip().splitlines()[-1])
     start = ptx.index(_STAGE_OFFSET) + len(_STAGE_OFFSET)
     end = _DECODE_END.search(ptx, start)
     if end is None or not ptx.startswith(_SECOND_BARRIER, end.end()) or len(_DECODE_END.findall(ptx)) != 1:
-        raise _refuse("the decoded scales' last store and its barrier")
+        raise not_the_goal_kernel("scale_lookahead", "the decoded scales' last store and its barrier")
     decode = ptx[start:end.end()]
     for load, moves in _HEADER_LOADS.items():
         decode = decode.replace(load, moves)
@@ -97,7 +93,7 @@ def lookahead(ptx: str, in_ring: bool = False) -> str:
     # the fold's reads of the decoded scales (base %r23) go to the step's slot
     reads = ptx.count("[%r23+")
     if reads != 64:
-        raise _refuse(f"{reads} reads of the decoded scales")
+        raise not_the_goal_kernel("scale_lookahead", f"{reads} reads of the decoded scales")
     ptx = ptx.replace("[%r23+", "[%qla_rd+")
     if not in_ring:
         ptx = ptx.replace(".address_size 64\n", f".address_size 64\n\n.shared .align 16 .b8 qla_slot[{SLOT_BYTES}];\n",

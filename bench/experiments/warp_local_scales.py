@@ -22,7 +22,7 @@ and decoded addresses), kept as ``ptx_variants.GOAL_PTX`` and timed here; it ref
 from __future__ import annotations
 
 
-from bench.experiments.ptx_variants import stored_goal_kernel, goal_kernel_ab
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.warp_local_scales"
 SHAPES = {True: [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]}
@@ -43,7 +43,7 @@ def edited(ptx: str) -> str:
     the decoding a warp barrier."""
     for line in (_RAW_ROW, _DECODED_ROW, *_LANE_WARP):
         if ptx.count(line) != 1:
-            raise ValueError(f"warp_local_scales: the PTX is not the goal kernel's as expected ({line.strip()!r})")
+            raise not_the_goal_kernel("warp_local_scales", repr(line.strip()))
     loop = ptx.index("\tcp.async.wait_group \t0;\n\tbar.sync \t0;\n")
     second = ptx.index("\tbar.sync \t0;\n", loop + len("\tcp.async.wait_group \t0;\n\tbar.sync \t0;\n"))
     if ptx[second - 200:second].count("st.shared.v4.b32 \t[%r22+") != 1:
