@@ -9,6 +9,7 @@ the machine's drift falls on both alike (runs 95 and 96).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -83,11 +84,13 @@ def stored_goal_kernel() -> list:
     return [(label, cfg, stages, kernel)]
 
 
-def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] | None = None) -> None:
+def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] | None = None,
+                   kernels: Callable[[], list] = stored_goal_kernel) -> None:
     """The command line of the experiments that time text edits of the one-token goal kernel
     (``cluster_reduce.goal_entry``): ``--prepare`` compiles it and the quantize kernels into the cache; else the
     edit named (``edits``: name → (edit of the PTX, the (M, N, K) to time[, bytes of dynamic shared memory it adds]);
-    with one edit, that one) is timed beside the kernel as compiled by ``run_ab``, ``--reps`` times."""
+    with one edit, that one) is timed beside the kernel as compiled by ``run_ab``, ``--reps`` times. ``kernels``:
+    the rows to edit (``bench.mmq.compile_kernels``' shape), by default ``GOAL_PTX``'s."""
     import argparse
 
     import bench.mmq as bm
@@ -101,7 +104,7 @@ def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] 
     if args.prepare:
         from bench.prepare import fill_cache
 
-        print(f"prepared, fingerprint {fill_cache(stored_goal_kernel)}")
+        print(f"prepared, fingerprint {fill_cache(kernels)}")
         return
     name = args.edit or (next(iter(edits)) if len(edits) == 1 else None)
     if name is None:
@@ -109,7 +112,7 @@ def goal_kernel_ab(description: str, command: str, edits: dict, argv: list[str] 
     from bench.gpu_common import gpu_or_exit
 
     gpu_or_exit(command)
-    compiled = stored_goal_kernel()
+    compiled = kernels()
     edit, shapes, *extra = edits[name]
     run_ab(compiled, {label: edit(kernel.ptx) for label, _cfg, _stages, kernel in compiled}, {True: list(shapes)},
            name, name, bm.compile_quantizers(), repetitions=args.reps, extra_shared=sum(extra))

@@ -1,0 +1,104 @@
+"""Experiment: the one-token goal kernel's q4_K scale decoding without integer-to-float conversions — a text edit of
+the PTX this compiler emits, a measuring stick, not qdot output.
+
+    python -m bench.experiments.scale_magic --prepare                 # here: the kernels into the cache
+    python -m bench.experiments.scale_magic EDIT [--reps R]           # on the GPU machine, with that cache
+
+Runs 308–310 found the decoding 18–20 % of the kernel at the goal row, and it sits on the step's critical path:
+every thread decodes its row's 16 fields between the tile's barrier and the decoded scales' barrier, so no warp of
+the program starts its mma before the slowest thread's chain is done. Each field as compiled is an unpack (``and`` /
+``bfe`` / shifts), ``cvt.rn.f32.u32`` (SASS ``I2FP``), a ``mul.rn.f32`` by d or dmin, and for the odd sub-blocks'
+scales a second ``mul.rn.f32`` by 1/16 (their nibbles are used unshifted, 16 × q). The edits:
+
+* ``magic``: each 6-bit value v (v < 2²³) becomes the float 2²³ + v by ``or.b32 v, 0x4B000000``, and its product
+  ``fma.rn.f32 (2²³ + v), d, −2²³·d`` — the exact value v·d rounded once, the bits of ``mul.rn.f32 d, v``; −2²³·d
+  is computed once per header (d from fp16: scaling it by a power of two is exact; one difference: v = 0 with
+  d < 0 gives +0 where the product gives −0, the sign of an exact zero). The K step's SASS (``bench.sass_census``,
+  sm_90) has 380 instructions against 378: its 16 ``I2FP`` gone, 15 ``LOP3`` more (ptxas merges one ``or`` into
+  its unpacking), FFMA for FMUL.
+* ``magic+d16``: also the 1/16 folded into d (d/16 and −2²³·d/16 once per header, both exact), which removes the
+  four second multiplies: the result is round(v·d/16) = round(v·d)/16, the same bits (no fp32 subnormal: d ≥ 2⁻²⁴
+  as an fp16, so v·d/16 ≥ 2⁻²⁸ or 0). 378 SASS instructions per K step.
+
+Timed beside the kernel as compiled by ``ptx_variants.run_ab`` at the four decode shapes (every row checked against
+``compiler.numerics`` first). The edit refuses PTX without the goal kernel's 16 conversions and two scale factors.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel
+
+COMMAND = "python -m bench.experiments.scale_magic"
+LABEL = "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"
+DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
+MAGIC = 0x4B000000
+"""The bits of 2²³ as an fp32: OR-ing an integer v < 2²³ into its mantissa gives the float 2²³ + v."""
+SIXTEENTH = "0f3D800000"
+
+_CONVERT = re.compile(r"^\tcvt\.rn\.f32\.u32 \t(%r\d+), (%r\d+);$", re.M)
+_FACTOR = re.compile(r"^\tcvt\.f32\.f16 \t(%r\d+), %rs\d+;$", re.M)
+_REGS = re.compile(r"^\t\.reg \.b32 \t%r<\d+>;$", re.M)
+
+
+def _f32(value: float) -> str:
+    return "0f" + struct.pack(">f", value).hex().upper()
+
+
+def _uses(ptx: str, register: str) -> list[str]:
+    return re.findall(rf"^.*{re.escape(register)}(?!\d).*$", ptx, re.M)
+
+
+def magic(ptx: str, fold_sixteenth: bool = False) -> str:
+    """``ptx`` with the scale decoding's 16 conversions replaced as the module docstring says."""
+    converts = _CONVERT.findall(ptx)
+    if len(converts) != 16 or len(_REGS.findall(ptx)) != 1:
+        raise not_the_goal_kernel("scale_magic", f"{len(converts)} cvt.rn.f32.u32")
+    defined = {m.group(1): m.group(0) for m in _FACTOR.finditer(ptx)}  # d and dmin widened from fp16
+    factors: dict[str, int] = {}
+    for value, packed in converts:
+        products = re.findall(rf"^\tmul\.rn\.f32 \t(%r\d+), (%r\d+), {re.escape(value)};$", ptx, re.M)
+        if len(products) != 1 or len(_uses(ptx, value)) != 2 or products[0][1] not in defined:
+            raise not_the_goal_kernel("scale_magic", f"the one product of {value} by d or dmin")
+        (product, factor), = products
+        i = factors.setdefault(factor, len(factors))
+        result, times, plus = product, factor, f"%qm_nd{i}"
+        sixteenths = re.findall(rf"^\tmul\.rn\.f32 \t(%r\d+), {re.escape(product)}, {SIXTEENTH};$", ptx, re.M)
+        if fold_sixteenth and sixteenths and len(_uses(ptx, product)) == 2:
+            result, times, plus = sixteenths[0], f"%qm_s{i}", f"%qm_ns{i}"
+            ptx = ptx.replace(f"\tmul.rn.f32 \t{result}, {product}, {SIXTEENTH};\n", "", 1)
+        ptx = ptx.replace(f"\tcvt.rn.f32.u32 \t{value}, {packed};", f"\tor.b32 \t{value}, {packed}, {MAGIC};", 1)
+        ptx = ptx.replace(f"\tmul.rn.f32 \t{product}, {factor}, {value};",
+                          f"\tfma.rn.f32 \t{result}, {value}, {times}, {plus};", 1)
+    if len(factors) != 2:
+        raise not_the_goal_kernel("scale_magic", f"scale factors {sorted(factors)}")
+    for factor, i in factors.items():
+        extra = [f"\tmul.rn.f32 \t%qm_nd{i}, {factor}, {_f32(-2.0 ** 23)};"]
+        if fold_sixteenth:
+            extra += [f"\tmul.rn.f32 \t%qm_s{i}, {factor}, {SIXTEENTH};",
+                      f"\tmul.rn.f32 \t%qm_ns{i}, {factor}, {_f32(-2.0 ** 19)};"]
+        ptx = ptx.replace(defined[factor], "\n".join([defined[factor], *extra]), 1)
+    declaration = _REGS.search(ptx).group(0)
+    return ptx.replace(declaration, f"{declaration}\n\t.reg .b32 \t%qm_nd<2>;\n\t.reg .b32 \t%qm_s<2>;\n"
+                       "\t.reg .b32 \t%qm_ns<2>;", 1)
+
+
+def current_goal_kernel() -> list:
+    """``bench.mmq.compile_kernels``'s row for the goal kernel as this compiler emits it (and the quantize kernels
+    compiled)."""
+    import bench.mmq as bm
+
+    bm.compile_quantizers()
+    return bm.compile_kernels(bm.selected(None, [LABEL]))
+
+
+compile_all = current_goal_kernel
+"""The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
+EDITS = {"magic": (magic, DECODE_SHAPES),
+         "magic+d16": (lambda ptx: magic(ptx, fold_sixteenth=True), DECODE_SHAPES)}
+
+
+if __name__ == "__main__":
+    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, EDITS, kernels=current_goal_kernel)

@@ -1,0 +1,62 @@
+"""The magic-number scale decoding's PTX edit: no integer-to-float conversion is left, each product is the same
+rounding of the same exact value (checked here for every fp16 d and 6-bit v), the edit refuses PTX it was not
+written for, and the edited kernel assembles without spills."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench.experiments import scale_magic as sm
+from compiler.tools import find_ptxas
+from targets.ptx.ptxas import assemble
+
+needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+
+
+@pytest.fixture(scope="module")
+def goal_ptx() -> str:
+    return sm.compile_all()[0][3].ptx
+
+
+def test_every_conversion_becomes_an_or_and_its_product_an_fma(goal_ptx: str) -> None:
+    edited = sm.magic(goal_ptx)
+    assert goal_ptx.count("cvt.rn.f32.u32") == 16 and "cvt.rn.f32.u32" not in edited
+    assert edited.count(f", {sm.MAGIC};") == 16
+    assert edited.count("fma.rn.f32") - goal_ptx.count("fma.rn.f32") == 16
+    assert edited.count("0fCB000000;") == 2  # −2²³ · d and −2²³ · dmin, once each
+    assert edited.count(sm.SIXTEENTH) == goal_ptx.count(sm.SIXTEENTH) == 4  # the odd sub-blocks' scales
+    with pytest.raises(ValueError, match="goal kernel's as expected"):
+        sm.magic(edited)
+
+
+def test_the_sixteenths_fold_into_the_factor(goal_ptx: str) -> None:
+    edited = sm.magic(goal_ptx, fold_sixteenth=True)
+    assert edited.count(sm.SIXTEENTH) == 2  # d / 16 and dmin / 16 (the latter unused: no min is divided)
+    assert edited.count("%qm_s0, %qm_ns0;") + edited.count("%qm_s1, %qm_ns1;") == 4
+
+
+def test_the_fma_is_the_product_bit_for_bit() -> None:
+    """fma(2²³ + v, d, −2²³·d) against mul(d, v) (and with d / 16, against mul(mul(d, v), 1/16)) over every finite
+    fp16 d and every 6-bit v: the exact value is v·d (or v·d/16) in both, rounded once to fp32. The exact sums are
+    formed in float64, where every term is exact (24 + 11 bits), then rounded to fp32 as the fma does. One
+    difference: v = 0 with a negative d gives +0 where the product gives −0 (an exact zero's sign)."""
+    d = np.arange(0, 1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    d = d[np.isfinite(d)].astype(np.float32)[:, None]
+    v = np.arange(64, dtype=np.float32)[None, :]
+    big = np.float64(2.0 ** 23)
+    for factor, tail in ((d, np.float32(1.0)), (d * np.float32(1 / 16), np.float32(1 / 16))):
+        fma = ((big + v) * factor.astype(np.float64) - big * factor.astype(np.float64)).astype(np.float32)
+        mul = (d * v) * tail  # compiled: mul.rn(d, v), then for the odd sub-blocks' scales mul.rn(·, 1/16)
+        nonzero = mul != 0
+        assert np.array_equal(fma.view(np.uint32)[nonzero], mul.view(np.uint32)[nonzero])
+        assert not fma[~nonzero].any() and not np.signbit(fma[~nonzero]).any()
+
+
+@needs_ptxas
+@pytest.mark.parametrize("name", sorted(sm.EDITS))
+def test_every_edit_assembles_without_spills(goal_ptx: str, name: str) -> None:
+    edit, _shapes = sm.EDITS[name]
+    done = assemble(edit(goal_ptx), "sm_90")
+    assert done.ok, done.errors
+    assert done.spill_stores == done.spill_loads == 0
