@@ -1,13 +1,13 @@
-"""The magic-number scale decoding's PTX edit: no integer-to-float conversion is left, each product is the same
-rounding of the same exact value (checked here for every fp16 d and 6-bit v), the edit refuses PTX it was not
-written for, and the edited kernel assembles without spills."""
+"""The decoding-chain PTX edits: the magic-number form leaves no integer-to-float conversion and makes each product
+the same rounding of the same exact value (checked here for every fp16 d and 6-bit v); the header is read once;
+each edit refuses PTX it was not written for, and every edited kernel assembles without spills."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bench.experiments import scale_magic as sm
+from bench.experiments import decode_chain_edits as sm
 from compiler.tools import find_ptxas
 from targets.ptx.ptxas import assemble
 
@@ -51,6 +51,14 @@ def test_the_fma_is_the_product_bit_for_bit() -> None:
         nonzero = mul != 0
         assert np.array_equal(fma.view(np.uint32)[nonzero], mul.view(np.uint32)[nonzero])
         assert not fma[~nonzero].any() and not np.signbit(fma[~nonzero]).any()
+
+
+def test_header_once_reads_the_header_once(goal_ptx: str) -> None:
+    edited = sm.header_once(goal_ptx)
+    assert goal_ptx.count("ld.shared.v4.b32") - edited.count("ld.shared.v4.b32") == 1
+    assert len(edited.splitlines()) - len(goal_ptx.splitlines()) == 3  # one load, four moves
+    with pytest.raises(ValueError, match="0 pairs of header loads"):
+        sm.header_once(edited)
 
 
 @needs_ptxas
