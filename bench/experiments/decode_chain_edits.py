@@ -1,5 +1,5 @@
-"""Experiment: a shorter q4_K scale decoding in the one-token goal kernel — text edits of the PTX this compiler
-emits, measuring sticks, not qdot output.
+"""Experiment: a shorter q4_K scale decoding in the one-token goal kernel — text edits of its PTX as qdot c830313f
+emitted it (``ptx_variants.GOAL_PTX_C830313``), measuring sticks, not qdot output.
 
     python -m bench.experiments.decode_chain_edits --prepare                 # here: the kernels into the cache
     python -m bench.experiments.decode_chain_edits EDIT [--reps R]           # on the GPU machine, with that cache
@@ -36,10 +36,9 @@ from __future__ import annotations
 import re
 import struct
 
-from bench.experiments.ptx_variants import goal_kernel_ab, not_the_goal_kernel
+from bench.experiments.ptx_variants import GOAL_PTX_C830313, goal_kernel_ab, not_the_goal_kernel, stored_goal_kernel
 
 COMMAND = "python -m bench.experiments.decode_chain_edits"
-LABEL = "small_m 64 w2 splitk s2 m1 fold=fma pdl wt"
 DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
 MAGIC = 0x4B000000
 """The bits of 2²³ as an fp32: OR-ing an integer v < 2²³ into its mantissa gives the float 2²³ + v."""
@@ -104,16 +103,12 @@ def header_once(ptx: str) -> str:
     return ptx.replace(second.group(0) + "\n", moves, 1)
 
 
-def current_goal_kernel() -> list:
-    """``bench.mmq.compile_kernels``'s row for the goal kernel as this compiler emits it (and the quantize kernels
-    compiled)."""
-    import bench.mmq as bm
-
-    bm.compile_quantizers()
-    return bm.compile_kernels(bm.selected(None, [LABEL]))
+def goal_kernel() -> list:
+    """The goal kernel's row with ``GOAL_PTX_C830313`` (and the quantize kernels compiled)."""
+    return stored_goal_kernel(GOAL_PTX_C830313)
 
 
-compile_all = current_goal_kernel
+compile_all = goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 EDITS = {"magic": (magic, DECODE_SHAPES),
          "magic+d16": (lambda ptx: magic(ptx, fold_sixteenth=True), DECODE_SHAPES),
@@ -122,4 +117,4 @@ EDITS = {"magic": (magic, DECODE_SHAPES),
 
 
 if __name__ == "__main__":
-    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, EDITS, kernels=current_goal_kernel)
+    goal_kernel_ab(__doc__.split("\n\n")[0], COMMAND, EDITS, kernels=goal_kernel)

@@ -55,6 +55,9 @@ GOAL_INFO = Path(__file__).with_name("goal_kernel_360499b.json")
 """The one-token goal kernel (``cluster_reduce.goal_entry``) as qdot 360499b94b4cbc7c emitted it, before run 311's
 16-byte header load: the PTX the text edits of runs 303–310 were written for (their register names) and timed on,
 kept so that they stay reproducible as the compiler moves on."""
+GOAL_PTX_C830313 = Path(__file__).with_name("goal_kernel_c830313.ptx")
+"""The same kernel as qdot c830313fdc3c41f1 emitted it (run 311's header load, run 312's suite; the same
+``KernelInfo``): the PTX ``decode_chain_edits`` (run 313) edits, before the compiler took those edits."""
 
 
 def not_the_goal_kernel(experiment: str, what: str | None = None) -> ValueError:
@@ -72,15 +75,16 @@ class StoredKernel:
     kernels: tuple[KernelInfo, ...]
 
 
-def stored_goal_kernel() -> list:
-    """``bench.mmq.compile_kernels``'s row for the goal kernel, with ``GOAL_PTX`` as its kernel (and the quantize
-    kernels compiled): what the experiments that edit that PTX time."""
+def stored_goal_kernel(ptx: Path = GOAL_PTX) -> list:
+    """``bench.mmq.compile_kernels``'s row for the goal kernel, with ``ptx`` (``GOAL_PTX`` or a later compiler's,
+    ``GOAL_INFO`` its info) as its kernel (and the quantize kernels compiled): what the experiments that edit that
+    PTX time."""
     import bench.mmq as bm
     from bench.experiments.cluster_reduce import goal_entry
 
     bm.compile_quantizers()
     label, cfg, stages = goal_entry()
-    kernel = StoredKernel(GOAL_PTX.read_text(encoding="utf-8"), (KernelInfo.from_json(GOAL_INFO.read_text()),))
+    kernel = StoredKernel(ptx.read_text(encoding="utf-8"), (KernelInfo.from_json(GOAL_INFO.read_text()),))
     return [(label, cfg, stages, kernel)]
 
 
