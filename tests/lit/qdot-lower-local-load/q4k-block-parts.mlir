@@ -134,8 +134,15 @@ func.func @q8_1_mmq_qs(%m: !qgpu.memdesc<16x2x!qdot.block<q8_1_mmq>, #sh>) -> te
 // CHECK-NEXT:  %[[Q0:.*]] = arith.andi %[[W1]], %[[C255]] : i32
 // CHECK-NEXT:  %[[C63:.*]] = arith.constant 63 : i32
 // CHECK-NEXT:  %[[SC0:.*]] = arith.andi %[[Q0]], %[[C63]] : i32
-// CHECK-NEXT:  %[[SC0F:.*]] = arith.uitofp %[[SC0]] : i32 to f32
-// CHECK-NEXT:  %{{.*}} = arith.mulf %[[D]], %[[SC0F]] : f32
+// d · sc without a conversion: sc | 2^23's bits is the f32 2^23 + sc, and fma(2^23 + sc, d, −2^23 · d) is d · sc
+// rounded once (block_fields._times_code)
+// CHECK-NEXT:  %[[MAGIC:.*]] = arith.constant 1258291200 : i32
+// CHECK-NEXT:  %[[SC0I:.*]] = arith.ori %[[SC0]], %[[MAGIC]] : i32
+// CHECK-NEXT:  %[[SC0F:.*]] = arith.bitcast %[[SC0I]] : i32 to f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB000000 : f32
+// CHECK-NEXT:  %[[ND:.*]] = arith.mulf %[[D]], %[[NEG]] : f32
+// CHECK-NEXT:  %{{.*}} = math.fma %[[SC0F]], %[[D]], %[[ND]] : f32
+// CHECK-NOT:   arith.uitofp
 // j = 4: low nibble of q[8] (word 3, byte 0), top two bits of q[0] (word 1, byte 0) as bits 4-5; no other load
 // CHECK-NOT:   ptx.ld_shared
 // CHECK:       %[[Q8:.*]] = arith.andi %[[W3]], %[[C255]] : i32
@@ -147,7 +154,7 @@ func.func @q8_1_mmq_qs(%m: !qgpu.memdesc<16x2x!qdot.block<q8_1_mmq>, #sh>) -> te
 // CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-NEXT:  %[[HI:.*]] = arith.shli %[[TOP]], %[[C4]] : i32
 // CHECK-NEXT:  %[[SC4:.*]] = arith.ori %[[LO]], %[[HI]] : i32
-// CHECK-NEXT:  arith.uitofp %[[SC4]] : i32 to f32
+// CHECK-NEXT:  arith.ori %[[SC4]], %[[MAGIC]] : i32
 // rows g + 8: their block's header, 1152 bytes on, the only other load
 // CHECK-NOT:   ptx.ld_shared
 // CHECK:       arith.constant 1152 : i32
@@ -191,8 +198,12 @@ func.func @q4k_scale(%m: !qgpu.memdesc<16x1x!qdot.block<q4_K>, #sh>) -> tensor<1
 // CHECK-NEXT:  %[[Q4:.*]] = arith.andi %[[W1]], %[[C255]] : i32
 // CHECK-NEXT:  %[[C63:.*]] = arith.constant 63 : i32
 // CHECK-NEXT:  %[[M0:.*]] = arith.andi %[[Q4]], %[[C63]] : i32
-// CHECK-NEXT:  %[[M0F:.*]] = arith.uitofp %[[M0]] : i32 to f32
-// CHECK-NEXT:  arith.mulf %[[DMIN]], %[[M0F]] : f32
+// CHECK-NEXT:  %[[MAGIC:.*]] = arith.constant 1258291200 : i32
+// CHECK-NEXT:  %[[M0I:.*]] = arith.ori %[[M0]], %[[MAGIC]] : i32
+// CHECK-NEXT:  %[[M0F:.*]] = arith.bitcast %[[M0I]] : i32 to f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB000000 : f32
+// CHECK-NEXT:  %[[NDM:.*]] = arith.mulf %[[DMIN]], %[[NEG]] : f32
+// CHECK-NEXT:  math.fma %[[M0F]], %[[DMIN]], %[[NDM]] : f32
 // j = 4: high nibble of q[8] (word at +12), top two bits of q[4] (word at +8)
 // CHECK:       %[[C12:.*]] = arith.constant 12 : i32
 // CHECK-NEXT:  %[[W2A:.*]] = arith.addi %[[S4:.*]], %[[C12]] : i32
@@ -207,7 +218,7 @@ func.func @q4k_scale(%m: !qgpu.memdesc<16x1x!qdot.block<q4_K>, #sh>) -> tensor<1
 // CHECK-NEXT:  %[[TOP:.*]] = arith.shrui %[[QJ]], %[[C6]] : i32
 // CHECK-NEXT:  %[[HI:.*]] = arith.shli %[[TOP]], %[[C4]] : i32
 // CHECK-NEXT:  %[[M4:.*]] = arith.ori %[[LO]], %[[HI]] : i32
-// CHECK-NEXT:  arith.uitofp %[[M4]] : i32 to f32
+// CHECK-NEXT:  arith.ori %[[M4]], %[[MAGIC]] : i32
 // CHECK:       builtin.unrealized_conversion_cast {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32 to tensor<16x8xf32, #qgpu.blocked<
 func.func @q4k_min_blocked(%m: !qgpu.memdesc<1x16x!qdot.block<q4_K>, #sh>) -> tensor<16x8xf32, #bl> {
   %v = qgpu.block_part %m {part = "min"} : !qgpu.memdesc<1x16x!qdot.block<q4_K>, #sh> -> !qgpu.memdesc<16x8xf32, #mn>

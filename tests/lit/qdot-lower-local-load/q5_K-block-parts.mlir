@@ -53,8 +53,12 @@
 // CHECK-NEXT:  %[[B:.*]] = arith.andi %[[W]], %[[C255]] : i32
 // CHECK-NEXT:  %[[C63:.*]] = arith.constant 63 : i32
 // CHECK-NEXT:  %[[CODE:.*]] = arith.andi %[[B]], %[[C63]] : i32
-// CHECK-NEXT:  %[[CF:.*]] = arith.uitofp %[[CODE]] : i32 to f32
-// CHECK-NEXT:  arith.mulf %[[D]], %[[CF]] : f32
+// CHECK-NEXT:  %[[MAGIC:.*]] = arith.constant 1258291200 : i32
+// CHECK-NEXT:  %[[CI:.*]] = arith.ori %[[CODE]], %[[MAGIC]] : i32
+// CHECK-NEXT:  %[[CF:.*]] = arith.bitcast %[[CI]] : i32 to f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.constant 0xCB000000 : f32
+// CHECK-NEXT:  %[[ND:.*]] = arith.mulf %[[D]], %[[NEG]] : f32
+// CHECK-NEXT:  math.fma %[[CF]], %[[D]], %[[ND]] : f32
 // sub-block 0's min: dmin (byte 2) · (scales[4] & 63), scales[4..7] the word at byte 8
 // CHECK:       %[[MN:.*]] = builtin.unrealized_conversion_cast %mnv : {{.*}} to i32
 // CHECK:       %[[MA:.*]] = arith.addi %[[MN]], %{{.*}} : i32
