@@ -29,10 +29,9 @@ from xdsl.ir import SSAValue
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp, UnpackOp
 from dialects.qdot.formats import Format
-from dialects.qgpu.block_parts import Q4K_QS, Q4K_SCALE16, Q5K_QH, BlockPartLayout, BlockPartOp, padded_sub_block
+from dialects.qgpu.block_parts import Q4K_QS, Q4K_SCALE16, Q5K_QH, BlockPartLayout, padded_sub_block
 from dialects.qgpu.layouts import distributed_layout
-from dialects.qgpu.ops import LocalAllocOp, LocalLoadOp, MemDescIndexOp
-from dialects.qgpu.shared_layout import shared_layout
+from dialects.qgpu.ops import LocalLoadOp
 from passes.support.builder import Builder
 from passes.support.distributed import FunctionState, LinearOffsets, element_coords, elements_per_thread, from_regs
 
@@ -60,33 +59,6 @@ def _reads_header(shared: BlockPartLayout) -> bool:
     spec = shared.spec
     return HEADER_ENDS.get(shared.format) == HEADER_BYTES and spec.codes_byte is not None \
         and shared.block_bytes % HEADER_BYTES == 0 and shared.value_dim == 1
-
-
-_READ_ONLY = (BlockPartOp, LocalAllocOp, LocalLoadOp, MemDescIndexOp)
-"""The ops that may stand between two loads of the same headers for the second to use the first's words: views,
-loads, and allocations (a new buffer, filled or not, is not the blocks' buffer); arith ops too. Anything else —
-a wait, a barrier, a copy, a region — ends the search."""
-
-
-def _later_header_loads(load: LocalLoadOp) -> list[LocalLoadOp]:
-    """The loads after ``load`` in its block, with only ``_READ_ONLY`` and arith ops between, of another derived part
-    of the same blocks (a ``qgpu.block_part`` of the same buffer and view) into the same register layout — so the
-    same per-thread block starts — that read the header too: the q4_K ``scale`` and ``min`` of a decode kernel,
-    two loads of the same 16 bytes. The pass lowers loads in order, so these are not lowered yet."""
-    view = load.src.owner
-    if not isinstance(view, BlockPartOp):
-        return []
-    later = []
-    op = load.next_op
-    while op is not None and (isinstance(op, _READ_ONLY) or op.name.startswith("arith.")):
-        other = op.src.owner if isinstance(op, LocalLoadOp) else None
-        if isinstance(other, BlockPartOp) and other.src == view.src and other.first == view.first \
-                and other.count == view.count and op.result.type == load.result.type:
-            shared = shared_layout(other.result.type)
-            if isinstance(shared, BlockPartLayout) and not shared.spec.raw and _reads_header(shared):
-                later.append(op)
-        op = op.next_op
-    return later
 
 
 def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState) -> None:
@@ -127,21 +99,13 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     values = []
     headers: dict[int, Sequence[SSAValue]] = {}  # a block's header words, by the block's offset in the thread
     reads_header = _reads_header(shared)
-    read_before = state.headers.pop(load, {})  # by an earlier load of the same blocks (_later_header_loads)
     for elem in range(elems):
         offset = starts.elem_part(elem)
         start = b.add(base, b.add(thread, offset))
         if reads_header and offset not in headers:
-            if (starts.key, offset) in read_before:
-                headers[offset] = read_before[(starts.key, offset)]
-            else:
-                words = b.emit(LdSharedOp(start, VectorType(i32, [HEADER_BYTES // 4])))
-                headers[offset] = b.insert(UnpackOp(words)).results
+            words = b.emit(LdSharedOp(start, VectorType(i32, [HEADER_BYTES // 4])))
+            headers[offset] = b.insert(UnpackOp(words)).results
         values.append(_field(b, shared, start, index_of(elem, 0, 0), headers.get(offset)))
-    if reads_header:
-        for later in _later_header_loads(load):
-            state.headers.setdefault(later, {}).update({(starts.key, offset): words
-                                                        for offset, words in headers.items()})
     if layout.elem_bytes == 4:
         regs = values
     else:  # f16 pairs: narrow (exact: the fields are fp16 values or 6-bit integers) and pack
@@ -233,8 +197,11 @@ def _times_code(b: Builder, factor: SSAValue, code: SSAValue) -> SSAValue:
     integer-to-float conversion: ``fma(2^23 + code, factor, −2^23 · factor)``. −2^23 · factor is exact (a power of
     two times a value of 11 significant bits, far from the f32 range's ends), so the fma's one rounding is of the
     exact product code · factor — the bits of ``uitofp`` and ``mulf``, but for the sign of a zero (code 0 times a
-    negative factor gives +0). The conversion it replaces is an ``I2FP`` per field on the decode kernels' critical
-    path between the tile's barrier and the decoded scales' (run 313)."""
+    negative factor gives +0). It replaces an ``I2FP`` and, for the odd sub-blocks' scales, a second multiply per
+    field. Run 313 (an H100, ``bench.experiments.compiler_ab``): the repacked 64 × 128 prefill kernel alone 0.985–0.995
+    × the time (1817 SASS instructions per K step against 1874, 20 spilled bytes against 24), its MUL_MAT 0.986–1.005
+    ×; on the one-token decode kernel, where it sits between the tile's barrier and the decoded scales', no
+    measurable change (its PTX edit ``decode_chain_edits magic+d16``: 1.000–1.013 ×)."""
     as_float = b.emit(arith.BitcastOp(b.or_(code, CODE_MAGIC_BITS), f32))
     return b.fused_fma(as_float, factor, b.mulf(factor, b.fconst(-2.0 ** 23)))
 

@@ -107,9 +107,6 @@ class FunctionState:
     entry: Builder = field(init=False)
     _ids: ThreadIds | None = None
     _cache: dict[object, SSAValue] = field(default_factory=dict)
-    headers: dict[Operation, dict[object, Sequence[SSAValue]]] = field(default_factory=dict)
-    """Block header words a derived ``qgpu.local_load`` already read, by the later load of the same blocks that may
-    use them instead of loading them again (``passes.support.block_fields``), keyed by the thread's block offset."""
 
     def __post_init__(self) -> None:
         self.entry = _EntryBuilder(self.func.body.blocks[0])
