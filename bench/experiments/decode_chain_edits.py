@@ -27,7 +27,9 @@ scales a second ``mul.rn.f32`` by 1/16 (their nibbles are used unshifted, 16 × 
 * ``header-once+magic+d16``: both.
 
 Timed beside the kernel as compiled by ``ptx_variants.run_ab`` at the four decode shapes (every row checked against
-``compiler.numerics`` first). Each edit refuses PTX without what it changes (the goal kernel's 16 conversions and two
+``compiler.numerics`` first). Run 313 (an H100, two repetitions, kernel alone): ``magic+d16`` 1.000–1.013 ×,
+``header-once`` 0.997–1.012 × — neither measurable; the compiler took the first (for its 0.985–0.995 × on the
+repacked prefill kernel, where the header is read field by field) and not the second. Each edit refuses PTX without what it changes (the goal kernel's 16 conversions and two
 scale factors; its two header loads).
 """
 

@@ -27,9 +27,11 @@ first). Run 312 (an H100, one repetition, kernel alone): the goal row 10.60 agai
 52.82; ``bulk+lookahead`` 12.62 against 9.43 and 65.52 against 53.40; every row correct. Not a verdict on the
 look-ahead: the slot's 4 KB cost a program per SM at both shapes (7 → 6 at the goal row, whose 896 programs then
 take two waves; 8 → 7 at 32768 × 8192, two waves of its 1024) — a fair form keeps the second slot inside the
-kernel's own allocation and its program count: ``lookahead-in-ring`` (not yet timed) puts it past the kernel's 27 136
+kernel's own allocation and its program count: ``lookahead-in-ring`` puts it past the kernel's 27 136
 dynamic bytes and launches the kernel with 4096 more (``ptx_variants.run_ab``'s ``extra_shared``), so that the
-runner's spread keeps 7 programs per SM at the goal row; at 32768 × 8192 the 4 KB still cost one (8 → 7). The edit is
+runner's spread keeps 7 programs per SM at the goal row; at 32768 × 8192 the 4 KB still cost one (8 → 7). Run 313
+(an H100, two repetitions) timed it: the goal row 10.55 / 10.52 against 9.40 / 9.56 µs (1.11 ×), 4096² 1.06 × (the
+same grid and launch), 32768 × 8192 1.04 × (a different grid) — slower; not built. The edit is
 tied to the stored goal kernel (``ptx_variants.GOAL_PTX``, its register names) and refuses any other PTX.
 """
 
