@@ -4,6 +4,8 @@ each edit refuses PTX it was not written for, and every edited kernel assembles 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -61,10 +63,34 @@ def test_header_once_reads_the_header_once(goal_ptx: str) -> None:
         sm.header_once(edited)
 
 
+def test_pad_48_moves_every_decoded_scale_row(goal_ptx: str) -> None:
+    edited = sm.padded_rows(goal_ptx)
+    before = sorted(int(x) for x in re.findall(r"\[%r2[01]\+(\d+)\]", goal_ptx))
+    after = sorted(int(x) for x in re.findall(r"\[%r2[01]\+(\d+)\]", edited))
+    assert len(before) == len(after) == 68 and len(set(after)) == len(set(before))
+    assert min(after) == sm.DECODED_AT and max(after) < sm.DECODED_AT + 2 * 64 * sm.PADDED_ROW_BYTES
+    assert 23040 + 64 * 48 + 16 in after  # the min part's row 0, its second 16 bytes
+    assert all(line not in edited for line in sm._ROW_STRIDES)  # noqa: SLF001
+    _edit, _shapes, extra = sm.EDITS["pad-48"]
+    own = sm.goal_kernel()[0][3].kernels[0].shared_bytes
+    assert sm.DECODED_AT + 2 * 64 * sm.ROW_BYTES == own and extra == 2048
+    with pytest.raises(ValueError, match="goal kernel's as expected"):
+        sm.padded_rows(edited)
+
+
+@pytest.mark.parametrize("row_bytes,wavefronts", [(32, 2), (48, 1)])
+def test_a_quarter_warps_row_stores_by_row_stride(row_bytes: int, wavefronts: int) -> None:
+    """The reason for ``pad-48``: eight threads each store 16 bytes of their own row; the store takes as many
+    wavefronts as the most 16-byte slots of one 128-byte bank row any two of them share."""
+    for half in (0, 16):
+        slots = [(t * row_bytes + half) % 128 // 16 for t in range(8)]
+        assert max(slots.count(slot) for slot in slots) == wavefronts
+
+
 @needs_ptxas
 @pytest.mark.parametrize("name", sorted(sm.EDITS))
 def test_every_edit_assembles_without_spills(goal_ptx: str, name: str) -> None:
-    edit, _shapes = sm.EDITS[name]
+    edit, *_shapes_and_bytes = sm.EDITS[name]
     done = assemble(edit(goal_ptx), "sm_90")
     assert done.ok, done.errors
     assert done.spill_stores == done.spill_loads == 0
