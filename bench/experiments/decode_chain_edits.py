@@ -31,14 +31,20 @@ scales a second ``mul.rn.f32`` by 1/16 (their nibbles are used unshifted, 16 × 
   stores fall on each bank twice; 48 bytes apart, rows t and t + 4 no longer share banks. Those excess wavefronts are
   6 % of the kernel's, with the L1/TEX unit its busiest (80 %). The fold's reads (rows g and g + 8 per lane group)
   keep their 16-byte loads. The edit remaps every address of the two parts (``[%r20+…]`` stores, ``[%r21+…]`` loads)
-  and the four row strides that build them; at 7 programs per SM the 2 KB more still fit (7 × 30 208 bytes).
+  and the four row strides that build them. At 7 programs per SM (the goal row) the 2 KB more still fit (7 × 30 208
+  bytes), at 8 (32768 × 8192) they do not.
+* ``swizzle-halves``: the same conflict removed without more memory: the two 16-byte halves of row r swapped where
+  bit 2 of r is set (a writer's lane bit 2, a reader's lane bit 4: the reads' rows g, g + 8, 32 + g, 40 + g share
+  it), so a quarter-warp's eight rows 32 bytes apart fill the 128 bytes once. Each side gets two base registers (its
+  base ± 16 · swap), one per half.
 
 Timed beside the kernel as compiled by ``ptx_variants.run_ab`` at the four decode shapes (every row checked against
 ``compiler.numerics`` first). Run 313 (an H100, two repetitions, kernel alone): ``magic+d16`` 1.000–1.013 ×,
 ``header-once`` 0.997–1.012 × — neither measurable; the compiler took the first (for its 0.985–0.995 × on the
-repacked prefill kernel, where the header is read field by field) and not the second; ``pad-48`` is not yet timed.
-Each edit refuses PTX without what it changes (the goal kernel's 16 conversions and two scale factors; its two header
-loads; its four row strides and 68 addresses of the decoded scales).
+repacked prefill kernel, where the header is read field by field) and not the second; ``pad-48`` and
+``swizzle-halves`` are not yet timed. Each edit refuses PTX without what it changes (the goal kernel's 16
+conversions and two scale factors; its two header loads; the decoded scales' row strides, base registers and 68
+addresses).
 """
 
 from __future__ import annotations
@@ -148,6 +154,33 @@ def padded_rows(ptx: str) -> str:
     return _DECODED_ADDRESS.sub(moved, ptx)
 
 
+_BASES = {"%r20": ("\tadd.s32 \t%r20, %r65, %r63;\n", 2, "%qsw"),   # writer: row t, swap = bit 2 of tid
+          "%r21": ("\tadd.s32 \t%r21, %r66, %r61;\n", 4, "%qsr")}   # reader: rows of g = tid / 4, bit 4 of tid
+
+
+def swizzled_halves(ptx: str) -> str:
+    """``ptx`` with each decoded-scale row's 16-byte halves swapped where bit 2 of the row is set (``swizzle-halves``
+    in the module docstring)."""
+    addresses = _DECODED_ADDRESS.findall(ptx)
+    if len(addresses) != 68 or any(ptx.count(line) != 1 for line, _bit, _name in _BASES.values()):
+        raise not_the_goal_kernel("decode_chain_edits", "the decoded scales' two base registers and 68 addresses")
+    for base, (line, bit, name) in _BASES.items():
+        bases = (f"\tbfe.u32 \t{name}0, %r1, {bit}, 1;\n\tshl.b32 \t{name}0, {name}0, 4;\n"
+                 f"\tadd.s32 \t{name}1, {base}, {name}0;\n\tsub.s32 \t{name}2, {base}, {name}0;\n")
+        ptx = ptx.replace(line, line + bases, 1)
+
+    def swapped(match: re.Match) -> str:
+        offset = int(match.group(2))
+        if not 0 <= offset - DECODED_AT < 2 * DECODED_ROWS * ROW_BYTES:
+            raise not_the_goal_kernel("decode_chain_edits", f"{match.group(0)} outside the decoded scales")
+        half = (offset - DECODED_AT) % ROW_BYTES // 16
+        return f"[{_BASES[match.group(1)][2]}{1 + half}+{offset}]"
+
+    ptx = _DECODED_ADDRESS.sub(swapped, ptx)
+    declaration = _REGS.search(ptx).group(0)
+    return ptx.replace(declaration, f"{declaration}\n\t.reg .b32 \t%qsw<3>;\n\t.reg .b32 \t%qsr<3>;", 1)
+
+
 PADDING_BYTES = 2 * DECODED_ROWS * (PADDED_ROW_BYTES - ROW_BYTES)
 """The shared memory ``pad-48`` adds past the kernel's own 27 136 bytes (the launch is given it)."""
 
@@ -163,7 +196,8 @@ EDITS = {"magic": (magic, DECODE_SHAPES),
          "magic+d16": (lambda ptx: magic(ptx, fold_sixteenth=True), DECODE_SHAPES),
          "header-once": (header_once, DECODE_SHAPES),
          "header-once+magic+d16": (lambda ptx: magic(header_once(ptx), fold_sixteenth=True), DECODE_SHAPES),
-         "pad-48": (padded_rows, DECODE_SHAPES, PADDING_BYTES)}
+         "pad-48": (padded_rows, DECODE_SHAPES, PADDING_BYTES),
+         "swizzle-halves": (swizzled_halves, DECODE_SHAPES)}
 
 
 if __name__ == "__main__":

@@ -78,13 +78,30 @@ def test_pad_48_moves_every_decoded_scale_row(goal_ptx: str) -> None:
         sm.padded_rows(edited)
 
 
+def test_swizzle_halves_swaps_the_halves_of_rows_with_bit_2_set(goal_ptx: str) -> None:
+    edited = sm.swizzled_halves(goal_ptx)
+    assert "[%r20+" not in edited and "[%r21+" not in edited
+    assert edited.count("[%qsw1+") == edited.count("[%qsw2+") == 2  # the stores of each part's two halves
+    assert edited.count("[%qsr1+") == edited.count("[%qsr2+") == 32
+    assert "bfe.u32 \t%qsw0, %r1, 2, 1;" in edited and "bfe.u32 \t%qsr0, %r1, 4, 1;" in edited
+    with pytest.raises(ValueError, match="goal kernel's as expected"):
+        sm.swizzled_halves(edited)
+    # the swap each reader applies is its rows' bit 2: rows g, g + 8, 32 + g, 40 + g (+ 16 per warp), g = lane / 4
+    for tid in range(64):
+        g, warp = tid % 32 // 4, tid // 32
+        assert {(row >> 2) & 1 for row in (g, g + 8, 32 + g, 40 + g)} == {(tid >> 4) & 1}
+        assert ((tid % 32 + 32 * warp) >> 2) & 1 == (tid >> 2) & 1  # the writer's row is tid
+
+
 @pytest.mark.parametrize("row_bytes,wavefronts", [(32, 2), (48, 1)])
 def test_a_quarter_warps_row_stores_by_row_stride(row_bytes: int, wavefronts: int) -> None:
-    """The reason for ``pad-48``: eight threads each store 16 bytes of their own row; the store takes as many
-    wavefronts as the most 16-byte slots of one 128-byte bank row any two of them share."""
+    """The reason for ``pad-48`` and ``swizzle-halves``: eight threads each store 16 bytes of their own row; the
+    store takes as many wavefronts as the most of them that fall on one 16-byte slot of the 128-byte bank row."""
     for half in (0, 16):
         slots = [(t * row_bytes + half) % 128 // 16 for t in range(8)]
         assert max(slots.count(slot) for slot in slots) == wavefronts
+        swizzled = [(t * 32 + (half ^ 16 * (t >> 2 & 1))) % 128 // 16 for t in range(8)]
+        assert max(swizzled.count(slot) for slot in swizzled) == 1
 
 
 @needs_ptxas
