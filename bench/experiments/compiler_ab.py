@@ -18,14 +18,14 @@ import argparse
 import json
 from pathlib import Path
 
+import bench.mmq as bm
+
 COMMAND = "python -m bench.experiments.compiler_ab"
-DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
+DECODE_SHAPES = [(1, n, k) for n, k in bm.DECODE_SHAPES]
 
 
 def save_new(labels: list[str], path: Path) -> None:
     """This tree's PTX and ``KernelInfo`` of each label, as JSON."""
-    import bench.mmq as bm
-
     rows = bm.compile_kernels(bm.selected(None, labels))
     path.write_text(json.dumps({label: {"ptx": kernel.ptx, "info": kernel.kernels[0].to_json()}
                                 for label, _cfg, _stages, kernel in rows}, indent=1, sort_keys=True) + "\n")
@@ -33,7 +33,6 @@ def save_new(labels: list[str], path: Path) -> None:
 
 
 def run(labels: list[str], path: Path, reps: int) -> None:
-    import bench.mmq as bm
     from bench.experiments.ptx_variants import run_ab
     from bench.gpu_common import gpu_or_exit
     from targets.ptx.kernel_info import KernelInfo
@@ -58,8 +57,6 @@ def main(argv: list[str] | None = None) -> None:
     group.add_argument("--new", type=Path, metavar="FILE", help="time FILE's PTX beside the cache's kernels")
     parser.add_argument("--reps", type=int, default=2, help="repetitions, both forms in each")
     args = parser.parse_args(argv)
-    import bench.mmq as bm
-
     try:
         bm.selected(None, args.label)
     except ValueError as error:

@@ -52,11 +52,12 @@ from __future__ import annotations
 import re
 import struct
 
+import bench.mmq as bm
 from bench.experiments.ptx_variants import (GOAL_PTX_C830313, goal_kernel_ab, not_the_goal_kernel,
                                             stored_goal_kernel)
 
 COMMAND = "python -m bench.experiments.decode_chain_edits"
-DECODE_SHAPES = [(1, 4096, 14336), (1, 32768, 8192), (1, 4096, 4096), (1, 3584, 3584)]
+DECODE_SHAPES = [(1, n, k) for n, k in bm.DECODE_SHAPES]
 MAGIC = 0x4B000000
 """The bits of 2²³ as an fp32: OR-ing an integer v < 2²³ into its mantissa gives the float 2²³ + v."""
 SIXTEENTH = "0f3D800000"
@@ -130,25 +131,28 @@ _ROW_STRIDES = {  # row offsets: a warp's 16 rows read, lane group g's row g, a 
 _DECODED_ADDRESS = re.compile(r"\[(%r2[01])\+(\d+)\]")
 
 
+def _decoded_addresses(ptx: str) -> None:
+    """Refuse PTX whose decoded-scale addresses are not the goal kernel's 68 (4 stores off ``%r20``, 64 loads off
+    ``%r21``), each inside the two parts."""
+    addresses = _DECODED_ADDRESS.findall(ptx)
+    if sorted({register for register, _ in addresses}) != ["%r20", "%r21"] or len(addresses) != 68 \
+            or not all(0 <= int(offset) - DECODED_AT < 2 * DECODED_ROWS * ROW_BYTES for _, offset in addresses):
+        raise not_the_goal_kernel("decode_chain_edits", f"{len(addresses)} decoded-scale addresses")
+
+
 def padded_rows(ptx: str) -> str:
     """``ptx`` with the decoded scales' rows ``PADDED_ROW_BYTES`` apart (see ``pad-48`` in the module docstring)."""
-    part_bytes = DECODED_ROWS * ROW_BYTES
-    for old, new in _ROW_STRIDES.items():
+    _decoded_addresses(ptx)
+    for old in _ROW_STRIDES:
         if ptx.count(old) != 1:
             raise not_the_goal_kernel("decode_chain_edits", old.strip())
 
     def moved(match: re.Match) -> str:
-        offset = int(match.group(2)) - DECODED_AT
-        if not 0 <= offset < 2 * part_bytes:
-            raise not_the_goal_kernel("decode_chain_edits", f"{match.group(0)} outside the decoded scales")
-        part, rest = divmod(offset, part_bytes)
+        part, rest = divmod(int(match.group(2)) - DECODED_AT, DECODED_ROWS * ROW_BYTES)
         row, byte = divmod(rest, ROW_BYTES)
         at = DECODED_AT + part * DECODED_ROWS * PADDED_ROW_BYTES + row * PADDED_ROW_BYTES + byte
         return f"[{match.group(1)}+{at}]"
 
-    addresses = _DECODED_ADDRESS.findall(ptx)
-    if sorted({register for register, _ in addresses}) != ["%r20", "%r21"] or len(addresses) != 68:
-        raise not_the_goal_kernel("decode_chain_edits", f"{len(addresses)} decoded-scale addresses")
     for old, new in _ROW_STRIDES.items():
         ptx = ptx.replace(old, new, 1)
     return _DECODED_ADDRESS.sub(moved, ptx)
@@ -161,20 +165,18 @@ _BASES = {"%r20": ("\tadd.s32 \t%r20, %r65, %r63;\n", 2, "%qsw"),   # writer: ro
 def swizzled_halves(ptx: str) -> str:
     """``ptx`` with each decoded-scale row's 16-byte halves swapped where bit 2 of the row is set (``swizzle-halves``
     in the module docstring)."""
-    addresses = _DECODED_ADDRESS.findall(ptx)
-    if len(addresses) != 68 or any(ptx.count(line) != 1 for line, _bit, _name in _BASES.values()):
-        raise not_the_goal_kernel("decode_chain_edits", "the decoded scales' two base registers and 68 addresses")
+    _decoded_addresses(ptx)
+    for line, _bit, _name in _BASES.values():
+        if ptx.count(line) != 1:
+            raise not_the_goal_kernel("decode_chain_edits", line.strip())
     for base, (line, bit, name) in _BASES.items():
         bases = (f"\tbfe.u32 \t{name}0, %r1, {bit}, 1;\n\tshl.b32 \t{name}0, {name}0, 4;\n"
                  f"\tadd.s32 \t{name}1, {base}, {name}0;\n\tsub.s32 \t{name}2, {base}, {name}0;\n")
         ptx = ptx.replace(line, line + bases, 1)
 
     def swapped(match: re.Match) -> str:
-        offset = int(match.group(2))
-        if not 0 <= offset - DECODED_AT < 2 * DECODED_ROWS * ROW_BYTES:
-            raise not_the_goal_kernel("decode_chain_edits", f"{match.group(0)} outside the decoded scales")
-        half = (offset - DECODED_AT) % ROW_BYTES // 16
-        return f"[{_BASES[match.group(1)][2]}{1 + half}+{offset}]"
+        half = (int(match.group(2)) - DECODED_AT) % ROW_BYTES // 16
+        return f"[{_BASES[match.group(1)][2]}{1 + half}+{match.group(2)}]"
 
     ptx = _DECODED_ADDRESS.sub(swapped, ptx)
     declaration = _REGS.search(ptx).group(0)

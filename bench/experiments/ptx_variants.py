@@ -51,19 +51,19 @@ def run_ab(compiled: list, edited: dict[str, str], shapes: dict[bool, tuple], ex
 
 
 GOAL_PTX = Path(__file__).with_name("goal_kernel_360499b.ptx")
-GOAL_INFO = Path(__file__).with_name("goal_kernel_360499b.json")
 """The one-token goal kernel (``cluster_reduce.goal_entry``) as qdot 360499b94b4cbc7c emitted it, before run 311's
 16-byte header load: the PTX the text edits of runs 303–310 were written for (their register names) and timed on,
-kept so that they stay reproducible as the compiler moves on."""
+kept so that they stay reproducible as the compiler moves on. Its ``KernelInfo`` is the ``.json`` beside it."""
 GOAL_PTX_C830313 = Path(__file__).with_name("goal_kernel_c830313.ptx")
-"""The same kernel as qdot c830313fdc3c41f1 emitted it (run 311's header load, run 312's suite; the same
-``KernelInfo``): the PTX ``decode_chain_edits`` (run 313) edits, before the compiler took those edits."""
+"""The same kernel as qdot c830313fdc3c41f1 emitted it (run 311's header load, run 312's suite; its ``KernelInfo``
+beside it, the same as ``GOAL_PTX``'s): the PTX ``decode_chain_edits`` (run 313) edits, before the compiler took
+its magic-number decoding."""
 
 
 def not_the_goal_kernel(experiment: str, what: str | None = None) -> ValueError:
     """The error of a text edit given PTX its anchors do not fit (``what``: the anchor that failed). The edits
-    are tied to ``GOAL_PTX``'s register names, so any other PTX — a newer compiler's included — is refused
-    rather than edited wrongly."""
+    are tied to a stored goal kernel's register names (``GOAL_PTX``'s or ``GOAL_PTX_C830313``'s), so any other PTX —
+    a newer compiler's included — is refused rather than edited wrongly."""
     return ValueError(f"{experiment}: the PTX is not the goal kernel's as expected" + (f" ({what})" if what else ""))
 
 
@@ -76,15 +76,16 @@ class StoredKernel:
 
 
 def stored_goal_kernel(ptx: Path = GOAL_PTX) -> list:
-    """``bench.mmq.compile_kernels``'s row for the goal kernel, with ``ptx`` (``GOAL_PTX`` or a later compiler's,
-    ``GOAL_INFO`` its info) as its kernel (and the quantize kernels compiled): what the experiments that edit that
-    PTX time."""
+    """``bench.mmq.compile_kernels``'s row for the goal kernel, with ``ptx`` (``GOAL_PTX`` or a later compiler's;
+    its ``KernelInfo`` the ``.json`` of the same name) as its kernel (and the quantize kernels compiled): what the
+    experiments that edit that PTX time."""
     import bench.mmq as bm
     from bench.experiments.cluster_reduce import goal_entry
 
     bm.compile_quantizers()
     label, cfg, stages = goal_entry()
-    kernel = StoredKernel(ptx.read_text(encoding="utf-8"), (KernelInfo.from_json(GOAL_INFO.read_text()),))
+    info = KernelInfo.from_json(ptx.with_suffix(".json").read_text(encoding="utf-8"))
+    kernel = StoredKernel(ptx.read_text(encoding="utf-8"), (info,))
     return [(label, cfg, stages, kernel)]
 
 

@@ -52,7 +52,6 @@ SLOT_BYTES = 4096
 SLOT_AT = 23040
 IN_RING_AT = 27136
 """Where ``lookahead-in-ring`` puts slot 1: right past the kernel's own 27 136 bytes of dynamic shared memory."""
-IN_RING_BYTES = SLOT_BYTES
 
 _STAGE_OFFSET = "\tmul.lo.s32 \t%r80, %r688, 9216;\n\tadd.s32 \t%r81, %r18, %r80;\n"
 _DECODE_END = re.compile(r"\tst\.shared\.v4\.b32 \t\[%r22\+25104\], \{[^}]+\};\n")
@@ -79,7 +78,7 @@ def _header_load(address: str, guard: str | None) -> str:
 
 def lookahead(ptx: str, in_ring: bool = False) -> str:
     """The scales decoded a step ahead into two slots (see the module's docstring); ``in_ring``: slot 1 is the
-    ``SLOT_BYTES`` past the kernel's own dynamic shared memory (the launch given them: ``IN_RING_BYTES``), not a
+    ``SLOT_BYTES`` past the kernel's own dynamic shared memory (the launch given them), not a
     static array."""
     for anchor in (_STAGE_OFFSET, _PREHEADER_END, _LOOP_COPIES_END, _LOOP_END, _REGS, *_HEADER_LOADS):
         if ptx.count(anchor) != 1:
@@ -130,7 +129,7 @@ compile_all = stored_goal_kernel
 """The goal kernel and the quantize kernels, compiled (``python -m bench.prepare`` and the tests call it)."""
 
 EDITS = {"lookahead": (lookahead, SHAPES), "bulk+lookahead": (bulk_lookahead, SHAPES),
-         "lookahead-in-ring": (lambda ptx: lookahead(ptx, in_ring=True), [*SHAPES, (1, 4096, 4096)], IN_RING_BYTES)}
+         "lookahead-in-ring": (lambda ptx: lookahead(ptx, in_ring=True), [*SHAPES, (1, 4096, 4096)], SLOT_BYTES)}
 
 
 def main() -> None:
