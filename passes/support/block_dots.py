@@ -30,7 +30,7 @@ from dialects.qgpu.encodings import (
     MmaEncodingAttr,
     SharedEncodingAttr,
 )
-from dialects.qgpu.layouts import distributed_layout
+from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, values_per_element
 from dialects.qgpu.types import MemDescType
@@ -466,7 +466,8 @@ def decode_once_remark(dot: DotScaledOp, formats: tuple[Format, Format], mems: t
         side, columns = "lhs" if op_idx == 0 else "rhs", _tensor_shape(dot.acc)[1]
         if sub_blocks_contiguous(dot, op_idx, fmt):
             order = ("a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each "
-                     "thread reads its rows' scales of the K step in 16-byte loads)")
+                     "thread reads its rows' scales of the K step in 16-byte loads), its 16-byte chunks swizzled "
+                     "(conflict-free stores)")
         elif op_idx == 1:
             order = "rows contiguous (a B-side thread's two adjacent columns of a sub-block are one 8-byte load)"
         elif fmt not in SUB_BLOCKS_CONTIGUOUS_LHS:
@@ -504,7 +505,14 @@ def _decode_once(view: SSAValue, warps: int, point: InsertPoint, by_sub_blocks: 
     # contiguous (by_sub_blocks, SUB_BLOCKS_CONTIGUOUS_LHS: an A side, whose threads hold no adjacent rows)
     # (f16 fold operands are read as mma fragments: rows of sub-blocks, contiguous)
     order = [1, 0] if element == f16 or by_sub_blocks else [0, 1]
-    shared = MemDescType([rows, values], element, SharedEncodingAttr(1, 1, 1, order))
+    encoding = SharedEncodingAttr(1, 1, 1, order)
+    if order == [1, 0] and element != f16:
+        # thread t writes row t: rows of 32 bytes put a quarter-warp's eight 16-byte stores on each bank twice
+        # (run 306: 6 % of the goal kernel's wavefronts, its L1/TEX unit the busiest); the conflict-free swizzle
+        # moves whole 16-byte chunks, so the readers' 16-byte runs stay single loads (qdot-lower-local-load's
+        # vector runs). Run 315: the one-token kernel 5–7 % faster at 4096 × 14336 and 4096²
+        encoding = shared_encoding_for([rows, values], element, order)
+    shared = MemDescType([rows, values], element, encoding)
     return insert_at(point, LocalAllocOp(shared, decoded)).results[0]
 
 

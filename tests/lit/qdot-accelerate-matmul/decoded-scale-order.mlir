@@ -8,13 +8,15 @@
 // (runs 272–273: the one-token kernel 5.5 % faster at 4096 × 14336). In ggml's order (rows apart: a
 // copy address per row, registers scarcer; run 276), against 16 tokens (more accumulators live:
 // 1.01–1.07 × slower measured) and for q5_K (0.97–1.01 ×) the rows stay contiguous, as for the
-// prefill's B side.
+// prefill's B side. Rows of sub-blocks take the conflict-free swizzle of their 32-byte pitch (16-byte
+// chunks of rows 4–7 of every 8 swapped): each thread writes its row, and unswizzled a quarter-warp's
+// 16-byte stores fell on each bank twice (run 315: the one-token kernel 5–7 % faster at 4096 × 14336).
 
-// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q4_K scale16: a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each thread reads its rows' scales of the K step in 16-byte loads){{$}}
+// REMARK: remark: qdot-accelerate-matmul: scales decoded once per CTA into shared buffers: lhs q4_K scale16: a row's sub-blocks contiguous (the A side of an n8 mma, its tile one contiguous run: each thread reads its rows' scales of the K step in 16-byte loads), its 16-byte chunks swizzled (conflict-free stores){{$}}
 // CHECK-LABEL: func.func @q4k_8_tokens_repacked
 // CHECK:       qgpu.block_part %{{.*}} {part = "scale16"}
 // CHECK-NEXT:  qgpu.local_load
-// CHECK-NEXT:  qgpu.local_alloc {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+// CHECK-NEXT:  qgpu.local_alloc {{.*}} -> !qgpu.memdesc<16x8xf32, #qgpu.shared<{vec = 4, perPhase = 4, maxPhase = 2, order = [1, 0]}>>
 func.func @q4k_8_tokens_repacked(%x_ptr: !qdot.ptr<!qdot.block<q8_1_mmq>>, %w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %y_ptr: !qdot.ptr<f32>,
     %m: index, %n: index, %k: index {qdot.divisibility = 256 : i64}) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index

@@ -102,3 +102,29 @@ func.func @scale_b_two_tiles(%m: !qgpu.memdesc<16x2xf8E8M0FNU, #sh>) -> tensor<1
   %r = qgpu.local_load %m : !qgpu.memdesc<16x2xf8E8M0FNU, #sh> -> tensor<16x2xf8E8M0FNU, #sb>
   func.return %r : tensor<16x2xf8E8M0FNU, #sb>
 }
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sw = #qgpu.shared<{vec = 4, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+
+// q4_K's decoded f32 scales, a row's eight sub-blocks contiguous and its two 16-byte chunks swizzled
+// (qdot-accelerate-matmul's decode-once buffer, tests/lit/qdot-accelerate-matmul/decoded-scale-order.mlir):
+// each of a thread's four rows is two ld.shared.v4 whose registers are bitcast to f32; the swizzle moves
+// whole chunks, so the second chunk's address is the first's XOR 16 (its row's bit 2 may have swapped them).
+// CHECK-LABEL: func.func @decoded_scales_swizzled
+// CHECK-NOT:   ptx.ld_shared %{{.*}} : i32
+// CHECK:       arith.addi %{{[0-9]+}}, %[[ROW:[0-9]+]] : i32
+// CHECK-NEXT:  %[[V:.*]] = ptx.ld_shared %{{.*}} : vector<4xi32>
+// CHECK-NEXT:  %[[W0:.*]], %{{.*}}, %{{.*}}, %{{.*}} = ptx.unpack %[[V]] : vector<4xi32> -> i32, i32, i32, i32
+// CHECK-NEXT:  arith.bitcast %[[W0]] : i32 to f32
+// CHECK-COUNT-3: arith.bitcast
+// CHECK-NEXT:  %[[SIXTEEN:.*]] = arith.constant 16 : i32
+// CHECK-NEXT:  arith.xori %[[ROW]], %[[SIXTEEN]] : i32
+// CHECK-COUNT-7: ptx.ld_shared %{{.*}} : vector<4xi32>
+// CHECK-NOT:   ptx.ld_shared
+func.func @decoded_scales_swizzled(%m: !qgpu.memdesc<64x8xf32, #sw>) -> tensor<64x8xf32, #sa> {
+  %r = qgpu.local_load %m : !qgpu.memdesc<64x8xf32, #sw> -> tensor<64x8xf32, #sa>
+  func.return %r : tensor<64x8xf32, #sa>
+}
