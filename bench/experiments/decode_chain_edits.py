@@ -41,10 +41,12 @@ scales a second ``mul.rn.f32`` by 1/16 (their nibbles are used unshifted, 16 × 
 Timed beside the kernel as compiled by ``ptx_variants.run_ab`` at the four decode shapes (every row checked against
 ``compiler.numerics`` first). Run 313 (an H100, two repetitions, kernel alone): ``magic+d16`` 1.000–1.013 ×,
 ``header-once`` 0.997–1.012 × — neither measurable; the compiler took the first (for its 0.985–0.995 × on the
-repacked prefill kernel, where the header is read field by field) and not the second; ``pad-48`` and
-``swizzle-halves`` are not yet timed. Each edit refuses PTX without what it changes (the goal kernel's 16
-conversions and two scale factors; its two header loads; the decoded scales' row strides, base registers and 68
-addresses).
+repacked prefill kernel, where the header is read field by field) and not the second. Run 314 (an H100):
+``swizzle-halves`` 0.957–0.963 × at the goal row, 0.982–0.998 × elsewhere; ``pad-48`` 0.946–0.968 × there,
+0.953–0.980 × at 4096² and 3584² (at 32768 × 8192 a different grid). The compiler took the swizzle, which costs no
+memory (``block_dots._decode_once``; run 315: 0.933–0.952 ×). Each edit refuses PTX without what it changes (the goal
+kernel's 16 conversions and two scale factors; its two header loads; the decoded scales' row strides, base registers
+and 68 addresses).
 """
 
 from __future__ import annotations
