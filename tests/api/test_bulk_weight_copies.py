@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import bulk_weight_copies as bulk
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +36,4 @@ def test_each_step_waits_for_its_stage_before_the_barrier(goal_ptx: str) -> None
 
 @needs_ptxas
 def test_the_edit_assembles_without_spills(goal_ptx: str) -> None:
-    done = assemble(bulk.bulk(goal_ptx), "sm_90")
-    assert done.ok, done.errors
-    assert done.spill_stores == done.spill_loads == 0 and done.shared_bytes == 16  # the two mbarriers
+    assert assembled(bulk.bulk(goal_ptx)).shared_bytes == 16  # the two mbarriers

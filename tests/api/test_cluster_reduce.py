@@ -11,10 +11,7 @@ import pytest
 import bench.mmq as bm
 from bench.experiments import cluster_reduce
 from compiler.mmq_template import mmq_kernel
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -72,9 +69,7 @@ def test_a_kernel_without_atomic_additions_is_refused(goal_kernel: object) -> No
                                      {"barriers_only": True}])
 def test_every_form_assembles_for_sm_90(goal_kernel: object, options: dict) -> None:
     ptx, _ = _patched(goal_kernel, 14, **options)
-    done = assemble(ptx, "sm_90")
-    assert done.ok, done.errors
-    assert done.spill_stores == 0
+    assert assembled(ptx, spills=True).spill_stores == 0
 
 
 def test_four_steps_at_once_rewrites_the_quantization_loop_only() -> None:

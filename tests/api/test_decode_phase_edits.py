@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import decode_phase_edits as edits
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -41,5 +38,4 @@ def test_header_v4_reads_the_header_once(goal_ptx: str) -> None:
 @pytest.mark.parametrize("name", sorted(edits.EDITS))
 def test_every_edit_assembles(goal_ptx: str, name: str) -> None:
     edit, _shapes = edits.EDITS[name]
-    done = assemble(edit(goal_ptx), "sm_90")
-    assert done.ok, done.errors
+    assembled(edit(goal_ptx), spills=True)

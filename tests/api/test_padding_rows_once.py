@@ -8,10 +8,7 @@ import re
 import pytest
 
 from bench.experiments import padding_rows_once
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -35,5 +32,4 @@ def test_zero_size_copies_become_one_zeroing(goal_ptx: str) -> None:
 
 @needs_ptxas
 def test_the_edited_kernel_assembles(goal_ptx: str) -> None:
-    done = assemble(padding_rows_once.edited(goal_ptx), "sm_90")
-    assert done.ok, done.errors
+    assembled(padding_rows_once.edited(goal_ptx), spills=True)

@@ -7,10 +7,7 @@ import numpy as np
 import pytest
 
 from bench.experiments import program_trace
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +34,7 @@ def test_the_trace_is_added_around_the_kernel_body(gemm: object) -> None:
 
 @needs_ptxas
 def test_the_traced_kernel_assembles(gemm: object) -> None:
-    done = assemble(program_trace.traced(gemm.ptx, gemm.kernels[0].name), "sm_90")
-    assert done.ok, done.errors
+    assembled(program_trace.traced(gemm.ptx, gemm.kernels[0].name), spills=True)
 
 
 def test_summary_of_a_known_trace() -> None:

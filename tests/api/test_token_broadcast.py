@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import token_broadcast as tb
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +51,4 @@ def test_eight_token_rows_wavefronts_by_row_stride(row_bytes: int, wavefronts: i
 
 @needs_ptxas
 def test_the_edit_assembles_without_spills(goal_ptx: str) -> None:
-    done = assemble(tb.token_zero(goal_ptx), "sm_90")
-    assert done.ok, done.errors
-    assert done.spill_stores == done.spill_loads == 0
+    assembled(tb.token_zero(goal_ptx))

@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import wait_bound
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -39,5 +36,4 @@ def test_the_quantize_kernel_returns_after_its_trigger(kernels: dict) -> None:
 def test_both_edited_kernels_assemble(kernels: dict) -> None:
     for ptx in (wait_bound.without_wait(kernels["gemm"].ptx),
                 wait_bound.returning_at_once(kernels["quantizers"][(True, True)].ptx)):
-        done = assemble(ptx, "sm_90")
-        assert done.ok, done.errors
+        assembled(ptx, spills=True)

@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import warp_local_scales
-from compiler.tools import find_ptxas
-from targets.ptx.ptxas import assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import assembled, needs_ptxas
 
 
 @pytest.fixture(scope="module")
@@ -42,5 +39,4 @@ def test_one_cta_barrier_becomes_a_warp_barrier(goal_ptx: str) -> None:
 
 @needs_ptxas
 def test_the_edited_kernel_assembles(goal_ptx: str) -> None:
-    done = assemble(warp_local_scales.edited(goal_ptx), "sm_90")
-    assert done.ok, done.errors
+    assembled(warp_local_scales.edited(goal_ptx), spills=True)

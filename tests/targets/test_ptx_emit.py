@@ -18,7 +18,6 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.registry import make_context
-from compiler.tools import find_ptxas
 from dialects.ptx.arch import Arch, Feature
 from dialects.ptx.attrs import CvtKind, LdmatrixElt, LdmatrixShape, MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.memory import ldmatrix_problem, ldmatrix_register_count
@@ -27,8 +26,7 @@ from dialects.ptx.ops import CVT_FORMS
 from targets.ptx.llvm_ir import emit_llvm_ir
 from targets.ptx.nvptx import llvm_ir_to_ptx
 from targets.ptx.ptxas import PtxasResult, assemble
-
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
+from tests.ptxas_checks import needs_ptxas
 
 
 def parse(text: str) -> ModuleOp:

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.tools import find_ptxas
 from dialects.ptx.arch import Arch
 from targets.ptx.ptxas import KernelResources, PtxasUnavailable, assemble, parse_verbose
+from tests.ptxas_checks import needs_ptxas
 
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
 
 TWO_KERNELS = """
 .version 8.7

@@ -26,8 +26,8 @@ from dialects.ptx import check_arch
 from targets.ptx.llvm_ir import emit_llvm_ir
 from targets.ptx.nvptx import llvm_ir_to_ptx
 from targets.ptx.ptxas import assemble
+from tests.ptxas_checks import needs_ptxas
 
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
 
 DESC_A = "desc_a<swizzle = 128, lbo = 16, sbo = 1024>"
 DESC_B = "desc_b<swizzle = 32, lbo = 16, sbo = 256>"
