@@ -211,14 +211,19 @@ def _label_options(label: str) -> tuple[str, bool]:
     return next((word.split("=")[1] for word in words if word.startswith("fold=")), "auto"), "unguarded" not in words
 
 
+PADDED_ROWS_WORD = "padrows"
+"""The last word of a label compiled with ``qdot-accelerate-matmul{pad-block-rows=true}`` (``padded_rows``)."""
+
+
 def _pipeline(label: str, stages: int) -> str | None:
     """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold, an ``unguarded`` one qdot-pipeline for
     ``guard-copies=false`` (``unguarded``); else the default pipeline."""
     fold, guard = _label_options(label)
-    if fold == "auto" and guard:
+    padded = label.split()[-1] == PADDED_ROWS_WORD
+    if fold == "auto" and guard and not padded:
         return None
     return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold,
-                                   guard_copies=guard))
+                                   guard_copies=guard, pad_block_rows=padded))
 
 
 def kernel_config(label: str, cfg: MmqConfig) -> MmqConfig:
@@ -235,6 +240,12 @@ def unguarded(entries: list) -> list:
     whose K split loops copy their share's last tile again instead of testing the K position (run 290's A/B in
     one tree)."""
     return [(f"{label} unguarded", cfg, stages) for label, cfg, stages in entries]
+
+
+def padded_rows(entries: list) -> list:
+    """Each entry again, labelled ``… padrows``: the same kernel through ``qdot-accelerate-matmul{pad-block-rows=
+    true}``, whose activation tile's rows are 304 bytes apart instead of 288 (``block_dots.padded_row_bytes``)."""
+    return [(f"{label} {PADDED_ROWS_WORD}", cfg, stages) for label, cfg, stages in entries]
 
 
 def selected(only: str | None, labels: Sequence[str] = ()) -> list[tuple[str, MmqConfig, int]]:

@@ -46,6 +46,8 @@ class PtxOptions:
     guard_copies: bool = True
     """qdot-pipeline's ``guard-copies`` (a K split's loop copies a declared tile only where it runs its K
     position); left out of the pipeline text when true."""
+    pad_block_rows: bool = False
+    """qdot-accelerate-matmul's ``pad-block-rows``; left out of the pipeline text when false."""
 
 
 def ptx_pipeline(options: PtxOptions) -> str:
@@ -53,10 +55,11 @@ def ptx_pipeline(options: PtxOptions) -> str:
     fold = "" if options.q4k_fold == "auto" else f" q4k-fold={options.q4k_fold}"
     epilogue = "" if options.epilogue == "direct" else f" epilogue={options.epilogue}"
     guard = "" if options.guard_copies else " guard-copies=false"
+    pad = " pad-block-rows=true" if options.pad_block_rows else ""
     return ",".join(
         [
             "qdot-lower-quantize",
-            f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}{fold}}}",
+            f"qdot-accelerate-matmul{{arch={options.arch} strategy={options.strategy}{fold}{pad}}}",
             "qdot-optimize-dot-operands",
             f"qdot-pipeline{{num-stages={options.num_stages}{guard}}}",
             f"qdot-lower-local-load{{arch={options.arch}}}",

@@ -29,9 +29,11 @@ the mma instructions themselves (``qdot-lower-mma``) and everything else
 ``promote-int8``…) is a diagnostic at the dot; an operand or scale that is not loaded
 (computed or carried in registers) one at the op that makes it (``_check_operands_from_memory``).
 
-Options: ``arch``, ``strategy`` (``auto`` by default) and ``q4k-fold`` (``auto``, ``mma`` or
+Options: ``arch``, ``strategy`` (``auto`` by default), ``q4k-fold`` (``auto``, ``mma`` or
 ``fma``: how a q4_K × q8_1_mmq dot — or q5_K's, which has the same term — applies its dmin term;
-see ``AccelerateMatmulPass``). Under ``auto`` a kernel's ``qdot.q4k_fold`` attribute decides for its dots.
+see ``AccelerateMatmulPass``; under ``auto`` a kernel's ``qdot.q4k_fold`` attribute decides for its dots) and
+``pad-block-rows`` (false by default: 16 bytes after each row of a staged ggml block tile whose row pitch is an
+even number of 16-byte groups, ``block_dots.padded_row_bytes``).
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -132,6 +134,10 @@ class AccelerateMatmulPass(ModulePass):
     one, else the one measured faster for the dot's shape (``block_dots.min_term_by_mma``: for q4_1 and q5_1, whose
     m terms go either way too, the mma in the prefill order only). An explicit value applies to every kernel, its
     attribute or not. Against q8_1 (not q8_1_mmq) the term is always an FMA per block."""
+    pad_block_rows: bool = False
+    """Whether staged ggml block tiles whose rows are an even number of 16-byte groups apart get 16 bytes of padding
+    per row (``block_dots.padded_row_bytes``: the activation tile's 288-byte rows put rows r and r + 4 of an
+    ldmatrix on one bank slot; run 306 counted those reads at twice their ideal wavefronts). Off until timed."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -142,7 +148,8 @@ class AccelerateMatmulPass(ModulePass):
             for dot in [d for d in func.walk() if isinstance(d, DotScaledOp)]:
                 try:
                     with _located_at(dot):
-                        _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, *fold)
+                        _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, *fold,
+                                     pad_block_rows=self.pad_block_rows)
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -251,7 +258,7 @@ def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
 
 
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str,
-                 fold_origin: str) -> None:
+                 fold_origin: str, pad_block_rows: bool = False) -> None:
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
@@ -274,7 +281,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
         if noting:
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold, fold_origin))
         note = (lambda text: remarks.remark(dot, AccelerateMatmulPass.name, text)) if noting else None
-        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note)
+        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note, pad_block_rows)
         return
     plan, unstaged = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
     if noting and unstaged:

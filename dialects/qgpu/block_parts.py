@@ -279,7 +279,8 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     ``!qgpu.memdesc`` view of one part of a raw block buffer with ``blocks`` blocks per row;
     ``valueDim`` is the view dimension along which the part's values run (the blocks' dimension).
     ``first`` (printed when not 0): the view starts at that block of each row — a slice of a
-    tile of several blocks along K, read one slice per mma sequence."""
+    tile of several blocks along K, read one slice per mma sequence. ``rowPad`` (printed when not 0): bytes past
+    each row of the parent buffer (its ``#qgpu.shared`` ``rowPad``), which the view's offsets step over."""
 
     name = "qgpu.block_part"
 
@@ -288,9 +289,11 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     blocks: IntAttr
     valueDim: IntAttr
     first: IntAttr
+    rowPad: IntAttr
 
-    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int, first: int = 0):
-        super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim), IntAttr(first))
+    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int, first: int = 0, row_pad: int = 0):
+        super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim), IntAttr(first),
+                         IntAttr(row_pad))
 
     @property
     def format(self) -> Format:
@@ -316,6 +319,10 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     def first_block(self) -> int:
         return self.first.data
 
+    @property
+    def row_pad(self) -> int:
+        return self.rowPad.data
+
     def verify(self) -> None:
         if self.fmt.data not in tuple(Format) or not format_info(self.fmt.data).is_block:
             raise VerifyException(f"#qgpu.block_part format must be a block format, got {self.fmt.data}")
@@ -327,24 +334,28 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
         if not 0 <= self.first_block < self.num_blocks:
             raise VerifyException(f"#qgpu.block_part first must be a block of the row (0 to {self.num_blocks - 1}), "
                                   f"got {self.first_block}")
+        if self.row_pad < 0:
+            raise VerifyException(f"#qgpu.block_part rowPad must not be negative, got {self.row_pad}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         v = parse_keyword_struct(parser, "#qgpu.block_part", {
-            "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT, "first": Value.INT},
-            optional=("first",))
+            "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT, "first": Value.INT,
+            "rowPad": Value.INT}, optional=("first", "rowPad"))
         fmt, part = v["format"], v["part"]
         fmt_text = fmt.data if isinstance(fmt, StringAttr) else str(fmt)
         part_text = part.data if isinstance(part, StringAttr) else str(part)
         attr = build_checked(parser, start, lambda: cls(fmt_text, part_text, v["blocks"], v["valueDim"],  # type: ignore[arg-type]
-                                                        v.get("first", 0)))  # type: ignore[arg-type]
+                                                        v.get("first", 0), v.get("rowPad", 0)))  # type: ignore[arg-type]
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
         fields = [("format", StringAttr(self.fmt.data)), ("part", StringAttr(self.part.data)),
                   ("blocks", self.num_blocks), ("valueDim", self.value_dim)]
-        print_keyword_struct(printer, fields + ([("first", self.first_block)] if self.first_block else []))
+        fields += [("first", self.first_block)] if self.first_block else []
+        fields += [("rowPad", self.row_pad)] if self.row_pad else []
+        print_keyword_struct(printer, fields)
 
 
 @dataclass(frozen=True)
@@ -362,6 +373,8 @@ class BlockPartLayout:
     value_dim: int
     first: int = 0
     """The row's block at which the view starts."""
+    row_pad: int = 0
+    """Bytes past each row's blocks (the parent buffer's ``rowPad``)."""
 
     stage_rank: int = 0
     fp4_padded: bool = False
@@ -377,7 +390,7 @@ class BlockPartLayout:
 
     @property
     def row_bytes(self) -> int:
-        return self.blocks * self.block_bytes
+        return self.blocks * self.block_bytes + self.row_pad
 
     @property
     def tile_shape(self) -> tuple[int, ...]:
@@ -420,7 +433,7 @@ class BlockPartLayout:
 
 def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> BlockPartLayout:
     return BlockPartLayout(tuple(shape), encoding.format, encoding.part_name, encoding.num_blocks,
-                           encoding.value_dim, encoding.first_block)
+                           encoding.value_dim, encoding.first_block, encoding.row_pad)
 
 
 __all__ = ["FOLD_K", "FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
@@ -469,7 +482,8 @@ def block_part_type(source: MemDescType, part: str, first: int = 0, count: int |
         shape[value_dim] = count * spec.values_per_block
     else:  # derived parts: [rows, values], the shape of a #qgpu.dot_scale tensor
         shape = [shape[1 - value_dim], count * spec.values_per_block]
-    return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim, first))
+    return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim, first,
+                                                                  source.shared.row_pad))
 
 
 @irdl_op_definition

@@ -132,7 +132,8 @@ def _shared_lines(layout: SharedLayout) -> Iterator[str]:
            f"{' per stage' if layout.stage_rank else ''}; allocation {layout.allocation_bytes} bytes")
     yield (f"  contiguous dim {layout.contiguous_dim}, rows along dim(s) {list(layout.row_dims)}; swizzle unit "
            f"{layout.swizzle_bytes} bytes, perPhase {layout.per_phase}, maxPhase {layout.max_phase}"
-           f"{'; fp4Padded: bytes 8..15 of every 16 are padding' if layout.fp4_padded else ''}")
+           f"{'; fp4Padded: bytes 8..15 of every 16 are padding' if layout.fp4_padded else ''}"
+           f"{f'; rowPad: the last {layout.row_pad} bytes of every row are padding' if layout.row_pad else ''}")
     for row in range(layout.num_rows):
         coords = [0] * len(layout.shape)
         rest = row

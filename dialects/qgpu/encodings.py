@@ -388,7 +388,9 @@ class SharedEncodingAttr(ParametrizedAttribute):
     ISA 9.7.14.5.15; Triton's ``fp4Padded``). ``rowElems = R``: a row holds only R
     elements of the contiguous dimension; the next R continue in a second block of
     all the rows, and so on — the K-split "swizzle atoms" a wgmma descriptor reads
-    when K is longer than one 128-byte swizzled row (Triton's NVMMA shared layout).
+    when K is longer than one 128-byte swizzled row (Triton's NVMMA shared layout). ``rowPad = P``
+    (printed when not 0): P bytes (a multiple of 16) after each row of an unswizzled buffer, so that a
+    pitch of an even number of 16-byte bank groups becomes odd (``qdot-accelerate-matmul{pad-block-rows}``).
     Offsets: layouts.py.
     """
 
@@ -400,11 +402,16 @@ class SharedEncodingAttr(ParametrizedAttribute):
     order: ArrayAttr[IntAttr]
     fp4Padded: BoolAttr
     rowElems: IntAttr
+    rowPad: IntAttr
 
     def __init__(self, vec: int, per_phase: int, max_phase: int, order: Sequence[int], fp4_padded: bool = False,
-                 row_elems: int = 0):
+                 row_elems: int = 0, row_pad: int = 0):
         super().__init__(IntAttr(vec), IntAttr(per_phase), IntAttr(max_phase), _ints(order),
-                         BoolAttr.from_bool(fp4_padded), IntAttr(row_elems))
+                         BoolAttr.from_bool(fp4_padded), IntAttr(row_elems), IntAttr(row_pad))
+
+    @property
+    def row_pad(self) -> int:
+        return self.rowPad.data
 
     @property
     def row_elems(self) -> int:
@@ -437,7 +444,7 @@ class SharedEncodingAttr(ParametrizedAttribute):
 
     def with_order(self, order: Sequence[int]) -> SharedEncodingAttr:
         return SharedEncodingAttr(self.vec_elems, self.per_phase, self.max_phase, order, self.fp4_padded,
-                                  self.row_elems)
+                                  self.row_elems, self.row_pad)
 
     def verify(self) -> None:
         for key, value in (("vec", self.vec_elems), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
@@ -445,6 +452,9 @@ class SharedEncodingAttr(ParametrizedAttribute):
                 raise VerifyException(f"#qgpu.shared {key} must be a positive power of two, got {value}")
         if self.rank == 0:
             raise VerifyException("#qgpu.shared order needs at least one dimension")
+        if self.row_pad < 0 or self.row_pad % 16:
+            raise VerifyException(f"#qgpu.shared rowPad must be a multiple of 16 bytes (a bank group), got "
+                                  f"{self.row_pad}")
         check_permutation("#qgpu.shared order", self.dim_order, self.rank)
         if self.row_elems and not is_power_of_two(self.row_elems):
             raise VerifyException(f"#qgpu.shared rowElems must be a positive power of two, got {self.row_elems}")
@@ -456,10 +466,11 @@ class SharedEncodingAttr(ParametrizedAttribute):
         start = parser.pos
         v = parse_keyword_struct(parser, "#qgpu.shared", {
             "vec": Value.INT, "perPhase": Value.INT, "maxPhase": Value.INT, "order": Value.INT_LIST,
-            "fp4Padded": Value.BOOL, "rowElems": Value.INT}, optional=("fp4Padded", "rowElems"))
+            "fp4Padded": Value.BOOL, "rowElems": Value.INT, "rowPad": Value.INT},
+            optional=("fp4Padded", "rowElems", "rowPad"))
         attr = build_checked(parser, start, lambda: cls(
             v["vec"], v["perPhase"], v["maxPhase"], v["order"], bool(v.get("fp4Padded", False)),
-            int(v.get("rowElems", 0))))  # type: ignore[arg-type]
+            int(v.get("rowElems", 0)), int(v.get("rowPad", 0))))  # type: ignore[arg-type]
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
@@ -470,6 +481,8 @@ class SharedEncodingAttr(ParametrizedAttribute):
             items.append(("fp4Padded", True))
         if self.row_elems:
             items.append(("rowElems", self.row_elems))
+        if self.row_pad:
+            items.append(("rowPad", self.row_pad))
         print_keyword_struct(printer, items)
 
 

@@ -64,6 +64,7 @@ class SharedLayout:
     fp4_padded: bool
     row_elems: int = 0
     """``rowElems`` (0: a row holds the whole contiguous dimension)."""
+    row_pad: int = 0
 
     @cached_property
     def stage_rank(self) -> int:
@@ -119,7 +120,7 @@ class SharedLayout:
     @cached_property
     def row_bytes(self) -> int:
         """Bytes one row occupies, padding included (the row pitch)."""
-        return self.data_row_bytes * (2 if self.fp4_padded else 1)
+        return self.data_row_bytes * (2 if self.fp4_padded else 1) + self.row_pad
 
     @cached_property
     def buffer_bytes(self) -> int:
@@ -182,6 +183,8 @@ class SharedLayout:
         stage, rest = divmod(offset, self.buffer_bytes)
         block, rest = divmod(rest, self.block_bytes)
         row, physical = divmod(rest, self.row_bytes)
+        if physical >= self.row_bytes - self.row_pad:
+            return None
         byte = self.swizzle(row, physical)
         if self.fp4_padded:
             chunk, within = divmod(byte, FP4_PADDED_CHUNK_BYTES)
@@ -200,7 +203,9 @@ class SharedLayout:
         return tuple(coords)
 
     def is_padding(self, offset: int) -> bool:
-        """Whether the byte at ``offset`` belongs to no element (fp4Padded padding)."""
+        """Whether the byte at ``offset`` belongs to no element (``rowPad`` or fp4Padded padding)."""
+        if offset % self.buffer_bytes % self.row_bytes >= self.row_bytes - self.row_pad:
+            return True
         if not self.fp4_padded:
             return False
         byte = self.swizzle((offset % self.buffer_bytes) // self.row_bytes, offset % self.row_bytes)
@@ -214,10 +219,14 @@ def _layout_from(shape: tuple[int, ...], element_type: Attribute, encoding: Shar
     if len(shape) < encoding.rank:
         raise LayoutError(f"a buffer of rank {len(shape)} cannot use a #qgpu.shared encoding of rank {encoding.rank}")
     layout = SharedLayout(shape, element_type, elem_bytes, encoding.vec_elems, encoding.per_phase,
-                          encoding.max_phase, encoding.dim_order, encoding.fp4_padded, encoding.row_elems)
+                          encoding.max_phase, encoding.dim_order, encoding.fp4_padded, encoding.row_elems,
+                          encoding.row_pad)
     if layout.shape[layout.contiguous_dim] % layout.row_elements:
         raise LayoutError(f"rowElems = {encoding.row_elems} must divide the contiguous dimension "
                           f"({layout.shape[layout.contiguous_dim]} elements)")
+    if layout.row_pad and (layout.max_phase > 1 or layout.fp4_padded or layout.row_elems):
+        raise LayoutError(f"rowPad = {layout.row_pad} pads plain rows: it does not combine with a swizzle "
+                          "(maxPhase > 1), fp4Padded or rowElems")
     if layout.fp4_padded:
         if elem_bytes != 1:
             raise LayoutError(f"fp4Padded needs packed fp4 bytes (an 8-bit element type), got {element_type}")

@@ -21,6 +21,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler.diagnostics import emit_error
 from compiler.format_table import FORMATS
 from dialects.qdot.formats import Format
+from dialects.qdot.types import BlockType
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import FOLD_K, Q3K_D32, Q4_0_D16, Q4K_SCALE16, Q5_0_D8, Q6K_D4, SCALE_BITS, BlockPartOp
 from dialects.qgpu.encodings import (
@@ -31,6 +32,7 @@ from dialects.qgpu.encodings import (
     SharedEncodingAttr,
 )
 from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
+from dialects.qgpu.shared_layout import BANK_GROUP_BYTES
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, values_per_element
 from dialects.qgpu.types import MemDescType
@@ -39,8 +41,30 @@ from passes.support.dot_operands import (contiguous_dim, insert_at, kernel_warps
 from passes.support.strategy import Plan
 
 
+ROW_PAD_BYTES = 16
+"""The padding ``pad-block-rows`` puts after a row (``padded_row_bytes``): one 16-byte bank group."""
+
+
+def padded_row_bytes(value: SSAValue, blocks_dim: int) -> int:
+    """Bytes of padding after each row of a staged block tile under ``pad-block-rows``: 16 where its rows are an even
+    number of 16-byte groups apart — two 144-byte blocks, the activation tile of every q8_1_mmq dot, are 18, so
+    rows r and r + 4 of the eight an ldmatrix (or a quarter-warp's 16-byte loads) reads start on one bank group and
+    the read takes two wavefronts; 19 groups apart, the eight are distinct. Not a tile that is one contiguous run of
+    global memory (``one_contiguous_run``: W repacked by ``tile_weights``), whose copy stays one run, nor rows that
+    are not whole 16-byte groups."""
+    tensor = value.type
+    assert isinstance(tensor, TensorType)
+    element = tensor.get_element_type()
+    assert isinstance(element, BlockType)
+    row_bytes = tensor.get_shape()[blocks_dim] * element.info.element_bytes
+    if row_bytes % BANK_GROUP_BYTES or (row_bytes // BANK_GROUP_BYTES) % 2 or one_contiguous_run(value):
+        return 0
+    return ROW_PAD_BYTES
+
+
 def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
-                       q4k_fold: str = "auto", note: Callable[[str], None] | None = None) -> None:
+                       q4k_fold: str = "auto", note: Callable[[str], None] | None = None,
+                       pad_rows: bool = False) -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
@@ -59,7 +83,7 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
             emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} blocks must be contiguous along K in memory "
                             f"(stride 1 on dimension {blocks_dim} of its descriptor)")
         order = [blocks_dim, 1 - blocks_dim]
-        shared = SharedEncodingAttr(1, 1, 1, order)
+        shared = SharedEncodingAttr(1, 1, 1, order, row_pad=padded_row_bytes(value, blocks_dim) if pad_rows else 0)
         mem = insert_at(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
         sides.append((op_idx, mem, fmt))
     fold_by_mma = min_term_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)

@@ -32,7 +32,8 @@ GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_commo
             "bench.experiments.warp_local_scales", "bench.experiments.padding_rows_once",
             "bench.experiments.decode_phase_edits", "bench.experiments.bulk_weight_copies",
             "bench.experiments.scale_lookahead", "bench.experiments.decode_chain_edits",
-            "bench.experiments.compiler_ab", "bench.experiments.token_broadcast"]
+            "bench.experiments.compiler_ab", "bench.experiments.token_broadcast",
+            "bench.experiments.padded_rows_ab"]
 
 _BLOCKER = """
 import sys

@@ -1,0 +1,40 @@
+"""Experiment: the decode and prefill MUL_MATs with their activation tile's rows padded from 288 to 304 bytes
+(``qdot-accelerate-matmul{pad-block-rows=true}``, labels ``… padrows``) against the same kernels unpadded.
+
+    python -m bench.experiments.padded_rows_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
+    python -m bench.experiments.padded_rows_ab              # on the GPU machine, with that cache
+    python -m bench.experiments.padded_rows_ab --reverse    # a second round, each form first in one of the two
+
+Run 306 (Nsight Compute, the one-token kernel at 4096 × 14336) counted the activation tile's ``ldmatrix`` and its
+d / s loads at twice their ideal shared-memory wavefronts, 9.5 % of the kernel's, with the L1/TEX unit its busiest
+(80 %): two 144-byte q8_1_mmq blocks a token make rows 18 bank groups apart, so rows r and r + 4 of the eight a read
+takes start on one group. 304 bytes apart (19 groups) the eight are distinct. Runs 314–315 found the same 2-way
+conflict on the decoded scales' stores worth 5–7 % of this kernel's time. Run 82 (fourth session) padded every
+such row by hand: the prefill no faster, the decode 1–3 %, the M ≤ 8 kernel at M = 8 slower (its copy then divided
+each chunk's position at run time; the kernels have changed since: today's copy of the 8-token tile divides
+already). ``token_broadcast`` asks the one-token half of the question by a text edit.
+
+``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize, zeroing, GEMM; each checked against ``compiler.numerics``
+first) for exactly the ``LABELS``, each beside its padded form. Not timed yet.
+"""
+
+from __future__ import annotations
+
+import bench.mmq as bm
+from bench.experiments import labelled_ab
+
+PADDED = (
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",  # the M = 1 goal rows
+    "small_m 64 w2 splitk s2 pdl wt",              # M ≤ 8 (run 82's loss was at M = 8)
+    "mmq 64x128 w4 s2 b2 wt",                      # the prefill (M = 512), W repacked: only its activations padded
+)
+LABELS = tuple(label for padded in PADDED for label in (padded, f"{padded} {bm.PADDED_ROWS_WORD}"))
+
+
+def selection(only: str | None = None) -> list:
+    del only  # the exact labels, whatever ``run`` passes
+    return labelled_ab.selection(LABELS)
+
+
+if __name__ == "__main__":
+    labelled_ab.main(LABELS, __doc__.split("\n\n")[0])
