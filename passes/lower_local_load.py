@@ -56,6 +56,7 @@ from dialects.qgpu.ldmatrix import LdmatrixForm
 from dialects.qgpu.ops import LocalLoadOp
 from dialects.qgpu.shared_layout import SharedLayout
 from dialects.qgpu.types import MemDescType
+from passes.support.bank_conflicts import Wavefronts, access_wavefronts, ldmatrix_wavefronts
 from passes.support.block_fields import lower_derived_load
 from passes.support.builder import Builder
 from passes.support.distributed import (
@@ -305,15 +306,17 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
         regs = _emit_ldmatrix(b, state, access, plan, base)  # the ptx.ldmatrix ops name their form
         if noting:
             remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: {len(plan.groups)} × "
-                           f"{plan.form.ptx}")
+                           f"{plan.form.ptx}{_ldmatrix_census(access, plan)}")
     else:
         # 16-byte vector loads need a 16-byte aligned buffer start: a #qgpu.shared buffer's
         # stages are (allocations start 128-byte aligned); a block-part view's are not
         vectors = isinstance(shared, SharedLayout) and shared.buffer_bytes % VECTOR_BYTES == 0
-        regs = _emit_scalar(b, state, access, base, tensor, vectors)
+        census: list[tuple[int, list[int]]] | None = [] if noting else None
+        regs = _emit_scalar(b, state, access, base, tensor, vectors, census)
+        traffic = f"; {_scalar_census(census)} per warp" if census else ""
         if noting and not isinstance(tensor.encoding, (DotOperandEncodingAttr, DotScaleEncodingAttr)):
             remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: ld.shared (not a dot operand's "
-                           "fragments, which are what ldmatrix delivers)")
+                           f"fragments, which are what ldmatrix delivers){traffic}")
         elif noting:
             if not use_ldmatrix:
                 reason = no_ldmatrix_reason
@@ -321,10 +324,44 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
                 reason = f"{arch} has no ldmatrix"
             else:
                 reason = _telling_refusal(refusals, access)
-            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: scalar ld.shared fallback: {reason}")
+            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: scalar ld.shared fallback: "
+                           f"{reason}{traffic}")
     out = from_regs(b, regs, tensor)
     load.result.replace_all_uses_with(out)
     Rewriter.erase_op(load)
+
+
+def _ldmatrix_census(access: Access, plan: LdmatrixPlan) -> str:
+    """The remark's words on the shared-memory wavefronts of warp 0's ldmatrix instructions for one load
+    (``bank_conflicts``), each lane's row address as ``_emit_ldmatrix`` builds it; none for the 16 × 16 shapes
+    (rows of 32 bytes, two phases a matrix: not modelled)."""
+    offsets, form = access.offsets, plan.form
+    if form.shape == LdmatrixShape.M16N16:
+        return ""
+    mask = 0
+    if not offsets.additive:
+        for v in (*plan.row_bases, *offsets.warp_bases):
+            mask |= v
+    total = Wavefronts()
+    for offset in plan.group_offsets:
+        constant = offset + plan.row_origin
+        rows = []
+        for lane in range(8 * form.num):
+            part = 0
+            for bit, value in enumerate(plan.row_bases):
+                if lane >> bit & 1:
+                    part = part + value if offsets.additive else part ^ value
+            rows.append(part + constant if offsets.additive or not constant & mask else part ^ constant)
+        total = total + ldmatrix_wavefronts(rows, form.num)
+    return f"; {total.phrase()} per warp"
+
+
+def _scalar_census(census: list[tuple[int, list[int]]]) -> str:
+    """The wavefronts of warp 0's ``ld.shared`` for one load (``bank_conflicts``)."""
+    total = Wavefronts()
+    for width, addresses in census:
+        total = total + access_wavefronts(addresses, width)
+    return total.phrase()
 
 
 def _telling_refusal(refusals: list[tuple[LdmatrixForm, str]], access: Access) -> str:
@@ -389,12 +426,19 @@ VECTOR_BYTES = 16
 
 
 def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValue,
-                 tensor: TensorType, vectors: bool = False) -> list[SSAValue]:
+                 tensor: TensorType, vectors: bool = False,
+                 census: list[tuple[int, list[int]]] | None = None) -> list[SSAValue]:
     """Register by register, except that the four registers of a thread's 16-byte aligned run
     are one ``ld.shared.v4`` (``vectors``; f32 registers bitcast from its words): LLVM does not merge
     the four loads itself, as the XOR swizzle of each one's offset hides that they are adjacent (run 81:
     the raw e2m1 reads of the wgmma kernels' conversion were four ``ld.shared.b32`` with 4-way bank
-    conflicts; the swizzled decoded q4_K scales, 47 LDS per K step against 23 unswizzled)."""
+    conflicts; the swizzled decoded q4_K scales, 47 LDS per K step against 23 unswizzled). ``census`` (remarks
+    only) gets each load's width and its lanes' first bytes (warp 0), for ``bank_conflicts``."""
+
+    def noted(width: int, reg: int, start: int = 0, extra: int = 0) -> None:
+        if census is not None:
+            census.append((width, [access.byte_offset(reg, start, lane) + extra for lane in range(32)]))
+
     offsets = access.offsets
     thread = state.per_thread(("offsets", *offsets.key),
                               lambda eb, ids: offsets.thread_part(eb, ids))
@@ -409,21 +453,26 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
         if reg < len(regs):  # loaded with the vector of the run it belongs to
             continue
         if reg in runs:
+            noted(VECTOR_BYTES, reg)
             address = b.add(base, combine(b, thread, mask, runs[reg]))
             vector = b.emit(LdSharedOp(address, VectorType(i32, [VECTOR_BYTES // 4])))
             words = b.insert(UnpackOp(vector)).results
             regs.extend(words if register == i32 else (b.emit(arith.BitcastOp(w, f32)) for w in words))
             continue
         if unpacked:
+            noted(2, reg)
             regs.append(_unpacked_register(b, access, base, thread, mask, reg))
             continue
         const0 = _word_offset(access, offsets, reg, elems)
         if const0 is not None:
+            noted(4, reg)
             address = b.add(base, combine(b, thread, mask, const0))
             regs.append(b.emit(LdSharedOp(address, register)))
             continue
         const0 = _word_offset(access, offsets, reg, elems, alignment=2)
         if const0 is not None and register == i32:  # ggml blocks' quants at 2 mod 4 (q8_0, q4_0)
+            noted(2, reg)
+            noted(2, reg, extra=2)
             address = b.add(base, combine(b, thread, mask, const0))
             # an XOR-swizzled thread part may flip bit 1 or carry past it: each half its own address
             upper = b.add(address, 2) if mask == 0 else b.add(base, combine(b, thread, mask, const0 + 2))
@@ -436,6 +485,8 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
             # 4 bytes at 1 or 3 mod 4 in every thread (mxfp4's 17-byte blocks): the two aligned words
             # around them, the four picked by one prmt
             shift = const0 % 4
+            noted(4, reg, extra=-shift)
+            noted(4, reg, extra=4 - shift)
             words = [b.emit(LdSharedOp(b.add(base, b.add(thread, const0 - shift + 4 * i)), i32)) for i in (0, 1)]
             regs.append(b.emit(PrmtOp(words[0], words[1], b.const(0x3210 + 0x1111 * shift))))
             continue
@@ -444,6 +495,7 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
         value = b.const(0)
         for start in range(0, count * access.elem_bytes, access.elem_bytes):
             elem = (reg * 4 + start) // access.elem_bytes
+            noted(access.elem_bytes, reg, start)
             address = b.add(base, combine(b, thread, mask, offsets.elem_part(elem)))
             width = {1: i8, 2: i16, 4: i32}[access.elem_bytes]
             part = b.emit(LdSharedOp(address, width))

@@ -439,7 +439,7 @@ def _lower_op(op: Operation, state: FunctionState, warps: int, pointers: dict, b
     elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
         _lower_splat(op)
     elif isinstance(op, LocalStoreOp):
-        store_registers(op, state, _memdesc_base(op.dst, bases, Builder.before(op)))
+        store_registers(op, state, _memdesc_base(op.dst, bases, Builder.before(op)), _store_note(op))
         _erase(op)
     elif isinstance(op, (MemDescIndexOp, MemDescTransOp, BlockPartOp)):
         return  # folded into the users' base offsets
@@ -479,6 +479,13 @@ def _replace_with_index(op: Operation, special: SpecialRegOp) -> None:
     _erase(op)
 
 
+def _store_note(op: Operation):  # noqa: ANN202 - Callable[[str], None] | None
+    """Where ``store_registers`` says a register → shared store's wavefronts: a remark at ``op``, when asked for."""
+    if not remarks.enabled(ToLLVMPass.name):
+        return None
+    return lambda text: remarks.remark(op, ToLLVMPass.name, text)
+
+
 def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict) -> None:
     src = op.src
     if src is None:
@@ -487,7 +494,7 @@ def _lower_alloc(op: LocalAllocOp, state: FunctionState, warps: int, bases: dict
     memdesc = op.result.type
     assert isinstance(memdesc, MemDescType)
     if register_staged(op):
-        store_registers(op, state, bases[op.result])
+        store_registers(op, state, bases[op.result], _store_note(op))
         return
     load = src.owner
     assert isinstance(load, LoadOp)

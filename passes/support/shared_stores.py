@@ -15,6 +15,8 @@ with only stores on both sides.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import TensorType, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -25,6 +27,7 @@ from dialects.qdot.kernel import LoadOp
 from dialects.qgpu.ops import LocalAllocOp, LocalStoreOp
 from dialects.qgpu.types import MemDescType
 from dialects.qgpu.warp_group_dot import WarpGroupDotOp
+from passes.support.bank_conflicts import Wavefronts, access_wavefronts
 from passes.support.builder import Builder
 from passes.support.warp_group_pipeline import READER_SYNCS_ATTR, READERS_SYNCED_ATTR
 from passes.support.distributed import (
@@ -37,8 +40,11 @@ from passes.support.distributed import (
 )
 
 
-def store_registers(op: LocalAllocOp | LocalStoreOp, state: FunctionState, base: SSAValue) -> None:
-    """``qgpu.local_alloc %tensor`` or ``qgpu.local_store %tensor, %buffer`` (``base``: its offset)."""
+def store_registers(op: LocalAllocOp | LocalStoreOp, state: FunctionState, base: SSAValue,
+                    note: Callable[[str], None] | None = None) -> None:
+    """``qgpu.local_alloc %tensor`` or ``qgpu.local_store %tensor, %buffer`` (``base``: its offset). ``note``
+    (remarks only) gets the stores' shared-memory wavefronts per warp (``bank_conflicts``: run 306 found the decoded
+    scales' stores at twice their ideal by Nsight Compute; this says so at compile time)."""
     value = op.src if isinstance(op, LocalAllocOp) else op.value
     memdesc = op.result.type if isinstance(op, LocalAllocOp) else op.dst.type
     assert value is not None
@@ -74,14 +80,21 @@ def store_registers(op: LocalAllocOp | LocalStoreOp, state: FunctionState, base:
         if any(step != (i // 2) * layout.elem_bytes for i, step in enumerate(steps)) or offsets.elem_part(first) % 4:
             emit_error(op, f"the elements of a register of {tensor} are not contiguous in shared memory")
     reg = 0
+    traffic, stores = Wavefronts(), 0
     while reg < len(regs):
         count = _vector_run(offsets, reg, per_reg, len(regs), warps) if per_reg * layout.elem_bytes == 4 else 1
+        if note is not None:
+            width = count * per_reg * layout.elem_bytes
+            traffic = traffic + access_wavefronts([offsets.at(reg * per_reg, lane, 0) for lane in range(32)], width)
+            stores += 1
         address = b.add(base, combine(b, thread, offsets.thread_mask, offsets.elem_part(reg * per_reg)))
         value = regs[reg] if count == 1 else b.emit(PackOp(regs[reg:reg + count]))
         b.insert(StSharedOp(address, value))
         reg += count
     if READER_SYNCS_ATTR not in op.attributes:
         b.insert(BarSyncOp(0))
+    if note is not None:
+        note(f"{tensor} into shared memory: {stores} st.shared per thread; {traffic.phrase()} per warp")
 
 
 def _vector_run(offsets: LinearOffsets, reg: int, per_reg: int, regs: int, warps: int) -> int:

@@ -161,4 +161,4 @@ def test_an_ldmatrix_misfit_is_said_plainly_before_its_offsets() -> None:
     assert "lhs scales 64x8xf32: scalar ld.shared fallback: ldmatrix .m8n8.x4.b16 does not fit: the form reads " \
            "16-byte rows that must each begin at a multiple of 16 bytes, and this operand's bytes are not laid out " \
            "that way: lane 1 register 0 byte 0 comes from offset 0, but the form gives that lane byte 4 of a row, " \
-           "so that row would begin at offset -4" in loads
+           "so that row would begin at offset -4; 32 wavefronts, no bank conflict per warp" in loads

@@ -18,7 +18,7 @@
 // CHECK-NOT:      ptx.ld_shared
 // CHECK-NOT:      ptx.ldmatrix
 // CHECK:          func.return
-// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): scalar ld.shared fallback: the op's fallback attribute asks for it{{$}}
+// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): scalar ld.shared fallback: the op's fallback attribute asks for it; 16 wavefronts, no bank conflict per warp{{$}}
 func.func @padded_fallback(%m: !qgpu.memdesc<32x32xi8, #kmajor>) -> tensor<32x32xi8, #bu> {
   %b = qgpu.local_load %m {fallback} : !qgpu.memdesc<32x32xi8, #kmajor> -> tensor<32x32xi8, #bu>
   func.return %b : tensor<32x32xi8, #bu>
@@ -36,7 +36,7 @@ func.func @padded_fallback(%m: !qgpu.memdesc<32x32xi8, #kmajor>) -> tensor<32x32
 // CHECK-NOT:      ptx.ld_shared
 // CHECK-NOT:      ptx.ldmatrix
 // CHECK:          func.return
-// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): scalar ld.shared fallback: the op's fallback attribute asks for it{{$}}
+// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): scalar ld.shared fallback: the op's fallback attribute asks for it; 32 wavefronts where 16 would do (2-way bank conflicts) per warp{{$}}
 func.func @unpadded_fallback(%m: !qgpu.memdesc<32x32xi8, #plain>) -> tensor<32x32xi8, #bu> {
   %b = qgpu.local_load %m {fallback} : !qgpu.memdesc<32x32xi8, #plain> -> tensor<32x32xi8, #bu>
   func.return %b : tensor<32x32xi8, #bu>
@@ -53,7 +53,7 @@ func.func @unpadded_fallback(%m: !qgpu.memdesc<32x32xi8, #plain>) -> tensor<32x3
 // CHECK-COUNT-4:  ptx.ldmatrix m8n16 x4 b8x16.b4x16_p64
 // CHECK-NOT:      ptx.ld_shared
 // CHECK:          func.return
-// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): 4 × ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64{{$}}
+// REMARK:         fallback-attr.mlir:[[# @LINE + 2]]:3: remark: qdot-lower-local-load: rhs operand 32x32xi8 (kWidth 2, fp4Unpacked): 4 × ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64; 16 wavefronts, no bank conflict per warp{{$}}
 func.func @padded(%m: !qgpu.memdesc<32x32xi8, #kmajor>) -> tensor<32x32xi8, #bu> {
   %b = qgpu.local_load %m : !qgpu.memdesc<32x32xi8, #kmajor> -> tensor<32x32xi8, #bu>
   func.return %b : tensor<32x32xi8, #bu>
