@@ -212,18 +212,20 @@ def _label_options(label: str) -> tuple[str, bool]:
 
 
 PADDED_ROWS_WORD = "padrows"
-"""The last word of a label compiled with ``qdot-accelerate-matmul{pad-block-rows=true}`` (``padded_rows``)."""
+"""A word of a label compiled with ``qdot-accelerate-matmul{pad-block-rows=true}`` (``padded_rows``)."""
+SWIZZLED_FOLDS_WORD = "swfold"
+"""A word of a label compiled with ``qdot-accelerate-matmul{swizzle-fold-buffers=true}`` (``padded_rows``)."""
 
 
 def _pipeline(label: str, stages: int) -> str | None:
     """A ``fold=…`` label asks qdot-accelerate-matmul for that q4k-fold, an ``unguarded`` one qdot-pipeline for
     ``guard-copies=false`` (``unguarded``); else the default pipeline."""
     fold, guard = _label_options(label)
-    padded = label.split()[-1] == PADDED_ROWS_WORD
-    if fold == "auto" and guard and not padded:
+    padded, swizzled = PADDED_ROWS_WORD in label.split(), SWIZZLED_FOLDS_WORD in label.split()
+    if fold == "auto" and guard and not padded and not swizzled:
         return None
     return ptx_pipeline(PtxOptions(arch="sm_90", strategy="promote-int8", num_stages=stages, q4k_fold=fold,
-                                   guard_copies=guard, pad_block_rows=padded))
+                                   guard_copies=guard, pad_block_rows=padded, swizzle_fold_buffers=swizzled))
 
 
 def kernel_config(label: str, cfg: MmqConfig) -> MmqConfig:
@@ -242,10 +244,12 @@ def unguarded(entries: list) -> list:
     return [(f"{label} unguarded", cfg, stages) for label, cfg, stages in entries]
 
 
-def padded_rows(entries: list) -> list:
-    """Each entry again, labelled ``… padrows``: the same kernel through ``qdot-accelerate-matmul{pad-block-rows=
-    true}``, whose activation tile's rows are 304 bytes apart instead of 288 (``block_dots.padded_row_bytes``)."""
-    return [(f"{label} {PADDED_ROWS_WORD}", cfg, stages) for label, cfg, stages in entries]
+def padded_rows(entries: list, words: str = PADDED_ROWS_WORD) -> list:
+    """Each entry again, labelled ``… padrows`` (``… swfold``, ``… padrows swfold``: ``words``): the same kernel
+    through ``qdot-accelerate-matmul{pad-block-rows=true}``, whose activation tile's rows are 304 bytes apart instead
+    of 288 (``block_dots.padded_row_bytes``), or ``{swizzle-fold-buffers=true}``, whose dmin mma operands are
+    swizzled, or both."""
+    return [(f"{label} {words}", cfg, stages) for label, cfg, stages in entries]
 
 
 def selected(only: str | None, labels: Sequence[str] = ()) -> list[tuple[str, MmqConfig, int]]:

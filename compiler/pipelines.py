@@ -48,6 +48,8 @@ class PtxOptions:
     position); left out of the pipeline text when true."""
     pad_block_rows: bool = False
     """qdot-accelerate-matmul's ``pad-block-rows``; left out of the pipeline text when false."""
+    swizzle_fold_buffers: bool = False
+    """qdot-accelerate-matmul's ``swizzle-fold-buffers``; left out of the pipeline text when false."""
 
 
 def ptx_pipeline(options: PtxOptions) -> str:
@@ -55,7 +57,8 @@ def ptx_pipeline(options: PtxOptions) -> str:
     fold = "" if options.q4k_fold == "auto" else f" q4k-fold={options.q4k_fold}"
     epilogue = "" if options.epilogue == "direct" else f" epilogue={options.epilogue}"
     guard = "" if options.guard_copies else " guard-copies=false"
-    pad = " pad-block-rows=true" if options.pad_block_rows else ""
+    pad = (" pad-block-rows=true" if options.pad_block_rows else "") + \
+        (" swizzle-fold-buffers=true" if options.swizzle_fold_buffers else "")
     return ",".join(
         [
             "qdot-lower-quantize",

@@ -33,7 +33,8 @@ Options: ``arch``, ``strategy`` (``auto`` by default), ``q4k-fold`` (``auto``, `
 ``fma``: how a q4_K × q8_1_mmq dot — or q5_K's, which has the same term — applies its dmin term;
 see ``AccelerateMatmulPass``; under ``auto`` a kernel's ``qdot.q4k_fold`` attribute decides for its dots) and
 ``pad-block-rows`` (false by default: 16 bytes after each row of a staged ggml block tile whose row pitch is an
-even number of 16-byte groups, ``block_dots.padded_row_bytes``).
+even number of 16-byte groups, ``block_dots.padded_row_bytes``) and ``swizzle-fold-buffers`` (false by default: the
+dmin mma's f16 operands swizzled as the decoded scales are).
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -138,6 +139,10 @@ class AccelerateMatmulPass(ModulePass):
     """Whether staged ggml block tiles whose rows are an even number of 16-byte groups apart get 16 bytes of padding
     per row (``block_dots.padded_row_bytes``: the activation tile's 288-byte rows put rows r and r + 4 of an
     ldmatrix on one bank slot; run 306 counted those reads at twice their ideal wavefronts). Off until timed."""
+    swizzle_fold_buffers: bool = False
+    """Whether the f16 operands of the q4_K / q5_K / q4_1 / q5_1 dmin mma (``q4k-fold=mma``), decoded once per CTA into
+    rows of 16 halves, take the conflict-free swizzle of their 32-byte pitch, as the decoded f32 scales do (their
+    stores and ldmatrix reads are 2-way conflicted unswizzled: ``--remarks`` counts them). Off until timed."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -149,7 +154,7 @@ class AccelerateMatmulPass(ModulePass):
                 try:
                     with _located_at(dot):
                         _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, *fold,
-                                     pad_block_rows=self.pad_block_rows)
+                                     pad_block_rows=self.pad_block_rows, swizzle_fold_buffers=self.swizzle_fold_buffers)
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -258,7 +263,7 @@ def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
 
 
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str,
-                 fold_origin: str, pad_block_rows: bool = False) -> None:
+                 fold_origin: str, pad_block_rows: bool = False, swizzle_fold_buffers: bool = False) -> None:
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
@@ -281,7 +286,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
         if noting:
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold, fold_origin))
         note = (lambda text: remarks.remark(dot, AccelerateMatmulPass.name, text)) if noting else None
-        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note, pad_block_rows)
+        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note, pad_block_rows, swizzle_fold_buffers)
         return
     plan, unstaged = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
     if noting and unstaged:

@@ -18,8 +18,9 @@ def every_entry() -> list:
 def selection(labels: Sequence[str]) -> list:
     """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings), and
     for a label ``… unguarded`` the entry of ``…`` through ``qdot-pipeline{guard-copies=false}``
-    (``bm.unguarded``), for ``… padrows`` through ``qdot-accelerate-matmul{pad-block-rows=true}``
-    (``bm.padded_rows``), in the order of ``labels``: ``bench.mmq`` times every entry at one shape before the next
+    (``bm.unguarded``), for ``… padrows`` / ``… swfold`` / ``… padrows swfold`` through
+    ``qdot-accelerate-matmul``'s ``pad-block-rows`` / ``swizzle-fold-buffers`` (``bm.padded_rows``), in the order of
+    ``labels``: ``bench.mmq`` times every entry at one shape before the next
     shape, so a label beside its ``… unguarded`` one is timed next to it (run 291 timed all the guarded entries of
     a shape first, and a control whose two forms are the same PTX came out 1.6–2.4 % apart at one shape)."""
     table = {entry[0]: entry for entry in every_entry()}
@@ -29,8 +30,12 @@ def selection(labels: Sequence[str]) -> list:
             chosen.append(table[label])
         elif label.endswith(" unguarded") and label.removesuffix(" unguarded") in table:
             chosen += bm.unguarded([table[label.removesuffix(" unguarded")]])
-        elif label.endswith(f" {bm.PADDED_ROWS_WORD}") and label.removesuffix(f" {bm.PADDED_ROWS_WORD}") in table:
-            chosen += bm.padded_rows([table[label.removesuffix(f" {bm.PADDED_ROWS_WORD}")]])
+        else:
+            both = f"{bm.PADDED_ROWS_WORD} {bm.SWIZZLED_FOLDS_WORD}"
+            for words in (both, bm.PADDED_ROWS_WORD, bm.SWIZZLED_FOLDS_WORD):
+                if label.endswith(f" {words}") and label.removesuffix(f" {words}") in table:
+                    chosen += bm.padded_rows([table[label.removesuffix(f" {words}")]], words)
+                    break
     return chosen
 
 

@@ -1,5 +1,6 @@
 """Experiment: the decode and prefill MUL_MATs with their activation tile's rows padded from 288 to 304 bytes
-(``qdot-accelerate-matmul{pad-block-rows=true}``, labels ``… padrows``) against the same kernels unpadded.
+(``qdot-accelerate-matmul{pad-block-rows=true}``, labels ``… padrows``) against the same kernels unpadded; where the
+dmin term is an f16 mma, also with its operands swizzled (``{swizzle-fold-buffers=true}``, ``… swfold``) and both.
 
     python -m bench.experiments.padded_rows_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.padded_rows_ab              # on the GPU machine, with that cache
@@ -12,7 +13,9 @@ takes start on one group. 304 bytes apart (19 groups) the eight are distinct. Ru
 conflict on the decoded scales' stores worth 5–7 % of this kernel's time. Run 82 (fourth session) padded every
 such row by hand: the prefill no faster, the decode 1–3 %, the M ≤ 8 kernel at M = 8 slower (its copy then divided
 each chunk's position at run time; the kernels have changed since: today's copy of the 8-token tile divides
-already). ``token_broadcast`` asks the one-token half of the question by a text edit.
+already). ``token_broadcast`` asks the one-token half of the question by a text edit. The fold operands — rows of
+16 halves, 32 bytes, stored a row per thread and read by ldmatrix — have the decoded scales' 2-way stores and 2-way
+reads too (the remarks of qdot-lower-local-load and qdot-to-llvm count them: ``passes/support/bank_conflicts.py``).
 
 ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize, zeroing, GEMM; each checked against ``compiler.numerics``
 first) for exactly the ``LABELS``, each beside its padded form. Not timed yet.
@@ -24,11 +27,16 @@ import bench.mmq as bm
 from bench.experiments import labelled_ab
 
 PADDED = (
-    "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",  # the M = 1 goal rows
+    "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",  # the M = 1 goal rows (fold by FMA: no f16 fold buffers)
     "small_m 64 w2 splitk s2 pdl wt",              # M ≤ 8 (run 82's loss was at M = 8)
     "mmq 64x128 w4 s2 b2 wt",                      # the prefill (M = 512), W repacked: only its activations padded
 )
-LABELS = tuple(label for padded in PADDED for label in (padded, f"{padded} {bm.PADDED_ROWS_WORD}"))
+FOLDED = PADDED[1:]
+"""The kernels whose dmin term is an f16 mma: also timed with its operands swizzled (``… swfold``), and both."""
+LABELS = tuple(label for padded in PADDED for label in (
+    padded, f"{padded} {bm.PADDED_ROWS_WORD}",
+    *((f"{padded} {bm.SWIZZLED_FOLDS_WORD}", f"{padded} {bm.PADDED_ROWS_WORD} {bm.SWIZZLED_FOLDS_WORD}")
+      if padded in FOLDED else ())))
 
 
 def selection(only: str | None = None) -> list:

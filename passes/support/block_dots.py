@@ -64,7 +64,7 @@ def padded_row_bytes(value: SSAValue, blocks_dim: int) -> int:
 
 def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
                        q4k_fold: str = "auto", note: Callable[[str], None] | None = None,
-                       pad_rows: bool = False) -> None:
+                       pad_rows: bool = False, swizzle_folds: bool = False) -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
@@ -111,7 +111,7 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         mma_op.attributes["qdot.scale_bits"] = IntegerAttr(SCALE_BITS, i64)
         result = mma_op.results[0]
         if fold_by_mma:
-            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point)
+            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point, swizzle_folds)
     assert result is not None
     out = insert_at(point, ConvertLayoutOp(result, dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
@@ -381,7 +381,7 @@ def min_term_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
 
 
 def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, warps: int,
-              point: InsertPoint) -> SSAValue:
+              point: InsertPoint, swizzle: bool = False) -> SSAValue:
     """The dmin term of q4_K (or q5_K), −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
 
     Per accumulator and 32-value block the rank-1 fold costs an FMA — as much as the
@@ -399,7 +399,8 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     parts = {minned: "m_pad", Format.Q8_1_MMQ: "s_pad" if super_block else "s_pair"}
     # both decoded before either is read: the two copies share one barrier after their stores
     # (shared_stores.defer_trailing_barriers)
-    decoded = [_decode_once(insert_at(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point)
+    decoded = [_decode_once(insert_at(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point,
+                            swizzle_f16=swizzle)
                for (_op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True)]
     operands, scales = [], []
     for (op_idx, mem, fmt), (first, count), view in zip(sides, slices, decoded, strict=True):
@@ -504,7 +505,8 @@ def decode_once_remark(dot: DotScaledOp, formats: tuple[Format, Format], mems: t
     return "scales decoded once per CTA into shared buffers: " + "; ".join(parts) if parts else None
 
 
-def _decode_once(view: SSAValue, warps: int, point: InsertPoint, by_sub_blocks: bool = False) -> SSAValue:
+def _decode_once(view: SSAValue, warps: int, point: InsertPoint, by_sub_blocks: bool = False,
+                 swizzle_f16: bool = False) -> SSAValue:
     """Decode a q4_K scale/min view (or a 32-value block's d: q4_0's, q8_0's, mxfp4's; or q3_K's i32
     scales per 16 values) cooperatively into a shared buffer of the view's element type.
 
@@ -530,11 +532,13 @@ def _decode_once(view: SSAValue, warps: int, point: InsertPoint, by_sub_blocks: 
     # (f16 fold operands are read as mma fragments: rows of sub-blocks, contiguous)
     order = [1, 0] if element == f16 or by_sub_blocks else [0, 1]
     encoding = SharedEncodingAttr(1, 1, 1, order)
-    if order == [1, 0] and element != f16:
+    if order == [1, 0] and (element != f16 or swizzle_f16):
         # thread t writes row t: rows of 32 bytes put a quarter-warp's eight 16-byte stores on each bank twice
         # (run 306: 6 % of the goal kernel's wavefronts, its L1/TEX unit the busiest); the conflict-free swizzle
         # moves whole 16-byte chunks, so the readers' 16-byte runs stay single loads (qdot-lower-local-load's
-        # vector runs). Run 315: the one-token kernel 5–7 % faster at 4096 × 14336 and 4096²
+        # vector runs). Run 315: the one-token kernel 5–7 % faster at 4096 × 14336 and 4096². The f16 fold operands
+        # (rows of 16 halves, read by ldmatrix, which the swizzle keeps) have the same 2-way stores and reads, but
+        # take it only under swizzle-fold-buffers until timed
         encoding = shared_encoding_for([rows, values], element, order)
     shared = MemDescType([rows, values], element, encoding)
     return insert_at(point, LocalAllocOp(shared, decoded)).results[0]

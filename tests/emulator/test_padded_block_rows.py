@@ -2,7 +2,9 @@
 tile's rows that are an even number of 16-byte groups apart, except W repacked into one run), the kernels still
 computing ``compiler.numerics``' result on the emulator — fresh seeded inputs into a poisoned Y — in the decode
 forms (one token, M ≤ 8, two super-blocks per step, repacked or ggml's order) and the prefill's, whose tiles
-(activations and ggml-order W of two blocks a row) are both padded."""
+(activations and ggml-order W of two blocks a row) are both padded; and ``{swizzle-fold-buffers=true}``, the dmin
+mma's f16 operands swizzled (the M ≤ 8 and prefill kernels, whose q4_K dmin term is that mma), with and without the
+padding."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ CASES = [
 ]
 
 
-def _padded(case: MmqCase, fold: str = "auto"):  # noqa: ANN202 - ModuleOp
-    return lower(mmq_kernel(case.cfg), case.cfg.name, PtxOptions(arch="sm_90", q4k_fold=fold, pad_block_rows=True))
+def _padded(case: MmqCase, fold: str = "auto", pad: bool = True, swizzle: bool = False):  # noqa: ANN202 - ModuleOp
+    return lower(mmq_kernel(case.cfg), case.cfg.name, PtxOptions(arch="sm_90", q4k_fold=fold, pad_block_rows=pad,
+                                                                 swizzle_fold_buffers=swizzle))
 
 
 def _staged_buffers(case: MmqCase) -> str:
@@ -37,3 +40,17 @@ def _staged_buffers(case: MmqCase) -> str:
 def test_padded_kernel_matches_reference(case: MmqCase) -> None:
     assert "rowPad = 16" in _staged_buffers(case)  # the activation tile's rows at least
     emulate_and_check(_padded(case, "fma" if case.cfg.small_m else "auto"), case, seed=11, what=" (padded rows)")
+
+
+FOLDED = [CASES[1], CASES[3]]
+"""The M ≤ 8 and prefill cases: their dmin term is the f16 mma (``q4k-fold=auto`` there)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pad", [False, True])
+@pytest.mark.parametrize("case", FOLDED, ids=[c.id for c in FOLDED])
+def test_swizzled_fold_operands_match_reference(case: MmqCase, pad: bool) -> None:
+    text = str(lower(mmq_kernel(case.cfg), case.cfg.name, "qdot-lower-quantize,qdot-accelerate-matmul{arch=sm_90 "
+                     "strategy=promote-int8 swizzle-fold-buffers=true}"))
+    assert "xf16, #qgpu.shared<{vec = 8, perPhase = 4, maxPhase = 2" in text  # the fold operands swizzled
+    emulate_and_check(_padded(case, pad=pad, swizzle=True), case, seed=12, what=" (swizzled fold operands)")
