@@ -63,6 +63,7 @@ from passes.support.distributed import (
     FunctionState,
     LinearOffsets,
     combine,
+    combined,
     element_coords,
     elements_per_thread,
     from_regs,
@@ -331,6 +332,11 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
     Rewriter.erase_op(load)
 
 
+def _ldmatrix_mask(offsets: LinearOffsets, plan: LdmatrixPlan) -> int:
+    """The bits a lane's ldmatrix row address can touch (``combine``'s mask); 0 when parts are added."""
+    return 0 if offsets.additive else LinearOffsets.thread_mask_of((*plan.row_bases, *offsets.warp_bases))
+
+
 def _ldmatrix_census(access: Access, plan: LdmatrixPlan) -> str:
     """The remark's words on the shared-memory wavefronts of warp 0's ldmatrix instructions for one load
     (``bank_conflicts``), each lane's row address as ``_emit_ldmatrix`` builds it; none for the 16 × 16 shapes
@@ -338,20 +344,11 @@ def _ldmatrix_census(access: Access, plan: LdmatrixPlan) -> str:
     offsets, form = access.offsets, plan.form
     if form.shape == LdmatrixShape.M16N16:
         return ""
-    mask = 0
-    if not offsets.additive:
-        for v in (*plan.row_bases, *offsets.warp_bases):
-            mask |= v
+    mask = _ldmatrix_mask(offsets, plan)
     total = Wavefronts()
-    for offset in plan.group_offsets:
-        constant = offset + plan.row_origin
-        rows = []
-        for lane in range(8 * form.num):
-            part = 0
-            for bit, value in enumerate(plan.row_bases):
-                if lane >> bit & 1:
-                    part = part + value if offsets.additive else part ^ value
-            rows.append(part + constant if offsets.additive or not constant & mask else part ^ constant)
+    for offset in plan.group_offsets:  # warp 0: the rows' part only, as _emit_ldmatrix composes it
+        rows = [combined(offsets.bits_at(plan.row_bases, lane), mask, offset + plan.row_origin)
+                for lane in range(8 * form.num)]
         total = total + ldmatrix_wavefronts(rows, form.num)
     return f"; {total.phrase()} per warp"
 
@@ -408,10 +405,7 @@ def _emit_ldmatrix(b: Builder, state: FunctionState, access: Access, plan: Ldmat
         return eb.add(rows, warp) if offsets.additive else eb.xor(rows, warp)
 
     thread = state.per_thread(key, make)
-    mask = 0
-    if not offsets.additive:
-        for v in (*plan.row_bases, *warp_bases):
-            mask |= v
+    mask = _ldmatrix_mask(offsets, plan)
     regs: list[SSAValue | None] = [None] * access.layout.regs_per_thread
     for group, offset in zip(plan.groups, plan.group_offsets, strict=True):
         address = b.add(base, combine(b, thread, mask, offset + plan.row_origin))
@@ -460,8 +454,7 @@ def _emit_scalar(b: Builder, state: FunctionState, access: Access, base: SSAValu
             regs.extend(words if register == i32 else (b.emit(arith.BitcastOp(w, f32)) for w in words))
             continue
         if unpacked:
-            noted(2, reg)
-            regs.append(_unpacked_register(b, access, base, thread, mask, reg))
+            regs.append(_unpacked_register(b, access, base, thread, mask, reg, noted))
             continue
         const0 = _word_offset(access, offsets, reg, elems)
         if const0 is not None:
@@ -539,8 +532,9 @@ def _vector_runs(access: Access, offsets, elems: int) -> dict[int, int]:  # noqa
 
 
 def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAValue, mask: int,
-                       reg: int) -> SSAValue:
-    """Four fp4 values as 0000xxxx bytes, from the packed bytes of an fp4Padded buffer."""
+                       reg: int, noted: Callable[..., None]) -> SSAValue:
+    """Four fp4 values as 0000xxxx bytes, from the packed bytes of an fp4Padded buffer (``noted``: ``_emit_scalar``'s
+    record of each load, for the remark)."""
     offsets = access.offsets
     nibbles = access.nibbles
     assert nibbles is not None
@@ -551,6 +545,7 @@ def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAVa
     if not lane_nibbles and nibs == [0, 1, 0, 1] and consts[1] == consts[0] and consts[2] == consts[0] + 1 \
             and consts[3] == consts[2] and consts[0] % 2 == 0 and all(v % 2 == 0 for v in
                                                                       (*offsets.lane_bases, *offsets.warp_bases)):
+        noted(2, reg)
         address = b.add(base, combine(b, thread, mask, consts[0]))
         pair = b.cast_int(b.emit(LdSharedOp(address, i16)), i32)
         # [b0, b0, b1, b1] then keep the low nibble of bytes 0 and 2, the high nibble of bytes 1 and 3
@@ -560,6 +555,7 @@ def _unpacked_register(b: Builder, access: Access, base: SSAValue, thread: SSAVa
         return b.or_(low, high)
     value = b.const(0)
     for byte, (const, nib) in enumerate(zip(consts, nibs, strict=True)):
+        noted(1, reg, byte)
         address = b.add(base, combine(b, thread, mask, const))
         packed = b.cast_int(b.emit(LdSharedOp(address, i8)), i32)
         if lane_nibbles:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 BANKS = 32
 WORD_BYTES = 4
-PHASE_BYTES = 128
+PHASE_BYTES = BANKS * WORD_BYTES
 """Bytes all the banks deliver in one wavefront."""
 
 

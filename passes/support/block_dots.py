@@ -41,7 +41,7 @@ from passes.support.dot_operands import (contiguous_dim, insert_at, kernel_warps
 from passes.support.strategy import Plan
 
 
-ROW_PAD_BYTES = 16
+ROW_PAD_BYTES = BANK_GROUP_BYTES
 """The padding ``pad-block-rows`` puts after a row (``padded_row_bytes``): one 16-byte bank group."""
 
 

@@ -269,6 +269,10 @@ class LinearOffsets:
     def bits_value(self, b: Builder, x: SSAValue, bases: Sequence[int]) -> SSAValue:
         return sum_of_bits(b, x, bases) if self.additive else xor_of_bits(b, x, bases)
 
+    def bits_at(self, bases: Sequence[int], x: int) -> int:
+        """``bits_value``'s value for one ``x``."""
+        return self._compose(bases, x)
+
     def thread_part(self, b: Builder, ids: ThreadIds) -> SSAValue:
         lane = self.bits_value(b, ids.lane, self.lane_bases)
         warp = self.bits_value(b, ids.warp, self.warp_bases)
@@ -291,6 +295,11 @@ def combine(b: Builder, thread: SSAValue, thread_mask: int, constant: int) -> SS
     if constant & thread_mask == 0:
         return b.add(thread, constant)
     return b.xor(thread, constant)
+
+
+def combined(thread: int, thread_mask: int, constant: int) -> int:
+    """``combine``'s value for one thread's part (the remarks' bank-conflict counts evaluate addresses so)."""
+    return thread + constant if constant & thread_mask == 0 else thread ^ constant
 
 
 def _sum(bases: Sequence[int], value: int) -> int:

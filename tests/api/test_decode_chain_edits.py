@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bench.experiments import decode_chain_edits as sm
+from passes.support.bank_conflicts import phase_wavefronts
 from tests.ptxas_checks import assembled, needs_ptxas
 
 
@@ -95,10 +96,8 @@ def test_a_quarter_warps_row_stores_by_row_stride(row_bytes: int, wavefronts: in
     """The reason for ``pad-48`` and ``swizzle-halves``: eight threads each store 16 bytes of their own row; the
     store takes as many wavefronts as the most of them that fall on one 16-byte slot of the 128-byte bank row."""
     for half in (0, 16):
-        slots = [(t * row_bytes + half) % 128 // 16 for t in range(8)]
-        assert max(slots.count(slot) for slot in slots) == wavefronts
-        swizzled = [(t * 32 + (half ^ 16 * (t >> 2 & 1))) % 128 // 16 for t in range(8)]
-        assert max(swizzled.count(slot) for slot in swizzled) == 1
+        assert phase_wavefronts([t * row_bytes + half for t in range(8)], 16).taken == wavefronts
+        assert phase_wavefronts([t * 32 + (half ^ 16 * (t >> 2 & 1)) for t in range(8)], 16).taken == 1
 
 
 @needs_ptxas

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.experiments import token_broadcast as tb
+from passes.support.bank_conflicts import ldmatrix_wavefronts
 from tests.ptxas_checks import assembled, needs_ptxas
 
 
@@ -43,10 +44,9 @@ def test_the_stored_kernel_is_the_goal_entry() -> None:
 def test_eight_token_rows_wavefronts_by_row_stride(row_bytes: int, wavefronts: int) -> None:
     """The reason for the edit: an ldmatrix phase reads eight 16-byte rows; it takes as many wavefronts as the most
     distinct rows that fall on one 16-byte slot of the 128-byte bank row. 288-byte rows (two q8_1_mmq blocks) put
-    rows r and r + 4 on one slot; one row read by all eight (the edit) is a broadcast."""
-    addresses = {t * row_bytes for t in range(8)}
-    slots = [a % 128 // 16 for a in addresses]
-    assert max(slots.count(slot) for slot in slots) == wavefronts
+    rows r and r + 4 on one slot; one row read by all eight (the edit) is a broadcast. The model is the remarks'
+    (``passes.support.bank_conflicts``)."""
+    assert ldmatrix_wavefronts([t * row_bytes for t in range(8)], 1).taken == wavefronts
 
 
 @needs_ptxas

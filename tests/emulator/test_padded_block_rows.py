@@ -21,6 +21,9 @@ CASES = [
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, tiled_weights=True), m=8, n=40, k=1280),
     MmqCase(MmqConfig(small_m=True, block_n=16, num_warps=1, split_k=True, k_blocks=2), m=5, n=40, k=1280),
     MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4), m=40, n=72, k=768),
+    # q5_K in ggml's order, two super-blocks a K step: two 176-byte blocks a row are 22 bank groups, so its W tile
+    # is padded too (K = 1280: the last step half past the tensor)
+    MmqCase(MmqConfig(block_m=32, block_n=64, num_warps=4, weights="q5_K", k_blocks=2), m=40, n=72, k=1280),
 ]
 
 
@@ -38,7 +41,11 @@ def _staged_buffers(case: MmqCase) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_padded_kernel_matches_reference(case: MmqCase) -> None:
-    assert "rowPad = 16" in _staged_buffers(case)  # the activation tile's rows at least
+    staged = _staged_buffers(case)
+    assert "q8_1_mmq>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], rowPad = 16}>" in staged \
+        or "q8_1_mmq>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1], rowPad = 16}>" in staged
+    if case.cfg.weights == "q5_K":
+        assert "q5_K>, #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1], rowPad = 16}>" in staged
     emulate_and_check(_padded(case, "fma" if case.cfg.small_m else "auto"), case, seed=11, what=" (padded rows)")
 
 
