@@ -6,7 +6,9 @@ store whose wavefronts per warp exceed the ideal, as qdot-lower-local-load's and
 
 A prediction from the layout functions, not a measurement: it is Nsight Compute's "L1 Wavefronts Shared" model
 (run 306 measured the two conflicts it first found, on the one-token kernel). ``--all`` lists the conflict-free
-accesses too. Labels may carry ``padrows`` / ``swfold`` (``bench.mmq.padded_rows``).
+accesses too. Labels may carry ``padrows`` / ``swfold`` (``bench.mmq.padded_rows``). The derived block fields' loads
+(q8_1_mmq's d and s, the q4_K / q5_K headers, …) are counted as qdot-lower-local-load emits them, each address of a
+thread once; where ptxas later joins neighbouring loads into a wider one the census counts them apart.
 """
 
 from __future__ import annotations

@@ -275,11 +275,14 @@ def _lower(load: LocalLoadOp, state: FunctionState, arch: Arch, use_ldmatrix: bo
     assert isinstance(memdesc, MemDescType)
     shared = shared_layout(memdesc)
     if isinstance(shared, BlockPartLayout) and not shared.spec.raw:
-        if remarks.enabled(LowerLocalLoadPass.name):
-            remarks.remark(load, LowerLocalLoadPass.name, lambda: f"{_destination(load)}: scalar ld.shared of the "
+        fields: list[tuple[int, list[int]]] | None = [] if remarks.enabled(LowerLocalLoadPass.name) else None
+        out = lower_derived_load(load, shared, state, fields)
+        if fields is not None:
+            remarks.remark(load, LowerLocalLoadPass.name, f"{_destination(load)}: scalar ld.shared of the "
                            f"{shared.format} block fields that {shared.part!r} is decoded from (no ldmatrix: the "
-                           "values are computed, not copied)")
-        lower_derived_load(load, shared, state)
+                           f"values are computed, not copied); {_scalar_census(fields)} per warp")
+        load.result.replace_all_uses_with(out)
+        Rewriter.erase_op(load)
         return
     access = _access(load)
     tensor = load.result.type

@@ -21,10 +21,11 @@ value i at ``first_byte + pitch·i``, the packed codes at ``codes_byte``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType, VectorType, f16, f32, i8, i16, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from compiler.diagnostics import emit_error
 from dialects.ptx.ops import LdSharedOp, UnpackOp
@@ -61,7 +62,52 @@ def _reads_header(shared: BlockPartLayout) -> bool:
         and shared.block_bytes % HEADER_BYTES == 0 and shared.value_dim == 1
 
 
-def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState) -> None:
+@dataclass
+class _Census:
+    """Warp 0's field loads of one ``qgpu.local_load`` for the bank-conflict census (``bank_conflicts``): each
+    distinct (byte, width) once, as the emitted loads of one address by one thread are one after CSE, at the lane
+    addresses ``lanes`` (the thread part) plus that byte. The loads as emitted here: where ptxas later joins two
+    neighbours into one wider load the census counts them apart."""
+
+    lanes: list[int]
+    into: list[tuple[int, list[int]]]
+    seen: set[tuple[int, int]] = field(default_factory=set)
+
+    def note(self, byte: int, width: int) -> None:
+        if (byte, width) not in self.seen:
+            self.seen.add((byte, width))
+            self.into.append((width, [byte + lane for lane in self.lanes]))
+
+
+@dataclass(frozen=True)
+class _BlockStart:
+    """A block's first byte in shared memory: this thread's ``value``, of which ``offset`` is the compile-time part
+    (the census's view of it, where ``census`` is kept)."""
+
+    value: SSAValue
+    offset: int
+    census: _Census | None
+
+    def load(self, b: Builder, byte: int, kind: Attribute) -> SSAValue:
+        if self.census is not None:
+            self.census.note(self.offset + byte, _bytes_of(kind))
+        return b.emit(LdSharedOp(b.add(self.value, byte), kind))
+
+    def moved(self, b: Builder, byte: int) -> _BlockStart:
+        """The address ``byte`` further on, as one value that later loads add to."""
+        return _BlockStart(b.add(self.value, byte), self.offset + byte, self.census)
+
+
+def _bytes_of(kind: Attribute) -> int:
+    if isinstance(kind, VectorType):
+        return _bytes_of(kind.get_element_type()) * kind.element_count()
+    return {i8: 1, i16: 2, i32: 4}[kind]
+
+
+def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: FunctionState,
+                       census: list[tuple[int, list[int]]] | None = None) -> SSAValue:
+    """The registers of ``load``, for the caller to put in its place. ``census`` (remarks only) gets each field
+    load's width and warp 0's lane addresses (``_Census``)."""
     tensor = load.result.type
     assert isinstance(tensor, TensorType)
     layout = distributed_layout(tensor)
@@ -88,22 +134,21 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     b = Builder.before(load)
     base = b.cast([load.src], [i32])[0]
     thread = state.per_thread(("offsets", *starts.key), lambda eb, ids: starts.thread_part(eb, ids))
+    noted = _Census([starts.bits_at(starts.lane_bases, lane) for lane in range(32)], census) \
+        if census is not None else None
     if layout.elem_bytes == 1:  # q2_K's 4-bit scales or mins: four consecutive fields per register
-        regs = [_nibble_word(load, b, shared, b.add(base, thread),
+        regs = [_nibble_word(load, b, shared, _BlockStart(b.add(base, thread), 0, noted),
                              [(starts.elem_part(e), index_of(e, 0, 0)) for e in range(first, min(first + 4, elems))])
                 for first in range(0, elems, 4)]
-        load.result.replace_all_uses_with(from_regs(b, regs, tensor))
-        load.detach()
-        load.erase()
-        return
+        return from_regs(b, regs, tensor)
     values = []
     headers: dict[int, Sequence[SSAValue]] = {}  # a block's header words, by the block's offset in the thread
     reads_header = _reads_header(shared)
     for elem in range(elems):
         offset = starts.elem_part(elem)
-        start = b.add(base, b.add(thread, offset))
+        start = _BlockStart(b.add(base, b.add(thread, offset)), offset, noted)
         if reads_header and offset not in headers:
-            words = b.emit(LdSharedOp(start, VectorType(i32, [HEADER_BYTES // 4])))
+            words = start.load(b, 0, VectorType(i32, [HEADER_BYTES // 4]))
             headers[offset] = b.insert(UnpackOp(words)).results
         values.append(_field(b, shared, start, index_of(elem, 0, 0), headers.get(offset)))
     if layout.elem_bytes == 4:
@@ -111,12 +156,10 @@ def lower_derived_load(load: LocalLoadOp, shared: BlockPartLayout, state: Functi
     else:  # f16 pairs: narrow (exact: the fields are fp16 values or 6-bit integers) and pack
         halves = [b.cast_int(b.emit(arith.BitcastOp(b.emit(arith.TruncFOp(v, f16)), i16)), i32) for v in values]
         regs = [b.or_(halves[i], b.shl(halves[i + 1], 16)) for i in range(0, len(halves), 2)]
-    load.result.replace_all_uses_with(from_regs(b, regs, tensor))
-    load.detach()
-    load.erase()
+    return from_regs(b, regs, tensor)
 
 
-def _nibble_word(load: LocalLoadOp, b: Builder, shared: BlockPartLayout, thread_start: SSAValue,
+def _nibble_word(load: LocalLoadOp, b: Builder, shared: BlockPartLayout, thread_start: _BlockStart,
                  fields: list[tuple[int, int]]) -> SSAValue:
     """One register of byte fields (q2_K's ``sc`` / ``mn``: a nibble of each ``scales`` byte) from the
     fields' (block offset, index) pairs, which must be four consecutive bytes of one block at a 4-aligned
@@ -132,11 +175,11 @@ def _nibble_word(load: LocalLoadOp, b: Builder, shared: BlockPartLayout, thread_
     if not consecutive or shared.block_bytes % 4 or place % 4:
         emit_error(load, f"part '{shared.part}' of {shared.format} loads four consecutive bytes of one block per "
                          "register, 4-aligned; this layout puts others together")
-    word = b.emit(LdSharedOp(b.add(thread_start, place), i32))
+    word = thread_start.load(b, place, i32)
     return b.and_(b.lshr(word, 4 * spec.nibble), 0x0F0F0F0F)
 
 
-def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int,
+def _field(b: Builder, shared: BlockPartLayout, start: _BlockStart, index: int,
            header: Sequence[SSAValue] | None = None) -> SSAValue:
     """The field as f32 (f16 parts are exact in f32 and narrowed by the caller), or as i32 for an
     int8 field (q6_K's ``sc``: ``ld.shared.s8``, sign-extended) or a word (q5_0's / q5_1's ``qh``). ``header``:
@@ -144,11 +187,11 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int,
     spec, part = shared.spec, shared.part
     if spec.element == i32 and spec.field_bytes == 4:  # q5_0 / q5_1's qh word
         assert spec.first_byte is not None
-        at = b.add(start, spec.first_byte + spec.pitch * index)
+        at = start.moved(b, spec.first_byte + spec.pitch * index)
         if shared.block_bytes % 4 == 0 and spec.first_byte % 4 == 0:
-            return b.emit(LdSharedOp(at, i32))
-        low = b.cast_int(b.emit(LdSharedOp(at, i16)), i32)  # q5_0's 22-byte blocks: 2-aligned
-        high = b.cast_int(b.emit(LdSharedOp(b.add(at, 2), i16)), i32)
+            return at.load(b, 0, i32)
+        low = b.cast_int(at.load(b, 0, i16), i32)  # q5_0's 22-byte blocks: 2-aligned
+        high = b.cast_int(at.load(b, 2, i16), i32)
         return b.or_(low, b.shl(high, 16))
     if spec.element == i32 and spec.codes_byte is not None:  # q3_K's sc
         return b.sub(_q3k_scale(b, start, spec.codes_byte, index), 32)
@@ -158,7 +201,7 @@ def _field(b: Builder, shared: BlockPartLayout, start: SSAValue, index: int,
         return b.mulf(_half(b, start, spec.first_byte), b.emit(arith.SIToFPOp(signed, f32)))
     if spec.element == i32:
         assert spec.first_byte is not None
-        byte = b.emit(LdSharedOp(b.add(start, spec.first_byte + spec.pitch * index), i8))
+        byte = start.load(b, spec.first_byte + spec.pitch * index, i8)
         return b.emit(arith.ExtSIOp(byte, i32))
     if part in ("m_pad", "s_pair") and spec.codes_byte is None:  # (−m, 0) of q4_1 / q5_1, (s, 0) of q8_1_mmq
         if index % 2:
@@ -206,61 +249,61 @@ def _times_code(b: Builder, factor: SSAValue, code: SSAValue) -> SSAValue:
     return b.fused_fma(as_float, factor, b.mulf(factor, b.fconst(-2.0 ** 23)))
 
 
-def _half(b: Builder, start: SSAValue, byte: int, header: Sequence[SSAValue] | None = None) -> SSAValue:
+def _half(b: Builder, start: _BlockStart, byte: int, header: Sequence[SSAValue] | None = None) -> SSAValue:
     """The fp16 at ``byte`` as f32: loaded, or the half of a header word (``byte`` even)."""
     if header is None:
-        bits = b.emit(LdSharedOp(b.add(start, byte), i16))
+        bits = start.load(b, byte, i16)
     else:
         bits = b.emit(arith.TruncIOp(b.lshr(header[byte // 4], 8 * (byte % 4)), i16))
     return b.emit(arith.ExtFOp(b.emit(arith.BitcastOp(bits, f16)), f32))
 
 
-def _e8m0_half(b: Builder, start: SSAValue, byte: int) -> SSAValue:
+def _e8m0_half(b: Builder, start: _BlockStart, byte: int) -> SSAValue:
     """2^(e − 128) of the E8M0 byte e, as ggml's ``e8m0_to_fp32_half`` builds its bits: (e − 1) << 23
     (a normal float) for e ≥ 2, the subnormals 2^-128 and 2^-127 (0x00200000 << e) below."""
-    e = b.cast_int(b.emit(LdSharedOp(b.add(start, byte), i8)), i32)  # zero-extended
+    e = b.cast_int(start.load(b, byte, i8), i32)  # zero-extended
     normal = b.shl(b.sub(e, 1), 23)
     small = b.shl(b.const(0x00200000), b.and_(e, 1))  # e & 1 = e where chosen; a shift by e >= 32 is poison
     bits = b.select(b.cmp("ult", e, 2), small, normal)
     return b.emit(arith.BitcastOp(bits, f32))
 
 
-def _scale_byte(b: Builder, start: SSAValue, codes_byte: int, i: int,
+def _scale_byte(b: Builder, start: _BlockStart, codes_byte: int, i: int,
                 header: Sequence[SSAValue] | None = None) -> SSAValue:
     """Byte ``i`` of ``scales`` (at ``codes_byte``, 4-aligned), from an aligned 32-bit load (shared by the fields of
     a block) or the block's header words."""
     at = codes_byte + 4 * (i // 4)
-    word = header[at // 4] if header is not None else b.emit(LdSharedOp(b.add(start, at), i32))
+    word = header[at // 4] if header is not None else start.load(b, at, i32)
     return b.and_(b.lshr(word, 8 * (i % 4)), 0xFF)
 
 
-def _q3k_scale(b: Builder, start: SSAValue, codes_byte: int, s: int) -> SSAValue:
+def _q3k_scale(b: Builder, start: _BlockStart, codes_byte: int, s: int) -> SSAValue:
     """q3_K's 6-bit scale ``s`` (0..15) of ``scales[12]`` at ``codes_byte``, as ``dequantize_row_q3_K``'s
     ``aux`` words build it: the low four bits from the nibble s // 8 of byte s mod 8, the top two from
     bits 2 · (s // 4) of byte 8 + s mod 4. Byte loads: the 110-byte blocks leave ``scales`` 2-aligned."""
     def byte(i: int) -> SSAValue:
-        return b.cast_int(b.emit(LdSharedOp(b.add(start, codes_byte + i), i8)), i32)  # zero-extended
+        return b.cast_int(start.load(b, codes_byte + i, i8), i32)  # zero-extended
 
     low = b.and_(b.lshr(byte(s % 8), 4 * (s // 8)), 15)
     high = b.and_(b.lshr(byte(8 + s % 4), 2 * (s // 4)), 3)
     return b.or_(low, b.shl(high, 4))
 
 
-def _iq4xs_scale(b: Builder, start: SSAValue, codes_byte: int, j: int) -> SSAValue:
+def _iq4xs_scale(b: Builder, start: _BlockStart, codes_byte: int, j: int) -> SSAValue:
     """iq4_xs's 6-bit ls of sub-block ``j`` (0..7), as ``dequantize_row_iq4_xs`` joins it: the nibble j % 2 of
     ``scales_l[j / 2]`` — nibble j of the little-endian ``scales_l`` word, 4-aligned at ``codes_byte`` + 2 in
     the 4-aligned 136-byte blocks — and bits 2j, 2j + 1 of the 16-bit ``scales_h`` at ``codes_byte``. The two
     loads are the same for every j of a block: emitted per j here, they are one word and, with d, one
     ``ld.shared.v2.b16`` in the PTX of a thread that decodes all eight (``_decode_once``; lit
     targets/ptx/mmq-iq4_xs.mlir)."""
-    low_word = b.emit(LdSharedOp(b.add(start, codes_byte + 2), i32))
-    high_half = b.cast_int(b.emit(LdSharedOp(b.add(start, codes_byte), i16)), i32)  # zero-extended
+    low_word = start.load(b, codes_byte + 2, i32)
+    high_half = b.cast_int(start.load(b, codes_byte, i16), i32)  # zero-extended
     low = b.and_(b.lshr(low_word, 4 * j), 15)
     high = b.and_(b.lshr(high_half, 2 * j), 3)
     return b.or_(low, b.shl(high, 4))
 
 
-def _q4k_scale_or_min(b: Builder, start: SSAValue, codes_byte: int, j: int, is_min: bool,
+def _q4k_scale_or_min(b: Builder, start: _BlockStart, codes_byte: int, j: int, is_min: bool,
                       header: Sequence[SSAValue] | None = None) -> SSAValue:
     if j < 4:
         return b.and_(_scale_byte(b, start, codes_byte, j + 4 if is_min else j, header), 63)
