@@ -99,6 +99,12 @@ DECODE = [
                tiled_weights=True), 2),
     ("small_m 64 w2 splitk s2 pdl wt",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, tiled_weights=True), 2),
+    ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt padrows",  # choose_mmq's since run 317
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+               tiled_weights=True, pad_block_rows=True), 2),
+    ("small_m 64 w2 splitk s2 pdl wt swfold",  # choose_mmq's since run 317
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, tiled_weights=True,
+               swizzle_fold_buffers=True), 2),
     ("small_m 64 w2 splitk s2 pdl il",
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, interleave_splits=True),
      2),
@@ -230,11 +236,15 @@ def _pipeline(label: str, stages: int) -> str | None:
 
 def kernel_config(label: str, cfg: MmqConfig) -> MmqConfig:
     """The configuration whose kernel compiles under the default pipeline to the PTX ``label``'s pipeline gives
-    ``cfg``'s (names aside): the label's ``fold=`` (for weights with a min term) and ``unguarded`` carried by the
-    kernel itself, as ``qdot.q4k_fold`` and ``qdot.unguarded_copies`` — the form ``choose_mmq`` returns."""
+    ``cfg``'s (names aside): the label's ``fold=`` (for weights with a min term), ``unguarded``, ``padrows`` and
+    ``swfold`` carried by the kernel itself, as ``qdot.q4k_fold``, ``qdot.unguarded_copies``, ``qdot.pad_block_rows``
+    and ``qdot.swizzle_fold_buffers`` — the form ``choose_mmq`` returns."""
     fold, guard = _label_options(label)
+    words = label.split()
     return replace(cfg, q4k_fold=fold if FORMATS[cfg.weights].min_term else "auto",
-                   guard_copies=cfg.guard_copies and guard)
+                   guard_copies=cfg.guard_copies and guard,
+                   pad_block_rows=cfg.pad_block_rows or PADDED_ROWS_WORD in words,
+                   swizzle_fold_buffers=cfg.swizzle_fold_buffers or SWIZZLED_FOLDS_WORD in words)
 
 
 def unguarded(entries: list) -> list:

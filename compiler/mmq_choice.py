@@ -40,7 +40,9 @@ does not have to read the runs:
   elsewhere), and for the formats with a min term (q4_K, q5_K, q4_1, q5_1) that term as an FMA per block
   (``MmqConfig.q4k_fold``, which ``bench.mmq``'s one-token rows were timed with: ``fold=fma`` in their labels, run
   40 for q4_K); W repacked, for the formats of ``UNGUARDED_ONE_TOKEN`` (M = 1) and ``UNGUARDED_EIGHT_TOKENS``
-  (2 ≤ M ≤ 8), copies ahead without the K split's guard (measured on an H100, runs 290–294). In ggml's order
+  (2 ≤ M ≤ 8), copies ahead without the K split's guard (measured on an H100, runs 290–294); q4_K's repacked
+  one-token kernel pads its activation tile's rows (``PADDED_ROWS_ONE_TOKEN``) and its 8-token kernel swizzles
+  its dmin mma's f16 operands (``SWIZZLED_FOLDS_EIGHT_TOKENS``), each removing bank conflicts (run 317). In ggml's order
   q6_K's and q3_K's 2-aligned super-blocks go two per stage by 4-byte cp.async where K is a multiple of 512, in one
   stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages (``ALIGNED_PAIRS``; runs 225–226, 228).
 
@@ -135,6 +137,22 @@ medians are 0.985–0.990 × with pairs up to 1.005 ×, q5_1's reaches 1.025 × 
 and iq4_nl's medians lie within 1 % of 1, and the guard is faster for iq4_xs, mxfp4 and q2_K (medians
 1.009–1.018 ×). On an H200 q3_K's is 0.942–0.986 × unguarded (run 296; q4_1's and q6_K's not timed there). The
 wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
+PADDED_ROWS_ONE_TOKEN = ("q4_K",)
+"""Weights whose one-token kernel over repacked W pads its activation tile's rows from 288 to 304 bytes
+(``MmqConfig(pad_block_rows=True)``: its ldmatrix and d / s reads free of bank conflicts, as the remarks count them).
+Run 317 (an H200, each kernel beside its padded form in one process, two rounds in opposite orders): q4_K's
+0.983–0.990 × the MUL_MAT time at 4096 × 14336 (the goal row: 9.48 and 9.66 µs against 9.58 and 9.83), 0.967–0.969 ×
+at 4096², 0.986–1.000 × at 3584², 0.997–1.001 × at 32768 × 8192. The 8-token kernel is not padded: at M = 8, N =
+32768 it took 1.107 × the time padded (0.93–1.02 × at the other shapes and M; why is not known), and the prefill
+kernel 0.997–1.014 ×. The other formats were not timed padded."""
+SWIZZLED_FOLDS_EIGHT_TOKENS = ("q4_K",)
+"""Weights whose 8-token kernel over repacked W (2 ≤ M ≤ 8) swizzles its dmin mma's f16 operand buffers
+(``MmqConfig(swizzle_fold_buffers=True)``: their 2-way conflicted stores and ldmatrix reads made conflict-free).
+Run 317 (an H200, as ``PADDED_ROWS_ONE_TOKEN``): q4_K's 0.912–0.941 × the MUL_MAT time at 4096 × 14336 for M = 1–8,
+0.950–0.970 × at 4096², 0.964–0.987 × at 3584², 0.986–1.005 × at 32768 × 8192; with its rows padded too 0.85–0.90 ×
+at 4096 × 14336 but 1.10 × at M = 8, N = 32768, so not padded. The prefill kernel keeps the plain buffers
+(0.997–1.008 × swizzled), and so do the other formats' kernels, not timed (q5_K's is the only other decode kernel
+with f16 fold buffers; its one-token kernel folds by FMA)."""
 FOUR_WARP_WIDE = ("q2_K",)
 """Weights whose 32-token kernel in ggml's order runs on 4 warps: on 2, q2_K's (with and without its aligned
 pairs) needs 255 registers and spills 40–60 bytes (ptxas, sm_90), 0.89–0.93 × stream-K's speed at K = 14336
@@ -259,6 +277,12 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
     if tiled_weights and weights in _UNGUARDED.get(tokens, ()):
         cfg = replace(cfg, guard_copies=False)
         why.append(_UNGUARDED_WHY[tokens])
+    if tiled_weights and weights in _PADDED_ROWS.get(tokens, ()):
+        cfg = replace(cfg, pad_block_rows=True)
+        why.append("the activation tile's rows padded to 304 bytes (run 317: 0.97–1.00 ×)")
+    if tiled_weights and weights in _SWIZZLED_FOLDS.get(tokens, ()):
+        cfg = replace(cfg, swizzle_fold_buffers=True)
+        why.append("the dmin mma's f16 operands swizzled (run 317: 0.91–1.01 ×)")
     if not tiled_weights and weights in ALIGNED_PAIRS and k % PAIR_K_DIVISIBILITY == 0:
         stages = ALIGNED_PAIRS[weights]
         why.append(f"two super-blocks per stage, {stages} stage{'s' if stages > 1 else ''}: K a multiple of "
@@ -269,6 +293,8 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
 
 _WIDE64_TEXT = f"2^{WIDE64_MAX_WEIGHTS.bit_length() - 1}"
 _UNGUARDED = {1: UNGUARDED_ONE_TOKEN, SMALL_M_MAX: UNGUARDED_EIGHT_TOKENS}
+_PADDED_ROWS = {1: PADDED_ROWS_ONE_TOKEN}
+_SWIZZLED_FOLDS = {SMALL_M_MAX: SWIZZLED_FOLDS_EIGHT_TOKENS}
 _UNGUARDED_WHY = {
     1: "copies ahead unguarded (runs 290–294, an H100: with the guard 1.04–1.09 × the time at its worst shape)",
     SMALL_M_MAX: "copies ahead unguarded (runs 293–294, an H100: with the guard 1.02–1.05 × the median time)",

@@ -223,6 +223,16 @@ class MmqConfig:
     benchmark rows were timed with (``bench.mmq``'s ``fold=fma`` labels; for q4_K at M = 1, 2–3 % faster than the
     mma at three of the four decode shapes and 2 % slower at 32768 × 8192, run 40)."""
 
+    pad_block_rows: bool = False
+    """True: the kernel carries ``qdot.pad_block_rows``, so ``qdot-accelerate-matmul`` pads its staged block tiles'
+    rows (the activation tile's 288 bytes become 304: its ldmatrix and d / s reads free of bank conflicts) under the
+    default pipeline as under ``pad-block-rows=true``. ``choose_mmq`` sets it where run 317 measured it faster."""
+
+    swizzle_fold_buffers: bool = False
+    """True: the kernel carries ``qdot.swizzle_fold_buffers``, so ``qdot-accelerate-matmul`` swizzles its dmin mma's
+    f16 operand buffers (``q4k_fold`` by mma: q4_K, q5_K, q4_1, q5_1) as under ``swizzle-fold-buffers=true``.
+    ``choose_mmq`` sets it where run 317 measured it faster."""
+
     k_divisibility: int = K_STEP_VALUES
     """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses
     another K at launch): 256, or a larger power of two. With 512 and ``k_blocks = 2`` a row's two
@@ -246,6 +256,7 @@ class MmqConfig:
         k_div = f"_kd{self.k_divisibility}" if self.k_divisibility != K_STEP_VALUES else ""
         unguarded = "" if self.guard_copies else "_ug"
         fold = "" if self.q4k_fold == "auto" else f"_{self.q4k_fold}"
+        fold += ("_padrows" if self.pad_block_rows else "") + ("_swfold" if self.swizzle_fold_buffers else "")
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
                 f"{pdl}{prefetch}{unguarded}{fold}")
 
@@ -575,6 +586,8 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     extra += f", qdot.l2_prefetch = {cfg.l2_prefetch} : i64" if cfg.l2_prefetch else ""
     extra += "" if cfg.guard_copies else ", qdot.unguarded_copies"
     extra += "" if cfg.q4k_fold == "auto" else f', qdot.q4k_fold = "{cfg.q4k_fold}"'
+    extra += ", qdot.pad_block_rows" if cfg.pad_block_rows else ""
+    extra += ", qdot.swizzle_fold_buffers" if cfg.swizzle_fold_buffers else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     constants = consts | {0, 1, 2, MMQ_VALUES, K_STEP_VALUES} | weights.consts()

@@ -34,7 +34,9 @@ Options: ``arch``, ``strategy`` (``auto`` by default), ``q4k-fold`` (``auto``, `
 see ``AccelerateMatmulPass``; under ``auto`` a kernel's ``qdot.q4k_fold`` attribute decides for its dots) and
 ``pad-block-rows`` (false by default: 16 bytes after each row of a staged ggml block tile whose row pitch is an
 even number of 16-byte groups, ``block_dots.padded_row_bytes``) and ``swizzle-fold-buffers`` (false by default: the
-dmin mma's f16 operands swizzled as the decoded scales are).
+dmin mma's f16 operands swizzled as the decoded scales are); false, a kernel's ``qdot.pad_block_rows`` /
+``qdot.swizzle_fold_buffers`` asks for either for its own dots (``MmqConfig`` sets them where run 317 found them
+faster).
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -70,7 +72,8 @@ from compiler.diagnostics import emit_error, location_of
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import Q4K_FOLD_ATTR, LoadOp, TransOp, is_kernel, num_warps, kernel_q4k_fold
+from dialects.qdot.kernel import (PAD_BLOCK_ROWS_ATTR, Q4K_FOLD_ATTR, SWIZZLE_FOLD_BUFFERS_ATTR, LoadOp, TransOp,
+                                  is_kernel, kernel_q4k_fold, num_warps)
 from dialects.qdot.ops import DotScaledOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (
@@ -138,11 +141,13 @@ class AccelerateMatmulPass(ModulePass):
     pad_block_rows: bool = False
     """Whether staged ggml block tiles whose rows are an even number of 16-byte groups apart get 16 bytes of padding
     per row (``block_dots.padded_row_bytes``: the activation tile's 288-byte rows put rows r and r + 4 of an
-    ldmatrix on one bank slot; run 306 counted those reads at twice their ideal wavefronts). Off until timed."""
+    ldmatrix on one bank slot; run 306 counted those reads at twice their ideal wavefronts). False: only the kernels
+    that carry ``qdot.pad_block_rows`` (run 317: faster for some kernels, slower for others)."""
     swizzle_fold_buffers: bool = False
     """Whether the f16 operands of the q4_K / q5_K / q4_1 / q5_1 dmin mma (``q4k-fold=mma``), decoded once per CTA into
     rows of 16 halves, take the conflict-free swizzle of their 32-byte pitch, as the decoded f32 scales do (their
-    stores and ldmatrix reads are 2-way conflicted unswizzled: ``--remarks`` counts them). Off until timed."""
+    stores and ldmatrix reads are 2-way conflicted unswizzled: ``--remarks`` counts them). False: only the kernels
+    that carry ``qdot.swizzle_fold_buffers``."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -154,7 +159,10 @@ class AccelerateMatmulPass(ModulePass):
                 try:
                     with _located_at(dot):
                         _rewrite_dot(dot, self.arch, Strategy(self.strategy), warps, *fold,
-                                     pad_block_rows=self.pad_block_rows, swizzle_fold_buffers=self.swizzle_fold_buffers)
+                                     pad_block_rows=_asked(func, self.pad_block_rows, "pad-block-rows",
+                                                           PAD_BLOCK_ROWS_ATTR),
+                                     swizzle_fold_buffers=_asked(func, self.swizzle_fold_buffers,
+                                                                 "swizzle-fold-buffers", SWIZZLE_FOLD_BUFFERS_ATTR))
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -262,8 +270,17 @@ def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
     return option, f"q4k-fold={option}{overriding}"
 
 
+def _asked(func: FuncOp, option: bool, option_name: str, attr: str) -> str | None:
+    """Who asks for a layout choice of a function's dots, in a remark's words (the pass option for every function,
+    else the kernel's own attribute); None: nobody."""
+    if option:
+        return f"{option_name}=true"
+    return f"the kernel's {attr}" if attr in func.attributes else None
+
+
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str,
-                 fold_origin: str, pad_block_rows: bool = False, swizzle_fold_buffers: bool = False) -> None:
+                 fold_origin: str, pad_block_rows: str | None = None, swizzle_fold_buffers: str | None = None) -> None:
+    """``pad_block_rows`` / ``swizzle_fold_buffers``: who asks for them (``_asked``), None where nobody does."""
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:

@@ -86,7 +86,7 @@ def main() -> None:
     if args.wide:
         run_wide()
         return
-    bm.selected = (lambda only=None: selection(labels=GGML_ORDER_LABELS)) if args.ggml_order else selection
+    bm.selected = (lambda only=None, labels=(): selection(labels=GGML_ORDER_LABELS)) if args.ggml_order else selection
     bm.run(False, None)
 
 

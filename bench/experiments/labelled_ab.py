@@ -73,5 +73,5 @@ def main(labels: Sequence[str], description: str, other: dict[str, tuple[str, Se
         fingerprint = fill_cache(lambda: (bm.compile_kernels(chosen), bm.compile_quantizers()))
         print(f"prepared {len(chosen)} kernels, fingerprint {fingerprint}")
         return
-    bm.selected = lambda only=None: chosen  # the exact labels, whatever ``run`` passes
+    bm.selected = lambda only=None, labels=(): chosen  # the exact labels, whatever ``run`` passes
     bm.run(False, None)

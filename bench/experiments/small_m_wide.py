@@ -64,9 +64,10 @@ WIDE = ((16, 2), (16, 4), (32, 2), (32, 4), (64, 4))  # (max_m, num_warps)
 
 
 def widened(decode: MmqConfig, **changes) -> MmqConfig:
-    """``choose_mmq``'s M ≤ 8 kernel ``decode`` with ``changes`` (its n tile widened), the copy guard kept: the
-    choice drops it for some formats' 8-token kernels (``UNGUARDED_EIGHT_TOKENS``), not for the widened ones."""
-    return replace(decode, guard_copies=True, **changes)
+    """``choose_mmq``'s M ≤ 8 kernel ``decode`` with ``changes`` (its n tile widened), the copy guard kept and the
+    fold buffers plain: the choice drops the guard for some formats' 8-token kernels (``UNGUARDED_EIGHT_TOKENS``) and
+    swizzles q4_K's repacked one's fold buffers (``SWIZZLED_FOLDS_EIGHT_TOKENS``), not the widened ones'."""
+    return replace(decode, guard_copies=True, swizzle_fold_buffers=False, **changes)
 
 
 def widened_to_64(decode: MmqChoice) -> MmqConfig:

@@ -102,6 +102,19 @@ the share's last tile again instead of being skipped. The choice travels with th
 which is what its users compile with. It changes no value the kernel computes."""
 
 
+PAD_BLOCK_ROWS_ATTR = "qdot.pad_block_rows"
+"""Optional unit attribute on a kernel: ``qdot-accelerate-matmul`` pads the rows of its staged ggml block tiles as
+its ``pad-block-rows=true`` does for every kernel (16 bytes after each row whose pitch is an even number of 16-byte
+groups: the q8_1_mmq activation tile's ldmatrix and d / s reads free of bank conflicts). The choice travels with the
+kernel (``MmqConfig.pad_block_rows``): run 317 (an H200) found it faster for q4_K's repacked one-token kernel and
+1.10 × slower for the 8-token kernel at M = 8, N = 32768. It changes no value the kernel computes."""
+SWIZZLE_FOLD_BUFFERS_ATTR = "qdot.swizzle_fold_buffers"
+"""Optional unit attribute on a kernel: ``qdot-accelerate-matmul`` swizzles its dmin mma's f16 operand buffers as
+its ``swizzle-fold-buffers=true`` does for every kernel. The choice travels with the kernel
+(``MmqConfig.swizzle_fold_buffers``): run 317 (an H200) found q4_K's repacked 8-token kernel 0.91–0.99 × its time
+with it and the prefill kernel 1.00–1.01 ×. It changes no value the kernel computes."""
+
+
 Q4K_FOLD_ATTR = "qdot.q4k_fold"
 """Optional string attribute on a kernel, ``"mma"`` or ``"fma"``: how ``qdot-accelerate-matmul`` applies the min
 term of the kernel's q4_K, q5_K, q4_1 or q5_1 × q8_1_mmq dots where the pass's ``q4k-fold`` is ``auto`` (an explicit
@@ -120,7 +133,8 @@ ARG_KINDS_ATTR = "qdot.arg_kinds"
 SHARED_BYTES_ATTR = "qdot.shared_bytes"
 """Written by ``qdot-to-llvm`` on a kernel: its dynamic shared memory in bytes."""
 
-_UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR, UNGUARDED_COPIES_ATTR)
+_UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR, UNGUARDED_COPIES_ATTR, PAD_BLOCK_ROWS_ATTR,
+               SWIZZLE_FOLD_BUFFERS_ATTR)
 ARGUMENT_ATTRS = (DIVISIBILITY_ATTR, NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR)
 """Every ``qdot.*`` attribute a kernel argument may carry."""
 _COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)

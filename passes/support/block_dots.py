@@ -64,14 +64,15 @@ def padded_row_bytes(value: SSAValue, blocks_dim: int) -> int:
 
 def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
                        q4k_fold: str = "auto", note: Callable[[str], None] | None = None,
-                       pad_rows: bool = False, swizzle_folds: bool = False) -> None:
+                       pad_rows: str | None = None, swizzle_folds: str | None = None) -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
     mins) as f32 per 32 values, and let the s8 mma rescale per block with the dmin
     correction as a rank-1 fold: acc += (d_a·d_b)·C − fold_a·fold_b. q6_K's quants are
     joined from two raw parts at use (``qgpu.upcast … high``) and its int8 scale per 16
-    values weights each half of a block's sum in s32 (the mma's ``lhs_sub`` / ``rhs_sub``)."""
+    values weights each half of a block's sum in s32 (the mma's ``lhs_sub`` / ``rhs_sub``). ``pad_rows`` /
+    ``swizzle_folds``: who asked for padded tile rows / swizzled fold operands (the remarks name it), None: no one."""
     sides = []
     for op_idx, value, fmt in ((0, dot.a, plan.lhs.source), (1, dot.b, plan.rhs.source)):
         tensor = value.type
@@ -83,14 +84,23 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
             emit_error(dot, f"{'lhs' if op_idx == 0 else 'rhs'} blocks must be contiguous along K in memory "
                             f"(stride 1 on dimension {blocks_dim} of its descriptor)")
         order = [blocks_dim, 1 - blocks_dim]
-        shared = SharedEncodingAttr(1, 1, 1, order, row_pad=padded_row_bytes(value, blocks_dim) if pad_rows else 0)
+        pad = padded_row_bytes(value, blocks_dim) if pad_rows else 0
+        shared = SharedEncodingAttr(1, 1, 1, order, row_pad=pad)
         mem = insert_at(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
         sides.append((op_idx, mem, fmt))
+        if note is not None and pad:
+            element = tensor.get_element_type()
+            assert isinstance(element, BlockType)
+            row = shape[blocks_dim] * element.info.element_bytes
+            note(f"{'lhs' if op_idx == 0 else 'rhs'} {fmt} tile staged with its rows padded from {row} to {row + pad} "
+                 f"bytes ({pad_rows}: an ldmatrix's eight rows on distinct bank groups)")
     fold_by_mma = min_term_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
     if note is not None:  # the remark (``--remarks``) on the decode-once buffers, if there are any
         text = decode_once_remark(dot, (sides[0][2], sides[1][2]), (sides[0][1], sides[1][1]), mma, fold_by_mma)
         if text is not None:
             note(text)
+        if fold_by_mma and swizzle_folds:
+            note(f"the dmin mma's f16 operand buffers swizzled ({swizzle_folds}: conflict-free stores and ldmatrix)")
     result: SSAValue | None = None
     for index, slices in enumerate(_k_slices(sides)):
         regs, scales, folds, subs, mins = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)

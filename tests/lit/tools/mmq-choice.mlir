@@ -156,20 +156,26 @@
 // qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard, and
 // carries qdot.q4k_fold = "fma" (the form its rows were timed with), which qdot-accelerate-matmul honours.
 // The 8-token kernel of a format in UNGUARDED_EIGHT_TOKENS (runs 293–294) is unguarded too, q4_K's is not.
+// q4_K's repacked one-token kernel carries qdot.pad_block_rows and its 8-token kernel qdot.swizzle_fold_buffers
+// (PADDED_ROWS_ONE_TOKEN, SWIZZLED_FOLDS_EIGHT_TOKENS: run 317), which qdot-accelerate-matmul honours and names.
 // UNGUARDED:      // MmqConfig(weights='q6_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, guard_copies=False){{$}}
 // UNGUARDED-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); copies ahead unguarded (runs 290–294, an H100: {{.*}}
 // UNGUARDED:      func.func @small_m_q8_1_q6_K_64_w2_splitk_m1_wt_ug(
 // UNGUARDED-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
 // UNGUARDED-REMARK: remark: qdot-pipeline: 2 stages: {{.*}}; a loop over a share of K, but the kernel's qdot.unguarded_copies: a tile declared in bounds copied ahead past the share's end takes its last tile again{{$}}
-// GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, q4k_fold='fma'){{$}}
-// GUARDED-NEXT:   // why: {{.*}}; the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (runs 40, 181){{$}}
-// GUARDED:        func.func @small_m_q8_1_q4_K_64_w2_splitk_m1_wt_fma(
-// GUARDED-NEXT:     attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.q4k_fold = "fma"} {
+// GUARDED:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, q4k_fold='fma', pad_block_rows=True){{$}}
+// GUARDED-NEXT:   // why: {{.*}}; the min term as an FMA per block (qdot.q4k_fold), the form its rows were timed with (runs 40, 181); the activation tile's rows padded to 304 bytes (run 317: {{.*}}){{$}}
+// GUARDED:        func.func @small_m_q8_1_q4_K_64_w2_splitk_m1_wt_fma_padrows(
+// GUARDED-NEXT:     attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.q4k_fold = "fma", qdot.pad_block_rows} {
 // GUARDED-NOT:    unguarded
 // GUARDED-FOLD-REMARK: remark: qdot-accelerate-matmul: {{.*}}; q4_K dmin term as an FMA per block (the kernel's qdot.q4k_fold = fma){{$}}
+// GUARDED-FOLD-REMARK: remark: qdot-accelerate-matmul: rhs q8_1_mmq tile staged with its rows padded from 288 to 304 bytes (the kernel's qdot.pad_block_rows: {{.*}}){{$}}
 // UNGUARDED8:      // MmqConfig(weights='q3_K', block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True, guard_copies=False){{$}}
 // UNGUARDED8-NEXT: // why: M ≤ 8: the weights-once kernel (runs 7–9, 112); copies ahead unguarded (runs 293–294, an H100: {{.*}}
 // UNGUARDED8:      func.func @small_m_q8_1_q3_K_64_w2_splitk_wt_ug(
 // UNGUARDED8-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies} {
-// GUARDED8:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True){{$}}
+// GUARDED8:        // MmqConfig(block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True, swizzle_fold_buffers=True){{$}}
+// GUARDED8-NEXT:   // why: {{.*}}; the dmin mma's f16 operands swizzled (run 317: {{.*}}){{$}}
+// GUARDED8:        func.func @small_m_q8_1_q4_K_64_w2_splitk_wt_swfold(
+// GUARDED8-NEXT:     attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.swizzle_fold_buffers} {
 // GUARDED8-NOT:    unguarded
