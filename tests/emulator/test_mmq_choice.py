@@ -153,6 +153,8 @@ def _compile(choice: MmqChoice, text: str | None = None):  # noqa: ANN202 - xDSL
 @pytest.mark.slow
 @pytest.mark.parametrize(("weights", "m", "n", "k", "tiled"), [
     ("q6_K", 1, 72, 1024, False),   # aligned pairs in one stage, the one-token form
+    ("q4_K", 1, 72, 768, True),     # the one-token form, repacked: its activation rows padded (qdot.pad_block_rows)
+    ("q4_K", 5, 72, 768, True),     # the 8-token kernel, repacked: fold operands swizzled (qdot.swizzle_fold_buffers)
     ("q2_K", 5, 72, 1536, False),   # aligned pairs in two stages
     ("q4_K", 20, 72, 768, False),   # the weights-once kernel widened to 32 tokens
     ("q2_K", 12, 72, 1024, False),  # 16 tokens, aligned pairs
