@@ -7,8 +7,9 @@ heuristics, ``max_m``, ``k_blocks`` and ``k_divisibility``; half the stream-K an
 kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those with the fix-up in the GEMM
 (``fixup_in_gemm``, its programs run in a random order; half of those decode ones quantizing X themselves,
 ``quantize_in_gemm``) —, some of the others with interleaved splits, some split-K ones unguarded
-(``guard_copies=False``), some with a min term carrying their own fold (``q4k_fold``); W in ggml's order or
-repacked (``tiled_weights``) —
+(``guard_copies=False``), some with a min term carrying their own fold (``q4k_fold``), some with padded block rows
+or swizzled fold operands (``pad_block_rows``, ``swizzle_fold_buffers``); W in ggml's order or repacked
+(``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale
@@ -123,6 +124,9 @@ def draw(rng: random.Random) -> Draw:
         d = replace(d, cfg=replace(d.cfg, guard_copies=False))  # past a share's end take its last tile again
     if FORMATS[d.cfg.weights].min_term and rng.random() < 0.3:  # the kernel's qdot.q4k_fold, under any pass option
         d = replace(d, cfg=replace(d.cfg, q4k_fold=rng.choice(["mma", "fma"])))
+    if rng.random() < 0.25:  # the kernel's qdot.pad_block_rows / qdot.swizzle_fold_buffers (run 317's layouts)
+        pad = rng.random() < 0.6
+        d = replace(d, cfg=replace(d.cfg, pad_block_rows=pad, swizzle_fold_buffers=not pad or rng.random() < 0.5))
     return d
 
 
