@@ -8,7 +8,8 @@ A prediction from the layout functions, not a measurement: it is Nsight Compute'
 (run 306 measured the two conflicts it first found, on the one-token kernel). ``--all`` lists the conflict-free
 accesses too. Labels may carry ``padrows`` / ``swfold`` (``bench.mmq.padded_rows``). The derived block fields' loads
 (q8_1_mmq's d and s, the q4_K / q5_K headers, …) are counted as qdot-lower-local-load emits them, each address of a
-thread once; where ptxas later joins neighbouring loads into a wider one the census counts them apart.
+thread once; where LLVM's load-store vectorizer later joins neighbouring loads into a wider one the census
+counts them apart.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 from collections.abc import Sequence
 
 import bench.mmq as bm
+
 
 def census(label: str, cfg, stages: int, every: bool = False) -> list[str]:  # noqa: ANN001 - MmqConfig
     """The remark lines (pass: message) of ``label``'s kernel that count wavefronts: the conflicted ones, or all."""

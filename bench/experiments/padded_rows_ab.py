@@ -18,7 +18,8 @@ already). ``token_broadcast`` asks the one-token half of the question by a text 
 reads too (the remarks of qdot-lower-local-load and qdot-to-llvm count them: ``passes/support/bank_conflicts.py``).
 
 ``bench.mmq``'s ``measure`` (MUL_MAT from f32: quantize, zeroing, GEMM; each checked against ``compiler.numerics``
-first) for exactly the ``LABELS``, each beside its padded form. Not timed yet.
+first) for exactly the ``LABELS``, each beside its padded form. Run 317 (an H200, bench/RESULTS.md "Runs 316–318")
+timed them: ``choose_mmq`` took the padded one-token kernel and the swizzled 8-token kernel.
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ kernel (``MmqConfig.pad_block_rows``): run 317 (an H200) found it faster for q4_
 SWIZZLE_FOLD_BUFFERS_ATTR = "qdot.swizzle_fold_buffers"
 """Optional unit attribute on a kernel: ``qdot-accelerate-matmul`` swizzles its dmin mma's f16 operand buffers as
 its ``swizzle-fold-buffers=true`` does for every kernel. The choice travels with the kernel
-(``MmqConfig.swizzle_fold_buffers``): run 317 (an H200) found q4_K's repacked 8-token kernel 0.91–0.99 × its time
+(``MmqConfig.swizzle_fold_buffers``): run 317 (an H200) found q4_K's repacked 8-token kernel 0.91–1.01 × its time
 with it and the prefill kernel 1.00–1.01 ×. It changes no value the kernel computes."""
 
 

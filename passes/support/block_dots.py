@@ -32,7 +32,7 @@ from dialects.qgpu.encodings import (
     SharedEncodingAttr,
 )
 from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
-from dialects.qgpu.shared_layout import BANK_GROUP_BYTES
+from dialects.qgpu.shared_layout import BANK_GROUP_BYTES, shared_layout
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import HIGH_WORDS, RegFormat, Rescale, values_per_element
 from dialects.qgpu.types import MemDescType
@@ -86,14 +86,13 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         order = [blocks_dim, 1 - blocks_dim]
         pad = padded_row_bytes(value, blocks_dim) if pad_rows else 0
         shared = SharedEncodingAttr(1, 1, 1, order, row_pad=pad)
-        mem = insert_at(point, LocalAllocOp(MemDescType(shape, tensor.get_element_type(), shared), value)).results[0]
+        staged = MemDescType(shape, tensor.get_element_type(), shared)
+        mem = insert_at(point, LocalAllocOp(staged, value)).results[0]
         sides.append((op_idx, mem, fmt))
         if note is not None and pad:
-            element = tensor.get_element_type()
-            assert isinstance(element, BlockType)
-            row = shape[blocks_dim] * element.info.element_bytes
-            note(f"{'lhs' if op_idx == 0 else 'rhs'} {fmt} tile staged with its rows padded from {row} to {row + pad} "
-                 f"bytes ({pad_rows}: an ldmatrix's eight rows on distinct bank groups)")
+            rows = shared_layout(staged)
+            note(f"{'lhs' if op_idx == 0 else 'rhs'} {fmt} tile staged with its rows padded from {rows.data_row_bytes} "
+                 f"to {rows.row_bytes} bytes ({pad_rows}: an ldmatrix's eight rows on distinct bank groups)")
     fold_by_mma = min_term_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
     if note is not None:  # the remark (``--remarks``) on the decode-once buffers, if there are any
         text = decode_once_remark(dot, (sides[0][2], sides[1][2]), (sides[0][1], sides[1][1]), mma, fold_by_mma)
@@ -121,7 +120,7 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         mma_op.attributes["qdot.scale_bits"] = IntegerAttr(SCALE_BITS, i64)
         result = mma_op.results[0]
         if fold_by_mma:
-            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point, swizzle_folds)
+            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point, swizzle_folds is not None)
     assert result is not None
     out = insert_at(point, ConvertLayoutOp(result, dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)

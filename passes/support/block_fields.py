@@ -65,9 +65,10 @@ def _reads_header(shared: BlockPartLayout) -> bool:
 @dataclass
 class _Census:
     """Warp 0's field loads of one ``qgpu.local_load`` for the bank-conflict census (``bank_conflicts``): each
-    distinct (byte, width) once, as the emitted loads of one address by one thread are one after CSE, at the lane
-    addresses ``lanes`` (the thread part) plus that byte. The loads as emitted here: where ptxas later joins two
-    neighbours into one wider load the census counts them apart."""
+    distinct (byte, width) once, as LLVM (-O3) keeps one of a thread's loads of one address, at the lane addresses
+    ``lanes`` (the thread part) plus that byte. The loads as emitted here: where LLVM's load-store vectorizer later
+    joins neighbours into one wider load (the one-token kernel's d and s of a block: one ``ld.shared.v2.b16``) the
+    census counts them apart."""
 
     lanes: list[int]
     into: list[tuple[int, list[int]]]
