@@ -102,6 +102,9 @@ DECODE = [
     ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt padrows",  # choose_mmq's since run 317
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
                tiled_weights=True, pad_block_rows=True), 2),
+    ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt bcast",
+     MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
+               tiled_weights=True, broadcast_rhs=True), 2),
     ("small_m 64 w2 splitk s2 pdl wt swfold",  # choose_mmq's since run 317
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, wait_previous_grid=True, tiled_weights=True,
                swizzle_fold_buffers=True), 2),

@@ -233,6 +233,12 @@ class MmqConfig:
     f16 operand buffers (``q4k_fold`` by mma: q4_K, q5_K, q4_1, q5_1) as under ``swizzle-fold-buffers=true``.
     ``choose_mmq`` sets it where run 317 measured it faster."""
 
+    broadcast_rhs: bool = False
+    """True (``max_m = 1`` only): the kernel carries ``qdot.broadcast_rhs``, so ``qdot-accelerate-matmul`` reads the
+    activation tile's one token as every column of the n8 mma (one address per ldmatrix and per d / s read: no bank
+    conflicts, as ``pad_block_rows`` gives, and one row of the tile read instead of eight). The tile's other columns
+    are zeros the kernel never stores, so Y is the same; its dots' columns 1–7 become copies of column 0."""
+
     k_divisibility: int = K_STEP_VALUES
     """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses
     another K at launch): 256, or a larger power of two. With 512 and ``k_blocks = 2`` a row's two
@@ -257,6 +263,7 @@ class MmqConfig:
         unguarded = "" if self.guard_copies else "_ug"
         fold = "" if self.q4k_fold == "auto" else f"_{self.q4k_fold}"
         fold += ("_padrows" if self.pad_block_rows else "") + ("_swfold" if self.swizzle_fold_buffers else "")
+        fold += "_bcast" if self.broadcast_rhs else ""
         return (f"{kind}_q8_1_{self.weights}_{tile}_w{self.num_warps}{split}{tokens}{k_step}{k_div}{occupancy}{order}"
                 f"{pdl}{prefetch}{unguarded}{fold}")
 
@@ -293,6 +300,9 @@ class MmqConfig:
             raise ValueError(f"MmqConfig: max_m must be 1 to {SMALL_M_WIDEST}, got {self.max_m}")
         if self.max_m != SMALL_M_MAX and not self.small_m:
             raise ValueError("MmqConfig: max_m is an option of the small_m kernel")
+        if self.broadcast_rhs and not (self.small_m and self.max_m == 1):
+            raise ValueError("MmqConfig: broadcast_rhs is an option of the one-token kernel (small_m=True, max_m=1): "
+                             "it reads token 0 as every column, and only that kernel stores column 0 alone")
         if self.k_blocks < 1 or self.k_blocks & (self.k_blocks - 1):
             # the layouts of a K step hold powers of two (3 blocks: sizePerThread [1, 24], refused)
             raise ValueError(f"MmqConfig: k_blocks must be a power of two, got {self.k_blocks}")
@@ -588,6 +598,7 @@ def _header(cfg: MmqConfig, consts: set[int]) -> list[str]:
     extra += "" if cfg.q4k_fold == "auto" else f', qdot.q4k_fold = "{cfg.q4k_fold}"'
     extra += ", qdot.pad_block_rows" if cfg.pad_block_rows else ""
     extra += ", qdot.swizzle_fold_buffers" if cfg.swizzle_fold_buffers else ""
+    extra += ", qdot.broadcast_rhs" if cfg.broadcast_rhs else ""
     lines = [f"func.func @{cfg.name}({', '.join(args)})",
              f"    attributes {{qdot.kernel, qdot.num_warps = {cfg.num_warps} : i64{extra}}} {{"]
     constants = consts | {0, 1, 2, MMQ_VALUES, K_STEP_VALUES} | weights.consts()

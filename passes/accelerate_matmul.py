@@ -36,7 +36,8 @@ see ``AccelerateMatmulPass``; under ``auto`` a kernel's ``qdot.q4k_fold`` attrib
 even number of 16-byte groups, ``block_dots.padded_row_bytes``) and ``swizzle-fold-buffers`` (false by default: the
 dmin mma's f16 operands swizzled as the decoded scales are); false, a kernel's ``qdot.pad_block_rows`` /
 ``qdot.swizzle_fold_buffers`` asks for either for its own dots (``MmqConfig`` sets them where run 317 found them
-faster).
+faster). A kernel's ``qdot.broadcast_rhs`` (no option: it changes values) reads its block dots' rhs tiles as their
+first row in every column, for kernels that store column 0 alone.
 
 Lit tests: ``tests/lit/qdot-accelerate-matmul/``.
 """
@@ -72,7 +73,8 @@ from compiler.diagnostics import emit_error, location_of
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import (PAD_BLOCK_ROWS_ATTR, Q4K_FOLD_ATTR, SWIZZLE_FOLD_BUFFERS_ATTR, LoadOp, TransOp,
+from dialects.qdot.kernel import (BROADCAST_RHS_ATTR, PAD_BLOCK_ROWS_ATTR, Q4K_FOLD_ATTR, SWIZZLE_FOLD_BUFFERS_ATTR,
+                                  LoadOp, TransOp,
                                   is_kernel, kernel_q4k_fold, num_warps)
 from dialects.qdot.ops import DotScaledOp
 from dialects.ptx.arch import Arch, Feature
@@ -162,7 +164,8 @@ class AccelerateMatmulPass(ModulePass):
                                      pad_block_rows=_asked(func, self.pad_block_rows, "pad-block-rows",
                                                            PAD_BLOCK_ROWS_ATTR),
                                      swizzle_fold_buffers=_asked(func, self.swizzle_fold_buffers,
-                                                                 "swizzle-fold-buffers", SWIZZLE_FOLD_BUFFERS_ATTR))
+                                                                 "swizzle-fold-buffers", SWIZZLE_FOLD_BUFFERS_ATTR),
+                                     broadcast_rhs=_asked(func, False, "", BROADCAST_RHS_ATTR))
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -279,8 +282,10 @@ def _asked(func: FuncOp, option: bool, option_name: str, attr: str) -> str | Non
 
 
 def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4k_fold: str,
-                 fold_origin: str, pad_block_rows: str | None = None, swizzle_fold_buffers: str | None = None) -> None:
-    """``pad_block_rows`` / ``swizzle_fold_buffers``: who asks for them (``_asked``), None where nobody does."""
+                 fold_origin: str, pad_block_rows: str | None = None, swizzle_fold_buffers: str | None = None,
+                 broadcast_rhs: str | None = None) -> None:
+    """``pad_block_rows`` / ``swizzle_fold_buffers`` / ``broadcast_rhs``: who asks for them (``_asked``), None where
+    nobody does."""
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
@@ -288,6 +293,10 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
                            problem.lhs_k_pack, problem.rhs_k_pack)
     except PlanError as err:
         emit_error(dot, str(err))
+    if broadcast_rhs is not None and not format_info(problem.lhs).is_block:
+        emit_error(dot, f"{broadcast_rhs} reads the rhs tile of a dot of ggml blocks as its first row; this dot's "
+                        f"operands are {problem.lhs} and {problem.rhs}, not blocks (remove the attribute, or give the "
+                        f"kernel only block dots)")
     point = InsertPoint.before(dot)
     noting = remarks.enabled(AccelerateMatmulPass.name)
     if noting:
@@ -303,7 +312,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
         if noting:
             _remark_mma(dot, plan, mma, problem.m, problem.n, 4, _dmin_remark(plan, q4k_fold, fold_origin))
         note = (lambda text: remarks.remark(dot, AccelerateMatmulPass.name, text)) if noting else None
-        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note, pad_block_rows, swizzle_fold_buffers)
+        rewrite_block_dot(dot, plan, mma, point, q4k_fold, note, pad_block_rows, swizzle_fold_buffers, broadcast_rhs)
         return
     plan, unstaged = _staged_fp8_plan(dot, plan, arch, mma, problem.m, problem.n)
     if noting and unstaged:

@@ -114,6 +114,14 @@ its ``swizzle-fold-buffers=true`` does for every kernel. The choice travels with
 (``MmqConfig.swizzle_fold_buffers``): run 317 (an H200) found q4_K's repacked 8-token kernel 0.91–1.01 × its time
 with it and the prefill kernel 1.00–1.01 ×. It changes no value the kernel computes."""
 
+BROADCAST_RHS_ATTR = "qdot.broadcast_rhs"
+"""Optional unit attribute on a kernel that stores column 0 of its dots' results alone (a one-token decode kernel,
+``MmqConfig(max_m=1, broadcast_rhs=True)``): ``qdot-accelerate-matmul`` reads each ggml block dot's rhs tile (the
+tokens) as its first row in every column, so the eight row addresses of each ``ldmatrix`` of its quants are one
+(one shared-memory wavefront instead of two: rows r and r + 4 of the 288-byte activation rows share a bank group)
+and its d / s reads one address per warp. Unlike the other layout attributes it changes values: every column of
+each dot's result is then column 0's, so a kernel that stores another column must not carry it."""
+
 
 Q4K_FOLD_ATTR = "qdot.q4k_fold"
 """Optional string attribute on a kernel, ``"mma"`` or ``"fma"``: how ``qdot-accelerate-matmul`` applies the min
@@ -134,7 +142,7 @@ SHARED_BYTES_ATTR = "qdot.shared_bytes"
 """Written by ``qdot-to-llvm`` on a kernel: its dynamic shared memory in bytes."""
 
 _UNIT_ATTRS = (KERNEL_ATTR, WAIT_PREVIOUS_GRID_ATTR, LAUNCH_DEPENDENTS_ATTR, UNGUARDED_COPIES_ATTR, PAD_BLOCK_ROWS_ATTR,
-               SWIZZLE_FOLD_BUFFERS_ATTR)
+               SWIZZLE_FOLD_BUFFERS_ATTR, BROADCAST_RHS_ATTR)
 ARGUMENT_ATTRS = (DIVISIBILITY_ATTR, NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR)
 """Every ``qdot.*`` attribute a kernel argument may carry."""
 _COUNT_ATTRS = (NUM_WARPS_ATTR, MIN_BLOCKS_PER_SM_ATTR)

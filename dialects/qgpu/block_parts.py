@@ -50,6 +50,10 @@ reads them (``first_byte``, ``pitch``, ``codes_byte``), and lowering
 (passes/support/block_fields.py) reads nothing else. ``compiler.numerics`` is the
 value-side definition of the same layouts; tests/dialects/test_block_parts.py checks
 the two agree.
+
+A view marked ``broadcast`` (``qgpu.block_part … {broadcast}``) maps every row to the buffer's row 0: a one-token
+kernel (``qdot.broadcast_rhs``) reads its activation tile's token as all n columns of the mma, so the layout
+functions — and with them ldmatrix's row addresses and the bank-conflict census — see one row.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, StringAttr, f16, f32, i8, i32, i64
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, StringAttr, UnitAttr, f16, f32, i8, i32, i64
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -280,7 +284,10 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     ``valueDim`` is the view dimension along which the part's values run (the blocks' dimension).
     ``first`` (printed when not 0): the view starts at that block of each row — a slice of a
     tile of several blocks along K, read one slice per mma sequence. ``rowPad`` (printed when not 0): bytes past
-    each row of the parent buffer (its ``#qgpu.shared`` ``rowPad``), which the view's offsets step over."""
+    each row of the parent buffer (its ``#qgpu.shared`` ``rowPad``), which the view's offsets step over.
+    ``broadcast`` (printed when true): every row of the view reads the parent's row 0 — a one-token kernel's
+    activation tile read as that token in all n columns, so an ldmatrix's eight row addresses are one (a single
+    shared-memory wavefront) and the d / s reads one address per warp."""
 
     name = "qgpu.block_part"
 
@@ -290,10 +297,12 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     valueDim: IntAttr
     first: IntAttr
     rowPad: IntAttr
+    rowBroadcast: BoolAttr
 
-    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int, first: int = 0, row_pad: int = 0):
+    def __init__(self, fmt: Format | str, part: str, blocks: int, value_dim: int, first: int = 0, row_pad: int = 0,
+                 broadcast: bool = False):
         super().__init__(StringAttr(str(fmt)), StringAttr(part), IntAttr(blocks), IntAttr(value_dim), IntAttr(first),
-                         IntAttr(row_pad))
+                         IntAttr(row_pad), BoolAttr.from_bool(broadcast))
 
     @property
     def format(self) -> Format:
@@ -323,6 +332,10 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     def row_pad(self) -> int:
         return self.rowPad.data
 
+    @property
+    def broadcast(self) -> bool:
+        return bool(self.rowBroadcast.value.data)
+
     def verify(self) -> None:
         if self.fmt.data not in tuple(Format) or not format_info(self.fmt.data).is_block:
             raise VerifyException(f"#qgpu.block_part format must be a block format, got {self.fmt.data}")
@@ -342,12 +355,13 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
         start = parser.pos
         v = parse_keyword_struct(parser, "#qgpu.block_part", {
             "format": Value.ATTR, "part": Value.ATTR, "blocks": Value.INT, "valueDim": Value.INT, "first": Value.INT,
-            "rowPad": Value.INT}, optional=("first", "rowPad"))
+            "rowPad": Value.INT, "broadcast": Value.BOOL}, optional=("first", "rowPad", "broadcast"))
         fmt, part = v["format"], v["part"]
         fmt_text = fmt.data if isinstance(fmt, StringAttr) else str(fmt)
         part_text = part.data if isinstance(part, StringAttr) else str(part)
         attr = build_checked(parser, start, lambda: cls(fmt_text, part_text, v["blocks"], v["valueDim"],  # type: ignore[arg-type]
-                                                        v.get("first", 0), v.get("rowPad", 0)))  # type: ignore[arg-type]
+                                                        v.get("first", 0), v.get("rowPad", 0),  # type: ignore[arg-type]
+                                                        bool(v.get("broadcast", False))))
         return attr.parameters
 
     def print_parameters(self, printer: Printer) -> None:
@@ -355,6 +369,7 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
                   ("blocks", self.num_blocks), ("valueDim", self.value_dim)]
         fields += [("first", self.first_block)] if self.first_block else []
         fields += [("rowPad", self.row_pad)] if self.row_pad else []
+        fields += [("broadcast", True)] if self.broadcast else []
         print_keyword_struct(printer, fields)
 
 
@@ -375,6 +390,8 @@ class BlockPartLayout:
     """The row's block at which the view starts."""
     row_pad: int = 0
     """Bytes past each row's blocks (the parent buffer's ``rowPad``)."""
+    broadcast: bool = False
+    """Every row of the view reads the parent's row 0 (``#qgpu.block_part`` ``broadcast``)."""
 
     stage_rank: int = 0
     fp4_padded: bool = False
@@ -416,7 +433,7 @@ class BlockPartLayout:
         else:
             row, value = coords[0], coords[1]
         block, index = divmod(value, self.spec.values_per_block)
-        return row, self.first + block, index
+        return 0 if self.broadcast else row, self.first + block, index
 
     def block_start(self, coords: Sequence[int]) -> int:
         row, block, _ = self.block_of(coords)
@@ -433,7 +450,7 @@ class BlockPartLayout:
 
 def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> BlockPartLayout:
     return BlockPartLayout(tuple(shape), encoding.format, encoding.part_name, encoding.num_blocks,
-                           encoding.value_dim, encoding.first_block, encoding.row_pad)
+                           encoding.value_dim, encoding.first_block, encoding.row_pad, encoding.broadcast)
 
 
 __all__ = ["FOLD_K", "FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
@@ -461,9 +478,10 @@ from dialects.qdot.types import BlockType  # noqa: E402
 from dialects.qgpu.types import MemDescType  # noqa: E402
 
 
-def block_part_type(source: MemDescType, part: str, first: int = 0, count: int | None = None) -> MemDescType:
+def block_part_type(source: MemDescType, part: str, first: int = 0, count: int | None = None,
+                    broadcast: bool = False) -> MemDescType:
     """The view type of ``part`` of a 2-D raw block buffer (blocks along its contiguous dimension),
-    or of ``count`` of its blocks from block ``first`` on."""
+    or of ``count`` of its blocks from block ``first`` on; ``broadcast``: every row of it reads row 0."""
     block = source.element_type
     if not isinstance(block, BlockType):
         raise VerifyException(f"qgpu.block_part needs a buffer of !qdot.block elements, got {block}")
@@ -483,7 +501,7 @@ def block_part_type(source: MemDescType, part: str, first: int = 0, count: int |
     else:  # derived parts: [rows, values], the shape of a #qgpu.dot_scale tensor
         shape = [shape[1 - value_dim], count * spec.values_per_block]
     return MemDescType(shape, spec.element, BlockPartEncodingAttr(fmt, part, blocks, value_dim, first,
-                                                                  source.shared.row_pad))
+                                                                  source.shared.row_pad, broadcast))
 
 
 @irdl_op_definition
@@ -502,13 +520,16 @@ class BlockPartOp(IRDLOperation):
     """The first block of each row in the view (default 0)."""
     count = opt_prop_def(IntegerAttr)
     """Blocks per row in the view (default: the rest of the row)."""
+    broadcast = opt_prop_def(UnitAttr)
+    """Every row of the view reads the buffer's row 0 (its encoding's ``broadcast``)."""
     result = result_def(MemDescType)
 
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, part: str, first: int = 0, count: int | None = None):
+    def __init__(self, src: SSAValue | Operation, part: str, first: int = 0, count: int | None = None,
+                 broadcast: bool = False):
         source = SSAValue.get(src)
         assert isinstance(source.type, MemDescType)
         properties: dict[str, Attribute] = {"part": StringAttr(part)}
@@ -516,7 +537,10 @@ class BlockPartOp(IRDLOperation):
             properties["first"] = IntegerAttr(first, i64)
         if count is not None:
             properties["count"] = IntegerAttr(count, i64)
-        super().__init__(operands=[source], result_types=[block_part_type(source.type, part, first, count)],
+        if broadcast:
+            properties["broadcast"] = UnitAttr()
+        super().__init__(operands=[source],
+                         result_types=[block_part_type(source.type, part, first, count, broadcast)],
                          properties=properties)
 
     def verify_(self) -> None:
@@ -524,6 +548,6 @@ class BlockPartOp(IRDLOperation):
         assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
         first = self.first.value.data if self.first is not None else 0
         count = self.count.value.data if self.count is not None else None
-        expected = block_part_type(src, self.part.data, first, count)
+        expected = block_part_type(src, self.part.data, first, count, self.broadcast is not None)
         if result != expected:
             raise VerifyException(f"result must be {expected}, got {result}")

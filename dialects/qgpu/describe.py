@@ -153,6 +153,8 @@ def _block_part_lines(layout: BlockPartLayout) -> Iterator[str]:
     yield (f"  view of part '{layout.part}' of {layout.format.value} blocks ({layout.block_bytes} bytes each) "
            f"from block {layout.first} of each row: {rows} row(s) x {values} value(s), rows "
            f"{layout.row_bytes} bytes apart{stages}; the parent buffer owns the bytes")
+    if layout.broadcast:
+        yield "  broadcast: every row reads the parent's row 0"
     if not spec.raw:
         yield (f"  {spec.values_per_block} value(s) per block, computed from the block's bytes when loaded "
                f"(no byte offsets)")

@@ -64,7 +64,8 @@ def padded_row_bytes(value: SSAValue, blocks_dim: int) -> int:
 
 def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point: InsertPoint,
                        q4k_fold: str = "auto", note: Callable[[str], None] | None = None,
-                       pad_rows: str | None = None, swizzle_folds: str | None = None) -> None:
+                       pad_rows: str | None = None, swizzle_folds: str | None = None,
+                       broadcast_rhs: str | None = None) -> None:
     """ggml blocks (llama.cpp's MMQ design): stage the raw blocks in shared memory — q4_K
     keeps its nibbles packed, masked to int8 only at use (``qgpu.upcast from = q4_K``) —
     read the int8 quants into the ISA mma layout and each block's scales (and sums /
@@ -72,7 +73,9 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
     correction as a rank-1 fold: acc += (d_a·d_b)·C − fold_a·fold_b. q6_K's quants are
     joined from two raw parts at use (``qgpu.upcast … high``) and its int8 scale per 16
     values weights each half of a block's sum in s32 (the mma's ``lhs_sub`` / ``rhs_sub``). ``pad_rows`` /
-    ``swizzle_folds``: who asked for padded tile rows / swizzled fold operands (the remarks name it), None: no one."""
+    ``swizzle_folds``: who asked for padded tile rows / swizzled fold operands (the remarks name it), None: no one.
+    ``broadcast_rhs``: who asked for the rhs tile's first row read as every column (``qdot.broadcast_rhs``: a
+    one-token kernel, which stores column 0 alone), None: no one; every column of the result is then column 0's."""
     sides = []
     for op_idx, value, fmt in ((0, dot.a, plan.lhs.source), (1, dot.b, plan.rhs.source)):
         tensor = value.type
@@ -94,6 +97,10 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
             note(f"{'lhs' if op_idx == 0 else 'rhs'} {fmt} tile staged with its rows padded from {rows.data_row_bytes} "
                  f"to {rows.row_bytes} bytes ({pad_rows}: an ldmatrix's eight rows on distinct bank groups)")
     fold_by_mma = min_term_by_mma(tuple(fmt for _, _, fmt in sides), q4k_fold)
+    broadcast = (False, broadcast_rhs is not None)
+    if note is not None and broadcast_rhs:
+        note(f"rhs {sides[1][2]} tile read as its first row in all {_tensor_shape(dot.acc)[1]} columns "
+             f"({broadcast_rhs}: one address per ldmatrix and per d / s read; the result's columns are column 0's)")
     if note is not None:  # the remark (``--remarks``) on the decode-once buffers, if there are any
         text = decode_once_remark(dot, (sides[0][2], sides[1][2]), (sides[0][1], sides[1][1]), mma, fold_by_mma)
         if text is not None:
@@ -102,7 +109,7 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
             note(f"the dmin mma's f16 operand buffers swizzled ({swizzle_folds}: conflict-free stores and ldmatrix)")
     result: SSAValue | None = None
     for index, slices in enumerate(_k_slices(sides)):
-        regs, scales, folds, subs, mins = _slice_operands(dot, sides, slices, mma, fold_by_mma, point)
+        regs, scales, folds, subs, mins = _slice_operands(dot, sides, slices, mma, fold_by_mma, broadcast, point)
         if index == 0:
             stage_operands_first(dot, point)
             acc_type = dot.acc.type
@@ -120,7 +127,8 @@ def rewrite_block_dot(dot: DotScaledOp, plan: Plan, mma: MmaEncodingAttr, point:
         mma_op.attributes["qdot.scale_bits"] = IntegerAttr(SCALE_BITS, i64)
         result = mma_op.results[0]
         if fold_by_mma:
-            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point, swizzle_folds is not None)
+            result = _fold_mma(sides, slices, mma, result, kernel_warps(dot), point, swizzle_folds is not None,
+                               broadcast)
     assert result is not None
     out = insert_at(point, ConvertLayoutOp(result, dot.result.type)).results[0]
     dot.result.replace_all_uses_with(out)
@@ -271,18 +279,19 @@ def _k_slices(sides: list) -> list[Slices]:
 
 
 def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncodingAttr, fold_by_mma: bool,
-                    point: InsertPoint) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None],
-                                                 list[SSAValue | None], list[SSAValue | None]]:
+                    broadcast: tuple[bool, bool], point: InsertPoint
+                    ) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue | None], list[SSAValue | None],
+                               list[SSAValue | None]]:
     """The s8 mma's operands for one K step: quants (q4_K nibbles upcast at use, q6_K's low and top
     bits joined), per-32-value scales, without the mma fold the dmin fold's factors, and q6_K's
-    integer scales per 16 values."""
+    integer scales per 16 values. ``broadcast[op_idx]``: that side's views read its first row as every row."""
     # q4_K scales (and q4_0's / q8_0's d where many threads read each) are decoded into shared
     # memory first: the register → shared stores and their barrier then precede every operand
     # load of the step, so nothing has to be loaded early and kept live across them
     decoded: dict[tuple[int, str], SSAValue] = {}
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         for part in decoded_parts(op_idx, mem, fmt, mma, fold_by_mma):
-            view = insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
+            view = _part(mem, part, first, count, broadcast[op_idx], point)
             decoded[(op_idx, part)] = _decode_once(view, kernel_warps(dot), point,
                                                    sub_blocks_contiguous(dot, op_idx, fmt))
     formats = (sides[0][2], sides[1][2])
@@ -295,7 +304,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
     regs, scales, folds, subs, mins = [], [], [], [], []
     for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True):
         low_part, high_part, sub_part = HIGH_BIT_PARTS.get(fmt, ("qs", None, None))
-        loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, point)
+        loaded = _raw_operand(mem, low_part, first, count, op_idx, mma, broadcast[op_idx], point)
         if fmt in NIBBLE_UPCASTS:  # two values per byte (q3_K: four): the upcast doubles (quadruples) K
             k_dim = 1 if op_idx == 0 else 0
             shape = list(_tensor_shape(loaded))
@@ -303,14 +312,14 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             high = None
             if fmt in WORD_HIGHS:  # one qh word per block, held by the threads of its operand values
                 assert high_part is not None
-                view = insert_at(point, BlockPartOp(mem, high_part, first, count)).results[0]
+                view = _part(mem, high_part, first, count, broadcast[op_idx], point)
                 vt = view.type
                 assert isinstance(vt, MemDescType)
                 words = TensorType(i32, vt.get_shape(), DotScaleEncodingAttr(op_idx, mma, operand=True))
                 high = insert_at(point, LocalLoadOp(view, words)).results[0]
             elif high_part:
-                high = _raw_operand(mem, high_part, first, count, op_idx, mma, point)
-            code_scale = _per_16_operand(mem, SCALED_CODES[fmt], first, count, op_idx, mma, point) \
+                high = _raw_operand(mem, high_part, first, count, op_idx, mma, broadcast[op_idx], point)
+            code_scale = _per_16_operand(mem, SCALED_CODES[fmt], first, count, op_idx, mma, broadcast[op_idx], point) \
                 if fmt in SCALED_CODES else None
             source, target = NIBBLE_UPCASTS[fmt]
             loaded = insert_at(point, UpcastOp(loaded, source, target,
@@ -327,7 +336,7 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
             if index == 1 and part == scale_part:  # the activations' d, the fold factor of q2_K's mins
                 values.append(values[0])
                 continue
-            view = decoded.get((op_idx, part)) or insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
+            view = decoded.get((op_idx, part)) or _part(mem, part, first, count, broadcast[op_idx], point)
             vt = view.type
             assert isinstance(vt, MemDescType)
             values.append(insert_at(point, LocalLoadOp(view, TensorType(f32, vt.get_shape(), enc))).results[0])
@@ -335,24 +344,29 @@ def _slice_operands(dot: DotScaledOp, sides: list, slices: Slices, mma: MmaEncod
         folds.append(values[1])
         sub = None
         if sub_part is not None:
-            view = decoded.get((op_idx, sub_part)) or \
-                insert_at(point, BlockPartOp(mem, sub_part, first, count)).results[0]
+            view = decoded.get((op_idx, sub_part)) or _part(mem, sub_part, first, count, broadcast[op_idx], point)
             vt = view.type
             assert isinstance(vt, MemDescType)
             sub = insert_at(point, LocalLoadOp(view, TensorType(i32, vt.get_shape(), enc))).results[0]
         subs.append(sub)
-        mins.append(_per_16_operand(mem, MINS_PER_16[fmt], first, count, op_idx, mma, point)
+        mins.append(_per_16_operand(mem, MINS_PER_16[fmt], first, count, op_idx, mma, broadcast[op_idx], point)
                     if fmt in MINS_PER_16 else None)
     if needs_fold and minned is not None and folds[1 - formats.index(minned)] is None:
         emit_error(dot, f"{minned} pairs with q8_1 / q8_1_mmq activations: its dmin term needs their block sums")
     return regs, scales, folds, subs, mins
 
 
+def _part(mem: SSAValue, part: str, first: int, count: int | None, broadcast: bool, point: InsertPoint) -> SSAValue:
+    """The ``qgpu.block_part`` view of ``part`` of the staged blocks ``mem`` (``broadcast``: its first row as every
+    row)."""
+    return insert_at(point, BlockPartOp(mem, part, first, count, broadcast)).results[0]
+
+
 def _per_16_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
-                    point: InsertPoint) -> SSAValue:
+                    broadcast: bool, point: InsertPoint) -> SSAValue:
     """An i8 part per 16 values (q2_K's scales and mins, four to a register) in the operand scale layout: each operand
     register's row (A) or column (B) in the thread that holds it (``passes.support.group_registers``)."""
-    view = insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
+    view = _part(mem, part, first, count, broadcast, point)
     vt = view.type
     assert isinstance(vt, MemDescType)
     operand_enc = DotScaleEncodingAttr(op_idx, mma, operand=True)
@@ -360,9 +374,9 @@ def _per_16_operand(mem: SSAValue, part: str, first: int, count: int | None, op_
 
 
 def _raw_operand(mem: SSAValue, part: str, first: int, count: int | None, op_idx: int, mma: MmaEncodingAttr,
-                 point: InsertPoint) -> SSAValue:
+                 broadcast: bool, point: InsertPoint) -> SSAValue:
     """A raw part of the staged blocks (bytes as they are) read into the s8 mma's operand layout."""
-    view = insert_at(point, BlockPartOp(mem, part, first, count)).results[0]
+    view = _part(mem, part, first, count, broadcast, point)
     view_type = view.type
     assert isinstance(view_type, MemDescType)
     return insert_at(point, LocalLoadOp(view, TensorType(i8, view_type.get_shape(),
@@ -390,7 +404,7 @@ def min_term_by_mma(formats: tuple[Format, Format], q4k_fold: str) -> bool:
 
 
 def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, warps: int,
-              point: InsertPoint, swizzle: bool = False) -> SSAValue:
+              point: InsertPoint, swizzle: bool = False, broadcast: tuple[bool, bool] = (False, False)) -> SSAValue:
     """The dmin term of q4_K (or q5_K), −Σ_j s_j·(dmin·m_j), as one f16 mma per super-block.
 
     Per accumulator and 32-value block the rank-1 fold costs an FMA — as much as the
@@ -408,9 +422,9 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
     parts = {minned: "m_pad", Format.Q8_1_MMQ: "s_pad" if super_block else "s_pair"}
     # both decoded before either is read: the two copies share one barrier after their stores
     # (shared_stores.defer_trailing_barriers)
-    decoded = [_decode_once(insert_at(point, BlockPartOp(mem, parts[fmt], first, count)).results[0], warps, point,
+    decoded = [_decode_once(_part(mem, parts[fmt], first, count, broadcast[op_idx], point), warps, point,
                             swizzle_f16=swizzle)
-               for (_op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True)]
+               for (op_idx, mem, fmt), (first, count) in zip(sides, slices, strict=True)]
     operands, scales = [], []
     for (op_idx, mem, fmt), (first, count), view in zip(sides, slices, decoded, strict=True):
         if op_idx == 1:
@@ -423,7 +437,7 @@ def _fold_mma(sides: list, slices: Slices, mma: MmaEncodingAttr, acc: SSAValue, 
         # one scale per K step: a tile of several along K has as many f16 mma k-blocks
         scale_type = TensorType(f32, [rows, k_values // FOLD_K], DotScaleEncodingAttr(op_idx, mma))
         if fmt is minned and super_block:
-            dmin = insert_at(point, BlockPartOp(mem, "dmin", first, count)).results[0]
+            dmin = _part(mem, "dmin", first, count, broadcast[op_idx], point)
             scales.append(insert_at(point, LocalLoadOp(dmin, scale_type)).results[0])
         else:  # −1 on the sums' side; q4_1's m_pad is −m already, so its side is 1
             sign = DenseIntOrFPElementsAttr.from_list(scale_type, [1.0 if fmt is minned else -1.0])

@@ -93,6 +93,20 @@ def test_guard_copies_off_is_refused_where_no_k_loop_is_guarded(cfg: MmqConfig) 
     assert "qdot.unguarded_copies" in mmq_kernel(unguarded) and "qdot.unguarded_copies" not in mmq_kernel(DECODE)
 
 
+@pytest.mark.parametrize("cfg", [PREFILL, STREAM_K, DECODE, MmqConfig(small_m=True, block_n=64, num_warps=2, max_m=2)],
+                         ids=lambda c: c.name)
+def test_broadcast_rhs_is_refused_outside_the_one_token_kernel(cfg: MmqConfig) -> None:
+    """``broadcast_rhs`` makes every column of the dots column 0's: right only where the kernel stores column 0
+    alone, the small_m kernel with ``max_m = 1``; elsewhere it would compute wrong rows of Y, so it is refused."""
+    with pytest.raises(ValueError, match=r"broadcast_rhs is an option of the one-token kernel \(small_m=True, "
+                                         r"max_m=1\)"):
+        MmqConfig(**{**cfg.__dict__, "broadcast_rhs": True})
+    one_token = MmqConfig(**{**DECODE.__dict__, "max_m": 1})
+    broadcast = MmqConfig(**{**one_token.__dict__, "broadcast_rhs": True})
+    assert broadcast.name == one_token.name + "_bcast"
+    assert "qdot.broadcast_rhs" in mmq_kernel(broadcast) and "qdot.broadcast_rhs" not in mmq_kernel(one_token)
+
+
 def test_q4k_fold_is_refused_without_a_min_term_or_outside_its_values() -> None:
     """``q4k_fold`` writes ``qdot.q4k_fold``, which only the min term of q4_K, q5_K, q4_1 and q5_1 reads: on other
     weights it would only rename the kernel; a value the pass does not take is refused by name."""

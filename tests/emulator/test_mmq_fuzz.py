@@ -8,7 +8,8 @@ kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those 
 (``fixup_in_gemm``, its programs run in a random order; half of those decode ones quantizing X themselves,
 ``quantize_in_gemm``) —, some of the others with interleaved splits, some split-K ones unguarded
 (``guard_copies=False``), some with a min term carrying their own fold (``q4k_fold``), some with padded block rows
-or swizzled fold operands (``pad_block_rows``, ``swizzle_fold_buffers``); W in ggml's order or repacked
+or swizzled fold operands (``pad_block_rows``, ``swizzle_fold_buffers``), half the one-token ones reading token 0 as
+every column (``broadcast_rhs``); W in ggml's order or repacked
 (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
@@ -127,6 +128,8 @@ def draw(rng: random.Random) -> Draw:
     if rng.random() < 0.25:  # the kernel's qdot.pad_block_rows / qdot.swizzle_fold_buffers (run 317's layouts)
         pad = rng.random() < 0.6
         d = replace(d, cfg=replace(d.cfg, pad_block_rows=pad, swizzle_fold_buffers=not pad or rng.random() < 0.5))
+    if d.cfg.small_m and d.cfg.max_m == 1 and rng.random() < 0.5:  # the kernel's qdot.broadcast_rhs (last, as above)
+        d = replace(d, cfg=replace(d.cfg, broadcast_rhs=True))
     return d
 
 

@@ -3,7 +3,8 @@
 // (passes/support/bank_conflicts.py): an ldmatrix phase is one matrix's eight 16-byte rows. The activation
 // tile of a q8_1_mmq dot — two 144-byte blocks a token, rows 288 bytes (18 bank groups) apart — puts rows r and
 // r + 4 on one group, so each matrix takes two wavefronts (run 306 measured 2 × on the one-token kernel); 304 bytes
-// apart (rowPad = 16, qdot-accelerate-matmul{pad-block-rows=true}) the eight rows fall on eight groups. The
+// apart (rowPad = 16, qdot-accelerate-matmul{pad-block-rows=true}) the eight rows fall on eight groups, and read
+// as a broadcast (a kernel's qdot.broadcast_rhs) they are one row. The
 // loads of derived block fields (d, s, the q4_K header) are counted too, each (byte, width) of a thread once.
 
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
@@ -27,6 +28,21 @@ func.func @rows_288_bytes_apart(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>
 func.func @rows_padded(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>) -> tensor<256x8xi8, #b> {
   %qs = qgpu.block_part %m {part = "qs"} : !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x> -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0, rowPad = 16}>>
   %r = qgpu.local_load %qs : !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0, rowPad = 16}>> -> tensor<256x8xi8, #b>
+  func.return %r : tensor<256x8xi8, #b>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#x = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+
+// A broadcast view (a kernel's qdot.broadcast_rhs): each matrix's eight row addresses are token 0's one row, still an
+// ldmatrix, one wavefront a matrix as padded rows give.
+// CHECK: remark: qdot-lower-local-load: rhs operand 256x8xi8 (kWidth 4): 4 × ldmatrix.sync.aligned.m8n8.x4.shared.b16; 16 wavefronts, no bank conflict per warp
+func.func @rows_broadcast(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>) -> tensor<256x8xi8, #b> {
+  %qs = qgpu.block_part %m {part = "qs", broadcast} : !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x> -> !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0, broadcast = true}>>
+  %r = qgpu.local_load %qs : !qgpu.memdesc<256x8xi8, #qgpu.block_part<{format = "q8_1_mmq", part = "qs", blocks = 2, valueDim = 0, broadcast = true}>> -> tensor<256x8xi8, #b>
   func.return %r : tensor<256x8xi8, #b>
 }
 
@@ -72,6 +88,21 @@ func.func @activation_d(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>) -> ten
 // CHECK: remark: qdot-lower-local-load: rhs scales 8x8xf32: scalar ld.shared of the q8_1_mmq block fields that 'd' is decoded from (no ldmatrix: the values are computed, not copied); 16 wavefronts, no bank conflict per warp
 func.func @activation_d_padded(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>) -> tensor<8x8xf32, #sb> {
   %v = qgpu.block_part %m {part = "d"} : !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x> -> !qgpu.memdesc<8x8xf32, #d>
+  %r = qgpu.local_load %v : !qgpu.memdesc<8x8xf32, #d> -> tensor<8x8xf32, #sb>
+  func.return %r : tensor<8x8xf32, #sb>
+}
+
+// -----
+
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+#x = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#d = #qgpu.block_part<{format = "q8_1_mmq", part = "d", blocks = 2, valueDim = 0, broadcast = true}>
+
+// Broadcast: a thread's two columns are one word (loaded once), and every lane asks for the same word of a block.
+// CHECK: remark: qdot-lower-local-load: rhs scales 8x8xf32: scalar ld.shared of the q8_1_mmq block fields that 'd' is decoded from (no ldmatrix: the values are computed, not copied); 8 wavefronts, no bank conflict per warp
+func.func @activation_d_broadcast(%m: !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x>) -> tensor<8x8xf32, #sb> {
+  %v = qgpu.block_part %m {part = "d", broadcast} : !qgpu.memdesc<2x8x!qdot.block<q8_1_mmq>, #x> -> !qgpu.memdesc<8x8xf32, #d>
   %r = qgpu.local_load %v : !qgpu.memdesc<8x8xf32, #d> -> tensor<8x8xf32, #sb>
   func.return %r : tensor<8x8xf32, #sb>
 }

@@ -7,7 +7,7 @@
 func.func @unknown(%n: index) attributes {qdot.kernel, qdot.num_wraps = 4 : i64} {
   func.return
 }
-// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.unguarded_copies, qdot.pad_block_rows, qdot.swizzle_fold_buffers, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.q4k_fold, qdot.arg_kinds, qdot.shared_bytes
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op unknown kernel attribute 'qdot.num_wraps'; a function takes qdot.kernel, qdot.wait_previous_grid, qdot.launch_dependents, qdot.unguarded_copies, qdot.pad_block_rows, qdot.swizzle_fold_buffers, qdot.broadcast_rhs, qdot.num_warps, qdot.min_blocks_per_sm, qdot.l2_prefetch, qdot.q4k_fold, qdot.arg_kinds, qdot.shared_bytes
 
 // -----
 
