@@ -102,7 +102,7 @@ DECODE = [
     ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt padrows",  # choose_mmq's since run 317
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
                tiled_weights=True, pad_block_rows=True), 2),
-    ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt bcast",
+    ("small_m 64 w2 splitk s2 m1 fold=fma pdl wt bcast",  # run 319 (H100): 1.00-1.03 x the padrows kernel
      MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, wait_previous_grid=True,
                tiled_weights=True, broadcast_rhs=True), 2),
     ("small_m 64 w2 splitk s2 pdl wt swfold",  # choose_mmq's since run 317

@@ -237,7 +237,8 @@ class MmqConfig:
     """True (``max_m = 1`` only): the kernel carries ``qdot.broadcast_rhs``, so ``qdot-accelerate-matmul`` reads the
     activation tile's one token as every column of the n8 mma (one address per ldmatrix and per d / s read: no bank
     conflicts, as ``pad_block_rows`` gives, and one row of the tile read instead of eight). The tile's other columns
-    are zeros the kernel never stores, so Y is the same; its dots' columns 1–7 become copies of column 0."""
+    are zeros the kernel never stores, so Y is the same; its dots' columns 1–7 become copies of column 0. Run 319 (an
+    H100): 1.00–1.03 × the padded kernel's time (``pad_block_rows``), which ``choose_mmq`` keeps."""
 
     k_divisibility: int = K_STEP_VALUES
     """What the kernel assumes K is a multiple of (``qdot.divisibility`` of ``%k``; the runner refuses

@@ -120,7 +120,9 @@ BROADCAST_RHS_ATTR = "qdot.broadcast_rhs"
 tokens) as its first row in every column, so the eight row addresses of each ``ldmatrix`` of its quants are one
 (one shared-memory wavefront instead of two: rows r and r + 4 of the 288-byte activation rows share a bank group)
 and its d / s reads one address per warp. Unlike the other layout attributes it changes values: every column of
-each dot's result is then column 0's, so a kernel that stores another column must not carry it."""
+each dot's result is then column 0's, so a kernel that stores another column must not carry it. Run 319 (an H100)
+timed q4_K's repacked one-token kernel with it at 1.00–1.03 × the time of the padded form (``qdot.pad_block_rows``)
+that ``choose_mmq`` takes, so nothing chooses it yet."""
 
 
 Q4K_FOLD_ATTR = "qdot.q4k_fold"
