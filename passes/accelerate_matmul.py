@@ -165,7 +165,7 @@ class AccelerateMatmulPass(ModulePass):
                                                            PAD_BLOCK_ROWS_ATTR),
                                      swizzle_fold_buffers=_asked(func, self.swizzle_fold_buffers,
                                                                  "swizzle-fold-buffers", SWIZZLE_FOLD_BUFFERS_ATTR),
-                                     broadcast_rhs=_asked(func, False, "", BROADCAST_RHS_ATTR))
+                                     broadcast_rhs=_asked(func, None, "", BROADCAST_RHS_ATTR))
                     _check_layouts(func, laid_out)
                 except VerifyException as err:  # LayoutError included
                     emit_error(dot, f"qdot-accelerate-matmul: this dot's tiles do not fit the register layouts of "
@@ -273,9 +273,9 @@ def _kernel_fold(func: FuncOp, option: str) -> tuple[str, str]:
     return option, f"q4k-fold={option}{overriding}"
 
 
-def _asked(func: FuncOp, option: bool, option_name: str, attr: str) -> str | None:
+def _asked(func: FuncOp, option: bool | None, option_name: str, attr: str) -> str | None:
     """Who asks for a layout choice of a function's dots, in a remark's words (the pass option for every function,
-    else the kernel's own attribute); None: nobody."""
+    else the kernel's own attribute); None: nobody. ``option`` None: the choice has no pass option (``attr`` alone)."""
     if option:
         return f"{option_name}=true"
     return f"the kernel's {attr}" if attr in func.attributes else None

@@ -5,6 +5,7 @@ dmin term is an f16 mma, also with its operands swizzled (``{swizzle-fold-buffer
     python -m bench.experiments.padded_rows_ab --prepare    # here: both forms' kernels into $QDOT_KERNEL_CACHE
     python -m bench.experiments.padded_rows_ab              # on the GPU machine, with that cache
     python -m bench.experiments.padded_rows_ab --reverse    # a second round, each form first in one of the two
+    python -m bench.experiments.padded_rows_ab --other_weights [--prepare] [--reverse]   # q4_0 … iq4_xs at M = 1
 
 Run 306 (Nsight Compute, the one-token kernel at 4096 × 14336) counted the activation tile's ``ldmatrix`` and its
 d / s loads at twice their ideal shared-memory wavefronts, 9.5 % of the kernel's, with the L1/TEX unit its busiest
@@ -40,10 +41,19 @@ LABELS = tuple(label for padded in PADDED for label in (
       if padded in FOLDED else ())))
 
 
+OTHER_ONE_TOKEN = tuple(label for label, cfg, _stages in bm.OTHER_WEIGHTS
+                        if cfg.small_m and cfg.max_m == 1 and cfg.tiled_weights)
+"""The other formats' repacked one-token kernels (``--other-weights``): the same q8_1_mmq activation tile, 288-byte
+rows, as q4_K's, whose padding ``choose_mmq`` takes since run 317."""
+OTHER_LABELS = tuple(label for plain in OTHER_ONE_TOKEN for label in (plain, f"{plain} {bm.PADDED_ROWS_WORD}"))
+
+
 def selection(only: str | None = None) -> list:
     del only  # the exact labels, whatever ``run`` passes
     return labelled_ab.selection(LABELS)
 
 
 if __name__ == "__main__":
-    labelled_ab.main(LABELS, __doc__.split("\n\n")[0])
+    labelled_ab.main(LABELS, __doc__.split("\n\n")[0],
+                     {"other_weights": ("the other formats' repacked one-token kernels instead, each beside its padded "
+                                        "form", OTHER_LABELS)})

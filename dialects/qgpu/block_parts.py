@@ -61,7 +61,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, StringAttr, UnitAttr, f16, f32, i8, i32, i64
+from xdsl.dialects.builtin import (ArrayAttr, BoolAttr, IntAttr, IntegerAttr, StringAttr, UnitAttr, f16, f32, i8,
+                                    i32, i64)
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
