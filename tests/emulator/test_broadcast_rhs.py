@@ -3,13 +3,16 @@ activation tile's token 0 as every column of the n8 mma, so its dots' other colu
 which the kernel never stores. Y must still be ``compiler.numerics``' result on the emulator (fresh seeded inputs
 into a poisoned Y) in the forms the option combines with: W repacked or in ggml's order, the dmin term by FMA or by
 the f16 mma (whose sums buffer is decoded from the broadcast view), two super-blocks a K step, and weights
-without a min term (q8_0), with q6_K's two raw parts or q5_K's."""
+without a min term (q8_0), with q6_K's two raw parts or q5_K's; and every format's repacked one-token kernel with
+either this layout or padded rows."""
 
 from __future__ import annotations
 
 import pytest
 
-from compiler.mmq_template import MmqConfig, mmq_kernel
+from dataclasses import replace
+
+from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig, mmq_kernel
 from tests.emulator.lowering import emulate_and_check, lower, lower_mmq
 from tests.gpu.mmq_harness import MmqCase
 
@@ -37,3 +40,16 @@ def test_broadcast_kernel_matches_reference(case: MmqCase) -> None:
     assert '{format = "q8_1_mmq", part = "qs", blocks = ' in views
     assert views.count('format = "q8_1_mmq"') == views.count("broadcast = true")  # every activation view, no other
     emulate_and_check(lower_mmq(case.cfg), case, seed=13, what=" (rhs broadcast)")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", [{"broadcast_rhs": True}, {"pad_block_rows": True}], ids=["broadcast", "padded"])
+@pytest.mark.parametrize("weights", WEIGHT_FORMATS)
+def test_one_token_layouts_of_every_format(weights: str, layout: dict) -> None:
+    """Both of the one-token kernel's ways out of its activation tile's bank conflicts (token 0 read as every column;
+    rows padded, ``choose_mmq``'s for q4_K) over W repacked, for every weight format: the forms
+    ``bench.experiments.padded_rows_ab --other_weights`` and tests/gpu time and check on the GPU."""
+    cfg = replace(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True),
+                  weights=weights, **layout)
+    emulate_and_check(lower_mmq(cfg, num_stages=2), MmqCase(cfg, 1, 72, 1024, stages=2), seed=14,
+                      what=f" ({', '.join(layout)})")

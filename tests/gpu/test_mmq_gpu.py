@@ -174,6 +174,31 @@ def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:
     _check_integer_part(MmqCase(replace(DECODE if m <= SMALL_M_MAX else PREFILL, weights=weights), m, N, K), gpu)
 
 
+ONE_TOKEN_LAYOUTS = {"padded": {"pad_block_rows": True}, "broadcast": {"broadcast_rhs": True}}
+"""The one-token kernel's two ways out of its activation tile's 2-way bank conflicts: rows padded to 304 bytes
+(``qdot.pad_block_rows``, ``choose_mmq``'s for q4_K since run 317) and token 0 read as every column
+(``qdot.broadcast_rhs``, run 319)."""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", sorted(ONE_TOKEN_LAYOUTS))
+@pytest.mark.parametrize("tiled", (False, True), ids=("ggml-order", "repacked"))
+@pytest.mark.parametrize("weights", ("q4_K", *OTHER_WEIGHTS))
+def test_one_token_layouts_match_reference(weights: str, tiled: bool, layout: str, gpu) -> None:  # noqa: ANN001
+    """The benchmark's one-token kernel with either layout, every weight format, W in ggml's order or repacked
+    (N = 1000: a ragged last tile), against the float64 meaning of its blocks."""
+    cfg = replace(DECODE_BENCH_M1, weights=weights, tiled_weights=tiled, **ONE_TOKEN_LAYOUTS[layout])
+    _check_on_gpu(MmqCase(cfg, 1, N, K, stages=2), gpu)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", sorted(ONE_TOKEN_LAYOUTS))
+@pytest.mark.parametrize("weights", ("q4_K", "q6_K", "q2_K"))
+def test_one_token_layouts_integer_part_is_exact(weights: str, layout: str, gpu) -> None:  # noqa: ANN001
+    cfg = replace(DECODE_BENCH_M1_TILED, weights=weights, **ONE_TOKEN_LAYOUTS[layout])
+    _check_integer_part(MmqCase(cfg, 1, N, K, stages=2), gpu)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("weights", ("q6_K", "q3_K", "q2_K"))
 @pytest.mark.parametrize("m", (1, 8))
