@@ -43,7 +43,7 @@ LABELS = tuple(label for padded in PADDED for label in (
 
 OTHER_ONE_TOKEN = tuple(label for label, cfg, _stages in bm.OTHER_WEIGHTS
                         if cfg.small_m and cfg.max_m == 1 and cfg.tiled_weights)
-"""The other formats' repacked one-token kernels (``--other-weights``): the same q8_1_mmq activation tile, 288-byte
+"""The other formats' repacked one-token kernels (``--other_weights``): the same q8_1_mmq activation tile, 288-byte
 rows, as q4_K's, whose padding ``choose_mmq`` takes since run 317."""
 OTHER_LABELS = tuple(label for plain in OTHER_ONE_TOKEN for label in (plain, f"{plain} {bm.PADDED_ROWS_WORD}"))
 
