@@ -8,13 +8,13 @@ either this layout or padded rows."""
 
 from __future__ import annotations
 
-import pytest
-
 from dataclasses import replace
+
+import pytest
 
 from compiler.mmq_template import WEIGHT_FORMATS, MmqConfig, mmq_kernel
 from tests.emulator.lowering import emulate_and_check, lower, lower_mmq
-from tests.gpu.mmq_harness import MmqCase
+from tests.gpu.mmq_harness import ONE_TOKEN_LAYOUTS, MmqCase
 
 ONE_TOKEN = dict(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, broadcast_rhs=True)
 CASES = [
@@ -43,13 +43,13 @@ def test_broadcast_kernel_matches_reference(case: MmqCase) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("layout", [{"broadcast_rhs": True}, {"pad_block_rows": True}], ids=["broadcast", "padded"])
+@pytest.mark.parametrize("layout", sorted(ONE_TOKEN_LAYOUTS))
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
-def test_one_token_layouts_of_every_format(weights: str, layout: dict) -> None:
+def test_one_token_layouts_of_every_format(weights: str, layout: str) -> None:
     """Both of the one-token kernel's ways out of its activation tile's bank conflicts (token 0 read as every column;
     rows padded, ``choose_mmq``'s for q4_K) over W repacked, for every weight format: the forms
     ``bench.experiments.padded_rows_ab --other_weights`` and tests/gpu time and check on the GPU."""
     cfg = replace(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True),
-                  weights=weights, **layout)
+                  weights=weights, **ONE_TOKEN_LAYOUTS[layout])
     emulate_and_check(lower_mmq(cfg, num_stages=2), MmqCase(cfg, 1, 72, 1024, stages=2), seed=14,
-                      what=f" ({', '.join(layout)})")
+                      what=f" ({layout})")

@@ -9,8 +9,7 @@ kernel (``mmq_fixup_kernel``, run after them on the emulator) — half of those 
 ``quantize_in_gemm``) —, some of the others with interleaved splits, some split-K ones unguarded
 (``guard_copies=False``), some with a min term carrying their own fold (``q4k_fold``), some with padded block rows
 or swizzled fold operands (``pad_block_rows``, ``swizzle_fold_buffers``), half the one-token ones reading token 0 as
-every column (``broadcast_rhs``); W in ggml's order or repacked
-(``tiled_weights``) —
+every column (``broadcast_rhs``); W in ggml's order or repacked (``tiled_weights``) —
 crossed with pipeline depths, ``q4k-fold`` modes and targets, on random ragged shapes. The hand-picked cases of
 test_mmq_emulated.py cover each option once; the bugs this fuzz is for live where options meet: a K step of several
 super-blocks under a fold or a stage count it was not tried with (the fold's dmin scale

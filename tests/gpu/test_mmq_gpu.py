@@ -19,8 +19,8 @@ import pytest
 
 from compiler.mmq_choice import ALIGNED_PAIRS, PAIR_K_DIVISIBILITY, choose_mmq
 from compiler.mmq_template import SMALL_M_MAX, WEIGHT_FORMATS, MmqConfig
-from tests.gpu.mmq_harness import (MmqCase, check, fixup_mul_mat, integer_inputs, kernel_weights, make_inputs,
-                                   quantized_activations, quantized_weights, reference, run_mmq)
+from tests.gpu.mmq_harness import (ONE_TOKEN_LAYOUTS, MmqCase, check, fixup_mul_mat, integer_inputs, kernel_weights,
+                                   make_inputs, quantized_activations, quantized_weights, reference, run_mmq)
 
 CARVEOUT_ATTRIBUTE = 9  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
 N, K = 1000, 3584  # ragged N (not a multiple of the 64/128-row weight tiles); K = 14 super-blocks
@@ -172,12 +172,6 @@ def test_other_weights_integer_part_is_exact(weights: str, m: int, gpu) -> None:
     with e = 128; q3_K's 32 · (code − 4), its scales in -4..3 and its d / 32; q2_K's codes with random 4-bit
     scales and mins, d = dmin = 1: the min mma's sum exact too), bit for bit."""
     _check_integer_part(MmqCase(replace(DECODE if m <= SMALL_M_MAX else PREFILL, weights=weights), m, N, K), gpu)
-
-
-ONE_TOKEN_LAYOUTS = {"padded": {"pad_block_rows": True}, "broadcast": {"broadcast_rhs": True}}
-"""The one-token kernel's two ways out of its activation tile's 2-way bank conflicts: rows padded to 304 bytes
-(``qdot.pad_block_rows``, ``choose_mmq``'s for q4_K since run 317) and token 0 read as every column
-(``qdot.broadcast_rhs``, run 319)."""
 
 
 @pytest.mark.gpu

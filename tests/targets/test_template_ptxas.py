@@ -174,6 +174,22 @@ KERNELS = [
     ("decode-tiled-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
+    # the bank-conflict layouts, each from its kernel attribute: the one-token kernel's activation rows padded
+    # (qdot.pad_block_rows, choose_mmq's for q4_K) or its token 0 read as every column (qdot.broadcast_rhs: every
+    # lane of an ldmatrix matrix on one row address), and the 8-token kernel's fold operands swizzled
+    # (qdot.swizzle_fold_buffers, choose_mmq's), still read by ldmatrix
+    ("decode-tiled-padded-rows",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True,
+                          q4k_fold="fma", pad_block_rows=True)),
+     "sm_90", "promote-int8", 2, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"),
+    ("decode-tiled-broadcast-rhs",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True,
+                          q4k_fold="fma", broadcast_rhs=True)),
+     "sm_90", "promote-int8", 2, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"),
+    ("decode-tiled-swizzled-folds",
+     mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, tiled_weights=True,
+                          swizzle_fold_buffers=True)),
+     "sm_90", "promote-int8", 2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
     ("decode-tiled-q8_0-weights",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, weights="q8_0", tiled_weights=True)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
