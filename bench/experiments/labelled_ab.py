@@ -19,24 +19,25 @@ def selection(labels: Sequence[str]) -> list:
     """``bench.mmq``'s entries whose label is one of ``labels`` exactly (``--only`` would match substrings), and
     for a label ``… unguarded`` the entry of ``…`` through ``qdot-pipeline{guard-copies=false}``
     (``bm.unguarded``), for ``… padrows`` / ``… swfold`` / ``… padrows swfold`` through
-    ``qdot-accelerate-matmul``'s ``pad-block-rows`` / ``swizzle-fold-buffers`` (``bm.padded_rows``), in the order of
-    ``labels``: ``bench.mmq`` times every entry at one shape before the next
+    ``qdot-accelerate-matmul``'s ``pad-block-rows`` / ``swizzle-fold-buffers`` (``bm.padded_rows``; ``… unguarded
+    padrows`` is both), in the order of ``labels``: ``bench.mmq`` times every entry at one shape before the next
     shape, so a label beside its ``… unguarded`` one is timed next to it (run 291 timed all the guarded entries of
     a shape first, and a control whose two forms are the same PTX came out 1.6–2.4 % apart at one shape)."""
     table = {entry[0]: entry for entry in every_entry()}
-    chosen = []
-    for label in labels:
-        if label in table:
-            chosen.append(table[label])
-        elif label.endswith(" unguarded") and label.removesuffix(" unguarded") in table:
-            chosen += bm.unguarded([table[label.removesuffix(" unguarded")]])
-        else:
-            both = f"{bm.PADDED_ROWS_WORD} {bm.SWIZZLED_FOLDS_WORD}"
-            for words in (both, bm.PADDED_ROWS_WORD, bm.SWIZZLED_FOLDS_WORD):
-                if label.endswith(f" {words}") and label.removesuffix(f" {words}") in table:
-                    chosen += bm.padded_rows([table[label.removesuffix(f" {words}")]], words)
-                    break
-    return chosen
+    return [entry for label in labels for entry in _entries(label, table)]
+
+
+def _entries(label: str, table: dict) -> list:
+    """The entry ``label`` names (``selection``), or none."""
+    if label in table:
+        return [table[label]]
+    both = f"{bm.PADDED_ROWS_WORD} {bm.SWIZZLED_FOLDS_WORD}"
+    for words in (both, bm.PADDED_ROWS_WORD, bm.SWIZZLED_FOLDS_WORD):
+        if label.endswith(f" {words}"):
+            return bm.padded_rows(_entries(label.removesuffix(f" {words}"), table), words)
+    if label.endswith(" unguarded") and label.removesuffix(" unguarded") in table:
+        return bm.unguarded([table[label.removesuffix(" unguarded")]])
+    return []
 
 
 def chosen_from_args(labels: Sequence[str], description: str,

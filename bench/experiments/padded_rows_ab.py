@@ -6,6 +6,7 @@ dmin term is an f16 mma, also with its operands swizzled (``{swizzle-fold-buffer
     python -m bench.experiments.padded_rows_ab              # on the GPU machine, with that cache
     python -m bench.experiments.padded_rows_ab --reverse    # a second round, each form first in one of the two
     python -m bench.experiments.padded_rows_ab --other_weights [--prepare] [--reverse]   # q4_0 … iq4_xs at M = 1
+    python -m bench.experiments.padded_rows_ab --chosen_other [--prepare] [--reverse]    # their unguarded forms
 
 Run 306 (Nsight Compute, the one-token kernel at 4096 × 14336) counted the activation tile's ``ldmatrix`` and its
 d / s loads at twice their ideal shared-memory wavefronts, 9.5 % of the kernel's, with the L1/TEX unit its busiest
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import bench.mmq as bm
 from bench.experiments import labelled_ab
+from compiler.mmq_choice import choose_mmq
 
 PADDED = (
     "small_m 64 w2 splitk s2 m1 fold=fma pdl wt",  # the M = 1 goal rows (fold by FMA: no f16 fold buffers)
@@ -46,6 +48,22 @@ OTHER_ONE_TOKEN = tuple(label for label, cfg, _stages in bm.OTHER_WEIGHTS
 """The other formats' repacked one-token kernels (``--other_weights``): the same q8_1_mmq activation tile, 288-byte
 rows, as q4_K's, whose padding ``choose_mmq`` takes since run 317."""
 OTHER_LABELS = tuple(label for plain in OTHER_ONE_TOKEN for label in (plain, f"{plain} {bm.PADDED_ROWS_WORD}"))
+"""Run 320 (an H100, ``bench/RESULTS.md``) timed these: q3_K's, the form ``choose_mmq`` takes, gained in both rounds
+(0.966–0.993 ×) and is padded since; q4_1's, q5_1's, q5_K's and q6_K's gained with their copies guarded, but
+``choose_mmq`` copies theirs unguarded (``UNGUARDED_ONE_TOKEN``): ``CHOSEN_OTHER_LABELS`` asks about that form."""
+
+
+def _chosen_label(plain: str) -> str | None:
+    """``plain``'s form as ``choose_mmq`` takes it at M = 1 over repacked W (``… unguarded`` where it drops the
+    copies' guard); None where that is ``plain`` itself, which ``OTHER_LABELS`` times."""
+    weights = {label: cfg.weights for label, cfg, _stages in bm.OTHER_WEIGHTS}[plain]
+    return None if choose_mmq(weights, 1, 4096, 14336, tiled_weights=True).cfg.guard_copies else f"{plain} unguarded"
+
+
+CHOSEN_OTHER_LABELS = tuple(label for plain in OTHER_ONE_TOKEN if (chosen := _chosen_label(plain))
+                            for label in (chosen, f"{chosen} {bm.PADDED_ROWS_WORD}"))
+"""``--chosen_other``: the other formats' one-token kernels that ``choose_mmq`` takes unguarded, each beside its
+padded form — the combination run 320 did not time."""
 
 
 def selection(only: str | None = None) -> list:
@@ -56,4 +74,6 @@ def selection(only: str | None = None) -> list:
 if __name__ == "__main__":
     labelled_ab.main(LABELS, __doc__.split("\n\n")[0],
                      {"other_weights": ("the other formats' repacked one-token kernels instead, each beside its padded "
-                                        "form", OTHER_LABELS)})
+                                        "form", OTHER_LABELS),
+                      "chosen_other": ("those of them that choose_mmq copies unguarded, in that form, each beside its "
+                                       "padded form", CHOSEN_OTHER_LABELS)})

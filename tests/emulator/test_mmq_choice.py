@@ -13,6 +13,7 @@ import pytest
 import bench.experiments.guarded_copies_ab as guarded_copies_ab
 import bench.experiments.labelled_ab as labelled_ab
 import bench.experiments.mid_m as mid_m
+import bench.experiments.padded_rows_ab as padded_rows_ab
 import bench.experiments.small_m_wide as small_m_wide
 import bench.experiments.stream_k_fixup as stream_k_fixup
 import bench.mmq as mmq
@@ -38,14 +39,16 @@ BENCHMARKED = {(_as_chosen(label, cfg), stages) for label, cfg, stages in
                 *small_m_wide.q4k_entries(), *small_m_wide.format_entries(), *small_m_wide.two_warp_entries(),
                 *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
                 *small_m_wide.wide64_format_entries(), *stream_k_fixup.all_format_entries(),
-                *labelled_ab.selection(guarded_copies_ab.EVERY_FORMAT)]}
+                *labelled_ab.selection(guarded_copies_ab.EVERY_FORMAT),
+                *labelled_ab.selection(padded_rows_ab.OTHER_LABELS)]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
 weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
 241–242's (widened to 64 tokens, every format, both orders), run 256's (every format's stream-K tile with its
 fix-up kernel, both orders), runs 290–294's (every repacked split-K decode kernel with and without the copy guard,
 the latter timed through ``guard-copies=false``, which ``_as_chosen`` makes the kernel's own attribute: the same
-PTX)."""
+PTX), run 320's (every format's repacked one-token kernel with and without its activation rows padded, the latter
+through ``pad-block-rows=true``, made the kernel's ``qdot.pad_block_rows`` the same way)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
