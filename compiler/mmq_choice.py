@@ -138,21 +138,19 @@ medians are 0.985–0.990 × with pairs up to 1.005 ×, q5_1's reaches 1.025 × 
 and iq4_nl's medians lie within 1 % of 1, and the guard is faster for iq4_xs, mxfp4 and q2_K (medians
 1.009–1.018 ×). On an H200 q3_K's is 0.942–0.986 × unguarded (run 296; q4_1's and q6_K's not timed there). The
 wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
-PADDED_ROWS_ONE_TOKEN = ("q4_K", "q3_K")
-"""Weights whose one-token kernel over repacked W pads its activation tile's rows from 288 to 304 bytes
-(``MmqConfig(pad_block_rows=True)``: its ldmatrix and d / s reads free of bank conflicts, as the remarks count them).
-Run 317 (an H200, each kernel beside its padded form in one process, two rounds in opposite orders): q4_K's
-0.983–0.990 × the MUL_MAT time at 4096 × 14336 (the goal row: 9.48 and 9.66 µs against 9.58 and 9.83), 0.967–0.969 ×
-at 4096², 0.986–1.000 × at 3584², 0.997–1.001 × at 32768 × 8192. The 8-token kernel is not padded: at M = 8, N =
-32768 it took 1.107 × the time padded (0.93–1.02 × at the other shapes and M; why is not known), and the prefill
+PADDED_ROWS_ONE_TOKEN = {"q4_K": "run 317: 0.97–1.00 ×", "q3_K": "run 320, an H100: 0.97–0.99 ×"}
+"""Weights whose one-token kernel over repacked W pads its activation tile's rows from 288 to 304 bytes, each with the
+run ``MmqChoice.why`` cites (``MmqConfig(pad_block_rows=True)``: its ldmatrix and d / s reads free of bank conflicts, as
+the remarks count them). Run 317 (an H200, each kernel beside its padded form in one process, two rounds in opposite
+orders): q4_K's 0.983–0.990 × the MUL_MAT time at 4096 × 14336 (the goal row: 9.48 and 9.66 µs against 9.58 and 9.83),
+0.967–0.969 × at 4096², 0.986–1.000 × at 3584², 0.997–1.001 × at 32768 × 8192. The 8-token kernel is not padded: at M =
+8, N = 32768 it took 1.107 × the time padded (0.93–1.02 × at the other shapes and M; why is not known), and the prefill
 kernel 0.997–1.014 ×. Run 320 (an H100, the same two rounds, ``padded_rows_ab --other_weights``) timed the other
 formats' one-token kernels with the guard on their copies: q3_K's — the kernel chosen here, which keeps the guard —
-0.966–0.993 × at all four decode shapes in both rounds. q4_1's (0.93–0.96 × at the goal row), q5_1's, q5_K's and
-q6_K's gained too (0.96–0.98 × at one shape in both rounds, none above 1.002 ×), but the kernels chosen for them copy
-unguarded (``UNGUARDED_ONE_TOKEN``), and that form was not timed padded, so they stay unpadded; q4_0, q8_0, q5_0, mxfp4,
-q2_K, iq4_nl and iq4_xs gained nothing consistent (up to 1.08 × in one round)."""
-PADDED_ROWS_EVIDENCE = {"q4_K": "run 317: 0.97–1.00 ×", "q3_K": "run 320, an H100: 0.97–0.99 ×"}
-"""What ``MmqChoice.why`` cites for each of ``PADDED_ROWS_ONE_TOKEN``."""
+0.966–0.993 × at all four decode shapes in both rounds. q4_1's (0.93–0.96 × at the goal row), q5_1's, q5_K's and q6_K's
+gained too (0.96–0.98 × at one shape in both rounds, none above 1.002 ×), but the kernels chosen for them copy unguarded
+(``UNGUARDED_ONE_TOKEN``), and that form was not timed padded, so they stay unpadded; q4_0, q8_0, q5_0, mxfp4, q2_K,
+iq4_nl and iq4_xs gained nothing consistent (up to 1.08 × in one round)."""
 SWIZZLED_FOLDS_EIGHT_TOKENS = ("q4_K",)
 """Weights whose 8-token kernel over repacked W (2 ≤ M ≤ 8) swizzles its dmin mma's f16 operand buffers
 (``MmqConfig(swizzle_fold_buffers=True)``: their 2-way conflicted stores and ldmatrix reads made conflict-free).
@@ -287,7 +285,7 @@ def _fastest(weights: str, m: int, n: int, k: int, tiled_weights: bool) -> MmqCh
         why.append(_UNGUARDED_WHY[tokens])
     if tiled_weights and weights in _PADDED_ROWS.get(tokens, ()):
         cfg = replace(cfg, pad_block_rows=True)
-        why.append(f"the activation tile's rows padded to 304 bytes ({PADDED_ROWS_EVIDENCE[weights]})")
+        why.append(f"the activation tile's rows padded to 304 bytes ({PADDED_ROWS_ONE_TOKEN[weights]})")
     if tiled_weights and weights in _SWIZZLED_FOLDS.get(tokens, ()):
         cfg = replace(cfg, swizzle_fold_buffers=True)
         why.append("the dmin mma's f16 operands swizzled (run 317: 0.91–1.01 ×)")
