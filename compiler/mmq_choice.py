@@ -40,9 +40,10 @@ does not have to read the runs:
   elsewhere), and for the formats with a min term (q4_K, q5_K, q4_1, q5_1) that term as an FMA per block
   (``MmqConfig.q4k_fold``, which ``bench.mmq``'s one-token rows were timed with: ``fold=fma`` in their labels, run
   40 for q4_K); W repacked, for the formats of ``UNGUARDED_ONE_TOKEN`` (M = 1) and ``UNGUARDED_EIGHT_TOKENS``
-  (2 ≤ M ≤ 8), copies ahead without the K split's guard (measured on an H100, runs 290–294); q4_K's and q3_K's repacked
-  one-token kernels pad their activation tile's rows (``PADDED_ROWS_ONE_TOKEN``; runs 317, 320) and q4_K's 8-token
-  kernel swizzles its dmin mma's f16 operands (``SWIZZLED_FOLDS_EIGHT_TOKENS``, run 317), each removing bank conflicts.
+  (2 ≤ M ≤ 8), copies ahead without the K split's guard (measured on an H100, runs 290–294); q4_K's, q3_K's, q4_1's
+  and q5_1's repacked one-token kernels pad their activation tile's rows (``PADDED_ROWS_ONE_TOKEN``; runs 317, 320,
+  322–323) and q4_K's 8-token kernel swizzles its dmin mma's f16 operands (``SWIZZLED_FOLDS_EIGHT_TOKENS``, run
+  317), each removing bank conflicts.
   In ggml's order q6_K's and q3_K's 2-aligned super-blocks go two per stage by 4-byte cp.async where K is a multiple
   of 512, in one stage (1.13–1.49 ×, runs 222–227), q2_K's by 8-byte chunks in two stages (``ALIGNED_PAIRS``; runs
   225–226, 228).
@@ -138,7 +139,8 @@ medians are 0.985–0.990 × with pairs up to 1.005 ×, q5_1's reaches 1.025 × 
 and iq4_nl's medians lie within 1 % of 1, and the guard is faster for iq4_xs, mxfp4 and q2_K (medians
 1.009–1.018 ×). On an H200 q3_K's is 0.942–0.986 × unguarded (run 296; q4_1's and q6_K's not timed there). The
 wider decode kernels (9 ≤ M ≤ 64) were not timed both ways and keep it."""
-PADDED_ROWS_ONE_TOKEN = {"q4_K": "run 317: 0.97–1.00 ×", "q3_K": "run 320, an H100: 0.97–0.99 ×"}
+PADDED_ROWS_ONE_TOKEN = {"q4_K": "run 317: 0.97–1.00 ×", "q3_K": "run 320, an H100: 0.97–0.99 ×",
+                        "q4_1": "runs 322–323, an H100: 0.93–1.00 ×", "q5_1": "runs 322–323, an H100: 0.97–1.00 ×"}
 """Weights whose one-token kernel over repacked W pads its activation tile's rows from 288 to 304 bytes, each with the
 run ``MmqChoice.why`` cites (``MmqConfig(pad_block_rows=True)``: its ldmatrix and d / s reads free of bank conflicts, as
 the remarks count them). Run 317 (an H200, each kernel beside its padded form in one process, two rounds in opposite
@@ -149,8 +151,12 @@ kernel 0.997–1.014 ×. Run 320 (an H100, the same two rounds, ``padded_rows_ab
 formats' one-token kernels with the guard on their copies: q3_K's — the kernel chosen here, which keeps the guard —
 0.966–0.993 × at all four decode shapes in both rounds. q4_1's (0.93–0.96 × at the goal row), q5_1's, q5_K's and q6_K's
 gained too (0.96–0.98 × at one shape in both rounds, none above 1.002 ×), but the kernels chosen for them copy unguarded
-(``UNGUARDED_ONE_TOKEN``), and that form was not timed padded, so they stay unpadded; q4_0, q8_0, q5_0, mxfp4, q2_K,
-iq4_nl and iq4_xs gained nothing consistent (up to 1.08 × in one round)."""
+(``UNGUARDED_ONE_TOKEN``), and that form was not timed padded then; q4_0, q8_0, q5_0, mxfp4, q2_K, iq4_nl and
+iq4_xs gained nothing consistent (up to 1.08 × in one round). Runs 322–323 (an H100, ``padded_rows_ab --chosen_other``,
+four rounds, two in each order) timed the unguarded kernels chosen for the ten formats of ``UNGUARDED_ONE_TOKEN``
+beside their padded forms: q4_1's padded form was faster at all four shapes in all four rounds (0.926–0.946 × at the
+goal row, 0.997–0.998 × at 32768 × 8192), q5_1's too (0.968–0.997 ×), so both are padded; q5_K's and q6_K's were
+faster in 15 of 16 cells but 1.011 × in one, and the other six formats moved both ways, so they stay unpadded."""
 SWIZZLED_FOLDS_EIGHT_TOKENS = ("q4_K",)
 """Weights whose 8-token kernel over repacked W (2 ≤ M ≤ 8) swizzles its dmin mma's f16 operand buffers
 (``MmqConfig(swizzle_fold_buffers=True)``: their 2-way conflicted stores and ldmatrix reads made conflict-free).

@@ -62,8 +62,9 @@ def _chosen_label(plain: str) -> str | None:
 
 CHOSEN_OTHER_LABELS = tuple(label for plain in OTHER_ONE_TOKEN if (chosen := _chosen_label(plain))
                             for label in (chosen, f"{chosen} {bm.PADDED_ROWS_WORD}"))
-"""``--chosen_other``: the other formats' one-token kernels that ``choose_mmq`` takes unguarded, each beside its
-padded form — the combination run 320 did not time."""
+"""``--chosen_other``: the other formats' one-token kernels that ``choose_mmq`` copies unguarded, each beside its
+padded form — the combination run 320 did not time. Runs 322–323 (an H100, four rounds) timed it: ``choose_mmq``
+pads q4_1's and q5_1's since."""
 
 
 def selection(only: str | None = None) -> list:

@@ -40,7 +40,8 @@ BENCHMARKED = {(_as_chosen(label, cfg), stages) for label, cfg, stages in
                 *small_m_wide.unpaired_entries(), *small_m_wide.wide64_entries(),
                 *small_m_wide.wide64_format_entries(), *stream_k_fixup.all_format_entries(),
                 *labelled_ab.selection(guarded_copies_ab.EVERY_FORMAT),
-                *labelled_ab.selection(padded_rows_ab.OTHER_LABELS)]}
+                *labelled_ab.selection(padded_rows_ab.OTHER_LABELS),
+                *labelled_ab.selection(padded_rows_ab.CHOSEN_OTHER_LABELS)]}
 """The kernels bench/RESULTS.md has rows of for the cases ``choose_mmq`` decides: ``bench.mmq``'s (M ≤ 8, M = 512),
 runs 233–234's (each format's prefill tile, plain and stream-K, both orders, M = 16–256), runs 235–238's (the
 weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a multiple of 512 or not), runs
@@ -48,7 +49,8 @@ weights-once kernel widened to 16 and 32 tokens, every format, both orders, K a 
 fix-up kernel, both orders), runs 290–294's (every repacked split-K decode kernel with and without the copy guard,
 the latter timed through ``guard-copies=false``, which ``_as_chosen`` makes the kernel's own attribute: the same
 PTX), run 320's (every format's repacked one-token kernel with and without its activation rows padded, the latter
-through ``pad-block-rows=true``, made the kernel's ``qdot.pad_block_rows`` the same way)."""
+through ``pad-block-rows=true``, made the kernel's ``qdot.pad_block_rows`` the same way), runs 322–323's (the
+unguarded one-token kernels ``choose_mmq`` takes for ten formats, each with and without its rows padded)."""
 
 
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)

@@ -22,7 +22,9 @@
 // RUN: python -m compiler.mmq_choice q4_K 1 4096 4096 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-accelerate-matmul 2>&1 >/dev/null | filecheck %s --check-prefix=GUARDED-FOLD-REMARK
 // RUN: python -m compiler.mmq_choice q3_K 1 4096 14336 --tiled-weights | filecheck %s --check-prefix=PADDED-Q3K
 // RUN: python -m compiler.mmq_choice q3_K 1 4096 14336 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-accelerate-matmul 2>&1 >/dev/null | filecheck %s --check-prefix=PADDED-Q3K-REMARK
-// RUN: python -m compiler.mmq_choice q4_1 1 4096 14336 --tiled-weights | filecheck %s --check-prefix=UNPADDED-Q41
+// RUN: python -m compiler.mmq_choice q4_1 1 4096 14336 --tiled-weights | filecheck %s --check-prefix=PADDED-Q41
+// RUN: python -m compiler.mmq_choice q4_1 1 4096 14336 --tiled-weights | qdot-translate --num-stages 2 --remarks=qdot-accelerate-matmul,qdot-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=PADDED-Q41-REMARK
+// RUN: python -m compiler.mmq_choice q5_K 1 4096 14336 --tiled-weights | filecheck %s --check-prefix=UNPADDED-Q5K
 // RUN: python -m compiler.mmq_choice q3_K 5 4096 4096 --tiled-weights | filecheck %s --check-prefix=UNGUARDED8
 // RUN: python -m compiler.mmq_choice q4_K 5 4096 4096 --tiled-weights | filecheck %s --check-prefix=GUARDED8
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
@@ -174,16 +176,22 @@
 // GUARDED-FOLD-REMARK: remark: qdot-accelerate-matmul: {{.*}}; q4_K dmin term as an FMA per block (the kernel's qdot.q4k_fold = fma){{$}}
 // GUARDED-FOLD-REMARK: remark: qdot-accelerate-matmul: rhs q8_1_mmq tile staged with its rows padded from 288 to 304 bytes (the kernel's qdot.pad_block_rows: {{.*}}){{$}}
 // q3_K's repacked one-token kernel keeps the guard and is padded too (run 320, an H100); q4_1's, whose copies go
-// unguarded, is not: it gained padded only with the guard, the form run 320 timed.
+// unguarded, is padded in that form (runs 322–323, an H100: faster in all sixteen cells); q5_K's is not (1.011 × in one).
 // PADDED-Q3K:      // MmqConfig(weights='q3_K', block_n=64, num_warps=2, small_m=True, split_k=True, max_m=1, tiled_weights=True, pad_block_rows=True){{$}}
 // PADDED-Q3K-NEXT: // why: M = 1: the one-token weights-once kernel (runs 38–40); the activation tile's rows padded to 304 bytes (run 320, an H100: {{.*}}){{$}}
 // PADDED-Q3K:      func.func @small_m_q8_1_q3_K_64_w2_splitk_m1_wt_padrows(
 // PADDED-Q3K-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.pad_block_rows} {
 // PADDED-Q3K-REMARK: remark: qdot-accelerate-matmul: rhs q8_1_mmq tile staged with its rows padded from 288 to 304 bytes (the kernel's qdot.pad_block_rows: {{.*}}){{$}}
-// UNPADDED-Q41:      // MmqConfig(weights='q4_1', {{.*}}, guard_copies=False, q4k_fold='fma'){{$}}
-// UNPADDED-Q41-NOT:  padded
-// UNPADDED-Q41:      func.func @small_m_q8_1_q4_1_64_w2_splitk_m1_wt_ug_fma(
-// UNPADDED-Q41-NOT:  pad_block_rows
+// PADDED-Q41:      // MmqConfig(weights='q4_1', {{.*}}, guard_copies=False, q4k_fold='fma', pad_block_rows=True){{$}}
+// PADDED-Q41-NEXT: // why: {{.*}}; copies ahead unguarded (runs 290–294, {{.*}}); the activation tile's rows padded to 304 bytes (runs 322–323, an H100: {{.*}}){{$}}
+// PADDED-Q41:      func.func @small_m_q8_1_q4_1_64_w2_splitk_m1_wt_ug_fma_padrows(
+// PADDED-Q41-NEXT:   attributes {qdot.kernel, qdot.num_warps = 2 : i64, qdot.unguarded_copies, qdot.q4k_fold = "fma", qdot.pad_block_rows} {
+// PADDED-Q41-REMARK: remark: qdot-pipeline: 2 stages: {{.*}}; a loop over a share of K, but the kernel's qdot.unguarded_copies: {{.*}}
+// PADDED-Q41-REMARK: remark: qdot-accelerate-matmul: rhs q8_1_mmq tile staged with its rows padded from 288 to 304 bytes (the kernel's qdot.pad_block_rows: {{.*}}){{$}}
+// UNPADDED-Q5K:      // MmqConfig(weights='q5_K', {{.*}}, guard_copies=False, q4k_fold='fma'){{$}}
+// UNPADDED-Q5K-NOT:  padded
+// UNPADDED-Q5K:      func.func @small_m_q8_1_q5_K_64_w2_splitk_m1_wt_ug_fma(
+// UNPADDED-Q5K-NOT:  pad_block_rows
 // UNGUARDED8:      // MmqConfig(weights='q3_K', block_n=64, num_warps=2, small_m=True, split_k=True, tiled_weights=True, guard_copies=False){{$}}
 // UNGUARDED8-NEXT: // why: M ≤ 8: the weights-once kernel (runs 7–9, 112); copies ahead unguarded (runs 293–294, an H100: {{.*}}
 // UNGUARDED8:      func.func @small_m_q8_1_q3_K_64_w2_splitk_wt_ug(
