@@ -47,7 +47,7 @@ def test_broadcast_kernel_matches_reference(case: MmqCase) -> None:
 @pytest.mark.parametrize("weights", WEIGHT_FORMATS)
 def test_one_token_layouts_of_every_format(weights: str, layout: str) -> None:
     """Both of the one-token kernel's ways out of its activation tile's bank conflicts (token 0 read as every column;
-    rows padded, ``choose_mmq``'s for q4_K and q3_K) over W repacked, for every weight format: the forms
+    rows padded, ``choose_mmq``'s for q4_K, q3_K, q4_1 and q5_1) over W repacked, for every weight format: the forms
     ``bench.experiments.padded_rows_ab --other_weights`` and tests/gpu time and check on the GPU."""
     cfg = replace(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True),
                   weights=weights, **ONE_TOKEN_LAYOUTS[layout])

@@ -25,8 +25,8 @@ from compiler.mmq_template import MmqConfig, tile_weights
 TOLERANCE = 1e-5
 ONE_TOKEN_LAYOUTS = {"padded": {"pad_block_rows": True}, "broadcast": {"broadcast_rhs": True}}
 """The one-token kernel's two ways out of its activation tile's 2-way bank conflicts, as ``MmqConfig`` fields: rows
-padded to 304 bytes (``qdot.pad_block_rows``, ``choose_mmq``'s for q4_K and q3_K: runs 317, 320) and token 0 read as
-every column (``qdot.broadcast_rhs``, run 319)."""
+padded to 304 bytes (``qdot.pad_block_rows``, ``choose_mmq``'s for q4_K, q3_K, q4_1 and q5_1: runs 317, 320,
+322–323) and token 0 read as every column (``qdot.broadcast_rhs``, run 319)."""
 
 
 @dataclass(frozen=True)

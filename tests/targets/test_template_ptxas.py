@@ -175,9 +175,9 @@ KERNELS = [
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True)),
      "sm_90", "promote-int8", 2, "cp.async.cg.shared.global"),
     # the bank-conflict layouts, each from its kernel attribute: the one-token kernel's activation rows padded
-    # (qdot.pad_block_rows, choose_mmq's for q4_K and q3_K) or its token 0 read as every column (qdot.broadcast_rhs:
-    # every lane of an ldmatrix matrix on one row address), and the 8-token kernel's fold operands swizzled
-    # (qdot.swizzle_fold_buffers, choose_mmq's), still read by ldmatrix
+    # (qdot.pad_block_rows, choose_mmq's for q4_K, q3_K, q4_1 and q5_1) or its token 0 read as every column
+    # (qdot.broadcast_rhs: every lane of an ldmatrix matrix on one row address), and the 8-token kernel's fold
+    # operands swizzled (qdot.swizzle_fold_buffers, choose_mmq's), still read by ldmatrix
     ("decode-tiled-padded-rows",
      mmq_kernel(MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, max_m=1, tiled_weights=True,
                           q4k_fold="fma", pad_block_rows=True)),
