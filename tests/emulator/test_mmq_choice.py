@@ -159,6 +159,7 @@ def _compile(choice: MmqChoice, text: str | None = None):  # noqa: ANN202 - xDSL
 @pytest.mark.parametrize(("weights", "m", "n", "k", "tiled"), [
     ("q6_K", 1, 72, 1024, False),   # aligned pairs in one stage, the one-token form
     ("q4_K", 1, 72, 768, True),     # the one-token form, repacked: its activation rows padded (qdot.pad_block_rows)
+    ("q4_1", 1, 72, 512, True),     # the same, its copies unguarded too (qdot.unguarded_copies)
     ("q4_K", 5, 72, 768, True),     # the 8-token kernel, repacked: fold operands swizzled (qdot.swizzle_fold_buffers)
     ("q2_K", 5, 72, 1536, False),   # aligned pairs in two stages
     ("q4_K", 20, 72, 768, False),   # the weights-once kernel widened to 32 tokens
