@@ -66,6 +66,9 @@ timing:
   slices; ids linear, x fastest; a list that starts with '-N:' is written --ctas=-N:,...,
   as argparse would take it for a flag). Outputs are then not counted: the CTAs left out write
   their part, and a fix-up done by the last of a tile's programs to arrive needs them all.
+  The emulator holds about 12 bytes per byte of an output (its two fills, the comparison, and
+  per byte the CTA that stored it); a shape whose arrays would need more than the machine's
+  available memory that way is refused before anything is allocated.
 
 exit status: 0 when every run is done; 1 for a problem of the input or the command line (a
 flag it cannot parse prints 'qdot-bench: error: ...', as qdot-opt and qdot-translate do), or
@@ -90,8 +93,8 @@ from compiler.cli.common import (
     tool_main,
 )
 from compiler.cli.pass_help import LazyEpilogParser
-from compiler.launch_plan import (FLOAT_FILLS, ArraySpec, LaunchPlanError, Parameter, Run, find_kernel,
-                                  kernel_parameters, plan_run)
+from compiler.launch_plan import (FLOAT_FILLS, ArraySpec, LaunchPlanError, Parameter, Run, available_host_bytes,
+                                  find_kernel, kernel_parameters, plan_run)
 from compiler.pipelines import PTX_ARCHES, STRATEGIES
 from compiler.shape_expressions import ExpressionError, Expressions
 
@@ -101,6 +104,12 @@ GRAPH_LAUNCHES = 10
 EMULATE_MAX_CTAS = 1024
 """The largest grid --emulate runs whole by default: at about a second per CTA of a 128×128 tile, a
 larger one is more likely a grid meant for a GPU than a check someone means to wait for."""
+EMULATE_BYTES_PER_OUTPUT_BYTE = 12
+"""What --emulate holds per byte of an output array at most: the first launch's 0xff fill and the second's zeros,
+the comparison of the two with their fills (a bool per byte), and the emulator's store-ownership state (an int64 CTA
+id and a publication byte per byte a store reaches, targets/ptx/emulator/memory.py). Past physical memory the
+allocation does not fail where it is made: the process is killed, or the machine swaps, once the pages are touched
+(the input fuzzer's seed 326: an 8 GiB output grew past 19 GB before it was stopped)."""
 
 
 def make_arg_parser() -> argparse.ArgumentParser:
@@ -277,6 +286,19 @@ def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
                                  "output": a.output} for a in run.arrays}}
 
 
+def _check_emulator_memory(run: Run) -> None:
+    """Refuse, before anything is allocated, a run whose arrays and the emulator's state of its outputs would not fit
+    in the memory this machine can give (``EMULATE_BYTES_PER_OUTPUT_BYTE``)."""
+    available = available_host_bytes()
+    outputs = sum(max(1, spec.nbytes) for spec in run.arrays if spec.output)
+    inputs = sum(max(1, spec.nbytes) for spec in run.arrays if not spec.output)
+    needed = inputs + EMULATE_BYTES_PER_OUTPUT_BYTE * outputs
+    if available is not None and needed > available:
+        raise ToolError(f"--emulate{run.at_shape()} would hold about {needed} bytes ({outputs} bytes of outputs at "
+                        f"{EMULATE_BYTES_PER_OUTPUT_BYTE} bytes each while emulated, and {inputs} of inputs), more "
+                        f"than this machine's available memory ({available} bytes): give a smaller shape")
+
+
 def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:
     """Run on the emulator (twice where an output element still holds the first fill); the summary
     line (or JSON object)."""
@@ -441,9 +463,10 @@ def run(argv: list[str] | None = None) -> int:
         shapes = _shapes(args, params)
         grid, flops = _expressions(args, params)
         runs = [plan_run(shape, func, params, grid, flops, default_flops=args.flops is None) for shape in shapes]
-        if args.emulate:  # a grid --emulate would refuse, or a --ctas outside it, before the wait for a compile
+        if args.emulate:  # a grid or shape --emulate refuses, or a --ctas outside it, before the wait for a compile
             for one in runs:
                 _selected_ctas(args, one)
+                _check_emulator_memory(one)
         compiled = _compile(args, text, filename)
     except ToolError:
         raise

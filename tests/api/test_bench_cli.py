@@ -720,6 +720,30 @@ def test_arrays_past_half_the_available_memory_are_refused(capsys: pytest.Captur
     assert qdot_bench(argv, capsys)[0] == 0
 
 
+def test_emulator_state_past_the_available_memory_is_refused(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the input fuzz (seed 326): an 8 GiB output, within half the available memory, grew the process past
+    19 GB in a minute under --emulate (its two fills, their comparison, the emulator's int64 owner per stored byte).
+    The inputs and EMULATE_BYTES_PER_OUTPUT_BYTE per output byte are held to the available memory, before the
+    compile; a GPU run keeps the half-memory rule of the arrays alone."""
+    argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
+    needed = 12000 + bench.EMULATE_BYTES_PER_OUTPUT_BYTE * 3456  # x: 3 × 1000 f32; q: 3 × 8 blocks of 144 bytes
+    monkeypatch.setattr(bench, "available_host_bytes", lambda: needed - 1)
+    with monkeypatch.context() as patch:
+        patch.setattr(bench, "_compile", lambda *_: pytest.fail("compiled before refusing the shape"))
+        status, out, err = qdot_bench(argv, capsys)
+    assert (status, out) == (1, "")
+    assert err == (f"qdot-bench: error: --emulate at m=3,k=1000 would hold about {needed} bytes (3456 bytes of "
+                   f"outputs at {bench.EMULATE_BYTES_PER_OUTPUT_BYTE} bytes each while emulated, and 12000 of "
+                   f"inputs), more than this machine's available memory ({needed - 1} bytes): give a smaller "
+                   "shape\n"), err
+    monkeypatch.setattr(bench, "available_host_bytes", lambda: needed)  # exactly what it needs: taken
+    status, out, err = qdot_bench(argv, capsys)
+    assert status == 0 and "q_ptr: all 24 elements written" in out, (out, err)
+    monkeypatch.setattr(bench, "available_host_bytes", lambda: None)  # a machine that cannot say: no check
+    assert qdot_bench(argv, capsys)[0] == 0
+
+
 def test_available_memory_is_linux_memavailable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     fake = tmp_path / "meminfo"
     fake.write_text("MemTotal:       24000000 kB\nMemFree:  1 kB\nMemAvailable:   23346976 kB\n")
