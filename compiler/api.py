@@ -417,7 +417,9 @@ def emulate(kernel: CompiledKernel, *args: Any, grid: Any = None, name: str | No
     done by the last of a tile's programs to arrive is not done unless all of them run). A malformed
     ``grid`` or ``ctas``, a wrong argument count, a list or str where an array or number goes, an array
     not in C order, or one of the wrong dtype, too small or read-only where the kernel stores, raises
-    ``TypeError`` / ``ValueError`` naming it before anything runs (as ``run`` and ``launch`` do).
+    ``TypeError`` / ``ValueError`` naming it before anything runs (as ``run`` and ``launch`` do). The emulator
+    keeps up to 9 bytes of state per byte of each array the kernel stores to; where that would take more than the
+    machine's available memory, the first store to the array raises ``MemoryError`` saying so, before allocating.
 
     An ``agx3b`` / ``agx3c`` artifact is one simdgroup's dot tile: ``emulate(k, a, b, acc)`` takes
     the tile function's arguments in order (numpy arrays in ``compiler.numerics.dot_scaled``'s

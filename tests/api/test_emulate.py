@@ -61,3 +61,24 @@ def test_emulate_runs_only_the_ctas_asked_for() -> None:
         compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas=[2])
     with pytest.raises(TypeError, match=r"ctas= takes CTA ids \(integers from 0 to the grid's size - 1\), got '0'"):
         compiler.emulate(compiled, a, bt, c, m, n, k, grid=2, ctas="0")
+
+
+def test_emulate_refuses_ownership_state_past_the_available_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The emulator keeps the storing CTA of every byte of an output (an int64 each); past physical memory that
+    allocation would not fail where it is made but get the process killed, so it is refused with a MemoryError that
+    names the array, before allocating (found through qdot-bench by the input fuzz, seed 326)."""
+    from targets.ptx.emulator import memory
+
+    compiled = compiler.compile(Path(__file__).resolve().parents[2] / "examples" / "int8_gemm.mlir", arch="sm_90")
+    m, n, k = 128, 128, 128
+    a = np.zeros((m, k), np.int8)
+    bt = np.zeros((n, k), np.int8)
+    c = np.full((m, n), -7, np.int32)
+    needed = 8 * c.nbytes
+    monkeypatch.setattr(memory, "available_host_bytes", lambda: needed - 1)
+    with pytest.raises(MemoryError, match=rf"state of argument #2 \({c.nbytes} bytes\) would take {needed} bytes, more "
+                                          rf"than this machine's available memory \({needed - 1} bytes\)"):
+        compiler.emulate(compiled, a, bt, c, m, n, k, grid=1)
+    monkeypatch.setattr(memory, "available_host_bytes", lambda: needed)  # exactly what it needs: taken
+    compiler.emulate(compiled, a, bt, c, m, n, k, grid=1)
+    assert (c == 0).all()

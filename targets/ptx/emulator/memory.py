@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from compiler.launch_plan import available_host_bytes
 from targets.ptx.emulator.errors import EmulationError
 from targets.ptx.emulator.wgmma import WARPGROUP_THREADS, warpgroup_name
 
@@ -65,6 +66,19 @@ WINDOW_BITS = 36
 
 def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
+
+
+def _byte_state(name: str, size: int, fill: int, dtype: type) -> np.ndarray:
+    """Per-byte state of the global array ``name`` (its storing CTA: 8 bytes per byte). Refused with a MemoryError that
+    says so where it would take more than the memory this machine can still give: past physical memory the
+    allocation does not fail where it is made, the process is killed (or the machine swaps) once the fill touches
+    the pages."""
+    needed = size * np.dtype(dtype).itemsize
+    available = available_host_bytes()
+    if available is not None and needed > available:
+        raise MemoryError(f"the emulator's store-ownership state of {name} ({size} bytes) would take {needed} bytes, "
+                          f"more than this machine's available memory ({available} bytes): give smaller arrays")
+    return np.full(size, fill, dtype=dtype)
 
 
 class GlobalMemory:
@@ -184,7 +198,7 @@ class GlobalMemory:
         for buf, owner in enumerate(self.owner):
             if owner is not None:
                 if self.published[buf] is None:
-                    self.published[buf] = np.full(owner.size, STORED, dtype=np.uint8)
+                    self.published[buf] = _byte_state(self.names[buf], owner.size, STORED, np.uint8)
                 mine.append((self.published[buf], owner == self.cta))
         return mine
 
@@ -219,7 +233,7 @@ class GlobalMemory:
             if self.check_ownership:
                 owner = self.owner[buf]
                 if owner is None:
-                    owner = self.owner[buf] = np.full(self.bytes[buf].size, -1, dtype=np.int64)
+                    owner = self.owner[buf] = _byte_state(self.names[buf], self.bytes[buf].size, -1, np.int64)
                 other = (owner[where] != -1) & (owner[where] != cta)
                 if other.any():
                     i = _first(other)
