@@ -104,10 +104,11 @@ GRAPH_LAUNCHES = 10
 EMULATE_MAX_CTAS = 1024
 """The largest grid --emulate runs whole by default: at about a second per CTA of a 128×128 tile, a
 larger one is more likely a grid meant for a GPU than a check someone means to wait for."""
-EMULATE_BYTES_PER_OUTPUT_BYTE = 12
-"""What --emulate holds per byte of an output array at most: the first launch's 0xff fill and the second's zeros,
-the comparison of the two with their fills (a bool per byte), and the emulator's store-ownership state (an int64 CTA
-id and a publication byte per byte a store reaches, targets/ptx/emulator/memory.py). Past physical memory the
+EMULATE_HOST_BYTES_PER_OUTPUT_BYTE = 3
+"""What --emulate itself holds per byte of an output array at most: the first launch's 0xff fill and the second's
+zeros, and the comparison of the two with their fills (a bool per byte). The emulator adds its store-ownership state
+(``targets.ptx.emulator.memory.OWNERSHIP_BYTES_PER_BYTE``: an int64 CTA id and a publication byte per byte a store
+reaches; ``_emulate_bytes_per_output_byte``). Past physical memory the
 allocation does not fail where it is made: the process is killed, or the machine swaps, once the pages are touched
 (the input fuzzer's seed 326: an 8 GiB output grew past 19 GB before it was stopped)."""
 
@@ -286,17 +287,26 @@ def _result(kernel: str, run: Run, args: argparse.Namespace) -> dict[str, Any]:
                                  "output": a.output} for a in run.arrays}}
 
 
+def _emulate_bytes_per_output_byte() -> int:
+    """What --emulate and the emulator hold per byte of an output, at most (the emulator imported only for --emulate,
+    as numpy is)."""
+    from targets.ptx.emulator.memory import OWNERSHIP_BYTES_PER_BYTE
+
+    return EMULATE_HOST_BYTES_PER_OUTPUT_BYTE + OWNERSHIP_BYTES_PER_BYTE
+
+
 def _check_emulator_memory(run: Run) -> None:
     """Refuse, before anything is allocated, a run whose arrays and the emulator's state of its outputs would not fit
-    in the memory this machine can give (``EMULATE_BYTES_PER_OUTPUT_BYTE``)."""
+    in the memory this machine can give (``_emulate_bytes_per_output_byte``)."""
     available = available_host_bytes()
+    per_byte = _emulate_bytes_per_output_byte()
     outputs = sum(max(1, spec.nbytes) for spec in run.arrays if spec.output)
     inputs = sum(max(1, spec.nbytes) for spec in run.arrays if not spec.output)
-    needed = inputs + EMULATE_BYTES_PER_OUTPUT_BYTE * outputs
+    needed = inputs + per_byte * outputs
     if available is not None and needed > available:
         raise ToolError(f"--emulate{run.at_shape()} would hold about {needed} bytes ({outputs} bytes of outputs at "
-                        f"{EMULATE_BYTES_PER_OUTPUT_BYTE} bytes each while emulated, and {inputs} of inputs), more "
-                        f"than this machine's available memory ({available} bytes): give a smaller shape")
+                        f"{per_byte} bytes each while emulated, and {inputs} of inputs), more than this machine's "
+                        f"available memory ({available} bytes): give a smaller shape")
 
 
 def _emulate(compiled: Any, kernel: str, params: Sequence[Parameter], run: Run, args: argparse.Namespace) -> str:

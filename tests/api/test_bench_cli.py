@@ -724,17 +724,18 @@ def test_emulator_state_past_the_available_memory_is_refused(capsys: pytest.Capt
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the input fuzz (seed 326): an 8 GiB output, within half the available memory, grew the process past
     19 GB in a minute under --emulate (its two fills, their comparison, the emulator's int64 owner per stored byte).
-    The inputs and EMULATE_BYTES_PER_OUTPUT_BYTE per output byte are held to the available memory, before the
-    compile; a GPU run keeps the half-memory rule of the arrays alone."""
+    The inputs and 12 bytes per output byte (two fills and their comparison, the emulator's 9 bytes of ownership
+    state) are held to the available memory, before the compile; a GPU run keeps the half-memory rule of the arrays
+    alone."""
     argv = [QUANTIZE, "--shape", "m=3,k=1000", "--grid", "cdiv(k,512), m", "--emulate"]
-    needed = 12000 + bench.EMULATE_BYTES_PER_OUTPUT_BYTE * 3456  # x: 3 × 1000 f32; q: 3 × 8 blocks of 144 bytes
+    needed = 12000 + 12 * 3456  # x: 3 × 1000 f32; q: 3 × 8 blocks of 144 bytes
     monkeypatch.setattr(bench, "available_host_bytes", lambda: needed - 1)
     with monkeypatch.context() as patch:
         patch.setattr(bench, "_compile", lambda *_: pytest.fail("compiled before refusing the shape"))
         status, out, err = qdot_bench(argv, capsys)
     assert (status, out) == (1, "")
     assert err == (f"qdot-bench: error: --emulate at m=3,k=1000 would hold about {needed} bytes (3456 bytes of "
-                   f"outputs at {bench.EMULATE_BYTES_PER_OUTPUT_BYTE} bytes each while emulated, and 12000 of "
+                   "outputs at 12 bytes each while emulated, and 12000 of "
                    f"inputs), more than this machine's available memory ({needed - 1} bytes): give a smaller "
                    "shape\n"), err
     monkeypatch.setattr(bench, "available_host_bytes", lambda: needed)  # exactly what it needs: taken

@@ -76,10 +76,8 @@ def test_the_one_token_fold_is_the_labels(weights: str, tiled: bool) -> None:
     mma instead, a kernel those rows never timed."""
     chosen = choose_mmq(weights, 1, 4096, 4096, tiled_weights=tiled)
     assert chosen.cfg.q4k_fold == "fma"
-    # the guard's own test is the one above; q4_1's and q5_1's padding's is test_padded_rows_choice (q4_K's is timed
-    # padded and guarded: bench.mmq's "… padrows" label)
-    guarded = dataclasses.replace(chosen.cfg, guard_copies=True,
-                                  pad_block_rows=chosen.cfg.pad_block_rows and weights == "q4_K")
+    # the guard's own test is the one above, the padding's test_padded_rows_choice
+    guarded = dataclasses.replace(chosen.cfg, guard_copies=True, pad_block_rows=False)
     (label, cfg, stages), = [(label, cfg, stages) for label, cfg, stages in bm.selected(None)
                              if dataclasses.replace(bm.kernel_config(label, cfg), wait_previous_grid=False)
                              == guarded]

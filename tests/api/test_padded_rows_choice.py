@@ -53,7 +53,6 @@ def test_no_other_choice_carries_them(tiled: bool) -> None:
             assert cfg.swizzle_fold_buffers == (tiled and weights == "q4_K" and 2 <= m <= 8)
 
 
-
 def test_chosen_other_times_the_chosen_kernels() -> None:
     """``padded_rows_ab --chosen_other`` times, for each format whose one-token kernel ``choose_mmq`` copies unguarded,
     exactly that kernel unpadded and padded (run 320 timed them guarded); the choice is the padded one for the formats

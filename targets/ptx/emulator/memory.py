@@ -68,11 +68,16 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
+OWNERSHIP_BYTES_PER_BYTE = np.dtype(np.int64).itemsize + np.dtype(np.uint8).itemsize
+"""The store-ownership state ``GlobalMemory`` keeps per byte of an array a kernel stores to: the storing CTA (``owner``)
+and whether that CTA published the byte (``published``)."""
+
+
 def _byte_state(name: str, size: int, fill: int, dtype: type) -> np.ndarray:
-    """Per-byte state of the global array ``name`` (its storing CTA: 8 bytes per byte). Refused with a MemoryError that
-    says so where it would take more than the memory this machine can still give: past physical memory the
-    allocation does not fail where it is made, the process is killed (or the machine swaps) once the fill touches
-    the pages."""
+    """One per-byte state array of the global array ``name`` (``OWNERSHIP_BYTES_PER_BYTE``). Refused with a
+    MemoryError that says so where it would take more than the memory this machine can still give: past physical
+    memory the allocation does not fail where it is made, the process is killed (or the machine swaps) once the fill
+    touches the pages."""
     needed = size * np.dtype(dtype).itemsize
     available = available_host_bytes()
     if available is not None and needed > available:
