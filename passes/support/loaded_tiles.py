@@ -3,7 +3,7 @@
 A dot's operands reach it through shared memory (``qgpu.local_alloc`` of the load), and
 ``qdot.quantize`` reads its tile its own way (``qdot-lower-quantize``). A kernel may also
 load a tile only to add it and store the sum — the stream-K fix-up
-(``compiler/mmq_template.py``'s ``mmq_fixup_kernel``) sums the partial tiles its GEMM left in
+(``compiler/mmq_fixup.py``'s ``mmq_fixup_kernel``) sums the partial tiles its GEMM left in
 a workspace, in program order, so that Y is the same bits at every launch. Such a tile goes
 straight from global memory into registers (``passes/support/register_loads.py``), each thread
 reading the elements it holds, in the blocked layout a stored splat gets

@@ -121,7 +121,7 @@ class LoadedKernel:
     def spread_for(self, grid: Sequence[int] | int, programmatic: bool) -> tuple[int, int | None]:
         """(dynamic shared memory, preferred shared-memory carve-out in percent or None) that ``launch`` gives
         ``grid`` when not told: the kernel's own and the driver's choice, except for a programmatic launch
-        (``compiler.mmq_template.spread_launch``). A one-wave grid is padded so that no SM of this GPU takes
+        (``compiler.mmq_grids.spread_launch``). A one-wave grid is padded so that no SM of this GPU takes
         more than ⌈programs / SMs⌉ of its programs: launched early, such a grid with room left on the SMs
         sometimes lands unevenly, and a kernel bound by its instructions per SM then takes up to 20 % longer
         (runs 196–197); capped, none of 44 decode MUL_MATs at the four decode shapes was more than 0.9 % slower,
@@ -131,7 +131,7 @@ class LoadedKernel:
         smaller configuration, a program fewer cost 8–12 %, so it is not asked there)."""
         if not programmatic:
             return self.info.shared_bytes, None
-        from compiler.mmq_template import spread_launch
+        from compiler.mmq_grids import spread_launch
         from compiler.occupancy import carveout_percent
 
         sms, shared_per_sm, reserved = device_shared()
@@ -157,9 +157,9 @@ class LoadedKernel:
 
     def resident_programs(self, shared_bytes: int | None = None) -> int:
         """Programs of this kernel the current GPU holds at once, launched with ``shared_bytes`` of dynamic
-        shared memory (default: its own): ``compiler.mmq_template.resident_programs`` with this device's
+        shared memory (default: its own): ``compiler.mmq_grids.resident_programs`` with this device's
         shared memory and this function's registers — what ``mmq_grid(..., resident=…)`` takes."""
-        from compiler.mmq_template import resident_programs
+        from compiler.mmq_grids import resident_programs
 
         sms, shared_per_sm, reserved = device_shared()
         shared = self.info.shared_bytes if shared_bytes is None else shared_bytes
