@@ -118,12 +118,13 @@ class CompiledKernel:
         """``ValueError`` naming each array argument smaller than the kernel's descriptors reach
         at the scalar arguments and launch ``grid`` given (a GPU would read or write past it; a
         descriptor may count programs, ``qdot.num_programs``), of a dtype its pointee does not take
-        (``launch_plan._item_size_problem``), or read-only where the kernel stores. Kernels compiled from IR without
+        (``launch_checks._item_size_problem``), or read-only where the kernel stores. Kernels compiled from IR without
         descriptors over their pointers, and kernels whose sizes need a grid when none is given,
         are not checked. The sizes a shape and grid need are worked out once per shape and grid."""
         if self.source is None or not self.kernels:
             return
-        from compiler.launch_plan import find_kernel, launch_grid, undersized_arrays
+        from compiler.launch_checks import launch_grid, undersized_arrays
+        from compiler.launch_plan import find_kernel
 
         kernel = name or self.kernels[0].name
         shape = tuple(a if isinstance(a, numbers.Number)

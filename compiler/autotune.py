@@ -64,7 +64,7 @@ class Candidate:
         """Refuse a field ``compiler.compile`` would refuse now, by name, rather than as one more
         candidate's failure reason after the others were compiled and timed."""
         from compiler.api import _check_arguments
-        from compiler.launch_plan import launch_grid
+        from compiler.launch_checks import launch_grid
 
         if not isinstance(self.label, str):
             raise TypeError(f"Candidate label must be a str, got {type(self.label).__name__}")

@@ -223,7 +223,8 @@ def test_each_pointee_takes_its_own_dtypes(index: int, good: list[str], bad: lis
     import ml_dtypes  # noqa: F401 - registers bfloat16 and the float8 dtypes by name
 
     from compiler.api import _parse
-    from compiler.launch_plan import _item_size_problem, find_kernel, kernel_parameters
+    from compiler.launch_checks import _item_size_problem
+    from compiler.launch_plan import find_kernel, kernel_parameters
     from dialects.qgpu.elements import storage_bytes
 
     param = kernel_parameters(find_kernel(_parse(_POINTEES)[1], "k"))[index]
