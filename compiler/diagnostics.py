@@ -355,7 +355,7 @@ def _verify_function(func: FuncOp) -> None:
     """The ``qdot.*`` attributes of a function and its arguments, which no op definition
     checks (MLIR has dialects verify their discardable attributes the same way), and that it
     has a body: qdot compiles no calls, so a declaration could only be a mistake."""
-    from dialects.qdot.kernel import kernel_attribute_problem  # the dialects import this module
+    from dialects.qdot.kernel_attrs import kernel_attribute_problem  # the dialects import this module
 
     if not func.body.blocks:
         raise QdotError(func, "has no body; qdot compiles functions, not declarations")

@@ -77,7 +77,7 @@ def kernel_parameters(func: Any) -> tuple[Parameter, ...]:
     from xdsl.dialects.builtin import Float32Type, IndexType, IntegerAttr, IntegerType
 
     from compiler.diagnostics import QdotError
-    from dialects.qdot.kernel import DIVISIBILITY_ATTR
+    from dialects.qdot.kernel_attrs import DIVISIBILITY_ATTR
     from dialects.qdot.types import PtrType
 
     params = []
@@ -99,7 +99,7 @@ def kernel_parameters(func: Any) -> tuple[Parameter, ...]:
 def find_kernel(module: Any, name: str | None) -> Any:
     from xdsl.dialects.func import FuncOp
 
-    from dialects.qdot.kernel import KERNEL_ATTR, is_kernel
+    from dialects.qdot.kernel_attrs import KERNEL_ATTR, is_kernel
 
     kernels = [op for op in module.walk() if isinstance(op, FuncOp) and is_kernel(op)]
     names = ", ".join(k.sym_name.data for k in kernels)

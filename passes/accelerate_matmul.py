@@ -73,9 +73,9 @@ from compiler.diagnostics import emit_error, location_of
 from compiler.pipelines import PTX_ARCHES, Q4K_FOLDS
 from dialects.qdot.dot import DotProblem
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import (BROADCAST_RHS_ATTR, PAD_BLOCK_ROWS_ATTR, Q4K_FOLD_ATTR, SWIZZLE_FOLD_BUFFERS_ATTR,
-                                  LoadOp, TransOp,
-                                  is_kernel, kernel_q4k_fold, num_warps)
+from dialects.qdot.kernel import LoadOp, TransOp
+from dialects.qdot.kernel_attrs import (BROADCAST_RHS_ATTR, PAD_BLOCK_ROWS_ATTR, Q4K_FOLD_ATTR,
+                                        SWIZZLE_FOLD_BUFFERS_ATTR, is_kernel, kernel_q4k_fold, num_warps)
 from dialects.qdot.ops import DotScaledOp
 from dialects.ptx.arch import Arch, Feature
 from dialects.qgpu.encodings import (

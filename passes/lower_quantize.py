@@ -86,7 +86,7 @@ descriptor's shape are not written (predicated ``st.global``), as ``qdot.load`` 
 the way ggml pads activation rows.
 
 The staged copies carry the kernel's ``qdot.l2_prefetch`` hint, as every cp.async of such a
-kernel does (``dialects/qdot/kernel.py``); the quantize template sets none.
+kernel does (``dialects/qdot/kernel_attrs.py``); the quantize template sets none.
 
 Global addresses start from the kernel's pointer argument through a
 ``builtin.unrealized_conversion_cast`` to i64, which becomes an identity cast once
@@ -129,7 +129,8 @@ from dialects.ptx.ops import (
     StGlobalOp,
 )
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import LoadOp, MakeDescOp, QuantizeOp, StoreOp, is_kernel, num_warps
+from dialects.qdot.kernel import LoadOp, MakeDescOp, QuantizeOp, StoreOp
+from dialects.qdot.kernel_attrs import is_kernel, num_warps
 from dialects.qgpu.encodings import SharedEncodingAttr
 from dialects.qgpu.ops import LocalAllocOp
 from dialects.qgpu.shared_layout import SharedLayout, allocation_bytes, shared_layout

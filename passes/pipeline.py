@@ -74,11 +74,13 @@ from compiler import remarks
 from compiler.diagnostics import QdotError
 from compiler.pipelines import MAX_STAGES
 from dialects.qdot.kernel import (
+    LoadOp,
+    MakeDescOp,
+)
+from dialects.qdot.kernel_attrs import (
     NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
     UNGUARDED_COPIES_ATTR,
     WAIT_PREVIOUS_GRID_ATTR,
-    LoadOp,
-    MakeDescOp,
 )
 from dialects.qgpu.ops import (
     AsyncCommitOp,

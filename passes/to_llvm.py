@@ -61,11 +61,6 @@ from dialects.ptx.attrs import SpecialReg
 from dialects.ptx.ops import BarSyncOp, CpAsyncCommitOp, CpAsyncWaitOp, GridDepLaunchDependentsOp, GridDepWaitOp, \
     SpecialRegOp
 from dialects.qdot.kernel import (
-    ARG_KINDS_ATTR,
-    LAUNCH_DEPENDENTS_ATTR,
-    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
-    SHARED_BYTES_ATTR,
-    WAIT_PREVIOUS_GRID_ATTR,
     BarrierOp,
     LastArrivalOp,
     LoadOp,
@@ -74,6 +69,13 @@ from dialects.qdot.kernel import (
     PrefetchOp,
     ProgramIdOp,
     StoreOp,
+)
+from dialects.qdot.kernel_attrs import (
+    ARG_KINDS_ATTR,
+    LAUNCH_DEPENDENTS_ATTR,
+    NOT_WRITTEN_BY_PREVIOUS_GRID_ATTR,
+    SHARED_BYTES_ATTR,
+    WAIT_PREVIOUS_GRID_ATTR,
     is_kernel,
     not_written_by_previous_grid,
     num_warps,
@@ -224,7 +226,7 @@ def _moved_tile_rank(op: Operation) -> int | None:
 
 def _grid_dependency(func: FuncOp) -> None:
     """``griddepcontrol.launch_dependents`` and / or ``griddepcontrol.wait`` where the kernel's
-    attributes ask for them (dialects/qdot/kernel.py). Launch_dependents is the first instruction;
+    attributes ask for them (dialects/qdot/kernel_attrs.py). Launch_dependents is the first instruction;
     the wait too, unless arguments are marked ``qdot.not_written_by_previous_grid``: then it goes
     after the reads of those arrays that come first, before the first access of any other memory
     (``grid_wait.wait_position``), so no access of this kernel can race the previous one."""

@@ -26,8 +26,6 @@ from dialects.qdot.formats import (
     scale_kind_of,
 )
 from dialects.qdot.kernel import (
-    KERNEL_ATTR,
-    NUM_WARPS_ATTR,
     BarrierOp,
     LastArrivalOp,
     LoadOp,
@@ -38,6 +36,10 @@ from dialects.qdot.kernel import (
     QuantizeOp,
     StoreOp,
     TransOp,
+)
+from dialects.qdot.kernel_attrs import (
+    KERNEL_ATTR,
+    NUM_WARPS_ATTR,
     is_kernel,
     mark_kernel,
     num_warps,

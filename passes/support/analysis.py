@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, SSAValue
 
-from dialects.qdot.kernel import DIVISIBILITY_ATTR
+from dialects.qdot.kernel_attrs import DIVISIBILITY_ATTR
 from passes.support.builder import constant_value
 
 CAP = 1 << 16

@@ -34,7 +34,8 @@ from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.ptx.attrs import CacheOp
 from dialects.ptx.ops import CpAsyncOp, LdGlobalOp, StSharedOp
-from dialects.qdot.kernel import MakeDescOp, l2_prefetch
+from dialects.qdot.kernel import MakeDescOp
+from dialects.qdot.kernel_attrs import l2_prefetch
 from dialects.qdot.types import BlockType, DescType
 from dialects.qgpu.elements import storage_bytes
 from dialects.qgpu.shared_layout import SharedLayout

@@ -14,7 +14,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dialects.qdot.kernel import LoadOp, MakeDescOp, TransOp, num_warps
+from dialects.qdot.kernel import LoadOp, MakeDescOp, TransOp
+from dialects.qdot.kernel_attrs import num_warps
 from dialects.qdot.ops import DotScaledOp
 from dialects.qgpu.block_parts import BlockPartOp
 from dialects.qgpu.ops import LocalAllocOp, LocalLoadOp, UpcastOp

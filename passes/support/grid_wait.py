@@ -24,7 +24,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
 
-from dialects.qdot.kernel import LoadOp, MakeDescOp, PrefetchOp, not_written_by_previous_grid
+from dialects.qdot.kernel import LoadOp, MakeDescOp, PrefetchOp
+from dialects.qdot.kernel_attrs import not_written_by_previous_grid
 from dialects.qgpu.memory_ops import AsyncCopyOp, LocalAllocOp
 
 

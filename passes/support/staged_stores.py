@@ -46,7 +46,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from dialects.ptx.ops import BarSyncOp, CpAsyncWaitOp, LdSharedOp, PackOp, StGlobalOp, StSharedOp
-from dialects.qdot.kernel import SHARED_BYTES_ATTR, StoreOp
+from dialects.qdot.kernel import StoreOp
+from dialects.qdot.kernel_attrs import SHARED_BYTES_ATTR
 from dialects.qgpu.distributed import CoordExpr, DistributedLayout
 from passes.support.analysis import known_divisor, unit_stride
 from passes.support.builder import Builder, constant_value

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 
-from dialects.qdot.kernel import (
+from dialects.qdot.kernel_attrs import (
     ARG_KINDS_ATTR,
     DIVISIBILITY_ATTR,
     KERNEL_ATTR,

@@ -30,7 +30,7 @@ from xdsl.traits import IsTerminator
 from compiler.diagnostics import QdotError, verify_module
 from dialects.ptx.arch import Arch, PtxVersion
 from dialects.ptx.check import check_arch
-from dialects.qdot.kernel import KERNEL_ATTR, MIN_BLOCKS_PER_SM_ATTR, NUM_WARPS_ATTR
+from dialects.qdot.kernel_attrs import KERNEL_ATTR, MIN_BLOCKS_PER_SM_ATTR, NUM_WARPS_ATTR
 from targets.ptx.llvm_arith import ARITH_LOWERINGS, NAMED_LOWERINGS
 from targets.ptx.llvm_core import (
     SHARED_SYMBOL,

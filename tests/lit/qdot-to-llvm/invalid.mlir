@@ -57,7 +57,7 @@ func.func @no_layout(%y: !qdot.ptr<f32>) attributes {qdot.kernel, qdot.num_warps
 
 // -----
 
-// qdot.l2_prefetch is a cp.async prefetch size: 64, 128 or 256 bytes (dialects/qdot/kernel.py),
+// qdot.l2_prefetch is a cp.async prefetch size: 64, 128 or 256 bytes (dialects/qdot/kernel_attrs.py),
 // refused at the kernel even when it has no copy to put it on.
 func.func @l2_prefetch_size() attributes {qdot.kernel, qdot.l2_prefetch = 100 : i64} {
   func.return

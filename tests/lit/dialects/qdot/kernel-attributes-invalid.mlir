@@ -1,6 +1,6 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
 // The qdot.* attributes of a function and its arguments are discardable attributes, which no op
-// definition checks: the verifier checks them (dialects/qdot/kernel.py,
+// definition checks: the verifier checks them (dialects/qdot/kernel_attrs.py,
 // kernel_attribute_problem), so a misspelt or malformed one is reported where it is, not
 // ignored or left to the pass that reads it. One case per rule; the last case is valid.
 
