@@ -10,7 +10,7 @@ copy of the loop.
 from __future__ import annotations
 
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_MAX, MmqConfig, served_tokens, small_m_tokens
-from compiler.mmq_grids import MAX_SPLITS
+from compiler.mmq_grids import MAX_SPLITS, check_grid_x
 from compiler.templates import check_int, grouped_tile_offsets
 
 
@@ -102,8 +102,13 @@ def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
     check_int("fixup_grid", "m", m, least=1)
     check_int("fixup_grid", "n", n, least=1)
     if cfg.small_m:
-        return (max(1, -(-n // cfg.block_n)), cfg.block_n // _split_fixup_rows(cfg), 1)
-    return (max(1, -(-m // cfg.block_m) * -(-n // cfg.block_n)), cfg.block_m // fixup_rows(cfg), 1)
+        tiles = -(-n // cfg.block_n)
+        check_grid_x("fixup_grid", tiles, f"N = {n} needs", f"one per {cfg.block_n} weight rows", "N")
+        return (tiles, cfg.block_n // _split_fixup_rows(cfg), 1)
+    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+    check_grid_x("fixup_grid", tiles, f"M = {m}, N = {n} need", f"one per {cfg.block_m} × {cfg.block_n} output tile",
+                 "M or N")
+    return (tiles, cfg.block_m // fixup_rows(cfg), 1)
 
 
 FIXUP_ROWS = 16

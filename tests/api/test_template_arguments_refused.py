@@ -20,6 +20,7 @@ POW2 = "must be a power of two"
 DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 PREFILL = MmqConfig(block_m=64, block_n=128)
 STREAM_K = MmqConfig(block_m=64, block_n=128, stream_k=True)
+STREAM_K_FIXUP = MmqConfig(block_m=64, block_n=128, stream_k=True, fixup=True)
 
 
 @pytest.mark.parametrize("kwargs,error,message", [
@@ -175,6 +176,13 @@ def test_gemm_config_refuses_unknown_formats_listing_the_accepted(kwargs: dict, 
     (lambda: split_factor(0, 4096), ValueError, "split_factor: tiles must be a positive int, got 0"),
     (lambda: split_factor(64, 4096, min_blocks=0), ValueError, "split_factor: min_blocks must be a positive int"),
     (lambda: fixup_grid(DECODE, 1, 0), ValueError, "fixup_grid: n must be a positive int, got 0"),
+    (lambda: mmq_grid(PREFILL, 2**32 + 64, 4096, 4096), ValueError,
+     "mmq_grid: M = 4294967360, N = 4096 need 2147483680 programs \\(one per 64 × 128 output tile\\), more than a "
+     "grid's x dimension holds \\(2147483647\\): split the MUL_MAT along M or N"),
+    (lambda: mmq_grid(DECODE, 1, 2**31 * DECODE.block_n + 1, 4096), ValueError,
+     "mmq_grid: N = .* needs 2147483649 programs \\(one per .* weight rows\\), more than a grid's x dimension"),
+    (lambda: fixup_grid(STREAM_K_FIXUP, 2**32 + 64, 4096), ValueError,
+     "fixup_grid: M = 4294967360, N = 4096 need 2147483680 programs"),
     (lambda: small_m_tokens(8.0), TypeError, "small_m_tokens: max_m must be an int, got float 8.0"),
     (lambda: quantize_grid(-1, 4096), ValueError, "quantize_grid: m must be a positive int, got -1"),
     (lambda: quantize_grid(8, 0), ValueError, "quantize_grid: k must be a positive int, got 0"),

@@ -29,6 +29,7 @@
 // RUN: python -m compiler.mmq_choice q4_K 5 4096 4096 --tiled-weights | filecheck %s --check-prefix=GUARDED8
 // RUN: not python -m compiler.mmq_choice q4_K 16 4096 14300 2>&1 | filecheck %s --check-prefix=BAD-K
 // RUN: not python -m compiler.mmq_choice q8_1 16 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-FORMAT
+// RUN: not python -m compiler.mmq_choice q4_K 4294967360 4096 4096 2>&1 | filecheck %s --check-prefix=BAD-GRID
 // `python -m compiler.mmq_choice` prints the kernel choose_mmq picks for a format and a shape, its configuration,
 // stage count, grid, the qdot-bench line that times it and the rules that chose it (with the runs they rest on) in comments, as IR qdot-translate reads: the weights-once kernel widened to 16 tokens for
 // M = 16 and to 32 for M = 24 (q2_K's on 4 warps), and to 64 on 4 warps for M = 40 where W has at most 2^24
@@ -156,6 +157,9 @@
 
 // BAD-K:      python -m compiler.mmq_choice: error: K must be a positive multiple of 256, got 14300
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
+// A shape whose grid CUDA cannot launch (more than 2^31 - 1 programs along x) is refused where the grid is
+// computed, not printed as a launch line the runner would refuse later.
+// BAD-GRID:   python -m compiler.mmq_choice: error: mmq_grid: M = 4294967360, N = 4096 need 2147483680 programs (one per 64 × 128 output tile), more than a grid's x dimension holds (2147483647): split the MUL_MAT along M or N
 
 // The one-token kernel over repacked W of a format in UNGUARDED_ONE_TOKEN (runs 290–294, an H100) carries
 // qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard, and
