@@ -10,8 +10,8 @@ copy of the loop.
 from __future__ import annotations
 
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_MAX, MmqConfig, served_tokens, small_m_tokens
-from compiler.mmq_grids import MAX_SPLITS, check_grid_x
-from compiler.templates import check_int, grouped_tile_offsets
+from compiler.mmq_grids import MAX_SPLITS
+from compiler.templates import check_grid_x, check_int, grouped_tile_offsets
 
 
 def stream_k_fixup_by_last_program(cfg: MmqConfig) -> list[str]:

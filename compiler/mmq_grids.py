@@ -9,9 +9,8 @@ bench/RESULTS.md) choose how it is launched.
 from __future__ import annotations
 
 from compiler import occupancy
-from compiler.launch_plan import MAX_GRID
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_WIDEST, MmqConfig
-from compiler.templates import check_int
+from compiler.templates import check_grid_x, check_int
 
 
 SPLIT_TARGET_PROGRAMS = 1024
@@ -162,8 +161,8 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
     but for a stream-K grid, the split overrides for a prefill grid (``max_splits=1`` excepted: every grid
     keeps to it). A decode grid takes them with or without split_k (without, it has one split whatever
     they say), so one set of overrides serves every decode kernel. A shape whose grid would hold more programs
-    along x than CUDA launches (``launch_plan.MAX_GRID``: 2^31 − 1) is a ``ValueError`` naming the dimension to
-    split the MUL_MAT along (``check_grid_x``)."""
+    along x than CUDA launches (``launch_plan.MAX_GRID``: 2^31 − 1) is a ``ValueError`` naming the dimensions to
+    split (``compiler.templates.check_grid_x``)."""
     if not isinstance(cfg, MmqConfig):
         raise TypeError(f"mmq_grid: cfg must be an MmqConfig, got {type(cfg).__name__}")
     check_int("mmq_grid", "m", m, least=1)
@@ -197,15 +196,6 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
         slots = programs or STREAM_K_PROGRAMS * max(1, cfg.min_blocks_per_sm)
         return (max(1, min(slots, tiles * (k // K_STEP_VALUES))), 1, 1)
     return (tiles, 1, 1)
-
-
-def check_grid_x(who: str, programs: int, shape: str, per: str, split_along: str) -> None:
-    """Refuses a grid of more ``programs`` along x than CUDA launches (``launch_plan.MAX_GRID``): the runner would
-    refuse it at the launch, after the caller had sized and filled arrays for it, so the shape is refused where its
-    grid is computed, naming the dimension to split the MUL_MAT along."""
-    if programs > MAX_GRID[0]:
-        raise ValueError(f"{who}: {shape} {programs} programs ({per}), more than a grid's x dimension holds "
-                         f"({MAX_GRID[0]}): split the MUL_MAT along {split_along} into launches that fit")
 
 
 SPLIT_ARGUMENTS = ("target", "max_splits", "min_blocks", "resident")

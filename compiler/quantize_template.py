@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from compiler.templates import check_field_types, check_int
+from compiler.templates import check_field_types, check_grid_x, check_int
 
 QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
 """What ``qdot.quantize`` produces (``QUANTIZE_FORMATS`` of dialects/qdot/kernel.py, which this
@@ -278,6 +278,7 @@ def quantize_grid(m: int, k: int, rows_per_program: int = ROWS_PER_PROGRAM, bloc
         check_int("quantize_grid", name, value, least=0)  # 0: no such tile
     rows, tile_k = _tile(m, k, rows_per_program, block_k, small_m, mid_rows, mid_block_k, mid_values)
     grid = (-(-k // tile_k), -(-m // rows), 1)
+    check_grid_x("quantize_grid", grid[0], f"K = {k} needs", f"one per {tile_k} values of a row", "K")
     if grid[1] > MAX_GRID_Y:
         raise ValueError(f"quantize_grid: M = {m} needs {grid[1]} row tiles of {rows}, more than gridDim.y "
                          f"allows ({MAX_GRID_Y}); use a larger rows_per_program")

@@ -41,6 +41,17 @@ def check_int(who: str, name: str, value: object, least: int | None = None) -> N
         raise ValueError(f"{who}: {name} must be {what}, got {value}")
 
 
+def check_grid_x(who: str, programs: int, shape: str, per: str, split_along: str) -> None:
+    """Refuses a grid of more ``programs`` along x than CUDA launches (``launch_plan.MAX_GRID``): the runner would
+    refuse it at the launch, after the caller had sized and filled arrays for it, so the shape is refused where its
+    grid is computed, naming the dimensions to split."""
+    from compiler.launch_plan import MAX_GRID
+
+    if programs > MAX_GRID[0]:
+        raise ValueError(f"{who}: {shape} {programs} programs ({per}), more than a grid's x dimension holds "
+                         f"({MAX_GRID[0]}): split {split_along} into launches that fit")
+
+
 def check_bool(who: str, name: str, value: object) -> None:
     """Refuse ``value`` of argument or field ``name`` unless it is True or False: Python takes any object as a
     condition, so ``small_m="no"`` would have been taken as True."""
@@ -413,4 +424,5 @@ def grid(cfg: GemmConfig, m: int, n: int, programs: int | None = None) -> tuple[
     tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
     if cfg.persistent:
         return (min(tiles, programs or PERSISTENT_PROGRAMS), 1, 1)
+    check_grid_x("grid", tiles, f"M = {m}, N = {n} need", f"one per {cfg.block_m} × {cfg.block_n} tile", "M or N")
     return (tiles, 1, 1)

@@ -178,7 +178,7 @@ def test_gemm_config_refuses_unknown_formats_listing_the_accepted(kwargs: dict, 
     (lambda: fixup_grid(DECODE, 1, 0), ValueError, "fixup_grid: n must be a positive int, got 0"),
     (lambda: mmq_grid(PREFILL, 2**32 + 64, 4096, 4096), ValueError,
      "mmq_grid: M = 4294967360, N = 4096 need 2147483680 programs \\(one per 64 × 128 output tile\\), more than a "
-     "grid's x dimension holds \\(2147483647\\): split the MUL_MAT along M or N"),
+     "grid's x dimension holds \\(2147483647\\): split M or N"),
     (lambda: mmq_grid(DECODE, 1, 2**31 * DECODE.block_n + 1, 4096), ValueError,
      "mmq_grid: N = .* needs 2147483649 programs \\(one per .* weight rows\\), more than a grid's x dimension"),
     (lambda: fixup_grid(STREAM_K_FIXUP, 2**32 + 64, 4096), ValueError,
@@ -200,6 +200,12 @@ def test_gemm_config_refuses_unknown_formats_listing_the_accepted(kwargs: dict, 
     (lambda: grid(GemmConfig(), 128, 128, programs=4), ValueError,
      "grid: programs is the size of a persistent kernel's grid; .* has one program per tile"),
     (lambda: grid(MmqConfig(), 128, 128), TypeError, "grid: cfg must be a GemmConfig, got MmqConfig"),
+    (lambda: grid(GemmConfig(), 2**31 * 128, 129), ValueError,
+     "grid: M = 274877906944, N = 129 need 4294967296 programs \\(one per 128 × 128 tile\\), more than a grid's x "
+     "dimension holds \\(2147483647\\): split M or N into launches that fit"),
+    (lambda: quantize_grid(8, 2**45), ValueError,
+     "quantize_grid: K = 35184372088832 needs 68719476736 programs \\(one per 512 values of a row\\), more than a "
+     "grid's x dimension holds"),
 ])
 def test_grid_helpers_refuse_arguments_by_name(call, error: type, message: str) -> None:  # noqa: ANN001
     with pytest.raises(error, match=message):

@@ -159,7 +159,7 @@
 // BAD-FORMAT: python -m compiler.mmq_choice: error: weights must be one of q4_K, {{.*}}, got 'q8_1'
 // A shape whose grid CUDA cannot launch (more than 2^31 - 1 programs along x) is refused where the grid is
 // computed, not printed as a launch line the runner would refuse later.
-// BAD-GRID:   python -m compiler.mmq_choice: error: mmq_grid: M = 4294967360, N = 4096 need 2147483680 programs (one per 64 × 128 output tile), more than a grid's x dimension holds (2147483647): split the MUL_MAT along M or N
+// BAD-GRID:   python -m compiler.mmq_choice: error: mmq_grid: M = 4294967360, N = 4096 need 2147483680 programs (one per 64 × 128 output tile), more than a grid's x dimension holds (2147483647): split M or N
 
 // The one-token kernel over repacked W of a format in UNGUARDED_ONE_TOKEN (runs 290–294, an H100) carries
 // qdot.unguarded_copies, which qdot-pipeline honours under the default pipeline; q4_K's keeps the guard, and
