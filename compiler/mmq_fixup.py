@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_MAX, MmqConfig, served_tokens, small_m_tokens
 from compiler.mmq_grids import MAX_SPLITS
-from compiler.templates import check_grid_x, check_int, grouped_tile_offsets
+from compiler.templates import check_grid, check_grid_x, check_int, grouped_tile_offsets
 
 
 def stream_k_fixup_by_last_program(cfg: MmqConfig) -> list[str]:
@@ -74,9 +74,21 @@ def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tupl
     """The f32 workspace [rows, cols] a ``fixup`` kernel launched on ``grid`` writes and its ``mmq_fixup_kernel``
     reads. Stream-K: two block_m × block_n slots per program (grid x). Split-K: per split (grid y),
     ⌈n / block_n⌉ · block_n rows of the tile's tokens."""
+    _needs_fixup("fixup_workspace_shape", cfg)
+    x, y, _ = check_grid("fixup_workspace_shape", grid)
+    check_int("fixup_workspace_shape", "n", n, least=1)
     if cfg.small_m:
-        return (grid[1] * -(-n // cfg.block_n) * cfg.block_n, small_m_tokens(cfg.max_m))
-    return (2 * grid[0] * cfg.block_m, cfg.block_n)
+        return (y * -(-n // cfg.block_n) * cfg.block_n, small_m_tokens(cfg.max_m))
+    return (2 * x * cfg.block_m, cfg.block_n)
+
+
+def _needs_fixup(who: str, cfg: MmqConfig) -> None:
+    """A kernel without ``fixup`` has no workspace and no fix-up kernel to size or pass arguments to."""
+    if not isinstance(cfg, MmqConfig):
+        raise TypeError(f"{who}: cfg must be an MmqConfig, got {type(cfg).__name__}")
+    if not cfg.fixup:
+        raise ValueError(f"{who}: {cfg.name} has no fix-up, so no workspace or fix-up arguments "
+                         "(MmqConfig(stream_k=True, fixup=True) or MmqConfig(small_m=True, split_k=True, fixup=True))")
 
 
 def fixup_counters_shape(cfg: MmqConfig, m: int, n: int) -> tuple[int]:
@@ -92,7 +104,12 @@ def fixup_counters_shape(cfg: MmqConfig, m: int, n: int) -> tuple[int]:
 def fixup_scalars(cfg: MmqConfig, grid: tuple[int, ...], m: int, n: int, k: int) -> tuple[int, ...]:
     """``mmq_fixup_kernel``'s scalar arguments after Y and the workspace, for a GEMM launched on ``grid``:
     stream-K (M, N, K, its program count), split-K (M, N, its split count)."""
-    return (m, n, grid[1]) if cfg.small_m else (m, n, k, grid[0])
+    _needs_fixup("fixup_scalars", cfg)
+    x, y, _ = check_grid("fixup_scalars", grid)
+    check_int("fixup_scalars", "m", m, least=1)
+    check_int("fixup_scalars", "n", n, least=1)
+    check_int("fixup_scalars", "k", k, least=0)
+    return (m, n, y) if cfg.small_m else (m, n, k, x)
 
 
 def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:

@@ -53,7 +53,7 @@ from compiler.mmq_fixup import (FIXUP_PIECES_AT_ONCE, FIXUP_ROWS, fixup_by_last_
 from compiler.mmq_grids import (MAX_SPLITS, SPLIT_ARGUMENTS, STREAM_K_PROGRAMS, mmq_grid, resident_programs,
                                 split_factor, spread_launch, spread_shared_bytes)
 from compiler.mmq_weight_tiles import tile_weights
-from compiler.templates import grouped_tile_offsets
+from compiler.templates import check_grid, check_int, grouped_tile_offsets
 
 __all__ = ["FIXUP_PIECES_AT_ONCE", "FIXUP_ROWS", "K_STEP_VALUES", "MAX_PREFETCH_STEPS", "MAX_SPLITS", "MMQ_VALUES",
            "SMALL_M_MAX", "SMALL_M_WIDEST", "SPLIT_ARGUMENTS", "STREAM_K_PROGRAMS", "WEIGHT_FORMATS", "MmqConfig",
@@ -365,9 +365,12 @@ def quantize_scratch_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int, k: int
     if not cfg.quantize_in_gemm:
         raise ValueError(f"quantize_scratch_shape: {cfg.name} takes X quantized "
                          "(MmqConfig(..., quantize_in_gemm=True) quantizes it)")
+    x, y, _ = check_grid("quantize_scratch_shape", grid)
+    check_int("quantize_scratch_shape", "n", n, least=1)
+    check_int("quantize_scratch_shape", "k", k, least=0)
     kb = cfg.k_blocks  # a split's share is whole K steps of kb super-blocks (``_split_share``)
-    k_per = -(-(-(-(k // K_STEP_VALUES) // kb)) // grid[1]) * kb
-    return (max(1, grid[0] * grid[1] * small_m_tokens(cfg.max_m)), max(1, 2 * k_per), 144)
+    k_per = -(-(-(-(k // K_STEP_VALUES) // kb)) // y) * kb
+    return (max(1, x * y * small_m_tokens(cfg.max_m)), max(1, 2 * k_per), 144)
 
 
 def _prefetch_loop(cfg: MmqConfig, w_tile: str) -> list[str]:

@@ -41,6 +41,21 @@ def check_int(who: str, name: str, value: object, least: int | None = None) -> N
         raise ValueError(f"{who}: {name} must be {what}, got {value}")
 
 
+def check_grid(who: str, grid: object) -> tuple[int, int, int]:
+    """``grid``, a launch grid as ``mmq_grid`` and ``grid`` return it (one to three positive ints), padded to (x, y, z);
+    a ``TypeError`` or ``ValueError`` naming ``who`` otherwise. The shape helpers that size a launch's buffers from
+    its grid (a fix-up workspace, a quantization scratch) take it: a string or a one-element tuple there used to end
+    in an IndexError far from the call."""
+    if not isinstance(grid, (tuple, list)) or any(isinstance(d, bool) or not isinstance(d, numbers.Integral)
+                                                   for d in grid):
+        raise TypeError(f"{who}: grid must be the launch grid, one to three ints as mmq_grid returns them, got "
+                        f"{type(grid).__name__} {grid!r}")
+    if not 1 <= len(grid) <= 3 or min(grid) < 1:
+        raise ValueError(f"{who}: grid must be one to three positive ints, got {tuple(grid)}")
+    x, y, z = (*(int(d) for d in grid), *(1,) * (3 - len(grid)))
+    return x, y, z
+
+
 def check_grid_x(who: str, programs: int, shape: str, per: str, split_along: str) -> None:
     """Refuses a grid of more ``programs`` along x than CUDA launches (``launch_plan.MAX_GRID``): the runner would
     refuse it at the launch, after the caller had sized and filled arrays for it, so the shape is refused where its

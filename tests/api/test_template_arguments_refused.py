@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq, m_ranges
-from compiler.mmq_template import (MmqConfig, fixup_grid, mmq_grid, mmq_kernel, small_m_tokens, split_factor,
-                                   tile_weights)
+from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_scalars, fixup_workspace_shape, mmq_grid, mmq_kernel,
+                                   quantize_scratch_shape, small_m_tokens, split_factor, tile_weights)
 from compiler.quantize_template import QuantizeConfig, quantize_grid
 from compiler.templates import GemmConfig, gemm_kernel, grid
 
@@ -21,6 +21,8 @@ DECODE = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True)
 PREFILL = MmqConfig(block_m=64, block_n=128)
 STREAM_K = MmqConfig(block_m=64, block_n=128, stream_k=True)
 STREAM_K_FIXUP = MmqConfig(block_m=64, block_n=128, stream_k=True, fixup=True)
+ONE_LAUNCH = MmqConfig(small_m=True, max_m=1, block_n=64, num_warps=2, split_k=True, fixup=True, fixup_in_gemm=True,
+                       quantize_in_gemm=True)
 
 
 @pytest.mark.parametrize("kwargs,error,message", [
@@ -184,6 +186,20 @@ def test_gemm_config_refuses_unknown_formats_listing_the_accepted(kwargs: dict, 
     (lambda: fixup_grid(STREAM_K_FIXUP, 2**32 + 64, 4096), ValueError,
      "fixup_grid: M = 4294967360, N = 4096 need 2147483680 programs"),
     (lambda: small_m_tokens(8.0), TypeError, "small_m_tokens: max_m must be an int, got float 8.0"),
+    (lambda: fixup_workspace_shape(DECODE, (64, 2, 1), 4096), ValueError,
+     "fixup_workspace_shape: small_m_q8_1_q4_K_64_w2_splitk has no fix-up, so no workspace or fix-up arguments"),
+    (lambda: fixup_scalars(PREFILL, (256, 1, 1), 512, 4096, 4096), ValueError, "fixup_scalars: .* has no fix-up"),
+    (lambda: fixup_workspace_shape(STREAM_K_FIXUP, "x", 4096), TypeError,
+     "fixup_workspace_shape: grid must be the launch grid, one to three ints as mmq_grid returns them, got str 'x'"),
+    (lambda: fixup_workspace_shape(STREAM_K_FIXUP, (7, 0, 1), 4096), ValueError,
+     "fixup_workspace_shape: grid must be one to three positive ints, got \\(7, 0, 1\\)"),
+    (lambda: fixup_workspace_shape(STREAM_K_FIXUP, (), 4096), ValueError, "grid must be one to three positive ints"),
+    (lambda: fixup_workspace_shape(STREAM_K_FIXUP, (7, 1, 1), 4096.0), TypeError,
+     "fixup_workspace_shape: n must be an int, got float 4096.0"),
+    (lambda: fixup_scalars(STREAM_K_FIXUP, (7.0, 1, 1), 40, 72, 768), TypeError, "fixup_scalars: grid must be"),
+    (lambda: quantize_scratch_shape(ONE_LAUNCH, (4,), 4096, -256), ValueError,
+     "quantize_scratch_shape: k must be an int ≥ 0, got -256"),
+    (lambda: quantize_scratch_shape(ONE_LAUNCH, [4, True], 4096, 4096), TypeError, "quantize_scratch_shape: grid must"),
     (lambda: quantize_grid(-1, 4096), ValueError, "quantize_grid: m must be a positive int, got -1"),
     (lambda: quantize_grid(8, 0), ValueError, "quantize_grid: k must be a positive int, got 0"),
     (lambda: quantize_grid(8, 4096, block_k=0), ValueError, "quantize_grid: block_k must be a positive int, got 0"),
