@@ -474,7 +474,9 @@ def _check_launch(kernel: CompiledKernel, args: Sequence[Any], name: str | None,
     ``launch``: what a pointer takes (``_ARRAYS``). Cheap enough for every launch: no module is walked."""
     import numpy as np
 
-    grid3 = _launch_grid(grid)
+    from compiler.launch_checks import checked_grid
+
+    grid3 = checked_grid(grid)
     info = kernel._info(name)
     kinds = info.arg_kinds
     if len(args) != len(kinds):
@@ -499,31 +501,10 @@ def _check_launch(kernel: CompiledKernel, args: Sequence[Any], name: str | None,
     return grid3
 
 
-def _launch_grid(grid: Any) -> tuple[int, int, int]:
-    """``grid`` — the number of programs, or one to three dimensions (x[, y[, z]]) — as (x, y, z) Python ints;
-    ``TypeError`` / ``ValueError`` naming it otherwise, each dimension held to CUDA's largest grid."""
-    from compiler.launch_plan import MAX_GRID
-
-    if type(grid) is int and 1 <= grid <= MAX_GRID[0]:
-        return grid, 1, 1
-    if type(grid) is tuple and len(grid) == 3 and all(type(d) is int and 1 <= d <= limit  # the common case
-                                                      for d, limit in zip(grid, MAX_GRID, strict=True)):
-        return grid
-    what = "grid= takes the number of programs or (x[, y[, z]]): one to three positive integers"
-    if isinstance(grid, (str, bytes, bool)):
-        raise TypeError(f"{what}, got {grid!r}")
-    dims = _integers([grid] if isinstance(grid, numbers.Integral) else grid, what, grid)
-    if not 1 <= len(dims) <= 3:
-        raise ValueError(f"{what}, got {len(dims)} dimensions: {grid!r}")
-    dims += [1] * (3 - len(dims))
-    for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID, strict=True)):
-        if not 1 <= dim <= limit:
-            raise ValueError(f"{what}, got {grid!r}: {'xyz'[axis]} = {dim} is not from 1 to {limit}")
-    return dims[0], dims[1], dims[2]
-
-
 def _check_ctas(ctas: Any, grid: tuple[int, int, int]) -> list[int] | None:
     """``emulate``'s ``ctas=`` as a list of ints, each a CTA of ``grid``; ``TypeError`` / ``ValueError`` otherwise."""
+    from compiler.launch_checks import integer_list
+
     if ctas is None:
         return None
     count = grid[0] * grid[1] * grid[2]
@@ -531,23 +512,11 @@ def _check_ctas(ctas: Any, grid: tuple[int, int, int]) -> list[int] | None:
     if isinstance(ctas, (str, bytes, numbers.Number)):
         one = f" (one CTA: ctas=[{ctas}])" if isinstance(ctas, numbers.Integral) else ""
         raise TypeError(f"{what}, got {ctas!r}{one}")
-    picked = _integers(ctas, what, ctas)
+    picked = integer_list(ctas, what, ctas)
     outside = [c for c in picked if not 0 <= c < count]
     if outside:
         raise ValueError(f"{what}: CTA {outside[0]} is outside the grid of {count} (grid {grid})")
     return picked
-
-
-def _integers(values: Any, what: str, given: Any) -> list[int]:
-    """``values`` (any iterable) as Python ints, or ``TypeError`` "``what``, got ``given``" for anything that is
-    not an iterable of integers (a bool is no integer here)."""
-    try:
-        items = list(values)
-    except TypeError:
-        raise TypeError(f"{what}, got {given!r}") from None
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
-        raise TypeError(f"{what}, got {given!r}")
-    return [int(v) for v in items]
 
 
 def _parameter_names(kernel: CompiledKernel, info: Any) -> list[str]:

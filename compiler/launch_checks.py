@@ -15,21 +15,55 @@ from typing import Any
 
 from compiler.launch_plan import LaunchPlanError, Parameter, kernel_parameters, plan_arrays, shape_text
 
-def launch_grid(grid: Any) -> tuple[int, int, int] | None:
-    """``grid`` as ``compiler.run`` / ``emulate`` take it (an int, or one to three ints) padded to
-    (x, y, z), as the runner and the emulator pad it; None for anything else, which they refuse
-    with their own message (sizing is no place to restate it), and for None (no grid known)."""
+def checked_grid(grid: Any, name: str = "grid=") -> tuple[int, int, int]:
+    """``grid`` (the number of programs, or one to three dimensions x[, y[, z]]) as (x, y, z) Python ints, each
+    dimension held to CUDA's largest grid (``launch_plan.MAX_GRID``); a ``TypeError`` or ``ValueError`` that says
+    what ``name`` takes otherwise. The one reading of a launch grid: ``run``, ``launch`` and ``emulate`` refuse with
+    it, ``launch_grid`` sizes with it, and the template helpers that size buffers from a grid
+    (``templates.check_grid``) prefix its message with their own name."""
     import numbers
 
-    dims = [grid] if isinstance(grid, numbers.Integral) else grid
+    from compiler.launch_plan import MAX_GRID
+
+    if type(grid) is int and 1 <= grid <= MAX_GRID[0]:
+        return grid, 1, 1
+    if type(grid) is tuple and len(grid) == 3 and all(type(d) is int and 1 <= d <= limit  # the common case
+                                                      for d, limit in zip(grid, MAX_GRID, strict=True)):
+        return grid
+    what = f"{name} takes the number of programs or (x[, y[, z]]): one to three positive integers"
+    if isinstance(grid, (str, bytes, bool)):
+        raise TypeError(f"{what}, got {grid!r}")
+    dims = integer_list([grid] if isinstance(grid, numbers.Integral) else grid, what, grid)
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"{what}, got {len(dims)} dimensions: {grid!r}")
+    dims += [1] * (3 - len(dims))
+    for axis, (dim, limit) in enumerate(zip(dims, MAX_GRID, strict=True)):
+        if not 1 <= dim <= limit:
+            raise ValueError(f"{what}, got {grid!r}: {'xyz'[axis]} = {dim} is not from 1 to {limit}")
+    return dims[0], dims[1], dims[2]
+
+
+def launch_grid(grid: Any) -> tuple[int, int, int] | None:
+    """``grid`` as ``checked_grid`` reads it, or None where it refuses it (or no grid is given): sizing is no place
+    to restate the runner's refusal, which comes at the launch."""
     try:
-        dims = list(dims)
+        return checked_grid(grid)
+    except (TypeError, ValueError):
+        return None
+
+
+def integer_list(values: Any, what: str, given: Any) -> list[int]:
+    """``values`` (any iterable) as Python ints, or ``TypeError`` "``what``, got ``given``" for anything that is
+    not an iterable of integers (a bool is no integer here)."""
+    import numbers
+
+    try:
+        items = list(values)
     except TypeError:
-        return None
-    if not 1 <= len(dims) <= 3 or not all(isinstance(d, numbers.Integral) and d >= 1 for d in dims):
-        return None
-    x, y, z = (*(int(d) for d in dims), *(1,) * (3 - len(dims)))
-    return x, y, z
+        raise TypeError(f"{what}, got {given!r}") from None
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
+        raise TypeError(f"{what}, got {given!r}")
+    return [int(v) for v in items]
 
 
 def undersized_arrays(func: Any, args: Sequence[Any], grid: Any = None) -> list[str]:

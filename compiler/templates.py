@@ -42,18 +42,16 @@ def check_int(who: str, name: str, value: object, least: int | None = None) -> N
 
 
 def check_grid(who: str, grid: object) -> tuple[int, int, int]:
-    """``grid``, a launch grid as ``mmq_grid`` and ``grid`` return it (one to three positive ints), padded to (x, y, z);
-    a ``TypeError`` or ``ValueError`` naming ``who`` otherwise. The shape helpers that size a launch's buffers from
-    its grid (a fix-up workspace, a quantization scratch) take it: a string or a one-element tuple there used to end
-    in an IndexError far from the call."""
-    if not isinstance(grid, (tuple, list)) or any(isinstance(d, bool) or not isinstance(d, numbers.Integral)
-                                                   for d in grid):
-        raise TypeError(f"{who}: grid must be the launch grid, one to three ints as mmq_grid returns them, got "
-                        f"{type(grid).__name__} {grid!r}")
-    if not 1 <= len(grid) <= 3 or min(grid) < 1:
-        raise ValueError(f"{who}: grid must be one to three positive ints, got {tuple(grid)}")
-    x, y, z = (*(int(d) for d in grid), *(1,) * (3 - len(grid)))
-    return x, y, z
+    """``grid``, a launch grid as ``mmq_grid`` and ``grid`` return it, padded to (x, y, z) as
+    ``launch_checks.checked_grid`` reads every launch grid; its ``TypeError`` or ``ValueError`` prefixed with ``who``
+    otherwise. The shape helpers that size a launch's buffers from its grid (a fix-up workspace, a quantization
+    scratch) take it: a string or a one-element tuple there used to end in an IndexError far from the call."""
+    from compiler.launch_checks import checked_grid
+
+    try:
+        return checked_grid(grid, "grid")
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{who}: {err}") from None
 
 
 def check_grid_x(who: str, programs: int, shape: str, per: str, split_along: str) -> None:

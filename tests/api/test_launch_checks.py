@@ -248,3 +248,26 @@ def test_a_read_only_output_is_refused_before_anything_runs(int8_gemm) -> None: 
         compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)
     with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) is a read-only array"):
         compiler.run(int8_gemm, a, b, c, M, N, K, grid=1)
+
+
+@pytest.mark.parametrize("grid", [7, (7,), (7, 2), (7, 2, 3), [7, 2], (np.int64(7), 2), 2**31 - 1,
+                                  0, -1, True, "7", 7.0, (7, 0), (2**31, 1, 1), (1, 65536), (1, 1, 65536),
+                                  (), (1, 1, 1, 1), (7.0, 1), b"7"], ids=repr)
+def test_one_reading_of_a_launch_grid(int8_gemm, grid: object) -> None:  # noqa: ANN001
+    """The runner, the sizing check and the template helpers read a grid the same way: what ``run`` and ``emulate``
+    refuse, sizing treats as no grid and ``fixup_workspace_shape`` refuses with the same sentence under its name."""
+    from compiler.launch_checks import checked_grid, launch_grid
+    from compiler.templates import check_grid
+
+    try:
+        expected = checked_grid(grid)
+    except (TypeError, ValueError) as err:
+        assert launch_grid(grid) is None
+        with pytest.raises(type(err), match=re.escape(str(err))):
+            compiler.emulate(int8_gemm, *_arrays(), M, N, K, grid=grid)
+        helper = str(err).replace("grid=", "grid", 1)
+        with pytest.raises(type(err), match=f"^who: {re.escape(helper)}$"):
+            check_grid("who", grid)
+        return
+    assert launch_grid(grid) == check_grid("who", grid) == expected
+    assert all(type(d) is int for d in expected)
