@@ -15,6 +15,7 @@ from typing import Any
 
 from compiler.launch_plan import LaunchPlanError, Parameter, kernel_parameters, plan_arrays, shape_text
 
+
 def checked_grid(grid: Any, name: str = "grid=") -> tuple[int, int, int]:
     """``grid`` (the number of programs, or one to three dimensions x[, y[, z]]) as (x, y, z) Python ints, each
     dimension held to CUDA's largest grid (``launch_plan.MAX_GRID``); a ``TypeError`` or ``ValueError`` that says

@@ -370,15 +370,19 @@ def choice_text(weights: str, m: int, n: int, k: int, tiled_weights: bool = Fals
 
 
 M_RANGES_MAX = 4096
-"""The largest M ``--m-ranges`` walks (every M from 1 is asked of ``choose_mmq``)."""
+"""The largest M ``m_ranges`` and ``--m-ranges`` walk: every M from 1 is asked of ``choose_mmq`` (about 50 µs each),
+so an M of 2^31 would have run for more than a day."""
 
 
 def m_ranges(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False,
              reproducible: bool = False) -> list[tuple[int, int, MmqChoice]]:
     """The M ranges 1 … ``max_m`` over which ``choose_mmq`` keeps one choice, by one rule, for this N and K: (first M,
     last M, the choice at the last M). Its configuration, stage count and the rule (``why`` up to its first colon)
-    hold over the range; its grid and the rest of ``why`` (a tile count) may change with M."""
+    hold over the range; its grid and the rest of ``why`` (a tile count) may change with M. ``max_m`` from 1 to
+    ``M_RANGES_MAX``; a ``ValueError`` otherwise."""
     check_int("choose_mmq", "max_m", max_m)
+    if not 1 <= max_m <= M_RANGES_MAX:
+        raise ValueError(f"choose_mmq: --m-ranges walks M = 1 to at most {M_RANGES_MAX}, got M = {max_m}")
     ranges: list[tuple[int, int, MmqChoice]] = []
     for m in range(1, max_m + 1):
         choice = choose_mmq(weights, m, n, k, tiled_weights, reproducible)
@@ -396,9 +400,6 @@ def _same_choice(a: MmqChoice, b: MmqChoice) -> bool:
 def m_ranges_text(weights: str, max_m: int, n: int, k: int, tiled_weights: bool = False,
                   reproducible: bool = False) -> str:
     """``m_ranges`` as a table: one line per range with the kernel's name, its stage count and why it was chosen."""
-    check_int("choose_mmq", "max_m", max_m)
-    if not 1 <= max_m <= M_RANGES_MAX:
-        raise ValueError(f"choose_mmq: --m-ranges walks M = 1 to at most {M_RANGES_MAX}, got M = {max_m}")
     ranges = m_ranges(weights, max_m, n, k, tiled_weights, reproducible)
     rows = [(f"{first}" if first == last else f"{first}–{last}", choice.cfg.name, str(choice.num_stages), choice.why)
             for first, last, choice in ranges]

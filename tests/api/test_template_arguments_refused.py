@@ -267,6 +267,13 @@ def test_choose_mmq_takes_numpy_ints() -> None:
         m_ranges("q4_K", 4.0, 4096, 4096)
 
 
+@pytest.mark.parametrize("max_m", [0, -3, 4097, 2**31])
+def test_m_ranges_walks_a_bounded_m(max_m: int) -> None:
+    """Each M is one ``choose_mmq`` call: ``m_ranges("q4_K", 2**31, …)`` ran on for more than a day."""
+    with pytest.raises(ValueError, match=f"walks M = 1 to at most 4096, got M = {max_m}$"):
+        m_ranges("q4_K", max_m, 4096, 4096)
+
+
 TILED = MmqConfig(small_m=True, block_n=64, num_warps=2, split_k=True, tiled_weights=True)
 
 
