@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_MAX, MmqConfig, served_tokens, small_m_tokens
 from compiler.mmq_grids import MAX_SPLITS
-from compiler.templates import check_grid, check_grid_x, check_int, grouped_tile_offsets
+from compiler.templates import check_bool, check_config, check_grid, check_grid_x, check_int, grouped_tile_offsets
 
 
 def stream_k_fixup_by_last_program(cfg: MmqConfig) -> list[str]:
@@ -84,8 +84,7 @@ def fixup_workspace_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int) -> tupl
 
 def _needs_fixup(who: str, cfg: MmqConfig) -> None:
     """A kernel without ``fixup`` has no workspace and no fix-up kernel to size or pass arguments to."""
-    if not isinstance(cfg, MmqConfig):
-        raise TypeError(f"{who}: cfg must be an MmqConfig, got {type(cfg).__name__}")
+    check_config(who, cfg, MmqConfig, "an")
     if not cfg.fixup:
         raise ValueError(f"{who}: {cfg.name} has no fix-up, so no workspace or fix-up arguments "
                          "(MmqConfig(stream_k=True, fixup=True) or MmqConfig(small_m=True, split_k=True, fixup=True))")
@@ -94,6 +93,9 @@ def _needs_fixup(who: str, cfg: MmqConfig) -> None:
 def fixup_counters_shape(cfg: MmqConfig, m: int, n: int) -> tuple[int]:
     """The i32 counters a ``fixup_in_gemm`` kernel's programs arrive at: one per output tile (split-K: per weight-row
     tile). Zero them once, before the first launch; every launch leaves them zero."""
+    check_config("fixup_counters_shape", cfg, MmqConfig, "an")
+    check_int("fixup_counters_shape", "m", m, least=1)
+    check_int("fixup_counters_shape", "n", n, least=1)
     if not cfg.fixup_in_gemm:
         raise ValueError(f"fixup_counters_shape: {cfg.name} has no counters (MmqConfig(..., fixup_in_gemm=True))")
     if cfg.small_m:
@@ -116,6 +118,7 @@ def fixup_grid(cfg: MmqConfig, m: int, n: int) -> tuple[int, int, int]:
     """``mmq_fixup_kernel``'s grid. Stream-K: a program per ``FIXUP_ROWS`` rows of each output tile (the programs
     of tiles no program split return at once). Split-K: a program per chunk of each weight-row tile. M and N as
     ``mmq_grid`` takes them: positive ints."""
+    check_config("fixup_grid", cfg, MmqConfig, "an")
     check_int("fixup_grid", "m", m, least=1)
     check_int("fixup_grid", "n", n, least=1)
     if cfg.small_m:
@@ -144,11 +147,27 @@ piece loaded ahead of each addition (``unroll=0``) the fix-up was latency-bound,
 
 
 def fixup_kernel_name(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: int = FIXUP_PIECES_AT_ONCE) -> str:
+    _check_fixup_kernel_arguments("fixup_kernel_name", cfg, wait_previous_grid, unroll)
     pdl = ("_pdl" if wait_previous_grid else "") + (f"_u{unroll}" if unroll != FIXUP_PIECES_AT_ONCE else "")
     if cfg.small_m:
         tokens = f"_m{cfg.max_m}" if cfg.max_m != SMALL_M_MAX else ""
         return f"small_m_fixup_{cfg.block_n}x{small_m_tokens(cfg.max_m)}_w{cfg.num_warps}{tokens}{pdl}"
     return f"mmq_fixup_{cfg.block_m}x{cfg.block_n}_g{cfg.group_m}_w{cfg.num_warps}{pdl}"
+
+
+MAX_FIXUP_UNROLL = 16
+"""The most pieces ``mmq_fixup_kernel`` loads before its first addition: each is a tile of registers per thread (8
+took 160 registers, run 255), and the kernel text holds a load and an addition per piece, so an unroll of 2^70 ran
+out of memory writing the text instead of being refused."""
+
+
+def _check_fixup_kernel_arguments(who: str, cfg: object, wait_previous_grid: object, unroll: object) -> None:
+    check_config(who, cfg, MmqConfig, "an")
+    check_bool(who, "wait_previous_grid", wait_previous_grid)
+    check_int(who, "unroll", unroll, least=0)
+    if unroll > MAX_FIXUP_UNROLL:  # type: ignore[operator]
+        raise ValueError(f"{who}: unroll must be from 0 to {MAX_FIXUP_UNROLL} (pieces loaded before the first "
+                         f"addition, each a tile of registers), got {unroll}")
 
 
 def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: int = FIXUP_PIECES_AT_ONCE) -> str:
@@ -164,6 +183,7 @@ def mmq_fixup_kernel(cfg: MmqConfig, wait_previous_grid: bool = False, unroll: i
     workspace and ``fixup_scalars`` (M, N, K, the GEMM's program count); the order of tiles is the GEMM's
     (``grouped_tile_offsets``). ``wait_previous_grid``: start with ``griddepcontrol.wait``, so that it may be
     launched programmatically right after the GEMM (sm_90+)."""
+    _check_fixup_kernel_arguments("mmq_fixup_kernel", cfg, wait_previous_grid, unroll)
     if not cfg.fixup:
         raise ValueError(f"mmq_fixup_kernel: {cfg.name} has no fix-up kernel (MmqConfig(stream_k=True, fixup=True) "
                          "or MmqConfig(small_m=True, split_k=True, fixup=True))")
@@ -354,6 +374,7 @@ def in_gemm_fixup_tile(cfg: MmqConfig) -> tuple[int, int]:
 
 def in_gemm_fixup_unroll(cfg: MmqConfig) -> int:
     """Pieces the in-GEMM split-K fix-up loads before its first addition (``IN_GEMM_FIXUP_REGISTERS``)."""
+    check_config("in_gemm_fixup_unroll", cfg, MmqConfig, "an")
     cols, rows = in_gemm_fixup_tile(cfg)
     per_thread = max(1, rows * cols // (32 * cfg.num_warps))
     return max(1, min(MAX_SPLITS, IN_GEMM_FIXUP_REGISTERS // per_thread))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compiler import occupancy
 from compiler.mmq_config import K_STEP_VALUES, SMALL_M_WIDEST, MmqConfig
-from compiler.templates import check_grid_x, check_int
+from compiler.templates import check_config, check_grid_x, check_int, check_programs
 
 
 SPLIT_TARGET_PROGRAMS = 1024
@@ -40,6 +40,11 @@ def split_factor(tiles: int, k: int, target: int = SPLIT_TARGET_PROGRAMS, max_sp
     check_int("split_factor", "k", k, least=0)  # K = 0: one split, which has no work
     for name, value in (("target", target), ("max_splits", max_splits), ("min_blocks", min_blocks)):
         check_int("split_factor", name, value, least=1)
+    from compiler.launch_plan import MAX_GRID
+
+    if max_splits > MAX_GRID[1]:  # the wave model also walks every count up to it
+        raise ValueError(f"split_factor: max_splits must be at most {MAX_GRID[1]} (the K splits are the grid's y "
+                         f"dimension), got {max_splits}")
     if resident is not None:
         check_int("split_factor", "resident", resident)
         if resident < 1:
@@ -61,6 +66,20 @@ for ``split_factor``'s wave model: fitted to run 184's eight q6_K / q5_1 rows (2
 the same way)."""
 
 
+_LEAST_COUNT = {"shared_bytes": 0, "reserved_per_program": 0, "registers": 0, "sms": 1, "shared_per_sm": 1,
+                "programs": 1, "threads_per_sm": 1, "programs_per_sm": 1, "granularity": 1}
+"""The least value of each residency argument; ``threads`` is 0 (not counted) or more, but ``resident_programs``,
+which counts threads always, needs one."""
+
+
+def _check_counts(who: str, **counts: object) -> None:
+    """Refuse a residency argument that is no int, or less than its least: a float there became a float program
+    count, a str a Python ``TypeError`` from deep in ``compiler.occupancy``."""
+    for name, value in counts.items():
+        least = 1 if (name, who) == ("threads", "resident_programs") else _LEAST_COUNT.get(name, 0)
+        check_int(who, name, value, least)
+
+
 def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_per_program: int = 1024,
                       threads: int = 64, threads_per_sm: int = 2048, programs_per_sm: int = 32,
                       registers: int = 0) -> int:
@@ -70,9 +89,9 @@ def resident_programs(shared_bytes: int, sms: int, shared_per_sm: int, reserved_
     memory per SM, 1024 of them reserved per program. The runner's ``LoadedKernel.resident_programs``
     passes a loaded kernel's own registers: the q2_K, q5_K and lookup-format decode kernels are bound by
     them, not by shared memory."""
-    if sms < 1 or shared_per_sm < 1 or threads < 1 or shared_bytes < 0 or registers < 0:
-        raise ValueError(f"resident_programs: got shared_bytes = {shared_bytes}, sms = {sms}, shared_per_sm = "
-                         f"{shared_per_sm}, threads = {threads}, registers = {registers}")
+    _check_counts("resident_programs", shared_bytes=shared_bytes, sms=sms, shared_per_sm=shared_per_sm,
+                  reserved_per_program=reserved_per_program, threads=threads, threads_per_sm=threads_per_sm,
+                  programs_per_sm=programs_per_sm, registers=registers)
     per_sm, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
                                           reserved_per_program=reserved_per_program,
                                           threads_per_sm=threads_per_sm, programs_limit=programs_per_sm)
@@ -100,9 +119,9 @@ def spread_shared_bytes(shared_bytes: int, programs: int, sms: int, shared_per_s
     L1 from 60 to 28 KB (runs 209, 212–213: the shared-memory carve-out). The runner pads
     every programmatic launch so by default (``LoadedKernel.shared_bytes_for``): in runs 200 and 210 none of 66
     decode MUL_MATs padded so was more than 0.9 % slower for it."""
-    if min(sms, shared_per_sm, programs) < 1 or shared_bytes < 0 or granularity < 1:
-        raise ValueError(f"spread_shared_bytes: got shared_bytes = {shared_bytes}, programs = {programs}, "
-                         f"sms = {sms}, shared_per_sm = {shared_per_sm}")
+    _check_counts("spread_shared_bytes", shared_bytes=shared_bytes, programs=programs, sms=sms,
+                  shared_per_sm=shared_per_sm, reserved_per_program=reserved_per_program, granularity=granularity,
+                  threads=threads, registers=registers)
     cap = -(-programs // sms)
     held, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
                                         reserved_per_program=reserved_per_program)
@@ -125,6 +144,8 @@ def spread_launch(shared_bytes: int, programs: int, sms: int, shared_per_sm: int
     196 KB: 0.924–1.000 × the MUL_MAT time over 17 (kernel, M) pairs; kernels already under a smaller
     configuration lost 8–12 % with one program fewer (6 → 5 per SM at 164 / 196 KB: mxfp4's, iq4_xs's and q5_K's
     register-bound one-token kernels)."""
+    _check_counts("spread_launch", shared_bytes=shared_bytes, programs=programs, sms=sms, shared_per_sm=shared_per_sm,
+                  reserved_per_program=reserved_per_program, threads=threads, registers=registers)
     held, _ = occupancy.programs_per_sm(shared_bytes, threads, registers, shared_per_sm=shared_per_sm,
                                         reserved_per_program=reserved_per_program)
     if programs <= held * sms:
@@ -163,8 +184,7 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
     they say), so one set of overrides serves every decode kernel. A shape whose grid would hold more programs
     along x than CUDA launches (``launch_plan.MAX_GRID``: 2^31 − 1) is a ``ValueError`` naming the dimensions to
     split (``compiler.templates.check_grid_x``)."""
-    if not isinstance(cfg, MmqConfig):
-        raise TypeError(f"mmq_grid: cfg must be an MmqConfig, got {type(cfg).__name__}")
+    check_config("mmq_grid", cfg, MmqConfig, "an")
     check_int("mmq_grid", "m", m, least=1)
     check_int("mmq_grid", "n", n, least=1)
     check_int("mmq_grid", "k", k, least=0)
@@ -176,7 +196,7 @@ def mmq_grid(cfg: MmqConfig, m: int, n: int, k: int, programs: int | None = None
         if not cfg.stream_k:
             raise ValueError(f"mmq_grid: programs is the size of a stream-K grid; {cfg.name} has one program per "
                              f"{'weight-row tile and K split' if cfg.small_m else 'output tile'}")
-        check_int("mmq_grid", "programs", programs, least=1)
+        check_programs("mmq_grid", programs)
     split_factor(1, k, **split)  # its checks of the overrides, for every grid (some have no split to use them)
     unused = [name for name, value in split.items() if not (name == "max_splits" and value == 1)]
     if unused and not cfg.small_m:

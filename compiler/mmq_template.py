@@ -53,7 +53,7 @@ from compiler.mmq_fixup import (FIXUP_PIECES_AT_ONCE, FIXUP_ROWS, fixup_by_last_
 from compiler.mmq_grids import (MAX_SPLITS, SPLIT_ARGUMENTS, STREAM_K_PROGRAMS, mmq_grid, resident_programs,
                                 split_factor, spread_launch, spread_shared_bytes)
 from compiler.mmq_weight_tiles import tile_weights
-from compiler.templates import check_grid, check_int, grouped_tile_offsets
+from compiler.templates import check_config, check_grid, check_int, grouped_tile_offsets
 
 __all__ = ["FIXUP_PIECES_AT_ONCE", "FIXUP_ROWS", "K_STEP_VALUES", "MAX_PREFETCH_STEPS", "MAX_SPLITS", "MMQ_VALUES",
            "SMALL_M_MAX", "SMALL_M_WIDEST", "SPLIT_ARGUMENTS", "STREAM_K_PROGRAMS", "WEIGHT_FORMATS", "MmqConfig",
@@ -65,6 +65,7 @@ __all__ = ["FIXUP_PIECES_AT_ONCE", "FIXUP_ROWS", "K_STEP_VALUES", "MAX_PREFETCH_
 
 def mmq_kernel(cfg: MmqConfig) -> str:
     """The MLIR text of one q8_1 × weights GEMM kernel (see the module docstring)."""
+    check_config("mmq_kernel", cfg, MmqConfig, "an")
     if cfg.small_m:
         return _small_m(cfg)
     return _stream_k(cfg) if cfg.stream_k else _mmq(cfg)
@@ -362,6 +363,7 @@ def quantize_scratch_shape(cfg: MmqConfig, grid: tuple[int, ...], n: int, k: int
     144]: a region of ``small_m_tokens`` rows per program (x, y) — each program stores only its own, the first M
     rows of it — of 2 · k_per blocks, k_per its share of K's super-blocks (⌈⌈K / 256 / k_blocks⌉ / splits⌉ ·
     k_blocks)."""
+    check_config("quantize_scratch_shape", cfg, MmqConfig, "an")
     if not cfg.quantize_in_gemm:
         raise ValueError(f"quantize_scratch_shape: {cfg.name} takes X quantized "
                          "(MmqConfig(..., quantize_in_gemm=True) quantizes it)")

@@ -29,7 +29,7 @@ MAX_WARPS = 32
 """The most warps of a kernel (``qdot.num_warps``: 1 to 32, a program's 1024 threads)."""
 
 
-def check_int(who: str, name: str, value: object, least: int | None = None) -> None:
+def check_int(who: str, name: str, value: object, least: int | None = None, most: int | None = None) -> None:
     """Refuse ``value`` of argument or field ``name`` unless it is an int (any ``numbers.Integral`` but a bool) of
     at least ``least``. The templates write their numbers into kernel text and grids: a float, a str or a negative
     count used to reach them and fail far from where it was given — an xDSL ParseError on ``64.0``, a kernel name
@@ -39,6 +39,15 @@ def check_int(who: str, name: str, value: object, least: int | None = None) -> N
     if least is not None and value < least:
         what = "a positive int" if least == 1 else f"an int ≥ {least}"
         raise ValueError(f"{who}: {name} must be {what}, got {value}")
+    if most is not None and value > most:
+        raise ValueError(f"{who}: {name} must be at most {most}, got {value}")
+
+
+def check_config(who: str, cfg: object, kind: type, article: str = "a") -> None:
+    """Refuse a ``cfg`` that is not a ``kind`` (``article`` goes before its name in the message): any other object
+    used to fail as an AttributeError on the first field the helper read, or with a ``__name__`` of its type."""
+    if not isinstance(cfg, kind):
+        raise TypeError(f"{who}: cfg must be {article} {kind.__name__}, got {type(cfg).__name__}")
 
 
 def check_grid(who: str, grid: object) -> tuple[int, int, int]:
@@ -63,6 +72,14 @@ def check_grid_x(who: str, programs: int, shape: str, per: str, split_along: str
     if programs > MAX_GRID[0]:
         raise ValueError(f"{who}: {shape} {programs} programs ({per}), more than a grid's x dimension holds "
                          f"({MAX_GRID[0]}): split {split_along} into launches that fit")
+
+
+def check_programs(who: str, programs: object) -> None:
+    """Refuse a fixed program count (a persistent or stream-K grid's) that is no int from 1 to a grid's largest x: a
+    grid of 2^63 programs used to come back as asked when the tiles were as many."""
+    from compiler.launch_plan import MAX_GRID
+
+    check_int(who, "programs", programs, least=1, most=MAX_GRID[0])
 
 
 def check_bool(who: str, name: str, value: object) -> None:
@@ -230,6 +247,7 @@ def _packed(fmt: str) -> int:
 
 def gemm_kernel(cfg: GemmConfig) -> str:
     """The MLIR text of one GEMM kernel (see the module docstring for layouts)."""
+    check_config("gemm_kernel", cfg, GemmConfig)
     bm, bn, bk = cfg.block_m, cfg.block_n, cfg.block_k
     if not cfg.rhs_k_pack and cfg.rhs != "e2m1":
         raise ValueError(f"gemm_kernel: rhs_k_pack = False packs e2m1 along N; rhs is {cfg.rhs}")
@@ -425,15 +443,14 @@ def grid(cfg: GemmConfig, m: int, n: int, programs: int | None = None) -> tuple[
     persistent kernel ``programs`` (default ``PERSISTENT_PROGRAMS``), at most one per tile. M and N
     must be positive ints (an empty C has no tile to launch a program for); ``programs`` is refused
     for a kernel that is not persistent, whose grid it would not change."""
-    if not isinstance(cfg, GemmConfig):
-        raise TypeError(f"grid: cfg must be a GemmConfig, got {type(cfg).__name__}")
+    check_config("grid", cfg, GemmConfig)
     check_int("grid", "m", m, least=1)
     check_int("grid", "n", n, least=1)
     if programs is not None:
         if not cfg.persistent:
             raise ValueError(f"grid: programs is the size of a persistent kernel's grid; {cfg.name} has one program "
                              "per tile (GemmConfig(persistent=True) for a fixed number)")
-        check_int("grid", "programs", programs, least=1)
+        check_programs("grid", programs)
     tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
     if cfg.persistent:
         return (min(tiles, programs or PERSISTENT_PROGRAMS), 1, 1)

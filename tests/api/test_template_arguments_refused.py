@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from compiler.mmq_choice import choose_mmq, m_ranges
-from compiler.mmq_template import (MmqConfig, fixup_grid, fixup_scalars, fixup_workspace_shape, mmq_grid, mmq_kernel,
-                                   quantize_scratch_shape, small_m_tokens, split_factor, tile_weights)
+from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
+                                   fixup_workspace_shape, in_gemm_fixup_unroll, mmq_fixup_kernel, mmq_grid, mmq_kernel,
+                                   quantize_scratch_shape, resident_programs, small_m_tokens, split_factor,
+                                   spread_launch, spread_shared_bytes, tile_weights)
 from compiler.quantize_template import QuantizeConfig, quantize_grid
 from compiler.templates import GemmConfig, gemm_kernel, grid
 
@@ -226,8 +228,70 @@ def test_gemm_config_refuses_unknown_formats_listing_the_accepted(kwargs: dict, 
     (lambda: quantize_grid(8, 2**45), ValueError,
      "quantize_grid: K = 35184372088832 needs 68719476736 programs \\(one per 512 values of a row\\), more than a "
      "grid's x dimension holds"),
+    # found by tests/api/helper_fuzz.py: a fixed program count past a grid's x came back as the grid; a split count
+    # past its y took split_factor's wave model through 2^31 candidates
+    (lambda: split_factor(1, 2**39, resident=1, max_splits=2**31), ValueError,
+     "split_factor: max_splits must be at most 65535 \\(the K splits are the grid's y dimension\\), got 2147483648"),
+    (lambda: mmq_grid(DECODE, 1, 64, 2**24, max_splits=65536), ValueError, "split_factor: max_splits must be at most"),
+    (lambda: grid(GemmConfig(persistent=True), 57206, 2**31 - 1, programs=2**63), ValueError,
+     "grid: programs must be at most 2147483647, got 9223372036854775808"),
+    (lambda: mmq_grid(STREAM_K, 33, 2**40, 1024, programs=2**70), ValueError,
+     "mmq_grid: programs must be at most 2147483647, got 1180591620717411303424"),
 ])
 def test_grid_helpers_refuse_arguments_by_name(call, error: type, message: str) -> None:  # noqa: ANN001
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda bad: mmq_kernel(bad), lambda bad: fixup_grid(bad, 8, 8), lambda bad: fixup_counters_shape(bad, 8, 8),
+    lambda bad: fixup_kernel_name(bad), lambda bad: mmq_fixup_kernel(bad), lambda bad: in_gemm_fixup_unroll(bad),
+    lambda bad: quantize_scratch_shape(bad, (1, 1, 1), 8, 256), lambda bad: fixup_scalars(bad, (1, 1, 1), 8, 8, 256),
+    lambda bad: mmq_grid(bad, 8, 8, 256)])
+@pytest.mark.parametrize("bad", [None, (1,), GemmConfig(), "MmqConfig()"], ids=repr)
+def test_mmq_helpers_refuse_what_is_no_mmq_config(call, bad: object) -> None:  # noqa: ANN001
+    """Found by tests/api/helper_fuzz.py: any other object failed as an AttributeError on its first field read."""
+    with pytest.raises(TypeError, match=f": cfg must be an MmqConfig, got {type(bad).__name__}$"):
+        call(bad)
+
+
+def test_gemm_kernel_refuses_what_is_no_gemm_config() -> None:
+    with pytest.raises(TypeError, match="^gemm_kernel: cfg must be a GemmConfig, got MmqConfig$"):
+        gemm_kernel(MmqConfig())
+
+
+@pytest.mark.parametrize("kwargs,error,message", [
+    ({"unroll": 2**70}, ValueError, "unroll must be from 0 to 16 .*, got 1180591620717411303424"),
+    ({"unroll": 17}, ValueError, "unroll must be from 0 to 16"),
+    ({"unroll": -1}, ValueError, "unroll must be an int ≥ 0, got -1"),
+    ({"unroll": 4.0}, TypeError, "unroll must be an int, got float 4.0"),
+    ({"wait_previous_grid": "yes"}, TypeError, "wait_previous_grid must be a bool"),
+])
+def test_the_fixup_kernel_refuses_its_options_by_name(kwargs: dict, error: type, message: str) -> None:
+    """Found by tests/api/helper_fuzz.py: an unroll of 2^70 wrote kernel text until memory ran out."""
+    for helper in (mmq_fixup_kernel, fixup_kernel_name):
+        with pytest.raises(error, match=f"^{helper.__name__}: {message}"):
+            helper(STREAM_K_FIXUP, **kwargs)
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: resident_programs(1024, 132, 233472, threads=0), ValueError,
+     "resident_programs: threads must be a positive int, got 0"),
+    (lambda: resident_programs(16384, 132, 232448, 8.0), TypeError,
+     "resident_programs: reserved_per_program must be an int, got float 8.0"),
+    (lambda: resident_programs(16384, "132", 232448), TypeError, "resident_programs: sms must be an int, got str"),
+    (lambda: spread_launch(50000, 132, 132, 233472, b"x"), TypeError,
+     "spread_launch: reserved_per_program must be an int, got bytes"),
+    (lambda: spread_launch(50000, 132, 132, 233472, registers=-1), ValueError,
+     "spread_launch: registers must be an int ≥ 0, got -1"),
+    (lambda: spread_shared_bytes(1024, 7, (1,), 233472), TypeError,
+     "spread_shared_bytes: sms must be an int, got tuple"),
+    (lambda: spread_shared_bytes(1024, 7, 132, 233472, granularity=0), ValueError,
+     "spread_shared_bytes: granularity must be a positive int, got 0"),
+])
+def test_residency_helpers_refuse_arguments_by_name(call, error: type, message: str) -> None:  # noqa: ANN001
+    """Found by tests/api/helper_fuzz.py: a str or a tuple there was a Python TypeError from compiler.occupancy, a
+    float a float program count."""
     with pytest.raises(error, match=message):
         call()
 

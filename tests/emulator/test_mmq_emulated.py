@@ -439,7 +439,7 @@ def test_split_k_grid_avoids_a_short_second_wave() -> None:
     assert split_factor(512, 8192, resident=1 << 20) == split_factor(512, 8192) == 2
     with pytest.raises(ValueError, match="resident must be the programs the GPU holds at once"):
         mmq_grid(decode, 1, 32768, 8192, resident=0)
-    with pytest.raises(ValueError, match="resident_programs: got shared_bytes = 1024, sms = 0"):
+    with pytest.raises(ValueError, match="resident_programs: sms must be a positive int, got 0"):
         resident_programs(1024, 0, 233472)
 
 
@@ -456,7 +456,7 @@ def test_spread_shared_bytes_caps_a_one_wave_grid() -> None:
     assert spread_shared_bytes(31488, 1536, **h200) == 31488  # two waves: not capped
     assert spread_shared_bytes(15360, 1, **h200) == 115840  # one program: one per SM (116736 − 1024, up to 128 B)
     assert fits(spread_shared_bytes(15360, 1, **h200)) == 1
-    with pytest.raises(ValueError, match="spread_shared_bytes: got shared_bytes = 1024, programs = 0"):
+    with pytest.raises(ValueError, match="spread_shared_bytes: programs must be a positive int, got 0"):
         spread_shared_bytes(1024, 0, **h200)
 
 
