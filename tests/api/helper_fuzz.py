@@ -24,11 +24,9 @@ from __future__ import annotations
 import argparse
 import random
 import re
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -43,6 +41,7 @@ from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, 
                                    split_factor, spread_launch, spread_shared_bytes, tile_weights)
 from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel, grid, grouped_tile_offsets
+from tests.api.input_fuzz import Slow, time_limit
 from tests.emulator.test_mmq_fuzz import WEIGHTS, draw
 
 LIMIT_S = 5.0
@@ -57,28 +56,10 @@ PYTHON_MESSAGES = re.compile(
 deep in a helper instead of being made where the argument was given."""
 
 
-class Slow(Exception):
-    pass
-
-
 @dataclass(frozen=True)
 class Failure:
     call: str
     problem: str
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    def stop(signum: int, frame: object) -> None:
-        raise Slow(f"ran past {seconds:g} s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # --- good values ------------------------------------------------------------------------------------------------
@@ -364,11 +345,11 @@ def run_case(rng: random.Random) -> tuple[str, Failure | None]:
         args, kwargs = _damage(rng, args, kwargs)
     call = f"{helper.name}({', '.join([*map(_text, args), *(f'{k}={_text(v)}' for k, v in kwargs.items())])})"
     try:
-        with _time_limit(LIMIT_S):
+        with time_limit(LIMIT_S):
             first = helper.function(*args, **kwargs)
             again = helper.function(*args, **kwargs)
-    except Slow as err:
-        return "slow", Failure(call, f"slow: {err}")
+    except Slow:
+        return "slow", Failure(call, f"slow: ran past {LIMIT_S:g} s")
     except (TypeError, ValueError) as err:
         message = str(err)
         if not message or PYTHON_MESSAGES.search(message):

@@ -74,9 +74,9 @@ class Failure:
     """What makes two failures the same bug: the exception type and the innermost qdot frame."""
 
 
-class _Slow(Exception):
-    """A case that ran past its time limit (not a failure: a damaged tile size can ask for a
-    very large kernel); counted and reported."""
+class Slow(Exception):
+    """A case that ran past its time limit (``time_limit``). Here not a failure (a damaged tile size
+    can ask for a very large kernel): counted and reported; helper_fuzz counts it as one."""
 
 
 def seed_inputs(root: Path = ROOT) -> list[Seed]:
@@ -143,9 +143,9 @@ def damage_pipeline(argv: tuple[str, ...], rng: random.Random) -> tuple[str, ...
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
+def time_limit(seconds: float) -> Iterator[None]:
     def expire(signum, frame):  # noqa: ANN001, ARG001
-        raise _Slow
+        raise Slow
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -198,10 +198,10 @@ def run_case(path: Path, argv: tuple[str, ...], limit_s: float) -> tuple[str, st
     tools = {"qdot-opt": opt, "qdot-bench": bench}
     tool, args = (tools[argv[0]], argv[1:]) if argv[:1] and argv[0] in tools else (translate, argv)
     try:
-        with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), \
+        with time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(err_text):
             tool.run([str(path), *args])
-    except _Slow:
+    except Slow:
         return "slow", None
     except (ToolError, SystemExit):
         return "ok", None
