@@ -31,9 +31,9 @@ MAX_WARPS = 32
 
 def check_int(who: str, name: str, value: object, least: int | None = None, most: int | None = None) -> None:
     """Refuse ``value`` of argument or field ``name`` unless it is an int (any ``numbers.Integral`` but a bool) of
-    at least ``least``. The templates write their numbers into kernel text and grids: a float, a str or a negative
-    count used to reach them and fail far from where it was given — an xDSL ParseError on ``64.0``, a kernel name
-    with a '-' in it, a grid of floats, a division by zero when the kernel ran."""
+    at least ``least`` and at most ``most``. The templates write their numbers into kernel text and grids: a float,
+    a str or a negative count used to reach them and fail far from where it was given — an xDSL ParseError on
+    ``64.0``, a kernel name with a '-' in it, a grid of floats, a division by zero when the kernel ran."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{who}: {name} must be an int, got {type(value).__name__} {value!r}")
     if least is not None and value < least:
