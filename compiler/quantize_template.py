@@ -37,8 +37,6 @@ from compiler.templates import check_field_types, check_grid_x, check_int
 QUANTIZE_FORMATS = ("q8_1", "q8_1_mmq")
 """What ``qdot.quantize`` produces (``QUANTIZE_FORMATS`` of dialects/qdot/kernel.py, which this
 module cannot import: the GPU machine builds kernel sources without xDSL installed)."""
-MAX_GRID_Y = 65535
-"""CUDA's limit on gridDim.y: row tiles per launch."""
 ROWS_PER_PROGRAM, BLOCK_K, NUM_WARPS, SMALL_M = 8, 512, 4, 32
 """The default staged tile, its warps and the largest M of the one-row tile (``QuantizeConfig``'s
 ``rows_per_program``, ``block_k``, ``num_warps``, ``small_m``; ``quantize_kernel``'s and ``quantize_grid``'s
@@ -271,6 +269,8 @@ def quantize_grid(m: int, k: int, rows_per_program: int = ROWS_PER_PROGRAM, bloc
     """Launch grid of ``quantize_kernel`` (same tiles: ``rows_per_program`` / ``block_k`` / ``small_m`` /
     ``mid_*``) for X [M, K]: the tile its ``scf.if``s choose for these M and K (``QuantizeConfig.tile_for``).
     M and K must be positive ints: an empty X has no tile to launch a program for."""
+    from compiler.launch_plan import MAX_GRID
+
     for name, value in (("m", m), ("k", k), ("rows_per_program", rows_per_program), ("block_k", block_k),
                         ("mid_rows", mid_rows), ("mid_block_k", mid_block_k)):
         check_int("quantize_grid", name, value, least=1)
@@ -279,9 +279,10 @@ def quantize_grid(m: int, k: int, rows_per_program: int = ROWS_PER_PROGRAM, bloc
     rows, tile_k = _tile(m, k, rows_per_program, block_k, small_m, mid_rows, mid_block_k, mid_values)
     grid = (-(-k // tile_k), -(-m // rows), 1)
     check_grid_x("quantize_grid", grid[0], f"K = {k} needs", f"one per {tile_k} values of a row", "K")
-    if grid[1] > MAX_GRID_Y:
+    most_rows = MAX_GRID[1]  # CUDA's gridDim.y: row tiles per launch
+    if grid[1] > most_rows:
         raise ValueError(f"quantize_grid: M = {m} needs {grid[1]} row tiles of {rows}, more than gridDim.y "
-                         f"allows ({MAX_GRID_Y}); use a larger rows_per_program")
+                         f"allows ({most_rows}); use a larger rows_per_program")
     return grid
 
 
