@@ -27,7 +27,8 @@ the launch is unchecked, as ``LoadedKernel.launch`` is).
 
 What does not depend on the GPU is refused before anything is compiled or measured: a
 ``Candidate``'s arch, strategy and num_stages when it is built (``compiler.compile``'s checks and
-words), no candidates or repeated labels, ``reps`` below 1, and a cache path that is a directory.
+words), and its grid (the launch's: ``launch_checks.checked_grid``), no candidates or repeated labels, ``reps``
+below 1, and a cache path that is a directory.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class Candidate:
     label: str
     """Names the candidate in the timings and the cache (unique among the candidates)."""
     source: str
-    grid: tuple[int, ...]
+    grid: int | tuple[int, ...]
+    """What ``launch(grid=…)`` takes: the number of programs or (x[, y[, z]])."""
     arch: str = "sm_90"
     strategy: str = "auto"
     num_stages: int = 3
@@ -64,7 +66,7 @@ class Candidate:
         """Refuse a field ``compiler.compile`` would refuse now, by name, rather than as one more
         candidate's failure reason after the others were compiled and timed."""
         from compiler.api import _check_arguments
-        from compiler.launch_checks import launch_grid
+        from compiler.launch_checks import checked_grid
 
         if not isinstance(self.label, str):
             raise TypeError(f"Candidate label must be a str, got {type(self.label).__name__}")
@@ -77,8 +79,10 @@ class Candidate:
             _check_arguments(self.source, "ptx", self.arch, self.strategy, self.num_stages, None)
         except (TypeError, ValueError) as err:
             raise type(err)(f"{where}: {err}") from None
-        if isinstance(self.grid, numbers.Integral) or launch_grid(self.grid) is None:
-            raise ValueError(f"{where}: grid must be a tuple of one to three positive integers, got {self.grid!r}")
+        try:  # the runner's own reading, so a grid it would refuse is refused here in its words
+            checked_grid(self.grid, "grid")
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"{where}: {err}") from None
 
 
 @dataclass(frozen=True)

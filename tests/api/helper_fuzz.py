@@ -2,10 +2,11 @@
 
 ``tests/api/input_fuzz.py`` damages what the command-line tools read; this one calls what a kernel engineer calls
 from Python — the MMQ, GEMM and quantize configs, their kernel-text builders, grids, buffer shapes, residency
-helpers, ``tile_weights`` and ``choose_mmq`` — with mostly good arguments (valid configs drawn as
-``tests/emulator/test_mmq_fuzz.py`` draws them, sizes from 1 to past CUDA's limits, grids those configs give) and,
-one argument in six, a bad one (zero, negative, a float, a str, None, a bool, a tuple, 2^70). Every helper must
-then return a well-formed result or raise a ``TypeError`` / ``ValueError`` of its own. A case fails on:
+helpers, ``tile_weights``, ``choose_mmq`` and the autotuner's ``Candidate`` — with mostly good arguments (valid
+configs drawn as ``tests/emulator/test_mmq_fuzz.py`` draws them, sizes from 1 to past CUDA's limits, grids those
+configs give) and, one argument in six, a bad one (zero, negative, a float, a str, None, a bool, a tuple, 2^70).
+Every helper must then return a well-formed result or raise a ``TypeError`` / ``ValueError`` of its own. A case
+fails on:
 
 - any other exception (an ``IndexError``, a ``ZeroDivisionError``, an ``OverflowError``, a ``KeyError``, ...);
 - a ``TypeError`` / ``ValueError`` raised by Python itself rather than by a check that names the argument
@@ -33,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from compiler import mmq_choice
+from compiler.autotune import Candidate
 from compiler.format_table import FORMATS
 from compiler.launch_plan import MAX_GRID
 from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, fixup_kernel_name, fixup_scalars,
@@ -113,6 +115,13 @@ def _gemm_cfg(rng: random.Random) -> GemmConfig:
 def _grid3(rng: random.Random) -> tuple[int, ...]:
     dims = [rng.choice([1, 2, 7, 132, 256, 1024, 65535]) for _ in range(rng.randint(1, 3))]
     return tuple(dims)
+
+
+def _launch_grid(rng: random.Random) -> int | tuple[int, ...]:
+    """What ``launch(grid=…)`` takes, at times at or past one of CUDA's limits: a program count or 1–3 dims."""
+    if rng.random() < 0.3:
+        return rng.choice([1, 132, MAX_GRID[0], MAX_GRID[0] + 1])
+    return tuple(rng.choice([1, 7, 132, 65535, 65536]) for _ in range(rng.randint(1, 3)))
 
 
 def _mmq_grid_of(rng: random.Random, cfg: MmqConfig) -> tuple[int, ...]:
@@ -294,6 +303,13 @@ def _helpers() -> list[Helper]:
         Helper("grouped_tile_offsets", grouped_tile_offsets,
                lambda rng: ([rng.choice([16, 64, 128]), rng.choice([16, 64, 128]), rng.choice([1, 8])], {}),
                _is_offsets),
+        Helper("Candidate", Candidate,
+               lambda rng: ([rng.choice(["c1", "128x256 w8"]), "// a kernel", _launch_grid(rng)],
+                            {key: rng.choice(options) for key, options in
+                             rng.sample([("arch", ["sm_80", "sm_89", "sm_90", "sm_90a", "sm_120a"]),
+                                         ("strategy", ["auto", "promote-int8", "dequant-bf16", "promote-fp8"]),
+                                         ("num_stages", [1, 2, 3, 4])], rng.randint(0, 3))}),
+               lambda v: isinstance(v, Candidate)),
         Helper("choose_mmq", mmq_choice.choose_mmq,
                lambda rng: ([_weights(rng), _size(rng), _size(rng), _k(rng)],
                             {key: rng.random() < 0.5 for key in rng.sample(["tiled_weights", "reproducible"],

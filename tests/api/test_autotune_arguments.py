@@ -16,6 +16,7 @@ import pytest
 import compiler
 import compiler.autotune as autotune_module
 from compiler.autotune import Candidate, autotune
+from compiler.launch_checks import checked_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,10 +84,22 @@ def test_a_candidate_field_of_the_wrong_type_is_a_type_error(field: dict[str, An
         Candidate(**fields)
 
 
-@pytest.mark.parametrize("grid", [(0, 1, 1), (1, 1, 1, 1), (), 4, (1.5,), None, "1"], ids=repr)
-def test_a_candidate_grid_must_be_one_to_three_positive_integers(grid: Any) -> None:
-    with pytest.raises(ValueError, match=r"candidate 'c1': grid must be a tuple of one to three positive integers"):
+@pytest.mark.parametrize("grid", [(0, 1, 1), (1, 1, 1, 1), (), 0, 2**31, (1, 65536), (1.5,), None, "1", True],
+                         ids=repr)
+def test_a_candidate_grid_is_refused_in_the_launchs_words(grid: Any) -> None:
+    """The grid goes to ``launch(grid=…)`` as it is, so it is refused as the launch would refuse it, by
+    ``checked_grid`` (which says which dimension is out of range), when the candidate is built."""
+    with pytest.raises((TypeError, ValueError)) as expected:
+        checked_grid(grid, "grid")
+    with pytest.raises(type(expected.value)) as info:
         Candidate("c1", "// c1", grid)
+    assert str(info.value) == f"candidate 'c1': {expected.value}"
+    assert str(info.value).startswith("candidate 'c1': grid takes the number of programs or (x[, y[, z]])")
+
+
+@pytest.mark.parametrize("grid", [4, (4,), (4, 2), (2**31 - 1, 65535, 65535)], ids=repr)
+def test_a_candidate_takes_every_grid_the_launch_takes(grid: Any) -> None:
+    assert Candidate("c1", "// c1", grid).grid == grid
 
 
 def test_good_candidates_are_built_as_given() -> None:
