@@ -80,6 +80,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from compiler.format_table import IQ4NL_KVALUES, MXFP4_KVALUES, Q8_GROUP
+from compiler.numerics.arrays import as_array
 from compiler.numerics.f32ops import fp16_bits, fp16_value
 from compiler.numerics.formats import FormatInfo, block_format
 
@@ -297,7 +298,7 @@ BlockFields = Q8Fields | Q4KFields | Q5KFields | Q6KFields | Q2KFields | Q3KFiel
 
 
 def _as_blocks(info: FormatInfo, raw: ArrayLike) -> NDArray[np.uint8]:
-    arr = np.asarray(raw)
+    arr = as_array(raw, f"{info.name} data")
     if arr.dtype != np.uint8:
         raise ValueError(f"{info.name} data must be a uint8 byte array, got dtype {arr.dtype}")
     assert info.block_bytes is not None
@@ -448,7 +449,7 @@ def e8m0_half(e: ArrayLike) -> NDArray[np.float32]:
     """ggml-impl.h ``ggml_e8m0_to_fp32_half`` (``GGML_E8M0_TO_FP32_HALF``) of uint8 exponents: the float32
     2^(e - 128), half the E8M0 value 2^(e - 127). Built from its bits as ggml does: ``0x00200000 << e``
     for e < 2 (the subnormals 2^-128, 2^-127), else ``(e - 1) << 23``. No NaN: e = 255 is 2^127."""
-    codes = np.asarray(e)
+    codes = as_array(e, "E8M0 exponents")
     if codes.dtype != np.uint8:
         raise ValueError(f"E8M0 exponents must be uint8, got dtype {codes.dtype}")
     wide = codes.astype(np.uint32)

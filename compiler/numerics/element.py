@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from compiler.numerics.arrays import as_array, check_axis
 from compiler.numerics.flags import require_bool
 from compiler.numerics.formats import ElementCoding, NanRule, float_format
 
@@ -49,7 +50,7 @@ def _code_dtype(bits: int) -> type[np.unsignedinteger]:
 
 
 def _check_codes(name: str, bits: int, codes: ArrayLike) -> NDArray[np.int64]:
-    arr = np.asarray(codes)
+    arr = as_array(codes, f"{name} codes")
     if arr.dtype.kind not in "ui":
         raise ValueError(f"{name} codes must be an integer array (one code per element), got dtype {arr.dtype}")
     wide = arr.astype(np.int64, copy=False)
@@ -138,7 +139,7 @@ def encode(fmt: str, x: ArrayLike, *, saturate: bool = True) -> NDArray[np.unsig
     info = float_format(fmt)
     coding = info.coding
     assert coding is not None
-    values = np.asarray(x)
+    values = as_array(x, f"encode({fmt!r})'s values")
     if values.dtype.kind not in "fiuV":  # "V": ml_dtypes' bfloat16 / float8 arrays
         raise ValueError(f"encode({fmt!r}) needs a real numeric array, got dtype {values.dtype}")
     x64 = values.astype(np.float64)
@@ -177,7 +178,7 @@ def encode(fmt: str, x: ArrayLike, *, saturate: bool = True) -> NDArray[np.unsig
 
 
 def _check_fp4_codes(codes: ArrayLike) -> NDArray[np.uint8]:
-    arr = np.asarray(codes)
+    arr = as_array(codes, "pack_fp4's codes")
     if arr.dtype.kind not in "ui":
         raise ValueError(f"pack_fp4 needs integer e2m1 codes, got dtype {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() > 0xF):
@@ -193,6 +194,7 @@ def pack_fp4(codes: ArrayLike, axis: int = -1) -> NDArray[np.uint8]:
     arr = _check_fp4_codes(codes)
     if arr.ndim == 0:
         raise ValueError("pack_fp4 needs at least one dimension")
+    axis = check_axis("pack_fp4", axis, arr.ndim)
     moved = np.moveaxis(arr, axis, -1)
     if moved.shape[-1] % 2:
         raise ValueError(f"pack_fp4 needs an even extent along axis {axis}, got {moved.shape[-1]}")
@@ -205,11 +207,12 @@ def unpack_fp4(packed: ArrayLike, axis: int = -1) -> NDArray[np.uint8]:
 
     Accepts uint8 or int8 (the IR carries packed fp4 in ``i8`` tensors).
     """
-    arr = np.asarray(packed)
+    arr = as_array(packed, "unpack_fp4's packed bytes")
     if arr.dtype not in (np.dtype(np.uint8), np.dtype(np.int8)):
         raise ValueError(f"unpack_fp4 needs uint8 or int8 packed bytes, got dtype {arr.dtype}")
     if arr.ndim == 0:
         raise ValueError("unpack_fp4 needs at least one dimension")
+    axis = check_axis("unpack_fp4", axis, arr.ndim)
     moved = np.moveaxis(arr.view(np.uint8), axis, -1)
     out = np.empty(moved.shape[:-1] + (2 * moved.shape[-1],), dtype=np.uint8)
     out[..., 0::2] = moved & 0xF

@@ -68,6 +68,7 @@ from enum import StrEnum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from compiler.numerics.arrays import as_array
 from compiler.numerics.blocks import (MXFP4_KVALUE_ARRAY, Q8_GROUP, Q8Fields, Q41Fields, Q51Fields, e8m0_half,
                                       pack_blocks)
 from compiler.numerics.f32ops import (
@@ -257,7 +258,7 @@ def quantize(fmt: str, x: ArrayLike, *, method: QuantizeMethod | str | None = No
     if chosen not in allowed:
         names = ", ".join(repr(str(m)) for m in allowed)
         raise ValueError(f"quantize({info.name!r}) supports method {names}, got {method!r}")
-    values = np.asarray(x)
+    values = as_array(x, f"quantize({info.name!r})'s values")
     if values.dtype.kind not in "fiuV" or values.ndim == 0:
         raise ValueError(f"quantize({info.name!r}) needs a real array of shape (..., K), got {values.dtype}")
     if values.shape[-1] % info.block_values:

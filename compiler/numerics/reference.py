@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from compiler.numerics.arrays import as_array
 from compiler.numerics.blocks import Q4KFields, Q5KFields, Q8Fields, Q41Fields, Q51Fields, block_fields, dequantize
 from compiler.numerics.element import decode, unpack_fp4
 from compiler.numerics.flags import require_bool
@@ -225,6 +226,10 @@ def dot_scaled(
     lhs_k_pack = require_bool("lhs_k_pack", lhs_k_pack)
     rhs_k_pack = require_bool("rhs_k_pack", rhs_k_pack)
     use_block_sums = require_bool("use_block_sums", use_block_sums)
+    format_info(lhs), format_info(rhs)  # an unknown format is named before its operand is read
+    a, b = as_array(a, f"lhs ({lhs})"), as_array(b, f"rhs ({rhs})")
+    a_scale = None if a_scale is None else as_array(a_scale, "a_scale")
+    b_scale = None if b_scale is None else as_array(b_scale, "b_scale")
     m, k_a = _k_of("lhs", lhs, a, lhs_k_pack)
     n, k_b = _k_of("rhs", rhs, b, rhs_k_pack)
     if k_a != k_b:
@@ -243,9 +248,11 @@ def dot_scaled(
             scale_fmts.append(_scale_format(side, fmt, np.asarray(scale), rows, k, given))
     acc64 = np.zeros((m, n), dtype=np.float64)
     if acc is not None:
-        acc_arr = np.asarray(acc)
+        acc_arr = as_array(acc, "acc")
         if acc_arr.shape != (m, n):
             raise ValueError(f"acc must have shape [M, N] = [{m}, {n}], got {_shape(acc_arr)}")
+        if acc_arr.dtype.kind not in "fiu":
+            raise ValueError(f"acc must be a real numeric array, got dtype {acc_arr.dtype}")
         acc64 = acc_arr.astype(np.float64)
 
     if use_block_sums:
