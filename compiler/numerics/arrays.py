@@ -19,8 +19,10 @@ def as_array(value: ArrayLike, what: str) -> NDArray:
     """``np.asarray(value)``; a ``ValueError`` that names ``what`` where numpy cannot make one array of it."""
     try:
         return np.asarray(value)
-    except (ValueError, TypeError) as err:  # a ragged list, or an object numpy cannot hold in one array
-        raise ValueError(f"{what} is not an array: {err}") from None
+    except (ValueError, TypeError) as err:
+        why = ("its nested sequences differ in length (a ragged list)" if "inhomogeneous" in str(err)
+               else f"numpy cannot make one of this {type(value).__name__}")
+        raise ValueError(f"{what} is not an array: {why}") from None
 
 
 def check_axis(who: str, axis: object, ndim: int) -> int:

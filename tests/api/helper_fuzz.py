@@ -1,12 +1,13 @@
-"""Argument fuzz of the kernel templates' Python helpers: a bad argument must be refused by name, never crash or hang.
+"""Argument fuzz of the kernel templates' Python helpers and of ``compiler.numerics``: a bad argument must be refused
+by name, never crash or hang.
 
 ``tests/api/input_fuzz.py`` damages what the command-line tools read; this one calls what a kernel engineer calls
 from Python — the MMQ, GEMM and quantize configs, their kernel-text builders, grids, buffer shapes, residency
-helpers, ``tile_weights``, ``choose_mmq`` and the autotuner's ``Candidate`` — with mostly good arguments (valid
-configs drawn as ``tests/emulator/test_mmq_fuzz.py`` draws them, sizes from 1 to past CUDA's limits, grids those
-configs give) and, one argument in six, a bad one (zero, negative, a float, a str, None, a bool, a tuple, 2^70).
-Every helper must then return a well-formed result or raise a ``TypeError`` / ``ValueError`` of its own. A case
-fails on:
+helpers, ``tile_weights``, ``choose_mmq``, the autotuner's ``Candidate`` and the numerics reference functions
+(``tests/api/numerics_calls.py``) — with mostly good arguments (valid configs drawn as
+``tests/emulator/test_mmq_fuzz.py`` draws them, sizes from 1 to past CUDA's limits, grids those configs give) and,
+one argument in six, a bad one (zero, negative, a float, a str, None, a bool, a tuple, a ragged list, 2^70). Every
+helper must then return a well-formed result or raise a ``TypeError`` / ``ValueError`` of its own. A case fails on:
 
 - any other exception (an ``IndexError``, a ``ZeroDivisionError``, an ``OverflowError``, a ``KeyError``, ...);
 - a ``TypeError`` / ``ValueError`` raised by Python itself rather than by a check that names the argument
@@ -27,8 +28,9 @@ import random
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -43,17 +45,19 @@ from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, 
                                    split_factor, spread_launch, spread_shared_bytes, tile_weights)
 from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel, grid, grouped_tile_offsets
+from tests.api import numerics_calls
 from tests.api.input_fuzz import Slow, time_limit
 from tests.emulator.test_mmq_fuzz import WEIGHTS, draw
 
 LIMIT_S = 5.0
 BAD = (0, -1, -256, 2**31, 2**63, 2**70, 1.5, 64.0, "64", "", None, True, False, (), (1,), [2, 3], float("nan"),
-       float("inf"), np.int64(-3), np.float64(8.0), b"x", {}, object())
+       float("inf"), np.int64(-3), np.float64(8.0), b"x", {}, object(), [[1, 2], [3]])
 PYTHON_MESSAGES = re.compile(
     r"unsupported operand type|not supported between instances|object is not|object cannot be interpreted|"
     r"invalid literal for|can't multiply sequence|must be real number|math domain error|cannot convert float|"
-    r"values to unpack|unhashable type|argument must be|division by zero|out of range|can only concatenate|"
-    r"has no len|positional argument|keyword argument '|got an unexpected keyword")
+    r"values to unpack|unhashable type|argument must be|division by zero|index out of range|can only concatenate|"
+    r"has no len|positional argument|keyword argument '|got an unexpected keyword|setting an array element|"
+    r"could not broadcast|could not convert|is out of bounds for")
 """Messages Python writes for an operation on a wrong type or value: a refusal that reads like this escaped from
 deep in a helper instead of being made where the argument was given."""
 
@@ -323,6 +327,7 @@ def _helpers() -> list[Helper]:
         Helper("m_ranges", mmq_choice.m_ranges,
                lambda rng: ([_weights(rng), rng.choice([1, 8, 100, 4096, 2**31]), rng.choice([64, 4096]),
                              rng.choice([256, 4096])], {}), _is_ranges),
+        *(Helper(name, function, arguments, promise) for name, function, arguments, promise in numerics_calls.CALLS),
     ]
 
 
@@ -361,7 +366,8 @@ def run_case(rng: random.Random) -> tuple[str, Failure | None]:
         args, kwargs = _damage(rng, args, kwargs)
     call = f"{helper.name}({', '.join([*map(_text, args), *(f'{k}={_text(v)}' for k, v in kwargs.items())])})"
     try:
-        with time_limit(LIMIT_S):
+        with time_limit(LIMIT_S), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy's on NaN / inf arithmetic: what the reference computes with
             first = helper.function(*args, **kwargs)
             again = helper.function(*args, **kwargs)
     except Slow:
@@ -381,8 +387,11 @@ def run_case(rng: random.Random) -> tuple[str, Failure | None]:
 
 
 def _equal(a: object, b: object) -> bool:
-    if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and a.shape == b.shape and bool((a == b).all())
+    if isinstance(a, (np.ndarray, np.generic)):  # a NaN result is the same NaN again
+        return (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape  # type: ignore[union-attr]
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
+    if is_dataclass(a) and not isinstance(a, type):  # numerics' block fields: arrays compared field by field
+        return type(a) is type(b) and all(_equal(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
     return a == b
 
 
