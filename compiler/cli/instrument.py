@@ -69,6 +69,8 @@ REMARKS_FLAG = "--remarks"
 _EVERY_PASS = "\0"
 """What a bare ``--remarks`` becomes (``spell_bare_remarks``): a value no command line can give,
 since an argument cannot hold a NUL byte, so ``--remarks=`` with nothing after it stays apart."""
+BARE_REMARKS = f"{REMARKS_FLAG}={_EVERY_PASS}"
+"""A bare ``--remarks`` as the parser receives it."""
 
 
 def spell_bare_remarks(argv: list[str] | None) -> list[str]:
@@ -81,7 +83,7 @@ def spell_bare_remarks(argv: list[str] | None) -> list[str]:
     for index, arg in enumerate(argv):
         if arg == "--":
             return out + argv[index:]
-        out.append(f"{REMARKS_FLAG}={_EVERY_PASS}" if arg == REMARKS_FLAG else arg)
+        out.append(BARE_REMARKS if arg == REMARKS_FLAG else arg)
     return out
 
 

@@ -13,7 +13,7 @@ import dataclasses
 import inspect
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
 from compiler import registry
@@ -46,7 +46,32 @@ class LazyEpilogParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         from compiler.cli.common import ToolError
 
-        raise ToolError(f"{message} (see {self.prog} --help)")
+        raise ToolError(f"{message}{self._remarks_hint(message)} (see {self.prog} --help)")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._argv = list(sys.argv[1:] if args is None else args)  # for _remarks_hint
+        return super().parse_known_args(args, namespace)
+
+    def _remarks_hint(self, message: str) -> str:
+        """``--remarks qdot-lower-mma`` (a bare ``--remarks``, then a word the parser cannot place) is the natural
+        way to ask for one pass's remarks; it takes the list only after an '=', so that ``--remarks kernel.mlir``
+        keeps its input. Where the word left over right after a bare ``--remarks`` is a list of pass names, say how
+        to write it."""
+        from compiler.cli.instrument import BARE_REMARKS
+
+        prefix = "unrecognized arguments: "
+        argv = getattr(self, "_argv", [])
+        if not message.startswith(prefix):
+            return ""
+        known = registry.pass_factories()
+        after_bare = {argv[i + 1] for i in range(len(argv) - 1) if argv[i] in ("--remarks", BARE_REMARKS)}
+        for word in message[len(prefix):].split():
+            names = [name.strip() for name in word.split(",")]
+            if word in after_bare and all(name in known for name in names):
+                return f"; to keep only {'these passes' if len(names) > 1 else 'this pass'}' remarks write " \
+                       f"--remarks={word} (the list follows an '=')"
+        return ""
 
 
 class Once(argparse.Action):

@@ -17,6 +17,14 @@
 // A pass the pipeline does not run is refused, as for --print-ir-after.
 // RUN: not qdot-translate %s --remarks=qdot-to-agx -o /dev/null 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN: qdot-translate: error: --remarks: 'qdot-to-agx' is not a pass of the pipeline ({{.*}}it runs: qdot-lower-quantize,
+// The list follows an '=' (a bare --remarks never takes the input file as its list): pass names after a
+// bare --remarks are refused with the spelling that keeps them; another stray word gets no such hint.
+// RUN: not qdot-translate %s --remarks qdot-lower-mma -o /dev/null 2>&1 | filecheck %s --check-prefix=SPACE
+// RUN: not qdot-opt %s --remarks qdot-pipeline,qdot-lower-mma -p cse 2>&1 | filecheck %s --check-prefix=SPACES
+// RUN: not qdot-translate %s qdot-lower-mma -o /dev/null 2>&1 | filecheck %s --check-prefix=STRAY
+// SPACE:  qdot-translate: error: unrecognized arguments: qdot-lower-mma; to keep only this pass' remarks write --remarks=qdot-lower-mma (the list follows an '=') (see qdot-translate --help)
+// SPACES: qdot-opt: error: unrecognized arguments: qdot-pipeline,qdot-lower-mma; to keep only these passes' remarks write --remarks=qdot-pipeline,qdot-lower-mma (the list follows an '=')
+// STRAY:  qdot-translate: error: unrecognized arguments: qdot-lower-mma (see qdot-translate --help)
 
 // Without --remarks, nothing.
 // RUN: qdot-translate %s --arch sm_120a -o /dev/null 2>&1 | filecheck %s --allow-empty --check-prefix=QUIET
