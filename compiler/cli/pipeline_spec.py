@@ -133,6 +133,10 @@ def check(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> No
         twice = next((key for key in keys if keys.count(key) > 1), None)
         if twice is not None:
             raise PipelineError(f"{match.group(1)} is given option '{twice.replace('_', '-')}' twice")
+        empty = re.search(r"([\w-]+)\s*=\s*(?=$|[\w-]+\s*=)", match.group(2))  # xDSL: "Unknown argument value"
+        if empty is not None:
+            raise PipelineError(f"{match.group(1)} option '{empty.group(1)}' has nothing after its '=': write "
+                                f"{empty.group(1)}=VALUE")
     try:
         specs = list(parse_pipeline(spec))
     except ArgSpecParseError:

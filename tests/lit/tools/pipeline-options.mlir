@@ -9,6 +9,12 @@
 // WORD:  qdot-opt: error: qdot-pipeline option 'num-stages' takes an integer, got 'two'
 // RANGE: qdot-translate: error: qdot-pipeline: num-stages must be
 
+// An option with nothing after its '=' is named (xDSL alone said "Unknown argument value" at a column).
+// RUN: not qdot-opt %s -p 'qdot-pipeline{num-stages=}' 2>&1 | filecheck %s --check-prefix=EMPTY
+// RUN: not qdot-opt %s -p 'qdot-lower-local-load{arch= ldmatrix=false}' 2>&1 | filecheck %s --check-prefix=EMPTY-FIRST
+// EMPTY:       qdot-opt: error: qdot-pipeline option 'num-stages' has nothing after its '=': write num-stages=VALUE
+// EMPTY-FIRST: qdot-opt: error: qdot-lower-local-load option 'arch' has nothing after its '=': write arch=VALUE
+
 // A pipeline that does not parse is reported in the text as it was typed: a stray ')' after
 // builtin.module(...) at its own column, not at a column of the text with the anchor taken out.
 // RUN: not qdot-opt %s -p 'builtin.module(qdot-lower-mma))' 2>&1 | filecheck %s --check-prefix=STRAY --match-full-lines --strict-whitespace
