@@ -98,7 +98,10 @@ def e8m0_args(rng: random.Random) -> tuple[list[Any], dict[str, Any]]:
 
 def dot_args(rng: random.Random) -> tuple[list[Any], dict[str, Any]]:
     """``dot_scaled`` of two element-format operands (fp4 packed two per byte along K), with ue8m0 scales per 32
-    values on either side at times, and an accumulator at times."""
+    values on either side at times, and an accumulator at times; one time in three ggml weights times ggml
+    activations (``block_dot_args``)."""
+    if rng.random() < 1 / 3:
+        return block_dot_args(rng)
     lhs, rhs = _format(rng, OPERANDS), _format(rng, OPERANDS)
     m, n, k = _rows(rng), _rows(rng), _k(rng, 32)
     a = _codes(rng, lhs, (m, k // 2 if lhs == "e2m1" else k))
@@ -109,6 +112,25 @@ def dot_args(rng: random.Random) -> tuple[list[Any], dict[str, Any]]:
             kwargs[side] = _codes(rng, "ue8m0", (rows, k // 32))
     args: list[Any] = [a, b] + ([_floats(rng, (m, n))] if rng.random() < 0.2 else [])
     return args, kwargs
+
+
+def block_dot_args(rng: random.Random) -> tuple[list[Any], dict[str, Any]]:
+    """W [M, K/bv, bytes] of a ggml weight format times X^T [K/bv', N, bytes'] of q8_1 / q8_1_mmq / q8_0 blocks, both
+    as ``quantize`` writes them, K a multiple of 256; ``use_block_sums`` at times (only some pairs take it)."""
+    lhs = _format(rng, [name for name in BLOCK if not name.startswith("q8_1")])
+    rhs = _format(rng, ["q8_1", "q8_1_mmq", "q8_0"])
+    m, n, k = _rows(rng) or 1, _rows(rng) or 1, 256 * rng.randint(1, 2)
+    gen = np.random.default_rng(rng.getrandbits(32))
+    operands = []
+    for fmt, rows in ((lhs, m), (rhs, n)):
+        info = FORMATS.get(fmt)
+        if info is None or info.block_values is None or info.block_bytes is None:
+            operands.append(_codes(rng, "e4m3", (rows, k)))
+            continue
+        raw = numerics.quantize(fmt, gen.standard_normal((rows, k)))
+        operands.append(raw.reshape(rows, k // info.block_values, info.block_bytes))
+    a, b = operands[0], operands[1].transpose(1, 0, 2) if operands[1].ndim == 3 else operands[1]
+    return [a, b], {"lhs": lhs, "rhs": rhs} | ({"use_block_sums": rng.random() < 0.5} if rng.random() < 0.5 else {})
 
 
 def is_array(value: object) -> bool:
