@@ -65,7 +65,7 @@ class LazyEpilogParser(argparse.ArgumentParser):
         if not message.startswith(prefix):
             return ""
         known = registry.pass_factories()
-        after_bare = {argv[i + 1] for i in range(len(argv) - 1) if argv[i] in ("--remarks", BARE_REMARKS)}
+        after_bare = {argv[i + 1] for i in range(len(argv) - 1) if argv[i] == BARE_REMARKS}  # spell_bare_remarks's
         for word in message[len(prefix):].split():
             names = [name.strip() for name in word.split(",")]
             if word in after_bare and all(name in known for name in names):

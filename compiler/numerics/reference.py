@@ -68,10 +68,9 @@ def _require_dtype(side: str, fmt: str, arr: NDArray, allowed: tuple[str, ...]) 
     return arr
 
 
-def _rows_by_k(side: str, fmt: str, operand: ArrayLike, k_pack: bool) -> NDArray[np.float64]:
+def _rows_by_k(side: str, fmt: str, arr: NDArray, k_pack: bool) -> NDArray[np.float64]:
     """Decode an operand to float64 ``[rows, K]`` (rows = M for lhs, N for rhs)."""
     info = format_info(fmt)
-    arr = np.asarray(operand)
     lhs = side == "lhs"
     if info.is_block:
         assert info.block_bytes is not None
@@ -159,7 +158,7 @@ def _scale_format(side: str, fmt: str, scale: NDArray, rows: int, k: int, scale_
 
 
 def _apply_scale(values: NDArray[np.float64], scale: NDArray, scale_fmt: str) -> NDArray[np.float64]:
-    codes = np.asarray(scale)
+    codes = scale
     if codes.dtype.name in ("float8_e8m0fnu", "float8_e4m3fn"):
         codes = codes.view(np.uint8)
     if codes.dtype != np.uint8:
@@ -245,7 +244,7 @@ def dot_scaled(
                 raise ValueError(f"{side} scale format {given!r} given without a scale")
             scale_fmts.append(None)
         else:
-            scale_fmts.append(_scale_format(side, fmt, np.asarray(scale), rows, k, given))
+            scale_fmts.append(_scale_format(side, fmt, scale, rows, k, given))
     acc64 = np.zeros((m, n), dtype=np.float64)
     if acc is not None:
         acc_arr = as_array(acc, "acc")
@@ -256,14 +255,14 @@ def dot_scaled(
         acc64 = acc_arr.astype(np.float64)
 
     if use_block_sums:
-        return acc64 + _dot_with_block_sums(np.asarray(a), np.asarray(b), lhs, rhs)
+        return acc64 + _dot_with_block_sums(a, b, lhs, rhs)
 
     a_rows = _rows_by_k("lhs", lhs, a, lhs_k_pack)
     b_rows = _rows_by_k("rhs", rhs, b, rhs_k_pack)
     if scale_fmts[0] is not None:
-        a_rows = _apply_scale(a_rows, np.asarray(a_scale), scale_fmts[0])
+        a_rows = _apply_scale(a_rows, a_scale, scale_fmts[0])
     if scale_fmts[1] is not None:
-        b_rows = _apply_scale(b_rows, np.asarray(b_scale), scale_fmts[1])
+        b_rows = _apply_scale(b_rows, b_scale, scale_fmts[1])
     return acc64 + a_rows @ b_rows.T
 
 

@@ -37,11 +37,12 @@ def _floats(rng: random.Random, shape: tuple[int, ...]) -> Any:
 
 
 def _codes(rng: random.Random, fmt: str, shape: tuple[int, ...]) -> np.ndarray:
-    bits = 8 if fmt in ("i8", *BLOCK) else numerics.format_info(fmt).bits if fmt in FORMATS else 8
     gen = np.random.default_rng(rng.getrandbits(32))
-    dtype = np.int8 if fmt == "i8" else np.uint16 if bits > 8 else np.uint8
+    if fmt == "i8":
+        return gen.integers(-128, 128, shape, np.int8)
+    bits = numerics.format_info(fmt).bits if fmt in ELEMENT else 8  # a block's bytes, or a format it does not know
     limit = 0x80 if fmt == "ue4m3" else 1 << bits
-    return gen.integers(0, limit, shape).astype(dtype) if fmt != "i8" else gen.integers(-128, 128, shape, np.int8)
+    return gen.integers(0, limit, shape).astype(np.uint16 if bits > 8 else np.uint8)
 
 
 def _rows(rng: random.Random) -> int:
