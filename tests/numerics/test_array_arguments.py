@@ -42,6 +42,18 @@ def test_a_ragged_list_is_refused_naming_the_argument(call: str) -> None:
     assert str(info.value) == f"{what} is not an array: its nested sequences differ in length (a ragged list)"
 
 
+class _NoArray:
+    """An object whose ``__array__`` refuses: numpy's own TypeError, not a ragged list."""
+
+    def __array__(self, *args: object, **kwargs: object) -> np.ndarray:
+        raise TypeError("no array here")
+
+
+def test_an_object_numpy_cannot_read_is_refused_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match=r"^e4m3 codes is not an array: numpy cannot make one of this _NoArray$"):
+        decode("e4m3", _NoArray())
+
+
 def test_an_unknown_format_is_named_before_its_operand_is_read() -> None:
     with pytest.raises(ValueError, match="^unknown format 'q4_k'"):
         dot_scaled(RAGGED, np.zeros((32, 2)), lhs="q4_k", rhs="bf16")
