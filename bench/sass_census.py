@@ -30,8 +30,13 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
     assembled = assemble(ptx, arch)
     if not assembled.ok or assembled.cubin is None:
         raise SystemExit(f"ptxas rejected the PTX:\n{assembled.log}")
-    sass = disassemble(assembled.cubin)
-    lines = sass.splitlines()
+    return loop_census(assembled.cubin), assembled.log
+
+
+def loop_census(cubin: bytes) -> Counter:
+    """The opcodes of ``cubin``'s K loop (``k_loop``), counted: a cubin another compiler made (nvcc's, for the
+    experiments' CUDA text) is read as qdot's are."""
+    lines = disassemble(cubin).splitlines()
     loops = []
     for line in lines:
         m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?BRA\s+(?:!?U?P[T0-9]+,\s*)?0x([0-9a-f]+)", line)
@@ -41,7 +46,7 @@ def census(ptx: str, arch: str) -> tuple[Counter, str]:
                 loops.append((target, here))
     ops = [(int(m.group(1), 16), m.group(2)) for m in map(_LINE.search, lines) if m]
     start, end = k_loop(loops, ops) if loops else (0, 1 << 62)
-    return Counter(op for at, op in ops if start <= at <= end), assembled.log
+    return Counter(op for at, op in ops if start <= at <= end)
 
 
 MMA_OPCODES = ("HMMA", "IMMA", "QMMA", "OMMA")

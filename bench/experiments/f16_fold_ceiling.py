@@ -59,9 +59,11 @@ def _block(form: str) -> str:
             "*c = fmaf(D[r], t[n], *c); } }")
 
 
-def source() -> str:
+def source(forms: tuple[str, ...] = FORMS) -> str:
+    """The CUDA text of ``forms`` (all four by default), each kernel named ``form<i>`` by its place in FORMS."""
     kernels = []
-    for index, form in enumerate(FORMS):
+    for form in forms:
+        index = FORMS.index(form)
         after = ""
         if form == "f16 fold":
             after = f"""
