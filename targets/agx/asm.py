@@ -5,9 +5,10 @@
 Registers are spelled as applegpu spells paired operands: an fp32 pair
 ``r8_r9``, an fp16 pair ``r8l_r8h``. A hint is a suffix on its operand
 (``r0l_r0h.discard``, ``r8_r9.cache``; D takes only ``.cache``). ``zero`` in C's
-place is the multiply form. ``c_zero`` and ``multiply`` spell the non-canonical
-descriptors the refusal vectors need (C with c_zero, multiply with a C). The
-text is the descriptor: ``parse_mma8(format_mma8(d)) == normalize(d)``.
+place is the multiply form. ``c_zero``, ``multiply`` and a hint on ``zero``
+(``zero.cache``) spell the non-canonical descriptors the refusal vectors need
+(C with c_zero, multiply with a C, a C hint without a C). The text is the
+descriptor: ``parse_mma8(format_mma8(d)) == normalize(d)``.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def format_mma8(desc: Mma8, canonical: bool = True) -> str:
     if d.c is not None:
         operands.append(_operand(d.c, d.cd_type, d.hints.c))
     elif not d.accumulate:
-        operands.append("zero")
+        operands.append("zero" + "".join(f".{hint}" for hint in (Hint.CACHE, Hint.DISCARD) if hint in d.hints.c))
     text = f"{mnemonic} {', '.join(operands)}"
     if d.wait:
         text += f" wait({','.join(str(slot) for slot in d.wait)})"
@@ -64,14 +65,19 @@ def format_mma8(desc: Mma8, canonical: bool = True) -> str:
     return text
 
 
-def _parse_register(text: str, elem: ElemType, what: str) -> tuple[int, frozenset[Hint]]:
-    name, *suffixes = text.split(".")
+def _parse_hints(suffixes: list[str], what: str) -> frozenset[Hint]:
     hints: set[Hint] = set()
     for suffix in suffixes:
         try:
             hints.add(Hint(suffix))
         except ValueError:
             raise AsmSyntaxError(f"{what}: unknown hint '.{suffix}', expected .cache or .discard") from None
+    return frozenset(hints)
+
+
+def _parse_register(text: str, elem: ElemType, what: str) -> tuple[int, frozenset[Hint]]:
+    name, *suffixes = text.split(".")
+    hints = _parse_hints(suffixes, what)
     if elem is ElemType.FP32:
         match = _PAIR32.match(name)
         if not match or int(match.group(2)) != int(match.group(1)) + 1:
@@ -104,8 +110,12 @@ def parse_mma8(text: str) -> Mma8:
     assert tail_match is not None
     tail = tail_match.group(1)
     operand_text = rest[: len(rest) - len(tail_match.group(0))]
+    waits = 0
     for token in re.findall(r"wait\([0-9,\s]*\)|c_zero|multiply", tail):
         if token.startswith("wait("):
+            waits += 1
+            if waits > 1:  # a second list would silently replace the first
+                raise AsmSyntaxError(f"more than one wait(...) in '{text.strip()}'; list every slot in one")
             inner = token[5:-1].strip()
             try:
                 wait = tuple(int(slot) for slot in inner.split(",")) if inner else ()
@@ -125,8 +135,10 @@ def parse_mma8(text: str) -> Mma8:
     c_hints: frozenset[Hint] = frozenset()
     accumulate = "multiply" not in flags
     if len(operands) == 4:
-        if operands[3] == "zero":
+        name, *suffixes = operands[3].split(".")
+        if name == "zero":
             accumulate = False
+            c_hints = _parse_hints(suffixes, "C")
         else:
             c, c_hints = _parse_register(operands[3], cd_type, "C")
     return Mma8(

@@ -12,6 +12,9 @@ decision fails a test instead of producing plausible numbers:
 * a register read after a ``discard`` hint invalidated it is an error;
 * a register read (or overwritten as D) while the asynchronous load that fills
   it is still pending in a scoreboard slot nobody waited on is an error (A14);
+* a load or store of the map whose register pair is not one the pair form
+  reaches (below r0, odd, past r95: A8) is an error, as it is for the MMA's own
+  operands, which the decoder checks;
 * the stream is decoded from bytes, so the encoder and decoder are in the loop.
 """
 
@@ -22,9 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from targets.agx.errors import AgxError
+from targets.agx.errors import AgxError, EncodingError
 from targets.agx.lanes import ELEMENTS_PER_LANE, LANES, TILE, distribute, gather
-from targets.agx.mma8 import MAX_REGISTER, ElemType, Hint, Mma8, decode_stream
+from targets.agx.mma8 import MAX_REGISTER, ElemType, Hint, Mma8, check_register, decode_stream
 from targets.agx.program import FragmentLoad, TileProgram
 
 REGISTERS = MAX_REGISTER + 1
@@ -79,6 +82,14 @@ class RegisterFile:
         return gather(self.read_lanes(register, elem))
 
 
+def _check_map_register(what: str, register: int, elem: ElemType) -> None:
+    """The map's loads and stores name registers as the MMA does; refuse any the pair form cannot reach."""
+    try:
+        check_register(what, register, elem)
+    except EncodingError as err:
+        raise EmulatorError(f"fragment map: {err}") from None
+
+
 def _check_readable(regs: RegisterFile, what: str, register: int, elem: ElemType, where: str) -> None:
     for reg in RegisterFile.footprint(register, elem):
         if reg in regs.discarded:
@@ -128,6 +139,7 @@ def run_program(program: TileProgram, stream: bytes, values: TileValues) -> np.n
     regs = RegisterFile()
     for index in range(len(instructions) + 1):
         for load in program.loads_before(index):
+            _check_map_register(f"load before instruction {index}", load.register, load.elem)
             tile = np.asarray(values(load), dtype=np.float64)
             regs.write_tile(load.register, load.elem, tile)
             for reg in RegisterFile.footprint(load.register, load.elem):
@@ -139,6 +151,7 @@ def run_program(program: TileProgram, stream: bytes, values: TileValues) -> np.n
             execute_mma8(regs, instructions[index], f"instruction {index}")
     out = np.zeros((program.m, program.n), dtype=np.float32)
     for store in program.stores:
+        _check_map_register("store", store.register, ElemType.FP32)
         _check_readable(regs, "store", store.register, ElemType.FP32, "end of stream")
         out[store.row:store.row + TILE, store.col:store.col + TILE] = regs.read_tile(store.register, ElemType.FP32)
     return out

@@ -88,6 +88,12 @@ class Hints:
     b: frozenset[Hint] = frozenset()
     c: frozenset[Hint] = frozenset()
 
+    def __post_init__(self) -> None:
+        # Each field as a set of Hint whatever it was given as ("discard", a tuple of names): the conflict
+        # check (A7) and the encoder test membership of Hint values, and equal hints must compare equal.
+        for name in ("a", "b", "c"):
+            object.__setattr__(self, name, _hint_set(getattr(self, name), name.upper()))
+
     @staticmethod
     def of(value: "Hints | Mapping[str, Hint | str | Iterable[Hint | str] | None] | None") -> "Hints":
         """Accept DESIGN.md's spelling ``{"a": "cache", "b": "discard", "c": None}``."""
@@ -95,6 +101,9 @@ class Hints:
             return Hints()
         if isinstance(value, Hints):
             return value
+        if not isinstance(value, Mapping):
+            raise TypeError(f"hints must be a mapping such as {{'a': 'cache', 'c': 'discard'}} or a Hints, "
+                            f"got {value!r}")
         unknown = sorted(set(value) - {"a", "b", "c"})
         if unknown:
             raise errors.EncodingError(f"hints name unknown operand(s) {unknown}; expected a, b or c")
@@ -110,7 +119,8 @@ class Mma8:
 
     Registers are 32-bit register numbers: an fp32 operand uses the pair
     ``rN_rN+1``, an fp16 operand the two halves ``rNl_rNh``. ``a_type`` None
-    means fp16 (the seed's input_type 0); ``b_type`` None means A's type.
+    means fp16 (the seed's input_type 0); ``b_type`` None means A's type;
+    ``cd_type`` None means fp32.
     ``accumulate=False`` is simdgroup_multiply (no C); ``c_zero`` asks for a zero
     C and is encoded the same way (A12).
 
@@ -155,7 +165,7 @@ class Mma8:
         a_type = _elem_type(self.a_type, "A") or ElemType.FP16
         object.__setattr__(self, "a_type", a_type)
         object.__setattr__(self, "b_type", _elem_type(self.b_type, "B") or a_type)
-        object.__setattr__(self, "cd_type", _elem_type(self.cd_type, "C/D"))
+        object.__setattr__(self, "cd_type", _elem_type(self.cd_type, "C/D") or ElemType.FP32)
         if self.c_zero and self.c is None:
             # A12: a zero C is the multiply form; spelled one way so that it decodes to itself.
             object.__setattr__(self, "accumulate", False)
@@ -373,6 +383,7 @@ def assumptions_of(desc: Mma8, form: Form | str) -> tuple[str, ...]:
     the zero bits (A10) are always assumed.
     """
     form = _as_form(form)
+    validate(desc, form)  # a refused descriptor has no bytes to rest on: its refusal, not a partial answer
     values = field_values(desc, form)
     used: set[str] = set(form.opcode.assumptions) | {form.zero_assumption}
     groups: dict[str, list[int]] = {}

@@ -31,6 +31,15 @@ def test_non_canonical_spellings_keep_what_the_refusals_need() -> None:
     assert format_mma8(desc, canonical=False).endswith(" multiply")
 
 
+def test_a_c_hint_on_the_multiply_form_is_printed_on_zero() -> None:
+    """The multiply form reads no C, so a C hint is refused (``MultiplyWithCError``); the text keeps it, on
+    ``zero``, so that the descriptor round-trips and the refusal can be written as a vector line."""
+    desc = Mma8(d=0, a=2, b=4, accumulate=False, hints={"c": "cache"})
+    text = format_mma8(desc)
+    assert text == "mma8.f32.f16.f16 r0_r1, r2l_r2h, r4l_r4h, zero.cache"
+    assert parse_mma8(text) == normalize(desc)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("mma9.f32.f16.f16 r0_r1, r0l_r0h, r2l_r2h, r0_r1", "is not a mnemonic"),
     ("mma8.f32.f8.f16 r0_r1, r0l_r0h, r2l_r2h, r0_r1", "unknown type 'f8'"),
@@ -40,6 +49,8 @@ def test_non_canonical_spellings_keep_what_the_refusals_need() -> None:
     ("mma8.f32.f16.f16 r0_r1.discard, r0l_r0h, r2l_r2h, r0_r1", "D takes only the .cache hint"),
     ("mma8.f32.f16.f16 r0_r1, r0l_r0h.keep, r2l_r2h, r0_r1", "unknown hint '.keep'"),
     ("mma8.f32.f16.f16 r0_r1, r0l_r0h", "expected 3 or 4 operands"),
+    ("mma8.f32.f32.f32 r0_r1, r2_r3, r4_r5, r6_r7 wait(0) wait(1)", r"more than one wait\(\.\.\.\)"),
+    ("mma8.f32.f16.f16 r0_r1, r0l_r0h, r2l_r2h, zero.keep", "C: unknown hint '.keep'"),
 ])
 def test_malformed_text(text: str, message: str) -> None:
     with pytest.raises(AsmSyntaxError, match=message):

@@ -121,3 +121,15 @@ def test_overwriting_a_pending_load_is_an_error() -> None:
     stream = encode_mma8(program[0], "agx3b")
     with pytest.raises(EmulatorError, match="D overwrites r8 while a load into it is pending in slot 3"):
         run_program(_program(loads, program), stream, lambda load: np.eye(8))
+
+
+@pytest.mark.parametrize(("register", "message"), [(-2, "r-2 is below r0"), (95, "r95 is odd"),
+                                                   (96, r"r96 \(fp16\) is past r95")])
+def test_a_map_register_the_pair_form_cannot_reach_is_an_error(register: int, message: str) -> None:
+    """A load into r-2 used to wrap around to r94 through numpy's negative index; r95 / r96 gave an
+    IndexError. The map is checked as the MMA's own operands are (A8)."""
+    loads = (_load(register, Operand.LHS, None), _load(2, Operand.RHS, None))
+    program = (Mma8(d=8, a=0, b=2, accumulate=False),)
+    stream = encode_mma8(program[0], "agx3b")
+    with pytest.raises(EmulatorError, match=f"fragment map: load before instruction 0 register {message}"):
+        run_program(_program(loads, program), stream, lambda load: np.eye(8))

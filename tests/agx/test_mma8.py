@@ -289,3 +289,38 @@ def test_malformed_fields_are_type_errors(changes: dict, message: str) -> None:
 def test_a_hint_that_is_no_name_is_refused() -> None:
     with pytest.raises(agx.EncodingError, match="hint 3 on A is not a hint"):
         Mma8(d=0, a=2, b=4, c=6, hints={"a": 3})
+
+
+def test_hints_given_as_a_hints_object_are_sets_whatever_their_spelling() -> None:
+    """A ``Hints`` built from names or tuples is coerced as the mapping spelling is: the A7 conflict is refused,
+    and spellings of one instruction compare equal (both were missed before: bits 47 and 48 were both written)."""
+    from targets.agx.mma8 import Hints
+
+    with pytest.raises(HintConflictError, match="A has both cache and discard"):
+        encode_mma8(Mma8(d=0, a=2, b=4, c=6, a_type="fp32", hints=Hints(a=("cache", "discard"))), "agx3b")
+    spelled = Mma8(d=0, a=2, b=4, c=6, hints=Hints(c="discard"))
+    assert spelled == Mma8(d=0, a=2, b=4, c=6, hints={"c": "discard"})
+    assert decode_mma8(encode_mma8(spelled, "agx3b"), "agx3b") == spelled
+    with pytest.raises(agx.EncodingError, match="hint 'keep' on B"):
+        Hints(b="keep")
+
+
+def test_hints_that_are_no_mapping_are_a_type_error() -> None:
+    with pytest.raises(TypeError, match=r"hints must be a mapping .* got \['a'\]"):
+        Mma8(d=0, a=2, b=4, c=6, hints=["a"])
+
+
+def test_cd_type_none_means_fp32() -> None:
+    assert Mma8(d=0, a=2, b=4, c=6, cd_type=None) == Mma8(d=0, a=2, b=4, c=6)
+
+
+@pytest.mark.parametrize(("changes", "error"), [
+    ({"a_type": "bf16"}, UnsupportedTypeError),
+    ({"d": 200}, RegisterRangeError),
+    ({"wait": (9,)}, WaitSlotError),
+])
+def test_assumptions_of_a_refused_descriptor_is_its_refusal(changes: dict, error: type) -> None:
+    """A refused descriptor has no bytes: ``assumptions_of`` gives the encoder's refusal, not a KeyError, a
+    table error or an answer that silently drops the slot."""
+    with pytest.raises(error):
+        assumptions_of(Mma8(**{"d": 0, "a": 2, "b": 4, "c": 6, **changes}), "agx3b")
