@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from targets.agx.errors import AgxError
-from targets.agx.mma8 import ElemType, Hint, Hints, Mma8, normalize
+from targets.agx.mma8 import ElemType, Hint, Hints, Mma8, check_descriptor, normalize
 
 
 class AsmSyntaxError(AgxError):
-    """Text that is not canonical MMA assembly."""
+    """Text that is not canonical MMA assembly, or a descriptor no text spells."""
 
 
 _TYPE_SPELLING = {ElemType.FP16: "f16", ElemType.FP32: "f32", ElemType.BF16: "bf16"}
@@ -43,7 +43,11 @@ def _operand(register: int, elem: ElemType, hints: frozenset[Hint] | tuple[Hint,
 
 def format_mma8(desc: Mma8, canonical: bool = True) -> str:
     """The text of ``desc``; ``canonical`` prints the normalized descriptor."""
+    check_descriptor(desc, "format_mma8")
     d = normalize(desc) if canonical else desc
+    if d.accumulate and d.c is None and d.hints.c:  # refused (MissingCError), and C's hints have no operand to sit on
+        raise AsmSyntaxError(f"C hint {'/'.join(sorted(d.hints.c))} on the accumulate form without a C register: "
+                             "no text spells it (the encoder refuses it too: the form needs a C register)")
     a_type, b_type = d.effective_a_type, d.effective_b_type
     mnemonic = f"mma8.{_TYPE_SPELLING[d.cd_type]}.{_TYPE_SPELLING[a_type]}.{_TYPE_SPELLING[b_type]}"
     operands = [
@@ -98,6 +102,8 @@ def _parse_type(text: str) -> ElemType:
 
 def parse_mma8(text: str) -> Mma8:
     """The descriptor a line of canonical text spells (not validated: encoding refuses)."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_mma8 takes a line of assembly text (str), got {type(text).__name__} {text!r:.80}")
     words = text.strip()
     head, _, rest = words.partition(" ")
     parts = head.split(".")

@@ -190,10 +190,23 @@ class Mma8:
         return self.accumulate and not self.c_zero
 
 
+def check_descriptor(desc: object, where: str) -> None:
+    """Refuse anything but an ``Mma8`` by name, before an attribute lookup on it fails deep inside ``where``."""
+    if not isinstance(desc, Mma8):
+        raise TypeError(f"{where} takes an Mma8 descriptor, got {type(desc).__name__} {desc!r:.80}")
+
+
+def _check_data(data: object, where: str) -> None:
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{where} takes the instruction bytes (bytes, bytearray or memoryview), "
+                        f"got {type(data).__name__} {data!r:.80}")
+
+
 def normalize(desc: Mma8) -> Mma8:
     """The canonical descriptor. Construction already makes every descriptor the encoder accepts
     canonical, so this is the identity on them; it only respells the refused C-with-c_zero
     descriptor as the multiply form (what its bits would mean)."""
+    check_descriptor(desc, "normalize")
     if not desc.c_zero:
         return desc
     return replace(desc, accumulate=desc.reads_c, c_zero=False)
@@ -215,6 +228,7 @@ def check_register(operand: str, start: int, elem: ElemType) -> None:
 
 def validate(desc: Mma8, form: Form) -> None:
     """Raise the typed refusal for the first rule ``desc`` breaks in ``form``."""
+    check_descriptor(desc, "validate")
     a_type, b_type = desc.effective_a_type, desc.effective_b_type
     for operand, elem in (("A", a_type), ("B", b_type), ("C/D", desc.cd_type)):
         if elem is ElemType.BF16:
@@ -294,6 +308,7 @@ def decode_mma8(data: bytes, form: Form | str) -> Mma8:
 
     Reads exactly ``form.length`` bytes (what follows is the next instruction).
     """
+    _check_data(data, "decode_mma8")
     form = _as_form(form)
     if len(data) < form.length:
         raise errors.TruncatedError(f"{form.name} instructions are {form.length} bytes, got {len(data)}")
@@ -367,6 +382,7 @@ def _descriptor(raw: bytes, form: Form, values: dict[str, int]) -> Mma8:
 
 def decode_stream(data: bytes, form: Form | str) -> list[Mma8]:
     """Decode back-to-back instructions; the length must be a multiple of the form's."""
+    _check_data(data, "decode_stream")
     form = _as_form(form)
     if len(data) % form.length:
         raise errors.TruncatedError(

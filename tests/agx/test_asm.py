@@ -55,3 +55,11 @@ def test_a_c_hint_on_the_multiply_form_is_printed_on_zero() -> None:
 def test_malformed_text(text: str, message: str) -> None:
     with pytest.raises(AsmSyntaxError, match=message):
         parse_mma8(text)
+
+
+def test_a_c_hint_without_a_c_register_has_no_text() -> None:
+    """The accumulate form without C is refused (``MissingCError``); with a C hint it has no operand to print the hint
+    on, so the printer refuses it rather than print a text that parses to another descriptor."""
+    with pytest.raises(AsmSyntaxError, match="C hint cache on the accumulate form without a C register"):
+        format_mma8(Mma8(d=0, a=2, b=4, hints={"c": "cache"}))
+    assert format_mma8(Mma8(d=0, a=2, b=4)) == "mma8.f32.f16.f16 r0_r1, r2l_r2h, r4l_r4h"

@@ -324,3 +324,20 @@ def test_assumptions_of_a_refused_descriptor_is_its_refusal(changes: dict, error
     table error or an answer that silently drops the slot."""
     with pytest.raises(error):
         assumptions_of(Mma8(**{"d": 0, "a": 2, "b": 4, "c": 6, **changes}), "agx3b")
+
+
+def test_the_entry_points_refuse_a_wrong_argument_type_by_name() -> None:
+    """What tests/api/agx_calls.py's fuzz found: an attribute lookup or len() deep inside gave Python's own words."""
+    from targets.agx import format_mma8, parse_mma8
+
+    for call, message in [(lambda: encode_mma8("r0", "agx3b"), "validate takes an Mma8 descriptor, got str"),
+                          (lambda: assumptions_of(None, "agx3b"), "validate takes an Mma8 descriptor, got NoneType"),
+                          (lambda: format_mma8(3), "format_mma8 takes an Mma8 descriptor, got int"),
+                          (lambda: normalize([]), "normalize takes an Mma8 descriptor, got list"),
+                          (lambda: decode_mma8(None, "agx3b"), "decode_mma8 takes the instruction bytes"),
+                          (lambda: decode_stream("6f00", "agx3b"), "decode_stream takes the instruction bytes"),
+                          (lambda: parse_mma8(None), r"parse_mma8 takes a line of assembly text \(str\)")]:
+        with pytest.raises(TypeError, match=message):
+            call()
+    data = encode_mma8(Mma8(d=8, a=0, b=2, c=8), "agx3b")
+    assert decode_mma8(bytearray(data), "agx3b") == decode_mma8(memoryview(data), "agx3b") == decode_mma8(data, "agx3b")

@@ -3,8 +3,8 @@ by name, never crash or hang.
 
 ``tests/api/input_fuzz.py`` damages what the command-line tools read; this one calls what a kernel engineer calls
 from Python — the MMQ, GEMM and quantize configs, their kernel-text builders, grids, buffer shapes, residency
-helpers, ``tile_weights``, ``choose_mmq``, the autotuner's ``Candidate`` and the numerics reference functions
-(``tests/api/numerics_calls.py``) — with mostly good arguments (valid configs drawn as
+helpers, ``tile_weights``, ``choose_mmq``, the autotuner's ``Candidate``, the numerics reference functions
+(``tests/api/numerics_calls.py``) and the AGX MMA encoder, decoder and assembly (``tests/api/agx_calls.py``) — with mostly good arguments (valid configs drawn as
 ``tests/emulator/test_mmq_fuzz.py`` draws them, sizes from 1 to past CUDA's limits, grids those configs give) and,
 one argument in six, a bad one (zero, negative, a float, a str, None, a bool, a tuple, a ragged list, 2^70). Every
 helper must then return a well-formed result or raise a ``TypeError`` / ``ValueError`` of its own. A case fails on:
@@ -45,7 +45,7 @@ from compiler.mmq_template import (MmqConfig, fixup_counters_shape, fixup_grid, 
                                    split_factor, spread_launch, spread_shared_bytes, tile_weights)
 from compiler.quantize_template import QuantizeConfig, quantize_grid, quantize_kernel
 from compiler.templates import GemmConfig, gemm_kernel, grid, grouped_tile_offsets
-from tests.api import numerics_calls
+from tests.api import agx_calls, numerics_calls
 from tests.api.input_fuzz import Slow, time_limit
 from tests.emulator.test_mmq_fuzz import WEIGHTS, draw
 
@@ -328,6 +328,7 @@ def _helpers() -> list[Helper]:
                lambda rng: ([_weights(rng), rng.choice([1, 8, 100, 4096, 2**31]), rng.choice([64, 4096]),
                              rng.choice([256, 4096])], {}), _is_ranges),
         *(Helper(name, function, arguments, promise) for name, function, arguments, promise in numerics_calls.CALLS),
+        *(Helper(name, function, arguments, promise) for name, function, arguments, promise in agx_calls.CALLS),
     ]
 
 
