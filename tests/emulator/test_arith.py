@@ -216,3 +216,75 @@ def test_dense_splat_vector_constant() -> None:
     f16 = int(np.float16(1.5).view(np.uint16))
     bf16 = 0x3F00 | (0xC000 << 16)  # 0.5 low, -2.0 high
     assert (got == ((f16 | f16 << 16) ^ bf16)).all()
+
+
+def _i64(name: str, a: np.ndarray, b: np.ndarray) -> list[int]:
+    return [int(v) for v in elementwise([a, b], ["i64", "i64"], "i64", np.int64,
+                                        lambda k, v: k.op(f"arith.{name} {v[0]}, {v[1]} : i64"))]
+
+
+def test_signed_64_bit_division_of_the_minimum() -> None:
+    """-(-2^63) wraps to -2^63 in int64, which flipped the sign of divsi / remsi / ceildivsi of the minimum; the
+    references here are Python's unbounded integers (truncation toward zero, ceiling)."""
+    low = -2**63
+    divisors = [2, 3, -3, 7, -2, 2**62 + 1, -(2**63 - 1)] + [5] * 25
+    a, b = np.full(32, low, np.int64), np.array(divisors, np.int64)
+    trunc = [abs(low) // abs(d) * (1 if (low < 0) == (d < 0) else -1) for d in divisors]
+    assert _i64("divsi", a, b) == trunc
+    assert _i64("remsi", a, b) == [low - q * d for q, d in zip(trunc, divisors)]
+    assert _i64("ceildivsi", a, b) == [-((-low) // d) for d in divisors]
+    assert _i64("floordivsi", a, b) == [low // d for d in divisors]
+    x = np.arange(-16, 16, dtype=np.int64) * 3 + 1
+    y = np.array([3, -3, 4, -4] * 8, np.int64)
+    assert _i64("ceildivsi", x, y) == [-((-int(p)) // int(q)) for p, q in zip(x, y)]
+
+
+def test_fp_to_64_bit_integers_at_the_ends_of_the_range() -> None:
+    """2^64 - 1 as an f32 bound rounds to 2^64, so 2^64 itself passed the range check; unsigned results at or
+    above 2^63 went through int64. Both ends are powers of two now: in range converts exactly, 2^N is poison."""
+    x = np.full(32, 1e19, np.float32)
+    ints = elementwise([x], ["f32"], "i64", np.uint64, lambda k, v: k.op(f"arith.fptoui {v[0]} : f32 to i64"))
+    assert int(ints[0]) == int(np.float32(1e19)) == 9999999980506447872
+    for name, value, width in [("fptoui", 2.0**64, "i64"), ("fptosi", 2.0**63, "i64"), ("fptoui", -1.0, "i64"),
+                               ("fptoui", 2.0**32, "i32"), ("fptosi", -2.0**31 - 256, "i32")]:
+        with pytest.raises(EmulationError, match=f"out of the range of {width}"):
+            elementwise([np.full(32, value, np.float32)], ["f32"], width, np.int64 if width == "i64" else np.int32,
+                        lambda k, v: k.op(f"arith.{name} {v[0]} : f32 to {width}"))
+    low = elementwise([np.full(32, -2.0**63, np.float32)], ["f32"], "i64", np.int64,
+                      lambda k, v: k.op(f"arith.fptosi {v[0]} : f32 to i64"))
+    assert int(low[0]) == -2**63
+
+
+def test_64_bit_integers_to_f32_round_once() -> None:
+    """2^54 + 2^30 + 1 rounded to float64 is the tie 2^54 + 2^30, which f32's round-to-even then took down to 2^54;
+    one rounding gives 2^54 + 2^31 (as ``cvt.rn.f32.s64`` does). The reference rounds the exact integer to f32's
+    24 significant bits, ties to even, in Python integers."""
+    def f32_of(value: int) -> int:
+        magnitude, shift = abs(value), max(abs(value).bit_length() - 24, 0)
+        q, r = divmod(magnitude, 1 << shift)
+        half = 1 << shift >> 1
+        q += shift > 0 and (r > half or (r == half and q & 1))
+        return (q << shift) * (1 if value >= 0 else -1)
+
+    values = [2**54 + 2**30 + 1, -(2**54 + 2**30 + 1), 2**63 - 1, -2**63, 2**53 + 1, 3, 2**62 + 2**38,
+              2**62 + 2**38 + 1] + [2**60 + 2**36 * k + 1 for k in range(24)]
+    floats = elementwise([np.array(values, np.int64)], ["i64"], "f32", np.float32,
+                         lambda k, v: k.op(f"arith.sitofp {v[0]} : i64 to f32"))
+    assert [int(f) for f in floats] == [f32_of(v) for v in values]
+    unsigned = [2**64 - 1, 2**63 + 2**39 + 1, 2**63 + 2**39] + [2**63 + 2**40 * k + 2**39 for k in range(29)]
+    floats = elementwise([np.array(unsigned, np.uint64)], ["i64"], "f32", np.float32,
+                         lambda k, v: k.op(f"arith.uitofp {v[0]} : i64 to f32"))
+    assert [int(f) for f in floats] == [f32_of(v) for v in unsigned]
+
+
+@pytest.mark.parametrize("name", ["maximumf", "minimumf"])
+def test_maximumf_and_minimumf_order_the_zeros(name: str) -> None:
+    """LLVM's llvm.maximum / llvm.minimum: -0 is below +0 whichever operand it is (numpy returned the first)."""
+    x = np.array([0.0, -0.0, -0.0, 0.0, np.nan, 1.0, -2.0, 3.0] * 4, np.float32)
+    y = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan, 5.0, -3.0] * 4, np.float32)
+    got = elementwise([x, y], ["f32", "f32"], "f32", np.float32,
+                      lambda k, v: k.op(f"arith.{name} {v[0]}, {v[1]} : f32"))
+    want_zero_sign = [False, False, True, False] if name == "maximumf" else [True, True, True, False]
+    assert [bool(np.signbit(z)) for z in got[:4]] == want_zero_sign and all(z == 0 for z in got[:4])
+    assert np.isnan(got[4]) and np.isnan(got[5])
+    assert list(got[6:8]) == ([5.0, 3.0] if name == "maximumf" else [-2.0, -3.0])

@@ -124,10 +124,15 @@ def _integer_binary(name: str, rt: RegType) -> Fn:
         if rt.bits > 1 and ((s(a) == np.iinfo(rt.signed_dtype).min) & (s(b) == -1)).any():
             raise EmulationError(f"{what} of the minimum signed value by -1 overflows (UB)")
 
-    def trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def floor_div(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The floor quotient, whether it is inexact, and whether the signs differ: from these the truncated and
+        the ceiling quotients follow without negating a dividend (-MIN wraps to MIN in 64 bits)."""
         sa, sb = s(a).astype(np.int64), s(b).astype(np.int64)
-        q = np.abs(sa) // np.abs(sb)
-        return np.where((sa < 0) != (sb < 0), -q, q)
+        return sa // sb, sa % sb != 0, (sa < 0) != (sb < 0)
+
+    def trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        q, inexact, differ = floor_div(a, b)
+        return q + (inexact & differ)
 
     def divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         _signed_div_check(a, b, "divsi")
@@ -143,7 +148,8 @@ def _integer_binary(name: str, rt: RegType) -> Fn:
 
     def ceildivsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         _signed_div_check(a, b, "ceildivsi")
-        return out(-((-s(a).astype(np.int64)) // s(b).astype(np.int64)))
+        q, inexact, _ = floor_div(a, b)
+        return out(q + inexact)
 
     table: dict[str, Fn] = {
         "arith.shli": shli, "arith.shrui": shrui, "arith.shrsi": shrsi, "arith.divui": divui,
@@ -155,10 +161,21 @@ def _integer_binary(name: str, rt: RegType) -> Fn:
     return table[name]
 
 
+def _maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``arith.maximumf``: NaN if either is, and -0 below +0 (LLVM's ``llvm.maximum``); numpy's ``maximum`` returns
+    its first operand of two equal zeros."""
+    return np.where(a == b, np.where(np.signbit(a), b, a), np.maximum(a, b))
+
+
+def _minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``arith.minimumf``: NaN if either is, and -0 below +0 (LLVM's ``llvm.minimum``)."""
+    return np.where(a == b, np.where(np.signbit(a), a, b), np.minimum(a, b))
+
+
 def _float_binary(name: str, rt: RegType) -> Fn:
     ops: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
         "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-        "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxnumf": np.fmax,
+        "arith.maximumf": _maximum, "arith.minimumf": _minimum, "arith.maxnumf": np.fmax,
         "arith.minnumf": np.fmin,
     }
     if name not in ops:
@@ -214,6 +231,22 @@ def _to_float(values: np.ndarray, rt: RegType) -> np.ndarray:
         return values.astype(rt.dtype)
 
 
+def _int_to_f64_odd(wide: np.ndarray) -> np.ndarray:
+    """int64 / uint64 values in float64 rounded to odd, so that one more rounding to a format of at most 51
+    significant bits is the correctly rounded conversion (``cvt.rn.f32.s64``): rounding to nearest twice would
+    round a tie the first step made to even (2^54 + 2^30 + 1 to f32). Below 2^53 float64 holds them exactly."""
+    exact = wide.astype(np.float64)
+    big = np.flatnonzero(np.abs(exact) >= 2.0 ** 53)
+    for i in big:  # rare (index arithmetic of 2^53 and more): exact Python integers
+        value = int(wide.flat[i])
+        nearest = float(value)
+        truncated = nearest if abs(int(nearest)) <= abs(value) else float(np.nextafter(nearest, 0.0))
+        if int(truncated) != value:  # inexact: of the two neighbours, the one whose last significand bit is 1
+            truncated = float((np.float64(truncated).view(np.int64) | 1).view(np.float64))
+        exact.flat[i] = truncated
+    return exact
+
+
 def _casts(name: str, src: RegType, dst: RegType) -> Fn:
     if name in ("arith.extui", "arith.index_castui"):
         return lambda a: _wrap(_unsigned(a, src), dst)
@@ -225,22 +258,22 @@ def _casts(name: str, src: RegType, dst: RegType) -> Fn:
         signed = name == "arith.sitofp"
 
         def itofp(a: np.ndarray) -> np.ndarray:
-            # Exact for |x| < 2^53 (every i32); wider values round twice (not used by our kernels).
             wide = _signed(a, src).astype(np.int64) if signed else _unsigned(a, src).astype(np.uint64)
-            return _to_float(wide.astype(np.float64), dst)
+            return _to_float(_int_to_f64_odd(wide) if dst.bits < 64 else wide.astype(np.float64), dst)
         return itofp
     if name in ("arith.fptosi", "arith.fptoui"):
         signed = name == "arith.fptosi"
-        lo, hi = (-(1 << (dst.bits - 1)), (1 << (dst.bits - 1)) - 1) if signed else (0, (1 << dst.bits) - 1)
+        # [lo, end): both powers of two (or 0), exact in float64; an inclusive 2^N - 1 would round up to 2^N.
+        lo, end = (-2.0 ** (dst.bits - 1), 2.0 ** (dst.bits - 1)) if signed else (0.0, 2.0 ** dst.bits)
 
         def fptoi(a: np.ndarray) -> np.ndarray:
             x = np.trunc(float_value(a, src).astype(np.float64))
-            bad = np.isnan(x) | (x < lo) | (x > hi)
+            bad = np.isnan(x) | (x < lo) | (x >= end)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise EmulationError(f"{name} of {float(float_value(a, src)[i])} (thread {i}) is out of the "
                                      f"range of i{dst.bits}: poison")
-            return _wrap(x.astype(np.int64), dst)
+            return _wrap(x.astype(np.int64) if signed else x.astype(np.uint64), dst)
         return fptoi
     if name in ("arith.extf", "arith.truncf"):
         return lambda a: _to_float(float_value(a, src).astype(np.float64), dst)
