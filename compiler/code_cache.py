@@ -76,7 +76,7 @@ def _load() -> None:
         if data[:len(MAGIC_NUMBER)] != MAGIC_NUMBER:
             return
         codes = marshal.loads(data[len(MAGIC_NUMBER):])
-    except (OSError, ValueError, EOFError, TypeError):
+    except Exception:  # noqa: BLE001 - marshal raises SystemError too on a damaged code object: an empty cache
         return
     if isinstance(codes, dict):
         _codes.update((k, v) for k, v in codes.items() if isinstance(k, str) and isinstance(v, CodeType))
@@ -97,7 +97,10 @@ def save(force: bool = False) -> None:
         os.replace(tmp, _PATH)
         _stored = len(_codes)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:  # on a read-only file system the unlink fails too (EROFS, not FileNotFoundError)
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def install() -> None:

@@ -132,6 +132,30 @@ def test_foreign_or_broken_files_are_an_empty_cache(cache_file, content):
     assert code_cache._codes
 
 
+def test_a_code_object_marshal_cannot_rebuild_is_an_empty_cache(cache_file, monkeypatch):
+    """marshal raises SystemError ("non-string found in code slot") on some damaged files, not ValueError: one
+    byte changed in the real file made ``import compiler`` fail."""
+    cache_file.parent.mkdir(parents=True)
+    cache_file.write_bytes(MAGIC_NUMBER + b"damaged")
+
+    def damaged(data):
+        raise SystemError("non-string found in code slot")
+
+    monkeypatch.setattr(code_cache.marshal, "loads", damaged)
+    code_cache._load()
+    assert code_cache._codes == {}
+
+
+def test_a_cache_that_cannot_be_written_is_skipped_quietly(cache_file, monkeypatch):
+    """A file where ``__pycache__`` should be (or a read-only file system) fails the write and the scratch file's
+    removal alike; neither may turn a finished tool run into a traceback at exit."""
+    blocker = cache_file.parent
+    blocker.write_text("a file, not a directory")
+    _make_classes()
+    code_cache.save(force=True)
+    assert blocker.read_text() == "a file, not a directory"
+
+
 def test_a_full_cache_keeps_only_what_its_process_ran(cache_file, monkeypatch):
     monkeypatch.setattr(code_cache, "_MAX_ENTRIES", 4)
     code_cache._codes.update({f"# stale {i}": compile("1", "<string>", "exec") for i in range(10)})
