@@ -39,6 +39,7 @@ import math
 import numbers
 import os
 import statistics
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,10 +120,9 @@ def autotune(key: str, candidates: Iterable[Candidate], args: Sequence[Any] = ()
     by_label = {c.label: c for c in candidates}
     measure = measure or _gpu_measure(args, check, int(reps))
     entry_key = _entry_key(key, labels, measure)
-    stored = _load(path).get(entry_key)
-    if stored is not None and stored.get("label") in by_label:
-        timings = {label: math.inf if us is None else us for label, us in stored.get("timings", {}).items()}
-        return Choice(by_label[stored["label"]], stored["us"], timings, stored.get("reasons", {}), from_cache=True)
+    stored = _stored_choice(_load(path).get(entry_key), by_label)
+    if stored is not None:
+        return stored
     timings: dict[str, float] = {}
     reasons: dict[str, str] = {}
     for candidate in candidates:
@@ -189,13 +189,42 @@ def _load(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _is_time(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _stored_choice(stored: object, by_label: dict[str, Candidate]) -> Choice | None:
+    """The choice an entry records, or None (measure again) when it is not one ``_store`` writes: a hand-edited or
+    foreign entry must not fail the call, nor pass a wrong type on as a time."""
+    if not isinstance(stored, dict) or not isinstance(stored.get("label"), str) or stored["label"] not in by_label:
+        return None
+    timings, reasons = stored.get("timings", {}), stored.get("reasons", {})
+    if (not _is_time(stored.get("us")) or not isinstance(timings, dict) or not isinstance(reasons, dict)
+            or not all(isinstance(k, str) and (v is None or _is_time(v)) for k, v in timings.items())
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in reasons.items())):
+        return None
+    return Choice(by_label[stored["label"]], float(stored["us"]),
+                  {label: math.inf if us is None else float(us) for label, us in timings.items()}, dict(reasons),
+                  from_cache=True)
+
+
 def _store(path: Path, entry_key: str, entry: dict[str, Any]) -> None:
+    """Record the choice; a cache that cannot be written warns and the choice is still returned (it cost a
+    measurement of every candidate)."""
     data = _load(path)
     data[entry_key] = entry
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    temporary.replace(path)  # atomic: a concurrent reader sees the old file or the new one
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the new one
+    except OSError as err:
+        warnings.warn(f"autotune cache {path} not written ({err}); the choice is not remembered", RuntimeWarning,
+                      stacklevel=3)
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _gpu_measure(args: Sequence[Any], check: Callable[[], bool] | None, reps: int) -> Measure:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,30 @@ def test_an_unreadable_cache_is_measured_over(tmp_path: Path) -> None:
     choice = autotune("problem", CANDIDATES, cache=cache, measure=FakeMeasure({"a": 1.0, "b": 2.0, "c": 3.0}))
     assert choice.candidate.label == "a" and not choice.from_cache
     assert json.loads(cache.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("entry", ["b", [1], {"label": "b"}, {"label": "b", "us": 1.0, "timings": []},
+                                   {"label": ["b"], "us": 1.0}, {"label": "b", "us": "fast"},
+                                   {"label": "b", "us": 1.0, "timings": {"a": "x"}},
+                                   {"label": "b", "us": 1.0, "reasons": {"a": 3}}])
+def test_an_entry_that_is_not_a_recorded_choice_is_measured_over(tmp_path: Path, entry: object) -> None:
+    """A foreign or hand-edited entry under the problem's key gave an AttributeError, KeyError or TypeError."""
+    cache = tmp_path / "autotune.json"
+    measure = FakeMeasure({"a": 1.0, "b": 2.0, "c": 3.0})
+    autotune("problem", CANDIDATES, cache=cache, measure=measure)
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    cache.write_text(json.dumps({key: entry for key in stored}), encoding="utf-8")
+    again = FakeMeasure({"a": 1.0, "b": 2.0, "c": 3.0})
+    choice = autotune("problem", CANDIDATES, cache=cache, measure=again)
+    assert (choice.candidate.label, choice.from_cache, again.calls) == ("a", False, ["a", "b", "c"])
+
+
+def test_a_cache_that_cannot_be_written_warns_and_keeps_the_choice(tmp_path: Path) -> None:
+    """The choice cost a measurement of every candidate: an unwritable cache loses only the remembering. (A
+    directory where the scratch file goes stands in for a read-only one, which root would write anyway.)"""
+    cache = tmp_path / "autotune.json"
+    cache.with_suffix(f".{os.getpid()}.tmp").mkdir()
+    measure = FakeMeasure({"a": 3.0, "b": 2.0, "c": 1.0})
+    with pytest.warns(RuntimeWarning, match="not written"):
+        choice = autotune("problem", CANDIDATES, cache=cache, measure=measure)
+    assert choice.candidate.label == "c" and not cache.exists()
