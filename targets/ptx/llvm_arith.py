@@ -3,12 +3,20 @@
 Most ops are one LLVM instruction. `index` is i64 throughout. The three rounding
 divisions (`ceildivsi`, `ceildivui`, `floordivsi`) are expanded the way MLIR's
 `arith-expand` does, since LLVM has no instruction for them.
+
+A few translations work around the PTX that LLVM's NVPTX backend (llvmlite 0.50, LLVM 22)
+makes of correct IR, each shown on emitted PTX (tests/lit/qdot-to-llvm/nvptx-workarounds.mlir):
+a float to `i1` became a test of the float's bits against +0.0; an integer wider than f32's
+significand to bf16 rounded twice below sm_90 (through f32); a shift guarded by a `select` lost
+its guard (PTX clamps an amount of the width or more, but the backend dropped the guard where the
+amount's high bits are cut, or where `nsw` let it turn `shl` into a multiply).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import BFloat16Type, IntegerType, VectorType
+from xdsl.ir import Attribute, Operation
 
 from compiler.diagnostics import QdotError
 from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, mangle
@@ -69,7 +77,7 @@ _FASTMATH_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
 
 def _overflow_flags(op: Operation) -> str:
     flags = getattr(op, "overflow_flags", None)
-    if flags is None:
+    if flags is None or isinstance(op, arith.ShLIOp):  # shl nsw by width - 1 became a multiply, negating the value
         return ""
     names = {flag.value for flag in flags.data}
     return "".join(f" {name}" for name in ("nuw", "nsw") if name in names)
@@ -83,9 +91,31 @@ def _fastmath(op: Operation) -> str:
     return "".join(f" {name}" for name in _FASTMATH_ORDER if name in names)
 
 
+_SHIFTS = (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)
+
+
 def _integer_binary(em: FunctionEmitter, op: Operation) -> None:
     lhs, rhs = op.operands
-    em.assign(op.results[0], f"{_INTEGER_BINARY[type(op)]}{_overflow_flags(op)} {em.typed(lhs)}, {em.text(rhs)}")
+    amount = em.text(rhs)
+    if isinstance(op, _SHIFTS) and not isinstance(rhs.owner, arith.ConstantOp):
+        # An amount of the width or more is poison, so masking it refines nothing; it keeps NVPTX from dropping a
+        # select that guards the shift (PTX's .u32 amount loses an i64 amount's high bits).
+        type_ = llvm_type(lhs.type, op)
+        amount = em.temp(f"and {type_} {amount}, {_splat(lhs.type, bit_width(_element(lhs.type)) - 1, type_)}",
+                         "amount")
+    em.assign(op.results[0], f"{_INTEGER_BINARY[type(op)]}{_overflow_flags(op)} {em.typed(lhs)}, {amount}")
+
+
+def _element(type_: Attribute) -> Attribute:
+    return type_.get_element_type() if isinstance(type_, VectorType) else type_
+
+
+def _splat(type_: Attribute, value: int, text: str) -> str:
+    """``value`` as a constant of ``type_`` (a vector's splat)."""
+    if not isinstance(type_, VectorType):
+        return str(value)
+    element = text.split(" x ", 1)[1].rstrip(">")
+    return "<" + ", ".join(f"{element} {value}" for _ in range(type_.get_shape()[0])) + ">"
 
 
 def _float_binary(em: FunctionEmitter, op: Operation) -> None:
@@ -117,7 +147,40 @@ def _fma(em: FunctionEmitter, op: Operation) -> None:
 def _cast(em: FunctionEmitter, op: Operation) -> None:
     source = op.operands[0]
     result = op.results[0]
+    if isinstance(op, (arith.FPToSIOp, arith.FPToUIOp)) and result.type == IntegerType(1):
+        # NVPTX made fptoui/fptosi to i1 a compare of the float's bits with +0.0; through i32 it is cvt.rzi.
+        wide = em.temp(f"{_CASTS[type(op)]} {em.typed(source)} to i32", "wide")
+        em.assign(result, f"trunc i32 {wide} to i1")
+        return
+    if (isinstance(op, (arith.SIToFPOp, arith.UIToFPOp)) and isinstance(result.type, BFloat16Type)
+            and em.module.capability < 90 and bit_width(source.type) >= 32 and not isinstance(source.type, VectorType)):
+        _int_to_bf16(em, op)
+        return
     em.assign(result, f"{_CASTS[type(op)]} {em.typed(source)} to {llvm_type(result.type, op)}")
+
+
+def _int_to_bf16(em: FunctionEmitter, op: Operation) -> None:
+    """i32 / i64 to bf16 below sm_90, where NVPTX converts through f32 twice rounding to nearest (a tie the first
+    rounding makes goes to even). Rounded toward zero to f32 instead, with the last significand bit set where
+    that was inexact (round to odd), f32's 24 bits round once more to bf16's 8 correctly. Scalars only: a vector
+    of them keeps NVPTX's two roundings."""
+    source, result = op.operands[0], op.results[0]
+    signed = isinstance(op, arith.SIToFPOp)
+    width = bit_width(source.type)
+    name = {(True, 32): "i2f", (False, 32): "ui2f", (True, 64): "ll2f", (False, 64): "ull2f"}.get((signed, width))
+    if name is None:
+        raise QdotError(op, f"'{op.name}' from i{width} to bf16 below sm_90 is not translated (i32 and i64 are)")
+    intrinsic = f"llvm.nvvm.{name}.rz"
+    em.module.declare(intrinsic, "float", [f"i{width}"])
+    value = em.text(source)
+    toward_zero = em.temp(f"call float @{intrinsic}(i{width} {value})", "rz")
+    back = em.temp(f"{'fptosi' if signed else 'fptoui'} float {toward_zero} to i{width}", "back")
+    inexact = em.temp(f"icmp ne i{width} {back}, {value}", "inexact")
+    bits = em.temp(f"bitcast float {toward_zero} to i32", "bits")
+    sticky = em.temp(f"zext i1 {inexact} to i32", "sticky")
+    odd = em.temp(f"or i32 {bits}, {sticky}", "odd")
+    rounded = em.temp(f"bitcast i32 {odd} to float", "odd")
+    em.assign(result, f"fptrunc float {rounded} to bfloat")
 
 
 def _index_cast(em: FunctionEmitter, op: Operation) -> None:

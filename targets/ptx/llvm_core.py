@@ -184,6 +184,9 @@ class ModuleState:
     """What the functions of one module share: declarations, metadata, attribute groups."""
 
     declarations: dict[str, str] = field(default_factory=dict)
+    capability: int = 90
+    """The target's compute capability (``Arch.capability``): a few translations work around NVPTX's lowering
+    where it differs by target (``llvm_arith._int_to_bf16``)."""
     uses_shared: bool = False
     shared_align: int = 16
     """Alignment of the dynamic shared memory: 1024 once a wgmma reads it, whose swizzle

@@ -97,7 +97,7 @@ def emit_llvm_ir(module: ModuleOp, arch: Arch | str, ptx_version: PtxVersion | s
     if verify:
         verify_module(module)
     check_arch(module, target, version)
-    state = ModuleState()
+    state = ModuleState(capability=target.capability)
     functions: list[str] = []
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
