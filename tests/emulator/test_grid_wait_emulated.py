@@ -77,3 +77,29 @@ def test_without_a_mark_nothing_may_come_first() -> None:
     assert all(op.name.startswith(("arith.", "ptx.special_reg", "ptx.sreg")) for op in ops[:ops.index(wait)]), \
         sorted({op.name for op in ops[:ops.index(wait)]})
     emulate_and_check(module, MmqCase(cfg, m=2, n=40, k=512), seed=6)
+
+
+@pytest.mark.parametrize("access", ["ld", "st", "atom"])
+def test_before_the_wait_a_listed_array_may_only_be_read(access: str) -> None:
+    """``not_written_by_previous_grid`` lets reads move before the wait; a store or an atom through the pointer
+    still waits (kernel_attrs.py), since the previous grid may still be reading the array."""
+    from tests.emulator.kernel_text import KernelText, run
+
+    k = KernelText(["w", "y"])
+    addr = k.address("w", k.binop("muli", k.tid, 4))
+    if access == "ld":
+        k.op(f"ptx.ld_global {addr} : i32")
+    elif access == "st":
+        k.op(f"ptx.st_global {addr}, {k.tid} : i32", results=0)
+    else:
+        k.op(f"ptx.atom_global_add {addr}, {k.const(1)} : i32")
+    k.op("ptx.griddepcontrol_wait {not_written_by_previous_grid = array<i64: 0>}", results=0)
+    k.store("y", k.binop("muli", k.tid, 4), k.tid)
+    args = [np.zeros(32, np.int32), np.zeros(32, np.int32)]
+    if access == "ld":
+        run(k, args)
+        assert list(args[1]) == list(range(32))
+        return
+    what = "global store" if access == "st" else "atom.global.add"
+    with pytest.raises(EmulationError, match=f"{what} to argument #0 .* before griddepcontrol.wait: .* may only read"):
+        run(k, args)

@@ -217,3 +217,19 @@ def test_observer_sees_results_and_ctas_can_be_selected() -> None:
     out = np.full(32, -1, np.int32)
     stats = emulate(parse(k.text()), k.name, [out], 4, None, LaunchOptions(observer=observe, ctas=[2]))
     assert stats.ctas == 1 and seen == [("ptx.special_reg", 2, 2)] and (out == 2).all()
+
+
+@pytest.mark.parametrize("op", ["atom", "red"])
+def test_an_atomic_into_a_read_only_array_is_the_emulators_error(op: str) -> None:
+    """As a store's is: numpy's own "assignment destination is read-only" named no op and no location."""
+    k = KernelText(["c"])
+    first = k.op(f"arith.cmpi eq, {k.tid}, {k.const(0)} : i32")
+    addr = k.address("c", k.const(0))
+    if op == "atom":
+        k.op(f"ptx.atom_global_add {addr}, {k.const(1)} if {first} : i32")
+    else:
+        k.op(f"ptx.red_global_add {addr}, {k.const(1.0, 'f32')} if {first} : f32", results=0)
+    c = np.zeros(1, np.float32 if op == "red" else np.int32)
+    c.flags.writeable = False
+    with pytest.raises(EmulationError, match=f"{'atom' if op == 'atom' else 'red'}.global.add into read-only"):
+        run(k, [c])

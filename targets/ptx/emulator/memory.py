@@ -20,8 +20,9 @@ bytes a ``cp.async`` has been issued for but not yet waited on, and raises on:
 * a read of a byte nothing has written since the launch.
 
 A kernel with ``griddepcontrol.wait`` is run as launched programmatically: until a CTA has passed the
-wait, a load, store, reduction or ``cp.async`` of any array but those its wait lists as
-``not_written_by_previous_grid`` raises (the previous kernel of the stream may still be writing it).
+wait, a load or ``cp.async`` of any array but those its wait lists as ``not_written_by_previous_grid``
+raises (the previous kernel of the stream may still be writing it), and so does any store, ``atom`` or
+reduction (the previous kernel may still be reading even an array it does not write).
 
 Warpgroup MMA (wgmma.py) reads shared memory through the async proxy; for it the memory
 also keeps, per byte, whether a generic write has been followed by a ``fence.proxy.async``,
@@ -44,6 +45,20 @@ the reader an ``atom`` (through which it learned that) and then a ``fence.acq_re
 A ``cp.async`` writes its data at issue (the data would be the same later: global
 inputs do not change during a kernel) but counts as written, for the race rules, only
 when the ``cp.async.wait_group`` that completes its group runs.
+
+What these checks do not catch (the PTX memory model is stricter; a review reproduced each, and a kernel
+that breaks one of these rules can pass here with plausible numbers):
+
+* release and acquire are tracked per CTA, not per thread: a fence or ``atom`` by any thread counts for
+  the whole CTA, with no ``bar.sync`` needed between the other threads' stores (or reads) and it; and the
+  reader's ``atom`` need not be on the word the writer's was;
+* a read of a byte another CTA stores later in the launch is not checked (the result then depends on
+  the order the CTAs run in), nor are atomics part of the ownership checks (a plain access racing an
+  ``atom`` / ``red`` of another CTA passes);
+* global memory has no race rules within a CTA (shared memory has): a warp may read another warp's
+  global store without a barrier, and the threads of one store may write different values to one word;
+* a ``cp.async`` reads its global source at issue, so a store to the source before the wait goes unseen;
+  ``ld.global.nc`` is not checked against stores of the same launch (qdot emits no ``.nc`` load).
 """
 
 from __future__ import annotations
@@ -130,7 +145,7 @@ class GlobalMemory:
         return GLOBAL_BASE + (index << WINDOW_BITS)
 
     def _locate(self, addresses: np.ndarray, size: int, threads: np.ndarray, what: str,
-                align: int, gated: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                align: int, gated: bool = True, write: bool = False) -> tuple[np.ndarray, np.ndarray]:
         addr = addresses.astype(np.uint64)
         rel = addr - np.uint64(GLOBAL_BASE)
         below = addr < np.uint64(GLOBAL_BASE)
@@ -151,9 +166,14 @@ class GlobalMemory:
             raise EmulationError(f"{what} of {size} bytes at {self.names[index[i]]} byte {offset[i]} "
                                  f"(thread {int(threads[i])}) is not {align}-byte aligned")
         if gated and self.before_wait is not None:
-            early = ~np.isin(index, list(self.before_wait))
+            early = ~np.isin(index, [] if write else list(self.before_wait))
             if early.any():
                 i = _first(early)
+                if write:  # the previous grid may still read even an array it does not write
+                    raise EmulationError(f"{what} to {self.names[index[i]]} (thread {int(threads[i])}) before "
+                                         "griddepcontrol.wait: launched programmatically, the kernel may only read "
+                                         "(arrays marked qdot.not_written_by_previous_grid) before the wait, and the "
+                                         "previous grid may still be reading this one")
                 raise EmulationError(f"{what} of {self.names[index[i]]} (thread {int(threads[i])}) before "
                                      "griddepcontrol.wait: launched programmatically, the kernel may touch only the "
                                      "arrays marked qdot.not_written_by_previous_grid before the wait, and the "
@@ -216,7 +236,8 @@ class GlobalMemory:
     def atomic_add_u32(self, addresses: np.ndarray, values: np.ndarray, threads: np.ndarray) -> np.ndarray:
         """``atom.global.add.u32``: one addition per active thread, in thread order, each returning the word's
         value before it (atomics from any CTA may target any byte: ownership is not checked)."""
-        index, offset = self._locate(addresses, 4, threads, "atom.global.add", 4)
+        index, offset = self._locate(addresses, 4, threads, "atom.global.add", 4, write=True)
+        self._check_writeable(index, "atom.global.add")
         old = np.empty(len(index), dtype=np.uint32)
         for i, (buf, off, value) in enumerate(zip(index, offset, values.astype(np.uint32), strict=True)):
             view = self.bytes[buf][off:off + 4].view(np.uint32)
@@ -227,9 +248,14 @@ class GlobalMemory:
             state[mine & (state == FENCED)] = PUBLISHED
         return old
 
+    def _check_writeable(self, index: np.ndarray, what: str) -> None:
+        for buf in np.unique(index):
+            if not self.arrays[buf].flags.writeable:
+                raise EmulationError(f"{what} into read-only {self.names[buf]}")
+
     def store(self, addresses: np.ndarray, data: np.ndarray, threads: np.ndarray, cta: int) -> None:
         size = data.shape[1]
-        index, offset = self._locate(addresses, size, threads, "global store", min(size, 16))
+        index, offset = self._locate(addresses, size, threads, "global store", min(size, 16), write=True)
         for buf in np.unique(index):
             sel = index == buf
             if not self.arrays[buf].flags.writeable:
@@ -253,7 +279,8 @@ class GlobalMemory:
     def atomic_add_f32(self, addresses: np.ndarray, values: np.ndarray, threads: np.ndarray) -> None:
         """``red.global.add.f32``: one f32 addition per active thread, in thread order (atomics
         from any CTA may target any byte, so ownership is not checked)."""
-        index, offset = self._locate(addresses, 4, threads, "red.global.add", 4)
+        index, offset = self._locate(addresses, 4, threads, "red.global.add", 4, write=True)
+        self._check_writeable(index, "red.global.add")
         for buf, off, value in zip(index, offset, values.astype(np.float32), strict=True):
             view = self.bytes[buf][off:off + 4].view(np.float32)
             view[0] = np.float32(view[0] + value)
