@@ -233,3 +233,18 @@ def test_an_atomic_into_a_read_only_array_is_the_emulators_error(op: str) -> Non
     c.flags.writeable = False
     with pytest.raises(EmulationError, match=f"{'atom' if op == 'atom' else 'red'}.global.add into read-only"):
         run(k, [c])
+
+
+@pytest.mark.parametrize(("acc", "value", "result"), [
+    (0.0, 1e-40, 0.0), (2.0**-126, -(2.0**-126) + 2.0**-149, 2.0**-126), (1.0, 1e-40, 1.0), (1e-40, 0.0, 0.0),
+    (1e-39, 1e-39, 0.0), (1.5, 2.25, 3.75)])
+def test_red_add_f32_flushes_subnormals(acc: float, value: float, result: float) -> None:
+    """What an H100 gave for each pair (run 333, ``.devrun/probe/red_ftz.py``): subnormal inputs and results are
+    zero, as the PTX ISA's red says for f32 on global memory."""
+    k = KernelText(["acc", "val"])
+    first = k.op(f"arith.cmpi eq, {k.tid}, {k.const(0)} : i32")
+    v = k.load("val", k.const(0), "f32")
+    k.op(f"ptx.red_global_add {k.address('acc', k.const(0))}, {v} if {first} : f32", results=0)
+    total = np.array([acc], np.float32)
+    run(k, [total, np.array([value], np.float32)])
+    assert total.view(np.uint32)[0] == np.array([result], np.float32).view(np.uint32)[0]

@@ -161,15 +161,26 @@ def _integer_binary(name: str, rt: RegType) -> Fn:
     return table[name]
 
 
+_CANONICAL_NAN = {np.dtype(np.float32): np.uint32(0x7FFF_FFFF).view(np.float32),
+                  np.dtype(np.float16): np.uint16(0x7FFF).view(np.float16)}
+
+
+def _canonical_nan(x: np.ndarray) -> np.ndarray:
+    """A NaN result as ``max.NaN`` / ``min.NaN`` give it: the canonical NaN (all ones but the sign; H100, run 333),
+    whatever the operand's payload. float64 (bf16's path) keeps numpy's: its rounding to bf16 decides."""
+    nan = _CANONICAL_NAN.get(x.dtype)
+    return x if nan is None else np.where(np.isnan(x), nan, x)
+
+
 def _maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``arith.maximumf``: NaN if either is, and -0 below +0 (LLVM's ``llvm.maximum``); numpy's ``maximum`` returns
     its first operand of two equal zeros."""
-    return np.where(a == b, np.where(np.signbit(a), b, a), np.maximum(a, b))
+    return _canonical_nan(np.where(a == b, np.where(np.signbit(a), b, a), np.maximum(a, b)))
 
 
 def _minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``arith.minimumf``: NaN if either is, and -0 below +0 (LLVM's ``llvm.minimum``)."""
-    return np.where(a == b, np.where(np.signbit(a), a, b), np.minimum(a, b))
+    return _canonical_nan(np.where(a == b, np.where(np.signbit(a), a, b), np.minimum(a, b)))
 
 
 def _float_binary(name: str, rt: RegType) -> Fn:
