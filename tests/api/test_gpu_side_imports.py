@@ -33,7 +33,8 @@ GPU_SIDE = ["bench.mmq", "bench.mx_gemm", "bench.decode_sweep", "bench.gpu_commo
             "bench.experiments.decode_phase_edits", "bench.experiments.bulk_weight_copies",
             "bench.experiments.scale_lookahead", "bench.experiments.decode_chain_edits",
             "bench.experiments.compiler_ab", "bench.experiments.token_broadcast",
-            "bench.experiments.padded_rows_ab", "bench.experiments.f16_fold_ceiling", "tests.gpu.test_arith_edges_gpu"]
+            "bench.experiments.padded_rows_ab", "bench.experiments.f16_fold_ceiling", "tests.gpu.test_arith_edges_gpu",
+            "bench.experiments.red_add_subnormals"]
 
 _BLOCKER = """
 import sys

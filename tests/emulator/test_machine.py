@@ -239,8 +239,8 @@ def test_an_atomic_into_a_read_only_array_is_the_emulators_error(op: str) -> Non
     (0.0, 1e-40, 0.0), (2.0**-126, -(2.0**-126) + 2.0**-149, 2.0**-126), (1.0, 1e-40, 1.0), (1e-40, 0.0, 0.0),
     (1e-39, 1e-39, 0.0), (1.5, 2.25, 3.75)])
 def test_red_add_f32_flushes_subnormals(acc: float, value: float, result: float) -> None:
-    """What an H100 gave for each pair (run 333, ``.devrun/probe/red_ftz.py``): subnormal inputs and results are
-    zero, as the PTX ISA's red says for f32 on global memory."""
+    """What an H100 gave for each pair (run 333, ``bench/experiments/red_add_subnormals.py``): subnormal inputs
+    and results are zero, as the PTX ISA's red says for f32 on global memory."""
     k = KernelText(["acc", "val"])
     first = k.op(f"arith.cmpi eq, {k.tid}, {k.const(0)} : i32")
     v = k.load("val", k.const(0), "f32")
