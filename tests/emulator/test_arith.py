@@ -259,12 +259,10 @@ def test_64_bit_integers_to_f32_round_once() -> None:
     """2^54 + 2^30 + 1 rounded to float64 is the tie 2^54 + 2^30, which f32's round-to-even then took down to 2^54;
     one rounding gives 2^54 + 2^31 (as ``cvt.rn.f32.s64`` does). The reference rounds the exact integer to f32's
     24 significant bits, ties to even, in Python integers."""
+    from tests.gpu.test_arith_edges_gpu import _rne
+
     def f32_of(value: int) -> int:
-        magnitude, shift = abs(value), max(abs(value).bit_length() - 24, 0)
-        q, r = divmod(magnitude, 1 << shift)
-        half = 1 << shift >> 1
-        q += shift > 0 and (r > half or (r == half and q & 1))
-        return (q << shift) * (1 if value >= 0 else -1)
+        return _rne(value, 24)
 
     values = [2**54 + 2**30 + 1, -(2**54 + 2**30 + 1), 2**63 - 1, -2**63, 2**53 + 1, 3, 2**62 + 2**38,
               2**62 + 2**38 + 1] + [2**60 + 2**36 * k + 1 for k in range(24)]
