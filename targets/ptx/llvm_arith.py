@@ -5,7 +5,7 @@ divisions (`ceildivsi`, `ceildivui`, `floordivsi`) are expanded the way MLIR's
 `arith-expand` does, since LLVM has no instruction for them.
 
 A few translations work around the PTX that LLVM's NVPTX backend (llvmlite 0.50, LLVM 22)
-makes of correct IR, each shown on emitted PTX (tests/lit/qdot-to-llvm/nvptx-workarounds.mlir):
+makes of correct IR, each shown on emitted PTX (tests/lit/targets/ptx/nvptx-workarounds.mlir):
 a float to `i1` became a test of the float's bits against +0.0; an integer wider than f32's
 significand to bf16 rounded twice below sm_90 (through f32); a shift guarded by a `select` lost
 its guard (PTX clamps an amount of the width or more, but the backend dropped the guard where the
@@ -15,11 +15,11 @@ amount's high bits are cut, or where `nsw` let it turn `shl` into a multiply).
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import BFloat16Type, IntegerType, VectorType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import BFloat16Type, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, VectorType
+from xdsl.ir import Operation
 
 from compiler.diagnostics import QdotError
-from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, llvm_type, mangle
+from targets.ptx.llvm_core import FunctionEmitter, Lowering, bit_width, constant_text, llvm_type, mangle
 
 _INTEGER_BINARY: dict[type[Operation], str] = {
     arith.AddiOp: "add",
@@ -100,22 +100,13 @@ def _integer_binary(em: FunctionEmitter, op: Operation) -> None:
     if isinstance(op, _SHIFTS) and not isinstance(rhs.owner, arith.ConstantOp):
         # An amount of the width or more is poison, so masking it refines nothing; it keeps NVPTX from dropping a
         # select that guards the shift (PTX's .u32 amount loses an i64 amount's high bits).
-        type_ = llvm_type(lhs.type, op)
-        amount = em.temp(f"and {type_} {amount}, {_splat(lhs.type, bit_width(_element(lhs.type)) - 1, type_)}",
-                         "amount")
+        element = lhs.type.get_element_type() if isinstance(lhs.type, VectorType) else lhs.type
+        mask = bit_width(element) - 1
+        literal = constant_text(DenseIntOrFPElementsAttr.from_list(lhs.type, [mask]) if isinstance(lhs.type, VectorType)
+                                else IntegerAttr(mask, element), lhs.type, op)
+        amount = em.temp(f"and {llvm_type(lhs.type, op)} {amount}, {literal}", "amount")
     em.assign(op.results[0], f"{_INTEGER_BINARY[type(op)]}{_overflow_flags(op)} {em.typed(lhs)}, {amount}")
 
-
-def _element(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, VectorType) else type_
-
-
-def _splat(type_: Attribute, value: int, text: str) -> str:
-    """``value`` as a constant of ``type_`` (a vector's splat)."""
-    if not isinstance(type_, VectorType):
-        return str(value)
-    element = text.split(" x ", 1)[1].rstrip(">")
-    return "<" + ", ".join(f"{element} {value}" for _ in range(type_.get_shape()[0])) + ">"
 
 
 def _float_binary(em: FunctionEmitter, op: Operation) -> None:
