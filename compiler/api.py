@@ -145,7 +145,7 @@ class CompiledKernel:
         self._checked[key] = held
 
 
-def _source_path(source: str | Path) -> Path | None:
+def source_path(source: str | Path) -> Path | None:
     """The file ``source`` names, or None when it is IR text (``compile`` states the rule). A str
     that would be taken as one but cannot be meant as it — a directory, a missing ``.mlir`` file, an
     existing path with whitespace around it — is refused here, saying what it was taken as: the
@@ -190,7 +190,7 @@ def _parse(source: str | Path, source_name: str | None = None) -> Any:
     from compiler import registry
     from compiler.cli.common import parse_module, split_chunks
 
-    path = _source_path(source)
+    path = source_path(source)
     if path is not None:
         name = str(path)
         try:

@@ -85,17 +85,14 @@ def cache_key(source: str, arch: str, strategy: str, num_stages: int, pipeline: 
 
 
 def _source_text(source: str | Path) -> str:
-    """The IR a ``source`` means, as ``compiler.compile`` reads it: a path (a ``Path``, or a one-line str naming a
-    file) is keyed by the file's text, not by its name."""
-    if isinstance(source, Path):
-        return source.read_text(encoding="utf-8")
-    if isinstance(source, str) and "\n" not in source and "\r" not in source:
-        try:
-            if os.path.isfile(source):
-                return Path(source).read_text(encoding="utf-8")
-        except (OSError, ValueError):  # a NUL byte, a name too long: IR text, as compile takes it
-            pass
-    return source
+    """The IR a ``source`` means, by ``compiler.compile``'s own rule (``source_path``): a path (a ``Path``, or a
+    one-line str naming a file) is keyed by the file's text, not by its name."""
+    from compiler.api import source_path  # imports no xDSL: the GPU machine reads the rule too
+
+    if not isinstance(source, (str, Path)):
+        return source
+    path = source_path(source)
+    return source if path is None else path.read_text(encoding="utf-8")
 
 
 def _stored(ptx_path: Path, meta_path: Path, key: str) -> CachedKernel | str:
