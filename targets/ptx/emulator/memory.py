@@ -256,10 +256,9 @@ class GlobalMemory:
     def store(self, addresses: np.ndarray, data: np.ndarray, threads: np.ndarray, cta: int) -> None:
         size = data.shape[1]
         index, offset = self._locate(addresses, size, threads, "global store", min(size, 16), write=True)
+        self._check_writeable(index, "global store")
         for buf in np.unique(index):
             sel = index == buf
-            if not self.arrays[buf].flags.writeable:
-                raise EmulationError(f"global store into read-only {self.names[buf]}")
             where = (offset[sel, None] + np.arange(size)).reshape(-1)
             if self.check_ownership:
                 owner = self.owner[buf]
