@@ -36,9 +36,12 @@ def register_text(register: int, elem: ElemType) -> str:
     return f"r{register}l_r{register}h"
 
 
+def _hint_suffix(hints: frozenset[Hint] | tuple[Hint, ...]) -> str:
+    return "".join(f".{hint}" for hint in (Hint.CACHE, Hint.DISCARD) if hint in hints)
+
+
 def _operand(register: int, elem: ElemType, hints: frozenset[Hint] | tuple[Hint, ...]) -> str:
-    suffix = "".join(f".{hint}" for hint in (Hint.CACHE, Hint.DISCARD) if hint in hints)
-    return register_text(register, elem) + suffix
+    return register_text(register, elem) + _hint_suffix(hints)
 
 
 def format_mma8(desc: Mma8, canonical: bool = True) -> str:
@@ -58,7 +61,7 @@ def format_mma8(desc: Mma8, canonical: bool = True) -> str:
     if d.c is not None:
         operands.append(_operand(d.c, d.cd_type, d.hints.c))
     elif not d.accumulate:
-        operands.append("zero" + "".join(f".{hint}" for hint in (Hint.CACHE, Hint.DISCARD) if hint in d.hints.c))
+        operands.append("zero" + _hint_suffix(d.hints.c))
     text = f"{mnemonic} {', '.join(operands)}"
     if d.wait:
         text += f" wait({','.join(str(slot) for slot in d.wait)})"
