@@ -294,6 +294,7 @@ def field_values(desc: Mma8, form: Form | str) -> dict[str, int]:
 
 def encode_mma8(desc: Mma8, form: Form | str) -> bytes:
     """The instruction bytes of ``desc`` in ``form`` (12 bytes for agx3b, 14 for agx3c)."""
+    check_descriptor(desc, "encode_mma8")
     form = _as_form(form)
     validate(desc, form)
     word = form.opcode.bits.insert(0, form.opcode.value)
@@ -398,6 +399,7 @@ def assumptions_of(desc: Mma8, form: Form | str) -> tuple[str, ...]:
     all equal does not depend on which bit is which (A3 / A4). The opcode and
     the zero bits (A10) are always assumed.
     """
+    check_descriptor(desc, "assumptions_of")
     form = _as_form(form)
     validate(desc, form)  # a refused descriptor has no bytes to rest on: its refusal, not a partial answer
     values = field_values(desc, form)

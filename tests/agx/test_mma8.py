@@ -330,8 +330,8 @@ def test_the_entry_points_refuse_a_wrong_argument_type_by_name() -> None:
     """What tests/api/agx_calls.py's fuzz found: an attribute lookup or len() deep inside gave Python's own words."""
     from targets.agx import format_mma8, parse_mma8
 
-    for call, message in [(lambda: encode_mma8("r0", "agx3b"), "validate takes an Mma8 descriptor, got str"),
-                          (lambda: assumptions_of(None, "agx3b"), "validate takes an Mma8 descriptor, got NoneType"),
+    for call, message in [(lambda: encode_mma8("r0", "agx3b"), "encode_mma8 takes an Mma8 descriptor, got str"),
+                          (lambda: assumptions_of(None, "agx3b"), "assumptions_of takes an Mma8 descriptor, got NoneType"),
                           (lambda: format_mma8(3), "format_mma8 takes an Mma8 descriptor, got int"),
                           (lambda: normalize([]), "normalize takes an Mma8 descriptor, got list"),
                           (lambda: decode_mma8(None, "agx3b"), "decode_mma8 takes the instruction bytes"),
