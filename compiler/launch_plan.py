@@ -310,12 +310,15 @@ class IndexEvaluator:
             if name in _UNSIGNED and (a_lo < 0 or b_lo < 0):
                 raise QdotError(op, f"takes a negative operand ({_range_text(a_lo, a_hi)}, "
                                     f"{_range_text(b_lo, b_hi)}){_at_shape(self.scalars)}, computing {what}")
+            if name in _SHIFTS:
+                bits = op.results[0].type.width.data if isinstance(op.results[0].type, IntegerType) else 64
+                if b_lo < 0 or b_hi >= bits:  # arith gives no defined value: no size can rest on it
+                    raise QdotError(op, f"shifts by {_range_text(b_lo, b_hi)}, outside 0 … {bits - 1} (its "
+                                        f"{bits}-bit type has no defined value there){_at_shape(self.scalars)}, "
+                                        f"computing {what}")
             if a_lo == a_hi and b_lo == b_hi:
                 exact = _INDEX_OPS[name](a_lo, b_lo)
                 return exact, exact
-            if name in _SHIFTS and b_lo < 0:
-                raise QdotError(op, f"shifts by a negative amount ({b_lo} … {b_hi}){_at_shape(self.scalars)}, "
-                                    f"computing {what}")
             if name not in _NOT_MONOTONE:
                 corners = [_INDEX_OPS[name](a, b) for a in (a_lo, a_hi) for b in (b_lo, b_hi)]
                 return min(corners), max(corners)

@@ -101,3 +101,20 @@ def test_an_unsigned_compare_of_a_value_that_may_be_negative_is_refused() -> Non
         evaluator.bounds(value, value.owner, "the value")
     assert str(caught.value) == ("u.mlir:5:3: error: 'arith.cmpi' op compares unsigned an operand that may be "
                                  "negative (-2 … 1, 4) at n=4, computing the value")
+
+
+@pytest.mark.parametrize("n, amount", [(1, "-3"), (100, "96")])
+def test_a_shift_outside_its_types_width_is_refused_even_when_known_exactly(n: int, amount: str) -> None:
+    """arith's shift by a negative amount or by the width or more has no defined value: Python's ``<<`` raised a
+    bare ValueError on the first (qdot-bench's internal error) and gave a size of 2^96 elements on the second."""
+    text = "\n".join(["func.func @k(%n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {",
+                      "  %c4 = arith.constant 4 : index", "  %c16 = arith.constant 16 : index",
+                      "  %a = arith.subi %n, %c4 : index", "  %v = arith.shli %c16, %a : index",
+                      "  func.return", "}", ""])
+    func = launch_plan.find_kernel(parse_module(registry.make_context(), split_chunks(text, False)[0], "s.mlir"), None)
+    evaluator = launch_plan.IndexEvaluator(func, {"n": n}, launch_plan.kernel_parameters(func), (1, 1, 1))
+    value = next(op for op in func.walk() if op.name == "arith.shli").results[0]
+    with pytest.raises(QdotError) as caught:
+        evaluator.bounds(value, value.owner, "the value")
+    assert str(caught.value) == (f"s.mlir:5:3: error: 'arith.shli' op shifts by {amount}, outside 0 … 63 (its 64-bit "
+                                 f"type has no defined value there) at n={n}, computing the value")
