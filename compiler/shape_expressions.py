@@ -46,7 +46,12 @@ class Expressions:
 
     MAX_LENGTH = 1000
     """Characters an expression may have: a grid or a FLOP count is a line, and Python's parser
-    and this module's recursive walk run out of stack on expressions thousands of terms deep."""
+    runs out of stack on expressions thousands of terms deep."""
+    MAX_DEPTH = 500
+    """Nesting an expression may have, in nested terms: within MAX_LENGTH, 998 unary minus signs
+    nest deep enough to exhaust the stack of this module's recursive walks, so the depth is measured
+    (without recursing) before them. 500 still takes any chain of binary operators that fits in
+    MAX_LENGTH (each takes two characters at least)."""
 
     @staticmethod
     def parse(option: str, text: str, limit: int) -> "Expressions":
@@ -65,6 +70,9 @@ class Expressions:
             want = "one expression" if limit == 1 else f"one to {most} comma-separated expressions"
             raise ExpressionError(f"{option} '{text}' must be {want}, got {len(nodes)}")
         expressions = Expressions(option, text.strip(), nodes)
+        if (depth := _depth(body)) > Expressions.MAX_DEPTH:
+            raise ExpressionError(f"{option} '{text}' is nested {depth} levels deep; an expression may nest at most "
+                                  f"{Expressions.MAX_DEPTH}")
         for node in nodes:
             expressions._check(node)
         return expressions
@@ -131,3 +139,14 @@ class Expressions:
         if node.func.id == "cdiv" and b == 0:
             raise ExpressionError(f"{self.option} '{self.text}': '{self._segment(node)}' divides by zero")
         return _FUNCTIONS[node.func.id](a, b)
+
+
+def _depth(root: ast.AST) -> int:
+    """How deeply ``root``'s terms (``ast.expr`` nodes: a frame each of the walks) nest, by an explicit stack,
+    since the recursive walks are what it guards."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+    return deepest
