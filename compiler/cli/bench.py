@@ -61,7 +61,7 @@ timing:
   stored to. Outputs start as 0xff bytes for it; only where some element still holds them does
   a second launch, from zeros, tell "never stored" from "stored that value". Keep shapes
   small: a 128x128 tile takes about a second. A grid of more than --max-ctas CTAs (1024) is
-  refused unless --ctas picks some: '--ctas 0,-1' runs the first and the last (where a
+  refused unless --ctas picks some (at most as many): '--ctas 0,-1' runs the first and the last (where a
   ragged edge meets the arrays' bounds), '--ctas 0:4,-4:' the first and last four (Python
   slices; ids linear, x fastest; a list that starts with '-N:' is written --ctas=-N:,...,
   as argparse would take it for a flag). Outputs are then not counted: the CTAs left out write
@@ -158,8 +158,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="with --emulate: run only these CTAs of the grid, e.g. '0,-1' (the first and the last) "
                              "or '0:4,-4:' (Python slices); ids are linear, x fastest")
     parser.add_argument("--max-ctas", type=int, metavar="N",
-                        help=f"--emulate refuses a grid of more CTAs than this unless --ctas picks some "
-                             f"(default: {EMULATE_MAX_CTAS})")
+                        help=f"--emulate refuses a grid of more CTAs than this unless --ctas picks some, and a --ctas "
+                             f"that picks more (default: {EMULATE_MAX_CTAS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run instead of a line")
     return parser
 
@@ -225,7 +225,16 @@ def _selected_ctas(args: argparse.Namespace, run: Run) -> list[int] | None:
                                 f"({total} CTAs: ids 0 to {total - 1}, or -{total} to -1 from the end)")
             chosen.add(pick % total)
         else:
-            chosen.update(range(total)[pick[0]:pick[1]])
+            picked = range(total)[pick[0]:pick[1]]
+            if len(picked) > args.max_ctas:  # refused before it is built: '0:' of a 2^31-CTA grid is 2^31 ids
+                raise ToolError(f"--ctas '{args.ctas}' picks {len(picked)} CTAs of grid={run.grid_text()}"
+                                f"{run.at_shape()}, more than --emulate runs (--max-ctas {args.max_ctas}); pick "
+                                f"fewer or raise --max-ctas")
+            chosen.update(picked)
+        if len(chosen) > args.max_ctas:
+            raise ToolError(f"--ctas '{args.ctas}' picks more than {args.max_ctas} CTAs of grid={run.grid_text()}"
+                            f"{run.at_shape()}, more than --emulate runs (--max-ctas {args.max_ctas}); pick "
+                            f"fewer or raise --max-ctas")
     if not chosen:
         raise ToolError(f"--ctas '{args.ctas}' picks no CTA of grid={run.grid_text()}{run.at_shape()} "
                         f"({total} CTAs)")

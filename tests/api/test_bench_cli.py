@@ -140,6 +140,8 @@ BAD = {
     "grid arity": ([MX, *MX_SHAPE, "--grid", "1,2,3,4"], "one to three comma-separated expressions, got 4", ""),
     "grid zero": ([MX, *MX_SHAPE, "--grid", "m//512"], "gives x = 0 at m=256,n=256,k=256", ""),
     "grid divides by zero": ([MX, *MX_SHAPE, "--grid", "cdiv(m, n-n)"], "'cdiv(m, n-n)' divides by zero", ""),
+    "grid nested too deeply": ([MX, *MX_SHAPE, "--grid=" + "-" * 998 + "1"],  # was a RecursionError in the walk
+                               "is nested 999 levels deep; an expression may nest at most 500", ""),
     "flops name": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "2*m*n*kk"], "--flops '2*m*n*kk': unknown name 'kk'", ""),
     "flops negative": ([MX, *MX_SHAPE, *MX_GRID, "--flops", "-5"], "--flops '-5' gives -5 at m=256,n=256,k=256; "
                        "the operations of a launch must be a positive count", ""),
@@ -568,6 +570,7 @@ def test_emulate_runs_the_one_launch_decode(tmp_path: Path, capsys: pytest.Captu
 def test_expressions_evaluate_the_whitelisted_grammar_only() -> None:
     env = {"m": 1000, "n": 300, "k": 64}
     assert Expressions.parse("--grid", "cdiv(m,128)*cdiv(n,128)", 3).evaluate(env) == (8 * 3,)
+    assert Expressions.parse("--grid", "+".join(["1"] * 500), 3).evaluate(env) == (500,)  # the longest chain: taken
     assert Expressions.parse("--grid", "(cdiv(n, 64), min(m // 100, 4), -(-2))", 3).evaluate(env) == (5, 4, 2)
     flops = Expressions.parse("--flops", "2*m*n*k + max(m, n) - 1", 1)
     assert flops.evaluate(env) == (2 * 1000 * 300 * 64 + 999,)
@@ -774,6 +777,9 @@ def test_max_ctas_sets_the_largest_grid_run_whole(capsys: pytest.CaptureFixture[
     (["--ctas", "0,one"], "--ctas '0,one': 'one' is not a CTA id or a slice START:STOP"),
     (["--ctas", "1:2:3"], "--ctas '1:2:3': '1:2:3' is not a CTA id or a slice START:STOP"),
     (["--max-ctas", "0"], "--max-ctas must be at least 1, got 0"),
+    (["--ctas", "0:", "--max-ctas", "5"], "--ctas '0:' picks 6 CTAs of grid=(2,3,1) at m=3,k=1000, more than "
+                                         "--emulate runs (--max-ctas 5)"),  # a slice was built whole, unbounded
+    (["--ctas", "0:3,3:", "--max-ctas", "5"], "--ctas '0:3,3:' picks more than 5 CTAs of grid=(2,3,1)"),
 ])
 def test_ctas_are_checked_against_the_grid(flags: list[str], message: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
