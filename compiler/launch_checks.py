@@ -222,6 +222,10 @@ def _item_size_problem(param: Parameter, array: Any, element_bytes: int | None) 
     itemsize = getattr(dtype, "itemsize", None)
     if not isinstance(itemsize, int) or element_bytes is None:
         return None
+    if not getattr(dtype, "isnative", True):  # '>i4' is named int32 too, but its bytes are not the kernel's
+        return (f"argument #{param.index} (%{param.name}) holds {dtype.str} items, in non-native byte order: the "
+                f"kernel would take their bytes for {dtype.newbyteorder('=').str} ones; pass "
+                f"array.astype(array.dtype.newbyteorder('='))")
     pointee = param.type.pointee
     accepted = _accepted_dtypes(pointee, element_bytes)
     if accepted is None:

@@ -210,7 +210,7 @@ def _allow_shared(function: Any, shared_bytes: int, name: str) -> None:
 
 
 def run_with_host_arrays(kernel: LoadedKernel, args: Sequence[Any], grid: Sequence[int] | int) -> None:
-    """Copy numpy arrays to the device, launch, and copy every array back in place."""
+    """Copy numpy arrays to the device, launch, and copy every writeable array back in place."""
     cupy = require_cupy()
     device_args: list[Any] = []
     copies: list[tuple[np.ndarray, Any]] = []
@@ -223,4 +223,5 @@ def run_with_host_arrays(kernel: LoadedKernel, args: Sequence[Any], grid: Sequen
             device_args.append(value)
     kernel.launch(*device_args, grid=grid)
     for host, dev in copies:
-        host.view(np.uint8).reshape(-1)[:] = cupy.asnumpy(dev)
+        if host.flags.writeable:  # a read-only array is an input (the launch checks refuse one as an output)
+            host.view(np.uint8).reshape(-1)[:] = cupy.asnumpy(dev)

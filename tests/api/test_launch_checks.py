@@ -250,6 +250,39 @@ def test_a_read_only_output_is_refused_before_anything_runs(int8_gemm) -> None: 
         compiler.run(int8_gemm, a, b, c, M, N, K, grid=1)
 
 
+def test_an_array_in_non_native_byte_order_is_refused(int8_gemm) -> None:  # noqa: ANN001
+    """'>i4' is named int32 as the native type is: the name check let it through and the kernel's
+    little-endian results read as other numbers, with no error."""
+    a, b, c = _arrays()
+    compiler.emulate(int8_gemm, a, b, c, M, N, K, grid=1)  # the same shape with native arrays passed first
+    with pytest.raises(ValueError, match=r"argument #2 \(%c_ptr\) holds >i4 items, in non-native byte order: the "
+                                         r"kernel would take their bytes for <i4 ones; pass "
+                                         r"array.astype\(array.dtype.newbyteorder\('='\)\)"):
+        compiler.emulate(int8_gemm, a, b, c.astype(">i4"), M, N, K, grid=1)
+
+
+def test_run_copies_back_the_outputs_of_a_launch_with_read_only_inputs(int8_gemm,  # noqa: ANN001
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read-only inputs are taken, but the copy back after the launch wrote into every array, the input first: a
+    ValueError after the kernel ran, with the output never copied."""
+    from types import SimpleNamespace
+
+    import targets.ptx.runner as runner
+
+    device_c = np.arange(M * N, dtype=np.int32)  # what the stand-in launch leaves in the output's device copy
+    fake = SimpleNamespace(asarray=lambda x: np.array(x), asnumpy=lambda x: np.array(x))
+
+    def launch(*args: object, grid: object) -> None:
+        args[2][:] = device_c.view(np.uint8)  # type: ignore[index]
+
+    monkeypatch.setattr(runner, "require_cupy", lambda: fake)
+    monkeypatch.setattr(runner, "load", lambda ptx, info: SimpleNamespace(launch=launch))
+    a, b, c = _arrays()
+    a.flags.writeable = b.flags.writeable = False
+    compiler.run(int8_gemm, a, b, c, M, N, K, grid=1)
+    assert np.array_equal(c.reshape(-1), device_c) and not a.any() and not b.any()
+
+
 @pytest.mark.parametrize("grid", [7, (7,), (7, 2), (7, 2, 3), [7, 2], (np.int64(7), 2), 2**31 - 1,
                                   0, -1, True, "7", 7.0, (7, 0), (2**31, 1, 1), (1, 65536), (1, 1, 65536),
                                   (), (1, 1, 1, 1), (7.0, 1), b"7"], ids=repr)
