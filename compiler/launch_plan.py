@@ -207,6 +207,11 @@ KNOWN_INDEX_OPS = ("arith.constant", *_INDEX_OPS, *sorted(_CASTS), "arith.cmpi",
                    "qdot.num_programs", "qdot.program_id")
 
 
+class Unreached(Exception):
+    """Raised by one program's ``IndexEvaluator`` for a value inside an ``scf.for`` that program never enters: it
+    computes no such value, and the bound over all programs (which gives the loop's lower bound) would exceed it."""
+
+
 class IndexEvaluator:
     """The bounds [lo, hi] of index SSA values computed from the kernel's scalar parameters by arith ops,
     on Python ints: the shapes and strides a ``qdot.make_desc`` takes, at one --shape.
@@ -219,7 +224,8 @@ class IndexEvaluator:
     (lo = hi); one that does is bounded over all programs and iterations, op by op: exactly for the ops monotone in
     each operand (add, sub, mul, the divisions, min, max, shifts, ordered compares: their extremes lie at the
     corners of their operands' ranges), soundly for the others (rem, and, or, xor); operands bounded apart lose
-    their correlation, so the bound may exceed the true extent, never fall short. None where the grid is not
+    their correlation, so the bound may exceed the true extent, never fall short (``plan_arrays`` therefore also
+    bounds small grids program by program, ``_program_evaluators``). None where the grid is not
     known: such a size is then a ``QdotError`` at the op, as any other value it cannot evaluate."""
 
     def __init__(self, func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter],
@@ -271,6 +277,8 @@ class IndexEvaluator:
 
         lb_lo, _ = self.bounds(loop.lb, user, what)
         _, ub_hi = self.bounds(loop.ub, user, what)
+        if self.program is not None and ub_hi <= lb_lo:
+            raise Unreached(loop)
         step_lo, _ = self.bounds(loop.step, user, what)
         if step_lo <= 0:
             raise QdotError(loop, f"may step by {step_lo}{_at_shape(self.scalars)}, and {what} depends on "
@@ -432,6 +440,7 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
                 and op.counters.block is func.body.blocks[0]:
             arrivals.setdefault(op.counters.index, []).append(op)
     evaluator = IndexEvaluator(func, scalars, params, grid)
+    programs = _program_evaluators(func, scalars, params, grid)
     specs = []
     for param in params:
         if not param.is_pointer:
@@ -445,7 +454,8 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
             raise QdotError(func, f"pointer parameter %{param.name} has no qdot.make_desc, so qdot-bench cannot "
                                   "size its array (it sizes each pointer's array from its descriptors' shape "
                                   "and strides)")
-        extent = max((_counter_index_bound(evaluator, op) + 1 for op in arrivals.get(param.index, [])), default=0)
+        extent = max((_counter_index_bound(evaluator, programs, op) + 1 for op in arrivals.get(param.index, [])),
+                     default=0)
         output = param.index in arrivals
         for desc in descriptors.get(param.index, []):
             whose = f"of the descriptor over %{param.name} at {_where(desc)}"
@@ -455,8 +465,15 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
                 if any(lo < 0 for lo, _ in values):
                     shown = ", ".join(_range_text(lo, hi) for lo, hi in values)
                     raise QdotError(desc, f"has a negative {kind} [{shown}]{_at_shape(scalars)}")
-            if all(hi > 0 for _, hi in dims):  # the greatest extent any program's descriptor reaches
-                extent = max(extent, sum((d - 1) * s for (_, d), (_, s) in zip(dims, strides, strict=True)) + 1)
+            for each in programs or [evaluator]:  # the greatest extent any program's descriptor reaches
+                if each is not evaluator:
+                    try:
+                        dims = [each.bounds(v, desc, "") for v in desc.shape]
+                        strides = [each.bounds(v, desc, "") for v in desc.strides]
+                    except Unreached:
+                        continue
+                if all(hi > 0 for _, hi in dims):
+                    extent = max(extent, sum((d - 1) * s for (_, d), (_, s) in zip(dims, strides, strict=True)) + 1)
             output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
         finite = isinstance(pointee, (Float16Type, BFloat16Type, Float32Type, Float64Type))
         specs.append(ArraySpec(param.name, str(pointee), element_bytes, extent, output, finite,
@@ -464,9 +481,28 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
     return tuple(specs)
 
 
-def _counter_index_bound(evaluator: IndexEvaluator, op: Any) -> int:
+EXACT_PROGRAMS = 4096
+"""Grids of at most this many programs are sized program by program (``_program_evaluators``)."""
+
+
+def _program_evaluators(func: Any, scalars: Mapping[str, int | float], params: Sequence[Parameter],
+                        grid: tuple[int, int, int] | None) -> list[IndexEvaluator]:
+    """One evaluator per program of ``grid`` where it has at most EXACT_PROGRAMS (else none): bounded over all
+    programs at once, a value computed from two that both depend on the program loses their correlation — a
+    stream-K program's tile, its first tile plus a loop variable below its number of tiles, reaches up to twice
+    the tiles, and a caller's counters sized by ``fixup_counters_shape`` were refused. Within one program only
+    the loop variables range, so the greatest value over the programs' own bounds is the tighter, still sound,
+    size. Called after the evaluator over all programs, whose diagnostics come first: a program's ranges lie
+    inside it, so they raise nothing it did not."""
+    if grid is None or grid[0] * grid[1] * grid[2] > EXACT_PROGRAMS:
+        return []
+    return [IndexEvaluator(func, scalars, params, grid, (x, y, z))
+            for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+
+
+def _counter_index_bound(evaluator: IndexEvaluator, programs: Sequence[IndexEvaluator], op: Any) -> int:
     """The largest counter index a ``qdot.last_arrival`` reaches over the programs (a program id's: the grid's size
-    along its axis less one)."""
+    along its axis less one), program by program where ``programs`` has them."""
     from compiler.diagnostics import QdotError
     from dialects.qdot.kernel import ProgramIdOp
 
@@ -475,7 +511,17 @@ def _counter_index_bound(evaluator: IndexEvaluator, op: Any) -> int:
         axis = index.owner.axis.index
         raise QdotError(op, f"counts programs by qdot.program_id {'xyz'[axis]}, so its counters' number is the "
                             "launch grid's size along it; the grid is not known where the arrays are sized")
-    return evaluator.bounds(index, op, "the counter index of qdot.last_arrival")[1]
+    what = "the counter index of qdot.last_arrival"
+    greatest = evaluator.bounds(index, op, what)[1]
+    if not programs:
+        return greatest
+    reached = -1  # no program reaches the op: no counter is needed
+    for each in programs:
+        try:
+            reached = max(reached, each.bounds(index, op, what)[1])
+        except Unreached:
+            pass
+    return reached
 
 
 def _code_bits(func: Any) -> dict[int, int]:

@@ -118,3 +118,24 @@ def test_a_shift_outside_its_types_width_is_refused_even_when_known_exactly(n: i
         evaluator.bounds(value, value.owner, "the value")
     assert str(caught.value) == (f"s.mlir:5:3: error: 'arith.shli' op shifts by {amount}, outside 0 … 63 (its 64-bit "
                                  f"type has no defined value there) at n={n}, computing the value")
+
+
+@pytest.mark.parametrize("programs", [3, 5, 7, 12, 13])
+def test_stream_k_counters_are_sized_program_by_program_as_the_helpers_size_them(programs: int) -> None:
+    """A stream-K program's tile is its first tile plus a loop variable: bounded over all programs at once, apart,
+    they reached up to twice the tiles, and compiler.emulate refused counters sized by fixup_counters_shape. Program
+    by program (a program that has no segment never reaches the counter) the plan needs what the helpers give."""
+    from dataclasses import replace
+
+    from compiler.mmq_template import MmqConfig, fixup_counters_shape, fixup_workspace_shape, mmq_kernel
+
+    cfg = replace(MmqConfig(block_m=32, block_n=64, num_warps=4, stream_k=True, fixup=True), fixup_in_gemm=True)
+    m, n, k, grid = 40, 72, 768, (programs, 1, 1)
+    func = launch_plan.find_kernel(parse_module(registry.make_context(),
+                                                    split_chunks(mmq_kernel(cfg), False)[0], "sk.mlir"), None)
+    params = launch_plan.kernel_parameters(func)
+    specs = {spec.param: spec for spec in launch_plan.plan_arrays(func, params, {"m": m, "n": n, "k": k}, grid)}
+    assert specs["count_ptr"].elements == int(np.prod(fixup_counters_shape(cfg, m, n))) == 4
+    assert specs["part_ptr"].elements == int(np.prod(fixup_workspace_shape(cfg, grid, n)))
+    over_all = launch_plan.plan_arrays(func, params, {"m": m, "n": n, "k": k}, (launch_plan.EXACT_PROGRAMS + 1, 1, 1))
+    assert {spec.param: spec for spec in over_all}["count_ptr"].elements > 4  # the bound over all programs, sound
