@@ -348,6 +348,10 @@ def _dequant(lhs: Format, rhs: Format, ls: ScaleKind | None, rs: ScaleKind | Non
     for side, fmt in (("lhs", lhs), ("rhs", rhs)):
         if fmt not in (*F8F6F4, Format.BF16, Format.FP16):
             raise PlanError(f"strategy 'dequant-bf16' takes float formats; {side} is {fmt}")
+    if {lhs, rhs} == {Format.BF16, Format.FP16}:  # either conversion changes values: fp16 → NaN/inf or rounded
+        raise PlanError(f"{lhs} × {rhs} has no exact 16-bit mma type: fp16 lacks bf16's exponent range (bf16 "
+                        f"values overflow or round in it) and bf16 fp16's 11 significant bits; convert one operand "
+                        f"to the other's type in the IR, where the rounding is yours to choose")
     compute = RegFormat.FP16 if Format.FP16 in (lhs, rhs) else RegFormat.BF16
     # Scales multiply exactly into bf16 values: ue8m0 is a power of two (exact while the
     # product stays in bf16's range), and ue4m3 (4 significant bits) times e2m1 (2 bits)

@@ -76,3 +76,21 @@ func.func @m_packed(%a: tensor<16x64xi8>, %b: tensor<64x32xf8E4M3FN>, %acc: tens
 // FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' needs fp4 packed along K (lhs packed along M)
 // BF16: strategy-refusals.mlir:[[# @LINE - 6]]:3: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M with a whole number of 32-value runs per row (a power of two of them, at most 32), got a tile of [16, 64] bytes contiguous along dimension 1
 // AUTO: strategy-refusals.mlir:[[# @LINE - 7]]:3: error: 'qdot.dot_scaled' op lhs e2m1 packed along M must be loaded from a tile that is contiguous along M
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+// bf16 × fp16: neither 16-bit mma type holds the other's values (fp16 lacks bf16's range, bf16
+// fp16's mantissa), so dequant-bf16 refuses rather than convert one side in registers (it made
+// the bf16 side fp16: NaN past 65504), and no other strategy takes 16-bit floats.
+func.func @bf16_fp16(%a: tensor<32x32xbf16>, %b: tensor<32x32xf16>, %acc: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl>
+    attributes {qdot.num_warps = 1 : i64} {
+  %d = qdot.dot_scaled %a, %b, %acc lhs = bf16 rhs = fp16
+     : tensor<32x32xbf16> * tensor<32x32xf16> -> tensor<32x32xf32, #bl>
+  func.return %d : tensor<32x32xf32, #bl>
+}
+// INT8: strategy-refusals.mlir:[[# @LINE - 4]]:3: error: 'qdot.dot_scaled' op strategy 'promote-int8' needs values that are exact small integers
+// FP8:  strategy-refusals.mlir:[[# @LINE - 5]]:3: error: 'qdot.dot_scaled' op strategy 'promote-fp8' takes fp8/fp6/fp4 operands; lhs is bf16
+// BF16: strategy-refusals.mlir:[[# @LINE - 6]]:3: error: 'qdot.dot_scaled' op bf16 × fp16 has no exact 16-bit mma type: fp16 lacks bf16's exponent range (bf16 values overflow or round in it) and bf16 fp16's 11 significant bits; convert one operand to the other's type in the IR, where the rounding is yours to choose
+// AUTO: strategy-refusals.mlir:[[# @LINE - 7]]:3: error: 'qdot.dot_scaled' op no strategy runs bf16 × fp16 on sm_90: bf16 × fp16 has no exact 16-bit mma type
