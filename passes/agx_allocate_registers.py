@@ -99,11 +99,12 @@ def allocate(func: FuncOp) -> None:
     for index, op in enumerate(ops):
         if isinstance(op, Mma8Op):
             preferred = None
-            if op.c is not None and scan.last_use(op.c) == index:
+            # D takes C's pair only where C dies here and is not also A or B, whose pairs D may never share (A13)
+            if op.c is not None and scan.last_use(op.c) == index and op.c not in (op.a, op.b):
                 preferred = scan.release(op.c)
             scan.take(op.result, op, preferred)
-            for source in (op.a, op.b):
-                if scan.last_use(source) == index:
+            for source in (op.a, op.b, op.c):
+                if source is not None and scan.last_use(source) == index:
                     scan.release(source)
         elif isinstance(op, LoadFragOp | DequantFragOp):
             scan.take(op.result, op)

@@ -58,3 +58,18 @@ func.func @tile_32(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>, %acc: tensor<32
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
   func.return %d : tensor<32x32xf32>
 }
+
+// -----
+
+// One fragment read as both A and C, dying there: D takes a fresh pair, not the A/C one (D
+// may share C's register only, A13; taking C's pair here gave D A's register and the
+// verifier refused the pass's output).
+// CHECK-LABEL: func.func @a_is_c
+// CHECK:       agx.mma8 %{{.*}}, %{{.*}}, %{{.*}} : !agx.frag<fp32, r0>, !agx.frag<fp16, r2>, !agx.frag<fp32, r0> -> !agx.frag<fp32, r4>
+func.func @a_is_c(%a: tensor<8x8xf32>, %b: tensor<8x8xf16>) -> tensor<8x8xf32> {
+  %x = agx.load_frag lhs %a[0, 0] : tensor<8x8xf32> -> !agx.frag<fp32>
+  %b0 = agx.load_frag rhs %b[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16>
+  %d0 = agx.mma8 %x, %b0, %x : !agx.frag<fp32>, !agx.frag<fp16>, !agx.frag<fp32> -> !agx.frag<fp32>
+  %r = agx.store_tile %d0 : !agx.frag<fp32> -> tensor<8x8xf32>
+  func.return %r : tensor<8x8xf32>
+}
