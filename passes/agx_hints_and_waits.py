@@ -28,7 +28,11 @@ accepts A3 and A4.
 
 It works on SSA values, so it may run before or after register allocation;
 with registers placed, a fragment's value and its register's value are the same
-thing. Lit tests: tests/lit/agx-hints-and-waits/.
+thing, and a D written over a register a pending load fills waits for that load.
+What it cannot order is refused at the load: a second load into a register whose
+load is still in flight (loads carry no waits), and, before registers are placed,
+a load nothing reads (no wait follows it, and allocation may hand its register on
+while it is in flight). Lit tests: tests/lit/agx-hints-and-waits/.
 """
 
 from __future__ import annotations
@@ -90,6 +94,17 @@ def _waits(ops: list[Operation], slots: int, every_slot: bool) -> None:
     issued = 0
     for op in ops:
         if isinstance(op, LoadFragOp | DequantFragOp):
+            assert isinstance(op.result.type, FragType)
+            if not op.result.uses and op.result.type.reg is None:
+                emit_error(op, "loads a fragment nothing reads, before registers are placed: no mma8 waits on its "
+                               "slot, and agx-allocate-registers may then give its register to a later load or D "
+                               "while it is still in flight; remove it, or place registers first")
+            landing = _registers(op.result)
+            clash = next(((value, slot) for value, slot in pending.items() if _registers(value) & landing), None)
+            if clash is not None:  # no op between the two waits (loads carry none): which lands last is unknown
+                emit_error(op, f"loads into r{min(_registers(clash[0]) & landing)} while the load in slot {clash[1]} "
+                               f"into it is still in flight and no mma8 between them waits on it; remove the "
+                               f"earlier load or place this one elsewhere")
             op.properties["slot"] = IntAttr(issued % slots)
             pending[op.result] = issued % slots
             issued += 1

@@ -83,7 +83,11 @@ def _register(op: Operation, value: SSAValue, what: str) -> int:
 def _load(func: FuncOp, op: LoadFragOp | DequantFragOp, before: int) -> FragmentLoad:
     assert isinstance(op.result.type, FragType)
     arg = _argument(func, op.source, op, "the fragment source")
-    slot = op.slot.data if op.slot is not None else None
+    register = _register(op, op.result, "the loaded")
+    if op.slot is None:  # asynchronous: without a slot no MMA waits for it, and the stream reads it too early
+        emit_error(op, "the fragment load has no scoreboard slot, so no mma8 waits for it; run agx-hints-and-waits "
+                       "before emitting")
+    slot = op.slot.data
     if isinstance(op, LoadFragOp):
         assert isinstance(op.source.type, TensorType)
         fmt = _PLAIN_FORMATS[op.source.type.get_element_type()]
@@ -97,7 +101,7 @@ def _load(func: FuncOp, op: LoadFragOp | DequantFragOp, before: int) -> Fragment
             scale_format = str(kind) if kind is not None else None
         source = FragmentSource(Operand(op.operand.data), arg, op.row.data, op.col.data, str(op.fmt),
                                 scale_arg, op.is_k_packed, True, scale_format)
-    return FragmentLoad(_register(op, op.result, "the loaded"), op.result.type.elem_type, source, slot, before)
+    return FragmentLoad(register, op.result.type.elem_type, source, slot, before)
 
 
 def tile_program(func: FuncOp, form: str) -> tuple[TileProgram, list[Mma8Op]]:

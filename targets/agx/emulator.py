@@ -10,8 +10,10 @@ the emulator checks what the compiler passes promise, so that a wrong
 decision fails a test instead of producing plausible numbers:
 
 * a register read after a ``discard`` hint invalidated it is an error;
-* a register read (or overwritten as D) while the asynchronous load that fills
-  it is still pending in a scoreboard slot nobody waited on is an error (A14);
+* a register read (or overwritten as D, or loaded into again) while the asynchronous
+  load that fills it is still pending in a scoreboard slot nobody waited on is an error
+  (A14); a map load without a slot is taken as complete at once (the emitter refuses
+  to emit one);
 * a load or store of the map whose register pair is not one the pair form
   reaches (below r0, odd, past r95: A8) is an error, as it is for the MMA's own
   operands, which the decoder checks;
@@ -140,6 +142,10 @@ def run_program(program: TileProgram, stream: bytes, values: TileValues) -> np.n
     for index in range(len(instructions) + 1):
         for load in program.loads_before(index):
             _check_map_register(f"load before instruction {index}", load.register, load.elem)
+            for reg in RegisterFile.footprint(load.register, load.elem):
+                if reg in regs.pending:  # two loads in flight to one register: which lands last is unknown
+                    raise EmulatorError(f"load before instruction {index}: loads into r{reg} while the load in "
+                                        f"scoreboard slot {regs.pending[reg]} into it is pending")
             tile = np.asarray(values(load), dtype=np.float64)
             regs.write_tile(load.register, load.elem, tile)
             for reg in RegisterFile.footprint(load.register, load.elem):

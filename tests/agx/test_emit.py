@@ -71,8 +71,8 @@ def test_form_must_match_the_lowering() -> None:
 def test_encoder_refusal_becomes_a_diagnostic_on_the_op() -> None:
     text = """
     func.func @t(%x: tensor<8x8xf16>, %w: tensor<8x8xf16>) -> tensor<8x8xf32> {
-      %a = agx.load_frag lhs %x[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16, r0>
-      %b = agx.load_frag rhs %w[0, 0] : tensor<8x8xf16> -> !agx.frag<fp16, r2>
+      %a = agx.load_frag lhs %x[0, 0] slot 7 : tensor<8x8xf16> -> !agx.frag<fp16, r0>
+      %b = agx.load_frag rhs %w[0, 0] slot 7 : tensor<8x8xf16> -> !agx.frag<fp16, r2>
       %d = agx.mma8 %a, %b, zero wait [7] : !agx.frag<fp16, r0>, !agx.frag<fp16, r2> -> !agx.frag<fp32, r4>
       %r = agx.store_tile %d : !agx.frag<fp32, r4> -> tensor<8x8xf32>
       func.return %r : tensor<8x8xf32>

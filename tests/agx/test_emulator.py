@@ -123,6 +123,16 @@ def test_overwriting_a_pending_load_is_an_error() -> None:
         run_program(_program(loads, program), stream, lambda load: np.eye(8))
 
 
+def test_loading_into_a_register_with_a_pending_load_is_an_error() -> None:
+    """Two loads in flight into r0: the emulator kept only the newer slot, so an MMA waiting on that slot alone
+    read r0 without error, though which load lands last is unknown."""
+    loads = (_load(0, Operand.LHS, 0), _load(0, Operand.LHS, 1), _load(2, Operand.RHS, 2))
+    program = (Mma8(d=8, a=0, b=2, accumulate=False, wait=(1, 2)),)
+    stream = encode_mma8(program[0], "agx3b")
+    with pytest.raises(EmulatorError, match="loads into r0 while the load in scoreboard slot 0 into it is pending"):
+        run_program(_program(loads, program), stream, lambda load: np.eye(8))
+
+
 @pytest.mark.parametrize(("register", "message"), [(-2, "r-2 is below r0"), (95, "r95 is odd"),
                                                    (96, r"r96 \(fp16\) is past r95")])
 def test_a_map_register_the_pair_form_cannot_reach_is_an_error(register: int, message: str) -> None:

@@ -195,12 +195,13 @@ def test_emulator_catches_a_discard_before_a_reuse() -> None:
         run_program(program, bytes(broken), fragment_values(arrays))
 
 
-def test_hints_and_waits_are_needed_only_for_the_checks() -> None:
-    """Without the hints/waits pass (no slots, no hints) the numbers are the same."""
-    tile = Tile(16, 16, 32, "e2m1", "e4m3", "ue8m0")
-    arrays, reference = tile_inputs(tile)
-    module = compile_ir(tile_ir(tile), "qdot-to-agx,agx-allocate-registers")
-    assert np.array_equal(emulate(module, "agx3b", arrays), numerics.dot_scaled(**reference).astype(np.float32))
+def test_a_stream_without_waits_is_not_emitted() -> None:
+    """Without the hints/waits pass the loads have no slot and no MMA waits for them: the stream was emitted (and
+    emulated as if every load were complete at once), though a GPU would read registers before they are filled."""
+    module = compile_ir(tile_ir(Tile(16, 16, 32, "e2m1", "e4m3", "ue8m0")), "qdot-to-agx,agx-allocate-registers")
+    with pytest.raises(QdotError, match="the fragment load has no scoreboard slot, so no mma8 waits for it; run "
+                                        "agx-hints-and-waits before emitting"):
+        emulate(module, "agx3b", [])
 
 
 def test_emulate_refuses_an_unallocated_module() -> None:
