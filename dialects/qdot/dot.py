@@ -75,6 +75,8 @@ def _check_rank2(name: str, t: Attribute | None) -> None:
         raise VerifyException(f"{name} must have rank 2, got rank {len(shape)} ({dims_text(shape)})")
     if any(d < 0 for d in shape):
         raise VerifyException(f"{name} must have a static shape, got {dims_text(shape)}")
+    if 0 in shape:  # as !qdot.desc tiles: the lowerings tile by the extents (a zero M divided by the warps)
+        raise VerifyException(f"{name} must have positive dimensions, got {dims_text(shape)}")
 
 
 def _shape(t: Attribute) -> tuple[int, int]:

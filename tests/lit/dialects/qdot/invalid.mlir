@@ -18,6 +18,24 @@ func.func @dynamic(%a: tensor<?x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<128
 
 // -----
 
+// An empty dimension: the lowerings tile by the extents (the PTX path divided by zero, the AGX
+// one asserted); an empty product has no tile to compile.
+func.func @empty(%a: tensor<0x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<0x32xf32>) -> tensor<0x32xf32> {
+  %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 : tensor<0x64xbf16> * tensor<64x32xbf16> -> tensor<0x32xf32>
+  func.return %d : tensor<0x32xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op lhs must have positive dimensions, got [0, 64]
+
+// -----
+
+func.func @empty_k(%a: tensor<8x64xbf16>, %b: tensor<0x32xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %d = qdot.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 : tensor<8x64xbf16> * tensor<0x32xbf16> -> tensor<8x32xf32>
+  func.return %d : tensor<8x32xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qdot.dot_scaled' op rhs must have positive dimensions, got [0, 32]
+
+// -----
+
 func.func @scale_rank(%a: tensor<128x64xf8E4M3FN>, %as: tensor<256xf8E8M0FNU>, %b: tensor<64x32xbf16>, %c: tensor<128x32xf32>) -> tensor<128x32xf32> {
   %d = qdot.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = bf16 : tensor<128x64xf8E4M3FN>, tensor<256xf8E8M0FNU> * tensor<64x32xbf16> -> tensor<128x32xf32>
   func.return %d : tensor<128x32xf32>
