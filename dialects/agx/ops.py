@@ -50,6 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.agx.types import FragType
 from dialects.qdot.attrs import FormatAttr
+from dialects.qdot.dot import check_quantized_operand
 from dialects.qdot.formats import Format, format_info
 from targets.agx.errors import EncodingError
 from targets.agx.forms import FORMS
@@ -283,6 +284,9 @@ class DequantFragOp(IRDLOperation):
         if len(shape) != 2:
             raise VerifyException(f"source must have rank 2, got {len(shape)}")
         rows, cols = logical_extent(self.operand.data, self.fmt, shape, self.is_k_packed)
+        free, k = (rows, cols) if self.operand.data == "lhs" else (cols, rows)
+        check_quantized_operand(self.operand.data, self.fmt, self.source.type,
+                                self.scale.type if self.scale is not None else None, free, k)
         _check_window("dequant", self.row.data, self.col.data, rows, cols)
         _check_slot(self.slot)
         _check_form_slot(self, self.slot)

@@ -213,6 +213,15 @@ def _check_scale_shape(name: str, kind: ScaleKind | None, t: Attribute | None, f
             f"{name} scale must have shape [{free_name}, K/{group}] = {dims_text(expected)}, got {dims_text(got)}")
 
 
+def check_quantized_operand(name: str, fmt: Format, data: Attribute, scale: Attribute | None, free: int,
+                            k: int) -> None:
+    """The rules a quantized operand and its scale follow wherever they travel: the element type ``fmt`` travels in,
+    the scale's kind, and its ``[free, K/group]`` shape. ``qdot.dot_scaled`` applies them per side, and
+    ``agx.dequant_frag`` to its whole source, so the two cannot drift apart."""
+    _check_element(name, fmt, data)
+    _check_scale_shape(name, _scale_kind(name, fmt, scale), scale, free, k)
+
+
 def dot_problem(
     types: OperandTypes, lhs: Format, rhs: Format, lhs_k_pack: bool = True, rhs_k_pack: bool = True
 ) -> DotProblem:

@@ -94,6 +94,36 @@ func.func @block_with_scale(%q: tensor<8x1x!qdot.block<q4_K>>, %s: tensor<8x8xf8
 
 // -----
 
+// The source's element type, the scale's kind and its [M, K/group] shape follow qdot.dot_scaled's
+// rules (one definition, dialects/qdot/dot.py): each of these was emitted, the last reading scales
+// past the tensor's end.
+func.func @dequant_source_type(%x: tensor<8x8xf16>) {
+  %0 = agx.dequant_frag lhs %x[0, 0] e4m3 : tensor<8x8xf16> -> !agx.frag<fp16>
+  "test.op"(%0) : (!agx.frag<fp16>) -> ()
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op lhs = e4m3 needs element type f8E4M3FN, got f16
+
+// -----
+
+func.func @dequant_scale_type(%x: tensor<8x32xf8E4M3FN>, %s: tensor<8x1xf16>) {
+  %0 = agx.dequant_frag lhs %x scale %s[0, 0] e4m3 : tensor<8x32xf8E4M3FN>, tensor<8x1xf16> -> !agx.frag<fp16>
+  "test.op"(%0) : (!agx.frag<fp16>) -> ()
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op lhs scale must have element type f8E8M0FNU (ue8m0) or f8E4M3FN (ue4m3), got f16
+
+// -----
+
+func.func @dequant_scale_short(%a: tensor<8x32xi8>, %s: tensor<8x1xf8E8M0FNU>) {
+  %0 = agx.dequant_frag lhs %a scale %s[0, 56] e2m1 : tensor<8x32xi8>, tensor<8x1xf8E8M0FNU> -> !agx.frag<fp16>
+  "test.op"(%0) : (!agx.frag<fp16>) -> ()
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'agx.dequant_frag' op lhs scale must have shape [M, K/32] = [8, 2], got [8, 1]
+
+// -----
+
 func.func @dequant_window(%w: tensor<8x8xi8>) {
   %0 = agx.dequant_frag rhs %w[16, 0] e2m1 : tensor<8x8xi8> -> !agx.frag<fp16>
   "test.op"(%0) : (!agx.frag<fp16>) -> ()
