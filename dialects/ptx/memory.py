@@ -50,6 +50,13 @@ from dialects.ptx.ldmatrix_forms import (
 )
 
 
+def ldmatrix_num_problem(num: int) -> str | None:
+    """The count rule of ``ldmatrix_problem`` alone, for code that must check it before the rest of
+    the form is known: ``m8n8 .b16`` without trans is a form for every valid count, so the only
+    objection ``ldmatrix_problem`` can raise to it is the count's."""
+    return ldmatrix_problem(LdmatrixShape.M8N8, num, False, LdmatrixElt.B16)
+
+
 @irdl_op_definition
 class LdmatrixOp(PtxInstruction):
     """`ldmatrix.sync.aligned.<shape>.x<num>{.trans}.shared.<elt>` ([ISA] 9.7.14.5.15).
@@ -75,9 +82,12 @@ class LdmatrixOp(PtxInstruction):
     traits = traits_def(MemoryReadEffect())
 
     def __init__(self, offset: SSAValue, shape: LdmatrixShape, num: int, elt: LdmatrixElt, trans: bool = False):
+        # An invalid count gets no results rather than a list sized from it (x4294967300 would exhaust
+        # memory); the verifier then names the count rule.
+        registers = 0 if ldmatrix_num_problem(num) is not None else ldmatrix_register_count(shape, num)
         super().__init__(
             operands=[offset],
-            result_types=[[I32] * ldmatrix_register_count(shape, num)],
+            result_types=[[I32] * registers],
             properties={
                 "shape": LdmatrixShapeAttr(shape),
                 "num": int_prop(num),
@@ -114,7 +124,11 @@ class LdmatrixOp(PtxInstruction):
     @classmethod
     def parse(cls, parser: Parser) -> LdmatrixOp:
         shape = parser.parse_str_enum(LdmatrixShape)
+        start = parser.pos
         num = parse_x_count(parser, "num")
+        if (problem := ldmatrix_num_problem(num)) is not None:
+            # At the count, before the results are sized from it (and before xDSL binds %r:N to them).
+            parser.raise_error(problem, start, parser.pos)
         trans = parser.parse_optional_keyword("trans") is not None
         elt = parser.parse_str_enum(LdmatrixElt)
         offset = parser.resolve_operand(parser.parse_unresolved_operand(), I32)

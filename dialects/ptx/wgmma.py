@@ -106,6 +106,14 @@ def smem_descriptor(address: int, desc: SmemDescriptor) -> int:
     return ((address & 0x3FFFF) >> 4) | desc.high_bits()
 
 
+def wgmma_n_problem(n: int) -> str | None:
+    """Why ``n`` is not the N of a wgmma shape m64nNk*, or None ([ISA] 9.7.15.5.1). The parser and
+    the constructor ask before sizing the accumulator list from N, which an unchecked N would blow up."""
+    if n % 8 or not 8 <= n <= 256:
+        return f"wgmma N must be a multiple of 8 in 8..256, got {n}"
+    return None
+
+
 def accumulator_count(n: int) -> int:
     """f32 accumulator registers per thread of an m64nN tile: 64·N values over 128 threads."""
     return n // 2
@@ -139,9 +147,11 @@ class WgmmaOp(PtxInstruction):
 
     def __init__(self, n: int, a_type: MmaType, b_type: MmaType, a: SSAValue, b: SSAValue, c: Sequence[SSAValue],
                  desc_a: SmemDescriptor, desc_b: SmemDescriptor):
+        # An invalid N sizes nothing (the verifier names the rule) rather than a list of N/2 results.
+        results = len(c) or (0 if wgmma_n_problem(n) is not None else accumulator_count(n))
         super().__init__(
             operands=[a, b, c],
-            result_types=[[I32 if accumulator_type(a_type) is MmaType.S32 else F32] * (len(c) or accumulator_count(n))],
+            result_types=[[I32 if accumulator_type(a_type) is MmaType.S32 else F32] * results],
             properties={
                 "n": int_prop(n), "aType": MmaTypeAttr(a_type), "bType": MmaTypeAttr(b_type),
                 "aSwizzle": int_prop(desc_a.swizzle), "aLbo": int_prop(desc_a.lbo), "aSbo": int_prop(desc_a.sbo),
@@ -176,8 +186,8 @@ class WgmmaOp(PtxInstruction):
 
     def verify_(self) -> None:
         n = self.n_value
-        if n % 8 or not 8 <= n <= 256:
-            raise VerifyException(f"wgmma N must be a multiple of 8 in 8..256, got {n}")
+        if (problem := wgmma_n_problem(n)) is not None:
+            raise VerifyException(problem)
         for side, attr in (("A", self.a_type), ("B", self.b_type)):
             if attr.data not in WGMMA_TYPES:
                 raise VerifyException(f"wgmma {side} type must be one of {', '.join(WGMMA_TYPES)}, got {attr.data}")
@@ -220,6 +230,8 @@ class WgmmaOp(PtxInstruction):
         if not (shape.startswith("m64n") and shape[-3:] in ("k16", "k32") and shape[4:-3].isdigit()):
             parser.raise_error(f"expected a wgmma shape m64nNk16 or m64nNk32, got '{shape}'", pos, parser.pos)
         n = int(shape[4:-3])
+        if (problem := wgmma_n_problem(n)) is not None:
+            parser.raise_error(f"{problem} in '{shape}'", pos, parser.pos)
         pos = parser.pos
         types = parser.parse_identifier().split(".")
         if len(types) != 3 or any(t not in tuple(MmaType) for t in types) \

@@ -145,7 +145,7 @@ def test_emitter_reports_instead_of_aborting() -> None:
 def test_unverified_module_is_a_diagnostic() -> None:
     text = """
 func.func @k(%o: i32) attributes {qdot.kernel} {
-  %r:3 = ptx.ldmatrix m8n8 x3 b16 %o
+  %r:3 = "ptx.ldmatrix"(%o) <{shape = #ptx<ldmatrix_shape m8n8>, num = 3 : i32, elt = #ptx<ldmatrix_elt b16>}> : (i32) -> (i32, i32, i32)
   func.return
 }
 """

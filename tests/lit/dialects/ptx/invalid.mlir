@@ -2,8 +2,22 @@
 // RUN: qdot-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 %o = "test.op"() : () -> i32
-%r:3 = ptx.ldmatrix m8n8 x3 b16 %o
+%r:3 = "ptx.ldmatrix"(%o) <{shape = #ptx<ldmatrix_shape m8n8>, num = 3 : i32, elt = #ptx<ldmatrix_elt b16>}> : (i32) -> (i32, i32, i32)
 // CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.ldmatrix' op num must be 1, 2 or 4, got 3
+
+// -----
+
+// The custom syntax refuses the count where it is written, whatever the number of results bound.
+%o = "test.op"() : () -> i32
+%r:4 = ptx.ldmatrix m8n8 x3 b16 %o
+// CHECK: invalid.mlir:[[# @LINE - 1]]:26: error: num must be 1, 2 or 4, got 3
+
+// -----
+
+// A huge count is refused before any result list is sized from it.
+%o = "test.op"() : () -> i32
+%r:4 = ptx.ldmatrix m8n8 x4294967300 b16 %o
+// CHECK: invalid.mlir:[[# @LINE - 1]]:26: error: num must be 1, 2 or 4, got 4294967300
 
 // -----
 

@@ -4,15 +4,29 @@
 
 // N must be a multiple of 8.
 %a, %c = "test.op"() : () -> (i32, f32)
-%d:6 = ptx.wgmma m64n12k16 f32.bf16.bf16 A[%a] B[%a] C[%c, %c, %c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+%d:6 = "ptx.wgmma"(%a, %a, %c, %c, %c, %c, %c, %c) <{n = 12 : i32, aType = #ptx<mma_type bf16>, bType = #ptx<mma_type bf16>, aSwizzle = 128 : i32, aLbo = 16 : i32, aSbo = 1024 : i32, bSwizzle = 128 : i32, bLbo = 16 : i32, bSbo = 1024 : i32}> : (i32, i32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32, f32, f32, f32)
 // CHECK: wgmma-invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.wgmma' op wgmma N must be a multiple of 8 in 8..256, got 12
 
 // -----
 
 // N at most 256 (the shape is checked before the accumulator count).
 %a, %c = "test.op"() : () -> (i32, f32)
-%d:4 = ptx.wgmma m64n264k16 f32.bf16.bf16 A[%a] B[%a] C[%c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+%d:4 = "ptx.wgmma"(%a, %a, %c, %c, %c, %c) <{n = 264 : i32, aType = #ptx<mma_type bf16>, bType = #ptx<mma_type bf16>, aSwizzle = 128 : i32, aLbo = 16 : i32, aSbo = 1024 : i32, bSwizzle = 128 : i32, bLbo = 16 : i32, bSbo = 1024 : i32}> : (i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
 // CHECK: wgmma-invalid.mlir:[[# @LINE - 1]]:1: error: 'ptx.wgmma' op wgmma N must be a multiple of 8 in 8..256, got 264
+
+// -----
+
+// The custom syntax refuses N in the shape, before the accumulator list is sized from it.
+%a, %c = "test.op"() : () -> (i32, f32)
+%d:6 = ptx.wgmma m64n12k16 f32.bf16.bf16 A[%a] B[%a] C[%c, %c, %c, %c, %c, %c] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: wgmma-invalid.mlir:[[# @LINE - 1]]:18: error: wgmma N must be a multiple of 8 in 8..256, got 12 in 'm64n12k16'
+
+// -----
+
+// A huge N with no C operands: refused before N/2 results are built.
+%a = "test.op"() : () -> i32
+%d = ptx.wgmma m64n99999999999k16 f32.bf16.bf16 A[%a] B[%a] C[] desc_a<swizzle = 128, lbo = 16, sbo = 1024> desc_b<swizzle = 128, lbo = 16, sbo = 1024>
+// CHECK: wgmma-invalid.mlir:[[# @LINE - 1]]:16: error: wgmma N must be a multiple of 8 in 8..256, got 99999999999 in 'm64n99999999999k16'
 
 // -----
 
