@@ -126,6 +126,10 @@ class WarpGroupDotOp(IRDLOperation):
             if mem.get_element_type() != element_type(fmt):
                 raise VerifyException(f"{name} buffer must hold {element_type(fmt)} for {name} = {fmt}, "
                                       f"got {mem.get_element_type()}")
+        for op_idx, name, mem in ((0, "lhs", a), (1, "rhs", b)):
+            # The [M, K] / [K, N] comparison below indexes two dimensions; operand_descriptor owns the rank rule.
+            if len(mem.get_shape()) != 2:
+                raise VerifyException(f"{name} buffer cannot be read by wgmma: {operand_descriptor(mem, op_idx)}")
         if a.get_shape()[0] != m or b.get_shape()[1] != n or a.get_shape()[1] != b.get_shape()[0]:
             raise VerifyException(f"lhs [M, K] = {dims_text(a.get_shape())} and rhs [K, N] = {dims_text(b.get_shape())} must "
                                   f"match the result [M, N] = {dims_text((m, n))}")

@@ -43,6 +43,16 @@
 
 // -----
 
+// A 1-D B buffer has no [K, N]: the rank is refused before the shapes are compared.
+#mma3 = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sa = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#s1 = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [0]}>
+%a, %b, %c = "test.op"() : () -> (!qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64xbf16, #s1>, tensor<64x64xf32, #mma3>)
+%d = qgpu.warp_group_dot %a, %b, %c lhs = bf16 rhs = bf16 : !qgpu.memdesc<64x64xbf16, #sa>, !qgpu.memdesc<64xbf16, #s1>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+// CHECK: warp-group-dot-invalid.mlir:[[# @LINE - 1]]:1: error: 'qgpu.warp_group_dot' op rhs buffer cannot be read by wgmma: a wgmma operand buffer must be 2-D, got 1-D
+
+// -----
+
 // One wgmma spans the whole N: instrShape N = 32 for a 64-wide tile.
 #mma3 = #qgpu.mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
 #sa = #qgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
