@@ -1,12 +1,18 @@
-"""qdot-to-agx{form=agx3b dequant-type=fp16}: a dot tile becomes a chain of 8x8 MMAs.
+"""qdot-to-agx{form=agx3b dequant-type=auto}: a dot tile becomes a chain of 8x8 MMAs.
 
 Decides, for one ``qdot.dot_scaled`` per function computed by one simdgroup:
 
 * the fragment type of each operand: fp16 stays fp16, f32 (``fp32``) stays fp32,
   bf16 widens to fp32 exactly (the MMA has no bf16 form), and quantized
   operands (fp8, fp6, fp4 with or without scales; q4_K, q8_0, q8_1 blocks) are
-  dequantized to ``dequant-type`` (fp16 by default) by ``agx.dequant_frag``
-  before the MMAs that read them (per K step, ahead of that step's MMAs); on
+  dequantized to ``dequant-type`` by ``agx.dequant_frag`` before the MMAs that
+  read them (per K step, ahead of that step's MMAs). ``auto`` (the default)
+  takes fp16 where every value the operand can stand for is an fp16 value
+  (``exact_in_fp16``: unscaled fp8/fp6/fp4, and NVFP4) and fp32 elsewhere: a
+  ue8m0 scale reaches 2^±127, so an fp16 fragment turned in-range MX values into
+  inf and NaN, and ggml blocks' fp16 scale times their codes needs more than fp16's
+  11 significant bits. ``fp16`` forces the fp16 fragment (rounding, overflowing
+  to inf), ``fp32`` the fp32 one. On
   agx3c, which takes one input type, A and B are both widened to fp32 when
   they differ;
 * the MMA chain: for each K step of 8, load the A fragments of every 8-row
@@ -43,7 +49,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from compiler import remarks
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
-from dialects.qdot.formats import Format, format_info
+from dialects.qdot.formats import Format, ScaleKind, format_info
 from dialects.qdot.ops import DotScaledOp
 from passes.support.options import check_option_values
 from targets.agx.emitter import check_tile_return, not_in_tile
@@ -53,6 +59,19 @@ from targets.agx.mma8 import ElemType
 TILE = 8
 _PLAIN = {"fp16": ElemType.FP16, "fp32": ElemType.FP32, "bf16": ElemType.FP32}
 """Float formats loaded as they are (bf16 widened exactly)."""
+DEQUANT_TYPES = ("auto", ElemType.FP16.value, ElemType.FP32.value)
+_FP16_EXACT = {Format.E4M3, Format.E5M2, Format.E2M3, Format.E3M2, Format.E2M1}
+"""Formats whose every code is an fp16 value: at most 4 significant bits, exponents within fp16's range (e5m2 is
+fp16's own exponent range)."""
+
+
+def exact_in_fp16(fmt: Format, scale: ScaleKind | None) -> bool:
+    """Whether every value ``fmt`` with ``scale`` stands for is an fp16 value. NVFP4 is (|e2m1 · ue4m3| lies in
+    [2^-10, 2688] with at most 6 significant bits); a ue8m0 scale is not (2^±127), nor are the ggml blocks (an fp16
+    scale times a code)."""
+    if fmt not in _FP16_EXACT:
+        return False
+    return scale is None or (scale is ScaleKind.UE4M3 and fmt is Format.E2M1)
 
 
 def _is_zero_constant(value: SSAValue) -> bool:
@@ -80,11 +99,11 @@ class _Plan:
 class QdotToAgxPass(ModulePass):
     name = "qdot-to-agx"
     OPTION_VALUES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "form": tuple(FORMS), "dequant_type": (ElemType.FP16.value, ElemType.FP32.value)}
+        "form": tuple(FORMS), "dequant_type": DEQUANT_TYPES}
     """What each option takes (the tools' --help lists it; ``apply`` refuses anything else)."""
 
     form: str = "agx3b"
-    dequant_type: str = "fp16"
+    dequant_type: str = "auto"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_option_values(self)
@@ -96,8 +115,12 @@ class QdotToAgxPass(ModulePass):
             if dots:
                 self._lower(func, dots[0])
 
-    def _operand_elem(self, fmt: Format) -> ElemType:
-        return _PLAIN.get(str(fmt), ElemType(self.dequant_type))
+    def _operand_elem(self, fmt: Format, scale: ScaleKind | None) -> ElemType:
+        if str(fmt) in _PLAIN:
+            return _PLAIN[str(fmt)]
+        if self.dequant_type == "auto":
+            return ElemType.FP16 if exact_in_fp16(fmt, scale) else ElemType.FP32
+        return ElemType(self.dequant_type)
 
     def _plan(self, func: FuncOp, dot: DotScaledOp) -> _Plan:
         problem = dot.problem()
@@ -125,7 +148,8 @@ class QdotToAgxPass(ModulePass):
                 producer = f"'{value.owner.name}'" if isinstance(value.owner, Operation) else "a block argument"
                 emit_error(dot, f"{what} must be an argument of @{func.sym_name.data} (a tile's inputs), "
                                 f"or a zero constant for acc; it is produced by {producer}")
-        a_elem, b_elem = self._operand_elem(dot.lhs), self._operand_elem(dot.rhs)
+        a_elem = self._operand_elem(dot.lhs, problem.lhs_scale)
+        b_elem = self._operand_elem(dot.rhs, problem.rhs_scale)
         one_type = not FORMS[self.form].separate_b_type and a_elem is not b_elem
         if one_type:
             a_elem = b_elem = ElemType.FP32
@@ -149,11 +173,17 @@ class QdotToAgxPass(ModulePass):
     def _remark(self, dot: DotScaledOp, plan: _Plan) -> str:
         """``--remarks``: each operand's fragment type and how it gets there, and the MMA chain."""
         sides = []
-        for name, fmt, elem in (("lhs", dot.lhs, plan.a_elem), ("rhs", dot.rhs, plan.b_elem)):
+        problem = dot.problem()
+        for name, fmt, scale, elem in (("lhs", dot.lhs, problem.lhs_scale, plan.a_elem),
+                                       ("rhs", dot.rhs, problem.rhs_scale, plan.b_elem)):
             if str(fmt) in _PLAIN:
                 how = "loaded as it is" if str(fmt) == elem.value else f"loaded and widened to {elem.value} (exact)"
             else:
                 how = f"dequantized to {elem.value} by agx.dequant_frag per K step"
+                if self.dequant_type == "auto":
+                    how += (" (every value is an fp16 value)" if exact_in_fp16(fmt, scale) else
+                            f" ({'a ue8m0 scale' if scale is ScaleKind.UE8M0 else 'block scales'}: fp16 would "
+                            "round or overflow)")
             sides.append(f"{name} {fmt}: {how}")
         if plan.one_type:
             sides.append(f"{self.form} takes one input type, so both sides are fp32")

@@ -95,6 +95,27 @@ def test_block_formats_dequantized_first(tile: Tile, dequant: str) -> None:
         assert not np.array_equal(result, np.zeros_like(result))
 
 
+@pytest.mark.parametrize("exponent", [13, -26])
+def test_mx_scales_past_fp16s_range_match_dot_scaled_by_default(exponent: int) -> None:
+    """ue8m0 scales reach 2^±127: the fp16 fragments of the former default made e4m3 · 2^13 inf (NaN in D) and
+    rounded e4m3 · 2^-26 (relative error 0.14). By default a ue8m0-scaled side is now dequantized to fp32."""
+    tile = Tile(8, 8, 32, "e4m3", "e4m3", "ue8m0", zero_acc=True)  # no C to hide a small product's rounding
+    arrays, reference = tile_inputs(tile, seed=1)
+    arrays[1][:] = np.uint8(127 + exponent).view(arrays[1].dtype)  # the reference reads the same arrays
+    arrays[3][:] = np.uint8(127).view(arrays[3].dtype)
+    expected = numerics.dot_scaled(**reference)
+    assert np.isfinite(expected).all() and np.any(expected != 0)
+
+    def error(pipeline: str) -> float:  # relative; fp32 rounds each K step's partial sum (4 steps)
+        with np.errstate(invalid="ignore", over="ignore"):  # the forced fp16 tile's inf · 0
+            result = emulate(compile_ir(tile_ir(tile), pipeline), "agx3b", arrays).astype(np.float64)
+            return float(np.max(np.abs(result - expected)) / np.max(np.abs(expected)))
+
+    assert error(FULL_PIPELINE % "agx3b") <= 1e-6
+    forced = error("qdot-to-agx{dequant-type=fp16},agx-allocate-registers,agx-hints-and-waits")
+    assert not forced <= 1e-2, forced  # what the default did: NaN at 2^13, 0.14 at 2^-26
+
+
 @pytest.mark.parametrize("form", ["agx3b", "agx3c"])
 @pytest.mark.parametrize("tile", [Tile(32, 32, 32), Tile(16, 24, 40), Tile(16, 24, 64, "e2m1", "e4m3", "ue8m0")],
                          ids=_name)

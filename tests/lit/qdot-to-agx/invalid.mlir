@@ -4,7 +4,7 @@
 // Every diagnostic of qdot-to-agx, one case each.
 
 // FORM: qdot-opt: error: qdot-to-agx: unknown form 'agx3d'; expected one of agx3b, agx3c
-// DEQUANT: qdot-opt: error: qdot-to-agx: unknown dequant-type 'bf16'; expected one of fp16, fp32
+// DEQUANT: qdot-opt: error: qdot-to-agx: unknown dequant-type 'bf16'; expected one of auto, fp16, fp32
 
 func.func @not_multiple_of_8(%a: tensor<12x16xf16>, %b: tensor<16x8xf16>, %acc: tensor<12x8xf32>) -> tensor<12x8xf32> {
   %d = qdot.dot_scaled %a, %b, %acc lhs = fp16 rhs = fp16 : tensor<12x16xf16> * tensor<16x8xf16> -> tensor<12x8xf32>

@@ -17,7 +17,7 @@
 // CHECK:        epilogue=direct (direct|staged)
 // CHECK:      qdot-to-agx
 // CHECK-NEXT:   form=agx3b (agx3b|agx3c)
-// CHECK-NEXT:   dequant-type=fp16 (fp16|fp32)
+// CHECK-NEXT:   dequant-type=auto (auto|fp16|fp32)
 // CHECK:      cse {{ +}}common subexpression elimination
 
 // --show-dialects lists what the parser accepts, by dialect.
