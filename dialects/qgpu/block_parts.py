@@ -270,6 +270,12 @@ def padded_sub_block(index: int) -> int | None:
     return half * 4 + within if within < 4 else None
 
 
+def view_value_axis(spec: PartSpec, value_dim: int) -> int:
+    """The view dimension a part's values run along: ``value_dim`` for a raw part (it keeps the buffer's
+    orientation), 1 for a derived one (always [rows, values], a ``#qgpu.dot_scale`` tensor's shape)."""
+    return value_dim if spec.raw else 1
+
+
 def part_spec(fmt: Format, part: str) -> PartSpec:
     spec = SPECS.get((fmt, part))
     if spec is None:
@@ -336,6 +342,31 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
     @property
     def broadcast(self) -> bool:
         return bool(self.rowBroadcast.value.data)
+
+    @property
+    def value_axis(self) -> int:
+        return view_value_axis(self.spec, self.value_dim)
+
+    def verify_view(self, shape: Sequence[int], element_type: Attribute) -> None:
+        """Check a ``!qgpu.memdesc`` of ``shape`` × ``element_type`` with this encoding against the part's
+        ``PartSpec``: the lowering reads whatever bytes the offsets name, so a view wider than the row's blocks
+        reads the next row's, and one of another element type reinterprets the part's bytes — both without
+        an error, unless refused here."""
+        if len(shape) != 2:
+            raise VerifyException(f"a #qgpu.block_part view is 2-D, got rank {len(shape)}")
+        if any(d <= 0 for d in shape):
+            raise VerifyException(f"!qgpu.memdesc dimensions must be static and positive, got {list(shape)}")
+        spec, what = self.spec, f"a #qgpu.block_part view of {self.fmt.data} '{self.part_name}'"
+        if element_type != spec.element:
+            raise VerifyException(f"{what} holds {spec.element} elements, got {element_type}")
+        axis, per_block = self.value_axis, spec.values_per_block
+        last = self.num_blocks - 1
+        most = (self.num_blocks - self.first_block) * per_block
+        extent = shape[axis]
+        if extent % per_block or extent > most:
+            raise VerifyException(
+                f"{what}: dimension {axis} (its values) must be a multiple of {per_block} (values per block) up to "
+                f"{most} (blocks {self.first_block} to {last} of each row), got {extent}")
 
     def verify(self) -> None:
         if self.fmt.data not in tuple(Format) or not format_info(self.fmt.data).is_block:
@@ -420,7 +451,7 @@ class BlockPartLayout:
 
     @property
     def buffer_bytes(self) -> int:
-        rows = self.shape[1 - self.value_dim] if self.spec.raw else self.shape[0]
+        rows = self.shape[1 - view_value_axis(self.spec, self.value_dim)]
         return rows * self.row_bytes
 
     def block_of(self, coords: Sequence[int]) -> tuple[int, int, int]:
@@ -429,10 +460,8 @@ class BlockPartLayout:
         Raw parts keep the parent's orientation (values along ``value_dim``); derived
         parts are always [rows, values], the shape of a ``#qgpu.dot_scale`` tensor.
         """
-        if self.spec.raw:
-            row, value = coords[1 - self.value_dim], coords[self.value_dim]
-        else:
-            row, value = coords[0], coords[1]
+        axis = view_value_axis(self.spec, self.value_dim)
+        row, value = coords[1 - axis], coords[axis]
         block, index = divmod(value, self.spec.values_per_block)
         return 0 if self.broadcast else row, self.first + block, index
 
@@ -455,7 +484,7 @@ def block_part_layout(shape: Sequence[int], encoding: BlockPartEncodingAttr) -> 
 
 
 __all__ = ["FOLD_K", "FOLD_PAD", "BlockPartEncodingAttr", "BlockPartLayout", "PartSpec", "SPECS", "block_part_layout",
-           "padded_sub_block", "part_spec",
+           "padded_sub_block", "part_spec", "view_value_axis",
            "ArrayAttr"]
 
 
@@ -483,6 +512,9 @@ def block_part_type(source: MemDescType, part: str, first: int = 0, count: int |
                     broadcast: bool = False) -> MemDescType:
     """The view type of ``part`` of a 2-D raw block buffer (blocks along its contiguous dimension),
     or of ``count`` of its blocks from block ``first`` on; ``broadcast``: every row of it reads row 0."""
+    if not source.is_shared:
+        raise VerifyException(f"source must have a #qgpu.shared encoding (a view is taken of whole blocks in a "
+                              f"buffer, not of another view), got {source.encoding}")
     block = source.element_type
     if not isinstance(block, BlockType):
         raise VerifyException(f"qgpu.block_part needs a buffer of !qdot.block elements, got {block}")

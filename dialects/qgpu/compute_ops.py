@@ -453,8 +453,12 @@ class MmaOp(IRDLOperation):
         group_a = _check_scale_tensor("lhs scale", self.a_scale, 0, mma, m, k, rescale)
         group_b = _check_scale_tensor("rhs scale", self.b_scale, 1, mma, n, k, rescale)
         sa, sb = _tensor(self.a_scale).get_element_type(), _tensor(self.b_scale).get_element_type()
-        if sa != sb or group_a != group_b:
+        if sa != sb:
             raise VerifyException(f"lhs and rhs scales must have the same element type, got {sa} and {sb}")
+        if group_a != group_b:
+            # Each instruction (hw) or each per-block mma scales one K chunk from both sides at once.
+            raise VerifyException(f"lhs and rhs scales must have the same group size (values per scale), "
+                                  f"got {group_a} for lhs and {group_b} for rhs")
         if rescale == Rescale.HW:
             if self.lhs not in SMALL_FLOATS or self.rhs not in SMALL_FLOATS:
                 raise VerifyException(
@@ -625,6 +629,9 @@ class UpcastOp(IRDLOperation):
         src_enc = src_t.encoding
         if not isinstance(src_enc, BlockedEncodingAttr):
             raise VerifyException(f"source must be #qgpu.blocked like the result, got {src_enc}")
+        # The layout rules (rank, whole CTA tiles) first: the rules below index the encodings by dimension.
+        check_layout("source", src_t)
+        check_layout("result", dst_t)
         k = res_enc.dim_order[0]
         factor = values_per_element(self.source)
         if (src_enc.threads_per_warp, src_enc.warps_per_cta, src_enc.dim_order) != \
@@ -675,3 +682,4 @@ class UpcastOp(IRDLOperation):
         want[k] //= group
         if list(scale_t.get_shape()) != want:
             raise VerifyException(f"scale must have shape {dims_text(want)}, got {dims_text(scale_t.get_shape())}")
+        check_layout("scale", scale_t)

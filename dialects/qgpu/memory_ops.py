@@ -56,6 +56,13 @@ def check_layout(what: str, tensor_type: Attribute) -> None:
         raise VerifyException(f"{what} layout: {err}") from None
 
 
+def _check_whole_buffer(what: str, memdesc: MemDescType, rule: str) -> None:
+    """``memdesc`` must be a ``#qgpu.shared`` buffer, not a ``#qgpu.block_part`` view of one: a view has no
+    swizzle, stage dimensions or allocation of its own, which ``rule`` says this op needs."""
+    if not memdesc.is_shared:
+        raise VerifyException(f"{what} must have a #qgpu.shared encoding ({rule}), got {memdesc.encoding}")
+
+
 def _check_same_tile(what: str, memdesc: MemDescType, tensor: Attribute) -> None:
     assert isinstance(tensor, TensorType)
     if tensor.get_shape() != memdesc.get_shape():
@@ -88,6 +95,7 @@ class LocalAllocOp(IRDLOperation):
     def verify_(self) -> None:
         memdesc = self.result.type
         assert isinstance(memdesc, MemDescType)
+        _check_whole_buffer("result", memdesc, "an allocation is a whole buffer; qgpu.block_part makes views of one")
         if self.src is None:
             if not memdesc.is_mutable:
                 raise VerifyException("a buffer allocated without a source must be mutable (nothing else writes it)")
@@ -135,6 +143,8 @@ class LocalLoadOp(IRDLOperation):
         check_layout("result", self.result.type)
         encoding = self.result.type.encoding  # type: ignore[union-attr]
         if isinstance(encoding, DotOperandEncodingAttr) and encoding.fp4_unpacked:
+            _check_whole_buffer("source", memdesc, "a load into an fp4Unpacked operand reads nibbles in the "
+                                                   "operand's order; a block part pairs them as its format does")
             if not memdesc.shared.fp4_padded and not self.is_fallback:
                 raise VerifyException(
                     "a load into an fp4Unpacked operand needs an fp4Padded source buffer (the layout "
@@ -159,6 +169,7 @@ class LocalStoreOp(IRDLOperation):
     def verify_(self) -> None:
         memdesc = self.dst.type
         assert isinstance(memdesc, MemDescType)
+        _check_whole_buffer("destination", memdesc, "a #qgpu.block_part view is read-only")
         if not memdesc.is_mutable:
             raise VerifyException("destination buffer must be mutable")
         _check_same_tile("value", memdesc, self.value.type)
@@ -205,6 +216,7 @@ class AsyncCopyOp(IRDLOperation):
         assert isinstance(desc, DescType) and isinstance(memdesc, MemDescType)
         if len(self.offsets) != desc.rank:
             raise VerifyException(f"expected one offset per descriptor dimension: {desc.rank}, got {len(self.offsets)}")
+        _check_whole_buffer("destination", memdesc, "a #qgpu.block_part view is read-only")
         if not memdesc.is_mutable:
             raise VerifyException("destination buffer must be mutable")
         if desc.get_shape() != memdesc.get_shape():
@@ -292,6 +304,7 @@ class MemDescIndexOp(IRDLOperation):
     def verify_(self) -> None:
         src, result = self.src.type, self.result.type
         assert isinstance(src, MemDescType) and isinstance(result, MemDescType)
+        _check_whole_buffer("source", src, "a #qgpu.block_part view has no stage dimension to index")
         if src.rank <= src.shared.rank:
             raise VerifyException(
                 f"source {dims_text(src.get_shape())} has no stage dimension to index: its rank {src.rank} equals "
@@ -336,6 +349,8 @@ class MemDescTransOp(IRDLOperation):
         if self.order.elt_type != i64:
             raise VerifyException(f"order must be an i64 array, got element type {self.order.elt_type}")
         perm = self.permutation()
+        _check_whole_buffer("source", src, "a #qgpu.block_part view's orientation is its valueDim, fixed by "
+                                           "qgpu.block_part")
         if src.rank != src.shared.rank:
             raise VerifyException(
                 f"source has stage dimensions (rank {src.rank}, encoding rank {src.shared.rank}); "

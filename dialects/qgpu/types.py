@@ -27,7 +27,9 @@ from dialects.qgpu.syntax import build_checked
 
 @irdl_attr_definition
 class MemDescType(ParametrizedAttribute, TypeAttribute):
-    """A shared-memory buffer of ``shape`` elements laid out by a ``#qgpu.shared`` encoding."""
+    """A shared-memory buffer of ``shape`` elements laid out by a ``#qgpu.shared`` encoding, or a read-only
+    ``#qgpu.block_part`` view of one field of the ggml blocks in such a buffer (``qgpu.block_part``), whose
+    shape and element type the part's ``PartSpec`` fixes (block_parts.py)."""
 
     name = "qgpu.memdesc"
 
@@ -54,8 +56,14 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
         return bool(self.mutable.value.data)
 
     @property
+    def is_shared(self) -> bool:
+        """A whole buffer (``#qgpu.shared``), not a ``#qgpu.block_part`` view of one: what the ops that
+        allocate, write, index or transpose a buffer need (their verifiers check it before ``shared``)."""
+        return isinstance(self.encoding, SharedEncodingAttr)
+
+    @property
     def shared(self) -> SharedEncodingAttr:
-        assert isinstance(self.encoding, SharedEncodingAttr)
+        assert isinstance(self.encoding, SharedEncodingAttr), "check is_shared first"
         return self.encoding
 
     @property
@@ -72,9 +80,8 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         from dialects.qgpu.block_parts import BlockPartEncodingAttr
 
-        if isinstance(self.encoding, BlockPartEncodingAttr):
-            if self.rank != 2:
-                raise VerifyException(f"a #qgpu.block_part view is 2-D, got rank {self.rank}")
+        if isinstance(self.encoding, BlockPartEncodingAttr):  # its shape and elements follow from the part
+            self.encoding.verify_view(self.get_shape(), self.element_type)
             return
         if not isinstance(self.encoding, SharedEncodingAttr):
             raise VerifyException(f"!qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, "

@@ -700,6 +700,20 @@ func.func @f(%a: tensor<16x64xi8, #a>, %b: tensor<64x8xi8, #b>, %c: tensor<16x8x
 
 // -----
 
+// mma: the same f32 per-block scale type on both sides, but 16 values per lhs scale and 32 per rhs scale
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @f(%a: tensor<16x64xi8, #a>, %b: tensor<64x8xi8, #b>, %c: tensor<16x8xf32, #mma>, %sa: tensor<16x4xf32, #sa>, %sb: tensor<8x2xf32, #sb>) {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb lhs = s8 rhs = s8 {rescale = "per_block"} : tensor<16x64xi8, #a>, tensor<64x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x4xf32, #sa>, tensor<8x2xf32, #sb> -> tensor<16x8xf32, #mma>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.mma' op lhs and rhs scales must have the same group size (values per scale), got 16 for lhs and 32 for rhs
+
+// -----
+
 // mma: hw scales need block-scaled kinds
 #mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
@@ -808,6 +822,28 @@ func.func @f(%x: tensor<16x32xi8, #src>) {
   func.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op result sizePerThread must be [1, 32] (the source's with dimension 1 times 2), got [1, 16]
+
+// -----
+
+// upcast: a blocked upcast's tensors must be laid out by their encodings (48 rows against a 32-row CTA tile)
+#raw = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#h = #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%x: tensor<48x4xi8, #raw>) {
+  %u = qgpu.upcast %x from = e2m1 to = fp16 : tensor<48x4xi8, #raw> -> tensor<48x8xf16, #h>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op source layout: dimension 0 = 48 must divide or be a multiple of the CTA tile sizePerThread·threadsPerWarp·warpsPerCTA = 32
+
+// -----
+
+// upcast: a rank-2 blocked encoding cannot lay out a rank-3 tile (said before the shapes are compared)
+#raw = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#h = #qgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @f(%x: tensor<2x32x4xi8, #raw>) {
+  %u = qgpu.upcast %x from = e2m1 to = fp16 : tensor<2x32x4xi8, #raw> -> tensor<2x32x8xf16, #h>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op source layout: a #qgpu.blocked encoding of rank 2 cannot lay out a tensor of shape [2, 32, 4]
 
 // -----
 
@@ -992,3 +1028,122 @@ func.func @f(%y: tensor<16x8xi8, #b2>, %s: tensor<8x1xf8E8M0FNU, #sb>) {
   func.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.upcast' op a B-side upcast scale must follow the operand columns
+
+// -----
+
+// block_part view: its values span whole blocks of the row (8 q4_0 blocks hold 128 quant bytes, not 256)
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>
+func.func @f(%m: !qgpu.memdesc<256x16xi8, #qs>) {
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: a #qgpu.block_part view of q4_0 'qs': dimension 0 (its values) must be a multiple of 16 (values per block) up to 128 (blocks 0 to 7 of each row), got 256{{$}}
+
+// -----
+
+// block_part view: from block `first` on, and whole blocks only
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1, first = 6}>
+func.func @f(%m: !qgpu.memdesc<16x24xi8, #qs>) {
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: a #qgpu.block_part view of q4_0 'qs': dimension 1 (its values) must be a multiple of 16 (values per block) up to 32 (blocks 6 to 7 of each row), got 24{{$}}
+
+// -----
+
+// block_part view: a derived part is [rows, values] whatever the buffer's valueDim (8 blocks, one d16 each)
+#d = #qgpu.block_part<{format = "q4_0", part = "d16", blocks = 8, valueDim = 0}>
+func.func @f(%m: !qgpu.memdesc<16x16xf32, #d>) {
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: a #qgpu.block_part view of q4_0 'd16': dimension 1 (its values) must be a multiple of 1 (values per block) up to 8 (blocks 0 to 7 of each row), got 16{{$}}
+
+// -----
+
+// block_part view: the part fixes the element type (qs is bytes of nibbles)
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>
+func.func @f(%m: !qgpu.memdesc<128x16xbf16, #qs>) {
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: a #qgpu.block_part view of q4_0 'qs' holds i8 elements, got bf16{{$}}
+
+// -----
+
+// block_part view: dimensions positive, as a #qgpu.shared buffer's
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f(%m: !qgpu.memdesc<0x128xi8, #qs>) {
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:31: error: !qgpu.memdesc dimensions must be static and positive, got [0, 128]{{$}}
+
+// -----
+
+// block_part: a view is taken of a buffer of blocks, not of another view
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f(%m: !qgpu.memdesc<16x128xi8, #qs>) {
+  %v = qgpu.block_part %m {part = "qs"} : !qgpu.memdesc<16x128xi8, #qs> -> !qgpu.memdesc<16x128xi8, #qs>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op source must have a #qgpu.shared encoding (a view is taken of whole blocks in a buffer, not of another view), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// memdesc_trans: not of a block_part view
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+#qt = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>
+func.func @f(%m: !qgpu.memdesc<16x128xi8, #qs>) {
+  %t = qgpu.memdesc_trans %m {order = array<i64: 1, 0>} : !qgpu.memdesc<16x128xi8, #qs> -> !qgpu.memdesc<128x16xi8, #qt>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_trans' op source must have a #qgpu.shared encoding (a #qgpu.block_part view's orientation is its valueDim, fixed by qgpu.block_part), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// memdesc_index: not of a block_part view
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f(%m: !qgpu.memdesc<16x128xi8, #qs>, %i: index) {
+  %t = qgpu.memdesc_index %m[%i] : !qgpu.memdesc<16x128xi8, #qs> -> !qgpu.memdesc<16x128xi8, #qs>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.memdesc_index' op source must have a #qgpu.shared encoding (a #qgpu.block_part view has no stage dimension to index), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// local_load: fp4Unpacked operands come from #qgpu.shared buffers only
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#bu = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2, fp4Unpacked = true}>
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>
+func.func @f(%m: !qgpu.memdesc<128x16xi8, #qs>) {
+  %r = qgpu.local_load %m {fallback} : !qgpu.memdesc<128x16xi8, #qs> -> tensor<128x16xi8, #bu>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_load' op source must have a #qgpu.shared encoding (a load into an fp4Unpacked operand reads nibbles in the operand's order; a block part pairs them as its format does), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>{{$}}
+
+// -----
+
+// local_alloc: allocates #qgpu.shared buffers, not views
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f() {
+  %m = qgpu.local_alloc : () -> !qgpu.memdesc<16x128xi8, #qs, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_alloc' op result must have a #qgpu.shared encoding (an allocation is a whole buffer; qgpu.block_part makes views of one), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// async_copy: a block_part view is read-only
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f(%d: !qdot.desc<16x128xi8>, %i: index, %m: !qgpu.memdesc<16x128xi8, #qs, mutable>) {
+  qgpu.async_copy %d[%i, %i], %m : !qdot.desc<16x128xi8>, !qgpu.memdesc<16x128xi8, #qs, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op destination must have a #qgpu.shared encoding (a #qgpu.block_part view is read-only), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// local_store: a block_part view is read-only
+#blocked = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#qs = #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>
+func.func @f(%t: tensor<16x128xi8, #blocked>, %m: !qgpu.memdesc<16x128xi8, #qs, mutable>) {
+  qgpu.local_store %t, %m : tensor<16x128xi8, #blocked>, !qgpu.memdesc<16x128xi8, #qs, mutable>
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_store' op destination must have a #qgpu.shared encoding (a #qgpu.block_part view is read-only), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}

@@ -135,4 +135,4 @@ func.func @qs_shape(%m: !qgpu.memdesc<8x16x!qdot.block<iq4_nl>, #sh>) {
   %v = qgpu.block_part %m {part = "qs"} : !qgpu.memdesc<8x16x!qdot.block<iq4_nl>, #sh> -> !qgpu.memdesc<256x16xi8, #qgpu.block_part<{format = "iq4_nl", part = "qs", blocks = 8, valueDim = 0}>>
   func.return
 }
-// CHECK: iq4_nl-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<128x16xi8, #qgpu.block_part<{format = "iq4_nl", part = "qs", blocks = 8, valueDim = 0}>>, got !qgpu.memdesc<256x16xi8,
+// CHECK: iq4_nl-invalid.mlir:[[# @LINE - 3]]:104: error: a #qgpu.block_part view of iq4_nl 'qs': dimension 0 (its values) must be a multiple of 16 (values per block) up to 128 (blocks 0 to 7 of each row), got 256{{$}}

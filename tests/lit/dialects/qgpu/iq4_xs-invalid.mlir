@@ -46,7 +46,7 @@ func.func @qs_shape(%m: !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh>) {
   %v = qgpu.block_part %m {part = "qs"} : !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh> -> !qgpu.memdesc<16x32xi8, #qgpu.block_part<{format = "iq4_xs", part = "qs", blocks = 2, valueDim = 1}>>
   func.return
 }
-// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<16x256xi8, #qgpu.block_part<{format = "iq4_xs", part = "qs", blocks = 2, valueDim = 1}>>, got !qgpu.memdesc<16x32xi8, #qgpu.block_part<{format = "iq4_xs", part = "qs", blocks = 2, valueDim = 1}>>{{$}}
+// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:104: error: a #qgpu.block_part view of iq4_xs 'qs': dimension 1 (its values) must be a multiple of 128 (values per block) up to 256 (blocks 0 to 1 of each row), got 32{{$}}
 
 // -----
 
@@ -56,7 +56,7 @@ func.func @scale_shape(%m: !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh>) {
   %v = qgpu.block_part %m {part = "scale"} : !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh> -> !qgpu.memdesc<16x2xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>
   func.return
 }
-// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<16x16xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>, got !qgpu.memdesc<16x2xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>{{$}}
+// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:107: error: a #qgpu.block_part view of iq4_xs 'scale': dimension 1 (its values) must be a multiple of 8 (values per block) up to 16 (blocks 0 to 1 of each row), got 2{{$}}
 
 // -----
 
@@ -66,7 +66,7 @@ func.func @scale_i32(%m: !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh>) {
   %v = qgpu.block_part %m {part = "scale"} : !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh> -> !qgpu.memdesc<16x16xi32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>
   func.return
 }
-// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<16x16xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>, got !qgpu.memdesc<16x16xi32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1}>>{{$}}
+// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:107: error: a #qgpu.block_part view of iq4_xs 'scale' holds f32 elements, got i32{{$}}
 
 // -----
 
@@ -86,7 +86,7 @@ func.func @slice_shape(%m: !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh>) {
   %v = qgpu.block_part %m {part = "scale", first = 1 : i64, count = 1 : i64} : !qgpu.memdesc<16x2x!qdot.block<iq4_xs>, #sh> -> !qgpu.memdesc<16x16xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1, first = 1}>>
   func.return
 }
-// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<16x8xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1, first = 1}>>, got !qgpu.memdesc<16x16xf32, #qgpu.block_part<{format = "iq4_xs", part = "scale", blocks = 2, valueDim = 1, first = 1}>>{{$}}
+// CHECK: iq4_xs-invalid.mlir:[[# @LINE - 3]]:141: error: a #qgpu.block_part view of iq4_xs 'scale': dimension 1 (its values) must be a multiple of 8 (values per block) up to 8 (blocks 1 to 1 of each row), got 16{{$}}
 
 // -----
 

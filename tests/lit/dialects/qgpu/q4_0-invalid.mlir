@@ -71,7 +71,7 @@ func.func @qs_shape(%m: !qgpu.memdesc<8x16x!qdot.block<q4_0>, #sh>) {
   %v = qgpu.block_part %m {part = "qs"} : !qgpu.memdesc<8x16x!qdot.block<q4_0>, #sh> -> !qgpu.memdesc<256x16xi8, #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>>
   func.return
 }
-// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.block_part' op result must be !qgpu.memdesc<128x16xi8, #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 0}>>, got !qgpu.memdesc<256x16xi8,
+// CHECK: q4_0-invalid.mlir:[[# @LINE - 3]]:102: error: a #qgpu.block_part view of q4_0 'qs': dimension 0 (its values) must be a multiple of 16 (values per block) up to 128 (blocks 0 to 7 of each row), got 256{{$}}
 
 // -----
 
