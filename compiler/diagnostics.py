@@ -365,9 +365,34 @@ def _verify_function(func: FuncOp) -> None:
                                                    "(func.return or a branch)")
     if (problem := kernel_attribute_problem(func)) is not None:
         raise QdotError(func, problem)
+    _verify_layout_warps(func)
     if "qdot.kernel" in func.attributes and func.sym_visibility is not None and func.sym_visibility.data != "public":
         raise QdotError(func, f"is a qdot.kernel, a launch's entry point, so it must be public, not "
                               f"{func.sym_visibility.data} (a private function would be left out of the PTX)")
+
+
+def _verify_layout_warps(func: FuncOp) -> None:
+    """Every layout of a kernel, or of a function with ``qdot.num_warps``, spans that many warps (the default where a
+    kernel has none; Triton checks its layouts against ``ttg.num-warps`` the same way): the lowering gives each warp
+    of the layout its share, so a layout of four warps in a kernel launched with one compiled to stores of a quarter
+    of the tile, with no error."""
+    from xdsl.dialects.builtin import TensorType
+
+    from dialects.qdot.kernel_attrs import NUM_WARPS_ATTR, num_warps
+
+    if NUM_WARPS_ATTR not in func.attributes and "qdot.kernel" not in func.attributes:
+        return
+    warps = num_warps(func)
+    for op in func.walk():
+        values = [*op.results, *(arg for region in op.regions for block in region.blocks for arg in block.args)]
+        for value in values:
+            encoding = value.type.encoding if isinstance(value.type, TensorType) else None
+            spans = getattr(encoding, "num_warps", None)
+            if isinstance(spans, int) and spans != warps:
+                given = "" if NUM_WARPS_ATTR in func.attributes else " (the default: the kernel sets none)"
+                raise QdotError(op, f"has a value laid out over {spans} warp{'s' if spans != 1 else ''} "
+                                    f"({value.type}), but the function's {NUM_WARPS_ATTR} is {warps}{given}: a "
+                                    f"layout spans the kernel's warps")
 
 
 def _verify_if(op: Operation) -> None:

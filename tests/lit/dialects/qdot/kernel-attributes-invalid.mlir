@@ -109,6 +109,25 @@ func.func @not_written_without_wait(%p: !qdot.ptr<f32> {qdot.not_written_by_prev
 
 // -----
 
+// A layout spans the kernel's warps: four warps' layout in a one-warp kernel compiled to stores
+// of a quarter of the tile. A kernel without qdot.num_warps has the default, 4.
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+func.func @layout_warps(%c_ptr: !qdot.ptr<f32>, %n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %ones = arith.constant dense<1.000000e+00> : tensor<32x16xf32, #mma>
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:3: error: 'arith.constant' op has a value laid out over 4 warps (tensor<32x16xf32, #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>), but the function's qdot.num_warps is 1: a layout spans the kernel's warps
+
+// -----
+
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @default_warps(%x: tensor<32x32xf32, #bl>) attributes {qdot.kernel} {
+  func.return
+}
+// CHECK: kernel-attributes-invalid.mlir:[[# @LINE - 3]]:1: error: 'func.func' op has a value laid out over 1 warp (tensor<32x32xf32, #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>), but the function's qdot.num_warps is 4 (the default: the kernel sets none): a layout spans the kernel's warps
+
+// -----
+
 // CHECK-LABEL: func.func @valid
 // CHECK-SAME:  qdot.not_written_by_previous_grid
 // CHECK-SAME:  qdot.divisibility = 8 : i64
