@@ -57,6 +57,7 @@ from xdsl.dialects.builtin import (
     i64,
     Float32Type,
     ModuleOp,
+    NoneAttr,
     StringAttr,
     TensorType,
     UnknownLoc,
@@ -85,6 +86,7 @@ from dialects.qgpu.encodings import (
     WARP_GROUP,
     MmaEncodingAttr,
 )
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.layouts import distributed_layout, shared_encoding_for
 from dialects.qgpu.ops import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp, MmaOp, UpcastOp
 from dialects.qgpu.register_formats import RegFormat, Rescale, element_type
@@ -225,6 +227,22 @@ def _check_power_of_two_tile(dot: DotScaledOp, problem: DotProblem) -> None:
                             f"(M = {problem.m}, N = {problem.n}, K = {problem.k} here)")
 
 
+def _check_operand_encodings(dot: DotScaledOp) -> None:
+    """Refuse, at the dot, an operand or scale whose encoding is not a register layout of its tile (any encoding
+    passes qdot.dot_scaled's verifier: a pass before this one may have laid the tiles out). Staging copies the tile
+    to shared memory from that layout, so a foreign one (a string, a ``#qgpu.shared``, a layout of another rank)
+    became a ``qgpu.local_alloc`` its verifier refused, reported as this pass's bug."""
+    named = (("lhs operand", dot.a), ("rhs operand", dot.b), ("lhs scale", dot.a_scale), ("rhs scale", dot.b_scale))
+    for name, value in named:
+        if value is None or not isinstance(value.type, TensorType) or isinstance(value.type.encoding, NoneAttr):
+            continue
+        try:
+            distributed_layout(value.type)
+        except LayoutError as err:
+            emit_error(dot, f"qdot-accelerate-matmul: its {name} {value.type} carries an encoding it cannot stage "
+                            f"from ({err}); give it a qgpu register layout of its tile, or none")
+
+
 def _check_operands_from_memory(dot: DotScaledOp) -> None:
     """Refuse, at the op that makes it, an operand or scale the dot cannot stage: anything but a ``qdot.load`` (or
     a ``qdot.trans`` of one) or, in a function that is not a kernel, the function's argument.
@@ -286,6 +304,7 @@ def _rewrite_dot(dot: DotScaledOp, arch: str, strategy: Strategy, warps: int, q4
                  broadcast_rhs: str | None = None) -> None:
     """``pad_block_rows`` / ``swizzle_fold_buffers`` / ``broadcast_rhs``: who asks for them (``_asked``), None where
     nobody does."""
+    _check_operand_encodings(dot)
     _check_operands_from_memory(dot)
     problem = dot.problem()
     try:
