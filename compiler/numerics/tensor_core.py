@@ -50,6 +50,7 @@ no measured model applies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
@@ -176,9 +177,46 @@ def tensor_core_dot(instruction: str, types: OperandTypes, a: NDArray[np.float64
     if measured and instruction == "mma" and a_type in FP8_TYPES and b_type in FP8_TYPES and np.shape(a)[-1] == 32:
         return sm90_fp8_mma(a, b, c)
     with np.errstate(invalid="ignore", over="ignore"):
-        exact = (np.asarray(a, np.float64) * np.asarray(b, np.float64)).sum(axis=-1)
-        return (exact + np.asarray(c, np.float32).astype(np.float64)).astype(np.float32)
+        products = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    return sum_rounded_once(products, np.asarray(c, np.float32))
+
+
+def sum_rounded_once(terms: NDArray[np.float64], c: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Σ ``terms`` [..., k] + ``c`` [...], the exact sum rounded once to f32 (to nearest, ties to even); each term
+    exact in float64, as products of the mma operand types are.
+
+    The float64 sum rounds, and converting it to f32 rounds again: where the exact sum lies just past an f32
+    midpoint, the float64 sum can land on the midpoint itself (1 + 2^-24 + 2^-80 → 1 + 2^-24) and the tie then
+    rounds to even, the wrong way. So where the float64 sum lies within its own error bound (k + 1 float64
+    roundings of the terms' magnitude) of a midpoint, that element's sum is taken exactly, in rationals, and
+    rounded by comparing it with its two f32 neighbours: rare, so the rest stays vectorised."""
+    terms = np.asarray(terms, np.float64)
+    c64 = np.asarray(c, np.float32).astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = terms.sum(axis=-1) + c64
+        rounded = total.astype(np.float32)
+        toward = np.nextafter(rounded, np.where(total >= rounded, np.float32(np.inf), np.float32(-np.inf)))
+        midpoint = (rounded.astype(np.float64) + toward.astype(np.float64)) / 2  # exact: f32 values in float64
+        bound = (terms.shape[-1] + 1) * 2.0**-52 * (np.abs(terms).sum(axis=-1) + np.abs(c64))
+        near = np.isfinite(total) & np.isfinite(midpoint) & (np.abs(total - midpoint) <= bound)
+    if not near.any():
+        return rounded
+    rounded = np.array(rounded, np.float32)  # a 0-d result is writable too
+    flat_terms, flat_c = terms.reshape(-1, terms.shape[-1]), c64.reshape(-1)
+    out = rounded.reshape(-1)
+    for i in np.flatnonzero(near.reshape(-1)):
+        exact = sum((Fraction(float(t)) for t in flat_terms[i]), Fraction(float(flat_c[i])))
+        out[i] = _nearest_f32(exact, out[i])
+    return out.reshape(rounded.shape)
+
+
+def _nearest_f32(exact: Fraction, guess: np.float32) -> np.float32:
+    """The f32 nearest ``exact`` (ties to the even significand), among ``guess`` and its neighbours."""
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
+    finite = [x for x in candidates if np.isfinite(x)]
+    best = min(finite, key=lambda x: (abs(Fraction(float(x)) - exact), int(np.float32(x).view(np.uint32)) & 1))
+    return np.float32(best)
 
 
 __all__ = ["BF16_STEP", "FP8_TYPES", "FP8_WGMMA_STEP", "MEASURED_ARCHES", "NUMERICS_FORMAT", "FusedDot", "OperandTypes",
-           "fused_dot", "operand_types", "sm90_fp8_mma", "smallest_exponent", "tensor_core_dot"]
+           "fused_dot", "operand_types", "sm90_fp8_mma", "smallest_exponent", "sum_rounded_once", "tensor_core_dot"]

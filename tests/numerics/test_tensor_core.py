@@ -107,6 +107,41 @@ def test_unmeasured_forms_round_once() -> None:
     assert tensor_core_dot("wgmma", ("e4m3", "e5m2"), x, x, c, "sm_100")[0] == np.float32(1.0 + 31 * 2.0 ** -14)
 
 
+def test_one_rounding_is_one_rounding_past_an_f32_midpoint() -> None:
+    """1 + 2^-24 + 2^-80 lies just above the midpoint of 1 and 1 + 2^-23: the float64 sum (1 + 2^-24) was the
+    midpoint itself, whose tie then rounded to 1. Rounded once, it is 1 + 2^-23; a true tie still goes to even."""
+    c, b = np.zeros(1, np.float32), np.ones((1, 16))
+    above = np.array([[1.0, 2.0 ** -24, 2.0 ** -80] + [0.0] * 13])
+    assert tensor_core_dot("mma", "bf16", above, b, c, arch="sm_80")[0] == np.float32(1 + 2.0 ** -23)
+    assert tensor_core_dot("mma", "bf16", -above, b, c, arch="sm_80")[0] == -np.float32(1 + 2.0 ** -23)
+    below = np.array([[1.0, 2.0 ** -24, -2.0 ** -80] + [0.0] * 13])
+    assert tensor_core_dot("mma", "bf16", below, b, c, arch="sm_80")[0] == np.float32(1.0)
+    tie = np.array([[1.0, 3 * 2.0 ** -24] + [0.0] * 14])  # between 1 + 2^-23 and 1 + 2^-22: the even one
+    assert tensor_core_dot("mma", "bf16", tie, b, c, arch="sm_80")[0] == np.float32(1 + 2.0 ** -22)
+
+
+def test_sum_rounded_once_equals_the_rational_sum_rounded() -> None:
+    """Random terms over a wide exponent range, many near f32 midpoints, against Fractions rounded by hand."""
+    from fractions import Fraction
+
+    from compiler.numerics.tensor_core import sum_rounded_once
+
+    rng = np.random.default_rng(5)
+    base = rng.integers(1, 1 << 24, size=(400, 1)).astype(np.float64)  # f32 significands
+    half = np.full((400, 1), 0.5)  # exactly halfway to the next one
+    nudge = rng.choice([0.0, 2.0 ** -40, -(2.0 ** -40)], size=(400, 1)) * rng.random((400, 1))
+    noise = np.ldexp(rng.standard_normal((400, 5)), rng.integers(-90, -30, size=(400, 5)))
+    terms = np.concatenate([base, half, nudge, noise], axis=1) * 2.0 ** -10
+    c = np.zeros(400, np.float32)
+    got = sum_rounded_once(terms, c)
+    for row, value in zip(terms, got, strict=True):
+        exact = sum(Fraction(float(t)) for t in row)
+        lower = np.float32(float(exact))
+        neighbours = [np.nextafter(lower, np.float32(-np.inf)), lower, np.nextafter(lower, np.float32(np.inf))]
+        want = min(neighbours, key=lambda x: (abs(Fraction(float(x)) - exact), int(x.view(np.uint32)) & 1))
+        assert value == want, (row, value, want)
+
+
 def test_non_finite_operands_follow_ieee() -> None:
     a = np.array([[np.inf] + [1.0] * 15])
     b = np.ones((1, 16))

@@ -27,8 +27,9 @@ e4m3 or e5m2 mma with f32 C and D follows the H200's tensor cores bit for bit wh
 arch is sm_90 / sm_90a (``compiler.numerics.tensor_core``: a fused sum that aligns the terms
 and truncates them, rounding toward zero; the fp8 forms as the two f16 HMMA ptxas makes of
 them there); every other float form — f16 results, the kind:: and block-scaled forms of
-sm_120, other arches — is the exact float64 sum rounded once to f32 (or f16), a model that can
-differ from the hardware in the last bits.
+sm_120, other arches — is the exact sum rounded once to f32 (``numerics.tensor_core.sum_rounded_once``),
+or for f16 results the float64 sum rounded to f16, a model that can differ from the hardware in
+the last bits.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from compiler import numerics
-from compiler.numerics.tensor_core import tensor_core_dot
+from compiler.numerics.tensor_core import sum_rounded_once, tensor_core_dot
 from dialects.ptx.attrs import MmaKind, MmaShape, MmaType, ScaleType, ScaleVec
 from dialects.ptx.mma import MmaSignature
 from targets.ptx.emulator.errors import EmulationError
@@ -253,6 +254,10 @@ def mma(plan: MmaPlan, a: np.ndarray, b: np.ndarray, c: np.ndarray,
         d = tensor_core_dot("mma", (sig.a_type.value, sig.b_type.value), row_a, col_b,
                             c.astype(np.float32).swapaxes(0, 1), arch)
         return d.swapaxes(0, 1).astype(np.float32)
+    if sig.d_type is T.F32 and sig.c_type is T.F32:  # per element, the exact sum rounded once (not twice)
+        with np.errstate(invalid="ignore", over="ignore"):
+            terms = av[:, rows, :].astype(np.float64) * bv.swapaxes(1, 2)[:, cols, :].astype(np.float64)
+        return sum_rounded_once(terms, c.astype(np.float32).swapaxes(0, 1)).swapaxes(0, 1).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         acc = np.matmul(av.astype(np.float64), bv.astype(np.float64))
         cm = np.zeros((warps, 16, 8), dtype=np.float64)
