@@ -130,6 +130,11 @@ def _k_of(side: str, fmt: str, operand: ArrayLike, k_pack: bool) -> tuple[int, i
     return outer, inner
 
 
+_TYPED_SCALES = {"float8_e8m0fnu": "ue8m0", "float8_e4m3fn": "ue4m3"}
+"""The scale format an ml_dtypes array holds: its bits are read as that format's codes, so a shape that implies the
+other format (a ue8m0 array of K/16 columns) is an error, not another reading of the same bits."""
+
+
 def _scale_format(side: str, fmt: str, scale: NDArray, rows: int, k: int, scale_fmt: str | None) -> str:
     kind = format_info(fmt).kind
     if kind is FormatKind.BLOCK:
@@ -139,9 +144,12 @@ def _scale_format(side: str, fmt: str, scale: NDArray, rows: int, k: int, scale_
     name = "a_scale" if side == "lhs" else "b_scale"
     if scale.ndim != 2:
         raise ValueError(f"{name} must be 2-D [{'M' if side == 'lhs' else 'N'}, K/group], got {_shape(scale)}")
-    if scale_fmt is None:
+    typed = _TYPED_SCALES.get(getattr(scale.dtype, "name", ""))
+    if typed is not None and scale_fmt is not None and scale_fmt != typed:
+        raise ValueError(f"{name} holds {scale.dtype.name} values, {typed} scales, but {name}_fmt says {scale_fmt}")
+    if scale_fmt is None:  # a typed array says its format; raw codes, the shape (one per 32 or per 16)
         matches = [s for s, g in SCALE_GROUP.items() if k % g == 0 and scale.shape[1] == k // g]
-        scale_fmt = matches[0] if matches else "ue8m0"
+        scale_fmt = typed or (matches[0] if matches else "ue8m0")
     if scale_fmt not in SCALE_GROUP:
         raise ValueError(f"{name} format must be one of {', '.join(SCALE_GROUP)}, got {scale_fmt!r}")
     if scale_fmt == "ue4m3" and fmt != "e2m1":

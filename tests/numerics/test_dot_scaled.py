@@ -459,3 +459,22 @@ def test_large_reference_is_fast_enough() -> None:
     elapsed = time.perf_counter() - start
     assert out.shape == (512, 4096) and np.isfinite(out).all()
     assert elapsed < 20.0, f"took {elapsed:.1f} s"
+
+
+def test_a_typed_scale_array_is_read_as_its_own_format() -> None:
+    """A float8_e8m0fnu or float8_e4m3fn array says which scale format its bits are: the shape used to choose, so
+    an e8m0 array of K/16 columns was read as ue4m3 (1.0 became NaN) and an e4m3fn one of K/32 as ue8m0 (2^-71)."""
+    from compiler.numerics import encode
+
+    a = pack_fp4(encode("e2m1", np.ones((1, 32))))
+    b = pack_fp4(encode("e2m1", np.ones((32, 1))), axis=0)
+    e8m0, e4m3 = ml_dtypes.float8_e8m0fnu, ml_dtypes.float8_e4m3fn
+    assert dot_scaled(a, b, lhs="e2m1", rhs="e2m1", a_scale=np.ones((1, 1), e8m0))[0, 0] == 32
+    assert dot_scaled(a, b, lhs="e2m1", rhs="e2m1", a_scale=np.ones((1, 2), e4m3))[0, 0] == 32
+    with pytest.raises(ValueError, match=r"a_scale \(ue8m0\) must have shape \[M, K/32\] = \[1, 1\], got \[1, 2\]"):
+        dot_scaled(a, b, lhs="e2m1", rhs="e2m1", a_scale=np.ones((1, 2), e8m0))
+    with pytest.raises(ValueError, match=r"a_scale \(ue4m3\) must have shape \[M, K/16\] = \[1, 2\], got \[1, 1\]"):
+        dot_scaled(a, b, lhs="e2m1", rhs="e2m1", a_scale=np.ones((1, 1), e4m3))
+    with pytest.raises(ValueError, match="a_scale holds float8_e4m3fn values, ue4m3 scales, but a_scale_fmt says "
+                                         "ue8m0"):
+        dot_scaled(a, b, lhs="e2m1", rhs="e2m1", a_scale=np.ones((1, 1), e4m3), a_scale_fmt="ue8m0")
