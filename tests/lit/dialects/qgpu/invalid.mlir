@@ -1147,3 +1147,34 @@ func.func @f(%t: tensor<16x128xi8, #blocked>, %m: !qgpu.memdesc<16x128xi8, #qs, 
   func.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.local_store' op destination must have a #qgpu.shared encoding (a #qgpu.block_part view is read-only), got #qgpu.block_part<{format = "q4_0", part = "qs", blocks = 8, valueDim = 1}>{{$}}
+
+// -----
+
+// mma: e2m1 packed two per byte with no scales. Only kind::mxf4 / mxf4nvf4 (block-scaled, m16n8k64)
+// read packed e2m1; the lowering took kind::f8f6f4 m16n8k32, which reads one value per byte.
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+func.func @packed_unscaled(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
+  %d = qgpu.mma %a, %b, %c lhs = e2m1 rhs = e2m1
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qgpu.mma' op e2m1 packed two per byte is read only by the block-scaled kind::mxf4 / mxf4nvf4 m16n8k64: it needs scales with rescale = "hw" (unit ue8m0 scales for an unscaled product), or fp4Unpacked operands (one value per byte, kind::f8f6f4)
+
+// -----
+
+// mma: a per-16 sub factor with kWidth = 8. Each m16n8k16 half of a block then holds K values
+// 0-3, 8-11, 16-19, 24-27, not one 16-value half, and the factor weighted the wrong values.
+#mma = #qgpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #qgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>
+#b = #qgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>
+#sa = #qgpu.dot_scale<{opIdx = 0, parent = #mma}>
+#sb = #qgpu.dot_scale<{opIdx = 1, parent = #mma}>
+func.func @sub_kwidth8(%a: tensor<16x32xi8, #a>, %b: tensor<32x8xi8, #b>, %c: tensor<16x8xf32, #mma>,
+                       %sa: tensor<16x1xf32, #sa>, %sb: tensor<8x1xf32, #sb>, %sub: tensor<8x2xi32, #sb>) -> tensor<16x8xf32, #mma> {
+  %d = qgpu.mma %a, %b, %c scale %sa, %sb rhs_sub %sub lhs = s8 rhs = s8 {rescale = "per_block"}
+     : tensor<16x32xi8, #a>, tensor<32x8xi8, #b>, tensor<16x8xf32, #mma>, tensor<16x1xf32, #sa>, tensor<8x1xf32, #sb> rhs_sub tensor<8x2xi32, #sb> -> tensor<16x8xf32, #mma>
+  func.return %d : tensor<16x8xf32, #mma>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qgpu.mma' op rhs_sub weights each 16-value half of a block, which an m16n8k16 holds in the ISA's K order only: the lhs operand needs kWidth = 4, got kWidth = 8
