@@ -35,8 +35,11 @@ operand's fragment type and how it gets there and the chain's size. Lit tests: t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
+
+import numpy as np
 
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
@@ -46,7 +49,8 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from compiler import remarks
+from compiler import numerics, remarks
+from compiler.numerics.formats import FormatKind
 from compiler.diagnostics import emit_error
 from dialects.agx.ops import FORM_ATTR, DequantFragOp, LoadFragOp, Mma8Op, StoreTileOp
 from dialects.qdot.formats import Format, ScaleKind, format_info
@@ -60,16 +64,24 @@ TILE = 8
 _PLAIN = {"fp16": ElemType.FP16, "fp32": ElemType.FP32, "bf16": ElemType.FP32}
 """Float formats loaded as they are (bf16 widened exactly)."""
 DEQUANT_TYPES = ("auto", ElemType.FP16.value, ElemType.FP32.value)
-_FP16_EXACT = {Format.E4M3, Format.E5M2, Format.E2M3, Format.E3M2, Format.E2M1}
-"""Formats whose every code is an fp16 value: at most 4 significant bits, exponents within fp16's range (e5m2 is
-fp16's own exponent range)."""
+@functools.cache
+def _codes_in_fp16(fmt: Format) -> bool:
+    """Whether every finite code of the float format ``fmt`` is an fp16 value, by decoding them all with
+    ``compiler.numerics`` (the formats' one definition): e4m3, e5m2 (fp16's own exponent range), the fp6 and e2m1
+    are; bf16 is not, and the ggml blocks (an fp16 scale times a code) are no float format."""
+    info = numerics.format_info(str(fmt))
+    if info.kind is not FormatKind.FLOAT:
+        return False
+    values = numerics.decode(str(fmt), np.arange(1 << info.bits, dtype=np.uint16 if info.bits > 8 else np.uint8))
+    finite = values[np.isfinite(values)]
+    with np.errstate(over="ignore"):  # bf16's large values become inf: not fp16 values, as the comparison says
+        return bool(np.all(finite.astype(np.float16).astype(np.float64) == finite))
 
 
 def exact_in_fp16(fmt: Format, scale: ScaleKind | None) -> bool:
     """Whether every value ``fmt`` with ``scale`` stands for is an fp16 value. NVFP4 is (|e2m1 · ue4m3| lies in
-    [2^-10, 2688] with at most 6 significant bits); a ue8m0 scale is not (2^±127), nor are the ggml blocks (an fp16
-    scale times a code)."""
-    if fmt not in _FP16_EXACT:
+    [2^-10, 2688] with at most 6 significant bits); a ue8m0 scale is not (2^±127)."""
+    if not _codes_in_fp16(fmt):
         return False
     return scale is None or (scale is ScaleKind.UE4M3 and fmt is Format.E2M1)
 
