@@ -329,7 +329,7 @@ class MmaOp(IRDLOperation):
         self._verify_accumulator(result.get_element_type())
         self._verify_scales(mma, m, n, k_a, a, b, packed[0])
         self._verify_fold(mma, m, n, k_a)
-        self._verify_sub(mma, m, n, k_a)
+        self._verify_sub(a, b, m, n, k_a)
         self._verify_min(mma, m, n, k_a)
         self._verify_scale_bits()
         self._verify_exp()
@@ -374,7 +374,7 @@ class MmaOp(IRDLOperation):
             if scale is not None and _tensor(value).get_shape() != _tensor(scale).get_shape():
                 raise VerifyException(f"{name} must have the shape of the matching scale")
 
-    def _verify_sub(self, mma: MmaEncodingAttr, m: int, n: int, k: int) -> None:
+    def _verify_sub(self, a: DotOperandLayout, b: DotOperandLayout, m: int, n: int, k: int) -> None:
         """``lhs_sub`` / ``rhs_sub``: i32 factors per 16 values of one side, in its scale's layout. The lowering
         weights each m16n8k16 half of a 32-value block by one factor, which is the half's 16 values only in the
         ISA's K order (kWidth = 4): kWidth = 8 gives each half values 0-3, 8-11, 16-19 and 24-27."""
@@ -385,8 +385,8 @@ class MmaOp(IRDLOperation):
                     self.rhs not in INTEGER_FORMATS:
                 raise VerifyException(f"{name} splits each per-block s8 / u8 sum in two: it needs rescale = "
                                       f"\"per_block\" and integer operands, got lhs = {self.lhs}, rhs = {self.rhs}")
-            for side, operand, op_idx, fmt in (("lhs", self.a, 0, self.lhs), ("rhs", self.b, 1, self.rhs)):
-                width = _check_dot_operand(side, operand, op_idx, mma, fmt).k_width
+            for side, layout in (("lhs", a), ("rhs", b)):
+                width = layout.k_width
                 if width != 4:
                     raise VerifyException(f"{name} weights each 16-value half of a block, which an m16n8k16 holds "
                                           f"in the ISA's K order only: the {side} operand needs kWidth = 4, got "
@@ -452,12 +452,11 @@ class MmaOp(IRDLOperation):
         rescale = self.rescale_mode
         if (self.a_scale is None) != (self.b_scale is None):
             raise VerifyException("scales come in pairs: give both the lhs and the rhs scale, or neither")
-        if packed and rescale != Rescale.HW:  # per_block says why below; unscaled, nothing would say
-            if self.a_scale is None or self.b_scale is None:
-                raise VerifyException(
-                    "e2m1 packed two per byte is read only by the block-scaled kind::mxf4 / mxf4nvf4 m16n8k64: it "
-                    "needs scales with rescale = \"hw\" (unit ue8m0 scales for an unscaled product), or fp4Unpacked "
-                    "operands (one value per byte, kind::f8f6f4)")
+        if packed and self.a_scale is None:  # scales come in pairs: neither side has one
+            raise VerifyException(
+                "e2m1 packed two per byte is read only by the block-scaled kind::mxf4 / mxf4nvf4 m16n8k64: it "
+                "needs scales with rescale = \"hw\" (unit ue8m0 scales for an unscaled product), or fp4Unpacked "
+                "operands (one value per byte, kind::f8f6f4)")
         if self.a_scale is None or self.b_scale is None:
             if rescale != Rescale.NONE:
                 raise VerifyException(f"rescale = \"{rescale}\" needs scale operands")
