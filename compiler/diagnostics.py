@@ -378,9 +378,9 @@ def _verify_layout_warps(func: FuncOp) -> None:
     of the tile, with no error."""
     from xdsl.dialects.builtin import TensorType
 
-    from dialects.qdot.kernel_attrs import NUM_WARPS_ATTR, num_warps
+    from dialects.qdot.kernel_attrs import NUM_WARPS_ATTR, is_kernel, num_warps
 
-    if NUM_WARPS_ATTR not in func.attributes and "qdot.kernel" not in func.attributes:
+    if NUM_WARPS_ATTR not in func.attributes and not is_kernel(func):
         return
     warps = num_warps(func)
     for op in func.walk():

@@ -354,8 +354,7 @@ class BlockPartEncodingAttr(ParametrizedAttribute):
         an error, unless refused here."""
         if len(shape) != 2:
             raise VerifyException(f"a #qgpu.block_part view is 2-D, got rank {len(shape)}")
-        if any(d <= 0 for d in shape):
-            raise VerifyException(f"!qgpu.memdesc dimensions must be static and positive, got {list(shape)}")
+        check_positive_dims(shape)
         spec, what = self.spec, f"a #qgpu.block_part view of {self.fmt.data} '{self.part_name}'"
         if element_type != spec.element:
             raise VerifyException(f"{what} holds {spec.element} elements, got {element_type}")
@@ -505,7 +504,7 @@ from xdsl.ir import Operation, SSAValue  # noqa: E402
 from xdsl.traits import Pure  # noqa: E402
 
 from dialects.qdot.types import BlockType  # noqa: E402
-from dialects.qgpu.types import MemDescType  # noqa: E402
+from dialects.qgpu.types import MemDescType, check_positive_dims  # noqa: E402
 
 
 def block_part_type(source: MemDescType, part: str, first: int = 0, count: int | None = None,

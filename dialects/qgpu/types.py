@@ -25,6 +25,12 @@ from dialects.qgpu.encodings import SharedEncodingAttr
 from dialects.qgpu.syntax import build_checked
 
 
+def check_positive_dims(shape: Sequence[int]) -> None:
+    """A buffer or view has a static, positive extent along every dimension (both encodings' rule)."""
+    if any(d <= 0 for d in shape):
+        raise VerifyException(f"!qgpu.memdesc dimensions must be static and positive, got {list(shape)}")
+
+
 @irdl_attr_definition
 class MemDescType(ParametrizedAttribute, TypeAttribute):
     """A shared-memory buffer of ``shape`` elements laid out by a ``#qgpu.shared`` encoding, or a read-only
@@ -86,8 +92,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
         if not isinstance(self.encoding, SharedEncodingAttr):
             raise VerifyException(f"!qgpu.memdesc encoding must be a #qgpu.shared or #qgpu.block_part encoding, "
                                   f"got {self.encoding}")
-        if any(d <= 0 for d in self.get_shape()):
-            raise VerifyException(f"!qgpu.memdesc dimensions must be static and positive, got {list(self.get_shape())}")
+        check_positive_dims(self.get_shape())
         if self.rank < self.shared.rank:
             raise VerifyException(
                 f"!qgpu.memdesc of rank {self.rank} cannot carry a #qgpu.shared encoding of rank "
