@@ -466,12 +466,11 @@ def plan_arrays(func: Any, params: Sequence[Parameter], scalars: Mapping[str, in
                     shown = ", ".join(_range_text(lo, hi) for lo, hi in values)
                     raise QdotError(desc, f"has a negative {kind} [{shown}]{_at_shape(scalars)}")
             for each in programs or [evaluator]:  # the greatest extent any program's descriptor reaches
-                if each is not evaluator:
-                    try:
-                        dims = [each.bounds(v, desc, "") for v in desc.shape]
-                        strides = [each.bounds(v, desc, "") for v in desc.strides]
-                    except Unreached:
-                        continue
+                try:  # bounds are memoized: the evaluator over all programs answers from what it just checked
+                    dims = [each.bounds(v, desc, "") for v in desc.shape]
+                    strides = [each.bounds(v, desc, "") for v in desc.strides]
+                except Unreached:
+                    continue
                 if all(hi > 0 for _, hi in dims):
                     extent = max(extent, sum((d - 1) * s for (_, d), (_, s) in zip(dims, strides, strict=True)) + 1)
             output = output or any(isinstance(use.operation, StoreOp) for use in desc.result.uses)
@@ -512,11 +511,9 @@ def _counter_index_bound(evaluator: IndexEvaluator, programs: Sequence[IndexEval
         raise QdotError(op, f"counts programs by qdot.program_id {'xyz'[axis]}, so its counters' number is the "
                             "launch grid's size along it; the grid is not known where the arrays are sized")
     what = "the counter index of qdot.last_arrival"
-    greatest = evaluator.bounds(index, op, what)[1]
-    if not programs:
-        return greatest
+    evaluator.bounds(index, op, what)  # its diagnostics first
     reached = -1  # no program reaches the op: no counter is needed
-    for each in programs:
+    for each in programs or [evaluator]:
         try:
             reached = max(reached, each.bounds(index, op, what)[1])
         except Unreached:
