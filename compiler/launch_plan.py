@@ -136,6 +136,8 @@ def parse_shape(text: str, params: Sequence[Parameter]) -> dict[str, int | float
             raise LaunchPlanError(f"--shape '{text}': '{name}' is given twice")
         param = scalars[name]
         try:
+            if not value.isascii():
+                raise ValueError(value)
             values[name] = float(value) if param.is_float else _integer(value)
         except ValueError:
             kind = "a number" if param.is_float else "an integer"
@@ -155,7 +157,10 @@ def parse_shape(text: str, params: Sequence[Parameter]) -> dict[str, int | float
 
 
 def _integer(text: str) -> int:
-    """``8192``, ``0x2000`` or ``8_192``."""
+    """``8192``, ``0x2000`` or ``8_192``, in ASCII digits (``int`` also reads ``１２８``, which ``--grid``
+    refuses)."""
+    if not text.isascii():
+        raise ValueError(text)
     try:
         return int(text)
     except ValueError:

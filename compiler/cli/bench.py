@@ -92,7 +92,7 @@ from compiler.cli.common import (
     split_chunks,
     tool_main,
 )
-from compiler.cli.pass_help import LazyEpilogParser
+from compiler.cli.pass_help import LazyEpilogParser, Once, ascii_int
 from compiler.launch_plan import (FLOAT_FILLS, ArraySpec, LaunchPlanError, Parameter, Run, available_host_bytes,
                                   find_kernel, kernel_parameters, plan_run)
 from compiler.pipelines import PTX_ARCHES, STRATEGIES
@@ -134,20 +134,21 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="NVIDIA target (default: sm_90, or the arch a --pipeline's passes name)")
     parser.add_argument("--strategy", choices=STRATEGIES,
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto)")
-    parser.add_argument("--num-stages", type=int, help="global->shared pipeline depth (default: 3)")
-    parser.add_argument("--pipeline", metavar="PIPELINE", help="run this pass pipeline instead of the default")
-    parser.add_argument("--timing", choices=("graph", "events"), default="graph",
+    parser.add_argument("--num-stages", type=ascii_int, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--pipeline", metavar="PIPELINE", action=Once,
+                        help="run this pass pipeline instead of the default")
+    parser.add_argument("--timing", choices=("graph", "events"),
                         help="graph (default): 10 launches captured in a CUDA graph, back to back, each "
                              "graph timed with events (the GPU's time, as llama.cpp's benchmark loop measures); "
                              "events: events around each single launch (includes the host's launch overhead, "
                              "which dominates kernels of a few microseconds)")
-    parser.add_argument("--reps", type=int, default=20,
+    parser.add_argument("--reps", type=ascii_int,
                         help="timed launches (--timing events) or graphs (--timing graph); the median is reported "
                              "(default: 20)")
-    parser.add_argument("--warmup", type=int, default=3,
+    parser.add_argument("--warmup", type=ascii_int,
                         help="untimed launches before timing (default: 3; a graph is warmed up by one launch "
                              "before it is captured and one of the graph)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    parser.add_argument("--seed", type=ascii_int, default=0, help="seed of the random inputs (default: 0)")
     parser.add_argument("--floats", choices=FLOAT_FILLS, default="uniform",
                         help="f16 / bf16 / f32 inputs: uniform (default) values in [-1, 1], as activations are; "
                              "bytes: random bytes kept finite, most values tiny (a worst case for an "
@@ -157,7 +158,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ctas", metavar="LIST",
                         help="with --emulate: run only these CTAs of the grid, e.g. '0,-1' (the first and the last) "
                              "or '0:4,-4:' (Python slices); ids are linear, x fastest")
-    parser.add_argument("--max-ctas", type=int, metavar="N",
+    parser.add_argument("--max-ctas", type=ascii_int, metavar="N",
                         help=f"--emulate refuses a grid of more CTAs than this unless --ctas picks some, and a --ctas "
                              f"that picks more (default: {EMULATE_MAX_CTAS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per run instead of a line")
@@ -173,6 +174,14 @@ def _check_flags(args: argparse.Namespace) -> None:
     resolve_pipeline_flags(args)
     if args.seed < 0:
         raise ToolError(f"--seed must not be negative, got {args.seed}")
+    timing = [flag for flag, value in (("--timing", args.timing), ("--reps", args.reps), ("--warmup", args.warmup))
+              if value is not None]
+    if timing and args.emulate:
+        verb = "time" if len(timing) > 1 else "times"
+        raise ToolError(f"{' and '.join(timing)} {verb} GPU launches; --emulate runs the kernel once on the CPU")
+    args.timing = args.timing or "graph"
+    args.reps = 20 if args.reps is None else args.reps
+    args.warmup = 3 if args.warmup is None else args.warmup
     if args.reps < 1:
         raise ToolError(f"--reps must be at least 1, got {args.reps}")
     if args.warmup < 0:

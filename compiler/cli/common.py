@@ -12,9 +12,11 @@ import errno
 import gc
 import os
 import re
+import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import IO, NoReturn
 
@@ -165,39 +167,84 @@ def write_output(path: str | None, data: str | bytes) -> None:
 
     Standard output is flushed here, so that an output that cannot take the data (a full disk,
     ``> /dev/full``) is a ``tool: error:`` like a bad ``-o``, not an exception at exit; a closed
-    pipe is the reader's choice and stays quiet."""
-    if not path or path == "-":
+    pipe is the reader's choice and stays quiet. Text is written as UTF-8 with the bytes of a file
+    name that is not UTF-8 (``--print-debuginfo`` prints it in each location) given back as they
+    were read. A file is written whole or not at all (``_replace_file``)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if path is None or path == "-":
         try:
-            if isinstance(data, bytes):
-                sys.stdout.flush()  # anything written as text goes first
-                sys.stdout.buffer.write(data)
-            else:
-                sys.stdout.write(data)
+            sys.stdout.flush()  # anything written as text goes first
+            sys.stdout.buffer.write(data)
             sys.stdout.flush()  # now, so that a full disk is reported and not lost at exit
         except BrokenPipeError:
             raise  # the reader is gone: tool_main ends quietly (``output_closed``)
         except OSError as err:
             raise ToolError(f"cannot write to standard output: {err.strerror}") from None
         return
+    if not path:
+        raise ToolError("-o '' names no file (write '-' for standard output)")
     try:
-        if isinstance(data, bytes):
-            with open(path, "wb") as f:
-                f.write(data)
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(data)
+        _replace_file(path, data)
     except OSError as err:
         raise ToolError(f"cannot write '{path}': {err.strerror}") from None
 
 
+def _replace_file(path: str, data: bytes) -> None:
+    """``path`` holding ``data``: written to a new file beside it that then takes its place, so that a
+    write that fails (a full disk, ``ulimit -f``) leaves what was there before and no half of an
+    output. Only a regular file (or a new one) is replaced; anything else (``/dev/null``, a pipe) is
+    written to as it is. Through a symbolic link the file it names is replaced, keeping its mode."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "wb") as f:
+            f.write(data)
+        return
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".qdot-", dir=os.path.dirname(target))
+    except PermissionError:  # a file one may write in a directory one may not: written in place
+        if mode is None:
+            raise
+        with open(target, "wb") as f:
+            f.write(data)
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def split_chunks(text: str, split: bool) -> list[Chunk]:
+    """The input, or with ``split`` its chunks: the text between lines that hold the marker ``// -----`` alone
+    (spaces around it allowed). A marker within a line (``// ----------`` as a rule, ``"a // ----- b"`` in
+    a string) is text: cut there, the chunk after it began mid-line and its first line's columns were not
+    the file's."""
     if not split:
         return [Chunk(text, 0, *_expected_in(text, 0))]
     chunks: list[Chunk] = []
-    offset = 0
-    for piece in text.split(SPLIT_MARKER):
-        chunks.append(Chunk(piece, offset, *_expected_in(piece, offset)))
-        offset += piece.count("\n")
+    lines = text.split("\n")
+    first = 0
+    for index, line in enumerate(lines + [SPLIT_MARKER]):
+        if line.strip() == SPLIT_MARKER:
+            # the marker's own line stays, emptied, at the end of the chunk before it: the lines of each chunk are
+            # the file's, and what follows the last chunk's text is what followed it in the file
+            piece = "\n".join(lines[first:index]) + ("\n" if index < len(lines) else "")
+            chunks.append(Chunk(piece, first, *_expected_in(piece, first)))
+            first = index + 1
     return chunks
 
 
@@ -365,8 +412,18 @@ def resolve_pipeline_flags(args) -> None:  # noqa: ANN001 - argparse.Namespace o
         raise ToolError(problem)
 
 
+class _FileNamePrinter(Printer):
+    """xDSL's printer, but a string that holds a file name's bytes that are not UTF-8 (Python keeps each as a
+    lone surrogate, and ``--print-debuginfo`` prints the file name in every location) is printed with those
+    bytes escaped (``loc("g\\FF.mlir":3:5)``, MLIR's escape of the byte 0xFF), rather than failing to encode.
+    (xDSL's parser reads no location whose string is not UTF-8, so such output does not parse back.)"""
+
+    def print_string_literal(self, string: str) -> None:
+        self.print_bytes_literal(string.encode("utf-8", "surrogateescape"))
+
+
 def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:
-    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer = _FileNamePrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(module)
     stream.write("\n")
 
@@ -404,16 +461,26 @@ def _printable(text: str) -> str:
     return f"{first}\n{rest}" if rest else first
 
 
-def diagnostic_line(text: str) -> int | None:
-    match = re.match(r"[^:\n]*:(\d+):\d+: error:", text)
-    return int(match.group(1)) if match else None
+def diagnostic_said(text: str, filename: str, quotes_source: bool) -> tuple[int | None, str]:
+    """The line a rendered diagnostic is at (None where it has no location in ``filename``) and what it
+    says: its message alone, without the location before it and, for a parse error
+    (``quotes_source``), the source line and caret after it, which hold the annotation itself. The
+    file's name is taken as given, so a ``:`` in it cannot be read as the line's."""
+    located = re.match(r"(\d+):\d+: error: (.*)", text.removeprefix(f"{filename}:"), re.DOTALL)
+    if not text.startswith(f"{filename}:") or located is None:
+        return None, text
+    said = located.group(2)
+    return int(located.group(1)), said.split("\n", 1)[0] if quotes_source else said
 
 
-def check_expected(chunk: Chunk, text: str) -> bool:
-    """Match one produced diagnostic against the chunk's expected-error annotations."""
-    line = diagnostic_line(text)
+def check_expected(chunk: Chunk, text: str, filename: str, quotes_source: bool = False) -> bool:
+    """Match one produced diagnostic against the chunk's expected-error annotations: one on its
+    line whose text is part of its message (as mlir-opt matches them)."""
+    line, said = diagnostic_said(text, filename, quotes_source)
+    if line is None:
+        return False
     for expected in chunk.expected:
-        if not expected.seen and expected.line == line and expected.message in text:
+        if not expected.seen and expected.line == line and expected.message in said:
             expected.seen = True
             return True
     return False
@@ -501,11 +568,13 @@ def tool_main(tool: str, run: Callable[[list[str] | None], int], argv: list[str]
     """A tool's ``main``: ``run`` it, turn every way it can end into an exit status (a usage
     error 1, an interrupt 130, closed output 120, anything unexpected an internal error 2) and
     end the process."""
+    _stand_in_for_closed_streams()
     try:
         with without_cyclic_gc():
             status = run(argv)
-    except ToolError as err:
-        sys.stderr.write(f"{tool}: error: {err}\n")
+    except ToolError as err:  # what it quotes of a flag (-p $'cse\x01') is named where a terminal would show nothing
+        said = "".join(c if c.isprintable() or c in "\n\t" else f"U+{ord(c):04X}" for c in str(err))
+        sys.stderr.write(f"{tool}: error: {said}\n")
         status = 1
     except KeyboardInterrupt:
         status = 130
@@ -524,9 +593,45 @@ def tool_main(tool: str, run: Callable[[list[str] | None], int], argv: list[str]
     exit_process(status)
 
 
-_FULL_OUTPUT = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
-"""Errors only a write gives (a full disk, a quota, a file too large, a failing device): one that escapes a
-tool's ``run`` is its output failing — ``print`` of ``--version``, a flush — not a bug in qdot."""
+_FULL_OUTPUT = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+"""Errors only a write gives (a full disk, a quota, a file too large, a failing device, an output closed
+before the tool started): one that escapes a tool's ``run`` is its output failing — ``print`` of
+``--version``, a flush — not a bug in qdot."""
+
+
+class _ClosedOutput:
+    """Standard output of a tool started with it closed (``qdot-opt k.mlir -o k.out >&-``), where Python
+    has none (``sys.stdout`` is None) and every write or flush would be an AttributeError. A write fails as
+    a write to a closed descriptor does (``cannot write to standard output: it is closed``, status 1), and
+    so does the flush at exit after one; a tool that writes only its ``-o`` file ends as it would otherwise.
+    argparse, which drops a failed write of ``--help`` in silence, is caught by that flush."""
+
+    def __init__(self) -> None:
+        self.attempted = False
+
+    @property
+    def buffer(self) -> "_ClosedOutput":
+        return self
+
+    def write(self, data: str | bytes) -> int:
+        self.attempted = True
+        raise OSError(errno.EBADF, "it is closed")
+
+    def flush(self) -> None:
+        if self.attempted:
+            raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """``_ClosedOutput`` for a closed standard output; the null device for a closed standard error, where
+    nothing can be said of a failure but the exit status."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()  # type: ignore[assignment]
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's stream until it ends
 
 
 def _flush_or_report(tool: str) -> None:

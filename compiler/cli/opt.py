@@ -14,6 +14,8 @@ import sys
 from io import StringIO
 from typing import IO
 
+from xdsl.utils.exceptions import ParseError
+
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
 from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
@@ -46,7 +48,8 @@ diagnostics:
   an unknown pass or pass option) print 'qdot-opt: error: ...' and exit with status 1
   in either mode. With --remarks, each chunk's remarks ('file:line:col: remark: <pass>:
   ...') go to stderr, or with --verify-diagnostics to stdout before the chunk's IR or
-  error, where lit can CHECK them.
+  error, where lit can CHECK them. A run that fails writes no -o file: one that was there
+  is left as it was (standard output still gets the chunks that succeeded).
 """
 
 
@@ -86,14 +89,14 @@ def run(argv: list[str] | None = None) -> int:
     if args.show_dialects:
         write_output(args.output_file, dialects_text())
         return 0
-    text, filename = read_input(args.input_file)
-    ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
     inst = pass_instrument.PassInstrumentation.from_args(args, generic=args.print_op_generic)
     pipeline = build_pipeline(registry.pass_factories(), args.passes, instrument=inst)
     try:
         asked = pass_instrument.remarks_from_args(args, pipeline)
     except pass_instrument.UnknownPassName as err:
         raise ToolError(str(err)) from None
+    text, filename = read_input(args.input_file)  # after the flags: a bad one is said without waiting for stdin
+    ctx = registry.make_context(allow_unregistered=args.allow_unregistered_dialect)
     verify_mode = args.verify_diagnostics
 
     out = StringIO()
@@ -117,7 +120,7 @@ def run(argv: list[str] | None = None) -> int:
             failed = True
             _write_remarks(chunk_remarks, out if verify_mode else sys.stderr)
             if verify_mode and (chunk.expected or chunk.malformed):  # annotated: each must be expected
-                if not check_expected(chunk, message):
+                if not check_expected(chunk, message, filename, isinstance(err, ParseError)):
                     sys.stderr.write(f"{message}\n{TOOL}: error: unexpected diagnostic (no matching expected-error)\n")
                     status = 1
             elif verify_mode:
@@ -142,7 +145,8 @@ def run(argv: list[str] | None = None) -> int:
         else:
             print_module(module, out, args.print_op_generic, args.print_debuginfo)
 
-    write_output(args.output_file, out.getvalue())
+    if status == 0 or args.output_file in (None, "-"):  # a failed run leaves the -o file as it was, as mlir-opt
+        write_output(args.output_file, out.getvalue())
     if inst is not None:
         inst.report()
     return status

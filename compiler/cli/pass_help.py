@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -85,6 +86,15 @@ class Once(argparse.Action):
                          "separated by commas")
         setattr(namespace, "_given_" + self.dest, True)
         setattr(namespace, self.dest, values)
+
+
+def ascii_int(text: str) -> int:
+    """An integer flag's value (argparse ``type=``), in the digits 0-9 only: ``int`` also reads ``٣`` or
+    ``１２８`` as numbers, which the pass options (``-p 'qdot-pipeline{num-stages=٣}'``) and ``--grid``
+    refuse, so one flag would take what its twin in a pipeline does not."""
+    if re.fullmatch(r"[+-]?[0-9]+", text.strip()) is None:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer (digits 0-9)")
+    return int(text)
 
 
 class _Version(argparse.Action):

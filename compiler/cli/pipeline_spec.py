@@ -49,6 +49,8 @@ def normalized_with_origins(spec: str) -> tuple[str, list[int]]:
     text = spec[start:end]
     for match in re.finditer(r"\s*,\s*", text):
         dropped.update(i for i in range(match.start(), match.end()) if text[i] != ",")
+    for match in re.finditer(r"\{\s+|\s+\}", text):  # spaces just inside braces, as between options
+        dropped.update(i for i in range(match.start(), match.end()) if text[i].isspace())
     for match in _QUOTED_SCALAR.finditer(text):
         dropped.update((match.start(), match.end() - 1))
     kept = [i for i in range(len(text)) if i not in dropped]
@@ -70,12 +72,12 @@ def _unanchored(spec: str, start: int, end: int) -> tuple[int, int]:
     opening = start + len(head)
     closing = _closing(spec, opening, end)
     if closing is None:
-        if not text.endswith(")"):
+        if not text.endswith(")") and head != ANCHOR:
             return start, end  # not an anchor after all (a pass named like one): xDSL's error
         raise PipelineError(f"'{head}(' at column {opening + 1} of the pipeline is not closed:"
                             f"{_pointed(spec, opening)}")
     if closing != end - 1:
-        if not text.endswith(")"):
+        if not text.endswith(")") and head != ANCHOR:
             return start, end
         stray = next(i for i in range(closing + 1, end) if not spec[i].isspace())
         raise PipelineError(f"unexpected '{spec[stray]}' at column {stray + 1} of the pipeline, after the ')' that "
@@ -128,15 +130,23 @@ def syntax_error(spec: str, message: str) -> str:
 def check(factories: dict[str, Callable[[], type[ModulePass]]], spec: str) -> None:
     """Refuse, by name, an unknown pass, an unknown option, an option given twice (xDSL keeps the
     last in silence), or a value of the wrong kind."""
-    for match in re.finditer(r"([\w.-]+)\s*\{([^}]*)\}", spec):
-        keys = [key.replace("-", "_") for key in re.findall(r"([\w-]+)\s*=", match.group(2))]
+    for match in re.finditer(r"([\w.-]+)\s*\{((?:[^}\"]|\"[^\"]*\")*)\}", spec):
+        # the options with each quoted value blanked out: what a value says is no option name
+        body = re.sub(r'"[^"]*"', lambda quoted: '"' + "x" * (len(quoted.group()) - 2) + '"', match.group(2))
+        keys = [key.replace("-", "_") for key in re.findall(r"([\w-]+)\s*=", body)]
         twice = next((key for key in keys if keys.count(key) > 1), None)
         if twice is not None:
             raise PipelineError(f"{match.group(1)} is given option '{twice.replace('_', '-')}' twice")
-        empty = re.search(r"([\w-]+)\s*=\s*(?=$|[\w-]+\s*=)", match.group(2))  # xDSL: "Unknown argument value"
+        inner = re.search(r"(?<![\w-])([\w-]+)=([^\s\"=]*=[^\s\"]*)", body)
+        if inner is not None:
+            raise PipelineError(f"{match.group(1)} option '{inner.group(1)}' has an '=' in its value "
+                                f"'{inner.group(2)}': quote a value that holds one, {inner.group(1)}=\"...\"")
+        empty = re.search(r"([\w-]+)\s*=\s*(?=$|[\w-]+\s*=)", body)  # xDSL: "Unknown argument value"
         if empty is not None:
             raise PipelineError(f"{match.group(1)} option '{empty.group(1)}' has nothing after its '=': write "
                                 f"{empty.group(1)}=VALUE")
+    if spec.endswith(","):  # xDSL reads no pass after it; a pass left out, as ',cse' is one (which xDSL refuses)
+        raise PipelineError(f"the pipeline '{spec}' ends with ',': a pass must follow it, or leave the ',' out")
     try:
         specs = list(parse_pipeline(spec))
     except ArgSpecParseError:

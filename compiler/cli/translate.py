@@ -23,7 +23,7 @@ from io import StringIO
 
 from compiler import registry
 from compiler.cli import instrument as pass_instrument
-from compiler.cli.pass_help import LazyEpilogParser, Once, passes_help
+from compiler.cli.pass_help import LazyEpilogParser, Once, ascii_int, passes_help
 from compiler.cli.common import (
     ToolError,
     build_pipeline,
@@ -67,7 +67,7 @@ def make_arg_parser() -> argparse.ArgumentParser:
                         help="how qdot-accelerate-matmul maps dots to tensor cores (default: auto, the "
                              "fastest legal for --arch; promote-int8 keeps each 32-value block of MXFP4 / "
                              "e2m3 exact, more accurate over a long K: docs/numerics.md)")
-    parser.add_argument("--num-stages", type=int, help="global->shared pipeline depth (default: 3)")
+    parser.add_argument("--num-stages", type=ascii_int, help="global->shared pipeline depth (default: 3)")
     parser.add_argument("--format", choices=("hex", "bin", "asm"),
                         help="AGX output form (default: asm); only with --target agx3b / agx3c")
     parser.add_argument("--verify-ptx", action="store_true",
@@ -75,7 +75,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
                              "(with --target llvm, ptx, cubin or sass)")
     parser.add_argument("--pipeline", metavar="PIPELINE", action=Once,
                         help="run this pass pipeline instead of the default")
-    parser.add_argument("--print-pipeline", action="store_true", help="print the pass pipeline and exit")
+    parser.add_argument("--print-pipeline", action="store_true",
+                        help="print the pass pipeline (checked, not run) and exit; -o writes it to a file")
     parser.add_argument("--verify-each", action="store_true",
                         help="verify the IR after every pass (default: after the last one only)")
     parser.add_argument("-o", "--output-file", help="write the result here instead of stdout ('-': stdout)")
@@ -133,17 +134,17 @@ def run(argv: list[str] | None = None) -> int:
     args = make_arg_parser().parse_args(pass_instrument.spell_bare_remarks(argv))
     _check_flags(args)
     spec = pipeline_for(args)
-    if args.print_pipeline:
-        write_output(None, spec + "\n")  # a full disk is reported, not lost at exit
-        return 0
-    text, filename = read_input(args.input_file)
-    ctx = registry.make_context()
     inst = pass_instrument.PassInstrumentation.from_args(args)
     pipeline = build_pipeline(registry.pass_factories(), spec, verify_each=args.verify_each, instrument=inst)
+    if args.print_pipeline:  # checked first: a pipeline that would be refused is not printed as if it ran
+        write_output(args.output_file, spec + "\n")
+        return 0
     try:
         remarks = pass_instrument.remarks_from_args(args, pipeline)
     except pass_instrument.UnknownPassName as err:
         raise ToolError(str(err)) from None
+    text, filename = read_input(args.input_file)  # after the flags: a bad one is said without waiting for stdin
+    ctx = registry.make_context()
     chunk = split_chunks(text, False)[0]
     module = None
     try:

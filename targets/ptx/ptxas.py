@@ -116,7 +116,8 @@ def assemble(ptx: str, arch: Arch | str, verbose: bool = True, timeout_s: float 
         source.write_text(ptx, encoding="utf-8")
         command = [binary, f"-arch={target.value}", *(["-v"] if verbose else []), "-o", str(output), str(source)]
         try:
-            completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, check=False)
+            completed = subprocess.run(command, capture_output=True, encoding="utf-8", errors="replace",
+                                       timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired:
             return PtxasResult(ok=False, log=f"ptxas did not finish within {timeout_s:g} s")
         except OSError as err:

@@ -29,8 +29,8 @@ def disassemble(cubin: bytes) -> str:
         path = Path(scratch) / "kernel.cubin"
         path.write_bytes(cubin)
         try:
-            done = subprocess.run([cuobjdump, "-sass", str(path)], capture_output=True, text=True, env=env,
-                                  timeout=300, check=False)
+            done = subprocess.run([cuobjdump, "-sass", str(path)], capture_output=True, encoding="utf-8",
+                                  errors="replace", env=env, timeout=300, check=False)
         except OSError as err:
             raise ToolUnavailable(f"cannot run cuobjdump '{cuobjdump}': {err}") from None
     if done.returncode != 0:

@@ -830,6 +830,10 @@ def test_time_launch_has_one_definition() -> None:
      "the pipeline's passes run for different archs (sm_120a, sm_90)"),
     (["--arch", "sm_90", "--pipeline", "qdot-to-llvm{arch=sm_120a}"],
      "--arch sm_90 and the pipeline's arch=sm_120a disagree"),
+    (["--pipeline", "xyzzy", "--pipeline", "cse"], "--pipeline may be given once"),  # the last won in silence
+    (["--reps", "5"], "--reps times GPU launches; --emulate runs the kernel once on the CPU"),  # were ignored
+    (["--timing", "events", "--warmup", "0"], "--timing and --warmup time GPU launches; --emulate runs"),
+    (["--seed", "\u0663"], "argument --seed: '\u0663' is not an integer (digits 0-9)"),  # int() reads Arabic-Indic 3
 ])
 def test_pipeline_flags_are_checked_as_qdot_translate_checks_them(flags: list[str], message: str,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:

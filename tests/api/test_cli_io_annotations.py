@@ -41,7 +41,7 @@ def test_unmet_expectations_are_reported_at_the_annotation_in_file_order() -> No
     chunk = split_chunks("// expected-error @+2 {{first}}\n"
                          "%x = arith.addi %y, %y : i32 // expected-error {{undefined}}\n"
                          "func.return // expected-error {{third}}\n", False)[0]
-    assert check_expected(chunk, "k.mlir:2:17: error: use of undefined value '%y'")
+    assert check_expected(chunk, "k.mlir:2:17: error: use of undefined value '%y'", "k.mlir")
     assert annotation_errors(chunk, "k.mlir") == [
         'k.mlir:1:4: error: expected error "first" was not produced',
         'k.mlir:3:16: error: expected error "third" was not produced',

@@ -35,3 +35,25 @@
 func.func @f() {
   func.return
 }
+
+// builtin.module( left open, or followed by more than its ')', is said so whatever ends the text
+// (these ended in xDSL's "Unknown token" at the '.' of the anchor).
+// RUN: not qdot-opt %s -p 'builtin.module(cse' 2>&1 | filecheck %s --check-prefix=OPEN
+// RUN: not qdot-opt %s -p 'builtin.module(cse),dce' 2>&1 | filecheck %s --check-prefix=AFTER
+// OPEN:  qdot-opt: error: 'builtin.module(' at column 15 of the pipeline is not closed:
+// AFTER: qdot-opt: error: unexpected ',' at column 20 of the pipeline, after the ')' that closes 'builtin.module(':
+
+// A quoted value is no option name: 'arch=1' in a quoted strategy is not a second arch. An '='
+// in a value that is not quoted is named, not taken for an empty option.
+// RUN: not qdot-opt %s -p 'qdot-accelerate-matmul{strategy="arch=1" arch=sm_90}' 2>&1 | filecheck %s --check-prefix=QUOTED-KEY
+// RUN: not qdot-opt %s -p 'qdot-accelerate-matmul{arch=a=b}' 2>&1 | filecheck %s --check-prefix=INNER
+// QUOTED-KEY: qdot-opt: error: qdot-accelerate-matmul: unknown strategy 'arch=1'; expected one of
+// INNER:      qdot-opt: error: qdot-accelerate-matmul option 'arch' has an '=' in its value 'a=b': quote a value that holds one, arch="..."
+
+// Spaces just inside the braces are taken as spaces between options are; a ',' with no pass
+// after it is refused as one with no pass before it is (it was dropped in silence).
+// RUN: qdot-opt %s -p 'qdot-pipeline{ num-stages=3 }' | filecheck %s --check-prefix=SPACES
+// RUN: not qdot-opt %s -p 'cse,' 2>&1 | filecheck %s --check-prefix=TRAILING
+// RUN: not qdot-opt %s -p 'builtin.module(cse, )' 2>&1 | filecheck %s --check-prefix=TRAILING
+// SPACES:   func.func @f
+// TRAILING: qdot-opt: error: the pipeline 'cse,' ends with ',': a pass must follow it, or leave the ',' out
