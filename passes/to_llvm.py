@@ -352,8 +352,10 @@ def _memdesc_base(value: SSAValue, bases: dict[SSAValue, SSAValue], b: Builder) 
         result = b.add(parent, b.mul(index, stage_bytes))
         bases[value] = result
         return result
-    raise QdotError(owner if isinstance(owner, Operation) else None,
-                    "shared-memory buffers must come from qgpu.local_alloc or qgpu.memdesc_index")
+    if not isinstance(owner, Operation):  # said at the op that uses it (the LayoutError handler of _lower_kernel)
+        raise LayoutError("shared-memory buffers must come from qgpu.local_alloc or qgpu.memdesc_index; this one "
+                          "is a block argument (a buffer carried through a loop or a branch)")
+    raise QdotError(owner, "shared-memory buffers must come from qgpu.local_alloc or qgpu.memdesc_index")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,7 +530,8 @@ def _lower_splat(op: arith.ConstantOp) -> None:
         elem = tensor.get_element_type()
         per = layout.elements_per_register
         width = 32 // per
-        code = int(scalar) & ((1 << width) - 1) if isinstance(elem, IntegerType) else _float_bits(float(scalar), elem)
+        code = (int(scalar) & ((1 << width) - 1) if isinstance(elem, IntegerType)
+                else _float_bits(float(scalar), elem, op))
         word = 0
         for i in range(per):
             word |= code << (width * i)
@@ -538,15 +541,23 @@ def _lower_splat(op: arith.ConstantOp) -> None:
     _erase(op)
 
 
-def _float_bits(value: float, elem: Attribute) -> int:
+_SPLAT_FORMATS = {"bf16": "bf16", "f16": "fp16", "f8E4M3FN": "e4m3", "f8E5M2": "e5m2", "f6E2M3FN": "e2m3",
+                  "f6E3M2FN": "e3m2", "f4E2M1FN": "e2m1", "f8E8M0FNU": "ue8m0"}
+"""The element types a splat constant's value is encoded in, by ``compiler.numerics`` (fp8, fp6 and fp4 were an
+internal error)."""
+
+
+def _float_bits(value: float, elem: Attribute, op: Operation) -> int:
+    """The code of ``value`` in ``elem``. The parser has already put the value in the type (rounded to nearest
+    even, saturated or NaN as the type's conversion does), so encoding it is exact."""
     import numpy as np
 
-    name = str(elem)
-    if name == "bf16":
-        return int(np.array([value], dtype=np.float32).view(np.uint32)[0]) >> 16
-    if name == "f16":
-        return int(np.array([value], dtype=np.float16).view(np.uint16)[0])
-    raise ValueError(f"no splat encoding for {elem}")
+    from compiler.numerics import encode
+
+    fmt = _SPLAT_FORMATS.get(str(elem))
+    if fmt is None:
+        emit_error(op, f"qdot-to-llvm: no register encoding for a splat of {elem}")
+    return int(encode(fmt, np.array([value], dtype=np.float64))[0])
 
 
 def _erase(op: Operation) -> None:

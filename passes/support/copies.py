@@ -38,6 +38,7 @@ from dialects.qdot.kernel import MakeDescOp
 from dialects.qdot.kernel_attrs import l2_prefetch
 from dialects.qdot.types import BlockType, DescType
 from dialects.qgpu.elements import storage_bytes
+from dialects.qgpu.errors import LayoutError
 from dialects.qgpu.shared_layout import SharedLayout
 from passes.support.analysis import known_divisor, rows_back_to_back
 from passes.support.builder import Builder, constant_value
@@ -156,10 +157,14 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
                                           f"cp.async, {-(-run // run_chunk // threads)} per thread"
                                           + ("; declared in bounds: no bounds tests" if tile.all_declared else ""))
         return
-    chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0), None)
+    # a swizzled buffer moves each run of swizzle_bytes on its own: a chunk larger than one, or across two, would
+    # land its bytes after the first run's in the wrong place (and its start off the chunk's alignment)
+    run = shared.swizzle_bytes if shared.max_phase > 1 and not shared.fp4_padded else None
+    chunk = next((c for c in (16, 8, 4) if row_bytes % c == 0 and align % c == 0 and (run is None or run % c == 0)),
+                 None)
     if chunk is not None and _segment_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, chunk,
                                            prefetch, async_chunk=True, active=active):
-        why = _why_not(2 * chunk, row_bytes, stride_align, offset_align)
+        why = _why_not(2 * chunk, row_bytes, stride_align, offset_align, run)
         _remark(at, tile, shared, lambda: f"{chunk}-byte cp.async row by row, {ROW_LANES} lanes per row, "
                                           f"{row_bytes // chunk} chunks per row; not {2 * chunk}-byte: {why}")
         return
@@ -172,7 +177,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
             order = "piece by piece"
             _byte_copy(b, state, tile, shared, smem_base, num_warps, rows_dim, cols_dim, late or b, unit, active)
         _remark(at, tile, shared, lambda: f"synchronous {unit}-byte loads and shared stores, {order}; no cp.async: "
-                                          f"{_why_not(4, row_bytes, stride_align, offset_align)}")
+                                          f"{_why_not(4, row_bytes, stride_align, offset_align, run)}")
         return
     chunks_per_row = row_bytes // chunk
     total = rows * chunks_per_row
@@ -185,7 +190,7 @@ def copy_tile(b: Builder, state: FunctionState, tile: GlobalTile, shared: Shared
         if shared.fp4_padded and chunk == 16 else f"{chunk}-byte cp.async"
     _remark(at, tile, shared, lambda: f"{what}, {iterations} per thread"
                                       + ("" if chunk == 16 else f"; not {2 * chunk}-byte: "
-                                         f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align)}")
+                                         f"{_why_not(2 * chunk, row_bytes, stride_align, offset_align, run)}")
                                       + _declared_remark(rows_in, cols_in))
     ids = state.ids
     # global pieces, as index arithmetic
@@ -345,12 +350,15 @@ def _remark(at: Operation, tile: GlobalTile, shared: SharedLayout, message: Call
         remarks.remark(at, REMARKS_PASS, lambda: f"copy of a {shape}x{element} tile: {message()}")
 
 
-def _why_not(wider: int, row_bytes: int, stride_align: int, offset_align: int) -> str:
-    """Why a copy of ``row_bytes``-byte rows cannot go in ``wider``-byte chunks: the rows' length, or what
-    bounds the alignment of a row's first byte (the row stride's and the column offset's known divisors; the
-    copy asks only when one of the three stops ``wider``, so the last is the column offset)."""
+def _why_not(wider: int, row_bytes: int, stride_align: int, offset_align: int, run: int | None = None) -> str:
+    """Why a copy of ``row_bytes``-byte rows cannot go in ``wider``-byte chunks: the rows' length, the runs a
+    swizzle moves (``run`` bytes, None unswizzled), or what bounds the alignment of a row's first byte (the row
+    stride's and the column offset's known divisors; the copy asks only when one of these stops ``wider``, so
+    the last is the column offset)."""
     if row_bytes % wider:
         return f"its {row_bytes}-byte rows are not a multiple of {wider} B"
+    if run is not None and run % wider:
+        return f"the swizzle moves {run}-byte runs, each to its own place"
     if stride_align < wider:
         return (f"a row starts only {stride_align}-aligned, its stride known only as a multiple of {stride_align} B "
                 "(qdot.divisibility on the values it is computed from says more)")
@@ -476,8 +484,9 @@ def element_offset(b: Builder, shared: SharedLayout, row: SSAValue, col: SSAValu
         row_bases = [at(1 << i, 0) for i in range(rows.bit_length() - 1)]
         col_bases = [at(0, 1 << i) for i in range(cols.bit_length() - 1)]
         return b.xor(xor_of_bits(b, row32, row_bases), xor_of_bits(b, col32, col_bases))
-    if shared.max_phase > 1 or shared.fp4_padded:
-        raise ValueError("a swizzled or padded shared buffer needs power-of-two tile dimensions")
+    if shared.max_phase > 1 or shared.fp4_padded:  # reported at the op that copies (qdot-to-llvm's LayoutError)
+        raise LayoutError(f"a swizzled or fp4Padded shared buffer is copied into only with power-of-two tile "
+                          f"dimensions (its offsets are then an XOR of bits), not {rows}x{cols}")
     return b.add(b.mul(row32, at(1, 0)), b.mul(col32, at(0, 1)))
 
 

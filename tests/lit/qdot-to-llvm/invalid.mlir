@@ -177,3 +177,38 @@ func.func @strided_one_wide(%w_ptr: !qdot.ptr<!qdot.block<q4_K>>, %cols: index, 
   func.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'qgpu.async_copy' op the global tile's contiguous dimension must match the shared buffer's (dimension 1 needs stride 1 in qdot.make_desc)
+
+// -----
+
+// A swizzled buffer's offsets are an XOR of the bits of (row, column), so it is copied into only with
+// power-of-two tile dimensions; a 48-row one was an internal ValueError.
+#sh = #qgpu.shared<{vec = 1, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @swizzled_48_rows(%a_ptr: !qdot.ptr<i8>, %m: index, %k: index {qdot.divisibility = 16 : i64})
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a_desc = qdot.make_desc %a_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<i8> -> !qdot.desc<48x64xi8>
+  %buf = qgpu.local_alloc : () -> !qgpu.memdesc<48x64xi8, #sh, mutable>
+  qgpu.async_copy %a_desc[%c0, %c0], %buf : !qdot.desc<48x64xi8>, !qgpu.memdesc<48x64xi8, #sh, mutable>
+  qgpu.async_commit
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'qgpu.async_copy' op a swizzled or fp4Padded shared buffer is copied into only with power-of-two tile dimensions (its offsets are then an XOR of bits), not 48x64
+
+// -----
+
+// A buffer carried through a loop is refused at the op that uses it (the error had no location).
+#sh = #qgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bl = #qgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+func.func @carried_buffer(%n: index) attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant dense<3> : tensor<32x64xi8, #bl>
+  %buf = qgpu.local_alloc : () -> !qgpu.memdesc<32x64xi8, #sh, mutable>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%b = %buf) -> (!qgpu.memdesc<32x64xi8, #sh, mutable>) {
+    qgpu.local_store %v, %b : tensor<32x64xi8, #bl>, !qgpu.memdesc<32x64xi8, #sh, mutable>
+    scf.yield %b : !qgpu.memdesc<32x64xi8, #sh, mutable>
+  }
+  func.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 5]]:5: error: 'qgpu.local_store' op shared-memory buffers must come from qgpu.local_alloc or qgpu.memdesc_index; this one is a block argument (a buffer carried through a loop or a branch)
