@@ -212,3 +212,14 @@ def test_bitcast_between_scalar_and_vector(rng: np.random.Generator) -> None:
 
     got = elementwise([words], ["i32"], "vector<2xf16>", np.float16, body)
     assert np.array_equal(got.view(np.uint16).reshape(-1), words.view(np.uint16))  # low half first
+
+
+@pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
+def test_cvt_f32_to_fp8x2_makes_every_nan_0x7f(fmt: str) -> None:
+    """CUDA's model of the conversion (cuda_fp8.hpp) gives any NaN, of either sign and payload, as 0x7F: a negative
+    NaN was 0xFF (e4m3) and e5m2's NaN 0x7E / 0xFE, the sign-kept codes of numerics.encode."""
+    nans = [np.nan, np.uint32(0xFFC0_0001).view(np.float32), -np.nan, np.uint32(0x7F80_0001).view(np.float32)]
+    a = np.array(nans * 8, np.float32)
+    got = elementwise([a, a], ["f32", "f32"], "i16", np.uint16,
+                      lambda k, v: k.op(f"ptx.cvt {fmt}x2.f32 {v[0]}, {v[1]}"))
+    assert set(got.tolist()) == {0x7F7F}

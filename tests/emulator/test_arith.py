@@ -286,3 +286,15 @@ def test_maximumf_and_minimumf_order_the_zeros(name: str) -> None:
     assert [bool(np.signbit(z)) for z in got[:4]] == want_zero_sign and all(z == 0 for z in got[:4])
     assert np.isnan(got[4]) and np.isnan(got[5])
     assert list(got[6:8]) == ([5.0, 3.0] if name == "maximumf" else [-2.0, -3.0])
+
+
+@pytest.mark.parametrize("name", ["maxnumf", "minnumf"])
+def test_maxnumf_and_minnumf_give_one_zero_whatever_the_thread_count(name: str) -> None:
+    """numpy's fmax / fmin gave either zero of (-0, +0) by the length of the array (their vector and scalar loops
+    differ), so the emulated max.f32 depended on how many threads ran; now -0 is below +0 at every count."""
+    for threads in (32, 64, 96):
+        x = np.array([-0.0, 0.0] * (threads // 2), np.float32)
+        y = np.array([0.0, -0.0] * (threads // 2), np.float32)
+        got = elementwise([x, y], ["f32", "f32"], "f32", np.float32,
+                          lambda k, v: k.op(f"arith.{name} {v[0]}, {v[1]} : f32"))
+        assert all(z == 0 and bool(np.signbit(z)) == (name == "minnumf") for z in got), (threads, got)

@@ -1,8 +1,9 @@
 """``arith`` ops at their edges on the GPU, against references in Python integers: the LLVM translations that work
 around NVPTX (targets/ptx/llvm_arith.py: a float to i1, i32 / i64 to bf16 below sm_90 in one rounding, a select
 guarding a shift by a wide amount, ``shl nsw``) and the ops whose emulation was fixed beside them (signed 64-bit
-division of the minimum, fp to i64 at the range's ends, i64 to f32 in one rounding, the zeros of maximumf /
-minimumf; tests/emulator/test_arith.py holds the emulator to the same references).
+division of the minimum, fp to i64 at the range's ends, i64 to f32 in one rounding, the zeros and NaNs of maximumf /
+minimumf / maxnumf / minnumf, the canonical NaN of f32 arithmetic and of truncf to f16: the last three are what the
+emulator assumes, not yet measured; tests/emulator/test_arith_edges.py holds the emulator to the same references).
 
 Each kernel reads one or two values per thread and writes one (tests.kernel_ir: it builds without xDSL, so the GPU
 machine finds the PTX in the kernel cache); sm_80 PTX runs on the H200 through the driver's JIT.
@@ -95,20 +96,52 @@ def _amounts(rng: np.random.Generator) -> np.ndarray:
     return np.array([(1 << 32) + 5, (1 << 32), 64, 63, 0, 1, 200, (1 << 40) + 3] * (N // 8), np.int64)
 
 
+CANONICAL_NAN = np.uint32(0x7FFF_FFFF).view(np.float32)
+NEGATIVE_NAN = np.uint32(0xFFC0_0001).view(np.float32)
+"""A NaN with the sign and a payload the GPU's results do not keep."""
+
+
 def _min_max(op: str) -> Case:
+    larger = op in ("maximumf", "maxnumf")
+
     def expected(ins: list[np.ndarray]) -> np.ndarray:
         out = []
         for a, b in zip(*ins):
-            if np.isnan(a) or np.isnan(b):  # max.NaN / min.NaN give the canonical NaN (H100, run 333)
-                out.append(np.uint32(0x7FFF_FFFF).view(np.float32))
+            if np.isnan(a) and np.isnan(b) or (np.isnan(a) or np.isnan(b)) and op in ("maximumf", "minimumf"):
+                out.append(CANONICAL_NAN)  # max.NaN / min.NaN give the canonical NaN (H100, run 333)
+            elif np.isnan(a) or np.isnan(b):  # max / min (maxnumf, minnumf): the other operand
+                out.append(b if np.isnan(a) else a)
             elif a == b:  # the zeros: -0 below +0
-                out.append(a if np.signbit(a) == (op == "minimumf") else b)
+                out.append(a if np.signbit(a) != larger else b)
             else:
-                out.append(max(a, b) if op == "maximumf" else min(a, b))
+                out.append(max(a, b) if larger else min(a, b))
         return np.array(out, np.float32).view(np.uint32)
 
-    pairs = [(0.0, -0.0), (-0.0, 0.0), (-0.0, -0.0), (0.0, 0.0), (np.nan, 1.0), (1.0, np.nan), (-2.0, 5.0), (3.0, -3.0)]
+    pairs = [(0.0, -0.0), (-0.0, 0.0), (-0.0, -0.0), (0.0, 0.0), (np.nan, 1.0), (1.0, NEGATIVE_NAN), (-2.0, 5.0),
+             (NEGATIVE_NAN, np.nan)]
     return Case(f"{op}_zeros", "sm_90", ("f32", "f32"), (np.float32, np.float32), "i32", np.uint32,
+                lambda k, v: k.op(f"arith.bitcast {k.op(f'arith.{op} {v[0]}, {v[1]} : f32')} : f32 to i32"),
+                lambda rng: [np.array([p[j] for p in pairs] * (N // 8), np.float32) for j in (0, 1)],
+                expected)
+
+
+def _f16_bits(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # 70000 is past f16's largest: infinity, as cvt.rn.f16.f32 gives
+        return x.astype(np.float16).view(np.uint16)
+
+
+def _nan_result(op: str) -> Case:
+    """An f32 op whose result is NaN gives the canonical NaN, whatever made it (inf · 0, inf − inf, 0 / 0) and
+    whatever NaN went in (x86 gives its negative default NaN and keeps an operand's payload)."""
+    pairs = [(np.inf, 0.0), (NEGATIVE_NAN, 1.0), (1.0, np.nan), (np.inf, np.inf), (0.0, 0.0), (-np.inf, -np.inf),
+             (2.0, 3.0), (np.nan, NEGATIVE_NAN)]
+
+    def expected(ins: list[np.ndarray]) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            exact = {"mulf": np.multiply, "subf": np.subtract, "divf": np.divide, "addf": np.add}[op](*ins)
+        return np.where(np.isnan(exact), CANONICAL_NAN, exact).astype(np.float32).view(np.uint32)
+
+    return Case(f"{op}_nan", "sm_90", ("f32", "f32"), (np.float32, np.float32), "i32", np.uint32,
                 lambda k, v: k.op(f"arith.bitcast {k.op(f'arith.{op} {v[0]}, {v[1]} : f32')} : f32 to i32"),
                 lambda rng: [np.array([p[j] for p in pairs] * (N // 8), np.float32) for j in (0, 1)],
                 expected)
@@ -155,8 +188,12 @@ CASES = [
          lambda k, v: k.op(f"arith.sitofp {v[0]} : i64 to f32"),
          lambda rng: [_ints(rng, 64, True, [(1 << 54) + (1 << 30) + 1, -((1 << 54) + (1 << 30) + 1)])],
          lambda ins: np.array([float(_rne(int(x), 24)) for x in ins[0]], np.float32)),
-    _min_max("maximumf"),
-    _min_max("minimumf"),
+    *(_min_max(op) for op in ("maximumf", "minimumf", "maxnumf", "minnumf")),
+    *(_nan_result(op) for op in ("mulf", "subf", "divf", "addf")),
+    Case("truncf_f16_nan", "sm_90", ("f32",), (np.float32,), "i16", np.uint16,
+         lambda k, v: k.op(f"arith.bitcast {k.op(f'arith.truncf {v[0]} : f32 to f16')} : f16 to i16"),
+         lambda rng: [np.array([np.nan, NEGATIVE_NAN, 1.0, -2.5, np.inf, 70000.0, 1e-8, -0.0] * (N // 8), np.float32)],
+         lambda ins: np.where(np.isnan(ins[0]), np.uint16(0x7FFF), _f16_bits(ins[0]))),
 ]
 
 

@@ -105,7 +105,9 @@ def _e2m1x2_to_f16x2(pair: np.ndarray, relu: bool) -> np.ndarray:
 
 def _to_fp8(x: np.ndarray, fmt: str, relu: bool) -> np.ndarray:
     """rn.satfinite: nearest even, finite overflow and ±Inf clamp to ±max, NaN -> the NaN code
-    (formats without NaN: +max, as cvt.rn.satfinite does)."""
+    (formats without NaN: +max, as cvt.rn.satfinite does). e4m3 and e5m2 take any NaN, of either sign, to 0x7F,
+    as CUDA's cuda_fp8.hpp converts one (its model of the instruction), not to the sign-kept code of
+    ``numerics.encode``."""
     x = np.asarray(x, dtype=np.float64)
     if relu:
         x = _relu_f64(x)
@@ -113,7 +115,8 @@ def _to_fp8(x: np.ndarray, fmt: str, relu: bool) -> np.ndarray:
     top = info.coding.max_finite if info.coding is not None else None
     if top is not None:
         x = np.where(np.isinf(x), np.sign(x) * top, x)
-    return numerics.encode(fmt, x, saturate=True).astype(np.uint32)
+    codes = numerics.encode(fmt, x, saturate=True).astype(np.uint32)
+    return np.where(np.isnan(x), np.uint32(0x7F), codes) if fmt in ("e4m3", "e5m2") else codes
 
 
 def cvt(kind: CvtKind, operands: list[np.ndarray], relu: bool) -> np.ndarray:
@@ -128,7 +131,8 @@ def cvt(kind: CvtKind, operands: list[np.ndarray], relu: bool) -> np.ndarray:
         return _e2m1x2_to_f16x2(operands[0], relu)
     if kind in (k.E4M3X2_F32, k.E5M2X2_F32):
         fmt = kind.value[:4]
-        hi, lo = (_to_fp8(x.astype(np.float64), fmt, relu) for x in operands)
+        with np.errstate(invalid="ignore"):  # a signalling NaN widens quietly, as the GPU reads it
+            hi, lo = (_to_fp8(x.astype(np.float64), fmt, relu) for x in operands)
         return ((hi << np.uint32(8)) | lo).astype(np.uint16)
     if kind is k.E4M3X2_F16X2:
         halves = operands[0].astype(np.float64)
@@ -149,8 +153,9 @@ def cvt(kind: CvtKind, operands: list[np.ndarray], relu: bool) -> np.ndarray:
         out = np.stack([f64_to_f16(lo), f64_to_f16(hi)], axis=-1)
         nan = np.isnan(np.stack([lo, hi], axis=-1))
         return np.where(nan, np.uint16(F16_CANONICAL_NAN).view(np.float16), out)
-    if kind is k.F32_F16:
-        return operands[0].astype(np.float32)
+    if kind is k.F32_F16:  # a NaN as the GPU's other f32 results: canonical, not the f16 payload widened
+        wide = operands[0].astype(np.float32)
+        return np.where(np.isnan(wide), np.uint32(0x7FFF_FFFF).view(np.float32), wide)
     if kind is k.F32_BF16:
         return bf16_bits_to_f32(operands[0])
     raise EmulationError(f"cvt {kind} is not emulated")

@@ -184,11 +184,30 @@ def _minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _canonical_nan(np.where(a == b, np.where(np.signbit(a), a, b), np.minimum(a, b)))
 
 
+def _maxnum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``arith.maxnumf`` (``max.f32``): the other operand of a NaN, the canonical NaN of two, and -0 below +0 as
+    ``max.NaN`` orders them. numpy's ``fmax`` gives either zero, by the length of the array (its vector and scalar
+    loops differ), so the emulated result depended on the number of threads."""
+    return _canonical_nan(np.where(np.isnan(a), b, np.where(np.isnan(b), a, _maximum(a, b))))
+
+
+def _minnum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``arith.minnumf`` (``min.f32``), as ``_maxnum``."""
+    return _canonical_nan(np.where(np.isnan(a), b, np.where(np.isnan(b), a, _minimum(a, b))))
+
+
+def _nan_canonical(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[[np.ndarray, np.ndarray],
+                                                                                    np.ndarray]:
+    """``fn`` with a NaN result the GPU's canonical NaN: x86 makes inf · 0 its negative default NaN and keeps an
+    operand's payload, the GPU gives 0x7FFFFFFF (which a cvt to e4m3 then makes 0x7F, not 0xFF)."""
+    return lambda a, b: _canonical_nan(fn(a, b))
+
+
 def _float_binary(name: str, rt: RegType) -> Fn:
     ops: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-        "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-        "arith.maximumf": _maximum, "arith.minimumf": _minimum, "arith.maxnumf": np.fmax,
-        "arith.minnumf": np.fmin,
+        "arith.addf": _nan_canonical(np.add), "arith.subf": _nan_canonical(np.subtract),
+        "arith.mulf": _nan_canonical(np.multiply), "arith.divf": _nan_canonical(np.divide),
+        "arith.maximumf": _maximum, "arith.minimumf": _minimum, "arith.maxnumf": _maxnum, "arith.minnumf": _minnum,
     }
     if name not in ops:
         raise EmulationError(f"{name} is not emulated")
@@ -237,10 +256,10 @@ def _to_float(values: np.ndarray, rt: RegType) -> np.ndarray:
     """float64 values -> storage of float type `rt`, one rounding."""
     if rt.kind is Kind.BF16:
         return f64_to_bf16_bits(values)
-    if rt.bits == 16:
-        return f64_to_f16(values)
+    if rt.bits == 16:  # a NaN as cvt.rn.f16x2.f32 gives it (0x7FFF), not numpy's 0x7E00
+        return np.where(np.isnan(values), np.uint16(0x7FFF).view(np.float16), f64_to_f16(values))
     with np.errstate(all="ignore"):
-        return values.astype(rt.dtype)
+        return _canonical_nan(values.astype(rt.dtype))
 
 
 def _int_to_f64_odd(wide: np.ndarray) -> np.ndarray:
@@ -303,7 +322,7 @@ def _fma(rt: RegType) -> Fn:
     def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             x, y, z = (v.astype(np.float64) for v in (a, b, c))
-            return round_to_odd_sum(x * y, z).astype(np.float32)
+            return _canonical_nan(round_to_odd_sum(x * y, z).astype(np.float32))
     return fma
 
 
