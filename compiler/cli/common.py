@@ -170,12 +170,14 @@ def write_output(path: str | None, data: str | bytes) -> None:
     pipe is the reader's choice and stays quiet. Text is written as UTF-8 with the bytes of a file
     name that is not UTF-8 (``--print-debuginfo`` prints it in each location) given back as they
     were read. A file is written whole or not at all (``_replace_file``)."""
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogateescape")
     if path is None or path == "-":
+        buffer = getattr(sys.stdout, "buffer", None)  # a text stream standing in (a caller's StringIO) has none
         try:
-            sys.stdout.flush()  # anything written as text goes first
-            sys.stdout.buffer.write(data)
+            if buffer is None:
+                sys.stdout.write(data if isinstance(data, str) else data.decode("utf-8", "surrogateescape"))
+            else:
+                sys.stdout.flush()  # anything written as text goes first
+                buffer.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
             sys.stdout.flush()  # now, so that a full disk is reported and not lost at exit
         except BrokenPipeError:
             raise  # the reader is gone: tool_main ends quietly (``output_closed``)
@@ -185,7 +187,7 @@ def write_output(path: str | None, data: str | bytes) -> None:
     if not path:
         raise ToolError("-o '' names no file (write '-' for standard output)")
     try:
-        _replace_file(path, data)
+        _replace_file(path, data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
     except OSError as err:
         raise ToolError(f"cannot write '{path}': {err.strerror}") from None
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    FileLineColLoc,
     Float32Type,
     IndexType,
     IntegerAttr,
@@ -67,13 +68,18 @@ def constant_value(value: SSAValue) -> int | float | None:
 class Builder:
     """Inserts operations at an insertion point, in order."""
 
-    def __init__(self, point: InsertPoint):
+    def __init__(self, point: InsertPoint, location: FileLineColLoc | None = None):
         self.point = point
+        self.location = location
+        """Where the ops inserted without one of their own are said to be: the op they lower (``before``), as MLIR's
+        conversions keep it, so that a later refusal of one (an instruction the arch lacks) is reported there
+        and not at the enclosing function."""
         self._consts: dict[tuple[int | float, Attribute], SSAValue] = {}
 
     @staticmethod
     def before(op: Operation) -> "Builder":
-        return Builder(InsertPoint.before(op))
+        location = op.location
+        return Builder(InsertPoint.before(op), location if isinstance(location, FileLineColLoc) else None)
 
     @staticmethod
     def at_start(block: Block) -> "Builder":
@@ -87,6 +93,8 @@ class Builder:
         """``Rewriter.insert_op(op, self.point)`` for one op, without its generic checks (a
         lowering inserts thousands)."""
         point = self.point
+        if self.location is not None and not isinstance(op.location, FileLineColLoc):
+            op.location = self.location
         if point.insert_before is not None:
             point.block.insert_op_before(op, point.insert_before)
         else:
