@@ -129,7 +129,7 @@ from dialects.ptx.ops import (
     StGlobalOp,
 )
 from dialects.qdot.formats import Format, format_info
-from dialects.qdot.kernel import LoadOp, MakeDescOp, QuantizeOp, StoreOp
+from dialects.qdot.kernel import BarrierOp, LoadOp, MakeDescOp, QuantizeOp, StoreOp
 from dialects.qdot.kernel_attrs import is_kernel, num_warps
 from dialects.qgpu.encodings import SharedEncodingAttr
 from dialects.qgpu.ops import LocalAllocOp
@@ -392,6 +392,24 @@ def _chain(quantize: QuantizeOp) -> tuple[LoadOp, StoreOp]:
     return load, store
 
 
+def _repeats_unbarriered(store: StoreOp) -> bool:
+    """Whether the chain of ``store`` runs more than once in its kernel (inside a loop) with no barrier between
+    its runs, where a staged chain's copies of one iteration would overwrite what threads still read of the one
+    before. A ``qdot.barrier`` after the store in the loop's body (``quantize_in_gemm``'s) is one."""
+    parent = store.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        if isinstance(parent, (scf.ForOp, scf.WhileOp)):
+            block = store.parent_block()
+            after = store.next_op
+            while after is not None:
+                if isinstance(after, BarrierOp) and block is not None and block.parent_op() is parent:
+                    return False
+                after = after.next_op
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:
     load, store = _chain(quantize)
     source = load.result.type
@@ -406,7 +424,7 @@ def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:
         remarks.remark(quantize, LowerQuantizePass.name, _plan_remark(plan, quantize.format.data, x_tile))
     if plan.strategy is Strategy.STAGED:
         smem, layout, reused = kernel.staging(plan.staging)
-        staged = StagedAccess(smem, layout, _vector_copies(x_tile), plan.steps > 1 or reused)
+        staged = StagedAccess(smem, layout, _vector_copies(x_tile), plan.steps > 1 or reused or _repeats_unbarriered(store))
         emit: Callable[[Builder, SSAValue | None], None] = (
             lambda eb, step: _emit_wave(eb, kernel.threads, plan, x, q, staged, step))
     else:
@@ -424,6 +442,8 @@ def _lower(quantize: QuantizeOp, kernel: KernelState, warps: int) -> None:
         index = IndexType()
         b.insert(scf.ForOp(b.const(0, index), b.const(plan.steps, index), b.const(1, index), [], Region([body])))
     for op in (store, quantize, load):
+        if op is load and load.result.uses:  # the tile has other users (another quantize of it): they keep it
+            continue
         op.detach()
         op.erase()
     for desc in (load.desc, store.desc):

@@ -42,6 +42,8 @@ class OptimizeDotOperandsPass(ModulePass):
             order = list(trans.permutation())
             view_type = alloc.result.type
             assert isinstance(view_type, MemDescType)
+            if view_type.rank != view_type.shared.rank:  # leading stage dimensions: a transposed view of the
+                continue  # staged tile would move them among the tile's, which the encoding cannot say
             inverse = [0] * len(order)
             for i, d in enumerate(order):
                 inverse[d] = i

@@ -132,30 +132,44 @@ class PipelinePass(ModulePass):
                 _pipeline(loop, self.num_stages, noting, unguarded)
 
 
-def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
+def _candidates(loop: scf.ForOp) -> list[LocalAllocOp]:
+    """The body's stagings of a tile it loads (``qgpu.local_alloc`` of a ``qdot.load`` in the body)."""
     body = loop.body.block
-    found = []
-    for op in body.ops:
-        if not isinstance(op, LocalAllocOp) or op.src is None:
-            continue
-        load = op.src.owner
-        if not isinstance(load, LoadOp) or load.parent is not body:
-            continue
-        desc_owner = load.desc.owner
-        if not isinstance(desc_owner, MakeDescOp) or loop.is_ancestor(desc_owner):
-            continue  # the descriptor changes inside the loop, or is carried in (a later tile's is not known)
-        if all(use.operation is op for use in load.result.uses):
-            found.append(op)
-    return found
+    return [op for op in body.ops if isinstance(op, LocalAllocOp) and op.src is not None
+            and isinstance(op.src.owner, LoadOp) and op.src.owner.parent is body]
+
+
+def _stageable(loop: scf.ForOp) -> list[LocalAllocOp]:
+    if _loop_problem(loop) is not None:
+        return []
+    written = _written_by(loop)
+    return [alloc for alloc in _candidates(loop) if _stage_problem(loop, alloc, written) is None]
 
 
 def _not_stageable(loop: scf.ForOp) -> str:
-    """Why ``_stageable`` finds nothing to pipeline in ``loop``, for the remark."""
-    staged = [op for op in loop.body.block.ops if isinstance(op, LocalAllocOp) and op.src is not None
-              and isinstance(op.src.owner, LoadOp) and op.src.owner.parent is loop.body.block]
+    """Why ``_stageable`` finds nothing to pipeline in ``loop``, for the remark: the loop's reason, or the first
+    staging's."""
+    if (problem := _loop_problem(loop)) is not None:
+        return problem
+    staged = _candidates(loop)
     if not staged:
         return "its body stages no global tile in shared memory (no qgpu.local_alloc of a qdot.load)"
-    load = staged[0].src.owner
+    problem = _stage_problem(loop, staged[0], _written_by(loop))
+    assert problem is not None
+    return problem
+
+
+def _loop_problem(loop: scf.ForOp) -> str | None:
+    iv_type = loop.body.block.args[0].type
+    if not isinstance(iv_type, IndexType):  # the ring's positions and stage counters are index arithmetic
+        return f"its induction variable is {iv_type}, not index"
+    return None
+
+
+def _stage_problem(loop: scf.ForOp, alloc: LocalAllocOp, written: set[SSAValue]) -> str | None:
+    """Why the tile ``alloc`` stages cannot be copied iterations ahead (None: it can). ``written``: the kernel
+    arguments the loop's own stores write (``_written_by``)."""
+    load = alloc.src.owner if alloc.src is not None else None
     assert isinstance(load, LoadOp)
     desc = load.desc.owner
     if isinstance(desc, Operation) and loop.is_ancestor(desc):
@@ -163,7 +177,53 @@ def _not_stageable(loop: scf.ForOp) -> str:
     if not isinstance(desc, MakeDescOp):
         return ("the descriptor of its tiles is not a qdot.make_desc outside the loop (it comes through a block "
                 "argument), so a later tile's cannot be known ahead")
-    return "its loaded tiles have other users than their staging (the copy ahead would not replace them)"
+    if any(use.operation is not alloc for use in load.result.uses):
+        return "its loaded tiles have other users than their staging (the copy ahead would not replace them)"
+    if _carried_offset(loop, load):
+        return ("a tile's offset comes from a value the loop carries (an iter_arg), not from its induction "
+                "variable alone, so a later tile's position cannot be computed ahead")
+    if _escapes(alloc.result, loop):
+        return ("a staged tile is used after its iteration (yielded, or read after the loop), where a copy ahead "
+                "would overwrite its ring slot")
+    if _arguments_of(desc.ptr) & written:
+        return ("the loop stores to the array its tiles come from, so a copy ahead would read a tile before the "
+                "stores of the iterations between")
+    return None
+
+
+def _carried_offset(loop: scf.ForOp, load: LoadOp) -> bool:
+    """Whether an offset of ``load`` is computed, in the body, from one of its block arguments other than the
+    induction variable (an iter_arg: a K position advanced by the body, Triton's habit)."""
+    from xdsl.ir import BlockArgument
+
+    body = loop.body.block
+    iv = body.args[0]
+    seen: set[SSAValue] = set()
+    pending = list(load.offsets)
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if isinstance(value, BlockArgument):
+            if value.block is body and value is not iv:
+                return True
+            continue
+        if loop.is_ancestor(value.owner):
+            pending.extend(value.owner.operands)
+    return False
+
+
+def _escapes(buffer: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether ``buffer`` or a view of it (any op of it whose result is a buffer too) is yielded by the loop or
+    used outside it."""
+    for use in buffer.uses:
+        user = use.operation
+        if isinstance(user, scf.YieldOp) and user.parent_op() is loop or not loop.is_ancestor(user):
+            return True
+        if any(isinstance(r.type, MemDescType) and _escapes(r, loop) for r in user.results):
+            return True
+    return False
 
 
 def _tile_name(alloc: LocalAllocOp) -> str:
@@ -309,7 +369,10 @@ def _pipeline(loop: scf.ForOp, stages: int, noting: bool = False, unguarded: str
                        + ("; a loop over a share of K (from a run-time position): a tile declared in bounds copied "
                           "only if the loop runs its K position" if guarded else "")
                        + (f"; a loop over a share of K, but {unguarded}: a tile declared in bounds copied ahead "
-                          "past the share's end takes its last tile again" if guardable and not guarded else ""))
+                          "past the share's end takes its last tile again" if guardable and not guarded else "")
+                       + "".join(f"; {_tile_name(alloc)} staged each iteration: {_stage_problem(loop, alloc, written)}"
+                                 for alloc in _candidates(loop) if alloc not in allocs
+                                 for written in [_written_by(loop)]))
     body = loop.body.block
     iv = body.args[0]
     before = InsertPoint.before(loop)
@@ -413,7 +476,7 @@ def _prologue_k(loop: scf.ForOp, s: int, point: InsertPoint) -> SSAValue:
 def _ahead_of_own_stores(loop: scf.ForOp, buffers: list, guarded: bool) -> tuple[list, InsertPoint | None]:
     """The staged tiles whose prologue copies may go before the kernel's own global stores that precede the loop in
     its block (the activations a one-launch decode GEMM quantizes into its scratch, ``quantize_in_gemm``), and where:
-    tiles over arguments none of the kernel's stores writes (``_stored_arguments``: no hazard inside the kernel, the
+    tiles over arguments none of the kernel's stores writes (``_written_by``: no hazard inside the kernel, the
     copies read what the stores cannot change), whose descriptor, offsets' outside values and the loop's bounds are
     all defined before the first such store. None where no store precedes the loop, so every other kernel keeps its
     order."""
@@ -430,7 +493,7 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list, guarded: bool) -> tuple
     first_store = next((op for op in ahead if any(_stores(inner) for inner in op.walk())), None)
     if first_store is None:
         return [], None
-    written = _stored_arguments(function_of(loop))
+    written = _written_by(function_of(loop))
     defined_late = {result for op in ahead[ahead.index(first_store):] for result in op.results}
 
     def early_enough(value: SSAValue) -> bool:
@@ -441,8 +504,8 @@ def _ahead_of_own_stores(loop: scf.ForOp, buffers: list, guarded: bool) -> tuple
     for buffer in buffers:
         _alloc, load, _buf, slice_ops = buffer
         desc = load.desc.owner
-        if not isinstance(desc, MakeDescOp) or desc.ptr in written:
-            continue
+        if not isinstance(desc, MakeDescOp) or _arguments_of(desc.ptr) & written:
+            continue  # a pointer chosen among arguments (arith.select) is over each of them
         outside = [v for op in slice_ops for v in op.operands if v.owner not in slice_ops and v is not iv]
         outside += [v for v in load.offsets if v.owner not in slice_ops and v is not iv]
         # a guarded loop's copies test their position against ub there too (_runs)
@@ -468,21 +531,31 @@ def _stores(op: Operation) -> SSAValue | None:
     return None
 
 
-def _stored_arguments(func: FuncOp) -> set[SSAValue]:
-    """The kernel arguments its stores' addresses are computed from (a superset of the arrays it writes)."""
+def _written_by(scope: Operation) -> set[SSAValue]:
+    """The kernel arguments the addresses of the stores in ``scope`` (the kernel, or a loop) are computed from (a
+    superset of the arrays they write)."""
+    found: set[SSAValue] = set()
+    for op in scope.walk():
+        if (target := _stores(op)) is not None:
+            found |= _arguments_of(target)
+    return found
+
+
+def _arguments_of(value: SSAValue) -> set[SSAValue]:
+    """The arguments of its function's entry block that ``value`` is computed from."""
     from xdsl.ir import BlockArgument
 
-    entry = func.body.blocks[0]
     found: set[SSAValue] = set()
     seen: set[SSAValue] = set()
-    pending = [target for op in func.walk() if (target := _stores(op)) is not None]
+    pending = [value]
     while pending:
         value = pending.pop()
         if value in seen:
             continue
         seen.add(value)
         if isinstance(value, BlockArgument):
-            if value.block is entry:
+            owner = value.block.parent_op()
+            if isinstance(owner, FuncOp) and value.block is owner.body.blocks[0]:
                 found.add(value)
             continue
         pending.extend(value.owner.operands)

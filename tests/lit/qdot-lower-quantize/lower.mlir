@@ -209,3 +209,27 @@ func.func @eleven_warps(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<16x8x!qdot.block<q8_1_mmq>>, tensor<16x8x!qdot.block<q8_1_mmq>>
   func.return
 }
+
+// -----
+
+// One loaded tile quantized twice (two outputs): each chain reads the tile itself, and the load goes with
+// the last of them (the first chain erased it under the second: an internal error).
+// CHECK-LABEL: func.func @one_tile_two_outputs
+// CHECK-NOT:   qdot.load
+// CHECK-NOT:   qdot.quantize
+// CHECK:       func.return
+func.func @one_tile_two_outputs(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1>>,
+                                %q2_ptr: !qdot.ptr<!qdot.block<q8_1>>, %m: index, %k: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<1x32xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<!qdot.block<q8_1>> -> !qdot.desc<1x1x!qdot.block<q8_1>>
+  %q2_desc = qdot.make_desc %q2_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<!qdot.block<q8_1>> -> !qdot.desc<1x1x!qdot.block<q8_1>>
+  %x = qdot.load %x_desc[%c0, %c0] : !qdot.desc<1x32xf32> -> tensor<1x32xf32>
+  %q = qdot.quantize %x format = q8_1 : tensor<1x32xf32> -> tensor<1x1x!qdot.block<q8_1>>
+  qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
+  %q2 = qdot.quantize %x format = q8_1 : tensor<1x32xf32> -> tensor<1x1x!qdot.block<q8_1>>
+  qdot.store %q2_desc[%c0, %c0], %q2 : !qdot.desc<1x1x!qdot.block<q8_1>>, tensor<1x1x!qdot.block<q8_1>>
+  func.return
+}

@@ -376,3 +376,30 @@ func.func @chunk_groups_apart(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.bl
   qdot.store %q_desc[%c0, %c0], %q : !qdot.desc<4x2x!qdot.block<q8_1_mmq>>, tensor<4x2x!qdot.block<q8_1_mmq>>
   func.return
 }
+
+// -----
+
+// A staged chain inside a loop runs once per iteration: its copies of one iteration would overwrite what
+// threads still read of the one before, so a barrier goes before them as before a chain's later waves
+// (there was none: the emulator found the write-after-read race).
+// CHECK-LABEL: func.func @chain_in_a_loop
+// CHECK:       scf.for
+// CHECK-NOT:     ptx.cp_async
+// CHECK:         ptx.bar_sync
+// CHECK:         ptx.cp_async
+func.func @chain_in_a_loop(%x_ptr: !qdot.ptr<f32>, %q_ptr: !qdot.ptr<!qdot.block<q8_1>>, %m: index, %k: index, %kb: index)
+    attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %x_desc = qdot.make_desc %x_ptr, [%m, %k], [%k, %c1] : !qdot.ptr<f32> -> !qdot.desc<16x64xf32>
+  %q_desc = qdot.make_desc %q_ptr, [%m, %kb], [%kb, %c1] : !qdot.ptr<!qdot.block<q8_1>> -> !qdot.desc<16x2x!qdot.block<q8_1>>
+  scf.for %i = %c0 to %c3 step %c1 {
+    %r = arith.muli %i, %c16 : index
+    %x = qdot.load %x_desc[%r, %c0] : !qdot.desc<16x64xf32> -> tensor<16x64xf32>
+    %q = qdot.quantize %x format = q8_1 : tensor<16x64xf32> -> tensor<16x2x!qdot.block<q8_1>>
+    qdot.store %q_desc[%r, %c0], %q : !qdot.desc<16x2x!qdot.block<q8_1>>, tensor<16x2x!qdot.block<q8_1>>
+  }
+  func.return
+}

@@ -77,3 +77,17 @@ func.func @no_trans(%x: tensor<32x64xi8>) -> !qgpu.memdesc<32x64xi8, #sh> {
   %m = qgpu.local_alloc %x : (tensor<32x64xi8>) -> !qgpu.memdesc<32x64xi8, #sh>
   func.return %m : !qgpu.memdesc<32x64xi8, #sh>
 }
+
+// -----
+
+// A buffer with a leading stage dimension its rank-2 encoding does not order: the transposed view would move it
+// among the tile's dimensions, so the transpose stays (it was an error without a location).
+#sh = #qgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK-LABEL: func.func @stage_dimension
+// CHECK:       qdot.trans
+// CHECK-NOT:   qgpu.memdesc_trans
+func.func @stage_dimension(%x: tensor<64x2x32xi8>) -> !qgpu.memdesc<2x32x64xi8, #sh> {
+  %t = qdot.trans %x {order = array<i64: 1, 2, 0>} : tensor<64x2x32xi8> -> tensor<2x32x64xi8>
+  %m = qgpu.local_alloc %t : (tensor<2x32x64xi8>) -> !qgpu.memdesc<2x32x64xi8, #sh>
+  func.return %m : !qgpu.memdesc<2x32x64xi8, #sh>
+}

@@ -35,8 +35,9 @@ func.func @two_tiles(%a_ptr: !qdot.ptr<i8>, %b_ptr: !qdot.ptr<i8>, %m: index, %n
 #sa = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 #sb = #qgpu.shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [0, 1]}>
 
-// Of two tiles only the one whose sole user is its staging is copied ahead: one tile, singular.
-// THREE: remarks.mlir:[[# @LINE + 8]]:3: remark: qdot-pipeline: 3 stages: 1 tile (16x32xi8) copied 2 iterations ahead by cp.async into rings of 3 buffers; each iteration waits with 1 group in flight{{$}}
+// Of two tiles only the one whose sole user is its staging is copied ahead: one tile, singular; the other is
+// named with the reason it is staged each iteration.
+// THREE: remarks.mlir:[[# @LINE + 8]]:3: remark: qdot-pipeline: 3 stages: 1 tile (16x32xi8) copied 2 iterations ahead by cp.async into rings of 3 buffers; each iteration waits with 1 group in flight; 32x8xi8 staged each iteration: its loaded tiles have other users than their staging (the copy ahead would not replace them){{$}}
 func.func @one_of_two(%a_ptr: !qdot.ptr<i8>, %b_ptr: !qdot.ptr<i8>, %m: index, %n: index, %k: index)
     attributes {qdot.kernel, qdot.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
