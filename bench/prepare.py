@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from compiler.kernel_cache import cache_dir, compiler_fingerprint
+from compiler.kernel_cache import cache_dir, compiler_fingerprint, sources_fingerprint
 
 
 def main(benches: list[str]) -> int:
@@ -35,7 +35,8 @@ def fill_cache(compile_kernels: Callable[[], object]) -> str:
 
     The fingerprint is computed once per process, at its first use, so every kernel this process
     compiles carries the one written here even if sources change meanwhile; it is written only
-    after compiling returned, so a compile that raised leaves no cache that looks ready.
+    after compiling returned, so a compile that raised leaves no cache that looks ready. ``SOURCES`` records the
+sources' own hash, which the GPU machine (no xDSL, so no toolchain to fingerprint) can compute and compare.
     Experiments that compile an older tree's kernels (``PYTHONPATH=OLD_TREE python
     bench/experiments/….py --prepare``) call it without the GPU suite ``main`` compiles first.
     """
@@ -44,6 +45,7 @@ def fill_cache(compile_kernels: Callable[[], object]) -> str:
     directory = cache_dir()
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "FINGERPRINT").write_text(fingerprint + "\n")
+    (directory / "SOURCES").write_text(sources_fingerprint() + "\n")  # what bench/run_gpu.sh compares
     return fingerprint
 
 

@@ -392,6 +392,8 @@ def run(kernel: CompiledKernel, *args: Any, grid: Any, name: str | None = None) 
 
     from targets.ptx.runner import run_with_host_arrays
 
+    if not isinstance(kernel, CompiledKernel):  # a kernel_cache.CachedKernel, a path: not something to launch
+        raise TypeError(f"run takes the CompiledKernel that compiler.compile returns, got {type(kernel).__name__}")
     grid = _check_launch(kernel, args, name, grid, "run")
     kernel.check_arrays(args, name, grid)
     loaded = kernel._kernel(name)

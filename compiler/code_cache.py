@@ -20,7 +20,8 @@ The file is written as a ``.pyc`` is: when a process compiled texts the file lac
 ``python -m compiler.precompile`` (in the README's install command) writes it regardless,
 with the ``.pyc`` files, as ``python -m compileall`` does. Once the file holds more than
 ``_MAX_ENTRIES`` texts, a write keeps only those its process ran. ``QDOT_NO_CODE_CACHE=1``
-turns the cache off. A missing, unreadable or foreign file is an empty cache. The file holds
+turns the cache off. A missing, unreadable, foreign or damaged file (the sha256 of its payload, written after the
+magic number, differs) is an empty cache. The file holds
 code that runs at import, so it is trusted exactly as the ``.pyc`` files beside it are: whoever
 can write one can write the other.
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import hashlib
 import marshal
 import os
 import sys
@@ -73,9 +75,11 @@ def _load() -> None:
     global _stored
     try:
         data = _PATH.read_bytes()
-        if data[:len(MAGIC_NUMBER)] != MAGIC_NUMBER:
+        head = len(MAGIC_NUMBER)
+        # the payload's hash after the magic number: a damaged byte could still unmarshal, into another method
+        if data[:head] != MAGIC_NUMBER or data[head:head + 32] != hashlib.sha256(data[head + 32:]).digest():
             return
-        codes = marshal.loads(data[len(MAGIC_NUMBER):])
+        codes = marshal.loads(data[head + 32:])
     except Exception:  # noqa: BLE001 - marshal raises SystemError too on a damaged code object: an empty cache
         return
     if isinstance(codes, dict):
@@ -93,7 +97,8 @@ def save(force: bool = False) -> None:
     tmp = _PATH.with_name(f"{_PATH.name}.{os.getpid()}.tmp")
     try:
         _PATH.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(MAGIC_NUMBER + marshal.dumps(keep))
+        payload = marshal.dumps(keep)
+        tmp.write_bytes(MAGIC_NUMBER + hashlib.sha256(payload).digest() + payload)
         os.replace(tmp, _PATH)
         _stored = len(_codes)
     except OSError:

@@ -22,7 +22,7 @@ PACKAGES = ("compiler", "dialects", "passes", "targets")
 
 def main() -> int:
     root = Path(__file__).resolve().parent.parent
-    ok = all(compileall.compile_dir(root / package, quiet=1) for package in PACKAGES)
+    ok = all([compileall.compile_dir(root / package, quiet=1) for package in PACKAGES])  # each, even after one fails
     code_cache.install()
     from compiler import registry
 

@@ -129,3 +129,10 @@ def test_argument_mistakes_are_caught_as_value_or_type_errors(int8_gemm) -> None
         with pytest.raises((TypeError, ValueError)) as raised:
             call()
         assert raised.type is error and re.search(message, str(raised.value)), repr(raised.value)
+
+
+@pytest.mark.parametrize("kernel", ["examples/int8_gemm.mlir", None], ids=["path", "none"])
+def test_run_names_what_is_not_a_compiled_kernel(kernel: object) -> None:
+    """emulate said so; run raised AttributeError ('str' object has no attribute '_info'), before a GPU is needed."""
+    with pytest.raises(TypeError, match="^run takes the CompiledKernel that compiler.compile returns, got "):
+        compiler.run(kernel, *_args(), grid=1)

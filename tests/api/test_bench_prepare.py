@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.prepare import fill_cache
-from compiler.kernel_cache import compiler_fingerprint
+from compiler.kernel_cache import compiler_fingerprint, sources_fingerprint
 
 
 def test_fingerprint_written_after_the_compile(tmp_path, monkeypatch) -> None:
@@ -15,6 +15,8 @@ def test_fingerprint_written_after_the_compile(tmp_path, monkeypatch) -> None:
     assert seen == [False]
     assert fingerprint == compiler_fingerprint()
     assert (tmp_path / "cache" / "FINGERPRINT").read_text() == fingerprint + "\n"
+    # the sources' own hash, which bench/run_gpu.sh compares on the GPU machine (no toolchain there)
+    assert (tmp_path / "cache" / "SOURCES").read_text() == sources_fingerprint() + "\n"
 
 
 def test_no_fingerprint_when_the_compile_raises(tmp_path, monkeypatch) -> None:

@@ -9,6 +9,7 @@ a fresh interpreter in which importing xdsl or llvmlite raises.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,21 @@ def test_gpu_side_modules_import_without_xdsl_or_llvmlite() -> None:
     done = subprocess.run([sys.executable, "-c", _BLOCKER, *GPU_SIDE], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+_MISS = _BLOCKER.replace("for module in sys.argv[1:]:\n    importlib.import_module(module)\n", """
+from compiler.kernel_cache import get_or_compile
+try:
+    get_or_compile("func.func @absent() { func.return }", arch="sm_90")
+except RuntimeError as err:
+    print(err)
+""")
+
+
+def test_a_kernel_missing_from_the_cache_is_said_so_without_the_compiler(tmp_path: Path) -> None:
+    """The import of the compiler's diagnostics, outside the guard, made a miss a ModuleNotFoundError for xdsl."""
+    done = subprocess.run([sys.executable, "-c", _MISS], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QDOT_KERNEL_CACHE": str(tmp_path), "QDOT_COMPILER_FINGERPRINT": "0" * 16})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.startswith("kernel ") and done.stdout.rstrip().endswith(
+        f"is not in the cache {tmp_path} and the compiler is unavailable"), done.stdout

@@ -107,13 +107,60 @@ def test_a_path_is_keyed_by_the_text_of_its_file(cache: Path, tmp_path_factory: 
 def test_a_foreign_fingerprint_is_read_but_not_written(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kernel_cache, "_FINGERPRINT", [])
     monkeypatch.setenv("QDOT_COMPILER_FINGERPRINT", "0123456789abcdef")
-    with pytest.warns(RuntimeWarning, match="not storing under QDOT_COMPILER_FINGERPRINT=0123456789abcdef"):
+    monkeypatch.setattr(kernel_cache, "_WARNED", [])
+    with pytest.warns(RuntimeWarning) as said:
         compiled = _compile()
+    assert [str(w.message).split(":")[0] for w in said] == ["kernel cache"] * 2
+    assert "reading entries compiled under QDOT_COMPILER_FINGERPRINT=0123456789abcdef" in str(said[0].message)
+    assert "not storing under QDOT_COMPILER_FINGERPRINT=0123456789abcdef" in str(said[1].message)
     assert compiled.kernels[0].shared_bytes == 8192
     assert not any(cache.iterdir())
     monkeypatch.setattr(kernel_cache, "_FINGERPRINT", [])
-    monkeypatch.setenv("QDOT_COMPILER_FINGERPRINT", kernel_cache.sources_fingerprint())
+    monkeypatch.setenv("QDOT_COMPILER_FINGERPRINT", kernel_cache.own_fingerprint())
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _compile()  # this compiler's own fingerprint, spelled out: stored as ever
     assert len(os.listdir(cache)) == 2
+
+
+def test_a_ptx_file_cut_inside_a_kernel_is_compiled_again(cache: Path) -> None:
+    """A review cut the PTX after 6000 of its 43727 characters (a copy that stopped): the entry point was still
+    there, so it was a hit. The metadata records the PTX's hash, and a PTX that is not it is compiled again."""
+    fresh = _compile()
+    ptx, _meta = _paths(cache)
+    ptx.write_text(fresh.ptx[: len(fresh.ptx) // 2])
+    assert ".entry" in ptx.read_text()
+    assert _compile() == fresh and ptx.read_text() == fresh.ptx
+
+
+def test_nothing_is_stored_once_a_source_changed(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source edited after the fingerprint was taken (a long bench.prepare) may already run in a module imported
+    later: its output would be filed under the old sources' fingerprint."""
+    monkeypatch.setattr(kernel_cache, "sources_changed", lambda: [Path("passes/to_llvm.py")])
+    with pytest.warns(RuntimeWarning, match="not storing: 1 compiler source"):
+        _compile()
+    assert not any(cache.iterdir())
+
+
+def test_the_fingerprint_names_the_toolchain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another llvmlite (or xDSL, numpy, ml_dtypes) makes other PTX from the same sources."""
+    own = kernel_cache.own_fingerprint()
+    assert "llvmlite " in kernel_cache.toolchain() and "xdsl " in kernel_cache.toolchain()
+    monkeypatch.setattr(kernel_cache, "toolchain", lambda: "python 3.11.7, llvmlite 0.50.9")
+    assert kernel_cache.own_fingerprint() != own
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"arch": 90}, "arch must be a str, got int"),
+    ({"strategy": None}, "strategy must be a str, got NoneType"),
+    ({"pipeline": b""}, "pipeline must be a str or None, got bytes"),
+    ({"num_stages": "3"}, "num_stages must be an int, got str"),
+    ({"source": None}, "source must be IR text or a path"),
+])
+def test_options_of_the_wrong_type_are_refused_before_the_cache_is_read(cache: Path, options: dict,
+                                                                      message: str) -> None:
+    """num_stages='3' found the entry of num_stages=3 (where compile refuses it); the others were AttributeErrors."""
+    arguments = {"source": KERNEL, "arch": "sm_90a", "pipeline": "", **options}
+    source = arguments.pop("source")
+    with pytest.raises(TypeError, match=message):
+        get_or_compile(source, **arguments)

@@ -23,8 +23,16 @@ CASES = cases()
 SEED = 20261201
 
 
-def _expected_path(key: str):  # noqa: ANN202
-    return cache_dir() / f"{key}.emulated.npz"
+def _expected_path(key: str, index: int):  # noqa: ANN202
+    """The stored inputs and output of a case: keyed by the kernel, and by what makes the inputs and the admissible
+    outputs (the harness's text, the seed), which the kernel's key does not cover (tests/ is not fingerprinted)."""
+    import hashlib
+    from pathlib import Path
+
+    from tests.gpu import fidelity_harness
+
+    harness = hashlib.sha256(Path(fidelity_harness.__file__).read_bytes()).hexdigest()[:12]
+    return cache_dir() / f"{key}.emulated.{harness}.{SEED + index}.npz"
 
 
 @pytest.mark.gpu
@@ -32,11 +40,16 @@ def _expected_path(key: str):  # noqa: ANN202
 def test_gpu_output_is_the_emulators(index: int, gpu) -> None:  # noqa: ANN001
     kernel, case = CASES[index]
     compiled = kernel.compiled()
-    path = _expected_path(compiled.key)
+    path = _expected_path(compiled.key, index)
 
-    def store() -> None:
+    def store() -> None:  # whole or not at all: a prepare stopped half way leaves no file that looks ready
         arrays, out = inputs(case, SEED + index)
-        np.savez(path, *arrays, out=out, admissible=admissible(kernel, arrays, out, (case.m, case.n, case.k)))
+        scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
+        try:
+            np.savez(scratch, *arrays, out=out, admissible=admissible(kernel, arrays, out, (case.m, case.n, case.k)))
+            os.replace(scratch, path)
+        finally:
+            scratch.unlink(missing_ok=True)
 
     if os.environ.get("QDOT_EMULATE_FOR_GPU") and not path.exists():
         store()
