@@ -119,7 +119,7 @@ def run(max_m: int | None, l2_prefetch: int = 0, k_blocks: tuple[int, ...] = K_B
             record({"what": f"sweep {label}", "shape": f"M=1 N={n} K={k}", "grid": grid, "split": split,
                     "us_kernel": us_kernel, "us_gemm": us_gemm, "weight_GBs_kernel": weight_bytes / us_kernel / 1e3,
                     "shared_bytes": info.shared_bytes, "num_warps": info.num_warps,
-                    "checked_rel_err": checked["rel_err_first_rows"]})
+                    "checked_rel_err": checked["rel_err_checked_rows"]})
             log(f"{label:28s} N={n:5d} K={k:5d} grid {grid}: kernel {us_kernel:7.2f} us, gemm {us_gemm:7.2f} us, "
                 f"{weight_bytes / us_kernel / 1e3:6.0f} GB/s")
 

@@ -32,9 +32,26 @@ def gpu_or_exit(tool: str) -> Any:
     from targets.ptx.runner import GpuUnavailable, require_cupy
 
     try:
-        return require_cupy()
+        cupy = require_cupy()
     except GpuUnavailable as err:
         raise SystemExit(f"{tool}: error: this step runs on a GPU: {err}") from None
+    _DEVICE.append(device_name(cupy))
+    return cupy
+
+
+_DEVICE: list[str] = []
+"""The GPU ``gpu_or_exit`` found: every row ``record`` writes names it (runs land on H100s and H200s)."""
+
+
+def device_name(cupy: Any) -> str:
+    name = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def on_anchor_gpu() -> bool:
+    """Whether this run's GPU is the one the llama.cpp anchors were measured on (an H200): a speed-up against
+    them from another GPU compares two machines."""
+    return bool(_DEVICE) and "H200" in _DEVICE[-1]
 
 
 def log(*parts: Any) -> None:
@@ -42,6 +59,8 @@ def log(*parts: Any) -> None:
 
 
 def record(row: dict) -> None:
+    if _DEVICE and "device" not in row:
+        row = {**row, "device": _DEVICE[-1]}
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "results.jsonl"), "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")

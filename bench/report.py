@@ -20,6 +20,11 @@ def _fmt(value: object, digits: int = 1) -> str:
 
 def table(rows: list[dict]) -> str:
     out = []
+    failed = [r for r in rows if r.get("failed") or r.get("ok") is False]
+    if failed:  # said first: a row that failed its check is no result (rows before session 61 were timed anyway)
+        out += ["**Failed their check** (not results): " + "; ".join(f"{r.get('what')} {r.get('shape', '')}"
+                                                                     for r in failed), ""]
+    rows = [r for r in rows if r not in failed]
     mx = [r for r in rows if "tflops" in r or "tops" in r]
     if mx:
         out += ["| kernel | shape | µs | TFLOP/s (TOP/s) | rel. err | smem B |", "|---|---|---|---|---|---|"]
@@ -41,7 +46,7 @@ def table(rows: list[dict]) -> str:
             gbs = ""
             if "weight_GBs" in r:
                 gbs = f"{r['weight_GBs']:.0f} ({r.get('weight_GBs_l2_flushed', 0):.0f})"
-            err = r.get("rel_err_first_rows")
+            err = r.get("rel_err_checked_rows", r.get("rel_err_first_rows"))  # the name before session 61
             out.append(f"| {r['what']} | {r['shape']} | {_fmt(total, 2)} | {_fmt(r.get('us_gemm'), 2)} | "
                        f"{_fmt(r.get('us_quantize'), 2)} | {_fmt(llama, 2)} | {speed} | {gbs} | {_fmt(err, 2)} |")
     other = [r for r in rows if "GB/s" in r]

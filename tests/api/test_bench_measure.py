@@ -40,7 +40,7 @@ class _Emulated:
 
 @pytest.fixture
 def one_launch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gpu_common, "time_launch", lambda cupy, fn: (fn(), 1.0)[1])
+    monkeypatch.setattr(gpu_common, "time_launch", lambda cupy, fn, before_each=None: (fn(), 1.0)[1])
 
 
 @pytest.mark.parametrize("cfg", [
@@ -59,3 +59,24 @@ def test_measure_fails_a_kernel_that_writes_nothing(one_launch: None) -> None:
     kernel = compiler.compile(gemm_kernel(cfg), arch="sm_90")
     _, err, ok = measure(_NumpyAsCupy(), np.random.default_rng(5), _Emulated(kernel, run=False), cfg, 128, 128, 128)
     assert not ok and err == float("inf")  # C stays NaN-poisoned
+
+
+class _OneElementOff(_Emulated):
+    """The kernel, then one element of its bf16 C four bf16 ulps off (3 %): a wrong kernel."""
+
+    def launch(self, *args, grid, sync: bool = True) -> None:  # noqa: ANN001, ANN002
+        super().launch(*args, grid=grid, sync=sync)
+        c = next(a for a in args if isinstance(a, np.ndarray) and a.dtype == np.uint16 and a.ndim == 2)
+        c[17, 33] += 4
+
+
+def test_a_bf16_c_is_checked_element_by_element(one_launch: None) -> None:
+    """A review found the bf16 pass mark (relative Frobenius error ≤ 2^-8) passing a C with a 16 × 16 fragment
+    zeroed (error 3e-3 at 4096²), and one element 3 % off here; each element must be within a bf16 ulp of the
+    float64 result plus the f32 accumulation's bound, as tests/gpu/gemm_harness checks it."""
+    cfg = GemmConfig(lhs="bf16", rhs="e2m1", lhs_scale=None, rhs_scale="ue8m0", out="bf16")
+    kernel = compiler.compile(gemm_kernel(cfg), arch="sm_90")
+    _, err, ok = measure(_NumpyAsCupy(), np.random.default_rng(5), _Emulated(kernel), cfg, 128, 128, 128)
+    assert ok, err
+    _, err, ok = measure(_NumpyAsCupy(), np.random.default_rng(5), _OneElementOff(kernel), cfg, 128, 128, 128)
+    assert not ok and err < 2.0 ** -8  # the Frobenius mark alone would have passed it

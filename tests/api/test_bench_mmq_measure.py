@@ -90,7 +90,7 @@ def test_measure_checks_the_decode_kernels(label: str, registers: int, per_sm: i
     monkeypatch.delenv("QDOT_BENCH_SPREAD", raising=False)  # the runner's default: spread
     row = mmq.measure(_NumpyAsCupy(), gemm, quantizers, label, cfg, stages, info, m, 72, 768,
                       np.random.default_rng(3), None)
-    assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_first_rows"] < 1e-5, row
+    assert row["ok"] and row["quantize_bit_exact"] and row["rel_err_checked_rows"] < 1e-5, row
     assert grids == [{"resident": 132 * per_sm}]
     assert row["us_mul_mat_no_pdl"] == 1.0  # every label here launches its GEMM programmatically: timed both ways
     # its programmatic launches capped at ⌈programs / SMs⌉ per SM: here 1, the grid being a few programs
@@ -134,3 +134,51 @@ def test_help_names_the_environment(capsys: pytest.CaptureFixture[str], monkeypa
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
     assert all(name in text for name in ("OUT", "QDOT_KERNEL_CACHE", "QDOT_BENCH_SPREAD=0", "spread_launch"))
+
+
+def test_the_checked_rows_are_the_first_tile_and_the_last() -> None:
+    """The check covered the first 64 rows: at M = 512 one tile of a 64-row kernel and half of a 128-row one's."""
+    assert list(mmq.checked_rows(100, 64)) == list(range(100))
+    rows = mmq.checked_rows(512, 128)
+    assert list(rows) == list(range(128)) + list(range(384, 512))
+    assert list(mmq.checked_rows(520, 64)) == list(range(64)) + list(range(512, 520))
+
+
+class _Silent(_Emulated):
+    """A GEMM that writes nothing: Y stays NaN-poisoned."""
+
+    def launch(self, *args, grid, sync: bool = True, programmatic: bool = False,  # noqa: ANN001, ANN002
+               shared_bytes: int | None = None, carveout: int | None = None) -> None:
+        return None
+
+
+def test_a_kernel_that_fails_its_check_is_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failing rows were timed and tabulated like the others (with a speed-up over llama.cpp)."""
+    label = "small_m 64 w2 splitk s2 pdl wt q8_0"
+    _, cfg, stages = next(entry for entry in mmq.selected(None) if entry[0] == label)
+    kernel = compiler.compile(mmq_kernel(cfg), arch="sm_90", num_stages=stages)
+    quantizers = {key: _Emulated(compiler.compile(source, arch="sm_90")) for key, source in mmq.QUANTIZERS.items()}
+    monkeypatch.setattr(gpu_common, "time_graph", lambda cupy, fn: pytest.fail("timed a failing kernel"))
+    device_shared = runner.device_shared
+    monkeypatch.setattr(runner, "device_shared", lambda cupy=None: device_shared(_NumpyAsCupy()))
+    info = SimpleNamespace(shared_bytes=31488, num_warps=cfg.num_warps)
+    row = mmq.measure(_NumpyAsCupy(), _Silent(kernel, info), quantizers, label, cfg, stages, info, 3, 72, 768,
+                      np.random.default_rng(4), None)
+    assert row["failed"] and not row["ok"] and "us_mul_mat" not in row
+
+
+def test_a_failed_row_is_reported_as_one() -> None:
+    from bench.report import table
+
+    text = table([{"what": "qdot x", "shape": "M=512 N=4096 K=4096", "ok": False, "failed": True},
+                  {"what": "qdot y", "shape": "8192x8192x8192", "us": 10.0, "tflops": 1.0, "ok": True}])
+    assert text.startswith("**Failed their check** (not results): qdot x M=512 N=4096 K=4096")
+    assert "| qdot y |" in text and "| qdot x |" not in text
+
+
+def test_rows_name_the_gpu_and_speed_ups_need_the_anchors_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs land on H100s too; the llama.cpp anchors are an H200's."""
+    monkeypatch.setattr(gpu_common, "_DEVICE", ["NVIDIA H100 80GB HBM3"])
+    assert not gpu_common.on_anchor_gpu()
+    monkeypatch.setattr(gpu_common, "_DEVICE", ["NVIDIA H200"])
+    assert gpu_common.on_anchor_gpu()
