@@ -233,7 +233,7 @@ EXAMPLES: tuple[Example, ...] = (
         measured="run 100 (`qdot mmq 64x128 w8`, M = 512)",
         note="a spill-free tile, 0.88–0.98 × llama.cpp; the tile `choose_mmq` takes for M > 64 (64×128 on 4 "
              "warps, two CTAs per SM) runs 1.22–1.39 × llama.cpp's MUL_MAT in ggml's weight order, 1.34–1.49 × "
-             "with the weights repacked (README, runs 264–265), but spills (a known problem: "
+             "with the weights repacked (bench/RESULTS.md, runs 264–265), but spills (a known problem: "
              "tests/lit/targets/ptx/mmq-default-spills.mlir, an expected failure). Its 3-stage pipeline needs "
              "118 KB of shared memory, more than one CTA may have on sm_120a (99 KB: the 3-stage build is refused "
              "there); pass "

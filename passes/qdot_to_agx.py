@@ -10,7 +10,10 @@ Decides, for one ``qdot.dot_scaled`` per function computed by one simdgroup:
   takes fp16 where every value the operand can stand for is an fp16 value
   (``exact_in_fp16``: unscaled fp8/fp6/fp4, and NVFP4) and fp32 elsewhere: a
   ue8m0 scale reaches 2^±127, so an fp16 fragment turned in-range MX values into
-  inf and NaN, and ggml blocks' fp16 scale times their codes needs more than fp16's
+  inf and NaN (an fp32 one still holds |value · scale| below 2^128 only: a scale near
+  2^127 on a value of 2 or more is inf in the fragment even where the other side's
+  scale would bring the product back — docs/agx.md), and ggml blocks' fp16 scale
+  times their codes needs more than fp16's
   11 significant bits. ``fp16`` forces the fp16 fragment (rounding, overflowing
   to inf), ``fp32`` the fp32 one. On
   agx3c, which takes one input type, A and B are both widened to fp32 when
@@ -194,8 +197,9 @@ class QdotToAgxPass(ModulePass):
                 how = f"dequantized to {elem.value} by agx.dequant_frag per K step"
                 if self.dequant_type == "auto":
                     how += (" (every value is an fp16 value)" if exact_in_fp16(fmt, scale) else
-                            f" ({'a ue8m0 scale' if scale is ScaleKind.UE8M0 else 'block scales'}: fp16 would "
-                            "round or overflow)")
+                            (" (a ue8m0 scale: fp16 would round or overflow; fp32 holds a value times its "
+                             "scale below 2^128 only)" if scale is ScaleKind.UE8M0 else
+                             " (block scales: fp16 would round or overflow)"))
             sides.append(f"{name} {fmt}: {how}")
         if plan.one_type:
             sides.append(f"{self.form} takes one input type, so both sides are fp32")

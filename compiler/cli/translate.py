@@ -71,8 +71,8 @@ def make_arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("hex", "bin", "asm"),
                         help="AGX output form (default: asm); only with --target agx3b / agx3c")
     parser.add_argument("--verify-ptx", action="store_true",
-                        help="assemble the PTX with ptxas -v and report registers, spills and shared memory "
-                             "(with --target llvm, ptx, cubin or sass)")
+                        help="assemble the PTX with ptxas -v and report registers and spills (with --target llvm, "
+                             "ptx, cubin or sass; the shared memory is dynamic: --target mlir has qdot.shared_bytes)")
     parser.add_argument("--pipeline", metavar="PIPELINE", action=Once,
                         help="run this pass pipeline instead of the default")
     parser.add_argument("--print-pipeline", action="store_true",

@@ -65,7 +65,9 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "2 = accumulate (bit 88), 1 = simdgroup_multiply (bit 87).",
         "The seed states that bit 88 is the accumulate bit and that the field's values are 2 and "
         "1; storing the value in a 2-bit field whose high bit is 88 satisfies both, but the "
-        "multiply encoding rests on only three witnesses.",
+        "multiply encoding rests on at most three witnesses, the seed's simdgroup_multiply or mixed-type "
+        "examples together (the mixed A/B-type forms the default lowering emits on agx3b rest on those "
+        "same few).",
     ),
     Assumption(
         "A6",

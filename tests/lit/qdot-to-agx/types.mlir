@@ -12,8 +12,10 @@
 // REMARK-SAME: rhs fp16: loaded and widened to fp32 (exact); agx3c takes one input type, so both sides are fp32;
 // REMARK-SAME: 1 K step of 8, each 1x1 agx.mma8 in serpentine order (1 in all); C fragments loaded from acc
 // REMARK: remark: qdot-to-agx: agx3c: lhs e2m1: dequantized to fp32 by agx.dequant_frag per K step (a ue8m0 scale:
-// REMARK-SAME: fp16 would round or overflow); rhs e4m3: dequantized to fp32 by agx.dequant_frag per K step
-// REMARK-SAME: (a ue8m0 scale: fp16 would round or overflow); 4 K steps of 8
+// REMARK-SAME: fp16 would round or overflow; fp32 holds a value times its scale below 2^128 only); rhs e4m3:
+// REMARK-SAME: dequantized to fp32 by agx.dequant_frag per K step
+// REMARK-SAME: (a ue8m0 scale: fp16 would round or overflow; fp32 holds a value times its scale below 2^128 only);
+// REMARK-SAME: 4 K steps of 8
 // REMARK: remark: qdot-to-agx: agx3c: lhs e2m1: dequantized to fp16 by agx.dequant_frag per K step (every value is an
 // REMARK-SAME: fp16 value); rhs fp16: loaded as it is
 // REMARK: remark: qdot-to-agx: agx3c: lhs q4_K: dequantized to fp32 by agx.dequant_frag per K step (block scales:
