@@ -129,17 +129,21 @@ def summary(name: str) -> str:
 
 def options(name: str) -> list[str]:
     """``option=default`` for each option of the pass, spelt as a pipeline takes it, with the
-    values it takes where the pass names them (``OPTION_VALUES``, the tuple ``apply`` checks)."""
+    values it takes where the pass names them (``OPTION_VALUES``, the tuple ``apply`` checks) or their range
+    (``OPTION_MINIMUM`` / ``OPTION_MAXIMUM``)."""
     cls = registry.load(registry.PASSES[name])
     if not dataclasses.is_dataclass(cls):
         return []
     values = getattr(cls, "OPTION_VALUES", {})
+    low, high = getattr(cls, "OPTION_MINIMUM", {}), getattr(cls, "OPTION_MAXIMUM", {})
     found = []
     for f in dataclasses.fields(cls):
         if f.default is dataclasses.MISSING:
             continue
         default = str(f.default).lower() if isinstance(f.default, bool) else f.default
         choices = f" ({'|'.join(values[f.name])})" if f.name in values else ""
+        if f.name in low or f.name in high:  # an integer's range, as check_option_values holds it to
+            choices = f" ({low.get(f.name, '')}..{high.get(f.name, '')})"
         found.append(f"{f.name.replace('_', '-')}={default}{choices}")
     return found
 

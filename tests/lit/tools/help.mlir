@@ -1,5 +1,5 @@
 // Both tools' --help list every pass with what it does, its options, their defaults and, where
-// the pass names them, the values they take.
+// the pass names them, the values they take (an integer's range).
 // RUN: qdot-opt --help | filecheck %s
 // RUN: qdot-translate --help | filecheck %s
 
@@ -12,7 +12,7 @@
 // CHECK-NEXT:     (auto|native|promote-fp8|promote-int8|dequant-bf16)
 // CHECK-NEXT:   q4k-fold=auto (auto|mma|fma)
 // CHECK:      qdot-pipeline {{ +}}software pipelining
-// CHECK-NEXT:   num-stages=3
+// CHECK-NEXT:   num-stages=3 (1..16){{$}}
 // CHECK:      qdot-to-llvm
 // CHECK:        epilogue=direct (direct|staged)
 // CHECK:      qdot-to-agx
