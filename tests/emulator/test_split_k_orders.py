@@ -49,3 +49,13 @@ def test_a_split_k_output_must_start_at_zero() -> None:
     arrays, out = inputs(case, 11)
     with pytest.raises(ValueError, match="must start at zero"):
         admissible(kernel, arrays, np.full_like(out, np.nan), (case.m, case.n, case.k))
+
+
+def test_an_element_nothing_wrote_is_counted_before_the_outputs_are_stored() -> None:
+    """The GPU and the emulator start from the same NaN-poisoned output, so an element neither wrote matched bit for
+    bit; the stored emulated outputs must have none (bf16 outputs are their bits, integer outputs count none)."""
+    from tests.gpu.fidelity_harness import not_finite
+
+    f32 = np.array([1.0, np.nan, np.inf, -2.0], np.float32)
+    bf16 = np.array([0x3F80, 0x7FC0, 0xFF80, 0x0000], np.uint16)
+    assert (not_finite(f32), not_finite(bf16), not_finite(np.array([-1, 5], np.int32))) == (2, 2, 0)

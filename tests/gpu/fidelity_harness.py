@@ -186,6 +186,18 @@ def admissible(kernel: Kernel, arrays: list[np.ndarray], out: np.ndarray, scalar
     return np.stack(sums)
 
 
+def not_finite(values: np.ndarray) -> int:
+    """How many elements of a float output (f32, or bf16 as uint16 bits) are NaN or infinite: on these finite
+    random inputs, elements nothing wrote (the poison is NaN). The GPU and the emulator start from the same
+    poisoned output, so an element neither writes would match bit for bit: the emulated outputs are held to this
+    before they are stored. An integer output (poisoned with -1, a value it can hold) counts none."""
+    if values.dtype == np.float32:
+        return int(np.count_nonzero(~np.isfinite(values)))
+    if values.dtype == np.uint16:
+        return int(np.count_nonzero((values & 0x7F80) == 0x7F80))
+    return 0
+
+
 def matches_none(got: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """Where ``got`` equals, bit for bit, none of the outputs stacked in ``allowed``."""
     return ~np.any(bits(allowed) == bits(got)[None], axis=0)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from compiler.kernel_cache import cache_dir
-from tests.gpu.fidelity_harness import admissible, cases, inputs, matches_none
+from tests.gpu.fidelity_harness import admissible, cases, inputs, matches_none, not_finite
 
 CASES = cases()
 SEED = 20261201
@@ -44,9 +44,11 @@ def test_gpu_output_is_the_emulators(index: int, gpu) -> None:  # noqa: ANN001
 
     def store() -> None:  # whole or not at all: a prepare stopped half way leaves no file that looks ready
         arrays, out = inputs(case, SEED + index)
+        allowed = admissible(kernel, arrays, out, (case.m, case.n, case.k))
+        assert not_finite(allowed) == 0, f"{kernel.label}: the emulated output has elements nothing wrote"
         scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
         try:
-            np.savez(scratch, *arrays, out=out, admissible=admissible(kernel, arrays, out, (case.m, case.n, case.k)))
+            np.savez(scratch, *arrays, out=out, admissible=allowed)
             os.replace(scratch, path)
         finally:
             scratch.unlink(missing_ok=True)
