@@ -256,7 +256,19 @@ def verify_operation(op: Operation) -> None:
 def verify_module(module: ModuleOp) -> None:
     _check_dominance(module)  # first: the op verifiers read operands' owners
     _check_symbols(module)
+    _check_entry_blocks(module)
     verify_operation(module)
+
+
+def _check_entry_blocks(module: ModuleOp) -> None:
+    """No branch targets a region's entry block (MLIR's rule): the printer leaves the entry block's label out, so
+    such IR printed could not be read back."""
+    for op in module.walk():
+        for region in op.regions:
+            entry = region.blocks.first
+            if entry is not None and entry.predecessors():
+                branch = entry.predecessors()[0].last_op
+                raise QdotError(branch or op, "the entry block of a region may not be the target of a branch")
 
 
 def _check_symbols(op: Operation) -> None:

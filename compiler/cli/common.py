@@ -415,13 +415,29 @@ def resolve_pipeline_flags(args) -> None:  # noqa: ANN001 - argparse.Namespace o
 
 
 class _FileNamePrinter(Printer):
-    """xDSL's printer, but a string that holds a file name's bytes that are not UTF-8 (Python keeps each as a
-    lone surrogate, and ``--print-debuginfo`` prints the file name in every location) is printed with those
-    bytes escaped (``loc("g\\FF.mlir":3:5)``, MLIR's escape of the byte 0xFF), rather than failing to encode.
-    (xDSL's parser reads no location whose string is not UTF-8, so such output does not parse back.)"""
+    """xDSL's printer, with its strings printed so that they read back. xDSL escapes every byte of a non-ASCII
+    character (``"f\\C3\\A9"``), which its lexer then reads as bytes, not a string: a symbol or a location's
+    file name with an accent did not parse back. A printable non-ASCII character is printed as itself (UTF-8 on
+    output); a byte of a file name that is not UTF-8 (Python keeps it as a lone surrogate, and
+    ``--print-debuginfo`` prints the file name in each location) is escaped (``loc("g\\FF.mlir":3:5)``, MLIR's
+    escape of the byte 0xFF), rather than failing to encode. (xDSL's parser reads no location whose string is
+    not UTF-8, so such output does not parse back.)"""
 
     def print_string_literal(self, string: str) -> None:
-        self.print_bytes_literal(string.encode("utf-8", "surrogateescape"))
+        self.print_string('"')
+        for char in string:
+            code = ord(char)
+            if code > 0x7E and char.isprintable() and not 0xD800 <= code <= 0xDFFF:
+                self.print_string(char)
+                continue
+            for byte in char.encode("utf-8", "surrogateescape"):
+                if byte == 0x5C:
+                    self.print_string("\\\\")
+                elif byte < 0x20 or byte > 0x7E or byte == 0x22:
+                    self.print_string(f"\\{byte:02X}")
+                else:
+                    self.print_string(chr(byte))
+        self.print_string('"')
 
 
 def print_module(module: ModuleOp, stream: IO[str], generic: bool = False, debuginfo: bool = False) -> None:

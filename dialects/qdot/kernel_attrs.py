@@ -141,6 +141,12 @@ def kernel_attribute_problem(func: FuncOp) -> str | None:
                 return str(err)
         if name == Q4K_FOLD_ATTR and not (isinstance(attr, StringAttr) and attr.data in Q4K_FOLD_VALUES):
             return f"{name} must be one of {', '.join(map(repr, Q4K_FOLD_VALUES))} (a string), got {attr}"
+    for what, given, count in (("arg_attrs", func.arg_attrs, len(func.function_type.inputs.data)),
+                               ("res_attrs", func.res_attrs, len(func.function_type.outputs.data))):
+        # one dictionary per argument (result), as MLIR requires: the custom form pairs them up and drops the rest
+        if given is not None and len(given.data) != count:
+            return (f"{what} has {len(given.data)} entr{'y' if len(given.data) == 1 else 'ies'} for "
+                    f"{count} {'argument' if what == 'arg_attrs' else 'result'}{'s' if count != 1 else ''}")
     if func.arg_attrs is None:
         return None
     for index, arg_attrs in enumerate(func.arg_attrs.data):
