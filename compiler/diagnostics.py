@@ -88,8 +88,8 @@ class LocatingParser(Parser):
             return super().parse_module(*args, **kwargs)
         except VerifyException as err:
             self.raise_error(str(err).split("\n\n")[0], self._current_token.span)
-        except (NotImplementedError, ValueError, ArithmeticError) as err:
-            self.raise_error(f"cannot build what is written here: {err}", self._current_token.span)
+        except (NotImplementedError, ValueError, ArithmeticError, AssertionError) as err:
+            self.raise_error(_cannot_build(err), self._current_token.span)
         except ParseError as err:
             self._relocate(err)
 
@@ -175,6 +175,12 @@ class LocatingParser(Parser):
             op = super().parse_operation()
         except VerifyException as err:
             self.raise_error(str(err).split("\n\n")[0], start)
+        except (NotImplementedError, ValueError, ArithmeticError, AssertionError) as err:
+            # said where the value was read, unless the parser had gone on to a later line (``1.0e40 : f32`` is
+            # built once the op's type is read, and the token is then the next op's): then at the operation
+            token = self._current_token.span
+            same_line = token.get_location().line == start.get_location().line
+            self.raise_error(_cannot_build(err), token if same_line else start)
         if not isinstance(op.location, FileLineColLoc):
             location = start.get_location()
             op.location = FileLineColLoc(
@@ -183,6 +189,14 @@ class LocatingParser(Parser):
                 IntAttr(location.col),
             )
         return op
+
+
+def _cannot_build(err: BaseException) -> str:
+    """What to say of a value an xDSL builder refused while parsing: its reason, or for an assertion of the
+    builder's own (``dense<1.0> : tensor<2xcomplex<f32>>``), that it does not take that form."""
+    if isinstance(err, AssertionError):
+        return "cannot build what is written here (xDSL's builder does not take this form)"
+    return f"cannot build what is written here: {err}"
 
 
 def _closest_op(ctx, name: str) -> str:  # noqa: ANN001 - xdsl Context

@@ -118,3 +118,22 @@ func.func @i0_array(%m: !qgpu.memdesc<32x64xi8, #sh>) {
   func.return
 }
 // CHECK: qdot-opt-malformed.mlir:[[# @LINE - 3]]:53: error: cannot build what is written here: integer modulo by zero
+
+// -----
+
+// A value an xDSL builder refuses once the op's type is read is reported at the op, not at the next
+// line's token; an assertion of the builder's own (a complex dense of one value) is a diagnostic too,
+// not an internal error.
+func.func @too_large_for_f32() {
+  %0 = arith.constant 1.0e40 : f32
+  func.return
+}
+// CHECK: qdot-opt-malformed.mlir:[[# @LINE - 3]]:3: error: cannot build what is written here: float too large to pack with f format
+
+// -----
+
+func.func @complex_dense() {
+  %0 = arith.constant dense<1.0> : tensor<2xcomplex<f32>>
+  func.return
+}
+// CHECK: qdot-opt-malformed.mlir:[[# @LINE - 3]]:3: error: cannot build what is written here (xDSL's builder does not take this form)
