@@ -155,9 +155,13 @@ def _retype_if_results(branch: scf.IfOp) -> bool:
     if len(yields) != 2 or not all(isinstance(y, scf.YieldOp) for y in yields):
         return False
     for index, result in enumerate(branch.results):
-        encoded = None
-        for yield_op in yields:
-            encoded = _carried_source(yield_op.operands[index]) or encoded
+        carried = [source for yield_op in yields if (source := _carried_source(yield_op.operands[index]))]
+        if len(carried) == 2 and carried[0] != carried[1]:  # each retyping would undo the other, without end
+            emit_error(branch, f"qdot-accelerate-matmul: the branches of this scf.if yield result #{index} in two "
+                               f"register layouts ({carried[0].encoding} and {carried[1].encoding}); give both "
+                               "branches dots of one form (the same operand types), or keep the dots out of the "
+                               "branches")
+        encoded = carried[-1] if carried else None
         if encoded is None or result.type == encoded:
             continue
         for yield_op in yields:
