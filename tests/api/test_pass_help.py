@@ -21,7 +21,8 @@ def test_every_pass_has_a_summary(name: str) -> None:
 
 
 def test_options_are_spelt_as_pipelines_take_them() -> None:
-    assert pass_help.options("qdot-pipeline") == ["num-stages=3", "guard-copies=true"]
+    # an integer option's range, as check_option_values holds it to
+    assert pass_help.options("qdot-pipeline") == ["num-stages=3 (1..16)", "guard-copies=true"]
     assert pass_help.options("agx-hints-and-waits") == ["hints=false", "waits=all (all|needed)"]
     assert pass_help.options("qdot-lower-mma") == []
 
