@@ -194,24 +194,9 @@ def _stage_problem(loop: scf.ForOp, alloc: LocalAllocOp, written: set[SSAValue])
 def _carried_offset(loop: scf.ForOp, load: LoadOp) -> bool:
     """Whether an offset of ``load`` is computed, in the body, from one of its block arguments other than the
     induction variable (an iter_arg: a K position advanced by the body, Triton's habit)."""
-    from xdsl.ir import BlockArgument
-
     body = loop.body.block
     iv = body.args[0]
-    seen: set[SSAValue] = set()
-    pending = list(load.offsets)
-    while pending:
-        value = pending.pop()
-        if value in seen:
-            continue
-        seen.add(value)
-        if isinstance(value, BlockArgument):
-            if value.block is body and value is not iv:
-                return True
-            continue
-        if loop.is_ancestor(value.owner):
-            pending.extend(value.owner.operands)
-    return False
+    return any(arg.block is body and arg is not iv for arg in _block_arguments_behind(load.offsets, loop))
 
 
 def _escapes(buffer: SSAValue, loop: scf.ForOp) -> bool:
@@ -543,22 +528,31 @@ def _written_by(scope: Operation) -> set[SSAValue]:
 
 def _arguments_of(value: SSAValue) -> set[SSAValue]:
     """The arguments of its function's entry block that ``value`` is computed from."""
+    found = set()
+    for arg in _block_arguments_behind([value]):
+        owner = arg.block.parent_op()
+        if isinstance(owner, FuncOp) and arg.block is owner.body.blocks[0]:
+            found.add(arg)
+    return found
+
+
+def _block_arguments_behind(values: list[SSAValue], within: Operation | None = None) -> set[SSAValue]:
+    """The block arguments ``values`` are computed from, walking back through the ops that compute them (only
+    those inside ``within``, where it is given)."""
     from xdsl.ir import BlockArgument
 
     found: set[SSAValue] = set()
     seen: set[SSAValue] = set()
-    pending = [value]
+    pending = list(values)
     while pending:
         value = pending.pop()
         if value in seen:
             continue
         seen.add(value)
         if isinstance(value, BlockArgument):
-            owner = value.block.parent_op()
-            if isinstance(owner, FuncOp) and value.block is owner.body.blocks[0]:
-                found.add(value)
-            continue
-        pending.extend(value.owner.operands)
+            found.add(value)
+        elif within is None or within.is_ancestor(value.owner):
+            pending.extend(value.owner.operands)
     return found
 
 
